@@ -39,6 +39,35 @@ impl Gf256 {
         }
         acc
     }
+
+    /// `dst[i] += c · src[i]` (the "axpy" that matrix encoders and linear maps are made of).
+    ///
+    /// # Panics
+    /// If the slices differ in length (a programming error, never external input).
+    pub fn mul_add_scalar_slice(dst: &mut [Gf256], src: &[Gf256], c: Gf256) {
+        assert_eq!(dst.len(), src.len(), "mul_add_scalar_slice: length mismatch");
+        for (d, s) in dst.iter_mut().zip(src) {
+            *d += *s * c;
+        }
+    }
+
+    /// `dst[i] = a[i] · b[i]`.
+    ///
+    /// # Panics
+    /// If the slices differ in length.
+    pub fn mul_slices(dst: &mut [Gf256], a: &[Gf256], b: &[Gf256]) {
+        assert!(dst.len() == a.len() && a.len() == b.len(), "mul_slices: length mismatch");
+        for ((d, x), y) in dst.iter_mut().zip(a).zip(b) {
+            *d = *x * *y;
+        }
+    }
+
+    /// Replaces every element by its inverse (`0 ↦ 0`).
+    pub fn inverse_slice(values: &mut [Gf256]) {
+        for v in values.iter_mut() {
+            *v = v.inverse();
+        }
+    }
 }
 
 impl Add for Gf256 {

@@ -1,0 +1,111 @@
+//! The linear layer of AES (FIPS-197 §5.1.2, §5.1.3, §5.1.4 and their inverses §5.3.1, §5.3.3),
+//! written once over any [`AesByte`].
+//!
+//! All of these maps are GF(2^8)-linear (MixColumns) or permutations (ShiftRows) or additions
+//! (AddRoundKey), so on additively or replicated secret-shared bytes they are computed locally,
+//! component by component. Protocols implement [`AesByte`] for their share types and call these
+//! functions unchanged.
+//!
+//! The state is 16 bytes in FIPS-197 input order: byte `r + 4c` is row `r`, column `c` (§3.4).
+
+use crate::field::Gf256;
+use core::ops::{Add, AddAssign};
+
+/// A byte of the AES state: anything with addition (XOR) and multiplication by {02}.
+pub trait AesByte: Copy + Add<Output = Self> + AddAssign {
+    /// Multiplication by the public constant {02} in GF(2^8) (`xtime`, FIPS-197 §4.2.1).
+    fn xtime(self) -> Self;
+
+    /// Addition of a public constant byte. For a share type, exactly the parties whose components
+    /// carry the constant add it (e.g. one party for additive shares).
+    fn add_public(self, c: u8) -> Self;
+
+    /// Multiplication by a public constant, by repeated `xtime` (FIPS-197 §4.2.1).
+    ///
+    /// The constant is public, so branching on its bits is fine; the value is never branched on.
+    fn mul_public(self, c: u8) -> Self {
+        let mut acc: Option<Self> = None;
+        let mut power = self;
+        let mut c = c;
+        while c != 0 {
+            if c & 1 == 1 {
+                acc = Some(match acc {
+                    Some(a) => a + power,
+                    None => power,
+                });
+            }
+            c >>= 1;
+            if c != 0 {
+                power = power.xtime();
+            }
+        }
+        // 0 · x = x + x in characteristic 2, which keeps this generic over share types.
+        acc.unwrap_or(self + self)
+    }
+}
+
+impl AesByte for Gf256 {
+    #[inline]
+    fn xtime(self) -> Self {
+        let carry = 0u8.wrapping_sub(self.0 >> 7);
+        Gf256((self.0 << 1) ^ (carry & Gf256::POLY_LOW))
+    }
+
+    #[inline]
+    fn add_public(self, c: u8) -> Self {
+        Gf256(self.0 ^ c)
+    }
+}
+
+/// ShiftRows: row `r` rotates left by `r` positions.
+pub fn shift_rows<B: AesByte>(state: &mut [B; 16]) {
+    let old = *state;
+    for c in 0..4 {
+        for r in 1..4 {
+            state[r + 4 * c] = old[r + 4 * ((c + r) % 4)];
+        }
+    }
+}
+
+/// InvShiftRows: row `r` rotates right by `r` positions.
+pub fn inv_shift_rows<B: AesByte>(state: &mut [B; 16]) {
+    let old = *state;
+    for c in 0..4 {
+        for r in 1..4 {
+            state[r + 4 * ((c + r) % 4)] = old[r + 4 * c];
+        }
+    }
+}
+
+/// MixColumns: each column times {03}x^3 + {01}x^2 + {01}x + {02} modulo x^4 + 1.
+pub fn mix_columns<B: AesByte>(state: &mut [B; 16]) {
+    for col in state.chunks_exact_mut(4) {
+        let [a0, a1, a2, a3] = [col[0], col[1], col[2], col[3]];
+        let all = a0 + a1 + a2 + a3;
+        // s'_r = 2·a_r + 3·a_{r+1} + a_{r+2} + a_{r+3} = a_r + all + 2·(a_r + a_{r+1}).
+        col[0] = a0 + all + (a0 + a1).xtime();
+        col[1] = a1 + all + (a1 + a2).xtime();
+        col[2] = a2 + all + (a2 + a3).xtime();
+        col[3] = a3 + all + (a3 + a0).xtime();
+    }
+}
+
+/// InvMixColumns: each column times {0b}x^3 + {0d}x^2 + {09}x + {0e}.
+pub fn inv_mix_columns<B: AesByte>(state: &mut [B; 16]) {
+    for col in state.chunks_exact_mut(4) {
+        let a = [col[0], col[1], col[2], col[3]];
+        for (r, out) in col.iter_mut().enumerate() {
+            *out = a[r].mul_public(0x0e)
+                + a[(r + 1) % 4].mul_public(0x0b)
+                + a[(r + 2) % 4].mul_public(0x0d)
+                + a[(r + 3) % 4].mul_public(0x09);
+        }
+    }
+}
+
+/// AddRoundKey: XOR of the round key into the state.
+pub fn add_round_key<B: AesByte>(state: &mut [B; 16], round_key: &[B; 16]) {
+    for (s, k) in state.iter_mut().zip(round_key) {
+        *s += *k;
+    }
+}

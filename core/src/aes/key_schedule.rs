@@ -130,9 +130,6 @@ pub fn expand_key<B: AesByte>(
         let prev = words[i - nk];
         words.push(core::array::from_fn(|j| prev[j] + temp[j]));
     }
-    let keys = words
-        .chunks_exact(4)
-        .map(|w| core::array::from_fn(|j| w[j / 4][j % 4]))
-        .collect();
+    let keys = words.chunks_exact(4).map(|w| core::array::from_fn(|j| w[j / 4][j % 4])).collect();
     RoundKeys { key_size, keys }
 }

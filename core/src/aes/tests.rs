@@ -18,8 +18,16 @@ fn block(s: &str) -> Block {
 
 /// FIPS-197 Appendix B and Appendix C.1–C.3: (key, plaintext, ciphertext).
 const FIPS197_VECTORS: [(&str, &str, &str); 4] = [
-    ("2b7e151628aed2a6abf7158809cf4f3c", "3243f6a8885a308d313198a2e0370734", "3925841d02dc09fbdc118597196a0b32"),
-    ("000102030405060708090a0b0c0d0e0f", "00112233445566778899aabbccddeeff", "69c4e0d86a7b0430d8cdb78070b4c55a"),
+    (
+        "2b7e151628aed2a6abf7158809cf4f3c",
+        "3243f6a8885a308d313198a2e0370734",
+        "3925841d02dc09fbdc118597196a0b32",
+    ),
+    (
+        "000102030405060708090a0b0c0d0e0f",
+        "00112233445566778899aabbccddeeff",
+        "69c4e0d86a7b0430d8cdb78070b4c55a",
+    ),
     (
         "000102030405060708090a0b0c0d0e0f1011121314151617",
         "00112233445566778899aabbccddeeff",
@@ -116,7 +124,10 @@ fn bad_key_length_is_an_error() {
 
 fn check_against_rustcrypto<C>(key_len: usize, rng: &mut ChaCha20Rng)
 where
-    C: KeyInit + BlockEncrypt + BlockDecrypt + aes::cipher::BlockSizeUser<BlockSize = aes::cipher::consts::U16>,
+    C: KeyInit
+        + BlockEncrypt
+        + BlockDecrypt
+        + aes::cipher::BlockSizeUser<BlockSize = aes::cipher::consts::U16>,
 {
     let mut key = vec![0u8; key_len];
     rng.fill(key.as_mut_slice());

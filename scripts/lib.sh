@@ -1,0 +1,37 @@
+# Shared helpers of the Chorus scripts: each installs what is missing, idempotently.
+# Sourced by scripts/demo.sh and scripts/test.sh; never downloads anything but registry packages.
+
+set -euo pipefail
+
+CHORUS_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+log() { printf '\033[1m[chorus]\033[0m %s\n' "$*" >&2; }
+
+need_cmd() {
+  command -v "$1" >/dev/null 2>&1 || { log "missing '$1': $2"; exit 1; }
+}
+
+ensure_rust() {
+  need_cmd cargo "install Rust stable with rustup"
+  need_cmd rustup "install Rust stable with rustup"
+  if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+    log "adding the wasm32-unknown-unknown target"
+    rustup target add wasm32-unknown-unknown
+  fi
+}
+
+ensure_node_deps() {
+  need_cmd node "install Node.js 20 or newer"
+  need_cmd npm "install npm"
+  cd "$CHORUS_ROOT"
+  # Reinstall only when package-lock.json changed since the last install.
+  local stamp="node_modules/.chorus-lock-stamp"
+  local want
+  want="$(sha256sum package-lock.json 2>/dev/null | cut -d' ' -f1 || true)"
+  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    log "installing npm packages"
+    if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
+    want="$(sha256sum package-lock.json | cut -d' ' -f1)"
+    echo "$want" > "$stamp"
+  fi
+}

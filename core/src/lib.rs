@@ -8,7 +8,8 @@
 //! - [`aes`]: AES-128/192/256 in plain form, built from the field operations, whose linear layer and
 //!   key schedule structure the MPC protocols reuse;
 //! - [`circuit`]: the one Bristol Fashion parser, circuit representation and plaintext evaluator, and
-//!   the project's own AES-128 circuit generator.
+//!   the project's own AES-128 circuit generator;
+//! - [`net`]: the [`net::Network`] abstraction protocols run over, and an in-memory implementation.
 
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
@@ -16,3 +17,4 @@
 pub mod aes;
 pub mod circuit;
 pub mod field;
+pub mod net;

@@ -103,33 +103,103 @@ impl<B: AesByte> RoundKeys<B> {
 /// Rcon[i] = x^(i-1) in GF(2^8), for i = 1..=10 (FIPS-197 §5.2).
 const RCON: [u8; 10] = [0x01, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36];
 
-/// Expands `key` (exactly `key_size.key_bytes()` bytes) into round keys, calling `sub_word` for
-/// every `SubWord` in order.
+/// The key expansion as a state machine, so a synchronous caller (plain AES) and an asynchronous
+/// one (an MPC protocol whose `SubWord` is a network round trip) drive the same code.
+///
+/// Loop: while [`KeyExpansion::pending_sub_word`] returns a word, compute `SubWord` of it and pass
+/// the result to [`KeyExpansion::supply_sub_word`]; then call [`KeyExpansion::finish`].
+#[derive(Clone)]
+pub struct KeyExpansion<B> {
+    key_size: KeySize,
+    words: Vec<[B; 4]>,
+}
+
+impl<B: AesByte> KeyExpansion<B> {
+    /// Starts expanding `key` (exactly `key_size.key_bytes()` bytes).
+    ///
+    /// # Panics
+    /// If `key.len() != key_size.key_bytes()` (callers derive `key_size` from the key; the public
+    /// byte API [`super::Aes::new`] validates lengths and returns an error instead).
+    pub fn new(key_size: KeySize, key: &[B]) -> Self {
+        assert_eq!(key.len(), key_size.key_bytes(), "KeyExpansion: key length does not match key size");
+        let words = key.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]).collect();
+        let mut expansion = KeyExpansion { key_size, words };
+        expansion.advance_linear();
+        expansion
+    }
+
+    fn total_words(&self) -> usize {
+        4 * (self.key_size.rounds() + 1)
+    }
+
+    fn needs_sub_word(&self, i: usize) -> bool {
+        let nk = self.key_size.key_words();
+        i % nk == 0 || (nk > 6 && i % nk == 4)
+    }
+
+    /// Computes words that need no `SubWord` until the next one that does.
+    fn advance_linear(&mut self) {
+        let nk = self.key_size.key_words();
+        while self.words.len() < self.total_words() && !self.needs_sub_word(self.words.len()) {
+            let i = self.words.len();
+            let (prev, temp) = (self.words[i - nk], self.words[i - 1]);
+            self.words.push(core::array::from_fn(|j| prev[j] + temp[j]));
+        }
+    }
+
+    /// The input of the next `SubWord` (already rotated where FIPS-197 applies `RotWord`), or
+    /// `None` when the expansion is complete.
+    pub fn pending_sub_word(&self) -> Option<[B; 4]> {
+        let i = self.words.len();
+        if i >= self.total_words() {
+            return None;
+        }
+        let mut temp = self.words[i - 1];
+        if i % self.key_size.key_words() == 0 {
+            temp.rotate_left(1);
+        }
+        Some(temp)
+    }
+
+    /// Supplies `SubWord` of the word returned by [`Self::pending_sub_word`].
+    ///
+    /// # Panics
+    /// If the expansion is already complete (a programming error of the driver).
+    pub fn supply_sub_word(&mut self, mut substituted: [B; 4]) {
+        let nk = self.key_size.key_words();
+        let i = self.words.len();
+        assert!(i < self.total_words(), "KeyExpansion: SubWord supplied after completion");
+        if i % nk == 0 {
+            substituted[0] = substituted[0].add_public(RCON[i / nk - 1]);
+        }
+        let prev = self.words[i - nk];
+        self.words.push(core::array::from_fn(|j| prev[j] + substituted[j]));
+        self.advance_linear();
+    }
+
+    /// The round keys, once every `SubWord` has been supplied; `None` before.
+    pub fn finish(self) -> Option<RoundKeys<B>> {
+        if self.words.len() != self.total_words() {
+            return None;
+        }
+        let keys = self.words.chunks_exact(4).map(|w| core::array::from_fn(|j| w[j / 4][j % 4])).collect();
+        Some(RoundKeys { key_size: self.key_size, keys })
+    }
+}
+
+/// Expands `key` synchronously, calling `sub_word` for every `SubWord` in order.
 ///
 /// # Panics
-/// If `key.len() != key_size.key_bytes()` (callers derive `key_size` from the key; the public
-/// byte API [`super::Aes::new`] validates lengths and returns an error instead).
+/// As [`KeyExpansion::new`].
 pub fn expand_key<B: AesByte>(
     key_size: KeySize,
     key: &[B],
     mut sub_word: impl FnMut(&mut [B; 4]),
 ) -> RoundKeys<B> {
-    assert_eq!(key.len(), key_size.key_bytes(), "expand_key: key length does not match key size");
-    let nk = key_size.key_words();
-    let total_words = 4 * (key_size.rounds() + 1);
-    let mut words: Vec<[B; 4]> = key.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]).collect();
-    for i in nk..total_words {
-        let mut temp = words[i - 1];
-        if i % nk == 0 {
-            temp.rotate_left(1);
-            sub_word(&mut temp);
-            temp[0] = temp[0].add_public(RCON[i / nk - 1]);
-        } else if nk > 6 && i % nk == 4 {
-            sub_word(&mut temp);
-        }
-        let prev = words[i - nk];
-        words.push(core::array::from_fn(|j| prev[j] + temp[j]));
+    let mut expansion = KeyExpansion::new(key_size, key);
+    while let Some(mut word) = expansion.pending_sub_word() {
+        sub_word(&mut word);
+        expansion.supply_sub_word(word);
     }
-    let keys = words.chunks_exact(4).map(|w| core::array::from_fn(|j| w[j / 4][j % 4])).collect();
-    RoundKeys { key_size, keys }
+    expansion.finish().expect("every SubWord was supplied")
 }

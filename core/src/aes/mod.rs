@@ -17,7 +17,7 @@ pub mod linear;
 pub mod sbox;
 
 use crate::field::Gf256;
-pub use key_schedule::{expand_key, KeySize, RoundKeys};
+pub use key_schedule::{expand_key, KeyExpansion, KeySize, RoundKeys};
 pub use linear::AesByte;
 
 /// One AES state or block: 16 bytes in FIPS-197 input order (column-major state).

@@ -41,7 +41,7 @@ export class PartyClient {
     options: { autoPong?: boolean } = {},
   ): Promise<PartyClient> {
     const params = new URLSearchParams(
-      Object.entries(query).map(([key, value]) => [key, String(value)]),
+      Object.entries(query).map(([key, value]): [string, string] => [key, String(value)]),
     );
     const ws = new WebSocket(`${wsUrl}?${params.toString()}`, options);
     const client = new PartyClient(ws);

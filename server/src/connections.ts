@@ -10,6 +10,7 @@ import { FlowControl, Party } from "./party.js";
 import {
   CloseCode,
   PROTOCOL_VERSION,
+  type ControlMessage,
   type ErrorCode,
   type ErrorMessage,
   type LeaveReason,
@@ -190,10 +191,7 @@ export class ConnectionManager {
     }
   }
 
-  private broadcast(
-    slots: (Party | undefined)[],
-    message: Parameters<FlowControl["sendControl"]>[1],
-  ): void {
+  private broadcast(slots: (Party | undefined)[], message: ControlMessage): void {
     for (const member of slots) {
       if (member !== undefined && !member.gone) this.flow.sendControl(member, message);
     }

@@ -102,6 +102,24 @@ describe("three parties", () => {
   });
 });
 
+describe("room isolation", () => {
+  it("delivers a frame only inside the sender's room", async () => {
+    const first = await fillRoom(relay.wsUrl, await createRoom(relay.url, 2));
+    const second = await fillRoom(relay.wsUrl, await createRoom(relay.url, 2));
+    first[0]!.sendTo(1, Buffer.from("room A"));
+    second[0]!.sendTo(1, Buffer.from("room B"));
+    expect((await first[1]!.dataFrames(1))[0]!.subarray(1).toString()).toBe("room A");
+    expect((await second[1]!.dataFrames(1))[0]!.subarray(1).toString()).toBe("room B");
+    // Give a stray cross-room delivery time to show up before checking there was none.
+    first[1]!.sendTo(0, Buffer.from("ack A"));
+    await first[0]!.dataFrames(1);
+    expect(first[1]!.data).toHaveLength(1);
+    expect(second[1]!.data).toHaveLength(1);
+    expect(second[0]!.data).toHaveLength(0);
+    for (const client of [...first, ...second]) client.close();
+  });
+});
+
 describe("departures", () => {
   it("sends peer-left to the others when a party of a ready room leaves", async () => {
     const room = await createRoom(relay.url, 3);

@@ -1,0 +1,178 @@
+/**
+ * Relay configuration: options, defaults, validation, and parsing from CLI flags and environment
+ * variables (flags win over the environment, the environment over defaults).
+ */
+import { parseArgs } from "node:util";
+
+/** Options accepted by `startRelay`; every field is optional and has a default. */
+export interface RelayOptions {
+  /** Interface to listen on. Default `127.0.0.1` (use `0.0.0.0` to accept remote parties). */
+  host?: string;
+  /** TCP port; `0` picks a free port. Default 8787. */
+  port?: number;
+  /** Directory to serve as static files under `/`; unset serves nothing. */
+  staticDir?: string;
+  /** Largest WebSocket message accepted from a party, header byte included. Default 1 MiB. */
+  maxPayloadBytes?: number;
+  /** Most rooms that may exist at once. Default 1000. */
+  maxRooms?: number;
+  /**
+   * Bytes that may wait in a party's outgoing buffer before the relay stops reading from the
+   * parties sending to it. Default 8 MiB.
+   */
+  maxBufferedBytes?: number;
+  /** A party with no data frame to or from it for this long is disconnected. Default 5 min. */
+  idleTimeoutMs?: number;
+  /** Interval between WebSocket pings; a party that missed the previous pong is dropped. 30 s. */
+  heartbeatIntervalMs?: number;
+  /** A room nobody has joined within this time is deleted. Default 10 min. */
+  roomTtlMs?: number;
+  /** On shutdown, how long to wait for close handshakes before cutting sockets. Default 2 s. */
+  shutdownGraceMs?: number;
+  /** `Access-Control-Allow-Origin` value for the HTTP API; `null` sends none. Default `*`. */
+  corsOrigin?: string | null;
+}
+
+/** A complete, validated configuration. */
+export type RelayConfig = Required<Omit<RelayOptions, "staticDir" | "corsOrigin">> & {
+  staticDir: string | undefined;
+  corsOrigin: string | null;
+};
+
+/** Default values of every limit; README.md lists the same numbers. */
+export const DEFAULTS: Omit<RelayConfig, "staticDir"> = {
+  host: "127.0.0.1",
+  port: 8787,
+  maxPayloadBytes: 1024 * 1024,
+  maxRooms: 1000,
+  maxBufferedBytes: 8 * 1024 * 1024,
+  idleTimeoutMs: 5 * 60 * 1000,
+  heartbeatIntervalMs: 30 * 1000,
+  roomTtlMs: 10 * 60 * 1000,
+  shutdownGraceMs: 2000,
+  corsOrigin: "*",
+};
+
+/** An option has a value the relay cannot run with. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+function integerIn(name: string, value: number, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer in ${min}..${max}, got ${String(value)}`);
+  }
+  return value;
+}
+
+/** Fills in defaults and checks every value's range. */
+export function resolveConfig(options: RelayOptions = {}): RelayConfig {
+  const merged = { ...DEFAULTS, ...stripUndefined(options) };
+  if (typeof merged.host !== "string" || merged.host.length === 0) {
+    throw new ConfigError("host must be a non-empty string");
+  }
+  return {
+    host: merged.host,
+    port: integerIn("port", merged.port, 0, 65535),
+    staticDir: options.staticDir,
+    // The header byte plus at least one payload byte; 2 GiB is far beyond any sane frame.
+    maxPayloadBytes: integerIn("maxPayloadBytes", merged.maxPayloadBytes, 2, 2 ** 31),
+    maxRooms: integerIn("maxRooms", merged.maxRooms, 1, 10_000_000),
+    maxBufferedBytes: integerIn("maxBufferedBytes", merged.maxBufferedBytes, 1, 2 ** 40),
+    idleTimeoutMs: integerIn("idleTimeoutMs", merged.idleTimeoutMs, 1, 2 ** 31 - 1),
+    heartbeatIntervalMs: integerIn("heartbeatIntervalMs", merged.heartbeatIntervalMs, 1, 2 ** 31 - 1),
+    roomTtlMs: integerIn("roomTtlMs", merged.roomTtlMs, 1, 2 ** 31 - 1),
+    shutdownGraceMs: integerIn("shutdownGraceMs", merged.shutdownGraceMs, 0, 2 ** 31 - 1),
+    corsOrigin: merged.corsOrigin,
+  };
+}
+
+function stripUndefined(options: RelayOptions): RelayOptions {
+  return Object.fromEntries(
+    Object.entries(options).filter(([, value]) => value !== undefined),
+  ) as RelayOptions;
+}
+
+/** One configurable setting: its CLI flag, its environment variable, and how to parse it. */
+interface Setting {
+  flag: string;
+  env: string;
+  key: keyof RelayOptions;
+  kind: "string" | "integer";
+  help: string;
+}
+
+const SETTINGS: Setting[] = [
+  { flag: "host", env: "CHORUS_RELAY_HOST", key: "host", kind: "string", help: "interface to listen on" },
+  { flag: "port", env: "CHORUS_RELAY_PORT", key: "port", kind: "integer", help: "TCP port, 0 = any free port" },
+  { flag: "static", env: "CHORUS_RELAY_STATIC", key: "staticDir", kind: "string", help: "directory served as static files" },
+  { flag: "max-payload", env: "CHORUS_RELAY_MAX_PAYLOAD", key: "maxPayloadBytes", kind: "integer", help: "largest message in bytes" },
+  { flag: "max-rooms", env: "CHORUS_RELAY_MAX_ROOMS", key: "maxRooms", kind: "integer", help: "most rooms at once" },
+  { flag: "max-buffered", env: "CHORUS_RELAY_MAX_BUFFERED", key: "maxBufferedBytes", kind: "integer", help: "outgoing bytes queued per party before senders are paused" },
+  { flag: "idle-timeout-ms", env: "CHORUS_RELAY_IDLE_TIMEOUT_MS", key: "idleTimeoutMs", kind: "integer", help: "drop a party idle this long" },
+  { flag: "heartbeat-ms", env: "CHORUS_RELAY_HEARTBEAT_MS", key: "heartbeatIntervalMs", kind: "integer", help: "ping interval" },
+  { flag: "room-ttl-ms", env: "CHORUS_RELAY_ROOM_TTL_MS", key: "roomTtlMs", kind: "integer", help: "delete a room nobody joined within this time" },
+  { flag: "shutdown-grace-ms", env: "CHORUS_RELAY_SHUTDOWN_GRACE_MS", key: "shutdownGraceMs", kind: "integer", help: "wait for close handshakes on shutdown" },
+  { flag: "cors-origin", env: "CHORUS_RELAY_CORS_ORIGIN", key: "corsOrigin", kind: "string", help: "Access-Control-Allow-Origin value, 'none' to disable" },
+];
+
+function parseValue(setting: Setting, raw: string, source: string): string | number | null {
+  if (setting.kind === "integer") {
+    if (!/^\d+$/.test(raw)) {
+      throw new ConfigError(`${source} must be a non-negative integer, got ${JSON.stringify(raw)}`);
+    }
+    return Number(raw);
+  }
+  if (setting.key === "corsOrigin" && raw === "none") return null;
+  return raw;
+}
+
+/** Result of parsing the command line. */
+export type CliParse = { help: true; usage: string } | { help: false; options: RelayOptions };
+
+/** Usage text for `chorus-relay --help`. */
+export function usage(): string {
+  const lines = SETTINGS.map(
+    (s) => `  --${s.flag.padEnd(18)} ${s.help} (env ${s.env}, default ${defaultText(s)})`,
+  );
+  return ["Usage: chorus-relay [options]", "", ...lines, "  --help               this text"].join("\n");
+}
+
+function defaultText(setting: Setting): string {
+  if (setting.key === "staticDir") return "none";
+  return String(DEFAULTS[setting.key as keyof typeof DEFAULTS]);
+}
+
+/** Parses `argv` (without the node and script paths) on top of environment variables. */
+export function parseCli(argv: string[], env: NodeJS.ProcessEnv): CliParse {
+  const flagSpec = Object.fromEntries(
+    SETTINGS.map((s) => [s.flag, { type: "string" as const }]),
+  );
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: { ...flagSpec, help: { type: "boolean", short: "h" } },
+      strict: true,
+      allowPositionals: false,
+    });
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  if (parsed.values.help === true) return { help: true, usage: usage() };
+  const options: Record<string, unknown> = {};
+  for (const setting of SETTINGS) {
+    const fromEnv = env[setting.env];
+    if (fromEnv !== undefined && fromEnv !== "") {
+      options[setting.key] = parseValue(setting, fromEnv, setting.env);
+    }
+    const fromFlag = (parsed.values as Record<string, unknown>)[setting.flag];
+    if (typeof fromFlag === "string") {
+      options[setting.key] = parseValue(setting, fromFlag, `--${setting.flag}`);
+    }
+  }
+  return { help: false, options: options as RelayOptions };
+}

@@ -143,7 +143,10 @@ impl SecureConfig {
     /// `NNpsk0` mode: a secret shared by all parties of the session (at least
     /// [`MIN_SECRET_LEN`] uniformly random bytes; checked when the channel is established).
     pub fn session_secret(session_id: &[u8], secret: &[u8]) -> Self {
-        SecureConfig { session_id: session_id.to_vec(), credentials: Credentials::Secret { secret: secret.to_vec() } }
+        SecureConfig {
+            session_id: session_id.to_vec(),
+            credentials: Credentials::Secret { secret: secret.to_vec() },
+        }
     }
 
     /// The handshake this configuration runs.
@@ -278,7 +281,10 @@ mod tests {
     fn public_key_derivation_matches_rfc7748() {
         // RFC 7748 §6.1: Alice's private and public key.
         let private: [u8; 32] =
-            hex::decode("77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a").unwrap().try_into().unwrap();
+            hex::decode("77076d0a7318a57d3c16c17251b26645df4c2f87ebc0992ab177fba51db92c2a")
+                .unwrap()
+                .try_into()
+                .unwrap();
         let public = hex::decode("8520f0098930a754748b7ddcb43ef75a0dbf3a0d26381af4eba4a98eaa9b4e6a").unwrap();
         assert_eq!(PrivateKey::from_bytes(private).public_key().to_vec(), public);
     }

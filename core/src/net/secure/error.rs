@@ -80,7 +80,9 @@ impl From<SecureError> for NetError {
         match e {
             SecureError::Net(e) => e,
             SecureError::HandshakeAuthentication { peer, .. }
-            | SecureError::HandshakeMalformed { peer, .. } => NetError::Integrity { peer, reason: e.to_string() },
+            | SecureError::HandshakeMalformed { peer, .. } => {
+                NetError::Integrity { peer, reason: e.to_string() }
+            }
             other => NetError::Transport(other.to_string()),
         }
     }

@@ -74,7 +74,10 @@ impl Header {
 /// Splits a transport frame into header and Noise message, rejecting impossible shapes.
 pub(super) fn parse(frame: &[u8]) -> Result<(Header, &[u8]), String> {
     if frame.len() < HEADER_LEN {
-        return Err(format!("malformed frame: {} bytes is shorter than the {HEADER_LEN}-byte header", frame.len()));
+        return Err(format!(
+            "malformed frame: {} bytes is shorter than the {HEADER_LEN}-byte header",
+            frame.len()
+        ));
     }
     let flags = frame[0];
     if flags & !FLAG_LAST != 0 {
@@ -90,7 +93,10 @@ pub(super) fn parse(frame: &[u8]) -> Result<(Header, &[u8]), String> {
         ));
     }
     if body.len() > MAXMSGLEN {
-        return Err(format!("malformed frame #{seq}: {} ciphertext bytes exceed the Noise limit of {MAXMSGLEN}", body.len()));
+        return Err(format!(
+            "malformed frame #{seq}: {} ciphertext bytes exceed the Noise limit of {MAXMSGLEN}",
+            body.len()
+        ));
     }
     Ok((Header { flags, seq }, body))
 }

@@ -104,12 +104,20 @@ fn write(state: &mut HandshakeState, peer: PartyId) -> Result<Vec<u8>, SecureErr
     frame[0] = HANDSHAKE_VERSION;
     let len = state.write_message(&[], &mut frame[1..]).map_err(noise_error(peer))?;
     if len != HANDSHAKE_MSG_LEN {
-        return Err(SecureError::Noise { peer, reason: format!("handshake message of {len} bytes, expected {HANDSHAKE_MSG_LEN}") });
+        return Err(SecureError::Noise {
+            peer,
+            reason: format!("handshake message of {len} bytes, expected {HANDSHAKE_MSG_LEN}"),
+        });
     }
     Ok(frame)
 }
 
-fn read(state: &mut HandshakeState, peer: PartyId, mode: ChannelMode, frame: &[u8]) -> Result<(), SecureError> {
+fn read(
+    state: &mut HandshakeState,
+    peer: PartyId,
+    mode: ChannelMode,
+    frame: &[u8],
+) -> Result<(), SecureError> {
     let malformed = |reason: String| SecureError::HandshakeMalformed { peer, reason };
     if frame.len() != HANDSHAKE_FRAME_LEN {
         return Err(malformed(format!("{} bytes, expected {HANDSHAKE_FRAME_LEN}", frame.len())));
@@ -146,26 +154,26 @@ pub(super) async fn handshake_all<N: Network, R: RngCore + CryptoRng>(
             Some(start(config, parties, me, peer, ChaCha20Rng::from_seed(seed))?)
         });
     }
-    for peer in me + 1..parties {
-        let hs = states[peer].as_mut().expect("a state exists for every peer");
-        let msg = write(hs, peer)?;
+    for (peer, hs) in states.iter_mut().enumerate().skip(me + 1) {
+        let msg = write(hs.as_mut().expect("a state exists for every peer"), peer)?;
         inner.send(peer, msg)?;
     }
-    for peer in 0..me {
+    for (peer, hs) in states.iter_mut().enumerate().take(me) {
+        let hs = hs.as_mut().expect("a state exists for every peer");
         let frame = inner.recv(peer).await?;
-        let hs = states[peer].as_mut().expect("a state exists for every peer");
         read(hs, peer, mode, &frame)?;
         let msg = write(hs, peer)?;
         inner.send(peer, msg)?;
     }
-    for peer in me + 1..parties {
+    for (peer, hs) in states.iter_mut().enumerate().skip(me + 1) {
         let frame = inner.recv(peer).await?;
-        let hs = states[peer].as_mut().expect("a state exists for every peer");
-        read(hs, peer, mode, &frame)?;
+        read(hs.as_mut().expect("a state exists for every peer"), peer, mode, &frame)?;
     }
     states
         .into_iter()
         .enumerate()
-        .map(|(peer, hs)| hs.map(|hs| hs.into_stateless_transport_mode().map_err(noise_error(peer))).transpose())
+        .map(|(peer, hs)| {
+            hs.map(|hs| hs.into_stateless_transport_mode().map_err(noise_error(peer))).transpose()
+        })
         .collect()
 }

@@ -78,7 +78,6 @@ pub use error::SecureError;
 
 use crate::net::{NetError, NetStats, Network, PartyId, StatsRecorder};
 use crate::rng::session_rng;
-use core::future::Future;
 use frame::{Header, FLAG_LAST, HEADER_LEN, MAX_CHUNK, TAGLEN};
 use rand_core::{CryptoRng, RngCore};
 use snow::StatelessTransportState;
@@ -134,7 +133,13 @@ impl<N: Network> SecureNetwork<N> {
             .into_iter()
             .map(|t| t.map(|transport| Channel { transport, send_seq: 0, recv_seq: 0, partial: Vec::new() }))
             .collect();
-        Ok(SecureNetwork { inner, mode: config.mode(), channels, stats: StatsRecorder::new(), poisoned: None })
+        Ok(SecureNetwork {
+            inner,
+            mode: config.mode(),
+            channels,
+            stats: StatsRecorder::new(),
+            poisoned: None,
+        })
     }
 
     /// The handshake this network ran.
@@ -210,17 +215,25 @@ impl<N: Network> SecureNetwork<N> {
         let len = match channel.transport.read_message(header.seq, body, &mut plain) {
             Ok(len) => len,
             Err(e) => {
-                let reason = format!("authentication failed for frame #{} ({e}): altered or forged", header.seq);
+                let reason =
+                    format!("authentication failed for frame #{} ({e}): altered or forged", header.seq);
                 return Err(self.poison(from, reason));
             }
         };
         let chunk = &plain[1..len];
         if plain[0] != header.flags {
-            let reason = format!("frame #{}: header flags {:#04x} differ from the authenticated {:#04x}", header.seq, header.flags, plain[0]);
+            let reason = format!(
+                "frame #{}: header flags {:#04x} differ from the authenticated {:#04x}",
+                header.seq, header.flags, plain[0]
+            );
             return Err(self.poison(from, reason));
         }
         if !header.is_last() && chunk.len() != MAX_CHUNK {
-            let reason = format!("frame #{}: non-final chunk of {} bytes, expected {MAX_CHUNK}", header.seq, chunk.len());
+            let reason = format!(
+                "frame #{}: non-final chunk of {} bytes, expected {MAX_CHUNK}",
+                header.seq,
+                chunk.len()
+            );
             return Err(self.poison(from, reason));
         }
         channel.partial.extend_from_slice(chunk);
@@ -252,14 +265,12 @@ impl<N: Network> Network for SecureNetwork<N> {
         Ok(())
     }
 
-    fn recv(&mut self, from: PartyId) -> impl Future<Output = Result<Vec<u8>, NetError>> {
-        async move {
-            self.check_usable(from)?;
-            while !self.recv_frame(from).await? {}
-            let msg = core::mem::take(&mut self.channel(from).partial);
-            self.stats.on_recv(msg.len());
-            Ok(msg)
-        }
+    async fn recv(&mut self, from: PartyId) -> Result<Vec<u8>, NetError> {
+        self.check_usable(from)?;
+        while !self.recv_frame(from).await? {}
+        let msg = core::mem::take(&mut self.channel(from).partial);
+        self.stats.on_recv(msg.len());
+        Ok(msg)
     }
 
     fn stats(&self) -> NetStats {

@@ -8,6 +8,7 @@ use super::handshake::HANDSHAKE_FRAME_LEN;
 use super::*;
 use crate::net::memory::{run_session, MemoryNetwork};
 use crate::rng::seeded_rng;
+use core::future::Future;
 
 /// Protocol message sizes every honest test sends: empty, tiny, one byte over a chunk's
 /// capacity after the flags byte and tag, and several chunks.
@@ -42,7 +43,10 @@ fn message(from: PartyId, to: PartyId, index: usize) -> Vec<u8> {
     msg
 }
 
-pub(super) async fn establish_seeded<N: Network>(net: N, config: SecureConfig) -> Result<SecureNetwork<N>, SecureError> {
+pub(super) async fn establish_seeded<N: Network>(
+    net: N,
+    config: SecureConfig,
+) -> Result<SecureNetwork<N>, SecureError> {
     let mut rng = seeded_rng(1000 + net.party() as u64);
     SecureNetwork::establish_with_rng(net, config, &mut rng).await
 }
@@ -64,8 +68,12 @@ fn honest_exchange(configs: Vec<SecureConfig>) {
                 }
             }
             for from in (0..n).filter(|&p| p != me) {
-                for index in 0..SIZES.len() {
-                    assert_eq!(net.recv(from).await.unwrap(), message(from, me, index), "party {me} from {from} size {}", SIZES[index]);
+                for (index, size) in SIZES.iter().enumerate() {
+                    assert_eq!(
+                        net.recv(from).await.unwrap(),
+                        message(from, me, index),
+                        "party {me} from {from} size {size}"
+                    );
                 }
             }
             for to in (0..n).filter(|&p| p != me) {
@@ -88,7 +96,10 @@ fn honest_exchange(configs: Vec<SecureConfig>) {
         assert_eq!(stats.rounds, 2);
         assert_eq!(after_handshake.bytes_sent, peers * HANDSHAKE_FRAME_LEN as u64);
         assert_eq!(after_handshake.messages_sent, peers);
-        assert_eq!(transport.bytes_sent, peers * (HANDSHAKE_FRAME_LEN as u64 + payload + frames * FRAME_OVERHEAD));
+        assert_eq!(
+            transport.bytes_sent,
+            peers * (HANDSHAKE_FRAME_LEN as u64 + payload + frames * FRAME_OVERHEAD)
+        );
         assert_eq!(transport.bytes_received, transport.bytes_sent);
         assert_eq!(transport.messages_sent, peers * (1 + frames));
     }
@@ -259,18 +270,26 @@ fn bad_configurations_fail_before_any_message() {
     let (_, publics) = kk_keys(3);
     let other = PrivateKey::generate(&mut seeded_rng(3));
     let mut nets = MemoryNetwork::session(3);
-    let r = futures::executor::block_on(establish_seeded(nets.remove(1), SecureConfig::pinned_keys(b"c", other, publics.clone())));
+    let r = futures::executor::block_on(establish_seeded(
+        nets.remove(1),
+        SecureConfig::pinned_keys(b"c", other, publics.clone()),
+    ));
     assert_eq!(r.unwrap_err(), SecureError::OwnKeyMismatch { party: 1 });
     let r = futures::executor::block_on(establish_seeded(nets.remove(1), kk_configs(2, b"c").remove(0)));
     assert_eq!(r.unwrap_err(), SecureError::KeyCount { keys: 2, parties: 3 });
-    let r = futures::executor::block_on(establish_seeded(nets.remove(0), SecureConfig::session_secret(b"c", b"tiny")));
+    let r = futures::executor::block_on(establish_seeded(
+        nets.remove(0),
+        SecureConfig::session_secret(b"c", b"tiny"),
+    ));
     assert_eq!(r.unwrap_err(), SecureError::SecretTooShort { len: 4, min: config::MIN_SECRET_LEN });
 }
 
 #[test]
 fn secure_errors_convert_to_net_errors() {
     let e: NetError = SecureError::HandshakeAuthentication { peer: 3, mode: ChannelMode::Kk }.into();
-    assert!(matches!(e, NetError::Integrity { peer: 3, ref reason } if reason.contains("handshake with party 3")));
+    assert!(
+        matches!(e, NetError::Integrity { peer: 3, ref reason } if reason.contains("handshake with party 3"))
+    );
     let e: NetError = SecureError::Net(NetError::PeerLeft(2)).into();
     assert_eq!(e, NetError::PeerLeft(2));
     let e: NetError = SecureError::SecretTooShort { len: 1, min: 16 }.into();

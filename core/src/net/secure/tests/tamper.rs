@@ -96,7 +96,12 @@ struct Outcome {
 
 /// Two parties; party 0 sends `messages` to party 1 through a tampering transport, party 1
 /// receives them one by one (continuing after errors, to observe poisoning).
-fn attacked_session(configs: Vec<SecureConfig>, frame: usize, attack: Attack, messages: &[Vec<u8>]) -> Outcome {
+fn attacked_session(
+    configs: Vec<SecureConfig>,
+    frame: usize,
+    attack: Attack,
+    messages: &[Vec<u8>],
+) -> Outcome {
     let configs = &configs;
     let attack = &attack;
     let mut outcomes = run_session(2, |net| {
@@ -104,7 +109,8 @@ fn attacked_session(configs: Vec<SecureConfig>, frame: usize, attack: Attack, me
         async move {
             if net.party() == 0 {
                 let tamper = Tamper { inner: net, to: 1, frame, attack: attack.clone(), sent: 0, held: None };
-                let mut net = establish_seeded(tamper, config).await.expect("the sender's handshake succeeds");
+                let mut net =
+                    establish_seeded(tamper, config).await.expect("the sender's handshake succeeds");
                 for msg in messages {
                     net.send(1, msg.clone()).expect("sending succeeds");
                 }
@@ -138,7 +144,9 @@ fn assert_integrity_failure(outcome: &Outcome, messages: &[Vec<u8>], ok: usize, 
     }
     let error = outcome.received[ok].clone().unwrap_err();
     match &error {
-        NetError::Integrity { peer: 0, reason } => assert!(reason.contains(needle), "reason {reason:?} lacks {needle:?}"),
+        NetError::Integrity { peer: 0, reason } => {
+            assert!(reason.contains(needle), "reason {reason:?} lacks {needle:?}")
+        }
         other => panic!("expected an integrity error on peer 0, got {other:?}"),
     }
     for later in &outcome.received[ok + 1..] {
@@ -163,7 +171,8 @@ fn flipped_ciphertext_bit_fails_authentication() {
 fn flipped_tag_bit_fails_authentication() {
     let msgs = three_messages();
     let tag_byte = HEADER_LEN + 1 + msgs[0].len() + 15;
-    let outcome = attacked_session(psk_configs(2, b"tag"), 1, Attack::FlipBit { byte: tag_byte, bit: 0 }, &msgs);
+    let outcome =
+        attacked_session(psk_configs(2, b"tag"), 1, Attack::FlipBit { byte: tag_byte, bit: 0 }, &msgs);
     assert_integrity_failure(&outcome, &msgs, 0, "authentication failed for frame #0");
 }
 
@@ -192,7 +201,12 @@ fn unknown_flag_bits_are_malformed() {
 fn dropped_frame_is_named() {
     let msgs = three_messages();
     let outcome = attacked_session(psk_configs(2, b"drop"), 2, Attack::Drop, &msgs);
-    assert_integrity_failure(&outcome, &msgs, 1, "expected frame #1, got frame #2 (reordered or an earlier one dropped)");
+    assert_integrity_failure(
+        &outcome,
+        &msgs,
+        1,
+        "expected frame #1, got frame #2 (reordered or an earlier one dropped)",
+    );
 }
 
 #[test]
@@ -230,7 +244,8 @@ fn attack_inside_a_chunked_message() {
     let msgs = vec![vec![7u8; 200_000], b"after".to_vec()];
     let outcome = attacked_session(psk_configs(2, b"chunks"), 3, Attack::Drop, &msgs);
     assert_integrity_failure(&outcome, &msgs, 0, "expected frame #2, got frame #3");
-    let outcome = attacked_session(kk_configs(2, b"chunks"), 2, Attack::FlipBit { byte: 5000, bit: 7 }, &msgs);
+    let outcome =
+        attacked_session(kk_configs(2, b"chunks"), 2, Attack::FlipBit { byte: 5000, bit: 7 }, &msgs);
     assert_integrity_failure(&outcome, &msgs, 0, "authentication failed for frame #1");
 }
 
@@ -259,13 +274,22 @@ fn injected_frame_from_another_session_fails() {
 
 #[test]
 fn tampered_handshake_is_a_typed_error() {
-    for (configs, mode) in [(psk_configs(2, b"hs"), ChannelMode::NnPsk0), (kk_configs(2, b"hs"), ChannelMode::Kk)] {
+    for (configs, mode) in
+        [(psk_configs(2, b"hs"), ChannelMode::NnPsk0), (kk_configs(2, b"hs"), ChannelMode::Kk)]
+    {
         let configs = &configs;
         let outcomes = run_session(2, |net| {
             let config = configs[net.party()].clone();
             async move {
                 let byte = if net.party() == 0 { 20 } else { 0 };
-                let tamper = Tamper { inner: net, to: 1, frame: 0, attack: Attack::FlipBit { byte, bit: 1 }, sent: 0, held: None };
+                let tamper = Tamper {
+                    inner: net,
+                    to: 1,
+                    frame: 0,
+                    attack: Attack::FlipBit { byte, bit: 1 },
+                    sent: 0,
+                    held: None,
+                };
                 establish_seeded(tamper, config).await.map(|_| ())
             }
         });
@@ -277,7 +301,14 @@ fn tampered_handshake_is_a_typed_error() {
     let outcomes = run_session(2, |net| {
         let config = configs[net.party()].clone();
         async move {
-            let tamper = Tamper { inner: net, to: 1, frame: 0, attack: Attack::FlipBit { byte: 0, bit: 1 }, sent: 0, held: None };
+            let tamper = Tamper {
+                inner: net,
+                to: 1,
+                frame: 0,
+                attack: Attack::FlipBit { byte: 0, bit: 1 },
+                sent: 0,
+                held: None,
+            };
             establish_seeded(tamper, config).await.map(|_| ())
         }
     });

@@ -17,10 +17,11 @@ pub const KEY_LEN: usize = 32;
 /// of the secret offline, so the secret must be a uniformly random key, not a passphrase.
 pub const MIN_SECRET_LEN: usize = 16;
 
-/// Noise protocol name of the pinned-key mode (Noise spec §7.4 `KK`).
+/// Noise protocol name of the pinned-key mode (Noise spec rev. 34, §7.5 `KK`).
 pub const KK_PROTOCOL: &str = "Noise_KK_25519_ChaChaPoly_SHA256";
 
-/// Noise protocol name of the session-secret mode (Noise spec §9 `psk0` modifier on §7.4 `NN`).
+/// Noise protocol name of the session-secret mode (Noise spec rev. 34, §9.4: the
+/// `psk0` modifier on the §7.5 pattern `NN`).
 pub const NNPSK0_PROTOCOL: &str = "Noise_NNpsk0_25519_ChaChaPoly_SHA256";
 
 /// Version tag bound into prologues and key derivation, so a changed wire format never

@@ -26,7 +26,7 @@
 /// Largest Noise message (Noise spec §3).
 pub(super) const MAXMSGLEN: usize = 65535;
 
-/// Authentication tag of ChaCha20-Poly1305 (Noise spec §12.3, RFC 8439).
+/// Authentication tag of ChaCha20-Poly1305 (Noise spec §5.1 `ENCRYPT`, RFC 8439).
 pub(super) const TAGLEN: usize = 16;
 
 /// Version byte in front of handshake messages.

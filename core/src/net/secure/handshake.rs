@@ -1,6 +1,6 @@
 //! The Noise handshakes of all pairs of a session, run concurrently through the inner network.
 //!
-//! Both patterns have two messages (Noise spec §7.4 for `KK` and `NN`, §9.3 for `psk0`):
+//! Both patterns have two messages (Noise spec §7.5 for `KK` and `NN`, §9.4 for `NNpsk0`):
 //!
 //! ```text
 //! KK:   -> s                         NNpsk0:

@@ -6,19 +6,20 @@
 //! Each pair runs a two-message Noise handshake (Noise Protocol Framework, revision 34) through
 //! the inner network; the lower party index is the initiator ([`handshake`] describes the
 //! schedule, which runs all pairs concurrently). Two modes, chosen by [`SecureConfig`]:
-//! - **`KK`** (`Noise_KK_25519_ChaChaPoly_SHA256`, Noise spec §7.4 and §7.5): the application
+//! - **`KK`** (`Noise_KK_25519_ChaChaPoly_SHA256`, Noise spec §7.5): the application
 //!   pins every party's static X25519 public key; this party holds its static private key. A
 //!   peer that does not hold the pinned key fails the handshake with
 //!   [`SecureError::HandshakeAuthentication`].
-//! - **`NNpsk0`** (`Noise_NNpsk0_25519_ChaChaPoly_SHA256`, spec §7.4 for `NN` and §9 for the
-//!   `psk0` modifier): a per-pair pre-shared key derived from a session secret with HKDF-SHA256
-//!   (RFC 5869) whose info binds the channel version, the protocol name, the session id and both
-//!   party indices (lower first), so keys differ per pair and per session. A peer with another
-//!   secret or session id fails the handshake with the same typed error.
+//! - **`NNpsk0`** (`Noise_NNpsk0_25519_ChaChaPoly_SHA256`, spec §7.5 for `NN`, §9.2 for the
+//!   `psk` token, §9.4 for the `psk0` modifier): a per-pair pre-shared key derived from a
+//!   session secret with HKDF-SHA256 (RFC 5869) whose info binds the channel version, the
+//!   protocol name, the session id and both party indices (lower first), so keys differ per pair
+//!   and per session. A peer with another secret or session id fails the handshake with the same
+//!   typed error.
 //!
 //! In both modes the Noise prologue (spec §6) binds the channel version, the session id, the
 //! party count and the pair, so a handshake cannot be moved to another session or pair.
-//! The suite is X25519 / ChaCha20-Poly1305 / SHA-256 (spec §12.1, §12.3, §12.4): ChaCha20-Poly1305
+//! The suite is X25519 / ChaCha20-Poly1305 / SHA-256 (spec §12.1, §12.3, §12.5): ChaCha20-Poly1305
 //! is fast without AES hardware (browsers, wasm32), and SHA-256 is also the hash of the PSK
 //! derivation, so one hash serves both. Ephemeral keys come from the session generator of
 //! [`crate::rng`] (OS-seeded ChaCha20, `getrandom`'s `js` source on wasm32).
@@ -62,6 +63,15 @@
 //! be a uniformly random key of at least [`config::MIN_SECRET_LEN`] bytes (enforced), never a
 //! passphrase. Leaking the secret after the session does not reveal its traffic (ephemeral DH),
 //! but leaking it before lets the holder run man-in-the-middle attacks.
+//!
+//! # Limits
+//! - `establish` returns the typed [`SecureError`] (which converts into [`NetError`] with `?`);
+//!   a party whose handshake fails just leaves, so its peers see [`NetError::PeerLeft`] — no
+//!   abort message is sent (an attacker could suppress it anyway).
+//! - No rekeying (spec §11.3): a session would need 2^64 frames per direction to exhaust the
+//!   nonces, which is reported as an error rather than wrapped.
+//! - A protocol message is reassembled in memory without a size cap: only an authenticated peer
+//!   can make it grow, and the transport (relay) limits apply beneath.
 //!
 //! Not covered in either mode: a malicious party misbehaving inside the protocol (that is the
 //! protocols' job), traffic analysis, denial of service, and side channels of the host.

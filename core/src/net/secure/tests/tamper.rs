@@ -348,7 +348,7 @@ impl Network for Capture {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 48, rng_algorithm: proptest::test_runner::RngAlgorithm::ChaCha, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 32, rng_algorithm: proptest::test_runner::RngAlgorithm::ChaCha, ..ProptestConfig::default() })]
 
     /// Random bytes in place of a protocol frame: always a typed integrity error, never a panic.
     #[test]

@@ -314,3 +314,71 @@ fn bad_addresses_are_errors_without_poisoning() {
         }
     });
 }
+
+/// A transport that can hold back the frames it is asked to send, for delivering them by hand.
+struct Gate {
+    inner: MemoryNetwork,
+    hold: bool,
+    held: Vec<Vec<u8>>,
+}
+
+impl Network for Gate {
+    fn party(&self) -> PartyId {
+        self.inner.party()
+    }
+    fn parties(&self) -> usize {
+        self.inner.parties()
+    }
+    fn send(&mut self, to: PartyId, msg: Vec<u8>) -> Result<(), NetError> {
+        if self.hold {
+            self.held.push(msg);
+            Ok(())
+        } else {
+            self.inner.send(to, msg)
+        }
+    }
+    fn recv(&mut self, from: PartyId) -> impl Future<Output = Result<Vec<u8>, NetError>> {
+        self.inner.recv(from)
+    }
+    fn stats(&self) -> NetStats {
+        self.inner.stats()
+    }
+}
+
+#[test]
+fn cancelled_recv_loses_no_chunk() {
+    use futures::FutureExt;
+    let configs = kk_configs(2, b"cancel");
+    let mut nets = MemoryNetwork::session(2);
+    let receiver = nets.pop().unwrap();
+    let sender = Gate { inner: nets.pop().unwrap(), hold: false, held: Vec::new() };
+    let (sender, receiver) = futures::executor::block_on(futures::future::join(
+        establish_seeded(sender, configs[0].clone()),
+        establish_seeded(receiver, configs[1].clone()),
+    ));
+    let (mut sender, mut receiver) = (sender.unwrap(), receiver.unwrap());
+    let msg: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
+    sender.inner.hold = true;
+    sender.send(1, msg.clone()).unwrap();
+    let frames = core::mem::take(&mut sender.inner.held);
+    assert_eq!(frames.len(), 4);
+    let mut frames = frames.into_iter();
+    for frame in frames.by_ref().take(2) {
+        sender.inner.inner.send(1, frame).unwrap();
+    }
+    // The receive consumes the two available chunks, then is dropped while waiting for more.
+    assert!(receiver.recv(0).now_or_never().is_none());
+    assert_eq!(receiver.stats().messages_received, 0);
+    for frame in frames {
+        sender.inner.inner.send(1, frame).unwrap();
+    }
+    assert_eq!(futures::executor::block_on(receiver.recv(0)).unwrap(), msg);
+    assert_eq!(receiver.stats().bytes_received, 200_000);
+    assert_eq!(receiver.stats().messages_received, 1);
+}
+
+#[test]
+fn secure_network_is_send_when_its_transport_is() {
+    fn assert_send<T: Send>() {}
+    assert_send::<SecureNetwork<MemoryNetwork>>();
+}

@@ -42,9 +42,8 @@
 //! replay, reordering, dropping, truncation and injection, against the relay and any network
 //! attacker who lacks the credentials (pinned private keys, resp. the session secret). Messages
 //! of one pair cannot be replayed into another pair or session (prologue, per-pair keys).
-//! Neither mode hides metadata: the relay sees message sizes (up to 26 bytes per
-//! [`frame::MAX_CHUNK`] chunk), timing, which pairs talk and how much, and when a session
-//! aborts. An abort is always possible: the relay can drop traffic (availability is out of
+//! Neither mode hides metadata: the relay sees exact message sizes (each frame adds a fixed 26
+//! bytes, no padding), timing, which pairs talk and how much, and when a session aborts. An abort is always possible: the relay can drop traffic (availability is out of
 //! scope; a dropped frame is detected, not repaired).
 //!
 //! `KK` authenticates each party individually: a party can impersonate nobody else, even

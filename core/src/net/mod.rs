@@ -8,8 +8,11 @@
 //! Messages are whole byte vectors: protocols batch one message per peer per round. Statistics
 //! count protocol payload bytes only (what the papers count); transport and channel overheads are
 //! reported by those layers.
+//!
+//! - [`secure`]: the Noise-based encrypted, authenticated channel every session runs under.
 
 pub mod memory;
+pub mod secure;
 mod stats;
 
 pub use stats::{NetStats, StatsRecorder};

@@ -1,0 +1,3 @@
+//! Tests of the circuit module, one file per concern.
+
+mod support;

@@ -1,3 +1,5 @@
 //! Tests of the circuit module, one file per concern.
 
+mod aes_reference;
+mod generated;
 mod support;

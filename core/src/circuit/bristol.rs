@@ -17,7 +17,7 @@
 //! Bristol Fashion (one `AND` line per AND gate) in layer order.
 
 use super::error::{CircuitError, ParseProblem};
-use super::repr::{check_widths, AndGate, Circuit, Gate, LinearGate, WireTracker, MAX_WIRES};
+use super::repr::{total_width, AndGate, Circuit, Gate, LinearGate, WireTracker, MAX_WIRES};
 use std::fmt::Write;
 
 /// Longest token quoted back in an error message.
@@ -170,9 +170,10 @@ impl Circuit {
             let values = widths(&tokens, what).map_err(at(line))?;
             Ok::<_, CircuitError>((line, values))
         };
-        let (_, input_widths) = declaration("the input line `niv n_1 .. n_niv`", "input declaration")?;
+        let (line, input_widths) = declaration("the input line `niv n_1 .. n_niv`", "input declaration")?;
+        let n_in = total_width(num_wires, &input_widths, "inputs").map_err(at(line))?;
         let (line, output_widths) = declaration("the output line `nov m_1 .. m_nov`", "output declaration")?;
-        let (n_in, n_out) = check_widths(num_wires, &input_widths, &output_widths).map_err(at(line))?;
+        let n_out = total_width(num_wires, &output_widths, "outputs").map_err(at(line))?;
 
         let mut tracker = WireTracker::new(num_wires, n_in);
         // Capacity bounded by the text so a false gate count cannot force a huge allocation.

@@ -241,21 +241,13 @@ impl WireTracker {
     }
 }
 
-/// Checks the declared widths against the wire count; returns (input wires, output wires).
-pub(crate) fn check_widths(
-    num_wires: u64,
-    input_widths: &[u32],
-    output_widths: &[u32],
-) -> Result<(u64, u64), ParseProblem> {
-    let inputs: u64 = input_widths.iter().map(|&w| u64::from(w)).sum();
-    let outputs: u64 = output_widths.iter().map(|&w| u64::from(w)).sum();
-    if inputs > num_wires {
-        return Err(ParseProblem::NotEnoughWires { what: "inputs", needed: inputs, num_wires });
+/// Total width of the values `widths`, checked to fit in `num_wires` wires.
+pub(crate) fn total_width(num_wires: u64, widths: &[u32], what: &'static str) -> Result<u64, ParseProblem> {
+    let needed: u64 = widths.iter().map(|&w| u64::from(w)).sum();
+    if needed > num_wires {
+        return Err(ParseProblem::NotEnoughWires { what, needed, num_wires });
     }
-    if outputs > num_wires {
-        return Err(ParseProblem::NotEnoughWires { what: "outputs", needed: outputs, num_wires });
-    }
-    Ok((inputs, outputs))
+    Ok(needed)
 }
 
 impl Circuit {
@@ -274,8 +266,8 @@ impl Circuit {
                 max: MAX_WIRES,
             }));
         }
-        let (n_in, n_out) = check_widths(u64::from(num_wires), &input_widths, &output_widths)
-            .map_err(CircuitError::Structure)?;
+        let n_in = total_width(u64::from(num_wires), &input_widths, "inputs").map_err(CircuitError::Structure)?;
+        let n_out = total_width(u64::from(num_wires), &output_widths, "outputs").map_err(CircuitError::Structure)?;
         let mut tracker = WireTracker::new(u64::from(num_wires), n_in);
         for (index, gate) in gates.iter().enumerate() {
             let problem = |problem| CircuitError::Gate { index, problem };

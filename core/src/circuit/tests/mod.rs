@@ -2,4 +2,5 @@
 
 mod aes_reference;
 mod generated;
+mod parse_errors;
 mod support;

@@ -2,5 +2,6 @@
 
 mod aes_reference;
 mod generated;
+mod layers_eval;
 mod parse_errors;
 mod support;

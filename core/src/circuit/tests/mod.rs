@@ -3,5 +3,6 @@
 mod aes_reference;
 mod generated;
 mod layers_eval;
+mod mutations;
 mod parse_errors;
 mod support;

@@ -12,7 +12,10 @@ mod native {
     use criterion::{black_box, Criterion, Throughput};
 
     fn reference_text() -> String {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/circuits/aes_128.txt");
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../shared/circuits/aes_128.txt"
+        );
         std::fs::read_to_string(path).unwrap_or_else(|e| panic!("benchmark needs {path}: {e}"))
     }
 
@@ -23,18 +26,26 @@ mod native {
 
         let mut group = c.benchmark_group("bristol_aes128");
         group.throughput(Throughput::Bytes(text.len() as u64));
-        group.bench_function("parse", |b| b.iter(|| Circuit::parse_bristol(black_box(&text))));
+        group.bench_function("parse", |b| {
+            b.iter(|| Circuit::parse_bristol(black_box(&text)))
+        });
 
         let inputs = input_bits(&[0x2b; 16], &[0x32; 16]);
         group.throughput(Throughput::Elements(1));
         for (name, circuit) in [("reference", &reference), ("generated", &generated)] {
-            group.bench_function(format!("eval_bool/{name}"), |b| b.iter(|| circuit.evaluate(black_box(&inputs))));
+            group.bench_function(format!("eval_bool/{name}"), |b| {
+                b.iter(|| circuit.evaluate(black_box(&inputs)))
+            });
         }
 
         let words: Vec<Vec<u64>> = inputs
             .iter()
             .enumerate()
-            .map(|(v, bits)| (0..bits.len()).map(|k| (k as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ v as u64).collect())
+            .map(|(v, bits)| {
+                (0..bits.len())
+                    .map(|k| (k as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ v as u64)
+                    .collect()
+            })
             .collect();
         group.throughput(Throughput::Elements(64));
         for (name, circuit) in [("reference", &reference), ("generated", &generated)] {

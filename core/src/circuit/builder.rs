@@ -47,7 +47,11 @@ impl CircuitBuilder {
 
     /// `a ^ b`.
     pub fn xor(&mut self, a: Wire, b: Wire) -> Wire {
-        self.linear(|out| LinearGate::Xor { a: a.0, b: b.0, out })
+        self.linear(|out| LinearGate::Xor {
+            a: a.0,
+            b: b.0,
+            out,
+        })
     }
 
     /// `!a`.
@@ -74,7 +78,11 @@ impl CircuitBuilder {
     /// `a & b`.
     pub fn and(&mut self, a: Wire, b: Wire) -> Wire {
         let out = self.fresh();
-        self.gates.push(Gate::And(AndGate { a: a.0, b: b.0, out: out.0 }));
+        self.gates.push(Gate::And(AndGate {
+            a: a.0,
+            b: b.0,
+            out: out.0,
+        }));
         out
     }
 
@@ -89,8 +97,8 @@ impl CircuitBuilder {
         let mut is_output = vec![false; self.next as usize];
         let mut output_wires = Vec::new();
         for wire in outputs.iter().flatten() {
-            let needs_copy = is_input.get(wire.0 as usize).is_none_or(|&i| i)
-                || is_output.get(wire.0 as usize).is_none_or(|&o| o);
+            let needs_copy = is_input.get(wire.0 as usize).map_or(true, |&i| i)
+                || is_output.get(wire.0 as usize).map_or(true, |&o| o);
             let wire = if needs_copy { self.copy(*wire) } else { *wire };
             is_output.resize(self.next as usize, false);
             is_output[wire.0 as usize] = true;
@@ -121,12 +129,29 @@ impl CircuitBuilder {
             .gates
             .iter()
             .map(|gate| match *gate {
-                Gate::And(g) => Gate::And(AndGate { a: rename(g.a), b: rename(g.b), out: rename(g.out) }),
+                Gate::And(g) => Gate::And(AndGate {
+                    a: rename(g.a),
+                    b: rename(g.b),
+                    out: rename(g.out),
+                }),
                 Gate::Linear(g) => Gate::Linear(match g {
-                    LinearGate::Xor { a, b, out } => LinearGate::Xor { a: rename(a), b: rename(b), out: rename(out) },
-                    LinearGate::Inv { a, out } => LinearGate::Inv { a: rename(a), out: rename(out) },
-                    LinearGate::Copy { a, out } => LinearGate::Copy { a: rename(a), out: rename(out) },
-                    LinearGate::Const { value, out } => LinearGate::Const { value, out: rename(out) },
+                    LinearGate::Xor { a, b, out } => LinearGate::Xor {
+                        a: rename(a),
+                        b: rename(b),
+                        out: rename(out),
+                    },
+                    LinearGate::Inv { a, out } => LinearGate::Inv {
+                        a: rename(a),
+                        out: rename(out),
+                    },
+                    LinearGate::Copy { a, out } => LinearGate::Copy {
+                        a: rename(a),
+                        out: rename(out),
+                    },
+                    LinearGate::Const { value, out } => LinearGate::Const {
+                        value,
+                        out: rename(out),
+                    },
                 }),
             })
             .collect();

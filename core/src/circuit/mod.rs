@@ -17,11 +17,11 @@
 
 pub mod aes_bristol;
 pub mod aes_gen;
-mod bristol;
-mod builder;
-mod error;
-mod eval;
-mod repr;
+pub mod bristol;
+pub mod builder;
+pub mod error;
+pub mod eval;
+pub mod repr;
 pub mod sbox_bp;
 
 #[cfg(test)]

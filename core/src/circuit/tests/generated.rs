@@ -1,6 +1,8 @@
 //! The Boyar–Peralta S-box and the generated AES-128 circuit.
 
-use super::support::{aes_bitsliced, aes_bool, hex16, random_pairs, reference_sbox, rustcrypto_aes, shared_circuit};
+use super::support::{
+    aes_bitsliced, aes_bool, hex16, random_pairs, reference_sbox, rustcrypto_aes, shared_circuit,
+};
 use crate::circuit::aes_gen::aes128_circuit;
 use crate::circuit::sbox_bp::sbox;
 use crate::circuit::{Circuit, CircuitBuilder};
@@ -15,7 +17,14 @@ fn sbox_circuit() -> Circuit {
 #[test]
 fn reference_sbox_helper_matches_fips197_table_entries() {
     // FIPS-197 Figure 7 entries, so the exhaustive check below compares against the right table.
-    for (x, s) in [(0x00, 0x63), (0x01, 0x7c), (0x53, 0xed), (0xff, 0x16), (0x10, 0xca), (0xc9, 0xdd)] {
+    for (x, s) in [
+        (0x00, 0x63),
+        (0x01, 0x7c),
+        (0x53, 0xed),
+        (0xff, 0x16),
+        (0x10, 0xca),
+        (0xc9, 0xdd),
+    ] {
         assert_eq!(reference_sbox(x), s, "S({x:#04x})");
     }
 }
@@ -26,7 +35,10 @@ fn sbox_matches_fips197_on_all_256_inputs() {
     for x in 0..=255u8 {
         let bits: Vec<bool> = (0..8).map(|i| x >> i & 1 == 1).collect();
         let out = circuit.evaluate(&[bits]).unwrap();
-        let s = out[0].iter().enumerate().fold(0u8, |acc, (i, &bit)| acc | u8::from(bit) << i);
+        let s = out[0]
+            .iter()
+            .enumerate()
+            .fold(0u8, |acc, (i, &bit)| acc | u8::from(bit) << i);
         assert_eq!(s, reference_sbox(x), "S({x:#04x})");
     }
 }
@@ -35,7 +47,16 @@ fn sbox_matches_fips197_on_all_256_inputs() {
 fn sbox_gate_counts_and_depth() {
     let circuit = sbox_circuit();
     let counts = circuit.gate_counts();
-    assert_eq!((counts.and, counts.xor, counts.inv, counts.copy, counts.constant), (32, 83, 4, 0, 0));
+    assert_eq!(
+        (
+            counts.and,
+            counts.xor,
+            counts.inv,
+            counts.copy,
+            counts.constant
+        ),
+        (32, 83, 4, 0, 0)
+    );
     assert_eq!(circuit.and_depth(), 6);
 }
 
@@ -74,7 +95,10 @@ fn generated_aes128_statistics() {
     assert_eq!(counts.and, 200 * 32);
     assert_eq!(counts.and, shared_circuit("aes_128.txt").gate_counts().and);
     // Rcon adds INV gates to the 4 XNORs of each S-box; no copies or constants are needed.
-    let rcon_bits: usize = [0x01u8, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36].iter().map(|c| c.count_ones() as usize).sum();
+    let rcon_bits: usize = [0x01u8, 0x02, 0x04, 0x08, 0x10, 0x20, 0x40, 0x80, 0x1b, 0x36]
+        .iter()
+        .map(|c| c.count_ones() as usize)
+        .sum();
     assert_eq!(counts.inv, 200 * 4 + rcon_bits);
     assert_eq!((counts.copy, counts.constant), (0, 0));
     assert_eq!(circuit.and_depth(), 60);

@@ -13,7 +13,10 @@ fn seeds() -> Vec<String> {
     let mut b = CircuitBuilder::new();
     let x = b.input(8);
     let s = crate::circuit::sbox_bp::sbox(&mut b, x.try_into().expect("8 wires"));
-    let sbox = b.finish(&[s.to_vec()]).expect("valid S-box circuit").to_bristol();
+    let sbox = b
+        .finish(&[s.to_vec()])
+        .expect("valid S-box circuit")
+        .to_bristol();
     vec![small, sbox]
 }
 
@@ -54,9 +57,24 @@ fn apply(text: &str, mutation: &Mutation) -> String {
     match mutation {
         Mutation::SetByte(i, b) => bytes[i % text.len()] = *b,
         Mutation::InsertByte(i, b) => bytes.insert(i % (text.len() + 1), *b),
-        Mutation::DeleteLine(i) => return { lines.remove(i % n); lines.join("\n") },
-        Mutation::DuplicateLine(i) => return { lines.insert(i % n, lines[i % n]); lines.join("\n") },
-        Mutation::SwapLines(i, j) => return { lines.swap(i % n, j % n); lines.join("\n") },
+        Mutation::DeleteLine(i) => {
+            return {
+                lines.remove(i % n);
+                lines.join("\n")
+            }
+        }
+        Mutation::DuplicateLine(i) => {
+            return {
+                lines.insert(i % n, lines[i % n]);
+                lines.join("\n")
+            }
+        }
+        Mutation::SwapLines(i, j) => {
+            return {
+                lines.swap(i % n, j % n);
+                lines.join("\n")
+            }
+        }
         Mutation::InsertToken(i, t) => {
             let at = i % (text.len() + 1);
             let mut out = text[..at].to_string();
@@ -74,22 +92,41 @@ fn apply(text: &str, mutation: &Mutation) -> String {
 #[test]
 fn mutated_circuits_never_panic() {
     let seeds = seeds();
-    let config = ProptestConfig { cases: 400, failure_persistence: None, ..ProptestConfig::default() };
-    let mut runner = TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha));
+    let config = ProptestConfig {
+        cases: 400,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    };
+    let mut runner =
+        TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha));
     let strategy = (0..seeds.len(), prop::collection::vec(mutation(), 1..4));
     runner
         .run(&strategy, |(seed, mutations)| {
-            let text = mutations.iter().fold(seeds[seed].clone(), |t, m| apply(&t, m));
+            let text = mutations
+                .iter()
+                .fold(seeds[seed].clone(), |t, m| apply(&t, m));
             match Circuit::parse_bristol(&text) {
                 Ok(circuit) => {
-                    let zeros: Vec<Vec<bool>> = circuit.input_widths().iter().map(|&w| vec![false; w as usize]).collect();
+                    let zeros: Vec<Vec<bool>> = circuit
+                        .input_widths()
+                        .iter()
+                        .map(|&w| vec![false; w as usize])
+                        .collect();
                     let outputs = circuit.evaluate(&zeros).expect("widths match");
                     prop_assert_eq!(outputs.len(), circuit.output_widths().len());
-                    prop_assert_eq!(Circuit::parse_bristol(&circuit.to_bristol()).expect("round trip"), circuit);
+                    prop_assert_eq!(
+                        Circuit::parse_bristol(&circuit.to_bristol()).expect("round trip"),
+                        circuit
+                    );
                 }
                 Err(error) => {
                     let line = error.line().expect("parse errors carry a line");
-                    prop_assert!(line >= 1 && line <= text.lines().count() + 1, "line {} for {:?}", line, error);
+                    prop_assert!(
+                        line >= 1 && line <= text.lines().count() + 1,
+                        "line {} for {:?}",
+                        line,
+                        error
+                    );
                     prop_assert!(!error.to_string().is_empty());
                 }
             }

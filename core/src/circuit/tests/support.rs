@@ -5,9 +5,13 @@ use crate::circuit::Circuit;
 /// Reads a shared reference circuit; panics with a clear message if the file is missing, so a
 /// missing file fails the tests instead of skipping them.
 pub fn shared_circuit_text(name: &str) -> String {
-    let path = format!("{}/../../shared/circuits/{name}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("reference circuit {path} is required by these tests but cannot be read: {e}"))
+    let path = format!(
+        "{}/../../shared/circuits/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!("reference circuit {path} is required by these tests but cannot be read: {e}")
+    })
 }
 
 pub fn shared_circuit(name: &str) -> Circuit {
@@ -41,8 +45,12 @@ pub fn rustcrypto_aes(key: &[u8], plaintext: &[u8; 16]) -> [u8; 16] {
     use aes::cipher::{generic_array::GenericArray, BlockEncrypt, KeyInit};
     let mut block = GenericArray::clone_from_slice(plaintext);
     match key.len() {
-        16 => aes::Aes128::new_from_slice(key).expect("16-byte key").encrypt_block(&mut block),
-        32 => aes::Aes256::new_from_slice(key).expect("32-byte key").encrypt_block(&mut block),
+        16 => aes::Aes128::new_from_slice(key)
+            .expect("16-byte key")
+            .encrypt_block(&mut block),
+        32 => aes::Aes256::new_from_slice(key)
+            .expect("32-byte key")
+            .encrypt_block(&mut block),
         n => panic!("unsupported AES key length {n}"),
     }
     block.into()
@@ -54,15 +62,25 @@ pub fn aes_bitsliced(circuit: &Circuit, pairs: &[(Vec<u8>, [u8; 16])]) -> Vec<[u
     use crate::circuit::{pack_lanes, unpack_lanes};
     let keys: Vec<Vec<bool>> = pairs.iter().map(|(k, _)| value_bits(k)).collect();
     let blocks: Vec<Vec<bool>> = pairs.iter().map(|(_, p)| value_bits(p)).collect();
-    let inputs = [pack_lanes(&keys).expect("<= 64 lanes"), pack_lanes(&blocks).expect("<= 64 lanes")];
-    let outputs = circuit.evaluate_bitsliced(&inputs).expect("AES circuit input widths");
-    unpack_lanes(&outputs[0], pairs.len()).iter().map(|bits| output_bytes(bits).expect("128 output bits")).collect()
+    let inputs = [
+        pack_lanes(&keys).expect("<= 64 lanes"),
+        pack_lanes(&blocks).expect("<= 64 lanes"),
+    ];
+    let outputs = circuit
+        .evaluate_bitsliced(&inputs)
+        .expect("AES circuit input widths");
+    unpack_lanes(&outputs[0], pairs.len())
+        .iter()
+        .map(|bits| output_bytes(bits).expect("128 output bits"))
+        .collect()
 }
 
 /// Encrypts one block with a Bristol AES circuit, bit by bit.
 pub fn aes_bool(circuit: &Circuit, key: &[u8], plaintext: &[u8; 16]) -> [u8; 16] {
     use crate::circuit::aes_bristol::{input_bits, output_bytes};
-    let outputs = circuit.evaluate(&input_bits(key, plaintext)).expect("AES circuit input widths");
+    let outputs = circuit
+        .evaluate(&input_bits(key, plaintext))
+        .expect("AES circuit input widths");
     output_bytes(&outputs[0]).expect("128 output bits")
 }
 
@@ -79,5 +97,8 @@ pub fn random_pairs(seed: u64, key_len: usize, count: usize) -> Vec<(Vec<u8>, [u
 }
 
 pub fn hex16(text: &str) -> [u8; 16] {
-    hex::decode(text).expect("hex").try_into().expect("16 bytes")
+    hex::decode(text)
+        .expect("hex")
+        .try_into()
+        .expect("16 bytes")
 }

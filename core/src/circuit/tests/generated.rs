@@ -1,9 +1,9 @@
 //! The Boyar–Peralta S-box and the generated AES-128 circuit.
 
 use super::support::{
-    aes_bitsliced, aes_bool, hex16, random_pairs, reference_sbox, rustcrypto_aes, shared_circuit,
+    aes_bitsliced, aes_bool, generated_aes128, hex16, random_pairs, reference_sbox, rustcrypto_aes,
+    shared_circuit,
 };
-use crate::circuit::aes_gen::aes128_circuit;
 use crate::circuit::sbox_bp::sbox;
 use crate::circuit::{Circuit, CircuitBuilder};
 
@@ -62,7 +62,7 @@ fn sbox_gate_counts_and_depth() {
 
 #[test]
 fn generated_aes128_matches_fips197() {
-    let circuit = aes128_circuit().unwrap();
+    let circuit = generated_aes128();
     let key = hex::decode("000102030405060708090a0b0c0d0e0f").unwrap();
     let ciphertext = aes_bool(&circuit, &key, &hex16("00112233445566778899aabbccddeeff"));
     assert_eq!(hex::encode(ciphertext), "69c4e0d86a7b0430d8cdb78070b4c55a");
@@ -73,9 +73,9 @@ fn generated_aes128_matches_fips197() {
 
 #[test]
 fn generated_aes128_bristol_round_trip_equals_reference_and_rustcrypto() {
-    let generated = aes128_circuit().unwrap();
+    let generated = generated_aes128();
     let reparsed = Circuit::parse_bristol(&generated.to_bristol()).unwrap();
-    assert_eq!(reparsed, generated);
+    assert_eq!(&reparsed, generated);
     let reference = shared_circuit("aes_128.txt");
     assert_eq!(reparsed.input_widths(), reference.input_widths());
     assert_eq!(reparsed.output_widths(), reference.output_widths());
@@ -89,7 +89,7 @@ fn generated_aes128_bristol_round_trip_equals_reference_and_rustcrypto() {
 
 #[test]
 fn generated_aes128_statistics() {
-    let circuit = aes128_circuit().unwrap();
+    let circuit = generated_aes128();
     let counts = circuit.gate_counts();
     // 200 S-boxes (160 in the rounds, 40 in the key schedule) of 32 AND gates each.
     assert_eq!(counts.and, 200 * 32);

@@ -1,6 +1,7 @@
 //! Shared test helpers: the reference circuits and an independent AES S-box.
 
 use crate::circuit::Circuit;
+use std::sync::OnceLock;
 
 /// Reads a shared reference circuit; panics with a clear message if the file is missing, so a
 /// missing file fails the tests instead of skipping them.
@@ -14,8 +15,26 @@ pub fn shared_circuit_text(name: &str) -> String {
     })
 }
 
-pub fn shared_circuit(name: &str) -> Circuit {
-    Circuit::parse_bristol(&shared_circuit_text(name)).expect("reference circuit parses")
+/// A shared reference circuit, parsed once per test process (parsing is slow in debug builds).
+pub fn shared_circuit(name: &str) -> &'static Circuit {
+    static AES_128: OnceLock<Circuit> = OnceLock::new();
+    static AES_256: OnceLock<Circuit> = OnceLock::new();
+    let cell = match name {
+        "aes_128.txt" => &AES_128,
+        "aes_256.txt" => &AES_256,
+        other => panic!("no cached reference circuit {other}"),
+    };
+    cell.get_or_init(|| {
+        Circuit::parse_bristol(&shared_circuit_text(name)).expect("reference circuit parses")
+    })
+}
+
+/// The generated AES-128 circuit, built once per test process.
+pub fn generated_aes128() -> &'static Circuit {
+    static GENERATED: OnceLock<Circuit> = OnceLock::new();
+    GENERATED.get_or_init(|| {
+        crate::circuit::aes_gen::aes128_circuit().expect("generated AES-128 circuit")
+    })
 }
 
 fn gf256_mul(mut a: u8, mut b: u8) -> u8 {

@@ -8,6 +8,10 @@
 //! the key schedule) hold AND gates: 200 × 32 = 6400, the same count as the reference
 //! `aes_128.txt`. The inputs and output follow the reference circuit's conventions (key, then
 //! plaintext; see [`aes_bristol`](super::aes_bristol)), so the two are interchangeable.
+//!
+//! Measured (pinned by tests): 6400 AND, 24040 XOR and 816 INV gates (the reference has 6400 AND,
+//! 28176 XOR, 2087 INV), 31512 wires, AND-depth 60 (6 per round, the key schedule's S-boxes running
+//! in parallel with the round's), with the same per-layer AND counts as the reference.
 
 use super::builder::{CircuitBuilder, Wire};
 use super::error::CircuitError;

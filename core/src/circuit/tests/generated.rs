@@ -102,4 +102,15 @@ fn generated_aes128_statistics() {
     assert_eq!(counts.inv, 200 * 4 + rcon_bits);
     assert_eq!((counts.copy, counts.constant), (0, 0));
     assert_eq!(circuit.and_depth(), 60);
+    assert_eq!((counts.xor, circuit.num_wires()), (24040, 31512));
+    // Per round, the 16 state S-boxes and the 4 key S-boxes of the next round key share six AND
+    // layers; the reference circuit has exactly the same layer profile.
+    let profile: Vec<usize> = circuit.and_layers().map(<[_]>::len).collect();
+    let round = [180, 20, 40, 140, 100, 160];
+    assert_eq!(profile, round.repeat(10));
+    let reference: Vec<usize> = shared_circuit("aes_128.txt")
+        .and_layers()
+        .map(<[_]>::len)
+        .collect();
+    assert_eq!(profile, reference);
 }

@@ -49,19 +49,23 @@ fn bounded(token: &str, what: &'static str, max: u64) -> Result<u64, ParseProble
     Ok(value)
 }
 
-/// Non-blank lines with their 1-based numbers, and the number to report for "end of input".
+/// Walks the non-blank lines, keeping the current line's tokens in one reused buffer, and the number
+/// of the last line read (so "end of input" is reported as the line after it).
 struct Lines<'a> {
     inner: std::iter::Enumerate<std::str::Lines<'a>>,
     last: usize,
+    tokens: Vec<&'a str>,
 }
 
-impl<'a> Lines<'a> {
-    fn next_tokens(&mut self) -> Option<(usize, Vec<&'a str>)> {
+impl Lines<'_> {
+    /// Moves to the next non-blank line and returns its 1-based number; its tokens are in `tokens`.
+    fn advance(&mut self) -> Option<usize> {
         for (index, line) in self.inner.by_ref() {
             self.last = index + 1;
-            let tokens: Vec<&str> = line.split_ascii_whitespace().collect();
-            if !tokens.is_empty() {
-                return Some((index + 1, tokens));
+            self.tokens.clear();
+            self.tokens.extend(line.split_ascii_whitespace());
+            if !self.tokens.is_empty() {
+                return Some(index + 1);
             }
         }
         None
@@ -202,13 +206,15 @@ impl Circuit {
         let mut lines = Lines {
             inner: text.lines().enumerate(),
             last: 0,
+            tokens: Vec::new(),
         };
         let at = |line: usize| move |problem: ParseProblem| CircuitError::Parse { line, problem };
 
-        let (line, header) = lines.next_tokens().ok_or(CircuitError::Parse {
+        let line = lines.advance().ok_or(CircuitError::Parse {
             line: 1,
             problem: ParseProblem::Empty,
         })?;
+        let header = &lines.tokens;
         if header.len() != 2 {
             let problem = ParseProblem::TokenCount {
                 what: "header `ngates nwires`",
@@ -222,11 +228,11 @@ impl Circuit {
 
         let mut declaration = |expected: &'static str, what: &'static str| {
             let end = lines.last + 1;
-            let (line, tokens) = lines.next_tokens().ok_or(CircuitError::Parse {
+            let line = lines.advance().ok_or(CircuitError::Parse {
                 line: end,
                 problem: ParseProblem::UnexpectedEnd { expected },
             })?;
-            let values = widths(&tokens, what).map_err(at(line))?;
+            let values = widths(&lines.tokens, what).map_err(at(line))?;
             Ok::<_, CircuitError>((line, values))
         };
         let (line, input_widths) =
@@ -240,7 +246,7 @@ impl Circuit {
         // Capacity bounded by the text so a false gate count cannot force a huge allocation.
         let mut gates = Vec::with_capacity((num_gates as usize).min(text.len() / 8));
         let mut gate_lines = 0u64;
-        while let Some((line, tokens)) = lines.next_tokens() {
+        while let Some(line) = lines.advance() {
             if gate_lines == num_gates {
                 let problem = ParseProblem::CountMismatch {
                     what: "gates",
@@ -249,7 +255,7 @@ impl Circuit {
                 };
                 return Err(at(line)(problem));
             }
-            gate_line(&tokens, &mut tracker, &mut gates).map_err(at(line))?;
+            gate_line(&lines.tokens, &mut tracker, &mut gates).map_err(at(line))?;
             gate_lines += 1;
         }
         let end = lines.last + 1;

@@ -4,6 +4,7 @@
 use crate::circuit::{Circuit, CircuitBuilder};
 use proptest::prelude::*;
 use proptest::test_runner::{RngAlgorithm, TestRng, TestRunner};
+use std::cell::Cell;
 
 /// A small valid circuit using every gate type, and an S-box circuit (about 120 lines).
 fn seeds() -> Vec<String> {
@@ -100,6 +101,8 @@ fn mutated_circuits_never_panic() {
     let mut runner =
         TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha));
     let strategy = (0..seeds.len(), prop::collection::vec(mutation(), 1..4));
+    // Both outcomes must occur, or the mutations are too mild or too harsh to test anything.
+    let (parsed, rejected) = (Cell::new(0usize), Cell::new(0usize));
     runner
         .run(&strategy, |(seed, mutations)| {
             let text = mutations
@@ -107,6 +110,7 @@ fn mutated_circuits_never_panic() {
                 .fold(seeds[seed].clone(), |t, m| apply(&t, m));
             match Circuit::parse_bristol(&text) {
                 Ok(circuit) => {
+                    parsed.set(parsed.get() + 1);
                     let zeros: Vec<Vec<bool>> = circuit
                         .input_widths()
                         .iter()
@@ -120,6 +124,7 @@ fn mutated_circuits_never_panic() {
                     );
                 }
                 Err(error) => {
+                    rejected.set(rejected.get() + 1);
                     let line = error.line().expect("parse errors carry a line");
                     prop_assert!(
                         line >= 1 && line <= text.lines().count() + 1,
@@ -133,4 +138,9 @@ fn mutated_circuits_never_panic() {
             Ok(())
         })
         .unwrap();
+    let (parsed, rejected) = (parsed.get(), rejected.get());
+    assert!(
+        parsed > 0 && rejected > 0,
+        "parsed {parsed}, rejected {rejected}"
+    );
 }

@@ -12,7 +12,7 @@ const FIPS_PLAINTEXT: &str = "00112233445566778899aabbccddeeff";
 fn aes128_reference_matches_fips197_appendix_c1() {
     let circuit = shared_circuit("aes_128.txt");
     let key = hex::decode("000102030405060708090a0b0c0d0e0f").unwrap();
-    let ciphertext = aes_bool(&circuit, &key, &hex16(FIPS_PLAINTEXT));
+    let ciphertext = aes_bool(circuit, &key, &hex16(FIPS_PLAINTEXT));
     assert_eq!(hex::encode(ciphertext), "69c4e0d86a7b0430d8cdb78070b4c55a");
 }
 
@@ -20,7 +20,7 @@ fn aes128_reference_matches_fips197_appendix_c1() {
 fn aes128_reference_matches_fips197_appendix_b() {
     let circuit = shared_circuit("aes_128.txt");
     let key = hex::decode("2b7e151628aed2a6abf7158809cf4f3c").unwrap();
-    let ciphertext = aes_bool(&circuit, &key, &hex16("3243f6a8885a308d313198a2e0370734"));
+    let ciphertext = aes_bool(circuit, &key, &hex16("3243f6a8885a308d313198a2e0370734"));
     assert_eq!(hex::encode(ciphertext), "3925841d02dc09fbdc118597196a0b32");
 }
 
@@ -29,7 +29,7 @@ fn aes256_reference_matches_fips197_appendix_c3() {
     let circuit = shared_circuit("aes_256.txt");
     let key =
         hex::decode("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f").unwrap();
-    let ciphertext = aes_bool(&circuit, &key, &hex16(FIPS_PLAINTEXT));
+    let ciphertext = aes_bool(circuit, &key, &hex16(FIPS_PLAINTEXT));
     assert_eq!(hex::encode(ciphertext), "8ea2b7ca516745bfeafc49904b496089");
 }
 
@@ -38,7 +38,7 @@ fn reference_circuits_equal_rustcrypto_on_random_inputs() {
     for (name, key_len, seed) in [("aes_128.txt", 16, 1), ("aes_256.txt", 32, 2)] {
         let circuit = shared_circuit(name);
         let pairs = random_pairs(seed, key_len, 64);
-        let ciphertexts = aes_bitsliced(&circuit, &pairs);
+        let ciphertexts = aes_bitsliced(circuit, &pairs);
         for ((key, plaintext), ciphertext) in pairs.iter().zip(&ciphertexts) {
             assert_eq!(
                 *ciphertext,
@@ -54,13 +54,13 @@ fn reference_circuits_equal_rustcrypto_on_random_inputs() {
 fn bool_and_bitsliced_evaluation_agree() {
     let circuit = shared_circuit("aes_128.txt");
     let pairs = random_pairs(3, 16, 64);
-    let sliced = aes_bitsliced(&circuit, &pairs);
+    let sliced = aes_bitsliced(circuit, &pairs);
     // Every lane is compared with a bool evaluation, on a few lanes spread over the word.
     for lane in [0, 1, 17, 38, 63] {
         let (key, plaintext) = &pairs[lane];
         assert_eq!(
             sliced[lane],
-            aes_bool(&circuit, key, plaintext),
+            aes_bool(circuit, key, plaintext),
             "lane {lane}"
         );
     }

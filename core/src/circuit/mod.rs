@@ -14,6 +14,11 @@
 //!   big-endian integers, least significant bit on the first wire) and helpers to map bytes to wires.
 //! - [`CircuitBuilder`], [`sbox_bp`] (Boyar–Peralta S-box with 32 AND gates) and [`aes_gen`]
 //!   ([`aes_gen::aes128_circuit`], 6400 AND gates) generate circuits.
+//!
+//! Limits and choices: gates must appear in topological order (as the format requires; files are
+//! not re-sorted); `MAND` gates are read as individual AND gates and the writer emits basic Bristol
+//! Fashion only; at most [`MAX_WIRES`] wires; the generator covers AES-128 only (AES-192/256 come
+//! from the shared reference circuits).
 
 pub mod aes_bristol;
 pub mod aes_gen;

@@ -80,3 +80,11 @@ export async function rejectionOf(promise: Promise<unknown>, what = "promise"): 
   }
   throw new Error(`${what} resolved, expected a rejection`);
 }
+
+/**
+ * Whether two byte arrays are equal. Large payloads are compared with this rather than `toEqual`,
+ * whose element-by-element deep equality takes seconds on hundreds of KiB.
+ */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+}

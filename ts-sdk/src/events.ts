@@ -3,6 +3,7 @@
  * `events` module). Event names and payload types come from an event map, for example
  * `{ 'peer-left': PeerLeftEvent }`, so `on('peer-left', e => ...)` is checked at compile time.
  */
+import { reportAsync } from './async.js';
 
 /** Maps event names to payload types. */
 export type EventMap = { [name: string]: unknown };
@@ -69,9 +70,7 @@ export class Emitter<Events extends EventMap> {
       try {
         listener(payload);
       } catch (error) {
-        queueMicrotask(() => {
-          throw error;
-        });
+        reportAsync(error);
       }
     }
   }

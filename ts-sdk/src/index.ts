@@ -27,19 +27,19 @@ export {
 } from './errors.js';
 export { Emitter, type EventMap, type Listener, type Unsubscribe } from './events.js';
 export { createRoom, type CreateRoomOptions, type Invite, type Room } from './rooms.js';
-export {
-  RelayConnection,
-  type ConnectionEvent,
-  type ConnectionState,
-  type FrameHandler,
-  type PeerJoinedEvent,
-  type PeerLeftEvent,
-  type RelayConnectionEvents,
-  type RelayConnectionOptions,
-  type RelayWarningEvent,
-  type TransportStats,
-  type WaitOptions,
-} from './relay-connection.js';
+export { RelayConnection } from './relay-connection.js';
+export type {
+  ConnectionEvent,
+  ConnectionState,
+  FrameHandler,
+  PeerJoinedEvent,
+  PeerLeftEvent,
+  RelayConnectionEvents,
+  RelayConnectionOptions,
+  RelayWarningEvent,
+  TransportStats,
+  WaitOptions,
+} from './connection-types.js';
 export { relayWebSocketUrl } from './urls.js';
 export type { WebSocketConstructor, WebSocketEventMapLike, WebSocketLike } from './websocket.js';
 export { MAX_PARTIES, MIN_PARTIES, PROTOCOL_VERSION } from './wire.js';

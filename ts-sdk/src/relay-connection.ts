@@ -16,10 +16,21 @@ import {
   PeerLeftError,
   RelayError,
 } from './errors.js';
+import { deferred, reportAsync, withSignal } from './async.js';
+import type {
+  ConnectionEvent,
+  ConnectionState,
+  FrameHandler,
+  RelayConnectionEvents,
+  RelayConnectionOptions,
+  RelayWarningEvent,
+  TransportStats,
+  WaitOptions,
+} from './connection-types.js';
 import { Emitter, type Listener, type Unsubscribe } from './events.js';
 import { PeerQueues } from './peer-queues.js';
 import { relayWebSocketUrl } from './urls.js';
-import { ReadyState, resolveWebSocket, type WebSocketConstructor, type WebSocketLike } from './websocket.js';
+import { ReadyState, resolveWebSocket, type WebSocketLike } from './websocket.js';
 import {
   encodeFrame,
   MalformedMessageError,
@@ -33,110 +44,7 @@ import {
   type WelcomeMessage,
 } from './wire.js';
 
-/** Options of {@link RelayConnection.open}. */
-export interface RelayConnectionOptions {
-  /** The relay: `http(s)://host:port[/prefix]` or its WebSocket endpoint `ws(s)://host:port[/prefix]/ws`. */
-  relay: string;
-  /** The room id from {@link createRoom}. */
-  room: string;
-  /** This party's slot, `0..parties-1`. */
-  slot: number;
-  /** This slot's token from {@link createRoom}. */
-  token: string;
-  /** The number of parties in the room (checked against the relay's `welcome`). */
-  parties: number;
-  /** Aborting it cancels the open, rejects every pending wait and closes the connection. */
-  signal?: AbortSignal;
-  /** A WebSocket class to use instead of the global one (or `ws` on Node without one). */
-  WebSocketImpl?: WebSocketConstructor;
-}
-
-/** Options of a single wait ({@link RelayConnection.ready}, {@link RelayConnection.recv}). */
-export interface WaitOptions {
-  /** Aborting it cancels this wait only; the connection stays open. */
-  signal?: AbortSignal;
-}
-
-/** Transport-level counters: binary data frames, with bytes counting the one-byte slot header. */
-export interface TransportStats {
-  framesSent: number;
-  bytesSent: number;
-  framesReceived: number;
-  bytesReceived: number;
-}
-
-/**
- * Where a connection is in its life: `open` (admitted, waiting for the others), `ready` (all slots
- * connected, frames flow), `broken` (a peer left a ready room; still connected to the relay),
- * `closed`.
- */
-export type ConnectionState = 'open' | 'ready' | 'broken' | 'closed';
-
-/** Payload of the `connection` event: the connection changed state. */
-export interface ConnectionEvent {
-  state: ConnectionState;
-  /** Connected slots after the change (empty once closed). */
-  roster: number[];
-  /** Why the connection broke or closed, unless it was closed by {@link RelayConnection.close}. */
-  error?: ChorusError;
-}
-
-/** Payload of the `peer-joined` event. */
-export interface PeerJoinedEvent {
-  slot: number;
-  roster: number[];
-}
-
-/** Payload of the `peer-left` event. */
-export interface PeerLeftEvent {
-  slot: number;
-  roster: number[];
-  /** `closed`, `timeout`, `idle` or `error`, as reported by the relay. */
-  reason: string;
-  /** True when the room was ready: the session is broken ({@link PeerLeftError}). */
-  sessionBroken: boolean;
-}
-
-/** Payload of the `relay-warning` event: a non-fatal relay error, e.g. `peer-not-connected`. */
-export interface RelayWarningEvent {
-  code: string;
-  message: string;
-  slot?: number;
-}
-
-/** Events of a {@link RelayConnection}. */
-export type RelayConnectionEvents = {
-  /** The connection became `ready`, `broken` or `closed`. */
-  connection: ConnectionEvent;
-  /** Another party joined the room. */
-  'peer-joined': PeerJoinedEvent;
-  /** Another party left the room. */
-  'peer-left': PeerLeftEvent;
-  /** The relay reported a non-fatal error. */
-  'relay-warning': RelayWarningEvent;
-};
-
-/** Receives every data frame: the sender's slot and the payload. */
-export type FrameHandler = (from: number, bytes: Uint8Array) => void;
-
-interface Deferred<T> {
-  promise: Promise<T>;
-  resolve(value: T): void;
-  reject(error: unknown): void;
-}
-
-function deferred<T>(): Deferred<T> {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  // Callers may never await a wait they did not need; its rejection must not be "unhandled".
-  promise.catch(() => undefined);
-  return { promise, resolve, reject };
-}
-
+/** Checks the options of {@link RelayConnection.open}; returns the join URL. */
 function validateOptions(options: RelayConnectionOptions): URL {
   if (typeof options !== 'object' || options === null) {
     throw new ConfigError('options', 'expected an options object');
@@ -156,33 +64,6 @@ function validateOptions(options: RelayConnectionOptions): URL {
   }
   url.search = new URLSearchParams({ room, slot: String(slot), token }).toString();
   return url;
-}
-
-/** Rejects with the wait's own abort error as soon as `signal` aborts. */
-function withSignal<T>(promise: Promise<T>, signal: AbortSignal | undefined, what: string): Promise<T> {
-  if (signal === undefined) return promise;
-  if (signal.aborted) return Promise.reject(abortError(signal, what));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(abortError(signal, what));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
-/** Rethrows a user callback's error outside the transport, as `EventTarget` does. */
-function reportAsync(error: unknown): void {
-  queueMicrotask(() => {
-    throw error;
-  });
 }
 
 /** A party's WebSocket connection to one room slot of a Chorus relay. */

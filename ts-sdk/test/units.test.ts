@@ -1,5 +1,5 @@
 /** Unit tests of the pieces without I/O: errors, the event emitter, per-peer queues, wire parsing. */
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, expectTypeOf, it, vi } from "vitest";
 import {
   CancelledError,
   ChorusError,
@@ -10,6 +10,7 @@ import {
   PeerLeftError,
   ProtocolAbortError,
   RelayError,
+  type WebSocketConstructor,
 } from "../src/index.js";
 import { PeerQueues } from "../src/peer-queues.js";
 import { encodeFrame, MalformedMessageError, parseControl } from "../src/wire.js";
@@ -55,6 +56,15 @@ describe("errors", () => {
     expect(isAbortError(new DOMException("x", "AbortError"))).toBe(true);
     expect(isAbortError(new ChorusError("closed", "x"))).toBe(false);
     expect(isAbortError("AbortError")).toBe(false);
+  });
+});
+
+describe("WebSocketConstructor", () => {
+  it("is satisfied by the browsers' WebSocket and by ws (checked by the pretest type check)", async () => {
+    expectTypeOf<typeof globalThis.WebSocket>().toMatchTypeOf<WebSocketConstructor>();
+    const { WebSocket: NodeWebSocket } = await import("ws");
+    expectTypeOf<typeof NodeWebSocket>().toMatchTypeOf<WebSocketConstructor>();
+    expect(typeof NodeWebSocket).toBe("function");
   });
 });
 

@@ -303,7 +303,8 @@ export class RelayConnection {
    * Calls `handler` for every data frame, instead of queueing frames for {@link recv}. Frames queued
    * before the first handler was registered are handed to it at once, during this call, each peer's
    * frames in arrival order. Returns the function that unregisters the handler; with no handler
-   * left, frames are queued for `recv` again.
+   * left, frames are queued for `recv` again. Handlers learn of failures (peer left, relay error,
+   * close) from the `connection` event, since no frame arrives to tell them.
    */
   onFrame(handler: FrameHandler): Unsubscribe {
     if (typeof handler !== 'function') throw new ConfigError('handler', 'expected a function');

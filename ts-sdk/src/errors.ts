@@ -1,0 +1,160 @@
+/**
+ * Typed errors of the Chorus SDK. Every error the SDK raises on purpose is a {@link ChorusError}
+ * with a machine-readable `code`, so callers can branch on `instanceof` or on `code` without parsing
+ * messages. Cancellation is the one exception to "branch on the class": {@link CancelledError} has
+ * `name === 'AbortError'`, the convention `fetch` and other web APIs use for aborted operations.
+ */
+
+/** Options shared by the error constructors. */
+export interface ChorusErrorOptions {
+  /** The underlying error, when this one wraps another. */
+  cause?: unknown;
+}
+
+/** Base class of every error the SDK raises. */
+export class ChorusError extends Error {
+  /** Machine-readable error code; each subclass documents its codes. */
+  readonly code: string;
+
+  /**
+   * @param code machine-readable code, see the subclasses
+   * @param message human-readable description
+   */
+  constructor(code: string, message: string, options: ChorusErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ChorusError';
+    this.code = code;
+  }
+}
+
+/**
+ * Error codes a {@link RelayError} can carry that originate in the SDK rather than in the relay:
+ *
+ * - `connect-failed`: the relay could not be reached (WebSocket or HTTP request failed);
+ * - `connection-lost`: the connection closed without an error frame from the relay (network drop,
+ *   relay shutdown with close code 1001, ...);
+ * - `bad-relay-message`: the relay sent something that does not follow the wire protocol;
+ * - `unsupported-protocol`: the relay speaks a wire-protocol version this SDK does not know;
+ * - `http-<status>`: an HTTP error response without a Chorus error body.
+ *
+ * All other codes are the relay's own (`bad-token`, `unknown-room`, `slot-taken`, `idle-timeout`,
+ * ...; see the relay's PROTOCOL.md).
+ */
+export type ClientRelayErrorCode =
+  | 'connect-failed'
+  | 'connection-lost'
+  | 'bad-relay-message'
+  | 'unsupported-protocol';
+
+/** Details carried by a {@link RelayError}. */
+export interface RelayErrorDetails extends ChorusErrorOptions {
+  /** WebSocket close code, when the error ended a WebSocket connection. */
+  closeCode?: number;
+  /** WebSocket close reason, when there was one. */
+  closeReason?: string;
+  /** HTTP status, when the error came from the relay's HTTP API. */
+  httpStatus?: number;
+}
+
+/**
+ * The relay refused a request or closed the connection. `code` is the relay's error code (for
+ * example `bad-token`) or one of the {@link ClientRelayErrorCode}s.
+ */
+export class RelayError extends ChorusError {
+  /** WebSocket close code, when the error ended a WebSocket connection. */
+  readonly closeCode: number | undefined;
+  /** WebSocket close reason, when there was one. */
+  readonly closeReason: string | undefined;
+  /** HTTP status, when the error came from the relay's HTTP API. */
+  readonly httpStatus: number | undefined;
+
+  constructor(code: string, message: string, details: RelayErrorDetails = {}) {
+    super(code, message, details);
+    this.name = 'RelayError';
+    this.closeCode = details.closeCode;
+    this.closeReason = details.closeReason;
+    this.httpStatus = details.httpStatus;
+  }
+}
+
+/**
+ * Another party left a room that was ready: the running session is broken and cannot continue.
+ * Code `peer-left`.
+ */
+export class PeerLeftError extends ChorusError {
+  /** The slot of the party that left. */
+  readonly slot: number;
+  /** Why it left, as reported by the relay (`closed`, `timeout`, `idle`, `error`). */
+  readonly reason: string;
+
+  constructor(slot: number, reason: string) {
+    super('peer-left', `party ${slot} left the session (${reason})`);
+    this.name = 'PeerLeftError';
+    this.slot = slot;
+    this.reason = reason;
+  }
+}
+
+/**
+ * A frame from a peer failed authentication: it was altered, replayed, reordered or forged on the
+ * way. Raised by the encrypted channel of the protocol layer. Code `integrity`.
+ */
+export class IntegrityError extends ChorusError {
+  /** The slot the bad frame claimed to come from. */
+  readonly slot: number;
+
+  constructor(slot: number, message: string, options: ChorusErrorOptions = {}) {
+    super('integrity', `frame from party ${slot} failed authentication: ${message}`, options);
+    this.name = 'IntegrityError';
+    this.slot = slot;
+  }
+}
+
+/**
+ * A protocol check failed (for example a MAC check on opened values): some party deviated from the
+ * protocol or sent inconsistent data, and the computation was aborted. Code `protocol-abort`.
+ */
+export class ProtocolAbortError extends ChorusError {
+  /** Which check failed, in a few words (for example `MAC check on output`). */
+  readonly check: string;
+
+  constructor(check: string, message: string, options: ChorusErrorOptions = {}) {
+    super('protocol-abort', `protocol aborted, ${check} failed: ${message}`, options);
+    this.name = 'ProtocolAbortError';
+    this.check = check;
+  }
+}
+
+/** An argument was invalid. `field` names it. Code `config`. */
+export class ConfigError extends ChorusError {
+  /** The name of the invalid argument or option. */
+  readonly field: string;
+
+  constructor(field: string, message: string) {
+    super('config', `invalid ${field}: ${message}`);
+    this.name = 'ConfigError';
+    this.field = field;
+  }
+}
+
+/**
+ * The operation was cancelled through an `AbortSignal`. Its `name` is `'AbortError'`, like the
+ * `DOMException` that `fetch` rejects with, so `err.name === 'AbortError'` checks work unchanged.
+ * `cause` holds the signal's `reason`. Code `aborted`.
+ */
+export class CancelledError extends ChorusError {
+  constructor(message: string, options: ChorusErrorOptions = {}) {
+    super('aborted', message, options);
+    this.name = 'AbortError';
+  }
+}
+
+/** The {@link CancelledError} for an aborted `signal`: says what was cancelled, carries the reason. */
+export function abortError(signal: AbortSignal, what: string): CancelledError {
+  return new CancelledError(`${what} was aborted`, { cause: signal.reason });
+}
+
+/** Whether `error` is a cancellation: a {@link CancelledError} or any error named `AbortError`. */
+export function isAbortError(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AbortError';
+}

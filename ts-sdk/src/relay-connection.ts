@@ -1,0 +1,461 @@
+/**
+ * One party's connection to a relay room slot: the SDK's transport. It moves opaque byte frames
+ * between slots and reports the room's membership; it does not encrypt (the protocol layer runs
+ * Noise end to end over it) and it does not interpret payloads.
+ *
+ * Lifecycle: `open()` resolves once the relay has admitted the party (`welcome`); `ready()` resolves
+ * once every slot is connected; then frames flow. A `peer-left` from the relay breaks the session
+ * for good: every pending and future receive rejects with {@link PeerLeftError}. The connection is
+ * a single-use object; to run another session, open a new one.
+ */
+import {
+  abortError,
+  CancelledError,
+  ChorusError,
+  ConfigError,
+  PeerLeftError,
+  RelayError,
+} from './errors.js';
+import { deferred, reportAsync, withSignal } from './async.js';
+import type {
+  ConnectionEvent,
+  ConnectionState,
+  FrameHandler,
+  RelayConnectionEvents,
+  RelayConnectionOptions,
+  RelayWarningEvent,
+  TransportStats,
+  WaitOptions,
+} from './connection-types.js';
+import { Emitter, type Listener, type Unsubscribe } from './events.js';
+import { PeerQueues } from './peer-queues.js';
+import { relayWebSocketUrl } from './urls.js';
+import { ReadyState, resolveWebSocket, type WebSocketLike } from './websocket.js';
+import {
+  encodeFrame,
+  MalformedMessageError,
+  MAX_PARTIES,
+  MIN_PARTIES,
+  parseControl,
+  PROTOCOL_VERSION,
+  type ControlMessage,
+  type DepartureMessage,
+  type ErrorMessage,
+  type WelcomeMessage,
+} from './wire.js';
+
+/** Checks the options of {@link RelayConnection.open}; returns the join URL. */
+function validateOptions(options: RelayConnectionOptions): URL {
+  if (typeof options !== 'object' || options === null) {
+    throw new ConfigError('options', 'expected an options object');
+  }
+  const url = relayWebSocketUrl(options.relay);
+  const { parties, slot, room, token, signal } = options;
+  if (!Number.isInteger(parties) || parties < MIN_PARTIES || parties > MAX_PARTIES) {
+    throw new ConfigError('parties', `expected an integer in ${MIN_PARTIES}..${MAX_PARTIES}, got ${String(parties)}`);
+  }
+  if (!Number.isInteger(slot) || slot < 0 || slot >= parties) {
+    throw new ConfigError('slot', `expected an integer in 0..${parties - 1}, got ${String(slot)}`);
+  }
+  if (typeof room !== 'string' || room === '') throw new ConfigError('room', 'expected a non-empty room id');
+  if (typeof token !== 'string' || token === '') throw new ConfigError('token', 'expected a non-empty token');
+  if (signal !== undefined && (typeof signal !== 'object' || typeof signal.addEventListener !== 'function')) {
+    throw new ConfigError('signal', 'expected an AbortSignal');
+  }
+  url.search = new URLSearchParams({ room, slot: String(slot), token }).toString();
+  return url;
+}
+
+/** A party's WebSocket connection to one room slot of a Chorus relay. */
+export class RelayConnection {
+  /** The room id. */
+  readonly room: string;
+  /** This party's slot. */
+  readonly slot: number;
+  /** The number of parties in the room. */
+  readonly parties: number;
+  /** The largest data frame the relay accepts, header byte included (from `welcome`). */
+  readonly maxPayloadBytes: number;
+
+  private readonly events = new Emitter<RelayConnectionEvents>();
+  private readonly queues: PeerQueues;
+  private readonly frameHandlers = new Set<FrameHandler>();
+  private readonly readyWait = deferred<void>();
+  private readonly counters: TransportStats = { framesSent: 0, bytesSent: 0, framesReceived: 0, bytesReceived: 0 };
+  private readonly closed = deferred<void>();
+  private currentState: ConnectionState = 'open';
+  private currentRoster: number[];
+  /** Why sends and receives fail from now on (peer left, closed, aborted). */
+  private failure: ChorusError | undefined;
+  /** The relay's fatal error frame, waiting for the close that follows it. */
+  private fatalError: ErrorMessage | undefined;
+
+  private constructor(
+    private readonly socket: WebSocketLike,
+    welcome: WelcomeMessage,
+    private readonly signal: AbortSignal | undefined,
+    private readonly onAbort: () => void,
+  ) {
+    this.room = welcome.room;
+    this.slot = welcome.slot;
+    this.parties = welcome.parties;
+    this.maxPayloadBytes = welcome.maxPayloadBytes;
+    this.currentRoster = [...welcome.roster];
+    this.queues = new PeerQueues(welcome.parties);
+    this.closed.promise.catch(() => undefined);
+  }
+
+  /**
+   * Connects to the relay and joins `slot` of `room`. Resolves once the relay admitted the party;
+   * call {@link ready} to wait for the other parties. Rejects with {@link ConfigError} for invalid
+   * options, {@link RelayError} if the relay refuses the join (with the relay's code, e.g.
+   * `bad-token`, and close code) or cannot be reached, and {@link CancelledError} if `signal` aborts.
+   */
+  static async open(options: RelayConnectionOptions): Promise<RelayConnection> {
+    const url = validateOptions(options);
+    const { signal } = options;
+    if (signal?.aborted) throw abortError(signal, 'opening the relay connection');
+    const Impl = await resolveWebSocket(options.WebSocketImpl);
+    if (signal?.aborted) throw abortError(signal, 'opening the relay connection');
+    let socket: WebSocketLike;
+    try {
+      socket = new Impl(url.toString());
+    } catch (error) {
+      throw new RelayError('connect-failed', `could not open a WebSocket to ${url.origin}: ${String(error)}`, {
+        cause: error,
+      });
+    }
+    socket.binaryType = 'arraybuffer';
+    return RelayConnection.admit(socket, options);
+  }
+
+  /** Waits for `welcome` on a fresh socket and builds the connection around it. */
+  private static admit(socket: WebSocketLike, options: RelayConnectionOptions): Promise<RelayConnection> {
+    const { signal } = options;
+    return new Promise<RelayConnection>((resolve, reject) => {
+      let connection: RelayConnection | undefined;
+      let opened = false;
+      let errorFrame: ErrorMessage | undefined;
+      let settled = false;
+      const fail = (error: ChorusError): void => {
+        if (settled) return;
+        settled = true;
+        signal?.removeEventListener('abort', onAbort);
+        if (socket.readyState === ReadyState.CONNECTING || socket.readyState === ReadyState.OPEN) {
+          socket.close(1000, error instanceof CancelledError ? 'aborted' : 'client error');
+        }
+        reject(error);
+      };
+      const onAbort = (): void => {
+        if (connection !== undefined) connection.terminate(abortError(signal!, 'the relay connection'), 'aborted');
+        else fail(abortError(signal!, 'opening the relay connection'));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+
+      socket.addEventListener('open', () => {
+        opened = true;
+      });
+      socket.addEventListener('error', () => undefined);
+      socket.addEventListener('message', (event) => {
+        if (connection !== undefined) {
+          connection.handleMessage(event.data);
+          return;
+        }
+        if (settled) return;
+        if (typeof event.data !== 'string') {
+          fail(new RelayError('bad-relay-message', 'the relay sent data before welcome'));
+          return;
+        }
+        let message: ControlMessage | null;
+        try {
+          message = parseControl(event.data);
+        } catch (error) {
+          fail(new RelayError('bad-relay-message', `bad control frame before welcome: ${String(error)}`));
+          return;
+        }
+        if (message === null) return;
+        if (message.type === 'error') {
+          // A refused join: the close frame follows and carries the close code.
+          errorFrame = message;
+          return;
+        }
+        if (message.type !== 'welcome') {
+          fail(new RelayError('bad-relay-message', `expected welcome, got ${message.type}`));
+          return;
+        }
+        const problem = RelayConnection.checkWelcome(message, options);
+        if (problem !== undefined) {
+          fail(problem);
+          return;
+        }
+        settled = true;
+        connection = new RelayConnection(socket, message, signal, onAbort);
+        resolve(connection);
+      });
+      socket.addEventListener('close', (event) => {
+        if (connection !== undefined) {
+          connection.handleClose(event.code, event.reason);
+          return;
+        }
+        const details = { closeCode: event.code, closeReason: event.reason };
+        if (errorFrame !== undefined) {
+          fail(new RelayError(errorFrame.code, `relay refused the join: ${errorFrame.message}`, details));
+        } else if (!opened) {
+          fail(new RelayError('connect-failed', `could not connect to the relay (close code ${event.code})`, details));
+        } else {
+          fail(new RelayError('connection-lost', `the relay closed the connection before welcome (close code ${event.code})`, details));
+        }
+      });
+    });
+  }
+
+  private static checkWelcome(welcome: WelcomeMessage, options: RelayConnectionOptions): ChorusError | undefined {
+    if (welcome.protocol !== PROTOCOL_VERSION) {
+      return new RelayError(
+        'unsupported-protocol',
+        `the relay speaks wire protocol ${welcome.protocol}, this SDK speaks ${PROTOCOL_VERSION}`,
+      );
+    }
+    if (welcome.parties !== options.parties) {
+      return new ConfigError('parties', `the room has ${welcome.parties} parties, not ${options.parties}`);
+    }
+    if (welcome.slot !== options.slot || welcome.room !== options.room) {
+      return new RelayError('bad-relay-message', 'welcome names another room or slot than requested');
+    }
+    return undefined;
+  }
+
+  /** Where the connection is in its life. */
+  get state(): ConnectionState {
+    return this.currentState;
+  }
+
+  /** The connected slots, ascending, as last reported by the relay. */
+  get roster(): number[] {
+    return [...this.currentRoster];
+  }
+
+  /** Bytes handed to the WebSocket and not yet sent (the WebSocket's `bufferedAmount`). */
+  get bufferedAmount(): number {
+    return this.socket.bufferedAmount;
+  }
+
+  /** Subscribes to an event; returns the function that unsubscribes. */
+  on<K extends keyof RelayConnectionEvents & string>(name: K, listener: Listener<RelayConnectionEvents[K]>): Unsubscribe {
+    return this.events.on(name, listener);
+  }
+
+  /** Subscribes to the next occurrence of an event only. */
+  once<K extends keyof RelayConnectionEvents & string>(name: K, listener: Listener<RelayConnectionEvents[K]>): Unsubscribe {
+    return this.events.once(name, listener);
+  }
+
+  /**
+   * Resolves once every slot of the room is connected (at once if that already happened). Rejects
+   * if the connection closes, breaks or is aborted first.
+   */
+  ready(options: WaitOptions = {}): Promise<void> {
+    return withSignal(this.readyWait.promise, options.signal, 'waiting for ready');
+  }
+
+  /**
+   * Sends `bytes` to slot `to`. Throws {@link ConfigError} for a bad destination (out of range or
+   * this party's own slot) or a frame over `maxPayloadBytes`, and throws the connection's failure
+   * ({@link PeerLeftError}, {@link RelayError}, ...) once it is broken or closed. Before `ready` it
+   * throws a {@link ChorusError} with code `not-ready`: the relay would drop the frame.
+   */
+  send(to: number, bytes: Uint8Array): void {
+    if (!Number.isInteger(to) || to < 0 || to >= this.parties || to === this.slot) {
+      throw new ConfigError('to', `expected a peer slot in 0..${this.parties - 1} other than ${this.slot}, got ${String(to)}`);
+    }
+    if (!(bytes instanceof Uint8Array)) throw new ConfigError('bytes', 'expected a Uint8Array');
+    if (bytes.length + 1 > this.maxPayloadBytes) {
+      throw new ConfigError('bytes', `${bytes.length} bytes exceed the relay's limit of ${this.maxPayloadBytes - 1} per frame`);
+    }
+    if (this.failure !== undefined) throw this.failure;
+    if (this.currentState !== 'ready') {
+      throw new ChorusError('not-ready', 'cannot send before every party is connected; await ready() first');
+    }
+    this.socket.send(encodeFrame(to, bytes));
+    this.counters.framesSent += 1;
+    this.counters.bytesSent += bytes.length + 1;
+  }
+
+  /**
+   * Receives the next frame from slot `from`. Frames from one peer arrive in the order that peer
+   * sent them. Rejects with {@link PeerLeftError} once a peer left the ready room, with the close
+   * error once the connection closed, and with {@link CancelledError} if `options.signal` aborts.
+   * Cannot be used while an {@link onFrame} handler is registered (frames go to the handler).
+   */
+  recv(from: number, options: WaitOptions = {}): Promise<Uint8Array> {
+    if (!Number.isInteger(from) || from < 0 || from >= this.parties || from === this.slot) {
+      return Promise.reject(
+        new ConfigError('from', `expected a peer slot in 0..${this.parties - 1} other than ${this.slot}, got ${String(from)}`),
+      );
+    }
+    if (this.frameHandlers.size > 0) {
+      return Promise.reject(new ChorusError('frame-handler-active', 'recv() cannot be used while an onFrame handler is registered'));
+    }
+    return this.queues.recv(from, options.signal);
+  }
+
+  /**
+   * Calls `handler` for every data frame, instead of queueing frames for {@link recv}. Frames queued
+   * before the first handler was registered are handed to it at once, during this call, each peer's
+   * frames in arrival order. Returns the function that unregisters the handler; with no handler
+   * left, frames are queued for `recv` again. Handlers learn of failures (peer left, relay error,
+   * close) from the `connection` event, since no frame arrives to tell them.
+   */
+  onFrame(handler: FrameHandler): Unsubscribe {
+    if (typeof handler !== 'function') throw new ConfigError('handler', 'expected a function');
+    const entry: FrameHandler = (from, bytes) => handler(from, bytes);
+    this.frameHandlers.add(entry);
+    if (this.frameHandlers.size === 1 && this.failure === undefined) {
+      for (let from = 0; from < this.parties; from += 1) {
+        for (const frame of this.queues.drain(from)) this.dispatch(from, frame);
+      }
+    }
+    return () => {
+      this.frameHandlers.delete(entry);
+    };
+  }
+
+  /** Transport-level counters of data frames and bytes in each direction. */
+  stats(): TransportStats {
+    return { ...this.counters };
+  }
+
+  /**
+   * Closes the connection. Pending and future waits reject with a {@link ChorusError} of code
+   * `closed`. Resolves when the WebSocket has closed. Idempotent.
+   */
+  close(): Promise<void> {
+    this.terminate(new ChorusError('closed', 'the connection was closed'), 'closed by client');
+    return this.closed.promise;
+  }
+
+  /** Fails every wait with `error` and starts closing the socket. */
+  private terminate(error: ChorusError, reason: string): void {
+    this.fail(error);
+    if (this.socket.readyState === ReadyState.CONNECTING || this.socket.readyState === ReadyState.OPEN) {
+      this.socket.close(1000, reason);
+    }
+  }
+
+  /** Records the first failure and rejects everything that waits. */
+  private fail(error: ChorusError): void {
+    if (this.failure !== undefined) return;
+    this.failure = error;
+    this.queues.fail(error);
+    this.readyWait.reject(error);
+  }
+
+  private setState(state: ConnectionState, error?: ChorusError): void {
+    this.currentState = state;
+    const event: ConnectionEvent = { state, roster: this.roster };
+    if (error !== undefined) event.error = error;
+    this.events.emit('connection', event);
+  }
+
+  private handleMessage(data: unknown): void {
+    if (this.currentState === 'closed') return;
+    if (typeof data === 'string') {
+      let message: ControlMessage | null;
+      try {
+        message = parseControl(data);
+      } catch (error) {
+        const detail = error instanceof MalformedMessageError ? error.message : String(error);
+        this.terminate(new RelayError('bad-relay-message', detail), 'bad relay message');
+        return;
+      }
+      if (message !== null) this.handleControl(message);
+      return;
+    }
+    let frame: Uint8Array;
+    if (data instanceof ArrayBuffer) frame = new Uint8Array(data);
+    else if (ArrayBuffer.isView(data)) frame = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    else {
+      this.terminate(new RelayError('bad-relay-message', 'binary frame of an unexpected type'), 'bad relay message');
+      return;
+    }
+    const from = frame[0];
+    if (from === undefined || from >= this.parties || from === this.slot) {
+      this.terminate(new RelayError('bad-relay-message', 'data frame with an invalid sender slot'), 'bad relay message');
+      return;
+    }
+    this.counters.framesReceived += 1;
+    this.counters.bytesReceived += frame.length;
+    if (this.failure !== undefined) return;
+    const payload = frame.subarray(1);
+    if (this.frameHandlers.size > 0) this.dispatch(from, payload);
+    else this.queues.push(from, payload);
+  }
+
+  private dispatch(from: number, payload: Uint8Array): void {
+    for (const handler of [...this.frameHandlers]) {
+      try {
+        handler(from, payload);
+      } catch (error) {
+        reportAsync(error);
+      }
+    }
+  }
+
+  private handleControl(message: ControlMessage): void {
+    switch (message.type) {
+      case 'welcome':
+        this.terminate(new RelayError('bad-relay-message', 'a second welcome'), 'bad relay message');
+        return;
+      case 'joined':
+        this.currentRoster = [...message.roster];
+        if (message.slot !== this.slot) this.events.emit('peer-joined', { slot: message.slot, roster: this.roster });
+        return;
+      case 'ready':
+        this.currentRoster = [...message.roster];
+        // After a peer-left the session stays broken even if the slot is taken again: the relay
+        // then starts a new session, which needs a new connection (and a new handshake).
+        if (this.currentState !== 'open') return;
+        this.readyWait.resolve();
+        this.setState('ready');
+        return;
+      case 'left':
+      case 'peer-left':
+        this.handleDeparture(message);
+        return;
+      case 'error':
+        if (message.fatal) this.fatalError = message;
+        else {
+          const warning: RelayWarningEvent = { code: message.code, message: message.message };
+          if (message.slot !== undefined) warning.slot = message.slot;
+          this.events.emit('relay-warning', warning);
+        }
+        return;
+    }
+  }
+
+  private handleDeparture(message: DepartureMessage): void {
+    this.currentRoster = [...message.roster];
+    const sessionBroken = message.type === 'peer-left' && this.currentState === 'ready';
+    this.events.emit('peer-left', { slot: message.slot, roster: this.roster, reason: message.reason, sessionBroken });
+    if (!sessionBroken) return;
+    const error = new PeerLeftError(message.slot, message.reason);
+    this.fail(error);
+    this.setState('broken', error);
+  }
+
+  private handleClose(code: number, reason: string): void {
+    if (this.currentState === 'closed') return;
+    this.signal?.removeEventListener('abort', this.onAbort);
+    const details = { closeCode: code, closeReason: reason };
+    this.fail(
+      this.fatalError !== undefined
+        ? new RelayError(this.fatalError.code, `the relay closed the connection: ${this.fatalError.message}`, details)
+        : new RelayError('connection-lost', `the connection to the relay closed (code ${code}${reason ? `, ${reason}` : ''})`, details),
+    );
+    this.currentRoster = [];
+    // The first failure (peer left, abort, relay error) explains the close; a plain close() needs none.
+    const failure = this.failure;
+    this.setState('closed', failure !== undefined && failure.code !== 'closed' ? failure : undefined);
+    this.closed.resolve();
+  }
+}

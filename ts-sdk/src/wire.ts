@@ -1,0 +1,138 @@
+/**
+ * The relay wire protocol (version 1) as seen by a party: control messages the relay sends as JSON
+ * text frames, and the one-byte slot header of binary data frames. The relay's `PROTOCOL.md` is the
+ * normative description; this module validates what arrives so the connection logic can trust it.
+ */
+
+/** Relay wire-protocol version this SDK speaks. */
+export const PROTOCOL_VERSION = 1;
+
+/** Largest number of parties a room may have (slot numbers fit the one-byte header). */
+export const MAX_PARTIES = 16;
+
+/** Smallest number of parties a room may have. */
+export const MIN_PARTIES = 2;
+
+/** Why a party left, as reported by the relay. */
+export type LeaveReason = 'closed' | 'timeout' | 'idle' | 'error';
+
+/** `welcome`: the first message after a successful join. */
+export interface WelcomeMessage {
+  type: 'welcome';
+  protocol: number;
+  room: string;
+  slot: number;
+  parties: number;
+  roster: number[];
+  maxPayloadBytes: number;
+}
+
+/** `joined`: a party (possibly this one) joined the room. */
+export interface JoinedMessage {
+  type: 'joined';
+  slot: number;
+  roster: number[];
+}
+
+/** `ready`: every slot of the room is connected. */
+export interface ReadyMessage {
+  type: 'ready';
+  roster: number[];
+}
+
+/** `left` (room not ready) or `peer-left` (ready room, session broken): a party left. */
+export interface DepartureMessage {
+  type: 'left' | 'peer-left';
+  slot: number;
+  roster: number[];
+  reason: string;
+}
+
+/** `error`: a refused join or a protocol violation; `fatal` errors are followed by a close. */
+export interface ErrorMessage {
+  type: 'error';
+  code: string;
+  message: string;
+  fatal: boolean;
+  slot?: number;
+}
+
+/** A control message the SDK understands; `null` from {@link parseControl} means "ignore it". */
+export type ControlMessage = WelcomeMessage | JoinedMessage | ReadyMessage | DepartureMessage | ErrorMessage;
+
+/** A control frame that does not follow the wire protocol. */
+export class MalformedMessageError extends Error {}
+
+function isSlot(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= 0 && (value as number) < MAX_PARTIES;
+}
+
+function isRoster(value: unknown): value is number[] {
+  return Array.isArray(value) && value.every(isSlot);
+}
+
+function malformed(what: string): never {
+  throw new MalformedMessageError(what);
+}
+
+/**
+ * Parses one JSON text frame from the relay. Returns `null` for message types this SDK does not know
+ * (the protocol requires clients to ignore them); throws {@link MalformedMessageError} for frames
+ * that are not JSON objects or lack the fields of their type.
+ */
+export function parseControl(text: string): ControlMessage | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return malformed('control frame is not JSON');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return malformed('control frame is not a JSON object');
+  }
+  const m = value as Record<string, unknown>;
+  switch (m.type) {
+    case 'welcome':
+      if (
+        !Number.isInteger(m.protocol) ||
+        typeof m.room !== 'string' ||
+        !isSlot(m.slot) ||
+        !Number.isInteger(m.parties) ||
+        !isRoster(m.roster) ||
+        !Number.isInteger(m.maxPayloadBytes) ||
+        (m.maxPayloadBytes as number) < 1
+      ) {
+        return malformed('welcome message lacks its fields');
+      }
+      return m as unknown as WelcomeMessage;
+    case 'joined':
+      if (!isSlot(m.slot) || !isRoster(m.roster)) return malformed('joined message lacks its fields');
+      return m as unknown as JoinedMessage;
+    case 'ready':
+      if (!isRoster(m.roster)) return malformed('ready message lacks its roster');
+      return m as unknown as ReadyMessage;
+    case 'left':
+    case 'peer-left':
+      if (!isSlot(m.slot) || !isRoster(m.roster) || typeof m.reason !== 'string') {
+        return malformed(`${m.type} message lacks its fields`);
+      }
+      return m as unknown as DepartureMessage;
+    case 'error':
+      if (typeof m.code !== 'string' || typeof m.message !== 'string' || typeof m.fatal !== 'boolean') {
+        return malformed('error message lacks its fields');
+      }
+      if (m.slot !== undefined && !isSlot(m.slot)) return malformed('error message has a bad slot');
+      return m as unknown as ErrorMessage;
+    default:
+      if (typeof m.type !== 'string') return malformed('control frame has no type');
+      return null;
+  }
+}
+
+/** Builds an outgoing data frame: the destination slot, then the payload. */
+export function encodeFrame(to: number, payload: Uint8Array): Uint8Array {
+  const frame = new Uint8Array(payload.length + 1);
+  frame[0] = to;
+  frame.set(payload, 1);
+  return frame;
+}

@@ -1,0 +1,176 @@
+/**
+ * Relay behaviour a well-behaved relay never shows (malformed frames, wrong protocol version) and
+ * rare races (non-fatal warnings), driven through a scripted in-memory WebSocket.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  RelayConnection,
+  RelayError,
+  type ConnectionEvent,
+  type RelayWarningEvent,
+  type WebSocketEventMapLike,
+  type WebSocketLike,
+} from "../src/index.js";
+import { rejectionOf, within } from "./helpers.js";
+
+type Listeners = { [K in keyof WebSocketEventMapLike]: Array<(event: WebSocketEventMapLike[K]) => void> };
+
+/** A WebSocket whose relay side is driven by the test. */
+class ScriptedSocket implements WebSocketLike {
+  static last: ScriptedSocket | undefined;
+  binaryType = "blob";
+  readyState = 0;
+  bufferedAmount = 0;
+  readonly sent: Uint8Array[] = [];
+  readonly closes: Array<{ code?: number; reason?: string }> = [];
+  private readonly listeners: Listeners = { open: [], message: [], close: [], error: [] };
+
+  constructor(readonly url: string) {
+    ScriptedSocket.last = this;
+  }
+
+  addEventListener<K extends keyof WebSocketEventMapLike>(type: K, listener: (event: WebSocketEventMapLike[K]) => void): void {
+    (this.listeners[type] as Array<(event: WebSocketEventMapLike[K]) => void>).push(listener);
+  }
+
+  send(data: Uint8Array): void {
+    this.sent.push(data.slice());
+  }
+
+  close(code?: number, reason?: string): void {
+    this.closes.push({ code, reason });
+    if (this.readyState < 2) this.readyState = 2;
+  }
+
+  // Relay side.
+  open(): void {
+    this.readyState = 1;
+    for (const listener of this.listeners.open) listener({});
+  }
+
+  text(message: unknown): void {
+    const data = typeof message === "string" ? message : JSON.stringify(message);
+    for (const listener of this.listeners.message) listener({ data });
+  }
+
+  binary(bytes: number[]): void {
+    for (const listener of this.listeners.message) listener({ data: Uint8Array.from(bytes).buffer });
+  }
+
+  closed(code: number, reason = ""): void {
+    this.readyState = 3;
+    for (const listener of this.listeners.close) listener({ code, reason });
+  }
+}
+
+const welcome = (overrides: Record<string, unknown> = {}) => ({
+  type: "welcome",
+  protocol: 1,
+  room: "room",
+  slot: 0,
+  parties: 2,
+  roster: [0],
+  maxPayloadBytes: 1024,
+  ...overrides,
+});
+
+/** Opens a connection over a scripted socket and plays `script` on the relay side. */
+async function openScripted(script: (socket: ScriptedSocket) => void): Promise<RelayConnection> {
+  const opening = RelayConnection.open({
+    relay: "ws://relay.test/ws",
+    room: "room",
+    slot: 0,
+    token: "token",
+    parties: 2,
+    WebSocketImpl: ScriptedSocket,
+  });
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  const socket = ScriptedSocket.last!;
+  socket.open();
+  script(socket);
+  return within(opening, "open");
+}
+
+describe("scripted relay", () => {
+  it("joins with the credentials in the URL and asks for ArrayBuffers", async () => {
+    const connection = await openScripted((socket) => socket.text(welcome()));
+    const socket = ScriptedSocket.last!;
+    expect(socket.url).toBe("ws://relay.test/ws?room=room&slot=0&token=token");
+    expect(socket.binaryType).toBe("arraybuffer");
+    expect(connection.state).toBe("open");
+  });
+
+  it("refuses a relay speaking another protocol version", async () => {
+    const error = await rejectionOf(openScripted((socket) => socket.text(welcome({ protocol: 2 }))));
+    expect(error).toMatchObject({ name: "RelayError", code: "unsupported-protocol" });
+    expect(ScriptedSocket.last!.closes).toHaveLength(1);
+  });
+
+  it("refuses data or a malformed frame before welcome", async () => {
+    const data = await rejectionOf(openScripted((socket) => socket.binary([1, 2])));
+    expect(data).toMatchObject({ code: "bad-relay-message" });
+    const garbage = await rejectionOf(openScripted((socket) => socket.text("{nope")));
+    expect(garbage).toMatchObject({ code: "bad-relay-message" });
+    const wrongSlot = await rejectionOf(openScripted((socket) => socket.text(welcome({ slot: 1 }))));
+    expect(wrongSlot).toMatchObject({ code: "bad-relay-message" });
+  });
+
+  it("reports connection-lost when the socket closes after opening without an error frame", async () => {
+    const error = await rejectionOf(openScripted((socket) => socket.closed(1011, "oops")));
+    expect(error).toBeInstanceOf(RelayError);
+    expect(error).toMatchObject({ code: "connection-lost", closeCode: 1011, closeReason: "oops" });
+  });
+
+  it("ignores unknown message types and fields, and reports non-fatal errors as warnings", async () => {
+    const connection = await openScripted((socket) => {
+      socket.text({ type: "from-the-future", payload: 1 });
+      socket.text(welcome({ extra: "ignored" }));
+    });
+    const warnings: RelayWarningEvent[] = [];
+    connection.on("relay-warning", (warning) => warnings.push(warning));
+    const socket = ScriptedSocket.last!;
+    socket.text({ type: "joined", slot: 1, roster: [0, 1] });
+    socket.text({ type: "ready", roster: [0, 1] });
+    await within(connection.ready(), "ready");
+    socket.text({ type: "error", code: "peer-not-connected", message: "gone", fatal: false, slot: 1 });
+    expect(warnings).toEqual([{ code: "peer-not-connected", message: "gone", slot: 1 }]);
+    expect(connection.state).toBe("ready");
+    connection.send(1, Uint8Array.of(7, 8));
+    expect(socket.sent).toEqual([Uint8Array.of(1, 7, 8)]);
+  });
+
+  it.each([
+    ["a frame from its own slot", (socket: ScriptedSocket) => socket.binary([0, 1])],
+    ["a frame from a slot outside the room", (socket: ScriptedSocket) => socket.binary([5, 1])],
+    ["an empty binary frame", (socket: ScriptedSocket) => socket.binary([])],
+    ["a second welcome", (socket: ScriptedSocket) => socket.text(welcome())],
+    ["a control frame that is not JSON", (socket: ScriptedSocket) => socket.text("][")],
+  ])("fails the connection with bad-relay-message on %s", async (_, misbehave) => {
+    const connection = await openScripted((socket) => {
+      socket.text(welcome());
+      socket.text({ type: "ready", roster: [0, 1] });
+    });
+    const socket = ScriptedSocket.last!;
+    const pending = rejectionOf(connection.recv(1));
+    const events: ConnectionEvent[] = [];
+    connection.on("connection", (event) => events.push(event));
+    misbehave(socket);
+    expect(await pending).toMatchObject({ name: "RelayError", code: "bad-relay-message" });
+    expect(socket.closes).toEqual([{ code: 1000, reason: "bad relay message" }]);
+    socket.closed(1000, "bad relay message");
+    expect(events).toEqual([{ state: "closed", roster: [], error: expect.objectContaining({ code: "bad-relay-message" }) }]);
+    expect(connection.stats().framesReceived).toBe(0);
+  });
+
+  it("attaches the close code to a fatal error frame", async () => {
+    const connection = await openScripted((socket) => {
+      socket.text(welcome());
+      socket.text({ type: "ready", roster: [0, 1] });
+    });
+    const socket = ScriptedSocket.last!;
+    const pending = rejectionOf(connection.recv(1));
+    socket.text({ type: "error", code: "bad-destination", message: "no", fatal: true });
+    socket.closed(4006, "bad-destination");
+    expect(await pending).toMatchObject({ name: "RelayError", code: "bad-destination", closeCode: 4006 });
+  });
+});

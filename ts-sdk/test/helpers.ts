@@ -1,0 +1,90 @@
+/**
+ * Test helpers: an in-process relay on loopback, rooms filled with SDK connections, deterministic
+ * payloads and bounded waits (a broken transport fails a test instead of hanging it).
+ */
+import { startRelay, type RelayHandle, type RelayOptions } from "@chorus/server";
+import { createRoom, RelayConnection, type Room } from "../src/index.js";
+
+/** Default bound of every wait in the tests. */
+export const WAIT_MS = 5000;
+
+/** Starts a relay on 127.0.0.1 with a free port. */
+export function loopbackRelay(options: RelayOptions = {}): Promise<RelayHandle> {
+  return startRelay({ host: "127.0.0.1", port: 0, ...options });
+}
+
+/** A room of `parties` slots with every slot joined through the SDK and ready. */
+export interface FilledRoom {
+  room: Room;
+  connections: RelayConnection[];
+}
+
+/** Creates a room on `relay`, opens one connection per slot and waits until all are ready. */
+export async function fillRoom(relay: RelayHandle, parties: number): Promise<FilledRoom> {
+  const room = await createRoom({ relay: relay.url, parties });
+  const connections: RelayConnection[] = [];
+  for (let slot = 0; slot < parties; slot += 1) {
+    connections.push(await RelayConnection.open(room.invite(slot)));
+  }
+  await Promise.all(connections.map((connection) => within(connection.ready(), "ready")));
+  return { room, connections };
+}
+
+/** Closes every connection, ignoring ones that are already closed. */
+export async function closeAll(connections: RelayConnection[]): Promise<void> {
+  await Promise.all(connections.map((connection) => within(connection.close(), "close")));
+}
+
+/** Rejects if `promise` does not settle within `ms`. */
+export function within<T>(promise: Promise<T>, what: string, ms = WAIT_MS): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Polls `condition` until it holds or `ms` passes. */
+export async function eventually(condition: () => boolean, what: string, ms = WAIT_MS): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/**
+ * Deterministic pseudo-random bytes (xorshift32 from `seed`), so payloads differ byte by byte and a
+ * reordered, truncated or shifted frame cannot compare equal by accident.
+ */
+export function seededBytes(seed: number, length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let state = (seed * 2654435761 + 1) >>> 0 || 1;
+  for (let i = 0; i < length; i += 1) {
+    state ^= state << 13;
+    state >>>= 0;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    state >>>= 0;
+    out[i] = state & 0xff;
+  }
+  return out;
+}
+
+/** The rejection of `promise`, failing the test if it resolves. */
+export async function rejectionOf(promise: Promise<unknown>, what = "promise"): Promise<unknown> {
+  try {
+    await within(promise, what);
+  } catch (error) {
+    return error;
+  }
+  throw new Error(`${what} resolved, expected a rejection`);
+}
+
+/**
+ * Whether two byte arrays are equal. Large payloads are compared with this rather than `toEqual`,
+ * whose element-by-element deep equality takes seconds on hundreds of KiB.
+ */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+}

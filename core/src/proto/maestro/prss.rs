@@ -164,8 +164,8 @@ mod tests {
     fn zero_sharings_sum_to_zero_and_parts_are_not_zero() {
         let mut prss = setup_all(20);
         let alphas: Vec<Vec<Gf256>> = prss.iter_mut().map(|p| p.zero(200)).collect();
-        for k in 0..200 {
-            assert_eq!(alphas[0][k] + alphas[1][k] + alphas[2][k], Gf256(0));
+        for ((a0, a1), a2) in alphas[0].iter().zip(&alphas[1]).zip(&alphas[2]) {
+            assert_eq!(*a0 + *a1 + *a2, Gf256(0));
         }
         assert!(alphas[0].iter().filter(|a| a.0 != 0).count() > 150);
     }

@@ -9,8 +9,8 @@
 //! 3. x²⁵⁴ = x²⁴⁰ · x¹⁴, where x²⁴⁰ = (x¹⁵)¹⁶.
 //!
 //! Per S-box: 4 bytes sent per party in 3 rounds, i.e. 32 bits; an AES-128 block (160 S-boxes)
-//! costs 5120 bits and 30 rounds per party, as in Table 1. Squaring uses the constant-time field
-//! multiplication of [`crate::field::Gf256`] (no secret-indexed tables).
+//! costs 5120 bits and 30 rounds per party, as in Table 1. The powers x², x⁴, x¹⁶ are constant-time
+//! bit-matrix products ([`super::frobenius`]; no secret-indexed tables).
 
 use super::error::MaestroError;
 use super::online::Party;
@@ -25,13 +25,13 @@ pub async fn inverse<N: Network>(party: &mut Party, net: &mut N, x: &[RssShare])
     let n = x.len();
     let x2: Vec<RssShare> = x.iter().map(|s| s.square()).collect();
     let x3 = party.mul(net, &x2, x).await?;
-    let x12: Vec<RssShare> = x3.iter().map(|s| s.pow_2k(2)).collect();
+    let x12: Vec<RssShare> = x3.iter().map(|s| s.pow4()).collect();
     // Round 2: [x¹² · x², x¹² · x³] as one batch.
     let left: Vec<RssShare> = x12.iter().chain(&x12).copied().collect();
     let right: Vec<RssShare> = x2.iter().chain(&x3).copied().collect();
     let products = party.mul(net, &left, &right).await?;
     let (x14, x15) = products.split_at(n);
-    let x240: Vec<RssShare> = x15.iter().map(|s| s.pow_2k(4)).collect();
+    let x240: Vec<RssShare> = x15.iter().map(|s| s.pow16()).collect();
     party.mul(net, &x240, x14).await
 }
 

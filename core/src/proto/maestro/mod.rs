@@ -14,6 +14,7 @@
 //!   AES-128 block per party, without key schedule);
 //! - [`aes`]: the AES driver written once over [`SboxLayer`]: key schedule in MPC and batched
 //!   encryption of many blocks;
+//! - [`frobenius`]: x², x⁴, x¹⁶ as constant-time F2-linear bit matrices (local on shares);
 //! - [`msg`]: the raw-byte wire format; [`error`]: typed errors.
 //!
 //! Not implemented yet: the GF(2^4)-circuit, LUT-16 and LUT-256 variants (§3) and the malicious
@@ -24,6 +25,7 @@
 
 pub mod aes;
 pub mod error;
+pub mod frobenius;
 pub mod gf256_circuit;
 pub mod msg;
 pub mod online;

@@ -10,6 +10,7 @@
 //! here: c goes into component x₀, which party 0 holds as its *first* component and party 2 as its
 //! *second*; party 1 does nothing. [`RssShare`] carries its party index for this.
 
+use super::frobenius::{self, BitMatrix};
 use crate::aes::AesByte;
 use crate::field::{Field, Gf256};
 use crate::net::PartyId;
@@ -74,13 +75,24 @@ impl RssShare {
     /// The share of x² (squaring is F2-linear, so it is applied to each component).
     #[inline]
     pub fn square(self) -> Self {
-        RssShare { first: self.first.square(), second: self.second.square(), party: self.party }
+        self.map_frobenius(&frobenius::SQUARE)
     }
 
-    /// The share of x^(2^k), by k local squarings.
+    /// The share of x⁴.
     #[inline]
-    pub fn pow_2k(self, k: u32) -> Self {
-        (0..k).fold(self, |s, _| s.square())
+    pub fn pow4(self) -> Self {
+        self.map_frobenius(&frobenius::POW4)
+    }
+
+    /// The share of x¹⁶.
+    #[inline]
+    pub fn pow16(self) -> Self {
+        self.map_frobenius(&frobenius::POW16)
+    }
+
+    #[inline]
+    fn map_frobenius(self, m: &BitMatrix) -> Self {
+        self.map_linear(|b| m.apply(b))
     }
 
     /// The share of L(x) for an F2-linear map `linear` on bytes (e.g. the linear part of the AES
@@ -210,7 +222,8 @@ mod tests {
             assert_eq!(open(map3(sx, |s| s.xtime())), x.xtime());
             assert_eq!(open(map3(sx, |s| s.mul_public(0x57))), x * Gf256(0x57));
             assert_eq!(open(map3(sx, |s| s.square())), x * x);
-            assert_eq!(open(map3(sx, |s| s.pow_2k(4))), (0..4).fold(x, |a, _| a * a));
+            assert_eq!(open(map3(sx, |s| s.pow4())), x * x * x * x);
+            assert_eq!(open(map3(sx, |s| s.pow16())), (0..4).fold(x, |a, _| a * a));
             assert_eq!(open(map3(sx, |s| s.map_linear(affine_linear))), Gf256(affine_linear(v)));
         }
     }

@@ -175,9 +175,9 @@ struct AesRun {
 
 /// Runs MPC AES-128: key per `key_input`, plaintext blocks from `pt_owner`, ciphertext revealed
 /// to `reveal_to`; returns each party's view.
-fn run_aes(key: &Block, blocks: &[Block], key_input: KeyInput, pt_owner: usize, reveal_to: &[usize], seed: u64) -> Vec<AesRun> {
+fn run_aes(key: &[u8], blocks: &[Block], key_input: KeyInput, pt_owner: usize, reveal_to: &[usize], seed: u64) -> Vec<AesRun> {
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
-    let key_a = random_bytes(&mut rng, 16);
+    let key_a = random_bytes(&mut rng, key.len());
     let key_b: Vec<u8> = key.iter().zip(&key_a).map(|(k, a)| k ^ a).collect();
     let plaintext: Vec<u8> = blocks.iter().flatten().copied().collect();
     run_session(3, |mut net| {
@@ -188,11 +188,12 @@ fn run_aes(key: &Block, blocks: &[Block], key_input: KeyInput, pt_owner: usize, 
             let mut sbox = Gf256CircuitSbox::new(setup(&mut net, seed).await);
             let key_shares = match key_input {
                 KeyInput::Party(owner) => {
-                    sbox.party().input(&mut net, owner, (me == owner).then_some(&key[..]), 16).await.unwrap()
+                    sbox.party().input(&mut net, owner, (me == owner).then_some(&key[..]), key.len()).await.unwrap()
                 }
                 KeyInput::XorShares(a, b) => {
-                    let sa = sbox.party().input(&mut net, a, (me == a).then_some(&key_a[..]), 16).await.unwrap();
-                    let sb = sbox.party().input(&mut net, b, (me == b).then_some(&key_b[..]), 16).await.unwrap();
+                    let n = key.len();
+                    let sa = sbox.party().input(&mut net, a, (me == a).then_some(&key_a[..]), n).await.unwrap();
+                    let sb = sbox.party().input(&mut net, b, (me == b).then_some(&key_b[..]), n).await.unwrap();
                     sa.into_iter().zip(sb).map(|(x, y)| x + y).collect()
                 }
             };
@@ -397,4 +398,48 @@ fn vanished_peer_is_a_network_error_with_step_and_round() {
         results[0],
         Some(Err(MaestroError::Network { step: Step::Multiply, round: 2, source: NetError::PeerLeft(1) }))
     );
+}
+
+#[test]
+fn aes256_fips197_c3_through_the_same_driver() {
+    let key: Vec<u8> = (0..32).collect();
+    let expected = hex::decode("8ea2b7ca516745bfeafc49904b496089").unwrap();
+    let runs = run_aes(&key, &[FIPS_PT], KeyInput::XorShares(1, 2), 0, &[0, 1, 2], 15);
+    for (p, run) in runs.iter().enumerate() {
+        assert_eq!(run.ciphertext.as_deref(), Some(&expected[..]));
+        // 14 rounds × 16 S-boxes × 4 bytes; key schedule: 13 SubWords = 52 S-boxes × 4 bytes.
+        assert_eq!((run.encryption.bytes_sent, run.encryption.rounds), (14 * 16 * 4, 42), "party {p}");
+        assert_eq!((run.key_schedule.bytes_sent, run.key_schedule.messages_sent), (52 * 4, 39), "party {p}");
+    }
+}
+
+#[test]
+fn key_schedule_alone_matches_plain_expansion_in_30_rounds() {
+    let mut rng = ChaCha20Rng::seed_from_u64(16);
+    let key = random_bytes(&mut rng, 16);
+    let dealt: Vec<[RssShare; 3]> = key.iter().map(|&b| RssShare::deal(Gf256(b), &mut rng)).collect();
+    let results = run_session(3, |mut net| {
+        let key: Vec<RssShare> = dealt.iter().map(|d| d[net.party()]).collect();
+        async move {
+            let mut sbox = Gf256CircuitSbox::new(setup(&mut net, 16).await);
+            let before = net.stats();
+            let round_keys = expand_key(&mut sbox, &mut net, &key).await.unwrap();
+            (round_keys, net.stats().since(&before))
+        }
+    });
+    let plain = crate::aes::expand_key(KeySize::Aes128, &gf(&key), |w| {
+        for b in w.iter_mut() {
+            *b = crate::aes::sbox::sbox(*b);
+        }
+    });
+    for r in 0..=10 {
+        for j in 0..16 {
+            let shares = [0, 1, 2].map(|p| results[p].0.round(r)[j]);
+            assert_eq!(RssShare::reconstruct(&shares), Some(plain.round(r)[j]), "round key {r}, byte {j}");
+        }
+    }
+    for (_, stats) in &results {
+        // 40 S-boxes × 32 bits in 10 SubWords × 3 rounds.
+        assert_eq!((stats.bytes_sent * 8, stats.rounds), (40 * 32, 30));
+    }
 }

@@ -1,5 +1,5 @@
-//! The GF(2^8)-circuit S-box of Chida et al. [21] (MAESTRO §1.2 "Warm up", Table 1 row
-//! "GF(2^8)-circuit [21]", semi-honest): x⁻¹ = x²⁵⁴ with four multiplications in three rounds,
+//! The GF(2^8)-circuit S-box of Chida et al. \[21\] (MAESTRO §1.2 "Warm up", Table 1 row
+//! "GF(2^8)-circuit \[21\]", semi-honest): x⁻¹ = x²⁵⁴ with four multiplications in three rounds,
 //! then the affine map share-wise.
 //!
 //! Squarings are F2-linear and local (§2.6 "Free Squaring"), so only these products need

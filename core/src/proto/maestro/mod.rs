@@ -10,7 +10,7 @@
 //! - [`online`]: input sharing, batched multiplication by resharing (§2.6), and opening to all or
 //!   some parties;
 //! - [`sbox`]: the S-box black-box trait [`SboxLayer`] every variant implements;
-//! - [`gf256_circuit`]: the GF(2^8)-circuit S-box of [21] (Table 1: 5120 bits, 30 rounds per
+//! - [`gf256_circuit`]: the GF(2^8)-circuit S-box of \[21\] (Table 1: 5120 bits, 30 rounds per
 //!   AES-128 block per party, without key schedule);
 //! - [`aes`]: the AES driver written once over [`SboxLayer`]: key schedule in MPC and batched
 //!   encryption of many blocks;

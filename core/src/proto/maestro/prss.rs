@@ -1,4 +1,4 @@
-//! Pseudo-random secret sharing (MAESTRO §2.5, after Cramer–Damgård–Ishai [22]): after a one-time
+//! Pseudo-random secret sharing (MAESTRO §2.5, after Cramer–Damgård–Ishai \[22\]): after a one-time
 //! exchange of PRF keys, replicated random sharings (𝓕_rand) and additive zero sharings (𝓕_zero)
 //! are generated without communication.
 //!

@@ -6,7 +6,7 @@ use super::aes::{encrypt_blocks, expand_key, round_keys_from_shares, to_blocks};
 use super::gf256_circuit;
 use super::*;
 use crate::aes::sbox::sbox_table;
-use crate::aes::{Aes, Block, KeySize};
+use crate::aes::{Aes, AesByte, Block, KeySize};
 use crate::field::{Field, Gf256};
 use crate::net::memory::{run_session, MemoryNetwork};
 use crate::net::{NetError, NetStats, Network};
@@ -442,4 +442,50 @@ fn key_schedule_alone_matches_plain_expansion_in_30_rounds() {
         // 40 S-boxes × 32 bits in 10 SubWords × 3 rounds.
         assert_eq!((stats.bytes_sent * 8, stats.rounds), (40 * 32, 30));
     }
+}
+
+#[test]
+fn property_multiplication_and_linear_combinations_open_correctly() {
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, TestRunner};
+    // Deterministic runner: a failing case reproduces on every run.
+    let mut runner = TestRunner::new_with_rng(
+        Config { cases: 48, ..Config::default() },
+        proptest::test_runner::TestRng::deterministic_rng(proptest::test_runner::RngAlgorithm::ChaCha),
+    );
+    let strategy = (proptest::collection::vec((any::<u8>(), any::<u8>()), 0..24), any::<u8>(), any::<u64>());
+    runner
+        .run(&strategy, |(pairs, c, seed)| {
+            let mut rng = ChaCha20Rng::seed_from_u64(seed);
+            let dealt: Vec<([RssShare; 3], [RssShare; 3])> = pairs
+                .iter()
+                .map(|&(x, y)| (RssShare::deal(Gf256(x), &mut rng), RssShare::deal(Gf256(y), &mut rng)))
+                .collect();
+            let results = run_session(3, |mut net| {
+                let p = net.party();
+                let x: Vec<RssShare> = dealt.iter().map(|d| d.0[p]).collect();
+                let y: Vec<RssShare> = dealt.iter().map(|d| d.1[p]).collect();
+                async move {
+                    let mut party = setup(&mut net, seed).await;
+                    let xy = party.mul(&mut net, &x, &y).await.unwrap();
+                    // x·y + c·x + y + c, all local after the product.
+                    let combined: Vec<RssShare> = xy
+                        .iter()
+                        .zip(&x)
+                        .zip(&y)
+                        .map(|((&xy, &x), &y)| xy + x.mul_public(c) + y.add_public(c))
+                        .collect();
+                    party.open(&mut net, &combined).await.unwrap()
+                }
+            });
+            let expected: Vec<Gf256> = pairs
+                .iter()
+                .map(|&(x, y)| Gf256(x) * Gf256(y) + Gf256(x) * Gf256(c) + Gf256(y) + Gf256(c))
+                .collect();
+            for opened in results {
+                prop_assert_eq!(&opened, &expected);
+            }
+            Ok(())
+        })
+        .unwrap();
 }

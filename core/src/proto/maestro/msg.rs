@@ -64,7 +64,7 @@ pub(crate) async fn recv_elements<N: Network>(
     step: Step,
 ) -> Result<Vec<Gf256>, MaestroError> {
     let bytes = recv_bytes(net, from, expected, step).await?;
-    decode(&bytes, expected, from, step)
+    Ok(bytes.into_iter().map(Gf256).collect())
 }
 
 #[cfg(test)]

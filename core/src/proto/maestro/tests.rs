@@ -296,13 +296,15 @@ fn reveal_costs_and_unknown_recipient() {
         let shares = party.prss_mut().random(10);
         let before = net.stats();
         let to_two = party.reveal(&mut net, &shares, &[2]).await.unwrap();
-        let cost_to_two = net.stats().since(&before).bytes_sent;
+        let reveal_stats = net.stats().since(&before);
+        let cost_to_two = (reveal_stats.bytes_sent, reveal_stats.bytes_received);
         let to_all = party.open(&mut net, &shares).await.unwrap();
         let bad = party.reveal(&mut net, &shares, &[0, 5]).await;
         (to_two, cost_to_two, to_all, bad)
     });
-    // Only party 0 serves party 2 (it sends its second component x₁).
-    assert_eq!(results.iter().map(|r| r.1).collect::<Vec<_>>(), vec![10, 0, 0]);
+    // Only party 0 serves party 2 (it sends its second component x₁); parties 0 and 1 receive
+    // nothing, so they learn nothing beyond their own shares.
+    assert_eq!(results.iter().map(|r| r.1).collect::<Vec<_>>(), vec![(10, 0), (0, 0), (0, 10)]);
     assert_eq!(results[2].0.as_ref(), Some(&results[0].2));
     for r in &results {
         assert_eq!(r.2, results[0].2);

@@ -9,7 +9,8 @@
 //!   key schedule structure the MPC protocols reuse;
 //! - [`circuit`]: the one Bristol Fashion parser, circuit representation and plaintext evaluator, and
 //!   the project's own AES-128 circuit generator;
-//! - [`net`]: the [`net::Network`] abstraction protocols run over, and an in-memory implementation.
+//! - [`net`]: the [`net::Network`] abstraction protocols run over, and an in-memory implementation;
+//! - [`proto`]: the MPC protocols, starting with three-party MAESTRO AES ([`proto::maestro`]);
 //! - [`rng`]: per-session randomness (an OS-seeded ChaCha20 generator).
 
 #![forbid(unsafe_op_in_unsafe_fn)]
@@ -19,4 +20,5 @@ pub mod aes;
 pub mod circuit;
 pub mod field;
 pub mod net;
+pub mod proto;
 pub mod rng;

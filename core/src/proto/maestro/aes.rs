@@ -1,0 +1,72 @@
+//! AES on shared bytes, written once over any [`SboxLayer`] (GUIDE §3; MAESTRO §2.2 and Fig. 9's
+//! round structure): the linear layer ([`crate::aes::linear`]) and the key schedule state machine
+//! ([`KeyExpansion`]) of the plain cipher are reused unchanged on shares.
+//!
+//! Batching: encrypting s blocks passes all 16·s state bytes of a round to one
+//! [`SboxLayer::sub_bytes`] call, and each key-schedule `SubWord` is one call of 4 bytes, so the
+//! round count is independent of s. The key schedule is computed once per key, however many
+//! blocks are then encrypted under it.
+
+use super::error::MaestroError;
+use super::sbox::SboxLayer;
+use crate::aes::linear::{add_round_key, mix_columns, shift_rows};
+use crate::aes::{KeyExpansion, KeySize, RoundKeys};
+use crate::net::Network;
+
+/// Expands a shared key (16, 24 or 32 bytes) into shared round keys in MPC: one `sub_bytes` call
+/// of 4 S-boxes per `SubWord` (10 calls, 40 S-boxes for AES-128).
+pub async fn expand_key<S: SboxLayer, N: Network>(
+    sbox: &mut S,
+    net: &mut N,
+    key: &[S::Share],
+) -> Result<RoundKeys<S::Share>, MaestroError> {
+    let key_size = KeySize::from_key_len(key.len()).ok_or(MaestroError::BadKeyLength(key.len()))?;
+    let mut expansion = KeyExpansion::new(key_size, key);
+    while let Some(mut word) = expansion.pending_sub_word() {
+        sbox.sub_bytes(net, &mut word).await?;
+        expansion.supply_sub_word(word);
+    }
+    Ok(expansion.finish().expect("every SubWord was supplied"))
+}
+
+/// Round keys supplied as shares (e.g. expanded earlier), checked to be Nr + 1 for `key_size`.
+pub fn round_keys_from_shares<B: crate::aes::AesByte>(
+    key_size: KeySize,
+    keys: Vec<[B; 16]>,
+) -> Result<RoundKeys<B>, MaestroError> {
+    let actual = keys.len();
+    RoundKeys::from_round_keys(key_size, keys)
+        .ok_or(MaestroError::BadRoundKeyCount { expected: key_size.rounds() + 1, actual })
+}
+
+/// Encrypts every shared block in place (FIPS-197 §5.1) with one `sub_bytes` call per round.
+pub async fn encrypt_blocks<S: SboxLayer, N: Network>(
+    sbox: &mut S,
+    net: &mut N,
+    round_keys: &RoundKeys<S::Share>,
+    blocks: &mut [[S::Share; 16]],
+) -> Result<(), MaestroError> {
+    let rounds = round_keys.rounds();
+    for block in blocks.iter_mut() {
+        add_round_key(block, round_keys.round(0));
+    }
+    for r in 1..=rounds {
+        sbox.sub_bytes(net, blocks.as_flattened_mut()).await?;
+        for block in blocks.iter_mut() {
+            shift_rows(block);
+            if r != rounds {
+                mix_columns(block);
+            }
+            add_round_key(block, round_keys.round(r));
+        }
+    }
+    Ok(())
+}
+
+/// Groups a flat vector of shared bytes into 16-byte blocks, or `None` if its length is not a
+/// multiple of 16.
+pub fn to_blocks<B: Copy>(bytes: &[B]) -> Option<Vec<[B; 16]>> {
+    (bytes.len() % 16 == 0).then(|| {
+        bytes.chunks_exact(16).map(|c| core::array::from_fn(|j| c[j])).collect()
+    })
+}

@@ -1,0 +1,91 @@
+//! Typed errors of the MAESTRO protocols: each names the step (and, for network failures, the
+//! communication round) it happened in, and for malformed messages the sender and lengths.
+
+use crate::net::{NetError, PartyId};
+
+/// The protocol step an error happened in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Step {
+    /// Distribution of the pseudo-random secret sharing seeds.
+    PrssSetup,
+    /// Sharing of a party's private input.
+    Input,
+    /// Resharing of a batch of multiplications.
+    Multiply,
+    /// Opening of shared values.
+    Reveal,
+}
+
+impl core::fmt::Display for Step {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Step::PrssSetup => "PRSS setup",
+            Step::Input => "input sharing",
+            Step::Multiply => "multiplication",
+            Step::Reveal => "reveal",
+        })
+    }
+}
+
+/// Errors of the MAESTRO protocols.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MaestroError {
+    /// The session does not have exactly three parties.
+    #[error("MAESTRO runs with exactly 3 parties, the session has {0}")]
+    NotThreeParties(usize),
+    /// The network failed during a step.
+    #[error("network error during {step} (communication round {round}): {source}")]
+    Network {
+        /// The step that was running.
+        step: Step,
+        /// This party's round counter when the failure happened.
+        round: u64,
+        /// The underlying network error.
+        #[source]
+        source: NetError,
+    },
+    /// A peer sent a message whose length is not what the step expects.
+    #[error("party {from} sent a {actual}-byte message during {step}, expected {expected} bytes")]
+    MalformedMessage {
+        /// The sender of the message.
+        from: PartyId,
+        /// The step that was running.
+        step: Step,
+        /// Expected length in bytes.
+        expected: usize,
+        /// Received length in bytes.
+        actual: usize,
+    },
+    /// The two operand vectors of a batched multiplication differ in length.
+    #[error("multiplication operands differ in length: {left} and {right}")]
+    OperandLengthMismatch {
+        /// Length of the left operand vector.
+        left: usize,
+        /// Length of the right operand vector.
+        right: usize,
+    },
+    /// The input owner did not supply its values, or supplied a different number than announced.
+    #[error("input owner {owner} must supply exactly {expected} values, supplied {supplied:?}")]
+    BadInput {
+        /// The party whose input it is.
+        owner: PartyId,
+        /// The announced number of values.
+        expected: usize,
+        /// What the owner supplied (`None`: nothing).
+        supplied: Option<usize>,
+    },
+    /// A party index that is not 0, 1 or 2.
+    #[error("party {0} is not in the 3-party session")]
+    UnknownParty(PartyId),
+    /// An AES key of unsupported length.
+    #[error("AES key must be 16, 24 or 32 shared bytes, got {0}")]
+    BadKeyLength(usize),
+    /// Round keys of the wrong count for their key size.
+    #[error("expected {expected} round keys, got {actual}")]
+    BadRoundKeyCount {
+        /// Nr + 1 for the key size.
+        expected: usize,
+        /// The number supplied.
+        actual: usize,
+    },
+}

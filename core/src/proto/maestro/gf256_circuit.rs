@@ -1,0 +1,71 @@
+//! The GF(2^8)-circuit S-box of Chida et al. \[21\] (MAESTRO §1.2 "Warm up", Table 1 row
+//! "GF(2^8)-circuit \[21\]", semi-honest): x⁻¹ = x²⁵⁴ with four multiplications in three rounds,
+//! then the affine map share-wise.
+//!
+//! Squarings are F2-linear and local (§2.6 "Free Squaring"), so only these products need
+//! communication:
+//! 1. x³ = x² · x;
+//! 2. x¹⁴ = x¹² · x² and x¹⁵ = x¹² · x³ (one batch), where x¹² = (x³)⁴;
+//! 3. x²⁵⁴ = x²⁴⁰ · x¹⁴, where x²⁴⁰ = (x¹⁵)¹⁶.
+//!
+//! Per S-box: 4 bytes sent per party in 3 rounds, i.e. 32 bits; an AES-128 block (160 S-boxes)
+//! costs 5120 bits and 30 rounds per party, as in Table 1. The powers x², x⁴, x¹⁶ are constant-time
+//! bit-matrix products ([`super::frobenius`]; no secret-indexed tables).
+
+use super::error::MaestroError;
+use super::online::Party;
+use super::rss::RssShare;
+use super::sbox::SboxLayer;
+use crate::aes::sbox::{affine_linear, AFFINE_CONSTANT};
+use crate::aes::AesByte;
+use crate::net::Network;
+
+/// Shares of x²⁵⁴ (= x⁻¹, with 0 ↦ 0) for every x, in three rounds of batched multiplications.
+pub async fn inverse<N: Network>(party: &mut Party, net: &mut N, x: &[RssShare]) -> Result<Vec<RssShare>, MaestroError> {
+    let n = x.len();
+    let x2: Vec<RssShare> = x.iter().map(|s| s.square()).collect();
+    let x3 = party.mul(net, &x2, x).await?;
+    let x12: Vec<RssShare> = x3.iter().map(|s| s.pow4()).collect();
+    // Round 2: [x¹² · x², x¹² · x³] as one batch.
+    let left: Vec<RssShare> = x12.iter().chain(&x12).copied().collect();
+    let right: Vec<RssShare> = x2.iter().chain(&x3).copied().collect();
+    let products = party.mul(net, &left, &right).await?;
+    let (x14, x15) = products.split_at(n);
+    let x240: Vec<RssShare> = x15.iter().map(|s| s.pow16()).collect();
+    party.mul(net, &x240, x14).await
+}
+
+/// The semi-honest GF(2^8)-circuit S-box layer over a [`Party`].
+#[derive(Debug)]
+pub struct Gf256CircuitSbox {
+    party: Party,
+}
+
+impl Gf256CircuitSbox {
+    /// Wraps a party (after its PRSS setup).
+    pub fn new(party: Party) -> Self {
+        Gf256CircuitSbox { party }
+    }
+
+    /// The party, for inputs, openings and other operations around the AES calls.
+    pub fn party(&mut self) -> &mut Party {
+        &mut self.party
+    }
+
+    /// Unwraps the party.
+    pub fn into_party(self) -> Party {
+        self.party
+    }
+}
+
+impl SboxLayer for Gf256CircuitSbox {
+    type Share = RssShare;
+
+    async fn sub_bytes<N: Network>(&mut self, net: &mut N, bytes: &mut [RssShare]) -> Result<(), MaestroError> {
+        let inverses = inverse(&mut self.party, net, bytes).await?;
+        for (b, inv) in bytes.iter_mut().zip(inverses) {
+            *b = inv.map_linear(affine_linear).add_public(AFFINE_CONSTANT);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,44 @@
+//! MAESTRO (Morita, Pohle, Takahashi, Cong, Ogata, Hanaoka, Aly, Boneh — "MAESTRO: Multi-Party
+//! AES Using Lookup Tables", USENIX Security 2025): three-party honest-majority AES on (2,3)
+//! replicated secret sharing over GF(2^8).
+//!
+//! Implemented here (semi-honest, §2.3 "relaxations in the semi-honest model"):
+//! - [`rss`]: replicated sharing and its local linear operations (§2.4, §2.6), including the
+//!   [`crate::aes::AesByte`] implementation the plain AES linear layer runs on;
+//! - [`prss`]: pseudo-random secret sharing after a one-time key setup — 𝓕_rand and 𝓕_zero
+//!   without communication (§2.5, Fig. 1);
+//! - [`online`]: input sharing, batched multiplication by resharing (§2.6), and opening to all or
+//!   some parties;
+//! - [`sbox`]: the S-box black-box trait [`SboxLayer`] every variant implements;
+//! - [`gf256_circuit`]: the GF(2^8)-circuit S-box of \[21\] (Table 1: 5120 bits, 30 rounds per
+//!   AES-128 block per party, without key schedule);
+//! - [`aes`]: the AES driver written once over [`SboxLayer`]: key schedule in MPC and batched
+//!   encryption of many blocks;
+//! - [`frobenius`]: x², x⁴, x¹⁶ as constant-time F2-linear bit matrices (local on shares);
+//! - [`msg`]: the raw-byte wire format; [`error`]: typed errors.
+//!
+//! Not implemented yet: the GF(2^4)-circuit, LUT-16 and LUT-256 variants (§3) and the malicious
+//! verification (§2.7); they plug in as further [`SboxLayer`] implementations.
+//!
+//! Communication is that of the paper's model (payload bytes per party, rounds as counted by
+//! [`crate::net::NetStats`]); setup costs 32 bytes and one round per party.
+
+pub mod aes;
+pub mod error;
+pub mod frobenius;
+pub mod gf256_circuit;
+pub mod msg;
+pub mod online;
+pub mod prss;
+pub mod rss;
+pub mod sbox;
+
+pub use error::{MaestroError, Step};
+pub use gf256_circuit::Gf256CircuitSbox;
+pub use online::Party;
+pub use prss::Prss;
+pub use rss::RssShare;
+pub use sbox::SboxLayer;
+
+#[cfg(test)]
+mod tests;

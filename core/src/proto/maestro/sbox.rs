@@ -1,0 +1,28 @@
+//! The "S-box black box" the AES driver ([`super::aes`]) is written over.
+//!
+//! Every MAESTRO variant (Table 1: GF(2^8)-circuit, GF(2^4)-circuit, LUT-16, LUT-256, their
+//! malicious versions) differs only in how it evaluates SubBytes on shared bytes; the linear
+//! layer and key schedule are local and shared. A variant implements [`SboxLayer`] and gets AES
+//! (and its test suite) for free.
+
+use super::error::MaestroError;
+use crate::aes::AesByte;
+use crate::net::Network;
+use core::future::Future;
+
+/// Oblivious evaluation of the AES S-box on a batch of shared bytes.
+///
+/// Implementations must evaluate the whole batch in the protocol's minimum number of rounds
+/// (one message per party per round for all bytes together), since the driver passes all 16·s
+/// S-boxes of an AES round — or the 4 of a key-schedule `SubWord` — in one call.
+pub trait SboxLayer {
+    /// The share type of the state bytes (its linear operations are local).
+    type Share: AesByte;
+
+    /// Replaces every byte b of `bytes` by a sharing of S(b).
+    fn sub_bytes<N: Network>(
+        &mut self,
+        net: &mut N,
+        bytes: &mut [Self::Share],
+    ) -> impl Future<Output = Result<(), MaestroError>>;
+}

@@ -1,0 +1,7 @@
+//! MPC protocols over the [`crate::net::Network`] abstraction.
+//!
+//! - [`maestro`]: three-party honest-majority AES from MAESTRO (Morita et al., USENIX Security
+//!   2025) on (2,3) replicated secret sharing over GF(2^8); currently the semi-honest
+//!   GF(2^8)-circuit S-box variant.
+
+pub mod maestro;

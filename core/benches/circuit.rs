@@ -12,10 +12,7 @@ mod native {
     use criterion::{black_box, Criterion, Throughput};
 
     fn reference_text() -> String {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../shared/circuits/aes_128.txt"
-        );
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/circuits/aes_128.txt");
         std::fs::read_to_string(path).unwrap_or_else(|e| panic!("benchmark needs {path}: {e}"))
     }
 
@@ -26,9 +23,7 @@ mod native {
 
         let mut group = c.benchmark_group("bristol_aes128");
         group.throughput(Throughput::Bytes(text.len() as u64));
-        group.bench_function("parse", |b| {
-            b.iter(|| Circuit::parse_bristol(black_box(&text)))
-        });
+        group.bench_function("parse", |b| b.iter(|| Circuit::parse_bristol(black_box(&text))));
 
         let inputs = input_bits(&[0x2b; 16], &[0x32; 16]);
         group.throughput(Throughput::Elements(1));

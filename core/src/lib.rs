@@ -11,6 +11,7 @@
 //!   the project's own AES-128 circuit generator;
 //! - [`net`]: the [`net::Network`] abstraction protocols run over, and an in-memory implementation;
 //! - [`proto`]: the MPC protocols, starting with three-party MAESTRO AES ([`proto::maestro`]);
+//! - [`jobs`]: whole jobs (e.g. joint AES with MAESTRO) that every front end runs the same way;
 //! - [`rng`]: per-session randomness (an OS-seeded ChaCha20 generator).
 
 #![forbid(unsafe_op_in_unsafe_fn)]
@@ -19,6 +20,7 @@
 pub mod aes;
 pub mod circuit;
 pub mod field;
+pub mod jobs;
 pub mod net;
 pub mod proto;
 pub mod rng;

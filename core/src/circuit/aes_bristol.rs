@@ -15,11 +15,7 @@
 
 /// Bits of a byte string in Bristol Fashion value order (wire `8j + b` = bit `b` of byte `n-1-j`).
 pub fn value_bits(bytes: &[u8]) -> Vec<bool> {
-    bytes
-        .iter()
-        .rev()
-        .flat_map(|&byte| (0..8).map(move |bit| byte >> bit & 1 == 1))
-        .collect()
+    bytes.iter().rev().flat_map(|&byte| (0..8).map(move |bit| byte >> bit & 1 == 1)).collect()
 }
 
 /// The inverse of [`value_bits`]; `None` if the number of bits is not a multiple of 8.
@@ -27,12 +23,8 @@ pub fn value_bytes(bits: &[bool]) -> Option<Vec<u8>> {
     if bits.len() % 8 != 0 {
         return None;
     }
-    let bytes = bits.chunks(8).rev().map(|chunk| {
-        chunk
-            .iter()
-            .rev()
-            .fold(0u8, |acc, &bit| acc << 1 | u8::from(bit))
-    });
+    let bytes =
+        bits.chunks(8).rev().map(|chunk| chunk.iter().rev().fold(0u8, |acc, &bit| acc << 1 | u8::from(bit)));
     Some(bytes.collect())
 }
 

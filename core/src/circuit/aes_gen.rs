@@ -31,9 +31,7 @@ fn bytes_of_value(wires: &[Wire]) -> [Byte; 16] {
 }
 
 fn value_of_bytes(bytes: &[Byte; 16]) -> Vec<Wire> {
-    (0..128)
-        .map(|wire| bytes[15 - wire / 8][wire % 8])
-        .collect()
+    (0..128).map(|wire| bytes[15 - wire / 8][wire % 8]).collect()
 }
 
 fn xor_bytes(b: &mut CircuitBuilder, x: Byte, y: Byte) -> Byte {
@@ -41,35 +39,18 @@ fn xor_bytes(b: &mut CircuitBuilder, x: Byte, y: Byte) -> Byte {
 }
 
 fn xor_constant(b: &mut CircuitBuilder, x: Byte, constant: u8) -> Byte {
-    std::array::from_fn(|i| {
-        if constant >> i & 1 == 1 {
-            b.not(x[i])
-        } else {
-            x[i]
-        }
-    })
+    std::array::from_fn(|i| if constant >> i & 1 == 1 { b.not(x[i]) } else { x[i] })
 }
 
 /// Multiplication by `x` in GF(2^8) modulo `x^8 + x^4 + x^3 + x + 1`.
 fn xtime(b: &mut CircuitBuilder, x: Byte) -> Byte {
     let high = x[7];
-    [
-        high,
-        b.xor(x[0], high),
-        x[1],
-        b.xor(x[2], high),
-        b.xor(x[3], high),
-        x[4],
-        x[5],
-        x[6],
-    ]
+    [high, b.xor(x[0], high), x[1], b.xor(x[2], high), b.xor(x[3], high), x[4], x[5], x[6]]
 }
 
 /// Round keys 0..=10 as 16 bytes each, in FIPS-197 byte order.
 fn expand_key(b: &mut CircuitBuilder, key: [Byte; 16]) -> Vec<[Byte; 16]> {
-    let mut words: Vec<[Byte; 4]> = (0..4)
-        .map(|w| std::array::from_fn(|i| key[4 * w + i]))
-        .collect();
+    let mut words: Vec<[Byte; 4]> = (0..4).map(|w| std::array::from_fn(|i| key[4 * w + i])).collect();
     for i in 4..44 {
         let previous = words[i - 1];
         let temp = if i % 4 == 0 {
@@ -83,10 +64,7 @@ fn expand_key(b: &mut CircuitBuilder, key: [Byte; 16]) -> Vec<[Byte; 16]> {
         let back = words[i - 4];
         words.push(std::array::from_fn(|j| xor_bytes(b, back[j], temp[j])));
     }
-    words
-        .chunks(4)
-        .map(|round| std::array::from_fn(|byte| round[byte / 4][byte % 4]))
-        .collect()
+    words.chunks(4).map(|round| std::array::from_fn(|byte| round[byte / 4][byte % 4])).collect()
 }
 
 /// State bytes are in FIPS-197 input order: byte `r + 4c` is row `r`, column `c`.
@@ -122,16 +100,11 @@ pub fn aes128_circuit() -> Result<Circuit, CircuitError> {
     let key = bytes_of_value(&b.input(128));
     let plaintext = bytes_of_value(&b.input(128));
     let round_keys = expand_key(&mut b, key);
-    let mut state: [Byte; 16] =
-        std::array::from_fn(|i| xor_bytes(&mut b, plaintext[i], round_keys[0][i]));
+    let mut state: [Byte; 16] = std::array::from_fn(|i| xor_bytes(&mut b, plaintext[i], round_keys[0][i]));
     for (round, round_key) in round_keys.iter().enumerate().skip(1) {
         let substituted = state.map(|byte| sbox(&mut b, byte));
         let shifted = shift_rows(substituted);
-        let mixed = if round < 10 {
-            mix_columns(&mut b, shifted)
-        } else {
-            shifted
-        };
+        let mixed = if round < 10 { mix_columns(&mut b, shifted) } else { shifted };
         state = std::array::from_fn(|i| xor_bytes(&mut b, mixed[i], round_key[i]));
     }
     b.finish(&[value_of_bytes(&state)])

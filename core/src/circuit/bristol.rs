@@ -29,16 +29,9 @@ fn quote(token: &str) -> String {
 
 fn number(token: &str, what: &'static str) -> Result<u64, ParseProblem> {
     if token.is_empty() || !token.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(ParseProblem::NotANumber {
-            what,
-            token: quote(token),
-        });
+        return Err(ParseProblem::NotANumber { what, token: quote(token) });
     }
-    token.parse::<u64>().map_err(|_| ParseProblem::TooLarge {
-        what,
-        value: u64::MAX,
-        max: u64::MAX,
-    })
+    token.parse::<u64>().map_err(|_| ParseProblem::TooLarge { what, value: u64::MAX, max: u64::MAX })
 }
 
 fn bounded(token: &str, what: &'static str, max: u64) -> Result<u64, ParseProblem> {
@@ -77,40 +70,21 @@ fn widths(tokens: &[&str], what: &'static str) -> Result<Vec<u32>, ParseProblem>
     let count = number(tokens[0], what)?;
     let found = tokens.len() as u64 - 1;
     if count != found {
-        return Err(ParseProblem::TokenCount {
-            what,
-            expected: count.saturating_add(1),
-            found: found + 1,
-        });
+        return Err(ParseProblem::TokenCount { what, expected: count.saturating_add(1), found: found + 1 });
     }
-    tokens[1..]
-        .iter()
-        .map(|t| bounded(t, "a value's bit width", MAX_WIRES).map(|w| w as u32))
-        .collect()
+    tokens[1..].iter().map(|t| bounded(t, "a value's bit width", MAX_WIRES).map(|w| w as u32)).collect()
 }
 
 /// Parses one gate line into gates (several for MAND) after checking its wires with `tracker`.
-fn gate_line(
-    tokens: &[&str],
-    tracker: &mut WireTracker,
-    out: &mut Vec<Gate>,
-) -> Result<(), ParseProblem> {
+fn gate_line(tokens: &[&str], tracker: &mut WireTracker, out: &mut Vec<Gate>) -> Result<(), ParseProblem> {
     if tokens.len() < 3 {
-        return Err(ParseProblem::TokenCount {
-            what: "gate line",
-            expected: 3,
-            found: tokens.len() as u64,
-        });
+        return Err(ParseProblem::TokenCount { what: "gate line", expected: 3, found: tokens.len() as u64 });
     }
     let n_in = number(tokens[0], "gate input count")?;
     let n_out = number(tokens[1], "gate output count")?;
     let expected = n_in.saturating_add(n_out).saturating_add(3);
     if expected != tokens.len() as u64 {
-        return Err(ParseProblem::TokenCount {
-            what: "gate line",
-            expected,
-            found: tokens.len() as u64,
-        });
+        return Err(ParseProblem::TokenCount { what: "gate line", expected, found: tokens.len() as u64 });
     }
     let name = tokens[tokens.len() - 1];
     let ins = &tokens[2..2 + n_in as usize];
@@ -119,12 +93,7 @@ fn gate_line(
         if ok {
             Ok(())
         } else {
-            Err(ParseProblem::WrongArity {
-                gate,
-                expected,
-                found_in: n_in,
-                found_out: n_out,
-            })
+            Err(ParseProblem::WrongArity { gate, expected, found_in: n_in, found_out: n_out })
         }
     };
     let read = |tracker: &WireTracker, token: &str| -> Result<u32, ParseProblem> {
@@ -139,11 +108,7 @@ fn gate_line(
     };
     match name {
         "XOR" | "AND" => {
-            arity(
-                if name == "XOR" { "XOR" } else { "AND" },
-                "2 1",
-                n_in == 2 && n_out == 1,
-            )?;
+            arity(if name == "XOR" { "XOR" } else { "AND" }, "2 1", n_in == 2 && n_out == 1)?;
             let a = read(tracker, ins[0])?;
             let b = read(tracker, ins[1])?;
             let o = write(tracker, outs[0])?;
@@ -154,11 +119,7 @@ fn gate_line(
             });
         }
         "INV" | "NOT" | "EQW" => {
-            arity(
-                if name == "EQW" { "EQW" } else { "INV" },
-                "1 1",
-                n_in == 1 && n_out == 1,
-            )?;
+            arity(if name == "EQW" { "EQW" } else { "INV" }, "1 1", n_in == 1 && n_out == 1)?;
             let a = read(tracker, ins[0])?;
             let o = write(tracker, outs[0])?;
             out.push(Gate::Linear(if name == "EQW" {
@@ -174,22 +135,13 @@ fn gate_line(
                 return Err(ParseProblem::ConstantNotABit { value });
             }
             let o = write(tracker, outs[0])?;
-            out.push(Gate::Linear(LinearGate::Const {
-                value: value == 1,
-                out: o,
-            }));
+            out.push(Gate::Linear(LinearGate::Const { value: value == 1, out: o }));
         }
         "MAND" => {
             arity("MAND", "2k k with k >= 1", n_out >= 1 && n_in == 2 * n_out)?;
             let k = n_out as usize;
-            let lefts = ins[..k]
-                .iter()
-                .map(|t| read(tracker, t))
-                .collect::<Result<Vec<_>, _>>()?;
-            let rights = ins[k..]
-                .iter()
-                .map(|t| read(tracker, t))
-                .collect::<Result<Vec<_>, _>>()?;
+            let lefts = ins[..k].iter().map(|t| read(tracker, t)).collect::<Result<Vec<_>, _>>()?;
+            let rights = ins[k..].iter().map(|t| read(tracker, t)).collect::<Result<Vec<_>, _>>()?;
             for ((a, b), o) in lefts.into_iter().zip(rights).zip(outs) {
                 let o = write(tracker, o)?;
                 out.push(Gate::And(AndGate { a, b, out: o }));
@@ -203,17 +155,10 @@ fn gate_line(
 impl Circuit {
     /// Parses Bristol Fashion text (format and limits: see the [`bristol`](crate::circuit::bristol) module).
     pub fn parse_bristol(text: &str) -> Result<Circuit, CircuitError> {
-        let mut lines = Lines {
-            inner: text.lines().enumerate(),
-            last: 0,
-            tokens: Vec::new(),
-        };
+        let mut lines = Lines { inner: text.lines().enumerate(), last: 0, tokens: Vec::new() };
         let at = |line: usize| move |problem: ParseProblem| CircuitError::Parse { line, problem };
 
-        let line = lines.advance().ok_or(CircuitError::Parse {
-            line: 1,
-            problem: ParseProblem::Empty,
-        })?;
+        let line = lines.advance().ok_or(CircuitError::Parse { line: 1, problem: ParseProblem::Empty })?;
         let header = &lines.tokens;
         if header.len() != 2 {
             let problem = ParseProblem::TokenCount {
@@ -235,11 +180,9 @@ impl Circuit {
             let values = widths(&lines.tokens, what).map_err(at(line))?;
             Ok::<_, CircuitError>((line, values))
         };
-        let (line, input_widths) =
-            declaration("the input line `niv n_1 .. n_niv`", "input declaration")?;
+        let (line, input_widths) = declaration("the input line `niv n_1 .. n_niv`", "input declaration")?;
         let n_in = total_width(num_wires, &input_widths, "inputs").map_err(at(line))?;
-        let (line, output_widths) =
-            declaration("the output line `nov m_1 .. m_nov`", "output declaration")?;
+        let (line, output_widths) = declaration("the output line `nov m_1 .. m_nov`", "output declaration")?;
         let n_out = total_width(num_wires, &output_widths, "outputs").map_err(at(line))?;
 
         let mut tracker = WireTracker::new(num_wires, n_in);
@@ -248,11 +191,8 @@ impl Circuit {
         let mut gate_lines = 0u64;
         while let Some(line) = lines.advance() {
             if gate_lines == num_gates {
-                let problem = ParseProblem::CountMismatch {
-                    what: "gates",
-                    declared: num_gates,
-                    found: num_gates + 1,
-                };
+                let problem =
+                    ParseProblem::CountMismatch { what: "gates", declared: num_gates, found: num_gates + 1 };
                 return Err(at(line)(problem));
             }
             gate_line(&lines.tokens, &mut tracker, &mut gates).map_err(at(line))?;
@@ -269,12 +209,7 @@ impl Circuit {
         if let Some(wire) = (num_wires - n_out..num_wires).find(|&w| !tracker.is_written(w)) {
             return Err(at(end)(ParseProblem::OutputNeverWritten { wire }));
         }
-        Ok(Circuit::from_checked(
-            num_wires as u32,
-            input_widths,
-            output_widths,
-            gates,
-        ))
+        Ok(Circuit::from_checked(num_wires as u32, input_widths, output_widths, gates))
     }
 
     /// Writes the circuit as basic Bristol Fashion text (gates in layer order, one `AND` line per AND
@@ -284,18 +219,8 @@ impl Circuit {
         let list = |widths: &[u32]| widths.iter().map(|w| format!(" {w}")).collect::<String>();
         // Writing to a String cannot fail.
         let _ = writeln!(text, "{} {}", self.gate_counts().total(), self.num_wires());
-        let _ = writeln!(
-            text,
-            "{}{}",
-            self.input_widths().len(),
-            list(self.input_widths())
-        );
-        let _ = writeln!(
-            text,
-            "{}{}",
-            self.output_widths().len(),
-            list(self.output_widths())
-        );
+        let _ = writeln!(text, "{}{}", self.input_widths().len(), list(self.input_widths()));
+        let _ = writeln!(text, "{}{}", self.output_widths().len(), list(self.output_widths()));
         text.push('\n');
         for gate in self.gates() {
             let _ = match gate {

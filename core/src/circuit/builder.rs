@@ -47,11 +47,7 @@ impl CircuitBuilder {
 
     /// `a ^ b`.
     pub fn xor(&mut self, a: Wire, b: Wire) -> Wire {
-        self.linear(|out| LinearGate::Xor {
-            a: a.0,
-            b: b.0,
-            out,
-        })
+        self.linear(|out| LinearGate::Xor { a: a.0, b: b.0, out })
     }
 
     /// `!a`.
@@ -78,11 +74,7 @@ impl CircuitBuilder {
     /// `a & b`.
     pub fn and(&mut self, a: Wire, b: Wire) -> Wire {
         let out = self.fresh();
-        self.gates.push(Gate::And(AndGate {
-            a: a.0,
-            b: b.0,
-            out: out.0,
-        }));
+        self.gates.push(Gate::And(AndGate { a: a.0, b: b.0, out: out.0 }));
         out
     }
 
@@ -129,29 +121,14 @@ impl CircuitBuilder {
             .gates
             .iter()
             .map(|gate| match *gate {
-                Gate::And(g) => Gate::And(AndGate {
-                    a: rename(g.a),
-                    b: rename(g.b),
-                    out: rename(g.out),
-                }),
+                Gate::And(g) => Gate::And(AndGate { a: rename(g.a), b: rename(g.b), out: rename(g.out) }),
                 Gate::Linear(g) => Gate::Linear(match g {
-                    LinearGate::Xor { a, b, out } => LinearGate::Xor {
-                        a: rename(a),
-                        b: rename(b),
-                        out: rename(out),
-                    },
-                    LinearGate::Inv { a, out } => LinearGate::Inv {
-                        a: rename(a),
-                        out: rename(out),
-                    },
-                    LinearGate::Copy { a, out } => LinearGate::Copy {
-                        a: rename(a),
-                        out: rename(out),
-                    },
-                    LinearGate::Const { value, out } => LinearGate::Const {
-                        value,
-                        out: rename(out),
-                    },
+                    LinearGate::Xor { a, b, out } => {
+                        LinearGate::Xor { a: rename(a), b: rename(b), out: rename(out) }
+                    }
+                    LinearGate::Inv { a, out } => LinearGate::Inv { a: rename(a), out: rename(out) },
+                    LinearGate::Copy { a, out } => LinearGate::Copy { a: rename(a), out: rename(out) },
+                    LinearGate::Const { value, out } => LinearGate::Const { value, out: rename(out) },
                 }),
             })
             .collect();

@@ -80,7 +80,9 @@ pub enum ParseProblem {
         name: String,
     },
     /// A gate line declares input/output counts that the gate type does not have.
-    #[error("{gate} gate must have {expected} input(s) and output(s) `<in> <out>`, found {found_in} {found_out}")]
+    #[error(
+        "{gate} gate must have {expected} input(s) and output(s) `<in> <out>`, found {found_in} {found_out}"
+    )]
     WrongArity {
         /// The gate name.
         gate: &'static str,

@@ -13,9 +13,7 @@ use super::repr::{Circuit, LinearGate};
 use std::ops::{BitAnd, BitXor, Not};
 
 /// A value on a wire: one bit (`bool`) or a bundle of independent bits (`u64`, one per lane).
-pub trait WireWord:
-    Copy + BitXor<Output = Self> + BitAnd<Output = Self> + Not<Output = Self>
-{
+pub trait WireWord: Copy + BitXor<Output = Self> + BitAnd<Output = Self> + Not<Output = Self> {
     /// All lanes 0.
     const ZERO: Self;
     /// All lanes 1.
@@ -35,26 +33,16 @@ impl WireWord for u64 {
 impl Circuit {
     /// Evaluates the circuit on words of any [`WireWord`] type: `inputs[i]` holds the bits of input
     /// value `i` in wire order; returns the output values in wire order.
-    pub fn evaluate_words<W: WireWord, I: AsRef<[W]>>(
-        &self,
-        inputs: &[I],
-    ) -> Result<Vec<Vec<W>>, EvalError> {
+    pub fn evaluate_words<W: WireWord, I: AsRef<[W]>>(&self, inputs: &[I]) -> Result<Vec<Vec<W>>, EvalError> {
         let widths = self.input_widths();
         if inputs.len() != widths.len() {
-            return Err(EvalError::InputCount {
-                expected: widths.len(),
-                found: inputs.len(),
-            });
+            return Err(EvalError::InputCount { expected: widths.len(), found: inputs.len() });
         }
         let mut wires = Vec::with_capacity(self.num_wires());
         for (index, (value, &width)) in inputs.iter().zip(widths).enumerate() {
             let value = value.as_ref();
             if value.len() != width as usize {
-                return Err(EvalError::InputWidth {
-                    index,
-                    expected: width as usize,
-                    found: value.len(),
-                });
+                return Err(EvalError::InputWidth { index, expected: width as usize, found: value.len() });
             }
             wires.extend_from_slice(value);
         }
@@ -68,9 +56,7 @@ impl Circuit {
                     LinearGate::Xor { a, b, out } => (out, wires[a as usize] ^ wires[b as usize]),
                     LinearGate::Inv { a, out } => (out, !wires[a as usize]),
                     LinearGate::Copy { a, out } => (out, wires[a as usize]),
-                    LinearGate::Const { value, out } => {
-                        (out, if value { W::ONES } else { W::ZERO })
-                    }
+                    LinearGate::Const { value, out } => (out, if value { W::ONES } else { W::ZERO }),
                 };
                 wires[out as usize] = value;
             }
@@ -88,10 +74,7 @@ impl Circuit {
     }
 
     /// Evaluates the circuit 64 times at once: bit `j` of every word is evaluation `j`.
-    pub fn evaluate_bitsliced<I: AsRef<[u64]>>(
-        &self,
-        inputs: &[I],
-    ) -> Result<Vec<Vec<u64>>, EvalError> {
+    pub fn evaluate_bitsliced<I: AsRef<[u64]>>(&self, inputs: &[I]) -> Result<Vec<Vec<u64>>, EvalError> {
         self.evaluate_words(inputs)
     }
 }
@@ -114,7 +97,5 @@ pub fn pack_lanes<L: AsRef<[bool]>>(lanes: &[L]) -> Option<Vec<u64>> {
 
 /// Unpacks the first `lanes` lanes (at most 64) of bit-sliced words: the inverse of [`pack_lanes`].
 pub fn unpack_lanes(words: &[u64], lanes: usize) -> Vec<Vec<bool>> {
-    (0..lanes.min(64))
-        .map(|lane| words.iter().map(|w| w >> lane & 1 == 1).collect())
-        .collect()
+    (0..lanes.min(64)).map(|lane| words.iter().map(|w| w >> lane & 1 == 1).collect()).collect()
 }

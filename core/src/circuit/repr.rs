@@ -116,10 +116,7 @@ impl Gate {
             Gate::Linear(g) => (Some(g.inputs()), None),
             Gate::And(g) => (None, Some([g.a, g.b])),
         };
-        linear
-            .into_iter()
-            .flatten()
-            .chain(and.into_iter().flatten())
+        linear.into_iter().flatten().chain(and.into_iter().flatten())
     }
 }
 
@@ -196,10 +193,7 @@ impl WireTracker {
     /// A tracker for `num_wires` wires whose first `num_input_wires` are inputs (already written).
     /// The caller guarantees `num_input_wires <= num_wires <= MAX_WIRES`.
     pub(crate) fn new(num_wires: u64, num_input_wires: u64) -> Self {
-        let mut tracker = WireTracker {
-            num_wires,
-            written: Vec::new(),
-        };
+        let mut tracker = WireTracker { num_wires, written: Vec::new() };
         for wire in 0..num_input_wires {
             tracker.set(wire);
         }
@@ -215,19 +209,14 @@ impl WireTracker {
     }
 
     pub(crate) fn is_written(&self, wire: u64) -> bool {
-        self.written
-            .get((wire / 64) as usize)
-            .is_some_and(|w| w >> (wire % 64) & 1 == 1)
+        self.written.get((wire / 64) as usize).is_some_and(|w| w >> (wire % 64) & 1 == 1)
     }
 
     fn in_range(&self, wire: u64) -> Result<(), WireProblem> {
         if wire < self.num_wires {
             Ok(())
         } else {
-            Err(WireProblem::OutOfRange {
-                wire,
-                num_wires: self.num_wires,
-            })
+            Err(WireProblem::OutOfRange { wire, num_wires: self.num_wires })
         }
     }
 
@@ -253,18 +242,10 @@ impl WireTracker {
 }
 
 /// Total width of the values `widths`, checked to fit in `num_wires` wires.
-pub(crate) fn total_width(
-    num_wires: u64,
-    widths: &[u32],
-    what: &'static str,
-) -> Result<u64, ParseProblem> {
+pub(crate) fn total_width(num_wires: u64, widths: &[u32], what: &'static str) -> Result<u64, ParseProblem> {
     let needed: u64 = widths.iter().map(|&w| u64::from(w)).sum();
     if needed > num_wires {
-        return Err(ParseProblem::NotEnoughWires {
-            what,
-            needed,
-            num_wires,
-        });
+        return Err(ParseProblem::NotEnoughWires { what, needed, num_wires });
     }
     Ok(needed)
 }
@@ -285,10 +266,10 @@ impl Circuit {
                 max: MAX_WIRES,
             }));
         }
-        let n_in = total_width(u64::from(num_wires), &input_widths, "inputs")
-            .map_err(CircuitError::Structure)?;
-        let n_out = total_width(u64::from(num_wires), &output_widths, "outputs")
-            .map_err(CircuitError::Structure)?;
+        let n_in =
+            total_width(u64::from(num_wires), &input_widths, "inputs").map_err(CircuitError::Structure)?;
+        let n_out =
+            total_width(u64::from(num_wires), &output_widths, "outputs").map_err(CircuitError::Structure)?;
         let mut tracker = WireTracker::new(u64::from(num_wires), n_in);
         for (index, gate) in gates.iter().enumerate() {
             let problem = |problem| CircuitError::Gate { index, problem };
@@ -299,16 +280,9 @@ impl Circuit {
         }
         let first_output = u64::from(num_wires) - n_out;
         if let Some(wire) = (first_output..u64::from(num_wires)).find(|&w| !tracker.is_written(w)) {
-            return Err(CircuitError::Structure(ParseProblem::OutputNeverWritten {
-                wire,
-            }));
+            return Err(CircuitError::Structure(ParseProblem::OutputNeverWritten { wire }));
         }
-        Ok(Circuit::from_checked(
-            num_wires,
-            input_widths,
-            output_widths,
-            gates,
-        ))
+        Ok(Circuit::from_checked(num_wires, input_widths, output_widths, gates))
     }
 
     /// Layers gates that the caller has already checked with a [`WireTracker`].
@@ -323,11 +297,7 @@ impl Circuit {
         let mut counts = GateCounts::default();
         let mut max_depth = 0u32;
         for gate in &gates {
-            let input_depth = gate
-                .inputs()
-                .map(|w| wire_depth[w as usize])
-                .max()
-                .unwrap_or(0);
+            let input_depth = gate.inputs().map(|w| wire_depth[w as usize]).max().unwrap_or(0);
             let depth = match gate {
                 Gate::And(_) => input_depth + 1,
                 Gate::Linear(_) => input_depth,
@@ -348,8 +318,7 @@ impl Circuit {
             }
         }
         let mut layer_ends = Vec::with_capacity(layers);
-        let (mut and_next, mut linear_next) =
-            (Vec::with_capacity(layers), Vec::with_capacity(layers));
+        let (mut and_next, mut linear_next) = (Vec::with_capacity(layers), Vec::with_capacity(layers));
         let (mut and_end, mut linear_end) = (0, 0);
         for layer in 0..layers {
             and_next.push(and_end);
@@ -359,10 +328,7 @@ impl Circuit {
             layer_ends.push((and_end, linear_end));
         }
         let placeholder_and = AndGate { a: 0, b: 0, out: 0 };
-        let placeholder_linear = LinearGate::Const {
-            value: false,
-            out: 0,
-        };
+        let placeholder_linear = LinearGate::Const { value: false, out: 0 };
         let mut and_gates = vec![placeholder_and; and_end];
         let mut linear_gates = vec![placeholder_linear; linear_end];
         for (gate, &depth) in gates.iter().zip(&gate_depth) {
@@ -378,15 +344,7 @@ impl Circuit {
                 }
             }
         }
-        Circuit {
-            num_wires,
-            input_widths,
-            output_widths,
-            and_gates,
-            linear_gates,
-            layer_ends,
-            counts,
-        }
+        Circuit { num_wires, input_widths, output_widths, and_gates, linear_gates, layer_ends, counts }
     }
 
     /// Total number of wires.
@@ -424,10 +382,7 @@ impl Circuit {
     /// The wires of output value `index` (the last wires, in order), or `None` if out of range.
     pub fn output_wires(&self, index: usize) -> Option<Range<usize>> {
         let width = *self.output_widths.get(index)? as usize;
-        let before: usize = self.output_widths[..index]
-            .iter()
-            .map(|&w| w as usize)
-            .sum();
+        let before: usize = self.output_widths[..index].iter().map(|&w| w as usize).sum();
         let start = self.num_wires() - self.num_output_wires() + before;
         Some(start..start + width)
     }
@@ -453,11 +408,7 @@ impl Circuit {
     }
 
     fn layer(&self, depth: usize) -> Layer<'_> {
-        let (and_start, linear_start) = if depth == 0 {
-            (0, 0)
-        } else {
-            self.layer_ends[depth - 1]
-        };
+        let (and_start, linear_start) = if depth == 0 { (0, 0) } else { self.layer_ends[depth - 1] };
         let (and_end, linear_end) = self.layer_ends[depth];
         Layer {
             depth,

@@ -1,9 +1,7 @@
 //! The shared Bristol Fashion AES circuits against FIPS-197 and RustCrypto, which also pins down the
 //! bit ordering documented in `aes_bristol`.
 
-use super::support::{
-    aes_bitsliced, aes_bool, hex16, random_pairs, rustcrypto_aes, shared_circuit,
-};
+use super::support::{aes_bitsliced, aes_bool, hex16, random_pairs, rustcrypto_aes, shared_circuit};
 use crate::circuit::aes_bristol::{input_bits, output_bytes, value_bits, value_bytes};
 
 const FIPS_PLAINTEXT: &str = "00112233445566778899aabbccddeeff";
@@ -27,8 +25,7 @@ fn aes128_reference_matches_fips197_appendix_b() {
 #[test]
 fn aes256_reference_matches_fips197_appendix_c3() {
     let circuit = shared_circuit("aes_256.txt");
-    let key =
-        hex::decode("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f").unwrap();
+    let key = hex::decode("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f").unwrap();
     let ciphertext = aes_bool(circuit, &key, &hex16(FIPS_PLAINTEXT));
     assert_eq!(hex::encode(ciphertext), "8ea2b7ca516745bfeafc49904b496089");
 }
@@ -40,12 +37,7 @@ fn reference_circuits_equal_rustcrypto_on_random_inputs() {
         let pairs = random_pairs(seed, key_len, 64);
         let ciphertexts = aes_bitsliced(circuit, &pairs);
         for ((key, plaintext), ciphertext) in pairs.iter().zip(&ciphertexts) {
-            assert_eq!(
-                *ciphertext,
-                rustcrypto_aes(key, plaintext),
-                "{name}, key {}",
-                hex::encode(key)
-            );
+            assert_eq!(*ciphertext, rustcrypto_aes(key, plaintext), "{name}, key {}", hex::encode(key));
         }
     }
 }
@@ -58,11 +50,7 @@ fn bool_and_bitsliced_evaluation_agree() {
     // Every lane is compared with a bool evaluation, on a few lanes spread over the word.
     for lane in [0, 1, 17, 38, 63] {
         let (key, plaintext) = &pairs[lane];
-        assert_eq!(
-            sliced[lane],
-            aes_bool(circuit, key, plaintext),
-            "lane {lane}"
-        );
+        assert_eq!(sliced[lane], aes_bool(circuit, key, plaintext), "lane {lane}");
     }
 }
 
@@ -71,19 +59,11 @@ fn the_naive_msb_first_byte_order_is_wrong() {
     // Documents the pitfall: feeding bytes in order, most significant bit first, gives garbage.
     let circuit = shared_circuit("aes_128.txt");
     let msb_first = |bytes: &[u8]| -> Vec<bool> {
-        bytes
-            .iter()
-            .flat_map(|&b| (0..8).rev().map(move |i| b >> i & 1 == 1))
-            .collect()
+        bytes.iter().flat_map(|&b| (0..8).rev().map(move |i| b >> i & 1 == 1)).collect()
     };
     let key = hex::decode("000102030405060708090a0b0c0d0e0f").unwrap();
-    let outputs = circuit
-        .evaluate(&[msb_first(&key), msb_first(&hex16(FIPS_PLAINTEXT))])
-        .unwrap();
-    assert_ne!(
-        output_bytes(&outputs[0]).unwrap(),
-        hex16("69c4e0d86a7b0430d8cdb78070b4c55a")
-    );
+    let outputs = circuit.evaluate(&[msb_first(&key), msb_first(&hex16(FIPS_PLAINTEXT))]).unwrap();
+    assert_ne!(output_bytes(&outputs[0]).unwrap(), hex16("69c4e0d86a7b0430d8cdb78070b4c55a"));
 }
 
 #[test]
@@ -107,11 +87,7 @@ fn reference_circuit_statistics() {
     let counts = aes128.gate_counts();
     assert_eq!((counts.and, counts.xor, counts.inv), (6400, 28176, 2087));
     assert_eq!(
-        (
-            aes128.num_wires(),
-            aes128.input_widths(),
-            aes128.output_widths()
-        ),
+        (aes128.num_wires(), aes128.input_widths(), aes128.output_widths()),
         (36919, &[128, 128][..], &[128][..])
     );
     let aes256 = shared_circuit("aes_256.txt");

@@ -17,14 +17,7 @@ fn sbox_circuit() -> Circuit {
 #[test]
 fn reference_sbox_helper_matches_fips197_table_entries() {
     // FIPS-197 Figure 7 entries, so the exhaustive check below compares against the right table.
-    for (x, s) in [
-        (0x00, 0x63),
-        (0x01, 0x7c),
-        (0x53, 0xed),
-        (0xff, 0x16),
-        (0x10, 0xca),
-        (0xc9, 0xdd),
-    ] {
+    for (x, s) in [(0x00, 0x63), (0x01, 0x7c), (0x53, 0xed), (0xff, 0x16), (0x10, 0xca), (0xc9, 0xdd)] {
         assert_eq!(reference_sbox(x), s, "S({x:#04x})");
     }
 }
@@ -35,10 +28,7 @@ fn sbox_matches_fips197_on_all_256_inputs() {
     for x in 0..=255u8 {
         let bits: Vec<bool> = (0..8).map(|i| x >> i & 1 == 1).collect();
         let out = circuit.evaluate(&[bits]).unwrap();
-        let s = out[0]
-            .iter()
-            .enumerate()
-            .fold(0u8, |acc, (i, &bit)| acc | u8::from(bit) << i);
+        let s = out[0].iter().enumerate().fold(0u8, |acc, (i, &bit)| acc | u8::from(bit) << i);
         assert_eq!(s, reference_sbox(x), "S({x:#04x})");
     }
 }
@@ -47,16 +37,7 @@ fn sbox_matches_fips197_on_all_256_inputs() {
 fn sbox_gate_counts_and_depth() {
     let circuit = sbox_circuit();
     let counts = circuit.gate_counts();
-    assert_eq!(
-        (
-            counts.and,
-            counts.xor,
-            counts.inv,
-            counts.copy,
-            counts.constant
-        ),
-        (32, 83, 4, 0, 0)
-    );
+    assert_eq!((counts.and, counts.xor, counts.inv, counts.copy, counts.constant), (32, 83, 4, 0, 0));
     assert_eq!(circuit.and_depth(), 6);
 }
 
@@ -108,9 +89,6 @@ fn generated_aes128_statistics() {
     let profile: Vec<usize> = circuit.and_layers().map(<[_]>::len).collect();
     let round = [180, 20, 40, 140, 100, 160];
     assert_eq!(profile, round.repeat(10));
-    let reference: Vec<usize> = shared_circuit("aes_128.txt")
-        .and_layers()
-        .map(<[_]>::len)
-        .collect();
+    let reference: Vec<usize> = shared_circuit("aes_128.txt").and_layers().map(<[_]>::len).collect();
     assert_eq!(profile, reference);
 }

@@ -3,8 +3,8 @@
 
 use super::support::{generated_aes128, shared_circuit};
 use crate::circuit::{
-    pack_lanes, unpack_lanes, Circuit, CircuitBuilder, CircuitError, EvalError, Gate, LinearGate,
-    Wire, WireProblem,
+    pack_lanes, unpack_lanes, Circuit, CircuitBuilder, CircuitError, EvalError, Gate, LinearGate, Wire,
+    WireProblem,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{RngAlgorithm, TestRng, TestRunner};
@@ -18,25 +18,15 @@ fn assert_layers_valid(circuit: &Circuit) {
         depth[wire as usize].unwrap_or_else(|| panic!("wire {wire} read before written"))
     };
     for layer in circuit.layers() {
-        assert_eq!(
-            layer.and_gates.is_empty(),
-            layer.depth == 0 || circuit.and_depth() == 0
-        );
-        let ands: Vec<(u32, usize)> = layer
-            .and_gates
-            .iter()
-            .map(|g| (g.out, read(&depth, g.a).max(read(&depth, g.b)) + 1))
-            .collect();
+        assert_eq!(layer.and_gates.is_empty(), layer.depth == 0 || circuit.and_depth() == 0);
+        let ands: Vec<(u32, usize)> =
+            layer.and_gates.iter().map(|g| (g.out, read(&depth, g.a).max(read(&depth, g.b)) + 1)).collect();
         for (out, d) in ands {
             assert_eq!(d, layer.depth, "AND gate writing {out} in the wrong layer");
             depth[out as usize] = Some(d);
         }
         for gate in layer.linear_gates {
-            let d = Gate::Linear(*gate)
-                .inputs()
-                .map(|w| read(&depth, w))
-                .max()
-                .unwrap_or(0);
+            let d = Gate::Linear(*gate).inputs().map(|w| read(&depth, w)).max().unwrap_or(0);
             assert!(d <= layer.depth);
             depth[gate.out() as usize] = Some(layer.depth.max(d));
         }
@@ -73,32 +63,16 @@ fn eq_eqw_mand_not_semantics() {
     .join("\r\n");
     let circuit = Circuit::parse_bristol(&text).unwrap();
     let counts = circuit.gate_counts();
-    assert_eq!(
-        (
-            counts.and,
-            counts.xor,
-            counts.inv,
-            counts.copy,
-            counts.constant
-        ),
-        (6, 1, 1, 2, 2)
-    );
+    assert_eq!((counts.and, counts.xor, counts.inv, counts.copy, counts.constant), (6, 1, 1, 2, 2));
     for x in 0..16u8 {
         let bits: Vec<bool> = (0..4).map(|i| x >> i & 1 == 1).collect();
         let (a0, a1, b0, b1) = (bits[0], bits[1], bits[2], bits[3]);
         // MAND pairs the first half of its inputs with the second half: 4 = a0 & b0, 5 = a1 & b1.
         let (w4, w5) = (a0 & b0, a1 & b1);
         let expected = vec![w4 ^ w5, w4, false, !a0 & a1, false, w4 ^ w5];
-        assert_eq!(
-            circuit.evaluate(&[&bits[..2], &bits[2..]]).unwrap(),
-            vec![expected],
-            "x = {x}"
-        );
+        assert_eq!(circuit.evaluate(&[&bits[..2], &bits[2..]]).unwrap(), vec![expected], "x = {x}");
     }
-    assert_eq!(
-        Circuit::parse_bristol(&circuit.to_bristol()).unwrap(),
-        circuit
-    );
+    assert_eq!(Circuit::parse_bristol(&circuit.to_bristol()).unwrap(), circuit);
 }
 
 #[test]
@@ -106,34 +80,13 @@ fn evaluation_rejects_wrong_input_shapes() {
     let circuit = shared_circuit("aes_128.txt");
     assert_eq!(
         circuit.evaluate(&[vec![false; 128]]).unwrap_err(),
-        EvalError::InputCount {
-            expected: 2,
-            found: 1
-        }
+        EvalError::InputCount { expected: 2, found: 1 }
     );
-    let err = circuit
-        .evaluate(&[vec![false; 128], vec![false; 127]])
-        .unwrap_err();
-    assert_eq!(
-        err,
-        EvalError::InputWidth {
-            index: 1,
-            expected: 128,
-            found: 127
-        }
-    );
+    let err = circuit.evaluate(&[vec![false; 128], vec![false; 127]]).unwrap_err();
+    assert_eq!(err, EvalError::InputWidth { index: 1, expected: 128, found: 127 });
     assert!(err.to_string().contains("input value 1 must have 128 bits"));
-    let err = circuit
-        .evaluate_bitsliced(&[vec![0u64; 256], vec![0u64; 128]])
-        .unwrap_err();
-    assert_eq!(
-        err,
-        EvalError::InputWidth {
-            index: 0,
-            expected: 128,
-            found: 256
-        }
-    );
+    let err = circuit.evaluate_bitsliced(&[vec![0u64; 256], vec![0u64; 128]]).unwrap_err();
+    assert_eq!(err, EvalError::InputWidth { index: 0, expected: 128, found: 256 });
 }
 
 #[test]
@@ -148,10 +101,7 @@ fn builder_renumbers_to_bristol_conventions() {
     let circuit = b.finish(&[vec![y[0], u, u]]).unwrap();
     assert_eq!(circuit.input_widths(), &[2, 1]);
     assert_eq!(circuit.output_widths(), &[3]);
-    assert_eq!(
-        circuit.output_wires(0),
-        Some(circuit.num_wires() - 3..circuit.num_wires())
-    );
+    assert_eq!(circuit.output_wires(0), Some(circuit.num_wires() - 3..circuit.num_wires()));
     assert_eq!(circuit.gate_counts().copy, 2);
     for x in 0..8u8 {
         let bits: Vec<bool> = (0..3).map(|i| x >> i & 1 == 1).collect();
@@ -170,38 +120,25 @@ fn builder_rejects_foreign_wires() {
     let y = b.xor(x[0], foreign[40]);
     assert!(matches!(
         b.finish(&[vec![y]]),
-        Err(CircuitError::Gate {
-            index: 0,
-            problem: WireProblem::OutOfRange { .. }
-        })
+        Err(CircuitError::Gate { index: 0, problem: WireProblem::OutOfRange { .. } })
     ));
 }
 
 #[test]
 fn new_checks_gate_lists() {
     let gates = vec![Gate::Linear(LinearGate::Inv { a: 2, out: 1 })];
-    assert!(matches!(
-        Circuit::new(2, vec![1], vec![1], gates),
-        Err(CircuitError::Gate { index: 0, .. })
-    ));
+    assert!(matches!(Circuit::new(2, vec![1], vec![1], gates), Err(CircuitError::Gate { index: 0, .. })));
     let gates = vec![Gate::Linear(LinearGate::Inv { a: 0, out: 1 })];
     let circuit = Circuit::new(2, vec![1], vec![1], gates).unwrap();
     assert_eq!(circuit.evaluate(&[[true]]).unwrap(), vec![vec![false]]);
-    assert!(matches!(
-        Circuit::new(2, vec![1], vec![1], vec![]),
-        Err(CircuitError::Structure(_))
-    ));
-    assert!(matches!(
-        Circuit::new(2, vec![3], vec![1], vec![]),
-        Err(CircuitError::Structure(_))
-    ));
+    assert!(matches!(Circuit::new(2, vec![1], vec![1], vec![]), Err(CircuitError::Structure(_))));
+    assert!(matches!(Circuit::new(2, vec![3], vec![1], vec![]), Err(CircuitError::Structure(_))));
 }
 
 #[test]
 fn lane_packing_round_trips() {
-    let lanes: Vec<Vec<bool>> = (0..64)
-        .map(|l: usize| (0..5).map(|k| (l * 7 + k) % 3 == 0).collect())
-        .collect();
+    let lanes: Vec<Vec<bool>> =
+        (0..64).map(|l: usize| (0..5).map(|k| (l * 7 + k) % 3 == 0).collect()).collect();
     let words = pack_lanes(&lanes).unwrap();
     assert_eq!(unpack_lanes(&words, 64), lanes);
     assert_eq!(pack_lanes(&vec![vec![true]; 65]), None);
@@ -231,22 +168,15 @@ fn random_circuit(inputs: &[usize], ops: &[(u8, usize, usize)], outputs: &[usize
         };
         wires.push(w);
     }
-    let outs: Vec<Vec<Wire>> = outputs
-        .iter()
-        .map(|&o| vec![wires[o % wires.len()], wires[(o / 3) % wires.len()]])
-        .collect();
+    let outs: Vec<Vec<Wire>> =
+        outputs.iter().map(|&o| vec![wires[o % wires.len()], wires[(o / 3) % wires.len()]]).collect();
     b.finish(&outs).unwrap()
 }
 
 #[test]
 fn random_circuits_bool_equals_bitsliced_and_round_trip() {
-    let config = ProptestConfig {
-        cases: 96,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    };
-    let mut runner =
-        TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha));
+    let config = ProptestConfig { cases: 96, failure_persistence: None, ..ProptestConfig::default() };
+    let mut runner = TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha));
     let strategy = (
         prop::collection::vec(0usize..5, 0..4),
         prop::collection::vec((any::<u8>(), any::<usize>(), any::<usize>()), 0..80),
@@ -257,33 +187,23 @@ fn random_circuits_bool_equals_bitsliced_and_round_trip() {
         .run(&strategy, |(inputs, ops, outputs, seed)| {
             let circuit = random_circuit(&inputs, &ops, &outputs);
             assert_layers_valid(&circuit);
-            prop_assert_eq!(
-                Circuit::parse_bristol(&circuit.to_bristol()).unwrap(),
-                circuit.clone()
-            );
+            prop_assert_eq!(Circuit::parse_bristol(&circuit.to_bristol()).unwrap(), circuit.clone());
             let words: Vec<Vec<u64>> = inputs
                 .iter()
                 .enumerate()
                 .map(|(v, &w)| {
                     (0..w)
-                        .map(|k| {
-                            seed.rotate_left((7 * v + 3 * k) as u32)
-                                .wrapping_mul(0x9e37_79b9_7f4a_7c15)
-                        })
+                        .map(|k| seed.rotate_left((7 * v + 3 * k) as u32).wrapping_mul(0x9e37_79b9_7f4a_7c15))
                         .collect()
                 })
                 .collect();
             let sliced = circuit.evaluate_bitsliced(&words).unwrap();
             for lane in [0, 13, 63] {
-                let bits: Vec<Vec<bool>> = words
-                    .iter()
-                    .map(|v| v.iter().map(|w| w >> lane & 1 == 1).collect())
-                    .collect();
+                let bits: Vec<Vec<bool>> =
+                    words.iter().map(|v| v.iter().map(|w| w >> lane & 1 == 1).collect()).collect();
                 let single = circuit.evaluate(&bits).unwrap();
-                let lane_out: Vec<Vec<bool>> = sliced
-                    .iter()
-                    .map(|v| v.iter().map(|w| w >> lane & 1 == 1).collect())
-                    .collect();
+                let lane_out: Vec<Vec<bool>> =
+                    sliced.iter().map(|v| v.iter().map(|w| w >> lane & 1 == 1).collect()).collect();
                 prop_assert_eq!(single, lane_out);
             }
             Ok(())

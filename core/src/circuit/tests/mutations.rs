@@ -14,10 +14,7 @@ fn seeds() -> Vec<String> {
     let mut b = CircuitBuilder::new();
     let x = b.input(8);
     let s = crate::circuit::sbox_bp::sbox(&mut b, x.try_into().expect("8 wires"));
-    let sbox = b
-        .finish(&[s.to_vec()])
-        .expect("valid S-box circuit")
-        .to_bristol();
+    let sbox = b.finish(&[s.to_vec()]).expect("valid S-box circuit").to_bristol();
     vec![small, sbox]
 }
 
@@ -93,29 +90,19 @@ fn apply(text: &str, mutation: &Mutation) -> String {
 #[test]
 fn mutated_circuits_never_panic() {
     let seeds = seeds();
-    let config = ProptestConfig {
-        cases: 400,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    };
-    let mut runner =
-        TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha));
+    let config = ProptestConfig { cases: 400, failure_persistence: None, ..ProptestConfig::default() };
+    let mut runner = TestRunner::new_with_rng(config, TestRng::deterministic_rng(RngAlgorithm::ChaCha));
     let strategy = (0..seeds.len(), prop::collection::vec(mutation(), 1..4));
     // Both outcomes must occur, or the mutations are too mild or too harsh to test anything.
     let (parsed, rejected) = (Cell::new(0usize), Cell::new(0usize));
     runner
         .run(&strategy, |(seed, mutations)| {
-            let text = mutations
-                .iter()
-                .fold(seeds[seed].clone(), |t, m| apply(&t, m));
+            let text = mutations.iter().fold(seeds[seed].clone(), |t, m| apply(&t, m));
             match Circuit::parse_bristol(&text) {
                 Ok(circuit) => {
                     parsed.set(parsed.get() + 1);
-                    let zeros: Vec<Vec<bool>> = circuit
-                        .input_widths()
-                        .iter()
-                        .map(|&w| vec![false; w as usize])
-                        .collect();
+                    let zeros: Vec<Vec<bool>> =
+                        circuit.input_widths().iter().map(|&w| vec![false; w as usize]).collect();
                     let outputs = circuit.evaluate(&zeros).expect("widths match");
                     prop_assert_eq!(outputs.len(), circuit.output_widths().len());
                     prop_assert_eq!(
@@ -139,8 +126,5 @@ fn mutated_circuits_never_panic() {
         })
         .unwrap();
     let (parsed, rejected) = (parsed.get(), rejected.get());
-    assert!(
-        parsed > 0 && rejected > 0,
-        "parsed {parsed}, rejected {rejected}"
-    );
+    assert!(parsed > 0 && rejected > 0, "parsed {parsed}, rejected {rejected}");
 }

@@ -19,8 +19,7 @@ fn with_gates(gates: &str) -> String {
 
 #[test]
 fn the_base_circuit_is_valid() {
-    let circuit =
-        Circuit::parse_bristol(&with_gates("2 1 0 1 3 AND\n1 1 3 4 INV\n2 1 4 2 5 XOR\n")).unwrap();
+    let circuit = Circuit::parse_bristol(&with_gates("2 1 0 1 3 AND\n1 1 3 4 INV\n2 1 4 2 5 XOR\n")).unwrap();
     assert_eq!(circuit.gate_counts().total(), 3);
 }
 
@@ -32,108 +31,38 @@ fn empty_input() {
 
 #[test]
 fn malformed_header() {
-    assert!(matches!(
-        parse_err("3\n"),
-        (
-            1,
-            ParseProblem::TokenCount {
-                expected: 2,
-                found: 1,
-                ..
-            }
-        )
-    ));
-    assert!(matches!(
-        parse_err("3 6 7\n"),
-        (
-            1,
-            ParseProblem::TokenCount {
-                expected: 2,
-                found: 3,
-                ..
-            }
-        )
-    ));
+    assert!(matches!(parse_err("3\n"), (1, ParseProblem::TokenCount { expected: 2, found: 1, .. })));
+    assert!(matches!(parse_err("3 6 7\n"), (1, ParseProblem::TokenCount { expected: 2, found: 3, .. })));
     assert!(
         matches!(parse_err("\n\n3 x\n"), (3, ParseProblem::NotANumber { ref token, .. }) if token == "x")
     );
-    assert!(matches!(
-        parse_err("-3 6\n"),
-        (1, ParseProblem::NotANumber { .. })
-    ));
-    assert!(matches!(
-        parse_err("+3 6\n"),
-        (1, ParseProblem::NotANumber { .. })
-    ));
+    assert!(matches!(parse_err("-3 6\n"), (1, ParseProblem::NotANumber { .. })));
+    assert!(matches!(parse_err("+3 6\n"), (1, ParseProblem::NotANumber { .. })));
     assert!(matches!(
         parse_err("3 99999999999999999999999\n"),
-        (
-            1,
-            ParseProblem::TooLarge {
-                value: u64::MAX,
-                ..
-            }
-        )
+        (1, ParseProblem::TooLarge { value: u64::MAX, .. })
     ));
     let too_many_wires = format!("1 {}\n", MAX_WIRES + 1);
-    assert!(matches!(
-        parse_err(&too_many_wires),
-        (1, ParseProblem::TooLarge { max: MAX_WIRES, .. })
-    ));
+    assert!(matches!(parse_err(&too_many_wires), (1, ParseProblem::TooLarge { max: MAX_WIRES, .. })));
 }
 
 #[test]
 fn missing_or_malformed_declarations() {
-    assert!(matches!(
-        parse_err("3 6\n"),
-        (2, ParseProblem::UnexpectedEnd { .. })
-    ));
-    assert!(matches!(
-        parse_err("3 6\n2 2 1\n"),
-        (3, ParseProblem::UnexpectedEnd { .. })
-    ));
+    assert!(matches!(parse_err("3 6\n"), (2, ParseProblem::UnexpectedEnd { .. })));
+    assert!(matches!(parse_err("3 6\n2 2 1\n"), (3, ParseProblem::UnexpectedEnd { .. })));
     assert!(matches!(
         parse_err("3 6\n2 2\n1 2\n"),
-        (
-            2,
-            ParseProblem::TokenCount {
-                expected: 3,
-                found: 2,
-                ..
-            }
-        )
+        (2, ParseProblem::TokenCount { expected: 3, found: 2, .. })
     ));
-    assert!(matches!(
-        parse_err("3 6\n2 2 1\n1 2 2\n"),
-        (3, ParseProblem::TokenCount { .. })
-    ));
-    assert!(matches!(
-        parse_err("3 6\n2 2 y\n1 2\n"),
-        (2, ParseProblem::NotANumber { .. })
-    ));
+    assert!(matches!(parse_err("3 6\n2 2 1\n1 2 2\n"), (3, ParseProblem::TokenCount { .. })));
+    assert!(matches!(parse_err("3 6\n2 2 y\n1 2\n"), (2, ParseProblem::NotANumber { .. })));
     assert!(matches!(
         parse_err("3 6\n2 4 4\n1 2\n"),
-        (
-            2,
-            ParseProblem::NotEnoughWires {
-                needed: 8,
-                num_wires: 6,
-                ..
-            }
-        )
+        (2, ParseProblem::NotEnoughWires { needed: 8, num_wires: 6, .. })
     ));
-    assert!(matches!(
-        parse_err("3 6\n2 2 1\n1 7\n"),
-        (3, ParseProblem::NotEnoughWires { needed: 7, .. })
-    ));
-    assert!(matches!(
-        parse_err("3 6\n1 99999999999\n"),
-        (2, ParseProblem::TooLarge { .. })
-    ));
-    assert!(matches!(
-        parse_err("3 6\n18446744073709551615 1\n"),
-        (2, ParseProblem::TokenCount { .. })
-    ));
+    assert!(matches!(parse_err("3 6\n2 2 1\n1 7\n"), (3, ParseProblem::NotEnoughWires { needed: 7, .. })));
+    assert!(matches!(parse_err("3 6\n1 99999999999\n"), (2, ParseProblem::TooLarge { .. })));
+    assert!(matches!(parse_err("3 6\n18446744073709551615 1\n"), (2, ParseProblem::TokenCount { .. })));
 }
 
 #[test]
@@ -176,31 +105,16 @@ fn unknown_gates_and_wrong_arity() {
 fn wrong_token_counts_on_gate_lines() {
     assert!(matches!(
         parse_err(&with_gates("2 1 0 1 AND\n")),
-        (
-            5,
-            ParseProblem::TokenCount {
-                expected: 6,
-                found: 5,
-                ..
-            }
-        )
+        (5, ParseProblem::TokenCount { expected: 6, found: 5, .. })
     ));
-    assert!(matches!(
-        parse_err(&with_gates("2 1 0 1 3 4 AND\n")),
-        (5, ParseProblem::TokenCount { .. })
-    ));
-    assert!(matches!(
-        parse_err(&with_gates("AND\n")),
-        (5, ParseProblem::TokenCount { .. })
-    ));
+    assert!(matches!(parse_err(&with_gates("2 1 0 1 3 4 AND\n")), (5, ParseProblem::TokenCount { .. })));
+    assert!(matches!(parse_err(&with_gates("AND\n")), (5, ParseProblem::TokenCount { .. })));
     assert!(matches!(
         parse_err(&with_gates("4000000000 2000000000 MAND\n")),
         (5, ParseProblem::TokenCount { .. })
     ));
     assert!(matches!(
-        parse_err(&with_gates(
-            "18446744073709551615 18446744073709551615 0 MAND\n"
-        )),
+        parse_err(&with_gates("18446744073709551615 18446744073709551615 0 MAND\n")),
         (5, ParseProblem::TokenCount { .. })
     ));
 }
@@ -211,74 +125,26 @@ fn bad_wire_references() {
         (line, ParseProblem::Wire(problem)) => (line, problem),
         other => panic!("expected a wire problem, got {other:?}"),
     };
-    assert_eq!(
-        wire("2 1 0 1 6 AND\n"),
-        (
-            5,
-            WireProblem::OutOfRange {
-                wire: 6,
-                num_wires: 6
-            }
-        )
-    );
+    assert_eq!(wire("2 1 0 1 6 AND\n"), (5, WireProblem::OutOfRange { wire: 6, num_wires: 6 }));
     assert_eq!(
         wire("2 1 0 99999999999 3 AND\n"),
-        (
-            5,
-            WireProblem::OutOfRange {
-                wire: 99_999_999_999,
-                num_wires: 6
-            }
-        )
+        (5, WireProblem::OutOfRange { wire: 99_999_999_999, num_wires: 6 })
     );
-    assert_eq!(
-        wire("2 1 0 4 3 AND\n"),
-        (5, WireProblem::ReadBeforeWrite { wire: 4 })
-    );
+    assert_eq!(wire("2 1 0 4 3 AND\n"), (5, WireProblem::ReadBeforeWrite { wire: 4 }));
     // A cycle: 3 = f(4), 4 = f(3); in topological-order text it is a read before the write.
-    assert_eq!(
-        wire("2 1 0 4 3 XOR\n2 1 0 3 4 XOR\n"),
-        (5, WireProblem::ReadBeforeWrite { wire: 4 })
-    );
-    assert_eq!(
-        wire("2 1 0 1 3 AND\n\n2 1 0 1 3 XOR\n"),
-        (7, WireProblem::WrittenTwice { wire: 3 })
-    );
-    assert_eq!(
-        wire("2 1 0 1 2 AND\n"),
-        (5, WireProblem::WrittenTwice { wire: 2 })
-    );
-    assert_eq!(
-        wire("1 1 3 3 INV\n"),
-        (5, WireProblem::ReadBeforeWrite { wire: 3 })
-    );
-    assert_eq!(
-        wire("4 2 0 1 2 0 3 3 MAND\n"),
-        (5, WireProblem::WrittenTwice { wire: 3 })
-    );
-    assert_eq!(
-        wire("4 2 0 1 2 3 3 4 MAND\n"),
-        (5, WireProblem::ReadBeforeWrite { wire: 3 })
-    );
+    assert_eq!(wire("2 1 0 4 3 XOR\n2 1 0 3 4 XOR\n"), (5, WireProblem::ReadBeforeWrite { wire: 4 }));
+    assert_eq!(wire("2 1 0 1 3 AND\n\n2 1 0 1 3 XOR\n"), (7, WireProblem::WrittenTwice { wire: 3 }));
+    assert_eq!(wire("2 1 0 1 2 AND\n"), (5, WireProblem::WrittenTwice { wire: 2 }));
+    assert_eq!(wire("1 1 3 3 INV\n"), (5, WireProblem::ReadBeforeWrite { wire: 3 }));
+    assert_eq!(wire("4 2 0 1 2 0 3 3 MAND\n"), (5, WireProblem::WrittenTwice { wire: 3 }));
+    assert_eq!(wire("4 2 0 1 2 3 3 4 MAND\n"), (5, WireProblem::ReadBeforeWrite { wire: 3 }));
     assert!(matches!(
         parse_err(&with_gates("2 1 0 x1 3 AND\n")),
-        (
-            5,
-            ParseProblem::NotANumber {
-                what: "input wire",
-                ..
-            }
-        )
+        (5, ParseProblem::NotANumber { what: "input wire", .. })
     ));
     assert!(matches!(
         parse_err(&with_gates("2 1 0 1 -3 AND\n")),
-        (
-            5,
-            ParseProblem::NotANumber {
-                what: "output wire",
-                ..
-            }
-        )
+        (5, ParseProblem::NotANumber { what: "output wire", .. })
     ));
 }
 
@@ -290,13 +156,7 @@ fn constants() {
     ));
     assert!(matches!(
         parse_err(&with_gates("1 1 a 3 EQ\n")),
-        (
-            5,
-            ParseProblem::NotANumber {
-                what: "EQ constant",
-                ..
-            }
-        )
+        (5, ParseProblem::NotANumber { what: "EQ constant", .. })
     ));
 }
 
@@ -304,54 +164,23 @@ fn constants() {
 fn gate_count_mismatches() {
     let gates = "2 1 0 1 3 AND\n1 1 3 4 INV\n2 1 4 2 5 XOR\n";
     let more = with_gates(&format!("{gates}1 1 5 5 INV\n"));
-    assert_eq!(
-        parse_err(&more),
-        (
-            8,
-            ParseProblem::CountMismatch {
-                what: "gates",
-                declared: 3,
-                found: 4
-            }
-        )
-    );
+    assert_eq!(parse_err(&more), (8, ParseProblem::CountMismatch { what: "gates", declared: 3, found: 4 }));
     let fewer = with_gates("2 1 0 1 3 AND\n1 1 3 4 INV\n\n");
-    assert_eq!(
-        parse_err(&fewer),
-        (
-            8,
-            ParseProblem::CountMismatch {
-                what: "gates",
-                declared: 3,
-                found: 2
-            }
-        )
-    );
+    assert_eq!(parse_err(&fewer), (8, ParseProblem::CountMismatch { what: "gates", declared: 3, found: 2 }));
     let huge = "999999999999999 6\n2 2 1\n1 2\n2 1 0 1 5 AND\n";
-    assert!(matches!(
-        parse_err(huge),
-        (5, ParseProblem::CountMismatch { found: 1, .. })
-    ));
+    assert!(matches!(parse_err(huge), (5, ParseProblem::CountMismatch { found: 1, .. })));
 }
 
 #[test]
 fn outputs_must_be_written() {
     let text = "2 6\n2 2 1\n1 2\n2 1 0 1 3 AND\n2 1 3 2 5 XOR\n";
-    assert_eq!(
-        parse_err(text),
-        (6, ParseProblem::OutputNeverWritten { wire: 4 })
-    );
+    assert_eq!(parse_err(text), (6, ParseProblem::OutputNeverWritten { wire: 4 }));
 }
 
 #[test]
 fn errors_display_the_line_number() {
-    let message = Circuit::parse_bristol(&with_gates("2 1 0 1 3 NAND\n"))
-        .unwrap_err()
-        .to_string();
-    assert!(
-        message.contains("line 5") && message.contains("NAND"),
-        "{message}"
-    );
+    let message = Circuit::parse_bristol(&with_gates("2 1 0 1 3 NAND\n")).unwrap_err().to_string();
+    assert!(message.contains("line 5") && message.contains("NAND"), "{message}");
 }
 
 #[test]
@@ -360,20 +189,13 @@ fn truncated_reference_circuit_is_rejected_with_a_line_number() {
     let complete = text.trim_end();
     let head = (0..8192).step_by(997);
     let tail = (complete.len().saturating_sub(8192)..complete.len()).step_by(997);
-    let cuts: Vec<usize> = head
-        .chain(tail)
-        .chain([1, 5, 12, complete.len() - 1])
-        .collect();
+    let cuts: Vec<usize> = head.chain(tail).chain([1, 5, 12, complete.len() - 1]).collect();
     for cut in cuts {
         let prefix = &text[..cut];
         let error = Circuit::parse_bristol(prefix).expect_err("a truncated circuit must not parse");
-        let line = error
-            .line()
-            .unwrap_or_else(|| panic!("cut at {cut}: expected a parse error, got {error}"));
-        assert!(
-            line >= 1 && line <= prefix.lines().count() + 1,
-            "cut at {cut}: line {line}"
-        );
+        let line =
+            error.line().unwrap_or_else(|| panic!("cut at {cut}: expected a parse error, got {error}"));
+        assert!(line >= 1 && line <= prefix.lines().count() + 1, "cut at {cut}: line {line}");
     }
     assert!(Circuit::parse_bristol(complete).is_ok());
 }

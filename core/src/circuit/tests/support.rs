@@ -6,10 +6,7 @@ use std::sync::OnceLock;
 /// Reads a shared reference circuit; panics with a clear message if the file is missing, so a
 /// missing file fails the tests instead of skipping them.
 pub fn shared_circuit_text(name: &str) -> String {
-    let path = format!(
-        "{}/../../shared/circuits/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = format!("{}/../../shared/circuits/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!("reference circuit {path} is required by these tests but cannot be read: {e}")
     })
@@ -24,17 +21,13 @@ pub fn shared_circuit(name: &str) -> &'static Circuit {
         "aes_256.txt" => &AES_256,
         other => panic!("no cached reference circuit {other}"),
     };
-    cell.get_or_init(|| {
-        Circuit::parse_bristol(&shared_circuit_text(name)).expect("reference circuit parses")
-    })
+    cell.get_or_init(|| Circuit::parse_bristol(&shared_circuit_text(name)).expect("reference circuit parses"))
 }
 
 /// The generated AES-128 circuit, built once per test process.
 pub fn generated_aes128() -> &'static Circuit {
     static GENERATED: OnceLock<Circuit> = OnceLock::new();
-    GENERATED.get_or_init(|| {
-        crate::circuit::aes_gen::aes128_circuit().expect("generated AES-128 circuit")
-    })
+    GENERATED.get_or_init(|| crate::circuit::aes_gen::aes128_circuit().expect("generated AES-128 circuit"))
 }
 
 fn gf256_mul(mut a: u8, mut b: u8) -> u8 {
@@ -64,12 +57,8 @@ pub fn rustcrypto_aes(key: &[u8], plaintext: &[u8; 16]) -> [u8; 16] {
     use aes::cipher::{generic_array::GenericArray, BlockEncrypt, KeyInit};
     let mut block = GenericArray::clone_from_slice(plaintext);
     match key.len() {
-        16 => aes::Aes128::new_from_slice(key)
-            .expect("16-byte key")
-            .encrypt_block(&mut block),
-        32 => aes::Aes256::new_from_slice(key)
-            .expect("32-byte key")
-            .encrypt_block(&mut block),
+        16 => aes::Aes128::new_from_slice(key).expect("16-byte key").encrypt_block(&mut block),
+        32 => aes::Aes256::new_from_slice(key).expect("32-byte key").encrypt_block(&mut block),
         n => panic!("unsupported AES key length {n}"),
     }
     block.into()
@@ -81,13 +70,8 @@ pub fn aes_bitsliced(circuit: &Circuit, pairs: &[(Vec<u8>, [u8; 16])]) -> Vec<[u
     use crate::circuit::{pack_lanes, unpack_lanes};
     let keys: Vec<Vec<bool>> = pairs.iter().map(|(k, _)| value_bits(k)).collect();
     let blocks: Vec<Vec<bool>> = pairs.iter().map(|(_, p)| value_bits(p)).collect();
-    let inputs = [
-        pack_lanes(&keys).expect("<= 64 lanes"),
-        pack_lanes(&blocks).expect("<= 64 lanes"),
-    ];
-    let outputs = circuit
-        .evaluate_bitsliced(&inputs)
-        .expect("AES circuit input widths");
+    let inputs = [pack_lanes(&keys).expect("<= 64 lanes"), pack_lanes(&blocks).expect("<= 64 lanes")];
+    let outputs = circuit.evaluate_bitsliced(&inputs).expect("AES circuit input widths");
     unpack_lanes(&outputs[0], pairs.len())
         .iter()
         .map(|bits| output_bytes(bits).expect("128 output bits"))
@@ -97,9 +81,7 @@ pub fn aes_bitsliced(circuit: &Circuit, pairs: &[(Vec<u8>, [u8; 16])]) -> Vec<[u
 /// Encrypts one block with a Bristol AES circuit, bit by bit.
 pub fn aes_bool(circuit: &Circuit, key: &[u8], plaintext: &[u8; 16]) -> [u8; 16] {
     use crate::circuit::aes_bristol::{input_bits, output_bytes};
-    let outputs = circuit
-        .evaluate(&input_bits(key, plaintext))
-        .expect("AES circuit input widths");
+    let outputs = circuit.evaluate(&input_bits(key, plaintext)).expect("AES circuit input widths");
     output_bytes(&outputs[0]).expect("128 output bits")
 }
 
@@ -116,8 +98,5 @@ pub fn random_pairs(seed: u64, key_len: usize, count: usize) -> Vec<(Vec<u8>, [u
 }
 
 pub fn hex16(text: &str) -> [u8; 16] {
-    hex::decode(text)
-        .expect("hex")
-        .try_into()
-        .expect("16 bytes")
+    hex::decode(text).expect("hex").try_into().expect("16 bytes")
 }

@@ -21,7 +21,11 @@ use crate::aes::AesByte;
 use crate::net::Network;
 
 /// Shares of x²⁵⁴ (= x⁻¹, with 0 ↦ 0) for every x, in three rounds of batched multiplications.
-pub async fn inverse<N: Network>(party: &mut Party, net: &mut N, x: &[RssShare]) -> Result<Vec<RssShare>, MaestroError> {
+pub async fn inverse<N: Network>(
+    party: &mut Party,
+    net: &mut N,
+    x: &[RssShare],
+) -> Result<Vec<RssShare>, MaestroError> {
     let n = x.len();
     let x2: Vec<RssShare> = x.iter().map(|s| s.square()).collect();
     let x3 = party.mul(net, &x2, x).await?;
@@ -61,7 +65,11 @@ impl Gf256CircuitSbox {
 impl SboxLayer for Gf256CircuitSbox {
     type Share = RssShare;
 
-    async fn sub_bytes<N: Network>(&mut self, net: &mut N, bytes: &mut [RssShare]) -> Result<(), MaestroError> {
+    async fn sub_bytes<N: Network>(
+        &mut self,
+        net: &mut N,
+        bytes: &mut [RssShare],
+    ) -> Result<(), MaestroError> {
         let inverses = inverse(&mut self.party, net, bytes).await?;
         for (b, inv) in bytes.iter_mut().zip(inverses) {
             *b = inv.map_linear(affine_linear).add_public(AFFINE_CONSTANT);

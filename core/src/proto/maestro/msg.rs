@@ -20,13 +20,21 @@ pub fn decode(bytes: &[u8], expected: usize, from: PartyId, step: Step) -> Resul
 }
 
 /// Wraps a network error with the step and this party's current round.
-pub(crate) fn net_error<N: Network>(net: &N, step: Step) -> impl FnOnce(crate::net::NetError) -> MaestroError {
+pub(crate) fn net_error<N: Network>(
+    net: &N,
+    step: Step,
+) -> impl FnOnce(crate::net::NetError) -> MaestroError {
     let round = net.stats().rounds;
     move |source| MaestroError::Network { step, round, source }
 }
 
 /// Sends raw bytes to `to` as part of `step`.
-pub(crate) fn send_bytes<N: Network>(net: &mut N, to: PartyId, bytes: Vec<u8>, step: Step) -> Result<(), MaestroError> {
+pub(crate) fn send_bytes<N: Network>(
+    net: &mut N,
+    to: PartyId,
+    bytes: Vec<u8>,
+    step: Step,
+) -> Result<(), MaestroError> {
     let wrap = net_error(net, step);
     net.send(to, bytes).map_err(wrap)
 }

@@ -39,7 +39,10 @@ fn prev(i: PartyId) -> PartyId {
 
 impl Party {
     /// Runs the one-time PRSS key setup ([`Prss::setup`]) with randomness from `rng`.
-    pub async fn setup<N: Network, R: RngCore + CryptoRng>(net: &mut N, rng: &mut R) -> Result<Self, MaestroError> {
+    pub async fn setup<N: Network, R: RngCore + CryptoRng>(
+        net: &mut N,
+        rng: &mut R,
+    ) -> Result<Self, MaestroError> {
         Ok(Party { prss: Prss::setup(net, rng).await? })
     }
 
@@ -147,7 +150,11 @@ impl Party {
     }
 
     /// Opens `shares` to all three parties (one round, ℓ bytes per party).
-    pub async fn open<N: Network>(&mut self, net: &mut N, shares: &[RssShare]) -> Result<Vec<Gf256>, MaestroError> {
+    pub async fn open<N: Network>(
+        &mut self,
+        net: &mut N,
+        shares: &[RssShare],
+    ) -> Result<Vec<Gf256>, MaestroError> {
         let opened = self.reveal(net, shares, &[0, 1, 2]).await?;
         Ok(opened.expect("every party is a recipient of an opening to all"))
     }

@@ -72,7 +72,10 @@ impl core::fmt::Debug for Prss {
 
 impl Prss {
     /// The one-time key setup (one round, [`KEY_BYTES`] bytes sent per party).
-    pub async fn setup<N: Network, R: RngCore + CryptoRng>(net: &mut N, rng: &mut R) -> Result<Self, MaestroError> {
+    pub async fn setup<N: Network, R: RngCore + CryptoRng>(
+        net: &mut N,
+        rng: &mut R,
+    ) -> Result<Self, MaestroError> {
         if net.parties() != 3 {
             return Err(MaestroError::NotThreeParties(net.parties()));
         }
@@ -127,7 +130,12 @@ impl Prss {
         if component == self.party {
             next_elements(&mut self.own.input, n)
         } else {
-            assert_eq!(component, (self.party + 1) % 3, "PRSS key {component} is not held by party {}", self.party);
+            assert_eq!(
+                component,
+                (self.party + 1) % 3,
+                "PRSS key {component} is not held by party {}",
+                self.party
+            );
             next_elements(&mut self.next.input, n)
         }
     }
@@ -192,7 +200,12 @@ mod tests {
         });
         assert_eq!(
             results[0],
-            Some(Err(MaestroError::MalformedMessage { from: 1, step: Step::PrssSetup, expected: KEY_BYTES, actual: 5 }))
+            Some(Err(MaestroError::MalformedMessage {
+                from: 1,
+                step: Step::PrssSetup,
+                expected: KEY_BYTES,
+                actual: 5
+            }))
         );
     }
 }

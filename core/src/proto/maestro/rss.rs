@@ -100,7 +100,11 @@ impl RssShare {
     /// not a sharing of L(x).
     #[inline]
     pub fn map_linear(self, linear: impl Fn(u8) -> u8) -> Self {
-        RssShare { first: Gf256(linear(self.first.0)), second: Gf256(linear(self.second.0)), party: self.party }
+        RssShare {
+            first: Gf256(linear(self.first.0)),
+            second: Gf256(linear(self.second.0)),
+            party: self.party,
+        }
     }
 
     /// Splits `secret` into the three parties' shares with fresh randomness: a trusted-dealer
@@ -116,7 +120,8 @@ impl RssShare {
     /// Reconstructs the secret from all three parties' shares, or `None` if they are
     /// inconsistent (a component held by two parties differs, or a share is in the wrong slot).
     pub fn reconstruct(shares: &[RssShare; 3]) -> Option<Gf256> {
-        let consistent = (0..3).all(|i| shares[i].party() == i && shares[i].second == shares[(i + 1) % 3].first);
+        let consistent =
+            (0..3).all(|i| shares[i].party() == i && shares[i].second == shares[(i + 1) % 3].first);
         consistent.then(|| shares[0].first + shares[1].first + shares[2].first)
     }
 }

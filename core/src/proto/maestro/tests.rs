@@ -26,7 +26,8 @@ fn gf(bytes: &[u8]) -> Vec<Gf256> {
 fn reconstruct_all(per_party: &[Vec<RssShare>]) -> Vec<Gf256> {
     (0..per_party[0].len())
         .map(|k| {
-            RssShare::reconstruct(&[per_party[0][k], per_party[1][k], per_party[2][k]]).expect("consistent sharing")
+            RssShare::reconstruct(&[per_party[0][k], per_party[1][k], per_party[2][k]])
+                .expect("consistent sharing")
         })
         .collect()
 }
@@ -175,7 +176,14 @@ struct AesRun {
 
 /// Runs MPC AES-128: key per `key_input`, plaintext blocks from `pt_owner`, ciphertext revealed
 /// to `reveal_to`; returns each party's view.
-fn run_aes(key: &[u8], blocks: &[Block], key_input: KeyInput, pt_owner: usize, reveal_to: &[usize], seed: u64) -> Vec<AesRun> {
+fn run_aes(
+    key: &[u8],
+    blocks: &[Block],
+    key_input: KeyInput,
+    pt_owner: usize,
+    reveal_to: &[usize],
+    seed: u64,
+) -> Vec<AesRun> {
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
     let key_a = random_bytes(&mut rng, key.len());
     let key_b: Vec<u8> = key.iter().zip(&key_a).map(|(k, a)| k ^ a).collect();
@@ -187,13 +195,17 @@ fn run_aes(key: &[u8], blocks: &[Block], key_input: KeyInput, pt_owner: usize, r
             let me = net.party();
             let mut sbox = Gf256CircuitSbox::new(setup(&mut net, seed).await);
             let key_shares = match key_input {
-                KeyInput::Party(owner) => {
-                    sbox.party().input(&mut net, owner, (me == owner).then_some(&key[..]), key.len()).await.unwrap()
-                }
+                KeyInput::Party(owner) => sbox
+                    .party()
+                    .input(&mut net, owner, (me == owner).then_some(&key[..]), key.len())
+                    .await
+                    .unwrap(),
                 KeyInput::XorShares(a, b) => {
                     let n = key.len();
-                    let sa = sbox.party().input(&mut net, a, (me == a).then_some(&key_a[..]), n).await.unwrap();
-                    let sb = sbox.party().input(&mut net, b, (me == b).then_some(&key_b[..]), n).await.unwrap();
+                    let sa =
+                        sbox.party().input(&mut net, a, (me == a).then_some(&key_a[..]), n).await.unwrap();
+                    let sb =
+                        sbox.party().input(&mut net, b, (me == b).then_some(&key_b[..]), n).await.unwrap();
                     sa.into_iter().zip(sb).map(|(x, y)| x + y).collect()
                 }
             };
@@ -233,9 +245,12 @@ fn assert_aes_costs(runs: &[AesRun], blocks: usize, pt_owner: usize) {
     }
 }
 
-const FIPS_KEY: Block = [0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f];
-const FIPS_PT: Block = [0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff];
-const FIPS_CT: Block = [0x69, 0xc4, 0xe0, 0xd8, 0x6a, 0x7b, 0x04, 0x30, 0xd8, 0xcd, 0xb7, 0x80, 0x70, 0xb4, 0xc5, 0x5a];
+const FIPS_KEY: Block =
+    [0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f];
+const FIPS_PT: Block =
+    [0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff];
+const FIPS_CT: Block =
+    [0x69, 0xc4, 0xe0, 0xd8, 0x6a, 0x7b, 0x04, 0x30, 0xd8, 0xcd, 0xb7, 0x80, 0x70, 0xb4, 0xc5, 0x5a];
 
 #[test]
 fn fips197_key_from_party0_plaintext_from_party1_batches_1_and_7() {

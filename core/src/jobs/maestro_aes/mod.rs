@@ -1,0 +1,213 @@
+//! Joint AES with three parties under semi-honest MAESTRO (GF(2^8)-circuit S-box, MAESTRO §2 and
+//! Table 1), as one job: spec agreement, PRSS setup, inputs, key schedule in MPC, encryption of a
+//! batch of blocks, and opening to the chosen parties.
+//!
+//! Inputs: the key is the XOR of the shares supplied by the `key_holders` (one holder = the key
+//! itself; two or three holders = nobody ever holds the key), and the plaintext comes from one
+//! party. This is what lets, say, two browser tabs each hold half a key and a third encrypt.
+//!
+//! Before anything secret is sent, parties exchange a SHA-256 digest of the encoded spec; any
+//! difference aborts with [`AesJobError::SpecMismatch`] naming the disagreeing party.
+
+use crate::aes::KeySize;
+use crate::field::Gf256;
+use crate::net::{NetError, NetStats, Network, PartyId};
+use crate::proto::maestro::aes::{encrypt_blocks, expand_key, to_blocks};
+use crate::proto::maestro::{Gf256CircuitSbox, MaestroError, Party, RssShare};
+use rand_core::{CryptoRng, RngCore};
+use sha2::{Digest, Sha256};
+
+/// What all three parties agree to compute.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AesJobSpec {
+    /// AES-128, -192 or -256.
+    pub key_size: KeySize,
+    /// Number of 16-byte blocks encrypted under the key.
+    pub blocks: usize,
+    /// Parties that each input an XOR share of the key (1 to 3 distinct parties, ascending).
+    pub key_holders: Vec<PartyId>,
+    /// The party that inputs the plaintext.
+    pub plaintext_owner: PartyId,
+    /// Parties that learn the ciphertext (the others learn nothing).
+    pub reveal_to: Vec<PartyId>,
+}
+
+/// This party's private inputs (only what its roles require).
+#[derive(Clone, Default)]
+pub struct AesJobInput {
+    /// This party's XOR share of the key, if it is a key holder.
+    pub key_share: Option<Vec<u8>>,
+    /// The plaintext (`16 · blocks` bytes), if this party owns it.
+    pub plaintext: Option<Vec<u8>>,
+}
+
+impl core::fmt::Debug for AesJobInput {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        // Inputs are secrets: show only which ones are present.
+        f.debug_struct("AesJobInput")
+            .field("key_share", &self.key_share.as_ref().map(|_| "<secret>"))
+            .field("plaintext", &self.plaintext.as_ref().map(|_| "<secret>"))
+            .finish()
+    }
+}
+
+/// What this party learns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AesJobOutput {
+    /// The ciphertext if this party is in `reveal_to`, else `None`.
+    pub ciphertext: Option<Vec<u8>>,
+    /// This party's protocol communication for the whole job.
+    pub stats: NetStats,
+    /// The part of `stats` spent in the AES rounds alone (no setup, inputs, key schedule or
+    /// opening) — the figure MAESTRO's Table 1 reports.
+    pub rounds_stats: NetStats,
+}
+
+/// Errors of the joint-AES job.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AesJobError {
+    /// The spec is not valid; the message names the field.
+    #[error("invalid AES job spec: {0}")]
+    InvalidSpec(String),
+    /// This party's inputs do not fit its roles in the spec.
+    #[error("invalid input for party {party}: {reason}")]
+    InvalidInput {
+        /// This party.
+        party: PartyId,
+        /// What is wrong.
+        reason: String,
+    },
+    /// Another party runs a different spec.
+    #[error("party {0} runs a different AES job spec (blocks, key size or roles differ)")]
+    SpecMismatch(PartyId),
+    /// The network failed outside the protocol steps.
+    #[error("network error: {0}")]
+    Network(#[from] NetError),
+    /// The protocol failed.
+    #[error(transparent)]
+    Protocol(#[from] MaestroError),
+}
+
+impl AesJobSpec {
+    /// Checks the spec for a three-party session.
+    pub fn validate(&self) -> Result<(), AesJobError> {
+        let bad = |m: String| Err(AesJobError::InvalidSpec(m));
+        if self.blocks == 0 {
+            return bad("blocks must be at least 1".into());
+        }
+        if self.key_holders.is_empty() || self.key_holders.len() > 3 {
+            return bad(format!("key_holders must name 1 to 3 parties, got {}", self.key_holders.len()));
+        }
+        if !self.key_holders.windows(2).all(|w| w[0] < w[1]) {
+            return bad("key_holders must be distinct and ascending".into());
+        }
+        for (field, parties) in [("key_holders", &self.key_holders), ("reveal_to", &self.reveal_to)] {
+            if let Some(p) = parties.iter().find(|&&p| p > 2) {
+                return bad(format!("{field} names party {p}, but parties are 0, 1 and 2"));
+            }
+        }
+        if self.plaintext_owner > 2 {
+            return bad(format!("plaintext_owner is {}, but parties are 0, 1 and 2", self.plaintext_owner));
+        }
+        Ok(())
+    }
+
+    /// A canonical byte encoding, used for the agreement check.
+    fn encode(&self) -> Vec<u8> {
+        let mut out = b"chorus/maestro-aes/v1".to_vec();
+        out.push(self.key_size.key_bytes() as u8);
+        out.extend_from_slice(&(self.blocks as u64).to_be_bytes());
+        for list in [&self.key_holders, &self.reveal_to] {
+            out.push(list.len() as u8);
+            out.extend(list.iter().map(|&p| p as u8));
+        }
+        out.push(self.plaintext_owner as u8);
+        out
+    }
+
+    fn check_input(&self, me: PartyId, input: &AesJobInput) -> Result<(), AesJobError> {
+        let bad = |reason: String| Err(AesJobError::InvalidInput { party: me, reason });
+        let key_bytes = self.key_size.key_bytes();
+        match (&input.key_share, self.key_holders.contains(&me)) {
+            (Some(k), true) if k.len() != key_bytes => {
+                return bad(format!("key share has {} bytes, expected {key_bytes}", k.len()))
+            }
+            (None, true) => return bad("this party is a key holder but supplied no key share".into()),
+            (Some(_), false) => return bad("this party is not a key holder but supplied a key share".into()),
+            _ => {}
+        }
+        let pt_bytes = 16 * self.blocks;
+        match (&input.plaintext, self.plaintext_owner == me) {
+            (Some(p), true) if p.len() != pt_bytes => {
+                bad(format!("plaintext has {} bytes, expected {pt_bytes} ({} blocks)", p.len(), self.blocks))
+            }
+            (None, true) => bad("this party owns the plaintext but supplied none".into()),
+            (Some(_), false) => bad("this party does not own the plaintext but supplied one".into()),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Runs the job as this party. All three parties call it with the same spec.
+pub async fn run<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    spec: &AesJobSpec,
+    input: AesJobInput,
+    rng: &mut R,
+) -> Result<AesJobOutput, AesJobError> {
+    if net.parties() != 3 {
+        return Err(MaestroError::NotThreeParties(net.parties()).into());
+    }
+    spec.validate()?;
+    let me = net.party();
+    spec.check_input(me, &input)?;
+    let start = net.stats();
+    agree_on_spec(net, spec).await?;
+
+    let party = Party::setup(net, rng).await?;
+    let mut sbox = Gf256CircuitSbox::new(party);
+    let key_len = spec.key_size.key_bytes();
+    let mut key: Vec<RssShare> = vec![RssShare::zero(me); key_len];
+    for &holder in &spec.key_holders {
+        let share = input.key_share.as_deref().filter(|_| holder == me).map(to_field);
+        let shared = sbox.party().input(net, holder, share.as_deref(), key_len).await?;
+        for (k, s) in key.iter_mut().zip(shared) {
+            *k += s;
+        }
+    }
+    let pt_len = 16 * spec.blocks;
+    let plaintext = input.plaintext.as_deref().filter(|_| spec.plaintext_owner == me).map(to_field);
+    let plaintext = sbox.party().input(net, spec.plaintext_owner, plaintext.as_deref(), pt_len).await?;
+
+    let round_keys = expand_key(&mut sbox, net, &key).await?;
+    let mut blocks = to_blocks(&plaintext).expect("plaintext length is 16 · blocks");
+    let before_rounds = net.stats();
+    encrypt_blocks(&mut sbox, net, &round_keys, &mut blocks).await?;
+    let rounds_stats = net.stats().since(&before_rounds);
+
+    let ciphertext = sbox.party().reveal(net, blocks.as_flattened(), &spec.reveal_to).await?;
+    Ok(AesJobOutput {
+        ciphertext: ciphertext.map(|c| c.into_iter().map(|b| b.value()).collect()),
+        stats: net.stats().since(&start),
+        rounds_stats,
+    })
+}
+
+fn to_field(bytes: &[u8]) -> Vec<Gf256> {
+    bytes.iter().map(|&b| Gf256::new(b)).collect()
+}
+
+async fn agree_on_spec<N: Network>(net: &mut N, spec: &AesJobSpec) -> Result<(), AesJobError> {
+    let digest = Sha256::digest(spec.encode()).to_vec();
+    net.broadcast(&digest)?;
+    let me = net.party();
+    for peer in (0..net.parties()).filter(|&p| p != me) {
+        if net.recv(peer).await? != digest {
+            return Err(AesJobError::SpecMismatch(peer));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

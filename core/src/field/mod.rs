@@ -4,8 +4,13 @@
 //! XOR. Fast paths (PCLMULQDQ natively, nibble tables, SIMD) are chosen in one place per field and
 //! cross-checked against the portable path in tests.
 
+pub mod clmul;
+mod error;
 mod gf256;
+mod gf2m;
 mod traits;
 
+pub use error::FieldError;
 pub use gf256::Gf256;
+pub use gf2m::{BinaryField, Gf2m};
 pub use traits::Field;

@@ -13,6 +13,7 @@
 //! this type because their degrees are not powers of two.
 
 use super::clmul::{self, Backend};
+use super::ops::itoh_tsujii_inverse;
 use super::{Field, FieldError};
 use core::ops::{Add, AddAssign, Mul, MulAssign, Sub, SubAssign};
 use rand_core::RngCore;
@@ -110,13 +111,14 @@ impl BinaryField {
         result
     }
 
-    /// The multiplicative inverse `a^(2^m - 2)`, with `0 ↦ 0`.
+    /// The multiplicative inverse `a^(2^m - 2)` (Itoh–Tsujii chain), with `0 ↦ 0`.
     pub fn inverse(&self, a: u64) -> u64 {
         if self.m == 1 {
             // GF(2): every element is its own inverse (and 2^1 - 2 = 0 would give 0 ↦ 1).
             return a;
         }
-        self.pow(a, self.mask - 1)
+        let backend = Backend::detect();
+        itoh_tsujii_inverse(a, self.m, |x| self.mul_with(backend, x, x), |x, y| self.mul_with(backend, x, y))
     }
 
     /// A uniformly random element.

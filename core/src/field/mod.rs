@@ -12,6 +12,9 @@
 //! - [`BinaryField`], [`Gf2m`]: any GF(2^m) with `m <= 64` (RMFE / embedding targets);
 //! - [`BitVec`]: packed vectors over GF(2).
 
+#[cfg(test)]
+mod axioms;
+mod bitvec;
 pub mod clmul;
 pub mod embedding;
 mod error;
@@ -25,6 +28,7 @@ mod ops;
 mod tower;
 mod traits;
 
+pub use bitvec::{BitVec, LengthMismatch};
 pub use error::FieldError;
 pub use gf128::Gf128;
 pub use gf16::Gf16;

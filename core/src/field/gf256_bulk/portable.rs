@@ -40,6 +40,10 @@ fn inverse_word(x: u64) -> u64 {
 /// Up to eight bytes as a little-endian word (missing bytes are zero).
 #[inline]
 fn load(bytes: &[u8]) -> u64 {
+    // Full words (all but the tail) take the fixed-size path the compiler turns into one load.
+    if let Ok(word) = <[u8; 8]>::try_from(bytes) {
+        return u64::from_le_bytes(word);
+    }
     let mut buffer = [0u8; 8];
     buffer[..bytes.len()].copy_from_slice(bytes);
     u64::from_le_bytes(buffer)
@@ -47,6 +51,10 @@ fn load(bytes: &[u8]) -> u64 {
 
 #[inline]
 fn store(word: u64, out: &mut [u8]) {
+    if let Ok(full) = <&mut [u8; 8]>::try_from(&mut *out) {
+        *full = word.to_le_bytes();
+        return;
+    }
     let n = out.len();
     out.copy_from_slice(&word.to_le_bytes()[..n]);
 }

@@ -3,8 +3,8 @@
 //! Scalar operations are constant-time shift-and-add; the slice operations dispatch to the bulk
 //! backends of [`Gf256Backend`] (SIMD nibble tables where available).
 
+use super::ops::impl_xor_field_ops;
 use super::{Field, Gf256Backend};
-use core::ops::{Add, AddAssign, Mul, MulAssign, Sub, SubAssign};
 use rand_core::RngCore;
 
 /// An element of GF(2^8) with the AES polynomial; bit i is the coefficient of x^i.
@@ -41,6 +41,11 @@ impl Gf256 {
             i += 1;
         }
         acc
+    }
+
+    #[inline]
+    const fn product(self, rhs: Self) -> Self {
+        Gf256(Self::mul_const_time(self.0, rhs.0))
     }
 
     /// `dst[i] += c · src[i]` (the "axpy" that matrix encoders and linear maps are made of), with
@@ -95,45 +100,7 @@ impl Gf256 {
     }
 }
 
-impl Add for Gf256 {
-    type Output = Self;
-    #[inline]
-    fn add(self, rhs: Self) -> Self {
-        Gf256(self.0 ^ rhs.0)
-    }
-}
-impl AddAssign for Gf256 {
-    #[inline]
-    fn add_assign(&mut self, rhs: Self) {
-        self.0 ^= rhs.0;
-    }
-}
-impl Sub for Gf256 {
-    type Output = Self;
-    #[inline]
-    fn sub(self, rhs: Self) -> Self {
-        Gf256(self.0 ^ rhs.0)
-    }
-}
-impl SubAssign for Gf256 {
-    #[inline]
-    fn sub_assign(&mut self, rhs: Self) {
-        self.0 ^= rhs.0;
-    }
-}
-impl Mul for Gf256 {
-    type Output = Self;
-    #[inline]
-    fn mul(self, rhs: Self) -> Self {
-        Gf256(Self::mul_const_time(self.0, rhs.0))
-    }
-}
-impl MulAssign for Gf256 {
-    #[inline]
-    fn mul_assign(&mut self, rhs: Self) {
-        *self = *self * rhs;
-    }
-}
+impl_xor_field_ops!(Gf256, product);
 
 impl Field for Gf256 {
     const ZERO: Self = Gf256(0);

@@ -15,7 +15,7 @@
 use super::clmul::{self, Backend};
 use super::ops::itoh_tsujii_inverse;
 use super::{Field, FieldError};
-use core::ops::{Add, AddAssign, Mul, MulAssign, Sub, SubAssign};
+use core::ops::{Add, AddAssign, BitXor, BitXorAssign, Mul, MulAssign, Sub, SubAssign};
 use rand_core::RngCore;
 
 /// Runtime-described GF(2^m) = F2[x]/(x^m + modulus_low), elements as u64 using the low m bits.
@@ -294,26 +294,26 @@ impl<const M: u32, const L: u64> Add for Gf2m<M, L> {
     type Output = Self;
     #[inline]
     fn add(self, rhs: Self) -> Self {
-        Gf2m(self.0 ^ rhs.0)
+        Gf2m(BitXor::bitxor(self.0, rhs.0))
     }
 }
 impl<const M: u32, const L: u64> AddAssign for Gf2m<M, L> {
     #[inline]
     fn add_assign(&mut self, rhs: Self) {
-        self.0 ^= rhs.0;
+        BitXorAssign::bitxor_assign(&mut self.0, rhs.0);
     }
 }
 impl<const M: u32, const L: u64> Sub for Gf2m<M, L> {
     type Output = Self;
     #[inline]
     fn sub(self, rhs: Self) -> Self {
-        Gf2m(self.0 ^ rhs.0)
+        Gf2m(BitXor::bitxor(self.0, rhs.0))
     }
 }
 impl<const M: u32, const L: u64> SubAssign for Gf2m<M, L> {
     #[inline]
     fn sub_assign(&mut self, rhs: Self) {
-        self.0 ^= rhs.0;
+        BitXorAssign::bitxor_assign(&mut self.0, rhs.0);
     }
 }
 impl<const M: u32, const L: u64> Mul for Gf2m<M, L> {

@@ -1,4 +1,4 @@
-//! GF(2^8) = F2[x]/(x^8 + x^4 + x^3 + x + 1), the AES field (FIPS-197 §4).
+//! GF(2^8) = F2\[x\]/(x^8 + x^4 + x^3 + x + 1), the AES field (FIPS-197 §4).
 //!
 //! Scalar operations are constant-time shift-and-add; the slice operations dispatch to the bulk
 //! backends of [`Gf256Backend`] (SIMD nibble tables where available).

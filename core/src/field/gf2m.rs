@@ -1,7 +1,7 @@
 //! GF(2^m) for any `1 <= m <= 64`, described at run time ([`BinaryField`]) or fixed at compile
 //! time ([`Gf2m`]).
 //!
-//! The field is F2[x]/(f) with `f = x^m + modulus_low`; an element is a `u64` whose low `m` bits
+//! The field is F2\[x\]/(f) with `f = x^m + modulus_low`; an element is a `u64` whose low `m` bits
 //! are its coefficients (bit i is the coefficient of x^i) and whose other bits are zero.
 //!
 //! Multiplication is one carry-less product from [`clmul`](super::clmul) followed by a Barrett
@@ -18,7 +18,7 @@ use super::{Field, FieldError};
 use core::ops::{Add, AddAssign, BitXor, BitXorAssign, Mul, MulAssign, Sub, SubAssign};
 use rand_core::RngCore;
 
-/// Runtime-described GF(2^m) = F2[x]/(x^m + modulus_low), elements as u64 using the low m bits.
+/// Runtime-described GF(2^m) = F2\[x\]/(x^m + modulus_low), elements as u64 using the low m bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BinaryField {
     m: u32,
@@ -30,7 +30,7 @@ pub struct BinaryField {
 }
 
 impl BinaryField {
-    /// The field F2[x]/(x^m + modulus_low).
+    /// The field F2\[x\]/(x^m + modulus_low).
     ///
     /// # Errors
     /// [`FieldError::DegreeOutOfRange`] unless `1 <= m <= 64`, [`FieldError::ModulusTooWide`] if
@@ -253,7 +253,7 @@ const fn poly_gcd(mut a: u128, mut b: u128) -> u128 {
     a
 }
 
-/// An element of GF(2^M) = F2[x]/(x^M + MODULUS_LOW), a field fixed at compile time.
+/// An element of GF(2^M) = F2\[x\]/(x^M + MODULUS_LOW), a field fixed at compile time.
 ///
 /// Naming an invalid field (degree out of range, or a reducible or too wide modulus) is a
 /// compile-time error as soon as [`Gf2m::FIELD`] is used.

@@ -1,7 +1,36 @@
 //! Kernels written once against byte-lane vector operations ([`ByteLanes`]), instantiated per
 //! SIMD backend.
 
-use super::{portable, scalar_tables, POLY_LOW, SQUARE_TABLES};
+use super::{multiples_of_powers_of_x, portable, POLY_LOW};
+use crate::field::Gf256;
+
+/// The nibble tables `(c·i, c·(i << 4))` for `i < 16`, built by linearity from `c·x^j` (cheap
+/// enough to rebuild per call, and the table index is the public loop counter).
+fn scalar_tables(c: u8) -> ([u8; 16], [u8; 16]) {
+    let multiples = multiples_of_powers_of_x(c);
+    let mut low = [0u8; 16];
+    let mut high = [0u8; 16];
+    for j in 0..4 {
+        for k in 0..1 << j {
+            low[(1 << j) + k] = low[k] ^ multiples[j];
+            high[(1 << j) + k] = high[k] ^ multiples[j + 4];
+        }
+    }
+    (low, high)
+}
+
+/// Nibble tables of the (public, linear) squaring map.
+const SQUARE_TABLES: ([u8; 16], [u8; 16]) = {
+    let mut low = [0u8; 16];
+    let mut high = [0u8; 16];
+    let mut i = 0;
+    while i < 16 {
+        low[i] = Gf256::mul_const_time(i as u8, i as u8);
+        high[i] = Gf256::mul_const_time((i as u8) << 4, (i as u8) << 4);
+        i += 1;
+    }
+    (low, high)
+};
 
 /// Byte-lane vector operations.
 ///

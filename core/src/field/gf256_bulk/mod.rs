@@ -125,11 +125,6 @@ impl Gf256Backend {
     }
 }
 
-/// `a · b` on single bytes, constant time (the scalar reference for table construction).
-const fn mul_byte(a: u8, b: u8) -> u8 {
-    super::Gf256::mul_const_time(a, b)
-}
-
 /// `a · x`, branch-free.
 #[inline]
 const fn times_x(a: u8) -> u8 {
@@ -146,34 +141,6 @@ fn multiples_of_powers_of_x(c: u8) -> [u8; 8] {
     out
 }
 
-/// The nibble tables `(c·i, c·(i << 4))` for `i < 16`, built by linearity from `c·x^j` (cheap
-/// enough to rebuild per call, and the table index is the public loop counter).
-fn scalar_tables(c: u8) -> ([u8; 16], [u8; 16]) {
-    let multiples = multiples_of_powers_of_x(c);
-    let mut low = [0u8; 16];
-    let mut high = [0u8; 16];
-    for j in 0..4 {
-        for k in 0..1 << j {
-            low[(1 << j) + k] = low[k] ^ multiples[j];
-            high[(1 << j) + k] = high[k] ^ multiples[j + 4];
-        }
-    }
-    (low, high)
-}
-
-/// Nibble tables of the (public, linear) squaring map.
-const SQUARE_TABLES: ([u8; 16], [u8; 16]) = {
-    let mut low = [0u8; 16];
-    let mut high = [0u8; 16];
-    let mut i = 0;
-    while i < 16 {
-        low[i] = mul_byte(i as u8, i as u8);
-        high[i] = mul_byte((i as u8) << 4, (i as u8) << 4);
-        i += 1;
-    }
-    (low, high)
-};
-
 mod portable;
 
 #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
@@ -188,6 +155,10 @@ mod wasm;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const fn mul_byte(a: u8, b: u8) -> u8 {
+        crate::field::Gf256::mul_const_time(a, b)
+    }
     use rand_chacha::ChaCha20Rng;
     use rand_core::{RngCore, SeedableRng};
 

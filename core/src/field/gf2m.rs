@@ -19,6 +19,10 @@ use core::ops::{Add, AddAssign, BitXor, BitXorAssign, Mul, MulAssign, Sub, SubAs
 use rand_core::RngCore;
 
 /// Runtime-described GF(2^m) = F2\[x\]/(x^m + modulus_low), elements as u64 using the low m bits.
+///
+/// The arithmetic methods expect elements (values for which [`BinaryField::contains`] holds; check
+/// external data with [`BinaryField::element`]): on wider values they return an unspecified value,
+/// without panicking.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BinaryField {
     m: u32,

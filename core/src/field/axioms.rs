@@ -9,7 +9,12 @@ use rand_core::SeedableRng;
 /// Checks the field axioms on elements drawn with `F::random` from proptest-chosen seeds (fixed
 /// runner seed, so failures reproduce). Zero and one are mixed in so identities meet edge cases.
 fn check_field_axioms<F: Field>() {
-    let config = Config { cases: 200, rng_seed: RngSeed::Fixed(0xf1e1d), failure_persistence: None, ..Config::default() };
+    let config = Config {
+        cases: 200,
+        rng_seed: RngSeed::Fixed(0xf1e1d),
+        failure_persistence: None,
+        ..Config::default()
+    };
     let mut runner = TestRunner::new(config);
     runner
         .run(&(any::<u64>(), 0u8..6), |(seed, special)| {
@@ -77,7 +82,10 @@ field_axiom_tests! {
 fn gf2m_with_the_aes_modulus_is_gf256() {
     for a in 0..=255u8 {
         for b in 0..=255u8 {
-            assert_eq!((Gf2m::<8, 0x1b>::new(a as u64) * Gf2m::new(b as u64)).value(), (Gf256(a) * Gf256(b)).0 as u64);
+            assert_eq!(
+                (Gf2m::<8, 0x1b>::new(a as u64) * Gf2m::new(b as u64)).value(),
+                (Gf256(a) * Gf256(b)).0 as u64
+            );
         }
     }
 }

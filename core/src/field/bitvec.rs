@@ -233,7 +233,8 @@ mod tests {
     use proptest::prelude::*;
 
     fn invariant_holds(v: &BitVec) -> bool {
-        v.words.len() == words_for(v.len) && (v.len % 64 == 0 || v.words.last().is_none_or(|w| w >> (v.len % 64) == 0))
+        v.words.len() == words_for(v.len)
+            && (v.len % 64 == 0 || v.words.last().is_none_or(|w| w >> (v.len % 64) == 0))
     }
 
     #[test]

@@ -135,10 +135,7 @@ mod x86 {
     fn clmul128_parts(x: __m128i, y: __m128i) -> (__m128i, __m128i, __m128i) {
         let low = _mm_clmulepi64_si128::<0x00>(x, y);
         let high = _mm_clmulepi64_si128::<0x11>(x, y);
-        let mid = _mm_xor_si128(
-            _mm_clmulepi64_si128::<0x01>(x, y),
-            _mm_clmulepi64_si128::<0x10>(x, y),
-        );
+        let mid = _mm_xor_si128(_mm_clmulepi64_si128::<0x01>(x, y), _mm_clmulepi64_si128::<0x10>(x, y));
         (low, high, mid)
     }
 

@@ -100,7 +100,12 @@ impl Field for Gf128 {
 
     fn inverse(self) -> Self {
         let backend = Backend::detect();
-        itoh_tsujii_inverse(self, 128, |x| Self::mul_with(backend, x, x), |x, y| Self::mul_with(backend, x, y))
+        itoh_tsujii_inverse(
+            self,
+            128,
+            |x| Self::mul_with(backend, x, x),
+            |x, y| Self::mul_with(backend, x, y),
+        )
     }
 
     fn random<R: RngCore + ?Sized>(rng: &mut R) -> Self {
@@ -118,10 +123,7 @@ mod tests {
     /// GHASH_H(X_1 … X_n) with Y_0 = 0, Y_i = (Y_{i-1} ⊕ X_i) · H (NIST SP 800-38D §6.4).
     fn ghash(h: [u8; 16], blocks: &[[u8; 16]]) -> [u8; 16] {
         let h = Gf128::from_ghash_block(h);
-        blocks
-            .iter()
-            .fold(Gf128::ZERO, |y, &x| (y + Gf128::from_ghash_block(x)) * h)
-            .to_ghash_block()
+        blocks.iter().fold(Gf128::ZERO, |y, &x| (y + Gf128::from_ghash_block(x)) * h).to_ghash_block()
     }
 
     fn block(hex_str: &str) -> [u8; 16] {

@@ -358,7 +358,8 @@ mod tests {
 
     /// Reference: schoolbook product reduced bit by bit.
     fn naive_mul(m: u32, r: u64, a: u64, b: u64) -> u64 {
-        let mut product: u128 = (0..64).filter(|i| (b >> i) & 1 == 1).fold(0, |acc, i| acc ^ ((a as u128) << i));
+        let mut product: u128 =
+            (0..64).filter(|i| (b >> i) & 1 == 1).fold(0, |acc, i| acc ^ ((a as u128) << i));
         let modulus = (1u128 << m) | r as u128;
         for bit in (m..128).rev() {
             if (product >> bit) & 1 == 1 {
@@ -386,7 +387,11 @@ mod tests {
         // x^2 + 1 = (x + 1)^2; x^4 + x^2 + 1 = (x^2 + x + 1)^2; x^8 + 1; x^6 + x + 1 is irreducible
         // but x^6 + x^3 + 1 is too, so use x^6 + x^5 + x^4 + x^3 + x^2 + x = x(...).
         for (m, r) in [(2, 1), (4, 0b101), (8, 1), (6, 0b111110), (64, 1), (64, 0)] {
-            assert_eq!(BinaryField::new(m, r), Err(FieldError::Reducible { m, modulus_low: r }), "m = {m}, r = {r:#x}");
+            assert_eq!(
+                BinaryField::new(m, r),
+                Err(FieldError::Reducible { m, modulus_low: r }),
+                "m = {m}, r = {r:#x}"
+            );
         }
     }
 

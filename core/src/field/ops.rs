@@ -53,7 +53,12 @@ pub(crate) use impl_xor_field_ops;
 /// `a^(2^m - 2)`, the inverse of `a` (with `0 ↦ 0`) in a field of order `2^m` for `m >= 2`, by the
 /// Itoh–Tsujii addition chain: about `m` squarings and `2·log2(m)` multiplications, a sequence
 /// that depends only on the public `m`.
-pub(crate) fn itoh_tsujii_inverse<T: Copy>(a: T, m: u32, square: impl Fn(T) -> T, mul: impl Fn(T, T) -> T) -> T {
+pub(crate) fn itoh_tsujii_inverse<T: Copy>(
+    a: T,
+    m: u32,
+    square: impl Fn(T) -> T,
+    mul: impl Fn(T, T) -> T,
+) -> T {
     debug_assert!(m >= 2);
     // Invariant: t = a^(2^k - 1); walk the bits of n = m - 1 below its leading one.
     let n = m - 1;

@@ -131,12 +131,24 @@ mod tests {
         for a in all_bytes() {
             let phi_a = Gf16Squared::from_gf256(Gf256(a));
             assert_eq!(phi_a.to_gf256(), Gf256(a), "Φ⁻¹∘Φ ≠ id at {a:#04x}");
-            assert_eq!(Gf16Squared::from_gf256(Gf16Squared(a).to_gf256()), Gf16Squared(a), "Φ∘Φ⁻¹ ≠ id at {a:#04x}");
+            assert_eq!(
+                Gf16Squared::from_gf256(Gf16Squared(a).to_gf256()),
+                Gf16Squared(a),
+                "Φ∘Φ⁻¹ ≠ id at {a:#04x}"
+            );
             assert_eq!(Gf16Squared::from_gf256(Gf256(a).inverse()), phi_a.inverse(), "inverse at {a:#04x}");
             for b in all_bytes() {
                 let phi_b = Gf16Squared::from_gf256(Gf256(b));
-                assert_eq!(Gf16Squared::from_gf256(Gf256(a) * Gf256(b)), phi_a * phi_b, "Φ(ab) at {a:#04x}, {b:#04x}");
-                assert_eq!(Gf16Squared::from_gf256(Gf256(a) + Gf256(b)), phi_a + phi_b, "Φ(a+b) at {a:#04x}, {b:#04x}");
+                assert_eq!(
+                    Gf16Squared::from_gf256(Gf256(a) * Gf256(b)),
+                    phi_a * phi_b,
+                    "Φ(ab) at {a:#04x}, {b:#04x}"
+                );
+                assert_eq!(
+                    Gf16Squared::from_gf256(Gf256(a) + Gf256(b)),
+                    phi_a + phi_b,
+                    "Φ(a+b) at {a:#04x}, {b:#04x}"
+                );
             }
         }
         assert_eq!(Gf16Squared::from_gf256(Gf256(1)), Gf16Squared::ONE);

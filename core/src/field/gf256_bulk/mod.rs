@@ -192,7 +192,8 @@ mod tests {
 
                 let mut inverses = a.clone();
                 backend.inverse_slice(&mut inverses);
-                let expected: Vec<u8> = a.iter().map(|&x| crate::field::Field::inverse(crate::field::Gf256(x)).0).collect();
+                let expected: Vec<u8> =
+                    a.iter().map(|&x| crate::field::Field::inverse(crate::field::Gf256(x)).0).collect();
                 assert_eq!(inverses, expected, "{backend:?} inverse_slice, len {len}");
             }
         }

@@ -63,10 +63,8 @@ pub(super) fn mul_add_scalar(dst: &mut [u8], src: &[u8], c: u8) {
     let multiples = multiples_of_powers_of_x(c).map(|m| m as u64 * ONES);
     for (d, s) in dst.chunks_mut(8).zip(src.chunks(8)) {
         let s = load(s);
-        let product = multiples
-            .iter()
-            .enumerate()
-            .fold(0, |acc, (i, m)| acc ^ (m & (((s >> i) & ONES) * 0xff)));
+        let product =
+            multiples.iter().enumerate().fold(0, |acc, (i, m)| acc ^ (m & (((s >> i) & ONES) * 0xff)));
         store(load(d) ^ product, d);
     }
 }

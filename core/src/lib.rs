@@ -8,11 +8,13 @@
 //! - [`aes`]: AES-128/192/256 in plain form, built from the field operations, whose linear layer and
 //!   key schedule structure the MPC protocols reuse;
 //! - [`circuit`]: the one Bristol Fashion parser, circuit representation and plaintext evaluator, and
-//!   the project's own AES-128 circuit generator.
+//!   the project's own AES-128 circuit generator;
+//! - [`code`]: systematic Reed-Solomon codes over GF(2^8) and their Schur squares for MiniMac.
 
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
 pub mod aes;
 pub mod circuit;
+pub mod code;
 pub mod field;

@@ -50,6 +50,7 @@
 //! (Filled in from the measured numbers; see the report in the branch history.)
 
 mod bit_encode;
+mod dft;
 mod encoder;
 mod error;
 mod fft255;

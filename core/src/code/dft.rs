@@ -159,16 +159,39 @@ pub(crate) const N85: usize = 85;
 /// Most transforms one [`Dft85::apply_batch`] call takes (5 lanes each in the 17-point stage).
 pub(crate) const MAX_BATCH: usize = 3;
 
-/// `(17·n1 + 5·n2) mod 85`: the Good–Thomas input map.
-const fn input_index(n1: usize, n2: usize) -> usize {
-    (17 * n1 + 5 * n2) % N85
-}
+/// `GATHER[n1][n2] = (17·n1 + 5·n2) mod 85`: the Good–Thomas input map.
+const GATHER: [[u8; 17]; 5] = {
+    let mut map = [[0u8; 17]; 5];
+    let mut n1 = 0;
+    while n1 < 5 {
+        let mut n2 = 0;
+        while n2 < 17 {
+            map[n1][n2] = ((17 * n1 + 5 * n2) % N85) as u8;
+            n2 += 1;
+        }
+        n1 += 1;
+    }
+    map
+};
 
-/// The `k < 85` with `k ≡ k1 (mod 5)` and `k ≡ k2 (mod 17)`: the Good–Thomas output map.
-/// (`51 ≡ 1 mod 5, ≡ 0 mod 17` and `35 ≡ 0 mod 5, ≡ 1 mod 17`.)
-const fn output_index(k1: usize, k2: usize) -> usize {
-    (51 * k1 + 35 * k2) % N85
-}
+/// `SCATTER[k1][k2]` is the `k < 85` with `k ≡ k1 (mod 5)` and `k ≡ k2 (mod 17)`: the Good–Thomas
+/// output map (`51 ≡ 1 mod 5, ≡ 0 mod 17` and `35 ≡ 0 mod 5, ≡ 1 mod 17`).
+const SCATTER: [[u8; 17]; 5] = {
+    let mut map = [[0u8; 17]; 5];
+    let mut k1 = 0;
+    while k1 < 5 {
+        let mut k2 = 0;
+        while k2 < 17 {
+            map[k1][k2] = ((51 * k1 + 35 * k2) % N85) as u8;
+            k2 += 1;
+        }
+        k1 += 1;
+    }
+    map
+};
+
+/// Lanes of the 5-point stage: `17 · MAX_BATCH` columns rounded up to whole 16-lane chunks.
+const COLUMN_LANES: usize = (17 * MAX_BATCH).div_ceil(LANES) * LANES;
 
 /// An 85-point DFT `X_k = Σ_n x_n root^{nk}` for a root of order 85, by Good–Thomas 5 × 17: a
 /// 17-point DFT along `n2` for each `n1`, then a 5-point DFT along `n1` for each `k2`, with no
@@ -194,32 +217,35 @@ impl Dft85 {
         let count = inputs.len();
         let mut rows = [[0u8; LANES]; 17];
         for (i, input) in inputs.iter().enumerate() {
-            for n1 in 0..5 {
-                for (n2, row) in rows.iter_mut().enumerate() {
-                    row[5 * i + n1] = input[input_index(n1, n2)];
+            for (n1, gather) in GATHER.iter().enumerate() {
+                for (row, &n) in rows.iter_mut().zip(gather) {
+                    row[5 * i + n1] = input[n as usize];
                 }
             }
         }
         self.dft17.apply_lanes(self.kernel, &mut rows, 5 * count);
 
-        let columns = 17 * count;
-        let mut chunks = [[[0u8; LANES]; 5]; (17 * MAX_BATCH).div_ceil(LANES)];
+        let mut columns = [[0u8; COLUMN_LANES]; 5];
         for i in 0..count {
             for (k2, row) in rows.iter().enumerate() {
-                let lane = 17 * i + k2;
-                for n1 in 0..5 {
-                    chunks[lane / LANES][n1][lane % LANES] = row[5 * i + n1];
+                for (n1, column) in columns.iter_mut().enumerate() {
+                    column[17 * i + k2] = row[5 * i + n1];
                 }
             }
         }
-        for (c, chunk) in chunks.iter_mut().enumerate().take(columns.div_ceil(LANES)) {
-            self.dft5.apply_lanes(self.kernel, chunk, (columns - c * LANES).min(LANES));
+        let active = 17 * count;
+        for start in (0..active).step_by(LANES) {
+            let mut chunk: [[u8; LANES]; 5] =
+                core::array::from_fn(|n1| columns[n1][start..start + LANES].try_into().expect("16 lanes"));
+            self.dft5.apply_lanes(self.kernel, &mut chunk, (active - start).min(LANES));
+            for (column, lanes) in columns.iter_mut().zip(&chunk) {
+                column[start..start + LANES].copy_from_slice(lanes);
+            }
         }
         for (i, output) in outputs.iter_mut().enumerate() {
-            for k2 in 0..17 {
-                let lane = 17 * i + k2;
-                for k1 in 0..5 {
-                    output[output_index(k1, k2)] = chunks[lane / LANES][k1][lane % LANES];
+            for (scatter, column) in SCATTER.iter().zip(&columns) {
+                for (&k, &x) in scatter.iter().zip(&column[17 * i..17 * i + 17]) {
+                    output[k as usize] = x;
                 }
             }
         }

@@ -63,7 +63,7 @@ pub(crate) enum Kernel {
     /// Lane by lane with nibble-table loads; every platform.
     Portable,
     /// 16 lanes per `pshufb`; x86-64 CPUs with SSSE3 only.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(feature = "force-portable")))]
     Ssse3,
 }
 
@@ -106,7 +106,7 @@ impl<const P: usize> SmallDft<P> {
     pub(crate) fn apply_lanes(&self, kernel: Kernel, data: &mut [[u8; LANES]; P], active: usize) {
         match kernel {
             Kernel::Portable => self.apply_lanes_portable(data, active),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", not(feature = "force-portable")))]
             // SAFETY: `Kernel::Ssse3` is only constructed by `Kernel::detect` after
             // `is_x86_feature_detected!("ssse3")` returned true.
             Kernel::Ssse3 => unsafe { self.apply_lanes_ssse3(data) },
@@ -127,7 +127,7 @@ impl<const P: usize> SmallDft<P> {
         }
     }
 
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", not(feature = "force-portable")))]
     #[target_feature(enable = "ssse3")]
     fn apply_lanes_ssse3(&self, data: &mut [[u8; LANES]; P]) {
         use core::arch::x86_64::*;

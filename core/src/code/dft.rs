@@ -114,15 +114,19 @@ impl<const P: usize> SmallDft<P> {
     }
 
     fn apply_lanes_portable(&self, data: &mut [[u8; LANES]; P], active: usize) {
-        for lane in 0..active {
-            let input: [u8; P] = core::array::from_fn(|r| data[r][lane]);
-            data[0][lane] = input.iter().fold(0, |acc, &x| acc ^ x);
-            for (u, row) in self.rows.iter().enumerate() {
-                let mut acc = input[0];
-                for (t, &x) in row.iter().zip(&input[1..]) {
-                    acc ^= t.mul(x);
+        let input = *data;
+        for out in &mut data[1..] {
+            *out = input[0];
+        }
+        for (r, row) in input.iter().enumerate().skip(1) {
+            for (sum, &x) in data[0][..active].iter_mut().zip(&row[..active]) {
+                *sum ^= x;
+            }
+            for (out, tables) in data[1..].iter_mut().zip(&self.rows) {
+                let table = &tables[r - 1];
+                for (o, &x) in out[..active].iter_mut().zip(&row[..active]) {
+                    *o ^= table.mul(x);
                 }
-                data[u + 1][lane] = acc;
             }
         }
     }

@@ -114,21 +114,23 @@ impl<const P: usize> SmallDft<P> {
     }
 
     fn apply_lanes_portable(&self, data: &mut [[u8; LANES]; P], active: usize) {
-        let input = *data;
-        for out in &mut data[1..] {
-            *out = input[0];
-        }
-        for (r, row) in input.iter().enumerate().skip(1) {
-            for (sum, &x) in data[0][..active].iter_mut().zip(&row[..active]) {
-                *sum ^= x;
-            }
-            for (out, tables) in data[1..].iter_mut().zip(&self.rows) {
-                let table = &tables[r - 1];
-                for (o, &x) in out[..active].iter_mut().zip(&row[..active]) {
-                    *o ^= table.mul(x);
-                }
+        let columns: [[u8; P]; LANES] = core::array::from_fn(|lane| core::array::from_fn(|r| data[r][lane]));
+        for (lane, column) in columns.iter().enumerate().take(active) {
+            for (row, x) in data.iter_mut().zip(self.apply_one(column)) {
+                row[lane] = x;
             }
         }
+    }
+
+    /// One transform, symbol by symbol.
+    #[inline]
+    fn apply_one(&self, input: &[u8; P]) -> [u8; P] {
+        let mut out = [0u8; P];
+        out[0] = input.iter().fold(0, |acc, &x| acc ^ x);
+        for (o, tables) in out[1..].iter_mut().zip(&self.rows) {
+            *o = tables.iter().zip(&input[1..]).fold(input[0], |acc, (t, &x)| acc ^ t.mul(x));
+        }
+        out
     }
 
     #[cfg(all(target_arch = "x86_64", not(feature = "force-portable")))]

@@ -18,9 +18,9 @@ impl Encoder {
     /// The encoder to use for the (255, 85) code on this platform: the FFT everywhere.
     ///
     /// Measured with `cargo bench -p chorus-core --bench code` on x86-64 (see the table in the
-    /// [`super`] module docs): FFT 1.14 µs against 17.4 µs for the matrix (fastest criterion
-    /// samples), and with the `force-portable` feature, which is the code path wasm32 runs, about
-    /// 3.8 µs against 7.3 µs. The FFT needs a third of the products (4824 against 14450), so it
+    /// [`super`] module docs): FFT 1.14 µs against 7.2–17.4 µs for the matrix (fastest criterion
+    /// samples over several runs on a loaded machine), and with the `force-portable` feature, which
+    /// is the code path wasm32 runs, 4.4 µs against 7.5 µs. The FFT needs a third of the products (4824 against 14450), so it
     /// wins on both paths. This is a build-time choice, not a run-time race; re-measure when the
     /// SIMD bulk operations land, because they speed up only the matrix encoder.
     pub const fn fastest_for_platform() -> Self {

@@ -49,7 +49,7 @@
 //! | operation                         | median   | fastest sample |
 //! |-----------------------------------|----------|----------------|
 //! | (255, 85) encode, FFT (SSSE3)     | 5.3 µs   | 1.14 µs        |
-//! | (255, 85) encode, matrix          | 56.7 µs  | 17.4 µs        |
+//! | (255, 85) encode, matrix          | 56.7 µs  | 17.4 µs (7.2 µs in another run) |
 //! | (255, 85) check C, FFT            | 4.5 µs   | 1.19 µs        |
 //! | (255, 85) check C, matrix         | 31.8 µs  | 7.4 µs         |
 //! | (255, 169) check C*, FFT          | 5.1 µs   | 1.19 µs        |
@@ -62,7 +62,7 @@
 //!
 //! The (255, 85) FFT encoder reaches about 880,000 encodings per second on one core when the core
 //! is not shared (≥ 500,000 targeted); with the `force-portable` feature (the path wasm32 takes)
-//! the same best-of measurement gave about 3.8 µs for the FFT and 7.3 µs for the matrix encoder.
+//! the fastest samples were 4.4 µs for the FFT and 7.5 µs for the matrix encoder.
 //! The matrix encoder speeds up with the SIMD bulk operations of the field module once merged;
 //! [`Encoder::fastest_for_platform`] should then be re-measured.
 

@@ -14,7 +14,8 @@
 //! - [`ReedSolomon::rs256_120`]: the (256, 120) code of §2.1 (point of position `j` is `Gf256(j)`);
 //! - [`ReedSolomon::rs255_85`]: the (255, 85) code of §4.2 over GF(2^8)^*, encodable both by the
 //!   matrix and by a prime-factor FFT (module `fft255`), selected by [`Encoder`];
-//! - [`schur_product`]: the coordinate-wise product, e.g. `C(u) ∗ C(x) ∈ C*` for a public `u`;
+//! - [`schur_product`] and [`ReedSolomon::multiply_by_public`]: the coordinate-wise product, e.g.
+//!   `C(u) ∗ C(x) ∈ C*` for a public `u`;
 //! - [`ReedSolomon::encode_bits`] / [`ReedSolomon::encode_bit_plane`]: the XOR-of-rows encoding of
 //!   0/1 vectors of §4.5.
 //!
@@ -32,9 +33,11 @@
 //!
 //! Why the distances hold (checked in the tests): a nonzero codeword is the evaluation of a nonzero
 //! polynomial of degree `< k` at `n` distinct points, so it has at most `k - 1` zeros and weight
-//! `≥ n - k + 1`; the tests check that every code here is exactly such an evaluation code (each
-//! generator row is a polynomial of degree `< k` in the points, cross-checked against direct
-//! evaluation), that random nonzero messages reach weight `≥ d`, and that the polynomial
+//! `≥ n - k + 1`; the tests check that every code here is exactly such an evaluation code (random
+//! polynomials of degree `< k`, evaluated directly by Horner's rule, are accepted and re-encode to
+//! themselves from their first `k` symbols; both spaces have dimension `k`, so they coincide; a
+//! polynomial of degree `k` is rejected), that random nonzero messages reach weight `≥ d`, and
+//! that the polynomial
 //! `Π_{l ∈ S} (X - v_l)` for a chosen set `S` of `k - 1` points gives a codeword of weight exactly
 //! `d`, so the bound is tight. The same argument with degree `≤ 2k - 2` gives `d(C*)`.
 //!

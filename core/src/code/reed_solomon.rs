@@ -176,9 +176,21 @@ impl ReedSolomon {
     }
 
     /// The message (first `k` symbols) of `word` after checking that it is a codeword.
+    ///
+    /// For a Schur square `C*` of dimension `2k - 1` this returns all `2k - 1` systematic symbols;
+    /// the first `k` of them are what §4.3 calls `C*^{-1}`, the product of the two `C` messages.
     pub fn decode(&self, word: &[Gf256]) -> Result<Vec<Gf256>, CodeError> {
         self.check(word)?;
         Ok(word[..self.k].to_vec())
+    }
+
+    /// `C(u) ∗ word` for a public vector `u` (length `k`) and a word of this code (length `n`):
+    /// the codeword of `u ∗ x` in the Schur square when `word = C(x)` (§2, multiplication by a
+    /// public constant; apply it to each share, MAC and key alike).
+    pub fn multiply_by_public(&self, word: &[Gf256], public: &[Gf256]) -> Result<Vec<Gf256>, CodeError> {
+        Self::check_len("codeword", self.n(), word.len())?;
+        let encoded = self.encode(public)?;
+        super::schur_product(word, &encoded)
     }
 
     /// The codeword of a vector with entries 0 or 1 (length `k`) by XOR of generator rows (§4.5).

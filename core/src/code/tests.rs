@@ -224,6 +224,8 @@ fn bad_input_gives_typed_errors() {
     bits[7] = Gf256(2);
     assert_eq!(code.encode_bits(&bits), Err(CodeError::NotABit { position: 7, value: 2 }));
     assert!(matches!(code.encode_bit_plane(&bits, 8), Err(CodeError::InvalidParameters { .. })));
+    assert!(matches!(code.multiply_by_public(&[Gf256::ONE; 256], &[Gf256::ONE; 3]), Err(CodeError::WrongLength { .. })));
+    assert!(matches!(code.multiply_by_public(&[Gf256::ONE; 3], &[Gf256::ONE; 120]), Err(CodeError::WrongLength { .. })));
     assert!(matches!(code.generator_row(120), Err(CodeError::InvalidParameters { .. })));
     assert!(matches!(schur_product(&[Gf256::ONE; 2], &[Gf256::ONE; 3]), Err(CodeError::WrongLength { .. })));
     assert!(matches!(ReedSolomon::new(vec![Gf256(1), Gf256(1)], 1), Err(CodeError::InvalidParameters { .. })));
@@ -283,6 +285,7 @@ proptest! {
         let x = random_vec(&mut rng, code.k());
         let u = random_vec(&mut rng, code.k());
         let product = schur_product(&code.encode(&u).unwrap(), &code.encode(&x).unwrap()).unwrap();
+        prop_assert_eq!(code.multiply_by_public(&code.encode(&x).unwrap(), &u).unwrap(), product.clone());
         let decoded = star.decode(&product).unwrap();
         let expected: Vec<Gf256> = u.iter().zip(&x).map(|(&a, &b)| a * b).collect();
         prop_assert_eq!(&decoded[..code.k()], expected.as_slice());

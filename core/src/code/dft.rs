@@ -218,14 +218,14 @@ impl Dft85 {
     ///
     /// Lanes: in the 17-point stage lane `5i + n1` is row `n1` of transform `i`; in the 5-point
     /// stage lane `17i + k2` (spread over 16-lane chunks) is column `k2` of transform `i`.
-    pub(crate) fn apply_batch(&self, inputs: &[[u8; N85]], outputs: &mut [[u8; N85]]) {
+    pub(crate) fn apply_batch(&self, inputs: &[[Gf256; N85]], outputs: &mut [[Gf256; N85]]) {
         debug_assert!(inputs.len() <= MAX_BATCH && inputs.len() == outputs.len());
         let count = inputs.len();
         let mut rows = [[0u8; LANES]; 17];
         for (i, input) in inputs.iter().enumerate() {
             for (n1, gather) in GATHER.iter().enumerate() {
                 for (row, &n) in rows.iter_mut().zip(gather) {
-                    row[5 * i + n1] = input[n as usize];
+                    row[5 * i + n1] = input[n as usize].0;
                 }
             }
         }
@@ -251,7 +251,7 @@ impl Dft85 {
         for (i, output) in outputs.iter_mut().enumerate() {
             for (scatter, column) in SCATTER.iter().zip(&columns) {
                 for (&k, &x) in scatter.iter().zip(&column[17 * i..17 * i + 17]) {
-                    output[k as usize] = x;
+                    output[k as usize] = Gf256(x);
                 }
             }
         }
@@ -322,14 +322,16 @@ mod tests {
         for kernel in kernels() {
             let dft = Dft85::new(root, kernel);
             for count in 1..=MAX_BATCH {
-                let mut inputs = vec![[0u8; N85]; count];
+                let mut inputs = vec![[Gf256::ZERO; N85]; count];
                 for input in &mut inputs {
-                    rng.fill_bytes(input);
+                    input.iter_mut().for_each(|x| *x = Gf256::random(&mut rng));
                 }
-                let mut outputs = vec![[0u8; N85]; count];
+                let mut outputs = vec![[Gf256::ZERO; N85]; count];
                 dft.apply_batch(&inputs, &mut outputs);
                 for (input, output) in inputs.iter().zip(&outputs) {
-                    assert_eq!(output.to_vec(), naive_dft(input, root), "{kernel:?}, batch of {count}");
+                    let input: Vec<u8> = input.iter().map(|x| x.0).collect();
+                    let output: Vec<u8> = output.iter().map(|x| x.0).collect();
+                    assert_eq!(output, naive_dft(&input, root), "{kernel:?}, batch of {count}");
                 }
             }
         }

@@ -21,13 +21,14 @@
 //! (one inverse then two forward for encoding, three inverse for membership) run side by side in
 //! SIMD lanes where the CPU allows.
 //!
-//! **Constant-time note.** Every product is a secret symbol times a public root-of-unity power;
-//! see module `dft` for how the nibble-table products behave (constant time in the SSSE3 kernel,
-//! cache-line-safe but not sub-line constant time in the portable one; the twists and the 3-point
-//! stage here use the portable nibble tables). Codewords checked for membership are opened
-//! (public) values.
+//! **Constant-time note.** Every product is a secret symbol times a public root-of-unity power.
+//! The DFT stages use nibble tables (module `dft`: constant time in the SSSE3 kernel,
+//! cache-line-safe but not sub-line constant time in the portable one); the twists and the
+//! 3-point stage here go through the field's bulk operations ([`Gf256::mul_slices`],
+//! [`Gf256::mul_add_scalar_slice`]), which are constant time. Codewords checked for membership are
+//! opened (public) values.
 
-use super::dft::{pow, ConstMul, Dft85, Kernel};
+use super::dft::{pow, Dft85, Kernel};
 use crate::field::{Field, Gf256};
 
 /// Length of the FFT code.
@@ -48,85 +49,77 @@ pub fn group_point(p: usize) -> Gf256 {
 pub(crate) struct Fft255 {
     forward: Dft85,
     inverse: Dft85,
-    /// `twist_forward[r-1][n]` multiplies by `ω^{rn}`.
-    twist_forward: [[ConstMul; K]; 2],
-    /// `twist_inverse[r-1][n]` multiplies by `ω^{-rn}`.
-    twist_inverse: [[ConstMul; K]; 2],
-    /// Multiplication by `ζ^{-1}` and `ζ^{-2}`, `ζ = ω^85` a primitive cube root of unity.
-    zeta_inverse: [ConstMul; 2],
+    /// `twist_forward[r-1][n] = ω^{rn}`.
+    twist_forward: [[Gf256; K]; 2],
+    /// `twist_inverse[r-1][n] = ω^{-rn}`.
+    twist_inverse: [[Gf256; K]; 2],
+    /// `ζ^{-1}` and `ζ^{-2}`, `ζ = ω^85` a primitive cube root of unity.
+    zeta_inverse: [Gf256; 2],
 }
 
 impl Fft255 {
     pub(crate) fn new() -> Self {
         let beta = pow(OMEGA, 3);
         let omega_inv = OMEGA.inverse();
-        let twist = |base: Gf256, r: u32| {
-            let mut t = [ConstMul::new(Gf256::ZERO); K];
-            for (n, c) in t.iter_mut().enumerate() {
-                *c = ConstMul::new(pow(base, r * n as u32));
-            }
-            t
-        };
+        let twist = |base: Gf256, r: u32| core::array::from_fn(|n| pow(base, r * n as u32));
         let kernel = Kernel::detect();
         Fft255 {
             forward: Dft85::new(beta, kernel),
             inverse: Dft85::new(beta.inverse(), kernel),
             twist_forward: [twist(OMEGA, 1), twist(OMEGA, 2)],
             twist_inverse: [twist(omega_inv, 1), twist(omega_inv, 2)],
-            zeta_inverse: [ConstMul::new(pow(omega_inv, 85)), ConstMul::new(pow(omega_inv, 170))],
+            zeta_inverse: [pow(omega_inv, 85), pow(omega_inv, 170)],
         }
     }
 
     /// Writes the codeword of `message` (85 symbols) into `out` (255 symbols).
     pub(crate) fn encode_into(&self, message: &[Gf256], out: &mut [Gf256]) {
-        let mut values = [[0u8; K]; 1];
-        for (v, m) in values[0].iter_mut().zip(message) {
-            *v = m.0;
-        }
-        let mut coefficients = [[0u8; K]; 1];
+        let mut values = [[Gf256::ZERO; K]; 1];
+        values[0].copy_from_slice(message);
+        let mut coefficients = [[Gf256::ZERO; K]; 1];
         self.inverse.apply_batch(&values, &mut coefficients);
-        let mut twisted = [[0u8; K]; 2];
+        let mut twisted = [[Gf256::ZERO; K]; 2];
         for (t, twist) in twisted.iter_mut().zip(&self.twist_forward) {
-            for ((t, tw), &a) in t.iter_mut().zip(twist).zip(&coefficients[0]) {
-                *t = tw.mul(a);
-            }
+            Gf256::mul_slices(t, &coefficients[0], twist);
         }
-        let mut blocks = [[0u8; K]; 2];
+        let mut blocks = [[Gf256::ZERO; K]; 2];
         self.forward.apply_batch(&twisted, &mut blocks);
         out[..K].copy_from_slice(message);
-        for (o, &b) in out[K..].iter_mut().zip(blocks.iter().flatten()) {
-            *o = Gf256(b);
-        }
+        out[K..2 * K].copy_from_slice(&blocks[0]);
+        out[2 * K..].copy_from_slice(&blocks[1]);
     }
 
     /// All 255 coefficients (degree 0 first) of the polynomial of degree < 255 whose evaluations, in
     /// this module's position order, are `word` (255 symbols): an inverse 255-point DFT.
-    pub(crate) fn coefficients(&self, word: &[Gf256]) -> [u8; N] {
-        let mut values = [[0u8; K]; 3];
-        for (v, w) in values.iter_mut().flatten().zip(word) {
-            *v = w.0;
+    pub(crate) fn coefficients(&self, word: &[Gf256]) -> [Gf256; N] {
+        let mut values = [[Gf256::ZERO; K]; 3];
+        for (v, w) in values.iter_mut().zip(word.chunks_exact(K)) {
+            v.copy_from_slice(w);
         }
-        let mut blocks = [[0u8; K]; 3];
+        let mut blocks = [[Gf256::ZERO; K]; 3];
         self.inverse.apply_batch(&values, &mut blocks);
-        for (block, twist) in blocks[1..].iter_mut().zip(&self.twist_inverse) {
-            for (b, tw) in block.iter_mut().zip(twist) {
-                *b = tw.mul(*b);
-            }
+        let [d0, mut d1, mut d2] = blocks;
+        Gf256::mul_slices(&mut d1, &blocks[1], &self.twist_inverse[0]);
+        Gf256::mul_slices(&mut d2, &blocks[2], &self.twist_inverse[1]);
+        let [z1, z2] = self.zeta_inverse;
+        let mut out = [Gf256::ZERO; N];
+        let (s0, rest) = out.split_at_mut(K);
+        let (s1, s2) = rest.split_at_mut(K);
+        for (((o, &a), &b), &c) in s0.iter_mut().zip(&d0).zip(&d1).zip(&d2) {
+            *o = a + b + c;
         }
-        let [z1, z2] = &self.zeta_inverse;
-        let mut out = [0u8; N];
-        for t in 0..K {
-            let (d0, d1, d2) = (blocks[0][t], blocks[1][t], blocks[2][t]);
-            out[t] = d0 ^ d1 ^ d2;
-            out[K + t] = d0 ^ z1.mul(d1) ^ z2.mul(d2);
-            out[2 * K + t] = d0 ^ z2.mul(d1) ^ z1.mul(d2);
-        }
+        s1.copy_from_slice(&d0);
+        Gf256::mul_add_scalar_slice(s1, &d1, z1);
+        Gf256::mul_add_scalar_slice(s1, &d2, z2);
+        s2.copy_from_slice(&d0);
+        Gf256::mul_add_scalar_slice(s2, &d1, z2);
+        Gf256::mul_add_scalar_slice(s2, &d2, z1);
         out
     }
 
     /// Whether `word` (255 symbols) lies in the (255, k) code: all coefficients of degree `≥ k`
     /// vanish.
     pub(crate) fn is_member(&self, word: &[Gf256], k: usize) -> bool {
-        self.coefficients(word)[k..].iter().fold(0u8, |acc, &c| acc | c) == 0
+        self.coefficients(word)[k..].iter().fold(0u8, |acc, c| acc | c.0) == 0
     }
 }

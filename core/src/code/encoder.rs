@@ -18,11 +18,12 @@ impl Encoder {
     /// The encoder to use for the (255, 85) code on this platform: the FFT everywhere.
     ///
     /// Measured with `cargo bench -p chorus-core --bench code` on x86-64 (see the table in the
-    /// [`super`] module docs): FFT 1.14 µs against 7.2–17.4 µs for the matrix (fastest criterion
-    /// samples over several runs on a loaded machine), and with the `force-portable` feature, which
-    /// is the code path wasm32 runs, 4.4 µs against 7.5 µs. The FFT needs a third of the products (4824 against 14450), so it
-    /// wins on both paths. This is a build-time choice, not a run-time race; re-measure when the
-    /// SIMD bulk operations land, because they speed up only the matrix encoder.
+    /// [`super`] module docs): FFT 1.63 µs median (0.91 µs fastest sample) against 7.49 µs for
+    /// the matrix, and with the `force-portable` feature, which is the code path wasm32 runs,
+    /// 11.7 µs (4.1 µs) against 20.3 µs (7.8 µs). The FFT needs a third of the products (4824
+    /// against 14450), so it wins on both paths. This is a build-time choice, not a run-time race;
+    /// re-measure when the SIMD bulk operations land, because they speed up the matrix encoder
+    /// (and only the twist of the FFT).
     pub const fn fastest_for_platform() -> Self {
         Encoder::Fft
     }

@@ -45,29 +45,31 @@
 //!
 //! `cargo bench -p chorus-core --bench code` (criterion, 100 samples), on the shared 2-core x86-64
 //! build machine (Xeon @ 2.5 GHz, SSSE3/AVX2, no GFNI) with the portable bulk field operations of
-//! this branch. The machine ran at a load average of about 12 during the run, so the medians are
-//! inflated several-fold by time slicing; the fastest criterion sample (each sample averages many
-//! iterations) is the better estimate of one core's speed. Times per operation:
+//! this branch. Other builds kept the machine at a load average of 4–8 during the run, so medians
+//! include time slicing; the fastest criterion sample (each averages many iterations) estimates an
+//! unshared core. Times per operation:
 //!
 //! | operation                         | median   | fastest sample |
 //! |-----------------------------------|----------|----------------|
-//! | (255, 85) encode, FFT (SSSE3)     | 5.3 µs   | 1.14 µs        |
-//! | (255, 85) encode, matrix          | 56.7 µs  | 17.4 µs (7.2 µs in another run) |
-//! | (255, 85) check C, FFT            | 4.5 µs   | 1.19 µs        |
-//! | (255, 85) check C, matrix         | 31.8 µs  | 7.4 µs         |
-//! | (255, 169) check C*, FFT          | 5.1 µs   | 1.19 µs        |
-//! | (255, 169) check C*, matrix       | 32.8 µs  | 8.9 µs         |
-//! | (255, 85) bit encoding (§4.5)     | 3.1 µs   | 0.87 µs        |
-//! | (256, 120) encode, matrix         | 28.9 µs  | 7.7 µs         |
-//! | (256, 120) check C, matrix        | 29.9 µs  | 7.8 µs         |
-//! | (256, 239) check C*, matrix       | 16.5 µs  | 4.1 µs         |
-//! | (256, 120) bit encoding (§4.5)    | 3.8 µs   | 0.92 µs        |
+//! | (255, 85) encode, FFT (SSSE3)     | 1.63 µs  | 0.91 µs        |
+//! | (255, 85) encode, matrix          | 7.49 µs  | 7.43 µs        |
+//! | (255, 85) check C, FFT            | 1.36 µs  | 0.90 µs        |
+//! | (255, 85) check C, matrix         | 12.7 µs  | 7.53 µs        |
+//! | (255, 169) check C*, FFT          | 1.52 µs  | 0.92 µs        |
+//! | (255, 169) check C*, matrix       | 24.7 µs  | 9.20 µs        |
+//! | (255, 85) bit encoding (§4.5)     | 1.74 µs  | 0.86 µs        |
+//! | (256, 120) encode, matrix         | 16.8 µs  | 8.05 µs        |
+//! | (256, 120) check C, matrix        | 17.2 µs  | 7.97 µs        |
+//! | (256, 239) check C*, matrix       | 8.49 µs  | 4.17 µs        |
+//! | (256, 120) bit encoding (§4.5)    | 1.86 µs  | 0.90 µs        |
 //!
-//! The (255, 85) FFT encoder reaches about 880,000 encodings per second on one core when the core
-//! is not shared (≥ 500,000 targeted); with the `force-portable` feature (the path wasm32 takes)
-//! the fastest samples were 4.4 µs for the FFT and 7.5 µs for the matrix encoder.
-//! The matrix encoder speeds up with the SIMD bulk operations of the field module once merged;
-//! [`Encoder::fastest_for_platform`] should then be re-measured.
+//! So the (255, 85) FFT encoder does about 610,000 encodings per second on one core at the
+//! median under load and about 1.1 million on an unshared core (≥ 500,000 targeted). With the
+//! `force-portable` feature (the code path wasm32 takes; run with
+//! `cargo bench -p chorus-core --features force-portable --bench code`) the FFT encoder took
+//! 11.7 µs median / 4.1 µs fastest and the matrix encoder 20.3 µs / 7.8 µs, so the portable FFT
+//! alone does not reach the target. The matrix encoder speeds up with the SIMD bulk operations of
+//! the field module once merged; [`Encoder::fastest_for_platform`] should then be re-measured.
 
 mod bit_encode;
 mod dft;

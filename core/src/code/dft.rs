@@ -135,27 +135,35 @@ impl<const P: usize> SmallDft<P> {
 
     #[cfg(all(target_arch = "x86_64", not(feature = "force-portable")))]
     #[target_feature(enable = "ssse3")]
-    fn apply_lanes_ssse3(&self, data: &mut [[u8; LANES]; P]) {
+    ///
+    /// # Safety
+    /// The CPU must support SSSE3.
+    unsafe fn apply_lanes_ssse3(&self, data: &mut [[u8; LANES]; P]) {
         use core::arch::x86_64::*;
-        let low_nibble = _mm_set1_epi8(0x0f);
-        // SAFETY (all loads and stores below): each pointer is to a live 16-byte array
-        // (`[u8; 16]` rows of `data`, `lo`/`hi` of a `ConstMul`); unaligned access is allowed.
-        let load = |p: &[u8; 16]| unsafe { _mm_loadu_si128(p.as_ptr().cast()) };
-        let input: [__m128i; P] = core::array::from_fn(|r| load(&data[r]));
-        let lo: [__m128i; P] = core::array::from_fn(|r| _mm_and_si128(input[r], low_nibble));
-        let hi: [__m128i; P] = core::array::from_fn(|r| _mm_and_si128(_mm_srli_epi16(input[r], 4), low_nibble));
-        let sum = input.iter().fold(_mm_setzero_si128(), |acc, &x| _mm_xor_si128(acc, x));
-        unsafe { _mm_storeu_si128(data[0].as_mut_ptr().cast(), sum) };
-        for (u, row) in self.rows.iter().enumerate() {
-            let mut acc = input[0];
-            for (r, t) in row.iter().enumerate().take(P - 1) {
-                let product = _mm_xor_si128(
-                    _mm_shuffle_epi8(load(&t.lo), lo[r + 1]),
-                    _mm_shuffle_epi8(load(&t.hi), hi[r + 1]),
-                );
-                acc = _mm_xor_si128(acc, product);
+        // SAFETY: SSSE3 is available (the caller's contract; SSE2 is baseline on x86-64), and every
+        // load and store is to a live 16-byte array (`[u8; 16]` rows of `data`, `lo`/`hi` of a
+        // `ConstMul`) with unaligned access. One block covers the body so that it compiles the same
+        // on toolchains that do and do not treat register intrinsics as safe.
+        unsafe {
+            let low_nibble = _mm_set1_epi8(0x0f);
+            let load = |p: &[u8; 16]| _mm_loadu_si128(p.as_ptr().cast());
+            let input: [__m128i; P] = core::array::from_fn(|r| load(&data[r]));
+            let lo: [__m128i; P] = core::array::from_fn(|r| _mm_and_si128(input[r], low_nibble));
+            let hi: [__m128i; P] =
+                core::array::from_fn(|r| _mm_and_si128(_mm_srli_epi16(input[r], 4), low_nibble));
+            let sum = input.iter().fold(_mm_setzero_si128(), |acc, &x| _mm_xor_si128(acc, x));
+            _mm_storeu_si128(data[0].as_mut_ptr().cast(), sum);
+            for (u, row) in self.rows.iter().enumerate() {
+                let mut acc = input[0];
+                for (r, t) in row.iter().enumerate().take(P - 1) {
+                    let product = _mm_xor_si128(
+                        _mm_shuffle_epi8(load(&t.lo), lo[r + 1]),
+                        _mm_shuffle_epi8(load(&t.hi), hi[r + 1]),
+                    );
+                    acc = _mm_xor_si128(acc, product);
+                }
+                _mm_storeu_si128(data[u + 1].as_mut_ptr().cast(), acc);
             }
-            unsafe { _mm_storeu_si128(data[u + 1].as_mut_ptr().cast(), acc) };
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Systematic Reed-Solomon codes over GF(2^8) and their Schur squares, as MiniMac uses them
-//! (Damgård–Lauritsen–Toft, "An Empirical Study and some Improvements of the MiniMac Protocol for
-//! Secure Computation", §2.1, §4.2, §4.3, §4.5).
+//! (the MiniMac implementation paper, `shared/papers/minimac-implementation.txt`, which also
+//! introduces the "MiniTrix" improvements: §2.1, §4.2, §4.3, §4.5).
 //!
 //! A MiniMac value is a k-vector over GF(2^8) held as (shares of) a codeword `C(x)` of a systematic
 //! code `C`; products land in the Schur square `C* = span{c1 ∗ c2}` (§2). This module provides:

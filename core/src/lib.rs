@@ -9,6 +9,7 @@
 //!   key schedule structure the MPC protocols reuse;
 //! - [`circuit`]: the one Bristol Fashion parser, circuit representation and plaintext evaluator, and
 //!   the project's own AES-128 circuit generator;
+//! - [`code`]: systematic Reed-Solomon codes over GF(2^8) and their Schur squares for MiniMac;
 //! - [`net`]: the [`net::Network`] abstraction protocols run over, and an in-memory implementation;
 //! - [`proto`]: the MPC protocols, starting with three-party MAESTRO AES ([`proto::maestro`]);
 //! - [`jobs`]: whole jobs (e.g. joint AES with MAESTRO) that every front end runs the same way;
@@ -19,6 +20,7 @@
 
 pub mod aes;
 pub mod circuit;
+pub mod code;
 pub mod field;
 pub mod jobs;
 pub mod net;

@@ -285,10 +285,13 @@ mod tests {
     fn naive_dft(input: &[u8], root: Gf256) -> Vec<u8> {
         (0..input.len())
             .map(|k| {
-                input.iter().enumerate().fold(Gf256::ZERO, |acc, (n, &x)| {
-                    acc + Gf256(x) * pow(root, ((n * k) % input.len()) as u32)
-                })
-                .0
+                input
+                    .iter()
+                    .enumerate()
+                    .fold(Gf256::ZERO, |acc, (n, &x)| {
+                        acc + Gf256(x) * pow(root, ((n * k) % input.len()) as u32)
+                    })
+                    .0
             })
             .collect()
     }

@@ -76,10 +76,6 @@ impl SystematicGenerator {
         let mut scratch = [Gf256::ZERO; 256];
         let expected = &mut scratch[..self.redundancy];
         self.redundancy_into(&word[..self.k], expected);
-        expected
-            .iter()
-            .zip(&word[self.k..])
-            .position(|(e, w)| e != w)
-            .map(|p| p + self.k)
+        expected.iter().zip(&word[self.k..]).position(|(e, w)| e != w).map(|p| p + self.k)
     }
 }

@@ -37,7 +37,8 @@ impl ReedSolomon {
                 return Err(CodeError::InvalidParameters { reason: "evaluation points repeat" });
             }
         }
-        let fft_order = n == fft255::N && points.iter().enumerate().all(|(j, &p)| p == fft255::group_point(j));
+        let fft_order =
+            n == fft255::N && points.iter().enumerate().all(|(j, &p)| p == fft255::group_point(j));
         Ok(Self::build(points, k, fft_order.then(|| Box::new(Fft255::new()))))
     }
 
@@ -133,7 +134,12 @@ impl ReedSolomon {
     }
 
     /// Writes the codeword of `message` into `out` with the chosen encoder.
-    pub fn encode_with(&self, encoder: Encoder, message: &[Gf256], out: &mut [Gf256]) -> Result<(), CodeError> {
+    pub fn encode_with(
+        &self,
+        encoder: Encoder,
+        message: &[Gf256],
+        out: &mut [Gf256],
+    ) -> Result<(), CodeError> {
         Self::check_len("message", self.k, message.len())?;
         Self::check_len("output", self.n(), out.len())?;
         match (encoder, &self.fft) {

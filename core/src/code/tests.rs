@@ -104,7 +104,10 @@ fn codes_are_evaluation_codes() {
                 high[code.k()] = Gf256::ONE;
                 let word = evaluations(code, &high);
                 assert!(matches!(code.check(&word), Err(CodeError::NotACodeword { .. })));
-                assert!(matches!(code.check_with(Encoder::Matrix, &word), Err(CodeError::NotACodeword { .. })));
+                assert!(matches!(
+                    code.check_with(Encoder::Matrix, &word),
+                    Err(CodeError::NotACodeword { .. })
+                ));
             }
         }
     }
@@ -184,7 +187,10 @@ fn fft_and_matrix_membership_agree() {
             assert_eq!(code.check_with(Encoder::Fft, &word).is_ok(), trial % 2 == 0);
         }
         let random_word = random_vec(&mut rng, code.n());
-        assert_eq!(code.check_with(Encoder::Fft, &random_word), code.check_with(Encoder::Matrix, &random_word));
+        assert_eq!(
+            code.check_with(Encoder::Fft, &random_word),
+            code.check_with(Encoder::Matrix, &random_word)
+        );
     }
 }
 
@@ -219,16 +225,28 @@ fn bad_input_gives_typed_errors() {
         code.encode_with(Encoder::Fft, &[Gf256::ZERO; 120], &mut out),
         Err(CodeError::EncoderUnavailable { encoder: "fft", n: 256, k: 120 })
     );
-    assert!(matches!(rs255_star().encode_with(Encoder::Fft, &[Gf256::ZERO; 169], &mut out[..255]), Err(CodeError::EncoderUnavailable { .. })));
+    assert!(matches!(
+        rs255_star().encode_with(Encoder::Fft, &[Gf256::ZERO; 169], &mut out[..255]),
+        Err(CodeError::EncoderUnavailable { .. })
+    ));
     let mut bits = vec![Gf256::ZERO; 120];
     bits[7] = Gf256(2);
     assert_eq!(code.encode_bits(&bits), Err(CodeError::NotABit { position: 7, value: 2 }));
     assert!(matches!(code.encode_bit_plane(&bits, 8), Err(CodeError::InvalidParameters { .. })));
-    assert!(matches!(code.multiply_by_public(&[Gf256::ONE; 256], &[Gf256::ONE; 3]), Err(CodeError::WrongLength { .. })));
-    assert!(matches!(code.multiply_by_public(&[Gf256::ONE; 3], &[Gf256::ONE; 120]), Err(CodeError::WrongLength { .. })));
+    assert!(matches!(
+        code.multiply_by_public(&[Gf256::ONE; 256], &[Gf256::ONE; 3]),
+        Err(CodeError::WrongLength { .. })
+    ));
+    assert!(matches!(
+        code.multiply_by_public(&[Gf256::ONE; 3], &[Gf256::ONE; 120]),
+        Err(CodeError::WrongLength { .. })
+    ));
     assert!(matches!(code.generator_row(120), Err(CodeError::InvalidParameters { .. })));
     assert!(matches!(schur_product(&[Gf256::ONE; 2], &[Gf256::ONE; 3]), Err(CodeError::WrongLength { .. })));
-    assert!(matches!(ReedSolomon::new(vec![Gf256(1), Gf256(1)], 1), Err(CodeError::InvalidParameters { .. })));
+    assert!(matches!(
+        ReedSolomon::new(vec![Gf256(1), Gf256(1)], 1),
+        Err(CodeError::InvalidParameters { .. })
+    ));
     assert!(matches!(ReedSolomon::new(vec![Gf256(1)], 2), Err(CodeError::InvalidParameters { .. })));
     assert!(matches!(ReedSolomon::new(Vec::new(), 0), Err(CodeError::InvalidParameters { .. })));
 }

@@ -15,4 +15,5 @@
 
 pub mod aes;
 pub mod circuit;
+pub mod embed;
 pub mod field;

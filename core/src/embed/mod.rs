@@ -1,0 +1,13 @@
+//! Reverse multiplication-friendly embeddings (RMFE) and multiplication-friendly embeddings (MFE)
+//! as Coral uses them (placeholder docs, expanded below).
+
+mod composite;
+mod conversion;
+mod error;
+mod linear_map;
+mod poly;
+
+pub use composite::CompositeField;
+pub use conversion::FieldIsomorphism;
+pub use error::EmbedError;
+pub use linear_map::{Evaluation, LinearMap};

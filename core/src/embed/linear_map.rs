@@ -208,28 +208,71 @@ impl LinearMap {
         }
     }
 
-    /// Masked-XOR evaluation: constant time in `input`. `output` is overwritten.
+    /// Masked-XOR evaluation: constant time in `input`. `output` is overwritten. Output widths of
+    /// up to four words use kernels with the width fixed at compile time (fully unrolled).
     pub(crate) fn apply_constant_time(&self, input: &[u64], output: &mut [u64]) {
-        output.fill(0);
-        for (i, column) in self.columns.chunks_exact(self.out_words).enumerate() {
-            let mask = 0u64.wrapping_sub((input[i / 64] >> (i % 64)) & 1);
-            for (o, &c) in output.iter_mut().zip(column) {
-                *o ^= c & mask;
+        match self.out_words {
+            1 => self.constant_time_kernel::<1>(input, output),
+            2 => self.constant_time_kernel::<2>(input, output),
+            3 => self.constant_time_kernel::<3>(input, output),
+            4 => self.constant_time_kernel::<4>(input, output),
+            _ => {
+                output.fill(0);
+                for (i, column) in self.columns.chunks_exact(self.out_words).enumerate() {
+                    let mask = 0u64.wrapping_sub((input[i / 64] >> (i % 64)) & 1);
+                    for (o, &c) in output.iter_mut().zip(column) {
+                        *o ^= c & mask;
+                    }
+                }
             }
         }
     }
 
-    /// Byte-table evaluation: NOT constant time (input bytes are table indices).
-    pub(crate) fn apply_byte_table(&self, input: &[u64], output: &mut [u64]) {
-        output.fill(0);
-        let ow = self.out_words;
-        for p in 0..self.in_bits.div_ceil(8) {
-            let byte = ((input[p / 8] >> (8 * (p % 8))) & 0xff) as usize;
-            let row = &self.tables[(p * 256 + byte) * ow..(p * 256 + byte + 1) * ow];
-            for (o, &t) in output.iter_mut().zip(row) {
-                *o ^= t;
+    #[inline]
+    fn constant_time_kernel<const W: usize>(&self, input: &[u64], output: &mut [u64]) {
+        let mut acc = [0u64; W];
+        for (&word, columns) in input.iter().zip(self.columns.chunks(64 * W)) {
+            for (bit, column) in columns.chunks_exact(W).enumerate() {
+                let mask = 0u64.wrapping_sub((word >> bit) & 1);
+                for (a, &c) in acc.iter_mut().zip(column) {
+                    *a ^= c & mask;
+                }
             }
         }
+        output.copy_from_slice(&acc);
+    }
+
+    /// Byte-table evaluation: NOT constant time (input bytes are table indices).
+    pub(crate) fn apply_byte_table(&self, input: &[u64], output: &mut [u64]) {
+        match self.out_words {
+            1 => self.byte_table_kernel::<1>(input, output),
+            2 => self.byte_table_kernel::<2>(input, output),
+            3 => self.byte_table_kernel::<3>(input, output),
+            4 => self.byte_table_kernel::<4>(input, output),
+            _ => {
+                output.fill(0);
+                let ow = self.out_words;
+                for p in 0..self.in_bits.div_ceil(8) {
+                    let byte = ((input[p / 8] >> (8 * (p % 8))) & 0xff) as usize;
+                    let row = &self.tables[(p * 256 + byte) * ow..(p * 256 + byte + 1) * ow];
+                    for (o, &t) in output.iter_mut().zip(row) {
+                        *o ^= t;
+                    }
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn byte_table_kernel<const W: usize>(&self, input: &[u64], output: &mut [u64]) {
+        let mut acc = [0u64; W];
+        for (p, table) in self.tables.chunks_exact(256 * W).enumerate() {
+            let byte = ((input[p / 8] >> (8 * (p % 8))) & 0xff) as usize;
+            for (a, &t) in acc.iter_mut().zip(&table[byte * W..(byte + 1) * W]) {
+                *a ^= t;
+            }
+        }
+        output.copy_from_slice(&acc);
     }
 
     #[inline]

@@ -101,23 +101,27 @@ fn figure_2_example_encodes_as_in_the_paper() {
 #[test]
 fn compiled_maps_match_the_reference_on_every_unit_vector_and_both_strategies() {
     for embedding in built() {
+        let (rmfe, mfe) = (&embedding.rmfe, &embedding.mfe);
+        let units: Vec<Vec<u64>> = (0..mfe.t())
+            .map(|i| {
+                let mut unit = vec![0u64; mfe.share_words()];
+                unit[i / 64] = 1 << (i % 64);
+                unit
+            })
+            .collect();
+        let phi: Vec<u64> = (0..rmfe.k()).map(|i| rmfe.phi_reference(1 << i).unwrap()).collect();
+        let psi: Vec<u64> = (0..rmfe.m()).map(|i| rmfe.psi_reference(1 << i).unwrap()).collect();
+        let sigma: Vec<Vec<u64>> = (0..mfe.m()).map(|i| mfe.sigma_reference(1 << i).unwrap()).collect();
+        let rho: Vec<u64> = units.iter().map(|u| mfe.rho_reference(u).unwrap()).collect();
         let mut fast = embedding.clone();
         for evaluation in [Evaluation::ConstantTime, Evaluation::ByteTable] {
             fast.rmfe.set_evaluation(evaluation);
             fast.mfe.set_evaluation(evaluation);
             let (rmfe, mfe) = (&fast.rmfe, &fast.mfe);
-            for i in 0..rmfe.k() {
-                assert_eq!(rmfe.phi(1 << i).unwrap(), rmfe.phi_reference(1 << i).unwrap());
-            }
-            for i in 0..rmfe.m() {
-                assert_eq!(rmfe.psi(1 << i).unwrap(), rmfe.psi_reference(1 << i).unwrap());
-                assert_eq!(mfe.sigma(1 << i).unwrap(), mfe.sigma_reference(1 << i).unwrap());
-            }
-            for i in 0..mfe.t() {
-                let mut unit = vec![0u64; mfe.share_words()];
-                unit[i / 64] = 1 << (i % 64);
-                assert_eq!(mfe.rho(&unit).unwrap(), mfe.rho_reference(&unit).unwrap());
-            }
+            assert_eq!((0..rmfe.k()).map(|i| rmfe.phi(1 << i).unwrap()).collect::<Vec<_>>(), phi);
+            assert_eq!((0..rmfe.m()).map(|i| rmfe.psi(1 << i).unwrap()).collect::<Vec<_>>(), psi);
+            assert_eq!((0..mfe.m()).map(|i| mfe.sigma(1 << i).unwrap()).collect::<Vec<_>>(), sigma);
+            assert_eq!(units.iter().map(|u| mfe.rho(u).unwrap()).collect::<Vec<_>>(), rho);
         }
     }
 }

@@ -9,7 +9,10 @@
 //!
 //! - [`Evaluation::ConstantTime`] (the default): for every input bit, XOR the column into the
 //!   output under an all-ones/all-zeros mask derived from the bit. No branch and no memory address
-//!   depends on the input, so it is safe on secret shares.
+//!   depends on the input, so it is suitable for secret shares. The mask bit passes through
+//!   `core::hint::black_box` because LLVM otherwise rewrites the masked XOR into a branch for
+//!   multi-word columns (seen in the x86-64 assembly); that barrier is best-effort, as in every
+//!   Rust constant-time library.
 //! - [`Evaluation::ByteTable`]: "method of four Russians" — for every input byte, a 256-entry table
 //!   of output words indexed by the byte value, XORed together. About 8× fewer operations, but the
 //!   table index is the (secret) input byte, so it is **not constant time** (cache-timing leaks);
@@ -20,6 +23,8 @@
 //!
 //! Bit conventions: a bit string of `n` bits is `⌈n/64⌉` little-endian `u64` words; bit `i` is bit
 //! `i % 64` of word `i / 64`; bits at or above `n` are zero.
+
+use core::hint::black_box;
 
 use super::error::EmbedError;
 
@@ -45,6 +50,16 @@ pub struct LinearMap {
     /// For input byte `p` and value `v`, the image of `v << 8p` at `[(p·256 + v)·out_words, ..)`.
     tables: Vec<u64>,
     evaluation: Evaluation,
+}
+
+/// All ones if bit 0 of `word` is set, else zero. The bit goes through [`black_box`] so that the
+/// optimizer cannot see it is 0 or 1: without it, LLVM turns `column & mask` into a select and
+/// then into a branch around the column load (observed for multi-word columns), which would make
+/// the running time depend on the secret bit. `black_box` is a best-effort barrier, not a
+/// guarantee (see its documentation).
+#[inline(always)]
+fn bit_mask(word: u64) -> u64 {
+    black_box(word & 1).wrapping_neg()
 }
 
 /// Number of `u64` words holding `bits` bits.
@@ -219,7 +234,7 @@ impl LinearMap {
             _ => {
                 output.fill(0);
                 for (i, column) in self.columns.chunks_exact(self.out_words).enumerate() {
-                    let mask = 0u64.wrapping_sub((input[i / 64] >> (i % 64)) & 1);
+                    let mask = bit_mask(input[i / 64] >> (i % 64));
                     for (o, &c) in output.iter_mut().zip(column) {
                         *o ^= c & mask;
                     }
@@ -232,10 +247,12 @@ impl LinearMap {
     fn constant_time_kernel<const W: usize>(&self, input: &[u64], output: &mut [u64]) {
         let mut acc = [0u64; W];
         for (&word, columns) in input.iter().zip(self.columns.chunks(64 * W)) {
-            for (bit, column) in columns.chunks_exact(W).enumerate() {
-                let mask = 0u64.wrapping_sub((word >> bit) & 1);
-                for (a, &c) in acc.iter_mut().zip(column) {
-                    *a ^= c & mask;
+            let mut remaining = word;
+            for column in columns.chunks_exact(W) {
+                let mask = bit_mask(remaining);
+                remaining >>= 1;
+                for k in 0..W {
+                    acc[k] ^= column[k] & mask;
                 }
             }
         }
@@ -277,10 +294,12 @@ impl LinearMap {
 
     #[inline]
     fn apply_word_constant_time(&self, x: u64) -> u64 {
-        self.columns
-            .iter()
-            .enumerate()
-            .fold(0, |acc, (i, &c)| acc ^ (c & 0u64.wrapping_sub((x >> i) & 1)))
+        let mut remaining = x;
+        self.columns.iter().fold(0, |acc, &c| {
+            let mask = bit_mask(remaining);
+            remaining >>= 1;
+            acc ^ (c & mask)
+        })
     }
 
     #[inline]

@@ -30,8 +30,12 @@ mod native {
 
     pub fn single(c: &mut Criterion) {
         let mut rng = ChaCha20Rng::seed_from_u64(1);
-        let xs: Vec<u64> = (0..BATCH).map(|_| rng.gen::<u64>() & ((1 << 14) - 1)).collect();
-        let ys: Vec<u64> = (0..BATCH).map(|_| rng.gen::<u64>() & ((1 << 42) - 1)).collect();
+        let xs: Vec<u64> = (0..BATCH)
+            .map(|_| rng.gen::<u64>() & ((1 << 14) - 1))
+            .collect();
+        let ys: Vec<u64> = (0..BATCH)
+            .map(|_| rng.gen::<u64>() & ((1 << 42) - 1))
+            .collect();
         let mut group = c.benchmark_group("embed/set1/single");
         group.throughput(Throughput::Elements(1));
         for evaluation in [Evaluation::ConstantTime, Evaluation::ByteTable] {
@@ -43,22 +47,34 @@ mod native {
                 i = (i + 1) % BATCH;
                 i
             };
-            group.bench_function(BenchmarkId::new("phi", name), |b| b.iter(|| rmfe.phi(black_box(xs[next()]))));
-            group.bench_function(BenchmarkId::new("psi", name), |b| b.iter(|| rmfe.psi(black_box(ys[next()]))));
-            group.bench_function(BenchmarkId::new("tau", name), |b| b.iter(|| rmfe.tau(black_box(ys[next()]))));
+            group.bench_function(BenchmarkId::new("phi", name), |b| {
+                b.iter(|| rmfe.phi(black_box(xs[next()])))
+            });
+            group.bench_function(BenchmarkId::new("psi", name), |b| {
+                b.iter(|| rmfe.psi(black_box(ys[next()])))
+            });
+            group.bench_function(BenchmarkId::new("tau", name), |b| {
+                b.iter(|| rmfe.tau(black_box(ys[next()])))
+            });
             let mut out = vec![0u64; mfe.share_words()];
             group.bench_function(BenchmarkId::new("sigma", name), |b| {
                 b.iter(|| mfe.sigma_into(black_box(ys[next()]), &mut out))
             });
-            group.bench_function(BenchmarkId::new("rho", name), |b| b.iter(|| mfe.rho(black_box(&shares[next()]))));
+            group.bench_function(BenchmarkId::new("rho", name), |b| {
+                b.iter(|| mfe.rho(black_box(&shares[next()])))
+            });
         }
         group.finish();
     }
 
     pub fn batch(c: &mut Criterion) {
         let mut rng = ChaCha20Rng::seed_from_u64(2);
-        let xs: Vec<u64> = (0..BATCH).map(|_| rng.gen::<u64>() & ((1 << 14) - 1)).collect();
-        let ys: Vec<u64> = (0..BATCH).map(|_| rng.gen::<u64>() & ((1 << 42) - 1)).collect();
+        let xs: Vec<u64> = (0..BATCH)
+            .map(|_| rng.gen::<u64>() & ((1 << 14) - 1))
+            .collect();
+        let ys: Vec<u64> = (0..BATCH)
+            .map(|_| rng.gen::<u64>() & ((1 << 42) - 1))
+            .collect();
         let mut group = c.benchmark_group("embed/set1/batch4096");
         group.throughput(Throughput::Elements(BATCH as u64));
         for evaluation in [Evaluation::ConstantTime, Evaluation::ByteTable] {
@@ -68,12 +84,18 @@ mod native {
             let mut shares = vec![0u64; BATCH * mfe.share_words()];
             mfe.sigma_batch(&ys, &mut shares).unwrap();
             let mut shares_out = shares.clone();
-            group.bench_function(BenchmarkId::new("phi", name), |b| b.iter(|| rmfe.phi_batch(black_box(&xs), &mut out)));
-            group.bench_function(BenchmarkId::new("psi", name), |b| b.iter(|| rmfe.psi_batch(black_box(&ys), &mut out)));
+            group.bench_function(BenchmarkId::new("phi", name), |b| {
+                b.iter(|| rmfe.phi_batch(black_box(&xs), &mut out))
+            });
+            group.bench_function(BenchmarkId::new("psi", name), |b| {
+                b.iter(|| rmfe.psi_batch(black_box(&ys), &mut out))
+            });
             group.bench_function(BenchmarkId::new("sigma", name), |b| {
                 b.iter(|| mfe.sigma_batch(black_box(&ys), &mut shares_out))
             });
-            group.bench_function(BenchmarkId::new("rho", name), |b| b.iter(|| mfe.rho_batch(black_box(&shares), &mut out)));
+            group.bench_function(BenchmarkId::new("rho", name), |b| {
+                b.iter(|| mfe.rho_batch(black_box(&shares), &mut out))
+            });
         }
         group.finish();
     }
@@ -84,18 +106,31 @@ mod native {
         group.sample_size(10);
         let share = mfe.sigma(0x2_9abc_def1).unwrap();
         group.bench_function("phi", |b| b.iter(|| rmfe.phi_reference(black_box(0x1234))));
-        group.bench_function("psi", |b| b.iter(|| rmfe.psi_reference(black_box(0x2_9abc_def1))));
-        group.bench_function("sigma", |b| b.iter(|| mfe.sigma_reference(black_box(0x2_9abc_def1))));
+        group.bench_function("psi", |b| {
+            b.iter(|| rmfe.psi_reference(black_box(0x2_9abc_def1)))
+        });
+        group.bench_function("sigma", |b| {
+            b.iter(|| mfe.sigma_reference(black_box(0x2_9abc_def1)))
+        });
         group.bench_function("rho", |b| b.iter(|| mfe.rho_reference(black_box(&share))));
         group.bench_function("build-set1", |b| {
-            b.iter_batched(|| (), |()| CORAL_SET_1.build().unwrap(), BatchSize::PerIteration)
+            b.iter_batched(
+                || (),
+                |()| CORAL_SET_1.build().unwrap(),
+                BatchSize::PerIteration,
+            )
         });
         group.finish();
     }
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-criterion::criterion_group!(benches, native::single, native::batch, native::reference_and_setup);
+criterion::criterion_group!(
+    benches,
+    native::single,
+    native::batch,
+    native::reference_and_setup
+);
 #[cfg(not(target_arch = "wasm32"))]
 criterion::criterion_main!(benches);
 

@@ -29,10 +29,14 @@ impl CompositeField {
     /// [`EmbedError::ReducibleModulus`] if it is reducible over the base field.
     pub fn new(base: BinaryField, modulus: &[u64]) -> Result<Self, EmbedError> {
         if modulus.len() < 2 {
-            return Err(EmbedError::MalformedModulus { reason: "degree must be at least 1" });
+            return Err(EmbedError::MalformedModulus {
+                reason: "degree must be at least 1",
+            });
         }
         if modulus.last() != Some(&1) {
-            return Err(EmbedError::MalformedModulus { reason: "leading coefficient must be 1" });
+            return Err(EmbedError::MalformedModulus {
+                reason: "leading coefficient must be 1",
+            });
         }
         if modulus.iter().any(|&c| !base.contains(c)) {
             return Err(EmbedError::MalformedModulus {
@@ -42,12 +46,21 @@ impl CompositeField {
         let degree = modulus.len() - 1;
         let bits = degree * base.m() as usize;
         if bits > 64 {
-            return Err(EmbedError::TooWide { what: "composite field element", bits });
+            return Err(EmbedError::TooWide {
+                what: "composite field element",
+                bits,
+            });
         }
         if !poly::is_irreducible(&base, modulus) {
-            return Err(EmbedError::ReducibleModulus { degree, base_bits: base.m() });
+            return Err(EmbedError::ReducibleModulus {
+                degree,
+                base_bits: base.m(),
+            });
         }
-        Ok(CompositeField { base, modulus: modulus.to_vec() })
+        Ok(CompositeField {
+            base,
+            modulus: modulus.to_vec(),
+        })
     }
 
     /// The base field F_q.
@@ -79,7 +92,9 @@ impl CompositeField {
     pub fn coefficients(&self, x: u64) -> Vec<u64> {
         let r = self.base.m();
         let mask = self.base.order_minus_one();
-        (0..self.degree() as u32).map(|j| (x >> (j * r)) & mask).collect()
+        (0..self.degree() as u32)
+            .map(|j| (x >> (j * r)) & mask)
+            .collect()
     }
 
     /// Packs a polynomial of degree `< d` (reducing it first if it is longer).
@@ -92,7 +107,9 @@ impl CompositeField {
             p
         };
         let r = self.base.m();
-        p.iter().enumerate().fold(0, |acc, (j, &c)| acc | (c << (j as u32 * r)))
+        p.iter()
+            .enumerate()
+            .fold(0, |acc, (j, &c)| acc | (c << (j as u32 * r)))
     }
 
     /// `a + b`.
@@ -114,7 +131,10 @@ mod tests {
     #[test]
     fn malformed_and_reducible_moduli_are_rejected() {
         let gf4 = BinaryField::new(2, 0b11).unwrap();
-        assert!(matches!(CompositeField::new(gf4, &[1]), Err(EmbedError::MalformedModulus { .. })));
+        assert!(matches!(
+            CompositeField::new(gf4, &[1]),
+            Err(EmbedError::MalformedModulus { .. })
+        ));
         assert!(matches!(
             CompositeField::new(gf4, &[1, 1, 2]),
             Err(EmbedError::MalformedModulus { .. })
@@ -126,13 +146,19 @@ mod tests {
         // Y^2 + Y + 1 splits over GF(4).
         assert_eq!(
             CompositeField::new(gf4, &[1, 1, 1]),
-            Err(EmbedError::ReducibleModulus { degree: 2, base_bits: 2 })
+            Err(EmbedError::ReducibleModulus {
+                degree: 2,
+                base_bits: 2
+            })
         );
         let gf64 = BinaryField::new(6, 0b11).unwrap();
         let mut wide = vec![0u64; 12];
         wide[0] = 2;
         wide[11] = 1;
-        assert!(matches!(CompositeField::new(gf64, &wide), Err(EmbedError::TooWide { .. })));
+        assert!(matches!(
+            CompositeField::new(gf64, &wide),
+            Err(EmbedError::TooWide { .. })
+        ));
     }
 
     #[test]

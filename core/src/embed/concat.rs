@@ -24,7 +24,9 @@ use crate::field::BinaryField;
 use super::composite::CompositeField;
 use super::conversion::FieldIsomorphism;
 use super::error::EmbedError;
-use super::linear_map::{check_bit_string, low_mask, read_bits, words_for, xor_bits, Evaluation, LinearMap};
+use super::linear_map::{
+    check_bit_string, low_mask, read_bits, words_for, xor_bits, Evaluation, LinearMap,
+};
 use super::mfe::BasicMfe;
 use super::rmfe::BasicRmfe;
 
@@ -45,7 +47,11 @@ pub struct Rmfe {
     tau: LinearMap,
 }
 
-fn field_mismatch(context: &'static str, expected: &BinaryField, found: &BinaryField) -> EmbedError {
+fn field_mismatch(
+    context: &'static str,
+    expected: &BinaryField,
+    found: &BinaryField,
+) -> EmbedError {
     EmbedError::FieldMismatch {
         context,
         expected_bits: expected.m(),
@@ -71,7 +77,11 @@ fn check_first_stage(extension: &CompositeField, what: &'static str) -> Result<(
 fn check_batch_words(words: &[u64], bits: usize) -> Result<(), EmbedError> {
     let high = words.iter().fold(0, |acc, &w| acc | (w & !low_mask(bits)));
     if high != 0 {
-        let value = words.iter().copied().find(|&w| w & !low_mask(bits) != 0).unwrap_or(high);
+        let value = words
+            .iter()
+            .copied()
+            .find(|&w| w & !low_mask(bits) != 0)
+            .unwrap_or(high);
         return Err(EmbedError::InputOutOfRange { value, bits });
     }
     Ok(())
@@ -79,7 +89,11 @@ fn check_batch_words(words: &[u64], bits: usize) -> Result<(), EmbedError> {
 
 fn check_lengths(what: &'static str, expected: usize, found: usize) -> Result<(), EmbedError> {
     if expected != found {
-        return Err(EmbedError::LengthMismatch { what, expected, found });
+        return Err(EmbedError::LengthMismatch {
+            what,
+            expected,
+            found,
+        });
     }
     Ok(())
 }
@@ -121,15 +135,27 @@ impl Rmfe {
         let inner_k = stages.last().map_or(1, |s| s.packing);
         let packing = inner_k * basic.k();
         if packing > 64 {
-            return Err(EmbedError::TooWide { what: "RMFE packing size k", bits: packing });
+            return Err(EmbedError::TooWide {
+                what: "RMFE packing size k",
+                bits: packing,
+            });
         }
         let conversion = FieldIsomorphism::new(basic.extension().clone(), field)?;
-        stages.push(RmfeStage { basic, conversion, packing });
+        stages.push(RmfeStage {
+            basic,
+            conversion,
+            packing,
+        });
         let m = field.m() as usize;
         let phi = LinearMap::from_images(packing, m, |i| Ok(vec![phi_at(&stages, 1 << i)?]))?;
         let psi = LinearMap::from_images(m, packing, |i| Ok(vec![psi_at(&stages, 1 << i)?]))?;
         let tau = psi.then(&phi)?;
-        Ok(Rmfe { stages, phi, psi, tau })
+        Ok(Rmfe {
+            stages,
+            phi,
+            psi,
+            tau,
+        })
     }
 
     /// The packing size k.
@@ -144,7 +170,11 @@ impl Rmfe {
 
     /// The binary field F_{2^m} that φ maps into.
     pub fn field(&self) -> &BinaryField {
-        self.stages.last().expect("an RMFE has at least one stage").conversion.binary()
+        self.stages
+            .last()
+            .expect("an RMFE has at least one stage")
+            .conversion
+            .binary()
     }
 
     /// The basic RMFEs of the stages, innermost (over GF(2)) first.
@@ -272,10 +302,16 @@ fn phi_at(stages: &[RmfeStage], x: u64) -> Result<u64, EmbedError> {
     let coordinates = (0..last.basic.k())
         .map(|j| {
             let block = (x >> (j * inner_k)) & low_mask(inner_k);
-            if inner.is_empty() { Ok(block) } else { phi_at(inner, block) }
+            if inner.is_empty() {
+                Ok(block)
+            } else {
+                phi_at(inner, block)
+            }
         })
         .collect::<Result<Vec<u64>, EmbedError>>()?;
-    Ok(last.conversion.to_binary_unchecked(last.basic.phi(&coordinates)?))
+    Ok(last
+        .conversion
+        .to_binary_unchecked(last.basic.phi(&coordinates)?))
 }
 
 /// ψ of the chain ending with the last stage.
@@ -284,7 +320,11 @@ fn psi_at(stages: &[RmfeStage], y: u64) -> Result<u64, EmbedError> {
     let inner_k = inner.last().map_or(1, |s| s.packing);
     let coordinates = last.basic.psi(last.conversion.to_composite_unchecked(y))?;
     coordinates.iter().enumerate().try_fold(0, |acc, (j, &c)| {
-        let block = if inner.is_empty() { c } else { psi_at(inner, c)? };
+        let block = if inner.is_empty() {
+            c
+        } else {
+            psi_at(inner, c)?
+        };
         Ok(acc | (block << (j * inner_k)))
     })
 }
@@ -341,7 +381,11 @@ impl Mfe {
         let inner_t = stages.last().map_or(1, |s| s.length);
         let length = inner_t * basic.t();
         let conversion = FieldIsomorphism::new(basic.extension().clone(), field)?;
-        stages.push(MfeStage { basic, conversion, length });
+        stages.push(MfeStage {
+            basic,
+            conversion,
+            length,
+        });
         let m = field.m() as usize;
         let sigma = LinearMap::from_images(m, length, |i| {
             let mut out = vec![0u64; words_for(length)];
@@ -373,7 +417,11 @@ impl Mfe {
 
     /// The binary field F_{2^m} that σ maps from.
     pub fn field(&self) -> &BinaryField {
-        self.stages.last().expect("an MFE has at least one stage").conversion.binary()
+        self.stages
+            .last()
+            .expect("an MFE has at least one stage")
+            .conversion
+            .binary()
     }
 
     /// The basic MFEs of the stages, innermost (over GF(2)) first.
@@ -404,7 +452,10 @@ impl Mfe {
 
     fn check_element(&self, x: u64) -> Result<(), EmbedError> {
         if !self.field().contains(x) {
-            return Err(EmbedError::InputOutOfRange { value: x, bits: self.m() });
+            return Err(EmbedError::InputOutOfRange {
+                value: x,
+                bits: self.m(),
+            });
         }
         Ok(())
     }
@@ -500,7 +551,9 @@ impl Mfe {
 fn sigma_at(stages: &[MfeStage], x: u64, out: &mut [u64], offset: usize) -> Result<(), EmbedError> {
     let (last, inner) = stages.split_last().expect("non-empty chain");
     let inner_t = inner.last().map_or(1, |s| s.length);
-    let coordinates = last.basic.sigma(last.conversion.to_composite_unchecked(x))?;
+    let coordinates = last
+        .basic
+        .sigma(last.conversion.to_composite_unchecked(x))?;
     for (j, &c) in coordinates.iter().enumerate() {
         if inner.is_empty() {
             xor_bits(out, offset + j, 1, c);
@@ -524,5 +577,7 @@ fn rho_at(stages: &[MfeStage], z: &[u64], offset: usize) -> Result<u64, EmbedErr
             }
         })
         .collect::<Result<Vec<u64>, EmbedError>>()?;
-    Ok(last.conversion.to_binary_unchecked(last.basic.rho(&coordinates)?))
+    Ok(last
+        .conversion
+        .to_binary_unchecked(last.basic.rho(&coordinates)?))
 }

@@ -48,25 +48,38 @@ impl FieldIsomorphism {
         }
         let base = *composite.base();
         let r = base.m();
-        let base_modulus: Vec<u64> =
-            (0..=r).map(|i| if i == r { 1 } else { (base.modulus_low() >> i) & 1 }).collect();
+        let base_modulus: Vec<u64> = (0..=r)
+            .map(|i| {
+                if i == r {
+                    1
+                } else {
+                    (base.modulus_low() >> i) & 1
+                }
+            })
+            .collect();
         let gamma = smallest_root(&binary, &base_modulus, "base field modulus")?;
         let gamma_powers: Vec<u64> = (0..r).map(|i| binary.pow(gamma, i.into())).collect();
         let embed = |c: u64| {
-            gamma_powers
-                .iter()
-                .enumerate()
-                .fold(0, |acc, (i, &g)| acc ^ (g & 0u64.wrapping_sub((c >> i) & 1)))
+            gamma_powers.iter().enumerate().fold(0, |acc, (i, &g)| {
+                acc ^ (g & 0u64.wrapping_sub((c >> i) & 1))
+            })
         };
         let embedded_modulus: Vec<u64> = composite.modulus().iter().map(|&c| embed(c)).collect();
         let delta = smallest_root(&binary, &embedded_modulus, "composite field modulus")?;
         let bits = binary.m() as usize;
         let to_binary = LinearMap::from_images(bits, bits, |column| {
             let (j, i) = (column / r as usize, column % r as usize);
-            Ok(vec![binary.mul(gamma_powers[i], binary.pow(delta, j as u64))])
+            Ok(vec![
+                binary.mul(gamma_powers[i], binary.pow(delta, j as u64))
+            ])
         })?;
         let to_composite = to_binary.inverse().ok_or(EmbedError::SingularConversion)?;
-        Ok(FieldIsomorphism { composite, binary, to_binary, to_composite })
+        Ok(FieldIsomorphism {
+            composite,
+            binary,
+            to_binary,
+            to_composite,
+        })
     }
 
     /// The composite field (domain of θ).
@@ -90,7 +103,10 @@ impl FieldIsomorphism {
     /// [`EmbedError::InputOutOfRange`] if `x` is not a packed composite element.
     pub fn to_binary(&self, x: u64) -> Result<u64, EmbedError> {
         if !self.composite.contains(x) {
-            return Err(EmbedError::InputOutOfRange { value: x, bits: self.composite.bits() as usize });
+            return Err(EmbedError::InputOutOfRange {
+                value: x,
+                bits: self.composite.bits() as usize,
+            });
         }
         Ok(self.to_binary.apply_word(x))
     }
@@ -101,7 +117,10 @@ impl FieldIsomorphism {
     /// [`EmbedError::InputOutOfRange`] if `y` is not an element of the binary field.
     pub fn to_composite(&self, y: u64) -> Result<u64, EmbedError> {
         if !self.binary.contains(y) {
-            return Err(EmbedError::InputOutOfRange { value: y, bits: self.binary.m() as usize });
+            return Err(EmbedError::InputOutOfRange {
+                value: y,
+                bits: self.binary.m() as usize,
+            });
         }
         Ok(self.to_composite.apply_word(y))
     }
@@ -145,7 +164,10 @@ mod tests {
             let b = binary.random(rng) & mask;
             let (ca, cb) = (iso.to_composite(a).unwrap(), iso.to_composite(b).unwrap());
             assert_eq!(iso.to_binary(ca).unwrap(), a);
-            assert_eq!(iso.to_binary(composite.mul(ca, cb)).unwrap(), binary.mul(a, b));
+            assert_eq!(
+                iso.to_binary(composite.mul(ca, cb)).unwrap(),
+                binary.mul(a, b)
+            );
             assert_eq!(iso.to_binary(ca ^ cb).unwrap(), a ^ b);
         }
     }
@@ -194,11 +216,21 @@ mod tests {
         let gf4 = BinaryField::new(2, 0b11).unwrap();
         let composite = CompositeField::new(gf4, &[2, 0, 0, 1]).unwrap();
         assert_eq!(
-            FieldIsomorphism::new(composite.clone(), BinaryField::new(5, 0b101).unwrap()).unwrap_err(),
-            EmbedError::DegreeMismatch { composite_bits: 6, binary_bits: 5 }
+            FieldIsomorphism::new(composite.clone(), BinaryField::new(5, 0b101).unwrap())
+                .unwrap_err(),
+            EmbedError::DegreeMismatch {
+                composite_bits: 6,
+                binary_bits: 5
+            }
         );
         let iso = FieldIsomorphism::new(composite, BinaryField::new(6, 0b11).unwrap()).unwrap();
-        assert!(matches!(iso.to_binary(64), Err(EmbedError::InputOutOfRange { .. })));
-        assert!(matches!(iso.to_composite(1 << 40), Err(EmbedError::InputOutOfRange { .. })));
+        assert!(matches!(
+            iso.to_binary(64),
+            Err(EmbedError::InputOutOfRange { .. })
+        ));
+        assert!(matches!(
+            iso.to_composite(1 << 40),
+            Err(EmbedError::InputOutOfRange { .. })
+        ));
     }
 }

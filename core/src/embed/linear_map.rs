@@ -110,7 +110,11 @@ pub(crate) fn check_bit_string(
 ) -> Result<(), EmbedError> {
     let expected = words_for(bits);
     if words.len() != expected {
-        return Err(EmbedError::LengthMismatch { what, expected, found: words.len() });
+        return Err(EmbedError::LengthMismatch {
+            what,
+            expected,
+            found: words.len(),
+        });
     }
     if let Some(&last) = words.last() {
         let used = bits - 64 * (expected - 1);
@@ -304,8 +308,9 @@ impl LinearMap {
 
     #[inline]
     fn apply_word_byte_table(&self, x: u64) -> u64 {
-        (0..self.in_bits.div_ceil(8))
-            .fold(0, |acc, p| acc ^ self.tables[p * 256 + ((x >> (8 * p)) & 0xff) as usize])
+        (0..self.in_bits.div_ceil(8)).fold(0, |acc, p| {
+            acc ^ self.tables[p * 256 + ((x >> (8 * p)) & 0xff) as usize]
+        })
     }
 
     /// `next ∘ self`. Both must have compatible widths (checked).
@@ -363,7 +368,11 @@ fn byte_tables(in_bits: usize, out_words: usize, columns: &[u64]) -> Vec<u64> {
             let rest = v & (v - 1);
             let bit = 8 * p + low;
             for w in 0..out_words {
-                let column_word = if bit < in_bits { columns[bit * out_words + w] } else { 0 };
+                let column_word = if bit < in_bits {
+                    columns[bit * out_words + w]
+                } else {
+                    0
+                };
                 tables[(p * 256 + v) * out_words + w] =
                     tables[(p * 256 + rest) * out_words + w] ^ column_word;
             }
@@ -411,7 +420,15 @@ mod tests {
     #[test]
     fn both_strategies_match_the_naive_product() {
         let mut rng = ChaCha20Rng::seed_from_u64(1);
-        for &(inb, outb) in &[(14, 42), (42, 14), (42, 195), (195, 42), (7, 3), (64, 64), (130, 129)] {
+        for &(inb, outb) in &[
+            (14, 42),
+            (42, 14),
+            (42, 195),
+            (195, 42),
+            (7, 3),
+            (64, 64),
+            (130, 129),
+        ] {
             let mut map = random_map(&mut rng, inb, outb);
             for _ in 0..50 {
                 let x = random_input(&mut rng, inb);
@@ -446,12 +463,18 @@ mod tests {
         let mut rng = ChaCha20Rng::seed_from_u64(2);
         let map = random_map(&mut rng, 70, 10);
         let mut out = [0u64; 1];
-        assert!(matches!(map.apply(&[0], &mut out), Err(EmbedError::LengthMismatch { .. })));
+        assert!(matches!(
+            map.apply(&[0], &mut out),
+            Err(EmbedError::LengthMismatch { .. })
+        ));
         assert!(matches!(
             map.apply(&[0, 1 << 6], &mut out),
             Err(EmbedError::InputOutOfRange { .. })
         ));
-        assert!(matches!(map.apply(&[0, 0], &mut []), Err(EmbedError::LengthMismatch { .. })));
+        assert!(matches!(
+            map.apply(&[0, 0], &mut []),
+            Err(EmbedError::LengthMismatch { .. })
+        ));
         assert!(map.apply(&[u64::MAX, 0x3f], &mut out).is_ok());
     }
 

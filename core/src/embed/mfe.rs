@@ -54,18 +54,32 @@ impl BasicMfe {
     pub fn with_points(points: &[u64], extension: CompositeField) -> Result<Self, EmbedError> {
         let needed = 2 * extension.degree() - 2;
         if points.len() != needed {
-            return Err(EmbedError::LengthMismatch { what: "MFE points", expected: needed, found: points.len() });
+            return Err(EmbedError::LengthMismatch {
+                what: "MFE points",
+                expected: needed,
+                found: points.len(),
+            });
         }
         for (i, &beta) in points.iter().enumerate() {
             if !extension.base().contains(beta) {
-                return Err(EmbedError::BadEvaluationPoint { point: beta, reason: "point is outside the base field" });
+                return Err(EmbedError::BadEvaluationPoint {
+                    point: beta,
+                    reason: "point is outside the base field",
+                });
             }
             if points[..i].contains(&beta) {
-                return Err(EmbedError::BadEvaluationPoint { point: beta, reason: "points must be distinct" });
+                return Err(EmbedError::BadEvaluationPoint {
+                    point: beta,
+                    reason: "points must be distinct",
+                });
             }
         }
         let vanishing = poly::from_roots(extension.base(), points);
-        Ok(BasicMfe { extension, points: points.to_vec(), vanishing })
+        Ok(BasicMfe {
+            extension,
+            points: points.to_vec(),
+            vanishing,
+        })
     }
 
     /// The extension degree m.
@@ -94,11 +108,18 @@ impl BasicMfe {
     /// [`EmbedError::InputOutOfRange`] if `x` is not a packed extension element.
     pub fn sigma(&self, x: u64) -> Result<Vec<u64>, EmbedError> {
         if !self.extension.contains(x) {
-            return Err(EmbedError::InputOutOfRange { value: x, bits: self.extension.bits() as usize });
+            return Err(EmbedError::InputOutOfRange {
+                value: x,
+                bits: self.extension.bits() as usize,
+            });
         }
         let f = self.extension.coefficients(x);
         let base = self.extension.base();
-        let mut out: Vec<u64> = self.points.iter().map(|&b| poly::eval(base, &f, b)).collect();
+        let mut out: Vec<u64> = self
+            .points
+            .iter()
+            .map(|&b| poly::eval(base, &f, b))
+            .collect();
         out.push(f[self.m() - 1]);
         Ok(out)
     }
@@ -110,11 +131,18 @@ impl BasicMfe {
     /// if an entry is not a base-field element.
     pub fn rho(&self, z: &[u64]) -> Result<u64, EmbedError> {
         if z.len() != self.t() {
-            return Err(EmbedError::LengthMismatch { what: "MFE input", expected: self.t(), found: z.len() });
+            return Err(EmbedError::LengthMismatch {
+                what: "MFE input",
+                expected: self.t(),
+                found: z.len(),
+            });
         }
         let base = self.extension.base();
         if let Some(&bad) = z.iter().find(|&&c| !base.contains(c)) {
-            return Err(EmbedError::InputOutOfRange { value: bad, bits: base.m() as usize });
+            return Err(EmbedError::InputOutOfRange {
+                value: bad,
+                bits: base.m() as usize,
+            });
         }
         let (values, lead) = z.split_at(z.len() - 1);
         let h = poly::add(
@@ -160,16 +188,39 @@ mod tests {
         let gf4 = BinaryField::new(2, 0b11).unwrap();
         // Degree 4 over GF(4) needs 6 > 4 points.
         let quartic = (0..256u64)
-            .find_map(|c| CompositeField::new(gf4, &[c & 3, (c >> 2) & 3, (c >> 4) & 3, c >> 6, 1]).ok())
+            .find_map(|c| {
+                CompositeField::new(gf4, &[c & 3, (c >> 2) & 3, (c >> 4) & 3, c >> 6, 1]).ok()
+            })
             .unwrap();
-        assert!(matches!(BasicMfe::new(quartic), Err(EmbedError::TooFewMfePoints { m: 4, .. })));
+        assert!(matches!(
+            BasicMfe::new(quartic),
+            Err(EmbedError::TooFewMfePoints { m: 4, .. })
+        ));
         let cubic = CompositeField::new(gf4, &[2, 0, 0, 1]).unwrap();
-        assert!(matches!(BasicMfe::with_points(&[0, 1, 1, 2], cubic.clone()), Err(EmbedError::BadEvaluationPoint { .. })));
-        assert!(matches!(BasicMfe::with_points(&[0, 1, 2, 4], cubic.clone()), Err(EmbedError::BadEvaluationPoint { .. })));
-        assert!(matches!(BasicMfe::with_points(&[0, 1, 2], cubic.clone()), Err(EmbedError::LengthMismatch { .. })));
+        assert!(matches!(
+            BasicMfe::with_points(&[0, 1, 1, 2], cubic.clone()),
+            Err(EmbedError::BadEvaluationPoint { .. })
+        ));
+        assert!(matches!(
+            BasicMfe::with_points(&[0, 1, 2, 4], cubic.clone()),
+            Err(EmbedError::BadEvaluationPoint { .. })
+        ));
+        assert!(matches!(
+            BasicMfe::with_points(&[0, 1, 2], cubic.clone()),
+            Err(EmbedError::LengthMismatch { .. })
+        ));
         let mfe = BasicMfe::new(cubic).unwrap();
-        assert!(matches!(mfe.sigma(64), Err(EmbedError::InputOutOfRange { .. })));
-        assert!(matches!(mfe.rho(&[0; 4]), Err(EmbedError::LengthMismatch { .. })));
-        assert!(matches!(mfe.rho(&[0, 0, 4, 0, 0]), Err(EmbedError::InputOutOfRange { .. })));
+        assert!(matches!(
+            mfe.sigma(64),
+            Err(EmbedError::InputOutOfRange { .. })
+        ));
+        assert!(matches!(
+            mfe.rho(&[0; 4]),
+            Err(EmbedError::LengthMismatch { .. })
+        ));
+        assert!(matches!(
+            mfe.rho(&[0, 0, 4, 0, 0]),
+            Err(EmbedError::InputOutOfRange { .. })
+        ));
     }
 }

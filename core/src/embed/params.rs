@@ -84,12 +84,21 @@ const GF64_DEGREE_7: [u64; 8] = [2, 0, 0, 0, 0, 0, 0, 1];
 const GF64_DEGREE_8: [u64; 9] = [1, 1, 0, 2, 0, 0, 0, 0, 1];
 
 /// (2, 3)_2-RMFE into F_8.
-const RMFE_2_3: RmfeStageSpec =
-    RmfeStageSpec { k: 2, extension_modulus: &[1, 0, 1, 1], binary_modulus_low: GF8_LOW };
+const RMFE_2_3: RmfeStageSpec = RmfeStageSpec {
+    k: 2,
+    extension_modulus: &[1, 0, 1, 1],
+    binary_modulus_low: GF8_LOW,
+};
 /// (3, 2)_2-MFE on F_4, then (5, 3)_4-MFE on F_64 = F_4[Y]/(Y^3 + x): a (15, 6)_2-MFE.
 const MFE_15_6: [MfeStageSpec; 2] = [
-    MfeStageSpec { extension_modulus: &[1, 1, 1], binary_modulus_low: GF4_LOW },
-    MfeStageSpec { extension_modulus: &[2, 0, 0, 1], binary_modulus_low: GF64_LOW },
+    MfeStageSpec {
+        extension_modulus: &[1, 1, 1],
+        binary_modulus_low: GF4_LOW,
+    },
+    MfeStageSpec {
+        extension_modulus: &[2, 0, 0, 1],
+        binary_modulus_low: GF64_LOW,
+    },
 ];
 
 /// Table 1, Example Param. 1: (14, 42)_2-RMFE = (2, 3)_2 ∘ (7, 14)_8 and
@@ -98,12 +107,19 @@ pub const CORAL_SET_1: ParamSet = ParamSet {
     name: "coral-1: (14,42)-RMFE, (195,42)-MFE",
     rmfe: &[
         RMFE_2_3,
-        RmfeStageSpec { k: 7, extension_modulus: &GF8_DEGREE_14, binary_modulus_low: GF2_42_MODULUS_LOW },
+        RmfeStageSpec {
+            k: 7,
+            extension_modulus: &GF8_DEGREE_14,
+            binary_modulus_low: GF2_42_MODULUS_LOW,
+        },
     ],
     mfe: &[
         MFE_15_6[0],
         MFE_15_6[1],
-        MfeStageSpec { extension_modulus: &GF64_DEGREE_7, binary_modulus_low: GF2_42_MODULUS_LOW },
+        MfeStageSpec {
+            extension_modulus: &GF64_DEGREE_7,
+            binary_modulus_low: GF2_42_MODULUS_LOW,
+        },
     ],
 };
 
@@ -111,15 +127,26 @@ pub const CORAL_SET_1: ParamSet = ParamSet {
 const MFE_225_48: [MfeStageSpec; 3] = [
     MFE_15_6[0],
     MFE_15_6[1],
-    MfeStageSpec { extension_modulus: &GF64_DEGREE_8, binary_modulus_low: GF2_48_MODULUS_LOW },
+    MfeStageSpec {
+        extension_modulus: &GF64_DEGREE_8,
+        binary_modulus_low: GF2_48_MODULUS_LOW,
+    },
 ];
 
 /// Table 1, Example Param. 2: (12, 48)_2-RMFE = (2, 4)_2 ∘ (6, 12)_16 and (225, 48)_2-MFE.
 pub const CORAL_SET_2: ParamSet = ParamSet {
     name: "coral-2: (12,48)-RMFE, (225,48)-MFE",
     rmfe: &[
-        RmfeStageSpec { k: 2, extension_modulus: &[1, 1, 0, 0, 1], binary_modulus_low: GF16_LOW },
-        RmfeStageSpec { k: 6, extension_modulus: &GF16_DEGREE_12, binary_modulus_low: GF2_48_MODULUS_LOW },
+        RmfeStageSpec {
+            k: 2,
+            extension_modulus: &[1, 1, 0, 0, 1],
+            binary_modulus_low: GF16_LOW,
+        },
+        RmfeStageSpec {
+            k: 6,
+            extension_modulus: &GF16_DEGREE_12,
+            binary_modulus_low: GF2_48_MODULUS_LOW,
+        },
     ],
     mfe: &MFE_225_48,
 };
@@ -129,7 +156,11 @@ pub const CORAL_SET_3: ParamSet = ParamSet {
     name: "coral-3: (16,48)-RMFE, (225,48)-MFE",
     rmfe: &[
         RMFE_2_3,
-        RmfeStageSpec { k: 8, extension_modulus: &GF8_DEGREE_16, binary_modulus_low: GF2_48_MODULUS_LOW },
+        RmfeStageSpec {
+            k: 8,
+            extension_modulus: &GF8_DEGREE_16,
+            binary_modulus_low: GF2_48_MODULUS_LOW,
+        },
     ],
     mfe: &MFE_225_48,
 };
@@ -142,7 +173,11 @@ pub const FIGURE_2_EXAMPLE: ParamSet = ParamSet {
     name: "figure-2: (2,6)-RMFE, (15,6)-MFE",
     rmfe: &[
         RMFE_2_3,
-        RmfeStageSpec { k: 1, extension_modulus: &[2, 5, 1], binary_modulus_low: GF64_LOW },
+        RmfeStageSpec {
+            k: 1,
+            extension_modulus: &[2, 5, 1],
+            binary_modulus_low: GF64_LOW,
+        },
     ],
     mfe: &MFE_15_6,
 };
@@ -153,7 +188,10 @@ pub const CORAL_SETS: [ParamSet; 3] = [CORAL_SET_1, CORAL_SET_2, CORAL_SET_3];
 fn binary_field(base: &BinaryField, degree: usize, low: u64) -> Result<BinaryField, EmbedError> {
     let bits = base.m() as usize * degree;
     if bits > 64 {
-        return Err(EmbedError::TooWide { what: "binary field", bits });
+        return Err(EmbedError::TooWide {
+            what: "binary field",
+            bits,
+        });
     }
     Ok(BinaryField::new(bits as u32, low)?)
 }

@@ -116,12 +116,16 @@ pub(crate) fn gcd(field: &BinaryField, a: &[u64], b: &[u64]) -> Poly {
 
 /// `p(x)` by Horner's rule.
 pub(crate) fn eval(field: &BinaryField, p: &[u64], x: u64) -> u64 {
-    p.iter().rev().fold(0, |acc, &c| field.add(field.mul(acc, x), c))
+    p.iter()
+        .rev()
+        .fold(0, |acc, &c| field.add(field.mul(acc, x), c))
 }
 
 /// `∏ (X − r)` over the given roots.
 pub(crate) fn from_roots(field: &BinaryField, roots: &[u64]) -> Poly {
-    roots.iter().fold(vec![1], |acc, &r| mul(field, &acc, &[r, 1]))
+    roots
+        .iter()
+        .fold(vec![1], |acc, &r| mul(field, &acc, &[r, 1]))
 }
 
 /// The unique polynomial of degree < `xs.len()` with `p(xs[i]) = ys[i]` (Lagrange form).

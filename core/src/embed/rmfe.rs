@@ -37,7 +37,9 @@ impl BasicRmfe {
     /// [`EmbedError::RmfeDegreeTooSmall`] if m < 2k − 1.
     pub fn new(k: usize, extension: CompositeField) -> Result<Self, EmbedError> {
         if k == 0 {
-            return Err(EmbedError::ZeroDimension { what: "RMFE packing size k" });
+            return Err(EmbedError::ZeroDimension {
+                what: "RMFE packing size k",
+            });
         }
         let q = 1u128 << extension.base().m();
         if k as u128 > q {
@@ -72,7 +74,10 @@ impl BasicRmfe {
                 None
             };
             if let Some(reason) = reason {
-                return Err(EmbedError::BadEvaluationPoint { point: beta, reason });
+                return Err(EmbedError::BadEvaluationPoint {
+                    point: beta,
+                    reason,
+                });
             }
         }
         let mut points = vec![0];
@@ -107,13 +112,22 @@ impl BasicRmfe {
     /// entry is not a base-field element.
     pub fn phi(&self, x: &[u64]) -> Result<u64, EmbedError> {
         if x.len() != self.k() {
-            return Err(EmbedError::LengthMismatch { what: "RMFE input", expected: self.k(), found: x.len() });
+            return Err(EmbedError::LengthMismatch {
+                what: "RMFE input",
+                expected: self.k(),
+                found: x.len(),
+            });
         }
         let base = self.extension.base();
         if let Some(&bad) = x.iter().find(|&&c| !base.contains(c)) {
-            return Err(EmbedError::InputOutOfRange { value: bad, bits: base.m() as usize });
+            return Err(EmbedError::InputOutOfRange {
+                value: bad,
+                bits: base.m() as usize,
+            });
         }
-        Ok(self.extension.pack(&poly::interpolate(base, &self.points, x)))
+        Ok(self
+            .extension
+            .pack(&poly::interpolate(base, &self.points, x)))
     }
 
     /// ψ(y): evaluation of y (as a polynomial in Y) at the points.
@@ -122,17 +136,28 @@ impl BasicRmfe {
     /// [`EmbedError::InputOutOfRange`] if `y` is not a packed extension element.
     pub fn psi(&self, y: u64) -> Result<Vec<u64>, EmbedError> {
         if !self.extension.contains(y) {
-            return Err(EmbedError::InputOutOfRange { value: y, bits: self.extension.bits() as usize });
+            return Err(EmbedError::InputOutOfRange {
+                value: y,
+                bits: self.extension.bits() as usize,
+            });
         }
         let coefficients = self.extension.coefficients(y);
         let base = self.extension.base();
-        Ok(self.points.iter().map(|&p| poly::eval(base, &coefficients, p)).collect())
+        Ok(self
+            .points
+            .iter()
+            .map(|&p| poly::eval(base, &coefficients, p))
+            .collect())
     }
 }
 
 fn too_few_points(k: usize, extension: &CompositeField) -> EmbedError {
     let base_bits = extension.base().m();
-    EmbedError::TooFewRmfePoints { k, base_bits, q: 1u64 << base_bits.min(63) }
+    EmbedError::TooFewRmfePoints {
+        k,
+        base_bits,
+        q: 1u64 << base_bits.min(63),
+    }
 }
 
 #[cfg(test)]
@@ -169,7 +194,9 @@ mod tests {
         let f = BinaryField::new(3, 0b101).unwrap();
         let x = [1, 2, 3, 4, 5, 6, 7];
         let y = [7, 0, 5, 1, 3, 6, 2];
-        let product = rmfe.extension().mul(rmfe.phi(&x).unwrap(), rmfe.phi(&y).unwrap());
+        let product = rmfe
+            .extension()
+            .mul(rmfe.phi(&x).unwrap(), rmfe.phi(&y).unwrap());
         let expected: Vec<u64> = x.iter().zip(&y).map(|(&a, &b)| f.mul(a, b)).collect();
         assert_eq!(rmfe.psi(product).unwrap(), expected);
         assert_eq!(rmfe.phi(&[1; 7]).unwrap(), 1);
@@ -178,13 +205,22 @@ mod tests {
     #[test]
     fn bad_parameters_are_rejected() {
         let ext = gf8_to_the_14();
-        assert!(matches!(BasicRmfe::new(0, ext.clone()), Err(EmbedError::ZeroDimension { .. })));
-        assert!(matches!(BasicRmfe::new(9, ext.clone()), Err(EmbedError::TooFewRmfePoints { k: 9, .. })));
+        assert!(matches!(
+            BasicRmfe::new(0, ext.clone()),
+            Err(EmbedError::ZeroDimension { .. })
+        ));
+        assert!(matches!(
+            BasicRmfe::new(9, ext.clone()),
+            Err(EmbedError::TooFewRmfePoints { k: 9, .. })
+        ));
         let gf8 = BinaryField::new(3, 0b101).unwrap();
         let small = (0..64u64)
             .find_map(|ab| CompositeField::new(gf8, &[ab & 7, ab >> 3, 0, 0, 1]).ok())
             .unwrap();
-        assert!(matches!(BasicRmfe::new(3, small), Err(EmbedError::RmfeDegreeTooSmall { k: 3, m: 4 })));
+        assert!(matches!(
+            BasicRmfe::new(3, small),
+            Err(EmbedError::RmfeDegreeTooSmall { k: 3, m: 4 })
+        ));
         for bad in [[0u64, 1], [1, 1], [1, 8]] {
             assert!(matches!(
                 BasicRmfe::with_points(&bad, ext.clone()),
@@ -192,8 +228,17 @@ mod tests {
             ));
         }
         let rmfe = BasicRmfe::new(7, ext).unwrap();
-        assert!(matches!(rmfe.phi(&[1, 2]), Err(EmbedError::LengthMismatch { .. })));
-        assert!(matches!(rmfe.phi(&[8, 0, 0, 0, 0, 0, 0]), Err(EmbedError::InputOutOfRange { .. })));
-        assert!(matches!(rmfe.psi(1 << 42), Err(EmbedError::InputOutOfRange { .. })));
+        assert!(matches!(
+            rmfe.phi(&[1, 2]),
+            Err(EmbedError::LengthMismatch { .. })
+        ));
+        assert!(matches!(
+            rmfe.phi(&[8, 0, 0, 0, 0, 0, 0]),
+            Err(EmbedError::InputOutOfRange { .. })
+        ));
+        assert!(matches!(
+            rmfe.psi(1 << 42),
+            Err(EmbedError::InputOutOfRange { .. })
+        ));
     }
 }

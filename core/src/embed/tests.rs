@@ -28,7 +28,11 @@ fn config() -> ProptestConfig {
 }
 
 fn mask(bits: usize) -> u64 {
-    if bits >= 64 { u64::MAX } else { (1 << bits) - 1 }
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1 << bits) - 1
+    }
 }
 
 /// A random t-bit share from raw words.
@@ -49,9 +53,14 @@ fn xor(a: &[u64], b: &[u64]) -> Vec<u64> {
 
 #[test]
 fn dimensions_match_table_1() {
-    let shapes: Vec<(usize, usize, usize)> =
-        built().iter().map(|e| (e.rmfe.k(), e.rmfe.m(), e.mfe.t())).collect();
-    assert_eq!(shapes, [(14, 42, 195), (12, 48, 225), (16, 48, 225), (2, 6, 15)]);
+    let shapes: Vec<(usize, usize, usize)> = built()
+        .iter()
+        .map(|e| (e.rmfe.k(), e.rmfe.m(), e.mfe.t()))
+        .collect();
+    assert_eq!(
+        shapes,
+        [(14, 42, 195), (12, 48, 225), (16, 48, 225), (2, 6, 15)]
+    );
     let set1 = &built()[0];
     let rmfe_stages: Vec<(usize, usize)> = set1.rmfe.stages().map(|s| (s.k(), s.m())).collect();
     assert_eq!(rmfe_stages, [(2, 3), (7, 14)]);
@@ -64,19 +73,30 @@ fn large_binary_moduli_are_primitive() {
     // 2^42 - 1 and 2^48 - 1 with their prime factors (each checked prime by trial division).
     let cases: [(u32, u64, &[u64]); 2] = [
         (42, GF2_42_MODULUS_LOW, &[3, 7, 43, 127, 337, 5419]),
-        (48, GF2_48_MODULUS_LOW, &[3, 5, 7, 13, 17, 97, 241, 257, 673]),
+        (
+            48,
+            GF2_48_MODULUS_LOW,
+            &[3, 5, 7, 13, 17, 97, 241, 257, 673],
+        ),
     ];
     for (m, low, primes) in cases {
         let field = BinaryField::new(m, low).unwrap();
         let order = (1u64 << m) - 1;
         let mut rest = order;
         for &p in primes {
-            assert!((2..p).take_while(|d| d * d <= p).all(|d| p % d != 0), "{p} is not prime");
+            assert!(
+                (2..p).take_while(|d| d * d <= p).all(|d| p % d != 0),
+                "{p} is not prime"
+            );
             assert_eq!(rest % p, 0);
             while rest % p == 0 {
                 rest /= p;
             }
-            assert_ne!(field.pow(2, order / p), 1, "x has order dividing (2^{m}-1)/{p}");
+            assert_ne!(
+                field.pow(2, order / p),
+                1,
+                "x has order dividing (2^{m}-1)/{p}"
+            );
         }
         assert_eq!(rest, 1, "factorization of 2^{m} - 1 is incomplete");
         assert_eq!(field.pow(2, order), 1);
@@ -109,19 +129,49 @@ fn compiled_maps_match_the_reference_on_every_unit_vector_and_both_strategies() 
                 unit
             })
             .collect();
-        let phi: Vec<u64> = (0..rmfe.k()).map(|i| rmfe.phi_reference(1 << i).unwrap()).collect();
-        let psi: Vec<u64> = (0..rmfe.m()).map(|i| rmfe.psi_reference(1 << i).unwrap()).collect();
-        let sigma: Vec<Vec<u64>> = (0..mfe.m()).map(|i| mfe.sigma_reference(1 << i).unwrap()).collect();
-        let rho: Vec<u64> = units.iter().map(|u| mfe.rho_reference(u).unwrap()).collect();
+        let phi: Vec<u64> = (0..rmfe.k())
+            .map(|i| rmfe.phi_reference(1 << i).unwrap())
+            .collect();
+        let psi: Vec<u64> = (0..rmfe.m())
+            .map(|i| rmfe.psi_reference(1 << i).unwrap())
+            .collect();
+        let sigma: Vec<Vec<u64>> = (0..mfe.m())
+            .map(|i| mfe.sigma_reference(1 << i).unwrap())
+            .collect();
+        let rho: Vec<u64> = units
+            .iter()
+            .map(|u| mfe.rho_reference(u).unwrap())
+            .collect();
         let mut fast = embedding.clone();
         for evaluation in [Evaluation::ConstantTime, Evaluation::ByteTable] {
             fast.rmfe.set_evaluation(evaluation);
             fast.mfe.set_evaluation(evaluation);
             let (rmfe, mfe) = (&fast.rmfe, &fast.mfe);
-            assert_eq!((0..rmfe.k()).map(|i| rmfe.phi(1 << i).unwrap()).collect::<Vec<_>>(), phi);
-            assert_eq!((0..rmfe.m()).map(|i| rmfe.psi(1 << i).unwrap()).collect::<Vec<_>>(), psi);
-            assert_eq!((0..mfe.m()).map(|i| mfe.sigma(1 << i).unwrap()).collect::<Vec<_>>(), sigma);
-            assert_eq!(units.iter().map(|u| mfe.rho(u).unwrap()).collect::<Vec<_>>(), rho);
+            assert_eq!(
+                (0..rmfe.k())
+                    .map(|i| rmfe.phi(1 << i).unwrap())
+                    .collect::<Vec<_>>(),
+                phi
+            );
+            assert_eq!(
+                (0..rmfe.m())
+                    .map(|i| rmfe.psi(1 << i).unwrap())
+                    .collect::<Vec<_>>(),
+                psi
+            );
+            assert_eq!(
+                (0..mfe.m())
+                    .map(|i| mfe.sigma(1 << i).unwrap())
+                    .collect::<Vec<_>>(),
+                sigma
+            );
+            assert_eq!(
+                units
+                    .iter()
+                    .map(|u| mfe.rho(u).unwrap())
+                    .collect::<Vec<_>>(),
+                rho
+            );
         }
     }
 }
@@ -199,59 +249,141 @@ proptest! {
 #[test]
 fn out_of_range_inputs_are_rejected() {
     let CoralEmbedding { rmfe, mfe } = &built()[0];
-    assert!(matches!(rmfe.phi(1 << 14), Err(EmbedError::InputOutOfRange { bits: 14, .. })));
-    assert!(matches!(rmfe.psi(1 << 42), Err(EmbedError::InputOutOfRange { bits: 42, .. })));
-    assert!(matches!(rmfe.tau(u64::MAX), Err(EmbedError::InputOutOfRange { .. })));
-    assert!(matches!(rmfe.phi_batch(&[1, 2], &mut [0]), Err(EmbedError::LengthMismatch { .. })));
-    assert!(matches!(rmfe.phi_batch(&[1, 1 << 20], &mut [0, 0]), Err(EmbedError::InputOutOfRange { value: 0x10_0000, .. })));
-    assert!(matches!(mfe.sigma(1 << 42), Err(EmbedError::InputOutOfRange { .. })));
-    assert!(matches!(mfe.sigma_into(1, &mut [0; 3]), Err(EmbedError::LengthMismatch { .. })));
-    assert!(matches!(mfe.rho(&[0; 3]), Err(EmbedError::LengthMismatch { .. })));
-    assert!(matches!(mfe.rho(&[0, 0, 0, 1 << 3]), Err(EmbedError::InputOutOfRange { .. })));
-    assert!(matches!(mfe.rho_batch(&[0; 7], &mut [0; 2]), Err(EmbedError::LengthMismatch { .. })));
-    assert!(matches!(mfe.sigma_batch(&[0; 2], &mut [0; 7]), Err(EmbedError::LengthMismatch { .. })));
+    assert!(matches!(
+        rmfe.phi(1 << 14),
+        Err(EmbedError::InputOutOfRange { bits: 14, .. })
+    ));
+    assert!(matches!(
+        rmfe.psi(1 << 42),
+        Err(EmbedError::InputOutOfRange { bits: 42, .. })
+    ));
+    assert!(matches!(
+        rmfe.tau(u64::MAX),
+        Err(EmbedError::InputOutOfRange { .. })
+    ));
+    assert!(matches!(
+        rmfe.phi_batch(&[1, 2], &mut [0]),
+        Err(EmbedError::LengthMismatch { .. })
+    ));
+    assert!(matches!(
+        rmfe.phi_batch(&[1, 1 << 20], &mut [0, 0]),
+        Err(EmbedError::InputOutOfRange {
+            value: 0x10_0000,
+            ..
+        })
+    ));
+    assert!(matches!(
+        mfe.sigma(1 << 42),
+        Err(EmbedError::InputOutOfRange { .. })
+    ));
+    assert!(matches!(
+        mfe.sigma_into(1, &mut [0; 3]),
+        Err(EmbedError::LengthMismatch { .. })
+    ));
+    assert!(matches!(
+        mfe.rho(&[0; 3]),
+        Err(EmbedError::LengthMismatch { .. })
+    ));
+    assert!(matches!(
+        mfe.rho(&[0, 0, 0, 1 << 3]),
+        Err(EmbedError::InputOutOfRange { .. })
+    ));
+    assert!(matches!(
+        mfe.rho_batch(&[0; 7], &mut [0; 2]),
+        Err(EmbedError::LengthMismatch { .. })
+    ));
+    assert!(matches!(
+        mfe.sigma_batch(&[0; 2], &mut [0; 7]),
+        Err(EmbedError::LengthMismatch { .. })
+    ));
 }
 
 #[test]
 fn bad_parameter_sets_are_rejected_with_typed_errors() {
     let gf8 = BinaryField::new(3, 0b101).unwrap();
     // k = 9 > q = 8 evaluation points.
-    const TOO_MANY_POINTS: [RmfeStageSpec; 2] =
-        [CORAL_SET_3.rmfe[0], RmfeStageSpec { k: 9, ..CORAL_SET_3.rmfe[1] }];
-    let too_many = ParamSet { rmfe: &TOO_MANY_POINTS, ..CORAL_SET_3 };
-    assert!(matches!(too_many.build_rmfe(), Err(EmbedError::TooFewRmfePoints { k: 9, .. })));
+    const TOO_MANY_POINTS: [RmfeStageSpec; 2] = [
+        CORAL_SET_3.rmfe[0],
+        RmfeStageSpec {
+            k: 9,
+            ..CORAL_SET_3.rmfe[1]
+        },
+    ];
+    let too_many = ParamSet {
+        rmfe: &TOO_MANY_POINTS,
+        ..CORAL_SET_3
+    };
+    assert!(matches!(
+        too_many.build_rmfe(),
+        Err(EmbedError::TooFewRmfePoints { k: 9, .. })
+    ));
     // Y^2 + 1 = (Y + 1)^2 over GF(2).
     let reducible = ParamSet {
-        rmfe: &[RmfeStageSpec { k: 1, extension_modulus: &[1, 0, 1], binary_modulus_low: 0b11 }],
+        rmfe: &[RmfeStageSpec {
+            k: 1,
+            extension_modulus: &[1, 0, 1],
+            binary_modulus_low: 0b11,
+        }],
         ..CORAL_SET_1
     };
-    assert!(matches!(reducible.build_rmfe(), Err(EmbedError::ReducibleModulus { degree: 2, .. })));
+    assert!(matches!(
+        reducible.build_rmfe(),
+        Err(EmbedError::ReducibleModulus { degree: 2, .. })
+    ));
     // A reducible binary modulus: x^3 + 1.
     let bad_binary = ParamSet {
-        rmfe: &[RmfeStageSpec { k: 2, extension_modulus: &[1, 0, 1, 1], binary_modulus_low: 1 }],
+        rmfe: &[RmfeStageSpec {
+            k: 2,
+            extension_modulus: &[1, 0, 1, 1],
+            binary_modulus_low: 1,
+        }],
         ..CORAL_SET_1
     };
     assert!(matches!(bad_binary.build_rmfe(), Err(EmbedError::Field(_))));
     // RMFE into GF(2^48) but MFE on GF(2^42).
-    let mismatched = ParamSet { rmfe: CORAL_SET_3.rmfe, ..CORAL_SET_1 };
-    assert!(matches!(mismatched.build(), Err(EmbedError::FieldMismatch { .. })));
-    let empty = ParamSet { mfe: &[], ..CORAL_SET_1 };
-    assert_eq!(empty.build().unwrap_err(), EmbedError::EmptyChain { what: "MFE" });
+    let mismatched = ParamSet {
+        rmfe: CORAL_SET_3.rmfe,
+        ..CORAL_SET_1
+    };
+    assert!(matches!(
+        mismatched.build(),
+        Err(EmbedError::FieldMismatch { .. })
+    ));
+    let empty = ParamSet {
+        mfe: &[],
+        ..CORAL_SET_1
+    };
+    assert_eq!(
+        empty.build().unwrap_err(),
+        EmbedError::EmptyChain { what: "MFE" }
+    );
     // Concatenating an outer RMFE over F_16 onto an inner RMFE into F_8.
     let inner = CORAL_SET_1.build_rmfe().unwrap();
     let gf16 = BinaryField::new(4, 0b0011).unwrap();
     let over_gf16 = CompositeField::new(gf16, &[1, 2, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 1]).unwrap();
     let outer = BasicRmfe::new(2, over_gf16).unwrap();
     let target = BinaryField::new(48, GF2_48_MODULUS_LOW).unwrap();
-    assert!(matches!(inner.concat(outer, target), Err(EmbedError::FieldMismatch { .. })));
+    assert!(matches!(
+        inner.concat(outer, target),
+        Err(EmbedError::FieldMismatch { .. })
+    ));
     // A first stage that is not over GF(2).
     let over_gf8 = CompositeField::new(gf8, &[2, 5, 1]).unwrap();
     let not_binary = BasicRmfe::new(1, over_gf8.clone()).unwrap();
     let gf64 = BinaryField::new(6, 0b11).unwrap();
-    assert!(matches!(Rmfe::basic(not_binary, gf64), Err(EmbedError::FieldMismatch { .. })));
-    assert!(matches!(Mfe::basic(BasicMfe::new(over_gf8).unwrap(), gf64), Err(EmbedError::FieldMismatch { .. })));
+    assert!(matches!(
+        Rmfe::basic(not_binary, gf64),
+        Err(EmbedError::FieldMismatch { .. })
+    ));
+    assert!(matches!(
+        Mfe::basic(BasicMfe::new(over_gf8).unwrap(), gf64),
+        Err(EmbedError::FieldMismatch { .. })
+    ));
     // Wrong target degree.
     let gf2 = BinaryField::new(1, 0).unwrap();
     let cubic = BasicRmfe::new(2, CompositeField::new(gf2, &[1, 0, 1, 1]).unwrap()).unwrap();
-    assert!(matches!(Rmfe::basic(cubic, gf64), Err(EmbedError::DegreeMismatch { .. })));
+    assert!(matches!(
+        Rmfe::basic(cubic, gf64),
+        Err(EmbedError::DegreeMismatch { .. })
+    ));
 }

@@ -176,6 +176,20 @@ fn compiled_maps_match_the_reference_on_every_unit_vector_and_both_strategies() 
     }
 }
 
+#[test]
+fn decoding_inverts_encoding_on_every_packed_vector() {
+    // Exhaustive over F_2^k (at most 2^16 vectors): ψ(φ(x)) = x, τ fixes every φ(x), and φ is
+    // injective into normal elements.
+    for embedding in built() {
+        let rmfe = &embedding.rmfe;
+        for x in 0..1u64 << rmfe.k() {
+            let encoded = rmfe.phi(x).unwrap();
+            assert_eq!(rmfe.psi(encoded).unwrap(), x);
+            assert_eq!(rmfe.tau(encoded).unwrap(), encoded);
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(config())]
 

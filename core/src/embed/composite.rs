@@ -1,4 +1,4 @@
-//! Composite fields F_q[Y]/(P(Y)) over a binary base field F_q = GF(2^r) (Coral §3.2).
+//! Composite fields F_q\[Y\]/(P(Y)) over a binary base field F_q = GF(2^r) (Coral §3.2).
 //!
 //! Concatenating a (k1, m1)_2-RMFE with a (k2, m2)_{2^m1}-RMFE (and likewise for MFEs) produces
 //! values in the composite field F_{(2^m1)^m2}; Coral §3.2 converts them to the binary field
@@ -12,7 +12,7 @@ use crate::field::BinaryField;
 use super::error::EmbedError;
 use super::poly::{self, Poly};
 
-/// The field F_q[Y]/(P(Y)) for a monic irreducible `P` of degree `d` over `F_q = GF(2^r)`, with
+/// The field F_q\[Y\]/(P(Y)) for a monic irreducible `P` of degree `d` over `F_q = GF(2^r)`, with
 /// `r·d ≤ 64` so that elements pack into one `u64`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CompositeField {

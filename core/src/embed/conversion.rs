@@ -7,7 +7,7 @@
 //! 1. `γ` = a root, in the binary field, of the base field's modulus `x^r + …` — so
 //!    `Σ c_i x^i ↦ Σ c_i γ^i` embeds F_{2^r} into F_{2^m};
 //! 2. `δ` = a root, in the binary field, of the composite modulus `P(Y)` with its coefficients
-//!    embedded by step 1 (it splits there because F_{2^m} ≅ F_{2^r}[Y]/(P));
+//!    embedded by step 1 (it splits there because F_{2^m} ≅ F_{2^r}\[Y\]/(P));
 //! 3. θ(x^i Y^j) = γ^i δ^j gives the columns of `M`, a ring homomorphism between fields of equal
 //!    size, hence an isomorphism; `M^{-1}` is computed by Gaussian elimination.
 //!

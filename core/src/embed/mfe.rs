@@ -1,6 +1,6 @@
 //! The basic (2m−1, m)_q-MFE (Coral §2.2.3 Definition 2, Theorem 2; maps fixed in §3.3).
 //!
-//! Over F_q = GF(2^r) with F_{q^m} = F_q[Y]/(P(Y)), α = Y, and 2m − 2 distinct points
+//! Over F_q = GF(2^r) with F_{q^m} = F_q\[Y\]/(P(Y)), α = Y, and 2m − 2 distinct points
 //! β_1, …, β_{2m−2} of F_q (so q ≥ 2m − 2):
 //!
 //! - σ = ν1: read x as f of degree ≤ m−1 and output (f(β_1), …, f(β_{2m−2}), f_{m−1}) — the last
@@ -17,7 +17,7 @@ use super::composite::CompositeField;
 use super::error::EmbedError;
 use super::poly::{self, Poly};
 
-/// A (2m−1, m)_q-MFE from the composite field F_q[Y]/(P(Y)) of degree m into F_q^{2m−1}.
+/// A (2m−1, m)_q-MFE from the composite field F_q\[Y\]/(P(Y)) of degree m into F_q^{2m−1}.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BasicMfe {
     extension: CompositeField,

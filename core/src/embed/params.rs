@@ -20,6 +20,7 @@ use crate::field::BinaryField;
 use super::composite::CompositeField;
 use super::concat::{Mfe, Rmfe};
 use super::error::EmbedError;
+use super::linear_map::Evaluation;
 use super::mfe::BasicMfe;
 use super::rmfe::BasicRmfe;
 
@@ -63,6 +64,14 @@ pub struct CoralEmbedding {
     pub mfe: Mfe,
 }
 
+impl CoralEmbedding {
+    /// Selects the evaluation strategy of all five maps (constant time by default).
+    pub fn set_evaluation(&mut self, evaluation: Evaluation) {
+        self.rmfe.set_evaluation(evaluation);
+        self.mfe.set_evaluation(evaluation);
+    }
+}
+
 const GF4_LOW: u64 = 0b11;
 const GF8_LOW: u64 = 0b101;
 const GF16_LOW: u64 = 0b0011;
@@ -89,7 +98,7 @@ const RMFE_2_3: RmfeStageSpec = RmfeStageSpec {
     extension_modulus: &[1, 0, 1, 1],
     binary_modulus_low: GF8_LOW,
 };
-/// (3, 2)_2-MFE on F_4, then (5, 3)_4-MFE on F_64 = F_4[Y]/(Y^3 + x): a (15, 6)_2-MFE.
+/// (3, 2)_2-MFE on F_4, then (5, 3)_4-MFE on F_64 = F_4\[Y\]/(Y^3 + x): a (15, 6)_2-MFE.
 const MFE_15_6: [MfeStageSpec; 2] = [
     MfeStageSpec {
         extension_modulus: &[1, 1, 1],

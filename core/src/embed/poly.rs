@@ -1,8 +1,8 @@
 //! Polynomials over a runtime binary field GF(2^r), the algebra behind every embedding map.
 //!
 //! One generic implementation parameterized by a [`BinaryField`] value serves all the rings the
-//! paper needs (Coral §2.2.3, §3.2, §3.3): F_q[X] for the RMFE/MFE interpolation and evaluation,
-//! F_q[Y]/(P(Y)) for composite fields, and GF(2^m)[Z] for finding the roots that define the
+//! paper needs (Coral §2.2.3, §3.2, §3.3): F_q\[X\] for the RMFE/MFE interpolation and evaluation,
+//! F_q\[Y\]/(P(Y)) for composite fields, and GF(2^m)\[Z\] for finding the roots that define the
 //! composite ↔ binary conversion. This is the reference (slow, allocation-heavy) path: it is run
 //! once per map to compile it into an F2-linear map (see [`super::linear_map`]) and in tests.
 //!

@@ -1,6 +1,6 @@
 //! The basic (k, m)_q-RMFE with Coral's maps (§2.2.3 Definition 1, Theorem 1; §3.3).
 //!
-//! Over F_q = GF(2^r) with extension F_{q^m} = F_q[Y]/(P(Y)) and α = Y (Coral's "simplified
+//! Over F_q = GF(2^r) with extension F_{q^m} = F_q\[Y\]/(P(Y)) and α = Y (Coral's "simplified
 //! basis", §3.3, which turns π1 into the identity), and with the evaluation points
 //! `0, β_1, …, β_{k−1}` (distinct, β_i ≠ 0; evaluating at 0 reads the constant coefficient f_0,
 //! Coral's fix that makes decoding invert encoding):
@@ -20,7 +20,7 @@ use super::composite::CompositeField;
 use super::error::EmbedError;
 use super::poly;
 
-/// A (k, m)_q-RMFE from F_q^k into the composite field F_q[Y]/(P(Y)) of degree m.
+/// A (k, m)_q-RMFE from F_q^k into the composite field F_q\[Y\]/(P(Y)) of degree m.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BasicRmfe {
     extension: CompositeField,

@@ -144,8 +144,7 @@ fn compiled_maps_match_the_reference_on_every_unit_vector_and_both_strategies() 
             .collect();
         let mut fast = embedding.clone();
         for evaluation in [Evaluation::ConstantTime, Evaluation::ByteTable] {
-            fast.rmfe.set_evaluation(evaluation);
-            fast.mfe.set_evaluation(evaluation);
+            fast.set_evaluation(evaluation);
             let (rmfe, mfe) = (&fast.rmfe, &fast.mfe);
             assert_eq!(
                 (0..rmfe.k())

@@ -317,6 +317,15 @@ mod tests {
         }
     }
 
+    #[test]
+    fn detect_picks_an_available_backend() {
+        assert!(Backend::available().contains(&Backend::detect()));
+        assert_eq!(Backend::available()[0], Backend::Portable);
+        if cfg!(feature = "force-portable") {
+            assert_eq!(Backend::detect(), Backend::Portable);
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 256, rng_seed: proptest::test_runner::RngSeed::Fixed(0xc1a5), ..ProptestConfig::default() })]
 

@@ -9,9 +9,9 @@
 
 use super::{Gf16, Gf256, Gf64};
 
-/// ψ(X) for GF(2^4) = F2[X]/(X^4 + X + 1) (MAESTRO Table 2).
+/// ψ(X) for GF(2^4) = F2\[X\]/(X^4 + X + 1) (MAESTRO Table 2).
 pub const GF16_GENERATOR_IMAGE: Gf64 = Gf64(0xa181_e7d6_6f5f_f794);
-/// ψ(X) for GF(2^8) = F2[X]/(X^8 + X^4 + X^3 + X + 1) (MAESTRO Table 2).
+/// ψ(X) for GF(2^8) = F2\[X\]/(X^8 + X^4 + X^3 + X + 1) (MAESTRO Table 2).
 pub const GF256_GENERATOR_IMAGE: Gf64 = Gf64(0x033c_e8be_ddc8_a656);
 
 const fn powers<const N: usize>(base: Gf64) -> [Gf64; N] {

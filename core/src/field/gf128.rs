@@ -1,4 +1,4 @@
-//! GF(2^128) = F2[x]/(x^128 + x^7 + x^2 + x + 1), the GCM polynomial (NIST SP 800-38D §6.3).
+//! GF(2^128) = F2\[x\]/(x^128 + x^7 + x^2 + x + 1), the GCM polynomial (NIST SP 800-38D §6.3).
 //!
 //! **Bit order:** an element is a `u128` whose bit i is the coefficient of x^i ("natural" order).
 //! GCM/GHASH write blocks in the *reflected* order (the first bit of the block, the most significant

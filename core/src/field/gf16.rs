@@ -1,4 +1,4 @@
-//! GF(2^4) = F2[x]/(x^4 + x + 1), the small field of MAESTRO (§2.1) and the base of the tower
+//! GF(2^4) = F2\[x\]/(x^4 + x + 1), the small field of MAESTRO (§2.1) and the base of the tower
 //! field [`Gf16Squared`](super::Gf16Squared).
 //!
 //! Scalar operations are branch-free and table-free. The bulk operations run the same masked

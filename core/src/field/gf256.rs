@@ -1,7 +1,10 @@
-//! GF(2^8) = F2[x]/(x^8 + x^4 + x^3 + x + 1), the AES field (FIPS-197 §4).
+//! GF(2^8) = F2\[x\]/(x^8 + x^4 + x^3 + x + 1), the AES field (FIPS-197 §4).
+//!
+//! Scalar operations are constant-time shift-and-add; the slice operations dispatch to the bulk
+//! backends of [`Gf256Backend`] (SIMD nibble tables where available).
 
-use super::Field;
-use core::ops::{Add, AddAssign, Mul, MulAssign, Sub, SubAssign};
+use super::ops::impl_xor_field_ops;
+use super::{Field, Gf256Backend};
 use rand_core::RngCore;
 
 /// An element of GF(2^8) with the AES polynomial; bit i is the coefficient of x^i.
@@ -40,75 +43,64 @@ impl Gf256 {
         acc
     }
 
-    /// `dst[i] += c · src[i]` (the "axpy" that matrix encoders and linear maps are made of).
+    #[inline]
+    const fn product(self, rhs: Self) -> Self {
+        Gf256(Self::mul_const_time(self.0, rhs.0))
+    }
+
+    /// `dst[i] += c · src[i]` (the "axpy" that matrix encoders and linear maps are made of), with
+    /// the fastest available backend (see [`Gf256Backend`]); constant time.
     ///
     /// # Panics
     /// If the slices differ in length (a programming error, never external input).
     pub fn mul_add_scalar_slice(dst: &mut [Gf256], src: &[Gf256], c: Gf256) {
-        assert_eq!(dst.len(), src.len(), "mul_add_scalar_slice: length mismatch");
-        for (d, s) in dst.iter_mut().zip(src) {
-            *d += *s * c;
-        }
+        Gf256Backend::detect().mul_add_scalar(Self::as_bytes_mut(dst), Self::as_bytes(src), c.0);
     }
 
-    /// `dst[i] = a[i] · b[i]`.
+    /// `dst[i] = a[i] · b[i]`, with the fastest available backend; constant time.
     ///
     /// # Panics
     /// If the slices differ in length.
     pub fn mul_slices(dst: &mut [Gf256], a: &[Gf256], b: &[Gf256]) {
-        assert!(dst.len() == a.len() && a.len() == b.len(), "mul_slices: length mismatch");
-        for ((d, x), y) in dst.iter_mut().zip(a).zip(b) {
-            *d = *x * *y;
-        }
+        Gf256Backend::detect().mul_slices(Self::as_bytes_mut(dst), Self::as_bytes(a), Self::as_bytes(b));
     }
 
-    /// Replaces every element by its inverse (`0 ↦ 0`).
+    /// Replaces every element by its inverse (`0 ↦ 0`), with the fastest available backend;
+    /// constant time.
     pub fn inverse_slice(values: &mut [Gf256]) {
-        for v in values.iter_mut() {
-            *v = v.inverse();
-        }
+        Gf256Backend::detect().inverse_slice(Self::as_bytes_mut(values));
+    }
+
+    /// The representations of a slice of elements.
+    #[inline]
+    pub fn as_bytes(values: &[Gf256]) -> &[u8] {
+        // SAFETY: `Gf256` is `repr(transparent)` over `u8`.
+        unsafe { core::slice::from_raw_parts(values.as_ptr().cast::<u8>(), values.len()) }
+    }
+
+    /// The representations of a mutable slice of elements (every byte is a valid element).
+    #[inline]
+    pub fn as_bytes_mut(values: &mut [Gf256]) -> &mut [u8] {
+        // SAFETY: `Gf256` is `repr(transparent)` over `u8`, and every `u8` is a valid `Gf256`.
+        unsafe { core::slice::from_raw_parts_mut(values.as_mut_ptr().cast::<u8>(), values.len()) }
+    }
+
+    /// Views bytes as elements.
+    #[inline]
+    pub fn from_bytes(bytes: &[u8]) -> &[Gf256] {
+        // SAFETY: `Gf256` is `repr(transparent)` over `u8`.
+        unsafe { core::slice::from_raw_parts(bytes.as_ptr().cast::<Gf256>(), bytes.len()) }
+    }
+
+    /// Views mutable bytes as elements.
+    #[inline]
+    pub fn from_bytes_mut(bytes: &mut [u8]) -> &mut [Gf256] {
+        // SAFETY: `Gf256` is `repr(transparent)` over `u8`.
+        unsafe { core::slice::from_raw_parts_mut(bytes.as_mut_ptr().cast::<Gf256>(), bytes.len()) }
     }
 }
 
-impl Add for Gf256 {
-    type Output = Self;
-    #[inline]
-    fn add(self, rhs: Self) -> Self {
-        Gf256(self.0 ^ rhs.0)
-    }
-}
-impl AddAssign for Gf256 {
-    #[inline]
-    fn add_assign(&mut self, rhs: Self) {
-        self.0 ^= rhs.0;
-    }
-}
-impl Sub for Gf256 {
-    type Output = Self;
-    #[inline]
-    fn sub(self, rhs: Self) -> Self {
-        Gf256(self.0 ^ rhs.0)
-    }
-}
-impl SubAssign for Gf256 {
-    #[inline]
-    fn sub_assign(&mut self, rhs: Self) {
-        self.0 ^= rhs.0;
-    }
-}
-impl Mul for Gf256 {
-    type Output = Self;
-    #[inline]
-    fn mul(self, rhs: Self) -> Self {
-        Gf256(Self::mul_const_time(self.0, rhs.0))
-    }
-}
-impl MulAssign for Gf256 {
-    #[inline]
-    fn mul_assign(&mut self, rhs: Self) {
-        *self = *self * rhs;
-    }
-}
+impl_xor_field_ops!(Gf256, product);
 
 impl Field for Gf256 {
     const ZERO: Self = Gf256(0);

@@ -1,7 +1,7 @@
 //! GF(2^m) for any `1 <= m <= 64`, described at run time ([`BinaryField`]) or fixed at compile
 //! time ([`Gf2m`]).
 //!
-//! The field is F2[x]/(f) with `f = x^m + modulus_low`; an element is a `u64` whose low `m` bits
+//! The field is F2\[x\]/(f) with `f = x^m + modulus_low`; an element is a `u64` whose low `m` bits
 //! are its coefficients (bit i is the coefficient of x^i) and whose other bits are zero.
 //!
 //! Multiplication is one carry-less product from [`clmul`](super::clmul) followed by a Barrett
@@ -15,10 +15,14 @@
 use super::clmul::{self, Backend};
 use super::ops::itoh_tsujii_inverse;
 use super::{Field, FieldError};
-use core::ops::{Add, AddAssign, Mul, MulAssign, Sub, SubAssign};
+use core::ops::{Add, AddAssign, BitXor, BitXorAssign, Mul, MulAssign, Sub, SubAssign};
 use rand_core::RngCore;
 
-/// Runtime-described GF(2^m) = F2[x]/(x^m + modulus_low), elements as u64 using the low m bits.
+/// Runtime-described GF(2^m) = F2\[x\]/(x^m + modulus_low), elements as u64 using the low m bits.
+///
+/// The arithmetic methods expect elements (values for which [`BinaryField::contains`] holds; check
+/// external data with [`BinaryField::element`]): on wider values they return an unspecified value,
+/// without panicking.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BinaryField {
     m: u32,
@@ -30,7 +34,7 @@ pub struct BinaryField {
 }
 
 impl BinaryField {
-    /// The field F2[x]/(x^m + modulus_low).
+    /// The field F2\[x\]/(x^m + modulus_low).
     ///
     /// # Errors
     /// [`FieldError::DegreeOutOfRange`] unless `1 <= m <= 64`, [`FieldError::ModulusTooWide`] if
@@ -253,7 +257,7 @@ const fn poly_gcd(mut a: u128, mut b: u128) -> u128 {
     a
 }
 
-/// An element of GF(2^M) = F2[x]/(x^M + MODULUS_LOW), a field fixed at compile time.
+/// An element of GF(2^M) = F2\[x\]/(x^M + MODULUS_LOW), a field fixed at compile time.
 ///
 /// Naming an invalid field (degree out of range, or a reducible or too wide modulus) is a
 /// compile-time error as soon as [`Gf2m::FIELD`] is used.
@@ -294,26 +298,26 @@ impl<const M: u32, const L: u64> Add for Gf2m<M, L> {
     type Output = Self;
     #[inline]
     fn add(self, rhs: Self) -> Self {
-        Gf2m(self.0 ^ rhs.0)
+        Gf2m(BitXor::bitxor(self.0, rhs.0))
     }
 }
 impl<const M: u32, const L: u64> AddAssign for Gf2m<M, L> {
     #[inline]
     fn add_assign(&mut self, rhs: Self) {
-        self.0 ^= rhs.0;
+        BitXorAssign::bitxor_assign(&mut self.0, rhs.0);
     }
 }
 impl<const M: u32, const L: u64> Sub for Gf2m<M, L> {
     type Output = Self;
     #[inline]
     fn sub(self, rhs: Self) -> Self {
-        Gf2m(self.0 ^ rhs.0)
+        Gf2m(BitXor::bitxor(self.0, rhs.0))
     }
 }
 impl<const M: u32, const L: u64> SubAssign for Gf2m<M, L> {
     #[inline]
     fn sub_assign(&mut self, rhs: Self) {
-        self.0 ^= rhs.0;
+        BitXorAssign::bitxor_assign(&mut self.0, rhs.0);
     }
 }
 impl<const M: u32, const L: u64> Mul for Gf2m<M, L> {

@@ -1,4 +1,4 @@
-//! GF(2^64) = F2[Y]/(Y^64 + Y^4 + Y^3 + Y + 1), the field MAESTRO uses for its multiplication
+//! GF(2^64) = F2\[Y\]/(Y^64 + Y^4 + Y^3 + Y + 1), the field MAESTRO uses for its multiplication
 //! checks and into which it embeds GF(2^4) and GF(2^8) (MAESTRO §2.5, §4, Table 2).
 //!
 //! An element is a `u64` whose bit i is the coefficient of Y^i. Products go through the shared

@@ -12,22 +12,28 @@
 //! - [`BinaryField`], [`Gf2m`]: any GF(2^m) with `m <= 64` (RMFE / embedding targets);
 //! - [`BitVec`]: packed vectors over GF(2).
 
+#[cfg(test)]
+mod axioms;
+mod bitvec;
 pub mod clmul;
 pub mod embedding;
 mod error;
 mod gf128;
 mod gf16;
 mod gf256;
+mod gf256_bulk;
 mod gf2m;
 mod gf64;
 mod ops;
 mod tower;
 mod traits;
 
+pub use bitvec::{BitVec, LengthMismatch};
 pub use error::FieldError;
 pub use gf128::Gf128;
 pub use gf16::Gf16;
 pub use gf256::Gf256;
+pub use gf256_bulk::Gf256Backend;
 pub use gf2m::{BinaryField, Gf2m};
 pub use gf64::Gf64;
 pub use tower::Gf16Squared;

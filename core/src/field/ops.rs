@@ -1,5 +1,6 @@
 //! Operator boilerplate shared by the concrete field newtypes: addition and subtraction are XOR of
-//! the representation, multiplication calls the type's own constant-time product.
+//! the representation (written as `BitXor` calls, which is what field addition in characteristic 2
+//! is), multiplication calls the type's own constant-time product.
 
 /// Implements `Add`, `Sub`, `Mul` and their `*Assign` forms for a newtype `$ty(pub $repr)` whose
 /// product is the inherent `fn $mul(self, Self) -> Self`.
@@ -9,26 +10,26 @@ macro_rules! impl_xor_field_ops {
             type Output = Self;
             #[inline]
             fn add(self, rhs: Self) -> Self {
-                $ty(self.0 ^ rhs.0)
+                $ty(core::ops::BitXor::bitxor(self.0, rhs.0))
             }
         }
         impl core::ops::AddAssign for $ty {
             #[inline]
             fn add_assign(&mut self, rhs: Self) {
-                self.0 ^= rhs.0;
+                core::ops::BitXorAssign::bitxor_assign(&mut self.0, rhs.0);
             }
         }
         impl core::ops::Sub for $ty {
             type Output = Self;
             #[inline]
             fn sub(self, rhs: Self) -> Self {
-                $ty(self.0 ^ rhs.0)
+                $ty(core::ops::BitXor::bitxor(self.0, rhs.0))
             }
         }
         impl core::ops::SubAssign for $ty {
             #[inline]
             fn sub_assign(&mut self, rhs: Self) {
-                self.0 ^= rhs.0;
+                core::ops::BitXorAssign::bitxor_assign(&mut self.0, rhs.0);
             }
         }
         impl core::ops::Mul for $ty {

@@ -1,4 +1,4 @@
-//! The tower field GF((2^4)^2) = GF(2^4)[X]/(X^2 + X + {E}) and the explicit isomorphism Φ with
+//! The tower field GF((2^4)^2) = GF(2^4)\[X\]/(X^2 + X + {E}) and the explicit isomorphism Φ with
 //! GF(2^8) of Wolkerstorfer, Oswald and Lamberger, as given in MAESTRO §2.1.
 //!
 //! MAESTRO computes the AES S-box inversion in this tower: by its Eq. (1)–(2),

@@ -13,7 +13,7 @@
 //! ψ(φ(x)) = x, φ(1) = 1 (the constant polynomial). This covers the (k, 2k−1)_q and (k, 2k)_q
 //! instances of Theorem 1 (any m ≥ 2k−1 works). The points force k ≤ q (§3.3).
 //!
-//! These maps work on slices of base-field elements through the polynomial reference path; the
+//! These maps (not constant time: the interpolation skips zero values) work on slices of base-field elements through the polynomial reference path; the
 //! compiled F2-level maps used in protocols are in [`super::concat`].
 
 use super::composite::CompositeField;

@@ -207,7 +207,8 @@ impl Mfe {
         Ok(())
     }
 
-    /// σ(x) through the polynomial reference path (slow; for cross-checks).
+    /// σ(x) through the polynomial reference path (slow, not constant time; for
+    /// cross-checks).
     ///
     /// # Errors
     /// [`EmbedError::InputOutOfRange`] if `x` is not a field element.
@@ -218,7 +219,8 @@ impl Mfe {
         Ok(out)
     }
 
-    /// ρ(z) through the polynomial reference path (slow; for cross-checks).
+    /// ρ(z) through the polynomial reference path (slow, not constant time; for
+    /// cross-checks).
     ///
     /// # Errors
     /// [`EmbedError::LengthMismatch`] or [`EmbedError::InputOutOfRange`].

@@ -203,7 +203,8 @@ impl Rmfe {
         Self::batch(&self.tau, ys, out)
     }
 
-    /// φ(x) through the polynomial reference path (slow; for cross-checks).
+    /// φ(x) through the polynomial reference path (slow, not constant time; for
+    /// cross-checks).
     ///
     /// # Errors
     /// [`EmbedError::InputOutOfRange`] if `x ≥ 2^k`.
@@ -212,7 +213,8 @@ impl Rmfe {
         phi_at(&self.stages, x)
     }
 
-    /// ψ(y) through the polynomial reference path (slow; for cross-checks).
+    /// ψ(y) through the polynomial reference path (slow, not constant time; for
+    /// cross-checks).
     ///
     /// # Errors
     /// [`EmbedError::InputOutOfRange`] if `y` is not an element of the field.

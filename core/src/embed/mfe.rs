@@ -10,8 +10,9 @@
 //!   interpolant of the z_i; output h mod P.
 //!
 //! σ(x) ⊙ σ(y) are exactly those values of f·g, whose degree is ≤ 2m−2, so ρ recovers f·g mod P =
-//! x·y. The reference path here (not constant time: the interpolation skips zero values) works on slices of base-field elements; compiled F2-level maps are
-//! in [`super::concat`].
+//! x·y. The reference path here works on slices of base-field elements and is not constant time
+//! (the interpolation skips zero values); the compiled, constant-time F2-level maps are in
+//! [`super::concat`].
 
 use super::composite::CompositeField;
 use super::error::EmbedError;

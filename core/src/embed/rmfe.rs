@@ -13,8 +13,9 @@
 //! ψ(φ(x)) = x, φ(1) = 1 (the constant polynomial). This covers the (k, 2k−1)_q and (k, 2k)_q
 //! instances of Theorem 1 (any m ≥ 2k−1 works). The points force k ≤ q (§3.3).
 //!
-//! These maps (not constant time: the interpolation skips zero values) work on slices of base-field elements through the polynomial reference path; the
-//! compiled F2-level maps used in protocols are in [`super::concat`].
+//! These maps work on slices of base-field elements through the polynomial reference path, which
+//! is not constant time (the interpolation skips zero values); the compiled, constant-time
+//! F2-level maps used in protocols are in [`super::concat`].
 
 use super::composite::CompositeField;
 use super::error::EmbedError;

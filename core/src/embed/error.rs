@@ -1,4 +1,4 @@
-//! Errors raised when building or applying an embedding (RMFE, MFE, concatenation, field conversion).
+//! Errors raised when building or applying an embedding (RMFE, MFE, concatenation, conversion).
 
 use thiserror::Error;
 

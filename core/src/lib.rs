@@ -10,6 +10,7 @@
 //! - [`circuit`]: the one Bristol Fashion parser, circuit representation and plaintext evaluator, and
 //!   the project's own AES-128 circuit generator;
 //! - [`code`]: systematic Reed-Solomon codes over GF(2^8) and their Schur squares for MiniMac;
+//! - [`embed`]: Coral's (reverse) multiplication-friendly embeddings, RMFE and MFE, and their parameter sets;
 //! - [`net`]: the [`net::Network`] abstraction protocols run over, and an in-memory implementation;
 //! - [`proto`]: the MPC protocols, starting with three-party MAESTRO AES ([`proto::maestro`]);
 //! - [`jobs`]: whole jobs (e.g. joint AES with MAESTRO) that every front end runs the same way;
@@ -21,6 +22,7 @@
 pub mod aes;
 pub mod circuit;
 pub mod code;
+pub mod embed;
 pub mod field;
 pub mod jobs;
 pub mod net;

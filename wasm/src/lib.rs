@@ -76,6 +76,23 @@ impl Bridge {
         self.inbox.fail(NetError::Transport(reason));
     }
 
+    /// Removes and returns the frames no job received, as `[from, frame]` pairs in arrival order
+    /// per sender: after a job ends, the frames a faster peer already sent for the next job, to be
+    /// delivered to the next bridge.
+    #[wasm_bindgen(js_name = takeUnread)]
+    pub fn take_unread(&self) -> js_sys::Array {
+        self.inbox
+            .drain()
+            .into_iter()
+            .map(|(from, frame)| {
+                let pair = js_sys::Array::new();
+                pair.push(&JsValue::from(from as u32));
+                pair.push(&Uint8Array::from(frame.as_slice()));
+                JsValue::from(pair)
+            })
+            .collect()
+    }
+
     /// Runs the three-party MAESTRO AES job as this party.
     ///
     /// - `session`: `{ sessionId, secret }` (`NNpsk0`) or `{ sessionId, privateKey, publicKeys }`

@@ -8,6 +8,13 @@
  * handed to the next job, so the parties need not call a job at the same instant. A failure of a
  * job (a peer left, a frame failed authentication, a protocol check failed, cancellation) ends the
  * session: the connection is closed, so the peers fail promptly too.
+ *
+ * Job end marker: after a job succeeds, each party sends every peer one empty data frame (channel
+ * frames are never empty). {@link Session.close} waits, up to a bound, for the peers' markers of
+ * every finished job before it closes the connection, so a party that finishes first does not
+ * leave while a slower one still needs the relay (its departure would break the room for
+ * everyone). The marker is not authenticated; forging or dropping it only makes a close earlier or
+ * later, which the relay can cause anyway.
  */
 import { abortError, ChorusError, ConfigError, IntegrityError, PeerLeftError, ProtocolAbortError } from './errors.js';
 import { toBytes, toHex, utf8 } from './bytes.js';
@@ -26,6 +33,9 @@ import { Bridge, initWasm } from './wasm-loader.js';
 /** Shortest session secret the channel accepts (bytes). */
 export const MIN_SECRET_BYTES = 16;
 const KEY_BYTES = 32;
+/** Default bound of {@link Session.close}'s wait for the peers to finish. */
+const CLOSE_LINGER_MS = 2000;
+const END_MARKER = new Uint8Array(0);
 
 type Credentials = { secret: Uint8Array } | { privateKey: Uint8Array; publicKeys: Uint8Array[] };
 
@@ -114,6 +124,9 @@ export class Session {
   private readonly totals = { bytesSent: 0, bytesReceived: 0, rounds: 0, timeMs: 0 };
   private live: ProtocolStats = zeroStats();
   private liveStart: number | undefined;
+  /** End markers received from each peer (one per finished job). */
+  private readonly markers: number[];
+  private readonly markerWaiters = new Set<() => void>();
 
   /** @internal use {@link connect} */
   constructor(
@@ -123,7 +136,13 @@ export class Session {
     this.slot = connection.slot;
     this.parties = connection.parties;
     this.room = connection.room;
+    this.markers = new Array<number>(this.parties).fill(0);
     connection.onFrame((from, frame) => {
+      if (frame.length === 0) {
+        this.markers[from] = (this.markers[from] ?? 0) + 1;
+        for (const check of [...this.markerWaiters]) check();
+        return;
+      }
       if (this.bridge !== undefined) this.bridge.deliver(from, frame);
       else this.pending.push([from, frame]);
     });
@@ -133,7 +152,8 @@ export class Session {
     });
     connection.on('connection', (event) => {
       if (event.state === 'broken' || event.state === 'closed') {
-        this.break(event.error ?? new ChorusError('closed', 'the session was closed'));
+        const error = event.error ?? new ChorusError('closed', 'the session was closed');
+        this.break(error, error instanceof PeerLeftError ? error.slot : undefined);
       }
     });
   }
@@ -217,6 +237,7 @@ export class Session {
       }
       // Frames a faster peer sent for the next job wait for it.
       for (const pair of bridge.takeUnread() as Array<[number, Uint8Array]>) this.pending.push(pair);
+      this.sendEndMarkers();
       return result;
     } catch (error) {
       const mapped = this.mapError(error);
@@ -232,10 +253,47 @@ export class Session {
     }
   }
 
-  /** Closes the connection; a running job rejects. Idempotent. */
-  async close(): Promise<void> {
+  /**
+   * Closes the session. Unless a job is running or the session already failed, first waits up to
+   * `lingerMs` (default 2000) for every peer to finish the jobs this party finished, so that an early
+   * departure does not break the room for slower peers. A running job rejects. Idempotent.
+   */
+  async close(options: { lingerMs?: number } = {}): Promise<void> {
+    const lingerMs = options.lingerMs ?? CLOSE_LINGER_MS;
+    if (this.bridge === undefined && this.failure === undefined) await this.waitForPeers(lingerMs);
     this.break(new ChorusError('closed', 'the session was closed'));
     await this.connection.close();
+  }
+
+  private sendEndMarkers(): void {
+    for (let peer = 0; peer < this.parties; peer++) {
+      if (peer === this.slot) continue;
+      try {
+        this.connection.send(peer, END_MARKER);
+      } catch {
+        // The room is already broken; close() will not wait for anyone.
+      }
+    }
+  }
+
+  private peersFinished(): boolean {
+    return this.markers.every((count, peer) => peer === this.slot || count >= this.jobsDone);
+  }
+
+  private waitForPeers(ms: number): Promise<void> {
+    if (this.peersFinished()) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const finish = (): void => {
+        clearTimeout(timer);
+        this.markerWaiters.delete(check);
+        resolve();
+      };
+      const check = (): void => {
+        if (this.failure !== undefined || this.peersFinished()) finish();
+      };
+      const timer = setTimeout(finish, ms);
+      this.markerWaiters.add(check);
+    });
   }
 
   private aesJob(options: AesOptions): { spec: object; input: { keyShare?: Uint8Array; plaintext?: Uint8Array } } {
@@ -284,6 +342,7 @@ export class Session {
   private break(error: ChorusError, leftSlot?: number): void {
     if (this.failure !== undefined) return;
     this.failure = error;
+    for (const check of [...this.markerWaiters]) check();
     if (this.bridge === undefined) return;
     if (leftSlot !== undefined) this.bridge.peerLeft(leftSlot);
     else this.bridge.fail(error.message);

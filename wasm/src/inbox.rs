@@ -86,20 +86,22 @@ impl Inbox {
         self.state.borrow().failure.clone()
     }
 
-    /// Polls for the next frame from `from`. A failure is reported before queued frames: once the
-    /// session is broken, no protocol step can complete, and stopping early frees the peers.
+    /// Polls for the next frame from `from`. After a peer left, the frames that arrived before its
+    /// departure are still handed out (a party that finished may leave while a slower one still
+    /// processes its last messages); any other failure (transport, cancellation) is reported at once.
     pub fn poll_recv(&self, from: PartyId, cx: &mut Context<'_>) -> Poll<Result<Vec<u8>, NetError>> {
         let mut state = self.state.borrow_mut();
+        let drain_first = matches!(state.failure, None | Some(NetError::PeerLeft(_)));
+        if drain_first {
+            if let Some(frame) = state.queues[from].pop_front() {
+                return Poll::Ready(Ok(frame));
+            }
+        }
         if let Some(error) = &state.failure {
             return Poll::Ready(Err(error.clone()));
         }
-        match state.queues[from].pop_front() {
-            Some(frame) => Poll::Ready(Ok(frame)),
-            None => {
-                state.waiting[from] = Some(cx.waker().clone());
-                Poll::Pending
-            }
-        }
+        state.waiting[from] = Some(cx.waker().clone());
+        Poll::Pending
     }
 }
 
@@ -140,7 +142,6 @@ mod tests {
     #[test]
     fn first_failure_wins_and_later_frames_are_dropped() {
         let inbox = Inbox::new(3);
-        inbox.deliver(0, vec![1]).unwrap();
         inbox.fail(NetError::PeerLeft(2));
         inbox.fail(NetError::Transport("later".into()));
         inbox.deliver(0, vec![2]).unwrap();
@@ -148,6 +149,21 @@ mod tests {
         let mut cx = Context::from_waker(&waker);
         assert_eq!(inbox.poll_recv(0, &mut cx), Poll::Ready(Err(NetError::PeerLeft(2))));
         assert_eq!(inbox.failure(), Some(NetError::PeerLeft(2)));
+    }
+
+    #[test]
+    fn frames_before_a_departure_are_still_received_but_not_after_a_transport_failure() {
+        let waker = noop_waker();
+        let mut cx = Context::from_waker(&waker);
+        let left = Inbox::new(3);
+        left.deliver(2, vec![7]).unwrap();
+        left.fail(NetError::PeerLeft(2));
+        assert_eq!(left.poll_recv(2, &mut cx), Poll::Ready(Ok(vec![7])));
+        assert_eq!(left.poll_recv(2, &mut cx), Poll::Ready(Err(NetError::PeerLeft(2))));
+        let broken = Inbox::new(3);
+        broken.deliver(2, vec![7]).unwrap();
+        broken.fail(NetError::Transport("cancelled".into()));
+        assert_eq!(broken.poll_recv(2, &mut cx), Poll::Ready(Err(NetError::Transport("cancelled".into()))));
     }
 
     #[test]

@@ -43,3 +43,31 @@ it("three party processes compute FIPS-197 AES jointly", async () => {
     expect(outcome.roundsStats?.bytesSent).toBe(640);
   }
 });
+
+it("when a party process crashes mid-run, the other processes fail with PeerLeftError", async () => {
+  const room = await createRoom({ relay: relay.url, parties: 3 });
+  const secret = freshSecret();
+  const blocks = 50;
+  const aes = [
+    { key: hex(randomBytes(16)), blocks },
+    { key: hex(randomBytes(16)), blocks },
+    { plaintext: hex(randomBytes(16 * blocks)), blocks },
+  ];
+  const started = Date.now();
+  const outcomes = await Promise.all(
+    [0, 1, 2].map((slot) =>
+      runParty(
+        PARTY_SCRIPT,
+        { invite: room.invite(slot), secret, aes: aes[slot], exitAfterMessages: slot === 1 ? 10 : undefined },
+        dirname(PARTY_SCRIPT),
+        15_000,
+      ),
+    ),
+  );
+  expect(outcomes[1]).toMatchObject({ ok: false, name: "Crashed" });
+  for (const slot of [0, 2]) {
+    expect(outcomes[slot], `party ${slot}`).toMatchObject({ ok: false, name: "PeerLeftError", code: "peer-left" });
+    expect(outcomes[slot]!.message).toContain("party 1 left");
+  }
+  expect(Date.now() - started).toBeLessThan(15_000);
+});

@@ -105,12 +105,10 @@ impl<N: Network> Network for ProgressNetwork<N> {
         self.inner.send(to, msg)
     }
 
-    fn recv(&mut self, from: PartyId) -> impl Future<Output = Result<Vec<u8>, NetError>> {
-        async move {
-            let msg = self.inner.recv(from).await?;
-            self.report();
-            Ok(msg)
-        }
+    async fn recv(&mut self, from: PartyId) -> Result<Vec<u8>, NetError> {
+        let msg = self.inner.recv(from).await?;
+        self.report();
+        Ok(msg)
     }
 
     fn stats(&self) -> NetStats {

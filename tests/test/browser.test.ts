@@ -70,16 +70,15 @@ it.skipIf(!haveBrowser)("a Chromium party and two Node parties compute FIPS-197 
     const room = await createRoom({ relay: relay!.url, parties: 3 });
     const secret = freshSecret();
     const share0 = new Uint8Array(randomBytes(16));
-    const browserParty = page.evaluate(
-      async ({ invite, secret, plaintext }) => {
-        const sdk = await import(`${location.origin}/chorus-sdk.browser.js`);
-        const session = await sdk.connect({ ...invite, secret });
-        const result = await session.aes({ plaintext });
-        await session.close();
-        return { ciphertextHex: result.ciphertextHex as string, rounds: result.roundsStats.bytesSent as number };
-      },
-      { invite: room.invite(2), secret, plaintext: FIPS_PLAINTEXT },
-    );
+    // The page script is a string: Vitest rewrites `import()` in functions of this file.
+    const args = JSON.stringify({ invite: room.invite(2), secret, plaintext: FIPS_PLAINTEXT });
+    const browserParty = page.evaluate(`(async ({ invite, secret, plaintext }) => {
+      const sdk = await import(location.origin + '/chorus-sdk.browser.js');
+      const session = await sdk.connect({ ...invite, secret });
+      const result = await session.aes({ plaintext });
+      await session.close();
+      return { ciphertextHex: result.ciphertextHex, rounds: result.roundsStats.bytesSent };
+    })(${args})`) as Promise<{ ciphertextHex: string; rounds: number }>;
     const nodeParties = [0, 1].map(async (slot) => {
       const session = await connect({ ...room.invite(slot), secret });
       try {

@@ -13,6 +13,13 @@
 //!
 //! WebAssembly is single-threaded here: the protocol future runs on the JS event loop
 //! (`wasm-bindgen-futures`), and frames delivered by JS wake it.
+//!
+//! # Limits
+//! - One job is bound: MAESTRO AES. Circuit evaluation and the two-party protocols are not.
+//! - The spec is validated before the handshake, but this party's inputs only inside the job, after
+//!   the handshake (the core's input check is private); the SDK validates inputs itself first.
+//! - Secret inputs cross the boundary as copies; the JS copies are the caller's to discard, and the
+//!   Rust copies are freed, not wiped.
 
 pub mod convert;
 pub mod errors;

@@ -35,3 +35,14 @@ ensure_node_deps() {
     echo "$want" > "$stamp"
   fi
 }
+
+# Installs the wasm-bindgen CLI at exactly the version the wasm crate pins, only when it is missing
+# or at another version (building it takes minutes).
+ensure_wasm_bindgen() {
+  local want="0.2.130"
+  if [ "$(wasm-bindgen --version 2>/dev/null | cut -d' ' -f2)" != "$want" ]; then
+    need_cmd cargo "install Rust stable with rustup"
+    log "installing wasm-bindgen-cli $want (takes a few minutes, once)"
+    cargo install --locked wasm-bindgen-cli --version "$want"
+  fi
+}

@@ -1,10 +1,11 @@
 /**
  * The Chorus TypeScript SDK.
  *
- * What is here today is the transport: creating relay rooms ({@link createRoom}), joining a room
+ * Sessions ({@link connect}, {@link Session}) run MPC jobs — today three-party joint AES with
+ * MAESTRO — in the Chorus WASM module, whose Noise channels encrypt and authenticate every frame end
+ * to end. Beneath them is the transport: creating relay rooms ({@link createRoom}), joining a room
  * slot and moving opaque byte frames between parties ({@link RelayConnection}), typed errors and a
- * small event emitter. The protocol calls (`session.aes`, `session.evaluate`) arrive with the WASM
- * bindings, which run the MPC protocols and their Noise channels over this transport.
+ * small event emitter.
  *
  * @packageDocumentation
  */
@@ -40,6 +41,19 @@ export type {
   TransportStats,
   WaitOptions,
 } from './connection-types.js';
+export { connect, MIN_SECRET_BYTES, Session } from './session.js';
+export type {
+  AesOptions,
+  AesResult,
+  ConnectOptions,
+  PinnedKeys,
+  ProgressEvent,
+  ProtocolStats,
+  SessionEvents,
+  SessionStats,
+} from './session-types.js';
+export { toBytes, toHex, type BytesLike } from './bytes.js';
+export { initWasm, type WasmSource } from './wasm-loader.js';
 export { relayWebSocketUrl } from './urls.js';
 export type { WebSocketConstructor, WebSocketEventMapLike, WebSocketLike } from './websocket.js';
 export { MAX_PARTIES, MIN_PARTIES, PROTOCOL_VERSION } from './wire.js';

@@ -1,0 +1,22 @@
+/** Runs three SDK parties of one room in this process. */
+import { connect, createRoom, type AesOptions, type AesResult, type ConnectOptions, type Session } from "@chorus/sdk";
+
+/** Creates a 3-party room on `relay` and connects all three parties with one session secret. */
+export async function connectThree(
+  relay: string,
+  secret: string,
+  overrides: (slot: number) => Partial<ConnectOptions> = () => ({}),
+): Promise<Session[]> {
+  const room = await createRoom({ relay, parties: 3 });
+  return Promise.all([0, 1, 2].map((slot) => connect({ ...room.invite(slot), secret, ...overrides(slot) })));
+}
+
+/** Starts `aes` at every party with its own options. */
+export function runAes(sessions: Session[], options: AesOptions[]): Promise<AesResult>[] {
+  return sessions.map((session, slot) => session.aes(options[slot]));
+}
+
+/** Closes every session (idempotent). */
+export async function closeAll(sessions: Session[]): Promise<void> {
+  await Promise.all(sessions.map((s) => s.close()));
+}

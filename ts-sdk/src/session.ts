@@ -1,0 +1,367 @@
+/**
+ * The session API: {@link connect} joins a relay room and returns a {@link Session} whose jobs run
+ * in the Chorus WASM module. Every frame between the parties is encrypted and authenticated end to
+ * end by the Noise channels inside WASM (session secret: `NNpsk0`; pinned keys: `KK`); the relay
+ * and this file only move opaque frames.
+ *
+ * Frames that arrive while no job runs (a faster peer already started the next job) are kept and
+ * handed to the next job, so the parties need not call a job at the same instant. A failure of a
+ * job (a peer left, a frame failed authentication, a protocol check failed, cancellation) ends the
+ * session: the connection is closed, so the peers fail promptly too.
+ *
+ * Job end marker: after a job succeeds, each party sends every peer one empty data frame (channel
+ * frames are never empty). {@link Session.close} waits, up to a bound, for the peers' markers of
+ * every finished job before it closes the connection, so a party that finishes first does not
+ * leave while a slower one still needs the relay (its departure would break the room for
+ * everyone). The marker is not authenticated; forging or dropping it only makes a close earlier or
+ * later, which the relay can cause anyway.
+ */
+import { abortError, ChorusError, ConfigError, IntegrityError, PeerLeftError, ProtocolAbortError } from './errors.js';
+import { toBytes, toHex, utf8 } from './bytes.js';
+import { Emitter, type Listener, type Unsubscribe } from './events.js';
+import { RelayConnection } from './relay-connection.js';
+import type {
+  AesOptions,
+  AesResult,
+  ConnectOptions,
+  ProtocolStats,
+  SessionEvents,
+  SessionStats,
+} from './session-types.js';
+import { Bridge, initWasm } from './wasm-loader.js';
+
+/** Shortest session secret the channel accepts (bytes). */
+export const MIN_SECRET_BYTES = 16;
+const KEY_BYTES = 32;
+/** Default bound of {@link Session.close}'s wait for the peers to finish. */
+const CLOSE_LINGER_MS = 2000;
+const END_MARKER = new Uint8Array(0);
+
+type Credentials = { secret: Uint8Array } | { privateKey: Uint8Array; publicKeys: Uint8Array[] };
+
+function credentials(options: ConnectOptions): Credentials {
+  const { secret, keys } = options;
+  if ((secret === undefined) === (keys === undefined)) {
+    throw new ConfigError('secret', 'give exactly one of `secret` (session secret) and `keys` (pinned keys)');
+  }
+  if (secret !== undefined) {
+    const bytes = toBytes(secret, 'secret');
+    if (bytes.length < MIN_SECRET_BYTES) {
+      throw new ConfigError('secret', `must be at least ${MIN_SECRET_BYTES} random bytes, got ${bytes.length}`);
+    }
+    return { secret: bytes };
+  }
+  if (typeof keys !== 'object' || keys === null || !Array.isArray(keys.publicKeys)) {
+    throw new ConfigError('keys', 'expected { privateKey, publicKeys: [...] }');
+  }
+  const privateKey = toBytes(keys.privateKey, 'keys.privateKey');
+  const publicKeys = keys.publicKeys.map((k) => toBytes(k, 'keys.publicKeys'));
+  if (privateKey.length !== KEY_BYTES || publicKeys.some((k) => k.length !== KEY_BYTES)) {
+    throw new ConfigError('keys', `keys are ${KEY_BYTES} bytes each`);
+  }
+  if (publicKeys.length !== options.parties) {
+    throw new ConfigError('keys.publicKeys', `expected ${options.parties} public keys, one per party`);
+  }
+  return { privateKey, publicKeys };
+}
+
+/**
+ * Connects to the relay room of an invite, waits until every party is connected, and loads the WASM
+ * module. Rejects with {@link ConfigError} for bad options (including a secret under 16 bytes),
+ * `RelayError` if the relay refuses or cannot be reached, `CancelledError` (an `AbortError`) if
+ * `signal` aborts. `signal` governs the whole session, like `RelayConnection.open`'s.
+ */
+export async function connect(options: ConnectOptions): Promise<Session> {
+  if (typeof options !== 'object' || options === null) throw new ConfigError('options', 'expected an object');
+  const creds = credentials(options);
+  const wasm = initWasm(options.wasm);
+  wasm.catch(() => undefined);
+  const connection = await RelayConnection.open(options);
+  try {
+    await wasm;
+    await connection.ready();
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
+  return new Session(connection, creds);
+}
+
+interface WasmError {
+  kind?: string;
+  message?: string;
+  slot?: number;
+  field?: string;
+  check?: string;
+}
+
+function zeroStats(): ProtocolStats {
+  return { rounds: 0, bytesSent: 0, bytesReceived: 0, messagesSent: 0, messagesReceived: 0 };
+}
+
+function partyList(value: unknown, field: string, parties: number): number[] {
+  if (!Array.isArray(value) || value.some((p) => !Number.isInteger(p) || p < 0 || p >= parties)) {
+    throw new ConfigError(field, `expected an array of party indices in 0..${parties - 1}`);
+  }
+  return [...(value as number[])];
+}
+
+/** One party's session in a relay room; run jobs with {@link Session.aes}. */
+export class Session {
+  /** This party's slot. */
+  readonly slot: number;
+  /** Number of parties. */
+  readonly parties: number;
+  /** The room id, from which job session ids are derived. */
+  readonly room: string;
+
+  private readonly events = new Emitter<SessionEvents>();
+  private bridge: Bridge | undefined;
+  private pending: Array<[number, Uint8Array]> = [];
+  private failure: ChorusError | undefined;
+  private jobsStarted = 0;
+  private jobsDone = 0;
+  private readonly totals = { bytesSent: 0, bytesReceived: 0, rounds: 0, timeMs: 0 };
+  private live: ProtocolStats = zeroStats();
+  private liveStart: number | undefined;
+  /** End markers received from each peer (one per finished job). */
+  private readonly markers: number[];
+  private readonly markerWaiters = new Set<() => void>();
+
+  /** @internal use {@link connect} */
+  constructor(
+    private readonly connection: RelayConnection,
+    private readonly creds: Credentials,
+  ) {
+    this.slot = connection.slot;
+    this.parties = connection.parties;
+    this.room = connection.room;
+    this.markers = new Array<number>(this.parties).fill(0);
+    connection.onFrame((from, frame) => {
+      if (frame.length === 0) {
+        this.markers[from] = (this.markers[from] ?? 0) + 1;
+        for (const check of [...this.markerWaiters]) check();
+        return;
+      }
+      if (this.bridge !== undefined) this.bridge.deliver(from, frame);
+      else this.pending.push([from, frame]);
+    });
+    connection.on('peer-left', (event) => {
+      this.events.emit('peer-left', event);
+      if (event.sessionBroken) this.break(new PeerLeftError(event.slot, event.reason), event.slot);
+    });
+    connection.on('connection', (event) => {
+      if (event.state === 'broken' || event.state === 'closed') {
+        const error = event.error ?? new ChorusError('closed', 'the session was closed');
+        this.break(error, error instanceof PeerLeftError ? error.slot : undefined);
+      }
+    });
+  }
+
+  /** Listens to `progress` or `peer-left`; returns the unsubscribe function. */
+  on<K extends keyof SessionEvents>(name: K, listener: Listener<SessionEvents[K]>): Unsubscribe {
+    return this.events.on(name, listener);
+  }
+
+  /** Totals over the jobs so far, including the running one. */
+  stats(): SessionStats {
+    const running = this.liveStart === undefined ? 0 : performance.now() - this.liveStart;
+    return {
+      bytesSent: this.totals.bytesSent + this.live.bytesSent,
+      bytesReceived: this.totals.bytesReceived + this.live.bytesReceived,
+      rounds: this.totals.rounds + this.live.rounds,
+      timeMs: this.totals.timeMs + running,
+      jobs: this.jobsDone,
+    };
+  }
+
+  /** Transport counters of the relay connection (encrypted frames, including handshakes). */
+  transportStats(): ReturnType<RelayConnection['stats']> {
+    return this.connection.stats();
+  }
+
+  /**
+   * Joint AES-128/192/256 of three parties (MAESTRO, honest majority): the key is the XOR of the
+   * shares of `keyHolders` (default parties 0 and 1), the plaintext comes from `plaintextOwner`
+   * (default party 2), and the ciphertext goes to `reveal` (default everyone). Every party calls
+   * it with the same roles, `blocks` and `keyBits`, passing only its own inputs; a mismatch rejects
+   * with {@link ProtocolAbortError} (`check: 'job spec agreement'`).
+   *
+   * Rejects with {@link ConfigError} for inputs that do not fit this party's roles,
+   * {@link PeerLeftError}, {@link IntegrityError}, {@link ProtocolAbortError}, `RelayError`, or
+   * `CancelledError` when `signal` (or the session's) aborts. Any failure ends the session.
+   */
+  async aes(options: AesOptions = {}): Promise<AesResult> {
+    if (this.failure !== undefined) throw this.failure;
+    if (this.bridge !== undefined) throw new ConfigError('aes', 'a job is already running in this session');
+    if (this.parties !== 3) throw new ConfigError('parties', `AES runs with 3 parties, this session has ${this.parties}`);
+    const { spec, input } = this.aesJob(options);
+    const { signal } = options;
+    if (signal?.aborted) throw abortError(signal, 'the AES job');
+
+    const sessionId = utf8(`chorus/session/v1\u0000${this.room}\u0000job ${this.jobsStarted}`);
+    this.jobsStarted += 1;
+    const bridge = new Bridge(this.slot, this.parties, (to: number, frame: Uint8Array) =>
+      this.connection.send(to, frame),
+    );
+    this.bridge = bridge;
+    for (const [from, frame] of this.pending) bridge.deliver(from, frame);
+    this.pending = [];
+    this.live = zeroStats();
+    const start = performance.now();
+    this.liveStart = start;
+    const onAbort = (): void => {
+      this.break(abortError(signal as AbortSignal, 'the AES job'));
+      void this.connection.close();
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const output = (await bridge.runMaestroAes({ sessionId, ...this.creds }, spec, input, (stats: ProtocolStats) => {
+        this.live = stats;
+        this.events.emit('progress', { round: stats.rounds, bytesSent: stats.bytesSent, bytesReceived: stats.bytesReceived });
+      })) as { ciphertext?: Uint8Array; stats: ProtocolStats; roundsStats: ProtocolStats; transportStats: ProtocolStats };
+      const timeMs = performance.now() - start;
+      this.totals.bytesSent += output.stats.bytesSent;
+      this.totals.bytesReceived += output.stats.bytesReceived;
+      this.totals.rounds += output.stats.rounds;
+      this.totals.timeMs += timeMs;
+      this.jobsDone += 1;
+      const result: AesResult = {
+        stats: { ...output.stats, timeMs },
+        roundsStats: output.roundsStats,
+        transportStats: output.transportStats,
+      };
+      if (output.ciphertext !== undefined) {
+        result.ciphertext = output.ciphertext;
+        result.ciphertextHex = toHex(output.ciphertext);
+      }
+      // Frames a faster peer sent for the next job wait for it.
+      for (const pair of bridge.takeUnread() as Array<[number, Uint8Array]>) this.pending.push(pair);
+      this.sendEndMarkers();
+      return result;
+    } catch (error) {
+      const mapped = this.mapError(error);
+      this.break(mapped);
+      void this.connection.close();
+      throw this.failure ?? mapped;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      this.live = zeroStats();
+      this.liveStart = undefined;
+      this.bridge = undefined;
+      bridge.free();
+    }
+  }
+
+  /**
+   * Closes the session. Unless a job is running or the session already failed, first waits up to
+   * `lingerMs` (default 2000) for every peer to finish the jobs this party finished, so that an early
+   * departure does not break the room for slower peers. A running job rejects. Idempotent.
+   */
+  async close(options: { lingerMs?: number } = {}): Promise<void> {
+    const lingerMs = options.lingerMs ?? CLOSE_LINGER_MS;
+    if (this.bridge === undefined && this.failure === undefined) await this.waitForPeers(lingerMs);
+    this.break(new ChorusError('closed', 'the session was closed'));
+    await this.connection.close();
+  }
+
+  private sendEndMarkers(): void {
+    for (let peer = 0; peer < this.parties; peer++) {
+      if (peer === this.slot) continue;
+      try {
+        this.connection.send(peer, END_MARKER);
+      } catch {
+        // The room is already broken; close() will not wait for anyone.
+      }
+    }
+  }
+
+  private peersFinished(): boolean {
+    return this.markers.every((count, peer) => peer === this.slot || count >= this.jobsDone);
+  }
+
+  private waitForPeers(ms: number): Promise<void> {
+    if (this.peersFinished()) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const finish = (): void => {
+        clearTimeout(timer);
+        this.markerWaiters.delete(check);
+        resolve();
+      };
+      const check = (): void => {
+        if (this.failure !== undefined || this.peersFinished()) finish();
+      };
+      const timer = setTimeout(finish, ms);
+      this.markerWaiters.add(check);
+    });
+  }
+
+  private aesJob(options: AesOptions): { spec: object; input: { keyShare?: Uint8Array; plaintext?: Uint8Array } } {
+    if (typeof options !== 'object' || options === null) throw new ConfigError('options', 'expected an object');
+    const everyone = Array.from({ length: this.parties }, (_, i) => i);
+    const keyHolders = partyList(options.keyHolders ?? [0, 1], 'keyHolders', this.parties);
+    if (keyHolders.length === 0 || keyHolders.some((p, i) => i > 0 && p <= (keyHolders[i - 1] as number))) {
+      throw new ConfigError('keyHolders', 'expected 1 to 3 distinct parties in ascending order');
+    }
+    const plaintextOwner = options.plaintextOwner ?? 2;
+    if (!Number.isInteger(plaintextOwner) || plaintextOwner < 0 || plaintextOwner >= this.parties) {
+      throw new ConfigError('plaintextOwner', `expected a party index in 0..${this.parties - 1}`);
+    }
+    const revealTo = partyList(options.reveal ?? everyone, 'reveal', this.parties);
+    const blocks = options.blocks ?? 1;
+    if (!Number.isInteger(blocks) || blocks < 1) throw new ConfigError('blocks', 'expected a positive integer');
+    const keyBits = options.keyBits ?? 128;
+    if (keyBits !== 128 && keyBits !== 192 && keyBits !== 256) {
+      throw new ConfigError('keyBits', 'expected 128, 192 or 256');
+    }
+    const input: { keyShare?: Uint8Array; plaintext?: Uint8Array } = {};
+    const holdsKey = keyHolders.includes(this.slot);
+    if (holdsKey !== (options.key !== undefined)) {
+      throw new ConfigError('key', holdsKey ? `party ${this.slot} is a key holder and must pass its key share` : `party ${this.slot} is not a key holder (keyHolders: ${keyHolders.join(', ')})`);
+    }
+    if (options.key !== undefined) {
+      input.keyShare = toBytes(options.key, 'key');
+      if (input.keyShare.length !== keyBits / 8) {
+        throw new ConfigError('key', `expected ${keyBits / 8} bytes for AES-${keyBits}, got ${input.keyShare.length}`);
+      }
+    }
+    const ownsPlaintext = plaintextOwner === this.slot;
+    if (ownsPlaintext !== (options.plaintext !== undefined)) {
+      throw new ConfigError('plaintext', ownsPlaintext ? `party ${this.slot} owns the plaintext and must pass it` : `party ${this.slot} is not the plaintext owner (party ${plaintextOwner})`);
+    }
+    if (options.plaintext !== undefined) {
+      input.plaintext = toBytes(options.plaintext, 'plaintext');
+      if (input.plaintext.length !== 16 * blocks) {
+        throw new ConfigError('plaintext', `expected ${16 * blocks} bytes (${blocks} blocks), got ${input.plaintext.length}`);
+      }
+    }
+    return { spec: { keyBits, blocks, keyHolders, plaintextOwner, revealTo }, input };
+  }
+
+  /** Records the first failure and tells a running job. */
+  private break(error: ChorusError, leftSlot?: number): void {
+    if (this.failure !== undefined) return;
+    this.failure = error;
+    for (const check of [...this.markerWaiters]) check();
+    if (this.bridge === undefined) return;
+    if (leftSlot !== undefined) this.bridge.peerLeft(leftSlot);
+    else this.bridge.fail(error.message);
+  }
+
+  private mapError(error: unknown): ChorusError {
+    const e = (typeof error === 'object' && error !== null ? error : {}) as WasmError;
+    const message = e.message ?? String(error);
+    switch (e.kind) {
+      case 'peer-left':
+        return this.failure ?? new PeerLeftError(e.slot ?? -1, 'closed');
+      case 'integrity':
+        return new IntegrityError(e.slot ?? -1, message, { cause: error });
+      case 'protocol':
+        return new ProtocolAbortError(e.check ?? 'protocol', message, { cause: error });
+      case 'config':
+        return new ConfigError(e.field ?? 'aes', message);
+      default:
+        return this.failure ?? new ChorusError('transport', message, { cause: error });
+    }
+  }
+}

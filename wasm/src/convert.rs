@@ -1,0 +1,113 @@
+//! Reading the plain JS objects the SDK passes (session configuration, job spec, inputs) into core
+//! types. Every malformed field is a `config` [`BridgeError`] naming the field.
+
+use crate::errors::BridgeError;
+use chorus_core::aes::KeySize;
+use chorus_core::jobs::maestro_aes::{AesJobInput, AesJobSpec};
+use chorus_core::net::secure::config::KEY_LEN;
+use chorus_core::net::secure::{PrivateKey, PublicKey, SecureConfig};
+use js_sys::{Array, Reflect, Uint8Array};
+use wasm_bindgen::{JsCast, JsValue};
+
+fn field(object: &JsValue, name: &str) -> Result<Option<JsValue>, BridgeError> {
+    if !object.is_object() {
+        return Err(BridgeError::config(name, "expected an object holding this field"));
+    }
+    let value =
+        Reflect::get(object, &name.into()).map_err(|_| BridgeError::config(name, "could not be read"))?;
+    Ok(if value.is_undefined() || value.is_null() { None } else { Some(value) })
+}
+
+fn bytes(object: &JsValue, name: &str) -> Result<Option<Vec<u8>>, BridgeError> {
+    field(object, name)?
+        .map(|v| {
+            v.dyn_into::<Uint8Array>()
+                .map(|a| a.to_vec())
+                .map_err(|_| BridgeError::config(name, format!("{name} must be a Uint8Array")))
+        })
+        .transpose()
+}
+
+fn index(value: &JsValue, name: &str) -> Result<usize, BridgeError> {
+    match value.as_f64() {
+        Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= u32::MAX as f64 => Ok(n as usize),
+        _ => Err(BridgeError::config(name, format!("{name} must be a non-negative integer"))),
+    }
+}
+
+fn required_index(object: &JsValue, name: &str) -> Result<usize, BridgeError> {
+    let value =
+        field(object, name)?.ok_or_else(|| BridgeError::config(name, format!("{name} is required")))?;
+    index(&value, name)
+}
+
+fn index_list(object: &JsValue, name: &str) -> Result<Vec<usize>, BridgeError> {
+    let value =
+        field(object, name)?.ok_or_else(|| BridgeError::config(name, format!("{name} is required")))?;
+    if !Array::is_array(&value) {
+        return Err(BridgeError::config(name, format!("{name} must be an array of party indices")));
+    }
+    Array::from(&value).iter().map(|v| index(&v, name)).collect()
+}
+
+fn key32(bytes: Vec<u8>, name: &str) -> Result<[u8; KEY_LEN], BridgeError> {
+    bytes.try_into().map_err(|b: Vec<u8>| {
+        BridgeError::config(name, format!("{name} must be {KEY_LEN} bytes, got {}", b.len()))
+    })
+}
+
+/// `{ sessionId: Uint8Array, secret?: Uint8Array, privateKey?: Uint8Array, publicKeys?: Uint8Array[] }`:
+/// `secret` selects `NNpsk0`, `privateKey` with `publicKeys` (one per party, in party order)
+/// selects `KK`; exactly one of the two modes.
+pub fn secure_config(session: &JsValue) -> Result<SecureConfig, BridgeError> {
+    let session_id = bytes(session, "sessionId")?
+        .ok_or_else(|| BridgeError::config("sessionId", "sessionId is required"))?;
+    let secret = bytes(session, "secret")?;
+    let private = bytes(session, "privateKey")?;
+    let publics = field(session, "publicKeys")?;
+    match (secret, private, publics) {
+        (Some(secret), None, None) => Ok(SecureConfig::session_secret(&session_id, &secret)),
+        (None, Some(private), Some(publics)) => {
+            if !Array::is_array(&publics) {
+                return Err(BridgeError::config("publicKeys", "publicKeys must be an array of Uint8Array"));
+            }
+            let public_keys = Array::from(&publics)
+                .iter()
+                .map(|k| {
+                    let k = k
+                        .dyn_into::<Uint8Array>()
+                        .map_err(|_| BridgeError::config("publicKeys", "publicKeys must hold Uint8Arrays"))?;
+                    key32(k.to_vec(), "publicKeys")
+                })
+                .collect::<Result<Vec<PublicKey>, _>>()?;
+            let private = PrivateKey::from_bytes(key32(private, "privateKey")?);
+            Ok(SecureConfig::pinned_keys(&session_id, private, public_keys))
+        }
+        _ => Err(BridgeError::config(
+            "secret",
+            "give either a session secret, or a private key together with every party's public key",
+        )),
+    }
+}
+
+/// `{ keyBits?: 128 | 192 | 256, blocks, keyHolders, plaintextOwner, revealTo }`.
+pub fn aes_spec(spec: &JsValue) -> Result<AesJobSpec, BridgeError> {
+    let key_size = match field(spec, "keyBits")?.map(|v| v.as_f64()) {
+        None | Some(Some(128.0)) => KeySize::Aes128,
+        Some(Some(192.0)) => KeySize::Aes192,
+        Some(Some(256.0)) => KeySize::Aes256,
+        Some(_) => return Err(BridgeError::config("keyBits", "keyBits must be 128, 192 or 256")),
+    };
+    Ok(AesJobSpec {
+        key_size,
+        blocks: required_index(spec, "blocks")?,
+        key_holders: index_list(spec, "keyHolders")?,
+        plaintext_owner: required_index(spec, "plaintextOwner")?,
+        reveal_to: index_list(spec, "revealTo")?,
+    })
+}
+
+/// `{ keyShare?: Uint8Array, plaintext?: Uint8Array }`.
+pub fn aes_input(input: &JsValue) -> Result<AesJobInput, BridgeError> {
+    Ok(AesJobInput { key_share: bytes(input, "keyShare")?, plaintext: bytes(input, "plaintext")? })
+}

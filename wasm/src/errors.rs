@@ -1,0 +1,193 @@
+//! Errors crossing into JavaScript: every failure becomes a JS `Error` with a `kind` the SDK maps
+//! to its typed errors — `config` (bad argument or input; `field` may name it), `peer-left`
+//! (`slot`), `integrity` (`slot`), `protocol` (`check` names the failed check) or `transport`
+//! (the JS side failed or cancelled the bridge; the SDK knows the cause).
+
+use chorus_core::jobs::maestro_aes::AesJobError;
+use chorus_core::net::secure::SecureError;
+use chorus_core::net::NetError;
+use chorus_core::proto::maestro::MaestroError;
+use js_sys::Reflect;
+use wasm_bindgen::JsValue;
+
+/// The category of a failure, as the SDK sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// A bad argument or input.
+    Config,
+    /// A peer left the session.
+    PeerLeft,
+    /// A frame or handshake failed authentication.
+    Integrity,
+    /// A protocol-level check failed.
+    Protocol,
+    /// The transport failed or was cancelled.
+    Transport,
+}
+
+impl ErrorKind {
+    fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::Config => "config",
+            ErrorKind::PeerLeft => "peer-left",
+            ErrorKind::Integrity => "integrity",
+            ErrorKind::Protocol => "protocol",
+            ErrorKind::Transport => "transport",
+        }
+    }
+}
+
+/// A failure with what the SDK needs to raise the right error.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BridgeError {
+    /// The category.
+    pub kind: ErrorKind,
+    /// Human-readable description.
+    pub message: String,
+    /// The party concerned (`peer-left`, `integrity`).
+    pub slot: Option<usize>,
+    /// The argument concerned (`config`) or the failed check (`protocol`).
+    pub detail: Option<String>,
+}
+
+impl BridgeError {
+    /// A `config` error about `field`.
+    pub fn config(field: &str, message: impl Into<String>) -> Self {
+        BridgeError {
+            kind: ErrorKind::Config,
+            message: message.into(),
+            slot: None,
+            detail: Some(field.into()),
+        }
+    }
+
+    fn plain(kind: ErrorKind, message: String) -> Self {
+        BridgeError { kind, message, slot: None, detail: None }
+    }
+
+    /// The JS `Error` object: `message`, `kind`, and `slot` / `field` / `check` when known.
+    pub fn to_js(&self) -> JsValue {
+        let error = js_sys::Error::new(&self.message);
+        let set = |k: &str, v: JsValue| {
+            // Setting a property on a fresh Error object cannot fail.
+            let _ = Reflect::set(&error, &k.into(), &v);
+        };
+        set("kind", self.kind.as_str().into());
+        if let Some(slot) = self.slot {
+            set("slot", JsValue::from(slot as u32));
+        }
+        match (self.kind, &self.detail) {
+            (ErrorKind::Config, Some(field)) => set("field", field.as_str().into()),
+            (ErrorKind::Protocol, Some(check)) => set("check", check.as_str().into()),
+            _ => {}
+        }
+        error.into()
+    }
+}
+
+impl From<NetError> for BridgeError {
+    fn from(e: NetError) -> Self {
+        let message = e.to_string();
+        match e {
+            NetError::PeerLeft(p) => {
+                BridgeError { kind: ErrorKind::PeerLeft, message, slot: Some(p), detail: None }
+            }
+            NetError::Integrity { peer, .. } => {
+                BridgeError { kind: ErrorKind::Integrity, message, slot: Some(peer), detail: None }
+            }
+            NetError::UnknownParty { .. } | NetError::SelfAddressed(_) => {
+                BridgeError::config("party", message)
+            }
+            NetError::Transport(_) => BridgeError::plain(ErrorKind::Transport, message),
+        }
+    }
+}
+
+impl From<SecureError> for BridgeError {
+    fn from(e: SecureError) -> Self {
+        let message = e.to_string();
+        match e {
+            SecureError::Net(net) => net.into(),
+            SecureError::KeyCount { .. } | SecureError::OwnKeyMismatch { .. } => {
+                BridgeError::config("keys", message)
+            }
+            SecureError::SecretTooShort { .. } => BridgeError::config("secret", message),
+            SecureError::HandshakeAuthentication { peer, .. }
+            | SecureError::HandshakeMalformed { peer, .. } => {
+                BridgeError { kind: ErrorKind::Integrity, message, slot: Some(peer), detail: None }
+            }
+            SecureError::Noise { .. } | SecureError::Rng(_) => {
+                BridgeError::plain(ErrorKind::Transport, message)
+            }
+        }
+    }
+}
+
+impl From<AesJobError> for BridgeError {
+    fn from(e: AesJobError) -> Self {
+        let message = e.to_string();
+        match e {
+            AesJobError::InvalidSpec(_) => BridgeError::config("spec", message),
+            AesJobError::InvalidInput { .. } => BridgeError::config("input", message),
+            AesJobError::SpecMismatch(peer) => BridgeError {
+                kind: ErrorKind::Protocol,
+                message,
+                slot: Some(peer),
+                detail: Some("job spec agreement".into()),
+            },
+            AesJobError::Network(net) => net.into(),
+            AesJobError::Protocol(MaestroError::Network { source, .. }) => {
+                // Keep the step and round in the message, the kind and slot from the network.
+                BridgeError { message, ..BridgeError::from(source) }
+            }
+            AesJobError::Protocol(MaestroError::MalformedMessage { from, .. }) => BridgeError {
+                kind: ErrorKind::Protocol,
+                message,
+                slot: Some(from),
+                detail: Some("message length".into()),
+            },
+            AesJobError::Protocol(_) => BridgeError {
+                kind: ErrorKind::Protocol,
+                message,
+                slot: None,
+                detail: Some("MAESTRO arguments".into()),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chorus_core::proto::maestro::Step;
+
+    #[test]
+    fn network_failures_inside_protocol_steps_keep_their_kind_and_slot() {
+        let e = BridgeError::from(AesJobError::Protocol(MaestroError::Network {
+            step: Step::Multiply,
+            round: 7,
+            source: NetError::PeerLeft(2),
+        }));
+        assert_eq!((e.kind, e.slot), (ErrorKind::PeerLeft, Some(2)));
+        assert!(e.message.contains("multiplication"), "{}", e.message);
+        let e = BridgeError::from(AesJobError::Network(NetError::Integrity {
+            peer: 1,
+            reason: "bad tag".into(),
+        }));
+        assert_eq!((e.kind, e.slot), (ErrorKind::Integrity, Some(1)));
+    }
+
+    #[test]
+    fn handshake_and_configuration_failures_are_classified() {
+        let auth = SecureError::HandshakeAuthentication {
+            peer: 0,
+            mode: chorus_core::net::secure::ChannelMode::NnPsk0,
+        };
+        assert_eq!(BridgeError::from(auth).kind, ErrorKind::Integrity);
+        let short = BridgeError::from(SecureError::SecretTooShort { len: 3, min: 16 });
+        assert_eq!((short.kind, short.detail.as_deref()), (ErrorKind::Config, Some("secret")));
+        let mismatch = BridgeError::from(AesJobError::SpecMismatch(2));
+        assert_eq!((mismatch.kind, mismatch.slot), (ErrorKind::Protocol, Some(2)));
+        assert_eq!(BridgeError::from(AesJobError::InvalidSpec("x".into())).kind, ErrorKind::Config);
+    }
+}

@@ -46,3 +46,16 @@ ensure_wasm_bindgen() {
     cargo install --locked wasm-bindgen-cli --version "$want"
   fi
 }
+
+ensure_chromium() {
+  # Debian's Chromium for the headless browser tests (playwright-core drives it; browser
+  # downloads by test tools are not possible here).
+  if [ ! -x /usr/bin/chromium ]; then
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    log "installing Debian chromium for the browser tests"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
+  fi
+  export CHORUS_REQUIRE_BROWSER=1
+}

@@ -25,6 +25,7 @@ pub mod convert;
 pub mod errors;
 pub mod inbox;
 pub mod js_network;
+pub mod kernel_bench;
 
 use crate::errors::BridgeError;
 use crate::inbox::Inbox;

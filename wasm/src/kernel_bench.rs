@@ -1,0 +1,129 @@
+//! Kernel benchmarks runnable in WASM (Node or a browser): the same kernels the native criterion
+//! benches measure, so native and WASM figures can be compared. `scripts/bench-wasm.mjs` times
+//! them from JavaScript; each call runs a whole loop of `iterations` in WASM (one FFI call per
+//! loop), and returns a checksum so the work cannot be optimised away.
+
+use chorus_core::code::{Encoder, ReedSolomon};
+use chorus_core::embed::{CoralEmbedding, CORAL_SET_1};
+use chorus_core::field::{Gf256, Gf64};
+use chorus_core::rng::seeded_rng;
+use rand_core::RngCore;
+use wasm_bindgen::prelude::*;
+
+const BULK_LEN: usize = 4096;
+
+/// Prepared inputs for every kernel (setup stays outside the timed loops).
+#[wasm_bindgen]
+pub struct KernelBench {
+    rs: ReedSolomon,
+    message: Vec<Gf256>,
+    codeword: Vec<Gf256>,
+    bulk_a: Vec<Gf256>,
+    bulk_b: Vec<Gf256>,
+    bulk_out: Vec<Gf256>,
+    gf64: Vec<Gf64>,
+    embedding: CoralEmbedding,
+    mfe_share: Vec<u64>,
+    sigma_out: Vec<u64>,
+}
+
+/// The kernel names [`KernelBench::run`] accepts, with what one operation is.
+const KERNELS: [(&str, &str); 9] = [
+    ("rs255_85/encode/fft", "one (255,85) encoding"),
+    ("rs255_85/encode/matrix", "one (255,85) encoding"),
+    ("gf256/mul_slices", "4096 products"),
+    ("gf256/mul_add_scalar_slice", "4096 multiply-adds"),
+    ("gf64/inner_product", "4096-term inner product"),
+    ("embed/set1/phi", "one φ"),
+    ("embed/set1/psi", "one ψ"),
+    ("embed/set1/sigma", "one σ"),
+    ("embed/set1/rho", "one ρ"),
+];
+
+#[wasm_bindgen]
+impl KernelBench {
+    /// Prepares seeded inputs for every kernel.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Result<KernelBench, JsError> {
+        let mut rng = seeded_rng(2026);
+        let mut random_bytes = |n: usize| -> Vec<Gf256> {
+            let mut bytes = vec![0u8; n];
+            rng.fill_bytes(&mut bytes);
+            bytes.into_iter().map(Gf256).collect()
+        };
+        let rs = ReedSolomon::rs255_85();
+        let message = random_bytes(rs.k());
+        let codeword = vec![Gf256(0); rs.n()];
+        let (bulk_a, bulk_b) = (random_bytes(BULK_LEN), random_bytes(BULK_LEN));
+        let gf64 =
+            (0..2 * BULK_LEN).map(|i| Gf64(0x9e37_79b9_7f4a_7c15u64.wrapping_mul(i as u64 + 1))).collect();
+        let embedding = CORAL_SET_1.build().map_err(|e| JsError::new(&e.to_string()))?;
+        let mfe_share = embedding.mfe.sigma(0x1234).map_err(|e| JsError::new(&e.to_string()))?;
+        Ok(KernelBench {
+            rs,
+            message,
+            codeword,
+            bulk_out: vec![Gf256(0); BULK_LEN],
+            bulk_a,
+            bulk_b,
+            gf64,
+            embedding,
+            sigma_out: vec![0; mfe_share.len()],
+            mfe_share,
+        })
+    }
+
+    /// The kernel names, each with what one operation is, as `name: description` strings.
+    pub fn kernels() -> Vec<String> {
+        KERNELS.iter().map(|(n, d)| format!("{n}: {d}")).collect()
+    }
+
+    /// Runs `iterations` operations of `kernel` and returns a checksum of the results.
+    pub fn run(&mut self, kernel: &str, iterations: u32) -> Result<u32, JsError> {
+        let err = |e: &dyn core::fmt::Display| JsError::new(&format!("{kernel}: {e}"));
+        let mut checksum = 0u64;
+        for i in 0..iterations as u64 {
+            checksum ^= match kernel {
+                "rs255_85/encode/fft" | "rs255_85/encode/matrix" => {
+                    let encoder = if kernel.ends_with("fft") { Encoder::Fft } else { Encoder::Matrix };
+                    self.message[0] = Gf256(i as u8);
+                    self.rs.encode_with(encoder, &self.message, &mut self.codeword).map_err(|e| err(&e))?;
+                    u64::from(self.codeword[200].0)
+                }
+                "gf256/mul_slices" => {
+                    Gf256::mul_slices(&mut self.bulk_out, &self.bulk_a, &self.bulk_b);
+                    u64::from(self.bulk_out[i as usize % BULK_LEN].0)
+                }
+                "gf256/mul_add_scalar_slice" => {
+                    Gf256::mul_add_scalar_slice(&mut self.bulk_out, &self.bulk_a, Gf256(i as u8 | 1));
+                    u64::from(self.bulk_out[i as usize % BULK_LEN].0)
+                }
+                "gf64/inner_product" => {
+                    let (a, b) = self.gf64.split_at(BULK_LEN);
+                    Gf64::inner_product(a, b).0 ^ i
+                }
+                "embed/set1/phi" => self.embedding.rmfe.phi(i & 0x3fff).map_err(|e| err(&e))?,
+                "embed/set1/psi" => self
+                    .embedding
+                    .rmfe
+                    .psi(i.wrapping_mul(0x9e37_79b9) & ((1 << 42) - 1))
+                    .map_err(|e| err(&e))?,
+                "embed/set1/sigma" => {
+                    self.embedding
+                        .mfe
+                        .sigma_into(i & ((1 << 42) - 1), &mut self.sigma_out)
+                        .map_err(|e| err(&e))?;
+                    self.sigma_out[0]
+                }
+                "embed/set1/rho" => {
+                    self.mfe_share[0] ^= i & 1;
+                    self.embedding.mfe.rho(&self.mfe_share).map_err(|e| err(&e))?
+                }
+                other => {
+                    return Err(JsError::new(&format!("unknown kernel {other:?}; see KernelBench.kernels()")))
+                }
+            };
+        }
+        Ok((checksum ^ (checksum >> 32)) as u32)
+    }
+}

@@ -7,6 +7,8 @@ cd "$CHORUS_ROOT"
 ensure_rust
 log "cargo fmt --check"
 cargo fmt --all -- --check
+log "cargo clippy (warnings are errors)"
+cargo clippy --workspace --all-targets --release -- -D warnings
 log "Rust tests (native)"
 cargo test --workspace --release
 log "core and bindings build for wasm32-unknown-unknown (simd128)"

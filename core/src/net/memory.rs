@@ -65,14 +65,12 @@ impl Network for MemoryNetwork {
         tx.unbounded_send(msg).map_err(|_| NetError::PeerLeft(to))
     }
 
-    fn recv(&mut self, from: PartyId) -> impl Future<Output = Result<Vec<u8>, NetError>> {
-        async move {
-            self.check_peer(from)?;
-            let rx = self.from[from].as_mut().ok_or(NetError::SelfAddressed(from))?;
-            let msg = rx.next().await.ok_or(NetError::PeerLeft(from))?;
-            self.stats.on_recv(msg.len());
-            Ok(msg)
-        }
+    async fn recv(&mut self, from: PartyId) -> Result<Vec<u8>, NetError> {
+        self.check_peer(from)?;
+        let rx = self.from[from].as_mut().ok_or(NetError::SelfAddressed(from))?;
+        let msg = rx.next().await.ok_or(NetError::PeerLeft(from))?;
+        self.stats.on_recv(msg.len());
+        Ok(msg)
     }
 
     fn stats(&self) -> NetStats {

@@ -53,7 +53,10 @@ impl RelayProcess {
             .map_err(RelayProcessError::Spawn)?;
         let stdout = child.stdout.take().expect("stdout is piped");
         let mut line = String::new();
-        let read = BufReader::new(stdout).read_line(&mut line);
+        let mut reader = BufReader::new(stdout);
+        let read = reader.read_line(&mut line);
+        // Keep draining stdout so a later line (the shutdown event) never meets a closed pipe.
+        let _drain = std::thread::spawn(move || std::io::copy(&mut reader, &mut std::io::sink()));
         let address = match read {
             Ok(n) if n > 0 => listening_address(&line),
             Ok(_) => Err(RelayProcessError::NoAddress("the relay exited without output".into())),

@@ -3,13 +3,16 @@
 //! `npm install && npm run build -w @chorus/server` at the repository root first.
 
 mod common;
+#[path = "common/outcome.rs"]
+mod outcome;
 
 use chorus_core::net::{NetError, Network};
 use chorus_native::job::{default_spec, room_session_id, run_aes_party};
 use chorus_native::relay::{create_room, RelayError, RelayNetwork, Room};
 use chorus_native::relay_process::{repo_root, RelayProcess};
 use chorus_native::threads::run_party_threads;
-use common::{check_fips_outcome, fips_input, SECRET};
+use common::{fips_input, SECRET};
+use outcome::check_fips_outcome;
 use std::time::Duration;
 
 const BOUND: Duration = Duration::from_secs(20);

@@ -2,8 +2,9 @@
 //! over any transport, under the secure channel (`NNpsk0` with the session secret), and the
 //! conventions shared with the TypeScript SDK so native and SDK parties can join one session:
 //!
-//! - the session id of a relay room is the UTF-8 bytes of `"chorus/room/" + room`
-//!   ([`room_session_id`]);
+//! - the session id of the *n*-th job (from 0) run in relay room `room` is the UTF-8 bytes of
+//!   `"chorus/session/v1\0" + room + "\0job " + n` ([`room_session_id`]; the SDK's `Session`
+//!   counts the jobs it started, so a native party that joins for one job uses `n = 0`);
 //! - the default spec is the SDK's `session.aes` default: AES-128, key shares from parties 0
 //!   and 1, plaintext from party 2, ciphertext revealed to all ([`default_spec`]).
 
@@ -16,12 +17,13 @@ use serde::Serialize;
 use std::future::Future;
 use std::time::{Duration, Instant};
 
-/// Prefix of the session id of a relay room.
-pub const ROOM_SESSION_PREFIX: &str = "chorus/room/";
+/// Label opening the session id of a job in a relay room (versioned with the SDK).
+pub const ROOM_SESSION_LABEL: &str = "chorus/session/v1";
 
-/// The session id every party of relay room `room` uses: `"chorus/room/" + room` as UTF-8.
-pub fn room_session_id(room: &str) -> Vec<u8> {
-    format!("{ROOM_SESSION_PREFIX}{room}").into_bytes()
+/// The session id of job number `job` (from 0) in relay room `room`, as the SDK derives it:
+/// `"chorus/session/v1\0" + room + "\0job " + job` in UTF-8.
+pub fn room_session_id(room: &str, job: u64) -> Vec<u8> {
+    format!("{ROOM_SESSION_LABEL}\0{room}\0job {job}").into_bytes()
 }
 
 /// The SDK's default AES job for `blocks` blocks under AES-128: key holders 0 and 1, plaintext
@@ -113,8 +115,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn room_session_id_is_the_prefixed_room_id() {
-        assert_eq!(room_session_id("rzSuRZhtQHcKz5XXKk8xpg"), b"chorus/room/rzSuRZhtQHcKz5XXKk8xpg".to_vec());
+    fn room_session_id_is_the_sdk_job_label() {
+        assert_eq!(room_session_id("rzSuRZhtQHcKz5XXKk8xpg", 0), b"chorus/session/v1\0rzSuRZhtQHcKz5XXKk8xpg\0job 0".to_vec());
+        assert_eq!(room_session_id("r", 12), b"chorus/session/v1\x00r\x00job 12".to_vec());
     }
 
     #[test]

@@ -18,12 +18,22 @@
 //! A message plus its header byte must fit the relay's `maxPayloadBytes` from `welcome`; the
 //! secure channel cuts protocol messages into frames far below the 1 MiB default. WebSocket
 //! pings are answered by the WebSocket library while the reader task polls the connection.
+//!
+//! # Job end markers (shared with the TypeScript SDK)
+//! An *empty* data frame is not a message: it is the SDK's job end marker (channel frames are
+//! never empty). After a job succeeds, each party sends every peer one marker
+//! ([`RelayHandle::job_done`]); before closing, a party waits a bounded time until every peer
+//! sent markers for all jobs it finished ([`RelayHandle::close`]), because the relay turns the
+//! first departure from a ready room into `peer-left`, which fails the session of SDK parties
+//! that are still finishing. Received markers are counted, never queued as messages; `send`
+//! refuses empty messages. Markers are not authenticated: forging or dropping one only makes a
+//! close earlier or later, which the relay can cause anyway.
 
 mod http;
 
 pub use http::{create_room, RelayAddress, Room};
 
-use crate::inbox::{inbox, Delivery, FlushHandle, Inbox};
+use crate::inbox::{inbox, Delivery, Inbox};
 use chorus_core::net::{NetError, NetStats, Network, PartyId, StatsRecorder};
 use futures::stream::{SplitSink, SplitStream};
 use futures::{SinkExt, StreamExt};
@@ -32,7 +42,8 @@ use std::future::Future;
 use std::time::Duration;
 use tokio::net::TcpStream;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
-use tokio::task::AbortHandle;
+use tokio::sync::watch;
+use tokio::task::{AbortHandle, JoinHandle};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::WebSocketStream;
 
@@ -118,8 +129,56 @@ pub struct RelayNetwork {
     max_payload: usize,
     outgoing: UnboundedSender<Vec<u8>>,
     inbox: Inbox,
-    reader: AbortHandle,
     stats: StatsRecorder,
+}
+
+/// What the reader task knows about each peer beyond its messages: end markers received and
+/// whether it can still be heard.
+#[derive(Debug, Clone)]
+struct PeerEnds {
+    markers: Vec<u64>,
+    gone: Vec<bool>,
+}
+
+/// The connection-level side of a relay membership: end markers and closing. Outlives the
+/// [`RelayNetwork`] (which a job consumes) so the connection can close after the job.
+#[derive(Debug)]
+pub struct RelayHandle {
+    slot: PartyId,
+    parties: usize,
+    outgoing: UnboundedSender<Vec<u8>>,
+    ends: watch::Receiver<PeerEnds>,
+    jobs_done: u64,
+    reader: AbortHandle,
+    writer: JoinHandle<()>,
+}
+
+impl RelayHandle {
+    /// Records that a job succeeded and sends every peer an end marker (an empty data frame),
+    /// after the job's own frames.
+    pub fn job_done(&mut self) {
+        self.jobs_done += 1;
+        for peer in (0..self.parties).filter(|&p| p != self.slot) {
+            // A closed connection needs no markers; `close` will not wait for anyone then.
+            let _ = self.outgoing.send(vec![peer as u8]);
+        }
+    }
+
+    /// Waits up to `linger` until every peer has sent an end marker for each job this party
+    /// finished (or can no longer be heard), then closes the connection and waits (up to the
+    /// same bound again) for queued frames and the close frame to be written. Drop the
+    /// [`RelayNetwork`] (or the job's network wrapping it) first. Returns whether every peer had
+    /// finished and the connection closed cleanly.
+    pub async fn close(mut self, linger: Duration) -> bool {
+        let (me, jobs) = (self.slot, self.jobs_done);
+        let finished = move |e: &PeerEnds| (0..e.markers.len()).all(|p| p == me || e.gone[p] || e.markers[p] >= jobs);
+        let peers_finished =
+            matches!(tokio::time::timeout(linger, self.ends.wait_for(finished)).await, Ok(Ok(_)));
+        drop(self.outgoing);
+        let closed = matches!(tokio::time::timeout(linger.max(Duration::from_secs(1)), self.writer).await, Ok(Ok(())));
+        self.reader.abort();
+        peers_finished && closed
+    }
 }
 
 impl core::fmt::Debug for RelayNetwork {
@@ -131,13 +190,14 @@ impl core::fmt::Debug for RelayNetwork {
 impl RelayNetwork {
     /// Joins `slot` of `room` with `token` and waits (at most `timeout`) until the room is
     /// ready. Must run inside a tokio runtime, which then hosts the reader and writer tasks.
+    /// The handle sends end markers and closes the connection once the network is dropped.
     pub async fn join(
         relay: &RelayAddress,
         room: &str,
         slot: PartyId,
         token: &str,
         timeout: Duration,
-    ) -> Result<(RelayNetwork, FlushHandle), RelayError> {
+    ) -> Result<(RelayNetwork, RelayHandle), RelayError> {
         let joining = async {
             let stream = TcpStream::connect(relay.authority())
                 .await
@@ -155,7 +215,8 @@ impl RelayNetwork {
             tokio::time::timeout(timeout, joining).await.map_err(|_| RelayError::Timeout("the room to be ready"))??;
 
         let (inbox, senders) = inbox(parties, slot);
-        let mut demux = Demux { me: slot, senders };
+        let (ends_tx, ends) = watch::channel(PeerEnds { markers: vec![0; parties], gone: vec![false; parties] });
+        let mut demux = Demux { me: slot, senders, ends: ends_tx };
         for frame in early {
             demux.data(&frame);
         }
@@ -163,15 +224,9 @@ impl RelayNetwork {
         let (tx, rx) = unbounded_channel();
         let reader = tokio::spawn(read_frames(stream, demux)).abort_handle();
         let writer = tokio::spawn(write_frames(sink, rx));
-        let net = RelayNetwork { slot, parties, max_payload, outgoing: tx, inbox, reader, stats: StatsRecorder::new() };
-        Ok((net, FlushHandle::new(vec![writer])))
-    }
-}
-
-impl Drop for RelayNetwork {
-    fn drop(&mut self) {
-        // The writer sends a close frame once its queue (dropped with `outgoing`) is drained.
-        self.reader.abort();
+        let handle = RelayHandle { slot, parties, outgoing: tx.clone(), ends, jobs_done: 0, reader, writer };
+        let net = RelayNetwork { slot, parties, max_payload, outgoing: tx, inbox, stats: StatsRecorder::new() };
+        Ok((net, handle))
     }
 }
 
@@ -186,6 +241,11 @@ impl Network for RelayNetwork {
 
     fn send(&mut self, to: PartyId, msg: Vec<u8>) -> Result<(), NetError> {
         self.check_peer(to)?;
+        if msg.is_empty() {
+            return Err(NetError::Transport(format!(
+                "an empty message for party {to} cannot cross the relay: empty frames are job end markers"
+            )));
+        }
         if msg.len() + 1 > self.max_payload {
             return Err(NetError::Transport(format!(
                 "message of {} bytes for party {to} exceeds the relay's maxPayloadBytes of {} (header byte included)",
@@ -272,6 +332,7 @@ fn check_welcome(c: &Control, slot: PartyId) -> Result<(usize, usize), RelayErro
 struct Demux {
     me: PartyId,
     senders: Vec<Option<UnboundedSender<Delivery>>>,
+    ends: watch::Sender<PeerEnds>,
 }
 
 impl Demux {
@@ -286,7 +347,9 @@ impl Demux {
             self.fail_all(NetError::Transport(format!("relay stamped a frame with impossible sender slot {sender}")));
             return false;
         }
-        if let Some(tx) = &self.senders[sender] {
+        if payload.is_empty() {
+            self.ends.send_modify(|e| e.markers[sender] += 1);
+        } else if let Some(tx) = &self.senders[sender] {
             let _ = tx.send(Ok(payload.to_vec()));
         }
         true
@@ -321,6 +384,7 @@ impl Demux {
     fn fail(&mut self, slot: PartyId, e: NetError) {
         if let Some(tx) = self.senders.get_mut(slot).and_then(Option::take) {
             let _ = tx.send(Err(e));
+            self.ends.send_modify(|ends| ends.gone[slot] = true);
         }
     }
 

@@ -34,11 +34,13 @@ fn fips197_job_through_the_relay() {
     let outcomes = run_party_threads(3, move |p| {
         let (address, room) = (address.clone(), room.clone());
         async move {
-            let (net, flush) = RelayNetwork::join(&address, &room.room, p, &room.tokens[p], BOUND).await.unwrap();
-            let (session, spec) = (room_session_id(&room.room), default_spec(1));
+            let (net, mut handle) = RelayNetwork::join(&address, &room.room, p, &room.tokens[p], BOUND).await.unwrap();
+            let (session, spec) = (room_session_id(&room.room, 0), default_spec(1));
             let job = run_aes_party(net, &session, SECRET, &spec, fips_input(p), async {});
             let out = tokio::time::timeout(BOUND, job).await.expect("job finished in time");
-            assert!(flush.finish(Duration::from_secs(5)).await, "party {p} flushed and closed");
+            handle.job_done();
+            // True only if every peer's end marker arrived before the close.
+            assert!(handle.close(Duration::from_secs(10)).await, "party {p} saw every end marker and closed");
             out
         }
     });
@@ -55,10 +57,10 @@ fn a_departed_peer_is_reported_as_left() {
     let results = run_party_threads(3, move |p| {
         let (address, room) = (address.clone(), room.clone());
         async move {
-            let (mut net, flush) = RelayNetwork::join(&address, &room.room, p, &room.tokens[p], BOUND).await.unwrap();
+            let (mut net, handle) = RelayNetwork::join(&address, &room.room, p, &room.tokens[p], BOUND).await.unwrap();
             if p == 2 {
                 drop(net);
-                assert!(flush.finish(Duration::from_secs(5)).await);
+                assert!(handle.close(Duration::ZERO).await, "no job done, so nobody to wait for");
                 return None;
             }
             let got = tokio::time::timeout(BOUND, net.recv(2)).await.expect("departure noticed in time");
@@ -104,7 +106,9 @@ fn oversize_messages_are_refused_before_sending() {
     let results = run_party_threads(2, move |p| {
         let (address, room) = (address.clone(), room.clone());
         async move {
-            let (mut net, _flush) = RelayNetwork::join(&address, &room.room, p, &room.tokens[p], BOUND).await.unwrap();
+            let (mut net, _handle) = RelayNetwork::join(&address, &room.room, p, &room.tokens[p], BOUND).await.unwrap();
+            let empty = net.send(1 - p, Vec::new());
+            assert!(matches!(&empty, Err(NetError::Transport(m)) if m.contains("end markers")), "{empty:?}");
             let refused = net.send(1 - p, vec![0; 1 << 20]);
             net.send(1 - p, vec![p as u8; (1 << 20) - 1]).unwrap();
             let got = tokio::time::timeout(BOUND, net.recv(1 - p)).await.unwrap().unwrap();

@@ -225,12 +225,15 @@ fn run_once(transport: &'static str, batch: usize, connect: Connect, rep: u64) -
                     outcome
                 }
                 Connect::Relay(address, room) => {
-                    let (net, flush) = RelayNetwork::join(&address, &room.room, p, &room.tokens[p], TIMEOUT)
+                    let (net, mut handle) = RelayNetwork::join(&address, &room.room, p, &room.tokens[p], TIMEOUT)
                         .await
                         .map_err(|e| e.to_string())?;
-                    let session = room_session_id(&room.room);
+                    let session = room_session_id(&room.room, 0);
                     let outcome = run_aes_party(net, &session, &secret, &spec, input, lined_up).await;
-                    flush.finish(Duration::from_secs(10)).await;
+                    if outcome.is_ok() {
+                        handle.job_done();
+                    }
+                    handle.close(Duration::from_secs(10)).await;
                     outcome
                 }
             };

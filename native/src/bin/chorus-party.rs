@@ -8,8 +8,10 @@
 //!
 //! `ciphertext` is present only for parties in `--reveal`. The defaults match the TypeScript
 //! SDK's `session.aes` (AES-128, key shares from parties 0 and 1, plaintext from party 2,
-//! revealed to all), and in relay mode the session id is `"chorus/room/" + room`, so a native
-//! party can take a slot of a room whose other parties use the SDK. In TCP mode the session id is
+//! revealed to all), and in relay mode the session id is the SDK's id of the first job of room
+//! ([`chorus_native::job::room_session_id`] with job 0) and the party sends and awaits the
+//! SDK's job end markers before leaving, so a native party can take a slot of a room whose other
+//! parties use the SDK (one job per connection). In TCP mode the session id is
 //! `--session`, by default `"chorus/tcp/" + the --peers list as given`. The session secret
 //! (hex, at least 16 bytes) comes from `--secret-hex` or the environment variable
 //! `CHORUS_SECRET`. Any error prints a message on stderr and exits with code 1.
@@ -18,6 +20,7 @@ use chorus_core::aes::KeySize;
 use chorus_core::jobs::maestro_aes::{AesJobInput, AesJobSpec};
 use chorus_native::job::{room_session_id, run_aes_party, PartyOutcome, StatsReport};
 use chorus_native::relay::{RelayAddress, RelayNetwork};
+use chorus_native::job::JobRunError;
 use chorus_native::tcp::{TcpConfig, TcpNetwork};
 use chorus_native::FlushHandle;
 use clap::Parser;
@@ -158,10 +161,17 @@ fn run(args: Args) -> Result<Report, String> {
     let (party, kind, outcome) = runtime.block_on(async {
         match transport {
             Transport::Relay { address, room, slot, token } => {
-                let (net, flush) =
+                let (net, mut handle) =
                     RelayNetwork::join(&address, &room, slot, &token, timeout).await.map_err(|e| e.to_string())?;
-                let outcome = finish(run_aes_party(net, &session_id, &secret, &spec, input, async {}).await, flush).await;
-                Ok::<_, String>((slot, "relay", outcome?))
+                let outcome = run_aes_party(net, &session_id, &secret, &spec, input, async {}).await;
+                let linger = if outcome.is_ok() {
+                    handle.job_done();
+                    LINGER
+                } else {
+                    Duration::ZERO
+                };
+                handle.close(linger).await;
+                Ok::<_, String>((slot, "relay", outcome.map_err(|e| e.to_string())?))
             }
             Transport::Tcp { party, peers } => {
                 let listener = tokio::net::TcpListener::bind(peers[party])
@@ -188,8 +198,11 @@ fn run(args: Args) -> Result<Report, String> {
     })
 }
 
+/// How long a relay party waits for its peers' end markers before leaving (the SDK's default).
+const LINGER: Duration = Duration::from_secs(2);
+
 /// Lets the writers put the last messages on the wire before the process exits.
-async fn finish<E: std::fmt::Display>(outcome: Result<PartyOutcome, E>, flush: FlushHandle) -> Result<PartyOutcome, String> {
+async fn finish(outcome: Result<PartyOutcome, JobRunError>, flush: FlushHandle) -> Result<PartyOutcome, String> {
     flush.finish(Duration::from_secs(10)).await;
     outcome.map_err(|e| e.to_string())
 }
@@ -201,7 +214,7 @@ fn transport(args: &Args) -> Result<(Transport, Vec<u8>), String> {
             (Some(room), Some(slot), Some(token)) => (room.clone(), slot, token.clone()),
             _ => return Err("relay mode needs --room, --slot and --token".into()),
         };
-        let session = room_session_id(&room);
+        let session = room_session_id(&room, 0);
         return Ok((Transport::Relay { address, room, slot, token }, session));
     }
     if !args.tcp {

@@ -38,7 +38,6 @@ use chorus_core::net::{NetError, NetStats, Network, PartyId, StatsRecorder};
 use futures::stream::{SplitSink, SplitStream};
 use futures::{SinkExt, StreamExt};
 use serde::Deserialize;
-use std::future::Future;
 use std::time::Duration;
 use tokio::net::TcpStream;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
@@ -261,13 +260,11 @@ impl Network for RelayNetwork {
         Ok(())
     }
 
-    fn recv(&mut self, from: PartyId) -> impl Future<Output = Result<Vec<u8>, NetError>> {
-        async move {
-            self.check_peer(from)?;
-            let msg = self.inbox.recv(from).await?;
-            self.stats.on_recv(msg.len());
-            Ok(msg)
-        }
+    async fn recv(&mut self, from: PartyId) -> Result<Vec<u8>, NetError> {
+        self.check_peer(from)?;
+        let msg = self.inbox.recv(from).await?;
+        self.stats.on_recv(msg.len());
+        Ok(msg)
     }
 
     fn stats(&self) -> NetStats {

@@ -26,7 +26,6 @@
 
 use crate::inbox::{inbox, Delivery, FlushHandle, Inbox};
 use chorus_core::net::{NetError, NetStats, Network, PartyId, StatsRecorder};
-use std::future::Future;
 use std::io::ErrorKind;
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -216,13 +215,11 @@ impl Network for TcpNetwork {
         Ok(())
     }
 
-    fn recv(&mut self, from: PartyId) -> impl Future<Output = Result<Vec<u8>, NetError>> {
-        async move {
-            self.check_peer(from)?;
-            let msg = self.inbox.recv(from).await?;
-            self.stats.on_recv(msg.len());
-            Ok(msg)
-        }
+    async fn recv(&mut self, from: PartyId) -> Result<Vec<u8>, NetError> {
+        self.check_peer(from)?;
+        let msg = self.inbox.recv(from).await?;
+        self.stats.on_recv(msg.len());
+        Ok(msg)
     }
 
     fn stats(&self) -> NetStats {

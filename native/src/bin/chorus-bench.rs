@@ -114,7 +114,7 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &Args) -> Result<(), String> {
-    if args.reps == 0 || args.batches.iter().any(|&b| b == 0) {
+    if args.reps == 0 || args.batches.contains(&0) {
         return Err("--reps and every batch must be at least 1".into());
     }
     for t in &args.transports {

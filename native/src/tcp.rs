@@ -300,6 +300,12 @@ async fn connect_higher(
         loop {
             match tokio::time::timeout_at(deadline, TcpStream::connect(addr)).await {
                 Err(_) => return Ok(None),
+                // Linux may connect a socket to itself when the peer is not listening yet and the
+                // kernel picks the target port as the source port; that is no peer, so retry.
+                Ok(Ok(stream)) if is_self_connection(&stream) => {
+                    drop(stream);
+                    tokio::time::sleep(Duration::from_millis(25)).await;
+                }
                 Ok(Ok(mut stream)) => {
                     let what = || format!("sending the hello to party {j} at {addr}");
                     stream.write_all(&hello(me, n)).await.map_err(|source| TcpError::Io { what: what(), source })?;
@@ -322,6 +328,10 @@ async fn connect_higher(
         }
     }
     Ok(streams)
+}
+
+fn is_self_connection(stream: &TcpStream) -> bool {
+    matches!((stream.local_addr(), stream.peer_addr()), (Ok(local), Ok(peer)) if local == peer)
 }
 
 fn retryable(e: &std::io::Error) -> bool {

@@ -1,0 +1,242 @@
+//! `chorus-party`: runs one party of the joint-AES job (MAESTRO, semi-honest, three parties) over
+//! the relay or a direct TCP mesh, and prints one JSON line with what it learned and its
+//! communication:
+//!
+//! ```text
+//! {"party":2,"transport":"relay","ciphertext":"69c4…","stats":{…},"rounds_stats":{…},"transport_stats":{…},"ms":12.3,"handshake_ms":1.2}
+//! ```
+//!
+//! `ciphertext` is present only for parties in `--reveal`. The defaults match the TypeScript
+//! SDK's `session.aes` (AES-128, key shares from parties 0 and 1, plaintext from party 2,
+//! revealed to all), and in relay mode the session id is the SDK's id of the first job of room
+//! ([`chorus_native::job::room_session_id`] with job 0) and the party sends and awaits the
+//! SDK's job end markers before leaving, so a native party can take a slot of a room whose other
+//! parties use the SDK (one job per connection). In TCP mode the session id is
+//! `--session`, by default `"chorus/tcp/" + the --peers list as given`. The session secret
+//! (hex, at least 16 bytes) comes from `--secret-hex` or the environment variable
+//! `CHORUS_SECRET`. Any error prints a message on stderr and exits with code 1.
+
+use chorus_core::aes::KeySize;
+use chorus_core::jobs::maestro_aes::{AesJobInput, AesJobSpec};
+use chorus_native::job::{room_session_id, run_aes_party, PartyOutcome, StatsReport};
+use chorus_native::relay::{RelayAddress, RelayNetwork};
+use chorus_native::job::JobRunError;
+use chorus_native::tcp::{TcpConfig, TcpNetwork};
+use chorus_native::FlushHandle;
+use clap::Parser;
+use serde::Serialize;
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// Runs one party of the three-party joint-AES job (MAESTRO, GF(2^8)-circuit S-box).
+#[derive(Parser, Debug)]
+#[command(name = "chorus-party", version)]
+struct Args {
+    /// Relay URL (http://host:port or ws://host:port/ws) to join a room through.
+    #[arg(long, conflicts_with = "tcp", requires_all = ["room", "slot", "token"])]
+    relay: Option<String>,
+    /// Room id (relay mode).
+    #[arg(long)]
+    room: Option<String>,
+    /// Slot = party index (relay mode).
+    #[arg(long)]
+    slot: Option<usize>,
+    /// Join token of the slot (relay mode).
+    #[arg(long)]
+    token: Option<String>,
+    /// Use a direct TCP mesh instead of the relay.
+    #[arg(long, requires_all = ["party", "peers"])]
+    tcp: bool,
+    /// This party's index (TCP mode).
+    #[arg(long)]
+    party: Option<usize>,
+    /// Every party's host:port in party order, this party's own listening address included (TCP mode).
+    #[arg(long, value_delimiter = ',')]
+    peers: Vec<String>,
+    /// Session id (TCP mode); default "chorus/tcp/" followed by the --peers argument.
+    #[arg(long)]
+    session: Option<String>,
+    /// Session secret as hex (at least 16 bytes); default: the CHORUS_SECRET environment variable.
+    #[arg(long)]
+    secret_hex: Option<String>,
+    /// This party's XOR share of the key, hex (key holders only).
+    #[arg(long)]
+    key_share: Option<String>,
+    /// The plaintext, hex, 16 bytes per block (plaintext owner only).
+    #[arg(long)]
+    plaintext: Option<String>,
+    /// Number of 16-byte blocks.
+    #[arg(long, default_value_t = 1)]
+    blocks: usize,
+    /// AES key size in bits: 128, 192 or 256.
+    #[arg(long, default_value_t = 128)]
+    key_bits: u16,
+    /// Parties that each input an XOR share of the key.
+    #[arg(long, value_delimiter = ',', default_value = "0,1")]
+    key_holders: Vec<usize>,
+    /// The party that inputs the plaintext.
+    #[arg(long, default_value_t = 2)]
+    plaintext_owner: usize,
+    /// Parties that learn the ciphertext.
+    #[arg(long, value_delimiter = ',', default_value = "0,1,2")]
+    reveal: Vec<usize>,
+    /// Seconds to wait for the other parties to connect (and, for the relay, for the room to be ready).
+    #[arg(long, default_value_t = 60)]
+    connect_timeout: u64,
+}
+
+#[derive(Serialize)]
+struct Report {
+    party: usize,
+    transport: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ciphertext: Option<String>,
+    stats: StatsReport,
+    rounds_stats: StatsReport,
+    transport_stats: StatsReport,
+    ms: f64,
+    handshake_ms: f64,
+}
+
+fn main() -> ExitCode {
+    let args = match Args::try_parse() {
+        Ok(args) => args,
+        Err(e) if !e.use_stderr() => e.exit(),
+        Err(e) => {
+            eprint!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match run(args) {
+        Ok(report) => {
+            println!("{}", serde_json::to_string(&report).expect("the report serializes"));
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("chorus-party: error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Where the party connects, with its session id.
+enum Transport {
+    Relay { address: RelayAddress, room: String, slot: usize, token: String },
+    Tcp { party: usize, peers: Vec<SocketAddr> },
+}
+
+fn run(args: Args) -> Result<Report, String> {
+    let secret_hex = match args.secret_hex.clone() {
+        Some(s) => s,
+        None => std::env::var("CHORUS_SECRET")
+            .map_err(|_| "no session secret: pass --secret-hex or set CHORUS_SECRET".to_string())?,
+    };
+    let secret = hex::decode(secret_hex.trim()).map_err(|e| format!("the session secret is not hex: {e}"))?;
+    let key_size = match args.key_bits {
+        128 => KeySize::Aes128,
+        192 => KeySize::Aes192,
+        256 => KeySize::Aes256,
+        other => return Err(format!("--key-bits must be 128, 192 or 256, got {other}")),
+    };
+    let spec = AesJobSpec {
+        key_size,
+        blocks: args.blocks,
+        key_holders: args.key_holders.clone(),
+        plaintext_owner: args.plaintext_owner,
+        reveal_to: args.reveal.clone(),
+    };
+    spec.validate().map_err(|e| e.to_string())?;
+    let decode = |what: &str, v: &Option<String>| -> Result<Option<Vec<u8>>, String> {
+        v.as_deref().map(|h| hex::decode(h.trim()).map_err(|e| format!("{what} is not hex: {e}"))).transpose()
+    };
+    let input = AesJobInput { key_share: decode("--key-share", &args.key_share)?, plaintext: decode("--plaintext", &args.plaintext)? };
+
+    let (transport, session_id) = transport(&args)?;
+    let timeout = Duration::from_secs(args.connect_timeout);
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("starting the tokio runtime: {e}"))?;
+    let (party, kind, outcome) = runtime.block_on(async {
+        match transport {
+            Transport::Relay { address, room, slot, token } => {
+                let (net, mut handle) =
+                    RelayNetwork::join(&address, &room, slot, &token, timeout).await.map_err(|e| e.to_string())?;
+                let outcome = run_aes_party(net, &session_id, &secret, &spec, input, async {}).await;
+                let linger = if outcome.is_ok() {
+                    handle.job_done();
+                    LINGER
+                } else {
+                    Duration::ZERO
+                };
+                handle.close(linger).await;
+                Ok::<_, String>((slot, "relay", outcome.map_err(|e| e.to_string())?))
+            }
+            Transport::Tcp { party, peers } => {
+                let listener = tokio::net::TcpListener::bind(peers[party])
+                    .await
+                    .map_err(|e| format!("listening on {}: {e}", peers[party]))?;
+                let config = TcpConfig { connect_timeout: timeout, ..TcpConfig::default() };
+                let (net, flush) =
+                    TcpNetwork::establish(party, listener, &peers, &config).await.map_err(|e| e.to_string())?;
+                let outcome = finish(run_aes_party(net, &session_id, &secret, &spec, input, async {}).await, flush).await;
+                Ok((party, "tcp", outcome?))
+            }
+        }
+    })?;
+    let out = outcome.output;
+    Ok(Report {
+        party,
+        transport: kind,
+        ciphertext: out.ciphertext.map(hex::encode),
+        stats: out.stats.into(),
+        rounds_stats: out.rounds_stats.into(),
+        transport_stats: outcome.transport.into(),
+        ms: outcome.job.as_secs_f64() * 1e3,
+        handshake_ms: outcome.handshake.as_secs_f64() * 1e3,
+    })
+}
+
+/// How long a relay party waits for its peers' end markers before leaving (the SDK's default).
+const LINGER: Duration = Duration::from_secs(2);
+
+/// Lets the writers put the last messages on the wire before the process exits.
+async fn finish(outcome: Result<PartyOutcome, JobRunError>, flush: FlushHandle) -> Result<PartyOutcome, String> {
+    flush.finish(Duration::from_secs(10)).await;
+    outcome.map_err(|e| e.to_string())
+}
+
+fn transport(args: &Args) -> Result<(Transport, Vec<u8>), String> {
+    if let Some(url) = &args.relay {
+        let address = RelayAddress::parse(url).map_err(|e| e.to_string())?;
+        let (room, slot, token) = match (&args.room, args.slot, &args.token) {
+            (Some(room), Some(slot), Some(token)) => (room.clone(), slot, token.clone()),
+            _ => return Err("relay mode needs --room, --slot and --token".into()),
+        };
+        let session = room_session_id(&room, 0);
+        return Ok((Transport::Relay { address, room, slot, token }, session));
+    }
+    if !args.tcp {
+        return Err("choose a transport: --relay <url> --room … --slot … --token …, or --tcp --party … --peers …".into());
+    }
+    let party = args.party.ok_or("TCP mode needs --party")?;
+    if args.peers.len() != 3 {
+        return Err(format!("--peers must list the 3 parties' host:port, got {}", args.peers.len()));
+    }
+    if party >= args.peers.len() {
+        return Err(format!("--party {party} is not an index into --peers (0..{})", args.peers.len()));
+    }
+    let peers = args
+        .peers
+        .iter()
+        .map(|p| {
+            p.to_socket_addrs()
+                .map_err(|e| format!("peer address {p:?}: {e}"))?
+                .next()
+                .ok_or_else(|| format!("peer address {p:?} resolves to nothing"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let session = args.session.clone().unwrap_or_else(|| format!("chorus/tcp/{}", args.peers.join(",")));
+    Ok((Transport::Tcp { party, peers }, session.into_bytes()))
+}

@@ -1,0 +1,130 @@
+//! Running the joint-AES job of `chorus-core` ([`chorus_core::jobs::maestro_aes`]) as one party
+//! over any transport, under the secure channel (`NNpsk0` with the session secret), and the
+//! conventions shared with the TypeScript SDK so native and SDK parties can join one session:
+//!
+//! - the session id of the *n*-th job (from 0) run in relay room `room` is the UTF-8 bytes of
+//!   `"chorus/session/v1\0" + room + "\0job " + n` ([`room_session_id`]; the SDK's `Session`
+//!   counts the jobs it started, so a native party that joins for one job uses `n = 0`);
+//! - the default spec is the SDK's `session.aes` default: AES-128, key shares from parties 0
+//!   and 1, plaintext from party 2, ciphertext revealed to all ([`default_spec`]).
+
+use chorus_core::aes::KeySize;
+use chorus_core::jobs::maestro_aes::{self, AesJobError, AesJobInput, AesJobOutput, AesJobSpec};
+use chorus_core::net::secure::{SecureConfig, SecureError, SecureNetwork};
+use chorus_core::net::{NetStats, Network};
+use chorus_core::rng::{session_rng, RngError};
+use serde::Serialize;
+use std::future::Future;
+use std::time::{Duration, Instant};
+
+/// Label opening the session id of a job in a relay room (versioned with the SDK).
+pub const ROOM_SESSION_LABEL: &str = "chorus/session/v1";
+
+/// The session id of job number `job` (from 0) in relay room `room`, as the SDK derives it:
+/// `"chorus/session/v1\0" + room + "\0job " + job` in UTF-8.
+pub fn room_session_id(room: &str, job: u64) -> Vec<u8> {
+    format!("{ROOM_SESSION_LABEL}\0{room}\0job {job}").into_bytes()
+}
+
+/// The SDK's default AES job for `blocks` blocks under AES-128: key holders 0 and 1, plaintext
+/// owner 2, revealed to parties 0, 1 and 2.
+pub fn default_spec(blocks: usize) -> AesJobSpec {
+    AesJobSpec { key_size: KeySize::Aes128, blocks, key_holders: vec![0, 1], plaintext_owner: 2, reveal_to: vec![0, 1, 2] }
+}
+
+/// Errors of running the job as one party.
+#[derive(Debug, thiserror::Error)]
+pub enum JobRunError {
+    /// The secure channel could not be established.
+    #[error("secure channel: {0}")]
+    Channel(#[from] SecureError),
+    /// The operating system gave no randomness.
+    #[error(transparent)]
+    Rng(#[from] RngError),
+    /// The job failed.
+    #[error(transparent)]
+    Job(#[from] AesJobError),
+}
+
+/// What one party's run produced.
+#[derive(Debug, Clone)]
+pub struct PartyOutcome {
+    /// The job's output (ciphertext if revealed to this party, protocol statistics).
+    pub output: AesJobOutput,
+    /// Time of the secure-channel handshakes.
+    pub handshake: Duration,
+    /// When the job started (after the handshakes and the `start` future).
+    pub job_started: Instant,
+    /// Time of the job itself.
+    pub job: Duration,
+    /// Bytes on the inner network: ciphertext, frame headers and handshake messages.
+    pub transport: NetStats,
+}
+
+/// Establishes the secure channel over `inner` with `secret` for `session_id`, awaits `start`
+/// (e.g. a barrier that lines up the parties of a benchmark), then runs the job with a fresh
+/// OS-seeded session generator.
+pub async fn run_aes_party<N: Network>(
+    inner: N,
+    session_id: &[u8],
+    secret: &[u8],
+    spec: &AesJobSpec,
+    input: AesJobInput,
+    start: impl Future<Output = ()>,
+) -> Result<PartyOutcome, JobRunError> {
+    let handshake_started = Instant::now();
+    let mut net = SecureNetwork::establish(inner, SecureConfig::session_secret(session_id, secret)).await?;
+    let handshake = handshake_started.elapsed();
+    let mut rng = session_rng()?;
+    start.await;
+    let job_started = Instant::now();
+    let output = maestro_aes::run(&mut net, spec, input, &mut rng).await?;
+    let job = job_started.elapsed();
+    Ok(PartyOutcome { output, handshake, job_started, job, transport: net.transport_stats() })
+}
+
+/// [`NetStats`] as JSON.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct StatsReport {
+    /// Payload bytes sent.
+    pub bytes_sent: u64,
+    /// Payload bytes received.
+    pub bytes_received: u64,
+    /// Messages sent.
+    pub messages_sent: u64,
+    /// Messages received.
+    pub messages_received: u64,
+    /// Communication rounds.
+    pub rounds: u64,
+}
+
+impl From<NetStats> for StatsReport {
+    fn from(s: NetStats) -> Self {
+        StatsReport {
+            bytes_sent: s.bytes_sent,
+            bytes_received: s.bytes_received,
+            messages_sent: s.messages_sent,
+            messages_received: s.messages_received,
+            rounds: s.rounds,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn room_session_id_is_the_sdk_job_label() {
+        assert_eq!(room_session_id("rzSuRZhtQHcKz5XXKk8xpg", 0), b"chorus/session/v1\0rzSuRZhtQHcKz5XXKk8xpg\0job 0".to_vec());
+        assert_eq!(room_session_id("r", 12), b"chorus/session/v1\x00r\x00job 12".to_vec());
+    }
+
+    #[test]
+    fn default_spec_is_valid_and_matches_the_sdk_defaults() {
+        let s = default_spec(3);
+        s.validate().unwrap();
+        assert_eq!((s.key_holders, s.plaintext_owner, s.reveal_to, s.blocks), (vec![0, 1], 2, vec![0, 1, 2], 3));
+        assert_eq!(s.key_size, KeySize::Aes128);
+    }
+}

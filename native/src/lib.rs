@@ -1,0 +1,27 @@
+//! The Chorus native runner: [`Network`](chorus_core::net::Network) implementations over
+//! sockets, for parties that run as native programs rather than in a browser or Node.
+//!
+//! - [`tcp`]: a direct TCP mesh between the parties (no relay).
+//! - [`relay`]: a client of the Chorus WebSocket relay (`server/PROTOCOL.md`), so native parties
+//!   can join the same rooms as SDK (browser / Node) parties.
+//! - [`job`]: running the joint-AES job of `chorus-core` over either, under the secure channel,
+//!   with the conventions shared with the TypeScript SDK (session id of a relay room).
+//! - [`relay_process`]: starting a local relay process (`node server/dist/cli.js`) for tests and
+//!   the benchmark.
+//! - [`threads`]: one OS thread and current-thread runtime per party, for local sessions.
+//!
+//! Both networks run their socket I/O in tokio tasks (a reader and a writer per connection) and
+//! hand messages to the protocol through per-peer queues, so a protocol's `recv` futures need not
+//! be `Send`: each party runs on its own current-thread runtime. The binaries `chorus-party` (one
+//! party of the AES job) and `chorus-bench` (whole-protocol benchmark) build on these modules.
+
+#![warn(missing_docs)]
+
+mod inbox;
+pub mod job;
+pub mod relay;
+pub mod relay_process;
+pub mod tcp;
+pub mod threads;
+
+pub use inbox::FlushHandle;

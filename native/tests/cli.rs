@@ -1,0 +1,122 @@
+//! The `chorus-party` binary: three processes run the FIPS-197 job over TCP and over a relay
+//! process, and bad arguments exit with code 1 and a message.
+
+mod common;
+
+use chorus_native::relay::create_room;
+use chorus_native::relay_process::{repo_root, RelayProcess};
+use common::{check_fips_report, fips_input, SECRET};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::Duration;
+
+
+fn party<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_chorus-party"))
+        .args(args)
+        .env("CHORUS_SECRET", hex::encode(SECRET))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("chorus-party starts")
+}
+
+/// Waits for a child, killing it after `limit` so a hung party fails the test instead of hanging it.
+fn wait_bounded(mut child: Child, limit: Duration) -> Output {
+    let deadline = std::time::Instant::now() + limit;
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// The role arguments of party `p` in the FIPS job with default roles.
+fn role(p: usize) -> Vec<String> {
+    let input = fips_input(p);
+    match (input.key_share, input.plaintext) {
+        (Some(share), _) => vec!["--key-share".into(), hex::encode(share)],
+        (None, Some(plaintext)) => vec!["--plaintext".into(), hex::encode(plaintext)],
+        (None, None) => vec![],
+    }
+}
+
+fn check_reports(children: Vec<Child>, transport: &str) {
+    let outputs: Vec<Output> = children.into_iter().map(|c| wait_bounded(c, Duration::from_secs(30))).collect();
+    let stderrs: Vec<_> = outputs.iter().map(|o| String::from_utf8_lossy(&o.stderr).into_owned()).collect();
+    for (p, out) in outputs.into_iter().enumerate() {
+        assert!(out.status.success(), "party {p} failed; the parties' stderr: {stderrs:#?}");
+        let line: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON line");
+        assert_eq!(line["party"], p);
+        assert_eq!(line["transport"], transport);
+        let ciphertext = line["ciphertext"].as_str().map(|c| hex::decode(c).expect("hex ciphertext"));
+        let aes = |field: &str| line["rounds_stats"][field].as_u64().expect("a count");
+        check_fips_report(p, ciphertext.as_deref(), aes("bytes_sent"), aes("bytes_received"), aes("rounds"));
+        assert!(line["ms"].as_f64().unwrap() > 0.0);
+    }
+}
+
+#[test]
+fn three_processes_over_tcp() {
+    // Free ports: bind, read, release (a small race with other programs on loopback).
+    let ports: Vec<u16> = (0..3)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port())
+        .collect();
+    let peers = ports.iter().map(|p| format!("127.0.0.1:{p}")).collect::<Vec<_>>().join(",");
+    let children = (0..3)
+        .map(|p| {
+            let index = p.to_string();
+            let mut args = vec!["--tcp", "--party", &index, "--peers", &peers, "--connect-timeout", "20"];
+            let role = role(p);
+            args.extend(role.iter().map(String::as_str));
+            party(&args)
+        })
+        .collect();
+    check_reports(children, "tcp");
+}
+
+#[test]
+fn three_processes_through_the_relay() {
+    let relay = RelayProcess::start(&repo_root()).unwrap_or_else(|e| panic!("cannot run the relay CLI test: {e}"));
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let room = runtime.block_on(create_room(&relay.address, 3, Duration::from_secs(10))).unwrap();
+    let url = format!("http://{}", relay.address.authority());
+    let children = (0..3)
+        .map(|p| {
+            let slot = p.to_string();
+            let mut args =
+                vec!["--relay", &url, "--room", &room.room, "--slot", &slot, "--token", &room.tokens[p], "--connect-timeout", "20"];
+            let role = role(p);
+            args.extend(role.iter().map(String::as_str));
+            party(&args)
+        })
+        .collect();
+    check_reports(children, "relay");
+}
+
+#[test]
+fn bad_arguments_exit_with_code_1_and_a_message() {
+    let cases: [(&[&str], &str); 5] = [
+        (&[], "choose a transport"),
+        (&["--tcp", "--party", "0"], "--peers"),
+        (&["--tcp", "--party", "4", "--peers", "a:1,b:2,c:3"], "--party 4"),
+        (&["--tcp", "--party", "0", "--peers", "127.0.0.1:1,127.0.0.1:2,127.0.0.1:3", "--key-bits", "100"], "--key-bits"),
+        (&["--relay", "wss://relay:1", "--room", "r", "--slot", "0", "--token", "t"], "TLS"),
+    ];
+    for (args, needle) in cases {
+        let out = wait_bounded(party(args), Duration::from_secs(10));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains(needle), "{args:?}: {stderr:?} should mention {needle}");
+        assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_chorus-party"))
+        .args(["--tcp", "--party", "0", "--peers", "127.0.0.1:1,127.0.0.1:2,127.0.0.1:3"])
+        .env_remove("CHORUS_SECRET")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("CHORUS_SECRET"));
+}

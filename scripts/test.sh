@@ -1,24 +1,32 @@
 #!/usr/bin/env bash
-# Runs every Chorus test: Rust (native and the wasm32 build), then the npm workspaces.
-# Installs what is missing first (wasm32 target, wasm-bindgen-cli, Debian chromium, npm packages). Usage: bash scripts/test.sh
+# Runs every Chorus test: formatting and lints, Rust (native, incl. the native runner against a real
+# relay process), the wasm32 build, then the npm workspaces (relay, SDK, and cross-component tests
+# with Node parties, the native runner and a Chromium party).
+# Installs what is missing first (wasm32 target, wasm-bindgen-cli, Debian chromium, npm packages).
+# Usage: bash scripts/test.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$CHORUS_ROOT"
 
 ensure_rust
+ensure_wasm_bindgen
+ensure_chromium
+ensure_node_deps
+
 log "cargo fmt --check"
 cargo fmt --all -- --check
 log "cargo clippy (warnings are errors)"
 cargo clippy --workspace --all-targets --release -- -D warnings
+
+log "building the relay (the native runner's relay tests start it as a process)"
+npm run build -w @chorus/server
 log "Rust tests (native)"
 cargo test --workspace --release
+cargo build --release -p chorus-native
 log "core and bindings build for wasm32-unknown-unknown (simd128)"
 cargo build -p chorus-core -p chorus-wasm --release --target wasm32-unknown-unknown
 log "benchmarks compile"
 cargo bench --workspace --no-run
 
-ensure_wasm_bindgen
-ensure_chromium
-ensure_node_deps
 log "npm workspaces: build and test (relay, SDK with WASM, cross-component tests in Node and Chromium)"
 npm run build --workspaces --if-present
 npm test --workspaces --if-present

@@ -1,0 +1,73 @@
+/**
+ * One session, two runtimes: SDK parties 0 and 1 (Node, the core as WASM) hold XOR shares of the
+ * FIPS-197 key, and the native runner `chorus-party` (the core compiled natively, tokio) is party
+ * 2 with the plaintext, all through a relay process. Every party must learn the FIPS-197
+ * ciphertext, which only happens if the native and WASM builds speak the same channel, session-id
+ * and protocol bytes.
+ *
+ * Needs `target/release/chorus-party` (`cargo build --release -p chorus-native`, which
+ * scripts/test.sh does first) or CHORUS_PARTY_BIN; fails with that instruction otherwise.
+ */
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { connect, createRoom } from "@chorus/sdk";
+import {
+  FIPS_CIPHERTEXT,
+  FIPS_KEY,
+  FIPS_PLAINTEXT,
+  fromHex,
+  hex,
+  startRelayProcess,
+  xor,
+  type RelayProcess,
+} from "./relay-process.js";
+
+const PARTY_BIN =
+  process.env.CHORUS_PARTY_BIN ?? fileURLToPath(new URL("../../target/release/chorus-party", import.meta.url));
+const SECRET = "9f".repeat(32);
+
+let relay: RelayProcess;
+beforeAll(async () => {
+  if (!existsSync(PARTY_BIN)) {
+    throw new Error(`no native runner at ${PARTY_BIN}: run 'cargo build --release -p chorus-native' first`);
+  }
+  relay = await startRelayProcess();
+});
+afterAll(async () => relay?.stop());
+
+it("two SDK parties and one native party compute FIPS-197 AES together", async () => {
+  const share0 = randomBytes(16);
+  const share1 = xor(fromHex(FIPS_KEY), share0);
+  const room = await createRoom({ relay: relay.url, parties: 3 });
+  const invite = room.invite(2);
+  const native = spawn(
+    PARTY_BIN,
+    ["--relay", relay.url, "--room", invite.room, "--slot", "2", "--token", invite.token, "--plaintext", FIPS_PLAINTEXT],
+    { env: { ...process.env, CHORUS_SECRET: SECRET }, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let stdout = "";
+  let stderr = "";
+  native.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  native.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  const nativeExit = new Promise<number | null>((resolve) => native.on("exit", resolve));
+
+  const sdkCiphertexts = await Promise.all(
+    [hex(share0), hex(share1)].map(async (key, slot) => {
+      const session = await connect({ ...room.invite(slot), secret: SECRET, signal: AbortSignal.timeout(60_000) });
+      try {
+        return (await session.aes({ key })).ciphertextHex;
+      } finally {
+        await session.close();
+      }
+    }),
+  );
+  expect(await nativeExit, `chorus-party failed: ${stderr}`).toBe(0);
+  const report = JSON.parse(stdout.trim().split("\n").pop()!);
+  expect(sdkCiphertexts).toEqual([FIPS_CIPHERTEXT, FIPS_CIPHERTEXT]);
+  expect(report.ciphertext).toBe(FIPS_CIPHERTEXT);
+  // MAESTRO Table 1 (GF(2^8)-circuit): 5120 bits per party per block in the AES rounds.
+  expect(report.rounds_stats.bytes_sent * 8).toBe(5120);
+}, 90_000);

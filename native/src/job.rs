@@ -29,7 +29,13 @@ pub fn room_session_id(room: &str, job: u64) -> Vec<u8> {
 /// The SDK's default AES job for `blocks` blocks under AES-128: key holders 0 and 1, plaintext
 /// owner 2, revealed to parties 0, 1 and 2.
 pub fn default_spec(blocks: usize) -> AesJobSpec {
-    AesJobSpec { key_size: KeySize::Aes128, blocks, key_holders: vec![0, 1], plaintext_owner: 2, reveal_to: vec![0, 1, 2] }
+    AesJobSpec {
+        key_size: KeySize::Aes128,
+        blocks,
+        key_holders: vec![0, 1],
+        plaintext_owner: 2,
+        reveal_to: vec![0, 1, 2],
+    }
 }
 
 /// Errors of running the job as one party.
@@ -116,7 +122,10 @@ mod tests {
 
     #[test]
     fn room_session_id_is_the_sdk_job_label() {
-        assert_eq!(room_session_id("rzSuRZhtQHcKz5XXKk8xpg", 0), b"chorus/session/v1\0rzSuRZhtQHcKz5XXKk8xpg\0job 0".to_vec());
+        assert_eq!(
+            room_session_id("rzSuRZhtQHcKz5XXKk8xpg", 0),
+            b"chorus/session/v1\0rzSuRZhtQHcKz5XXKk8xpg\0job 0".to_vec()
+        );
         assert_eq!(room_session_id("r", 12), b"chorus/session/v1\x00r\x00job 12".to_vec());
     }
 
@@ -124,7 +133,10 @@ mod tests {
     fn default_spec_is_valid_and_matches_the_sdk_defaults() {
         let s = default_spec(3);
         s.validate().unwrap();
-        assert_eq!((s.key_holders, s.plaintext_owner, s.reveal_to, s.blocks), (vec![0, 1], 2, vec![0, 1, 2], 3));
+        assert_eq!(
+            (s.key_holders, s.plaintext_owner, s.reveal_to, s.blocks),
+            (vec![0, 1], 2, vec![0, 1, 2], 3)
+        );
         assert_eq!(s.key_size, KeySize::Aes128);
     }
 }

@@ -170,11 +170,13 @@ impl RelayHandle {
     /// finished and the connection closed cleanly.
     pub async fn close(mut self, linger: Duration) -> bool {
         let (me, jobs) = (self.slot, self.jobs_done);
-        let finished = move |e: &PeerEnds| (0..e.markers.len()).all(|p| p == me || e.gone[p] || e.markers[p] >= jobs);
+        let finished =
+            move |e: &PeerEnds| (0..e.markers.len()).all(|p| p == me || e.gone[p] || e.markers[p] >= jobs);
         let peers_finished =
             matches!(tokio::time::timeout(linger, self.ends.wait_for(finished)).await, Ok(Ok(_)));
         drop(self.outgoing);
-        let closed = matches!(tokio::time::timeout(linger.max(Duration::from_secs(1)), self.writer).await, Ok(Ok(())));
+        let closed =
+            matches!(tokio::time::timeout(linger.max(Duration::from_secs(1)), self.writer).await, Ok(Ok(())));
         self.reader.abort();
         peers_finished && closed
     }
@@ -198,9 +200,10 @@ impl RelayNetwork {
         timeout: Duration,
     ) -> Result<(RelayNetwork, RelayHandle), RelayError> {
         let joining = async {
-            let stream = TcpStream::connect(relay.authority())
-                .await
-                .map_err(|source| RelayError::Io { what: format!("connecting to the relay at {}", relay.authority()), source })?;
+            let stream = TcpStream::connect(relay.authority()).await.map_err(|source| RelayError::Io {
+                what: format!("connecting to the relay at {}", relay.authority()),
+                source,
+            })?;
             stream
                 .set_nodelay(true)
                 .map_err(|source| RelayError::Io { what: "configuring the relay socket".into(), source })?;
@@ -210,11 +213,13 @@ impl RelayNetwork {
             let welcome = wait_until_ready(&mut socket, slot).await?;
             Ok::<_, RelayError>((socket, welcome))
         };
-        let (socket, (parties, max_payload, early)) =
-            tokio::time::timeout(timeout, joining).await.map_err(|_| RelayError::Timeout("the room to be ready"))??;
+        let (socket, (parties, max_payload, early)) = tokio::time::timeout(timeout, joining)
+            .await
+            .map_err(|_| RelayError::Timeout("the room to be ready"))??;
 
         let (inbox, senders) = inbox(parties, slot);
-        let (ends_tx, ends) = watch::channel(PeerEnds { markers: vec![0; parties], gone: vec![false; parties] });
+        let (ends_tx, ends) =
+            watch::channel(PeerEnds { markers: vec![0; parties], gone: vec![false; parties] });
         let mut demux = Demux { me: slot, senders, ends: ends_tx };
         for frame in early {
             demux.data(&frame);
@@ -224,7 +229,8 @@ impl RelayNetwork {
         let reader = tokio::spawn(read_frames(stream, demux)).abort_handle();
         let writer = tokio::spawn(write_frames(sink, rx));
         let handle = RelayHandle { slot, parties, outgoing: tx.clone(), ends, jobs_done: 0, reader, writer };
-        let net = RelayNetwork { slot, parties, max_payload, outgoing: tx, inbox, stats: StatsRecorder::new() };
+        let net =
+            RelayNetwork { slot, parties, max_payload, outgoing: tx, inbox, stats: StatsRecorder::new() };
         Ok((net, handle))
     }
 }
@@ -255,7 +261,9 @@ impl Network for RelayNetwork {
         let mut frame = Vec::with_capacity(msg.len() + 1);
         frame.push(to as u8);
         frame.extend_from_slice(&msg);
-        self.outgoing.send(frame).map_err(|_| NetError::Transport("the relay connection is closed".into()))?;
+        self.outgoing
+            .send(frame)
+            .map_err(|_| NetError::Transport("the relay connection is closed".into()))?;
         self.stats.on_send(msg.len());
         Ok(())
     }
@@ -274,7 +282,10 @@ impl Network for RelayNetwork {
 
 /// Reads `welcome` and waits for `ready`; returns the party count, the payload limit and any
 /// data frames that arrived first.
-async fn wait_until_ready(socket: &mut Socket, slot: PartyId) -> Result<(usize, usize, Vec<Vec<u8>>), RelayError> {
+async fn wait_until_ready(
+    socket: &mut Socket,
+    slot: PartyId,
+) -> Result<(usize, usize, Vec<Vec<u8>>), RelayError> {
     let mut welcome: Option<(usize, usize)> = None;
     let mut early = Vec::new();
     while let Some(message) = socket.next().await {
@@ -299,7 +310,8 @@ async fn wait_until_ready(socket: &mut Socket, slot: PartyId) -> Result<(usize, 
             }
             Message::Binary(frame) => early.push(frame.to_vec()),
             Message::Close(frame) => {
-                let why = frame.map(|f| format!("code {}: {}", u16::from(f.code), f.reason)).unwrap_or_default();
+                let why =
+                    frame.map(|f| format!("code {}: {}", u16::from(f.code), f.reason)).unwrap_or_default();
                 return Err(RelayError::ClosedEarly(why));
             }
             _ => {}
@@ -341,7 +353,9 @@ impl Demux {
         };
         let sender = sender as usize;
         if sender >= self.senders.len() || sender == self.me {
-            self.fail_all(NetError::Transport(format!("relay stamped a frame with impossible sender slot {sender}")));
+            self.fail_all(NetError::Transport(format!(
+                "relay stamped a frame with impossible sender slot {sender}"
+            )));
             return false;
         }
         if payload.is_empty() {
@@ -355,7 +369,9 @@ impl Demux {
     /// Handles a control message; false once the connection is finished.
     fn control(&mut self, text: &str) -> bool {
         let Ok(c) = serde_json::from_str::<Control>(text) else {
-            self.fail_all(NetError::Transport(format!("relay sent a control message that is not JSON: {text:.80}")));
+            self.fail_all(NetError::Transport(format!(
+                "relay sent a control message that is not JSON: {text:.80}"
+            )));
             return false;
         };
         match (c.kind.as_str(), c.slot) {
@@ -363,7 +379,10 @@ impl Demux {
             ("peer-left", Some(slot)) | ("left", Some(slot)) => self.fail(slot, NetError::PeerLeft(slot)),
             ("error", slot) => {
                 let code = c.code.as_deref().unwrap_or("unknown");
-                let e = NetError::Transport(format!("relay error {code}: {}", c.message.as_deref().unwrap_or("")));
+                let e = NetError::Transport(format!(
+                    "relay error {code}: {}",
+                    c.message.as_deref().unwrap_or("")
+                ));
                 match slot {
                     Some(slot) if c.fatal == Some(false) => self.fail(slot, e),
                     _ if c.fatal == Some(false) => {}
@@ -398,7 +417,8 @@ async fn read_frames(mut stream: SplitStream<Socket>, mut demux: Demux) {
             Ok(Message::Binary(frame)) => demux.data(&frame),
             Ok(Message::Text(text)) => demux.control(text.as_str()),
             Ok(Message::Close(frame)) => {
-                let why = frame.map(|f| format!(" (code {}: {})", u16::from(f.code), f.reason)).unwrap_or_default();
+                let why =
+                    frame.map(|f| format!(" (code {}: {})", u16::from(f.code), f.reason)).unwrap_or_default();
                 demux.fail_all(NetError::Transport(format!("the relay closed the connection{why}")));
                 false
             }

@@ -136,7 +136,10 @@ impl TcpNetwork {
             return Err(TcpError::BadConfig(format!("party {me} is not one of the {n} parties")));
         }
         if config.max_frame > u32::MAX as usize {
-            return Err(TcpError::BadConfig(format!("max_frame {} does not fit the u32 length prefix", config.max_frame)));
+            return Err(TcpError::BadConfig(format!(
+                "max_frame {} does not fit the u32 length prefix",
+                config.max_frame
+            )));
         }
         let deadline = Instant::now() + config.connect_timeout;
         let (accepted, connected) =
@@ -159,9 +162,10 @@ impl TcpNetwork {
                 outgoing.push(None);
                 continue;
             };
-            stream
-                .set_nodelay(true)
-                .map_err(|source| TcpError::Io { what: format!("configuring the socket of party {j}"), source })?;
+            stream.set_nodelay(true).map_err(|source| TcpError::Io {
+                what: format!("configuring the socket of party {j}"),
+                source,
+            })?;
             let (read, write) = stream.into_split();
             let (tx, rx) = unbounded_channel();
             outgoing.push(Some(tx));
@@ -274,7 +278,10 @@ async fn accept_lower(
         match tokio::time::timeout_at(deadline, stream.read_exact(&mut h)).await {
             Err(_) => break,
             Ok(Err(e)) => {
-                return Err(TcpError::BadHello { addr, reason: format!("connection ended during the hello: {e}") })
+                return Err(TcpError::BadHello {
+                    addr,
+                    reason: format!("connection ended during the hello: {e}"),
+                })
             }
             Ok(Ok(_)) => {}
         }
@@ -308,7 +315,10 @@ async fn connect_higher(
                 }
                 Ok(Ok(mut stream)) => {
                     let what = || format!("sending the hello to party {j} at {addr}");
-                    stream.write_all(&hello(me, n)).await.map_err(|source| TcpError::Io { what: what(), source })?;
+                    stream
+                        .write_all(&hello(me, n))
+                        .await
+                        .map_err(|source| TcpError::Io { what: what(), source })?;
                     return Ok(Some((j, stream)));
                 }
                 Ok(Err(e)) if retryable(&e) && Instant::now() < deadline => {
@@ -342,7 +352,10 @@ fn retryable(e: &std::io::Error) -> bool {
 fn peer_gone(e: &std::io::Error) -> bool {
     matches!(
         e.kind(),
-        ErrorKind::UnexpectedEof | ErrorKind::ConnectionReset | ErrorKind::ConnectionAborted | ErrorKind::BrokenPipe
+        ErrorKind::UnexpectedEof
+            | ErrorKind::ConnectionReset
+            | ErrorKind::ConnectionAborted
+            | ErrorKind::BrokenPipe
     )
 }
 

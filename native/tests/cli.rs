@@ -9,7 +9,6 @@ use common::{check_fips_report, fips_input, SECRET};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
-
 fn party<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_chorus-party"))
         .args(args)
@@ -44,7 +43,8 @@ fn role(p: usize) -> Vec<String> {
 }
 
 fn check_reports(children: Vec<Child>, transport: &str) {
-    let outputs: Vec<Output> = children.into_iter().map(|c| wait_bounded(c, Duration::from_secs(30))).collect();
+    let outputs: Vec<Output> =
+        children.into_iter().map(|c| wait_bounded(c, Duration::from_secs(30))).collect();
     let stderrs: Vec<_> = outputs.iter().map(|o| String::from_utf8_lossy(&o.stderr).into_owned()).collect();
     for (p, out) in outputs.into_iter().enumerate() {
         assert!(out.status.success(), "party {p} failed; the parties' stderr: {stderrs:#?}");
@@ -79,15 +79,26 @@ fn three_processes_over_tcp() {
 
 #[test]
 fn three_processes_through_the_relay() {
-    let relay = RelayProcess::start(&repo_root()).unwrap_or_else(|e| panic!("cannot run the relay CLI test: {e}"));
+    let relay =
+        RelayProcess::start(&repo_root()).unwrap_or_else(|e| panic!("cannot run the relay CLI test: {e}"));
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let room = runtime.block_on(create_room(&relay.address, 3, Duration::from_secs(10))).unwrap();
     let url = format!("http://{}", relay.address.authority());
     let children = (0..3)
         .map(|p| {
             let slot = p.to_string();
-            let mut args =
-                vec!["--relay", &url, "--room", &room.room, "--slot", &slot, "--token", &room.tokens[p], "--connect-timeout", "20"];
+            let mut args = vec![
+                "--relay",
+                &url,
+                "--room",
+                &room.room,
+                "--slot",
+                &slot,
+                "--token",
+                &room.tokens[p],
+                "--connect-timeout",
+                "20",
+            ];
             let role = role(p);
             args.extend(role.iter().map(String::as_str));
             party(&args)
@@ -102,7 +113,10 @@ fn bad_arguments_exit_with_code_1_and_a_message() {
         (&[], "choose a transport"),
         (&["--tcp", "--party", "0"], "--peers"),
         (&["--tcp", "--party", "4", "--peers", "a:1,b:2,c:3"], "--party 4"),
-        (&["--tcp", "--party", "0", "--peers", "127.0.0.1:1,127.0.0.1:2,127.0.0.1:3", "--key-bits", "100"], "--key-bits"),
+        (
+            &["--tcp", "--party", "0", "--peers", "127.0.0.1:1,127.0.0.1:2,127.0.0.1:3", "--key-bits", "100"],
+            "--key-bits",
+        ),
         (&["--relay", "wss://relay:1", "--room", "r", "--slot", "0", "--token", "t"], "TLS"),
     ];
     for (args, needle) in cases {

@@ -34,7 +34,8 @@ fn fips197_job_through_the_relay() {
     let outcomes = run_party_threads(3, move |p| {
         let (address, room) = (address.clone(), room.clone());
         async move {
-            let (net, mut handle) = RelayNetwork::join(&address, &room.room, p, &room.tokens[p], BOUND).await.unwrap();
+            let (net, mut handle) =
+                RelayNetwork::join(&address, &room.room, p, &room.tokens[p], BOUND).await.unwrap();
             let (session, spec) = (room_session_id(&room.room, 0), default_spec(1));
             let job = run_aes_party(net, &session, SECRET, &spec, fips_input(p), async {});
             let out = tokio::time::timeout(BOUND, job).await.expect("job finished in time");
@@ -57,7 +58,8 @@ fn a_departed_peer_is_reported_as_left() {
     let results = run_party_threads(3, move |p| {
         let (address, room) = (address.clone(), room.clone());
         async move {
-            let (mut net, handle) = RelayNetwork::join(&address, &room.room, p, &room.tokens[p], BOUND).await.unwrap();
+            let (mut net, handle) =
+                RelayNetwork::join(&address, &room.room, p, &room.tokens[p], BOUND).await.unwrap();
             if p == 2 {
                 drop(net);
                 assert!(handle.close(Duration::ZERO).await, "no job done, so nobody to wait for");
@@ -106,7 +108,8 @@ fn oversize_messages_are_refused_before_sending() {
     let results = run_party_threads(2, move |p| {
         let (address, room) = (address.clone(), room.clone());
         async move {
-            let (mut net, _handle) = RelayNetwork::join(&address, &room.room, p, &room.tokens[p], BOUND).await.unwrap();
+            let (mut net, _handle) =
+                RelayNetwork::join(&address, &room.room, p, &room.tokens[p], BOUND).await.unwrap();
             let empty = net.send(1 - p, Vec::new());
             assert!(matches!(&empty, Err(NetError::Transport(m)) if m.contains("end markers")), "{empty:?}");
             let refused = net.send(1 - p, vec![0; 1 << 20]);
@@ -116,7 +119,10 @@ fn oversize_messages_are_refused_before_sending() {
         }
     });
     for (p, (refused, got)) in results.into_iter().enumerate() {
-        assert!(matches!(&refused, Err(NetError::Transport(m)) if m.contains("maxPayloadBytes")), "{refused:?}");
+        assert!(
+            matches!(&refused, Err(NetError::Transport(m)) if m.contains("maxPayloadBytes")),
+            "{refused:?}"
+        );
         assert_eq!(got, vec![(1 - p) as u8; (1 << 20) - 1], "party {p} got the largest allowed message");
     }
 }

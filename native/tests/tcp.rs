@@ -54,7 +54,8 @@ where
 #[test]
 fn fips197_job_over_tcp_with_a_split_key() {
     let outcomes = mesh(3, |p, net, flush| async move {
-        let out = run_aes_party(net, b"chorus/tcp/test", SECRET, &default_spec(1), fips_input(p), async {}).await;
+        let out =
+            run_aes_party(net, b"chorus/tcp/test", SECRET, &default_spec(1), fips_input(p), async {}).await;
         assert!(flush.finish(Duration::from_secs(5)).await, "party {p} flushed");
         out
     });
@@ -142,13 +143,14 @@ fn an_oversize_frame_is_a_typed_error_without_allocation() {
             let _ = s.read_to_end(&mut rest).await;
         })
     });
-    let got = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async move {
-        let listener = tokio::net::TcpListener::from_std(real).unwrap();
-        let (mut net, _flush) = TcpNetwork::establish(0, listener, &addrs, &config()).await.unwrap();
-        let too_big = net.send(1, vec![0; (1 << 20) + 1]);
-        let got = tokio::time::timeout(BOUND, net.recv(1)).await.unwrap();
-        (too_big, got)
-    });
+    let got =
+        tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(real).unwrap();
+            let (mut net, _flush) = TcpNetwork::establish(0, listener, &addrs, &config()).await.unwrap();
+            let too_big = net.send(1, vec![0; (1 << 20) + 1]);
+            let got = tokio::time::timeout(BOUND, net.recv(1)).await.unwrap();
+            (too_big, got)
+        });
     fake_peer.join().unwrap();
     let (too_big, got) = got;
     assert!(matches!(&too_big, Err(NetError::Transport(m)) if m.contains("frame limit")), "{too_big:?}");
@@ -161,16 +163,17 @@ fn garbage_instead_of_a_hello_is_refused() {
     let (mut ls, addrs) = listeners(2);
     let listener = ls.pop().unwrap();
     let target = addrs[1];
-    let result = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async move {
-        let intruder = tokio::spawn(async move {
-            let mut s = tokio::net::TcpStream::connect(target).await.unwrap();
-            s.write_all(b"GET / HTTP/1.1\r\n\r\n").await.unwrap();
+    let result =
+        tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async move {
+            let intruder = tokio::spawn(async move {
+                let mut s = tokio::net::TcpStream::connect(target).await.unwrap();
+                s.write_all(b"GET / HTTP/1.1\r\n\r\n").await.unwrap();
+            });
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            let r = TcpNetwork::establish(1, listener, &addrs, &config()).await;
+            intruder.await.unwrap();
+            r
         });
-        let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-        let r = TcpNetwork::establish(1, listener, &addrs, &config()).await;
-        intruder.await.unwrap();
-        r
-    });
     match result {
         Err(TcpError::BadHello { reason, .. }) => assert!(reason.contains("magic"), "{reason}"),
         other => panic!("expected BadHello, got {other:?}"),
@@ -199,14 +202,18 @@ fn garbage_in_the_handshake_is_a_typed_channel_error() {
             let _ = s.read_to_end(&mut rest).await;
         })
     });
-    let result = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async move {
-        let listener = tokio::net::TcpListener::from_std(real).unwrap();
-        let (net, _flush) = TcpNetwork::establish(0, listener, &addrs, &config()).await.unwrap();
-        let r = tokio::time::timeout(BOUND, SecureNetwork::establish(net, SecureConfig::session_secret(b"s", SECRET)))
+    let result =
+        tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(real).unwrap();
+            let (net, _flush) = TcpNetwork::establish(0, listener, &addrs, &config()).await.unwrap();
+            let r = tokio::time::timeout(
+                BOUND,
+                SecureNetwork::establish(net, SecureConfig::session_secret(b"s", SECRET)),
+            )
             .await
             .unwrap();
-        r.map(|_| ())
-    });
+            r.map(|_| ())
+        });
     fake_peer.join().unwrap();
     let e = result.expect_err("a garbage handshake message must fail");
     assert!(e.to_string().contains("party 1"), "error names the peer: {e}");
@@ -215,10 +222,11 @@ fn garbage_in_the_handshake_is_a_typed_channel_error() {
 #[test]
 fn bad_configurations_are_refused() {
     let (mut ls, addrs) = listeners(1);
-    let r = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async move {
-        let listener = tokio::net::TcpListener::from_std(ls.pop().unwrap()).unwrap();
-        TcpNetwork::establish(0, listener, &addrs, &config()).await
-    });
+    let r =
+        tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(ls.pop().unwrap()).unwrap();
+            TcpNetwork::establish(0, listener, &addrs, &config()).await
+        });
     assert!(matches!(r, Err(TcpError::BadConfig(m)) if m.contains("2 to 65535")));
 }
 
@@ -228,11 +236,12 @@ fn a_missing_peer_times_out_naming_it() {
     // Party 1's address points at a port nobody accepts on after the listener closes.
     drop(ls.pop());
     addrs[1] = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
-    let r = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async move {
-        let listener = tokio::net::TcpListener::from_std(ls.pop().unwrap()).unwrap();
-        let quick = TcpConfig { connect_timeout: Duration::from_millis(300), ..config() };
-        TcpNetwork::establish(0, listener, &addrs, &quick).await
-    });
+    let r =
+        tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(ls.pop().unwrap()).unwrap();
+            let quick = TcpConfig { connect_timeout: Duration::from_millis(300), ..config() };
+            TcpNetwork::establish(0, listener, &addrs, &quick).await
+        });
     match r {
         Err(TcpError::Timeout { missing, .. }) => assert_eq!(missing, vec![1]),
         other => panic!("expected a timeout naming party 1, got {other:?}"),

@@ -151,7 +151,8 @@ fn tcp_connect(n: usize) -> Result<Connect, String> {
     let mut listeners = Vec::new();
     let mut addrs = Vec::new();
     for _ in 0..n {
-        let l = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| format!("binding a loopback port: {e}"))?;
+        let l = std::net::TcpListener::bind("127.0.0.1:0")
+            .map_err(|e| format!("binding a loopback port: {e}"))?;
         l.set_nonblocking(true).map_err(|e| e.to_string())?;
         addrs.push(l.local_addr().map_err(|e| e.to_string())?);
         listeners.push(Some(l));
@@ -160,7 +161,8 @@ fn tcp_connect(n: usize) -> Result<Connect, String> {
 }
 
 fn relay_connect(address: &RelayAddress) -> Result<Connect, String> {
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| e.to_string())?;
+    let runtime =
+        tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| e.to_string())?;
     let room = runtime.block_on(create_room(address, 3, TIMEOUT)).map_err(|e| e.to_string())?;
     Ok(Connect::Relay(address.clone(), room))
 }
@@ -214,20 +216,24 @@ fn run_once(transport: &'static str, batch: usize, connect: Connect, rep: u64) -
             };
             let outcome = match connect {
                 Connect::Tcp(listeners, addrs) => {
-                    let std_listener = listeners.lock().expect("listener list").get_mut(p).and_then(Option::take);
+                    let std_listener =
+                        listeners.lock().expect("listener list").get_mut(p).and_then(Option::take);
                     let listener = tokio::net::TcpListener::from_std(std_listener.ok_or("listener missing")?)
                         .map_err(|e| e.to_string())?;
                     let config = TcpConfig { connect_timeout: TIMEOUT, ..TcpConfig::default() };
-                    let (net, flush) = TcpNetwork::establish(p, listener, &addrs, &config).await.map_err(|e| e.to_string())?;
+                    let (net, flush) = TcpNetwork::establish(p, listener, &addrs, &config)
+                        .await
+                        .map_err(|e| e.to_string())?;
                     let session = b"chorus/bench/tcp".to_vec();
                     let outcome = run_aes_party(net, &session, &secret, &spec, input, lined_up).await;
                     flush.finish(Duration::from_secs(10)).await;
                     outcome
                 }
                 Connect::Relay(address, room) => {
-                    let (net, mut handle) = RelayNetwork::join(&address, &room.room, p, &room.tokens[p], TIMEOUT)
-                        .await
-                        .map_err(|e| e.to_string())?;
+                    let (net, mut handle) =
+                        RelayNetwork::join(&address, &room.room, p, &room.tokens[p], TIMEOUT)
+                            .await
+                            .map_err(|e| e.to_string())?;
                     let session = room_session_id(&room.room, 0);
                     let outcome = run_aes_party(net, &session, &secret, &spec, input, lined_up).await;
                     if outcome.is_ok() {
@@ -250,7 +256,8 @@ fn run_once(transport: &'static str, batch: usize, connect: Connect, rep: u64) -
     let first_start = outcomes.iter().map(|(o, _)| o.job_started).min().expect("three parties");
     let last_end = outcomes.iter().map(|(o, _)| o.job_started + o.job).max().expect("three parties");
     let runtime = last_end - first_start;
-    let max = |f: &dyn Fn(&PartyOutcome) -> u64| outcomes.iter().map(|(o, _)| f(o)).max().expect("three parties");
+    let max =
+        |f: &dyn Fn(&PartyOutcome) -> u64| outcomes.iter().map(|(o, _)| f(o)).max().expect("three parties");
     let total = last_end - outcomes.iter().map(|(_, started)| *started).min().expect("three parties");
     let setup = outcomes.iter().map(|(o, started)| o.job_started - *started).max().expect("three parties");
     Ok(Line {

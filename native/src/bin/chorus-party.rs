@@ -18,9 +18,9 @@
 
 use chorus_core::aes::KeySize;
 use chorus_core::jobs::maestro_aes::{AesJobInput, AesJobSpec};
+use chorus_native::job::JobRunError;
 use chorus_native::job::{room_session_id, run_aes_party, PartyOutcome, StatsReport};
 use chorus_native::relay::{RelayAddress, RelayNetwork};
-use chorus_native::job::JobRunError;
 use chorus_native::tcp::{TcpConfig, TcpNetwork};
 use chorus_native::FlushHandle;
 use clap::Parser;
@@ -150,7 +150,10 @@ fn run(args: Args) -> Result<Report, String> {
     let decode = |what: &str, v: &Option<String>| -> Result<Option<Vec<u8>>, String> {
         v.as_deref().map(|h| hex::decode(h.trim()).map_err(|e| format!("{what} is not hex: {e}"))).transpose()
     };
-    let input = AesJobInput { key_share: decode("--key-share", &args.key_share)?, plaintext: decode("--plaintext", &args.plaintext)? };
+    let input = AesJobInput {
+        key_share: decode("--key-share", &args.key_share)?,
+        plaintext: decode("--plaintext", &args.plaintext)?,
+    };
 
     let (transport, session_id) = transport(&args)?;
     let timeout = Duration::from_secs(args.connect_timeout);
@@ -161,8 +164,9 @@ fn run(args: Args) -> Result<Report, String> {
     let (party, kind, outcome) = runtime.block_on(async {
         match transport {
             Transport::Relay { address, room, slot, token } => {
-                let (net, mut handle) =
-                    RelayNetwork::join(&address, &room, slot, &token, timeout).await.map_err(|e| e.to_string())?;
+                let (net, mut handle) = RelayNetwork::join(&address, &room, slot, &token, timeout)
+                    .await
+                    .map_err(|e| e.to_string())?;
                 let outcome = run_aes_party(net, &session_id, &secret, &spec, input, async {}).await;
                 let linger = if outcome.is_ok() {
                     handle.job_done();
@@ -178,9 +182,12 @@ fn run(args: Args) -> Result<Report, String> {
                     .await
                     .map_err(|e| format!("listening on {}: {e}", peers[party]))?;
                 let config = TcpConfig { connect_timeout: timeout, ..TcpConfig::default() };
-                let (net, flush) =
-                    TcpNetwork::establish(party, listener, &peers, &config).await.map_err(|e| e.to_string())?;
-                let outcome = finish(run_aes_party(net, &session_id, &secret, &spec, input, async {}).await, flush).await;
+                let (net, flush) = TcpNetwork::establish(party, listener, &peers, &config)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                let outcome =
+                    finish(run_aes_party(net, &session_id, &secret, &spec, input, async {}).await, flush)
+                        .await;
                 Ok((party, "tcp", outcome?))
             }
         }
@@ -202,7 +209,10 @@ fn run(args: Args) -> Result<Report, String> {
 const LINGER: Duration = Duration::from_secs(2);
 
 /// Lets the writers put the last messages on the wire before the process exits.
-async fn finish(outcome: Result<PartyOutcome, JobRunError>, flush: FlushHandle) -> Result<PartyOutcome, String> {
+async fn finish(
+    outcome: Result<PartyOutcome, JobRunError>,
+    flush: FlushHandle,
+) -> Result<PartyOutcome, String> {
     flush.finish(Duration::from_secs(10)).await;
     outcome.map_err(|e| e.to_string())
 }
@@ -218,7 +228,10 @@ fn transport(args: &Args) -> Result<(Transport, Vec<u8>), String> {
         return Ok((Transport::Relay { address, room, slot, token }, session));
     }
     if !args.tcp {
-        return Err("choose a transport: --relay <url> --room … --slot … --token …, or --tcp --party … --peers …".into());
+        return Err(
+            "choose a transport: --relay <url> --room … --slot … --token …, or --tcp --party … --peers …"
+                .into(),
+        );
     }
     let party = args.party.ok_or("TCP mode needs --party")?;
     if args.peers.len() != 3 {

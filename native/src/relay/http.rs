@@ -47,14 +47,15 @@ impl RelayAddress {
     /// port defaults to 80). `https://` and `wss://` are refused: this client has no TLS.
     pub fn parse(url: &str) -> Result<Self, RelayError> {
         let bad = |why: &str| RelayError::BadUrl { url: url.to_string(), reason: why.to_string() };
-        let rest = match url.split_once("://") {
-            Some(("http" | "ws", rest)) => rest,
-            Some(("https" | "wss", _)) => {
-                return Err(bad("TLS is not supported by the native client; use http:// or ws:// on a trusted network"))
-            }
-            Some((scheme, _)) => return Err(bad(&format!("unknown scheme {scheme:?}"))),
-            None => url,
-        };
+        let rest =
+            match url.split_once("://") {
+                Some(("http" | "ws", rest)) => rest,
+                Some(("https" | "wss", _)) => return Err(bad(
+                    "TLS is not supported by the native client; use http:// or ws:// on a trusted network",
+                )),
+                Some((scheme, _)) => return Err(bad(&format!("unknown scheme {scheme:?}"))),
+                None => url,
+            };
         let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
         if authority.contains('@') {
             return Err(bad("user information in the URL is not supported"));
@@ -72,7 +73,9 @@ impl RelayAddress {
             return Err(bad("no host"));
         }
         let port = match port {
-            Some(p) => p.parse::<u16>().map_err(|_| bad(&format!("port {p:?} is not a number in 0..=65535")))?,
+            Some(p) => {
+                p.parse::<u16>().map_err(|_| bad(&format!("port {p:?} is not a number in 0..=65535")))?
+            }
             None => 80,
         };
         Ok(RelayAddress { host: host.to_string(), port })
@@ -89,7 +92,12 @@ impl RelayAddress {
 
     /// The WebSocket URL that joins `slot` of `room` with `token` (PROTOCOL.md §2).
     pub fn join_url(&self, room: &str, slot: usize, token: &str) -> String {
-        format!("ws://{}/ws?room={}&slot={slot}&token={}", self.authority(), url_encode(room), url_encode(token))
+        format!(
+            "ws://{}/ws?room={}&slot={slot}&token={}",
+            self.authority(),
+            url_encode(room),
+            url_encode(token)
+        )
     }
 }
 
@@ -108,13 +116,18 @@ fn url_encode(s: &str) -> String {
 }
 
 /// Creates a room of `parties` slots (`POST /rooms`).
-pub async fn create_room(relay: &RelayAddress, parties: usize, timeout: Duration) -> Result<Room, RelayError> {
+pub async fn create_room(
+    relay: &RelayAddress,
+    parties: usize,
+    timeout: Duration,
+) -> Result<Room, RelayError> {
     let exchange = async {
         let io = |what: &str| {
             let what = format!("{what} ({})", relay.authority());
             move |source| RelayError::Io { what, source }
         };
-        let mut stream = TcpStream::connect(relay.authority()).await.map_err(io("connecting to the relay"))?;
+        let mut stream =
+            TcpStream::connect(relay.authority()).await.map_err(io("connecting to the relay"))?;
         let body = format!("{{\"parties\":{parties}}}");
         let request = format!(
             "POST /rooms HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
@@ -129,16 +142,21 @@ pub async fn create_room(relay: &RelayAddress, parties: usize, timeout: Duration
             .await
             .map_err(io("reading the answer to POST /rooms"))?;
         if response.len() > MAX_RESPONSE {
-            return Err(RelayError::BadResponse(format!("answer to POST /rooms is over {MAX_RESPONSE} bytes")));
+            return Err(RelayError::BadResponse(format!(
+                "answer to POST /rooms is over {MAX_RESPONSE} bytes"
+            )));
         }
         parse_room_response(&response)
     };
-    tokio::time::timeout(timeout, exchange).await.map_err(|_| RelayError::Timeout("the answer to POST /rooms"))?
+    tokio::time::timeout(timeout, exchange)
+        .await
+        .map_err(|_| RelayError::Timeout("the answer to POST /rooms"))?
 }
 
 fn parse_room_response(response: &[u8]) -> Result<Room, RelayError> {
     let bad = |why: String| RelayError::BadResponse(format!("POST /rooms: {why}"));
-    let split = response.windows(4).position(|w| w == b"\r\n\r\n").ok_or_else(|| bad("no end of headers".into()))?;
+    let split =
+        response.windows(4).position(|w| w == b"\r\n\r\n").ok_or_else(|| bad("no end of headers".into()))?;
     let head = std::str::from_utf8(&response[..split]).map_err(|_| bad("headers are not UTF-8".into()))?;
     let raw_body = &response[split + 4..];
     let mut lines = head.split("\r\n");
@@ -150,14 +168,23 @@ fn parse_room_response(response: &[u8]) -> Result<Room, RelayError> {
         .ok_or_else(|| bad(format!("bad status line {status_line:?}")))?;
     let chunked = lines.any(|l| {
         l.split_once(':').is_some_and(|(name, value)| {
-            name.trim().eq_ignore_ascii_case("transfer-encoding") && value.trim().eq_ignore_ascii_case("chunked")
+            name.trim().eq_ignore_ascii_case("transfer-encoding")
+                && value.trim().eq_ignore_ascii_case("chunked")
         })
     });
-    let body = if chunked { dechunk(raw_body).ok_or_else(|| bad("malformed chunked body".into()))? } else { raw_body.to_vec() };
+    let body = if chunked {
+        dechunk(raw_body).ok_or_else(|| bad("malformed chunked body".into()))?
+    } else {
+        raw_body.to_vec()
+    };
     if status != 201 {
         return Err(match serde_json::from_slice::<ErrorBody>(&body) {
             Ok(e) => RelayError::Http { status, code: e.code, message: e.message },
-            Err(_) => RelayError::Http { status, code: "unknown".into(), message: String::from_utf8_lossy(&body).into() },
+            Err(_) => RelayError::Http {
+                status,
+                code: "unknown".into(),
+                message: String::from_utf8_lossy(&body).into(),
+            },
         });
     }
     serde_json::from_slice(&body).map_err(|e| bad(format!("body is not a room: {e}")))
@@ -189,7 +216,9 @@ mod tests {
     #[test]
     fn addresses_parse_from_every_accepted_form() {
         let want = RelayAddress { host: "127.0.0.1".into(), port: 8787 };
-        for url in ["http://127.0.0.1:8787", "ws://127.0.0.1:8787/ws", "127.0.0.1:8787", "http://127.0.0.1:8787/x?y"] {
+        for url in
+            ["http://127.0.0.1:8787", "ws://127.0.0.1:8787/ws", "127.0.0.1:8787", "http://127.0.0.1:8787/x?y"]
+        {
             assert_eq!(RelayAddress::parse(url).unwrap(), want, "{url}");
         }
         let v6 = RelayAddress::parse("ws://[::1]:9/ws").unwrap();
@@ -199,7 +228,9 @@ mod tests {
 
     #[test]
     fn bad_addresses_say_why() {
-        for (url, needle) in [("wss://x:1", "TLS"), ("ftp://x", "scheme"), ("http://:80", "no host"), ("x:99999", "port")] {
+        for (url, needle) in
+            [("wss://x:1", "TLS"), ("ftp://x", "scheme"), ("http://:80", "no host"), ("x:99999", "port")]
+        {
             match RelayAddress::parse(url) {
                 Err(RelayError::BadUrl { reason, .. }) => assert!(reason.contains(needle), "{url}: {reason}"),
                 other => panic!("{url}: {other:?}"),

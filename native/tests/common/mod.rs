@@ -14,14 +14,23 @@ pub fn fips_input(p: usize) -> AesJobInput {
     let mask = [0xa5u8; 16];
     match p {
         0 => AesJobInput { key_share: Some(mask.to_vec()), plaintext: None },
-        1 => AesJobInput { key_share: Some(FIPS_KEY.iter().zip(mask).map(|(k, m)| k ^ m).collect()), plaintext: None },
+        1 => AesJobInput {
+            key_share: Some(FIPS_KEY.iter().zip(mask).map(|(k, m)| k ^ m).collect()),
+            plaintext: None,
+        },
         _ => AesJobInput { key_share: None, plaintext: Some(hex::decode(FIPS_PT).unwrap()) },
     }
 }
 
 /// Checks what party `p` reports for the one-block FIPS job revealed to all: the ciphertext and,
 /// for the AES rounds alone, bytes sent and received and rounds.
-pub fn check_fips_report(p: usize, ciphertext: Option<&[u8]>, aes_sent: u64, aes_received: u64, aes_rounds: u64) {
+pub fn check_fips_report(
+    p: usize,
+    ciphertext: Option<&[u8]>,
+    aes_sent: u64,
+    aes_received: u64,
+    aes_rounds: u64,
+) {
     assert_eq!(hex::encode(ciphertext.expect("revealed to every party")), FIPS_CT, "party {p}");
     // MAESTRO Table 1 (GF(2^8)-circuit): 5120 bits = 640 bytes per party per block, 30 rounds.
     assert_eq!((aes_sent, aes_received, aes_rounds), (640, 640, 30), "party {p}");

@@ -9,5 +9,8 @@ pub fn check_fips_outcome(p: usize, outcome: &PartyOutcome) {
     let r = &out.rounds_stats;
     check_fips_report(p, out.ciphertext.as_deref(), r.bytes_sent, r.bytes_received, r.rounds);
     assert!(out.stats.bytes_sent > r.bytes_sent, "party {p}: whole job counts setup too");
-    assert!(outcome.transport.bytes_sent > out.stats.bytes_sent, "party {p}: transport adds channel overhead");
+    assert!(
+        outcome.transport.bytes_sent > out.stats.bytes_sent,
+        "party {p}: transport adds channel overhead"
+    );
 }

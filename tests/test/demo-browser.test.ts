@@ -159,6 +159,11 @@ it.skipIf(!haveBrowser)("a party page closing before it runs makes the others sh
   await pages[0]!.fill("#party-input", "abc");
   await pages[0]!.getByRole("button", { name: "Run" }).click();
   await expect.poll(() => pages[0]!.locator("#party-alert").textContent()).toContain("exactly 32 hex digits");
+  // Text plaintext: at most 16 bytes.
+  await pages[2]!.selectOption("#plaintext-format", "text");
+  await pages[2]!.fill("#party-input", "seventeen bytes!!");
+  await pages[2]!.getByRole("button", { name: "Run" }).click();
+  await expect.poll(() => pages[2]!.locator("#party-alert").textContent()).toContain("at most 16");
   await pages[0]!.fill("#party-input", share0);
   await pages[1]!.fill("#party-input", share1);
   for (const page of pages.slice(0, 2)) {
@@ -175,5 +180,29 @@ it.skipIf(!haveBrowser)("a party page closing before it runs makes the others sh
     await page.screenshot({ path: join(ARTIFACTS, `demo-party-left-${slot}.png`), fullPage: true });
     await page.context().close();
   }
+  expect(pageErrors).toEqual([]);
+});
+
+it.skipIf(!haveBrowser)("a party with another session secret is reported as an authentication failure", async () => {
+  const invites = await createSession();
+  // Party 2's link carries a different secret: its handshakes cannot authenticate.
+  invites[2] = invites[2]!.replace(/#secret=.*$/, `#secret=${randomBytes(32).toString("hex")}`);
+  const pages = await openParties(invites);
+  const [share0, share1] = keyShares();
+  const inputs = [share0, share1, FIPS_PLAINTEXT];
+  for (const [slot, page] of pages.entries()) {
+    await page.fill("#party-input", inputs[slot]!);
+    await page.getByRole("button", { name: "Run" }).click();
+  }
+  const alerts: string[] = [];
+  for (const page of pages) {
+    const alert = page.locator("#party-alert");
+    await expect.poll(() => alert.isVisible(), { timeout: 10_000 }).toBe(true);
+    alerts.push((await alert.textContent()) ?? "");
+    expect(await page.locator("#ciphertext").textContent()).toBe("—");
+  }
+  expect(alerts.some((text) => text.includes("failed authentication"))).toBe(true);
+  await pages[0]!.screenshot({ path: join(ARTIFACTS, "demo-integrity-0.png"), fullPage: true });
+  for (const page of pages) await page.context().close();
   expect(pageErrors).toEqual([]);
 });

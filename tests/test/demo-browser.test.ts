@@ -131,6 +131,11 @@ it.skipIf(!haveBrowser)("three party pages from invite links compute FIPS-197 AE
     expect(await page.locator("#party-alert").isHidden()).toBe(true);
     await page.screenshot({ path: join(ARTIFACTS, `demo-party-${slot}.png`), fullPage: true });
   }
+  // A party page at phone width: nothing overflows horizontally.
+  const phone = pages[2]!;
+  await phone.setViewportSize({ width: 375, height: 800 });
+  expect(await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  await phone.screenshot({ path: join(ARTIFACTS, "demo-party-2-phone.png"), fullPage: true });
   for (const page of pages) await page.context().close();
   expect(pageErrors).toEqual([]);
 });

@@ -90,7 +90,13 @@ async function createSession(): Promise<string[]> {
 /** Opens each invite link in its own context and waits until every page has all parties connected. */
 async function openParties(invites: string[]): Promise<Page[]> {
   const pages = await Promise.all(invites.map(() => isolatedPage()));
-  await Promise.all(pages.map((page, slot) => page.goto(invites[slot]!)));
+  // The first page alone: its live roster shows itself connected and the others not yet.
+  await pages[0]!.goto(invites[0]!);
+  await expect.poll(() => pages[0]!.locator("#roster li.on").allTextContents(), { timeout: WAIT_MS }).toEqual([
+    "Party 0 (you): connected",
+  ]);
+  expect(await pages[0]!.locator("#run").isDisabled()).toBe(true);
+  await Promise.all(pages.slice(1).map((page, i) => page.goto(invites[i + 1]!)));
   for (const page of pages) {
     await expect.poll(() => page.locator("#run").isEnabled(), { timeout: WAIT_MS }).toBe(true);
   }

@@ -8,11 +8,18 @@
  * to FIPS-197's expected value. Frames are Noise-encrypted between parties; the relay sees only
  * ciphertext.
  *
- * Usage: node demo/bin/local-parties.mjs   (after the SDK and relay are built: scripts/demo.sh)
+ * Usage (after the SDK and relay are built, as scripts/demo.sh does):
+ *   node demo/bin/local-parties.mjs [--static <dir>] [--serve] [--host <addr>] [--port <n>]
+ *
+ * `--static <dir>` makes the relay also serve that directory (the browser demo, `demo/dist`);
+ * `--serve` keeps the relay serving after the run and prints the demo URL, until Ctrl-C (without
+ * it the command exits after the run, with status 1 if a ciphertext is wrong). `--port` defaults
+ * to 0 (a free port), `--host` to 127.0.0.1.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { createRoom } from '@chorus/sdk';
 import { startRelay } from '@chorus/server';
 
@@ -38,7 +45,29 @@ function runParty(invite, secret, input) {
   });
 }
 
-const relay = await startRelay({ host: '127.0.0.1', port: 0 });
+const { values: args } = parseArgs({
+  options: {
+    serve: { type: 'boolean', default: false },
+    static: { type: 'string' },
+    host: { type: 'string', default: '127.0.0.1' },
+    port: { type: 'string', default: '0' },
+  },
+});
+const port = Number(args.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`--port must be an integer in 0..65535, got ${args.port}`);
+  process.exit(2);
+}
+
+/** Resolves on the first SIGINT or SIGTERM. */
+function interrupted() {
+  return new Promise((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+}
+
+const relay = await startRelay({ host: args.host, port, staticDir: args.static });
 try {
   console.log(`relay listening on ${relay.url}`);
   const room = await createRoom({ relay: relay.url, parties: 3 });
@@ -60,6 +89,11 @@ try {
     );
   }
   if (!ok) process.exitCode = 1;
+  if (args.serve) {
+    if (args.static !== undefined) console.log(`\nbrowser demo: open ${relay.url}/ (Ctrl-C to stop)`);
+    else console.log(`\nrelay still serving at ${relay.url} (Ctrl-C to stop)`);
+    await interrupted();
+  }
 } finally {
   await relay.close();
 }

@@ -1,0 +1,355 @@
+/**
+ * The Chorus joint-AES browser demo. Served by the relay (`--static demo/dist`), so the room API,
+ * the WebSocket and this page share one origin.
+ *
+ * Without invite parameters the page offers "Create a session" (POST /rooms, then one invite link
+ * per party) and "Run all parties here" (three Web Workers in this tab). With an invite
+ * (`?room=…&slot=…&token=…&parties=3#secret=…`) it is that party's page. The session secret travels
+ * in the URL fragment, which browsers never send to a server; the relay token is in the query.
+ *
+ * Inputs are exactly one AES block: a key share is 32 hex digits; the plaintext is 32 hex digits,
+ * or up to 16 bytes of UTF-8 text, zero-padded to 16 bytes. Every protocol run happens in a Web
+ * Worker (`party-worker.js`), one per party.
+ */
+const PARTIES = 3;
+const KEY_HOLDERS = [0, 1];
+const PLAINTEXT_OWNER = 2;
+/** Communication rounds of one AES-128 block in MAESTRO (spec agreement, inputs, 10 rounds, reveal). */
+const EXPECTED_ROUNDS = 64;
+
+const $ = (id) => document.getElementById(id);
+
+function hexOf(bytes) {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function bytesOfHex(hex) {
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+function randomHex(bytes) {
+  return hexOf(crypto.getRandomValues(new Uint8Array(bytes)));
+}
+
+/** Checks one block of hex; returns an error message, or undefined when valid. */
+function hexBlockProblem(value, what) {
+  if (value.length === 0) return `Enter the ${what}: 32 hex digits (16 bytes).`;
+  if (!/^[0-9a-fA-F]*$/.test(value)) return `The ${what} must contain only hex digits 0-9 and a-f.`;
+  if (value.length !== 32) return `The ${what} must be exactly 32 hex digits (16 bytes); it has ${value.length}.`;
+  return undefined;
+}
+
+/** The plaintext block as hex from the party's input, or `{ problem }`. */
+function plaintextBlock(value, format) {
+  if (format === 'hex') {
+    const problem = hexBlockProblem(value, 'plaintext');
+    return problem ? { problem } : { hex: value.toLowerCase() };
+  }
+  const bytes = new TextEncoder().encode(value);
+  if (bytes.length === 0) return { problem: 'Enter the plaintext: up to 16 bytes of text.' };
+  if (bytes.length > 16) return { problem: `The text is ${bytes.length} bytes in UTF-8; one AES block holds at most 16.` };
+  const block = new Uint8Array(16);
+  block.set(bytes);
+  return { hex: hexOf(block) };
+}
+
+function showAlert(element, message) {
+  element.textContent = message;
+  element.hidden = false;
+}
+
+function hideAlert(element) {
+  element.textContent = '';
+  element.hidden = true;
+}
+
+function roleOf(slot) {
+  if (KEY_HOLDERS.includes(slot)) return 'key holder: inputs one XOR share of the AES key';
+  if (slot === PLAINTEXT_OWNER) return 'plaintext owner: inputs the 16-byte plaintext block';
+  return 'helper';
+}
+
+function inviteUrl(room, slot, token, secret) {
+  const query = new URLSearchParams({ room, slot: String(slot), token, parties: String(PARTIES) });
+  return `${location.origin}/?${query}#secret=${secret}`;
+}
+
+async function createRoom() {
+  const response = await fetch('/rooms', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ parties: PARTIES }),
+  });
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(`the relay refused to create a room (${response.status} ${body.error ?? ''}): ${body.message ?? ''}`);
+  return body;
+}
+
+function spawnParty(invite, secret, onMessage) {
+  const worker = new Worker('/party-worker.js', { type: 'module', name: `party ${invite.slot}` });
+  worker.addEventListener('message', (event) => onMessage(event.data));
+  worker.addEventListener('error', (event) => onMessage({ type: 'error', kind: 'worker', message: `The party worker failed: ${event.message}` }));
+  worker.postMessage({ type: 'connect', invite, secret });
+  return worker;
+}
+
+// ---- Create view -------------------------------------------------------------------------------
+
+function setupCreateView() {
+  $('create-view').hidden = false;
+  $('create').addEventListener('click', async () => {
+    const alert = $('create-alert');
+    hideAlert(alert);
+    $('create').disabled = true;
+    try {
+      const room = await createRoom();
+      const secret = randomHex(32);
+      const list = $('invites');
+      list.replaceChildren();
+      for (let slot = 0; slot < PARTIES; slot++) {
+        const url = inviteUrl(room.room, slot, room.tokens[slot], secret);
+        const item = document.createElement('li');
+        const title = document.createElement('strong');
+        title.textContent = `Party ${slot} (${slot === PLAINTEXT_OWNER ? 'plaintext owner' : 'key holder'}): `;
+        const link = document.createElement('a');
+        link.href = url;
+        link.target = '_blank';
+        link.rel = 'noopener';
+        link.className = 'invite mono';
+        link.dataset.slot = String(slot);
+        link.textContent = url;
+        item.append(title, link);
+        list.append(item);
+      }
+      list.hidden = false;
+      $('invite-note').hidden = false;
+    } catch (error) {
+      showAlert(alert, `Could not create a session: ${error.message}`);
+    } finally {
+      $('create').disabled = false;
+    }
+  });
+  $('run-local').addEventListener('click', runAllHere);
+}
+
+async function referenceCiphertext(keyHex, plaintextHex) {
+  // AES-CBC with a zero IV on one block is AES-ECB of that block; the padding block is dropped.
+  const key = await crypto.subtle.importKey('raw', bytesOfHex(keyHex), 'AES-CBC', false, ['encrypt']);
+  const out = await crypto.subtle.encrypt({ name: 'AES-CBC', iv: new Uint8Array(16) }, key, bytesOfHex(plaintextHex));
+  return hexOf(new Uint8Array(out).slice(0, 16));
+}
+
+let localWorkers = [];
+
+async function runAllHere() {
+  const alert = $('local-alert');
+  hideAlert(alert);
+  const keyHex = $('local-key').value.trim().toLowerCase();
+  const plaintextHex = $('local-plaintext').value.trim().toLowerCase();
+  const problem = hexBlockProblem(keyHex, 'key') ?? hexBlockProblem(plaintextHex, 'plaintext');
+  $('local-key').setAttribute('aria-invalid', String(hexBlockProblem(keyHex, 'key') !== undefined));
+  $('local-plaintext').setAttribute('aria-invalid', String(hexBlockProblem(plaintextHex, 'plaintext') !== undefined));
+  if (problem) return showAlert(alert, problem);
+
+  for (const worker of localWorkers) worker.terminate();
+  localWorkers = [];
+  const button = $('run-local');
+  button.disabled = true;
+  $('local-result').hidden = true;
+  const share0 = randomHex(16);
+  const share1 = hexOf(bytesOfHex(keyHex).map((k, i) => k ^ bytesOfHex(share0)[i]));
+  const inputs = [{ key: share0 }, { key: share1 }, { plaintext: plaintextHex }];
+  const cards = $('local-parties');
+  cards.replaceChildren();
+  try {
+    const room = await createRoom();
+    const secret = randomHex(32);
+    const results = await new Promise((resolve, reject) => {
+      const done = new Array(PARTIES);
+      let finished = 0;
+      for (let slot = 0; slot < PARTIES; slot++) {
+        const card = document.createElement('div');
+        card.className = 'party-card';
+        card.innerHTML = `<strong>Party ${slot}</strong> <span class="state">connecting…</span>
+          <progress max="${EXPECTED_ROUNDS}" value="0" aria-label="Party ${slot} rounds"></progress>
+          <span class="numbers mono"></span>`;
+        cards.append(card);
+        const invite = { relay: location.origin, room: room.room, slot, token: room.tokens[slot], parties: PARTIES };
+        const worker = spawnParty(invite, secret, (message) => {
+          const state = card.querySelector('.state');
+          if (message.type === 'ready') {
+            state.textContent = 'running';
+            worker.postMessage({ type: 'run', input: inputs[slot] });
+          } else if (message.type === 'progress') {
+            card.querySelector('progress').value = Math.min(message.round, EXPECTED_ROUNDS);
+            card.querySelector('.numbers').textContent = `${message.bytesSent} B sent, round ${message.round}`;
+          } else if (message.type === 'result') {
+            state.textContent = 'done';
+            card.querySelector('progress').value = EXPECTED_ROUNDS;
+            card.querySelector('.numbers').textContent =
+              `${message.stats.bytesSent} B sent, ${message.stats.bytesReceived} B received, ${message.stats.rounds} rounds, ${Math.round(message.stats.timeMs)} ms`;
+            done[slot] = message;
+            if (++finished === PARTIES) resolve(done);
+          } else if (message.type === 'error') {
+            state.textContent = 'failed';
+            reject(new Error(`party ${slot}: ${message.message}`));
+          }
+        });
+        localWorkers.push(worker);
+      }
+    });
+    const ciphertexts = new Set(results.map((r) => r.ciphertextHex));
+    if (ciphertexts.size !== 1) throw new Error(`the parties disagree on the ciphertext: ${[...ciphertexts].join(', ')}`);
+    const ciphertext = results[0].ciphertextHex;
+    const reference = await referenceCiphertext(hexOf(bytesOfHex(share0).map((s, i) => s ^ bytesOfHex(share1)[i])), plaintextHex);
+    $('local-ciphertext').textContent = ciphertext;
+    $('local-reference').textContent = reference;
+    const check = $('local-check');
+    check.textContent = ciphertext === reference ? 'match' : 'MISMATCH';
+    check.className = ciphertext === reference ? 'ok' : 'bad';
+    $('local-result').hidden = false;
+  } catch (error) {
+    showAlert(alert, `The joint computation failed: ${error.message}`);
+    for (const worker of localWorkers) worker.terminate();
+    localWorkers = [];
+  } finally {
+    button.disabled = false;
+  }
+}
+
+// ---- Party view --------------------------------------------------------------------------------
+
+function parseInvite() {
+  const query = new URLSearchParams(location.search);
+  if (!query.has('room')) return undefined;
+  const secret = new URLSearchParams(location.hash.slice(1)).get('secret') ?? '';
+  const slot = Number(query.get('slot'));
+  const parties = Number(query.get('parties') ?? PARTIES);
+  const invite = { relay: location.origin, room: query.get('room') ?? '', slot, token: query.get('token') ?? '', parties };
+  if (!Number.isInteger(slot) || slot < 0 || slot >= parties) return { problem: 'This invite link has no valid party number.' };
+  if (parties !== PARTIES) return { problem: `This demo runs ${PARTIES}-party sessions; the link is for ${parties}.` };
+  if (!/^[0-9a-f]{32,}$/i.test(secret)) return { problem: 'This invite link lacks the session secret (the part after #). Ask for the full link.' };
+  return { invite, secret };
+}
+
+function renderRoster(roster, me) {
+  const list = $('roster');
+  list.replaceChildren();
+  for (let slot = 0; slot < PARTIES; slot++) {
+    const on = roster.includes(slot);
+    const item = document.createElement('li');
+    item.className = on ? 'on' : 'off';
+    item.dataset.slot = String(slot);
+    item.textContent = `Party ${slot}${slot === me ? ' (you)' : ''}: ${on ? 'connected' : 'not connected'}`;
+    list.append(item);
+  }
+}
+
+function setupPartyView(parsed) {
+  $('party-view').hidden = false;
+  const alert = $('party-alert');
+  if (parsed.problem) {
+    $('status').textContent = '';
+    return showAlert(alert, parsed.problem);
+  }
+  const { invite, secret } = parsed;
+  const me = invite.slot;
+  const isKeyHolder = KEY_HOLDERS.includes(me);
+  document.title = `Chorus — party ${me}`;
+  $('party-title').textContent = `Party ${me}`;
+  $('party-role').textContent = `You are the ${roleOf(me)}. Room ${invite.room}.`;
+  const format = $('plaintext-format');
+  if (isKeyHolder) {
+    $('input-label').textContent = 'Your key share (32 hex digits)';
+    $('input-help').textContent = 'One XOR share of the AES-128 key; the other key holder has the other share.';
+  } else {
+    $('input-label').textContent = 'Plaintext (one 16-byte block)';
+    format.hidden = false;
+    const help = () => {
+      $('input-help').textContent = format.value === 'hex'
+        ? '32 hex digits (16 bytes).'
+        : 'Up to 16 bytes of text (UTF-8), zero-padded to 16 bytes.';
+    };
+    format.addEventListener('change', help);
+    help();
+  }
+  renderRoster([], me);
+
+  let ready = false;
+  let running = false;
+  let finished = false;
+  const worker = spawnParty(invite, secret, (message) => {
+    if (message.type === 'roster') {
+      renderRoster(message.roster, me);
+    } else if (message.type === 'ready') {
+      ready = true;
+      renderRoster([0, 1, 2], me);
+      $('run').disabled = false;
+      $('status').textContent = 'All parties are connected. Enter your input and press Run.';
+    } else if (message.type === 'peer-left') {
+      renderRoster(message.roster, me);
+      if (!finished) {
+        showAlert(alert, `Party ${message.slot} left the session; the computation cannot finish. Create a new session to try again.`);
+        $('run').disabled = true;
+        $('status').textContent = 'Session ended.';
+      }
+    } else if (message.type === 'progress') {
+      $('progress').value = Math.min(message.round, EXPECTED_ROUNDS);
+      $('progress-text').textContent = `${message.round} / ${EXPECTED_ROUNDS}`;
+      $('stat-sent').textContent = String(message.bytesSent);
+      $('stat-received').textContent = String(message.bytesReceived);
+      $('stat-rounds').textContent = String(message.round);
+      $('stat-elapsed').textContent = `${Math.round(message.elapsedMs)} ms`;
+    } else if (message.type === 'result') {
+      finished = true;
+      $('progress').value = EXPECTED_ROUNDS;
+      $('progress-text').textContent = `done in ${message.stats.rounds} rounds`;
+      $('stat-sent').textContent = String(message.stats.bytesSent);
+      $('stat-received').textContent = String(message.stats.bytesReceived);
+      $('stat-rounds').textContent = String(message.stats.rounds);
+      $('stat-elapsed').textContent = `${Math.round(message.stats.timeMs)} ms`;
+      $('ciphertext').textContent = message.ciphertextHex ?? 'not revealed to this party';
+      $('status').textContent = 'Done.';
+    } else if (message.type === 'error') {
+      if (!finished) showAlert(alert, message.message);
+      $('run').disabled = true;
+      $('status').textContent = 'Session ended.';
+      worker.terminate();
+    }
+  });
+
+  $('party-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    if (!ready || running) return;
+    hideAlert(alert);
+    const field = $('party-input');
+    const value = field.value.trim();
+    let input;
+    let problem;
+    if (isKeyHolder) {
+      problem = hexBlockProblem(value, 'key share');
+      input = { key: value.toLowerCase() };
+    } else {
+      const block = plaintextBlock(format.value === 'hex' ? value : field.value, format.value);
+      problem = block.problem;
+      input = { plaintext: block.hex };
+    }
+    field.setAttribute('aria-invalid', String(problem !== undefined));
+    if (problem) {
+      showAlert(alert, problem);
+      field.focus();
+      return;
+    }
+    running = true;
+    $('run').disabled = true;
+    field.readOnly = true;
+    $('status').textContent = 'Running: waiting for the other parties…';
+    worker.postMessage({ type: 'run', input });
+  });
+}
+
+const parsed = parseInvite();
+if (parsed === undefined) setupCreateView();
+else setupPartyView(parsed);

@@ -1,0 +1,219 @@
+/**
+ * The browser demo (`demo/dist`, served by a relay process with `--static`) in headless Chromium:
+ * three party pages in separate browser contexts compute FIPS-197 AES from invite links; "Run all
+ * parties here" computes it in three Web Workers of one page and matches WebCrypto; a party page
+ * closing before it runs makes the other pages show a party-left alert. Loopback only; every wait
+ * is bounded. Screenshots go to `tests/artifacts/`.
+ *
+ * Needs Chromium at /usr/bin/chromium (or CHORUS_CHROMIUM); without it the tests are skipped, unless
+ * CHORUS_REQUIRE_BROWSER=1 makes that a failure.
+ */
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import {
+  FIPS_CIPHERTEXT,
+  FIPS_KEY,
+  FIPS_PLAINTEXT,
+  fromHex,
+  hex,
+  REPO,
+  startRelayProcess,
+  xor,
+  type RelayProcess,
+} from "./relay-process.js";
+
+const CHROMIUM = process.env.CHORUS_CHROMIUM ?? "/usr/bin/chromium";
+const haveBrowser = existsSync(CHROMIUM);
+if (!haveBrowser && process.env.CHORUS_REQUIRE_BROWSER === "1") {
+  throw new Error(`CHORUS_REQUIRE_BROWSER=1 but no Chromium at ${CHROMIUM}`);
+}
+const DEMO_DIST = join(REPO, "demo", "dist");
+const ARTIFACTS = join(REPO, "tests", "artifacts");
+const WAIT_MS = 20_000;
+
+let relay: RelayProcess | undefined;
+let browser: Browser | undefined;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  if (!haveBrowser) return;
+  if (!existsSync(join(DEMO_DIST, "index.html"))) {
+    execFileSync("npm", ["run", "build", "-w", "@chorus/demo"], { cwd: REPO, stdio: "inherit" });
+  }
+  mkdirSync(ARTIFACTS, { recursive: true });
+  relay = await startRelayProcess(["--static", DEMO_DIST]);
+  const { chromium } = await import("playwright-core");
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await relay?.stop();
+});
+
+/** A page in its own browser context (its own storage, like another person's browser). */
+async function isolatedPage(width = 900): Promise<Page> {
+  const context = await browser!.newContext({ viewport: { width, height: 900 } });
+  const page = await context.newPage();
+  page.on("pageerror", (e) => pageErrors.push(String(e)));
+  return page;
+}
+
+/** Creates a session on the demo's start page; returns the three invite links. */
+async function createSession(): Promise<string[]> {
+  const page = await isolatedPage();
+  await page.goto(`${relay!.url}/`);
+  await page.getByRole("button", { name: "Create a session" }).click();
+  const links = page.locator("a.invite");
+  await links.nth(2).waitFor({ timeout: WAIT_MS });
+  const hrefs = await links.evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
+  await page.screenshot({ path: join(ARTIFACTS, "demo-create.png"), fullPage: true });
+  await page.context().close();
+  return hrefs;
+}
+
+/** Opens each invite link in its own context and waits until every page has all parties connected. */
+async function openParties(invites: string[]): Promise<Page[]> {
+  const pages = await Promise.all(invites.map(() => isolatedPage()));
+  // The first page alone: its live roster shows itself connected and the others not yet.
+  await pages[0]!.goto(invites[0]!);
+  await expect.poll(() => pages[0]!.locator("#roster li.on").allTextContents(), { timeout: WAIT_MS }).toEqual([
+    "Party 0 (you): connected",
+  ]);
+  expect(await pages[0]!.locator("#run").isDisabled()).toBe(true);
+  await Promise.all(pages.slice(1).map((page, i) => page.goto(invites[i + 1]!)));
+  for (const page of pages) {
+    await expect.poll(() => page.locator("#run").isEnabled(), { timeout: WAIT_MS }).toBe(true);
+  }
+  return pages;
+}
+
+function keyShares(): [string, string] {
+  const share0 = new Uint8Array(randomBytes(16));
+  return [hex(share0), hex(xor(fromHex(FIPS_KEY), share0))];
+}
+
+it.skipIf(!haveBrowser)("three party pages from invite links compute FIPS-197 AES", async () => {
+  const invites = await createSession();
+  expect(invites).toHaveLength(3);
+  for (const [slot, link] of invites.entries()) {
+    const url = new URL(link);
+    expect(url.searchParams.get("slot")).toBe(String(slot));
+    expect(url.searchParams.get("token")).toMatch(/.+/);
+    expect(url.hash).toMatch(/^#secret=[0-9a-f]{64}$/);
+  }
+  const pages = await openParties(invites);
+  for (const page of pages) {
+    await expect(page.locator("#roster li.on").count()).resolves.toBe(3);
+  }
+  const [share0, share1] = keyShares();
+  await pages[0]!.fill("#party-input", share0);
+  await pages[1]!.fill("#party-input", share1);
+  await pages[2]!.fill("#party-input", FIPS_PLAINTEXT);
+  for (const page of pages) await page.getByRole("button", { name: "Run" }).click();
+  for (const [slot, page] of pages.entries()) {
+    await expect.poll(() => page.locator("#ciphertext").textContent(), { timeout: WAIT_MS }).toBe(FIPS_CIPHERTEXT);
+    // 64 rounds for one block; the plaintext owner's count is one lower (it sends nothing first).
+    const rounds = Number(await page.locator("#stat-rounds").textContent());
+    expect(rounds).toBeGreaterThanOrEqual(63);
+    expect(rounds).toBeLessThanOrEqual(64);
+    expect(Number(await page.locator("#stat-sent").textContent())).toBeGreaterThan(0);
+    expect(await page.locator("#progress").evaluate((p) => (p as HTMLProgressElement).value)).toBe(64);
+    expect(await page.locator("#party-alert").isHidden()).toBe(true);
+    await page.screenshot({ path: join(ARTIFACTS, `demo-party-${slot}.png`), fullPage: true });
+  }
+  // A party page at phone width: nothing overflows horizontally.
+  const phone = pages[2]!;
+  await phone.setViewportSize({ width: 375, height: 800 });
+  expect(await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  await phone.screenshot({ path: join(ARTIFACTS, "demo-party-2-phone.png"), fullPage: true });
+  for (const page of pages) await page.context().close();
+  expect(pageErrors).toEqual([]);
+});
+
+it.skipIf(!haveBrowser)("'Run all parties here' runs three workers and matches WebCrypto", async () => {
+  const page = await isolatedPage();
+  await page.goto(`${relay!.url}/`);
+  await page.getByRole("button", { name: "Run all parties here" }).click();
+  await expect.poll(() => page.locator("#local-check").textContent(), { timeout: WAIT_MS }).toBe("match");
+  expect(await page.locator("#local-ciphertext").textContent()).toBe(FIPS_CIPHERTEXT);
+  expect(await page.locator("#local-reference").textContent()).toBe(FIPS_CIPHERTEXT);
+  await page.screenshot({ path: join(ARTIFACTS, "demo-run-all.png"), fullPage: true });
+  // The same page at phone width: nothing overflows horizontally.
+  await page.setViewportSize({ width: 375, height: 800 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: join(ARTIFACTS, "demo-run-all-phone.png"), fullPage: true });
+  await page.context().close();
+  expect(pageErrors).toEqual([]);
+});
+
+it.skipIf(!haveBrowser)("a party page closing before it runs makes the others show a party-left alert", async () => {
+  const pages = await openParties(await createSession());
+  const [share0, share1] = keyShares();
+  // Bad input is refused with a message, before anything runs.
+  await pages[0]!.fill("#party-input", "abc");
+  await pages[0]!.getByRole("button", { name: "Run" }).click();
+  await expect.poll(() => pages[0]!.locator("#party-alert").textContent()).toContain("exactly 32 hex digits");
+  // Text plaintext: at most 16 bytes.
+  await pages[2]!.selectOption("#plaintext-format", "text");
+  await pages[2]!.fill("#party-input", "seventeen bytes!!");
+  await pages[2]!.getByRole("button", { name: "Run" }).click();
+  await expect.poll(() => pages[2]!.locator("#party-alert").textContent()).toContain("at most 16");
+  await pages[0]!.fill("#party-input", share0);
+  await pages[1]!.fill("#party-input", share1);
+  for (const page of pages.slice(0, 2)) {
+    await page.getByRole("button", { name: "Run" }).click();
+    await expect.poll(() => page.locator("#status").textContent()).toContain("Running");
+  }
+  await pages[2]!.context().close();
+  for (const [slot, page] of pages.slice(0, 2).entries()) {
+    const alert = page.locator("#party-alert");
+    await expect.poll(() => alert.textContent(), { timeout: 10_000 }).toContain("Party 2 left the session");
+    expect(await alert.getAttribute("role")).toBe("alert");
+    expect(await alert.isVisible()).toBe(true);
+    expect(await page.locator("#ciphertext").textContent()).toBe("—");
+    await page.screenshot({ path: join(ARTIFACTS, `demo-party-left-${slot}.png`), fullPage: true });
+    await page.context().close();
+  }
+  expect(pageErrors).toEqual([]);
+});
+
+it.skipIf(!haveBrowser)("a party with another session secret is reported as an authentication failure", async () => {
+  const invites = await createSession();
+  // Party 2's link carries a different secret: its handshakes cannot authenticate.
+  invites[2] = invites[2]!.replace(/#secret=.*$/, `#secret=${randomBytes(32).toString("hex")}`);
+  const pages = await openParties(invites);
+  const [share0, share1] = keyShares();
+  const inputs = [share0, share1, FIPS_PLAINTEXT];
+  for (const [slot, page] of pages.entries()) {
+    await page.fill("#party-input", inputs[slot]!);
+    await page.getByRole("button", { name: "Run" }).click();
+  }
+  const alerts: string[] = [];
+  for (const page of pages) {
+    const alert = page.locator("#party-alert");
+    await expect.poll(() => alert.isVisible(), { timeout: 10_000 }).toBe(true);
+    alerts.push((await alert.textContent()) ?? "");
+    expect(await page.locator("#ciphertext").textContent()).toBe("—");
+  }
+  expect(alerts.some((text) => text.includes("failed authentication"))).toBe(true);
+  await pages[0]!.screenshot({ path: join(ARTIFACTS, "demo-integrity-0.png"), fullPage: true });
+  for (const page of pages) await page.context().close();
+  expect(pageErrors).toEqual([]);
+});

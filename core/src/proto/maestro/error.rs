@@ -77,6 +77,14 @@ pub enum MaestroError {
     /// A party index that is not 0, 1 or 2.
     #[error("party {0} is not in the 3-party session")]
     UnknownParty(PartyId),
+    /// A packed GF(2^4) message of odd length whose unused padding nibble is not zero.
+    #[error("party {from} sent a nonzero padding nibble during {step}")]
+    NonzeroPadding {
+        /// The sender of the message.
+        from: PartyId,
+        /// The step that was running.
+        step: Step,
+    },
     /// An AES key of unsupported length.
     #[error("AES key must be 16, 24 or 32 shared bytes, got {0}")]
     BadKeyLength(usize),

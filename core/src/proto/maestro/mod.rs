@@ -12,12 +12,16 @@
 //! - [`sbox`]: the S-box black-box trait [`SboxLayer`] every variant implements;
 //! - [`gf256_circuit`]: the GF(2^8)-circuit S-box of \[21\] (Table 1: 5120 bits, 30 rounds per
 //!   AES-128 block per party, without key schedule);
+//! - [`gf16_rss`]: replicated sharing over GF(2^4), Φ/Φ⁻¹ on shares, and nibble-packed batched
+//!   multiplication;
+//! - [`gf16_circuit`]: the GF(2^4)-circuit S-box (§5; Protocol 3 with v⁻¹ = v²·v⁴·v⁸; Table 1:
+//!   3200 bits per block per party; 40 rounds, not the 30 printed in Table 1 — see its docs);
 //! - [`aes`]: the AES driver written once over [`SboxLayer`]: key schedule in MPC and batched
 //!   encryption of many blocks;
 //! - [`frobenius`]: x², x⁴, x¹⁶ as constant-time F2-linear bit matrices (local on shares);
 //! - [`msg`]: the raw-byte wire format; [`error`]: typed errors.
 //!
-//! Not implemented yet: the GF(2^4)-circuit, LUT-16 and LUT-256 variants (§3) and the malicious
+//! Not implemented yet: the LUT-16 and LUT-256 variants (§3) and the malicious
 //! verification (§2.7); they plug in as further [`SboxLayer`] implementations.
 //!
 //! Communication is that of the paper's model (payload bytes per party, rounds as counted by
@@ -26,6 +30,8 @@
 pub mod aes;
 pub mod error;
 pub mod frobenius;
+pub mod gf16_circuit;
+pub mod gf16_rss;
 pub mod gf256_circuit;
 pub mod msg;
 pub mod online;
@@ -34,6 +40,7 @@ pub mod rss;
 pub mod sbox;
 
 pub use error::{MaestroError, Step};
+pub use gf16_circuit::Gf16CircuitSbox;
 pub use gf256_circuit::Gf256CircuitSbox;
 pub use online::Party;
 pub use prss::Prss;

@@ -136,7 +136,7 @@ pub fn unpack_nibbles(
 }
 
 /// `n` zero-sharing parts over GF(2^4), two per PRSS byte.
-fn zero_nibbles(party: &mut Party, n: usize) -> Vec<Gf16> {
+pub(crate) fn zero_nibbles(party: &mut Party, n: usize) -> Vec<Gf16> {
     let bytes: Vec<Gf256> = party.prss_mut().zero(n.div_ceil(2));
     let mut out: Vec<Gf16> = bytes.iter().flat_map(|b| [Gf16::new(b.0), Gf16::new(b.0 >> 4)]).collect();
     out.truncate(n);

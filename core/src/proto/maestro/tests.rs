@@ -20,19 +20,27 @@ trait Variant: SboxLayer<Share = RssShare> + Sized {
     const COSTS: Costs;
     fn build(party: Party) -> Self;
     fn party(&mut self) -> &mut Party;
+    /// Input-independent preprocessing for `sboxes` later S-box evaluations (none by default).
+    async fn preprocess(&mut self, _net: &mut MemoryNetwork, _sboxes: usize) {}
 }
 
 /// Online cost of one S-box per party: every `sub_bytes` call of n bytes sends n · `bits` bits
-/// (n a multiple of 4, so nibble packing has no padding) in `rounds` rounds, one message each.
+/// (n a multiple of 4, so nibble packing has no padding) in `rounds` rounds and `messages`
+/// messages.
 #[derive(Clone, Copy, Debug)]
 struct Costs {
     bits: u64,
     rounds: u64,
+    /// Messages each party sends per `sub_bytes` call.
+    messages: u64,
+    /// Preprocessing bits per S-box (one batch of any size, `pre_rounds` rounds).
+    pre_bits: u64,
+    pre_rounds: u64,
 }
 
 impl Variant for Gf256CircuitSbox {
     /// Table 1, GF(2^8)-circuit: 5120 bits and 30 rounds per block = 32 bits, 3 rounds per S-box.
-    const COSTS: Costs = Costs { bits: 32, rounds: 3 };
+    const COSTS: Costs = Costs { bits: 32, rounds: 3, messages: 3, pre_bits: 0, pre_rounds: 0 };
     fn build(party: Party) -> Self {
         Gf256CircuitSbox::new(party)
     }
@@ -44,12 +52,27 @@ impl Variant for Gf256CircuitSbox {
 impl Variant for Gf16CircuitSbox {
     /// Table 1, GF(2^4)-circuit: 3200 bits per block = 20 bits per S-box; 4 rounds per S-box (40
     /// per block, not Table 1's 30: see the module docs of `gf16_circuit`).
-    const COSTS: Costs = Costs { bits: 20, rounds: 4 };
+    const COSTS: Costs = Costs { bits: 20, rounds: 4, messages: 4, pre_bits: 0, pre_rounds: 0 };
     fn build(party: Party) -> Self {
         Gf16CircuitSbox::new(party)
     }
     fn party(&mut self) -> &mut Party {
         Gf16CircuitSbox::party(self)
+    }
+}
+
+impl Variant for Lut16Sbox {
+    /// Table 1, GF(2^4)-LUT-16: 1760 preprocessing bits in 2 rounds and 2560 online bits in 20
+    /// rounds per block = 11 and 16 bits, 2 rounds per S-box.
+    const COSTS: Costs = Costs { bits: 16, rounds: 2, messages: 3, pre_bits: 11, pre_rounds: 2 };
+    fn build(party: Party) -> Self {
+        Lut16Sbox::new(party)
+    }
+    fn party(&mut self) -> &mut Party {
+        Lut16Sbox::party(self)
+    }
+    async fn preprocess(&mut self, net: &mut MemoryNetwork, sboxes: usize) {
+        Lut16Sbox::preprocess(self, net, sboxes).await.expect("preprocessing");
     }
 }
 
@@ -197,6 +220,7 @@ fn sbox_is_exhaustively_correct<S: Variant>() {
         let mut s: Vec<RssShare> = dealt.iter().map(|d| d[net.party()]).collect();
         async move {
             let mut sbox = S::build(setup(&mut net, 5).await);
+            sbox.preprocess(&mut net, 256).await;
             let before = net.stats();
             sbox.sub_bytes(&mut net, &mut s).await.unwrap();
             (s, net.stats().since(&before))
@@ -223,6 +247,7 @@ enum KeyInput {
 
 struct AesRun {
     ciphertext: Option<Vec<u8>>,
+    preprocessing: NetStats,
     key_schedule: NetStats,
     encryption: NetStats,
 }
@@ -247,6 +272,16 @@ fn run_aes<S: Variant>(
         async move {
             let me = net.party();
             let mut sbox = S::build(setup(&mut net, seed).await);
+            // Preprocessing is input-independent, so it runs first: the key schedule's S-boxes
+            // (4 per SubWord) and 16 per block per round.
+            let (sub_words, rounds) = match key.len() {
+                16 => (10, 10),
+                24 => (8, 12),
+                _ => (13, 14),
+            };
+            let before = net.stats();
+            sbox.preprocess(&mut net, 4 * sub_words + 16 * rounds * plaintext.len() / 16).await;
+            let preprocessing = net.stats().since(&before);
             let key_shares = match key_input {
                 KeyInput::Party(owner) => sbox
                     .party()
@@ -274,7 +309,12 @@ fn run_aes<S: Variant>(
             let encryption = net.stats().since(&before);
 
             let out = sbox.party().reveal(&mut net, state.as_flattened(), reveal_to).await.unwrap();
-            AesRun { ciphertext: out.map(|v| v.iter().map(|b| b.0).collect()), key_schedule, encryption }
+            AesRun {
+                ciphertext: out.map(|v| v.iter().map(|b| b.0).collect()),
+                preprocessing,
+                key_schedule,
+                encryption,
+            }
         }
     })
 }
@@ -282,20 +322,23 @@ fn run_aes<S: Variant>(
 /// Checks the per-party costs of [`run_aes`] against the variant's [`Costs`]; the plaintext input
 /// by `pt_owner` is the last step before the key schedule.
 fn assert_aes_costs<S: Variant>(runs: &[AesRun], blocks: usize, pt_owner: usize) {
-    let Costs { bits, rounds } = S::COSTS;
+    let Costs { bits, rounds, messages, pre_bits, pre_rounds } = S::COSTS;
     for (p, run) in runs.iter().enumerate() {
+        // Preprocessing: 40 key-schedule S-boxes and 160 per block, one batch.
+        assert_eq!(run.preprocessing.bytes_sent * 8, pre_bits * (40 + 160 * blocks as u64), "party {p}");
+        assert_eq!(run.preprocessing.rounds, pre_rounds, "party {p}");
         // Table 1 counts bits per party per block without the key schedule (160 S-boxes); all
         // blocks of a round share the rounds.
         assert_eq!(run.encryption.bytes_sent * 8, 160 * bits * blocks as u64, "party {p}");
         assert_eq!(run.encryption.rounds, 10 * rounds, "party {p}");
-        assert_eq!(run.encryption.messages_sent, 10 * rounds, "party {p}");
+        assert_eq!(run.encryption.messages_sent, 10 * messages, "party {p}");
         // Key schedule: 40 S-boxes in 10 SubWords.
         assert_eq!(run.key_schedule.bytes_sent * 8, 40 * bits, "party {p}");
         // The plaintext owner only sends in its input step, so its first key-schedule message
         // leaves in the same round (nothing to wait for in between): it counts one round less.
         let expected_rounds = if p == pt_owner { 10 * rounds - 1 } else { 10 * rounds };
         assert_eq!(run.key_schedule.rounds, expected_rounds, "party {p}");
-        assert_eq!(run.key_schedule.messages_sent, 10 * rounds, "party {p}");
+        assert_eq!(run.key_schedule.messages_sent, 10 * messages, "party {p}");
     }
 }
 
@@ -480,14 +523,14 @@ fn aes256_fips197_c3_through_the_same_driver<S: Variant>() {
     let key: Vec<u8> = (0..32).collect();
     let expected = hex::decode("8ea2b7ca516745bfeafc49904b496089").unwrap();
     let runs = run_aes::<S>(&key, &[FIPS_PT], KeyInput::XorShares(1, 2), 0, &[0, 1, 2], 15);
-    let Costs { bits, rounds } = S::COSTS;
+    let Costs { bits, rounds, messages, .. } = S::COSTS;
     for (p, run) in runs.iter().enumerate() {
         assert_eq!(run.ciphertext.as_deref(), Some(&expected[..]));
         // 14 rounds × 16 S-boxes; key schedule: 13 SubWords = 52 S-boxes.
         let encryption = (run.encryption.bytes_sent * 8, run.encryption.rounds);
         assert_eq!(encryption, (14 * 16 * bits, 14 * rounds), "party {p}");
         let key_schedule = (run.key_schedule.bytes_sent * 8, run.key_schedule.messages_sent);
-        assert_eq!(key_schedule, (52 * bits, 13 * rounds), "party {p}");
+        assert_eq!(key_schedule, (52 * bits, 13 * messages), "party {p}");
     }
 }
 
@@ -499,6 +542,7 @@ fn key_schedule_alone_matches_plain_expansion<S: Variant>() {
         let key: Vec<RssShare> = dealt.iter().map(|d| d[net.party()]).collect();
         async move {
             let mut sbox = S::build(setup(&mut net, 16).await);
+            sbox.preprocess(&mut net, 40).await;
             let before = net.stats();
             let round_keys = expand_key(&mut sbox, &mut net, &key).await.unwrap();
             (round_keys, net.stats().since(&before))
@@ -584,4 +628,40 @@ fn gf256_circuit_aes_suite() {
 #[test]
 fn gf16_circuit_aes_suite() {
     aes_suite::<Gf16CircuitSbox>();
+}
+
+#[test]
+fn lut16_aes_suite() {
+    aes_suite::<Lut16Sbox>();
+}
+
+#[test]
+fn lut16_without_enough_preprocessing_is_a_typed_error_before_sending() {
+    let results = run_session(3, |mut net| async move {
+        let mut sbox = Lut16Sbox::new(setup(&mut net, 17).await);
+        sbox.preprocess(&mut net, 3).await.unwrap();
+        let mut bytes = sbox.party().prss_mut().random(4);
+        let before = net.stats();
+        let err = sbox.sub_bytes(&mut net, &mut bytes).await;
+        (err, sbox.available(), net.stats().since(&before).bytes_sent)
+    });
+    for r in results {
+        assert_eq!(r, (Err(MaestroError::PreprocessingExhausted { needed: 4, available: 3 }), 3, 0));
+    }
+}
+
+#[test]
+fn lut16_malformed_lookup_opening_names_sender() {
+    let results = run_session(3, |mut net| async move {
+        let mut sbox = Lut16Sbox::new(setup(&mut net, 18).await);
+        sbox.preprocess(&mut net, 3).await.unwrap();
+        let mut bytes = sbox.party().prss_mut().random(3);
+        if net.party() == 2 {
+            // Party 2 sends party 0 a padded opening with a nonzero padding nibble.
+            net.send(0, vec![0, 0xf0]).unwrap();
+            return None;
+        }
+        Some(sbox.sub_bytes(&mut net, &mut bytes).await)
+    });
+    assert_eq!(results[0], Some(Err(MaestroError::NonzeroPadding { from: 2, step: Step::LookupOpen })));
 }

@@ -31,7 +31,7 @@ pub struct OneHot16 {
 
 /// Replicated share components of one bit, each 0 or 1.
 #[derive(Clone, Copy, Debug)]
-struct BitPair(u8, u8);
+pub(crate) struct BitPair(pub(crate) u8, pub(crate) u8);
 
 /// Packs bits (0/1 values) LSB-first into bytes.
 pub fn pack_bits(bits: &[u8]) -> Vec<u8> {
@@ -58,20 +58,28 @@ async fn mul_bits<N: Network>(
     a: &[BitPair],
     b: &[BitPair],
 ) -> Result<Vec<BitPair>, MaestroError> {
+    let products = a.iter().zip(b).map(|(x, y)| (x.0 & (y.0 ^ y.1)) ^ (x.1 & y.0)).collect();
+    reshare_bits(party, net, products).await
+}
+
+/// The resharing round of a batched AND: `local[k]` is this party's cross-term sum of product k
+/// (xᵢyᵢ + xᵢyᵢ₊₁ + xᵢ₊₁yᵢ); a PRSS zero bit is added and the result sent to party i−1.
+pub(crate) async fn reshare_bits<N: Network>(
+    party: &mut Party,
+    net: &mut N,
+    mut local: Vec<u8>,
+) -> Result<Vec<BitPair>, MaestroError> {
     let me = party.id();
-    let zero = party.prss_mut().zero(a.len().div_ceil(8));
-    let z: Vec<u8> = a
-        .iter()
-        .zip(b)
-        .enumerate()
-        .map(|(k, (x, y))| (x.0 & (y.0 ^ y.1)) ^ (x.1 & y.0) ^ ((zero[k / 8].0 >> (k % 8)) & 1))
-        .collect();
+    let zero = party.prss_mut().zero(local.len().div_ceil(8));
+    for (k, z) in local.iter_mut().enumerate() {
+        *z ^= (zero[k / 8].0 >> (k % 8)) & 1;
+    }
     let step = Step::OneHotPreprocessing;
-    send_bytes(net, (me + 2) % 3, pack_bits(&z), step)?;
+    send_bytes(net, (me + 2) % 3, pack_bits(&local), step)?;
     let from = (me + 1) % 3;
-    let bytes = recv_bytes(net, from, a.len().div_ceil(8), step).await?;
-    let z_next = unpack_bits(&bytes, a.len(), from, step)?;
-    Ok(z.into_iter().zip(z_next).map(|(f, s)| BitPair(f, s)).collect())
+    let bytes = recv_bytes(net, from, local.len().div_ceil(8), step).await?;
+    let z_next = unpack_bits(&bytes, local.len(), from, step)?;
+    Ok(local.into_iter().zip(z_next).map(|(f, s)| BitPair(f, s)).collect())
 }
 
 /// Pairs (i, j), i > j, multiplied in round 1, in this order.

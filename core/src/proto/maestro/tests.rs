@@ -76,6 +76,22 @@ impl Variant for Lut16Sbox {
     }
 }
 
+impl Variant for Lut256Sbox {
+    /// Table 1, ⟦·⟧-LUT-256: 39520 preprocessing bits and 1280 online bits in 10 rounds per block
+    /// = 247 and 8 bits, 1 round per S-box; preprocessing in 7 rounds (log 256 − 1, §3.4; Table 1
+    /// prints 6: see the module docs of `lut256`).
+    const COSTS: Costs = Costs { bits: 8, rounds: 1, messages: 1, pre_bits: 247, pre_rounds: 7 };
+    fn build(party: Party) -> Self {
+        Lut256Sbox::new(party)
+    }
+    fn party(&mut self) -> &mut Party {
+        Lut256Sbox::party(self)
+    }
+    async fn preprocess(&mut self, net: &mut MemoryNetwork, sboxes: usize) {
+        Lut256Sbox::preprocess(self, net, sboxes).await.expect("preprocessing");
+    }
+}
+
 async fn setup(net: &mut MemoryNetwork, seed: u64) -> Party {
     let mut rng = ChaCha20Rng::seed_from_u64(seed.wrapping_mul(3) + net.party() as u64);
     Party::setup(net, &mut rng).await.expect("PRSS setup")
@@ -664,4 +680,9 @@ fn lut16_malformed_lookup_opening_names_sender() {
         Some(sbox.sub_bytes(&mut net, &mut bytes).await)
     });
     assert_eq!(results[0], Some(Err(MaestroError::NonzeroPadding { from: 2, step: Step::LookupOpen })));
+}
+
+#[test]
+fn lut256_aes_suite() {
+    aes_suite::<Lut256Sbox>();
 }

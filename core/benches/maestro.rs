@@ -1,10 +1,10 @@
 //! MAESTRO semi-honest AES-128 over the in-memory network, all three parties in one thread, one
-//! group per S-box variant (GF(2^8)-circuit, GF(2^4)-circuit, LUT-16): 1000 blocks per
+//! group per S-box variant (GF(2^8)-circuit, GF(2^4)-circuit, LUT-16, LUT-256): 1000 blocks per
 //! iteration, reported as blocks/s (criterion "elements").
 //!
-//! Setup (PRSS keys, dealt shares of plaintext and key, LUT-16's one-hot preprocessing for all
-//! S-boxes, and for `encrypt` the MPC key schedule) happens outside the timed region; LUT-16's
-//! preprocessing is timed on its own in `preprocess_1000_blocks`.
+//! Setup (PRSS keys, dealt shares of plaintext and key, the LUT variants' one-hot preprocessing
+//! for all S-boxes, and for `encrypt` the MPC key schedule) happens outside the timed region; the
+//! preprocessing is timed on its own in the `*_preprocessing` groups.
 //!
 //! Run: `CARGO_TARGET_DIR=$PWD/target cargo bench -p chorus-core --bench maestro`
 
@@ -16,7 +16,7 @@ mod bench {
     use chorus_core::net::Network;
     use chorus_core::proto::maestro::aes::{encrypt_blocks, expand_key};
     use chorus_core::proto::maestro::{
-        Gf16CircuitSbox, Gf256CircuitSbox, Lut16Sbox, Party, RssShare, SboxLayer,
+        Gf16CircuitSbox, Gf256CircuitSbox, Lut16Sbox, Lut256Sbox, Party, RssShare, SboxLayer,
     };
     use criterion::{criterion_group, BatchSize, Criterion, Throughput};
     use rand_chacha::ChaCha20Rng;
@@ -49,6 +49,15 @@ mod bench {
     impl Variant for Lut16Sbox {
         fn build(party: Party) -> Self {
             Lut16Sbox::new(party)
+        }
+        async fn prepare(&mut self, net: &mut MemoryNetwork, sboxes: usize) {
+            self.preprocess(net, sboxes).await.expect("preprocessing");
+        }
+    }
+
+    impl Variant for Lut256Sbox {
+        fn build(party: Party) -> Self {
+            Lut256Sbox::new(party)
         }
         async fn prepare(&mut self, net: &mut MemoryNetwork, sboxes: usize) {
             self.preprocess(net, sboxes).await.expect("preprocessing");
@@ -143,16 +152,26 @@ mod bench {
 
     fn lut16(c: &mut Criterion) {
         aes128::<Lut16Sbox>(c, "maestro_lut16_aes128");
-        let mut group = c.benchmark_group("maestro_lut16_preprocessing");
+        preprocessing::<Lut16Sbox>(c, "maestro_lut16_preprocessing");
+    }
+
+    fn lut256(c: &mut Criterion) {
+        aes128::<Lut256Sbox>(c, "maestro_lut256_aes128");
+        preprocessing::<Lut256Sbox>(c, "maestro_lut256_preprocessing");
+    }
+
+    /// One-hot preprocessing for the key schedule and 1000 blocks, timed alone.
+    fn preprocessing<S: Variant>(c: &mut Criterion, name: &str) {
+        let mut group = c.benchmark_group(name);
         group.sample_size(10);
         group.throughput(Throughput::Elements(BLOCKS as u64));
         group.bench_function("preprocess_1000_blocks", |b| {
             b.iter_batched(
-                || parties::<Lut16Sbox>(3, 0),
+                || parties::<S>(3, 0),
                 |states| {
                     let futures = states.into_iter().map(|mut s| async move {
                         s.sbox.prepare(&mut s.net, SBOXES).await;
-                        s.sbox.available()
+                        s.sbox
                     });
                     futures::executor::block_on(futures::future::join_all(futures))
                 },
@@ -162,7 +181,7 @@ mod bench {
         group.finish();
     }
 
-    criterion_group!(benches, gf256_circuit, gf16_circuit, lut16);
+    criterion_group!(benches, gf256_circuit, gf16_circuit, lut16, lut256);
 }
 
 #[cfg(not(target_arch = "wasm32"))]

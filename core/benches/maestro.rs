@@ -1,8 +1,10 @@
-//! MAESTRO semi-honest GF(2^8)-circuit AES-128 over the in-memory network, all three parties in
-//! one thread: 1000 blocks per iteration, reported as blocks/s (criterion "elements").
+//! MAESTRO semi-honest AES-128 over the in-memory network, all three parties in one thread, one
+//! group per S-box variant (GF(2^8)-circuit, GF(2^4)-circuit, LUT-16, LUT-256): 1000 blocks per
+//! iteration, reported as blocks/s (criterion "elements").
 //!
-//! Setup (PRSS keys, dealt shares of plaintext and key, and for `encrypt` the MPC key schedule)
-//! happens outside the timed region.
+//! Setup (PRSS keys, dealt shares of plaintext and key, the LUT variants' one-hot preprocessing
+//! for all S-boxes, and for `encrypt` the MPC key schedule) happens outside the timed region; the
+//! preprocessing is timed on its own in the `*_preprocessing` groups.
 //!
 //! Run: `CARGO_TARGET_DIR=$PWD/target cargo bench -p chorus-core --bench maestro`
 
@@ -13,22 +15,65 @@ mod bench {
     use chorus_core::net::memory::{run_session, MemoryNetwork};
     use chorus_core::net::Network;
     use chorus_core::proto::maestro::aes::{encrypt_blocks, expand_key};
-    use chorus_core::proto::maestro::{Gf256CircuitSbox, Party, RssShare};
+    use chorus_core::proto::maestro::{
+        Gf16CircuitSbox, Gf256CircuitSbox, Lut16Sbox, Lut256Sbox, Party, RssShare, SboxLayer,
+    };
     use criterion::{criterion_group, BatchSize, Criterion, Throughput};
     use rand_chacha::ChaCha20Rng;
     use rand_core::{RngCore, SeedableRng};
 
     const BLOCKS: usize = 1000;
 
-    struct PartyState {
+    /// AES-128 S-boxes for the key schedule and BLOCKS blocks.
+    const SBOXES: usize = 40 + 160 * BLOCKS;
+
+    /// A variant as the benchmark builds it.
+    trait Variant: SboxLayer<Share = RssShare> + Sized {
+        fn build(party: Party) -> Self;
+        /// Input-independent preprocessing for `sboxes` S-boxes (none by default).
+        async fn prepare(&mut self, _net: &mut MemoryNetwork, _sboxes: usize) {}
+    }
+
+    impl Variant for Gf256CircuitSbox {
+        fn build(party: Party) -> Self {
+            Gf256CircuitSbox::new(party)
+        }
+    }
+
+    impl Variant for Gf16CircuitSbox {
+        fn build(party: Party) -> Self {
+            Gf16CircuitSbox::new(party)
+        }
+    }
+
+    impl Variant for Lut16Sbox {
+        fn build(party: Party) -> Self {
+            Lut16Sbox::new(party)
+        }
+        async fn prepare(&mut self, net: &mut MemoryNetwork, sboxes: usize) {
+            self.preprocess(net, sboxes).await.expect("preprocessing");
+        }
+    }
+
+    impl Variant for Lut256Sbox {
+        fn build(party: Party) -> Self {
+            Lut256Sbox::new(party)
+        }
+        async fn prepare(&mut self, net: &mut MemoryNetwork, sboxes: usize) {
+            self.preprocess(net, sboxes).await.expect("preprocessing");
+        }
+    }
+
+    struct PartyState<S> {
         net: MemoryNetwork,
-        sbox: Gf256CircuitSbox,
+        sbox: S,
         key: Vec<RssShare>,
         blocks: Vec<[RssShare; 16]>,
     }
 
-    /// Three parties after PRSS setup, holding dealt shares of a random key and BLOCKS blocks.
-    fn parties(seed: u64) -> Vec<PartyState> {
+    /// Three parties after PRSS setup (and `prepare` for `prepared` S-boxes), holding dealt
+    /// shares of a random key and BLOCKS blocks.
+    fn parties<S: Variant>(seed: u64, prepared: usize) -> Vec<PartyState<S>> {
         let mut rng = ChaCha20Rng::seed_from_u64(seed);
         let mut deal = |n: usize| -> Vec<[RssShare; 3]> {
             (0..n)
@@ -48,12 +93,14 @@ mod bench {
             async move {
                 let mut rng = ChaCha20Rng::seed_from_u64(seed * 3 + p as u64);
                 let party = Party::setup(&mut net, &mut rng).await.expect("setup");
-                PartyState { net, sbox: Gf256CircuitSbox::new(party), key, blocks }
+                let mut sbox = S::build(party);
+                sbox.prepare(&mut net, prepared).await;
+                PartyState { net, sbox, key, blocks }
             }
         })
     }
 
-    fn with_round_keys(states: Vec<PartyState>) -> Vec<(PartyState, RoundKeys<RssShare>)> {
+    fn with_round_keys<S: Variant>(states: Vec<PartyState<S>>) -> Vec<(PartyState<S>, RoundKeys<RssShare>)> {
         let futures = states.into_iter().map(|mut s| async move {
             let rk = expand_key(&mut s.sbox, &mut s.net, &s.key).await.expect("key schedule");
             (s, rk)
@@ -61,13 +108,13 @@ mod bench {
         futures::executor::block_on(futures::future::join_all(futures))
     }
 
-    fn aes128(c: &mut Criterion) {
-        let mut group = c.benchmark_group("maestro_gf256_circuit_aes128");
+    fn aes128<S: Variant>(c: &mut Criterion, name: &str) {
+        let mut group = c.benchmark_group(name);
         group.sample_size(10);
         group.throughput(Throughput::Elements(BLOCKS as u64));
         group.bench_function("encrypt_1000_blocks", |b| {
             b.iter_batched(
-                || with_round_keys(parties(1)),
+                || with_round_keys(parties::<S>(1, SBOXES)),
                 |states| {
                     let futures = states.into_iter().map(|(mut s, rk)| async move {
                         encrypt_blocks(&mut s.sbox, &mut s.net, &rk, &mut s.blocks).await.expect("encrypt");
@@ -80,7 +127,7 @@ mod bench {
         });
         group.bench_function("key_schedule_and_encrypt_1000_blocks", |b| {
             b.iter_batched(
-                || parties(2),
+                || parties::<S>(2, SBOXES),
                 |states| {
                     let futures = states.into_iter().map(|mut s| async move {
                         let rk = expand_key(&mut s.sbox, &mut s.net, &s.key).await.expect("key schedule");
@@ -95,7 +142,46 @@ mod bench {
         group.finish();
     }
 
-    criterion_group!(benches, aes128);
+    fn gf256_circuit(c: &mut Criterion) {
+        aes128::<Gf256CircuitSbox>(c, "maestro_gf256_circuit_aes128");
+    }
+
+    fn gf16_circuit(c: &mut Criterion) {
+        aes128::<Gf16CircuitSbox>(c, "maestro_gf16_circuit_aes128");
+    }
+
+    fn lut16(c: &mut Criterion) {
+        aes128::<Lut16Sbox>(c, "maestro_lut16_aes128");
+        preprocessing::<Lut16Sbox>(c, "maestro_lut16_preprocessing");
+    }
+
+    fn lut256(c: &mut Criterion) {
+        aes128::<Lut256Sbox>(c, "maestro_lut256_aes128");
+        preprocessing::<Lut256Sbox>(c, "maestro_lut256_preprocessing");
+    }
+
+    /// One-hot preprocessing for the key schedule and 1000 blocks, timed alone.
+    fn preprocessing<S: Variant>(c: &mut Criterion, name: &str) {
+        let mut group = c.benchmark_group(name);
+        group.sample_size(10);
+        group.throughput(Throughput::Elements(BLOCKS as u64));
+        group.bench_function("preprocess_1000_blocks", |b| {
+            b.iter_batched(
+                || parties::<S>(3, 0),
+                |states| {
+                    let futures = states.into_iter().map(|mut s| async move {
+                        s.sbox.prepare(&mut s.net, SBOXES).await;
+                        s.sbox
+                    });
+                    futures::executor::block_on(futures::future::join_all(futures))
+                },
+                BatchSize::PerIteration,
+            )
+        });
+        group.finish();
+    }
+
+    criterion_group!(benches, gf256_circuit, gf16_circuit, lut16, lut256);
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -14,6 +14,10 @@ pub enum Step {
     Multiply,
     /// Opening of shared values.
     Reveal,
+    /// Generation of random one-hot vectors (LUT preprocessing).
+    OneHotPreprocessing,
+    /// Opening of the masked table index of a lookup.
+    LookupOpen,
 }
 
 impl core::fmt::Display for Step {
@@ -23,6 +27,8 @@ impl core::fmt::Display for Step {
             Step::Input => "input sharing",
             Step::Multiply => "multiplication",
             Step::Reveal => "reveal",
+            Step::OneHotPreprocessing => "one-hot vector preprocessing",
+            Step::LookupOpen => "lookup index opening",
         })
     }
 }
@@ -77,6 +83,30 @@ pub enum MaestroError {
     /// A party index that is not 0, 1 or 2.
     #[error("party {0} is not in the 3-party session")]
     UnknownParty(PartyId),
+    /// A packed GF(2^4) message of odd length whose unused padding nibble is not zero.
+    #[error("party {from} sent a nonzero padding nibble during {step}")]
+    NonzeroPadding {
+        /// The sender of the message.
+        from: PartyId,
+        /// The step that was running.
+        step: Step,
+    },
+    /// A table-lookup S-box ran out of preprocessed one-hot vectors.
+    #[error("{needed} preprocessed one-hot vectors needed, {available} available")]
+    PreprocessingExhausted {
+        /// Vectors the call needs.
+        needed: usize,
+        /// Vectors left.
+        available: usize,
+    },
+    /// A bit-packed message whose unused padding bits are not zero.
+    #[error("party {from} sent nonzero padding bits during {step}")]
+    NonzeroBitPadding {
+        /// The sender of the message.
+        from: PartyId,
+        /// The step that was running.
+        step: Step,
+    },
     /// An AES key of unsupported length.
     #[error("AES key must be 16, 24 or 32 shared bytes, got {0}")]
     BadKeyLength(usize),

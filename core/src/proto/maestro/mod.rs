@@ -12,12 +12,22 @@
 //! - [`sbox`]: the S-box black-box trait [`SboxLayer`] every variant implements;
 //! - [`gf256_circuit`]: the GF(2^8)-circuit S-box of \[21\] (Table 1: 5120 bits, 30 rounds per
 //!   AES-128 block per party, without key schedule);
+//! - [`gf16_rss`]: replicated sharing over GF(2^4), Φ/Φ⁻¹ on shares, and nibble-packed batched
+//!   multiplication;
+//! - [`gf16_circuit`]: the GF(2^4)-circuit S-box (§5; Protocol 3 with v⁻¹ = v²·v⁴·v⁸; Table 1:
+//!   3200 bits per block per party; 40 rounds, not the 30 printed in Table 1 — see its docs);
+//! - [`one_hot16`]: random one-hot vectors of length 16 (Appendix A, Protocol 8), bit-packed;
+//! - [`lut16`]: the LUT-16 S-box (Protocol 3 with Protocol 4's lookup; Table 1: 1760
+//!   preprocessing bits in 2 rounds, 2560 online bits in 20 rounds per block per party);
+//! - [`lut256`]: the (2,3) LUT-256 S-box (Protocol 4 on replicated input with Protocol 5's
+//!   length-256 one-hot vectors; Table 1: 39520 preprocessing bits, 1280 online bits in 10
+//!   rounds per block per party; preprocessing in 7 rounds, not the 6 printed in Table 1);
 //! - [`aes`]: the AES driver written once over [`SboxLayer`]: key schedule in MPC and batched
 //!   encryption of many blocks;
 //! - [`frobenius`]: x², x⁴, x¹⁶ as constant-time F2-linear bit matrices (local on shares);
 //! - [`msg`]: the raw-byte wire format; [`error`]: typed errors.
 //!
-//! Not implemented yet: the GF(2^4)-circuit, LUT-16 and LUT-256 variants (§3) and the malicious
+//! Not implemented yet: the ⟨⟨·⟩⟩-LUT-256 / (3,3) LUT-256 variant (§3.5, Protocols 6–7) and the malicious
 //! verification (§2.7); they plug in as further [`SboxLayer`] implementations.
 //!
 //! Communication is that of the paper's model (payload bytes per party, rounds as counted by
@@ -26,15 +36,23 @@
 pub mod aes;
 pub mod error;
 pub mod frobenius;
+pub mod gf16_circuit;
+pub mod gf16_rss;
 pub mod gf256_circuit;
+pub mod lut16;
+pub mod lut256;
 pub mod msg;
+pub mod one_hot16;
 pub mod online;
 pub mod prss;
 pub mod rss;
 pub mod sbox;
 
 pub use error::{MaestroError, Step};
+pub use gf16_circuit::Gf16CircuitSbox;
 pub use gf256_circuit::Gf256CircuitSbox;
+pub use lut16::Lut16Sbox;
+pub use lut256::Lut256Sbox;
 pub use online::Party;
 pub use prss::Prss;
 pub use rss::RssShare;

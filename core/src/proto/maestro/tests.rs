@@ -14,6 +14,84 @@ use ::aes::cipher::{BlockEncrypt, KeyInit};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 
+/// An S-box variant under the generic AES test suite.
+trait Variant: SboxLayer<Share = RssShare> + Sized {
+    /// Per S-box and party in the online phase: bits sent and rounds.
+    const COSTS: Costs;
+    fn build(party: Party) -> Self;
+    fn party(&mut self) -> &mut Party;
+    /// Input-independent preprocessing for `sboxes` later S-box evaluations (none by default).
+    async fn preprocess(&mut self, _net: &mut MemoryNetwork, _sboxes: usize) {}
+}
+
+/// Online cost of one S-box per party: every `sub_bytes` call of n bytes sends n · `bits` bits
+/// (n a multiple of 4, so nibble packing has no padding) in `rounds` rounds and `messages`
+/// messages.
+#[derive(Clone, Copy, Debug)]
+struct Costs {
+    bits: u64,
+    rounds: u64,
+    /// Messages each party sends per `sub_bytes` call.
+    messages: u64,
+    /// Preprocessing bits per S-box (one batch of any size, `pre_rounds` rounds).
+    pre_bits: u64,
+    pre_rounds: u64,
+}
+
+impl Variant for Gf256CircuitSbox {
+    /// Table 1, GF(2^8)-circuit: 5120 bits and 30 rounds per block = 32 bits, 3 rounds per S-box.
+    const COSTS: Costs = Costs { bits: 32, rounds: 3, messages: 3, pre_bits: 0, pre_rounds: 0 };
+    fn build(party: Party) -> Self {
+        Gf256CircuitSbox::new(party)
+    }
+    fn party(&mut self) -> &mut Party {
+        Gf256CircuitSbox::party(self)
+    }
+}
+
+impl Variant for Gf16CircuitSbox {
+    /// Table 1, GF(2^4)-circuit: 3200 bits per block = 20 bits per S-box; 4 rounds per S-box (40
+    /// per block, not Table 1's 30: see the module docs of `gf16_circuit`).
+    const COSTS: Costs = Costs { bits: 20, rounds: 4, messages: 4, pre_bits: 0, pre_rounds: 0 };
+    fn build(party: Party) -> Self {
+        Gf16CircuitSbox::new(party)
+    }
+    fn party(&mut self) -> &mut Party {
+        Gf16CircuitSbox::party(self)
+    }
+}
+
+impl Variant for Lut16Sbox {
+    /// Table 1, GF(2^4)-LUT-16: 1760 preprocessing bits in 2 rounds and 2560 online bits in 20
+    /// rounds per block = 11 and 16 bits, 2 rounds per S-box.
+    const COSTS: Costs = Costs { bits: 16, rounds: 2, messages: 3, pre_bits: 11, pre_rounds: 2 };
+    fn build(party: Party) -> Self {
+        Lut16Sbox::new(party)
+    }
+    fn party(&mut self) -> &mut Party {
+        Lut16Sbox::party(self)
+    }
+    async fn preprocess(&mut self, net: &mut MemoryNetwork, sboxes: usize) {
+        Lut16Sbox::preprocess(self, net, sboxes).await.expect("preprocessing");
+    }
+}
+
+impl Variant for Lut256Sbox {
+    /// Table 1, ⟦·⟧-LUT-256: 39520 preprocessing bits and 1280 online bits in 10 rounds per block
+    /// = 247 and 8 bits, 1 round per S-box; preprocessing in 7 rounds (log 256 − 1, §3.4; Table 1
+    /// prints 6: see the module docs of `lut256`).
+    const COSTS: Costs = Costs { bits: 8, rounds: 1, messages: 1, pre_bits: 247, pre_rounds: 7 };
+    fn build(party: Party) -> Self {
+        Lut256Sbox::new(party)
+    }
+    fn party(&mut self) -> &mut Party {
+        Lut256Sbox::party(self)
+    }
+    async fn preprocess(&mut self, net: &mut MemoryNetwork, sboxes: usize) {
+        Lut256Sbox::preprocess(self, net, sboxes).await.expect("preprocessing");
+    }
+}
+
 async fn setup(net: &mut MemoryNetwork, seed: u64) -> Party {
     let mut rng = ChaCha20Rng::seed_from_u64(seed.wrapping_mul(3) + net.party() as u64);
     Party::setup(net, &mut rng).await.expect("PRSS setup")
@@ -128,7 +206,7 @@ fn mismatched_operands_are_an_error() {
 }
 
 #[test]
-fn inversion_and_sbox_are_exhaustively_correct_in_three_rounds() {
+fn gf256_inversion_is_exhaustively_correct_in_three_rounds() {
     let mut rng = ChaCha20Rng::seed_from_u64(5);
     let dealt: Vec<[RssShare; 3]> = (0..=255u8).map(|v| RssShare::deal(Gf256(v), &mut rng)).collect();
     let results = run_session(3, |mut net| {
@@ -137,25 +215,40 @@ fn inversion_and_sbox_are_exhaustively_correct_in_three_rounds() {
             let mut party = setup(&mut net, 5).await;
             let before = net.stats();
             let inv = gf256_circuit::inverse(&mut party, &mut net, &x).await.unwrap();
-            let inv_stats = net.stats().since(&before);
-            let mut sbox = Gf256CircuitSbox::new(party);
-            let mut s = x.clone();
-            let before = net.stats();
-            sbox.sub_bytes(&mut net, &mut s).await.unwrap();
-            (inv, inv_stats, s, net.stats().since(&before))
+            (inv, net.stats().since(&before))
         }
     });
     let inv = reconstruct_all(&results.iter().map(|r| r.0.clone()).collect::<Vec<_>>());
-    let sb = reconstruct_all(&results.iter().map(|r| r.2.clone()).collect::<Vec<_>>());
-    let table = sbox_table();
-    for v in 0..256 {
-        assert_eq!(inv[v], Gf256(v as u8).inverse(), "inverse of {v:#04x}");
-        assert_eq!(sb[v].0, table[v], "S-box of {v:#04x}");
+    for (v, inv) in inv.iter().enumerate() {
+        assert_eq!(*inv, Gf256(v as u8).inverse(), "inverse of {v:#04x}");
     }
     for r in &results {
         // 4 multiplications per S-box, one byte each, in three rounds.
         assert_eq!((r.1.bytes_sent, r.1.rounds), (4 * 256, 3));
-        assert_eq!((r.3.bytes_sent, r.3.rounds), (4 * 256, 3));
+    }
+}
+
+/// All 256 bytes through one `sub_bytes` call: every output is S(x), at the variant's exact cost.
+fn sbox_is_exhaustively_correct<S: Variant>() {
+    let mut rng = ChaCha20Rng::seed_from_u64(5);
+    let dealt: Vec<[RssShare; 3]> = (0..=255u8).map(|v| RssShare::deal(Gf256(v), &mut rng)).collect();
+    let results = run_session(3, |mut net| {
+        let mut s: Vec<RssShare> = dealt.iter().map(|d| d[net.party()]).collect();
+        async move {
+            let mut sbox = S::build(setup(&mut net, 5).await);
+            sbox.preprocess(&mut net, 256).await;
+            let before = net.stats();
+            sbox.sub_bytes(&mut net, &mut s).await.unwrap();
+            (s, net.stats().since(&before))
+        }
+    });
+    let sb = reconstruct_all(&results.iter().map(|r| r.0.clone()).collect::<Vec<_>>());
+    let table = sbox_table();
+    for v in 0..256 {
+        assert_eq!(sb[v].0, table[v], "S-box of {v:#04x}");
+    }
+    for r in &results {
+        assert_eq!((r.1.bytes_sent * 8, r.1.rounds), (256 * S::COSTS.bits, S::COSTS.rounds));
     }
 }
 
@@ -170,13 +263,14 @@ enum KeyInput {
 
 struct AesRun {
     ciphertext: Option<Vec<u8>>,
+    preprocessing: NetStats,
     key_schedule: NetStats,
     encryption: NetStats,
 }
 
 /// Runs MPC AES-128: key per `key_input`, plaintext blocks from `pt_owner`, ciphertext revealed
 /// to `reveal_to`; returns each party's view.
-fn run_aes(
+fn run_aes<S: Variant>(
     key: &[u8],
     blocks: &[Block],
     key_input: KeyInput,
@@ -193,7 +287,17 @@ fn run_aes(
         let key = gf(key);
         async move {
             let me = net.party();
-            let mut sbox = Gf256CircuitSbox::new(setup(&mut net, seed).await);
+            let mut sbox = S::build(setup(&mut net, seed).await);
+            // Preprocessing is input-independent, so it runs first: the key schedule's S-boxes
+            // (4 per SubWord) and 16 per block per round.
+            let (sub_words, rounds) = match key.len() {
+                16 => (10, 10),
+                24 => (8, 12),
+                _ => (13, 14),
+            };
+            let before = net.stats();
+            sbox.preprocess(&mut net, 4 * sub_words + 16 * rounds * plaintext.len() / 16).await;
+            let preprocessing = net.stats().since(&before);
             let key_shares = match key_input {
                 KeyInput::Party(owner) => sbox
                     .party()
@@ -221,27 +325,36 @@ fn run_aes(
             let encryption = net.stats().since(&before);
 
             let out = sbox.party().reveal(&mut net, state.as_flattened(), reveal_to).await.unwrap();
-            AesRun { ciphertext: out.map(|v| v.iter().map(|b| b.0).collect()), key_schedule, encryption }
+            AesRun {
+                ciphertext: out.map(|v| v.iter().map(|b| b.0).collect()),
+                preprocessing,
+                key_schedule,
+                encryption,
+            }
         }
     })
 }
 
-/// Checks the per-party costs of [`run_aes`], whose plaintext input by `pt_owner` is the last step
-/// before the key schedule.
-fn assert_aes_costs(runs: &[AesRun], blocks: usize, pt_owner: usize) {
+/// Checks the per-party costs of [`run_aes`] against the variant's [`Costs`]; the plaintext input
+/// by `pt_owner` is the last step before the key schedule.
+fn assert_aes_costs<S: Variant>(runs: &[AesRun], blocks: usize, pt_owner: usize) {
+    let Costs { bits, rounds, messages, pre_bits, pre_rounds } = S::COSTS;
     for (p, run) in runs.iter().enumerate() {
-        // Table 1, GF(2^8)-circuit: 5120 bits and 30 rounds per party per block, without the key
-        // schedule; all blocks of a round share the rounds.
-        assert_eq!(run.encryption.bytes_sent * 8, 5120 * blocks as u64, "party {p}");
-        assert_eq!(run.encryption.rounds, 30, "party {p}");
-        assert_eq!(run.encryption.messages_sent, 30, "party {p}");
-        // Key schedule: 40 S-boxes × 32 bits, 10 SubWords × 3 rounds.
-        assert_eq!(run.key_schedule.bytes_sent * 8, 40 * 32, "party {p}");
+        // Preprocessing: 40 key-schedule S-boxes and 160 per block, one batch.
+        assert_eq!(run.preprocessing.bytes_sent * 8, pre_bits * (40 + 160 * blocks as u64), "party {p}");
+        assert_eq!(run.preprocessing.rounds, pre_rounds, "party {p}");
+        // Table 1 counts bits per party per block without the key schedule (160 S-boxes); all
+        // blocks of a round share the rounds.
+        assert_eq!(run.encryption.bytes_sent * 8, 160 * bits * blocks as u64, "party {p}");
+        assert_eq!(run.encryption.rounds, 10 * rounds, "party {p}");
+        assert_eq!(run.encryption.messages_sent, 10 * messages, "party {p}");
+        // Key schedule: 40 S-boxes in 10 SubWords.
+        assert_eq!(run.key_schedule.bytes_sent * 8, 40 * bits, "party {p}");
         // The plaintext owner only sends in its input step, so its first key-schedule message
         // leaves in the same round (nothing to wait for in between): it counts one round less.
-        let expected_rounds = if p == pt_owner { 29 } else { 30 };
+        let expected_rounds = if p == pt_owner { 10 * rounds - 1 } else { 10 * rounds };
         assert_eq!(run.key_schedule.rounds, expected_rounds, "party {p}");
-        assert_eq!(run.key_schedule.messages_sent, 30, "party {p}");
+        assert_eq!(run.key_schedule.messages_sent, 10 * messages, "party {p}");
     }
 }
 
@@ -252,21 +365,19 @@ const FIPS_PT: Block =
 const FIPS_CT: Block =
     [0x69, 0xc4, 0xe0, 0xd8, 0x6a, 0x7b, 0x04, 0x30, 0xd8, 0xcd, 0xb7, 0x80, 0x70, 0xb4, 0xc5, 0x5a];
 
-#[test]
-fn fips197_key_from_party0_plaintext_from_party1_batches_1_and_7() {
+fn fips197_key_from_party0_plaintext_from_party1_batches_1_and_7<S: Variant>() {
     for batch in [1usize, 7] {
         let blocks = vec![FIPS_PT; batch];
-        let runs = run_aes(&FIPS_KEY, &blocks, KeyInput::Party(0), 1, &[0, 1, 2], 6);
+        let runs = run_aes::<S>(&FIPS_KEY, &blocks, KeyInput::Party(0), 1, &[0, 1, 2], 6);
         for run in &runs {
             let expected: Vec<u8> = FIPS_CT.repeat(batch);
             assert_eq!(run.ciphertext.as_deref(), Some(&expected[..]));
         }
-        assert_aes_costs(&runs, batch, 1);
+        assert_aes_costs::<S>(&runs, batch, 1);
     }
 }
 
-#[test]
-fn random_keys_and_1000_blocks_match_rustcrypto() {
+fn random_keys_and_1000_blocks_match_rustcrypto<S: Variant>() {
     let mut rng = ChaCha20Rng::seed_from_u64(7);
     for (batch, seed) in [(1usize, 70u64), (7, 71), (1000, 72)] {
         let key: Block = random_bytes(&mut rng, 16).try_into().unwrap();
@@ -280,17 +391,24 @@ fn random_keys_and_1000_blocks_match_rustcrypto() {
                 g.to_vec()
             })
             .collect();
-        let runs = run_aes(&key, &blocks, KeyInput::Party(2), 0, &[0, 1, 2], seed);
+        let runs = run_aes::<S>(&key, &blocks, KeyInput::Party(2), 0, &[0, 1, 2], seed);
         for run in &runs {
             assert_eq!(run.ciphertext.as_deref(), Some(&expected[..]), "batch {batch}");
         }
-        assert_aes_costs(&runs, batch, 0);
+        assert_aes_costs::<S>(&runs, batch, 0);
     }
 }
 
 #[test]
 fn key_as_xor_shares_of_two_parties() {
-    let runs = run_aes(&FIPS_KEY, &[FIPS_PT, FIPS_PT], KeyInput::XorShares(0, 2), 1, &[0, 1, 2], 8);
+    let runs = run_aes::<Gf256CircuitSbox>(
+        &FIPS_KEY,
+        &[FIPS_PT, FIPS_PT],
+        KeyInput::XorShares(0, 2),
+        1,
+        &[0, 1, 2],
+        8,
+    );
     for run in &runs {
         assert_eq!(run.ciphertext.as_deref(), Some(&FIPS_CT.repeat(2)[..]));
     }
@@ -298,7 +416,7 @@ fn key_as_xor_shares_of_two_parties() {
 
 #[test]
 fn reveal_to_party_2_only() {
-    let runs = run_aes(&FIPS_KEY, &[FIPS_PT], KeyInput::Party(0), 1, &[2], 9);
+    let runs = run_aes::<Gf256CircuitSbox>(&FIPS_KEY, &[FIPS_PT], KeyInput::Party(0), 1, &[2], 9);
     assert_eq!(runs[0].ciphertext, None);
     assert_eq!(runs[1].ciphertext, None);
     assert_eq!(runs[2].ciphertext.as_deref(), Some(&FIPS_CT[..]));
@@ -417,28 +535,30 @@ fn vanished_peer_is_a_network_error_with_step_and_round() {
     );
 }
 
-#[test]
-fn aes256_fips197_c3_through_the_same_driver() {
+fn aes256_fips197_c3_through_the_same_driver<S: Variant>() {
     let key: Vec<u8> = (0..32).collect();
     let expected = hex::decode("8ea2b7ca516745bfeafc49904b496089").unwrap();
-    let runs = run_aes(&key, &[FIPS_PT], KeyInput::XorShares(1, 2), 0, &[0, 1, 2], 15);
+    let runs = run_aes::<S>(&key, &[FIPS_PT], KeyInput::XorShares(1, 2), 0, &[0, 1, 2], 15);
+    let Costs { bits, rounds, messages, .. } = S::COSTS;
     for (p, run) in runs.iter().enumerate() {
         assert_eq!(run.ciphertext.as_deref(), Some(&expected[..]));
-        // 14 rounds × 16 S-boxes × 4 bytes; key schedule: 13 SubWords = 52 S-boxes × 4 bytes.
-        assert_eq!((run.encryption.bytes_sent, run.encryption.rounds), (14 * 16 * 4, 42), "party {p}");
-        assert_eq!((run.key_schedule.bytes_sent, run.key_schedule.messages_sent), (52 * 4, 39), "party {p}");
+        // 14 rounds × 16 S-boxes; key schedule: 13 SubWords = 52 S-boxes.
+        let encryption = (run.encryption.bytes_sent * 8, run.encryption.rounds);
+        assert_eq!(encryption, (14 * 16 * bits, 14 * rounds), "party {p}");
+        let key_schedule = (run.key_schedule.bytes_sent * 8, run.key_schedule.messages_sent);
+        assert_eq!(key_schedule, (52 * bits, 13 * messages), "party {p}");
     }
 }
 
-#[test]
-fn key_schedule_alone_matches_plain_expansion_in_30_rounds() {
+fn key_schedule_alone_matches_plain_expansion<S: Variant>() {
     let mut rng = ChaCha20Rng::seed_from_u64(16);
     let key = random_bytes(&mut rng, 16);
     let dealt: Vec<[RssShare; 3]> = key.iter().map(|&b| RssShare::deal(Gf256(b), &mut rng)).collect();
     let results = run_session(3, |mut net| {
         let key: Vec<RssShare> = dealt.iter().map(|d| d[net.party()]).collect();
         async move {
-            let mut sbox = Gf256CircuitSbox::new(setup(&mut net, 16).await);
+            let mut sbox = S::build(setup(&mut net, 16).await);
+            sbox.preprocess(&mut net, 40).await;
             let before = net.stats();
             let round_keys = expand_key(&mut sbox, &mut net, &key).await.unwrap();
             (round_keys, net.stats().since(&before))
@@ -456,8 +576,8 @@ fn key_schedule_alone_matches_plain_expansion_in_30_rounds() {
         }
     }
     for (_, stats) in &results {
-        // 40 S-boxes × 32 bits in 10 SubWords × 3 rounds.
-        assert_eq!((stats.bytes_sent * 8, stats.rounds), (40 * 32, 30));
+        // 40 S-boxes in 10 SubWords.
+        assert_eq!((stats.bytes_sent * 8, stats.rounds), (40 * S::COSTS.bits, 10 * S::COSTS.rounds));
     }
 }
 
@@ -505,4 +625,64 @@ fn property_multiplication_and_linear_combinations_open_correctly() {
             Ok(())
         })
         .unwrap();
+}
+
+/// The FIPS-197 / RustCrypto / cost suite every S-box variant runs, with its exact costs.
+fn aes_suite<S: Variant>() {
+    sbox_is_exhaustively_correct::<S>();
+    key_schedule_alone_matches_plain_expansion::<S>();
+    fips197_key_from_party0_plaintext_from_party1_batches_1_and_7::<S>();
+    random_keys_and_1000_blocks_match_rustcrypto::<S>();
+    aes256_fips197_c3_through_the_same_driver::<S>();
+}
+
+#[test]
+fn gf256_circuit_aes_suite() {
+    aes_suite::<Gf256CircuitSbox>();
+}
+
+#[test]
+fn gf16_circuit_aes_suite() {
+    aes_suite::<Gf16CircuitSbox>();
+}
+
+#[test]
+fn lut16_aes_suite() {
+    aes_suite::<Lut16Sbox>();
+}
+
+#[test]
+fn lut16_without_enough_preprocessing_is_a_typed_error_before_sending() {
+    let results = run_session(3, |mut net| async move {
+        let mut sbox = Lut16Sbox::new(setup(&mut net, 17).await);
+        sbox.preprocess(&mut net, 3).await.unwrap();
+        let mut bytes = sbox.party().prss_mut().random(4);
+        let before = net.stats();
+        let err = sbox.sub_bytes(&mut net, &mut bytes).await;
+        (err, sbox.available(), net.stats().since(&before).bytes_sent)
+    });
+    for r in results {
+        assert_eq!(r, (Err(MaestroError::PreprocessingExhausted { needed: 4, available: 3 }), 3, 0));
+    }
+}
+
+#[test]
+fn lut16_malformed_lookup_opening_names_sender() {
+    let results = run_session(3, |mut net| async move {
+        let mut sbox = Lut16Sbox::new(setup(&mut net, 18).await);
+        sbox.preprocess(&mut net, 3).await.unwrap();
+        let mut bytes = sbox.party().prss_mut().random(3);
+        if net.party() == 2 {
+            // Party 2 sends party 0 a padded opening with a nonzero padding nibble.
+            net.send(0, vec![0, 0xf0]).unwrap();
+            return None;
+        }
+        Some(sbox.sub_bytes(&mut net, &mut bytes).await)
+    });
+    assert_eq!(results[0], Some(Err(MaestroError::NonzeroPadding { from: 2, step: Step::LookupOpen })));
+}
+
+#[test]
+fn lut256_aes_suite() {
+    aes_suite::<Lut256Sbox>();
 }

@@ -22,9 +22,7 @@ use super::error::MaestroError;
 use super::gf16_rss::{from_tower, mul, to_tower, Rss16};
 use super::online::Party;
 use super::rss::RssShare;
-use super::sbox::SboxLayer;
-use crate::aes::sbox::{affine_linear, AFFINE_CONSTANT};
-use crate::aes::AesByte;
+use super::sbox::{apply_affine, SboxLayer};
 use crate::field::Gf16Squared;
 use crate::net::Network;
 
@@ -87,9 +85,7 @@ impl SboxLayer for Gf16CircuitSbox {
         bytes: &mut [RssShare],
     ) -> Result<(), MaestroError> {
         let inverses = inverse(&mut self.party, net, bytes).await?;
-        for (b, inv) in bytes.iter_mut().zip(inverses) {
-            *b = inv.map_linear(affine_linear).add_public(AFFINE_CONSTANT);
-        }
+        apply_affine(bytes, inverses);
         Ok(())
     }
 }

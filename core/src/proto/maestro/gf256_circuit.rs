@@ -15,9 +15,7 @@
 use super::error::MaestroError;
 use super::online::Party;
 use super::rss::RssShare;
-use super::sbox::SboxLayer;
-use crate::aes::sbox::{affine_linear, AFFINE_CONSTANT};
-use crate::aes::AesByte;
+use super::sbox::{apply_affine, SboxLayer};
 use crate::net::Network;
 
 /// Shares of x²⁵⁴ (= x⁻¹, with 0 ↦ 0) for every x, in three rounds of batched multiplications.
@@ -71,9 +69,7 @@ impl SboxLayer for Gf256CircuitSbox {
         bytes: &mut [RssShare],
     ) -> Result<(), MaestroError> {
         let inverses = inverse(&mut self.party, net, bytes).await?;
-        for (b, inv) in bytes.iter_mut().zip(inverses) {
-            *b = inv.map_linear(affine_linear).add_public(AFFINE_CONSTANT);
-        }
+        apply_affine(bytes, inverses);
         Ok(())
     }
 }

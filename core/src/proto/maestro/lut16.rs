@@ -24,9 +24,7 @@ use super::msg::{recv_bytes, send_bytes};
 use super::one_hot16::{self, OneHot16};
 use super::online::Party;
 use super::rss::RssShare;
-use super::sbox::SboxLayer;
-use crate::aes::sbox::{affine_linear, AFFINE_CONSTANT};
-use crate::aes::AesByte;
+use super::sbox::{apply_affine, SboxLayer};
 use crate::field::{Field, Gf16, Gf16Squared};
 use crate::net::Network;
 use std::collections::VecDeque;
@@ -159,9 +157,7 @@ impl SboxLayer for Lut16Sbox {
         }
         let vectors: Vec<OneHot16> = self.pool.drain(..bytes.len()).collect();
         let inverses = inverse(&mut self.party, net, bytes, &vectors).await?;
-        for (b, inv) in bytes.iter_mut().zip(inverses) {
-            *b = inv.map_linear(affine_linear).add_public(AFFINE_CONSTANT);
-        }
+        apply_affine(bytes, inverses);
         Ok(())
     }
 }

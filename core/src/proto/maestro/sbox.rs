@@ -6,6 +6,8 @@
 //! (and its test suite) for free.
 
 use super::error::MaestroError;
+use super::rss::RssShare;
+use crate::aes::sbox::{affine_linear, AFFINE_CONSTANT};
 use crate::aes::AesByte;
 use crate::net::Network;
 use core::future::Future;
@@ -25,4 +27,12 @@ pub trait SboxLayer {
         net: &mut N,
         bytes: &mut [Self::Share],
     ) -> impl Future<Output = Result<(), MaestroError>>;
+}
+
+/// Finishes SubBytes after an inversion: writes affine(x⁻¹) into each byte (FIPS-197 §5.1.1), the
+/// linear part share-wise and the constant once. Every inversion-based variant ends this way.
+pub(super) fn apply_affine(bytes: &mut [RssShare], inverses: impl IntoIterator<Item = RssShare>) {
+    for (b, inv) in bytes.iter_mut().zip(inverses) {
+        *b = inv.map_linear(affine_linear).add_public(AFFINE_CONSTANT);
+    }
 }

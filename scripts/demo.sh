@@ -2,7 +2,7 @@
 # The main job: joint AES-128 with three local Node parties through a Chorus relay, printed next to
 # FIPS-197's expected ciphertext; then the same relay keeps serving the browser demo (demo/dist)
 # and prints its URL, until Ctrl-C. Installs and builds what is missing first.
-# Usage: bash scripts/demo.sh   (CHORUS_DEMO_PORT picks the port, default 8787; CHORUS_DEMO_HOST
+# Usage: ./scripts/demo.sh   (CHORUS_DEMO_PORT picks the port, default 8787; CHORUS_DEMO_HOST
 # the address, default 127.0.0.1). The test command never runs this serving mode.
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$CHORUS_ROOT"

@@ -3,7 +3,7 @@
 # relay process), the wasm32 build, then the npm workspaces (relay, SDK, and cross-component tests
 # with Node parties, the native runner and a Chromium party).
 # Installs what is missing first (wasm32 target, wasm-bindgen-cli, Debian chromium, npm packages).
-# Usage: bash scripts/test.sh
+# Usage: ./scripts/test.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$CHORUS_ROOT"
 

@@ -23,11 +23,11 @@ use super::gf16_rss::{from_tower, mul, pack_nibbles, to_tower, unpack_nibbles, z
 use super::msg::{recv_bytes, send_bytes};
 use super::one_hot16::{self, OneHot16};
 use super::online::Party;
+use super::pool::PreprocessedPool;
 use super::rss::RssShare;
 use super::sbox::{apply_affine, SboxLayer};
 use crate::field::{Field, Gf16, Gf16Squared};
 use crate::net::Network;
-use std::collections::VecDeque;
 
 /// The public table T\[v\] = v⁻¹ in GF(2^4) (0 ↦ 0), as x¹⁴.
 const INVERSE_TABLE: [u8; 16] = {
@@ -106,13 +106,13 @@ async fn inverse<N: Network>(
 #[derive(Debug)]
 pub struct Lut16Sbox {
     party: Party,
-    pool: VecDeque<OneHot16>,
+    pool: PreprocessedPool<OneHot16>,
 }
 
 impl Lut16Sbox {
     /// Wraps a party (after its PRSS setup) with an empty pool.
     pub fn new(party: Party) -> Self {
-        Lut16Sbox { party, pool: VecDeque::new() }
+        Lut16Sbox { party, pool: PreprocessedPool::default() }
     }
 
     /// Preprocessing: adds `count` random one-hot vectors (one per future S-box) to the pool, in
@@ -125,7 +125,7 @@ impl Lut16Sbox {
 
     /// Preprocessed vectors not used yet.
     pub fn available(&self) -> usize {
-        self.pool.len()
+        self.pool.available()
     }
 
     /// The party, for inputs, openings and other operations around the AES calls.
@@ -149,13 +149,7 @@ impl SboxLayer for Lut16Sbox {
         net: &mut N,
         bytes: &mut [RssShare],
     ) -> Result<(), MaestroError> {
-        if self.pool.len() < bytes.len() {
-            return Err(MaestroError::PreprocessingExhausted {
-                needed: bytes.len(),
-                available: self.pool.len(),
-            });
-        }
-        let vectors: Vec<OneHot16> = self.pool.drain(..bytes.len()).collect();
+        let vectors = self.pool.take(bytes.len())?;
         let inverses = inverse(&mut self.party, net, bytes, &vectors).await?;
         apply_affine(bytes, inverses);
         Ok(())

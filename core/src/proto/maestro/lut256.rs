@@ -18,12 +18,12 @@
 use super::error::MaestroError;
 use super::one_hot16::{reshare_bits, BitPair};
 use super::online::Party;
+use super::pool::PreprocessedPool;
 use super::rss::RssShare;
 use super::sbox::SboxLayer;
 use crate::aes::sbox::sbox_table;
 use crate::field::Gf256;
 use crate::net::Network;
-use std::collections::VecDeque;
 
 /// 256 share bits of one component, bit j in word j / 64.
 type Bits256 = [u64; 4];
@@ -114,14 +114,14 @@ fn lookup_component(e: &Bits256, c: u8, table: &[u8; 256]) -> Gf256 {
 #[derive(Debug)]
 pub struct Lut256Sbox {
     party: Party,
-    pool: VecDeque<OneHot256>,
+    pool: PreprocessedPool<OneHot256>,
     table: [u8; 256],
 }
 
 impl Lut256Sbox {
     /// Wraps a party (after its PRSS setup) with an empty pool.
     pub fn new(party: Party) -> Self {
-        Lut256Sbox { party, pool: VecDeque::new(), table: sbox_table() }
+        Lut256Sbox { party, pool: PreprocessedPool::default(), table: sbox_table() }
     }
 
     /// Preprocessing: adds `count` random one-hot vectors (one per future S-box), in seven
@@ -134,7 +134,7 @@ impl Lut256Sbox {
 
     /// Preprocessed vectors not used yet.
     pub fn available(&self) -> usize {
-        self.pool.len()
+        self.pool.available()
     }
 
     /// The party, for inputs, openings and other operations around the AES calls.
@@ -158,13 +158,7 @@ impl SboxLayer for Lut256Sbox {
         net: &mut N,
         bytes: &mut [RssShare],
     ) -> Result<(), MaestroError> {
-        if self.pool.len() < bytes.len() {
-            return Err(MaestroError::PreprocessingExhausted {
-                needed: bytes.len(),
-                available: self.pool.len(),
-            });
-        }
-        let vectors: Vec<OneHot256> = self.pool.drain(..bytes.len()).collect();
+        let vectors = self.pool.take(bytes.len())?;
         let masked: Vec<RssShare> = bytes.iter().zip(&vectors).map(|(&x, v)| x + v.r).collect();
         let opened = self.party.open(net, &masked).await?;
         let me = self.party.id();

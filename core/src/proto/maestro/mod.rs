@@ -44,6 +44,7 @@ pub mod lut256;
 pub mod msg;
 pub mod one_hot16;
 pub mod online;
+mod pool;
 pub mod prss;
 pub mod rss;
 pub mod sbox;

@@ -8,10 +8,11 @@
  * CHORUS_REQUIRE_BROWSER=1 makes that a failure.
  */
 import { randomBytes } from "node:crypto";
-import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { haveBrowser, launchChromium } from "./chromium.js";
 import { connect, createRoom } from "@chorus/sdk";
 import {
   FIPS_CIPHERTEXT,
@@ -26,11 +27,6 @@ import {
   type RelayProcess,
 } from "./relay-process.js";
 
-const CHROMIUM = process.env.CHORUS_CHROMIUM ?? "/usr/bin/chromium";
-const haveBrowser = existsSync(CHROMIUM);
-if (!haveBrowser && process.env.CHORUS_REQUIRE_BROWSER === "1") {
-  throw new Error(`CHORUS_REQUIRE_BROWSER=1 but no Chromium at ${CHROMIUM}`);
-}
 
 let relay: RelayProcess | undefined;
 let site: string | undefined;
@@ -49,19 +45,7 @@ afterAll(async () => {
 });
 
 it.skipIf(!haveBrowser)("a Chromium party and two Node parties compute FIPS-197 AES", async () => {
-  const { chromium } = await import("playwright-core");
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     const pageErrors: string[] = [];

@@ -14,6 +14,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { haveBrowser, launchChromium } from "./chromium.js";
 import {
   FIPS_CIPHERTEXT,
   FIPS_KEY,
@@ -26,11 +27,6 @@ import {
   type RelayProcess,
 } from "./relay-process.js";
 
-const CHROMIUM = process.env.CHORUS_CHROMIUM ?? "/usr/bin/chromium";
-const haveBrowser = existsSync(CHROMIUM);
-if (!haveBrowser && process.env.CHORUS_REQUIRE_BROWSER === "1") {
-  throw new Error(`CHORUS_REQUIRE_BROWSER=1 but no Chromium at ${CHROMIUM}`);
-}
 const DEMO_DIST = join(REPO, "demo", "dist");
 const ARTIFACTS = join(REPO, "tests", "artifacts");
 const WAIT_MS = 20_000;
@@ -46,19 +42,7 @@ beforeAll(async () => {
   }
   mkdirSync(ARTIFACTS, { recursive: true });
   relay = await startRelayProcess(["--static", DEMO_DIST]);
-  const { chromium } = await import("playwright-core");
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {

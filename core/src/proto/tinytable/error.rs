@@ -12,6 +12,12 @@ pub enum Step {
     AndLayer(usize),
     /// S-box table lookups of one AES round (§2.3); the AES round, from 1.
     SboxRound(usize),
+    /// Opening of the output-mask shares of the malicious S-box protocol (§3, after the MAC check).
+    OutputOpening,
+    /// Batched MAC check of the opened S-box table entries (§3.3).
+    SboxMacCheck,
+    /// Beaver multiplication round of the §4 S-box table construction; the round, from 1.
+    TableConstruction(usize),
 }
 
 impl core::fmt::Display for Step {
@@ -20,6 +26,9 @@ impl core::fmt::Display for Step {
             Step::Input => f.write_str("input exchange"),
             Step::AndLayer(depth) => write!(f, "AND layer {depth}"),
             Step::SboxRound(round) => write!(f, "S-box round {round}"),
+            Step::OutputOpening => f.write_str("output opening"),
+            Step::SboxMacCheck => f.write_str("S-box MAC check"),
+            Step::TableConstruction(round) => write!(f, "S-box table construction round {round}"),
         }
     }
 }
@@ -82,4 +91,13 @@ pub enum TinyTableError {
     /// An input/output specification that does not fit the circuit.
     #[error("bad input/output specification: {0}")]
     BadIoSpec(String),
+    /// A MAC check on values the peer opened failed: the peer deviated (or the material was
+    /// tampered with). Nothing that depends on the checked values was revealed.
+    #[error("party {party}: MAC check failed during {step}: the peer cheated or the material is corrupt")]
+    AuthenticationFailed {
+        /// The party that detected the failure.
+        party: PartyId,
+        /// The step whose check failed.
+        step: Step,
+    },
 }

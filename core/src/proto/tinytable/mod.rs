@@ -25,7 +25,9 @@
 //! errors ([`TinyTableError`]), never panics.
 
 pub mod aes_tables;
+pub mod batch_open;
 pub mod error;
+pub mod linear_mac;
 mod msg;
 pub mod online;
 pub mod prep;

@@ -18,6 +18,13 @@
 //! (`176 n` bytes from the key owner, `16 n` from the plaintext owner), then 10 S-box rounds of
 //! `16 n` bytes each way; the output is `e ⊕ m_out` locally (no output round). Rounds = 1 + 10.
 //!
+//! Layout and speed: each block's 160 tables are one contiguous 40 KiB array (table
+//! `16 (round − 1) + byte` at offset `256 · index`); the online phase keeps all states of a batch
+//! in one array, sends one packed message of `16 n` bytes per round and applies the linear layers
+//! block by block on plain bytes with no allocation per lookup. [`next_round_state`] and
+//! [`expand_round_keys`] are shared with the malicious variant ([`super::sbox_malicious`]) and the
+//! §4 table construction ([`super::sbox_prep`]).
+//!
 //! Constant time: the online lookups index by public masked bytes. The dealer builds each table by
 //! indexing the S-box with `e ⊕ m_in` for all 256 `e` (an access pattern that depends on the mask;
 //! the dealer is trusted and runs apart from the parties).
@@ -25,7 +32,7 @@
 use super::error::{Step, TinyTableError};
 use super::msg::{check_two_parties, recv, send};
 use super::prep::{Reveal, TrustedDealer};
-use crate::aes::linear::{add_round_key, mix_columns, shift_rows};
+use crate::aes::linear::{mix_columns, shift_rows};
 use crate::aes::sbox::{sbox, sbox_table};
 use crate::aes::{expand_key, Block, KeySize};
 use crate::field::Gf256;
@@ -36,7 +43,10 @@ use rand_core::{CryptoRng, RngCore};
 pub const TABLES_PER_BLOCK: usize = 160;
 /// Entries per table (one per masked input byte).
 pub const TABLE_ENTRIES: usize = 256;
-const ROUND_KEYS: usize = 11;
+/// AES-128 round keys (the key owner inputs all of them, masked).
+pub const ROUND_KEYS: usize = 11;
+/// Bytes of one block's table shares per party.
+pub const TABLE_BYTES_PER_BLOCK: usize = TABLES_PER_BLOCK * TABLE_ENTRIES;
 
 /// One party's preprocessed material for one AES-128 block with S-box tables.
 #[derive(Clone, PartialEq, Eq)]
@@ -71,24 +81,68 @@ impl AesTablePrep {
     pub fn table_bytes(&self) -> usize {
         self.tables.len()
     }
+}
 
-    fn table_entry(&self, index: usize, e: u8) -> u8 {
-        self.tables[TABLE_ENTRIES * index + usize::from(e)]
+/// The AES round function after SubBytes, on plain bytes: ShiftRows, MixColumns (skipped in
+/// `last`, the final round) and AddRoundKey with `round_key`. GF(2)-linear, so it maps masked
+/// states, masks and XOR-shares alike.
+#[inline]
+pub(crate) fn next_round_state(state: &mut [u8; 16], round_key: &[u8], last: bool) {
+    let mut s = state.map(Gf256);
+    shift_rows(&mut s);
+    if !last {
+        mix_columns(&mut s);
+    }
+    for (out, (x, k)) in state.iter_mut().zip(s.iter().zip(round_key)) {
+        *out = x.0 ^ k;
     }
 }
 
-fn to_gf(bytes: &[u8; 16]) -> [Gf256; 16] {
-    bytes.map(Gf256)
+/// The 11 AES-128 round keys of `key` (FIPS-197 §5.2), the key owner's local key schedule.
+pub(crate) fn expand_round_keys(key: &Block) -> [[u8; 16]; ROUND_KEYS] {
+    let round_keys = expand_key(KeySize::Aes128, &key.map(Gf256), |word| *word = word.map(sbox));
+    core::array::from_fn(|r| round_keys.round(r).map(|b| b.0))
 }
 
-fn from_gf(state: &[Gf256; 16]) -> [u8; 16] {
-    state.map(|b| b.0)
+/// The wire masks of one AES-128 block (§2.3): round-key masks, plaintext mask, the S-box input
+/// and output masks of every round and the resulting output mask.
+pub(crate) struct MaskChain {
+    pub(crate) key_masks: [[u8; 16]; ROUND_KEYS],
+    pub(crate) plaintext_mask: [u8; 16],
+    /// `in_masks[r − 1]`: the masks of round `r`'s S-box inputs.
+    pub(crate) in_masks: [[u8; 16]; 10],
+    /// `out_masks[r − 1]`: the masks of round `r`'s S-box outputs.
+    pub(crate) out_masks: [[u8; 16]; 10],
+    pub(crate) output_mask: [u8; 16],
 }
 
-fn random_block<R: RngCore>(rng: &mut R) -> [u8; 16] {
-    let mut b = [0u8; 16];
-    rng.fill_bytes(&mut b);
-    b
+impl MaskChain {
+    /// Samples fresh masks and propagates them through the linear layers.
+    pub(crate) fn sample<R: RngCore>(rng: &mut R) -> Self {
+        let mut key_masks = [[0u8; 16]; ROUND_KEYS];
+        key_masks.iter_mut().for_each(|k| rng.fill_bytes(k));
+        let mut plaintext_mask = [0u8; 16];
+        rng.fill_bytes(&mut plaintext_mask);
+        let mut out_masks = [[0u8; 16]; 10];
+        out_masks.iter_mut().for_each(|m| rng.fill_bytes(m));
+        Self::propagate(key_masks, plaintext_mask, out_masks)
+    }
+
+    /// The chain determined by the sampled masks (the S-box input masks and output mask follow).
+    pub(crate) fn propagate(
+        key_masks: [[u8; 16]; ROUND_KEYS],
+        plaintext_mask: [u8; 16],
+        out_masks: [[u8; 16]; 10],
+    ) -> Self {
+        let mut in_masks = [[0u8; 16]; 10];
+        let mut mask: [u8; 16] = core::array::from_fn(|j| plaintext_mask[j] ^ key_masks[0][j]);
+        for round in 1..ROUND_KEYS {
+            in_masks[round - 1] = mask;
+            mask = out_masks[round - 1];
+            next_round_state(&mut mask, &key_masks[round], round == ROUND_KEYS - 1);
+        }
+        MaskChain { key_masks, plaintext_mask, in_masks, out_masks, output_mask: mask }
+    }
 }
 
 impl<R: RngCore + CryptoRng> TrustedDealer<R> {
@@ -100,46 +154,30 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
         key_owner: PartyId,
         reveal: Reveal,
     ) -> Result<[AesTablePrep; 2], TinyTableError> {
-        if key_owner > 1 || matches!(reveal, Reveal::To(p) if p > 1) {
-            return Err(TinyTableError::BadIoSpec(format!(
-                "key owner {key_owner} / {reveal:?} outside parties 0, 1"
-            )));
-        }
+        check_roles(key_owner, reveal)?;
         let rng = self.rng();
         let sbox = sbox_table();
-        let key_masks: Vec<[u8; 16]> = (0..ROUND_KEYS).map(|_| random_block(rng)).collect();
-        let plaintext_mask = random_block(rng);
-        let mut mask = to_gf(&plaintext_mask);
-        add_round_key(&mut mask, &to_gf(&key_masks[0]));
-        let mut tables =
-            [vec![0u8; TABLES_PER_BLOCK * TABLE_ENTRIES], vec![0u8; TABLES_PER_BLOCK * TABLE_ENTRIES]];
+        let chain = MaskChain::sample(rng);
+        let mut tables = [vec![0u8; TABLE_BYTES_PER_BLOCK], vec![0u8; TABLE_BYTES_PER_BLOCK]];
         rng.fill_bytes(&mut tables[0]);
-        for (round, key_mask) in key_masks.iter().enumerate().skip(1) {
-            let out_mask = random_block(rng);
+        for round in 0..10 {
             for byte in 0..16 {
-                let base = TABLE_ENTRIES * (16 * (round - 1) + byte);
+                let base = TABLE_ENTRIES * (16 * round + byte);
+                let (m_in, m_out) = (chain.in_masks[round][byte], chain.out_masks[round][byte]);
                 for e in 0..TABLE_ENTRIES {
-                    let entry = sbox[e ^ usize::from(mask[byte].0)] ^ out_mask[byte];
-                    tables[1][base + e] = tables[0][base + e] ^ entry;
+                    tables[1][base + e] = tables[0][base + e] ^ sbox[e ^ usize::from(m_in)] ^ m_out;
                 }
             }
-            mask = to_gf(&out_mask);
-            shift_rows(&mut mask);
-            if round < ROUND_KEYS - 1 {
-                mix_columns(&mut mask);
-            }
-            add_round_key(&mut mask, &to_gf(key_mask));
         }
-        let output_mask = from_gf(&mask);
         let [tables_0, tables_1] = tables;
         let make = |party: PartyId, tables: Vec<u8>| AesTablePrep {
             party,
             key_owner,
             reveal,
             tables,
-            round_key_masks: (party == key_owner).then(|| key_masks.clone()),
-            plaintext_mask: (party != key_owner).then_some(plaintext_mask),
-            output_mask: reveal.includes(party).then_some(output_mask),
+            round_key_masks: (party == key_owner).then(|| chain.key_masks.to_vec()),
+            plaintext_mask: (party != key_owner).then_some(chain.plaintext_mask),
+            output_mask: reveal.includes(party).then_some(chain.output_mask),
         };
         Ok([make(0, tables_0), make(1, tables_1)])
     }
@@ -161,6 +199,45 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
     }
 }
 
+/// Checks that the key owner and the reveal set name parties 0 and 1.
+pub(crate) fn check_roles(key_owner: PartyId, reveal: Reveal) -> Result<(), TinyTableError> {
+    if key_owner > 1 || matches!(reveal, Reveal::To(p) if p > 1) {
+        return Err(TinyTableError::BadIoSpec(format!(
+            "key owner {key_owner} / {reveal:?} outside parties 0, 1"
+        )));
+    }
+    Ok(())
+}
+
+/// This party's masked inputs of a batch (the input message, §2.3): the 11 masked round keys per
+/// block from the key owner, the masked plaintext per block from the other party.
+pub(crate) fn masked_inputs<'a>(
+    key_owner: bool,
+    inputs: &[Block],
+    masks: impl Iterator<Item = &'a [u8]>,
+) -> Vec<u8> {
+    let mut msg = Vec::with_capacity(inputs.len() * if key_owner { 16 * ROUND_KEYS } else { 16 });
+    for (input, mask) in inputs.iter().zip(masks) {
+        if key_owner {
+            let round_keys = expand_round_keys(input);
+            msg.extend(round_keys.as_flattened().iter().zip(mask).map(|(k, m)| k ^ m));
+        } else {
+            msg.extend(input.iter().zip(mask).map(|(x, m)| x ^ m));
+        }
+    }
+    msg
+}
+
+/// The masked states after the initial AddRoundKey, and the masked round keys of every block, from
+/// the two input messages.
+pub(crate) fn initial_states(key_msg: &[u8], pt_msg: &[u8]) -> Vec<[u8; 16]> {
+    pt_msg
+        .chunks_exact(16)
+        .zip(key_msg.chunks_exact(16 * ROUND_KEYS))
+        .map(|(pt, keys)| core::array::from_fn(|j| pt[j] ^ keys[j]))
+        .collect()
+}
+
 /// Encrypts `preps.len()` blocks at once. `inputs[i]` is this party's input of block `i`: the
 /// AES-128 key if it is the key owner, else the plaintext block. Returns, per block, the
 /// ciphertext if it is revealed to this party.
@@ -172,11 +249,15 @@ pub async fn encrypt_batch<N: Network>(
     check_two_parties(net)?;
     let party = net.party();
     let Some(first) = preps.first() else { return Ok(Vec::new()) };
+    let key_owner = first.key_owner == party;
     for prep in preps {
         let consistent = prep.party == party
             && prep.key_owner == first.key_owner
             && prep.reveal == first.reveal
-            && prep.tables.len() == TABLES_PER_BLOCK * TABLE_ENTRIES;
+            && prep.tables.len() == TABLE_BYTES_PER_BLOCK
+            && prep.round_key_masks.as_ref().map(Vec::len).unwrap_or(ROUND_KEYS) == ROUND_KEYS
+            && (key_owner == prep.round_key_masks.is_some())
+            && (key_owner != prep.plaintext_mask.is_some());
         if !consistent {
             return Err(TinyTableError::PrepMismatch {
                 party,
@@ -192,63 +273,39 @@ pub async fn encrypt_batch<N: Network>(
         });
     }
     let n = preps.len();
-    let key_owner = first.key_owner == party;
-    let missing =
-        || TinyTableError::PrepMismatch { party, reason: "input masks missing for this role".into() };
-
-    // Masked inputs: 11 round keys from the key owner, the plaintext from the other party.
-    let mut my_msg = Vec::with_capacity(n * if key_owner { 16 * ROUND_KEYS } else { 16 });
-    for (prep, input) in preps.iter().zip(inputs) {
-        if key_owner {
-            let key = input.map(Gf256);
-            let round_keys = expand_key(KeySize::Aes128, &key, |word| *word = word.map(sbox));
-            let masks = prep.round_key_masks.as_ref().ok_or_else(missing)?;
-            for (rk, m) in round_keys.as_slice().iter().zip(masks) {
-                my_msg.extend(rk.iter().zip(m).map(|(k, m)| k.0 ^ m));
-            }
-        } else {
-            let m = prep.plaintext_mask.ok_or_else(missing)?;
-            my_msg.extend(input.iter().zip(&m).map(|(x, m)| x ^ m));
-        }
-    }
+    let masks = preps.iter().map(|p| match (&p.round_key_masks, &p.plaintext_mask) {
+        (Some(keys), _) => keys.as_flattened(),
+        (None, Some(pt)) => pt.as_slice(),
+        (None, None) => &[],
+    });
+    let my_msg = masked_inputs(key_owner, inputs, masks);
     send(net, Step::Input, my_msg.clone())?;
-    let their_len = if key_owner { 16 } else { 16 * ROUND_KEYS };
-    let their_msg = recv(net, Step::Input, n * their_len).await?;
+    let their_msg = recv(net, Step::Input, n * if key_owner { 16 } else { 16 * ROUND_KEYS }).await?;
     let (key_msg, pt_msg) = if key_owner { (&my_msg, &their_msg) } else { (&their_msg, &my_msg) };
-    let key_len = 16 * ROUND_KEYS;
-    let round_key = |i: usize, r: usize| -> [Gf256; 16] {
-        core::array::from_fn(|j| Gf256(key_msg[i * key_len + 16 * r + j]))
-    };
-    let mut states: Vec<[Gf256; 16]> = (0..n)
-        .map(|i| {
-            let mut s: [Gf256; 16] = core::array::from_fn(|j| Gf256(pt_msg[16 * i + j]));
-            add_round_key(&mut s, &round_key(i, 0));
-            s
-        })
-        .collect();
+    let mut states = initial_states(key_msg, pt_msg);
 
     for round in 1..ROUND_KEYS {
         let step = Step::SboxRound(round);
-        let mine: Vec<u8> = states
-            .iter()
-            .zip(preps)
-            .flat_map(|(s, prep)| (0..16).map(move |j| prep.table_entry(16 * (round - 1) + j, s[j].0)))
-            .collect();
+        let offset = TABLE_ENTRIES * 16 * (round - 1);
+        let mut mine = Vec::with_capacity(16 * n);
+        for (state, prep) in states.iter().zip(preps) {
+            let tables = &prep.tables[offset..offset + 16 * TABLE_ENTRIES];
+            mine.extend((0..16).map(|j| tables[TABLE_ENTRIES * j + usize::from(state[j])]));
+        }
         send(net, step, mine.clone())?;
         let theirs = recv(net, step, 16 * n).await?;
+        let last = round == ROUND_KEYS - 1;
         for (i, state) in states.iter_mut().enumerate() {
-            *state = core::array::from_fn(|j| Gf256(mine[16 * i + j] ^ theirs[16 * i + j]));
-            shift_rows(state);
-            if round < ROUND_KEYS - 1 {
-                mix_columns(state);
-            }
-            add_round_key(state, &round_key(i, round));
+            let (a, b) = (&mine[16 * i..16 * i + 16], &theirs[16 * i..16 * i + 16]);
+            *state = core::array::from_fn(|j| a[j] ^ b[j]);
+            let key = &key_msg[16 * (ROUND_KEYS * i + round)..][..16];
+            next_round_state(state, key, last);
         }
     }
     Ok(states
         .iter()
         .zip(preps)
-        .map(|(s, prep)| prep.output_mask.map(|m| core::array::from_fn(|j| s[j].0 ^ m[j])))
+        .map(|(s, prep)| prep.output_mask.map(|m| core::array::from_fn(|j| s[j] ^ m[j])))
         .collect())
 }
 

@@ -31,9 +31,17 @@ pub mod linear_mac;
 mod msg;
 pub mod online;
 pub mod prep;
+pub mod sbox_construct;
+pub mod sbox_malicious;
+pub mod sbox_prep;
 
+#[cfg(test)]
+mod sbox_construct_tests;
+#[cfg(test)]
+mod sbox_tests;
 #[cfg(test)]
 mod tests;
 
 pub use error::{Step, TinyTableError};
 pub use prep::{BinaryPrep, IoSpec, Preprocessing, Reveal, TrustedDealer};
+pub use sbox_prep::MaliciousAesPrep;

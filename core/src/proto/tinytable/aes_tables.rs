@@ -217,9 +217,19 @@ pub(crate) fn masked_inputs<'a>(
     masks: impl Iterator<Item = &'a [u8]>,
 ) -> Vec<u8> {
     let mut msg = Vec::with_capacity(inputs.len() * if key_owner { 16 * ROUND_KEYS } else { 16 });
+    // A batch usually encrypts under one key: consecutive equal keys are expanded once (the
+    // comparison's timing shows only whether this party's own consecutive keys are equal).
+    let mut expanded: Option<(Block, [[u8; 16]; ROUND_KEYS])> = None;
     for (input, mask) in inputs.iter().zip(masks) {
         if key_owner {
-            let round_keys = expand_round_keys(input);
+            let round_keys = match expanded {
+                Some((key, round_keys)) if key == *input => round_keys,
+                _ => {
+                    let round_keys = expand_round_keys(input);
+                    expanded = Some((*input, round_keys));
+                    round_keys
+                }
+            };
             msg.extend(round_keys.as_flattened().iter().zip(mask).map(|(k, m)| k ^ m));
         } else {
             msg.extend(input.iter().zip(mask).map(|(x, m)| x ^ m));

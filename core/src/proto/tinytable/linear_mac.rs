@@ -200,6 +200,13 @@ impl<P: MacParams> VectorKey<P> {
     }
 }
 
+/// `α·x` for every byte `x` (k = 64): MAC'ing many bytes under one `α` becomes a lookup in this
+/// 4 KiB table. The table is secret (it determines `α`); index it only with public bytes (the S-box
+/// protocol indexes it with entries the peer has sent in the clear).
+pub fn byte_multiples(backend: Backend, alpha: u64) -> Vec<u128> {
+    (0..=255u8).map(|x| K64::mul(backend, alpha, K64::from_byte(x))).collect()
+}
+
 /// `X^i · v` in G = GF(2^127) = F2\[X\]/(X^127 + X + 1), for `i < 8` (k = 64 only).
 ///
 /// `X^127 + X + 1` is a primitive trinomial (127 is a Mersenne exponent; it is in every table of
@@ -284,6 +291,17 @@ mod tests {
             let x = u64::from(bit);
             let t = tag::<K64>(Backend::Portable, alpha, x, beta);
             prop_assert_eq!(mul_by_x_power(t, i), tag::<K64>(Backend::Portable, alpha, x << i, mul_by_x_power(beta, i)));
+        }
+    }
+
+    #[test]
+    fn byte_multiples_match_products() {
+        let alpha = 0xdead_beef_0123_4567;
+        for backend in Backend::available() {
+            let table = byte_multiples(backend, alpha);
+            for x in 0..=255u8 {
+                assert_eq!(table[usize::from(x)], K64::mul(Backend::Portable, alpha, u64::from(x)));
+            }
         }
     }
 

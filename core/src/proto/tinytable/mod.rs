@@ -15,14 +15,24 @@
 //! - [`aes_tables`]: AES-128 with 256-entry S-box tables of bytes (§2.3, §5 "optimized version"):
 //!   10 lookup rounds per block, all linear layers local.
 //!
+//! Implemented (malicious security, S-box tables):
+//! - [`linear_mac`]: the §3 linear MAC scheme (k = 64 and k = 32, tags as unreduced carry-less
+//!   products in GF(2^{2k−1})) with subset-sum openings; [`batch_open`]: the §3.3 batched opening
+//!   `H = ⊕ F(d_i)` with fixed-key AES.
+//! - [`sbox_prep`]: authenticated S-box table material ([`MaliciousAesPrep`]) and its trusted-dealer
+//!   provider; [`sbox_malicious`]: the online phase (10 lookup rounds, MAC check, output opening);
+//! - [`sbox_construct`]: the §4 two-party construction of that material from authenticated bits and
+//!   triples (7 multiplications per entry), behind [`sbox_construct::AuthBitSource`], with the ideal
+//!   functionality as the only source.
+//!
 //! **Trust model:** the only preprocessing provider is a *trusted dealer* ([`TrustedDealer`]) that
 //! knows all masks; it must be honest and must not collude with either party. The paper's
 //! two-party preprocessing (Fig. 8, from TinyOT and OT) is not implemented.
 //!
-//! Not implemented: malicious security (§3: MACs on table entries, Fig. 3/5, the linear MAC scheme
-//! of §3.2 and the batched check of §3.3) — the protocols here are secure against semi-honest
-//! parties only and do not detect a deviating peer; malformed (wrong-length) messages give typed
-//! errors ([`TinyTableError`]), never panics.
+//! Not implemented here: malicious security of the binary (AND-table) protocol (Fig. 3/5) and of the
+//! passive S-box path [`aes_tables`] — those detect no deviating peer; malformed (wrong-length)
+//! messages give typed errors ([`TinyTableError`]), never panics. The malicious S-box path detects
+//! deviations and aborts with [`TinyTableError::AuthenticationFailed`].
 
 pub mod aes_tables;
 pub mod batch_open;

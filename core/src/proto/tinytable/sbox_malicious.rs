@@ -28,13 +28,15 @@
 //! that are not the schedule of any key (the paper's setting; computing the key schedule with 40
 //! more tables would close this and is not implemented).
 //!
-//! Constant time: lookups index by public masked bytes; tags are combined with carry-less products
-//! and XOR, hashes compared by XOR-fold. Secret table entries and tags are read at public indices.
+//! Constant time: lookups index by public masked bytes; secret table entries and tags are read at
+//! public indices; the verifier's `α·x` comes from a 256-entry table of multiples of its secret `α`
+//! indexed by the peer's entry `x`, which the peer sent in the clear; hashes are compared by
+//! XOR-fold.
 
 use super::aes_tables::{initial_states, masked_inputs, next_round_state, ROUND_KEYS, TABLE_ENTRIES};
 use super::batch_open::BatchHash;
 use super::error::{Step, TinyTableError};
-use super::linear_mac::{tags_equal, MacParams, K64};
+use super::linear_mac::{byte_multiples, tags_equal};
 use super::msg::{check_two_parties, recv, send};
 use super::sbox_prep::{entry_index, MaliciousAesPrep, OUTPUT_INDEX};
 use crate::aes::Block;
@@ -47,7 +49,8 @@ pub const HASH_BYTES: usize = 16;
 /// The receiving side of a batched opening: recomputes the tags of the peer's opened values.
 struct Verifier<'a> {
     prep: &'a MaliciousAesPrep,
-    backend: Backend,
+    /// `α·x` for every byte `x` (indexed by the peer's public entries only).
+    multiples: &'a [u128],
     hash: BatchHash,
     keys: Vec<u128>,
 }
@@ -58,7 +61,7 @@ impl Verifier<'_> {
         self.keys.resize(indices.len(), 0);
         self.prep.peer_keys.fill(indices, &mut self.keys);
         for (k, &x) in self.keys.iter_mut().zip(values) {
-            *k ^= K64::mul(self.backend, self.prep.alpha, K64::from_byte(x));
+            *k ^= self.multiples[usize::from(x)];
         }
         self.hash.absorb(&self.keys);
     }
@@ -100,9 +103,10 @@ pub async fn encrypt_batch<N: Network>(
     let (key_msg, pt_msg) = if key_owner { (&my_msg, &their_msg) } else { (&their_msg, &my_msg) };
     let mut states = initial_states(key_msg, pt_msg);
 
-    let backend = Backend::detect();
+    let multiples = byte_multiples(Backend::detect(), prep.alpha);
     let mut my_hash = BatchHash::new(&prep.hash_key);
-    let mut verifier = Verifier { prep, backend, hash: BatchHash::new(&prep.hash_key), keys: Vec::new() };
+    let mut verifier =
+        Verifier { prep, multiples: &multiples, hash: BatchHash::new(&prep.hash_key), keys: Vec::new() };
     let mut indices = vec![0u64; 16 * n];
     let mut my_tags = vec![0u128; 16 * n];
     for round in 1..ROUND_KEYS {
@@ -150,7 +154,8 @@ pub async fn encrypt_batch<N: Network>(
     }
     let theirs = recv(net, Step::OutputOpening, 16 * n + HASH_BYTES).await?;
     let output_indices: Vec<u64> = (0..16 * n as u64).map(|i| OUTPUT_INDEX | i).collect();
-    let mut check = Verifier { prep, backend, hash: BatchHash::new(&prep.hash_key), keys: Vec::new() };
+    let mut check =
+        Verifier { prep, multiples: &multiples, hash: BatchHash::new(&prep.hash_key), keys: Vec::new() };
     check.absorb(&output_indices, &theirs[..16 * n]);
     if !check.matches(&theirs[16 * n..]) {
         return Err(TinyTableError::AuthenticationFailed { party, step: Step::OutputOpening });

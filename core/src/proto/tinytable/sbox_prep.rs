@@ -29,7 +29,7 @@
 use super::aes_tables::{check_roles, MaskChain, ROUND_KEYS, TABLES_PER_BLOCK, TABLE_BYTES_PER_BLOCK, TABLE_ENTRIES};
 use super::batch_open::KeyPrf;
 use super::error::TinyTableError;
-use super::linear_mac::{MacParams, K64};
+use super::linear_mac::{byte_multiples, MacParams, K64};
 use super::prep::{Reveal, TrustedDealer};
 use crate::aes::sbox::sbox_table;
 use crate::field::clmul::Backend;
@@ -215,12 +215,14 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
         }
 
         // Party p's values are tagged under the peer's key (α_{1−p}, β from the peer's seed).
+        // The dealer indexes the α-multiples with secret entries: it is trusted and runs apart.
+        let multiples = alphas.map(|a| byte_multiples(backend, a));
         let tag_all = |p: usize, values: &[u8], index_of: &dyn Fn(usize) -> u64| -> Vec<u128> {
             let indices: Vec<u64> = (0..values.len()).map(index_of).collect();
             let mut tags = vec![0u128; values.len()];
             prfs[1 - p].eval(&indices, &mut tags);
             for (t, &x) in tags.iter_mut().zip(values) {
-                *t ^= K64::mul(backend, alphas[1 - p], K64::from_byte(x));
+                *t ^= multiples[1 - p][usize::from(x)];
             }
             tags
         };

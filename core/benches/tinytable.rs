@@ -24,9 +24,9 @@ mod bench {
     use chorus_core::net::memory::run_session;
     use chorus_core::net::Network;
     use chorus_core::proto::tinytable::aes_tables::encrypt_batch;
+    use chorus_core::proto::tinytable::online::evaluate_batch;
     use chorus_core::proto::tinytable::sbox_construct::{construct_malicious_aes_tables, IdealAuthBits};
     use chorus_core::proto::tinytable::sbox_malicious;
-    use chorus_core::proto::tinytable::online::evaluate_batch;
     use chorus_core::proto::tinytable::{IoSpec, Reveal, TrustedDealer};
     use criterion::{criterion_group, BatchSize, Criterion, Throughput};
     use rand_chacha::ChaCha20Rng;

@@ -114,7 +114,8 @@ mod tests {
     #[test]
     fn hash_is_xor_of_fixed_key_aes_in_any_order_and_chunking() {
         let key = [7u8; 16];
-        let items: Vec<u128> = (0..100u128).map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835)).collect();
+        let items: Vec<u128> =
+            (0..100u128).map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835)).collect();
         let expected = items.iter().fold(0, |acc, &d| acc ^ f(&key, d));
         let mut whole = BatchHash::new(&key);
         whole.absorb(&items);

@@ -180,10 +180,12 @@ impl<P: MacParams> Committed<P> {
     /// The opening `(x_λ, y_λ)` of the subset sum selected by `subset` (§3.2). Positions past the
     /// end of either slice are ignored.
     pub fn open_subset(&self, subset: &[bool]) -> (P::Elem, P::Tag) {
-        self.values.iter().zip(&self.tags).zip(subset).filter(|(_, &on)| on).fold(
-            (P::Elem::default(), P::Tag::default()),
-            |(x, y), ((&xi, &yi), _)| (x ^ xi, y ^ yi),
-        )
+        self.values
+            .iter()
+            .zip(&self.tags)
+            .zip(subset)
+            .filter(|(_, &on)| on)
+            .fold((P::Elem::default(), P::Tag::default()), |(x, y), ((&xi, &yi), _)| (x ^ xi, y ^ yi))
     }
 }
 
@@ -234,7 +236,12 @@ mod tests {
         for backend in Backend::available() {
             let (key, committed) = commit::<P, _>(backend, &mut rng, values.clone());
             for (i, (&x, &y)) in committed.values.iter().zip(&committed.tags).enumerate() {
-                assert!(key.verify_subset(backend, &(0..values.len()).map(|j| j == i).collect::<Vec<_>>(), x, y));
+                assert!(key.verify_subset(
+                    backend,
+                    &(0..values.len()).map(|j| j == i).collect::<Vec<_>>(),
+                    x,
+                    y
+                ));
             }
             let (x, y) = committed.open_subset(&subset);
             assert!(key.verify_subset(backend, &subset, x, y));

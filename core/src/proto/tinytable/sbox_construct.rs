@@ -274,11 +274,8 @@ async fn exchange<N: Network>(
     let packed = expect.len().div_ceil(8);
     let theirs = recv(net, step, packed + 16).await?;
     let shares: Vec<bool> = (0..expect.len()).map(|i| bit(&theirs, i)).collect();
-    let expected_tags: Vec<u128> = expect
-        .iter()
-        .zip(&shares)
-        .map(|(b, &s)| K64::mul(backend, alpha, u64::from(s)) ^ b.key)
-        .collect();
+    let expected_tags: Vec<u128> =
+        expect.iter().zip(&shares).map(|(b, &s)| K64::mul(backend, alpha, u64::from(s)) ^ b.key).collect();
     let mut check = BatchHash::new(hash_key);
     check.absorb(&expected_tags);
     let received = u128::from_le_bytes(theirs[packed..].try_into().unwrap_or([0xff; 16]));
@@ -392,7 +389,8 @@ pub async fn construct_malicious_aes_tables<N: Network, S: AuthBitSource>(
 
     // Entries ⊕_j δ_j·S(e ⊕ j) ⊕ m_out, by bit: bit i of entry e sums δ_{e⊕z} over S(z)_i = 1.
     let sbox = sbox_table();
-    let support: [Vec<usize>; 8] = core::array::from_fn(|i| (0..256).filter(|&z| sbox[z] >> i & 1 == 1).collect());
+    let support: [Vec<usize>; 8] =
+        core::array::from_fn(|i| (0..256).filter(|&z| sbox[z] >> i & 1 == 1).collect());
     let entries = blocks * TABLE_BYTES_PER_BLOCK;
     let (mut shares, mut tags, mut keys) = (vec![0u8; entries], vec![0u128; entries], vec![0u128; entries]);
     for t in 0..tables {

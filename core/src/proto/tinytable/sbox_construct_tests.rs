@@ -20,8 +20,10 @@ use rand_core::{RngCore, SeedableRng};
 const HASH_KEY: [u8; 16] = [0x42; 16];
 
 type Built = (Result<MaliciousAesPrep, TinyTableError>, NetStats, IdealAuthBits);
+/// Party 1 alters its `.0`-th sent message with `.1`.
+type Cheat = Option<(u64, fn(&mut Vec<u8>))>;
 
-fn build(seed: u64, key_owner: usize, reveal: Reveal, blocks: usize, tamper: Option<(u64, fn(&mut Vec<u8>))>) -> Vec<Built> {
+fn build(seed: u64, key_owner: usize, reveal: Reveal, blocks: usize, tamper: Cheat) -> Vec<Built> {
     let sources = IdealAuthBits::pair_for_aes(&mut ChaCha20Rng::seed_from_u64(seed), blocks);
     run_session(2, |net| {
         let mut source = sources[net.party()].clone();
@@ -30,12 +32,28 @@ fn build(seed: u64, key_owner: usize, reveal: Reveal, blocks: usize, tamper: Opt
             let (r, stats) = match tamper {
                 Some((target, edit)) if party == 1 => {
                     let mut net = Tamper::new(net, target, edit);
-                    let r = construct_malicious_aes_tables(&mut net, &mut source, key_owner, reveal, blocks, HASH_KEY).await;
+                    let r = construct_malicious_aes_tables(
+                        &mut net,
+                        &mut source,
+                        key_owner,
+                        reveal,
+                        blocks,
+                        HASH_KEY,
+                    )
+                    .await;
                     (r, net.stats())
                 }
                 _ => {
                     let mut net = net;
-                    let r = construct_malicious_aes_tables(&mut net, &mut source, key_owner, reveal, blocks, HASH_KEY).await;
+                    let r = construct_malicious_aes_tables(
+                        &mut net,
+                        &mut source,
+                        key_owner,
+                        reveal,
+                        blocks,
+                        HASH_KEY,
+                    )
+                    .await;
                     (r, net.stats())
                 }
             };
@@ -93,7 +111,9 @@ fn constructed_material_is_masked_sbox_tables_with_valid_macs() {
     }
     for p in 0..2 {
         let (holder, verifier) = (&preps[p], &preps[1 - p]);
-        let PeerKeys::Explicit { tables: keys, outputs } = &verifier.peer_keys else { panic!("explicit keys") };
+        let PeerKeys::Explicit { tables: keys, outputs } = &verifier.peer_keys else {
+            panic!("explicit keys")
+        };
         for (i, (&x, &tag)) in holder.tables.iter().zip(&holder.tags).enumerate() {
             assert_eq!(tag, Backend::Portable.clmul64(verifier.alpha, u64::from(x)) ^ keys[i]);
         }
@@ -127,6 +147,13 @@ fn tampered_construction_messages_abort() {
 fn short_ideal_pool_is_a_typed_error() {
     let [mut a, _] = IdealAuthBits::pair(&mut ChaCha20Rng::seed_from_u64(4), RANDOM_BITS_PER_BLOCK - 1, 0);
     let mut nets = crate::net::memory::MemoryNetwork::session(2);
-    let r = futures::executor::block_on(construct_malicious_aes_tables(&mut nets[0], &mut a, 0, Reveal::Both, 1, HASH_KEY));
+    let r = futures::executor::block_on(construct_malicious_aes_tables(
+        &mut nets[0],
+        &mut a,
+        0,
+        Reveal::Both,
+        1,
+        HASH_KEY,
+    ));
     assert!(matches!(r, Err(TinyTableError::PrepMismatch { party: 0, .. })), "{r:?}");
 }

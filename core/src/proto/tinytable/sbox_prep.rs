@@ -26,7 +26,9 @@
 //! Entry indices: entry `e` of table `t` of block `b` has index `(160 b + t)·256 + e`; output-mask
 //! byte `j` of block `b` has index `OUTPUT_INDEX | (16 b + j)` (disjoint from table indices).
 
-use super::aes_tables::{check_roles, MaskChain, ROUND_KEYS, TABLES_PER_BLOCK, TABLE_BYTES_PER_BLOCK, TABLE_ENTRIES};
+use super::aes_tables::{
+    check_roles, MaskChain, ROUND_KEYS, TABLES_PER_BLOCK, TABLE_BYTES_PER_BLOCK, TABLE_ENTRIES,
+};
 use super::batch_open::KeyPrf;
 use super::error::TinyTableError;
 use super::linear_mac::{byte_multiples, MacParams, K64};
@@ -45,7 +47,7 @@ pub(crate) const OUTPUT_INDEX: u64 = 1 << 63;
 #[derive(Clone)]
 pub(crate) enum PeerKeys {
     /// `β_i = PRF(i)` under a secret seed (trusted dealer).
-    Prf(KeyPrf),
+    Prf(Box<KeyPrf>),
     /// Stored keys: table entries by index, output-mask bytes by `16 b + j` (§4 construction).
     Explicit { tables: Vec<u128>, outputs: Vec<u128> },
 }
@@ -237,7 +239,7 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
             tags: tag_all(p, &tables, &|i| i as u64),
             tables,
             alpha: alphas[p],
-            peer_keys: PeerKeys::Prf(prfs[p].clone()),
+            peer_keys: PeerKeys::Prf(Box::new(prfs[p].clone())),
             hash_key,
             input_masks,
             output_mask_tags: tag_all(p, &shares, &|i| OUTPUT_INDEX | i as u64),

@@ -300,7 +300,13 @@ fn truncated_message_is_a_typed_error() {
     assert!(
         matches!(
             out[0].0,
-            Err(TinyTableError::MalformedMessage { party: 0, step: Step::SboxRound(4), expected: 16, actual: 15, .. })
+            Err(TinyTableError::MalformedMessage {
+                party: 0,
+                step: Step::SboxRound(4),
+                expected: 16,
+                actual: 15,
+                ..
+            })
         ),
         "{:?}",
         out[0].0

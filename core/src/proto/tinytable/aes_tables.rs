@@ -21,8 +21,8 @@
 //! Layout and speed: each block's 160 tables are one contiguous 40 KiB array (table
 //! `16 (round − 1) + byte` at offset `256 · index`); the online phase keeps all states of a batch
 //! in one array, sends one packed message of `16 n` bytes per round and applies the linear layers
-//! block by block on plain bytes with no allocation per lookup. [`next_round_state`] and
-//! [`expand_round_keys`] are shared with the malicious variant ([`super::sbox_malicious`]) and the
+//! block by block on plain bytes with no allocation per lookup. The round function on bytes and
+//! the key owner's key schedule are shared with the malicious variant ([`super::sbox_malicious`]) and the
 //! §4 table construction ([`super::sbox_prep`]).
 //!
 //! Constant time: the online lookups index by public masked bytes. The dealer builds each table by

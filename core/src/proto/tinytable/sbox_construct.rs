@@ -5,12 +5,12 @@
 //! `(x_B, y_B, β_B)` by B with `y_A = α_B·x_A + β_B` and `y_B = α_A·x_B + β_A` — the §3 MAC with
 //! k = 64 ([`AuthBit`]). Sums are local; a public constant is added by A flipping its share and B
 //! adjusting its key; products use one triple `[[a]], [[b]], [[c = ab]]` and the opening of `x ⊕ a`
-//! and `y ⊕ b` ([Bea91]).
+//! and `y ⊕ b` (\[Bea91\]).
 //!
 //! The source of authenticated bits and triples is the [`AuthBitSource`] trait. The only
 //! implementation here is [`IdealAuthBits`], the **ideal functionality** (both parties' halves
 //! sampled together by a trusted party, like TinyOT's output would be); the paper uses TinyOT
-//! [NNOB12] or [FKOS15], and an OT-based source can implement the trait and fill its pool with its
+//! \[NNOB12\] or \[FKOS15\], and an OT-based source can implement the trait and fill its pool with its
 //! own protocol run before the construction starts. Everything after the source is real two-party
 //! message passing over [`Network`], with every opened value MAC-checked by the §3.3 batched
 //! opening (one hash per message).
@@ -22,7 +22,7 @@
 //! 2. Input masks are opened to their owner (Fig. 8 step 4); the output mask stays shared and
 //!    authenticated and is opened by the online phase after its MAC check.
 //! 3. For each table with input mask `m` and each entry `j`, the indicator `δ_j = [m = j] =
-//!    ∏_i (m_i ⊕ j_i ⊕ 1)` — a product of 8 bits, **7 binary multiplications per entry** ([DK10] as
+//!    ∏_i (m_i ⊕ j_i ⊕ 1)` — a product of 8 bits, **7 binary multiplications per entry** (\[DK10\] as
 //!    cited in §4), in 3 rounds (4, 2, 1 products per entry). 160·256·7 = 286 720 triples per block.
 //!    (Sharing the partial products between entries, a demultiplexer tree, would need 304 per table
 //!    instead of 1792; not done, to keep the paper's count.)
@@ -50,7 +50,7 @@ use crate::net::{Network, PartyId};
 use core::ops::{Add, AddAssign, BitXor};
 use rand_core::{CryptoRng, RngCore};
 
-/// Binary multiplications per table entry ([DK10] via §4).
+/// Binary multiplications per table entry (\[DK10\] via §4).
 pub const MULTIPLICATIONS_PER_ENTRY: usize = 7;
 /// Random authenticated bits per AES-128 block: 11 round-key, 1 plaintext and 10 S-box output
 /// masks of 128 bits.

@@ -165,6 +165,36 @@ impl MaliciousAesPrep {
     }
 }
 
+/// Asks the kernel to back `v` with transparent huge pages (Linux; call before first writing it).
+/// The online phase reads tables and tags at random positions of hundreds of MiB, and with 4 KiB
+/// pages nearly every such read also misses the TLB.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages<T>(v: &[T]) {
+    const PAGE: usize = 4096;
+    let start = v.as_ptr() as usize;
+    let end = start + core::mem::size_of_val(v);
+    let aligned = start.next_multiple_of(PAGE);
+    if end > aligned + PAGE {
+        // SAFETY: the range lies inside the live allocation of `v`; MADV_HUGEPAGE is advice about
+        // how to back those pages and never changes their contents. Failure only means no advice.
+        let _ = unsafe {
+            libc::madvise(aligned as *mut libc::c_void, (end - aligned) / PAGE * PAGE, libc::MADV_HUGEPAGE)
+        };
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages<T>(_: &[T]) {}
+
+/// A zeroed vector of `len` elements, advised to use huge pages before it is touched.
+fn large_zeroed<T: Clone + Default>(len: usize) -> Vec<T> {
+    let mut v = Vec::with_capacity(len);
+    // Nothing is written yet: the spare capacity is the whole allocation.
+    advise_huge_pages(v.spare_capacity_mut());
+    v.resize(len, T::default());
+    v
+}
+
 /// The index of entry `e` of table `table` of block `block`.
 #[inline]
 pub(crate) fn entry_index(block: usize, table: usize, e: usize) -> usize {
@@ -193,7 +223,7 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
         let mut hash_key = [0u8; 16];
         rng.fill_bytes(&mut hash_key);
 
-        let mut tables = [vec![0u8; entries], vec![0u8; entries]];
+        let mut tables = [large_zeroed(entries), large_zeroed(entries)];
         rng.fill_bytes(&mut tables[0]);
         let mut input_masks = [Vec::new(), Vec::new()];
         let mut out_shares = [vec![0u8; 16 * blocks], vec![0u8; 16 * blocks]];
@@ -221,7 +251,7 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
         let multiples = alphas.map(|a| byte_multiples(backend, a));
         let tag_all = |p: usize, values: &[u8], index_of: &dyn Fn(usize) -> u64| -> Vec<u128> {
             let indices: Vec<u64> = (0..values.len()).map(index_of).collect();
-            let mut tags = vec![0u128; values.len()];
+            let mut tags = large_zeroed(values.len());
             prfs[1 - p].eval(&indices, &mut tags);
             for (t, &x) in tags.iter_mut().zip(values) {
                 *t ^= multiples[1 - p][usize::from(x)];

@@ -112,15 +112,17 @@ pub async fn encrypt_batch<N: Network>(
     for round in 1..ROUND_KEYS {
         let step = Step::SboxRound(round);
         let last = round == ROUND_KEYS - 1;
-        let mut mine = Vec::with_capacity(16 * n + if last { HASH_BYTES } else { 0 });
-        for (i, state) in states.iter().enumerate() {
+        for (i, (state, idx)) in states.iter().zip(indices.chunks_exact_mut(16)).enumerate() {
             let base = entry_index(i, 16 * (round - 1), 0);
-            for (j, &e) in state.iter().enumerate() {
-                let index = base + TABLE_ENTRIES * j + usize::from(e);
-                mine.push(prep.tables[index]);
-                my_tags[16 * i + j] = prep.tags[index];
-                indices[16 * i + j] = index as u64;
+            for (j, (&e, index)) in state.iter().zip(idx).enumerate() {
+                *index = (base + TABLE_ENTRIES * j + usize::from(e)) as u64;
             }
+        }
+        // Gathers in separate tight loops, so many independent cache misses are in flight at once.
+        let mut mine = Vec::with_capacity(16 * n + if last { HASH_BYTES } else { 0 });
+        mine.extend(indices.iter().map(|&k| prep.tables[k as usize]));
+        for (tag, &k) in my_tags.iter_mut().zip(&indices) {
+            *tag = prep.tags[k as usize];
         }
         my_hash.absorb(&my_tags);
         if last {

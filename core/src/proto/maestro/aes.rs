@@ -6,10 +6,14 @@
 //! [`SboxLayer::sub_bytes`] call, and each key-schedule `SubWord` is one call of 4 bytes, so the
 //! round count is independent of s. The key schedule is computed once per key, however many
 //! blocks are then encrypted under it.
+//!
+//! Decryption ([`decrypt_blocks`]) is FIPS-197 §5.3's InvCipher (Fig. 12) with the same round
+//! keys: InvShiftRows and InvMixColumns are local, and each round's InvSubBytes is one
+//! [`SboxLayer::inv_sub_bytes`] call, so it costs what encryption costs.
 
 use super::error::MaestroError;
 use super::sbox::SboxLayer;
-use crate::aes::linear::{add_round_key, mix_columns, shift_rows};
+use crate::aes::linear::{add_round_key, inv_mix_columns, inv_shift_rows, mix_columns, shift_rows};
 use crate::aes::{KeyExpansion, KeySize, RoundKeys};
 use crate::net::Network;
 
@@ -58,6 +62,32 @@ pub async fn encrypt_blocks<S: SboxLayer, N: Network>(
                 mix_columns(block);
             }
             add_round_key(block, round_keys.round(r));
+        }
+    }
+    Ok(())
+}
+
+/// Decrypts every shared block in place (FIPS-197 §5.3, the InvCipher of Fig. 12) with one
+/// `inv_sub_bytes` call per round.
+pub async fn decrypt_blocks<S: SboxLayer, N: Network>(
+    sbox: &mut S,
+    net: &mut N,
+    round_keys: &RoundKeys<S::Share>,
+    blocks: &mut [[S::Share; 16]],
+) -> Result<(), MaestroError> {
+    let rounds = round_keys.rounds();
+    for block in blocks.iter_mut() {
+        add_round_key(block, round_keys.round(rounds));
+        inv_shift_rows(block);
+    }
+    for r in (0..rounds).rev() {
+        sbox.inv_sub_bytes(net, blocks.as_flattened_mut()).await?;
+        for block in blocks.iter_mut() {
+            add_round_key(block, round_keys.round(r));
+            if r != 0 {
+                inv_mix_columns(block);
+                inv_shift_rows(block);
+            }
         }
     }
     Ok(())

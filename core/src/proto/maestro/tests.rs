@@ -2,15 +2,15 @@
 //! RustCrypto `aes` crate), exact communication and round counts, inputs from different parties,
 //! partial openings, and typed errors for misbehaving or vanished peers.
 
-use super::aes::{encrypt_blocks, expand_key, round_keys_from_shares, to_blocks};
+use super::aes::{decrypt_blocks, encrypt_blocks, expand_key, round_keys_from_shares, to_blocks};
 use super::gf256_circuit;
 use super::*;
-use crate::aes::sbox::sbox_table;
+use crate::aes::sbox::{inv_sbox_table, sbox_table};
 use crate::aes::{Aes, AesByte, Block, KeySize};
 use crate::field::{Field, Gf256};
 use crate::net::memory::{run_session, MemoryNetwork};
 use crate::net::{NetError, NetStats, Network};
-use ::aes::cipher::{BlockEncrypt, KeyInit};
+use ::aes::cipher::{BlockDecrypt, BlockEncrypt, KeyInit};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 
@@ -228,27 +228,35 @@ fn gf256_inversion_is_exhaustively_correct_in_three_rounds() {
     }
 }
 
-/// All 256 bytes through one `sub_bytes` call: every output is S(x), at the variant's exact cost.
+/// All 256 bytes through one `sub_bytes` and one `inv_sub_bytes` call: every output is S(x),
+/// respectively S⁻¹(x), each at the variant's exact cost.
 fn sbox_is_exhaustively_correct<S: Variant>() {
     let mut rng = ChaCha20Rng::seed_from_u64(5);
     let dealt: Vec<[RssShare; 3]> = (0..=255u8).map(|v| RssShare::deal(Gf256(v), &mut rng)).collect();
     let results = run_session(3, |mut net| {
         let mut s: Vec<RssShare> = dealt.iter().map(|d| d[net.party()]).collect();
+        let mut inv = s.clone();
         async move {
             let mut sbox = S::build(setup(&mut net, 5).await);
-            sbox.preprocess(&mut net, 256).await;
+            sbox.preprocess(&mut net, 512).await;
             let before = net.stats();
             sbox.sub_bytes(&mut net, &mut s).await.unwrap();
-            (s, net.stats().since(&before))
+            let forward = net.stats().since(&before);
+            let before = net.stats();
+            sbox.inv_sub_bytes(&mut net, &mut inv).await.unwrap();
+            (s, forward, inv, net.stats().since(&before))
         }
     });
     let sb = reconstruct_all(&results.iter().map(|r| r.0.clone()).collect::<Vec<_>>());
-    let table = sbox_table();
+    let inv = reconstruct_all(&results.iter().map(|r| r.2.clone()).collect::<Vec<_>>());
+    let (table, inv_table) = (sbox_table(), inv_sbox_table());
     for v in 0..256 {
         assert_eq!(sb[v].0, table[v], "S-box of {v:#04x}");
+        assert_eq!(inv[v].0, inv_table[v], "inverse S-box of {v:#04x}");
     }
     for r in &results {
         assert_eq!((r.1.bytes_sent * 8, r.1.rounds), (256 * S::COSTS.bits, S::COSTS.rounds));
+        assert_eq!((r.3.bytes_sent * 8, r.3.rounds), (256 * S::COSTS.bits, S::COSTS.rounds));
     }
 }
 
@@ -261,18 +269,30 @@ enum KeyInput {
     XorShares(usize, usize),
 }
 
-struct AesRun {
-    ciphertext: Option<Vec<u8>>,
-    preprocessing: NetStats,
-    key_schedule: NetStats,
-    encryption: NetStats,
+/// What [`run_aes`] computes on the input blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Direction {
+    Encrypt,
+    Decrypt,
+    /// Encryption, then decryption of the still-shared ciphertext.
+    RoundTrip,
 }
 
-/// Runs MPC AES-128: key per `key_input`, plaintext blocks from `pt_owner`, ciphertext revealed
-/// to `reveal_to`; returns each party's view.
+struct AesRun {
+    /// The revealed output blocks (ciphertext, plaintext or the round trip's plaintext).
+    output: Option<Vec<u8>>,
+    preprocessing: NetStats,
+    key_schedule: NetStats,
+    /// The cipher calls (both for a round trip), without the key schedule.
+    cipher: NetStats,
+}
+
+/// Runs MPC AES-128: key per `key_input`, input blocks from `pt_owner`, `direction`
+/// applied, the output revealed to `reveal_to`; returns each party's view.
 fn run_aes<S: Variant>(
     key: &[u8],
     blocks: &[Block],
+    direction: Direction,
     key_input: KeyInput,
     pt_owner: usize,
     reveal_to: &[usize],
@@ -295,8 +315,9 @@ fn run_aes<S: Variant>(
                 24 => (8, 12),
                 _ => (13, 14),
             };
+            let passes = if direction == Direction::RoundTrip { 2 } else { 1 };
             let before = net.stats();
-            sbox.preprocess(&mut net, 4 * sub_words + 16 * rounds * plaintext.len() / 16).await;
+            sbox.preprocess(&mut net, 4 * sub_words + 16 * rounds * passes * plaintext.len() / 16).await;
             let preprocessing = net.stats().since(&before);
             let key_shares = match key_input {
                 KeyInput::Party(owner) => sbox
@@ -321,33 +342,43 @@ fn run_aes<S: Variant>(
             let round_keys = expand_key(&mut sbox, &mut net, &key_shares).await.unwrap();
             let key_schedule = net.stats().since(&before);
             let before = net.stats();
-            encrypt_blocks(&mut sbox, &mut net, &round_keys, &mut state).await.unwrap();
-            let encryption = net.stats().since(&before);
+            if direction != Direction::Decrypt {
+                encrypt_blocks(&mut sbox, &mut net, &round_keys, &mut state).await.unwrap();
+            }
+            if direction != Direction::Encrypt {
+                decrypt_blocks(&mut sbox, &mut net, &round_keys, &mut state).await.unwrap();
+            }
+            let cipher = net.stats().since(&before);
 
             let out = sbox.party().reveal(&mut net, state.as_flattened(), reveal_to).await.unwrap();
             AesRun {
-                ciphertext: out.map(|v| v.iter().map(|b| b.0).collect()),
+                output: out.map(|v| v.iter().map(|b| b.0).collect()),
                 preprocessing,
                 key_schedule,
-                encryption,
+                cipher,
             }
         }
     })
 }
 
 /// Checks the per-party costs of [`run_aes`] against the variant's [`Costs`]; the plaintext input
-/// by `pt_owner` is the last step before the key schedule.
-fn assert_aes_costs<S: Variant>(runs: &[AesRun], blocks: usize, pt_owner: usize) {
+/// by `pt_owner` is the last step before the key schedule. `passes` is 1 for encryption or
+/// decryption and 2 for a round trip: decryption costs exactly what encryption costs.
+fn assert_aes_costs<S: Variant>(runs: &[AesRun], blocks: usize, passes: u64, pt_owner: usize) {
     let Costs { bits, rounds, messages, pre_bits, pre_rounds } = S::COSTS;
     for (p, run) in runs.iter().enumerate() {
-        // Preprocessing: 40 key-schedule S-boxes and 160 per block, one batch.
-        assert_eq!(run.preprocessing.bytes_sent * 8, pre_bits * (40 + 160 * blocks as u64), "party {p}");
+        // Preprocessing: 40 key-schedule S-boxes and 160 per block and pass, one batch.
+        assert_eq!(
+            run.preprocessing.bytes_sent * 8,
+            pre_bits * (40 + 160 * passes * blocks as u64),
+            "party {p}"
+        );
         assert_eq!(run.preprocessing.rounds, pre_rounds, "party {p}");
         // Table 1 counts bits per party per block without the key schedule (160 S-boxes); all
         // blocks of a round share the rounds.
-        assert_eq!(run.encryption.bytes_sent * 8, 160 * bits * blocks as u64, "party {p}");
-        assert_eq!(run.encryption.rounds, 10 * rounds, "party {p}");
-        assert_eq!(run.encryption.messages_sent, 10 * messages, "party {p}");
+        assert_eq!(run.cipher.bytes_sent * 8, 160 * bits * passes * blocks as u64, "party {p}");
+        assert_eq!(run.cipher.rounds, 10 * rounds * passes, "party {p}");
+        assert_eq!(run.cipher.messages_sent, 10 * messages * passes, "party {p}");
         // Key schedule: 40 S-boxes in 10 SubWords.
         assert_eq!(run.key_schedule.bytes_sent * 8, 40 * bits, "party {p}");
         // The plaintext owner only sends in its input step, so its first key-schedule message
@@ -368,16 +399,46 @@ const FIPS_CT: Block =
 fn fips197_key_from_party0_plaintext_from_party1_batches_1_and_7<S: Variant>() {
     for batch in [1usize, 7] {
         let blocks = vec![FIPS_PT; batch];
-        let runs = run_aes::<S>(&FIPS_KEY, &blocks, KeyInput::Party(0), 1, &[0, 1, 2], 6);
+        let runs = run_aes::<S>(&FIPS_KEY, &blocks, Direction::Encrypt, KeyInput::Party(0), 1, &[0, 1, 2], 6);
         for run in &runs {
             let expected: Vec<u8> = FIPS_CT.repeat(batch);
-            assert_eq!(run.ciphertext.as_deref(), Some(&expected[..]));
+            assert_eq!(run.output.as_deref(), Some(&expected[..]));
         }
-        assert_aes_costs::<S>(&runs, batch, 1);
+        assert_aes_costs::<S>(&runs, batch, 1, 1);
     }
 }
 
-fn random_keys_and_1000_blocks_match_rustcrypto<S: Variant>() {
+/// FIPS-197 Appendix C.1 backwards: the ciphertext decrypts to the plaintext.
+fn fips197_decryption_batches_1_and_7<S: Variant>() {
+    for batch in [1usize, 7] {
+        let blocks = vec![FIPS_CT; batch];
+        let runs =
+            run_aes::<S>(&FIPS_KEY, &blocks, Direction::Decrypt, KeyInput::Party(0), 1, &[0, 1, 2], 26);
+        for run in &runs {
+            let expected: Vec<u8> = FIPS_PT.repeat(batch);
+            assert_eq!(run.output.as_deref(), Some(&expected[..]));
+        }
+        assert_aes_costs::<S>(&runs, batch, 1, 1);
+    }
+}
+
+/// Encrypting and then decrypting the still-shared ciphertext gives the plaintext back, at twice
+/// the cost of one direction.
+fn encrypt_then_decrypt_round_trip<S: Variant>() {
+    let mut rng = ChaCha20Rng::seed_from_u64(27);
+    let key = random_bytes(&mut rng, 16);
+    let blocks: Vec<Block> = (0..7).map(|_| random_bytes(&mut rng, 16).try_into().unwrap()).collect();
+    let runs =
+        run_aes::<S>(&key, &blocks, Direction::RoundTrip, KeyInput::XorShares(0, 1), 2, &[0, 1, 2], 28);
+    let expected: Vec<u8> = blocks.iter().flatten().copied().collect();
+    for run in &runs {
+        assert_eq!(run.output.as_deref(), Some(&expected[..]));
+    }
+    assert_aes_costs::<S>(&runs, blocks.len(), 2, 2);
+}
+
+/// Random keys and blocks, batches 1, 7 and 1000, in `direction` against RustCrypto's `aes`.
+fn random_keys_and_1000_blocks_match_rustcrypto<S: Variant>(direction: Direction) {
     let mut rng = ChaCha20Rng::seed_from_u64(7);
     for (batch, seed) in [(1usize, 70u64), (7, 71), (1000, 72)] {
         let key: Block = random_bytes(&mut rng, 16).try_into().unwrap();
@@ -387,15 +448,20 @@ fn random_keys_and_1000_blocks_match_rustcrypto<S: Variant>() {
             .iter()
             .flat_map(|b| {
                 let mut g = (*b).into();
-                reference.encrypt_block(&mut g);
+                match direction {
+                    Direction::Encrypt => reference.encrypt_block(&mut g),
+                    Direction::Decrypt => reference.decrypt_block(&mut g),
+                    Direction::RoundTrip => {}
+                }
                 g.to_vec()
             })
             .collect();
-        let runs = run_aes::<S>(&key, &blocks, KeyInput::Party(2), 0, &[0, 1, 2], seed);
+        let runs = run_aes::<S>(&key, &blocks, direction, KeyInput::Party(2), 0, &[0, 1, 2], seed);
         for run in &runs {
-            assert_eq!(run.ciphertext.as_deref(), Some(&expected[..]), "batch {batch}");
+            assert_eq!(run.output.as_deref(), Some(&expected[..]), "{direction:?}, batch {batch}");
         }
-        assert_aes_costs::<S>(&runs, batch, 0);
+        let passes = if direction == Direction::RoundTrip { 2 } else { 1 };
+        assert_aes_costs::<S>(&runs, batch, passes, 0);
     }
 }
 
@@ -404,22 +470,31 @@ fn key_as_xor_shares_of_two_parties() {
     let runs = run_aes::<Gf256CircuitSbox>(
         &FIPS_KEY,
         &[FIPS_PT, FIPS_PT],
+        Direction::Encrypt,
         KeyInput::XorShares(0, 2),
         1,
         &[0, 1, 2],
         8,
     );
     for run in &runs {
-        assert_eq!(run.ciphertext.as_deref(), Some(&FIPS_CT.repeat(2)[..]));
+        assert_eq!(run.output.as_deref(), Some(&FIPS_CT.repeat(2)[..]));
     }
 }
 
 #[test]
 fn reveal_to_party_2_only() {
-    let runs = run_aes::<Gf256CircuitSbox>(&FIPS_KEY, &[FIPS_PT], KeyInput::Party(0), 1, &[2], 9);
-    assert_eq!(runs[0].ciphertext, None);
-    assert_eq!(runs[1].ciphertext, None);
-    assert_eq!(runs[2].ciphertext.as_deref(), Some(&FIPS_CT[..]));
+    let runs = run_aes::<Gf256CircuitSbox>(
+        &FIPS_KEY,
+        &[FIPS_PT],
+        Direction::Encrypt,
+        KeyInput::Party(0),
+        1,
+        &[2],
+        9,
+    );
+    assert_eq!(runs[0].output, None);
+    assert_eq!(runs[1].output, None);
+    assert_eq!(runs[2].output.as_deref(), Some(&FIPS_CT[..]));
 }
 
 #[test]
@@ -446,7 +521,7 @@ fn reveal_costs_and_unknown_recipient() {
 }
 
 #[test]
-fn supplied_shared_round_keys_give_the_same_ciphertext() {
+fn supplied_shared_round_keys_encrypt_and_decrypt() {
     let mut rng = ChaCha20Rng::seed_from_u64(11);
     let plain = Aes::new(&FIPS_KEY).unwrap();
     let round_keys_plain = crate::aes::expand_key(KeySize::Aes128, &gf(&FIPS_KEY), |w| {
@@ -477,13 +552,19 @@ fn supplied_shared_round_keys_give_the_same_ciphertext() {
             encrypt_blocks(&mut sbox, &mut net, &round_keys, &mut state).await.unwrap();
             let stats = net.stats().since(&before);
             let ct = sbox.party().open(&mut net, state.as_flattened()).await.unwrap();
-            (ct, stats, short)
+            let before = net.stats();
+            decrypt_blocks(&mut sbox, &mut net, &round_keys, &mut state).await.unwrap();
+            let dec_stats = net.stats().since(&before);
+            let back = sbox.party().open(&mut net, state.as_flattened()).await.unwrap();
+            (ct, stats, short, back, dec_stats)
         }
     });
-    for (ct, stats, short) in results {
+    for (ct, stats, short, back, dec_stats) in results {
         assert_eq!(ct, gf(&plain.encrypt_block(&FIPS_PT)));
         assert_eq!((stats.bytes_sent * 8, stats.rounds), (5120, 30));
         assert_eq!(short, Err(MaestroError::BadRoundKeyCount { expected: 11, actual: 10 }));
+        assert_eq!(back, gf(&FIPS_PT), "decryption with the supplied round keys");
+        assert_eq!((dec_stats.bytes_sent * 8, dec_stats.rounds), (5120, 30));
     }
 }
 
@@ -535,18 +616,23 @@ fn vanished_peer_is_a_network_error_with_step_and_round() {
     );
 }
 
+/// FIPS-197 Appendix C.3 (AES-256) in both directions.
 fn aes256_fips197_c3_through_the_same_driver<S: Variant>() {
     let key: Vec<u8> = (0..32).collect();
-    let expected = hex::decode("8ea2b7ca516745bfeafc49904b496089").unwrap();
-    let runs = run_aes::<S>(&key, &[FIPS_PT], KeyInput::XorShares(1, 2), 0, &[0, 1, 2], 15);
-    let Costs { bits, rounds, messages, .. } = S::COSTS;
-    for (p, run) in runs.iter().enumerate() {
-        assert_eq!(run.ciphertext.as_deref(), Some(&expected[..]));
-        // 14 rounds × 16 S-boxes; key schedule: 13 SubWords = 52 S-boxes.
-        let encryption = (run.encryption.bytes_sent * 8, run.encryption.rounds);
-        assert_eq!(encryption, (14 * 16 * bits, 14 * rounds), "party {p}");
-        let key_schedule = (run.key_schedule.bytes_sent * 8, run.key_schedule.messages_sent);
-        assert_eq!(key_schedule, (52 * bits, 13 * messages), "party {p}");
+    let ciphertext: Block = hex::decode("8ea2b7ca516745bfeafc49904b496089").unwrap().try_into().unwrap();
+    for (direction, input, expected) in
+        [(Direction::Encrypt, FIPS_PT, ciphertext), (Direction::Decrypt, ciphertext, FIPS_PT)]
+    {
+        let runs = run_aes::<S>(&key, &[input], direction, KeyInput::XorShares(1, 2), 0, &[0, 1, 2], 15);
+        let Costs { bits, rounds, messages, .. } = S::COSTS;
+        for (p, run) in runs.iter().enumerate() {
+            assert_eq!(run.output.as_deref(), Some(&expected[..]), "{direction:?}");
+            // 14 rounds × 16 S-boxes; key schedule: 13 SubWords = 52 S-boxes.
+            let cipher = (run.cipher.bytes_sent * 8, run.cipher.rounds);
+            assert_eq!(cipher, (14 * 16 * bits, 14 * rounds), "{direction:?}, party {p}");
+            let key_schedule = (run.key_schedule.bytes_sent * 8, run.key_schedule.messages_sent);
+            assert_eq!(key_schedule, (52 * bits, 13 * messages), "{direction:?}, party {p}");
+        }
     }
 }
 
@@ -627,12 +713,16 @@ fn property_multiplication_and_linear_combinations_open_correctly() {
         .unwrap();
 }
 
-/// The FIPS-197 / RustCrypto / cost suite every S-box variant runs, with its exact costs.
+/// The FIPS-197 / RustCrypto / cost suite every S-box variant runs, encryption and decryption,
+/// with its exact costs.
 fn aes_suite<S: Variant>() {
     sbox_is_exhaustively_correct::<S>();
     key_schedule_alone_matches_plain_expansion::<S>();
     fips197_key_from_party0_plaintext_from_party1_batches_1_and_7::<S>();
-    random_keys_and_1000_blocks_match_rustcrypto::<S>();
+    fips197_decryption_batches_1_and_7::<S>();
+    random_keys_and_1000_blocks_match_rustcrypto::<S>(Direction::Encrypt);
+    random_keys_and_1000_blocks_match_rustcrypto::<S>(Direction::Decrypt);
+    encrypt_then_decrypt_round_trip::<S>();
     aes256_fips197_c3_through_the_same_driver::<S>();
 }
 

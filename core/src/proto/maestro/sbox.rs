@@ -40,6 +40,18 @@ pub trait SboxLayer {
         net: &mut N,
         bytes: &mut [Self::Share],
     ) -> impl Future<Output = Result<(), MaestroError>>;
+
+    /// Brings bytes that `sub_bytes`/`inv_sub_bytes` left in a cheaper intermediate sharing
+    /// back to replicated form. The driver calls it after each key-schedule `SubWord` and on the
+    /// cipher output. Only the (3,3) LUT-256 layer, whose lookups output additive shares
+    /// (Protocol 7 step 8), communicates here; by default it does nothing.
+    fn to_replicated<N: Network>(
+        &mut self,
+        _net: &mut N,
+        _bytes: &mut [Self::Share],
+    ) -> impl Future<Output = Result<(), MaestroError>> {
+        async { Ok(()) }
+    }
 }
 
 /// Finishes SubBytes after an inversion: writes affine(x⁻¹) into each byte (FIPS-197 §5.1.1), the

@@ -16,6 +16,7 @@ mod bench {
     use chorus_core::net::memory::{run_session, MemoryNetwork};
     use chorus_core::net::Network;
     use chorus_core::proto::maestro::aes::{encrypt_blocks, expand_key};
+    use chorus_core::proto::maestro::tensor_lookup::TensorTable;
     use chorus_core::proto::maestro::{
         AdditiveLut256Sbox, Gf16CircuitSbox, Gf256CircuitSbox, Lut16Sbox, Lut256Sbox, Party, RssShare,
         SboxLayer,
@@ -174,6 +175,22 @@ mod bench {
     fn lut256_33(c: &mut Criterion) {
         aes128::<AdditiveLut256Sbox>(c, "maestro_lut256_33_aes128");
         preprocessing::<AdditiveLut256Sbox>(c, "maestro_lut256_33_preprocessing");
+        tensor_lookups(c);
+    }
+
+    /// The local lookup of the (3,3) LUT-256 alone: one party's 160 · BLOCKS lookups.
+    fn tensor_lookups(c: &mut Criterion) {
+        let table = TensorTable::new(&chorus_core::aes::sbox::sbox_table());
+        let mut rng = ChaCha20Rng::seed_from_u64(4);
+        let inputs: Vec<(u8, [u64; 4])> = (0..160 * BLOCKS)
+            .map(|_| (rng.next_u32() as u8, core::array::from_fn(|_| rng.next_u64())))
+            .collect();
+        let mut group = c.benchmark_group("maestro_lut256_33_lookup");
+        group.throughput(Throughput::Elements(BLOCKS as u64));
+        group.bench_function("one_party_1000_blocks", |b| {
+            b.iter(|| inputs.iter().fold(0u8, |acc, (x, f)| acc ^ table.lookup(*x, f).0))
+        });
+        group.finish();
     }
 
     /// One-hot preprocessing for the key schedule and 1000 blocks, timed alone.

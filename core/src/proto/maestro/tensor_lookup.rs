@@ -1,26 +1,47 @@
-//! The local table lookup of Protocol 6 (MAESTRO §3.5.1, steps 6–7) for a table of 256 bytes and
-//! a one-hot vector given as the tensor product of two replicated length-16 one-hot vectors.
+//! The local steps of Protocol 6 (MAESTRO §3.5.1) for a table of 256 bytes: the additive share
+//! of the tensor-product one-hot vector (step 6, `MultLocal`) and the lookup Σⱼ fⱼ · T\[c ⊕ j\]
+//! (step 7).
 //!
-//! With f = e⁽ʳ⁾ ⊗ e⁽ʳ'⁾ (f_j = e_{j mod 16} · e'_{j div 16}) and the public masked index c, party
-//! i's additive share of T\[c ⊕ r + 16 r'\] is tᵢ = Σⱼ fᵢ,ⱼ · T\[c ⊕ j\], where fᵢ,ⱼ is the local
-//! product of its replicated components (`MultLocal`): fᵢ = aᵢ·(bᵢ + bᵢ₊₁) + aᵢ₊₁·bᵢ. Grouping by
-//! the high index h:
+//! **Step 6** ([`tensor_share`]): with f = e⁽ʳ⁾ ⊗ e⁽ʳ'⁾ (f_j = e_{j mod 16} · e'_{j div 16}), party
+//! i's additive share is the local product of its replicated components,
+//! fᵢ,ⱼ = aᵢ\[l\]·(bᵢ + bᵢ₊₁)\[h\] + aᵢ₊₁\[l\]·bᵢ\[h\] (j = l + 16h). It does not depend on the
+//! input, so it is computed once at the end of preprocessing and stored as 256 bits.
 //!
-//! tᵢ = Σ_h (bᵢ + bᵢ₊₁)\[h\] · U₀\[h\] + bᵢ\[h\] · U₁\[h\], with U_k\[h\] = Σ_l a_k\[l\] · T\[c ⊕ (l + 16h)\],
-//!
-//! so a lookup costs 2 × 16 selections of a 16-byte column plus 2 × 16 byte selections, instead
-//! of 256 × 3 products. [`TensorTable`] stores, for each public high nibble c_h, the columns
-//! col\[l\]\[h\] = T\[l + 16(h ⊕ c_h)\] as one `u128` each, so the public index only picks a
-//! column; the secret share bits only enter as all-zero/all-one masks (no secret-dependent
-//! branch or index).
+//! **Step 7** ([`TensorTable::lookup`]): the table is stored bit-sliced — for every public c and
+//! output bit b, the 256-bit plane P_c,b with bit j = bit b of T\[c ⊕ j\] — so that
+//! tᵢ = Σⱼ fᵢ,ⱼ T\[c ⊕ j\] has bit b = parity(fᵢ ∧ P_c,b): 8 × 4 word ANDs and XOR folds per lookup.
+//! The public c only selects the planes (64 KiB per table); the secret share bits of f are only
+//! ANDed and XORed (no secret-dependent branch or index).
 
 use crate::field::Gf256;
 
-/// A 256-entry byte table laid out for [`TensorTable::lookup`].
+/// A party's additive share of a length-256 one-hot vector: bit j of word j / 64 is entry j.
+pub type Bits256 = [u64; 4];
+
+/// Bits 4w..4w+3 of `bits` as four 16-bit lanes of all ones or all zeros (branch-free).
+#[inline]
+fn lane_masks(bits: u16, w: usize) -> u64 {
+    let nibble = u64::from((bits >> (4 * w)) & 0xf);
+    // Lane k holds nibble bit k alone (at most 8, so adding 0x7fff sets bit 15 exactly when the
+    // lane is nonzero and never carries into the next lane).
+    let isolated = (nibble * 0x0001_0001_0001_0001) & 0x0008_0004_0002_0001;
+    (((isolated + 0x7fff_7fff_7fff_7fff) & 0x8000_8000_8000_8000) >> 15) * 0xffff
+}
+
+/// This party's additive share of e⁽ʳ⁾ ⊗ e⁽ʳ'⁾ from its (first, second) components of the
+/// one-hot vectors of the low (`low`) and high (`high`) nibble of the mask (module docs).
+pub fn tensor_share(low: (u16, u16), high: (u16, u16)) -> Bits256 {
+    let spread = 0x0001_0001_0001_0001u64;
+    let (a0, a1) = (u64::from(low.0) * spread, u64::from(low.1) * spread);
+    let cross = high.0 ^ high.1;
+    core::array::from_fn(|w| (a0 & lane_masks(cross, w)) ^ (a1 & lane_masks(high.0, w)))
+}
+
+/// A 256-entry byte table, bit-sliced for every public index mask (module docs).
 #[derive(Clone)]
 pub struct TensorTable {
-    /// `columns[c_h][l]`: byte h is T\[l + 16(h ⊕ c_h)\].
-    columns: Box<[[u128; 16]; 16]>,
+    /// `planes[c][b]`: bit j is bit b of T\[c ⊕ j\].
+    planes: Box<[[Bits256; 8]; 256]>,
 }
 
 impl core::fmt::Debug for TensorTable {
@@ -29,104 +50,82 @@ impl core::fmt::Debug for TensorTable {
     }
 }
 
-/// Bit k of `bits` (k < 16) as an all-ones or all-zeros 16-byte mask.
-#[inline]
-fn bit_mask(bits: u16, k: usize) -> u128 {
-    0u128.wrapping_sub(u128::from((bits >> k) & 1))
-}
-
-/// Byte h of the result is 0xff if bit h of `bits` is set, else 0 (branch-free).
-#[inline]
-fn byte_masks(bits: u16) -> u128 {
-    // Each byte of the product holds one copy of the low byte; the AND isolates bit h in byte h.
-    let spread = |b: u8| -> u64 {
-        let isolated = (u64::from(b) * 0x0101_0101_0101_0101) & 0x8040_2010_0804_0201;
-        // Nonzero bytes → 0x80 (bytewise, no carry across bytes), then to 0xff.
-        let high = ((isolated & 0x7f7f_7f7f_7f7f_7f7f) + 0x7f7f_7f7f_7f7f_7f7f) | isolated;
-        ((high & 0x8080_8080_8080_8080) >> 7) * 0xff
-    };
-    u128::from(spread(bits as u8)) | (u128::from(spread((bits >> 8) as u8)) << 64)
-}
-
-/// XOR of the 16 bytes of `x`.
-#[inline]
-fn fold_bytes(x: u128) -> u8 {
-    let x = (x as u64) ^ ((x >> 64) as u64);
-    let x = x ^ (x >> 32);
-    let x = x ^ (x >> 16);
-    let x = x ^ (x >> 8);
-    x as u8
-}
-
 impl TensorTable {
-    /// Lays out `table` for every public high nibble.
+    /// Slices `table` for every public c.
     pub fn new(table: &[u8; 256]) -> Self {
-        let mut columns = Box::new([[0u128; 16]; 16]);
-        for (c_high, cols) in columns.iter_mut().enumerate() {
-            for (l, col) in cols.iter_mut().enumerate() {
-                *col =
-                    (0..16).fold(0u128, |acc, h| acc | u128::from(table[l + 16 * (h ^ c_high)]) << (8 * h));
+        let mut planes = Box::new([[[0u64; 4]; 8]; 256]);
+        for (c, per_bit) in planes.iter_mut().enumerate() {
+            for (b, plane) in per_bit.iter_mut().enumerate() {
+                for j in 0..256 {
+                    plane[j / 64] |= u64::from((table[c ^ j] >> b) & 1) << (j % 64);
+                }
             }
         }
-        TensorTable { columns }
+        TensorTable { planes }
     }
 
-    /// This party's additive share tᵢ = Σⱼ fᵢ,ⱼ · T\[c ⊕ j\] of the lookup (module docs): `low`
-    /// and `high` are its (first, second) components of the one-hot vectors for bits 0–3 and 4–7
-    /// of the mask (bit j of a component = entry j).
+    /// This party's additive share Σⱼ fⱼ · T\[c ⊕ j\] of the lookup, for its share `f` of the
+    /// one-hot vector and the public masked index `c`.
     #[inline]
-    pub fn lookup(&self, c: u8, low: (u16, u16), high: (u16, u16)) -> Gf256 {
-        let columns = &self.columns[usize::from(c >> 4)];
-        let c_low = usize::from(c & 0x0f);
-        let (mut u0, mut u1) = (0u128, 0u128);
-        for l in 0..16 {
-            let col = columns[l ^ c_low];
-            u0 ^= bit_mask(low.0, l) & col;
-            u1 ^= bit_mask(low.1, l) & col;
+    pub fn lookup(&self, c: u8, f: &Bits256) -> Gf256 {
+        let planes = &self.planes[usize::from(c)];
+        // Byte b of `folded` has the parity of f ∧ P_c,b.
+        let mut folded = 0u64;
+        for (b, p) in planes.iter().enumerate() {
+            let mut x = (f[0] & p[0]) ^ (f[1] & p[1]) ^ (f[2] & p[2]) ^ (f[3] & p[3]);
+            x ^= x >> 32;
+            x ^= x >> 16;
+            x ^= x >> 8;
+            folded |= (x & 0xff) << (8 * b);
         }
-        let selected = (byte_masks(high.0 ^ high.1) & u0) ^ (byte_masks(high.0) & u1);
-        Gf256(fold_bytes(selected))
+        folded ^= folded >> 4;
+        folded ^= folded >> 2;
+        folded ^= folded >> 1;
+        // Gathers the low bit of byte b into bit b of the top byte.
+        Gf256(((folded & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::aes::sbox::sbox_table;
+    use crate::aes::sbox::{inv_sbox_table, sbox_table};
     use rand_chacha::ChaCha20Rng;
     use rand_core::{RngCore, SeedableRng};
 
-    /// Σⱼ fⱼ T\[c ⊕ j\] with fⱼ = a₀\[l\](b₀ + b₁)\[h\] + a₁\[l\]b₀\[h\], entry by entry.
-    fn naive(table: &[u8; 256], c: u8, low: (u16, u16), high: (u16, u16)) -> u8 {
-        let bit = |x: u16, k: usize| (x >> k) & 1;
-        (0..256usize).fold(0u8, |acc, j| {
-            let (l, h) = (j % 16, j / 16);
-            let f = (bit(low.0, l) & (bit(high.0, h) ^ bit(high.1, h))) ^ (bit(low.1, l) & bit(high.0, h));
-            acc ^ if f == 1 { table[usize::from(c) ^ j] } else { 0 }
-        })
+    fn bit(x: u16, k: usize) -> u64 {
+        u64::from((x >> k) & 1)
     }
 
     #[test]
-    fn byte_masks_expand_every_bit() {
-        for bits in [0u16, 1, 0x8000, 0xffff, 0xa5c3, 0x0180] {
-            let m = byte_masks(bits);
-            for h in 0..16 {
-                let byte = (m >> (8 * h)) as u8;
-                assert_eq!(byte, if (bits >> h) & 1 == 1 { 0xff } else { 0 }, "bits {bits:#x}, byte {h}");
+    fn tensor_share_is_the_entrywise_local_product() {
+        let mut rng = ChaCha20Rng::seed_from_u64(90);
+        for _ in 0..200 {
+            let mut w = || (rng.next_u32() & 0xffff) as u16;
+            let (low, high) = ((w(), w()), (w(), w()));
+            let f = tensor_share(low, high);
+            for j in 0..256 {
+                let (l, h) = (j % 16, j / 16);
+                let expected =
+                    (bit(low.0, l) & (bit(high.0, h) ^ bit(high.1, h))) ^ (bit(low.1, l) & bit(high.0, h));
+                assert_eq!((f[j / 64] >> (j % 64)) & 1, expected, "entry {j}");
             }
         }
     }
 
     #[test]
-    fn lookup_matches_the_entrywise_sum_for_random_components() {
-        let table = sbox_table();
-        let tensor = TensorTable::new(&table);
-        let mut rng = ChaCha20Rng::seed_from_u64(90);
-        for c in 0..=255u8 {
-            for _ in 0..8 {
-                let mut w = || (rng.next_u32() & 0xffff) as u16;
-                let (low, high) = ((w(), w()), (w(), w()));
-                assert_eq!(tensor.lookup(c, low, high).0, naive(&table, c, low, high), "c {c:#04x}");
+    fn lookup_is_the_selected_sum_for_every_c() {
+        for table in [sbox_table(), inv_sbox_table()] {
+            let tensor = TensorTable::new(&table);
+            let mut rng = ChaCha20Rng::seed_from_u64(91);
+            for c in 0..=255u8 {
+                for _ in 0..4 {
+                    let f: Bits256 = core::array::from_fn(|_| rng.next_u64());
+                    let expected = (0..256usize)
+                        .filter(|&j| (f[j / 64] >> (j % 64)) & 1 == 1)
+                        .fold(0u8, |acc, j| acc ^ table[usize::from(c) ^ j]);
+                    assert_eq!(tensor.lookup(c, &f).0, expected, "c {c:#04x}");
+                }
             }
         }
     }
@@ -135,9 +134,9 @@ mod tests {
     fn shares_of_one_hot_vectors_look_up_the_unmasked_entry() {
         let table = sbox_table();
         let tensor = TensorTable::new(&table);
-        let mut rng = ChaCha20Rng::seed_from_u64(91);
-        // Replicated components of e⁽ʳ⁾ and e⁽ʳ'⁾ for every r, r'; the parties' outputs sum to
-        // T[c ⊕ (r + 16 r')].
+        let mut rng = ChaCha20Rng::seed_from_u64(92);
+        // Replicated components of e⁽ʳ⁾ and e⁽ʳ'⁾ for every r + 16r'; the parties' outputs sum
+        // to T[c ⊕ (r + 16 r')].
         for r in 0..256usize {
             let share = |value: u16, rng: &mut ChaCha20Rng| {
                 let (a, b) = ((rng.next_u32() & 0xffff) as u16, (rng.next_u32() & 0xffff) as u16);
@@ -146,8 +145,16 @@ mod tests {
             };
             let low = share(1 << (r % 16), &mut rng);
             let high = share(1 << (r / 16), &mut rng);
+            let f = [0, 1, 2].map(|p| tensor_share(low[p], high[p]));
+            let mut expected = [0u64; 4];
+            expected[r / 64] = 1 << (r % 64);
+            assert_eq!(
+                core::array::from_fn::<u64, 4, _>(|w| f[0][w] ^ f[1][w] ^ f[2][w]),
+                expected,
+                "one-hot at {r}"
+            );
             let c = (rng.next_u32() & 0xff) as u8;
-            let sum = (0..3).fold(0u8, |acc, p| acc ^ tensor.lookup(c, low[p], high[p]).0);
+            let sum = (0..3).fold(0u8, |acc, p| acc ^ tensor.lookup(c, &f[p]).0);
             assert_eq!(sum, table[usize::from(c) ^ r], "r {r}, c {c}");
         }
     }

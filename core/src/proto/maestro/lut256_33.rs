@@ -133,19 +133,22 @@ async fn lookup<N: Network>(
 pub struct AdditiveLut256Sbox {
     party: Party,
     pool: PreprocessedPool<TensorOneHot>,
-    table: TensorTable,
-    inv_table: TensorTable,
+    table: &'static TensorTable,
+    inv_table: &'static TensorTable,
+}
+
+/// The S-box and inverse S-box tables, bit-sliced once per process (2 × 64 KiB) and shared by
+/// every layer.
+fn tables() -> &'static (TensorTable, TensorTable) {
+    static TABLES: std::sync::OnceLock<(TensorTable, TensorTable)> = std::sync::OnceLock::new();
+    TABLES.get_or_init(|| (TensorTable::new(&sbox_table()), TensorTable::new(&inv_sbox_table())))
 }
 
 impl AdditiveLut256Sbox {
     /// Wraps a party (after its PRSS setup) with an empty pool.
     pub fn new(party: Party) -> Self {
-        AdditiveLut256Sbox {
-            party,
-            pool: PreprocessedPool::default(),
-            table: TensorTable::new(&sbox_table()),
-            inv_table: TensorTable::new(&inv_sbox_table()),
-        }
+        let (table, inv_table) = tables();
+        AdditiveLut256Sbox { party, pool: PreprocessedPool::default(), table, inv_table }
     }
 
     /// Preprocessing: adds `count` lookups (one per future S-box) to the pool, in two rounds
@@ -183,7 +186,7 @@ impl SboxLayer for AdditiveLut256Sbox {
         net: &mut N,
         bytes: &mut [MixedShare],
     ) -> Result<(), MaestroError> {
-        lookup(&mut self.party, &mut self.pool, net, bytes, &self.table).await
+        lookup(&mut self.party, &mut self.pool, net, bytes, self.table).await
     }
 
     /// The same lookup in the inverse S-box table.
@@ -192,7 +195,7 @@ impl SboxLayer for AdditiveLut256Sbox {
         net: &mut N,
         bytes: &mut [MixedShare],
     ) -> Result<(), MaestroError> {
-        lookup(&mut self.party, &mut self.pool, net, bytes, &self.inv_table).await
+        lookup(&mut self.party, &mut self.pool, net, bytes, self.inv_table).await
     }
 
     /// Reshares additive bytes (Protocol 7 step 8): 8 bits per byte, one round.

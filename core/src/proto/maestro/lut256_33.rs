@@ -137,7 +137,7 @@ pub struct AdditiveLut256Sbox {
     inv_table: &'static TensorTable,
 }
 
-/// The S-box and inverse S-box tables, bit-sliced once per process (2 × 64 KiB) and shared by
+/// The S-box and inverse S-box tables, bit-sliced once per process (2 × 4 KiB) and shared by
 /// every layer.
 fn tables() -> &'static (TensorTable, TensorTable) {
     static TABLES: std::sync::OnceLock<(TensorTable, TensorTable)> = std::sync::OnceLock::new();

@@ -7,11 +7,14 @@
 //! fᵢ,ⱼ = aᵢ\[l\]·(bᵢ + bᵢ₊₁)\[h\] + aᵢ₊₁\[l\]·bᵢ\[h\] (j = l + 16h). It does not depend on the
 //! input, so it is computed once at the end of preprocessing and stored as 256 bits.
 //!
-//! **Step 7** ([`TensorTable::lookup`]): the table is stored bit-sliced — for every public c and
-//! output bit b, the 256-bit plane P_c,b with bit j = bit b of T\[c ⊕ j\] — so that
-//! tᵢ = Σⱼ fᵢ,ⱼ T\[c ⊕ j\] has bit b = parity(fᵢ ∧ P_c,b): 8 × 4 word ANDs and XOR folds per lookup.
-//! The public c only selects the planes (64 KiB per table); the secret share bits of f are only
-//! ANDed and XORed (no secret-dependent branch or index).
+//! **Step 7** ([`TensorTable::lookup`]): write c = c_l + 16c_h. Substituting h ↦ h ⊕ c_h,
+//! Σⱼ fⱼ T\[c ⊕ j\] = Σⱼ gⱼ T\[c_l ⊕ j\] with g the vector f whose 16-entry chunks are permuted
+//! by h ↦ h ⊕ c_h (word and 16-bit-lane swaps chosen by the public c_h). The table is stored
+//! bit-sliced for the 16 values of c_l — the 256-bit plane P_{c_l},b has bit j = bit b of
+//! T\[c_l ⊕ j\] (4 KiB per table, so it stays in L1) — and tᵢ has bit b = parity(g ∧ P_{c_l},b):
+//! 8 × 4 word ANDs and XOR folds per lookup. The public c only selects planes and permutes
+//! words; the secret share bits of f are only moved, ANDed and XORed (no secret-dependent
+//! branch or index).
 
 use crate::field::Gf256;
 
@@ -37,11 +40,12 @@ pub fn tensor_share(low: (u16, u16), high: (u16, u16)) -> Bits256 {
     core::array::from_fn(|w| (a0 & lane_masks(cross, w)) ^ (a1 & lane_masks(high.0, w)))
 }
 
-/// A 256-entry byte table, bit-sliced for every public index mask (module docs).
+/// A 256-entry byte table, bit-sliced for every low nibble of the public index mask (module
+/// docs).
 #[derive(Clone)]
 pub struct TensorTable {
-    /// `planes[c][b]`: bit j is bit b of T\[c ⊕ j\].
-    planes: Box<[[Bits256; 8]; 256]>,
+    /// `planes[c_l][b]`: bit j is bit b of T\[c_l ⊕ j\].
+    planes: Box<[[Bits256; 8]; 16]>,
 }
 
 impl core::fmt::Debug for TensorTable {
@@ -51,9 +55,9 @@ impl core::fmt::Debug for TensorTable {
 }
 
 impl TensorTable {
-    /// Slices `table` for every public c.
+    /// Slices `table` for every low nibble c_l.
     pub fn new(table: &[u8; 256]) -> Self {
-        let mut planes = Box::new([[[0u64; 4]; 8]; 256]);
+        let mut planes = Box::new([[[0u64; 4]; 8]; 16]);
         for (c, per_bit) in planes.iter_mut().enumerate() {
             for (b, plane) in per_bit.iter_mut().enumerate() {
                 for j in 0..256 {
@@ -68,11 +72,23 @@ impl TensorTable {
     /// one-hot vector and the public masked index `c`.
     #[inline]
     pub fn lookup(&self, c: u8, f: &Bits256) -> Gf256 {
-        let planes = &self.planes[usize::from(c)];
-        // Byte b of `folded` has the parity of f ∧ P_c,b.
+        let c_high = usize::from(c >> 4);
+        // g: chunk h of f moved to h ⊕ c_h. Chunk h is lane h mod 4 of word h div 4.
+        let g: Bits256 = core::array::from_fn(|w| {
+            let mut x = f[w ^ (c_high >> 2)];
+            if c_high & 1 == 1 {
+                x = ((x & 0x0000_ffff_0000_ffff) << 16) | ((x >> 16) & 0x0000_ffff_0000_ffff);
+            }
+            if c_high & 2 == 2 {
+                x = x.rotate_left(32);
+            }
+            x
+        });
+        let planes = &self.planes[usize::from(c & 0x0f)];
+        // Byte b of `folded` has the parity of g ∧ P_{c_l},b.
         let mut folded = 0u64;
         for (b, p) in planes.iter().enumerate() {
-            let mut x = (f[0] & p[0]) ^ (f[1] & p[1]) ^ (f[2] & p[2]) ^ (f[3] & p[3]);
+            let mut x = (g[0] & p[0]) ^ (g[1] & p[1]) ^ (g[2] & p[2]) ^ (g[3] & p[3]);
             x ^= x >> 32;
             x ^= x >> 16;
             x ^= x >> 8;

@@ -6,7 +6,7 @@
 //! encryption and decryption (and its test suite) for free.
 //!
 //! The inverse S-box (FIPS-197 §5.3.2) is S⁻¹(y) = (A⁻¹(y))⁻¹ with A⁻¹ the inverse affine map, so
-//! the inversion-based variants run the local inverse affine map ([`apply_inv_affine`]) and then
+//! the inversion-based variants run the local inverse affine map (`apply_inv_affine`) and then
 //! the same inversion routine as the forward S-box; table-lookup variants look up the inverse
 //! table instead.
 

@@ -25,7 +25,7 @@ use super::error::MaestroError;
 use super::gf16_rss::{from_tower, mul, to_tower, Rss16};
 use super::online::Party;
 use super::rss::RssShare;
-use super::sbox::{apply_affine, apply_inv_affine, SboxLayer};
+use super::sbox::{apply_affine, inv_affine, SboxLayer};
 use crate::field::Gf16Squared;
 use crate::net::Network;
 
@@ -97,8 +97,7 @@ impl SboxLayer for Gf16CircuitSbox {
         net: &mut N,
         bytes: &mut [RssShare],
     ) -> Result<(), MaestroError> {
-        apply_inv_affine(bytes);
-        let inverses = inverse(&mut self.party, net, bytes).await?;
+        let inverses = inverse(&mut self.party, net, &inv_affine(bytes)).await?;
         bytes.copy_from_slice(&inverses);
         Ok(())
     }

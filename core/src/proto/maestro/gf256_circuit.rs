@@ -18,7 +18,7 @@
 use super::error::MaestroError;
 use super::online::Party;
 use super::rss::RssShare;
-use super::sbox::{apply_affine, apply_inv_affine, SboxLayer};
+use super::sbox::{apply_affine, inv_affine, SboxLayer};
 use crate::net::Network;
 
 /// Shares of x²⁵⁴ (= x⁻¹, with 0 ↦ 0) for every x, in three rounds of batched multiplications.
@@ -81,8 +81,7 @@ impl SboxLayer for Gf256CircuitSbox {
         net: &mut N,
         bytes: &mut [RssShare],
     ) -> Result<(), MaestroError> {
-        apply_inv_affine(bytes);
-        let inverses = inverse(&mut self.party, net, bytes).await?;
+        let inverses = inverse(&mut self.party, net, &inv_affine(bytes)).await?;
         bytes.copy_from_slice(&inverses);
         Ok(())
     }

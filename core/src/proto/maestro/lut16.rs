@@ -28,7 +28,7 @@ use super::one_hot16::{self, OneHot16};
 use super::online::Party;
 use super::pool::PreprocessedPool;
 use super::rss::RssShare;
-use super::sbox::{apply_affine, apply_inv_affine, SboxLayer};
+use super::sbox::{apply_affine, inv_affine, SboxLayer};
 use crate::field::{Field, Gf16, Gf16Squared};
 use crate::net::Network;
 
@@ -165,8 +165,7 @@ impl SboxLayer for Lut16Sbox {
         bytes: &mut [RssShare],
     ) -> Result<(), MaestroError> {
         let vectors = self.pool.take(bytes.len())?;
-        apply_inv_affine(bytes);
-        let inverses = inverse(&mut self.party, net, bytes, &vectors).await?;
+        let inverses = inverse(&mut self.party, net, &inv_affine(bytes), &vectors).await?;
         bytes.copy_from_slice(&inverses);
         Ok(())
     }

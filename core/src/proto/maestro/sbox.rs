@@ -6,7 +6,7 @@
 //! encryption and decryption (and its test suite) for free.
 //!
 //! The inverse S-box (FIPS-197 §5.3.2) is S⁻¹(y) = (A⁻¹(y))⁻¹ with A⁻¹ the inverse affine map, so
-//! the inversion-based variants run the local inverse affine map (`apply_inv_affine`) and then
+//! the inversion-based variants run the local inverse affine map (`inv_affine`) and then
 //! the same inversion routine as the forward S-box; table-lookup variants look up the inverse
 //! table instead.
 
@@ -62,10 +62,9 @@ pub(super) fn apply_affine(bytes: &mut [RssShare], inverses: impl IntoIterator<I
     }
 }
 
-/// Starts InvSubBytes before an inversion: replaces each byte y by A⁻¹(y) (FIPS-197 §5.3.2), the
-/// linear part share-wise and the constant once.
-pub(super) fn apply_inv_affine(bytes: &mut [RssShare]) {
-    for b in bytes.iter_mut() {
-        *b = b.map_linear(inv_affine_linear).add_public(INV_AFFINE_CONSTANT);
-    }
+/// Starts InvSubBytes before an inversion: A⁻¹(y) for each byte y (FIPS-197 §5.3.2), the linear
+/// part share-wise and the constant once. Returns new shares, so that `bytes` stay unchanged if
+/// the inversion then fails.
+pub(super) fn inv_affine(bytes: &[RssShare]) -> Vec<RssShare> {
+    bytes.iter().map(|b| b.map_linear(inv_affine_linear).add_public(INV_AFFINE_CONSTANT)).collect()
 }

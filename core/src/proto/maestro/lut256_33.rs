@@ -31,6 +31,13 @@
 //! keys are replicated (Protocol 7 takes ⟦k⁽ⁱ⁾⟧ as input, and decryption's first layer then
 //! costs what encryption's does): 40 × 16 bits in 20 rounds for AES-128.
 //!
+//! **Not implemented: malicious security** (Protocol 7 steps 10–11). It needs, besides this
+//! layer: ⟦x⟧ = ⟦r⟧ + c of every lookup (Protocol 6 step 5, local); a Protocol-7 driver that
+//! recovers ⟦y⁽ⁱ⁻¹⁾⟧ = L_i⁻¹(⟦x⁽ⁱ⁾⟧ − ⟦k⁽ⁱ⁾⟧) from the next layer's inputs (and ⟦y⟧ of the last
+//! layer and of each `SubWord` from the resharing); the triples (x², ŷ, x) and (x, ŷ², ŷ) with
+//! ŷ = A⁻¹(y) per S-box; and 𝓕_verify of §2.7 in its no-leakage form (the errors x²ŷ − x must not
+//! be revealed), plus the verified one-hot preprocessing of Protocol 8 step 6.
+//!
 //! Secrets are never used as table indices or branch conditions: the table is indexed only by
 //! the public c, and share bits of the one-hot vectors enter as masks. The masked index c itself
 //! is public by design (it is uniformly random).

@@ -1,5 +1,6 @@
 //! MAESTRO semi-honest AES-128 over the in-memory network, all three parties in one thread, one
-//! group per S-box variant (GF(2^8)-circuit, GF(2^4)-circuit, LUT-16, LUT-256): 1000 blocks per
+//! group per S-box variant (GF(2^8)-circuit, GF(2^4)-circuit, LUT-16, (2,3) LUT-256, (3,3)
+//! LUT-256): 1000 blocks per
 //! iteration, reported as blocks/s (criterion "elements").
 //!
 //! Setup (PRSS keys, dealt shares of plaintext and key, the LUT variants' one-hot preprocessing
@@ -15,8 +16,10 @@ mod bench {
     use chorus_core::net::memory::{run_session, MemoryNetwork};
     use chorus_core::net::Network;
     use chorus_core::proto::maestro::aes::{encrypt_blocks, expand_key};
+    use chorus_core::proto::maestro::tensor_lookup::TensorTable;
     use chorus_core::proto::maestro::{
-        Gf16CircuitSbox, Gf256CircuitSbox, Lut16Sbox, Lut256Sbox, Party, RssShare, SboxLayer,
+        AdditiveLut256Sbox, Gf16CircuitSbox, Gf256CircuitSbox, Lut16Sbox, Lut256Sbox, Party, RssShare,
+        SboxLayer,
     };
     use criterion::{criterion_group, BatchSize, Criterion, Throughput};
     use rand_chacha::ChaCha20Rng;
@@ -28,7 +31,7 @@ mod bench {
     const SBOXES: usize = 40 + 160 * BLOCKS;
 
     /// A variant as the benchmark builds it.
-    trait Variant: SboxLayer<Share = RssShare> + Sized {
+    trait Variant: SboxLayer<Share: From<RssShare>> + Sized {
         fn build(party: Party) -> Self;
         /// Input-independent preprocessing for `sboxes` S-boxes (none by default).
         async fn prepare(&mut self, _net: &mut MemoryNetwork, _sboxes: usize) {}
@@ -64,11 +67,20 @@ mod bench {
         }
     }
 
-    struct PartyState<S> {
+    impl Variant for AdditiveLut256Sbox {
+        fn build(party: Party) -> Self {
+            AdditiveLut256Sbox::new(party)
+        }
+        async fn prepare(&mut self, net: &mut MemoryNetwork, sboxes: usize) {
+            self.preprocess(net, sboxes).await.expect("preprocessing");
+        }
+    }
+
+    struct PartyState<S: SboxLayer> {
         net: MemoryNetwork,
         sbox: S,
-        key: Vec<RssShare>,
-        blocks: Vec<[RssShare; 16]>,
+        key: Vec<S::Share>,
+        blocks: Vec<[S::Share; 16]>,
     }
 
     /// Three parties after PRSS setup (and `prepare` for `prepared` S-boxes), holding dealt
@@ -87,9 +99,9 @@ mod bench {
         let data = deal(16 * BLOCKS);
         run_session(3, |mut net| {
             let p = net.party();
-            let key: Vec<RssShare> = key.iter().map(|d| d[p]).collect();
-            let blocks: Vec<[RssShare; 16]> =
-                data.chunks_exact(16).map(|c| core::array::from_fn(|j| c[j][p])).collect();
+            let key: Vec<S::Share> = key.iter().map(|d| d[p].into()).collect();
+            let blocks: Vec<[S::Share; 16]> =
+                data.chunks_exact(16).map(|c| core::array::from_fn(|j| c[j][p].into())).collect();
             async move {
                 let mut rng = ChaCha20Rng::seed_from_u64(seed * 3 + p as u64);
                 let party = Party::setup(&mut net, &mut rng).await.expect("setup");
@@ -100,7 +112,7 @@ mod bench {
         })
     }
 
-    fn with_round_keys<S: Variant>(states: Vec<PartyState<S>>) -> Vec<(PartyState<S>, RoundKeys<RssShare>)> {
+    fn with_round_keys<S: Variant>(states: Vec<PartyState<S>>) -> Vec<(PartyState<S>, RoundKeys<S::Share>)> {
         let futures = states.into_iter().map(|mut s| async move {
             let rk = expand_key(&mut s.sbox, &mut s.net, &s.key).await.expect("key schedule");
             (s, rk)
@@ -160,6 +172,27 @@ mod bench {
         preprocessing::<Lut256Sbox>(c, "maestro_lut256_preprocessing");
     }
 
+    fn lut256_33(c: &mut Criterion) {
+        aes128::<AdditiveLut256Sbox>(c, "maestro_lut256_33_aes128");
+        preprocessing::<AdditiveLut256Sbox>(c, "maestro_lut256_33_preprocessing");
+        tensor_lookups(c);
+    }
+
+    /// The local lookup of the (3,3) LUT-256 alone: one party's 160 · BLOCKS lookups.
+    fn tensor_lookups(c: &mut Criterion) {
+        let table = TensorTable::new(&chorus_core::aes::sbox::sbox_table());
+        let mut rng = ChaCha20Rng::seed_from_u64(4);
+        let inputs: Vec<(u8, [u64; 4])> = (0..160 * BLOCKS)
+            .map(|_| (rng.next_u32() as u8, core::array::from_fn(|_| rng.next_u64())))
+            .collect();
+        let mut group = c.benchmark_group("maestro_lut256_33_lookup");
+        group.throughput(Throughput::Elements(BLOCKS as u64));
+        group.bench_function("one_party_1000_blocks", |b| {
+            b.iter(|| inputs.iter().fold(0u8, |acc, (x, f)| acc ^ table.lookup(*x, f).0))
+        });
+        group.finish();
+    }
+
     /// One-hot preprocessing for the key schedule and 1000 blocks, timed alone.
     fn preprocessing<S: Variant>(c: &mut Criterion, name: &str) {
         let mut group = c.benchmark_group(name);
@@ -181,7 +214,7 @@ mod bench {
         group.finish();
     }
 
-    criterion_group!(benches, gf256_circuit, gf16_circuit, lut16, lut256);
+    criterion_group!(benches, gf256_circuit, gf16_circuit, lut16, lut256, lut256_33);
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -6,10 +6,18 @@
 //! [`SboxLayer::sub_bytes`] call, and each key-schedule `SubWord` is one call of 4 bytes, so the
 //! round count is independent of s. The key schedule is computed once per key, however many
 //! blocks are then encrypted under it.
+//!
+//! Decryption ([`decrypt_blocks`]) is FIPS-197 §5.3's InvCipher (Fig. 12) with the same round
+//! keys: InvShiftRows and InvMixColumns are local, and each round's InvSubBytes is one
+//! [`SboxLayer::inv_sub_bytes`] call, so it costs what encryption costs.
+//!
+//! Round keys and cipher outputs are always replicated: the driver calls
+//! [`SboxLayer::to_replicated`] after each `SubWord` and on the output (free for every variant
+//! but the (3,3) LUT-256, which carries the state additively between S-box layers).
 
 use super::error::MaestroError;
 use super::sbox::SboxLayer;
-use crate::aes::linear::{add_round_key, mix_columns, shift_rows};
+use crate::aes::linear::{add_round_key, inv_mix_columns, inv_shift_rows, mix_columns, shift_rows};
 use crate::aes::{KeyExpansion, KeySize, RoundKeys};
 use crate::net::Network;
 
@@ -24,6 +32,7 @@ pub async fn expand_key<S: SboxLayer, N: Network>(
     let mut expansion = KeyExpansion::new(key_size, key);
     while let Some(mut word) = expansion.pending_sub_word() {
         sbox.sub_bytes(net, &mut word).await?;
+        sbox.to_replicated(net, &mut word).await?;
         expansion.supply_sub_word(word);
     }
     Ok(expansion.finish().expect("every SubWord was supplied"))
@@ -60,7 +69,33 @@ pub async fn encrypt_blocks<S: SboxLayer, N: Network>(
             add_round_key(block, round_keys.round(r));
         }
     }
-    Ok(())
+    sbox.to_replicated(net, blocks.as_flattened_mut()).await
+}
+
+/// Decrypts every shared block in place (FIPS-197 §5.3, the InvCipher of Fig. 12) with one
+/// `inv_sub_bytes` call per round.
+pub async fn decrypt_blocks<S: SboxLayer, N: Network>(
+    sbox: &mut S,
+    net: &mut N,
+    round_keys: &RoundKeys<S::Share>,
+    blocks: &mut [[S::Share; 16]],
+) -> Result<(), MaestroError> {
+    let rounds = round_keys.rounds();
+    for block in blocks.iter_mut() {
+        add_round_key(block, round_keys.round(rounds));
+        inv_shift_rows(block);
+    }
+    for r in (0..rounds).rev() {
+        sbox.inv_sub_bytes(net, blocks.as_flattened_mut()).await?;
+        for block in blocks.iter_mut() {
+            add_round_key(block, round_keys.round(r));
+            if r != 0 {
+                inv_mix_columns(block);
+                inv_shift_rows(block);
+            }
+        }
+    }
+    sbox.to_replicated(net, blocks.as_flattened_mut()).await
 }
 
 /// Groups a flat vector of shared bytes into 16-byte blocks, or `None` if its length is not a

@@ -17,12 +17,15 @@
 //! schedule, which is also the one the paper's §5 description specifies, and test 40 rounds.
 //!
 //! No tables are indexed by secrets: GF(2^4) arithmetic, Φ and Φ⁻¹ are branch- and table-free.
+//!
+//! InvSubBytes runs the inverse affine map share-wise and then the same [`inverse`] routine, at
+//! the same cost.
 
 use super::error::MaestroError;
 use super::gf16_rss::{from_tower, mul, to_tower, Rss16};
 use super::online::Party;
 use super::rss::RssShare;
-use super::sbox::{apply_affine, SboxLayer};
+use super::sbox::{apply_affine, inv_affine, SboxLayer};
 use crate::field::Gf16Squared;
 use crate::net::Network;
 
@@ -86,6 +89,16 @@ impl SboxLayer for Gf16CircuitSbox {
     ) -> Result<(), MaestroError> {
         let inverses = inverse(&mut self.party, net, bytes).await?;
         apply_affine(bytes, inverses);
+        Ok(())
+    }
+
+    async fn inv_sub_bytes<N: Network>(
+        &mut self,
+        net: &mut N,
+        bytes: &mut [RssShare],
+    ) -> Result<(), MaestroError> {
+        let inverses = inverse(&mut self.party, net, &inv_affine(bytes)).await?;
+        bytes.copy_from_slice(&inverses);
         Ok(())
     }
 }

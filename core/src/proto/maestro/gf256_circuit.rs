@@ -11,11 +11,14 @@
 //! Per S-box: 4 bytes sent per party in 3 rounds, i.e. 32 bits; an AES-128 block (160 S-boxes)
 //! costs 5120 bits and 30 rounds per party, as in Table 1. The powers x², x⁴, x¹⁶ are constant-time
 //! bit-matrix products ([`super::frobenius`]; no secret-indexed tables).
+//!
+//! InvSubBytes runs the inverse affine map share-wise and then the same [`inverse`] routine, at
+//! the same cost.
 
 use super::error::MaestroError;
 use super::online::Party;
 use super::rss::RssShare;
-use super::sbox::{apply_affine, SboxLayer};
+use super::sbox::{apply_affine, inv_affine, SboxLayer};
 use crate::net::Network;
 
 /// Shares of x²⁵⁴ (= x⁻¹, with 0 ↦ 0) for every x, in three rounds of batched multiplications.
@@ -70,6 +73,16 @@ impl SboxLayer for Gf256CircuitSbox {
     ) -> Result<(), MaestroError> {
         let inverses = inverse(&mut self.party, net, bytes).await?;
         apply_affine(bytes, inverses);
+        Ok(())
+    }
+
+    async fn inv_sub_bytes<N: Network>(
+        &mut self,
+        net: &mut N,
+        bytes: &mut [RssShare],
+    ) -> Result<(), MaestroError> {
+        let inverses = inverse(&mut self.party, net, &inv_affine(bytes)).await?;
+        bytes.copy_from_slice(&inverses);
         Ok(())
     }
 }

@@ -17,6 +17,9 @@
 //! 6. Φ⁻¹ and the affine map share-wise.
 //!
 //! Online: 16 bits in 2 rounds per S-box — 2560 bits and 20 rounds per block, as in Table 1.
+//!
+//! InvSubBytes runs the inverse affine map share-wise and then the same inversion routine (one
+//! preprocessed vector per byte), at the same cost.
 
 use super::error::{MaestroError, Step};
 use super::gf16_rss::{from_tower, mul, pack_nibbles, to_tower, unpack_nibbles, zero_nibbles, Rss16};
@@ -25,7 +28,7 @@ use super::one_hot16::{self, OneHot16};
 use super::online::Party;
 use super::pool::PreprocessedPool;
 use super::rss::RssShare;
-use super::sbox::{apply_affine, SboxLayer};
+use super::sbox::{apply_affine, inv_affine, SboxLayer};
 use crate::field::{Field, Gf16, Gf16Squared};
 use crate::net::Network;
 
@@ -152,6 +155,18 @@ impl SboxLayer for Lut16Sbox {
         let vectors = self.pool.take(bytes.len())?;
         let inverses = inverse(&mut self.party, net, bytes, &vectors).await?;
         apply_affine(bytes, inverses);
+        Ok(())
+    }
+
+    /// The inverse affine map, then the same inversion as `sub_bytes` (one vector per byte).
+    async fn inv_sub_bytes<N: Network>(
+        &mut self,
+        net: &mut N,
+        bytes: &mut [RssShare],
+    ) -> Result<(), MaestroError> {
+        let vectors = self.pool.take(bytes.len())?;
+        let inverses = inverse(&mut self.party, net, &inv_affine(bytes), &vectors).await?;
+        bytes.copy_from_slice(&inverses);
         Ok(())
     }
 }

@@ -13,7 +13,7 @@
 //! **Online**, per S-box: open c = x + r to all (each party sends one byte: 8 bits, one round)
 //! and compute ⟦S(x)⟧ = Σⱼ ⟦e_j⟧ · S\[c ⊕ j\] locally — S is indexed only by the public c ⊕ j and
 //! the share bits of e select entries by masking. 1280 bits and 10 rounds per block, as in
-//! Table 1.
+//! Table 1. InvSubBytes is the same lookup in the inverse S-box table, at the same cost.
 
 use super::error::MaestroError;
 use super::one_hot16::{reshare_bits, BitPair};
@@ -21,7 +21,7 @@ use super::online::Party;
 use super::pool::PreprocessedPool;
 use super::rss::RssShare;
 use super::sbox::SboxLayer;
-use crate::aes::sbox::sbox_table;
+use crate::aes::sbox::{inv_sbox_table, sbox_table};
 use crate::field::Gf256;
 use crate::net::Network;
 
@@ -116,12 +116,18 @@ pub struct Lut256Sbox {
     party: Party,
     pool: PreprocessedPool<OneHot256>,
     table: [u8; 256],
+    inv_table: [u8; 256],
 }
 
 impl Lut256Sbox {
     /// Wraps a party (after its PRSS setup) with an empty pool.
     pub fn new(party: Party) -> Self {
-        Lut256Sbox { party, pool: PreprocessedPool::default(), table: sbox_table() }
+        Lut256Sbox {
+            party,
+            pool: PreprocessedPool::default(),
+            table: sbox_table(),
+            inv_table: inv_sbox_table(),
+        }
     }
 
     /// Preprocessing: adds `count` random one-hot vectors (one per future S-box), in seven
@@ -148,6 +154,27 @@ impl Lut256Sbox {
     }
 }
 
+/// Replaces every byte x of `bytes` by a sharing of `table[x]`, one preprocessed vector each
+/// (taken before any communication, so a short pool fails without sending).
+async fn lookup<N: Network>(
+    party: &mut Party,
+    pool: &mut PreprocessedPool<OneHot256>,
+    net: &mut N,
+    bytes: &mut [RssShare],
+    table: &[u8; 256],
+) -> Result<(), MaestroError> {
+    let vectors = pool.take(bytes.len())?;
+    let masked: Vec<RssShare> = bytes.iter().zip(&vectors).map(|(&x, v)| x + v.r).collect();
+    let opened = party.open(net, &masked).await?;
+    let me = party.id();
+    for ((b, c), v) in bytes.iter_mut().zip(opened).zip(&vectors) {
+        let first = lookup_component(&v.e.0, c.0, table);
+        let second = lookup_component(&v.e.1, c.0, table);
+        *b = RssShare::new(me, first, second);
+    }
+    Ok(())
+}
+
 impl SboxLayer for Lut256Sbox {
     type Share = RssShare;
 
@@ -158,16 +185,16 @@ impl SboxLayer for Lut256Sbox {
         net: &mut N,
         bytes: &mut [RssShare],
     ) -> Result<(), MaestroError> {
-        let vectors = self.pool.take(bytes.len())?;
-        let masked: Vec<RssShare> = bytes.iter().zip(&vectors).map(|(&x, v)| x + v.r).collect();
-        let opened = self.party.open(net, &masked).await?;
-        let me = self.party.id();
-        for ((b, c), v) in bytes.iter_mut().zip(opened).zip(&vectors) {
-            let first = lookup_component(&v.e.0, c.0, &self.table);
-            let second = lookup_component(&v.e.1, c.0, &self.table);
-            *b = RssShare::new(me, first, second);
-        }
-        Ok(())
+        lookup(&mut self.party, &mut self.pool, net, bytes, &self.table).await
+    }
+
+    /// The same lookup in the inverse S-box table.
+    async fn inv_sub_bytes<N: Network>(
+        &mut self,
+        net: &mut N,
+        bytes: &mut [RssShare],
+    ) -> Result<(), MaestroError> {
+        lookup(&mut self.party, &mut self.pool, net, bytes, &self.inv_table).await
     }
 }
 

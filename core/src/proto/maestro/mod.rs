@@ -9,7 +9,9 @@
 //!   without communication (§2.5, Fig. 1);
 //! - [`online`]: input sharing, batched multiplication by resharing (§2.6), and opening to all or
 //!   some parties;
-//! - [`sbox`]: the S-box black-box trait [`SboxLayer`] every variant implements;
+//! - [`sbox`]: the S-box black-box trait [`SboxLayer`] every variant implements: SubBytes,
+//!   InvSubBytes (inverse affine map, then the same inversion, or the inverse table for the
+//!   LUT-256 variants) and the resharing of non-replicated outputs;
 //! - [`gf256_circuit`]: the GF(2^8)-circuit S-box of \[21\] (Table 1: 5120 bits, 30 rounds per
 //!   AES-128 block per party, without key schedule);
 //! - [`gf16_rss`]: replicated sharing over GF(2^4), Φ/Φ⁻¹ on shares, and nibble-packed batched
@@ -22,13 +24,20 @@
 //! - [`lut256`]: the (2,3) LUT-256 S-box (Protocol 4 on replicated input with Protocol 5's
 //!   length-256 one-hot vectors; Table 1: 39520 preprocessing bits, 1280 online bits in 10
 //!   rounds per block per party; preprocessing in 7 rounds, not the 6 printed in Table 1);
-//! - [`aes`]: the AES driver written once over [`SboxLayer`]: key schedule in MPC and batched
-//!   encryption of many blocks;
+//! - [`lut256_33`]: the (3,3) ⟨⟨·⟩⟩-LUT-256 S-box (§3.5.1 Protocol 6 and its ⟦·⟧ ↦ ⟨⟨·⟩⟩ variant,
+//!   composed as in §3.5.3 Protocol 7 without its verification; Table 1: 3520 preprocessing bits
+//!   in 2 rounds, 2560 online bits per block per party, in 11 rounds — Table 1's 10 lookup
+//!   rounds plus the output resharing of Protocol 7 step 8), on [`mixed_share`]'s replicated-or-
+//!   additive state bytes and [`tensor_lookup`]'s constant-time lookup;
+//! - [`aes`]: the AES driver written once over [`SboxLayer`]: key schedule in MPC (or round keys
+//!   supplied as shares) and batched encryption and decryption (FIPS-197 §5.1, §5.3) of many
+//!   blocks, decryption at exactly the cost of encryption;
 //! - [`frobenius`]: x², x⁴, x¹⁶ as constant-time F2-linear bit matrices (local on shares);
 //! - [`msg`]: the raw-byte wire format; [`error`]: typed errors.
 //!
-//! Not implemented yet: the ⟨⟨·⟩⟩-LUT-256 / (3,3) LUT-256 variant (§3.5, Protocols 6–7) and the malicious
-//! verification (§2.7); they plug in as further [`SboxLayer`] implementations.
+//! Not implemented yet: the malicious verification (§2.7) and with it the malicious variants,
+//! including Protocol 7's VerifySbox for the (3,3) LUT-256; they plug in as further
+//! [`SboxLayer`] implementations.
 //!
 //! Communication is that of the paper's model (payload bytes per party, rounds as counted by
 //! [`crate::net::NetStats`]); setup costs 32 bytes and one round per party.
@@ -41,6 +50,8 @@ pub mod gf16_rss;
 pub mod gf256_circuit;
 pub mod lut16;
 pub mod lut256;
+pub mod lut256_33;
+pub mod mixed_share;
 pub mod msg;
 pub mod one_hot16;
 pub mod online;
@@ -48,12 +59,15 @@ mod pool;
 pub mod prss;
 pub mod rss;
 pub mod sbox;
+pub mod tensor_lookup;
 
 pub use error::{MaestroError, Step};
 pub use gf16_circuit::Gf16CircuitSbox;
 pub use gf256_circuit::Gf256CircuitSbox;
 pub use lut16::Lut16Sbox;
 pub use lut256::Lut256Sbox;
+pub use lut256_33::AdditiveLut256Sbox;
+pub use mixed_share::{AdditiveShare, MixedShare};
 pub use online::Party;
 pub use prss::Prss;
 pub use rss::RssShare;

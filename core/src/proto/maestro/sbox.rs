@@ -3,11 +3,16 @@
 //! Every MAESTRO variant (Table 1: GF(2^8)-circuit, GF(2^4)-circuit, LUT-16, LUT-256, their
 //! malicious versions) differs only in how it evaluates SubBytes on shared bytes; the linear
 //! layer and key schedule are local and shared. A variant implements [`SboxLayer`] and gets AES
-//! (and its test suite) for free.
+//! encryption and decryption (and its test suite) for free.
+//!
+//! The inverse S-box (FIPS-197 §5.3.2) is S⁻¹(y) = (A⁻¹(y))⁻¹ with A⁻¹ the inverse affine map, so
+//! the inversion-based variants run the local inverse affine map (`inv_affine`) and then
+//! the same inversion routine as the forward S-box; table-lookup variants look up the inverse
+//! table instead.
 
 use super::error::MaestroError;
 use super::rss::RssShare;
-use crate::aes::sbox::{affine_linear, AFFINE_CONSTANT};
+use crate::aes::sbox::{affine_linear, inv_affine_linear, AFFINE_CONSTANT, INV_AFFINE_CONSTANT};
 use crate::aes::AesByte;
 use crate::net::Network;
 use core::future::Future;
@@ -27,6 +32,26 @@ pub trait SboxLayer {
         net: &mut N,
         bytes: &mut [Self::Share],
     ) -> impl Future<Output = Result<(), MaestroError>>;
+
+    /// Replaces every byte y of `bytes` by a sharing of S⁻¹(y) (InvSubBytes, FIPS-197 §5.3.2),
+    /// with the same communication and rounds as [`SboxLayer::sub_bytes`].
+    fn inv_sub_bytes<N: Network>(
+        &mut self,
+        net: &mut N,
+        bytes: &mut [Self::Share],
+    ) -> impl Future<Output = Result<(), MaestroError>>;
+
+    /// Brings bytes that `sub_bytes`/`inv_sub_bytes` left in a cheaper intermediate sharing
+    /// back to replicated form. The driver calls it after each key-schedule `SubWord` and on the
+    /// cipher output. Only the (3,3) LUT-256 layer, whose lookups output additive shares
+    /// (Protocol 7 step 8), communicates here; by default it does nothing.
+    fn to_replicated<N: Network>(
+        &mut self,
+        _net: &mut N,
+        _bytes: &mut [Self::Share],
+    ) -> impl Future<Output = Result<(), MaestroError>> {
+        async { Ok(()) }
+    }
 }
 
 /// Finishes SubBytes after an inversion: writes affine(x⁻¹) into each byte (FIPS-197 §5.1.1), the
@@ -35,4 +60,11 @@ pub(super) fn apply_affine(bytes: &mut [RssShare], inverses: impl IntoIterator<I
     for (b, inv) in bytes.iter_mut().zip(inverses) {
         *b = inv.map_linear(affine_linear).add_public(AFFINE_CONSTANT);
     }
+}
+
+/// Starts InvSubBytes before an inversion: A⁻¹(y) for each byte y (FIPS-197 §5.3.2), the linear
+/// part share-wise and the constant once. Returns new shares, so that `bytes` stay unchanged if
+/// the inversion then fails.
+pub(super) fn inv_affine(bytes: &[RssShare]) -> Vec<RssShare> {
+    bytes.iter().map(|b| b.map_linear(inv_affine_linear).add_public(INV_AFFINE_CONSTANT)).collect()
 }

@@ -25,13 +25,17 @@
 //! errors ([`TinyTableError`]), never panics.
 
 pub mod aes_tables;
+mod engine;
 pub mod error;
+pub mod mac;
 mod msg;
 pub mod online;
 pub mod prep;
+pub mod slice;
 
 #[cfg(test)]
 mod tests;
 
 pub use error::{Step, TinyTableError};
 pub use prep::{BinaryPrep, IoSpec, Preprocessing, Reveal, TrustedDealer};
+pub use slice::SlicedPrep;

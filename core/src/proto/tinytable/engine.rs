@@ -16,19 +16,17 @@ use crate::net::Network;
 
 /// What a protocol does with the table bits opened in one AND layer.
 pub(crate) trait Openings {
-    /// Called before this party sends its table bits of AND gates `first..first + gates.len()`;
-    /// the indices are in `wires`.
-    fn own(&mut self, first: usize, gates: &[AndGate], wires: &[u64]);
-    /// Called after the peer's table bits `theirs` (word `k·L + l` for gate `first + k`) arrived.
-    fn peer(&mut self, first: usize, gates: &[AndGate], wires: &[u64], theirs: &[u64]);
+    /// Called once both parties' table bits of AND gates `first..first + gates.len()` are known:
+    /// the table indices are in `wires`, the peer's bits in `theirs` (word `k·L + l` for gate
+    /// `first + k`). This party's own opened entries are the ones at those indices.
+    fn opened(&mut self, first: usize, gates: &[AndGate], wires: &[u64], theirs: &[u64]);
 }
 
 /// The passive protocol checks nothing.
 pub(crate) struct Unchecked;
 
 impl Openings for Unchecked {
-    fn own(&mut self, _: usize, _: &[AndGate], _: &[u64]) {}
-    fn peer(&mut self, _: usize, _: &[AndGate], _: &[u64], _: &[u64]) {}
+    fn opened(&mut self, _: usize, _: &[AndGate], _: &[u64], _: &[u64]) {}
 }
 
 /// The material the engine reads, in the [`super::slice`] layout.
@@ -88,11 +86,10 @@ pub(crate) async fn evaluate_masked<N: Network, O: Openings>(
                     my_bits[k * l + j] = lookup(&entries, wires[a + j], wires[b + j]);
                 }
             }
-            openings.own(first, ands, &wires);
             send(net, step, pack(&my_bits, ands.len(), n))?;
             let msg = recv(net, step, (ands.len() * n).div_ceil(8)).await?;
             unpack(&msg, ands.len(), n, &mut their_bits);
-            openings.peer(first, ands, &wires, &their_bits);
+            openings.opened(first, ands, &wires, &their_bits);
             for (k, g) in ands.iter().enumerate() {
                 let out = g.out as usize * l;
                 for j in 0..l {

@@ -27,15 +27,28 @@
 pub mod aes_tables;
 mod engine;
 pub mod error;
+pub mod fig8;
 pub mod mac;
+pub mod malicious;
+pub mod malicious_prep;
 mod msg;
 pub mod online;
 pub mod prep;
 pub mod slice;
+pub mod tinyot;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_fig8;
+#[cfg(test)]
+mod tests_malicious;
 
-pub use error::{Step, TinyTableError};
+pub use error::{MacCheck, Step, TinyTableError};
+pub use fig8::{fig8_binary, fig8_malicious};
+pub use mac::MacWord;
+pub use malicious::evaluate_malicious;
+pub use malicious_prep::MaliciousPrep;
 pub use prep::{BinaryPrep, IoSpec, Preprocessing, Reveal, TrustedDealer};
 pub use slice::SlicedPrep;
+pub use tinyot::{Auth, IdealTinyOt, TinyOtSource};

@@ -3,8 +3,18 @@
 //! - `binary_aes128_64_blocks`: the generated 6400-AND Bristol AES-128 circuit, 64 blocks per batch;
 //! - `sbox_tables_aes128_256_blocks`: the 8-bit S-box table path (§2.3), 256 blocks per batch.
 //!
+//! - `sliced_passive_aes128_1024_blocks`: the same circuit, passive, material already in the
+//!   bit-sliced layout, 1024 blocks per batch;
+//! - `malicious_k64_aes128_128_blocks` / `malicious_k32_aes128_128_blocks`: the malicious protocol
+//!   (Fig. 5 with free XOR, lookup MACs), 128 blocks per batch (the material is 2·603 KiB per block
+//!   for k = 64, so larger batches mostly measure memory).
+//!
 //! Preprocessing (trusted dealer, fresh seed every iteration, never reused) is generated in the
 //! untimed setup of `iter_batched` and moved (not copied) into the parties.
+//!
+//! Group `tinytable_preprocessing` times the providers themselves (both parties, per AES block):
+//! the trusted dealer (passive sliced, malicious k = 64 / 32) and the two-party Fig. 8 protocol over
+//! the in-memory network with the ideal TinyOT source (malicious k = 64 and passive).
 //!
 //! Run: `CARGO_TARGET_DIR=$PWD/target cargo bench -p chorus-core --bench tinytable`
 
@@ -16,19 +26,28 @@ mod bench {
     use chorus_core::net::Network;
     use chorus_core::proto::tinytable::aes_tables::encrypt_batch;
     use chorus_core::proto::tinytable::online::evaluate_batch;
-    use chorus_core::proto::tinytable::{IoSpec, Reveal, TrustedDealer};
-    use criterion::{criterion_group, BatchSize, Criterion, Throughput};
+    use chorus_core::proto::tinytable::online::evaluate_sliced;
+    use chorus_core::proto::tinytable::{
+        evaluate_malicious, fig8_binary, fig8_malicious, IdealTinyOt, IoSpec, MacWord, Reveal, TrustedDealer,
+    };
+    use chorus_core::circuit::Circuit;
+    use criterion::measurement::WallTime;
+    use criterion::{criterion_group, BatchSize, BenchmarkGroup, Criterion, Throughput};
     use rand_chacha::ChaCha20Rng;
     use rand_core::SeedableRng;
     use std::cell::{Cell, RefCell};
 
     const BINARY_BLOCKS: usize = 64;
     const TABLE_BLOCKS: usize = 256;
+    const SLICED_BLOCKS: usize = 1024;
+    const MALICIOUS_BLOCKS: usize = 128;
 
     fn aes128(c: &mut Criterion) {
         let circuit = aes128_circuit().expect("generator");
         let io = IoSpec { input_owners: vec![0, 1], reveal: vec![Reveal::Both] };
         let [key_bits, pt_bits] = input_bits(&[7u8; 16], &[9u8; 16]);
+        let key_inputs: Inputs = vec![vec![key_bits.clone()]; SLICED_BLOCKS];
+        let pt_inputs: Inputs = vec![vec![pt_bits.clone()]; SLICED_BLOCKS];
         let seed = Cell::new(0u64);
         let fresh_dealer = || {
             seed.set(seed.get() + 1);
@@ -71,10 +90,111 @@ mod bench {
                 BatchSize::PerIteration,
             )
         });
+        group.throughput(Throughput::Elements(SLICED_BLOCKS as u64));
+        group.bench_function("sliced_passive_aes128_1024_blocks", |b| {
+            b.iter_batched(
+                || fresh_dealer().sliced_batch(&circuit, &io, SLICED_BLOCKS).expect("dealer"),
+                |preps| {
+                    let preps = preps.map(|p| RefCell::new(Some(p)));
+                    run_session(2, |mut net| {
+                        let party = net.party();
+                        let prep = preps[party].take().expect("each party takes its material once");
+                        let inputs = if party == 0 { &key_inputs[..SLICED_BLOCKS] } else { &pt_inputs[..SLICED_BLOCKS] };
+                        let circuit = &circuit;
+                        async move { evaluate_sliced(&mut net, circuit, &prep, inputs).await.expect("online") }
+                    })
+                },
+                BatchSize::PerIteration,
+            )
+        });
+        group.finish();
+
+        let mut group = c.benchmark_group("tinytable_malicious_aes128");
+        group.sample_size(10);
+        group.throughput(Throughput::Elements(MALICIOUS_BLOCKS as u64));
+        malicious::<u64>(&mut group, "malicious_k64_aes128_128_blocks", &circuit, &io, &key_inputs, &pt_inputs);
+        malicious::<u32>(&mut group, "malicious_k32_aes128_128_blocks", &circuit, &io, &key_inputs, &pt_inputs);
         group.finish();
     }
 
-    criterion_group!(benches, aes128);
+    type Inputs = Vec<Vec<Vec<bool>>>;
+
+    fn malicious<M: MacWord>(
+        group: &mut BenchmarkGroup<'_, WallTime>,
+        name: &str,
+        circuit: &Circuit,
+        io: &IoSpec,
+        key_inputs: &Inputs,
+        pt_inputs: &Inputs,
+    ) {
+        let seed = Cell::new(100u64);
+        group.bench_function(name, |b| {
+            b.iter_batched(
+                || {
+                    seed.set(seed.get() + 1);
+                    let mut dealer = TrustedDealer::new(ChaCha20Rng::seed_from_u64(seed.get()));
+                    dealer.malicious_batch::<M>(circuit, io, MALICIOUS_BLOCKS).expect("dealer")
+                },
+                |preps| {
+                    let preps = preps.map(|p| RefCell::new(Some(p)));
+                    run_session(2, |mut net| {
+                        let party = net.party();
+                        let prep = preps[party].take().expect("each party takes its material once");
+                        let inputs = if party == 0 { key_inputs } else { pt_inputs };
+                        let inputs = &inputs[..MALICIOUS_BLOCKS];
+                        async move { evaluate_malicious(&mut net, circuit, &prep, inputs).await.expect("online") }
+                    })
+                },
+                BatchSize::PerIteration,
+            )
+        });
+    }
+
+    fn preprocessing(c: &mut Criterion) {
+        let circuit = aes128_circuit().expect("generator");
+        let io = IoSpec { input_owners: vec![0, 1], reveal: vec![Reveal::Both] };
+        let mut dealer = TrustedDealer::new(ChaCha20Rng::seed_from_u64(1));
+        let mut group = c.benchmark_group("tinytable_preprocessing");
+        group.sample_size(10);
+        group.throughput(Throughput::Elements(64));
+        group.bench_function("dealer_sliced_passive_64_blocks", |b| {
+            b.iter(|| dealer.sliced_batch(&circuit, &io, 64).expect("dealer"))
+        });
+        group.throughput(Throughput::Elements(16));
+        group.bench_function("dealer_malicious_k64_16_blocks", |b| {
+            b.iter(|| dealer.malicious_batch::<u64>(&circuit, &io, 16).expect("dealer"))
+        });
+        group.bench_function("dealer_malicious_k32_16_blocks", |b| {
+            b.iter(|| dealer.malicious_batch::<u32>(&circuit, &io, 16).expect("dealer"))
+        });
+        group.throughput(Throughput::Elements(1));
+        let seed = Cell::new(0u8);
+        group.bench_function("fig8_malicious_k64_1_block", |b| {
+            b.iter(|| {
+                seed.set(seed.get().wrapping_add(1));
+                let sources = IdealTinyOt::<u64>::pair([seed.get(); 32]).map(|s| RefCell::new(Some(s)));
+                run_session(2, |mut net| {
+                    let mut source = sources[net.party()].take().expect("once");
+                    let (circuit, io) = (&circuit, &io);
+                    async move { fig8_malicious(&mut net, &mut source, circuit, io, 1).await.expect("fig8") }
+                })
+            })
+        });
+        group.bench_function("fig8_passive_1_block", |b| {
+            b.iter(|| {
+                seed.set(seed.get().wrapping_add(1));
+                let sources = IdealTinyOt::<u64>::pair([seed.get(); 32]).map(|s| RefCell::new(Some(s)));
+                run_session(2, |mut net| {
+                    let mut source = sources[net.party()].take().expect("once");
+                    let (circuit, io) = (&circuit, &io);
+                    async move { fig8_binary(&mut net, &mut source, circuit, io, 1).await.expect("fig8") }
+                })
+            })
+        });
+        group.finish();
+    }
+
+    criterion_group!(benches, aes128, preprocessing);
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -6,23 +6,34 @@
 //! a table, XOR-shared between the parties and indexed by masked inputs, whose entries are masked
 //! outputs. The online phase is one table lookup and one exchanged entry per gate and direction.
 //!
-//! Implemented (semi-honest security):
-//! - [`prep`]: the material the online phase consumes ([`BinaryPrep`], Fig. 6 = Fig. 1 with free
-//!   XOR) and its provider [`TrustedDealer`] behind the [`Preprocessing`] trait.
-//! - [`online`]: the online phase for any [`crate::circuit::Circuit`] (Fig. 7 = Fig. 2 with free
-//!   XOR, §2.1; NOT gates local, §2.2), inputs from either party, outputs to chosen parties,
-//!   batches of instances sharing one message per AND layer.
+//! Implemented:
+//! - [`prep`]: the passive material ([`BinaryPrep`], Fig. 6 = Fig. 1 with free XOR) and its
+//!   provider [`TrustedDealer`] behind the [`Preprocessing`] trait; [`slice`]: the same material
+//!   for a whole batch in a bit-sliced layout ([`SlicedPrep`], 64 instances per word).
+//! - [`online`]: the passive online phase for any [`crate::circuit::Circuit`] (Fig. 7 = Fig. 2
+//!   with free XOR, §2.1; NOT gates local, §2.2), inputs from either party, outputs to chosen
+//!   parties, batches sharing one message per AND layer, evaluated bit-sliced by one engine
+//!   (`engine`) that the malicious protocol shares.
+//! - [`malicious`], [`malicious_prep`], [`mac`]: malicious security for any binary circuit (Fig. 3
+//!   and Fig. 5 with free XOR): every table entry committed bit by bit with `k`-bit lookup MACs
+//!   (k = 64 or 32, [`MacWord`]), the strings of all opened bits accumulated into one MAC per
+//!   direction and checked before any output is revealed; output masks opened only after the
+//!   check. Material from [`TrustedDealer::malicious_batch`] or from Fig. 8.
+//! - [`fig8`], [`tinyot`]: the two-party preprocessing of Fig. 8 (§4), run as real message passing,
+//!   producing both [`BinaryPrep`] and [`MaliciousPrep`] from TinyOT-format authenticated bits and
+//!   AND triples supplied by a [`TinyOtSource`].
 //! - [`aes_tables`]: AES-128 with 256-entry S-box tables of bytes (§2.3, §5 "optimized version"):
-//!   10 lookup rounds per block, all linear layers local.
+//!   10 lookup rounds per block, all linear layers local (semi-honest).
 //!
-//! **Trust model:** the only preprocessing provider is a *trusted dealer* ([`TrustedDealer`]) that
-//! knows all masks; it must be honest and must not collude with either party. The paper's
-//! two-party preprocessing (Fig. 8, from TinyOT and OT) is not implemented.
+//! **Trust models:** [`TrustedDealer`] knows all masks; it must be honest and must not collude
+//! with either party (tests, demos). [`fig8_binary`] / [`fig8_malicious`] need no third party but
+//! consume a [`TinyOtSource`]; the only implementation here is [`IdealTinyOt`], an *ideal
+//! functionality* in which both handles expand one shared seed — it stands in for an OT-based
+//! TinyOT and is not secure on its own.
 //!
-//! Not implemented: malicious security (§3: MACs on table entries, Fig. 3/5, the linear MAC scheme
-//! of §3.2 and the batched check of §3.3) — the protocols here are secure against semi-honest
-//! parties only and do not detect a deviating peer; malformed (wrong-length) messages give typed
-//! errors ([`TinyTableError`]), never panics.
+//! Not implemented: the linear MAC scheme of §3.2 and the batched check of §3.3 (another branch),
+//! an OT-based [`TinyOtSource`], and the §6 asymptotic solution. Malformed (wrong-length) messages
+//! give typed errors ([`TinyTableError`]), never panics.
 
 pub mod aes_tables;
 mod engine;

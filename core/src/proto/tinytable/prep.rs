@@ -9,8 +9,8 @@
 //! **Trust model of [`TrustedDealer`]:** a third party that sees every mask and both table shares
 //! generates the material and hands each party its half. Security holds only if the dealer is
 //! honest and does not collude with either party. The paper's two-party preprocessing (Fig. 8,
-//! from TinyOT) is not implemented; a provider for it would implement [`Preprocessing`] (or produce
-//! one [`BinaryPrep`] per party from a protocol run), and the online phase would not change.
+//! from TinyOT) is in [`super::fig8`]: each party obtains its [`BinaryPrep`]s from a joint run,
+//! and the online phase does not change.
 
 use super::error::TinyTableError;
 use super::slice::{lane_words, SlicedPrep};

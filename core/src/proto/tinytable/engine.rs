@@ -100,13 +100,20 @@ pub(crate) async fn evaluate_masked<N: Network, O: Openings>(
         }
         for gate in layer.linear_gates {
             let out = gate.out() as usize * l;
-            for j in 0..l {
-                wires[out + j] = match *gate {
-                    LinearGate::Xor { a, b, .. } => wires[a as usize * l + j] ^ wires[b as usize * l + j],
-                    LinearGate::Inv { a, .. } => !wires[a as usize * l + j],
-                    LinearGate::Copy { a, .. } => wires[a as usize * l + j],
-                    LinearGate::Const { value, .. } => 0u64.wrapping_sub(u64::from(value)),
-                };
+            match *gate {
+                LinearGate::Xor { a, b, .. } => {
+                    let (a, b) = (a as usize * l, b as usize * l);
+                    for j in 0..l {
+                        wires[out + j] = wires[a + j] ^ wires[b + j];
+                    }
+                }
+                LinearGate::Inv { a, .. } => {
+                    for j in 0..l {
+                        wires[out + j] = !wires[a as usize * l + j];
+                    }
+                }
+                LinearGate::Copy { a, .. } => wires.copy_within(a as usize * l..(a as usize + 1) * l, out),
+                LinearGate::Const { value, .. } => wires[out..out + l].fill(0u64.wrapping_sub(u64::from(value))),
             }
         }
     }

@@ -77,20 +77,20 @@ pub(crate) enum Tweak {
 /// The random oracle `F` of Fig. 8: maps a TinyOT MAC or key (`value`, a k-bit field element
 /// written as a [`MacWord`]) to an independent-looking k-bit string, domain-separated by `tweak`.
 pub(crate) fn derive<M: MacWord>(tweak: Tweak, value: M) -> M {
-    let mut h = Sha256::new();
-    let (kind, a, b, c, d) = match tweak {
+    let (kind, prover, index, instance, entry) = match tweak {
         Tweak::Table { prover, gate, instance, entry } => (0u8, prover, gate, instance, entry),
         Tweak::Output { prover, position, instance } => (1u8, prover, position, instance, 0),
     };
-    h.update(b"chorus/tinytable/fig8/F");
-    h.update([kind, M::BYTES as u8]);
-    for x in [a, b, c, d] {
-        h.update((x as u64).to_le_bytes());
-    }
+    // At most 8 + 4 + 16 + 8 = 36 bytes: one SHA-256 compression.
+    let mut input = [0u8; 36];
+    input[..8].copy_from_slice(b"TT/fig8F");
+    input[8..12].copy_from_slice(&[kind, M::BYTES as u8, prover as u8, entry as u8]);
+    input[12..20].copy_from_slice(&(index as u64).to_le_bytes());
+    input[20..28].copy_from_slice(&(instance as u64).to_le_bytes());
     let mut raw = Vec::with_capacity(M::BYTES);
     value.put(&mut raw);
-    h.update(&raw);
-    M::get(&h.finalize())
+    input[28..28 + M::BYTES].copy_from_slice(&raw);
+    M::get(&Sha256::digest(input))
 }
 
 #[cfg(test)]

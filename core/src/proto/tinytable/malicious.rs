@@ -48,13 +48,13 @@ impl<M: MacWord> Openings for MacAccumulator<'_, M> {
             let base = (first + k) * n;
             let macs = &self.own_macs[4 * base..4 * (base + n)];
             let keys = &self.peer_keys[8 * base..8 * (base + n)];
-            for j in 0..l {
+            // 64 instances per lane word; fixed-size chunks let the compiler drop bounds checks.
+            for (j, (macs, keys)) in macs.chunks(4 * 64).zip(keys.chunks(8 * 64)).enumerate() {
                 let (c, d, e) = (wires[g.a as usize * l + j], wires[g.b as usize * l + j], theirs[k * l + j]);
-                for bit in 0..(n - 64 * j).min(64) {
-                    let i = 64 * j + bit;
+                for (bit, (m4, k8)) in macs.chunks_exact(4).zip(keys.chunks_exact(8)).enumerate() {
                     let index = ((c >> bit & 1) << 1 | (d >> bit & 1)) as usize;
-                    sent ^= macs[4 * i + index];
-                    expected ^= keys[8 * i + 2 * index + (e >> bit & 1) as usize];
+                    sent ^= m4[index & 3];
+                    expected ^= k8[(2 * index | (e >> bit & 1) as usize) & 7];
                 }
             }
         }

@@ -112,7 +112,7 @@ async fn build_tables<N: Network, M: MacWord, S: TinyOtSource<M>>(
         for gate in layer.linear_gates {
             for i in 0..n {
                 masks[gate.out() as usize * n + i] = match *gate {
-                    LinearGate::Xor { a, b, .. } => masks[a as usize * n + i].add(masks[b as usize * n + i]),
+                    LinearGate::Xor { a, b, .. } => masks[a as usize * n + i].xor(masks[b as usize * n + i]),
                     LinearGate::Inv { a, .. } | LinearGate::Copy { a, .. } => masks[a as usize * n + i],
                     LinearGate::Const { .. } => Auth::default(),
                 };
@@ -123,8 +123,8 @@ async fn build_tables<N: Network, M: MacWord, S: TinyOtSource<M>>(
     for (g, gate) in gates.iter().enumerate() {
         for i in 0..n {
             let [x, y, _] = triples[g * n + i];
-            opened.push(masks[gate.a as usize * n + i].add(x));
-            opened.push(masks[gate.b as usize * n + i].add(y));
+            opened.push(masks[gate.a as usize * n + i].xor(x));
+            opened.push(masks[gate.b as usize * n + i].xor(y));
         }
     }
     let de = open(net, Step::PrepBeaver, MacCheck::PrepBeaver, alpha, &opened, &opened).await?;
@@ -135,10 +135,10 @@ async fn build_tables<N: Network, M: MacWord, S: TinyOtSource<M>>(
             let (d, e) = (de[2 * (g * n + i)], de[2 * (g * n + i) + 1]);
             let (ru, rv) = (masks[gate.a as usize * n + i], masks[gate.b as usize * n + i]);
             let ro = masks[gate.out as usize * n + i];
-            let product = z.add(y.times(d)).add(x.times(e)).add_public(d & e, party, alpha);
+            let product = z.xor(y.times(d)).xor(x.times(e)).add_public(d & e, party, alpha);
             for entry in 0..4 {
                 let (c, dd) = (entry >> 1 == 1, entry & 1 == 1);
-                let t = product.add(rv.times(c)).add(ru.times(dd)).add(ro).add_public(c & dd, party, alpha);
+                let t = product.xor(rv.times(c)).xor(ru.times(dd)).xor(ro).add_public(c & dd, party, alpha);
                 entries.push(t);
             }
         }

@@ -54,7 +54,7 @@ impl<M: MacWord> Openings for MacAccumulator<'_, M> {
                 for (bit, (m4, k8)) in macs.chunks_exact(4).zip(keys.chunks_exact(8)).enumerate() {
                     let index = ((c >> bit & 1) << 1 | (d >> bit & 1)) as usize;
                     sent ^= m4[index & 3];
-                    expected ^= k8[(2 * index | (e >> bit & 1) as usize) & 7];
+                    expected ^= k8[((2 * index) | (e >> bit & 1) as usize) & 7];
                 }
             }
         }

@@ -304,3 +304,48 @@ pub(crate) fn unslice_outputs(
         .collect()
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_chacha::ChaCha20Rng;
+    use rand_core::{RngCore, SeedableRng};
+
+    #[test]
+    fn pack_and_unpack_round_trip_and_match_bit_order() {
+        let mut rng = ChaCha20Rng::seed_from_u64(8);
+        for n in [1usize, 7, 63, 64, 65, 128, 200] {
+            let (groups, l) = (5, lane_words(n));
+            let mut words: Vec<u64> = (0..groups * l).map(|_| rng.next_u64()).collect();
+            if n % 64 != 0 {
+                for g in 0..groups {
+                    words[g * l + l - 1] &= (1u64 << (n % 64)) - 1;
+                }
+            }
+            let bytes = pack(&words, groups, n);
+            assert_eq!(bytes.len(), (groups * n).div_ceil(8), "n = {n}");
+            for g in 0..groups {
+                for i in 0..n {
+                    let pos = g * n + i;
+                    assert_eq!(bytes[pos / 8] >> (pos % 8) & 1 == 1, lane(&words[g * l..], i));
+                }
+            }
+            let mut back = vec![0u64; groups * l];
+            unpack(&bytes, groups, n, &mut back);
+            assert_eq!(back, words, "n = {n}");
+        }
+    }
+
+    #[test]
+    fn lookup_selects_the_entry_of_each_lane() {
+        let t = [0x1111u64, 0x2222, 0x4444, 0x8888];
+        for e in 0..4u64 {
+            let c = 0u64.wrapping_sub(e >> 1);
+            let d = 0u64.wrapping_sub(e & 1);
+            assert_eq!(lookup(&t, c, d), t[e as usize]);
+        }
+        // Lanes 0..4 take entries 0, 1, 2, 3; higher lanes (c = d = 0) take entry 0.
+        let want = (0x1111 & !0xf) | (0x1111 & 1) | (0x2222 & 2) | (0x4444 & 4) | (0x8888 & 8);
+        assert_eq!(lookup(&t, 0b1100, 0b1010), want);
+    }
+}

@@ -156,11 +156,17 @@ fn fig8_strings_follow_the_lookup_mac_scheme() {
     }
 }
 
-/// A party deviating in the Fig. 8 messages: the honest party aborts with a typed error.
+/// A party deviating in the Fig. 8 messages: the honest party aborts with a typed error (k = 64
+/// and k = 32).
 fn fig8_deviation(attack: Attack, cheater: PartyId, want: MacCheck) {
+    fig8_deviation_k::<u64>(attack, cheater, want);
+    fig8_deviation_k::<u32>(attack, cheater, want);
+}
+
+fn fig8_deviation_k<M: MacWord>(attack: Attack, cheater: PartyId, want: MacCheck) {
     let circuit = shared_aes128();
     let io = aes_io();
-    let sources = IdealTinyOt::<u32>::pair([9; 32]).map(|s| std::cell::RefCell::new(Some(s)));
+    let sources = IdealTinyOt::<M>::pair([9; 32]).map(|s| std::cell::RefCell::new(Some(s)));
     let results = run_session(2, |net| {
         let party = net.party();
         let mut source = sources[party].take().expect("once");

@@ -132,7 +132,7 @@ pub async fn evaluate_malicious<N: Network, M: MacWord>(
     for (k, &p) in to_me.iter().enumerate() {
         for j in 0..l {
             clear[k * l + j] =
-                wires[(first_out + p) * l + j] ^ prep.out_shares[p * l + j] ^ their_shares[k * l + j];
+                wires.row(first_out + p)[j] ^ prep.out_shares[p * l + j] ^ their_shares[k * l + j];
         }
     }
     Ok(unslice_outputs(circuit, &prep.io, party, &clear, n))

@@ -91,7 +91,7 @@ pub async fn evaluate_sliced<N: Network>(
     let mut clear = vec![0u64; revealed.len() * l];
     for (k, &w) in revealed.iter().enumerate() {
         for j in 0..l {
-            clear[k * l + j] = wires[w * l + j] ^ prep.output_masks[k * l + j];
+            clear[k * l + j] = wires.row(w)[j] ^ prep.output_masks[k * l + j];
         }
     }
     Ok(unslice_outputs(circuit, &prep.io, party, &clear, n))

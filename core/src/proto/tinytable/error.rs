@@ -12,12 +12,19 @@ pub enum Step {
     AndLayer(usize),
     /// S-box table lookups of one AES round (§2.3); the AES round, from 1.
     SboxRound(usize),
-    /// Opening of the output-mask shares of the malicious S-box protocol (§3, after the MAC check).
-    OutputOpening,
     /// Batched MAC check of the opened S-box table entries (§3.3).
     SboxMacCheck,
     /// Beaver multiplication round of the §4 S-box table construction; the round, from 1.
     TableConstruction(usize),
+    /// Exchange of the accumulated MACs of all opened table bits (Fig. 5 step 4, "check").
+    MacCheck,
+    /// Opening of the output masks after the MAC check (malicious binary and S-box protocols).
+    OutputOpening,
+    /// Fig. 8 preprocessing: opening of the Beaver values `r_u ⊕ x`, `r_v ⊕ y` of all AND gates.
+    PrepBeaver,
+    /// Fig. 8 preprocessing step 4: opening of input masks to their owners (and, for passive
+    /// material, of output masks).
+    PrepMaskOpening,
 }
 
 impl core::fmt::Display for Step {
@@ -26,9 +33,12 @@ impl core::fmt::Display for Step {
             Step::Input => f.write_str("input exchange"),
             Step::AndLayer(depth) => write!(f, "AND layer {depth}"),
             Step::SboxRound(round) => write!(f, "S-box round {round}"),
-            Step::OutputOpening => f.write_str("output opening"),
             Step::SboxMacCheck => f.write_str("S-box MAC check"),
             Step::TableConstruction(round) => write!(f, "S-box table construction round {round}"),
+            Step::MacCheck => f.write_str("MAC check"),
+            Step::OutputOpening => f.write_str("output opening"),
+            Step::PrepBeaver => f.write_str("preprocessing Beaver opening"),
+            Step::PrepMaskOpening => f.write_str("preprocessing mask opening"),
         }
     }
 }
@@ -100,4 +110,37 @@ pub enum TinyTableError {
         /// The step whose check failed.
         step: Step,
     },
+    /// The peer's opened bits do not match their authentication strings: the peer deviated from
+    /// the protocol (or its material was forged). The protocol aborted; no output was revealed.
+    #[error("party {party}: MAC check failed on {check}: peer cheated, aborting")]
+    MacCheckFailed {
+        /// The party that detected the deviation.
+        party: PartyId,
+        /// Which check failed.
+        check: MacCheck,
+    },
+}
+
+/// The authenticated openings a malicious-secure run checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MacCheck {
+    /// The accumulated MAC of every table bit the peer opened (Fig. 5 step 4).
+    TableOpenings,
+    /// The accumulated MAC of the peer's shares of the output masks (output step).
+    OutputMasks,
+    /// TinyOT MACs of the Beaver openings in the Fig. 8 preprocessing.
+    PrepBeaver,
+    /// TinyOT MACs of the mask openings of Fig. 8 step 4.
+    PrepMasks,
+}
+
+impl core::fmt::Display for MacCheck {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            MacCheck::TableOpenings => "opened table bits",
+            MacCheck::OutputMasks => "output mask shares",
+            MacCheck::PrepBeaver => "preprocessing Beaver openings",
+            MacCheck::PrepMasks => "preprocessing mask openings",
+        })
+    }
 }

@@ -6,44 +6,63 @@
 //! a table, XOR-shared between the parties and indexed by masked inputs, whose entries are masked
 //! outputs. The online phase is one table lookup and one exchanged entry per gate and direction.
 //!
-//! Implemented (semi-honest security):
-//! - [`prep`]: the material the online phase consumes ([`BinaryPrep`], Fig. 6 = Fig. 1 with free
-//!   XOR) and its provider [`TrustedDealer`] behind the [`Preprocessing`] trait.
-//! - [`online`]: the online phase for any [`crate::circuit::Circuit`] (Fig. 7 = Fig. 2 with free
-//!   XOR, §2.1; NOT gates local, §2.2), inputs from either party, outputs to chosen parties,
-//!   batches of instances sharing one message per AND layer.
+//! Implemented:
+//! - [`prep`]: the passive material ([`BinaryPrep`], Fig. 6 = Fig. 1 with free XOR) and its
+//!   provider [`TrustedDealer`] behind the [`Preprocessing`] trait; [`slice`]: the same material
+//!   for a whole batch in a bit-sliced layout ([`SlicedPrep`], 64 instances per word).
+//! - [`online`]: the passive online phase for any [`crate::circuit::Circuit`] (Fig. 7 = Fig. 2
+//!   with free XOR, §2.1; NOT gates local, §2.2), inputs from either party, outputs to chosen
+//!   parties, batches sharing one message per AND layer, evaluated bit-sliced by one engine
+//!   (`engine`) that the malicious protocol shares.
+//! - [`malicious`], [`malicious_prep`], [`mac`]: malicious security for any binary circuit (Fig. 3
+//!   and Fig. 5 with free XOR): every table entry committed bit by bit with `k`-bit lookup MACs
+//!   (k = 64 or 32, [`MacWord`]), the strings of all opened bits accumulated into one MAC per
+//!   direction and checked before any output is revealed; output masks opened only after the
+//!   check. Material from [`TrustedDealer::malicious_batch`] or from Fig. 8.
+//! - [`fig8`], [`tinyot`]: the two-party preprocessing of Fig. 8 (§4), run as real message passing,
+//!   producing both [`BinaryPrep`] and [`MaliciousPrep`] from TinyOT-format authenticated bits and
+//!   AND triples supplied by a [`TinyOtSource`].
 //! - [`aes_tables`]: AES-128 with 256-entry S-box tables of bytes (§2.3, §5 "optimized version"):
-//!   10 lookup rounds per block, all linear layers local.
-//!
-//! Implemented (malicious security, S-box tables):
+//!   10 lookup rounds per block, all linear layers local (semi-honest).
 //! - [`linear_mac`]: the §3 linear MAC scheme (k = 64 and k = 32, tags as unreduced carry-less
 //!   products in GF(2^{2k−1})) with subset-sum openings; [`batch_open`]: the §3.3 batched opening
 //!   `H = ⊕ F(d_i)` with fixed-key AES.
 //! - [`sbox_prep`]: authenticated S-box table material ([`MaliciousAesPrep`]) and its trusted-dealer
-//!   provider; [`sbox_malicious`]: the online phase (10 lookup rounds, MAC check, output opening);
+//!   provider; [`sbox_malicious`]: the malicious S-box AES online phase (10 lookup rounds, batched
+//!   MAC check, output opening only after it).
 //! - [`sbox_construct`]: the §4 two-party construction of that material from authenticated bits and
-//!   triples (7 multiplications per entry), behind [`sbox_construct::AuthBitSource`], with the ideal
-//!   functionality as the only source.
+//!   triples (7 multiplications per entry), behind [`sbox_construct::AuthBitSource`].
 //!
-//! **Trust model:** the only preprocessing provider is a *trusted dealer* ([`TrustedDealer`]) that
-//! knows all masks; it must be honest and must not collude with either party. The paper's
-//! two-party preprocessing (Fig. 8, from TinyOT and OT) is not implemented.
+//! **Trust models:** [`TrustedDealer`] knows all masks; it must be honest and must not collude
+//! with either party. [`fig8_binary`] / [`fig8_malicious`] and [`sbox_construct`] need no third
+//! party but consume authenticated bits and triples from a [`TinyOtSource`] /
+//! [`sbox_construct::AuthBitSource`]; the only implementations here are *ideal functionalities*
+//! ([`IdealTinyOt`], [`sbox_construct::IdealAuthBits`]) in which both handles expand one shared
+//! seed — they stand in for an OT-based generator and are not secure on their own.
 //!
-//! Not implemented here: malicious security of the binary (AND-table) protocol (Fig. 3/5) and of the
-//! passive S-box path [`aes_tables`] — those detect no deviating peer; malformed (wrong-length)
-//! messages give typed errors ([`TinyTableError`]), never panics. The malicious S-box path detects
-//! deviations and aborts with [`TinyTableError::AuthenticationFailed`].
+//! Not implemented: an OT-based source of authenticated bits and triples, and the §6 asymptotic
+//! solution. The passive protocols ([`online`], [`aes_tables`]) detect no deviating peer; the
+//! malicious ones abort with [`TinyTableError::MacCheckFailed`] (binary) or
+//! [`TinyTableError::AuthenticationFailed`] (S-box). Malformed (wrong-length) messages give typed
+//! errors ([`TinyTableError`]), never panics.
 
 pub mod aes_tables;
 pub mod batch_open;
+mod engine;
 pub mod error;
+pub mod fig8;
 pub mod linear_mac;
+pub mod mac;
+pub mod malicious;
+pub mod malicious_prep;
 mod msg;
 pub mod online;
 pub mod prep;
 pub mod sbox_construct;
 pub mod sbox_malicious;
 pub mod sbox_prep;
+pub mod slice;
+pub mod tinyot;
 
 #[cfg(test)]
 mod sbox_construct_tests;
@@ -51,7 +70,17 @@ mod sbox_construct_tests;
 mod sbox_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_fig8;
+#[cfg(test)]
+mod tests_malicious;
 
-pub use error::{Step, TinyTableError};
+pub use error::{MacCheck, Step, TinyTableError};
+pub use fig8::{fig8_binary, fig8_malicious};
+pub use mac::MacWord;
+pub use malicious::evaluate_malicious;
+pub use malicious_prep::MaliciousPrep;
 pub use prep::{BinaryPrep, IoSpec, Preprocessing, Reveal, TrustedDealer};
 pub use sbox_prep::MaliciousAesPrep;
+pub use slice::SlicedPrep;
+pub use tinyot::{Auth, IdealTinyOt, TinyOtSource};

@@ -9,10 +9,11 @@
 //! **Trust model of [`TrustedDealer`]:** a third party that sees every mask and both table shares
 //! generates the material and hands each party its half. Security holds only if the dealer is
 //! honest and does not collude with either party. The paper's two-party preprocessing (Fig. 8,
-//! from TinyOT) is not implemented; a provider for it would implement [`Preprocessing`] (or produce
-//! one [`BinaryPrep`] per party from a protocol run), and the online phase would not change.
+//! from TinyOT) is in [`super::fig8`]: each party obtains its [`BinaryPrep`]s from a joint run,
+//! and the online phase does not change.
 
 use super::error::TinyTableError;
+use super::slice::{lane_words, SlicedPrep};
 use crate::circuit::{Circuit, LinearGate};
 use crate::net::PartyId;
 use rand_core::{CryptoRng, RngCore};
@@ -211,6 +212,113 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
             out[1].push(b);
         }
         Ok(out)
+    }
+}
+
+impl<R: RngCore + CryptoRng> TrustedDealer<R> {
+    /// Material for `instances` evaluations of `circuit`, generated directly in the bit-sliced
+    /// batch layout (64 instances per word) for [`super::online::evaluate_sliced`].
+    pub fn sliced_batch(
+        &mut self,
+        circuit: &Circuit,
+        io: &IoSpec,
+        instances: usize,
+    ) -> Result<[SlicedPrep; 2], TinyTableError> {
+        let masks = SlicedMasks::sample(&mut self.rng, circuit, io, instances)?;
+        let make = |party: PartyId, tables: Vec<u64>| SlicedPrep {
+            party,
+            io: io.clone(),
+            instances,
+            and_gates: masks.and_gates,
+            tables,
+            input_masks: masks.rows(io.owned_input_wires(circuit, party)),
+            output_masks: masks.rows(io.revealed_output_wires(circuit, party)),
+        };
+        let [a, b] = masks.table_shares(&mut self.rng);
+        Ok([make(0, a), make(1, b)])
+    }
+}
+
+/// Wire masks of a whole batch, sampled by a dealer in the bit-sliced layout (Fig. 6 steps 1–2:
+/// fresh masks on input and AND-output wires, derived masks on linear gates), with the masks of
+/// each AND gate's wires recorded for its table.
+pub(crate) struct SlicedMasks {
+    pub(crate) lanes: usize,
+    pub(crate) and_gates: usize,
+    /// Word `w·L + l`: mask of wire `w`.
+    pub(crate) mask: Vec<u64>,
+    /// Per AND gate (layer order): its input and output wires.
+    pub(crate) gates: Vec<crate::circuit::AndGate>,
+}
+
+impl SlicedMasks {
+    pub(crate) fn sample<R: RngCore>(
+        rng: &mut R,
+        circuit: &Circuit,
+        io: &IoSpec,
+        instances: usize,
+    ) -> Result<SlicedMasks, TinyTableError> {
+        io.check(circuit)?;
+        let l = lane_words(instances);
+        let mut mask = vec![0u64; circuit.num_wires() * l];
+        for m in mask.iter_mut().take(circuit.num_input_wires() * l) {
+            *m = rng.next_u64();
+        }
+        let mut gates = Vec::with_capacity(circuit.gate_counts().and);
+        for layer in circuit.layers() {
+            for gate in layer.and_gates {
+                for j in 0..l {
+                    mask[gate.out as usize * l + j] = rng.next_u64();
+                }
+                gates.push(*gate);
+            }
+            for gate in layer.linear_gates {
+                for j in 0..l {
+                    mask[gate.out() as usize * l + j] = match *gate {
+                        LinearGate::Xor { a, b, .. } => mask[a as usize * l + j] ^ mask[b as usize * l + j],
+                        LinearGate::Inv { a, .. } | LinearGate::Copy { a, .. } => mask[a as usize * l + j],
+                        LinearGate::Const { .. } => 0,
+                    };
+                }
+            }
+        }
+        Ok(SlicedMasks { lanes: l, and_gates: gates.len(), mask, gates })
+    }
+
+    /// The masks of `wires`, row after row.
+    pub(crate) fn rows(&self, wires: Vec<usize>) -> Vec<u64> {
+        let l = self.lanes;
+        wires.into_iter().flat_map(|w| self.mask[w * l..(w + 1) * l].iter().copied()).collect()
+    }
+
+    /// The full table of every AND gate (word `(4g + e)·L + l`, Fig. 6 step 2: entry `(c, d)` is
+    /// `r_o ⊕ ((c ⊕ r_u) ∧ (d ⊕ r_v))`).
+    pub(crate) fn tables(&self) -> Vec<u64> {
+        let l = self.lanes;
+        let mut out = vec![0u64; 4 * self.gates.len() * l];
+        for (g, gate) in self.gates.iter().enumerate() {
+            for j in 0..l {
+                let (ru, rv, ro) = (
+                    self.mask[gate.a as usize * l + j],
+                    self.mask[gate.b as usize * l + j],
+                    self.mask[gate.out as usize * l + j],
+                );
+                for e in 0..4 {
+                    let c = 0u64.wrapping_sub(e as u64 >> 1);
+                    let d = 0u64.wrapping_sub(e as u64 & 1);
+                    out[(4 * g + e) * l + j] = ro ^ ((c ^ ru) & (d ^ rv));
+                }
+            }
+        }
+        out
+    }
+
+    /// The tables split into two random XOR shares.
+    pub(crate) fn table_shares<R: RngCore>(&self, rng: &mut R) -> [Vec<u64>; 2] {
+        let b = self.tables();
+        let a: Vec<u64> = b.iter().map(|_| rng.next_u64()).collect();
+        let b = b.iter().zip(&a).map(|(t, s)| t ^ s).collect();
+        [a, b]
     }
 }
 

@@ -1,0 +1,200 @@
+//! Malicious-security material (Fig. 3 with free XOR, Fig. 6) for a batch of instances, and the
+//! trusted-dealer provider of it.
+//!
+//! On top of the passive material each party holds, per AND gate, instance and table entry
+//! `(c, d)` (Fig. 3 step 2–3):
+//! - its own authentication string `a^{A[c,d]}` for its table bit (k bits);
+//! - both verification strings `b^0, b^1` of the peer's table bit (2k bits).
+//!
+//! so each table entry costs `1 + 3k` bits per party; Table 1's "Lookup-k" binary column is
+//! exactly `4 · ANDs · (1 + 3k)` bits (5440 ANDs: 512.7 KiB for k = 64, 257.7 KiB for k = 32);
+//! see [`MaliciousPrep::table_bits_per_instance`].
+//!
+//! Output masks are not handed out in the clear (as Fig. 6 step 3 does for the passive protocol):
+//! a party that knows `r_o` learns its output as soon as the last layer is opened, before the MAC
+//! check, so a cheater could learn the output of a tampered computation and abort afterwards. As in
+//! Fig. 5, where output-gate openings wait until after the check, each output mask is XOR-shared
+//! and each share committed with the same lookup MAC scheme; the shares are opened to the
+//! recipients only after the table check passed (see [`super::malicious`]).
+//!
+//! **Trust model of [`super::TrustedDealer::malicious_batch`]:** as for the passive dealer, a third
+//! party that sees everything must be honest and must not collude. [`super::fig8`] produces the
+//! same material in a two-party protocol instead.
+
+use super::error::TinyTableError;
+use super::mac::MacWord;
+use super::prep::{IoSpec, SlicedMasks, TrustedDealer};
+use super::slice::{check_shape, lane, lane_words, Shape};
+use crate::circuit::Circuit;
+use crate::net::PartyId;
+use rand_core::{CryptoRng, RngCore};
+
+/// One party's malicious-security material for `instances` evaluations of one circuit, bit-sliced
+/// like [`super::SlicedPrep`], with `k`-bit authentication strings `M` (k = 64: [`u64`], k = 32:
+/// [`u32`]).
+#[derive(Clone, PartialEq, Eq)]
+pub struct MaliciousPrep<M> {
+    pub(crate) party: PartyId,
+    pub(crate) io: IoSpec,
+    pub(crate) instances: usize,
+    pub(crate) and_gates: usize,
+    /// Table shares: word `(4g + e)·L + l`.
+    pub(crate) tables: Vec<u64>,
+    /// Masks of owned input wires: word `k·L + l`.
+    pub(crate) input_masks: Vec<u64>,
+    /// This party's own strings: `(g·n + i)·4 + e`.
+    pub(crate) own_macs: Vec<M>,
+    /// Verification strings for the peer's entries: `((g·n + i)·4 + e)·2 + bit`.
+    pub(crate) peer_keys: Vec<M>,
+    /// This party's share of every output wire's mask (output position `k`): word `k·L + l`.
+    pub(crate) out_shares: Vec<u64>,
+    /// Own strings of the output shares revealed to the peer (peer-revealed position `k`):
+    /// `k·n + i`.
+    pub(crate) out_macs: Vec<M>,
+    /// Verification strings of the peer's output shares revealed to this party: `(k·n + i)·2 + bit`.
+    pub(crate) out_keys: Vec<M>,
+}
+
+impl<M> core::fmt::Debug for MaliciousPrep<M> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        // Masks, shares and strings are secret: never print them.
+        f.debug_struct("MaliciousPrep")
+            .field("party", &self.party)
+            .field("instances", &self.instances)
+            .field("and_gates", &self.and_gates)
+            .field("mac_bits", &(8 * core::mem::size_of::<M>()))
+            .finish()
+    }
+}
+
+/// Output positions (0-based among the output wires) revealed to `party`.
+pub(crate) fn output_positions(circuit: &Circuit, io: &IoSpec, party: PartyId) -> Vec<usize> {
+    let first = circuit.num_wires() - circuit.num_output_wires();
+    io.revealed_output_wires(circuit, party).into_iter().map(|w| w - first).collect()
+}
+
+impl<M: MacWord> MaliciousPrep<M> {
+    /// The party this material belongs to.
+    pub fn party(&self) -> PartyId {
+        self.party
+    }
+
+    /// Number of instances in the batch.
+    pub fn instances(&self) -> usize {
+        self.instances
+    }
+
+    /// The input/output specification the material was made for.
+    pub fn io(&self) -> &IoSpec {
+        &self.io
+    }
+
+    /// Bits of table material per instance held by this party: table bits plus own and
+    /// verification strings, `4 · ANDs · (1 + 3k)` (Table 1, "Lookup-k", binary column; masks
+    /// excluded as in the paper).
+    pub fn table_bits_per_instance(&self) -> usize {
+        let strings = (self.own_macs.len() + self.peer_keys.len()) * 8 * M::BYTES;
+        (4 * self.and_gates * self.instances + strings) / self.instances.max(1)
+    }
+
+    /// Checks the material fits `circuit`, `party` and a batch of `n` instances.
+    pub(crate) fn check(&self, circuit: &Circuit, party: PartyId, n: usize) -> Result<(), TinyTableError> {
+        let shape = Shape {
+            party: self.party,
+            io: &self.io,
+            instances: self.instances,
+            and_gates: self.and_gates,
+            tables: self.tables.len(),
+            input_masks: self.input_masks.len(),
+        };
+        check_shape(party, circuit, shape, n)?;
+        let entries = 4 * self.and_gates * n;
+        let mine = output_positions(circuit, &self.io, party).len();
+        let theirs = output_positions(circuit, &self.io, 1 - party).len();
+        let ok = self.own_macs.len() == entries
+            && self.peer_keys.len() == 2 * entries
+            && self.out_shares.len() == circuit.num_output_wires() * lane_words(n)
+            && self.out_macs.len() == theirs * n
+            && self.out_keys.len() == 2 * mine * n;
+        if !ok {
+            return Err(TinyTableError::PrepMismatch {
+                party,
+                reason: "authentication strings do not fit the circuit and batch".into(),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Commits a prover to `count` bits (`bit(j)`) with the lookup MAC scheme: independent uniform
+/// verification strings (`(j·2 + b)`) and the prover's string for each actual bit.
+pub(crate) fn commit<M: MacWord, R: RngCore>(
+    rng: &mut R,
+    count: usize,
+    bit: impl Fn(usize) -> bool,
+) -> (Vec<M>, Vec<M>) {
+    let keys: Vec<M> = (0..2 * count).map(|_| M::random(rng)).collect();
+    let macs = (0..count).map(|j| keys[2 * j + usize::from(bit(j))]).collect();
+    (macs, keys)
+}
+
+impl<R: RngCore + CryptoRng> TrustedDealer<R> {
+    /// Malicious-security material (Fig. 3 with free XOR) for `instances` evaluations of
+    /// `circuit`, with `k`-bit strings `M`. Element `p` is party `p`'s. See the
+    /// [`super::malicious_prep`] module docs for the trust model.
+    pub fn malicious_batch<M: MacWord>(
+        &mut self,
+        circuit: &Circuit,
+        io: &IoSpec,
+        instances: usize,
+    ) -> Result<[MaliciousPrep<M>; 2], TinyTableError> {
+        let rng = self.rng();
+        let masks = SlicedMasks::sample(rng, circuit, io, instances)?;
+        let (n, l, ands) = (instances, lane_words(instances), masks.and_gates);
+        let tables = masks.table_shares(rng);
+        let entry_bit = |p: usize, j: usize| {
+            let (g, i, e) = (j / (4 * n), j / 4 % n, j % 4);
+            lane(&tables[p][(4 * g + e) * l..], i)
+        };
+        let (macs0, keys_for_1) = commit::<M, _>(rng, 4 * ands * n, |j| entry_bit(0, j));
+        let (macs1, keys_for_0) = commit::<M, _>(rng, 4 * ands * n, |j| entry_bit(1, j));
+
+        let first_out = circuit.num_wires() - circuit.num_output_wires();
+        let out_mask = masks.rows((first_out..circuit.num_wires()).collect());
+        let share0: Vec<u64> = out_mask.iter().map(|_| rng.next_u64()).collect();
+        let share1: Vec<u64> = out_mask.iter().zip(&share0).map(|(m, s)| m ^ s).collect();
+        let shares = [share0, share1];
+        let mut out_macs = [Vec::new(), Vec::new()];
+        let mut out_keys = [Vec::new(), Vec::new()];
+        for prover in 0..2 {
+            let positions = output_positions(circuit, io, 1 - prover);
+            let share = &shares[prover];
+            let (macs, keys) =
+                commit::<M, _>(rng, positions.len() * n, |j| lane(&share[positions[j / n] * l..], j % n));
+            out_macs[prover] = macs;
+            out_keys[1 - prover] = keys;
+        }
+
+        let [tables0, tables1] = tables;
+        let [shares0, shares1] = shares;
+        let [out_macs0, out_macs1] = out_macs;
+        let [out_keys0, out_keys1] = out_keys;
+        let make = |party, tables, own_macs, peer_keys, out_shares, out_macs, out_keys| MaliciousPrep {
+            party,
+            io: io.clone(),
+            instances: n,
+            and_gates: ands,
+            tables,
+            input_masks: masks.rows(io.owned_input_wires(circuit, party)),
+            own_macs,
+            peer_keys,
+            out_shares,
+            out_macs,
+            out_keys,
+        };
+        Ok([
+            make(0, tables0, macs0, keys_for_0, shares0, out_macs0, out_keys0),
+            make(1, tables1, macs1, keys_for_1, shares1, out_macs1, out_keys1),
+        ])
+    }
+}

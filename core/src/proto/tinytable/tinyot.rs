@@ -1,0 +1,212 @@
+//! Authenticated bits and AND triples in the TinyOT format (§4, [NNOB12]), behind the
+//! [`TinyOtSource`] trait, with an ideal-functionality implementation [`IdealTinyOt`].
+//!
+//! A shared bit `[[x]]`, `x = x_A ⊕ x_B`: party A holds `(x_A, y_A, β_A)` and B holds
+//! `(x_B, y_B, β_B)` with `y_A = α_B·x_A ⊕ β_B` and `y_B = α_A·x_B ⊕ β_A`, where `α_P` is party
+//! P's global key in GF(2^k). Because shares are bits, `α·x` is `α` or 0, so the format needs only
+//! XOR of k-bit words ([`MacWord`]). Sums and products with public bits are local ([`Auth`]).
+//!
+//! **Trust model of [`IdealTinyOt`]:** it stands in for the TinyOT preprocessing functionality.
+//! Both parties' instances expand one shared seed and each keeps its own view, so each instance
+//! could compute the other's shares: it is an *ideal functionality for tests and benchmarks*, not a
+//! protocol. An OT-based implementation (TinyOT / [FKOS15]) implements [`TinyOtSource`] over the
+//! [`Network`] and replaces it without changes to [`super::fig8`].
+
+use super::error::TinyTableError;
+use super::mac::MacWord;
+use crate::net::{Network, PartyId};
+use core::future::Future;
+use rand_chacha::ChaCha20Rng;
+use rand_core::{RngCore, SeedableRng};
+
+/// One party's part of an authenticated bit `[[x]]`: its share, the MAC of its share under the
+/// peer's global key, and its key for the peer's share.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+pub struct Auth<M> {
+    /// This party's share `x_P`.
+    pub bit: bool,
+    /// `y_P = α_Q·x_P ⊕ β_Q`.
+    pub mac: M,
+    /// `β_P`, this party's key for the peer's share.
+    pub key: M,
+}
+
+impl<M> core::fmt::Debug for Auth<M> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Auth(..)")
+    }
+}
+
+impl<M: MacWord> Auth<M> {
+    /// `[[a ⊕ b]]`, the sum in GF(2) (local).
+    pub fn xor(self, other: Self) -> Self {
+        Auth { bit: self.bit ^ other.bit, mac: self.mac ^ other.mac, key: self.key ^ other.key }
+    }
+
+    /// `[[c·a]]` for a public bit `c` (local).
+    pub fn times(self, c: bool) -> Self {
+        Auth { bit: self.bit & c, mac: self.mac.times_bit(c), key: self.key.times_bit(c) }
+    }
+
+    /// `[[a ⊕ c]]` for a public bit `c`: party 0 flips its share, party 1 shifts its key for party
+    /// 0's share by `α_1·c` (local).
+    pub fn add_public(self, c: bool, party: PartyId, global_key: M) -> Self {
+        if party == 0 {
+            Auth { bit: self.bit ^ c, ..self }
+        } else {
+            Auth { key: self.key ^ global_key.times_bit(c), ..self }
+        }
+    }
+
+    /// The MAC the peer's share `peer_bit` must carry under this party's key.
+    pub fn expected_peer_mac(self, peer_bit: bool, global_key: M) -> M {
+        global_key.times_bit(peer_bit) ^ self.key
+    }
+}
+
+/// A source of TinyOT-format correlated randomness for one party (§4): random authenticated bits
+/// and AND triples `[[x]], [[y]], [[z = x·y]]`. Both parties call the same methods in the same
+/// order; the source may talk to the peer over `net`.
+pub trait TinyOtSource<M: MacWord> {
+    /// This party's global MAC key `α_P`.
+    fn global_key(&self) -> M;
+
+    /// `count` random authenticated bits.
+    fn random_bits<N: Network>(
+        &mut self,
+        net: &mut N,
+        count: usize,
+    ) -> impl Future<Output = Result<Vec<Auth<M>>, TinyTableError>>;
+
+    /// `count` AND triples, as `(x, y, z)` per triple.
+    fn and_triples<N: Network>(
+        &mut self,
+        net: &mut N,
+        count: usize,
+    ) -> impl Future<Output = Result<Vec<[Auth<M>; 3]>, TinyTableError>>;
+}
+
+/// The ideal TinyOT functionality (see the module docs for its trust model).
+pub struct IdealTinyOt<M> {
+    party: PartyId,
+    rng: ChaCha20Rng,
+    alpha: [M; 2],
+}
+
+impl<M> core::fmt::Debug for IdealTinyOt<M> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("IdealTinyOt").field("party", &self.party).finish()
+    }
+}
+
+impl<M: MacWord> IdealTinyOt<M> {
+    /// The two parties' handles of one functionality instance, seeded by `seed`.
+    pub fn pair(seed: [u8; 32]) -> [IdealTinyOt<M>; 2] {
+        [0, 1].map(|party| {
+            let mut rng = ChaCha20Rng::from_seed(seed);
+            let alpha = [M::random(&mut rng), M::random(&mut rng)];
+            IdealTinyOt { party, rng, alpha }
+        })
+    }
+
+    /// Both parties' views of a bit whose shares are `shares`, with fresh keys.
+    fn share(&mut self, shares: [bool; 2]) -> Auth<M> {
+        let keys = [M::random(&mut self.rng), M::random(&mut self.rng)];
+        let (me, peer) = (self.party, 1 - self.party);
+        Auth { bit: shares[me], mac: self.alpha[peer].times_bit(shares[me]) ^ keys[peer], key: keys[me] }
+    }
+
+    fn random_bit(&mut self) -> bool {
+        self.rng.next_u32() & 1 == 1
+    }
+}
+
+impl<M: MacWord> TinyOtSource<M> for IdealTinyOt<M> {
+    fn global_key(&self) -> M {
+        self.alpha[self.party]
+    }
+
+    async fn random_bits<N: Network>(
+        &mut self,
+        _: &mut N,
+        count: usize,
+    ) -> Result<Vec<Auth<M>>, TinyTableError> {
+        Ok((0..count)
+            .map(|_| {
+                let shares = [self.random_bit(), self.random_bit()];
+                self.share(shares)
+            })
+            .collect())
+    }
+
+    async fn and_triples<N: Network>(
+        &mut self,
+        _: &mut N,
+        count: usize,
+    ) -> Result<Vec<[Auth<M>; 3]>, TinyTableError> {
+        Ok((0..count)
+            .map(|_| {
+                let x = [self.random_bit(), self.random_bit()];
+                let y = [self.random_bit(), self.random_bit()];
+                let z0 = self.random_bit();
+                let z = [z0, z0 ^ ((x[0] ^ x[1]) & (y[0] ^ y[1]))];
+                [self.share(x), self.share(y), self.share(z)]
+            })
+            .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::memory::MemoryNetwork;
+
+    /// Both views of a value are consistent: each share's MAC is the other party's key shifted by
+    /// the other party's global key times the share.
+    fn valid<M: MacWord>(views: [Auth<M>; 2], alpha: [M; 2]) -> bool {
+        (0..2).all(|p| views[p].mac == views[1 - p].expected_peer_mac(views[p].bit, alpha[1 - p]))
+    }
+
+    fn check_source<M: MacWord>() {
+        let [mut a, mut b] = IdealTinyOt::<M>::pair([5; 32]);
+        let alpha = [a.global_key(), b.global_key()];
+        assert_ne!(alpha[0], alpha[1]);
+        let mut nets = MemoryNetwork::session(2);
+        let run = |s: &mut IdealTinyOt<M>, net: &mut MemoryNetwork| {
+            futures::executor::block_on(async {
+                (s.random_bits(net, 50).await.expect("bits"), s.and_triples(net, 50).await.expect("triples"))
+            })
+        };
+        let (net0, net1) = nets.split_at_mut(1);
+        let (bits_a, triples_a) = run(&mut a, &mut net0[0]);
+        let (bits_b, triples_b) = run(&mut b, &mut net1[0]);
+        let mut ones = 0;
+        for (j, (&x, &y)) in bits_a.iter().zip(&bits_b).enumerate() {
+            assert!(valid([x, y], alpha), "bit {j}");
+            ones += usize::from(x.bit ^ y.bit);
+            let c = j % 3 == 0;
+            let sum = [x.xor(bits_a[0]), y.xor(bits_b[0])];
+            assert!(valid(sum, alpha));
+            assert!(valid([x.times(c), y.times(c)], alpha));
+            let shifted = [x.add_public(c, 0, alpha[0]), y.add_public(c, 1, alpha[1])];
+            assert!(valid(shifted, alpha));
+            assert_eq!(shifted[0].bit ^ shifted[1].bit, x.bit ^ y.bit ^ c);
+        }
+        assert!((10..40).contains(&ones), "random bits look random: {ones} of 50");
+        for (ta, tb) in triples_a.iter().zip(&triples_b) {
+            let open = |k: usize| ta[k].bit ^ tb[k].bit;
+            assert_eq!(open(2), open(0) & open(1));
+            assert!((0..3).all(|k| valid([ta[k], tb[k]], alpha)));
+        }
+    }
+
+    #[test]
+    fn ideal_source_gives_valid_macs_and_triples_k64() {
+        check_source::<u64>();
+    }
+
+    #[test]
+    fn ideal_source_gives_valid_macs_and_triples_k32() {
+        check_source::<u32>();
+    }
+}

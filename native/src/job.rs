@@ -9,7 +9,7 @@
 //!   and 1, plaintext from party 2, ciphertext revealed to all ([`default_spec`]).
 
 use chorus_core::aes::KeySize;
-use chorus_core::jobs::maestro_aes::{self, AesJobError, AesJobInput, AesJobOutput, AesJobSpec};
+use chorus_core::jobs::maestro_aes::{self, AesJobError, AesJobInput, AesJobOutput, AesJobSpec, Security, SboxVariant};
 use chorus_core::net::secure::{SecureConfig, SecureError, SecureNetwork};
 use chorus_core::net::{NetStats, Network};
 use chorus_core::rng::{session_rng, RngError};
@@ -30,6 +30,8 @@ pub fn room_session_id(room: &str, job: u64) -> Vec<u8> {
 /// owner 2, revealed to parties 0, 1 and 2.
 pub fn default_spec(blocks: usize) -> AesJobSpec {
     AesJobSpec {
+        variant: SboxVariant::default(),
+        security: Security::SemiHonest,
         key_size: KeySize::Aes128,
         blocks,
         key_holders: vec![0, 1],

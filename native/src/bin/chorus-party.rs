@@ -17,7 +17,7 @@
 //! `CHORUS_SECRET`. Any error prints a message on stderr and exits with code 1.
 
 use chorus_core::aes::KeySize;
-use chorus_core::jobs::maestro_aes::{AesJobInput, AesJobSpec};
+use chorus_core::jobs::maestro_aes::{AesJobInput, AesJobSpec, Security, SboxVariant};
 use chorus_native::job::JobRunError;
 use chorus_native::job::{room_session_id, run_aes_party, PartyOutcome, StatsReport};
 use chorus_native::relay::{RelayAddress, RelayNetwork};
@@ -140,6 +140,8 @@ fn run(args: Args) -> Result<Report, String> {
         other => return Err(format!("--key-bits must be 128, 192 or 256, got {other}")),
     };
     let spec = AesJobSpec {
+        variant: SboxVariant::default(),
+        security: Security::SemiHonest,
         key_size,
         blocks: args.blocks,
         key_holders: args.key_holders.clone(),

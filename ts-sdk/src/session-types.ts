@@ -70,11 +70,11 @@ export interface AesOptions {
    * The parties that each input a key share (MAESTRO default `[0, 1]`, TinyTable default `[0]`);
    * the key is the XOR of the shares.
    */
-  keyHolders?: number[];
+  keyHolders?: readonly number[];
   /** The party that inputs the plaintext (MAESTRO default `2`, TinyTable default `1`). */
   plaintextOwner?: number;
   /** The parties that learn the ciphertext (default all computing parties). */
-  reveal?: number[];
+  reveal?: readonly number[];
   /** Aborting it cancels the job and closes the session. */
   signal?: AbortSignal;
 }
@@ -178,14 +178,14 @@ export interface ParsedCircuit {
  */
 export interface EvaluateOptions {
   /** Owner (0 or 1) of each input value; default `[0, 1]` for a circuit with two input values. */
-  inputOwners?: number[];
+  inputOwners?: readonly number[];
   /**
    * This party's input values, by input index (an array with holes or an object `{ 1: 5n }`): exactly
    * the values it owns. The dealer passes none.
    */
   inputs?: Array<CircuitValueInput | undefined> | Record<number, CircuitValueInput>;
   /** Who learns each output value: `'both'` (default), `0` or `1`. */
-  reveal?: Array<'both' | 0 | 1>;
+  reveal?: ReadonlyArray<'both' | 0 | 1>;
   /** The security level (default `semi-honest`; `malicious` is not available yet). */
   security?: SecurityLevel;
   /** Aborting it cancels the job and closes the session. */

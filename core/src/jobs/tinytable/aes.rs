@@ -23,6 +23,7 @@ use crate::circuit::{aes_gen, Circuit, Gate, LinearGate};
 use crate::net::{NetStats, Network, PartyId};
 use crate::proto::tinytable::{IoSpec, Reveal};
 use rand_core::{CryptoRng, RngCore};
+use std::sync::OnceLock;
 
 /// How the S-box is evaluated.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -132,9 +133,23 @@ impl TinyTableAesSpec {
         Ok(())
     }
 
+    /// A canonical byte encoding, used for the agreement check (the circuit follows from it).
+    fn encode(&self) -> Vec<u8> {
+        let mut out = b"chorus/tinytable-aes/v1".to_vec();
+        out.push(u8::from(self.path == AesPath::SboxTables));
+        out.push(u8::from(self.security == Security::Malicious));
+        out.extend_from_slice(&(self.blocks as u64).to_be_bytes());
+        for list in [&self.key_holders, &self.reveal_to] {
+            out.push(list.len() as u8);
+            out.extend(list.iter().map(|&p| p as u8));
+        }
+        out.push(self.plaintext_owner as u8);
+        out
+    }
+
     /// The circuit job this spec runs: key shares XORed into the AES-128 circuit's key.
     fn circuit_spec(&self) -> Result<CircuitJobSpec, TinyTableJobError> {
-        let circuit = keyed_aes128(self.key_holders.len())?;
+        let circuit = cached_keyed_aes128(self.key_holders.len())?;
         let mut input_owners = self.key_holders.clone();
         input_owners.push(self.plaintext_owner);
         let reveal = match self.reveal_to.as_slice() {
@@ -205,7 +220,7 @@ pub async fn run<N: Network, R: RngCore + CryptoRng>(
 ) -> Result<TinyTableAesOutput, TinyTableJobError> {
     spec.validate()?;
     let input = spec.circuit_input(net.party(), input)?;
-    let out = circuit::run(net, &spec.circuit_spec()?, input, rng).await?;
+    let out = circuit::run_agreed(net, &spec.circuit_spec()?, &spec.encode(), input, rng).await?;
     let mut ciphertext = Vec::new();
     for outputs in &out.outputs {
         match outputs.first() {
@@ -221,6 +236,16 @@ pub async fn run<N: Network, R: RngCore + CryptoRng>(
         stats: out.stats,
         online_stats: out.online_stats,
     })
+}
+
+/// [`keyed_aes128`] for one or two key holders, built once per process (building and checking
+/// the 31 512-wire circuit costs more than a one-block online phase).
+fn cached_keyed_aes128(holders: usize) -> Result<Circuit, TinyTableJobError> {
+    static CIRCUITS: [OnceLock<Result<Circuit, TinyTableJobError>>; 2] = [OnceLock::new(), OnceLock::new()];
+    match CIRCUITS.get(holders.wrapping_sub(1)) {
+        Some(cell) => cell.get_or_init(|| keyed_aes128(holders)).clone(),
+        None => keyed_aes128(holders),
+    }
 }
 
 /// AES-128 whose key is the XOR of `holders` 128-bit input values (1 or 2), followed by the

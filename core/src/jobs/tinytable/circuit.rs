@@ -104,11 +104,24 @@ pub async fn run<N: Network, R: RngCore + CryptoRng>(
     input: CircuitJobInput,
     rng: &mut R,
 ) -> Result<InstancesOutput, TinyTableJobError> {
+    run_agreed(net, spec, &spec.encode(), input, rng).await
+}
+
+/// [`run`] with the bytes the members agree on given by the caller: a job that derives the
+/// circuit from its own spec (as [`super::aes`] does) agrees on that spec instead of hashing the
+/// circuit's Bristol text.
+pub(crate) async fn run_agreed<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    spec: &CircuitJobSpec,
+    agreed: &[u8],
+    input: CircuitJobInput,
+    rng: &mut R,
+) -> Result<InstancesOutput, TinyTableJobError> {
     check_common(net, spec.security)?;
     spec.validate()?;
     spec.check_input(net.party(), &input)?;
     let start = net.stats();
-    agree_on_spec(net, &spec.encode()).await?;
+    agree_on_spec(net, agreed).await?;
     let (outputs, online_stats) =
         run_instances(net, &spec.circuit, &spec.io, spec.instances, &input.values, rng).await?;
     Ok(InstancesOutput { outputs, stats: net.stats().since(&start), online_stats })

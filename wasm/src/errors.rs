@@ -227,4 +227,22 @@ mod tests {
         assert_eq!((mismatch.kind, mismatch.slot), (ErrorKind::Protocol, Some(2)));
         assert_eq!(BridgeError::from(AesJobError::InvalidSpec("x".into())).kind, ErrorKind::Config);
     }
+
+    #[test]
+    fn tinytable_job_errors_are_classified() {
+        let malicious = BridgeError::from(TinyTableJobError::NotAvailable("malicious TinyTable".into()));
+        assert_eq!((malicious.kind, malicious.detail.as_deref()), (ErrorKind::Config, Some("security")));
+        let tables = BridgeError::from(TinyTableJobError::NotAvailable("the S-box-table path".into()));
+        assert_eq!((tables.kind, tables.detail.as_deref()), (ErrorKind::Config, Some("path")));
+        let mismatch = BridgeError::from(TinyTableJobError::SpecMismatch(2));
+        assert_eq!((mismatch.kind, mismatch.slot), (ErrorKind::Protocol, Some(2)));
+        let left = BridgeError::from(TinyTableJobError::Protocol(TinyTableError::Network {
+            party: 0,
+            step: chorus_core::proto::tinytable::Step::AndLayer(3),
+            round: 9,
+            source: NetError::PeerLeft(1),
+        }));
+        assert_eq!((left.kind, left.slot), (ErrorKind::PeerLeft, Some(1)));
+        assert!(left.message.contains("AND layer 3"), "{}", left.message);
+    }
 }

@@ -10,12 +10,41 @@
  * Inputs are exactly one AES block: a key share is 32 hex digits; the plaintext is 32 hex digits,
  * or up to 16 bytes of UTF-8 text, zero-padded to 16 bytes. Every protocol run happens in a Web
  * Worker (`party-worker.js`), one per party.
+ *
+ * Protocols (chosen on the create view, carried in the invite as `protocol=`): MAESTRO (three
+ * parties, honest majority; key shares from parties 0 and 1, plaintext from party 2; S-box
+ * `variant=`), or TinyTable (two parties: party 0 inputs the key, party 1 the plaintext; slot 2 is
+ * the trusted dealer, which deals the preprocessing, knows every mask and must not collude with
+ * either party). Both are semi-honest.
  */
 const PARTIES = 3;
-const KEY_HOLDERS = [0, 1];
-const PLAINTEXT_OWNER = 2;
-/** Communication rounds of one AES-128 block in MAESTRO (spec agreement, inputs, 10 rounds, reveal). */
-const EXPECTED_ROUNDS = 64;
+const PROTOCOLS = {
+  maestro: {
+    keyHolders: [0, 1],
+    plaintextOwner: 2,
+    dealer: undefined,
+    /** Communication rounds of one AES-128 block (spec agreement, inputs, 10 rounds, reveal). */
+    expectedRounds: 64,
+  },
+  tinytable: {
+    keyHolders: [0],
+    plaintextOwner: 1,
+    dealer: 2,
+    /** Spec agreement, the dealer's material, the input exchange and 60 AND layers. */
+    expectedRounds: 63,
+  },
+};
+const MAESTRO_VARIANTS = ['gf256-circuit', 'gf16-circuit', 'lut16', 'lut256'];
+let protocol = 'maestro';
+let variant = 'gf256-circuit';
+const config = () => PROTOCOLS[protocol];
+/** The options every member passes to `session.aes` besides its own input. */
+function jobOptions() {
+  const { keyHolders, plaintextOwner } = config();
+  return protocol === 'maestro'
+    ? { protocol, variant, keyHolders, plaintextOwner }
+    : { protocol, keyHolders, plaintextOwner };
+}
 
 const $ = (id) => document.getElementById(id);
 
@@ -66,13 +95,25 @@ function hideAlert(element) {
 }
 
 function roleOf(slot) {
-  if (KEY_HOLDERS.includes(slot)) return 'key holder: inputs one XOR share of the AES key';
-  if (slot === PLAINTEXT_OWNER) return 'plaintext owner: inputs the 16-byte plaintext block';
+  const { keyHolders, plaintextOwner, dealer } = config();
+  if (keyHolders.includes(slot)) {
+    return keyHolders.length > 1 ? 'key holder: inputs one XOR share of the AES key' : 'key holder: inputs the AES key';
+  }
+  if (slot === plaintextOwner) return 'plaintext owner: inputs the 16-byte plaintext block';
+  if (slot === dealer) return 'trusted dealer: deals the preprocessing, sees no input and no output, and must not collude with either party';
   return 'helper';
 }
 
+function shortRole(slot) {
+  const { keyHolders, plaintextOwner, dealer } = config();
+  if (keyHolders.includes(slot)) return 'key holder';
+  if (slot === plaintextOwner) return 'plaintext owner';
+  return slot === dealer ? 'trusted dealer' : 'helper';
+}
+
 function inviteUrl(room, slot, token, secret) {
-  const query = new URLSearchParams({ room, slot: String(slot), token, parties: String(PARTIES) });
+  const query = new URLSearchParams({ room, slot: String(slot), token, parties: String(PARTIES), protocol });
+  if (protocol === 'maestro') query.set('variant', variant);
   return `${location.origin}/?${query}#secret=${secret}`;
 }
 
@@ -97,8 +138,20 @@ function spawnParty(invite, secret, onMessage) {
 
 // ---- Create view -------------------------------------------------------------------------------
 
+function readProtocolChoice() {
+  protocol = document.querySelector('input[name="protocol"]:checked')?.value === 'tinytable' ? 'tinytable' : 'maestro';
+  variant = $('variant').value;
+  $('variant').disabled = protocol !== 'maestro';
+  $('local-key-label').textContent = protocol === 'maestro'
+    ? 'AES-128 key (32 hex digits; split into two random shares)'
+    : 'AES-128 key (32 hex digits; party 0 inputs it)';
+}
+
 function setupCreateView() {
   $('create-view').hidden = false;
+  for (const radio of document.querySelectorAll('input[name="protocol"]')) radio.addEventListener('change', readProtocolChoice);
+  $('variant').addEventListener('change', readProtocolChoice);
+  readProtocolChoice();
   $('create').addEventListener('click', async () => {
     const alert = $('create-alert');
     hideAlert(alert);
@@ -112,7 +165,7 @@ function setupCreateView() {
         const url = inviteUrl(room.room, slot, room.tokens[slot], secret);
         const item = document.createElement('li');
         const title = document.createElement('strong');
-        title.textContent = `Party ${slot} (${slot === PLAINTEXT_OWNER ? 'plaintext owner' : 'key holder'}): `;
+        title.textContent = `${slot === config().dealer ? 'Dealer' : 'Party'} ${slot} (${shortRole(slot)}): `;
         const link = document.createElement('a');
         link.href = url;
         link.target = '_blank';
@@ -158,9 +211,14 @@ async function runAllHere() {
   const button = $('run-local');
   button.disabled = true;
   $('local-result').hidden = true;
-  const share0 = randomHex(16);
+  readProtocolChoice();
+  const expectedRounds = config().expectedRounds;
+  const share0 = protocol === 'maestro' ? randomHex(16) : keyHex;
   const share1 = hexOf(bytesOfHex(keyHex).map((k, i) => k ^ bytesOfHex(share0)[i]));
-  const inputs = [{ key: share0 }, { key: share1 }, { plaintext: plaintextHex }];
+  const options = jobOptions();
+  const inputs = protocol === 'maestro'
+    ? [{ ...options, key: share0 }, { ...options, key: share1 }, { ...options, plaintext: plaintextHex }]
+    : [{ ...options, key: keyHex }, { ...options, plaintext: plaintextHex }, options];
   const cards = $('local-parties');
   cards.replaceChildren();
   try {
@@ -172,8 +230,9 @@ async function runAllHere() {
       for (let slot = 0; slot < PARTIES; slot++) {
         const card = document.createElement('div');
         card.className = 'party-card';
-        card.innerHTML = `<strong>Party ${slot}</strong> <span class="state">connecting…</span>
-          <progress max="${EXPECTED_ROUNDS}" value="0" aria-label="Party ${slot} rounds"></progress>
+        const name = slot === config().dealer ? `Dealer ${slot} (trusted)` : `Party ${slot}`;
+        card.innerHTML = `<strong>${name}</strong> <span class="state">connecting…</span>
+          <progress max="${expectedRounds}" value="0" aria-label="Party ${slot} rounds"></progress>
           <span class="numbers mono"></span>`;
         cards.append(card);
         const invite = { relay: location.origin, room: room.room, slot, token: room.tokens[slot], parties: PARTIES };
@@ -183,11 +242,11 @@ async function runAllHere() {
             state.textContent = 'running';
             worker.postMessage({ type: 'run', input: inputs[slot] });
           } else if (message.type === 'progress') {
-            card.querySelector('progress').value = Math.min(message.round, EXPECTED_ROUNDS);
+            card.querySelector('progress').value = Math.min(message.round, expectedRounds);
             card.querySelector('.numbers').textContent = `${message.bytesSent} B sent, round ${message.round}`;
           } else if (message.type === 'result') {
             state.textContent = 'done';
-            card.querySelector('progress').value = EXPECTED_ROUNDS;
+            card.querySelector('progress').value = expectedRounds;
             card.querySelector('.numbers').textContent =
               `${message.stats.bytesSent} B sent, ${message.stats.bytesReceived} B received, ${message.stats.rounds} rounds, ${Math.round(message.stats.timeMs)} ms`;
             done[slot] = message;
@@ -200,7 +259,7 @@ async function runAllHere() {
         localWorkers.push(worker);
       }
     });
-    const ciphertexts = new Set(results.map((r) => r.ciphertextHex));
+    const ciphertexts = new Set(results.filter((_, slot) => slot !== config().dealer).map((r) => r.ciphertextHex));
     if (ciphertexts.size !== 1) throw new Error(`the parties disagree on the ciphertext: ${[...ciphertexts].join(', ')}`);
     const ciphertext = results[0].ciphertextHex;
     const reference = await referenceCiphertext(hexOf(bytesOfHex(share0).map((s, i) => s ^ bytesOfHex(share1)[i])), plaintextHex);
@@ -228,6 +287,11 @@ function parseInvite() {
   const slot = Number(query.get('slot'));
   const parties = Number(query.get('parties') ?? PARTIES);
   const invite = { relay: location.origin, room: query.get('room') ?? '', slot, token: query.get('token') ?? '', parties };
+  const chosen = query.get('protocol') ?? 'maestro';
+  if (!(chosen in PROTOCOLS)) return { problem: `This invite link names an unknown protocol (${chosen}).` };
+  protocol = chosen;
+  variant = query.get('variant') ?? 'gf256-circuit';
+  if (!MAESTRO_VARIANTS.includes(variant)) return { problem: `This invite link names an unknown MAESTRO variant (${variant}).` };
   if (!Number.isInteger(slot) || slot < 0 || slot >= parties) return { problem: 'This invite link has no valid party number.' };
   if (parties !== PARTIES) return { problem: `This demo runs ${PARTIES}-party sessions; the link is for ${parties}.` };
   if (!/^[0-9a-f]{32,}$/i.test(secret)) return { problem: 'This invite link lacks the session secret (the part after #). Ask for the full link.' };
@@ -242,7 +306,8 @@ function renderRoster(roster, me) {
     const item = document.createElement('li');
     item.className = on ? 'on' : 'off';
     item.dataset.slot = String(slot);
-    item.textContent = `Party ${slot}${slot === me ? ' (you)' : ''}: ${on ? 'connected' : 'not connected'}`;
+    const name = slot === config().dealer ? `Dealer ${slot}` : `Party ${slot}`;
+    item.textContent = `${name}${slot === me ? ' (you)' : ''}: ${on ? 'connected' : 'not connected'}`;
     list.append(item);
   }
 }
@@ -256,13 +321,20 @@ function setupPartyView(parsed) {
   }
   const { invite, secret } = parsed;
   const me = invite.slot;
-  const isKeyHolder = KEY_HOLDERS.includes(me);
+  const isKeyHolder = config().keyHolders.includes(me);
+  const isDealer = me === config().dealer;
+  const expectedRounds = config().expectedRounds;
+  $('progress').max = expectedRounds;
+  $('progress-text').textContent = `0 / ${expectedRounds}`;
   document.title = `Chorus — party ${me}`;
   $('party-title').textContent = `Party ${me}`;
-  $('party-role').textContent = `You are the ${roleOf(me)}. Room ${invite.room}.`;
+  const name = protocol === 'maestro' ? `MAESTRO (${variant}, semi-honest)` : 'TinyTable (two parties and a trusted dealer, semi-honest)';
+  $('party-role').textContent = `${name}. You are the ${roleOf(me)}. Room ${invite.room}.`;
   const format = $('plaintext-format');
-  if (isKeyHolder) {
-    $('input-label').textContent = 'Your key share (32 hex digits)';
+  if (isDealer) {
+    $('input-field').hidden = true;
+  } else if (isKeyHolder) {
+    $('input-label').textContent = config().keyHolders.length > 1 ? 'Your key share (32 hex digits)' : 'The AES-128 key (32 hex digits)';
     $('input-help').textContent = 'One XOR share of the AES-128 key; the other key holder has the other share.';
   } else {
     $('input-label').textContent = 'Plaintext (one 16-byte block)';
@@ -296,15 +368,15 @@ function setupPartyView(parsed) {
         $('status').textContent = 'Session ended.';
       }
     } else if (message.type === 'progress') {
-      $('progress').value = Math.min(message.round, EXPECTED_ROUNDS);
-      $('progress-text').textContent = `${message.round} / ${EXPECTED_ROUNDS}`;
+      $('progress').value = Math.min(message.round, expectedRounds);
+      $('progress-text').textContent = `${message.round} / ${expectedRounds}`;
       $('stat-sent').textContent = String(message.bytesSent);
       $('stat-received').textContent = String(message.bytesReceived);
       $('stat-rounds').textContent = String(message.round);
       $('stat-elapsed').textContent = `${Math.round(message.elapsedMs)} ms`;
     } else if (message.type === 'result') {
       finished = true;
-      $('progress').value = EXPECTED_ROUNDS;
+      $('progress').value = expectedRounds;
       $('progress-text').textContent = `done in ${message.stats.rounds} rounds`;
       $('stat-sent').textContent = String(message.stats.bytesSent);
       $('stat-received').textContent = String(message.stats.bytesReceived);
@@ -328,7 +400,9 @@ function setupPartyView(parsed) {
     const value = field.value.trim();
     let input;
     let problem;
-    if (isKeyHolder) {
+    if (isDealer) {
+      input = {};
+    } else if (isKeyHolder) {
       problem = hexBlockProblem(value, 'key share');
       input = { key: value.toLowerCase() };
     } else {
@@ -342,6 +416,7 @@ function setupPartyView(parsed) {
       field.focus();
       return;
     }
+    input = { ...jobOptions(), ...input };
     running = true;
     $('run').disabled = true;
     field.readOnly = true;

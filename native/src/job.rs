@@ -9,7 +9,14 @@
 //!   and 1, plaintext from party 2, ciphertext revealed to all ([`default_spec`]).
 
 use chorus_core::aes::KeySize;
-use chorus_core::jobs::maestro_aes::{self, AesJobError, AesJobInput, AesJobOutput, AesJobSpec};
+use chorus_core::jobs::maestro_aes::{
+    self, AesJobError, AesJobInput, AesJobOutput, AesJobSpec, SboxVariant, Security,
+};
+use chorus_core::jobs::tinytable::{
+    self,
+    aes::{TinyTableAesInput, TinyTableAesSpec},
+    TinyTableJobError,
+};
 use chorus_core::net::secure::{SecureConfig, SecureError, SecureNetwork};
 use chorus_core::net::{NetStats, Network};
 use chorus_core::rng::{session_rng, RngError};
@@ -30,6 +37,8 @@ pub fn room_session_id(room: &str, job: u64) -> Vec<u8> {
 /// owner 2, revealed to parties 0, 1 and 2.
 pub fn default_spec(blocks: usize) -> AesJobSpec {
     AesJobSpec {
+        variant: SboxVariant::default(),
+        security: Security::SemiHonest,
         key_size: KeySize::Aes128,
         blocks,
         key_holders: vec![0, 1],
@@ -50,6 +59,19 @@ pub enum JobRunError {
     /// The job failed.
     #[error(transparent)]
     Job(#[from] AesJobError),
+    /// The TinyTable job failed.
+    #[error(transparent)]
+    TinyTable(#[from] TinyTableJobError),
+}
+
+/// The AES job a party runs.
+#[derive(Debug, Clone)]
+pub enum AesJob {
+    /// Three-party MAESTRO.
+    Maestro(AesJobSpec, AesJobInput),
+    /// Two-party TinyTable with the trusted dealer as member 2 (see
+    /// [`chorus_core::jobs::tinytable`]); its output's `rounds_stats` are the online phase.
+    TinyTable(TinyTableAesSpec, TinyTableAesInput),
 }
 
 /// What one party's run produced.
@@ -78,13 +100,30 @@ pub async fn run_aes_party<N: Network>(
     input: AesJobInput,
     start: impl Future<Output = ()>,
 ) -> Result<PartyOutcome, JobRunError> {
+    run_job_party(inner, session_id, secret, AesJob::Maestro(spec.clone(), input), start).await
+}
+
+/// [`run_aes_party`] for either protocol.
+pub async fn run_job_party<N: Network>(
+    inner: N,
+    session_id: &[u8],
+    secret: &[u8],
+    job: AesJob,
+    start: impl Future<Output = ()>,
+) -> Result<PartyOutcome, JobRunError> {
     let handshake_started = Instant::now();
     let mut net = SecureNetwork::establish(inner, SecureConfig::session_secret(session_id, secret)).await?;
     let handshake = handshake_started.elapsed();
     let mut rng = session_rng()?;
     start.await;
     let job_started = Instant::now();
-    let output = maestro_aes::run(&mut net, spec, input, &mut rng).await?;
+    let output = match job {
+        AesJob::Maestro(spec, input) => maestro_aes::run(&mut net, &spec, input, &mut rng).await?,
+        AesJob::TinyTable(spec, input) => {
+            let out = tinytable::aes::run(&mut net, &spec, input, &mut rng).await?;
+            AesJobOutput { ciphertext: out.ciphertext, stats: out.stats, rounds_stats: out.online_stats }
+        }
+    };
     let job = job_started.elapsed();
     Ok(PartyOutcome { output, handshake, job_started, job, transport: net.transport_stats() })
 }

@@ -84,3 +84,51 @@ it.skipIf(!haveBrowser)("a Chromium party and two Node parties compute FIPS-197 
     await browser.close();
   }
 });
+
+it.skipIf(!haveBrowser)("a Chromium party runs TinyTable AES and session.evaluate with a Node party and a Node dealer", async () => {
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    const pageErrors: string[] = [];
+    page.on("pageerror", (e) => pageErrors.push(String(e)));
+    await page.goto(`${relay!.url}/index.html`);
+    const room = await createRoom({ relay: relay!.url, parties: 3 });
+    const secret = freshSecret();
+    // a (8 bits, party 0) AND b (8 bits, party 1), bitwise, revealed to both.
+    const gates = Array.from({ length: 8 }, (_, i) => `2 1 ${i} ${8 + i} ${16 + i} AND`).join("\n");
+    const circuit = `8 24\n2 8 8\n1 8\n\n${gates}\n`;
+    const roles = { protocol: "tinytable", keyHolders: [0], plaintextOwner: 1 } as const;
+    const args = JSON.stringify({ invite: room.invite(1), secret, plaintext: FIPS_PLAINTEXT, roles, circuit });
+    const browserParty = page.evaluate(`(async ({ invite, secret, plaintext, roles, circuit }) => {
+      const sdk = await import(location.origin + '/chorus-sdk.browser.js');
+      const session = await sdk.connect({ ...invite, secret });
+      const aes = await session.aes({ ...roles, plaintext });
+      const evaluated = await session.evaluate(circuit, { inputs: { 1: '3c' } });
+      await session.close();
+      return { ciphertextHex: aes.ciphertextHex, protocol: aes.protocol, andHex: evaluated.outputs[0].hex };
+    })(${args})`) as Promise<{ ciphertextHex: string; protocol: string; andHex: string }>;
+    const nodeMembers = [0, 2].map(async (slot) => {
+      const session = await connect({ ...room.invite(slot), secret });
+      try {
+        const aes = await session.aes(slot === 0 ? { ...roles, key: FIPS_KEY } : roles);
+        const evaluated = await session.evaluate(circuit, slot === 0 ? { inputs: { 0: 0xf5n } } : {});
+        return { aes, evaluated };
+      } finally {
+        await session.close();
+      }
+    });
+    const [fromBrowser, party0, dealer] = await within(
+      Promise.all([browserParty, ...nodeMembers]),
+      "the mixed browser/Node TinyTable jobs",
+      30_000,
+    );
+    expect(pageErrors).toEqual([]);
+    expect(fromBrowser).toEqual({ ciphertextHex: FIPS_CIPHERTEXT, protocol: "tinytable", andHex: "34" });
+    expect(party0!.aes.ciphertextHex).toBe(FIPS_CIPHERTEXT);
+    expect(party0!.evaluated.outputs[0]!.value).toBe(0x34n);
+    expect(dealer!.aes.ciphertext).toBeUndefined();
+    expect(dealer!.evaluated.outputs).toEqual([undefined]);
+  } finally {
+    await browser.close();
+  }
+});

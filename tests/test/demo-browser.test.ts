@@ -59,9 +59,10 @@ async function isolatedPage(width = 900): Promise<Page> {
 }
 
 /** Creates a session on the demo's start page; returns the three invite links. */
-async function createSession(): Promise<string[]> {
+async function createSession(protocol: "maestro" | "tinytable" = "maestro"): Promise<string[]> {
   const page = await isolatedPage();
   await page.goto(`${relay!.url}/`);
+  await page.check(`input[name="protocol"][value="${protocol}"]`);
   await page.getByRole("button", { name: "Create a session" }).click();
   const links = page.locator("a.invite");
   await links.nth(2).waitFor({ timeout: WAIT_MS });
@@ -199,5 +200,44 @@ it.skipIf(!haveBrowser)("a party with another session secret is reported as an a
   expect(alerts.some((text) => text.includes("failed authentication"))).toBe(true);
   await pages[0]!.screenshot({ path: join(ARTIFACTS, "demo-integrity-0.png"), fullPage: true });
   for (const page of pages) await page.context().close();
+  expect(pageErrors).toEqual([]);
+});
+
+it.skipIf(!haveBrowser)("TinyTable from invite links: two party pages and the dealer's page", async () => {
+  const invites = await createSession("tinytable");
+  for (const link of invites) expect(new URL(link).searchParams.get("protocol")).toBe("tinytable");
+  const pages = await openParties(invites);
+  expect(await pages[2]!.locator("#party-role").textContent()).toContain("trusted dealer");
+  expect(await pages[2]!.locator("#input-field").isHidden()).toBe(true);
+  await pages[0]!.fill("#party-input", FIPS_KEY);
+  await pages[1]!.fill("#party-input", FIPS_PLAINTEXT);
+  for (const page of pages) await page.getByRole("button", { name: "Run" }).click();
+  for (const page of pages.slice(0, 2)) {
+    await expect.poll(() => page.locator("#ciphertext").textContent(), { timeout: WAIT_MS }).toBe(FIPS_CIPHERTEXT);
+    expect(await page.locator("#party-alert").isHidden()).toBe(true);
+  }
+  await expect.poll(() => pages[2]!.locator("#ciphertext").textContent(), { timeout: WAIT_MS }).toBe("not revealed to this party");
+  await pages[0]!.screenshot({ path: join(ARTIFACTS, "demo-tinytable-party-0.png"), fullPage: true });
+  await pages[2]!.screenshot({ path: join(ARTIFACTS, "demo-tinytable-dealer.png"), fullPage: true });
+  for (const page of pages) await page.context().close();
+  expect(pageErrors).toEqual([]);
+});
+
+it.skipIf(!haveBrowser)("'Run all parties here' with TinyTable and with MAESTRO LUT-16 matches WebCrypto", async () => {
+  const page = await isolatedPage();
+  await page.goto(`${relay!.url}/`);
+  await page.check('input[name="protocol"][value="tinytable"]');
+  expect(await page.locator("#variant").isDisabled()).toBe(true);
+  await page.getByRole("button", { name: "Run all parties here" }).click();
+  await expect.poll(() => page.locator("#local-check").textContent(), { timeout: WAIT_MS }).toBe("match");
+  expect(await page.locator("#local-ciphertext").textContent()).toBe(FIPS_CIPHERTEXT);
+  expect(await page.locator("#local-parties").textContent()).toContain("Dealer 2 (trusted)");
+  await page.screenshot({ path: join(ARTIFACTS, "demo-run-all-tinytable.png"), fullPage: true });
+  await page.check('input[name="protocol"][value="maestro"]');
+  await page.selectOption("#variant", "lut16");
+  await page.getByRole("button", { name: "Run all parties here" }).click();
+  await expect.poll(() => page.locator("#local-parties").textContent(), { timeout: WAIT_MS }).not.toContain("Dealer");
+  await expect.poll(() => page.locator("#local-check").textContent(), { timeout: WAIT_MS }).toBe("match");
+  await page.context().close();
   expect(pageErrors).toEqual([]);
 });

@@ -71,3 +71,48 @@ it("two SDK parties and one native party compute FIPS-197 AES together", async (
   // MAESTRO Table 1 (GF(2^8)-circuit): 5120 bits per party per block in the AES rounds.
   expect(report.rounds_stats.bytes_sent * 8).toBe(5120);
 }, 90_000);
+
+/** Runs `chorus-party` with `args` and resolves with its JSON report (rejects on a failure). */
+function nativeMember(args: string[]): Promise<Record<string, unknown>> {
+  const native = spawn(PARTY_BIN, args, { env: { ...process.env, CHORUS_SECRET: SECRET }, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  native.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  native.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve, reject) =>
+    native.on("exit", (code) =>
+      code === 0 ? resolve(JSON.parse(stdout.trim().split("\n").pop()!)) : reject(new Error(`chorus-party failed: ${stderr}`)),
+    ),
+  );
+}
+
+it("TinyTable: a native party 0 and a native dealer with an SDK party 1 compute FIPS-197 AES", async () => {
+  const room = await createRoom({ relay: relay.url, parties: 3 });
+  const common = (slot: number) => {
+    const invite = room.invite(slot);
+    return ["--relay", relay.url, "--room", invite.room, "--slot", String(slot), "--token", invite.token, "--protocol", "tinytable"];
+  };
+  const party0 = nativeMember([...common(0), "--key-share", FIPS_KEY]);
+  const dealer = nativeMember(common(2));
+  const session = await connect({ ...room.invite(1), secret: SECRET, signal: AbortSignal.timeout(60_000) });
+  let sdk;
+  try {
+    sdk = await session.aes({ protocol: "tinytable", plaintext: FIPS_PLAINTEXT });
+  } finally {
+    await session.close();
+  }
+  const [report0, reportDealer] = await Promise.all([party0, dealer]);
+  expect(sdk.ciphertextHex).toBe(FIPS_CIPHERTEXT);
+  expect(report0.ciphertext).toBe(FIPS_CIPHERTEXT);
+  expect(reportDealer.ciphertext).toBeUndefined();
+  // Online phase of party 0: its 16 masked key bytes and 820 bytes of AND-layer openings.
+  expect((report0.rounds_stats as { bytes_sent: number }).bytes_sent).toBe(16 + 820);
+}, 90_000);
+
+it("chorus-party refuses malicious security and unknown variants before connecting", async () => {
+  const room = await createRoom({ relay: relay.url, parties: 3 });
+  const invite = room.invite(0);
+  const base = ["--relay", relay.url, "--room", invite.room, "--slot", "0", "--token", invite.token, "--key-share", FIPS_KEY];
+  await expect(nativeMember([...base, "--security", "malicious"])).rejects.toThrow(/not available yet/);
+  await expect(nativeMember([...base, "--variant", "lut17"])).rejects.toThrow(/--variant/);
+});

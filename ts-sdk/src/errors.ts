@@ -138,6 +138,37 @@ export class ConfigError extends ChorusError {
 }
 
 /**
+ * The options ask for a protocol, variant or security level that the SDK names but does not
+ * implement yet (for example `security: 'malicious'`). A {@link ConfigError} (code `config`), so
+ * existing `instanceof ConfigError` checks keep working; `feature` says what is missing.
+ */
+export class NotAvailableError extends ConfigError {
+  /** What is not available, e.g. `malicious MAESTRO`. */
+  readonly feature: string;
+
+  constructor(field: string, feature: string, message: string) {
+    super(field, `${feature} is not available yet: ${message}`);
+    this.name = 'NotAvailableError';
+    this.feature = feature;
+  }
+}
+
+/**
+ * Bristol Fashion text that does not parse, or a circuit that does not fit the options. A
+ * {@link ConfigError} on `circuit`; `line` is the 1-based line of a parse error, when there is one.
+ */
+export class CircuitError extends ConfigError {
+  /** The 1-based line of the Bristol text the problem is on, if it is a parse error. */
+  readonly line: number | undefined;
+
+  constructor(message: string, line?: number) {
+    super('circuit', message);
+    this.name = 'CircuitError';
+    this.line = line;
+  }
+}
+
+/**
  * The operation was cancelled through an `AbortSignal`. Its `name` is `'AbortError'`, like the
  * `DOMException` that `fetch` rejects with, so `err.name === 'AbortError'` checks work unchanged.
  * `cause` holds the signal's `reason`. Code `aborted`.

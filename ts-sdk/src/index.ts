@@ -1,8 +1,9 @@
 /**
  * The Chorus TypeScript SDK.
  *
- * Sessions ({@link connect}, {@link Session}) run MPC jobs — today three-party joint AES with
- * MAESTRO — in the Chorus WASM module, whose Noise channels encrypt and authenticate every frame end
+ * Sessions ({@link connect}, {@link Session}) run MPC jobs — joint AES with three-party MAESTRO
+ * or two-party TinyTable (with a trusted dealer), and Bristol circuits with TinyTable — in the
+ * Chorus WASM module, whose Noise channels encrypt and authenticate every frame end
  * to end. Beneath them is the transport: creating relay rooms ({@link createRoom}), joining a room
  * slot and moving opaque byte frames between parties ({@link RelayConnection}), typed errors and a
  * small event emitter.
@@ -16,7 +17,9 @@ export const VERSION = '0.1.0';
 export {
   CancelledError,
   ChorusError,
+  CircuitError,
   ConfigError,
+  NotAvailableError,
   IntegrityError,
   isAbortError,
   PeerLeftError,
@@ -42,9 +45,19 @@ export type {
   WaitOptions,
 } from './connection-types.js';
 export { connect, MIN_SECRET_BYTES, Session } from './session.js';
+export { parseCircuit } from './circuits.js';
 export type {
   AesOptions,
+  AesProtocol,
   AesResult,
+  CircuitValue,
+  CircuitValueInput,
+  EvaluateOptions,
+  EvaluateResult,
+  MaestroVariant,
+  ParsedCircuit,
+  SecurityLevel,
+  TinyTablePath,
   ConnectOptions,
   PinnedKeys,
   ProgressEvent,

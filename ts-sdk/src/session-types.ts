@@ -25,8 +25,39 @@ export interface ConnectOptions extends RelayConnectionOptions {
   wasm?: WasmSource;
 }
 
-/** Options of `Session.aes`. Every party must pass the same roles, `blocks` and `keyBits`. */
+/** The AES protocols of `Session.aes`. */
+export type AesProtocol = 'maestro' | 'tinytable';
+/** MAESTRO's S-box variants (MAESTRO Table 1). */
+export type MaestroVariant = 'gf256-circuit' | 'gf16-circuit' | 'lut16' | 'lut256';
+/** TinyTable's AES paths: the boolean circuit, or 256-entry S-box tables (not available yet). */
+export type TinyTablePath = 'circuit' | 'sbox-tables';
+/** Security levels; only `semi-honest` is implemented today. */
+export type SecurityLevel = 'semi-honest' | 'malicious';
+
+/**
+ * Options of `Session.aes`. Every party must pass the same protocol, variant, roles, `blocks` and
+ * `keyBits`.
+ *
+ * - `protocol: 'maestro'` (default): three parties, honest majority. `variant` picks the S-box
+ *   (default `gf256-circuit`; the intended future default is a malicious `lut16` or
+ *   `gf16-circuit`, once malicious variants exist).
+ * - `protocol: 'tinytable'`: two computing parties (slots 0 and 1) and a **trusted dealer** in
+ *   slot 2 that deals the preprocessing and must not collude with either party (see the README's
+ *   security model). AES-128 only; `path` picks the S-box evaluation (default `circuit`). Role
+ *   defaults: `keyHolders: [0]`, `plaintextOwner: 1`, `reveal: [0, 1]`. The dealer calls
+ *   `aes` with the same options and no inputs.
+ *
+ * `security: 'malicious'` rejects with `NotAvailableError` (a `ConfigError`) for now.
+ */
 export interface AesOptions {
+  /** The protocol: `maestro` (default) or `tinytable`. */
+  protocol?: AesProtocol;
+  /** MAESTRO only: the S-box variant (default `gf256-circuit`). */
+  variant?: MaestroVariant;
+  /** TinyTable only: the S-box path (default `circuit`; `sbox-tables` is not available yet). */
+  path?: TinyTablePath;
+  /** The security level (default `semi-honest`; `malicious` is not available yet). */
+  security?: SecurityLevel;
   /** This party's XOR share of the key (hex or bytes); required exactly for the key holders. */
   key?: BytesLike;
   /** The plaintext, `16 · blocks` bytes (hex or bytes); required exactly for the plaintext owner. */
@@ -35,12 +66,15 @@ export interface AesOptions {
   blocks?: number;
   /** AES key size in bits: 128 (default), 192 or 256. */
   keyBits?: 128 | 192 | 256;
-  /** The parties that each input a key share (default `[0, 1]`); the key is the XOR of the shares. */
-  keyHolders?: number[];
-  /** The party that inputs the plaintext (default `2`). */
+  /**
+   * The parties that each input a key share (MAESTRO default `[0, 1]`, TinyTable default `[0]`);
+   * the key is the XOR of the shares.
+   */
+  keyHolders?: readonly number[];
+  /** The party that inputs the plaintext (MAESTRO default `2`, TinyTable default `1`). */
   plaintextOwner?: number;
-  /** The parties that learn the ciphertext (default all). */
-  reveal?: number[];
+  /** The parties that learn the ciphertext (default all computing parties). */
+  reveal?: readonly number[];
   /** Aborting it cancels the job and closes the session. */
   signal?: AbortSignal;
 }
@@ -56,13 +90,20 @@ export interface ProtocolStats {
 
 /** The result of `Session.aes`. */
 export interface AesResult {
+  /** The protocol that ran. */
+  protocol: AesProtocol;
+  /** The MAESTRO variant or TinyTable path that ran. */
+  variant: MaestroVariant | TinyTablePath;
   /** The ciphertext, if this party is in `reveal`. */
   ciphertext?: Uint8Array;
   /** The ciphertext as lower-case hex, if this party is in `reveal`. */
   ciphertextHex?: string;
   /** The whole job: spec agreement, setup, inputs, key schedule, rounds, reveal. */
   stats: ProtocolStats & { timeMs: number };
-  /** The AES rounds alone (what MAESTRO's Table 1 counts). */
+  /**
+   * MAESTRO: the AES rounds alone (what MAESTRO's Table 1 counts). TinyTable: the online phase
+   * (inputs and AND layers; zero at the dealer).
+   */
   roundsStats: ProtocolStats;
   /** Encrypted frames and handshakes, as the channel below the protocol counts them. */
   transportStats: ProtocolStats;
@@ -94,3 +135,71 @@ export type SessionEvents = {
   progress: ProgressEvent;
   'peer-left': PeerLeftEvent;
 };
+
+/**
+ * One input value of a circuit, in any of three shapes:
+ * - `boolean[]`: the value's bits in wire order (bit `i` on the value's `i`-th wire);
+ * - `bigint`: an integer whose bit `i` (least significant first) goes on wire `i`, below 2^width;
+ * - `Uint8Array` or hex string: bytes read as a big-endian integer, the convention of the
+ *   published Bristol AES circuits (so a 16-byte AES key is passed as is); exactly width/8 bytes.
+ */
+export type CircuitValueInput = boolean[] | bigint | BytesLike;
+
+/** One output value of a circuit, revealed to this party. */
+export interface CircuitValue {
+  /** The bits in wire order. */
+  bits: boolean[];
+  /** The value as an integer (wire `i` is bit `i`). */
+  value: bigint;
+  /** Big-endian bytes (the Bristol AES convention), when the width is a multiple of 8. */
+  bytes?: Uint8Array;
+  /** `bytes` as lower-case hex, when the width is a multiple of 8. */
+  hex?: string;
+}
+
+/** A parsed Bristol Fashion circuit (`parseCircuit`); `Session.evaluate` takes it or the text. */
+export interface ParsedCircuit {
+  /** The Bristol Fashion text. */
+  text: string;
+  /** Width in bits of each input value. */
+  inputWidths: number[];
+  /** Width in bits of each output value. */
+  outputWidths: number[];
+  andGates: number;
+  xorGates: number;
+  invGates: number;
+  andDepth: number;
+  wires: number;
+}
+
+/**
+ * Options of `Session.evaluate` (TinyTable: parties 0 and 1 compute, slot 2 is the trusted
+ * dealer). Every member passes the same circuit, `inputOwners`, `reveal` and `security`.
+ */
+export interface EvaluateOptions {
+  /** Owner (0 or 1) of each input value; default `[0, 1]` for a circuit with two input values. */
+  inputOwners?: readonly number[];
+  /**
+   * This party's input values, by input index (an array with holes or an object `{ 1: 5n }`): exactly
+   * the values it owns. The dealer passes none.
+   */
+  inputs?: Array<CircuitValueInput | undefined> | Record<number, CircuitValueInput>;
+  /** Who learns each output value: `'both'` (default), `0` or `1`. */
+  reveal?: ReadonlyArray<'both' | 0 | 1>;
+  /** The security level (default `semi-honest`; `malicious` is not available yet). */
+  security?: SecurityLevel;
+  /** Aborting it cancels the job and closes the session. */
+  signal?: AbortSignal;
+}
+
+/** The result of `Session.evaluate`. */
+export interface EvaluateResult {
+  /** Per output value: the value if revealed to this party, else `undefined` (all at the dealer). */
+  outputs: Array<CircuitValue | undefined>;
+  /** The whole job: agreement, dealing, online phase. */
+  stats: ProtocolStats & { timeMs: number };
+  /** The online phase alone (zero at the dealer). */
+  onlineStats: ProtocolStats;
+  /** Encrypted frames and handshakes. */
+  transportStats: ProtocolStats;
+}

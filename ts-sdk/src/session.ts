@@ -16,14 +16,19 @@
  * everyone). The marker is not authenticated; forging or dropping it only makes a close earlier or
  * later, which the relay can cause anyway.
  */
-import { abortError, ChorusError, ConfigError, IntegrityError, PeerLeftError, ProtocolAbortError } from './errors.js';
+import { abortError, ChorusError, CircuitError, ConfigError, IntegrityError, PeerLeftError, ProtocolAbortError } from './errors.js';
 import { toBytes, toHex, utf8 } from './bytes.js';
 import { Emitter, type Listener, type Unsubscribe } from './events.js';
 import { RelayConnection } from './relay-connection.js';
+import { outputValue, parseLoaded } from './circuits.js';
+import { aesJob, evaluateJob, type BridgeJob } from './job-options.js';
 import type {
   AesOptions,
   AesResult,
   ConnectOptions,
+  EvaluateOptions,
+  EvaluateResult,
+  ParsedCircuit,
   ProtocolStats,
   SessionEvents,
   SessionStats,
@@ -99,14 +104,7 @@ function zeroStats(): ProtocolStats {
   return { rounds: 0, bytesSent: 0, bytesReceived: 0, messagesSent: 0, messagesReceived: 0 };
 }
 
-function partyList(value: unknown, field: string, parties: number): number[] {
-  if (!Array.isArray(value) || value.some((p) => !Number.isInteger(p) || p < 0 || p >= parties)) {
-    throw new ConfigError(field, `expected an array of party indices in 0..${parties - 1}`);
-  }
-  return [...(value as number[])];
-}
-
-/** One party's session in a relay room; run jobs with {@link Session.aes}. */
+/** One party's session in a relay room; run jobs with {@link Session.aes} and {@link Session.evaluate}. */
 export class Session {
   /** This party's slot. */
   readonly slot: number;
@@ -181,24 +179,90 @@ export class Session {
   }
 
   /**
-   * Joint AES-128/192/256 of three parties (MAESTRO, honest majority): the key is the XOR of the
-   * shares of `keyHolders` (default parties 0 and 1), the plaintext comes from `plaintextOwner`
-   * (default party 2), and the ciphertext goes to `reveal` (default everyone). Every party calls
-   * it with the same roles, `blocks` and `keyBits`, passing only its own inputs; a mismatch rejects
-   * with {@link ProtocolAbortError} (`check: 'job spec agreement'`).
+   * Joint AES. `protocol: 'maestro'` (default): three parties, honest majority, AES-128/192/256,
+   * the S-box `variant` of MAESTRO's Table 1 (default `gf256-circuit`). `protocol: 'tinytable'`:
+   * AES-128 between parties 0 and 1 with a **trusted dealer** in slot 2 (it deals the
+   * preprocessing, knows every mask, and must not collude with either party). The key is the XOR
+   * of the shares of `keyHolders`, the plaintext comes from `plaintextOwner`, the ciphertext goes to
+   * `reveal` (defaults in {@link AesOptions}). Every member calls it with the same options, passing
+   * only its own inputs; a mismatch rejects with {@link ProtocolAbortError}
+   * (`check: 'job spec agreement'`).
    *
-   * Rejects with {@link ConfigError} for inputs that do not fit this party's roles,
+   * Rejects with {@link ConfigError} for unknown protocols, variants or security levels and inputs
+   * that do not fit this party's roles (`NotAvailableError`, a `ConfigError`, for
+   * `security: 'malicious'` and TinyTable's `sbox-tables` path until they exist),
    * {@link PeerLeftError}, {@link IntegrityError}, {@link ProtocolAbortError}, `RelayError`, or
    * `CancelledError` when `signal` (or the session's) aborts. Any failure ends the session.
    */
   async aes(options: AesOptions = {}): Promise<AesResult> {
-    if (this.failure !== undefined) throw this.failure;
-    if (this.bridge !== undefined) throw new ConfigError('aes', 'a job is already running in this session');
-    if (this.parties !== 3) throw new ConfigError('parties', `AES runs with 3 parties, this session has ${this.parties}`);
-    const { spec, input } = this.aesJob(options);
-    const { signal } = options;
-    if (signal?.aborted) throw abortError(signal, 'the AES job');
+    this.checkIdle('aes');
+    const job = aesJob(options, this.slot, this.parties);
+    const { output, timeMs } = await this.runJob<{
+      ciphertext?: Uint8Array;
+      stats: ProtocolStats;
+      roundsStats?: ProtocolStats;
+      onlineStats?: ProtocolStats;
+      transportStats: ProtocolStats;
+    }>(job, options.signal, 'the AES job');
+    const result: AesResult = {
+      protocol: job.protocol,
+      variant: job.variant,
+      stats: { ...output.stats, timeMs },
+      roundsStats: output.roundsStats ?? output.onlineStats ?? zeroStats(),
+      transportStats: output.transportStats,
+    };
+    if (output.ciphertext !== undefined) {
+      result.ciphertext = output.ciphertext;
+      result.ciphertextHex = toHex(output.ciphertext);
+    }
+    return result;
+  }
 
+  /**
+   * Evaluates a Bristol Fashion circuit (its text, or a {@link ParsedCircuit} from `parseCircuit`)
+   * with two-party TinyTable: parties 0 and 1 own the input values (`inputOwners`) and learn the
+   * outputs `reveal` gives them; slot 2 is the **trusted dealer** (no inputs, no outputs; it knows
+   * every mask and must not collude with either party). Semi-honest security. One evaluation per
+   * call.
+   *
+   * Rejects with `CircuitError` (a {@link ConfigError} on `circuit`, with the `line` of a parse
+   * error), {@link ConfigError} for bad inputs (naming `inputs[i]`), and otherwise like
+   * {@link Session.aes}.
+   */
+  async evaluate(circuit: string | ParsedCircuit, options: EvaluateOptions = {}): Promise<EvaluateResult> {
+    this.checkIdle('evaluate');
+    const parsed = typeof circuit === 'object' && circuit !== null ? parseLoaded(circuit.text) : parseLoaded(circuit);
+    const job = evaluateJob(parsed, options, this.slot, this.parties);
+    const { output, timeMs } = await this.runJob<{
+      outputs: Array<Uint8Array | undefined>;
+      stats: ProtocolStats;
+      onlineStats: ProtocolStats;
+      transportStats: ProtocolStats;
+    }>(job, options.signal, 'the circuit job');
+    const outputs = parsed.outputWidths.map((_, i) => {
+      const bits = output.outputs[i];
+      return bits === undefined ? undefined : outputValue(Array.from(bits, (b) => b === 1));
+    });
+    return {
+      outputs,
+      stats: { ...output.stats, timeMs },
+      onlineStats: output.onlineStats,
+      transportStats: output.transportStats,
+    };
+  }
+
+  private checkIdle(what: string): void {
+    if (this.failure !== undefined) throw this.failure;
+    if (this.bridge !== undefined) throw new ConfigError(what, 'a job is already running in this session');
+  }
+
+  /** Runs one bridge job: session id, pending frames, progress, totals, end markers, errors. */
+  private async runJob<T extends { stats: ProtocolStats }>(
+    job: BridgeJob,
+    signal: AbortSignal | undefined,
+    what: string,
+  ): Promise<{ output: T; timeMs: number }> {
+    if (signal?.aborted) throw abortError(signal, what);
     const sessionId = utf8(`chorus/session/v1\u0000${this.room}\u0000job ${this.jobsStarted}`);
     this.jobsStarted += 1;
     const bridge = new Bridge(this.slot, this.parties, (to: number, frame: Uint8Array) =>
@@ -211,34 +275,26 @@ export class Session {
     const start = performance.now();
     this.liveStart = start;
     const onAbort = (): void => {
-      this.break(abortError(signal as AbortSignal, 'the AES job'));
+      this.break(abortError(signal as AbortSignal, what));
       void this.connection.close();
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const output = (await bridge.runMaestroAes({ sessionId, ...this.creds }, spec, input, (stats: ProtocolStats) => {
+      const onProgress = (stats: ProtocolStats): void => {
         this.live = stats;
         this.events.emit('progress', { round: stats.rounds, bytesSent: stats.bytesSent, bytesReceived: stats.bytesReceived });
-      })) as { ciphertext?: Uint8Array; stats: ProtocolStats; roundsStats: ProtocolStats; transportStats: ProtocolStats };
+      };
+      const output = (await bridge[job.method]({ sessionId, ...this.creds }, job.spec, job.input, onProgress)) as T;
       const timeMs = performance.now() - start;
       this.totals.bytesSent += output.stats.bytesSent;
       this.totals.bytesReceived += output.stats.bytesReceived;
       this.totals.rounds += output.stats.rounds;
       this.totals.timeMs += timeMs;
       this.jobsDone += 1;
-      const result: AesResult = {
-        stats: { ...output.stats, timeMs },
-        roundsStats: output.roundsStats,
-        transportStats: output.transportStats,
-      };
-      if (output.ciphertext !== undefined) {
-        result.ciphertext = output.ciphertext;
-        result.ciphertextHex = toHex(output.ciphertext);
-      }
       // Frames a faster peer sent for the next job wait for it.
       for (const pair of bridge.takeUnread() as Array<[number, Uint8Array]>) this.pending.push(pair);
       this.sendEndMarkers();
-      return result;
+      return { output, timeMs };
     } catch (error) {
       const mapped = this.mapError(error);
       this.break(mapped);
@@ -296,48 +352,6 @@ export class Session {
     });
   }
 
-  private aesJob(options: AesOptions): { spec: object; input: { keyShare?: Uint8Array; plaintext?: Uint8Array } } {
-    if (typeof options !== 'object' || options === null) throw new ConfigError('options', 'expected an object');
-    const everyone = Array.from({ length: this.parties }, (_, i) => i);
-    const keyHolders = partyList(options.keyHolders ?? [0, 1], 'keyHolders', this.parties);
-    if (keyHolders.length === 0 || keyHolders.some((p, i) => i > 0 && p <= (keyHolders[i - 1] as number))) {
-      throw new ConfigError('keyHolders', 'expected 1 to 3 distinct parties in ascending order');
-    }
-    const plaintextOwner = options.plaintextOwner ?? 2;
-    if (!Number.isInteger(plaintextOwner) || plaintextOwner < 0 || plaintextOwner >= this.parties) {
-      throw new ConfigError('plaintextOwner', `expected a party index in 0..${this.parties - 1}`);
-    }
-    const revealTo = partyList(options.reveal ?? everyone, 'reveal', this.parties);
-    const blocks = options.blocks ?? 1;
-    if (!Number.isInteger(blocks) || blocks < 1) throw new ConfigError('blocks', 'expected a positive integer');
-    const keyBits = options.keyBits ?? 128;
-    if (keyBits !== 128 && keyBits !== 192 && keyBits !== 256) {
-      throw new ConfigError('keyBits', 'expected 128, 192 or 256');
-    }
-    const input: { keyShare?: Uint8Array; plaintext?: Uint8Array } = {};
-    const holdsKey = keyHolders.includes(this.slot);
-    if (holdsKey !== (options.key !== undefined)) {
-      throw new ConfigError('key', holdsKey ? `party ${this.slot} is a key holder and must pass its key share` : `party ${this.slot} is not a key holder (keyHolders: ${keyHolders.join(', ')})`);
-    }
-    if (options.key !== undefined) {
-      input.keyShare = toBytes(options.key, 'key');
-      if (input.keyShare.length !== keyBits / 8) {
-        throw new ConfigError('key', `expected ${keyBits / 8} bytes for AES-${keyBits}, got ${input.keyShare.length}`);
-      }
-    }
-    const ownsPlaintext = plaintextOwner === this.slot;
-    if (ownsPlaintext !== (options.plaintext !== undefined)) {
-      throw new ConfigError('plaintext', ownsPlaintext ? `party ${this.slot} owns the plaintext and must pass it` : `party ${this.slot} is not the plaintext owner (party ${plaintextOwner})`);
-    }
-    if (options.plaintext !== undefined) {
-      input.plaintext = toBytes(options.plaintext, 'plaintext');
-      if (input.plaintext.length !== 16 * blocks) {
-        throw new ConfigError('plaintext', `expected ${16 * blocks} bytes (${blocks} blocks), got ${input.plaintext.length}`);
-      }
-    }
-    return { spec: { keyBits, blocks, keyHolders, plaintextOwner, revealTo }, input };
-  }
-
   /** Records the first failure and tells a running job. */
   private break(error: ChorusError, leftSlot?: number): void {
     if (this.failure !== undefined) return;
@@ -359,9 +373,14 @@ export class Session {
       case 'protocol':
         return new ProtocolAbortError(e.check ?? 'protocol', message, { cause: error });
       case 'config':
-        return new ConfigError(e.field ?? 'aes', message);
+        return e.field === 'circuit' ? new CircuitError(message, lineOf(message)) : new ConfigError(e.field ?? 'job', message);
       default:
         return this.failure ?? new ChorusError('transport', message, { cause: error });
     }
   }
+}
+
+function lineOf(message: string): number | undefined {
+  const line = /line (\d+)/.exec(message);
+  return line ? Number(line[1]) : undefined;
 }

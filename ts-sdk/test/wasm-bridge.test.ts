@@ -105,4 +105,45 @@ describe("WASM bridge", () => {
     other[1]!.peerLeft(2);
     await Promise.all(outcomes);
   }, 10_000);
+
+  it("runs TinyTable AES (two parties and the dealer) and a Bristol circuit between in-memory bridges", async () => {
+    const ttSpec = { blocks: 1, keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] };
+    const ttInputs = [{ keyShare: KEY }, { plaintext: PLAINTEXT }, {}];
+    const results = await Promise.all(wire().map((b, i) => b.runTinyTableAes(session(), ttSpec, ttInputs[i], null)));
+    for (const r of results.slice(0, 2)) expect(Buffer.from(r.ciphertext).toString("hex")).toBe("69c4e0d86a7b0430d8cdb78070b4c55a");
+    expect(results[2].ciphertext).toBeUndefined();
+    expect(results[0].onlineStats.bytesSent).toBe(16 + 820);
+
+    // out = a AND b, one bit each, revealed to party 1 only (reveal code 1).
+    const circuit = "1 3\n2 1 1\n1 1\n\n2 1 0 1 2 AND\n";
+    const cSpec = { circuit, inputOwners: [0, 1], reveal: [1] };
+    const cInputs = [{ values: [Uint8Array.of(1)] }, { values: [Uint8Array.of(1)] }, {}];
+    const outs = await Promise.all(wire().map((b, i) => b.runTinyTableCircuit(session(), cSpec, cInputs[i], null)));
+    expect(outs[0].outputs).toEqual([undefined]);
+    expect(Array.from(outs[1].outputs[0])).toEqual([1]);
+  });
+
+  it("rejects malicious security, the S-box-table path, unknown variants and bad circuits with config errors", async () => {
+    await expect(wire()[0]!.runMaestroAes(session(), { ...spec, security: "malicious" }, inputs[0], null)).rejects.toMatchObject({
+      kind: "config",
+      field: "security",
+    });
+    await expect(wire()[0]!.runMaestroAes(session(), { ...spec, variant: "lut17" }, inputs[0], null)).rejects.toMatchObject({
+      kind: "config",
+      field: "variant",
+    });
+    const ttSpec = { blocks: 1, keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] };
+    await expect(wire()[0]!.runTinyTableAes(session(), { ...ttSpec, path: "sbox-tables" }, { keyShare: KEY }, null)).rejects.toMatchObject({
+      kind: "config",
+      field: "path",
+    });
+    await expect(wire()[0]!.runTinyTableAes(session(), { ...ttSpec, security: "malicious" }, { keyShare: KEY }, null)).rejects.toMatchObject({
+      kind: "config",
+      field: "security",
+    });
+    const bad = { circuit: "1 3\n2 1 1\n1 1\n\n2 1 0 1 2 NAND\n", inputOwners: [0, 1], reveal: [2] };
+    const error = await wire()[0]!.runTinyTableCircuit(session(), bad, { values: [Uint8Array.of(1)] }, null).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: "config", field: "circuit" });
+    expect((error as Error).message).toContain("line 5");
+  });
 });

@@ -3,9 +3,14 @@
 
 use crate::errors::BridgeError;
 use chorus_core::aes::KeySize;
-use chorus_core::jobs::maestro_aes::{AesJobInput, AesJobSpec};
+use chorus_core::circuit::Circuit;
+use chorus_core::jobs::maestro_aes::{AesJobInput, AesJobSpec, SboxVariant};
+use chorus_core::jobs::tinytable::aes::{AesPath, TinyTableAesInput, TinyTableAesSpec};
+use chorus_core::jobs::tinytable::circuit::{CircuitJobInput, CircuitJobSpec};
+use chorus_core::jobs::Security;
 use chorus_core::net::secure::config::KEY_LEN;
 use chorus_core::net::secure::{PrivateKey, PublicKey, SecureConfig};
+use chorus_core::proto::tinytable::{IoSpec, Reveal};
 use js_sys::{Array, Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -90,8 +95,39 @@ pub fn secure_config(session: &JsValue) -> Result<SecureConfig, BridgeError> {
     }
 }
 
-/// `{ keyBits?: 128 | 192 | 256, blocks, keyHolders, plaintextOwner, revealTo }`.
+fn string(object: &JsValue, name: &str) -> Result<Option<String>, BridgeError> {
+    field(object, name)?
+        .map(|v| v.as_string().ok_or_else(|| BridgeError::config(name, format!("{name} must be a string"))))
+        .transpose()
+}
+
+/// `security?: 'semi-honest' | 'malicious'` (default semi-honest).
+fn security(spec: &JsValue) -> Result<Security, BridgeError> {
+    match string(spec, "security")? {
+        None => Ok(Security::SemiHonest),
+        Some(name) => Security::from_name(&name).ok_or_else(|| {
+            BridgeError::config(
+                "security",
+                format!("unknown security level {name:?}: 'semi-honest' or 'malicious'"),
+            )
+        }),
+    }
+}
+
+/// `{ variant?, security?, keyBits?: 128 | 192 | 256, blocks, keyHolders, plaintextOwner, revealTo }`
+/// with `variant` one of `gf256-circuit` (default), `gf16-circuit`, `lut16`, `lut256`.
 pub fn aes_spec(spec: &JsValue) -> Result<AesJobSpec, BridgeError> {
+    let variant = match string(spec, "variant")? {
+        None => SboxVariant::default(),
+        Some(name) => SboxVariant::from_name(&name).ok_or_else(|| {
+            BridgeError::config(
+                "variant",
+                format!(
+                    "unknown MAESTRO variant {name:?}: 'gf256-circuit', 'gf16-circuit', 'lut16' or 'lut256'"
+                ),
+            )
+        })?,
+    };
     let key_size = match field(spec, "keyBits")?.map(|v| v.as_f64()) {
         None | Some(Some(128.0)) => KeySize::Aes128,
         Some(Some(192.0)) => KeySize::Aes192,
@@ -99,6 +135,8 @@ pub fn aes_spec(spec: &JsValue) -> Result<AesJobSpec, BridgeError> {
         Some(_) => return Err(BridgeError::config("keyBits", "keyBits must be 128, 192 or 256")),
     };
     Ok(AesJobSpec {
+        variant,
+        security: security(spec)?,
         key_size,
         blocks: required_index(spec, "blocks")?,
         key_holders: index_list(spec, "keyHolders")?,
@@ -110,4 +148,79 @@ pub fn aes_spec(spec: &JsValue) -> Result<AesJobSpec, BridgeError> {
 /// `{ keyShare?: Uint8Array, plaintext?: Uint8Array }`.
 pub fn aes_input(input: &JsValue) -> Result<AesJobInput, BridgeError> {
     Ok(AesJobInput { key_share: bytes(input, "keyShare")?, plaintext: bytes(input, "plaintext")? })
+}
+
+/// `{ path?: 'circuit' | 'sbox-tables', security?, blocks, keyHolders, plaintextOwner, revealTo }`.
+pub fn tinytable_aes_spec(spec: &JsValue) -> Result<TinyTableAesSpec, BridgeError> {
+    let path = match string(spec, "path")? {
+        None => AesPath::default(),
+        Some(name) => AesPath::from_name(&name).ok_or_else(|| {
+            BridgeError::config(
+                "path",
+                format!("unknown TinyTable AES path {name:?}: 'circuit' or 'sbox-tables'"),
+            )
+        })?,
+    };
+    Ok(TinyTableAesSpec {
+        path,
+        security: security(spec)?,
+        blocks: required_index(spec, "blocks")?,
+        key_holders: index_list(spec, "keyHolders")?,
+        plaintext_owner: required_index(spec, "plaintextOwner")?,
+        reveal_to: index_list(spec, "revealTo")?,
+    })
+}
+
+/// `{ keyShare?: Uint8Array, plaintext?: Uint8Array }`.
+pub fn tinytable_aes_input(input: &JsValue) -> Result<TinyTableAesInput, BridgeError> {
+    Ok(TinyTableAesInput { key_share: bytes(input, "keyShare")?, plaintext: bytes(input, "plaintext")? })
+}
+
+/// Parses Bristol Fashion text; a parse error is a `config` error on `circuit` naming the line.
+pub fn circuit(text: &str) -> Result<Circuit, BridgeError> {
+    Circuit::parse_bristol(text).map_err(|e| BridgeError::config("circuit", e.to_string()))
+}
+
+/// `{ circuit: string, security?, inputOwners: number[], reveal: number[] }` where `reveal[v]` is
+/// the party (0 or 1) that learns output value `v`, or 2 for both.
+pub fn circuit_spec(spec: &JsValue) -> Result<CircuitJobSpec, BridgeError> {
+    let text =
+        string(spec, "circuit")?.ok_or_else(|| BridgeError::config("circuit", "circuit is required"))?;
+    let reveal = index_list(spec, "reveal")?
+        .into_iter()
+        .map(|p| match p {
+            0 | 1 => Ok(Reveal::To(p)),
+            2 => Ok(Reveal::Both),
+            _ => Err(BridgeError::config("reveal", format!("reveal entries are 0, 1 or 2 (both), got {p}"))),
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(CircuitJobSpec {
+        security: security(spec)?,
+        circuit: circuit(&text)?,
+        io: IoSpec { input_owners: index_list(spec, "inputOwners")?, reveal },
+        instances: 1,
+    })
+}
+
+/// `{ values: Uint8Array[] }`: this party's input values in circuit order, one byte (0 or 1) per
+/// bit in wire order; one instance.
+pub fn circuit_input(input: &JsValue) -> Result<CircuitJobInput, BridgeError> {
+    let Some(values) = field(input, "values")? else { return Ok(CircuitJobInput::default()) };
+    if !Array::is_array(&values) {
+        return Err(BridgeError::config("inputs", "values must be an array of Uint8Array"));
+    }
+    let values = Array::from(&values)
+        .iter()
+        .map(|v| {
+            let bits = v
+                .dyn_into::<Uint8Array>()
+                .map_err(|_| BridgeError::config("inputs", "values must hold Uint8Arrays of bits"))?
+                .to_vec();
+            if bits.iter().any(|&b| b > 1) {
+                return Err(BridgeError::config("inputs", "bits must be 0 or 1"));
+            }
+            Ok(bits.into_iter().map(|b| b == 1).collect())
+        })
+        .collect::<Result<Vec<Vec<bool>>, _>>()?;
+    Ok(CircuitJobInput { values: vec![values] })
 }

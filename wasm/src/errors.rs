@@ -4,9 +4,11 @@
 //! (the JS side failed or cancelled the bridge; the SDK knows the cause).
 
 use chorus_core::jobs::maestro_aes::AesJobError;
+use chorus_core::jobs::tinytable::TinyTableJobError;
 use chorus_core::net::secure::SecureError;
 use chorus_core::net::NetError;
 use chorus_core::proto::maestro::MaestroError;
+use chorus_core::proto::tinytable::TinyTableError;
 use js_sys::Reflect;
 use wasm_bindgen::JsValue;
 
@@ -128,6 +130,7 @@ impl From<AesJobError> for BridgeError {
         let message = e.to_string();
         match e {
             AesJobError::InvalidSpec(_) => BridgeError::config("spec", message),
+            AesJobError::NotAvailable(_) => BridgeError::config("security", message),
             AesJobError::InvalidInput { .. } => BridgeError::config("input", message),
             AesJobError::SpecMismatch(peer) => BridgeError {
                 kind: ErrorKind::Protocol,
@@ -152,6 +155,40 @@ impl From<AesJobError> for BridgeError {
                 slot: None,
                 detail: Some("MAESTRO arguments".into()),
             },
+        }
+    }
+}
+
+impl From<TinyTableJobError> for BridgeError {
+    fn from(e: TinyTableJobError) -> Self {
+        let message = e.to_string();
+        let protocol = |slot: Option<usize>, check: &str| BridgeError {
+            kind: ErrorKind::Protocol,
+            message: message.clone(),
+            slot,
+            detail: Some(check.into()),
+        };
+        match e {
+            TinyTableJobError::InvalidSpec(_) => BridgeError::config("spec", message),
+            TinyTableJobError::NotAvailable(ref m) if m.contains("malicious") => {
+                BridgeError::config("security", message)
+            }
+            TinyTableJobError::NotAvailable(_) => BridgeError::config("path", message),
+            TinyTableJobError::InvalidInput { .. } => BridgeError::config("input", message),
+            TinyTableJobError::WrongSessionSize(_) => BridgeError::config("parties", message),
+            TinyTableJobError::SpecMismatch(peer) => protocol(Some(peer), "job spec agreement"),
+            TinyTableJobError::BadPreprocessing { .. } => protocol(Some(2), "dealer material"),
+            TinyTableJobError::Network(net) => net.into(),
+            TinyTableJobError::Protocol(TinyTableError::Network { source, .. }) => {
+                BridgeError { message, ..BridgeError::from(source) }
+            }
+            TinyTableJobError::Protocol(TinyTableError::MalformedMessage { from, .. }) => {
+                protocol(Some(from), "message length")
+            }
+            TinyTableJobError::Protocol(TinyTableError::BadInput { .. }) => {
+                BridgeError::config("input", message)
+            }
+            TinyTableJobError::Protocol(_) => protocol(None, "TinyTable arguments"),
         }
     }
 }
@@ -189,5 +226,23 @@ mod tests {
         let mismatch = BridgeError::from(AesJobError::SpecMismatch(2));
         assert_eq!((mismatch.kind, mismatch.slot), (ErrorKind::Protocol, Some(2)));
         assert_eq!(BridgeError::from(AesJobError::InvalidSpec("x".into())).kind, ErrorKind::Config);
+    }
+
+    #[test]
+    fn tinytable_job_errors_are_classified() {
+        let malicious = BridgeError::from(TinyTableJobError::NotAvailable("malicious TinyTable".into()));
+        assert_eq!((malicious.kind, malicious.detail.as_deref()), (ErrorKind::Config, Some("security")));
+        let tables = BridgeError::from(TinyTableJobError::NotAvailable("the S-box-table path".into()));
+        assert_eq!((tables.kind, tables.detail.as_deref()), (ErrorKind::Config, Some("path")));
+        let mismatch = BridgeError::from(TinyTableJobError::SpecMismatch(2));
+        assert_eq!((mismatch.kind, mismatch.slot), (ErrorKind::Protocol, Some(2)));
+        let left = BridgeError::from(TinyTableJobError::Protocol(TinyTableError::Network {
+            party: 0,
+            step: chorus_core::proto::tinytable::Step::AndLayer(3),
+            round: 9,
+            source: NetError::PeerLeft(1),
+        }));
+        assert_eq!((left.kind, left.slot), (ErrorKind::PeerLeft, Some(1)));
+        assert!(left.message.contains("AND layer 3"), "{}", left.message);
     }
 }

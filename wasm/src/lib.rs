@@ -14,8 +14,11 @@
 //! WebAssembly is single-threaded here: the protocol future runs on the JS event loop
 //! (`wasm-bindgen-futures`), and frames delivered by JS wake it.
 //!
+//! Jobs bound: MAESTRO AES (`runMaestroAes`, every S-box variant), and the two-party TinyTable
+//! jobs with their trusted-dealer member ([`tinytable_jobs`]: `runTinyTableAes`,
+//! `runTinyTableCircuit`); `parseCircuit` checks Bristol text without a session.
+//!
 //! # Limits
-//! - One job is bound: MAESTRO AES. Circuit evaluation and the two-party protocols are not.
 //! - The spec is validated before the handshake, but this party's inputs only inside the job, after
 //!   the handshake (the core's input check is private); the SDK validates inputs itself first.
 //! - Secret inputs cross the boundary as copies; the JS copies are the caller's to discard, and the
@@ -26,6 +29,7 @@ pub mod errors;
 pub mod inbox;
 pub mod js_network;
 pub mod kernel_bench;
+pub mod tinytable_jobs;
 
 use crate::errors::BridgeError;
 use crate::inbox::Inbox;
@@ -101,11 +105,63 @@ impl Bridge {
             .collect()
     }
 
+    /// Runs the TinyTable AES job as this member (parties 0 and 1 compute, member 2 is the
+    /// trusted dealer): `spec` is `{ path?, security?, blocks, keyHolders, plaintextOwner,
+    /// revealTo }`, `input` `{ keyShare?, plaintext? }`; resolves like [`Self::run_maestro_aes`]
+    /// with `onlineStats` in place of `roundsStats`.
+    #[wasm_bindgen(js_name = runTinyTableAes)]
+    pub fn run_tinytable_aes(
+        &self,
+        session: JsValue,
+        spec: JsValue,
+        input: JsValue,
+        on_progress: Option<Function>,
+    ) -> Promise {
+        let started = self.started.replace(true);
+        let network = self.network();
+        wasm_bindgen_futures::future_to_promise(async move {
+            if started {
+                return Err(BridgeError::config("bridge", "a bridge runs one job; create a new one").to_js());
+            }
+            tinytable_jobs::run_aes(network, session, spec, input, on_progress).await.map_err(|e| e.to_js())
+        })
+    }
+
+    /// Runs the TinyTable circuit job as this member: `spec` is `{ circuit: string, security?,
+    /// inputOwners, reveal }` (`reveal[v]`: 0, 1, or 2 for both), `input` `{ values?: Uint8Array[] }`
+    /// (this party's input values in circuit order, one byte 0/1 per bit). Resolves with
+    /// `{ outputs: (Uint8Array | undefined)[], stats, onlineStats, transportStats }`.
+    #[wasm_bindgen(js_name = runTinyTableCircuit)]
+    pub fn run_tinytable_circuit(
+        &self,
+        session: JsValue,
+        spec: JsValue,
+        input: JsValue,
+        on_progress: Option<Function>,
+    ) -> Promise {
+        let started = self.started.replace(true);
+        let network = self.network();
+        wasm_bindgen_futures::future_to_promise(async move {
+            if started {
+                return Err(BridgeError::config("bridge", "a bridge runs one job; create a new one").to_js());
+            }
+            tinytable_jobs::run_circuit(network, session, spec, input, on_progress)
+                .await
+                .map_err(|e| e.to_js())
+        })
+    }
+
+    fn network(&self) -> JsNetwork {
+        JsNetwork::new(self.party, self.parties, self.inbox.clone(), self.send.clone())
+    }
+
     /// Runs the three-party MAESTRO AES job as this party.
     ///
     /// - `session`: `{ sessionId, secret }` (`NNpsk0`) or `{ sessionId, privateKey, publicKeys }`
     ///   (`KK`), all `Uint8Array`s;
-    /// - `spec`: `{ keyBits?, blocks, keyHolders, plaintextOwner, revealTo }`, the same at every party;
+    /// - `spec`: `{ variant?, security?, keyBits?, blocks, keyHolders, plaintextOwner, revealTo }`,
+    ///   the same at every party (`variant`: `gf256-circuit` (default), `gf16-circuit`, `lut16`,
+    ///   `lut256`; `security`: `semi-honest` (default) or `malicious`, which fails as not available);
     /// - `input`: `{ keyShare?, plaintext? }`, what this party's roles require;
     /// - `onProgress(stats)`: called after each received protocol message.
     ///
@@ -121,7 +177,7 @@ impl Bridge {
         on_progress: Option<Function>,
     ) -> Promise {
         let started = self.started.replace(true);
-        let network = JsNetwork::new(self.party, self.parties, self.inbox.clone(), self.send.clone());
+        let network = self.network();
         wasm_bindgen_futures::future_to_promise(async move {
             if started {
                 return Err(BridgeError::config("bridge", "a bridge runs one job; create a new one").to_js());
@@ -144,14 +200,11 @@ async fn run_aes(
     spec.validate()?;
     let secure = SecureNetwork::establish(network, config).await?;
     let mut net = ProgressNetwork::new(secure, on_progress);
-    let mut rng = session_rng().map_err(|e| BridgeError::from(NetError::Transport(e.to_string())))?;
+    let mut rng = job_rng()?;
     let output = maestro_aes::run(&mut net, &spec, input, &mut rng).await?;
 
     let result = Object::new();
-    let set = |k: &str, v: &JsValue| {
-        // Setting a property on a fresh plain object cannot fail.
-        let _ = Reflect::set(&result, &k.into(), v);
-    };
+    let set = |k: &str, v: &JsValue| set_field(&result, k, v);
     if let Some(ciphertext) = &output.ciphertext {
         set("ciphertext", &Uint8Array::from(ciphertext.as_slice()).into());
     }
@@ -159,4 +212,35 @@ async fn run_aes(
     set("roundsStats", &stats_to_js(&output.rounds_stats));
     set("transportStats", &stats_to_js(&net.inner().transport_stats()));
     Ok(result.into())
+}
+
+/// A fresh OS-seeded random generator for one job.
+pub(crate) fn job_rng() -> Result<impl rand_core::RngCore + rand_core::CryptoRng, BridgeError> {
+    session_rng().map_err(|e| BridgeError::from(NetError::Transport(e.to_string())))
+}
+
+/// Sets a property on a plain object the caller just created.
+pub(crate) fn set_field(object: &Object, key: &str, value: &JsValue) {
+    // Setting a property on a fresh plain object cannot fail.
+    let _ = Reflect::set(object, &key.into(), value);
+}
+
+/// Parses Bristol Fashion text and describes the circuit: `{ inputWidths, outputWidths, andGates,
+/// xorGates, invGates, andDepth, wires }`. Malformed text throws a `config` error on `circuit`
+/// whose message names the line.
+#[wasm_bindgen(js_name = parseCircuit)]
+pub fn parse_circuit(text: &str) -> Result<JsValue, JsValue> {
+    let circuit = convert::circuit(text).map_err(|e| e.to_js())?;
+    let info = Object::new();
+    let widths =
+        |w: &[u32]| -> JsValue { w.iter().map(|&x| JsValue::from(x)).collect::<js_sys::Array>().into() };
+    let counts = circuit.gate_counts();
+    set_field(&info, "inputWidths", &widths(circuit.input_widths()));
+    set_field(&info, "outputWidths", &widths(circuit.output_widths()));
+    set_field(&info, "andGates", &JsValue::from(counts.and as u32));
+    set_field(&info, "xorGates", &JsValue::from(counts.xor as u32));
+    set_field(&info, "invGates", &JsValue::from(counts.inv as u32));
+    set_field(&info, "andDepth", &JsValue::from(circuit.and_depth() as u32));
+    set_field(&info, "wires", &JsValue::from(circuit.num_wires() as u32));
+    Ok(info.into())
 }

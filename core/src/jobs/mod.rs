@@ -7,3 +7,7 @@
 //! communication statistics.
 
 pub mod maestro_aes;
+pub mod security;
+pub mod tinytable;
+
+pub use security::Security;

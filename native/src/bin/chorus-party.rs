@@ -1,6 +1,10 @@
-//! `chorus-party`: runs one party of the joint-AES job (MAESTRO, semi-honest, three parties) over
-//! the relay or a direct TCP mesh, and prints one JSON line with what it learned and its
-//! communication:
+//! `chorus-party`: runs one member of a joint-AES job over the relay or a direct TCP mesh, and
+//! prints one JSON line with what it learned and its communication. `--protocol maestro` (default):
+//! three-party MAESTRO, S-box `--variant` (gf256-circuit, gf16-circuit, lut16, lut256).
+//! `--protocol tinytable`: two-party TinyTable AES-128 (`--path circuit`) where member 2 is the
+//! **trusted dealer** (it deals the preprocessing, knows every mask and must not collude with
+//! either party); role defaults then are key holder 0, plaintext owner 1, revealed to 0 and 1, and
+//! `rounds_stats` is the online phase. `--security malicious` fails as not available yet.
 //!
 //! ```text
 //! {"party":2,"transport":"relay","ciphertext":"69c4…","stats":{…},"rounds_stats":{…},"transport_stats":{…},"ms":12.3,"handshake_ms":1.2}
@@ -17,9 +21,10 @@
 //! `CHORUS_SECRET`. Any error prints a message on stderr and exits with code 1.
 
 use chorus_core::aes::KeySize;
-use chorus_core::jobs::maestro_aes::{AesJobInput, AesJobSpec};
+use chorus_core::jobs::maestro_aes::{AesJobInput, AesJobSpec, SboxVariant, Security};
+use chorus_core::jobs::tinytable::aes::{AesPath, TinyTableAesInput, TinyTableAesSpec};
 use chorus_native::job::JobRunError;
-use chorus_native::job::{room_session_id, run_aes_party, PartyOutcome, StatsReport};
+use chorus_native::job::{room_session_id, run_job_party, AesJob, PartyOutcome, StatsReport};
 use chorus_native::relay::{RelayAddress, RelayNetwork};
 use chorus_native::tcp::{TcpConfig, TcpNetwork};
 use chorus_native::FlushHandle;
@@ -72,15 +77,27 @@ struct Args {
     /// AES key size in bits: 128, 192 or 256.
     #[arg(long, default_value_t = 128)]
     key_bits: u16,
-    /// Parties that each input an XOR share of the key.
-    #[arg(long, value_delimiter = ',', default_value = "0,1")]
-    key_holders: Vec<usize>,
-    /// The party that inputs the plaintext.
-    #[arg(long, default_value_t = 2)]
-    plaintext_owner: usize,
-    /// Parties that learn the ciphertext.
-    #[arg(long, value_delimiter = ',', default_value = "0,1,2")]
-    reveal: Vec<usize>,
+    /// The protocol: maestro (three parties) or tinytable (two parties and the trusted dealer).
+    #[arg(long, default_value = "maestro")]
+    protocol: String,
+    /// MAESTRO's S-box variant: gf256-circuit, gf16-circuit, lut16 or lut256.
+    #[arg(long, default_value = "gf256-circuit")]
+    variant: String,
+    /// TinyTable's AES path: circuit (sbox-tables is not available as a job yet).
+    #[arg(long, default_value = "circuit")]
+    path: String,
+    /// Security level: semi-honest (malicious is not available yet).
+    #[arg(long, default_value = "semi-honest")]
+    security: String,
+    /// Parties that each input an XOR share of the key (default 0,1; TinyTable: 0).
+    #[arg(long, value_delimiter = ',')]
+    key_holders: Option<Vec<usize>>,
+    /// The party that inputs the plaintext (default 2; TinyTable: 1).
+    #[arg(long)]
+    plaintext_owner: Option<usize>,
+    /// Parties that learn the ciphertext (default 0,1,2; TinyTable: 0,1).
+    #[arg(long, value_delimiter = ',')]
+    reveal: Option<Vec<usize>>,
     /// Seconds to wait for the other parties to connect (and, for the relay, for the room to be ready).
     #[arg(long, default_value_t = 60)]
     connect_timeout: u64,
@@ -133,28 +150,7 @@ fn run(args: Args) -> Result<Report, String> {
             .map_err(|_| "no session secret: pass --secret-hex or set CHORUS_SECRET".to_string())?,
     };
     let secret = hex::decode(secret_hex.trim()).map_err(|e| format!("the session secret is not hex: {e}"))?;
-    let key_size = match args.key_bits {
-        128 => KeySize::Aes128,
-        192 => KeySize::Aes192,
-        256 => KeySize::Aes256,
-        other => return Err(format!("--key-bits must be 128, 192 or 256, got {other}")),
-    };
-    let spec = AesJobSpec {
-        key_size,
-        blocks: args.blocks,
-        key_holders: args.key_holders.clone(),
-        plaintext_owner: args.plaintext_owner,
-        reveal_to: args.reveal.clone(),
-    };
-    spec.validate().map_err(|e| e.to_string())?;
-    let decode = |what: &str, v: &Option<String>| -> Result<Option<Vec<u8>>, String> {
-        v.as_deref().map(|h| hex::decode(h.trim()).map_err(|e| format!("{what} is not hex: {e}"))).transpose()
-    };
-    let input = AesJobInput {
-        key_share: decode("--key-share", &args.key_share)?,
-        plaintext: decode("--plaintext", &args.plaintext)?,
-    };
-
+    let job = job(&args)?;
     let (transport, session_id) = transport(&args)?;
     let timeout = Duration::from_secs(args.connect_timeout);
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -167,7 +163,7 @@ fn run(args: Args) -> Result<Report, String> {
                 let (net, mut handle) = RelayNetwork::join(&address, &room, slot, &token, timeout)
                     .await
                     .map_err(|e| e.to_string())?;
-                let outcome = run_aes_party(net, &session_id, &secret, &spec, input, async {}).await;
+                let outcome = run_job_party(net, &session_id, &secret, job, async {}).await;
                 let linger = if outcome.is_ok() {
                     handle.job_done();
                     LINGER
@@ -186,8 +182,7 @@ fn run(args: Args) -> Result<Report, String> {
                     .await
                     .map_err(|e| e.to_string())?;
                 let outcome =
-                    finish(run_aes_party(net, &session_id, &secret, &spec, input, async {}).await, flush)
-                        .await;
+                    finish(run_job_party(net, &session_id, &secret, job, async {}).await, flush).await;
                 Ok((party, "tcp", outcome?))
             }
         }
@@ -203,6 +198,62 @@ fn run(args: Args) -> Result<Report, String> {
         ms: outcome.job.as_secs_f64() * 1e3,
         handshake_ms: outcome.handshake.as_secs_f64() * 1e3,
     })
+}
+
+/// The job and this member's inputs from the arguments.
+fn job(args: &Args) -> Result<AesJob, String> {
+    let security = Security::from_name(&args.security)
+        .ok_or_else(|| format!("--security must be semi-honest or malicious, got {:?}", args.security))?;
+    let decode = |what: &str, v: &Option<String>| -> Result<Option<Vec<u8>>, String> {
+        v.as_deref().map(|h| hex::decode(h.trim()).map_err(|e| format!("{what} is not hex: {e}"))).transpose()
+    };
+    let key_share = decode("--key-share", &args.key_share)?;
+    let plaintext = decode("--plaintext", &args.plaintext)?;
+    match args.protocol.as_str() {
+        "maestro" => {
+            let key_size = match args.key_bits {
+                128 => KeySize::Aes128,
+                192 => KeySize::Aes192,
+                256 => KeySize::Aes256,
+                other => return Err(format!("--key-bits must be 128, 192 or 256, got {other}")),
+            };
+            let variant = SboxVariant::from_name(&args.variant).ok_or_else(|| {
+                format!(
+                    "--variant must be gf256-circuit, gf16-circuit, lut16 or lut256, got {:?}",
+                    args.variant
+                )
+            })?;
+            let spec = AesJobSpec {
+                variant,
+                security,
+                key_size,
+                blocks: args.blocks,
+                key_holders: args.key_holders.clone().unwrap_or_else(|| vec![0, 1]),
+                plaintext_owner: args.plaintext_owner.unwrap_or(2),
+                reveal_to: args.reveal.clone().unwrap_or_else(|| vec![0, 1, 2]),
+            };
+            spec.validate().map_err(|e| e.to_string())?;
+            Ok(AesJob::Maestro(spec, AesJobInput { key_share, plaintext }))
+        }
+        "tinytable" => {
+            if args.key_bits != 128 {
+                return Err("TinyTable AES is AES-128 only".into());
+            }
+            let path = AesPath::from_name(&args.path)
+                .ok_or_else(|| format!("--path must be circuit or sbox-tables, got {:?}", args.path))?;
+            let spec = TinyTableAesSpec {
+                path,
+                security,
+                blocks: args.blocks,
+                key_holders: args.key_holders.clone().unwrap_or_else(|| vec![0]),
+                plaintext_owner: args.plaintext_owner.unwrap_or(1),
+                reveal_to: args.reveal.clone().unwrap_or_else(|| vec![0, 1]),
+            };
+            spec.validate().map_err(|e| e.to_string())?;
+            Ok(AesJob::TinyTable(spec, TinyTableAesInput { key_share, plaintext }))
+        }
+        other => Err(format!("--protocol must be maestro or tinytable, got {other:?}")),
+    }
 }
 
 /// How long a relay party waits for its peers' end markers before leaving (the SDK's default).

@@ -1,6 +1,14 @@
-//! Joint AES with three parties under semi-honest MAESTRO (GF(2^8)-circuit S-box, MAESTRO §2 and
-//! Table 1), as one job: spec agreement, PRSS setup, inputs, key schedule in MPC, encryption of a
-//! batch of blocks, and opening to the chosen parties.
+//! Joint AES with three parties under semi-honest MAESTRO (MAESTRO §2 and Table 1), as one job:
+//! spec agreement, PRSS setup, inputs, key schedule in MPC, encryption of a batch of blocks, and
+//! opening to the chosen parties.
+//!
+//! The S-box variant is part of the spec ([`SboxVariant`]): the GF(2^8)-circuit (the default),
+//! the GF(2^4)-circuit, LUT-16 and the (2,3) LUT-256. The LUT variants run their preprocessing
+//! (one random one-hot vector per S-box) inside the job, before the key schedule. The security
+//! level is part of the spec too ([`Security`]); only [`Security::SemiHonest`] exists today and
+//! [`Security::Malicious`] fails with [`AesJobError::NotAvailable`] before any communication. The
+//! issue's eventual default is a malicious LUT-16 or GF(2^4)-circuit variant; until those land the
+//! default stays the semi-honest GF(2^8)-circuit.
 //!
 //! Inputs: the key is the XOR of the shares supplied by the `key_holders` (one holder = the key
 //! itself; two or three holders = nobody ever holds the key), and the plaintext comes from one
@@ -9,17 +17,69 @@
 //! Before anything secret is sent, parties exchange a SHA-256 digest of the encoded spec; any
 //! difference aborts with [`AesJobError::SpecMismatch`] naming the disagreeing party.
 
+pub use super::security::Security;
 use crate::aes::KeySize;
 use crate::field::Gf256;
 use crate::net::{NetError, NetStats, Network, PartyId};
 use crate::proto::maestro::aes::{encrypt_blocks, expand_key, to_blocks};
-use crate::proto::maestro::{Gf256CircuitSbox, MaestroError, Party, RssShare};
+use crate::proto::maestro::{
+    Gf16CircuitSbox, Gf256CircuitSbox, Lut16Sbox, Lut256Sbox, MaestroError, Party, RssShare, SboxLayer,
+};
 use rand_core::{CryptoRng, RngCore};
 use sha2::{Digest, Sha256};
+
+/// How the S-box is evaluated (MAESTRO Table 1's rows).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum SboxVariant {
+    /// Inversion in GF(2^8) by a multiplication circuit (§2.2): no preprocessing.
+    #[default]
+    Gf256Circuit,
+    /// Inversion in GF((2^4)^2) with a GF(2^4) circuit: no preprocessing.
+    Gf16Circuit,
+    /// GF(2^4) inversion by a 16-entry table lookup on preprocessed one-hot vectors (§3).
+    Lut16,
+    /// Direct 256-entry table lookup, (2,3) version.
+    Lut256,
+}
+
+impl SboxVariant {
+    /// Every variant, in the order of [`Self::name`]'s documentation.
+    pub const ALL: [SboxVariant; 4] =
+        [SboxVariant::Gf256Circuit, SboxVariant::Gf16Circuit, SboxVariant::Lut16, SboxVariant::Lut256];
+
+    /// The name used by the SDK and the benchmarks: `gf256-circuit`, `gf16-circuit`, `lut16`,
+    /// `lut256`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SboxVariant::Gf256Circuit => "gf256-circuit",
+            SboxVariant::Gf16Circuit => "gf16-circuit",
+            SboxVariant::Lut16 => "lut16",
+            SboxVariant::Lut256 => "lut256",
+        }
+    }
+
+    /// The variant called `name` (see [`Self::name`]).
+    pub fn from_name(name: &str) -> Option<SboxVariant> {
+        SboxVariant::ALL.into_iter().find(|v| v.name() == name)
+    }
+
+    fn code(self) -> u8 {
+        match self {
+            SboxVariant::Gf256Circuit => 0,
+            SboxVariant::Gf16Circuit => 1,
+            SboxVariant::Lut16 => 2,
+            SboxVariant::Lut256 => 3,
+        }
+    }
+}
 
 /// What all three parties agree to compute.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AesJobSpec {
+    /// How the S-box is evaluated.
+    pub variant: SboxVariant,
+    /// The security level (only [`Security::SemiHonest`] runs today).
+    pub security: Security,
     /// AES-128, -192 or -256.
     pub key_size: KeySize,
     /// Number of 16-byte blocks encrypted under the key.
@@ -69,6 +129,9 @@ pub enum AesJobError {
     /// The spec is not valid; the message names the field.
     #[error("invalid AES job spec: {0}")]
     InvalidSpec(String),
+    /// The spec asks for a combination that is not implemented yet (e.g. malicious security).
+    #[error("not available yet: {0}")]
+    NotAvailable(String),
     /// This party's inputs do not fit its roles in the spec.
     #[error("invalid input for party {party}: {reason}")]
     InvalidInput {
@@ -92,6 +155,12 @@ impl AesJobSpec {
     /// Checks the spec for a three-party session.
     pub fn validate(&self) -> Result<(), AesJobError> {
         let bad = |m: String| Err(AesJobError::InvalidSpec(m));
+        if self.security == Security::Malicious {
+            return Err(AesJobError::NotAvailable(format!(
+                "malicious MAESTRO ({} S-box) is not implemented yet; use semi-honest",
+                self.variant.name()
+            )));
+        }
         if self.blocks == 0 {
             return bad("blocks must be at least 1".into());
         }
@@ -114,7 +183,9 @@ impl AesJobSpec {
 
     /// A canonical byte encoding, used for the agreement check.
     fn encode(&self) -> Vec<u8> {
-        let mut out = b"chorus/maestro-aes/v1".to_vec();
+        let mut out = b"chorus/maestro-aes/v2".to_vec();
+        out.push(self.variant.code());
+        out.push(u8::from(self.security == Security::Malicious));
         out.push(self.key_size.key_bytes() as u8);
         out.extend_from_slice(&(self.blocks as u64).to_be_bytes());
         for list in [&self.key_holders, &self.reveal_to] {
@@ -164,33 +235,83 @@ pub async fn run<N: Network, R: RngCore + CryptoRng>(
     let start = net.stats();
     agree_on_spec(net, spec).await?;
 
-    let party = Party::setup(net, rng).await?;
-    let mut sbox = Gf256CircuitSbox::new(party);
+    let mut party = Party::setup(net, rng).await?;
     let key_len = spec.key_size.key_bytes();
     let mut key: Vec<RssShare> = vec![RssShare::zero(me); key_len];
     for &holder in &spec.key_holders {
         let share = input.key_share.as_deref().filter(|_| holder == me).map(to_field);
-        let shared = sbox.party().input(net, holder, share.as_deref(), key_len).await?;
+        let shared = party.input(net, holder, share.as_deref(), key_len).await?;
         for (k, s) in key.iter_mut().zip(shared) {
             *k += s;
         }
     }
     let pt_len = 16 * spec.blocks;
     let plaintext = input.plaintext.as_deref().filter(|_| spec.plaintext_owner == me).map(to_field);
-    let plaintext = sbox.party().input(net, spec.plaintext_owner, plaintext.as_deref(), pt_len).await?;
-
-    let round_keys = expand_key(&mut sbox, net, &key).await?;
-    let mut blocks = to_blocks(&plaintext).expect("plaintext length is 16 · blocks");
-    let before_rounds = net.stats();
-    encrypt_blocks(&mut sbox, net, &round_keys, &mut blocks).await?;
-    let rounds_stats = net.stats().since(&before_rounds);
-
-    let ciphertext = sbox.party().reveal(net, blocks.as_flattened(), &spec.reveal_to).await?;
+    let plaintext = party.input(net, spec.plaintext_owner, plaintext.as_deref(), pt_len).await?;
+    let sboxes = key_schedule_sboxes(spec.key_size) + 16 * spec.blocks * spec.key_size.rounds();
+    let (ciphertext, rounds_stats) = match spec.variant {
+        SboxVariant::Gf256Circuit => {
+            encrypt(Gf256CircuitSbox::new(party), net, spec, &key, &plaintext).await?
+        }
+        SboxVariant::Gf16Circuit => encrypt(Gf16CircuitSbox::new(party), net, spec, &key, &plaintext).await?,
+        SboxVariant::Lut16 => {
+            let mut sbox = Lut16Sbox::new(party);
+            sbox.preprocess(net, sboxes).await?;
+            encrypt(sbox, net, spec, &key, &plaintext).await?
+        }
+        SboxVariant::Lut256 => {
+            let mut sbox = Lut256Sbox::new(party);
+            sbox.preprocess(net, sboxes).await?;
+            encrypt(sbox, net, spec, &key, &plaintext).await?
+        }
+    };
     Ok(AesJobOutput {
         ciphertext: ciphertext.map(|c| c.into_iter().map(|b| b.value()).collect()),
         stats: net.stats().since(&start),
         rounds_stats,
     })
+}
+
+/// The S-box layers the job can run: each wraps a [`Party`] the job needs back for the opening.
+trait JobSbox: SboxLayer<Share = RssShare> {
+    fn party(&mut self) -> &mut Party;
+}
+
+macro_rules! job_sbox {
+    ($($t:ty),*) => {$(
+        impl JobSbox for $t {
+            fn party(&mut self) -> &mut Party {
+                <$t>::party(self)
+            }
+        }
+    )*};
+}
+job_sbox!(Gf256CircuitSbox, Gf16CircuitSbox, Lut16Sbox, Lut256Sbox);
+
+/// Key schedule, rounds and opening with one S-box variant; returns the opened ciphertext (if
+/// revealed to this party) and the statistics of the AES rounds alone.
+async fn encrypt<S: JobSbox, N: Network>(
+    mut sbox: S,
+    net: &mut N,
+    spec: &AesJobSpec,
+    key: &[RssShare],
+    plaintext: &[RssShare],
+) -> Result<(Option<Vec<Gf256>>, NetStats), AesJobError> {
+    let round_keys = expand_key(&mut sbox, net, key).await?;
+    let mut blocks = to_blocks(plaintext).expect("plaintext length is 16 · blocks");
+    let before_rounds = net.stats();
+    encrypt_blocks(&mut sbox, net, &round_keys, &mut blocks).await?;
+    let rounds_stats = net.stats().since(&before_rounds);
+    let ciphertext = sbox.party().reveal(net, blocks.as_flattened(), &spec.reveal_to).await?;
+    Ok((ciphertext, rounds_stats))
+}
+
+/// S-boxes of the key schedule (FIPS-197 §5.2: one `SubWord` per `Nk` words, and one more in
+/// between for AES-256).
+fn key_schedule_sboxes(key_size: KeySize) -> usize {
+    let nk = key_size.key_words();
+    let words = 4 * (key_size.rounds() + 1);
+    4 * (nk..words).filter(|i| i % nk == 0 || (nk > 6 && i % nk == 4)).count()
 }
 
 fn to_field(bytes: &[u8]) -> Vec<Gf256> {

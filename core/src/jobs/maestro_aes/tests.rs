@@ -12,7 +12,15 @@ const FIPS_PT: &str = "00112233445566778899aabbccddeeff";
 const FIPS_CT: &str = "69c4e0d86a7b0430d8cdb78070b4c55a";
 
 fn spec(blocks: usize, key_holders: Vec<PartyId>, reveal_to: Vec<PartyId>) -> AesJobSpec {
-    AesJobSpec { key_size: KeySize::Aes128, blocks, key_holders, plaintext_owner: 2, reveal_to }
+    AesJobSpec {
+        variant: SboxVariant::default(),
+        security: Security::SemiHonest,
+        key_size: KeySize::Aes128,
+        blocks,
+        key_holders,
+        plaintext_owner: 2,
+        reveal_to,
+    }
 }
 
 /// Runs the job with per-party specs and inputs over secure channels.
@@ -140,4 +148,66 @@ fn inputs_never_show_in_debug_output() {
     let input = AesJobInput { key_share: Some(vec![0xab; 16]), plaintext: None };
     let shown = format!("{input:?}");
     assert!(!shown.contains("171") && !shown.contains("ab") && shown.contains("<secret>"), "{shown}");
+}
+
+#[test]
+fn every_sbox_variant_matches_fips197_and_the_plain_cipher() {
+    let mask = [0x3c; 16];
+    let mut plaintext = hex::decode(FIPS_PT).unwrap();
+    plaintext.extend_from_slice(&[0x42; 16]);
+    let mut expected = [[0u8; 16], [0x42; 16]];
+    expected[0].copy_from_slice(&plaintext[..16]);
+    Aes::new(&FIPS_KEY).unwrap().encrypt_blocks(&mut expected);
+    for variant in SboxVariant::ALL {
+        let s = AesJobSpec { variant, ..spec(2, vec![0, 1], vec![0, 1, 2]) };
+        let inputs = [
+            AesJobInput { key_share: Some(mask.to_vec()), plaintext: None },
+            AesJobInput { key_share: Some(xor_split(&FIPS_KEY, &mask)), plaintext: None },
+            AesJobInput { key_share: None, plaintext: Some(plaintext.clone()) },
+        ];
+        for (p, out) in run_all([s.clone(), s.clone(), s], inputs).into_iter().enumerate() {
+            let out = out.unwrap_or_else(|e| panic!("{variant:?} party {p}: {e}"));
+            let ciphertext = out.ciphertext.expect("revealed to all");
+            assert_eq!(hex::encode(&ciphertext[..16]), FIPS_CT, "{variant:?} party {p}");
+            assert_eq!(ciphertext, expected.concat(), "{variant:?} party {p}");
+        }
+    }
+}
+
+#[test]
+fn variants_in_different_specs_disagree() {
+    let a = spec(1, vec![0], vec![0, 1, 2]);
+    let b = AesJobSpec { variant: SboxVariant::Lut16, ..a.clone() };
+    let inputs = [
+        AesJobInput { key_share: Some(FIPS_KEY.to_vec()), plaintext: None },
+        AesJobInput::default(),
+        AesJobInput { key_share: None, plaintext: Some(vec![0; 16]) },
+    ];
+    let outs = run_all([a.clone(), a, b], inputs);
+    assert_eq!(outs[0].as_ref().unwrap_err(), &AesJobError::SpecMismatch(2));
+}
+
+#[test]
+fn malicious_security_is_a_typed_not_available_error() {
+    for variant in SboxVariant::ALL {
+        let s = AesJobSpec { variant, security: Security::Malicious, ..spec(1, vec![0], vec![0]) };
+        match s.validate() {
+            Err(AesJobError::NotAvailable(m)) => assert!(m.contains(variant.name()), "{m}"),
+            other => panic!("{variant:?}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn variant_and_security_names_round_trip() {
+    for variant in SboxVariant::ALL {
+        assert_eq!(SboxVariant::from_name(variant.name()), Some(variant));
+    }
+    assert_eq!(SboxVariant::from_name("lut-16"), None);
+    for security in [Security::SemiHonest, Security::Malicious] {
+        assert_eq!(Security::from_name(security.name()), Some(security));
+    }
+    assert_eq!(key_schedule_sboxes(KeySize::Aes128), 40);
+    assert_eq!(key_schedule_sboxes(KeySize::Aes192), 32);
+    assert_eq!(key_schedule_sboxes(KeySize::Aes256), 52);
 }

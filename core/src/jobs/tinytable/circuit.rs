@@ -1,0 +1,128 @@
+//! Any Bristol circuit between two parties under TinyTable, with the trusted dealer as member 2
+//! (see the [trust model](super)). Each input value belongs to party 0 or 1, each output value is
+//! revealed to one or both parties; several instances of the circuit run in one batch (one message
+//! per AND layer for all of them).
+
+use super::{
+    agree_on_spec, check_common, run_instances, InstancesOutput, Security, TinyTableJobError, DEALER,
+};
+use crate::circuit::Circuit;
+use crate::net::{Network, PartyId};
+use crate::proto::tinytable::{IoSpec, Reveal};
+use rand_core::{CryptoRng, RngCore};
+use sha2::{Digest, Sha256};
+
+/// What the three members agree to compute.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CircuitJobSpec {
+    /// The security level (only [`Security::SemiHonest`] runs today).
+    pub security: Security,
+    /// The circuit (agreement compares the SHA-256 of its Bristol text).
+    pub circuit: Circuit,
+    /// Owner (0 or 1) of each input value and recipients of each output value.
+    pub io: IoSpec,
+    /// Number of independent evaluations.
+    pub instances: usize,
+}
+
+/// This member's private inputs: per instance, the values it owns in circuit order, each as its
+/// bits (wire order, as in the Bristol file). Empty at the dealer.
+#[derive(Clone, Default)]
+pub struct CircuitJobInput {
+    /// `values[i][k]` is the `k`-th owned input value of instance `i`.
+    pub values: Vec<Vec<Vec<bool>>>,
+}
+
+impl core::fmt::Debug for CircuitJobInput {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        // Inputs are secrets: show only their shape.
+        f.debug_struct("CircuitJobInput").field("instances", &self.values.len()).finish()
+    }
+}
+
+impl CircuitJobSpec {
+    /// Checks the spec: instance count and the owners and recipients against the circuit.
+    pub fn validate(&self) -> Result<(), TinyTableJobError> {
+        if self.instances == 0 {
+            return Err(TinyTableJobError::InvalidSpec("instances must be at least 1".into()));
+        }
+        self.io.check(&self.circuit).map_err(|e| TinyTableJobError::InvalidSpec(e.to_string()))
+    }
+
+    fn encode(&self) -> Vec<u8> {
+        let mut out = b"chorus/tinytable-circuit/v1".to_vec();
+        out.push(u8::from(self.security == Security::Malicious));
+        out.extend_from_slice(&Sha256::digest(self.circuit.to_bristol()));
+        out.extend_from_slice(&(self.instances as u64).to_be_bytes());
+        out.extend_from_slice(&(self.io.input_owners.len() as u32).to_be_bytes());
+        out.extend(self.io.input_owners.iter().map(|&p| p as u8));
+        out.extend_from_slice(&(self.io.reveal.len() as u32).to_be_bytes());
+        out.extend(self.io.reveal.iter().map(|r| match r {
+            Reveal::Both => 0xff,
+            Reveal::To(p) => *p as u8,
+        }));
+        out
+    }
+
+    fn check_input(&self, me: PartyId, input: &CircuitJobInput) -> Result<(), TinyTableJobError> {
+        let bad = |reason: String| Err(TinyTableJobError::InvalidInput { party: me, reason });
+        if me == DEALER {
+            return if input.values.is_empty() { Ok(()) } else { bad("the dealer has no inputs".into()) };
+        }
+        if input.values.len() != self.instances {
+            return bad(format!("{} input sets for {} instances", input.values.len(), self.instances));
+        }
+        let owned: Vec<usize> =
+            (0..self.io.input_owners.len()).filter(|&v| self.io.input_owners[v] == me).collect();
+        for (instance, values) in input.values.iter().enumerate() {
+            if values.len() != owned.len() {
+                return bad(format!(
+                    "instance {instance}: {} input values supplied, party {me} owns {}",
+                    values.len(),
+                    owned.len()
+                ));
+            }
+            for (&value, bits) in owned.iter().zip(values) {
+                let width = self.circuit.input_widths()[value] as usize;
+                if bits.len() != width {
+                    return bad(format!(
+                        "instance {instance}: input value {value} has {} bits, the circuit expects {width}",
+                        bits.len()
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Runs the job as this member (party 0, party 1 or the dealer). All three call it with the same
+/// spec; `rng` is used by the dealer only.
+pub async fn run<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    spec: &CircuitJobSpec,
+    input: CircuitJobInput,
+    rng: &mut R,
+) -> Result<InstancesOutput, TinyTableJobError> {
+    run_agreed(net, spec, &spec.encode(), input, rng).await
+}
+
+/// [`run`] with the bytes the members agree on given by the caller: a job that derives the
+/// circuit from its own spec (as [`super::aes`] does) agrees on that spec instead of hashing the
+/// circuit's Bristol text.
+pub(crate) async fn run_agreed<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    spec: &CircuitJobSpec,
+    agreed: &[u8],
+    input: CircuitJobInput,
+    rng: &mut R,
+) -> Result<InstancesOutput, TinyTableJobError> {
+    check_common(net, spec.security)?;
+    spec.validate()?;
+    spec.check_input(net.party(), &input)?;
+    let start = net.stats();
+    agree_on_spec(net, agreed).await?;
+    let (outputs, online_stats) =
+        run_instances(net, &spec.circuit, &spec.io, spec.instances, &input.values, rng).await?;
+    Ok(InstancesOutput { outputs, stats: net.stats().since(&start), online_stats })
+}

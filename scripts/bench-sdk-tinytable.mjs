@@ -1,0 +1,118 @@
+#!/usr/bin/env node
+/**
+ * Two-party TinyTable AES-128 through the SDK (Node, core as WASM), semi-honest, circuit path,
+ * with the **trusted dealer** as the third session member: three Node processes (parties 0 and 1
+ * and the dealer) on a relay on loopback. Key shares from parties 0 and 1, plaintext from party 1,
+ * ciphertext to both; checked against Node's AES. One JSON line per measurement:
+ *
+ * - `mode: "sequential"`: `n` jobs of one block, one after another; `ms_per_aes` = total / n;
+ * - `mode: "amortized"`: one job of `n` blocks; `ms_per_aes` = job time / n.
+ *
+ * Each timed job includes its Noise handshakes, the spec agreement and the dealer sending the
+ * preprocessing (the SDK deals inside the job), so these are whole-job figures, not the online
+ * phase alone (`online_bytes_per_party` / `online_rounds` are the online phase's counters); the
+ * native `chorus-bench-tinytable` times the online phase alone. A one-block warm-up job runs
+ * first (V8 compiles WASM lazily).
+ *
+ * Usage (after `npm run build -w @chorus/server && npm run build -w @chorus/sdk`):
+ *   node scripts/bench-sdk-tinytable.mjs [sequential,...] [amortized,...]   default 20 1,100
+ */
+import { spawn } from 'node:child_process';
+import { createCipheriv, createHash, randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { connect, createRoom } from '@chorus/sdk';
+import { startRelay } from '@chorus/server';
+import { benchInputs } from './bench-sdk-inputs.mjs';
+
+const ROLES = { protocol: 'tinytable', path: 'circuit', keyHolders: [0, 1], plaintextOwner: 1, reveal: [0, 1] };
+
+/** One member: warm-up, then the timed jobs; prints one JSON line. */
+async function member() {
+  const invite = JSON.parse(process.env.CHORUS_INVITE);
+  const { mode, blocks, seed } = JSON.parse(process.env.CHORUS_RUN);
+  const { keyShares, plaintext } = benchInputs(seed, blocks);
+  const slot = invite.slot;
+  const input = (block, count) => ({
+    ...(slot < 2 ? { key: keyShares[slot] } : {}),
+    ...(slot === 1 ? { plaintext: plaintext.subarray(16 * block, 16 * (block + count)) } : {}),
+  });
+  const session = await connect({ ...invite, secret: process.env.CHORUS_SECRET, signal: AbortSignal.timeout(600_000) });
+  try {
+    await session.aes({ ...ROLES, ...input(0, 1), blocks: 1 });
+    const jobs = mode === 'sequential' ? Array.from({ length: blocks }, (_, i) => [i, 1]) : [[0, blocks]];
+    const ciphertexts = [];
+    let online = { bytesSent: 0, rounds: 0 };
+    const t0 = performance.now();
+    for (const [block, count] of jobs) {
+      const result = await session.aes({ ...ROLES, ...input(block, count), blocks: count });
+      if (result.ciphertext) ciphertexts.push(result.ciphertext);
+      online = { bytesSent: online.bytesSent + result.roundsStats.bytesSent, rounds: online.rounds + result.roundsStats.rounds };
+    }
+    const ms = performance.now() - t0;
+    const digest = slot < 2 ? createHash('sha256').update(Buffer.concat(ciphertexts)).digest('hex') : null;
+    console.log(JSON.stringify({ slot, ms, digest, online, stats: session.stats() }));
+  } finally {
+    await session.close();
+  }
+}
+
+function spawnMember(invite, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url)], {
+      env: { ...process.env, ...env, CHORUS_INVITE: JSON.stringify(invite) },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop())) : reject(new Error(`member ${invite.slot} exited ${code}`)),
+    );
+  });
+}
+
+async function coordinator() {
+  const sequential = (process.argv[2] ?? '20').split(',').filter(Boolean).map(Number);
+  const amortized = (process.argv[3] ?? '1,100').split(',').filter(Boolean).map(Number);
+  const relay = await startRelay({ host: '127.0.0.1', port: 0, maxPayloadBytes: 1 << 20 });
+  try {
+    for (const [mode, counts] of [['sequential', sequential], ['amortized', amortized]]) {
+      for (const blocks of counts) {
+        const seed = randomBytes(8).toString('hex');
+        const room = await createRoom({ relay: relay.url, parties: 3 });
+        const env = { CHORUS_SECRET: randomBytes(32).toString('hex'), CHORUS_RUN: JSON.stringify({ mode, blocks, seed }) };
+        const results = await Promise.all([0, 1, 2].map((slot) => spawnMember(room.invite(slot), env)));
+        const { key, plaintext } = benchInputs(seed, blocks);
+        const aes = createCipheriv('aes-128-ecb', key, null).setAutoPadding(false);
+        const expected = createHash('sha256').update(Buffer.concat([aes.update(plaintext), aes.final()])).digest('hex');
+        const bad = results.filter((r) => r.slot < 2 && r.digest !== expected).map((r) => r.slot);
+        if (bad.length) throw new Error(`${mode} ${blocks}: wrong ciphertext at parties ${bad.join(', ')}`);
+        const ms = Math.max(...results.map((r) => r.ms));
+        const parties = results.filter((r) => r.slot < 2);
+        console.log(
+          JSON.stringify({
+            protocol: 'tinytable',
+            path: 'circuit',
+            security: 'semi-honest',
+            preprocessing: 'trusted-dealer',
+            transport: 'relay',
+            runtime: `node-${process.versions.node}-wasm`,
+            mode,
+            blocks,
+            job_ms: Number(ms.toFixed(2)),
+            ms_per_aes: Number((ms / blocks).toFixed(3)),
+            aes_per_s: Number(((blocks * 1000) / ms).toFixed(1)),
+            online_bytes_per_party: Math.max(...parties.map((r) => r.online.bytesSent)),
+            online_rounds: Math.max(...parties.map((r) => r.online.rounds)),
+            dealer_bytes: results.find((r) => r.slot === 2).stats.bytesSent,
+            verified: true,
+          }),
+        );
+      }
+    }
+  } finally {
+    await relay.close();
+  }
+}
+
+await (process.env.CHORUS_INVITE ? member() : coordinator());

@@ -1,0 +1,237 @@
+/**
+ * Two-party TinyTable through a real relay process: parties 0 and 1 compute, slot 2 is the
+ * trusted dealer. `session.aes({ protocol: 'tinytable' })` against FIPS-197 and Node's crypto,
+ * `session.evaluate` with a small hand-written Bristol circuit and the published aes_128.txt,
+ * MAESTRO's other S-box variants, typed errors for bad options, and a party leaving mid-run.
+ */
+import { readFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CircuitError, ConfigError, NotAvailableError, parseCircuit, PeerLeftError, type Session } from "@chorus/sdk";
+import {
+  FIPS_CIPHERTEXT,
+  FIPS_KEY,
+  FIPS_PLAINTEXT,
+  freshSecret,
+  fromHex,
+  hex,
+  referenceAes,
+  settle,
+  startRelayProcess,
+  within,
+  xor,
+  type RelayProcess,
+} from "./relay-process.js";
+import { closeAll, connectThree, runAes } from "./three-parties.js";
+
+/** a (2 bits) and b (2 bits) → [a0 AND b0, a1 XOR b1, NOT (a0 AND b0)]. */
+const SMALL_CIRCUIT = `3 7
+2 2 2
+1 3
+
+2 1 0 2 4 AND
+2 1 1 3 5 XOR
+1 1 4 6 INV
+`;
+const AES_128 = readFileSync(new URL("../../../shared/circuits/aes_128.txt", import.meta.url), "utf8");
+const DEALER = 2;
+
+let relay: RelayProcess;
+beforeAll(async () => {
+  relay = await startRelayProcess();
+});
+afterAll(async () => {
+  await relay?.stop();
+});
+
+async function withSessions<T>(run: (sessions: Session[]) => Promise<T>): Promise<T> {
+  const sessions = await connectThree(relay.url, freshSecret());
+  try {
+    return await run(sessions);
+  } finally {
+    await closeAll(sessions);
+  }
+}
+
+describe("TinyTable AES (two parties and a trusted dealer)", () => {
+  it("matches FIPS-197 with the key split between both parties; the dealer learns nothing", async () => {
+    const share0 = new Uint8Array(randomBytes(16));
+    const share1 = xor(fromHex(FIPS_KEY), share0);
+    await withSessions(async (sessions) => {
+      const roles = { protocol: "tinytable", keyHolders: [0, 1], plaintextOwner: 1 } as const;
+      const results = await within(
+        Promise.all(runAes(sessions, [{ ...roles, key: share0 }, { ...roles, key: share1, plaintext: FIPS_PLAINTEXT }, roles])),
+        "TinyTable AES",
+        30_000,
+      );
+      for (const slot of [0, 1]) {
+        expect(results[slot]!.ciphertextHex, `party ${slot}`).toBe(FIPS_CIPHERTEXT);
+        expect(results[slot]!.protocol).toBe("tinytable");
+        expect(results[slot]!.variant).toBe("circuit");
+        // Online phase: 16 bytes per owned input value plus 820 bytes of AND-layer openings, 61 rounds.
+        expect(results[slot]!.roundsStats.bytesSent).toBe(16 * (slot + 1) + 820);
+        expect(results[slot]!.roundsStats.rounds).toBe(61);
+      }
+      expect(results[DEALER]!.ciphertext).toBeUndefined();
+      // The dealer sends each party its table shares (3200 bytes per block) and masks.
+      expect(results[DEALER]!.stats.bytesSent).toBeGreaterThan(2 * 3200);
+    });
+  });
+
+  it("encrypts a batch revealed to party 0 only, against Node's AES", async () => {
+    const key = new Uint8Array(randomBytes(16));
+    const plaintext = new Uint8Array(randomBytes(48));
+    await withSessions(async (sessions) => {
+      const roles = { protocol: "tinytable", blocks: 3, keyHolders: [1], plaintextOwner: 0, reveal: [0] } as const;
+      const results = await within(
+        Promise.all(runAes(sessions, [{ ...roles, plaintext }, { ...roles, key }, roles])),
+        "TinyTable AES batch",
+        30_000,
+      );
+      expect(hex(results[0]!.ciphertext!)).toBe(hex(referenceAes(key, plaintext)));
+      expect(results[1]!.ciphertext).toBeUndefined();
+    });
+  });
+});
+
+describe("MAESTRO S-box variants through the SDK", () => {
+  it.each(["gf16-circuit", "lut16", "lut256"] as const)("%s matches FIPS-197", async (variant) => {
+    await withSessions(async (sessions) => {
+      const results = await within(
+        Promise.all(runAes(sessions, [{ variant, key: FIPS_KEY }, { variant, key: "00".repeat(16) }, { variant, plaintext: FIPS_PLAINTEXT }])),
+        `MAESTRO ${variant}`,
+        30_000,
+      );
+      for (const r of results) {
+        expect(r.ciphertextHex).toBe(FIPS_CIPHERTEXT);
+        expect(r.variant).toBe(variant);
+      }
+    });
+  });
+});
+
+describe("session.evaluate with Bristol circuits", () => {
+  it("evaluates a small circuit with bigint, bit-array and output-value shapes", async () => {
+    const parsed = await parseCircuit(SMALL_CIRCUIT);
+    expect(parsed).toMatchObject({ inputWidths: [2, 2], outputWidths: [3], andGates: 1, andDepth: 1 });
+    await withSessions(async (sessions) => {
+      for (const [a, b] of [
+        [3n, 1n],
+        [2n, 3n],
+        [0n, 0n],
+      ] as const) {
+        const bBits = [(b & 1n) === 1n, (b & 2n) === 2n];
+        const results = await within(
+          Promise.all([
+            sessions[0]!.evaluate(parsed, { inputs: { 0: a } }),
+            sessions[1]!.evaluate(SMALL_CIRCUIT, { inputs: [undefined, bBits] }),
+            sessions[2]!.evaluate(SMALL_CIRCUIT),
+          ]),
+          "small circuit",
+        );
+        const and0 = (a & b & 1n) === 1n;
+        const expected = [and0, (((a ^ b) >> 1n) & 1n) === 1n, !and0];
+        for (const slot of [0, 1]) {
+          const out = results[slot]!.outputs[0]!;
+          expect(out.bits, `a=${a} b=${b} party ${slot}`).toEqual(expected);
+          expect(out.value).toBe(expected.reduce((v, bit, i) => v | (bit ? 1n << BigInt(i) : 0n), 0n));
+          expect(out.bytes).toBeUndefined();
+        }
+        expect(results[DEALER]!.outputs).toEqual([undefined]);
+      }
+    });
+  });
+
+  it("evaluates the published aes_128.txt to the FIPS-197 ciphertext, revealed to party 1", async () => {
+    await withSessions(async (sessions) => {
+      const reveal = [1] as Array<0 | 1>;
+      const results = await within(
+        Promise.all([
+          sessions[0]!.evaluate(AES_128, { inputs: { 0: FIPS_KEY }, reveal }),
+          sessions[1]!.evaluate(AES_128, { inputs: { 1: fromHex(FIPS_PLAINTEXT) }, reveal }),
+          sessions[2]!.evaluate(AES_128, { reveal }),
+        ]),
+        "aes_128.txt",
+        30_000,
+      );
+      expect(results[1]!.outputs[0]!.hex).toBe(FIPS_CIPHERTEXT);
+      expect(results[0]!.outputs).toEqual([undefined]);
+      expect(results[1]!.onlineStats.rounds).toBe(61);
+    });
+  });
+});
+
+describe("bad options are typed errors before anything is sent", () => {
+  it("names the protocol, variant, path, security, circuit line and input", async () => {
+    await withSessions(async (sessions) => {
+      const s = sessions[0]!;
+      const field = (p: Promise<unknown>) => p.then(() => "resolved", (e: unknown) => e);
+      const unknownProtocol = await field(s.aes({ protocol: "coral" as never, key: FIPS_KEY }));
+      expect(unknownProtocol).toBeInstanceOf(ConfigError);
+      expect((unknownProtocol as ConfigError).field).toBe("protocol");
+      const unknownVariant = await field(s.aes({ variant: "lut-17" as never, key: FIPS_KEY }));
+      expect((unknownVariant as ConfigError).field).toBe("variant");
+      for (const protocol of ["maestro", "tinytable"] as const) {
+        const malicious = await field(s.aes({ protocol, security: "malicious", key: FIPS_KEY }));
+        expect(malicious).toBeInstanceOf(NotAvailableError);
+        expect(malicious).toBeInstanceOf(ConfigError);
+        expect((malicious as NotAvailableError).field).toBe("security");
+      }
+      const tables = await field(s.aes({ protocol: "tinytable", path: "sbox-tables", key: FIPS_KEY }));
+      expect(tables).toBeInstanceOf(NotAvailableError);
+      expect((tables as NotAvailableError).field).toBe("path");
+      const unknownSecurity = await field(s.aes({ security: "paranoid" as never, key: FIPS_KEY }));
+      expect((unknownSecurity as ConfigError).field).toBe("security");
+
+      const broken = SMALL_CIRCUIT.replace("2 1 1 3 5 XOR", "2 1 1 3 5 XAND");
+      const parseError = await field(s.evaluate(broken, { inputs: { 0: 1n } }));
+      expect(parseError).toBeInstanceOf(CircuitError);
+      expect((parseError as CircuitError).line).toBe(6);
+      expect((parseError as CircuitError).message).toContain("line 6");
+      await expect(parseCircuit("1 3\n1 1\n")).rejects.toBeInstanceOf(CircuitError);
+      const wide = await field(s.evaluate(SMALL_CIRCUIT, { inputs: { 0: 4n } }));
+      expect((wide as ConfigError).field).toBe("inputs[0]");
+      const notMine = await field(s.evaluate(SMALL_CIRCUIT, { inputs: { 0: 1n, 1: 1n } }));
+      expect((notMine as ConfigError).field).toBe("inputs[1]");
+      const badBytes = await field(s.evaluate(AES_128, { inputs: { 0: "0011" } }));
+      expect((badBytes as ConfigError).field).toBe("inputs[0]");
+      const dealerInput = await field(sessions[2]!.aes({ protocol: "tinytable", key: FIPS_KEY }));
+      expect((dealerInput as ConfigError).message).toContain("trusted dealer");
+      // Nothing was sent: the session still runs a job afterwards.
+      const results = await within(
+        Promise.all([
+          s.evaluate(SMALL_CIRCUIT, { inputs: { 0: 1n } }),
+          sessions[1]!.evaluate(SMALL_CIRCUIT, { inputs: { 1: 1n } }),
+          sessions[2]!.evaluate(SMALL_CIRCUIT),
+        ]),
+        "job after rejected options",
+      );
+      expect(results[0]!.outputs[0]!.bits).toEqual([true, false, false]);
+    });
+  });
+});
+
+describe("a party leaving", () => {
+  it("makes the other party reject with PeerLeftError", async () => {
+    await withSessions(async (sessions) => {
+      let received = 0;
+      sessions[1]!.on("progress", () => {
+        received += 1;
+        if (received === 4) void sessions[1]!.close();
+      });
+      const roles = { protocol: "tinytable", keyHolders: [0], plaintextOwner: 1 } as const;
+      const outcomes = await within(
+        Promise.all(runAes(sessions, [{ ...roles, key: FIPS_KEY }, { ...roles, plaintext: FIPS_PLAINTEXT }, roles]).map(settle)),
+        "the failed job",
+        20_000,
+      );
+      const party0 = outcomes[0]!;
+      expect(party0.ok).toBe(false);
+      if (!party0.ok) {
+        expect(party0.error).toBeInstanceOf(PeerLeftError);
+        expect((party0.error as PeerLeftError).slot).toBe(1);
+      }
+      expect(outcomes[1]!.ok).toBe(false);
+    });
+  });
+});

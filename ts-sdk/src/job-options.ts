@@ -1,0 +1,177 @@
+/**
+ * Validation of the job options of `Session.aes` and `Session.evaluate`, turning them into the
+ * spec and input objects the WASM bridge takes. Everything that can be checked locally is checked
+ * here, so a bad option is a {@link ConfigError} naming it before any frame is sent.
+ */
+import { toBytes } from './bytes.js';
+import { CircuitError, ConfigError, NotAvailableError } from './errors.js';
+import { valueBits } from './circuits.js';
+import type {
+  AesOptions,
+  AesProtocol,
+  CircuitValueInput,
+  EvaluateOptions,
+  MaestroVariant,
+  ParsedCircuit,
+  TinyTablePath,
+} from './session-types.js';
+
+const MAESTRO_VARIANTS: readonly MaestroVariant[] = ['gf256-circuit', 'gf16-circuit', 'lut16', 'lut256'];
+const TINYTABLE_PATHS: readonly TinyTablePath[] = ['circuit', 'sbox-tables'];
+/** The TinyTable session member that deals the preprocessing. */
+export const DEALER_SLOT = 2;
+
+/** A bridge call and its arguments for one job. */
+export interface BridgeJob {
+  method: 'runMaestroAes' | 'runTinyTableAes' | 'runTinyTableCircuit';
+  spec: object;
+  input: object;
+}
+
+function partyList(value: unknown, field: string, parties: number): number[] {
+  if (!Array.isArray(value) || value.some((p) => !Number.isInteger(p) || p < 0 || p >= parties)) {
+    throw new ConfigError(field, `expected an array of party indices in 0..${parties - 1}`);
+  }
+  return [...(value as number[])];
+}
+
+function ascending(list: number[], field: string, what: string): void {
+  if (list.length === 0 || list.some((p, i) => i > 0 && p <= (list[i - 1] as number))) {
+    throw new ConfigError(field, `expected ${what} in ascending order`);
+  }
+}
+
+function checkSecurity(security: unknown, protocol: string): void {
+  if (security === undefined || security === 'semi-honest') return;
+  if (security === 'malicious') {
+    throw new NotAvailableError('security', `malicious ${protocol}`, 'only semi-honest security is implemented; use security: \'semi-honest\'');
+  }
+  throw new ConfigError('security', `unknown security level ${JSON.stringify(security)}: 'semi-honest' or 'malicious'`);
+}
+
+/** The bridge job of `Session.aes` for party `slot` of `parties`. */
+export function aesJob(options: AesOptions, slot: number, parties: number): BridgeJob & { protocol: AesProtocol; variant: MaestroVariant | TinyTablePath } {
+  if (typeof options !== 'object' || options === null) throw new ConfigError('options', 'expected an object');
+  const protocol = options.protocol ?? 'maestro';
+  if (protocol !== 'maestro' && protocol !== 'tinytable') {
+    throw new ConfigError('protocol', `unknown protocol ${JSON.stringify(protocol)}: 'maestro' or 'tinytable'`);
+  }
+  if (parties !== 3) {
+    throw new ConfigError('parties', `${protocol} AES runs in a session of 3 (${protocol === 'tinytable' ? 'two parties and the dealer' : 'three parties'}), this one has ${parties}`);
+  }
+  checkSecurity(options.security, protocol === 'maestro' ? 'MAESTRO' : 'TinyTable');
+  const tinytable = protocol === 'tinytable';
+  let variant: MaestroVariant | TinyTablePath;
+  if (tinytable) {
+    if (options.variant !== undefined) throw new ConfigError('variant', "variant is MAESTRO's option; TinyTable takes path");
+    variant = options.path ?? 'circuit';
+    if (!TINYTABLE_PATHS.includes(variant)) {
+      throw new ConfigError('path', `unknown TinyTable path ${JSON.stringify(variant)}: 'circuit' or 'sbox-tables'`);
+    }
+    if (variant === 'sbox-tables') {
+      throw new NotAvailableError('path', 'the TinyTable S-box-table path in a session', "its dealer material cannot be sent between processes yet; use path: 'circuit'");
+    }
+  } else {
+    if (options.path !== undefined) throw new ConfigError('path', "path is TinyTable's option; MAESTRO takes variant");
+    variant = options.variant ?? 'gf256-circuit';
+    if (!MAESTRO_VARIANTS.includes(variant)) {
+      throw new ConfigError('variant', `unknown MAESTRO variant ${JSON.stringify(variant)}: ${MAESTRO_VARIANTS.map((v) => `'${v}'`).join(', ')}`);
+    }
+  }
+  const computing = tinytable ? 2 : 3;
+  const keyHolders = partyList(options.keyHolders ?? (tinytable ? [0] : [0, 1]), 'keyHolders', computing);
+  ascending(keyHolders, 'keyHolders', `1 to ${computing} distinct parties`);
+  const plaintextOwner = options.plaintextOwner ?? (tinytable ? 1 : 2);
+  if (!Number.isInteger(plaintextOwner) || plaintextOwner < 0 || plaintextOwner >= computing) {
+    throw new ConfigError('plaintextOwner', `expected a party index in 0..${computing - 1}`);
+  }
+  const revealTo = partyList(options.reveal ?? Array.from({ length: computing }, (_, i) => i), 'reveal', computing);
+  if (tinytable) ascending(revealTo, 'reveal', 'party 0, party 1 or both');
+  const blocks = options.blocks ?? 1;
+  if (!Number.isInteger(blocks) || blocks < 1) throw new ConfigError('blocks', 'expected a positive integer');
+  const keyBits = options.keyBits ?? 128;
+  if (keyBits !== 128 && keyBits !== 192 && keyBits !== 256) throw new ConfigError('keyBits', 'expected 128, 192 or 256');
+  if (tinytable && keyBits !== 128) throw new ConfigError('keyBits', 'TinyTable AES is AES-128 only');
+
+  const input: { keyShare?: Uint8Array; plaintext?: Uint8Array } = {};
+  const holdsKey = keyHolders.includes(slot);
+  const role = tinytable && slot === DEALER_SLOT ? 'the trusted dealer has no inputs' : undefined;
+  if (holdsKey !== (options.key !== undefined)) {
+    throw new ConfigError('key', holdsKey ? `party ${slot} is a key holder and must pass its key share` : role ?? `party ${slot} is not a key holder (keyHolders: ${keyHolders.join(', ')})`);
+  }
+  if (options.key !== undefined) {
+    input.keyShare = toBytes(options.key, 'key');
+    if (input.keyShare.length !== keyBits / 8) {
+      throw new ConfigError('key', `expected ${keyBits / 8} bytes for AES-${keyBits}, got ${input.keyShare.length}`);
+    }
+  }
+  const ownsPlaintext = plaintextOwner === slot;
+  if (ownsPlaintext !== (options.plaintext !== undefined)) {
+    throw new ConfigError('plaintext', ownsPlaintext ? `party ${slot} owns the plaintext and must pass it` : role ?? `party ${slot} is not the plaintext owner (party ${plaintextOwner})`);
+  }
+  if (options.plaintext !== undefined) {
+    input.plaintext = toBytes(options.plaintext, 'plaintext');
+    if (input.plaintext.length !== 16 * blocks) {
+      throw new ConfigError('plaintext', `expected ${16 * blocks} bytes (${blocks} blocks), got ${input.plaintext.length}`);
+    }
+  }
+  const security = options.security ?? 'semi-honest';
+  const spec = tinytable
+    ? { path: variant, security, blocks, keyHolders, plaintextOwner, revealTo }
+    : { variant, security, keyBits, blocks, keyHolders, plaintextOwner, revealTo };
+  return { method: tinytable ? 'runTinyTableAes' : 'runMaestroAes', spec, input, protocol, variant };
+}
+
+/** The bridge job of `Session.evaluate` for member `slot` (2 = the dealer). */
+export function evaluateJob(circuit: ParsedCircuit, options: EvaluateOptions, slot: number, parties: number): BridgeJob {
+  if (typeof options !== 'object' || options === null) throw new ConfigError('options', 'expected an object');
+  if (parties !== 3) {
+    throw new ConfigError('parties', `evaluate runs TinyTable in a session of 3 (parties 0, 1 and the trusted dealer), this one has ${parties}`);
+  }
+  checkSecurity(options.security, 'TinyTable');
+  const values = circuit.inputWidths.length;
+  const outputs = circuit.outputWidths.length;
+  const inputOwners = options.inputOwners ?? (values === 2 ? [0, 1] : undefined);
+  if (inputOwners === undefined) {
+    throw new ConfigError('inputOwners', `the circuit has ${values} input values: say which party (0 or 1) owns each`);
+  }
+  partyList(inputOwners, 'inputOwners', 2);
+  if (inputOwners.length !== values) {
+    throw new CircuitError(`inputOwners names ${inputOwners.length} owners, the circuit has ${values} input values`);
+  }
+  const reveal = (options.reveal ?? new Array<'both'>(outputs).fill('both')).map((r, i) => {
+    if (r === 'both') return 2;
+    if (r === 0 || r === 1) return r;
+    throw new ConfigError('reveal', `reveal[${i}] must be 'both', 0 or 1`);
+  });
+  if (reveal.length !== outputs) {
+    throw new CircuitError(`reveal has ${reveal.length} entries, the circuit has ${outputs} output values`);
+  }
+  const given = options.inputs ?? {};
+  if (typeof given !== 'object' || given === null) throw new ConfigError('inputs', 'expected an array or object of input values by index');
+  const supplied = new Map<number, CircuitValueInput>();
+  for (const [key, value] of Object.entries(given)) {
+    if (value === undefined) continue;
+    const index = Number(key);
+    if (!Number.isInteger(index) || index < 0 || index >= values) {
+      throw new ConfigError('inputs', `input index ${key} is not one of the circuit's ${values} input values`);
+    }
+    supplied.set(index, value as CircuitValueInput);
+  }
+  const bits: Uint8Array[] = [];
+  for (let index = 0; index < values; index++) {
+    const mine = inputOwners[index] === slot;
+    const value = supplied.get(index);
+    if (mine && value === undefined) throw new ConfigError(`inputs[${index}]`, `party ${slot} owns input value ${index} and must pass it`);
+    if (!mine && value !== undefined) {
+      throw new ConfigError(`inputs[${index}]`, slot === DEALER_SLOT ? 'the trusted dealer has no inputs' : `input value ${index} belongs to party ${inputOwners[index]}`);
+    }
+    if (mine) bits.push(Uint8Array.from(valueBits(value as CircuitValueInput, circuit.inputWidths[index]!, index), (b) => (b ? 1 : 0)));
+  }
+  const security = options.security ?? 'semi-honest';
+  return {
+    method: 'runTinyTableCircuit',
+    spec: { circuit: circuit.text, security, inputOwners, reveal },
+    input: slot === DEALER_SLOT ? {} : { values: bits },
+  };
+}

@@ -9,7 +9,7 @@
 //!   and 1, plaintext from party 2, ciphertext revealed to all ([`default_spec`]).
 
 use chorus_core::aes::KeySize;
-use chorus_core::jobs::maestro_aes::{self, AesJobError, AesJobInput, AesJobOutput, AesJobSpec};
+use chorus_core::jobs::maestro_aes::{self, AesJobError, AesJobInput, AesJobOutput, AesJobSpec, SboxVariant};
 use chorus_core::net::secure::{SecureConfig, SecureError, SecureNetwork};
 use chorus_core::net::{NetStats, Network};
 use chorus_core::rng::{session_rng, RngError};
@@ -35,6 +35,7 @@ pub fn default_spec(blocks: usize) -> AesJobSpec {
         key_holders: vec![0, 1],
         plaintext_owner: 2,
         reveal_to: vec![0, 1, 2],
+        variant: SboxVariant::default(),
     }
 }
 
@@ -61,6 +62,9 @@ pub struct PartyOutcome {
     pub handshake: Duration,
     /// When the job started (after the handshakes and the `start` future).
     pub job_started: Instant,
+    /// When the online phase started (after spec agreement, PRSS setup and the S-box
+    /// preprocessing; see [`maestro_aes::JobPhase::OnlineStarts`]).
+    pub online_started: Instant,
     /// Time of the job itself.
     pub job: Duration,
     /// Bytes on the inner network: ciphertext, frame headers and handshake messages.
@@ -84,9 +88,13 @@ pub async fn run_aes_party<N: Network>(
     let mut rng = session_rng()?;
     start.await;
     let job_started = Instant::now();
-    let output = maestro_aes::run(&mut net, spec, input, &mut rng).await?;
+    let mut online_started = job_started;
+    let output = maestro_aes::run_observed(&mut net, spec, input, &mut rng, |phase| match phase {
+        maestro_aes::JobPhase::OnlineStarts => online_started = Instant::now(),
+    })
+    .await?;
     let job = job_started.elapsed();
-    Ok(PartyOutcome { output, handshake, job_started, job, transport: net.transport_stats() })
+    Ok(PartyOutcome { output, handshake, job_started, online_started, job, transport: net.transport_stats() })
 }
 
 /// [`NetStats`] as JSON.

@@ -3,7 +3,7 @@
 
 use crate::errors::BridgeError;
 use chorus_core::aes::KeySize;
-use chorus_core::jobs::maestro_aes::{AesJobInput, AesJobSpec};
+use chorus_core::jobs::maestro_aes::{AesJobInput, AesJobSpec, SboxVariant};
 use chorus_core::net::secure::config::KEY_LEN;
 use chorus_core::net::secure::{PrivateKey, PublicKey, SecureConfig};
 use js_sys::{Array, Reflect, Uint8Array};
@@ -104,6 +104,7 @@ pub fn aes_spec(spec: &JsValue) -> Result<AesJobSpec, BridgeError> {
         key_holders: index_list(spec, "keyHolders")?,
         plaintext_owner: required_index(spec, "plaintextOwner")?,
         reveal_to: index_list(spec, "revealTo")?,
+        variant: SboxVariant::default(),
     })
 }
 

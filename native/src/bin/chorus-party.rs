@@ -17,7 +17,7 @@
 //! `CHORUS_SECRET`. Any error prints a message on stderr and exits with code 1.
 
 use chorus_core::aes::KeySize;
-use chorus_core::jobs::maestro_aes::{AesJobInput, AesJobSpec};
+use chorus_core::jobs::maestro_aes::{AesJobInput, AesJobSpec, SboxVariant};
 use chorus_native::job::JobRunError;
 use chorus_native::job::{room_session_id, run_aes_party, PartyOutcome, StatsReport};
 use chorus_native::relay::{RelayAddress, RelayNetwork};
@@ -145,6 +145,7 @@ fn run(args: Args) -> Result<Report, String> {
         key_holders: args.key_holders.clone(),
         plaintext_owner: args.plaintext_owner,
         reveal_to: args.reveal.clone(),
+        variant: SboxVariant::default(),
     };
     spec.validate().map_err(|e| e.to_string())?;
     let decode = |what: &str, v: &Option<String>| -> Result<Option<Vec<u8>>, String> {

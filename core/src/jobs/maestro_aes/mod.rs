@@ -1,6 +1,8 @@
-//! Joint AES with three parties under semi-honest MAESTRO (GF(2^8)-circuit S-box, MAESTRO §2 and
-//! Table 1), as one job: spec agreement, PRSS setup, inputs, key schedule in MPC, encryption of a
-//! batch of blocks, and opening to the chosen parties.
+//! Joint AES with three parties under semi-honest MAESTRO (MAESTRO §2 and Table 1; the S-box
+//! variant is chosen by [`AesJobSpec::variant`], GF(2^8)-circuit by default), as one job: spec
+//! agreement, PRSS setup, the lookup-table variants' preprocessing for every S-box of the job,
+//! inputs, key schedule in MPC, encryption of a batch of blocks, and opening to the chosen
+//! parties.
 //!
 //! Inputs: the key is the XOR of the shares supplied by the `key_holders` (one holder = the key
 //! itself; two or three holders = nobody ever holds the key), and the plaintext comes from one
@@ -13,9 +15,61 @@ use crate::aes::KeySize;
 use crate::field::Gf256;
 use crate::net::{NetError, NetStats, Network, PartyId};
 use crate::proto::maestro::aes::{encrypt_blocks, expand_key, to_blocks};
-use crate::proto::maestro::{Gf256CircuitSbox, MaestroError, Party, RssShare};
+use crate::proto::maestro::{
+    Gf16CircuitSbox, Gf256CircuitSbox, Lut16Sbox, Lut256Sbox, MaestroError, Party, RssShare, SboxLayer,
+};
 use rand_core::{CryptoRng, RngCore};
 use sha2::{Digest, Sha256};
+
+/// The MAESTRO S-box evaluation a job uses (Table 1's semi-honest rows).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum SboxVariant {
+    /// GF(2^8)-circuit (\[21\], three rounds per S-box layer, no preprocessing).
+    #[default]
+    Gf256Circuit,
+    /// GF(2^4)-circuit (§5, four rounds per S-box layer, no preprocessing).
+    Gf16Circuit,
+    /// GF(2^4)-LUT-16 (Protocols 3, 4, 8; preprocessing of one length-16 one-hot vector per S-box).
+    Lut16,
+    /// (2,3) LUT-256 (Protocols 4, 5; preprocessing of one length-256 one-hot vector per S-box).
+    Lut256,
+}
+
+impl SboxVariant {
+    /// Every variant, in Table 1's order.
+    pub const ALL: [SboxVariant; 4] =
+        [SboxVariant::Gf256Circuit, SboxVariant::Gf16Circuit, SboxVariant::Lut16, SboxVariant::Lut256];
+
+    /// The variant's name on command lines and in benchmark output (`gf256-circuit`,
+    /// `gf16-circuit`, `lut16`, `lut256`).
+    pub fn name(self) -> &'static str {
+        match self {
+            SboxVariant::Gf256Circuit => "gf256-circuit",
+            SboxVariant::Gf16Circuit => "gf16-circuit",
+            SboxVariant::Lut16 => "lut16",
+            SboxVariant::Lut256 => "lut256",
+        }
+    }
+
+    /// The variant called `name` (see [`SboxVariant::name`]), if any.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|v| v.name() == name)
+    }
+
+    /// Whether the variant needs input-independent preprocessing before the online phase.
+    pub fn preprocesses(self) -> bool {
+        matches!(self, SboxVariant::Lut16 | SboxVariant::Lut256)
+    }
+
+    fn code(self) -> u8 {
+        match self {
+            SboxVariant::Gf256Circuit => 0,
+            SboxVariant::Gf16Circuit => 1,
+            SboxVariant::Lut16 => 2,
+            SboxVariant::Lut256 => 3,
+        }
+    }
+}
 
 /// What all three parties agree to compute.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -30,6 +84,8 @@ pub struct AesJobSpec {
     pub plaintext_owner: PartyId,
     /// Parties that learn the ciphertext (the others learn nothing).
     pub reveal_to: Vec<PartyId>,
+    /// The S-box evaluation (part of the agreed spec).
+    pub variant: SboxVariant,
 }
 
 /// This party's private inputs (only what its roles require).
@@ -61,6 +117,17 @@ pub struct AesJobOutput {
     /// The part of `stats` spent in the AES rounds alone (no setup, inputs, key schedule or
     /// opening) — the figure MAESTRO's Table 1 reports.
     pub rounds_stats: NetStats,
+    /// The part of `stats` spent in the S-box preprocessing (zero for the circuit variants).
+    pub preprocessing_stats: NetStats,
+}
+
+/// Milestones of a job, reported to the observer of [`run_observed`] (e.g. to time phases
+/// natively; the job itself never reads a clock).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JobPhase {
+    /// Spec agreement, PRSS setup and the S-box preprocessing are done; the online phase
+    /// (inputs, key schedule, AES rounds, opening) starts.
+    OnlineStarts,
 }
 
 /// Errors of the joint-AES job.
@@ -122,7 +189,13 @@ impl AesJobSpec {
             out.extend(list.iter().map(|&p| p as u8));
         }
         out.push(self.plaintext_owner as u8);
+        out.push(self.variant.code());
         out
+    }
+
+    /// S-boxes the job evaluates: the key schedule's `SubWord`s and 16 per block and round.
+    fn sbox_count(&self) -> usize {
+        4 * self.key_size.sub_word_count() + 16 * self.key_size.rounds() * self.blocks
     }
 
     fn check_input(&self, me: PartyId, input: &AesJobInput) -> Result<(), AesJobError> {
@@ -155,6 +228,17 @@ pub async fn run<N: Network, R: RngCore + CryptoRng>(
     input: AesJobInput,
     rng: &mut R,
 ) -> Result<AesJobOutput, AesJobError> {
+    run_observed(net, spec, input, rng, |_| {}).await
+}
+
+/// [`run`], calling `observe` at each [`JobPhase`] milestone.
+pub async fn run_observed<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    spec: &AesJobSpec,
+    input: AesJobInput,
+    rng: &mut R,
+    observe: impl FnMut(JobPhase),
+) -> Result<AesJobOutput, AesJobError> {
     if net.parties() != 3 {
         return Err(MaestroError::NotThreeParties(net.parties()).into());
     }
@@ -165,32 +249,100 @@ pub async fn run<N: Network, R: RngCore + CryptoRng>(
     agree_on_spec(net, spec).await?;
 
     let party = Party::setup(net, rng).await?;
-    let mut sbox = Gf256CircuitSbox::new(party);
-    let key_len = spec.key_size.key_bytes();
-    let mut key: Vec<RssShare> = vec![RssShare::zero(me); key_len];
-    for &holder in &spec.key_holders {
-        let share = input.key_share.as_deref().filter(|_| holder == me).map(to_field);
-        let shared = sbox.party().input(net, holder, share.as_deref(), key_len).await?;
-        for (k, s) in key.iter_mut().zip(shared) {
-            *k += s;
-        }
+    let phases = Phases { net, spec, input, start, observe };
+    match spec.variant {
+        SboxVariant::Gf256Circuit => phases.run(Gf256CircuitSbox::new(party)).await,
+        SboxVariant::Gf16Circuit => phases.run(Gf16CircuitSbox::new(party)).await,
+        SboxVariant::Lut16 => phases.run(Lut16Sbox::new(party)).await,
+        SboxVariant::Lut256 => phases.run(Lut256Sbox::new(party)).await,
     }
-    let pt_len = 16 * spec.blocks;
-    let plaintext = input.plaintext.as_deref().filter(|_| spec.plaintext_owner == me).map(to_field);
-    let plaintext = sbox.party().input(net, spec.plaintext_owner, plaintext.as_deref(), pt_len).await?;
+}
 
-    let round_keys = expand_key(&mut sbox, net, &key).await?;
-    let mut blocks = to_blocks(&plaintext).expect("plaintext length is 16 · blocks");
-    let before_rounds = net.stats();
-    encrypt_blocks(&mut sbox, net, &round_keys, &mut blocks).await?;
-    let rounds_stats = net.stats().since(&before_rounds);
+/// What the job needs of an S-box variant besides [`SboxLayer`].
+trait JobSbox: SboxLayer<Share = RssShare> {
+    fn party(&mut self) -> &mut Party;
 
-    let ciphertext = sbox.party().reveal(net, blocks.as_flattened(), &spec.reveal_to).await?;
-    Ok(AesJobOutput {
-        ciphertext: ciphertext.map(|c| c.into_iter().map(|b| b.value()).collect()),
-        stats: net.stats().since(&start),
-        rounds_stats,
-    })
+    /// Input-independent preprocessing for `count` S-boxes (none by default).
+    async fn preprocess_for<N: Network>(&mut self, _net: &mut N, _count: usize) -> Result<(), MaestroError> {
+        Ok(())
+    }
+}
+
+impl JobSbox for Gf256CircuitSbox {
+    fn party(&mut self) -> &mut Party {
+        Gf256CircuitSbox::party(self)
+    }
+}
+
+impl JobSbox for Gf16CircuitSbox {
+    fn party(&mut self) -> &mut Party {
+        Gf16CircuitSbox::party(self)
+    }
+}
+
+impl JobSbox for Lut16Sbox {
+    fn party(&mut self) -> &mut Party {
+        Lut16Sbox::party(self)
+    }
+    async fn preprocess_for<N: Network>(&mut self, net: &mut N, count: usize) -> Result<(), MaestroError> {
+        self.preprocess(net, count).await
+    }
+}
+
+impl JobSbox for Lut256Sbox {
+    fn party(&mut self) -> &mut Party {
+        Lut256Sbox::party(self)
+    }
+    async fn preprocess_for<N: Network>(&mut self, net: &mut N, count: usize) -> Result<(), MaestroError> {
+        self.preprocess(net, count).await
+    }
+}
+
+/// The job after PRSS setup, for any variant.
+struct Phases<'a, N, F> {
+    net: &'a mut N,
+    spec: &'a AesJobSpec,
+    input: AesJobInput,
+    start: NetStats,
+    observe: F,
+}
+
+impl<N: Network, F: FnMut(JobPhase)> Phases<'_, N, F> {
+    async fn run<S: JobSbox>(mut self, mut sbox: S) -> Result<AesJobOutput, AesJobError> {
+        let (net, spec, input) = (self.net, self.spec, self.input);
+        let me = net.party();
+        let before_preprocessing = net.stats();
+        sbox.preprocess_for(net, spec.sbox_count()).await?;
+        let preprocessing_stats = net.stats().since(&before_preprocessing);
+        (self.observe)(JobPhase::OnlineStarts);
+
+        let key_len = spec.key_size.key_bytes();
+        let mut key: Vec<RssShare> = vec![RssShare::zero(me); key_len];
+        for &holder in &spec.key_holders {
+            let share = input.key_share.as_deref().filter(|_| holder == me).map(to_field);
+            let shared = sbox.party().input(net, holder, share.as_deref(), key_len).await?;
+            for (k, s) in key.iter_mut().zip(shared) {
+                *k += s;
+            }
+        }
+        let pt_len = 16 * spec.blocks;
+        let plaintext = input.plaintext.as_deref().filter(|_| spec.plaintext_owner == me).map(to_field);
+        let plaintext = sbox.party().input(net, spec.plaintext_owner, plaintext.as_deref(), pt_len).await?;
+
+        let round_keys = expand_key(&mut sbox, net, &key).await?;
+        let mut blocks = to_blocks(&plaintext).expect("plaintext length is 16 · blocks");
+        let before_rounds = net.stats();
+        encrypt_blocks(&mut sbox, net, &round_keys, &mut blocks).await?;
+        let rounds_stats = net.stats().since(&before_rounds);
+
+        let ciphertext = sbox.party().reveal(net, blocks.as_flattened(), &spec.reveal_to).await?;
+        Ok(AesJobOutput {
+            ciphertext: ciphertext.map(|c| c.into_iter().map(|b| b.value()).collect()),
+            stats: net.stats().since(&self.start),
+            rounds_stats,
+            preprocessing_stats,
+        })
+    }
 }
 
 fn to_field(bytes: &[u8]) -> Vec<Gf256> {

@@ -12,7 +12,14 @@ const FIPS_PT: &str = "00112233445566778899aabbccddeeff";
 const FIPS_CT: &str = "69c4e0d86a7b0430d8cdb78070b4c55a";
 
 fn spec(blocks: usize, key_holders: Vec<PartyId>, reveal_to: Vec<PartyId>) -> AesJobSpec {
-    AesJobSpec { key_size: KeySize::Aes128, blocks, key_holders, plaintext_owner: 2, reveal_to }
+    AesJobSpec {
+        key_size: KeySize::Aes128,
+        blocks,
+        key_holders,
+        plaintext_owner: 2,
+        reveal_to,
+        variant: SboxVariant::default(),
+    }
 }
 
 /// Runs the job with per-party specs and inputs over secure channels.
@@ -76,6 +83,52 @@ fn batch_of_seven_revealed_only_to_party_two() {
             assert_eq!(out.ciphertext, None, "party {p} must learn nothing");
         }
     }
+}
+
+#[test]
+fn every_variant_encrypts_with_its_table1_online_cost() {
+    let mut rng = seeded_rng(11);
+    let key: [u8; 16] = core::array::from_fn(|_| rng.next_u32() as u8);
+    let mut plaintext = vec![0u8; 3 * 16];
+    rng.fill_bytes(&mut plaintext);
+    let mut expected: Vec<[u8; 16]> = plaintext.chunks_exact(16).map(|c| c.try_into().unwrap()).collect();
+    Aes::new(&key).unwrap().encrypt_blocks(&mut expected);
+    // Table 1 online bits per block and party, rounds per AES-128 (see each variant's docs), and
+    // preprocessing bits per S-box.
+    let table1 = [
+        (SboxVariant::Gf256Circuit, 5120, 30, 0),
+        (SboxVariant::Gf16Circuit, 3200, 40, 0),
+        (SboxVariant::Lut16, 2560, 20, 11),
+        (SboxVariant::Lut256, 1280, 10, 247),
+    ];
+    for (variant, bits, rounds, pre_bits) in table1 {
+        let s = AesJobSpec { variant, ..spec(3, vec![0], vec![0, 1, 2]) };
+        let inputs = [
+            AesJobInput { key_share: Some(key.to_vec()), plaintext: None },
+            AesJobInput::default(),
+            AesJobInput { key_share: None, plaintext: Some(plaintext.clone()) },
+        ];
+        for (p, out) in run_all([s.clone(), s.clone(), s.clone()], inputs).into_iter().enumerate() {
+            let out = out.unwrap_or_else(|e| panic!("{variant:?}, party {p}: {e}"));
+            assert_eq!(out.ciphertext.unwrap(), expected.concat(), "{variant:?}, party {p}");
+            assert_eq!(out.rounds_stats.bytes_sent * 8, 3 * bits, "{variant:?}, party {p}");
+            assert_eq!(out.rounds_stats.rounds, rounds, "{variant:?}, party {p}");
+            // 520 S-boxes: every preprocessing message is a whole number of bytes.
+            let sboxes = 40 + 3 * 160;
+            assert_eq!(out.preprocessing_stats.bytes_sent * 8, pre_bits * sboxes, "{variant:?}, party {p}");
+        }
+    }
+}
+
+#[test]
+fn variant_names_roundtrip_and_differ_in_the_spec_digest() {
+    for v in SboxVariant::ALL {
+        assert_eq!(SboxVariant::from_name(v.name()), Some(v));
+    }
+    assert_eq!(SboxVariant::from_name("lut-16"), None);
+    let a = spec(1, vec![0], vec![0]);
+    let b = AesJobSpec { variant: SboxVariant::Lut16, ..a.clone() };
+    assert_ne!(a.encode(), b.encode());
 }
 
 #[test]

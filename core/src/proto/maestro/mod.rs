@@ -44,6 +44,8 @@ pub mod lut256;
 pub mod msg;
 pub mod one_hot16;
 pub mod online;
+pub mod packed;
+mod par;
 mod pool;
 pub mod prss;
 pub mod rss;

@@ -36,3 +36,11 @@ pub(super) fn apply_affine(bytes: &mut [RssShare], inverses: impl IntoIterator<I
         *b = inv.map_linear(affine_linear).add_public(AFFINE_CONSTANT);
     }
 }
+
+/// [`apply_affine`] for contiguous inverses: the linear part eight bytes at a time.
+pub(super) fn apply_affine_packed(bytes: &mut [RssShare], mut inverses: super::packed::Packed) {
+    let affine = super::packed::ByteLinear::new(affine_linear);
+    inverses = inverses.map_linear(&affine);
+    inverses.add_public(AFFINE_CONSTANT);
+    inverses.write_to(bytes);
+}

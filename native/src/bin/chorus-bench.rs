@@ -30,6 +30,11 @@
 //! n times and the run with the median `runtime_ms` is printed. Every run checks every party's
 //! ciphertext against the plain AES; a mismatch aborts with exit code 1.
 //!
+//! `cpu_ms` is the CPU time (user + system, all threads) this process spent while the parties
+//! ran — connection, handshakes and job of all three parties — read from `/proc/self/stat`
+//! (Linux; `null` elsewhere). On a shared machine wall-clock figures include time other
+//! processes held the cores; `cpu_ms` does not, so `batch / cpu_ms` bounds what the job needs.
+//!
 //! Skipped relay runs print a message on stderr (and are an error with `--require-relay`).
 
 use chorus_core::aes::Aes;
@@ -88,6 +93,7 @@ struct Line {
     online_blocks_per_s: f64,
     total_ms: f64,
     setup_ms: f64,
+    cpu_ms: Option<f64>,
     bytes_per_party: u64,
     rounds: u64,
     aes_bytes_per_party: u64,
@@ -236,6 +242,7 @@ fn run_once(run: Run, connect: Connect, rep: u64) -> Result<Line, String> {
     session_rng().map_err(|e| e.to_string())?.fill_bytes(&mut secret);
     let barrier = Arc::new(tokio::sync::Barrier::new(3));
 
+    let cpu_before = process_cpu_ms();
     let results: Vec<PartyResult> = run_party_threads(3, move |p| {
         let (connect, inputs, barrier) = (connect.clone(), inputs.clone(), barrier.clone());
         async move {
@@ -277,6 +284,7 @@ fn run_once(run: Run, connect: Connect, rep: u64) -> Result<Line, String> {
             outcome.map(|o| (o, started)).map_err(|e: JobRunError| format!("party {p}: {e}"))
         }
     });
+    let cpu_ms = process_cpu_ms().zip(cpu_before).map(|(after, before)| after - before);
     let outcomes = results.into_iter().collect::<Result<Vec<_>, _>>()?;
 
     for (p, (o, _)) in outcomes.iter().enumerate() {
@@ -309,6 +317,7 @@ fn run_once(run: Run, connect: Connect, rep: u64) -> Result<Line, String> {
         online_blocks_per_s: batch as f64 / online.as_secs_f64(),
         total_ms: total.as_secs_f64() * 1e3,
         setup_ms: setup.as_secs_f64() * 1e3,
+        cpu_ms,
         bytes_per_party: max(&|o| o.output.stats.bytes_sent),
         rounds: max(&|o| o.output.stats.rounds),
         aes_bytes_per_party: max(&|o| o.output.rounds_stats.bytes_sent),
@@ -318,4 +327,15 @@ fn run_once(run: Run, connect: Connect, rep: u64) -> Result<Line, String> {
         transport_bytes_per_party: max(&|o| o.transport.bytes_sent),
         reps: 1,
     })
+}
+
+/// CPU time (user + system) of this process so far, from `/proc/self/stat` (Linux only; clock
+/// ticks of 1/100 s, the kernel's `USER_HZ` on every Linux platform in use).
+fn process_cpu_ms() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesized command name; utime and stime are fields 14 and 15.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split(' ').collect();
+    let ticks = |i: usize| fields.get(i - 3)?.parse::<u64>().ok();
+    Some((ticks(14)? + ticks(15)?) as f64 * 10.0)
 }

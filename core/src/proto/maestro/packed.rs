@@ -212,7 +212,7 @@ pub struct Packed16 {
 }
 
 /// Clears the unused high nibble after an odd number `len` of packed elements.
-fn clear_padding(bytes: &mut [u8], len: usize) {
+pub(super) fn clear_padding(bytes: &mut [u8], len: usize) {
     if len % 2 == 1 {
         if let Some(last) = bytes.last_mut() {
             *last &= 0x0f;

@@ -30,7 +30,9 @@ pub trait SboxLayer {
 }
 
 /// Finishes SubBytes after an inversion: writes affine(x⁻¹) into each byte (FIPS-197 §5.1.1), the
-/// linear part share-wise and the constant once. Every inversion-based variant ends this way.
+/// linear part share-wise and the constant once. Every inversion-based variant ends this way
+/// (the semi-honest ones through [`apply_affine_packed`]).
+#[allow(dead_code, reason = "the per-element form kept for variants on RssShare vectors")]
 pub(super) fn apply_affine(bytes: &mut [RssShare], inverses: impl IntoIterator<Item = RssShare>) {
     for (b, inv) in bytes.iter_mut().zip(inverses) {
         *b = inv.map_linear(affine_linear).add_public(AFFINE_CONSTANT);

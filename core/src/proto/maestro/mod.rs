@@ -34,6 +34,7 @@
 //! [`crate::net::NetStats`]); setup costs 32 bytes and one round per party.
 
 pub mod aes;
+mod bits;
 pub mod error;
 pub mod frobenius;
 pub mod gf16_circuit;

@@ -19,7 +19,7 @@
 
 use super::error::{MaestroError, Step};
 use super::msg::{recv_bytes, send_bytes};
-use super::par::{for_chunks_mut, CHUNK, PARALLEL};
+use super::par::{for_chunks_mut, parallel_now, CHUNK};
 use super::rss::RssShare;
 use crate::field::Gf256;
 use crate::net::{Network, PartyId};
@@ -55,7 +55,7 @@ impl KeyStreams {
 /// `fill_bytes` would (a started 32-bit word is consumed whole). Long fills are split at word
 /// positions and generated in parallel under the `rayon` feature, with identical output.
 fn fill_stream(rng: &mut ChaCha20Rng, out: &mut [u8]) {
-    if !PARALLEL || out.len() < 2 * CHUNK {
+    if !parallel_now(out.len()) {
         rng.fill_bytes(out);
         return;
     }

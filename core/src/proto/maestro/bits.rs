@@ -15,6 +15,7 @@ impl BitWriter {
     }
 
     /// Appends the low `n` bits of `value` (1 ≤ n ≤ 64; higher bits of `value` must be zero).
+    #[inline]
     pub(super) fn push(&mut self, value: u64, n: u32) {
         self.acc |= value << self.fill;
         if self.fill + n >= 64 {
@@ -27,6 +28,7 @@ impl BitWriter {
     }
 
     /// Appends the low `n` bits of a multi-word vector (words LSB-first).
+    #[inline]
     pub(super) fn push_bits(&mut self, bits: &[u64], n: usize) {
         let mut left = n;
         for &w in bits {
@@ -50,6 +52,8 @@ impl BitWriter {
     }
 }
 
+/// A word with the low `n` bits set (all of them for n ≥ 64).
+#[inline]
 pub(super) fn low_mask(n: usize) -> u64 {
     if n >= 64 {
         u64::MAX
@@ -76,6 +80,7 @@ impl BitReader {
     }
 
     /// The `n` bits (1 ≤ n ≤ 64) starting at bit `pos`.
+    #[inline]
     pub(super) fn get(&self, pos: usize, n: usize) -> u64 {
         let (i, off) = (pos / 64, pos % 64);
         let mut v = self.0[i] >> off;
@@ -86,6 +91,7 @@ impl BitReader {
     }
 
     /// The `n` bits (n ≤ 256) starting at bit `pos`, as a 256-bit vector.
+    #[inline]
     pub(super) fn get_bits(&self, pos: usize, n: usize) -> [u64; 4] {
         let mut out = [0u64; 4];
         let mut done = 0;

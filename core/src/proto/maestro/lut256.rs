@@ -48,6 +48,7 @@ pub struct OneHot256 {
 }
 
 /// `bits << by` (by < 256).
+#[inline]
 fn shl(bits: &Bits256, by: usize) -> Bits256 {
     let (words, off) = (by / 64, by % 64);
     let mut out = [0u64; 4];
@@ -60,10 +61,12 @@ fn shl(bits: &Bits256, by: usize) -> Bits256 {
     out
 }
 
+#[inline]
 fn xor(a: &Bits256, b: &Bits256) -> Bits256 {
     core::array::from_fn(|i| a[i] ^ b[i])
 }
 
+#[inline]
 fn parity(bits: &Bits256) -> u64 {
     u64::from(bits.iter().fold(0, |acc, w| acc ^ w).count_ones() & 1)
 }
@@ -151,6 +154,7 @@ fn output_bit_masks(table: &[u8; 256]) -> [Bits256; 8] {
 
 /// e permuted by the public c: bit j of the result is bit j ⊕ c of `e` (butterfly swaps chosen by
 /// the bits of c, which is public).
+#[inline]
 fn xor_permute(e: &Bits256, c: u8) -> Bits256 {
     const SWAP: [(u64, u32); 6] = [
         (0x5555_5555_5555_5555, 1),
@@ -183,12 +187,20 @@ fn xor_permute(e: &Bits256, c: u8) -> Bits256 {
 /// the permuted e under `masks[b]`.
 fn lookup_component(e: &Bits256, c: u8, masks: &[Bits256; 8]) -> Gf256 {
     let permuted = xor_permute(e, c);
-    let mut acc = 0u8;
+    // Byte b of `folded` has the parity of permuted ∧ masks[b] (folded to 8 bits).
+    let mut folded = 0u64;
     for (b, mask) in masks.iter().enumerate() {
-        let ones: u32 = permuted.iter().zip(mask).map(|(p, m)| (p & m).count_ones()).sum();
-        acc |= ((ones & 1) as u8) << b;
+        let mut t = permuted.iter().zip(mask).fold(0, |acc, (p, m)| acc ^ (p & m));
+        t ^= t >> 32;
+        t ^= t >> 16;
+        t ^= t >> 8;
+        folded |= (t & 0xff) << (8 * b);
     }
-    Gf256(acc)
+    folded ^= folded >> 4;
+    folded ^= folded >> 2;
+    folded ^= folded >> 1;
+    // Bit 0 of byte b moves to bit 56 + b; the products never carry into each other.
+    Gf256(((folded & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8)
 }
 
 /// The semi-honest (2,3) LUT-256 S-box layer: a [`Party`] and its preprocessed vectors.

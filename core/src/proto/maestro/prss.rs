@@ -19,7 +19,7 @@
 
 use super::error::{MaestroError, Step};
 use super::msg::{recv_bytes, send_bytes};
-use super::par::{for_chunks_mut, parallel_now, CHUNK};
+use super::par::{for_chunks_mut, parallel_now};
 use super::rss::RssShare;
 use crate::field::Gf256;
 use crate::net::{Network, PartyId};
@@ -63,7 +63,7 @@ fn fill_stream(rng: &mut ChaCha20Rng, out: &mut [u8]) {
     let base: &ChaCha20Rng = rng;
     for_chunks_mut(out, |offset, piece| {
         let mut piece_rng = base.clone();
-        // CHUNK is a multiple of 4, so every piece starts on a word boundary.
+        // Pieces are a multiple of 4 bytes long (par::CHUNK), so each starts on a word boundary.
         piece_rng.set_word_pos(start + (offset / 4) as u128);
         piece_rng.fill_bytes(piece);
     });
@@ -185,6 +185,7 @@ impl Prss {
 mod tests {
     use super::*;
     use crate::net::memory::run_session;
+    use crate::proto::maestro::par::CHUNK;
     use rand_chacha::ChaCha20Rng;
 
     fn setup_all(seed: u64) -> Vec<Prss> {

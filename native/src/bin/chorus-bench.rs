@@ -168,9 +168,9 @@ fn run(args: &Args) -> Result<(), String> {
                 let run = Run { variant, transport: "tcp", batch };
                 let line = match (transport.as_str(), &relay) {
                     ("tcp", _) => measure(run, args.reps, || tcp_connect(3))?,
-                    (_, Some(relay)) => {
-                        measure(Run { transport: "relay", ..run }, args.reps, || relay_connect(&relay.address))?
-                    }
+                    (_, Some(relay)) => measure(Run { transport: "relay", ..run }, args.reps, || {
+                        relay_connect(&relay.address)
+                    })?,
                     _ => continue,
                 };
                 println!("{}", serde_json::to_string(&line).expect("a bench line serializes"));

@@ -13,10 +13,10 @@
 //! bit-matrix products ([`super::frobenius`]; no secret-indexed tables).
 
 use super::error::MaestroError;
-use super::online::Party;
-use super::rss::RssShare;
 use super::frobenius::{POW16, POW4, SQUARE};
+use super::online::Party;
 use super::packed::{ByteLinear, Packed};
+use super::rss::RssShare;
 use super::sbox::{apply_affine_packed, SboxLayer};
 use crate::net::Network;
 

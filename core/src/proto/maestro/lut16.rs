@@ -24,8 +24,8 @@ use super::msg::{recv_bytes, send_bytes};
 use super::one_hot16::{self, OneHot16};
 use super::online::Party;
 use super::packed::{
-    add_cross_terms16, check_padding, clear_padding, from_tower_packed, mul16_packed, nibble_linear, to_tower_packed, Packed,
-    Packed16,
+    add_cross_terms16, check_padding, clear_padding, from_tower_packed, mul16_packed, nibble_linear,
+    to_tower_packed, Packed, Packed16,
 };
 use super::pool::PreprocessedPool;
 use super::rss::RssShare;

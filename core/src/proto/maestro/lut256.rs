@@ -19,8 +19,8 @@
 //! Preprocessing is bit-sliced: a level's local products, its bit-packed message and the Ohv
 //! step are word operations on the 256-bit component vectors.
 
-use super::error::{MaestroError, Step};
 use super::bits::{low_mask, BitReader, BitWriter};
+use super::error::{MaestroError, Step};
 use super::msg::{recv_bytes, send_bytes};
 use super::online::Party;
 use super::pool::PreprocessedPool;
@@ -134,7 +134,10 @@ pub async fn generate<N: Network>(
                 xor(&xor(component, &e), &shl(&e, m))
             };
             let pos = idx * products;
-            *fv = (advance(&fv.0, own.get_bits(pos, products), v0), advance(&fv.1, next.get_bits(pos, products), v1));
+            *fv = (
+                advance(&fv.0, own.get_bits(pos, products), v0),
+                advance(&fv.1, next.get_bits(pos, products), v1),
+            );
         }
         m *= 2;
     }
@@ -283,10 +286,12 @@ mod tests {
             }
         }
         // Linearity in e, against the definition Σⱼ e_j · S[c ⊕ j].
-        let e: Bits256 = [0x0123_4567_89ab_cdef, 0xfedc_ba98_7654_3210, 0x0f0f_1234_0000_ffff, 0x8000_0000_0000_0001];
+        let e: Bits256 =
+            [0x0123_4567_89ab_cdef, 0xfedc_ba98_7654_3210, 0x0f0f_1234_0000_ffff, 0x8000_0000_0000_0001];
         for c in [0u8, 1, 0x40, 0x80, 0xc3, 0xff] {
-            let expected =
-                (0..256).filter(|&j| (e[j / 64] >> (j % 64)) & 1 == 1).fold(0u8, |acc, j| acc ^ table[j ^ usize::from(c)]);
+            let expected = (0..256)
+                .filter(|&j| (e[j / 64] >> (j % 64)) & 1 == 1)
+                .fold(0u8, |acc, j| acc ^ table[j ^ usize::from(c)]);
             assert_eq!(lookup_component(&e, c, &masks), Gf256(expected), "c {c:#04x}");
         }
     }

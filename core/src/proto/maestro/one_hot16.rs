@@ -12,9 +12,9 @@
 //! ⌈5n/8⌉ bytes) in 2 rounds per batch; Table 1's LUT-16 preprocessing is 160 vectors per
 //! block = 1760 bits, 2 rounds.
 
+use super::bits::{BitReader, BitWriter};
 use super::error::{MaestroError, Step};
 use super::gf16_rss::Rss16;
-use super::bits::{BitReader, BitWriter};
 use super::msg::{recv_bytes, send_bytes};
 use super::online::Party;
 use crate::field::Gf16;
@@ -187,7 +187,10 @@ pub async fn generate<N: Network>(
         .map(|(k, s)| {
             let ((x0, x1), (p0, p1)) = (comps(s), pairs(k));
             let (h0, h1) = (own2.get(5 * k, 5), next2.get(5 * k, 5));
-            OneHot16 { r: *s, e: (expand(monomials(x0, p0, h0, one.0)), expand(monomials(x1, p1, h1, one.1))) }
+            OneHot16 {
+                r: *s,
+                e: (expand(monomials(x0, p0, h0, one.0)), expand(monomials(x1, p1, h1, one.1))),
+            }
         })
         .collect())
 }

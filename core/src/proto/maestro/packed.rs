@@ -47,7 +47,11 @@ impl Packed {
 
     /// The shares as [`RssShare`] values.
     pub fn to_shares(&self) -> Vec<RssShare> {
-        self.first.iter().zip(&self.second).map(|(&a, &b)| RssShare::new(self.party, Gf256(a), Gf256(b))).collect()
+        self.first
+            .iter()
+            .zip(&self.second)
+            .map(|(&a, &b)| RssShare::new(self.party, Gf256(a), Gf256(b)))
+            .collect()
     }
 
     /// Writes the shares into `out` (of the same length).
@@ -94,7 +98,8 @@ impl Packed {
 
     /// Splits into the first `at` elements and the rest.
     pub fn split_at(mut self, at: usize) -> (Packed, Packed) {
-        let rest = Packed { party: self.party, first: self.first.split_off(at), second: self.second.split_off(at) };
+        let rest =
+            Packed { party: self.party, first: self.first.split_off(at), second: self.second.split_off(at) };
         (self, rest)
     }
 }
@@ -161,7 +166,8 @@ pub fn add_cross_terms(z: &mut [u8], x: &Packed, y: &Packed) {
     let backend = Gf256Backend::detect();
     for_chunks_mut(z, |offset, z| {
         let range = offset..offset + z.len();
-        let (x0, x1, y0, y1) = (&x.first[range.clone()], &x.second[range.clone()], &y.first[range.clone()], &y.second[range]);
+        let (x0, x1, y0, y1) =
+            (&x.first[range.clone()], &x.second[range.clone()], &y.first[range.clone()], &y.second[range]);
         let mut sum = [0u8; CHUNK];
         let mut product = [0u8; CHUNK];
         let (sum, product) = (&mut sum[..z.len()], &mut product[..z.len()]);
@@ -248,8 +254,9 @@ fn split_nibbles(bytes: &[u8], len: usize, at: usize) -> (Vec<u8>, Vec<u8>) {
     let tail = if at % 2 == 0 {
         bytes[at / 2..].to_vec()
     } else {
-        let mut tail: Vec<u8> =
-            (at / 2..len.div_ceil(2)).map(|k| bytes[k] >> 4 | bytes.get(k + 1).map_or(0, |n| n << 4)).collect();
+        let mut tail: Vec<u8> = (at / 2..len.div_ceil(2))
+            .map(|k| bytes[k] >> 4 | bytes.get(k + 1).map_or(0, |n| n << 4))
+            .collect();
         tail.truncate((len - at).div_ceil(2));
         clear_padding(&mut tail, len - at);
         tail
@@ -291,13 +298,23 @@ impl Packed16 {
     /// Component-wise sum.
     pub fn add(&self, other: &Packed16) -> Packed16 {
         let xor = |a: &[u8], b: &[u8]| a.iter().zip(b).map(|(x, y)| x ^ y).collect();
-        Packed16 { party: self.party, len: self.len, first: xor(&self.first, &other.first), second: xor(&self.second, &other.second) }
+        Packed16 {
+            party: self.party,
+            len: self.len,
+            first: xor(&self.first, &other.first),
+            second: xor(&self.second, &other.second),
+        }
     }
 
     /// The shares of f(x) for an F2-linear map `f` on GF(2^4) (applied to both nibbles of each
     /// byte; the zero padding stays zero).
     pub fn map_linear(&self, f: &ByteLinear) -> Packed16 {
-        Packed16 { party: self.party, len: self.len, first: f.apply(&self.first), second: f.apply(&self.second) }
+        Packed16 {
+            party: self.party,
+            len: self.len,
+            first: f.apply(&self.first),
+            second: f.apply(&self.second),
+        }
     }
 }
 
@@ -382,8 +399,9 @@ pub fn to_tower_packed(x: &Packed) -> (Packed16, Packed16) {
 
 /// Φ⁻¹ share-wise on nibble-packed shares of (a_h, a_l).
 pub fn from_tower_packed(high: &Packed16, low: &Packed16) -> Packed {
-    let phi_inv =
-        ByteLinear::new(|b| crate::field::Gf16Squared::from_coefficients(Gf16::new(b >> 4), Gf16::new(b & 0xf)).to_gf256().0);
+    let phi_inv = ByteLinear::new(|b| {
+        crate::field::Gf16Squared::from_coefficients(Gf16::new(b >> 4), Gf16::new(b & 0xf)).to_gf256().0
+    });
     let join = |h: &[u8], l: &[u8]| {
         let mut t = Vec::with_capacity(2 * h.len());
         for (&h, &l) in h.iter().zip(l) {
@@ -393,7 +411,11 @@ pub fn from_tower_packed(high: &Packed16, low: &Packed16) -> Packed {
         t.truncate(high.len);
         phi_inv.apply(&t)
     };
-    Packed { party: high.party, first: join(&high.first, &low.first), second: join(&high.second, &low.second) }
+    Packed {
+        party: high.party,
+        first: join(&high.first, &low.first),
+        second: join(&high.second, &low.second),
+    }
 }
 
 #[cfg(test)]
@@ -406,7 +428,9 @@ mod tests {
     use rand_core::{RngCore, SeedableRng};
 
     fn random_shares(rng: &mut ChaCha20Rng, party: PartyId, n: usize) -> Vec<RssShare> {
-        (0..n).map(|_| RssShare::new(party, Gf256(rng.next_u32() as u8), Gf256(rng.next_u32() as u8))).collect()
+        (0..n)
+            .map(|_| RssShare::new(party, Gf256(rng.next_u32() as u8), Gf256(rng.next_u32() as u8)))
+            .collect()
     }
 
     #[test]
@@ -428,8 +452,11 @@ mod tests {
             let y = random_shares(&mut rng, 1, n);
             let mut z = vec![0u8; n];
             add_cross_terms(&mut z, &Packed::from_shares(1, &x), &Packed::from_shares(1, &y));
-            let expected: Vec<u8> =
-                x.iter().zip(&y).map(|(x, y)| (x.first() * (y.first() + y.second()) + x.second() * y.first()).0).collect();
+            let expected: Vec<u8> = x
+                .iter()
+                .zip(&y)
+                .map(|(x, y)| (x.first() * (y.first() + y.second()) + x.second() * y.first()).0)
+                .collect();
             assert_eq!(z, expected, "n {n}");
         }
     }
@@ -443,7 +470,9 @@ mod tests {
             let (high, low) = to_tower_packed(&packed);
             let (h, l): (Vec<Rss16>, Vec<Rss16>) = x.iter().map(|&s| to_tower(s)).unzip();
             let pack = |v: &[Rss16], first: bool| {
-                pack_nibbles(&v.iter().map(|s| if first { s.first() } else { s.second() }).collect::<Vec<_>>())
+                pack_nibbles(
+                    &v.iter().map(|s| if first { s.first() } else { s.second() }).collect::<Vec<_>>(),
+                )
             };
             assert_eq!((&high.first, &high.second), (&pack(&h, true), &pack(&h, false)), "n {n}");
             assert_eq!((&low.first, &low.second), (&pack(&l, true), &pack(&l, false)), "n {n}");
@@ -457,8 +486,11 @@ mod tests {
 
             let mut z = vec![0u8; n.div_ceil(2)];
             add_cross_terms16(&mut z, &high, &low);
-            let cross: Vec<Gf16> =
-                h.iter().zip(&l).map(|(x, y)| x.first() * (y.first() + y.second()) + x.second() * y.first()).collect();
+            let cross: Vec<Gf16> = h
+                .iter()
+                .zip(&l)
+                .map(|(x, y)| x.first() * (y.first() + y.second()) + x.second() * y.first())
+                .collect();
             assert_eq!(z, pack_nibbles(&cross));
 
             for at in 0..=n {

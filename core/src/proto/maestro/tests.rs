@@ -699,7 +699,16 @@ fn rayon_split_gives_identical_shares() {
             let mut party = setup(&mut net, 90).await;
             let x = party.prss_mut().random_packed(3001);
             let mut out = vec![x.clone()];
-            out.push(party.mul_packed(&mut net, &x, &x.map_linear(&super::packed::ByteLinear::new(|b| b.rotate_left(1)))).await.unwrap());
+            out.push(
+                party
+                    .mul_packed(
+                        &mut net,
+                        &x,
+                        &x.map_linear(&super::packed::ByteLinear::new(|b| b.rotate_left(1))),
+                    )
+                    .await
+                    .unwrap(),
+            );
             out.push(super::gf256_circuit::inverse_packed(&mut party, &mut net, &x).await.unwrap());
             out.push(super::gf16_circuit::inverse_packed(&mut party, &mut net, &x).await.unwrap());
             let one_hot16 = super::one_hot16::generate(&mut party, &mut net, 1500).await.unwrap();

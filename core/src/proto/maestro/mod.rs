@@ -25,7 +25,11 @@
 //! - [`aes`]: the AES driver written once over [`SboxLayer`]: key schedule in MPC and batched
 //!   encryption of many blocks;
 //! - [`frobenius`]: x², x⁴, x¹⁶ as constant-time F2-linear bit matrices (local on shares);
-//! - [`msg`]: the raw-byte wire format; [`error`]: typed errors.
+//! - [`msg`]: the raw-byte wire format; [`error`]: typed errors;
+//! - [`packed`]: contiguous (structure-of-arrays) GF(2^8) and nibble-packed GF(2^4) shares with
+//!   bulk local arithmetic (SIMD products, SWAR linear maps), which the semi-honest S-box layers
+//!   run on internally; with the `rayon` feature (native only) large batches are split over
+//!   threads in one place (`par`), with results identical to the in-order computation.
 //!
 //! Not implemented yet: the ⟨⟨·⟩⟩-LUT-256 / (3,3) LUT-256 variant (§3.5, Protocols 6–7) and the malicious
 //! verification (§2.7); they plug in as further [`SboxLayer`] implementations.

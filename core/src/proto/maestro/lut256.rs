@@ -155,8 +155,9 @@ fn output_bit_masks(table: &[u8; 256]) -> [Bits256; 8] {
     masks
 }
 
-/// e permuted by the public c: bit j of the result is bit j ⊕ c of `e` (butterfly swaps chosen by
-/// the bits of c, which is public).
+/// e permuted by the public c: bit j of the result is bit j ⊕ c of `e` (butterfly swaps selected
+/// by masks from the bits of c rather than branches: c is public, but random, so branches would
+/// mispredict).
 #[inline]
 fn xor_permute(e: &Bits256, c: u8) -> Bits256 {
     const SWAP: [(u64, u32); 6] = [
@@ -167,21 +168,21 @@ fn xor_permute(e: &Bits256, c: u8) -> Bits256 {
         (0x0000_ffff_0000_ffff, 16),
         (0x0000_0000_ffff_ffff, 32),
     ];
+    let select = |k: u32| 0u64.wrapping_sub(u64::from((c >> k) & 1));
     let mut out = *e;
     for (k, &(mask, shift)) in SWAP.iter().enumerate() {
-        if (c >> k) & 1 == 1 {
-            for w in out.iter_mut() {
-                *w = ((*w & mask) << shift) | ((*w >> shift) & mask);
-            }
+        let on = select(k as u32);
+        for w in out.iter_mut() {
+            let swapped = ((*w & mask) << shift) | ((*w >> shift) & mask);
+            *w ^= (*w ^ swapped) & on;
         }
     }
-    if (c >> 6) & 1 == 1 {
-        out.swap(0, 1);
-        out.swap(2, 3);
-    }
-    if (c >> 7) & 1 == 1 {
-        out.swap(0, 2);
-        out.swap(1, 3);
+    for (k, distance) in [(6, 1), (7, 2)] {
+        let on = select(k);
+        let old = out;
+        for (i, w) in out.iter_mut().enumerate() {
+            *w ^= (*w ^ old[i ^ distance]) & on;
+        }
     }
     out
 }

@@ -83,6 +83,9 @@ pub struct PartyOutcome {
     pub handshake: Duration,
     /// When the job started (after the handshakes and the `start` future).
     pub job_started: Instant,
+    /// When the online phase started (after spec agreement, PRSS setup and the S-box
+    /// preprocessing; see [`maestro_aes::JobPhase::OnlineStarts`]).
+    pub online_started: Instant,
     /// Time of the job itself.
     pub job: Duration,
     /// Bytes on the inner network: ciphertext, frame headers and handshake messages.
@@ -117,15 +120,27 @@ pub async fn run_job_party<N: Network>(
     let mut rng = session_rng()?;
     start.await;
     let job_started = Instant::now();
+    let mut online_started = job_started;
     let output = match job {
-        AesJob::Maestro(spec, input) => maestro_aes::run(&mut net, &spec, input, &mut rng).await?,
+        AesJob::Maestro(spec, input) => {
+            maestro_aes::run_observed(&mut net, &spec, input, &mut rng, |phase| match phase {
+                maestro_aes::JobPhase::OnlineStarts => online_started = Instant::now(),
+            })
+            .await?
+        }
         AesJob::TinyTable(spec, input) => {
             let out = tinytable::aes::run(&mut net, &spec, input, &mut rng).await?;
-            AesJobOutput { ciphertext: out.ciphertext, stats: out.stats, rounds_stats: out.online_stats }
+            online_started = job_started;
+            AesJobOutput {
+                ciphertext: out.ciphertext,
+                stats: out.stats,
+                rounds_stats: out.online_stats,
+                preprocessing_stats: NetStats::default(),
+            }
         }
     };
     let job = job_started.elapsed();
-    Ok(PartyOutcome { output, handshake, job_started, job, transport: net.transport_stats() })
+    Ok(PartyOutcome { output, handshake, job_started, online_started, job, transport: net.transport_stats() })
 }
 
 /// [`NetStats`] as JSON.

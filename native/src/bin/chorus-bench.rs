@@ -1,12 +1,14 @@
-//! `chorus-bench`: the whole-protocol benchmark. Runs the joint-AES job (MAESTRO, semi-honest,
-//! GF(2^8)-circuit S-box) with three local parties over (a) a TCP mesh on loopback and (b) the
-//! relay (`node server/dist/cli.js --port 0`, started by this command), for each batch size, and
-//! prints one JSON line per run:
+//! `chorus-bench`: the whole-protocol benchmark. Runs the joint-AES job (MAESTRO, semi-honest)
+//! with three local parties for each S-box variant (`--variants`, default all four of Table 1:
+//! gf256-circuit, gf16-circuit, lut16, lut256) over (a) a TCP mesh on loopback and (b) the relay
+//! (`node server/dist/cli.js --port 0`, started by this command), for each batch size, and prints
+//! one JSON line per run:
 //!
 //! ```text
-//! {"protocol":"maestro","variant":"gf256-circuit","security":"semi-honest","parties":3,"transport":"tcp","batch":1000,
-//!  "runtime_ms":…,"blocks_per_s":…,"total_ms":…,"setup_ms":…,"bytes_per_party":…,"rounds":…,
-//!  "aes_bytes_per_party":…,"aes_rounds":…,"transport_bytes_per_party":…,"reps":…}
+//! {"protocol":"maestro","variant":"lut16","security":"semi-honest","parties":3,"transport":"tcp","batch":1000,
+//!  "runtime_ms":…,"blocks_per_s":…,"online_ms":…,"online_blocks_per_s":…,"total_ms":…,"setup_ms":…,
+//!  "bytes_per_party":…,"rounds":…,"aes_bytes_per_party":…,"aes_rounds":…,
+//!  "preprocessing_bytes_per_party":…,"preprocessing_rounds":…,"transport_bytes_per_party":…,"reps":…}
 //! ```
 //!
 //! The three parties run in this one process, each on its own OS thread with its own
@@ -14,7 +16,11 @@
 //! Each run connects the parties (TCP mesh, or room creation and joins), runs the Noise
 //! handshakes, then lines the parties up at a barrier; `runtime_ms` is the timed region from the
 //! barrier until the last party finished the job (spec agreement, PRSS setup, inputs, key
-//! schedule, AES rounds and opening to all), `blocks_per_s` is `batch / runtime`. `setup_ms` is
+//! schedule, AES rounds and opening to all — and, for the lookup-table variants, the
+//! preprocessing of every S-box), `blocks_per_s` is `batch / runtime` (total throughput,
+//! preprocessing included). `online_ms` runs from the moment the last party finished its
+//! preprocessing (and PRSS setup) to the end of the last party's job, and `online_blocks_per_s` is
+//! `batch / online`. `setup_ms` is
 //! the longest time a party spent from its first connection attempt to the barrier (connection,
 //! handshakes, waiting for the others); `total_ms` runs from the first party's first connection
 //! attempt to the end of the last party's job (room creation excluded). Bytes and rounds are the largest over the parties: `bytes_per_party` and
@@ -24,10 +30,15 @@
 //! n times and the run with the median `runtime_ms` is printed. Every run checks every party's
 //! ciphertext against the plain AES; a mismatch aborts with exit code 1.
 //!
+//! `cpu_ms` is the CPU time (user + system, all threads) this process spent while the parties
+//! ran — connection, handshakes and job of all three parties — read from `/proc/self/stat`
+//! (Linux; `null` elsewhere). On a shared machine wall-clock figures include time other
+//! processes held the cores; `cpu_ms` does not, so `batch / cpu_ms` bounds what the job needs.
+//!
 //! Skipped relay runs print a message on stderr (and are an error with `--require-relay`).
 
 use chorus_core::aes::Aes;
-use chorus_core::jobs::maestro_aes::AesJobInput;
+use chorus_core::jobs::maestro_aes::{AesJobInput, AesJobSpec, SboxVariant};
 use chorus_core::rng::{seeded_rng, session_rng};
 use chorus_native::job::{default_spec, room_session_id, run_aes_party, JobRunError, PartyOutcome};
 use chorus_native::relay::{create_room, RelayAddress, RelayNetwork};
@@ -51,6 +62,9 @@ struct Args {
     /// Batch sizes (AES blocks per job).
     #[arg(long, value_delimiter = ',', default_value = "1,1000,100000")]
     batches: Vec<usize>,
+    /// S-box variants to measure: gf256-circuit, gf16-circuit, lut16, lut256.
+    #[arg(long, value_delimiter = ',', default_value = "gf256-circuit,gf16-circuit,lut16,lut256")]
+    variants: Vec<String>,
     /// Transports to measure: tcp, relay.
     #[arg(long, value_delimiter = ',', default_value = "tcp,relay")]
     transports: Vec<String>,
@@ -75,12 +89,17 @@ struct Line {
     batch: usize,
     runtime_ms: f64,
     blocks_per_s: f64,
+    online_ms: f64,
+    online_blocks_per_s: f64,
     total_ms: f64,
     setup_ms: f64,
+    cpu_ms: Option<f64>,
     bytes_per_party: u64,
     rounds: u64,
     aes_bytes_per_party: u64,
     aes_rounds: u64,
+    preprocessing_bytes_per_party: u64,
+    preprocessing_rounds: u64,
     transport_bytes_per_party: u64,
     reps: usize,
 }
@@ -117,6 +136,15 @@ fn run(args: &Args) -> Result<(), String> {
     if args.reps == 0 || args.batches.contains(&0) {
         return Err("--reps and every batch must be at least 1".into());
     }
+    let variants = args
+        .variants
+        .iter()
+        .map(|name| {
+            SboxVariant::from_name(name).ok_or_else(|| {
+                format!("unknown variant {name:?}: use gf256-circuit, gf16-circuit, lut16 and/or lut256")
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
     for t in &args.transports {
         if t != "tcp" && t != "relay" {
             return Err(format!("unknown transport {t:?}: use tcp and/or relay"));
@@ -134,14 +162,19 @@ fn run(args: &Args) -> Result<(), String> {
     } else {
         None
     };
-    for transport in &args.transports {
-        for &batch in &args.batches {
-            let line = match (transport.as_str(), &relay) {
-                ("tcp", _) => measure("tcp", batch, args.reps, || tcp_connect(3))?,
-                (_, Some(relay)) => measure("relay", batch, args.reps, || relay_connect(&relay.address))?,
-                _ => continue,
-            };
-            println!("{}", serde_json::to_string(&line).expect("a bench line serializes"));
+    for &variant in &variants {
+        for transport in &args.transports {
+            for &batch in &args.batches {
+                let run = Run { variant, transport: "tcp", batch };
+                let line = match (transport.as_str(), &relay) {
+                    ("tcp", _) => measure(run, args.reps, || tcp_connect(3))?,
+                    (_, Some(relay)) => measure(Run { transport: "relay", ..run }, args.reps, || {
+                        relay_connect(&relay.address)
+                    })?,
+                    _ => continue,
+                };
+                println!("{}", serde_json::to_string(&line).expect("a bench line serializes"));
+            }
         }
     }
     Ok(())
@@ -167,16 +200,19 @@ fn relay_connect(address: &RelayAddress) -> Result<Connect, String> {
     Ok(Connect::Relay(address.clone(), room))
 }
 
-/// Runs one configuration `reps` times and returns the line of the median run.
-fn measure(
+/// One configuration: variant, transport and batch size.
+#[derive(Clone, Copy)]
+struct Run {
+    variant: SboxVariant,
     transport: &'static str,
     batch: usize,
-    reps: usize,
-    connect: impl Fn() -> Result<Connect, String>,
-) -> Result<Line, String> {
+}
+
+/// Runs one configuration `reps` times and returns the line of the median run.
+fn measure(run: Run, reps: usize, connect: impl Fn() -> Result<Connect, String>) -> Result<Line, String> {
     let mut lines = Vec::new();
     for rep in 0..reps {
-        lines.push(run_once(transport, batch, connect()?, rep as u64)?);
+        lines.push(run_once(run, connect()?, rep as u64)?);
     }
     lines.sort_by(|a, b| a.runtime_ms.total_cmp(&b.runtime_ms));
     let mut line = lines.swap_remove(reps / 2);
@@ -184,7 +220,8 @@ fn measure(
     Ok(line)
 }
 
-fn run_once(transport: &'static str, batch: usize, connect: Connect, rep: u64) -> Result<Line, String> {
+fn run_once(run: Run, connect: Connect, rep: u64) -> Result<Line, String> {
+    let Run { variant, transport, batch } = run;
     // Benchmark inputs are not secret: a seeded generator makes them reproducible.
     let mut inputs_rng = seeded_rng(batch as u64 ^ (rep << 40));
     let mut key = [0u8; 16];
@@ -205,11 +242,12 @@ fn run_once(transport: &'static str, batch: usize, connect: Connect, rep: u64) -
     session_rng().map_err(|e| e.to_string())?.fill_bytes(&mut secret);
     let barrier = Arc::new(tokio::sync::Barrier::new(3));
 
+    let cpu_before = process_cpu_ms();
     let results: Vec<PartyResult> = run_party_threads(3, move |p| {
         let (connect, inputs, barrier) = (connect.clone(), inputs.clone(), barrier.clone());
         async move {
             let started = Instant::now();
-            let spec = default_spec(batch);
+            let spec = AesJobSpec { variant, ..default_spec(batch) };
             let input = inputs[p].clone();
             let lined_up = async move {
                 barrier.wait().await;
@@ -246,36 +284,58 @@ fn run_once(transport: &'static str, batch: usize, connect: Connect, rep: u64) -
             outcome.map(|o| (o, started)).map_err(|e: JobRunError| format!("party {p}: {e}"))
         }
     });
+    let cpu_ms = process_cpu_ms().zip(cpu_before).map(|(after, before)| after - before);
     let outcomes = results.into_iter().collect::<Result<Vec<_>, _>>()?;
 
     for (p, (o, _)) in outcomes.iter().enumerate() {
         if o.output.ciphertext.as_deref() != Some(expected.as_flattened()) {
-            return Err(format!("{transport}, batch {batch}: party {p} got a wrong ciphertext"));
+            return Err(format!(
+                "{}, {transport}, batch {batch}: party {p} got a wrong ciphertext",
+                variant.name()
+            ));
         }
     }
     let first_start = outcomes.iter().map(|(o, _)| o.job_started).min().expect("three parties");
     let last_end = outcomes.iter().map(|(o, _)| o.job_started + o.job).max().expect("three parties");
     let runtime = last_end - first_start;
+    let online_start = outcomes.iter().map(|(o, _)| o.online_started).max().expect("three parties");
+    let online = last_end - online_start;
     let max =
         |f: &dyn Fn(&PartyOutcome) -> u64| outcomes.iter().map(|(o, _)| f(o)).max().expect("three parties");
     let total = last_end - outcomes.iter().map(|(_, started)| *started).min().expect("three parties");
     let setup = outcomes.iter().map(|(o, started)| o.job_started - *started).max().expect("three parties");
     Ok(Line {
         protocol: "maestro",
-        variant: "gf256-circuit",
+        variant: variant.name(),
         security: "semi-honest",
         parties: 3,
         transport,
         batch,
         runtime_ms: runtime.as_secs_f64() * 1e3,
         blocks_per_s: batch as f64 / runtime.as_secs_f64(),
+        online_ms: online.as_secs_f64() * 1e3,
+        online_blocks_per_s: batch as f64 / online.as_secs_f64(),
         total_ms: total.as_secs_f64() * 1e3,
         setup_ms: setup.as_secs_f64() * 1e3,
+        cpu_ms,
         bytes_per_party: max(&|o| o.output.stats.bytes_sent),
         rounds: max(&|o| o.output.stats.rounds),
         aes_bytes_per_party: max(&|o| o.output.rounds_stats.bytes_sent),
         aes_rounds: max(&|o| o.output.rounds_stats.rounds),
+        preprocessing_bytes_per_party: max(&|o| o.output.preprocessing_stats.bytes_sent),
+        preprocessing_rounds: max(&|o| o.output.preprocessing_stats.rounds),
         transport_bytes_per_party: max(&|o| o.transport.bytes_sent),
         reps: 1,
     })
+}
+
+/// CPU time (user + system) of this process so far, from `/proc/self/stat` (Linux only; clock
+/// ticks of 1/100 s, the kernel's `USER_HZ` on every Linux platform in use).
+fn process_cpu_ms() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesized command name; utime and stime are fields 14 and 15.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split(' ').collect();
+    let ticks = |i: usize| fields.get(i - 3)?.parse::<u64>().ok();
+    Some((ticks(14)? + ticks(15)?) as f64 * 10.0)
 }

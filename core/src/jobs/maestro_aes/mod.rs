@@ -1,14 +1,8 @@
-//! Joint AES with three parties under semi-honest MAESTRO (MAESTRO §2 and Table 1), as one job:
-//! spec agreement, PRSS setup, inputs, key schedule in MPC, encryption of a batch of blocks, and
-//! opening to the chosen parties.
-//!
-//! The S-box variant is part of the spec ([`SboxVariant`]): the GF(2^8)-circuit (the default),
-//! the GF(2^4)-circuit, LUT-16 and the (2,3) LUT-256. The LUT variants run their preprocessing
-//! (one random one-hot vector per S-box) inside the job, before the key schedule. The security
-//! level is part of the spec too ([`Security`]); only [`Security::SemiHonest`] exists today and
-//! [`Security::Malicious`] fails with [`AesJobError::NotAvailable`] before any communication. The
-//! issue's eventual default is a malicious LUT-16 or GF(2^4)-circuit variant; until those land the
-//! default stays the semi-honest GF(2^8)-circuit.
+//! Joint AES with three parties under semi-honest MAESTRO (MAESTRO §2 and Table 1; the S-box
+//! variant is chosen by [`AesJobSpec::variant`], GF(2^8)-circuit by default), as one job: spec
+//! agreement, PRSS setup, the lookup-table variants' preprocessing for every S-box of the job,
+//! inputs, key schedule in MPC, encryption of a batch of blocks, and opening to the chosen
+//! parties.
 //!
 //! Inputs: the key is the XOR of the shares supplied by the `key_holders` (one holder = the key
 //! itself; two or three holders = nobody ever holds the key), and the plaintext comes from one
@@ -28,27 +22,27 @@ use crate::proto::maestro::{
 use rand_core::{CryptoRng, RngCore};
 use sha2::{Digest, Sha256};
 
-/// How the S-box is evaluated (MAESTRO Table 1's rows).
+/// The MAESTRO S-box evaluation a job uses (Table 1's semi-honest rows).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum SboxVariant {
-    /// Inversion in GF(2^8) by a multiplication circuit (§2.2): no preprocessing.
+    /// GF(2^8)-circuit (\[21\], three rounds per S-box layer, no preprocessing).
     #[default]
     Gf256Circuit,
-    /// Inversion in GF((2^4)^2) with a GF(2^4) circuit: no preprocessing.
+    /// GF(2^4)-circuit (§5, four rounds per S-box layer, no preprocessing).
     Gf16Circuit,
-    /// GF(2^4) inversion by a 16-entry table lookup on preprocessed one-hot vectors (§3).
+    /// GF(2^4)-LUT-16 (Protocols 3, 4, 8; preprocessing of one length-16 one-hot vector per S-box).
     Lut16,
-    /// Direct 256-entry table lookup, (2,3) version.
+    /// (2,3) LUT-256 (Protocols 4, 5; preprocessing of one length-256 one-hot vector per S-box).
     Lut256,
 }
 
 impl SboxVariant {
-    /// Every variant, in the order of [`Self::name`]'s documentation.
+    /// Every variant, in Table 1's order.
     pub const ALL: [SboxVariant; 4] =
         [SboxVariant::Gf256Circuit, SboxVariant::Gf16Circuit, SboxVariant::Lut16, SboxVariant::Lut256];
 
-    /// The name used by the SDK and the benchmarks: `gf256-circuit`, `gf16-circuit`, `lut16`,
-    /// `lut256`.
+    /// The variant's name on command lines and in benchmark output (`gf256-circuit`,
+    /// `gf16-circuit`, `lut16`, `lut256`).
     pub fn name(self) -> &'static str {
         match self {
             SboxVariant::Gf256Circuit => "gf256-circuit",
@@ -58,9 +52,14 @@ impl SboxVariant {
         }
     }
 
-    /// The variant called `name` (see [`Self::name`]).
-    pub fn from_name(name: &str) -> Option<SboxVariant> {
-        SboxVariant::ALL.into_iter().find(|v| v.name() == name)
+    /// The variant called `name` (see [`SboxVariant::name`]), if any.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|v| v.name() == name)
+    }
+
+    /// Whether the variant needs input-independent preprocessing before the online phase.
+    pub fn preprocesses(self) -> bool {
+        matches!(self, SboxVariant::Lut16 | SboxVariant::Lut256)
     }
 
     fn code(self) -> u8 {
@@ -121,6 +120,17 @@ pub struct AesJobOutput {
     /// The part of `stats` spent in the AES rounds alone (no setup, inputs, key schedule or
     /// opening) — the figure MAESTRO's Table 1 reports.
     pub rounds_stats: NetStats,
+    /// The part of `stats` spent in the S-box preprocessing (zero for the circuit variants).
+    pub preprocessing_stats: NetStats,
+}
+
+/// Milestones of a job, reported to the observer of [`run_observed`] (e.g. to time phases
+/// natively; the job itself never reads a clock).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JobPhase {
+    /// Spec agreement, PRSS setup and the S-box preprocessing are done; the online phase
+    /// (inputs, key schedule, AES rounds, opening) starts.
+    OnlineStarts,
 }
 
 /// Errors of the joint-AES job.
@@ -196,6 +206,11 @@ impl AesJobSpec {
         out
     }
 
+    /// S-boxes the job evaluates: the key schedule's `SubWord`s and 16 per block and round.
+    fn sbox_count(&self) -> usize {
+        4 * self.key_size.sub_word_count() + 16 * self.key_size.rounds() * self.blocks
+    }
+
     fn check_input(&self, me: PartyId, input: &AesJobInput) -> Result<(), AesJobError> {
         let bad = |reason: String| Err(AesJobError::InvalidInput { party: me, reason });
         let key_bytes = self.key_size.key_bytes();
@@ -226,6 +241,17 @@ pub async fn run<N: Network, R: RngCore + CryptoRng>(
     input: AesJobInput,
     rng: &mut R,
 ) -> Result<AesJobOutput, AesJobError> {
+    run_observed(net, spec, input, rng, |_| {}).await
+}
+
+/// [`run`], calling `observe` at each [`JobPhase`] milestone.
+pub async fn run_observed<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    spec: &AesJobSpec,
+    input: AesJobInput,
+    rng: &mut R,
+    observe: impl FnMut(JobPhase),
+) -> Result<AesJobOutput, AesJobError> {
     if net.parties() != 3 {
         return Err(MaestroError::NotThreeParties(net.parties()).into());
     }
@@ -235,83 +261,101 @@ pub async fn run<N: Network, R: RngCore + CryptoRng>(
     let start = net.stats();
     agree_on_spec(net, spec).await?;
 
-    let mut party = Party::setup(net, rng).await?;
-    let key_len = spec.key_size.key_bytes();
-    let mut key: Vec<RssShare> = vec![RssShare::zero(me); key_len];
-    for &holder in &spec.key_holders {
-        let share = input.key_share.as_deref().filter(|_| holder == me).map(to_field);
-        let shared = party.input(net, holder, share.as_deref(), key_len).await?;
-        for (k, s) in key.iter_mut().zip(shared) {
-            *k += s;
-        }
+    let party = Party::setup(net, rng).await?;
+    let phases = Phases { net, spec, input, start, observe };
+    match spec.variant {
+        SboxVariant::Gf256Circuit => phases.run(Gf256CircuitSbox::new(party)).await,
+        SboxVariant::Gf16Circuit => phases.run(Gf16CircuitSbox::new(party)).await,
+        SboxVariant::Lut16 => phases.run(Lut16Sbox::new(party)).await,
+        SboxVariant::Lut256 => phases.run(Lut256Sbox::new(party)).await,
     }
-    let pt_len = 16 * spec.blocks;
-    let plaintext = input.plaintext.as_deref().filter(|_| spec.plaintext_owner == me).map(to_field);
-    let plaintext = party.input(net, spec.plaintext_owner, plaintext.as_deref(), pt_len).await?;
-    let sboxes = key_schedule_sboxes(spec.key_size) + 16 * spec.blocks * spec.key_size.rounds();
-    let (ciphertext, rounds_stats) = match spec.variant {
-        SboxVariant::Gf256Circuit => {
-            encrypt(Gf256CircuitSbox::new(party), net, spec, &key, &plaintext).await?
-        }
-        SboxVariant::Gf16Circuit => encrypt(Gf16CircuitSbox::new(party), net, spec, &key, &plaintext).await?,
-        SboxVariant::Lut16 => {
-            let mut sbox = Lut16Sbox::new(party);
-            sbox.preprocess(net, sboxes).await?;
-            encrypt(sbox, net, spec, &key, &plaintext).await?
-        }
-        SboxVariant::Lut256 => {
-            let mut sbox = Lut256Sbox::new(party);
-            sbox.preprocess(net, sboxes).await?;
-            encrypt(sbox, net, spec, &key, &plaintext).await?
-        }
-    };
-    Ok(AesJobOutput {
-        ciphertext: ciphertext.map(|c| c.into_iter().map(|b| b.value()).collect()),
-        stats: net.stats().since(&start),
-        rounds_stats,
-    })
 }
 
-/// The S-box layers the job can run: each wraps a [`Party`] the job needs back for the opening.
+/// What the job needs of an S-box variant besides [`SboxLayer`].
 trait JobSbox: SboxLayer<Share = RssShare> {
     fn party(&mut self) -> &mut Party;
+
+    /// Input-independent preprocessing for `count` S-boxes (none by default).
+    async fn preprocess_for<N: Network>(&mut self, _net: &mut N, _count: usize) -> Result<(), MaestroError> {
+        Ok(())
+    }
 }
 
-macro_rules! job_sbox {
-    ($($t:ty),*) => {$(
-        impl JobSbox for $t {
-            fn party(&mut self) -> &mut Party {
-                <$t>::party(self)
+impl JobSbox for Gf256CircuitSbox {
+    fn party(&mut self) -> &mut Party {
+        Gf256CircuitSbox::party(self)
+    }
+}
+
+impl JobSbox for Gf16CircuitSbox {
+    fn party(&mut self) -> &mut Party {
+        Gf16CircuitSbox::party(self)
+    }
+}
+
+impl JobSbox for Lut16Sbox {
+    fn party(&mut self) -> &mut Party {
+        Lut16Sbox::party(self)
+    }
+    async fn preprocess_for<N: Network>(&mut self, net: &mut N, count: usize) -> Result<(), MaestroError> {
+        self.preprocess(net, count).await
+    }
+}
+
+impl JobSbox for Lut256Sbox {
+    fn party(&mut self) -> &mut Party {
+        Lut256Sbox::party(self)
+    }
+    async fn preprocess_for<N: Network>(&mut self, net: &mut N, count: usize) -> Result<(), MaestroError> {
+        self.preprocess(net, count).await
+    }
+}
+
+/// The job after PRSS setup, for any variant.
+struct Phases<'a, N, F> {
+    net: &'a mut N,
+    spec: &'a AesJobSpec,
+    input: AesJobInput,
+    start: NetStats,
+    observe: F,
+}
+
+impl<N: Network, F: FnMut(JobPhase)> Phases<'_, N, F> {
+    async fn run<S: JobSbox>(mut self, mut sbox: S) -> Result<AesJobOutput, AesJobError> {
+        let (net, spec, input) = (self.net, self.spec, self.input);
+        let me = net.party();
+        let before_preprocessing = net.stats();
+        sbox.preprocess_for(net, spec.sbox_count()).await?;
+        let preprocessing_stats = net.stats().since(&before_preprocessing);
+        (self.observe)(JobPhase::OnlineStarts);
+
+        let key_len = spec.key_size.key_bytes();
+        let mut key: Vec<RssShare> = vec![RssShare::zero(me); key_len];
+        for &holder in &spec.key_holders {
+            let share = input.key_share.as_deref().filter(|_| holder == me).map(to_field);
+            let shared = sbox.party().input(net, holder, share.as_deref(), key_len).await?;
+            for (k, s) in key.iter_mut().zip(shared) {
+                *k += s;
             }
         }
-    )*};
-}
-job_sbox!(Gf256CircuitSbox, Gf16CircuitSbox, Lut16Sbox, Lut256Sbox);
+        let pt_len = 16 * spec.blocks;
+        let plaintext = input.plaintext.as_deref().filter(|_| spec.plaintext_owner == me).map(to_field);
+        let plaintext = sbox.party().input(net, spec.plaintext_owner, plaintext.as_deref(), pt_len).await?;
 
-/// Key schedule, rounds and opening with one S-box variant; returns the opened ciphertext (if
-/// revealed to this party) and the statistics of the AES rounds alone.
-async fn encrypt<S: JobSbox, N: Network>(
-    mut sbox: S,
-    net: &mut N,
-    spec: &AesJobSpec,
-    key: &[RssShare],
-    plaintext: &[RssShare],
-) -> Result<(Option<Vec<Gf256>>, NetStats), AesJobError> {
-    let round_keys = expand_key(&mut sbox, net, key).await?;
-    let mut blocks = to_blocks(plaintext).expect("plaintext length is 16 · blocks");
-    let before_rounds = net.stats();
-    encrypt_blocks(&mut sbox, net, &round_keys, &mut blocks).await?;
-    let rounds_stats = net.stats().since(&before_rounds);
-    let ciphertext = sbox.party().reveal(net, blocks.as_flattened(), &spec.reveal_to).await?;
-    Ok((ciphertext, rounds_stats))
-}
+        let round_keys = expand_key(&mut sbox, net, &key).await?;
+        let mut blocks = to_blocks(&plaintext).expect("plaintext length is 16 · blocks");
+        let before_rounds = net.stats();
+        encrypt_blocks(&mut sbox, net, &round_keys, &mut blocks).await?;
+        let rounds_stats = net.stats().since(&before_rounds);
 
-/// S-boxes of the key schedule (FIPS-197 §5.2: one `SubWord` per `Nk` words, and one more in
-/// between for AES-256).
-fn key_schedule_sboxes(key_size: KeySize) -> usize {
-    let nk = key_size.key_words();
-    let words = 4 * (key_size.rounds() + 1);
-    4 * (nk..words).filter(|i| i % nk == 0 || (nk > 6 && i % nk == 4)).count()
+        let ciphertext = sbox.party().reveal(net, blocks.as_flattened(), &spec.reveal_to).await?;
+        Ok(AesJobOutput {
+            ciphertext: ciphertext.map(|c| c.into_iter().map(|b| b.value()).collect()),
+            stats: net.stats().since(&self.start),
+            rounds_stats,
+            preprocessing_stats,
+        })
+    }
 }
 
 fn to_field(bytes: &[u8]) -> Vec<Gf256> {

@@ -87,6 +87,52 @@ fn batch_of_seven_revealed_only_to_party_two() {
 }
 
 #[test]
+fn every_variant_encrypts_with_its_table1_online_cost() {
+    let mut rng = seeded_rng(11);
+    let key: [u8; 16] = core::array::from_fn(|_| rng.next_u32() as u8);
+    let mut plaintext = vec![0u8; 3 * 16];
+    rng.fill_bytes(&mut plaintext);
+    let mut expected: Vec<[u8; 16]> = plaintext.chunks_exact(16).map(|c| c.try_into().unwrap()).collect();
+    Aes::new(&key).unwrap().encrypt_blocks(&mut expected);
+    // Table 1 online bits per block and party, rounds per AES-128 (see each variant's docs), and
+    // preprocessing bits per S-box.
+    let table1 = [
+        (SboxVariant::Gf256Circuit, 5120, 30, 0),
+        (SboxVariant::Gf16Circuit, 3200, 40, 0),
+        (SboxVariant::Lut16, 2560, 20, 11),
+        (SboxVariant::Lut256, 1280, 10, 247),
+    ];
+    for (variant, bits, rounds, pre_bits) in table1 {
+        let s = AesJobSpec { variant, ..spec(3, vec![0], vec![0, 1, 2]) };
+        let inputs = [
+            AesJobInput { key_share: Some(key.to_vec()), plaintext: None },
+            AesJobInput::default(),
+            AesJobInput { key_share: None, plaintext: Some(plaintext.clone()) },
+        ];
+        for (p, out) in run_all([s.clone(), s.clone(), s.clone()], inputs).into_iter().enumerate() {
+            let out = out.unwrap_or_else(|e| panic!("{variant:?}, party {p}: {e}"));
+            assert_eq!(out.ciphertext.unwrap(), expected.concat(), "{variant:?}, party {p}");
+            assert_eq!(out.rounds_stats.bytes_sent * 8, 3 * bits, "{variant:?}, party {p}");
+            assert_eq!(out.rounds_stats.rounds, rounds, "{variant:?}, party {p}");
+            // 520 S-boxes: every preprocessing message is a whole number of bytes.
+            let sboxes = 40 + 3 * 160;
+            assert_eq!(out.preprocessing_stats.bytes_sent * 8, pre_bits * sboxes, "{variant:?}, party {p}");
+        }
+    }
+}
+
+#[test]
+fn variant_names_roundtrip_and_differ_in_the_spec_digest() {
+    for v in SboxVariant::ALL {
+        assert_eq!(SboxVariant::from_name(v.name()), Some(v));
+    }
+    assert_eq!(SboxVariant::from_name("lut-16"), None);
+    let a = spec(1, vec![0], vec![0]);
+    let b = AesJobSpec { variant: SboxVariant::Lut16, ..a.clone() };
+    assert_ne!(a.encode(), b.encode());
+}
+
+#[test]
 fn disagreeing_specs_abort_before_any_input() {
     let a = spec(1, vec![0], vec![0, 1, 2]);
     let b = spec(2, vec![0], vec![0, 1, 2]);
@@ -207,7 +253,7 @@ fn variant_and_security_names_round_trip() {
     for security in [Security::SemiHonest, Security::Malicious] {
         assert_eq!(Security::from_name(security.name()), Some(security));
     }
-    assert_eq!(key_schedule_sboxes(KeySize::Aes128), 40);
-    assert_eq!(key_schedule_sboxes(KeySize::Aes192), 32);
-    assert_eq!(key_schedule_sboxes(KeySize::Aes256), 52);
+    assert_eq!(KeySize::Aes128.sub_word_count() * 4, 40);
+    assert_eq!(KeySize::Aes192.sub_word_count() * 4, 32);
+    assert_eq!(KeySize::Aes256.sub_word_count() * 4, 52);
 }

@@ -22,10 +22,10 @@
 //! the same cost.
 
 use super::error::MaestroError;
-use super::gf16_rss::{from_tower, mul, to_tower, Rss16};
 use super::online::Party;
+use super::packed::{from_tower_packed, mul16_packed, nibble_linear, to_tower_packed, Packed};
 use super::rss::RssShare;
-use super::sbox::{apply_affine, inv_affine, SboxLayer};
+use super::sbox::{apply_affine_packed, inv_affine, SboxLayer};
 use crate::field::Gf16Squared;
 use crate::net::Network;
 
@@ -35,25 +35,31 @@ pub async fn inverse<N: Network>(
     net: &mut N,
     x: &[RssShare],
 ) -> Result<Vec<RssShare>, MaestroError> {
-    let (high, low): (Vec<Rss16>, Vec<Rss16>) = x.iter().map(|&s| to_tower(s)).unzip();
-    let product = mul(party, net, &high, &low).await?;
-    let v: Vec<Rss16> = product
-        .iter()
-        .zip(&high)
-        .zip(&low)
-        .map(|((&p, h), l)| p + h.square().scale(Gf16Squared::E) + l.square())
-        .collect();
-    let v2: Vec<Rss16> = v.iter().map(|s| s.square()).collect();
-    let v4: Vec<Rss16> = v2.iter().map(|s| s.square()).collect();
-    let v6 = mul(party, net, &v2, &v4).await?;
-    let v8: Vec<Rss16> = v4.iter().map(|s| s.square()).collect();
-    let v_inv = mul(party, net, &v6, &v8).await?;
+    Ok(inverse_packed(party, net, &Packed::from_shares(party.id(), x)).await?.to_shares())
+}
+
+/// [`inverse`] on contiguous shares (the same messages), with nibble-packed GF(2^4) shares.
+pub async fn inverse_packed<N: Network>(
+    party: &mut Party,
+    net: &mut N,
+    x: &Packed,
+) -> Result<Packed, MaestroError> {
+    let square = nibble_linear(|v| v * v);
+    let (high, low) = to_tower_packed(x);
+    let product = mul16_packed(party, net, &high, &low).await?;
+    let linear = high.map_linear(&nibble_linear(|v| v * v * Gf16Squared::E)).add(&low.map_linear(&square));
+    let v = product.add(&linear);
+    let v2 = v.map_linear(&square);
+    let v4 = v2.map_linear(&square);
+    let v6 = mul16_packed(party, net, &v2, &v4).await?;
+    let v8 = v4.map_linear(&square);
+    let v_inv = mul16_packed(party, net, &v6, &v8).await?;
     // Eq. (1): one batch [a_h, a_h + a_l] · [v⁻¹, v⁻¹].
-    let left: Vec<Rss16> = high.iter().copied().chain(high.iter().zip(&low).map(|(&h, &l)| h + l)).collect();
-    let right: Vec<Rss16> = v_inv.iter().chain(&v_inv).copied().collect();
-    let products = mul(party, net, &left, &right).await?;
+    let left = high.concat(&high.add(&low));
+    let right = v_inv.concat(&v_inv);
+    let products = mul16_packed(party, net, &left, &right).await?;
     let (new_high, new_low) = products.split_at(x.len());
-    Ok(new_high.iter().zip(new_low).map(|(&h, &l)| from_tower(h, l)).collect())
+    Ok(from_tower_packed(&new_high, &new_low))
 }
 
 /// The semi-honest GF(2^4)-circuit S-box layer over a [`Party`].
@@ -87,8 +93,9 @@ impl SboxLayer for Gf16CircuitSbox {
         net: &mut N,
         bytes: &mut [RssShare],
     ) -> Result<(), MaestroError> {
-        let inverses = inverse(&mut self.party, net, bytes).await?;
-        apply_affine(bytes, inverses);
+        let x = Packed::from_shares(self.party.id(), bytes);
+        let inverses = inverse_packed(&mut self.party, net, &x).await?;
+        apply_affine_packed(bytes, inverses);
         Ok(())
     }
 
@@ -97,8 +104,8 @@ impl SboxLayer for Gf16CircuitSbox {
         net: &mut N,
         bytes: &mut [RssShare],
     ) -> Result<(), MaestroError> {
-        let inverses = inverse(&mut self.party, net, &inv_affine(bytes)).await?;
-        bytes.copy_from_slice(&inverses);
+        let x = Packed::from_shares(self.party.id(), &inv_affine(bytes));
+        inverse_packed(&mut self.party, net, &x).await?.write_to(bytes);
         Ok(())
     }
 }

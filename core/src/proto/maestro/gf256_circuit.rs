@@ -16,9 +16,11 @@
 //! the same cost.
 
 use super::error::MaestroError;
+use super::frobenius::{POW16, POW4, SQUARE};
 use super::online::Party;
+use super::packed::{ByteLinear, Packed};
 use super::rss::RssShare;
-use super::sbox::{apply_affine, inv_affine, SboxLayer};
+use super::sbox::{apply_affine_packed, inv_affine, SboxLayer};
 use crate::net::Network;
 
 /// Shares of x²⁵⁴ (= x⁻¹, with 0 ↦ 0) for every x, in three rounds of batched multiplications.
@@ -27,17 +29,24 @@ pub async fn inverse<N: Network>(
     net: &mut N,
     x: &[RssShare],
 ) -> Result<Vec<RssShare>, MaestroError> {
+    Ok(inverse_packed(party, net, &Packed::from_shares(party.id(), x)).await?.to_shares())
+}
+
+/// [`inverse`] on contiguous shares (the same messages).
+pub async fn inverse_packed<N: Network>(
+    party: &mut Party,
+    net: &mut N,
+    x: &Packed,
+) -> Result<Packed, MaestroError> {
     let n = x.len();
-    let x2: Vec<RssShare> = x.iter().map(|s| s.square()).collect();
-    let x3 = party.mul(net, &x2, x).await?;
-    let x12: Vec<RssShare> = x3.iter().map(|s| s.pow4()).collect();
+    let x2 = x.map_linear(&ByteLinear::new(|b| SQUARE.apply(b)));
+    let x3 = party.mul_packed(net, &x2, x).await?;
+    let x12 = x3.map_linear(&ByteLinear::new(|b| POW4.apply(b)));
     // Round 2: [x¹² · x², x¹² · x³] as one batch.
-    let left: Vec<RssShare> = x12.iter().chain(&x12).copied().collect();
-    let right: Vec<RssShare> = x2.iter().chain(&x3).copied().collect();
-    let products = party.mul(net, &left, &right).await?;
+    let products = party.mul_packed(net, &x12.concat(&x12), &x2.concat(&x3)).await?;
     let (x14, x15) = products.split_at(n);
-    let x240: Vec<RssShare> = x15.iter().map(|s| s.pow16()).collect();
-    party.mul(net, &x240, x14).await
+    let x240 = x15.map_linear(&ByteLinear::new(|b| POW16.apply(b)));
+    party.mul_packed(net, &x240, &x14).await
 }
 
 /// The semi-honest GF(2^8)-circuit S-box layer over a [`Party`].
@@ -71,8 +80,9 @@ impl SboxLayer for Gf256CircuitSbox {
         net: &mut N,
         bytes: &mut [RssShare],
     ) -> Result<(), MaestroError> {
-        let inverses = inverse(&mut self.party, net, bytes).await?;
-        apply_affine(bytes, inverses);
+        let x = Packed::from_shares(self.party.id(), bytes);
+        let inverses = inverse_packed(&mut self.party, net, &x).await?;
+        apply_affine_packed(bytes, inverses);
         Ok(())
     }
 
@@ -81,8 +91,8 @@ impl SboxLayer for Gf256CircuitSbox {
         net: &mut N,
         bytes: &mut [RssShare],
     ) -> Result<(), MaestroError> {
-        let inverses = inverse(&mut self.party, net, &inv_affine(bytes)).await?;
-        bytes.copy_from_slice(&inverses);
+        let x = Packed::from_shares(self.party.id(), &inv_affine(bytes));
+        inverse_packed(&mut self.party, net, &x).await?.write_to(bytes);
         Ok(())
     }
 }

@@ -22,14 +22,18 @@
 //! preprocessed vector per byte), at the same cost.
 
 use super::error::{MaestroError, Step};
-use super::gf16_rss::{from_tower, mul, pack_nibbles, to_tower, unpack_nibbles, zero_nibbles, Rss16};
+use super::gf16_rss::pack_nibbles;
 use super::msg::{recv_bytes, send_bytes};
 use super::one_hot16::{self, OneHot16};
 use super::online::Party;
+use super::packed::{
+    add_cross_terms16, check_padding, clear_padding, from_tower_packed, mul16_packed, nibble_linear,
+    to_tower_packed, Packed, Packed16,
+};
 use super::pool::PreprocessedPool;
 use super::rss::RssShare;
-use super::sbox::{apply_affine, inv_affine, SboxLayer};
-use crate::field::{Field, Gf16, Gf16Squared};
+use super::sbox::{apply_affine_packed, inv_affine, SboxLayer};
+use crate::field::{Gf16, Gf16Squared};
 use crate::net::Network;
 
 /// The public table T\[v\] = v⁻¹ in GF(2^4) (0 ↦ 0), as x¹⁴.
@@ -46,12 +50,34 @@ const INVERSE_TABLE: [u8; 16] = {
     t
 };
 
-/// One component of Σⱼ e_j · T\[c ⊕ j\]: `e` holds the component's bits e_0..e_15.
+/// For each public c and output bit b, the set of j (bit j) with bit b of T\[c ⊕ j\] set, so
+/// Σⱼ e_j · T\[c ⊕ j\] has bit b = parity(e ∧ mask) — indexed only by the public c.
+const LOOKUP_MASKS: [[u16; 4]; 16] = {
+    let mut masks = [[0u16; 4]; 16];
+    let mut c = 0;
+    while c < 16 {
+        let mut j = 0;
+        while j < 16 {
+            let t = INVERSE_TABLE[c ^ j];
+            let mut b = 0;
+            while b < 4 {
+                masks[c][b] |= (((t >> b) & 1) as u16) << j;
+                b += 1;
+            }
+            j += 1;
+        }
+        c += 1;
+    }
+    masks
+};
+
+/// One component of Σⱼ e_j · T\[c ⊕ j\]: `e` holds the component's bits e_0..e_15 (masked
+/// parities; no branch or index on e).
 fn lookup_component(e: u16, c: Gf16) -> Gf16 {
+    let masks = &LOOKUP_MASKS[usize::from(c.value() & 0xf)];
     let mut acc = 0u8;
-    for j in 0..16u8 {
-        let select = 0u8.wrapping_sub(((e >> j) & 1) as u8);
-        acc ^= INVERSE_TABLE[usize::from(c.value() ^ j)] & select;
+    for (b, m) in masks.iter().enumerate() {
+        acc |= (((e & m).count_ones() & 1) as u8) << b;
     }
     Gf16::new(acc)
 }
@@ -60,49 +86,47 @@ fn lookup_component(e: u16, c: Gf16) -> Gf16 {
 async fn inverse<N: Network>(
     party: &mut Party,
     net: &mut N,
-    x: &[RssShare],
+    x: &Packed,
     vectors: &[OneHot16],
-) -> Result<Vec<RssShare>, MaestroError> {
+) -> Result<Packed, MaestroError> {
     let me = party.id();
-    let (high, low): (Vec<Rss16>, Vec<Rss16>) = x.iter().map(|&s| to_tower(s)).unzip();
-    let alpha = zero_nibbles(party, x.len());
+    let n = x.len();
+    let (high, low) = to_tower_packed(x);
     // ⟨⟨v + r⟩⟩ + ⟨⟨0⟩⟩: the cross terms of a_h·a_l, the linear part of v and r's first
     // components each sum over the parties to their value.
-    let masked: Vec<Gf16> = high
-        .iter()
-        .zip(&low)
-        .zip(vectors)
-        .zip(alpha)
-        .map(|(((h, l), oh), a)| {
-            let cross = h.first() * (l.first() + l.second()) + h.second() * l.first();
-            let linear = h.first().square() * Gf16Squared::E + l.first().square();
-            cross + linear + oh.r.first() + a
-        })
-        .collect();
-    let message = pack_nibbles(&masked);
+    let mut masked = vec![0u8; n.div_ceil(2)];
+    party.prss_mut().zero_into(&mut masked);
+    add_cross_terms16(&mut masked, &high, &low);
+    let linear_high = nibble_linear(|v| v * v * Gf16Squared::E).apply(&high.first);
+    let linear_low = nibble_linear(|v| v * v).apply(&low.first);
+    let r_first = pack_nibbles(&vectors.iter().map(|v| v.r.first()).collect::<Vec<_>>());
+    for (((m, a), b), r) in masked.iter_mut().zip(linear_high).zip(linear_low).zip(r_first) {
+        *m ^= a ^ b ^ r;
+    }
+    clear_padding(&mut masked, n);
     let (next, prev) = ((me + 1) % 3, (me + 2) % 3);
-    send_bytes(net, next, message.clone(), Step::LookupOpen)?;
-    send_bytes(net, prev, message, Step::LookupOpen)?;
-    let expected = x.len().div_ceil(2);
+    send_bytes(net, next, masked.clone(), Step::LookupOpen)?;
+    send_bytes(net, prev, masked.clone(), Step::LookupOpen)?;
+    let expected = n.div_ceil(2);
     let from_next = recv_bytes(net, next, expected, Step::LookupOpen).await?;
     let from_prev = recv_bytes(net, prev, expected, Step::LookupOpen).await?;
-    let from_next = unpack_nibbles(&from_next, x.len(), next, Step::LookupOpen)?;
-    let from_prev = unpack_nibbles(&from_prev, x.len(), prev, Step::LookupOpen)?;
-    let v_inv: Vec<Rss16> = masked
-        .iter()
-        .zip(from_next)
-        .zip(from_prev)
-        .zip(vectors)
-        .map(|(((&own, n), p), oh)| {
-            let c = own + n + p;
-            Rss16::new(me, lookup_component(oh.e.0, c), lookup_component(oh.e.1, c))
-        })
-        .collect();
-    let left: Vec<Rss16> = high.iter().copied().chain(high.iter().zip(&low).map(|(&h, &l)| h + l)).collect();
-    let right: Vec<Rss16> = v_inv.iter().chain(&v_inv).copied().collect();
-    let products = mul(party, net, &left, &right).await?;
-    let (new_high, new_low) = products.split_at(x.len());
-    Ok(new_high.iter().zip(new_low).map(|(&h, &l)| from_tower(h, l)).collect())
+    check_padding(&from_next, n, next, Step::LookupOpen)?;
+    check_padding(&from_prev, n, prev, Step::LookupOpen)?;
+    let mut inv_first = vec![0u8; expected];
+    let mut inv_second = vec![0u8; expected];
+    for (k, oh) in vectors.iter().enumerate() {
+        let byte = masked[k / 2] ^ from_next[k / 2] ^ from_prev[k / 2];
+        let shift = 4 * (k % 2);
+        let c = Gf16::new(byte >> shift);
+        inv_first[k / 2] |= lookup_component(oh.e.0, c).value() << shift;
+        inv_second[k / 2] |= lookup_component(oh.e.1, c).value() << shift;
+    }
+    let v_inv = Packed16 { party: me, len: n, first: inv_first, second: inv_second };
+    let left = high.concat(&high.add(&low));
+    let right = v_inv.concat(&v_inv);
+    let products = mul16_packed(party, net, &left, &right).await?;
+    let (new_high, new_low) = products.split_at(n);
+    Ok(from_tower_packed(&new_high, &new_low))
 }
 
 /// The semi-honest LUT-16 S-box layer: a [`Party`] and its pool of preprocessed vectors.
@@ -153,8 +177,9 @@ impl SboxLayer for Lut16Sbox {
         bytes: &mut [RssShare],
     ) -> Result<(), MaestroError> {
         let vectors = self.pool.take(bytes.len())?;
-        let inverses = inverse(&mut self.party, net, bytes, &vectors).await?;
-        apply_affine(bytes, inverses);
+        let x = Packed::from_shares(self.party.id(), bytes);
+        let inverses = inverse(&mut self.party, net, &x, &vectors).await?;
+        apply_affine_packed(bytes, inverses);
         Ok(())
     }
 
@@ -165,8 +190,8 @@ impl SboxLayer for Lut16Sbox {
         bytes: &mut [RssShare],
     ) -> Result<(), MaestroError> {
         let vectors = self.pool.take(bytes.len())?;
-        let inverses = inverse(&mut self.party, net, &inv_affine(bytes), &vectors).await?;
-        bytes.copy_from_slice(&inverses);
+        let x = Packed::from_shares(self.party.id(), &inv_affine(bytes));
+        inverse(&mut self.party, net, &x, &vectors).await?.write_to(bytes);
         Ok(())
     }
 }
@@ -174,6 +199,7 @@ impl SboxLayer for Lut16Sbox {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::field::Field;
 
     #[test]
     fn lookup_of_a_one_hot_vector_is_the_inverse_of_the_unmasked_index() {

@@ -11,12 +11,18 @@
 //! **7** rounds per batch (log N − 1, as §3.4 states; Table 1 prints 6).
 //!
 //! **Online**, per S-box: open c = x + r to all (each party sends one byte: 8 bits, one round)
-//! and compute ⟦S(x)⟧ = Σⱼ ⟦e_j⟧ · S\[c ⊕ j\] locally — S is indexed only by the public c ⊕ j and
-//! the share bits of e select entries by masking. 1280 bits and 10 rounds per block, as in
-//! Table 1. InvSubBytes is the same lookup in the inverse S-box table, at the same cost.
+//! and compute ⟦S(x)⟧ = Σⱼ ⟦e_j⟧ · S\[c ⊕ j\] = Σⱼ ⟦e_{c ⊕ j}⟧ · S\[j\] locally: the share bits of e
+//! are permuted by the public c (butterfly swaps chosen by c's bits) and output bit b is the
+//! parity of the permuted bits under the fixed mask {j : bit b of S\[j\] is 1} — no branch or
+//! index on shares. 1280 bits and 10 rounds per block, as in Table 1. InvSubBytes is the same
+//! lookup with the inverse S-box table's masks, at the same cost.
+//!
+//! Preprocessing is bit-sliced: a level's local products, its bit-packed message and the Ohv
+//! step are word operations on the 256-bit component vectors.
 
-use super::error::MaestroError;
-use super::one_hot16::{reshare_bits, BitPair};
+use super::bits::{low_mask, BitReader, BitWriter};
+use super::error::{MaestroError, Step};
+use super::msg::{recv_bytes, send_bytes};
 use super::online::Party;
 use super::pool::PreprocessedPool;
 use super::rss::RssShare;
@@ -28,10 +34,7 @@ use crate::net::Network;
 /// 256 share bits of one component, bit j in word j / 64.
 type Bits256 = [u64; 4];
 
-fn get(bits: &Bits256, j: usize) -> u8 {
-    ((bits[j / 64] >> (j % 64)) & 1) as u8
-}
-
+#[cfg(test)]
 fn set(bits: &mut Bits256, j: usize, b: u8) {
     bits[j / 64] |= u64::from(b & 1) << (j % 64);
 }
@@ -45,7 +48,35 @@ pub struct OneHot256 {
     pub e: (Bits256, Bits256),
 }
 
+/// `bits << by` (by < 256).
+#[inline]
+fn shl(bits: &Bits256, by: usize) -> Bits256 {
+    let (words, off) = (by / 64, by % 64);
+    let mut out = [0u64; 4];
+    for i in (words..4).rev() {
+        out[i] = bits[i - words] << off;
+        if off > 0 && i > words {
+            out[i] |= bits[i - words - 1] >> (64 - off);
+        }
+    }
+    out
+}
+
+#[inline]
+fn xor(a: &Bits256, b: &Bits256) -> Bits256 {
+    core::array::from_fn(|i| a[i] ^ b[i])
+}
+
+#[inline]
+fn parity(bits: &Bits256) -> u64 {
+    u64::from(bits.iter().fold(0, |acc, w| acc ^ w).count_ones() & 1)
+}
+
 /// `count` random one-hot vectors of length 256 in seven rounds.
+///
+/// Bit-sliced: each level's local products, the bit-packed message and the recursion step are
+/// word operations on the 256-bit component vectors (masks from the share bits, no branch on
+/// shares).
 pub async fn generate<N: Network>(
     party: &mut Party,
     net: &mut N,
@@ -53,61 +84,128 @@ pub async fn generate<N: Network>(
 ) -> Result<Vec<OneHot256>, MaestroError> {
     let me = party.id();
     let r = party.prss_mut().random(count);
-    let bit = |s: &RssShare, i: usize| BitPair((s.first().0 >> i) & 1, (s.second().0 >> i) & 1);
+    let mask = |b: u8| 0u64.wrapping_sub(u64::from(b & 1));
+    let bit = |s: &RssShare, i: usize| (mask(s.first().0 >> i), mask(s.second().0 >> i));
     // The constant 1 in component 0: party 0's first component, party 2's second.
-    let one = BitPair(u8::from(me == 0), u8::from(me == 2));
+    let one = (u64::from(me == 0), u64::from(me == 2));
     let mut f: Vec<(Bits256, Bits256)> = r
         .iter()
         .map(|s| {
             let r0 = bit(s, 0);
-            let mut v = ([0u64; 4], [0u64; 4]);
-            set(&mut v.0, 0, r0.0 ^ one.0);
-            set(&mut v.1, 0, r0.1 ^ one.1);
-            set(&mut v.0, 1, r0.0);
-            set(&mut v.1, 1, r0.1);
-            v
+            let entries = |r0: u64, one: u64| [((r0 & 1) ^ one) | (r0 & 2), 0, 0, 0];
+            (entries(r0.0, one.0), entries(r0.1, one.1))
         })
         .collect();
     let mut m = 2;
     for k in 1..8 {
-        let local: Vec<u8> = r
-            .iter()
-            .zip(&f)
-            .flat_map(|(s, fv)| {
-                let v = bit(s, k);
-                (0..m - 1).map(move |i| {
-                    let (f0, f1) = (get(&fv.0, i), get(&fv.1, i));
-                    (v.0 & (f0 ^ f1)) ^ (v.1 & f0)
-                })
-            })
-            .collect();
-        let products = reshare_bits(party, net, local).await?;
-        for ((s, fv), e) in r.iter().zip(f.iter_mut()).zip(products.chunks_exact(m - 1)) {
-            let v = bit(s, k);
-            // The last product r_{k−1}·f_{M−1} = r_{k−1} − Σ of the others (f sums to 1).
-            let last = e.iter().fold(v, |acc, p| BitPair(acc.0 ^ p.0, acc.1 ^ p.1));
-            let mut next = ([0u64; 4], [0u64; 4]);
-            for (i, ei) in e.iter().copied().chain([last]).enumerate() {
-                set(&mut next.0, i, get(&fv.0, i) ^ ei.0);
-                set(&mut next.1, i, get(&fv.1, i) ^ ei.1);
-                set(&mut next.0, m + i, ei.0);
-                set(&mut next.1, m + i, ei.1);
+        let products = m - 1;
+        let total = count * products;
+        let low: Bits256 = core::array::from_fn(|w| low_mask(products.saturating_sub(64 * w)));
+        let mut writer = BitWriter::with_capacity(total);
+        for (s, (f0, f1)) in r.iter().zip(&f) {
+            let (v0, v1) = bit(s, k);
+            let local: Bits256 = core::array::from_fn(|w| ((v0 & (f0[w] ^ f1[w])) ^ (v1 & f0[w])) & low[w]);
+            writer.push_bits(&local, products);
+        }
+        let mut message = writer.finish(total);
+        let mut zero = vec![0u8; total.div_ceil(8)];
+        party.prss_mut().zero_into(&mut zero);
+        for (b, z) in message.iter_mut().zip(&zero) {
+            *b ^= z;
+        }
+        if total % 8 != 0 {
+            if let Some(last) = message.last_mut() {
+                *last &= (1u8 << (total % 8)) - 1;
             }
-            *fv = next;
+        }
+        let step = Step::OneHotPreprocessing;
+        send_bytes(net, (me + 2) % 3, message.clone(), step)?;
+        let from = (me + 1) % 3;
+        let received = recv_bytes(net, from, total.div_ceil(8), step).await?;
+        if total % 8 != 0 && received[received.len() - 1] >> (total % 8) != 0 {
+            return Err(MaestroError::NonzeroBitPadding { from, step });
+        }
+        let (own, next) = (BitReader::new(&message), BitReader::new(&received));
+        for (idx, (s, fv)) in r.iter().zip(f.iter_mut()).enumerate() {
+            let (v0, v1) = bit(s, k);
+            let advance = |component: &Bits256, e: Bits256, v: u64| {
+                // The last product r_{k−1}·f_{M−1} = r_{k−1} − Σ of the others (f sums to 1).
+                let last = (v & 1) ^ parity(&e);
+                let e = xor(&e, &shl(&[last, 0, 0, 0], products));
+                xor(&xor(component, &e), &shl(&e, m))
+            };
+            let pos = idx * products;
+            *fv = (
+                advance(&fv.0, own.get_bits(pos, products), v0),
+                advance(&fv.1, next.get_bits(pos, products), v1),
+            );
         }
         m *= 2;
     }
     Ok(r.into_iter().zip(f).map(|(r, e)| OneHot256 { r, e }).collect())
 }
 
-/// One component of Σⱼ e_j · S\[c ⊕ j\].
-fn lookup_component(e: &Bits256, c: u8, table: &[u8; 256]) -> Gf256 {
-    let mut acc = 0u8;
-    for j in 0..256usize {
-        let select = 0u8.wrapping_sub(get(e, j));
-        acc ^= table[usize::from(c) ^ j] & select;
+/// For each output bit b, the set of j (bit j) with bit b of S\[j\] set.
+fn output_bit_masks(table: &[u8; 256]) -> [Bits256; 8] {
+    let mut masks = [[0u64; 4]; 8];
+    for (j, &t) in table.iter().enumerate() {
+        for (b, mask) in masks.iter_mut().enumerate() {
+            mask[j / 64] |= u64::from((t >> b) & 1) << (j % 64);
+        }
     }
-    Gf256(acc)
+    masks
+}
+
+/// e permuted by the public c: bit j of the result is bit j ⊕ c of `e` (butterfly swaps selected
+/// by masks from the bits of c rather than branches: c is public, but random, so branches would
+/// mispredict).
+#[inline]
+fn xor_permute(e: &Bits256, c: u8) -> Bits256 {
+    const SWAP: [(u64, u32); 6] = [
+        (0x5555_5555_5555_5555, 1),
+        (0x3333_3333_3333_3333, 2),
+        (0x0f0f_0f0f_0f0f_0f0f, 4),
+        (0x00ff_00ff_00ff_00ff, 8),
+        (0x0000_ffff_0000_ffff, 16),
+        (0x0000_0000_ffff_ffff, 32),
+    ];
+    let select = |k: u32| 0u64.wrapping_sub(u64::from((c >> k) & 1));
+    let mut out = *e;
+    for (k, &(mask, shift)) in SWAP.iter().enumerate() {
+        let on = select(k as u32);
+        for w in out.iter_mut() {
+            let swapped = ((*w & mask) << shift) | ((*w >> shift) & mask);
+            *w ^= (*w ^ swapped) & on;
+        }
+    }
+    for (k, distance) in [(6, 1), (7, 2)] {
+        let on = select(k);
+        let old = out;
+        for (i, w) in out.iter_mut().enumerate() {
+            *w ^= (*w ^ old[i ^ distance]) & on;
+        }
+    }
+    out
+}
+
+/// One component of Σⱼ e_j · S\[c ⊕ j\] = Σⱼ e_{c ⊕ j} · S\[j\]: output bit b is the parity of
+/// the permuted e under `masks[b]`.
+fn lookup_component(e: &Bits256, c: u8, masks: &[Bits256; 8]) -> Gf256 {
+    let permuted = xor_permute(e, c);
+    // Byte b of `folded` has the parity of permuted ∧ masks[b] (folded to 8 bits).
+    let mut folded = 0u64;
+    for (b, mask) in masks.iter().enumerate() {
+        let mut t = permuted.iter().zip(mask).fold(0, |acc, (p, m)| acc ^ (p & m));
+        t ^= t >> 32;
+        t ^= t >> 16;
+        t ^= t >> 8;
+        folded |= (t & 0xff) << (8 * b);
+    }
+    folded ^= folded >> 4;
+    folded ^= folded >> 2;
+    folded ^= folded >> 1;
+    // Bit 0 of byte b moves to bit 56 + b; the products never carry into each other.
+    Gf256(((folded & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u8)
 }
 
 /// The semi-honest (2,3) LUT-256 S-box layer: a [`Party`] and its preprocessed vectors.
@@ -115,8 +213,8 @@ fn lookup_component(e: &Bits256, c: u8, table: &[u8; 256]) -> Gf256 {
 pub struct Lut256Sbox {
     party: Party,
     pool: PreprocessedPool<OneHot256>,
-    table: [u8; 256],
-    inv_table: [u8; 256],
+    masks: [Bits256; 8],
+    inv_masks: [Bits256; 8],
 }
 
 impl Lut256Sbox {
@@ -125,8 +223,8 @@ impl Lut256Sbox {
         Lut256Sbox {
             party,
             pool: PreprocessedPool::default(),
-            table: sbox_table(),
-            inv_table: inv_sbox_table(),
+            masks: output_bit_masks(&sbox_table()),
+            inv_masks: output_bit_masks(&inv_sbox_table()),
         }
     }
 
@@ -154,22 +252,23 @@ impl Lut256Sbox {
     }
 }
 
-/// Replaces every byte x of `bytes` by a sharing of `table[x]`, one preprocessed vector each
+/// Replaces every byte x of `bytes` by a sharing of `T[x]` for the table T whose output-bit masks
+/// are `masks`, one preprocessed vector each
 /// (taken before any communication, so a short pool fails without sending).
 async fn lookup<N: Network>(
     party: &mut Party,
     pool: &mut PreprocessedPool<OneHot256>,
     net: &mut N,
     bytes: &mut [RssShare],
-    table: &[u8; 256],
+    masks: &[Bits256; 8],
 ) -> Result<(), MaestroError> {
     let vectors = pool.take(bytes.len())?;
     let masked: Vec<RssShare> = bytes.iter().zip(&vectors).map(|(&x, v)| x + v.r).collect();
     let opened = party.open(net, &masked).await?;
     let me = party.id();
     for ((b, c), v) in bytes.iter_mut().zip(opened).zip(&vectors) {
-        let first = lookup_component(&v.e.0, c.0, table);
-        let second = lookup_component(&v.e.1, c.0, table);
+        let first = lookup_component(&v.e.0, c.0, masks);
+        let second = lookup_component(&v.e.1, c.0, masks);
         *b = RssShare::new(me, first, second);
     }
     Ok(())
@@ -185,7 +284,7 @@ impl SboxLayer for Lut256Sbox {
         net: &mut N,
         bytes: &mut [RssShare],
     ) -> Result<(), MaestroError> {
-        lookup(&mut self.party, &mut self.pool, net, bytes, &self.table).await
+        lookup(&mut self.party, &mut self.pool, net, bytes, &self.masks).await
     }
 
     /// The same lookup in the inverse S-box table.
@@ -194,7 +293,7 @@ impl SboxLayer for Lut256Sbox {
         net: &mut N,
         bytes: &mut [RssShare],
     ) -> Result<(), MaestroError> {
-        lookup(&mut self.party, &mut self.pool, net, bytes, &self.inv_table).await
+        lookup(&mut self.party, &mut self.pool, net, bytes, &self.inv_masks).await
     }
 }
 
@@ -204,6 +303,48 @@ mod tests {
     use crate::net::memory::run_session;
     use rand_chacha::ChaCha20Rng;
     use rand_core::SeedableRng;
+
+    #[test]
+    fn lookup_of_a_one_hot_vector_is_the_sbox_of_the_unmasked_index() {
+        let table = sbox_table();
+        let masks = output_bit_masks(&table);
+        for v in (0..=255u8).step_by(7) {
+            for r in 0..=255u8 {
+                let mut e = [0u64; 4];
+                set(&mut e, usize::from(r), 1);
+                assert_eq!(lookup_component(&e, v ^ r, &masks), Gf256(table[usize::from(v)]), "v {v}, r {r}");
+            }
+        }
+        // Linearity in e, against the definition Σⱼ e_j · S[c ⊕ j].
+        let e: Bits256 =
+            [0x0123_4567_89ab_cdef, 0xfedc_ba98_7654_3210, 0x0f0f_1234_0000_ffff, 0x8000_0000_0000_0001];
+        for c in [0u8, 1, 0x40, 0x80, 0xc3, 0xff] {
+            let expected = (0..256)
+                .filter(|&j| (e[j / 64] >> (j % 64)) & 1 == 1)
+                .fold(0u8, |acc, j| acc ^ table[j ^ usize::from(c)]);
+            assert_eq!(lookup_component(&e, c, &masks), Gf256(expected), "c {c:#04x}");
+        }
+    }
+
+    #[test]
+    fn bit_writer_and_reader_roundtrip_runs() {
+        let value: Bits256 = [0xdead_beef_0123_4567, 0x89ab_cdef_f00d_cafe, 0, 0];
+        for n in [1, 3, 63, 64, 65, 127] {
+            let mut w = BitWriter::with_capacity(5 * n);
+            let run: Bits256 = core::array::from_fn(|i| value[i] & low_mask(n.saturating_sub(64 * i)));
+            for _ in 0..5 {
+                w.push_bits(&run, n);
+            }
+            let bytes = w.finish(5 * n);
+            assert_eq!(bytes.len(), (5 * n).div_ceil(8));
+            let r = BitReader::new(&bytes);
+            for k in 0..5 {
+                assert_eq!(r.get_bits(k * n, n), run, "n {n}, run {k}");
+            }
+        }
+        assert_eq!(shl(&[1, 0, 0, 0], 127), [0, 1 << 63, 0, 0]);
+        assert_eq!(shl(&[u64::MAX, 1, 0, 0], 64), [0, u64::MAX, 1, 0]);
+    }
 
     #[test]
     fn vectors_are_one_hot_at_r_with_247_bits_in_7_rounds() {

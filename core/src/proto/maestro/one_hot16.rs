@@ -12,6 +12,7 @@
 //! ⌈5n/8⌉ bytes) in 2 rounds per batch; Table 1's LUT-16 preprocessing is 160 vectors per
 //! block = 1760 bits, 2 rounds.
 
+use super::bits::{BitReader, BitWriter};
 use super::error::{MaestroError, Step};
 use super::gf16_rss::Rss16;
 use super::msg::{recv_bytes, send_bytes};
@@ -29,10 +30,6 @@ pub struct OneHot16 {
     pub e: (u16, u16),
 }
 
-/// Replicated share components of one bit, each 0 or 1.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct BitPair(pub(crate) u8, pub(crate) u8);
-
 /// Packs bits (0/1 values) LSB-first into bytes.
 pub fn pack_bits(bits: &[u8]) -> Vec<u8> {
     bits.chunks(8).map(|c| c.iter().enumerate().fold(0u8, |acc, (i, &b)| acc | (b & 1) << i)).collect()
@@ -48,38 +45,6 @@ pub fn unpack_bits(bytes: &[u8], count: usize, from: PartyId, step: Step) -> Res
         return Err(MaestroError::NonzeroBitPadding { from, step });
     }
     Ok((0..count).map(|k| (bytes[k / 8] >> (k % 8)) & 1).collect())
-}
-
-/// Batched AND of shared bits by resharing (the GF(2) case of [`Party::mul`]): ⌈ℓ/8⌉ bytes, one
-/// round.
-async fn mul_bits<N: Network>(
-    party: &mut Party,
-    net: &mut N,
-    a: &[BitPair],
-    b: &[BitPair],
-) -> Result<Vec<BitPair>, MaestroError> {
-    let products = a.iter().zip(b).map(|(x, y)| (x.0 & (y.0 ^ y.1)) ^ (x.1 & y.0)).collect();
-    reshare_bits(party, net, products).await
-}
-
-/// The resharing round of a batched AND: `local[k]` is this party's cross-term sum of product k
-/// (xᵢyᵢ + xᵢyᵢ₊₁ + xᵢ₊₁yᵢ); a PRSS zero bit is added and the result sent to party i−1.
-pub(crate) async fn reshare_bits<N: Network>(
-    party: &mut Party,
-    net: &mut N,
-    mut local: Vec<u8>,
-) -> Result<Vec<BitPair>, MaestroError> {
-    let me = party.id();
-    let zero = party.prss_mut().zero(local.len().div_ceil(8));
-    for (k, z) in local.iter_mut().enumerate() {
-        *z ^= (zero[k / 8].0 >> (k % 8)) & 1;
-    }
-    let step = Step::OneHotPreprocessing;
-    send_bytes(net, (me + 2) % 3, pack_bits(&local), step)?;
-    let from = (me + 1) % 3;
-    let bytes = recv_bytes(net, from, local.len().div_ceil(8), step).await?;
-    let z_next = unpack_bits(&bytes, local.len(), from, step)?;
-    Ok(local.into_iter().zip(z_next).map(|(f, s)| BitPair(f, s)).collect())
 }
 
 /// Pairs (i, j), i > j, multiplied in round 1, in this order.
@@ -111,30 +76,59 @@ const ROUND2: [(Left, usize, u16); 5] = [
     (Left::Pair(pair(3, 2)), pair(1, 0), 0b1111),
 ];
 
-/// For every j, the mask of subsets S ⊇ J (bit S set), so e_j = parity(m & SUPERSETS\[j\]).
-const SUPERSETS: [u16; 16] = {
-    let mut masks = [0u16; 16];
-    let mut j = 0;
-    while j < 16 {
-        let mut s = 0;
-        while s < 16 {
-            if s & j == j {
-                masks[j] |= 1 << s;
-            }
-            s += 1;
-        }
-        j += 1;
-    }
-    masks
-};
-
-/// The one-hot components from the monomial components `m` (bit S = component of m_S).
+/// The one-hot components from the monomial components `m` (bit S = component of m_S):
+/// e_J = Σ_{S ⊇ J} m_S, the superset-sum transform in four masked shift steps (no branch).
 fn expand(m: u16) -> u16 {
-    let mut e = 0u16;
-    for (j, mask) in SUPERSETS.iter().enumerate() {
-        e |= (((m & mask).count_ones() & 1) as u16) << j;
+    let mut e = m;
+    for (i, mask) in [0x5555u16, 0x3333, 0x0f0f, 0x00ff].into_iter().enumerate() {
+        // For every J without bit i, add the entry of J ∪ {i}.
+        e ^= (e >> (1 << i)) & mask;
     }
     e
+}
+
+/// Bits `indices[k]` of `x` as bit k of the result (the indices are public constants).
+fn gather(x: u64, indices: impl IntoIterator<Item = usize>) -> u64 {
+    indices.into_iter().enumerate().fold(0, |acc, (k, i)| acc | ((x >> i) & 1) << k)
+}
+
+/// One batched round of bit products, `width` per vector: `operands(k)` gives vector k's left
+/// and right operand bits for both components as four words; the result is this party's two
+/// components of every product (`width` bits per vector), after resharing (⌈count·width/8⌉
+/// bytes, one round). The message layout is [`pack_bits`] of the products in vector order.
+async fn bit_products_round<N: Network>(
+    party: &mut Party,
+    net: &mut N,
+    count: usize,
+    width: usize,
+    operands: impl Fn(usize) -> (u64, u64, u64, u64),
+) -> Result<(BitReader, BitReader), MaestroError> {
+    let me = party.id();
+    let total = count * width;
+    let mut writer = BitWriter::with_capacity(total);
+    for k in 0..count {
+        let (l0, l1, r0, r1) = operands(k);
+        writer.push((l0 & (r0 ^ r1)) ^ (l1 & r0), width as u32);
+    }
+    let mut message = writer.finish(total);
+    let mut zero = vec![0u8; total.div_ceil(8)];
+    party.prss_mut().zero_into(&mut zero);
+    for (b, z) in message.iter_mut().zip(&zero) {
+        *b ^= z;
+    }
+    if total % 8 != 0 {
+        if let Some(last) = message.last_mut() {
+            *last &= (1u8 << (total % 8)) - 1;
+        }
+    }
+    let step = Step::OneHotPreprocessing;
+    send_bytes(net, (me + 2) % 3, message.clone(), step)?;
+    let from = (me + 1) % 3;
+    let received = recv_bytes(net, from, total.div_ceil(8), step).await?;
+    if total % 8 != 0 && received[received.len() - 1] >> (total % 8) != 0 {
+        return Err(MaestroError::NonzeroBitPadding { from, step });
+    }
+    Ok((BitReader::new(&message), BitReader::new(&received)))
 }
 
 /// `count` random one-hot vectors of length 16 in two rounds.
@@ -150,43 +144,53 @@ pub async fn generate<N: Network>(
         .into_iter()
         .map(|s| Rss16::new(me, Gf16::new(s.first().0), Gf16::new(s.second().0)))
         .collect();
-    let bit = |s: &Rss16, i: usize| BitPair((s.first().value() >> i) & 1, (s.second().value() >> i) & 1);
-    let left: Vec<BitPair> = r.iter().flat_map(|s| PAIRS.map(|(i, _)| bit(s, i))).collect();
-    let right: Vec<BitPair> = r.iter().flat_map(|s| PAIRS.map(|(_, j)| bit(s, j))).collect();
-    let pairs = mul_bits(party, net, &left, &right).await?;
-    let mut left = Vec::with_capacity(5 * count);
-    let mut right = Vec::with_capacity(5 * count);
-    for (s, p) in r.iter().zip(pairs.chunks_exact(6)) {
-        for (l, k, _) in ROUND2 {
-            left.push(match l {
-                Left::Bit(i) => bit(s, i),
-                Left::Pair(q) => p[q],
-            });
-            right.push(p[k]);
-        }
-    }
-    let higher = mul_bits(party, net, &left, &right).await?;
+    let comps = |s: &Rss16| (u64::from(s.first().value()), u64::from(s.second().value()));
+    let (left1, right1) = (PAIRS.map(|(i, _)| i), PAIRS.map(|(_, j)| j));
+    let (own1, next1) = bit_products_round(party, net, count, 6, |k| {
+        let (x0, x1) = comps(&r[k]);
+        (gather(x0, left1), gather(x1, left1), gather(x0, right1), gather(x1, right1))
+    })
+    .await?;
+    let pairs = |k: usize| (own1.get(6 * k, 6), next1.get(6 * k, 6));
+    let left2 = |x: u64, p: u64| {
+        ROUND2.iter().enumerate().fold(0, |acc, (n, (l, _, _))| {
+            let b = match *l {
+                Left::Bit(i) => (x >> i) & 1,
+                Left::Pair(q) => (p >> q) & 1,
+            };
+            acc | b << n
+        })
+    };
+    let right2 = ROUND2.map(|(_, k, _)| k);
+    let (own2, next2) = bit_products_round(party, net, count, 5, |k| {
+        let ((x0, x1), (p0, p1)) = (comps(&r[k]), pairs(k));
+        (left2(x0, p0), left2(x1, p1), gather(p0, right2), gather(p1, right2))
+    })
+    .await?;
     // m_∅ = 1 goes into component 0: party 0's first component, party 2's second.
     let one = (u16::from(me == 0), u16::from(me == 2));
+    let monomials = |x: u64, p: u64, h: u64, one: u16| {
+        let mut m = one;
+        for i in 0..4 {
+            m |= (((x >> i) & 1) as u16) << (1 << i);
+        }
+        for (k, &(i, j)) in PAIRS.iter().enumerate() {
+            m |= (((p >> k) & 1) as u16) << ((1 << i) | (1 << j));
+        }
+        for (k, &(_, _, subset)) in ROUND2.iter().enumerate() {
+            m |= (((h >> k) & 1) as u16) << subset;
+        }
+        m
+    };
     Ok(r.iter()
-        .zip(pairs.chunks_exact(6))
-        .zip(higher.chunks_exact(5))
-        .map(|((s, p), h)| {
-            let mut m = (one.0, one.1);
-            let mut set = |subset: u16, b: BitPair| {
-                m.0 |= u16::from(b.0) << subset;
-                m.1 |= u16::from(b.1) << subset;
-            };
-            for i in 0..4 {
-                set(1 << i, bit(s, i));
+        .enumerate()
+        .map(|(k, s)| {
+            let ((x0, x1), (p0, p1)) = (comps(s), pairs(k));
+            let (h0, h1) = (own2.get(5 * k, 5), next2.get(5 * k, 5));
+            OneHot16 {
+                r: *s,
+                e: (expand(monomials(x0, p0, h0, one.0)), expand(monomials(x1, p1, h1, one.1))),
             }
-            for (k, &(i, j)) in PAIRS.iter().enumerate() {
-                set((1 << i) | (1 << j), p[k]);
-            }
-            for (k, &(_, _, subset)) in ROUND2.iter().enumerate() {
-                set(subset, h[k]);
-            }
-            OneHot16 { r: *s, e: (expand(m.0), expand(m.1)) }
         })
         .collect())
 }

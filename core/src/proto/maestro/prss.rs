@@ -19,6 +19,7 @@
 
 use super::error::{MaestroError, Step};
 use super::msg::{recv_bytes, send_bytes};
+use super::par::{for_chunks_mut, parallel_now};
 use super::rss::RssShare;
 use crate::field::Gf256;
 use crate::net::{Network, PartyId};
@@ -50,9 +51,28 @@ impl KeyStreams {
     }
 }
 
+/// Fills `out` with the next `out.len()` bytes of `rng`'s stream, leaving `rng` where
+/// `fill_bytes` would (a started 32-bit word is consumed whole). Long fills are split at word
+/// positions and generated in parallel under the `rayon` feature, with identical output.
+fn fill_stream(rng: &mut ChaCha20Rng, out: &mut [u8]) {
+    if !parallel_now(out.len()) {
+        rng.fill_bytes(out);
+        return;
+    }
+    let start = rng.get_word_pos();
+    let base: &ChaCha20Rng = rng;
+    for_chunks_mut(out, |offset, piece| {
+        let mut piece_rng = base.clone();
+        // Pieces are a multiple of 4 bytes long (par::CHUNK), so each starts on a word boundary.
+        piece_rng.set_word_pos(start + (offset / 4) as u128);
+        piece_rng.fill_bytes(piece);
+    });
+    rng.set_word_pos(start + out.len().div_ceil(4) as u128);
+}
+
 fn next_elements(rng: &mut ChaCha20Rng, n: usize) -> Vec<Gf256> {
     let mut bytes = vec![0u8; n];
-    rng.fill_bytes(&mut bytes);
+    fill_stream(rng, &mut bytes);
     bytes.into_iter().map(Gf256).collect()
 }
 
@@ -121,6 +141,26 @@ impl Prss {
         alpha
     }
 
+    /// [`Prss::zero`] written into `out` (the same draws): this party's parts of `out.len()`
+    /// additive sharings of zero, as bytes.
+    pub fn zero_into(&mut self, out: &mut [u8]) {
+        fill_stream(&mut self.own.zero, out);
+        let mut next = vec![0u8; out.len()];
+        fill_stream(&mut self.next.zero, &mut next);
+        for (a, b) in out.iter_mut().zip(next) {
+            *a ^= b;
+        }
+    }
+
+    /// [`Prss::random`] as contiguous components (the same draws).
+    pub fn random_packed(&mut self, n: usize) -> super::packed::Packed {
+        let mut first = vec![0u8; n];
+        let mut second = vec![0u8; n];
+        fill_stream(&mut self.own.random, &mut first);
+        fill_stream(&mut self.next.random, &mut second);
+        super::packed::Packed { party: self.party, first, second }
+    }
+
     /// The next `n` input-mask elements of key k_`component`.
     ///
     /// # Panics
@@ -145,6 +185,7 @@ impl Prss {
 mod tests {
     use super::*;
     use crate::net::memory::run_session;
+    use crate::proto::maestro::par::CHUNK;
     use rand_chacha::ChaCha20Rng;
 
     fn setup_all(seed: u64) -> Vec<Prss> {
@@ -185,6 +226,28 @@ mod tests {
         let z = prss[0].zero(64);
         let firsts: Vec<Gf256> = r.iter().map(|s| s.first()).collect();
         assert_ne!(firsts, z);
+    }
+
+    #[test]
+    fn bulk_draws_match_the_element_draws_and_stream_positions() {
+        let mut a = setup_all(40);
+        let mut b = setup_all(40);
+        // Lengths around the parallel split (2 · CHUNK) and not multiples of a word.
+        for n in [3, 2 * CHUNK + 5, 70_001] {
+            let z = a[1].zero(n);
+            let mut zb = vec![0u8; n];
+            b[1].zero_into(&mut zb);
+            assert_eq!(Gf256::as_bytes(&z), &zb[..], "zero, n {n}");
+            let r = a[1].random(n);
+            assert_eq!(b[1].random_packed(n).to_shares(), r, "random, n {n}");
+        }
+        let mut direct = ChaCha20Rng::from_seed([9; 32]);
+        let mut split = direct.clone();
+        let mut x = vec![0u8; 3 * CHUNK + 7];
+        let mut y = x.clone();
+        direct.fill_bytes(&mut x);
+        fill_stream(&mut split, &mut y);
+        assert_eq!((x, direct.next_u32()), (y, split.next_u32()));
     }
 
     #[test]

@@ -55,7 +55,9 @@ pub trait SboxLayer {
 }
 
 /// Finishes SubBytes after an inversion: writes affine(x⁻¹) into each byte (FIPS-197 §5.1.1), the
-/// linear part share-wise and the constant once. Every inversion-based variant ends this way.
+/// linear part share-wise and the constant once. Every inversion-based variant ends this way
+/// (the semi-honest ones through [`apply_affine_packed`]).
+#[allow(dead_code, reason = "the per-element form kept for variants on RssShare vectors")]
 pub(super) fn apply_affine(bytes: &mut [RssShare], inverses: impl IntoIterator<Item = RssShare>) {
     for (b, inv) in bytes.iter_mut().zip(inverses) {
         *b = inv.map_linear(affine_linear).add_public(AFFINE_CONSTANT);
@@ -67,4 +69,12 @@ pub(super) fn apply_affine(bytes: &mut [RssShare], inverses: impl IntoIterator<I
 /// the inversion then fails.
 pub(super) fn inv_affine(bytes: &[RssShare]) -> Vec<RssShare> {
     bytes.iter().map(|b| b.map_linear(inv_affine_linear).add_public(INV_AFFINE_CONSTANT)).collect()
+}
+
+/// [`apply_affine`] for contiguous inverses: the linear part eight bytes at a time.
+pub(super) fn apply_affine_packed(bytes: &mut [RssShare], mut inverses: super::packed::Packed) {
+    let affine = super::packed::ByteLinear::new(affine_linear);
+    inverses = inverses.map_linear(&affine);
+    inverses.add_public(AFFINE_CONSTANT);
+    inverses.write_to(bytes);
 }

@@ -27,8 +27,14 @@
 //! - [`frobenius`]: x², x⁴, x¹⁶ as constant-time F2-linear bit matrices (local on shares);
 //! - [`msg`]: the raw-byte wire format; [`error`]: typed errors.
 //!
-//! Not implemented yet: the ⟨⟨·⟩⟩-LUT-256 / (3,3) LUT-256 variant (§3.5, Protocols 6–7) and the malicious
-//! verification (§2.7); they plug in as further [`SboxLayer`] implementations.
+//! - [`verify`]: malicious security pieces — coin tossing, the triple log with Table 2
+//!   embeddings and Eq. (3)/(5)/(6), Protocols 1–2, hash-compare openings (§2.4, §2.7);
+//! - [`malicious`]: the GF(2^8)-circuit, GF(2^4)-circuit and LUT-16 S-boxes with malicious
+//!   security with abort, verifying before any output is revealed.
+//!
+//! Not implemented yet: the ⟨⟨·⟩⟩-LUT-256 / (3,3) LUT-256 variant (§3.5, Protocols 6–7) and
+//! malicious versions of the LUT-256 variants; they plug in as further [`SboxLayer`]
+//! implementations.
 //!
 //! Communication is that of the paper's model (payload bytes per party, rounds as counted by
 //! [`crate::net::NetStats`]); setup costs 32 bytes and one round per party.
@@ -41,6 +47,7 @@ pub mod gf16_rss;
 pub mod gf256_circuit;
 pub mod lut16;
 pub mod lut256;
+pub mod malicious;
 pub mod msg;
 pub mod one_hot16;
 pub mod online;
@@ -48,6 +55,7 @@ mod pool;
 pub mod prss;
 pub mod rss;
 pub mod sbox;
+pub mod verify;
 
 pub use error::{MaestroError, Step};
 pub use gf16_circuit::Gf16CircuitSbox;

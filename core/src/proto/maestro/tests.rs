@@ -15,7 +15,7 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 
 /// An S-box variant under the generic AES test suite.
-trait Variant: SboxLayer<Share = RssShare> + Sized {
+pub(super) trait Variant: SboxLayer<Share = RssShare> + Sized {
     /// Per S-box and party in the online phase: bits sent and rounds.
     const COSTS: Costs;
     fn build(party: Party) -> Self;
@@ -28,14 +28,14 @@ trait Variant: SboxLayer<Share = RssShare> + Sized {
 /// (n a multiple of 4, so nibble packing has no padding) in `rounds` rounds and `messages`
 /// messages.
 #[derive(Clone, Copy, Debug)]
-struct Costs {
-    bits: u64,
-    rounds: u64,
+pub(super) struct Costs {
+    pub(super) bits: u64,
+    pub(super) rounds: u64,
     /// Messages each party sends per `sub_bytes` call.
-    messages: u64,
+    pub(super) messages: u64,
     /// Preprocessing bits per S-box (one batch of any size, `pre_rounds` rounds).
-    pre_bits: u64,
-    pre_rounds: u64,
+    pub(super) pre_bits: u64,
+    pub(super) pre_rounds: u64,
 }
 
 impl Variant for Gf256CircuitSbox {
@@ -628,7 +628,7 @@ fn property_multiplication_and_linear_combinations_open_correctly() {
 }
 
 /// The FIPS-197 / RustCrypto / cost suite every S-box variant runs, with its exact costs.
-fn aes_suite<S: Variant>() {
+pub(super) fn aes_suite<S: Variant>() {
     sbox_is_exhaustively_correct::<S>();
     key_schedule_alone_matches_plain_expansion::<S>();
     fips197_key_from_party0_plaintext_from_party1_batches_1_and_7::<S>();

@@ -23,10 +23,12 @@ pub(crate) fn add_to_first(share: &mut RssShare, delta: u8) {
     *share = RssShare::new(share.party(), share.first() + Gf256(delta), share.second());
 }
 
-/// XORs `mask` into byte `byte` (modulo the length) of this party's `message`-th sent message.
+/// XORs `mask` into byte `byte` (modulo the length) of this party's sent messages number
+/// `message` to `message + count − 1`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct MessageAttack {
     pub(crate) message: usize,
+    pub(crate) count: usize,
     pub(crate) byte: usize,
     pub(crate) mask: u8,
 }
@@ -60,7 +62,7 @@ impl<N: Network> Network for TamperNet<N> {
     }
 
     fn send(&mut self, to: PartyId, mut msg: Vec<u8>) -> Result<(), NetError> {
-        if let Some(a) = self.attack.filter(|a| a.message == self.sent && !msg.is_empty()) {
+        if let Some(a) = self.attack.filter(|a| (a.message..a.message + a.count).contains(&self.sent) && !msg.is_empty()) {
             let len = msg.len();
             msg[a.byte % len] ^= a.mask;
         }

@@ -25,7 +25,8 @@ use crate::proto::maestro::gf16_rss::Rss16;
 use crate::proto::maestro::one_hot16::OneHot16;
 use crate::proto::maestro::rss::RssShare;
 
-/// ψ(α) for K = (GF(2^4))^4 = GF(2^4)\[α\]/({2}α⁴ + {2}α² + {4}α + {8}) (MAESTRO Table 2).
+/// ψ(α) for K = (GF(2^4))^4 (MAESTRO Table 2); it has degree 4 over ψ(GF(2^4)) (tested), so
+/// 1, α, α² are independent over GF(2^4), which is all Eq. (3)'s soundness needs.
 pub const ALPHA_IMAGE: u64 = 0x14f1_968d_182d_d50f;
 
 const fn gf_mul(a: u64, b: u64) -> u64 {
@@ -267,13 +268,22 @@ mod tests {
         embed_k(a, b, c)
     }
 
+    /// Eq. (3) is sound iff 1, α, α² are independent over ψ(GF(2^4)): ψ(α) must have degree ≥ 3
+    /// over that subfield. Exhaustively, it has degree 4: exactly one monic quartic over
+    /// ψ(GF(2^4)) vanishes at it (a lower degree would give 16 or more). That quartic is
+    /// α⁴ + α² + {5}α + {2}; Table 2's text prints {2}α⁴ + {2}α² + {4}α + {8}, which does not
+    /// vanish at the printed ψ(α) in this representation — only the degree matters here.
     #[test]
-    fn alpha_image_is_a_root_of_the_extension_polynomial() {
-        // {2}α⁴ + {2}α² + {4}α + {8} with coefficients embedded by ψ.
+    fn alpha_image_has_degree_four_over_the_gf16_subfield() {
         let a = Gf64(ALPHA_IMAGE);
-        let c = |v: u8| embed_gf16(Gf16::new(v));
-        let a2 = a * a;
-        assert_eq!(c(2) * a2 * a2 + c(2) * a2 + c(4) * a + c(8), Gf64::ZERO);
+        let (a2, a3) = (a * a, a * a * a);
+        let a4 = a2 * a2;
+        let c = |v: u16| embed_gf16(Gf16::new(v as u8));
+        let roots: Vec<[u16; 4]> = (0..1u32 << 16)
+            .map(|k| core::array::from_fn(|i| ((k >> (4 * i)) & 15) as u16))
+            .filter(|q: &[u16; 4]| a4 + c(q[3]) * a3 + c(q[2]) * a2 + c(q[1]) * a + c(q[0]) == Gf64::ZERO)
+            .collect();
+        assert_eq!(roots, vec![[2, 5, 1, 0]]);
         assert_eq!(PSI16[0].map(Gf64), [0, 1, 2, 3].map(|i| embed_gf16(Gf16::new(1 << i))));
     }
 

@@ -31,6 +31,7 @@
 
 use super::coin::toss;
 use super::rss64::{local_product, mul, open, random, reshare, Rss64};
+use super::triples::Triple64;
 use super::triples::TripleLog;
 use super::view::PublicView;
 use crate::field::clmul::Backend;
@@ -46,42 +47,117 @@ struct DotProduct {
     z: Rss64,
 }
 
-/// Lifts the log into GF(2^64) and combines it with powers of `r`: x_k ← r^k x_k, z ← Σ r^k z_k
-/// (one reduction for z per component).
-fn combine(backend: Backend, log: &TripleLog, r: u64) -> DotProduct {
-    let n = log.len();
-    let mut x = Vec::with_capacity(n + 1);
-    let mut y = Vec::with_capacity(n + 1);
-    let (mut z_first, mut z_second) = (0u128, 0u128);
-    let mut power = 1u64;
-    log.for_each_lifted(|t| {
-        x.push(t.x.scale(backend, power));
-        y.push(t.y);
-        z_first ^= backend.clmul64(t.z.first, power);
-        z_second ^= backend.clmul64(t.z.second, power);
-        power = mul(backend, power, r);
-    });
-    DotProduct { x, y, z: Rss64 { first: Gf64::reduce(z_first).0, second: Gf64::reduce(z_second).0 } }
+/// The local arithmetic of Protocol 2, written once over a [`Backend`]. With the hardware
+/// backend the loops are compiled with PCLMULQDQ enabled (see [`Kernels::run`]), so the backend's
+/// carry-less product inlines into them instead of being a call per product.
+mod kernels {
+    use super::{DotProduct, Rss64};
+    use crate::field::clmul::Backend;
+    use crate::field::Gf64;
+    use crate::proto::maestro::verify::rss64::{local_product, mul};
+    use crate::proto::maestro::verify::triples::Triple64;
+
+    /// x_k ← r^k x_k, z ← Σ r^k z_k (one reduction per component of z).
+    #[inline(always)]
+    pub(super) fn combine(backend: Backend, triples: &[Triple64], r: u64) -> DotProduct {
+        let mut x = Vec::with_capacity(triples.len() + 1);
+        let mut y = Vec::with_capacity(triples.len() + 1);
+        let (mut z_first, mut z_second) = (0u128, 0u128);
+        let mut power = 1u64;
+        for t in triples {
+            x.push(Rss64 { first: mul(backend, t.x.first, power), second: mul(backend, t.x.second, power) });
+            y.push(t.y);
+            z_first ^= backend.clmul64(t.z.first, power);
+            z_second ^= backend.clmul64(t.z.second, power);
+            power = mul(backend, power, r);
+        }
+        DotProduct { x, y, z: Rss64 { first: Gf64::reduce(z_first).0, second: Gf64::reduce(z_second).0 } }
+    }
+
+    /// This party's additive shares of h(1) = Σ x₂ᵢ₊₁y₂ᵢ₊₁ and
+    /// h(∞) = Σ (x₂ᵢ + x₂ᵢ₊₁)(y₂ᵢ + y₂ᵢ₊₁), each reduced once.
+    #[inline(always)]
+    pub(super) fn evaluations(backend: Backend, x: &[Rss64], y: &[Rss64]) -> [u64; 2] {
+        let (mut at_one, mut leading) = (0u128, 0u128);
+        for (xp, yp) in x.chunks_exact(2).zip(y.chunks_exact(2)) {
+            at_one ^= local_product(backend, xp[1], yp[1]);
+            leading ^= local_product(backend, xp[0].add(xp[1]), yp[0].add(yp[1]));
+        }
+        [Gf64::reduce(at_one).0, Gf64::reduce(leading).0]
+    }
+
+    /// vᵢ ← v₂ᵢ + r(v₂ᵢ + v₂ᵢ₊₁) in place for both vectors, halving their length.
+    #[inline(always)]
+    pub(super) fn fold(backend: Backend, x: &mut Vec<Rss64>, y: &mut Vec<Rss64>, r: u64) {
+        for v in [x, y] {
+            let half = v.len() / 2;
+            for i in 0..half {
+                let (a, b) = (v[2 * i], v[2 * i + 1]);
+                let d = a.add(b);
+                v[i] = Rss64 {
+                    first: a.first ^ mul(backend, d.first, r),
+                    second: a.second ^ mul(backend, d.second, r),
+                };
+            }
+            v.truncate(half);
+        }
+    }
 }
 
-/// This party's unreduced additive shares of h(1) = Σ x₂ᵢ₊₁y₂ᵢ₊₁ and h(∞) = Σ (x₂ᵢ+x₂ᵢ₊₁)(y₂ᵢ+y₂ᵢ₊₁).
-fn local_evaluations(backend: Backend, x: &[Rss64], y: &[Rss64]) -> [u64; 2] {
-    let (mut at_one, mut leading) = (0u128, 0u128);
-    for (xp, yp) in x.chunks_exact(2).zip(y.chunks_exact(2)) {
-        at_one ^= local_product(backend, xp[1], yp[1]);
-        leading ^= local_product(backend, xp[0].add(xp[1]), yp[0].add(yp[1]));
+/// Entry points to [`kernels`] for one backend.
+#[derive(Clone, Copy)]
+struct Kernels(Backend);
+
+#[cfg(target_arch = "x86_64")]
+mod pclmul {
+    use super::{kernels, DotProduct, Rss64};
+    use crate::field::clmul::Backend;
+    use crate::proto::maestro::verify::triples::Triple64;
+
+    // SAFETY (all three): callers only reach these after `Backend::detect` found PCLMULQDQ.
+    #[target_feature(enable = "pclmulqdq")]
+    pub(super) unsafe fn combine(triples: &[Triple64], r: u64) -> DotProduct {
+        kernels::combine(Backend::Pclmulqdq, triples, r)
     }
-    [Gf64::reduce(at_one).0, Gf64::reduce(leading).0]
+
+    #[target_feature(enable = "pclmulqdq")]
+    pub(super) unsafe fn evaluations(x: &[Rss64], y: &[Rss64]) -> [u64; 2] {
+        kernels::evaluations(Backend::Pclmulqdq, x, y)
+    }
+
+    #[target_feature(enable = "pclmulqdq")]
+    pub(super) unsafe fn fold(x: &mut Vec<Rss64>, y: &mut Vec<Rss64>, r: u64) {
+        kernels::fold(Backend::Pclmulqdq, x, y, r)
+    }
 }
 
-/// vᵢ ← v₂ᵢ + r(v₂ᵢ + v₂ᵢ₊₁) in place, halving the length.
-fn fold(backend: Backend, v: &mut Vec<Rss64>, r: u64) {
-    let half = v.len() / 2;
-    for i in 0..half {
-        let (a, b) = (v[2 * i], v[2 * i + 1]);
-        v[i] = a.add(a.add(b).scale(backend, r));
+impl Kernels {
+    fn combine(self, triples: &[Triple64], r: u64) -> DotProduct {
+        match self.0 {
+            // SAFETY: the `Pclmulqdq` backend only exists after detecting the CPU feature.
+            #[cfg(target_arch = "x86_64")]
+            Backend::Pclmulqdq => unsafe { pclmul::combine(triples, r) },
+            backend => kernels::combine(backend, triples, r),
+        }
     }
-    v.truncate(half);
+
+    fn evaluations(self, x: &[Rss64], y: &[Rss64]) -> [u64; 2] {
+        match self.0 {
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            Backend::Pclmulqdq => unsafe { pclmul::evaluations(x, y) },
+            backend => kernels::evaluations(backend, x, y),
+        }
+    }
+
+    fn fold(self, x: &mut Vec<Rss64>, y: &mut Vec<Rss64>, r: u64) {
+        match self.0 {
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            Backend::Pclmulqdq => unsafe { pclmul::fold(x, y, r) },
+            backend => kernels::fold(backend, x, y, r),
+        }
+    }
 }
 
 /// Protocol 1 (CheckTriple) on the final triple; returns the opened σ (0 iff the check passes).
@@ -133,22 +209,25 @@ async fn verify_triples<N: Network>(
     log: &TripleLog,
 ) -> Result<u64, MaestroError> {
     let backend = Backend::detect();
+    let kernels = Kernels(backend);
+    let mut lifted = Vec::new();
+    log.lift_into(&mut lifted);
     let r = toss(party, net, view).await?;
-    let DotProduct { mut x, mut y, mut z } = combine(backend, log, r);
+    let DotProduct { mut x, mut y, mut z } = kernels.combine(&lifted, r);
+    drop(lifted);
     while x.len() > 1 {
         if x.len() % 2 == 1 {
             x.push(Rss64::default());
             y.push(Rss64::default());
         }
-        let local = local_evaluations(backend, &x, &y);
+        let local = kernels.evaluations(&x, &y);
         let shares = reshare(party, net, &local, Step::Verification).await?;
         let (at_one, leading) = (shares[0], shares[1]);
         let r = toss(party, net, view).await?;
         let at_zero = z.add(at_one);
         let linear = at_zero.add(at_one).add(leading);
         z = at_zero.add(linear.scale(backend, r)).add(leading.scale(backend, mul(backend, r, r)));
-        fold(backend, &mut x, r);
-        fold(backend, &mut y, r);
+        kernels.fold(&mut x, &mut y, r);
     }
     check_triple(party, net, view, backend, x[0], y[0], z).await
 }

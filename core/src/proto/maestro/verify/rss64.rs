@@ -31,27 +31,27 @@ pub struct Rss64 {
 
 impl Rss64 {
     /// Component-wise sum (the share of x + y).
-    #[inline]
+    #[inline(always)]
     pub fn add(self, rhs: Self) -> Self {
         Rss64 { first: self.first ^ rhs.first, second: self.second ^ rhs.second }
     }
 
     /// The share of c·x for a public c.
-    #[inline]
+    #[inline(always)]
     pub fn scale(self, backend: Backend, c: u64) -> Self {
         Rss64 { first: mul(backend, self.first, c), second: mul(backend, self.second, c) }
     }
 }
 
 /// The reduced product a·b in GF(2^64).
-#[inline]
+#[inline(always)]
 pub fn mul(backend: Backend, a: u64, b: u64) -> u64 {
     Gf64::reduce(backend.clmul64(a, b)).0
 }
 
 /// This party's unreduced additive share of x·y (the three cross terms it can compute:
 /// xᵢ(yᵢ + yᵢ₊₁) + xᵢ₊₁yᵢ, §2.6 "Local Multiplication"), for accumulating inner products.
-#[inline]
+#[inline(always)]
 pub fn local_product(backend: Backend, x: Rss64, y: Rss64) -> u128 {
     backend.clmul64(x.first, y.first ^ y.second) ^ backend.clmul64(x.second, y.first)
 }

@@ -147,8 +147,10 @@ impl TripleLog {
         *self = Self::default();
     }
 
-    /// Calls `sink` with every recorded triple lifted into GF(2^64), in a fixed order.
-    pub fn for_each_lifted(&self, mut sink: impl FnMut(Triple64)) {
+    /// Every recorded triple lifted into GF(2^64), appended to `out` in a fixed order.
+    pub fn lift_into(&self, out: &mut Vec<Triple64>) {
+        out.reserve(self.len());
+        let mut sink = |t: Triple64| out.push(t);
         let e8 = |s: RssShare| Rss64 { first: embed_gf256(s.first()).0, second: embed_gf256(s.second()).0 };
         for &[x, y, z] in &self.gf256 {
             sink(Triple64 { x: e8(x), y: e8(y), z: e8(z) });

@@ -231,3 +231,31 @@ async fn verify_triples<N: Network>(
     }
     check_triple(party, net, view, backend, x[0], y[0], z).await
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_chacha::ChaCha20Rng;
+    use rand_core::{RngCore, SeedableRng};
+
+    /// Every available backend's kernels agree with the portable ones.
+    #[test]
+    fn kernels_agree_on_every_backend() {
+        let mut rng = ChaCha20Rng::seed_from_u64(90);
+        let mut share = || Rss64 { first: rng.next_u64(), second: rng.next_u64() };
+        let triples: Vec<Triple64> = (0..101).map(|_| Triple64 { x: share(), y: share(), z: share() }).collect();
+        let r = 0x0123_4567_89ab_cdef;
+        let reference = Kernels(Backend::Portable);
+        for backend in Backend::available() {
+            let kernels = Kernels(backend);
+            let (a, b) = (reference.combine(&triples, r), kernels.combine(&triples, r));
+            assert_eq!((&a.x, &a.y, a.z), (&b.x, &b.y, b.z));
+            let (mut x, mut y) = (a.x[..100].to_vec(), a.y[..100].to_vec());
+            assert_eq!(reference.evaluations(&x, &y), kernels.evaluations(&x, &y));
+            let (mut x2, mut y2) = (x.clone(), y.clone());
+            reference.fold(&mut x, &mut y, r);
+            kernels.fold(&mut x2, &mut y2, r);
+            assert_eq!((x, y), (x2, y2));
+        }
+    }
+}

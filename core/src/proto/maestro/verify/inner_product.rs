@@ -57,21 +57,41 @@ mod kernels {
     use crate::proto::maestro::verify::rss64::{local_product, mul};
     use crate::proto::maestro::verify::triples::Triple64;
 
-    /// x_k ← r^k x_k, z ← Σ r^k z_k (one reduction per component of z).
+    /// The running random linear combination of Protocol 2 steps 1–2: x_k ← r^k x_k and the
+    /// unreduced Σ r^k z_k, over the triples seen so far.
+    pub(super) struct Combination {
+        pub(super) x: Vec<Rss64>,
+        pub(super) y: Vec<Rss64>,
+        z_first: u128,
+        z_second: u128,
+        power: u64,
+    }
+
+    impl Combination {
+        pub(super) fn new(capacity: usize) -> Self {
+            let (x, y) = (Vec::with_capacity(capacity + 1), Vec::with_capacity(capacity + 1));
+            Combination { x, y, z_first: 0, z_second: 0, power: 1 }
+        }
+
+        /// The combined dot product, reducing z once per component.
+        pub(super) fn finish(self) -> DotProduct {
+            let z = Rss64 { first: Gf64::reduce(self.z_first).0, second: Gf64::reduce(self.z_second).0 };
+            DotProduct { x: self.x, y: self.y, z }
+        }
+    }
+
+    /// Adds `triples` to the combination with the next powers of `r`.
     #[inline(always)]
-    pub(super) fn combine(backend: Backend, triples: &[Triple64], r: u64) -> DotProduct {
-        let mut x = Vec::with_capacity(triples.len() + 1);
-        let mut y = Vec::with_capacity(triples.len() + 1);
-        let (mut z_first, mut z_second) = (0u128, 0u128);
-        let mut power = 1u64;
+    pub(super) fn combine(backend: Backend, acc: &mut Combination, triples: &[Triple64], r: u64) {
+        let mut power = acc.power;
         for t in triples {
-            x.push(Rss64 { first: mul(backend, t.x.first, power), second: mul(backend, t.x.second, power) });
-            y.push(t.y);
-            z_first ^= backend.clmul64(t.z.first, power);
-            z_second ^= backend.clmul64(t.z.second, power);
+            acc.x.push(Rss64 { first: mul(backend, t.x.first, power), second: mul(backend, t.x.second, power) });
+            acc.y.push(t.y);
+            acc.z_first ^= backend.clmul64(t.z.first, power);
+            acc.z_second ^= backend.clmul64(t.z.second, power);
             power = mul(backend, power, r);
         }
-        DotProduct { x, y, z: Rss64 { first: Gf64::reduce(z_first).0, second: Gf64::reduce(z_second).0 } }
+        acc.power = power;
     }
 
     /// This party's additive shares of h(1) = Σ x₂ᵢ₊₁y₂ᵢ₊₁ and
@@ -104,20 +124,24 @@ mod kernels {
     }
 }
 
+/// Triples lifted at a time (48 bytes each: a chunk stays in the L1/L2 cache).
+const LIFT_CHUNK: usize = 512;
+
 /// Entry points to [`kernels`] for one backend.
 #[derive(Clone, Copy)]
 struct Kernels(Backend);
 
 #[cfg(target_arch = "x86_64")]
 mod pclmul {
-    use super::{kernels, DotProduct, Rss64};
+    use super::kernels::{self, Combination};
+    use super::Rss64;
     use crate::field::clmul::Backend;
     use crate::proto::maestro::verify::triples::Triple64;
 
     // SAFETY (all three): callers only reach these after `Backend::detect` found PCLMULQDQ.
     #[target_feature(enable = "pclmulqdq")]
-    pub(super) unsafe fn combine(triples: &[Triple64], r: u64) -> DotProduct {
-        kernels::combine(Backend::Pclmulqdq, triples, r)
+    pub(super) unsafe fn combine(acc: &mut Combination, triples: &[Triple64], r: u64) {
+        kernels::combine(Backend::Pclmulqdq, acc, triples, r)
     }
 
     #[target_feature(enable = "pclmulqdq")]
@@ -132,13 +156,20 @@ mod pclmul {
 }
 
 impl Kernels {
-    fn combine(self, triples: &[Triple64], r: u64) -> DotProduct {
+    fn combine(self, acc: &mut kernels::Combination, triples: &[Triple64], r: u64) {
         match self.0 {
             // SAFETY: the `Pclmulqdq` backend only exists after detecting the CPU feature.
             #[cfg(target_arch = "x86_64")]
-            Backend::Pclmulqdq => unsafe { pclmul::combine(triples, r) },
-            backend => kernels::combine(backend, triples, r),
+            Backend::Pclmulqdq => unsafe { pclmul::combine(acc, triples, r) },
+            backend => kernels::combine(backend, acc, triples, r),
         }
+    }
+
+    /// Lifts the log chunk by chunk (cache-sized) into the combination with powers of `r`.
+    fn combine_log(self, log: &TripleLog, r: u64) -> DotProduct {
+        let mut acc = kernels::Combination::new(log.len());
+        log.lift_chunks(LIFT_CHUNK, |chunk| self.combine(&mut acc, chunk, r));
+        acc.finish()
     }
 
     fn evaluations(self, x: &[Rss64], y: &[Rss64]) -> [u64; 2] {
@@ -210,11 +241,8 @@ async fn verify_triples<N: Network>(
 ) -> Result<u64, MaestroError> {
     let backend = Backend::detect();
     let kernels = Kernels(backend);
-    let mut lifted = Vec::new();
-    log.lift_into(&mut lifted);
     let r = toss(party, net, view).await?;
-    let DotProduct { mut x, mut y, mut z } = kernels.combine(&lifted, r);
-    drop(lifted);
+    let DotProduct { mut x, mut y, mut z } = kernels.combine_log(log, r);
     while x.len() > 1 {
         if x.len() % 2 == 1 {
             x.push(Rss64::default());
@@ -248,7 +276,13 @@ mod tests {
         let reference = Kernels(Backend::Portable);
         for backend in Backend::available() {
             let kernels = Kernels(backend);
-            let (a, b) = (reference.combine(&triples, r), kernels.combine(&triples, r));
+            let combined = |k: Kernels| {
+                let mut acc = kernels::Combination::new(0);
+                k.combine(&mut acc, &triples[..40], r);
+                k.combine(&mut acc, &triples[40..], r);
+                acc.finish()
+            };
+            let (a, b) = (combined(reference), combined(kernels));
             assert_eq!((&a.x, &a.y, a.z), (&b.x, &b.y, b.z));
             let (mut x, mut y) = (a.x[..100].to_vec(), a.y[..100].to_vec());
             assert_eq!(reference.evaluations(&x, &y), kernels.evaluations(&x, &y));

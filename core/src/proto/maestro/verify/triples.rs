@@ -147,10 +147,18 @@ impl TripleLog {
         *self = Self::default();
     }
 
-    /// Every recorded triple lifted into GF(2^64), appended to `out` in a fixed order.
-    pub fn lift_into(&self, out: &mut Vec<Triple64>) {
-        out.reserve(self.len());
-        let mut sink = |t: Triple64| out.push(t);
+    /// Every recorded triple lifted into GF(2^64), in a fixed order, handed to `consume` in
+    /// chunks of at most `chunk` triples (so the lifted batch never exists in memory at once).
+    pub fn lift_chunks(&self, chunk: usize, mut consume: impl FnMut(&[Triple64])) {
+        let chunk = chunk.max(1);
+        let mut buffer: Vec<Triple64> = Vec::with_capacity(chunk);
+        let mut sink = |t: Triple64| {
+            buffer.push(t);
+            if buffer.len() == chunk {
+                consume(&buffer);
+                buffer.clear();
+            }
+        };
         let e8 = |s: RssShare| Rss64 { first: embed_gf256(s.first()).0, second: embed_gf256(s.second()).0 };
         for &[x, y, z] in &self.gf256 {
             sink(Triple64 { x: e8(x), y: e8(y), z: e8(z) });
@@ -186,6 +194,9 @@ impl TripleLog {
             let pair = |p: u64, q: u64| Rss64 { first: p, second: q };
             sink(Triple64 { x: pair(a[0], c[0]), y: pair(a[1], c[1]), z: pair(a[2], c[2]) });
             sink(Triple64 { x: pair(b[0], d[0]), y: pair(b[1], d[1]), z: pair(b[2], d[2]) });
+        }
+        if !buffer.is_empty() {
+            consume(&buffer);
         }
     }
 }

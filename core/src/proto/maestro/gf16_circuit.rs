@@ -35,8 +35,20 @@ pub async fn inverse<N: Network>(
     net: &mut N,
     x: &[RssShare],
 ) -> Result<Vec<RssShare>, MaestroError> {
+    inverse_observed(party, net, x, &mut |_, _, _| {}).await
+}
+
+/// [`inverse`], calling `observe(a, b, a·b)` after each of its four batched multiplications, in
+/// order (the malicious variant records them for verification).
+pub(super) async fn inverse_observed<N: Network>(
+    party: &mut Party,
+    net: &mut N,
+    x: &[RssShare],
+    observe: &mut impl FnMut(&[Rss16], &[Rss16], &[Rss16]),
+) -> Result<Vec<RssShare>, MaestroError> {
     let (high, low): (Vec<Rss16>, Vec<Rss16>) = x.iter().map(|&s| to_tower(s)).unzip();
     let product = mul(party, net, &high, &low).await?;
+    observe(&high, &low, &product);
     let v: Vec<Rss16> = product
         .iter()
         .zip(&high)
@@ -46,12 +58,15 @@ pub async fn inverse<N: Network>(
     let v2: Vec<Rss16> = v.iter().map(|s| s.square()).collect();
     let v4: Vec<Rss16> = v2.iter().map(|s| s.square()).collect();
     let v6 = mul(party, net, &v2, &v4).await?;
+    observe(&v2, &v4, &v6);
     let v8: Vec<Rss16> = v4.iter().map(|s| s.square()).collect();
     let v_inv = mul(party, net, &v6, &v8).await?;
+    observe(&v6, &v8, &v_inv);
     // Eq. (1): one batch [a_h, a_h + a_l] · [v⁻¹, v⁻¹].
     let left: Vec<Rss16> = high.iter().copied().chain(high.iter().zip(&low).map(|(&h, &l)| h + l)).collect();
     let right: Vec<Rss16> = v_inv.iter().chain(&v_inv).copied().collect();
     let products = mul(party, net, &left, &right).await?;
+    observe(&left, &right, &products);
     let (new_high, new_low) = products.split_at(x.len());
     Ok(new_high.iter().zip(new_low).map(|(&h, &l)| from_tower(h, l)).collect())
 }

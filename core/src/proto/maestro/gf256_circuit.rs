@@ -27,17 +27,32 @@ pub async fn inverse<N: Network>(
     net: &mut N,
     x: &[RssShare],
 ) -> Result<Vec<RssShare>, MaestroError> {
+    inverse_observed(party, net, x, &mut |_, _, _| {}).await
+}
+
+/// [`inverse`], calling `observe(a, b, a·b)` after each batched multiplication (the malicious
+/// variant records them for verification).
+pub(super) async fn inverse_observed<N: Network>(
+    party: &mut Party,
+    net: &mut N,
+    x: &[RssShare],
+    observe: &mut impl FnMut(&[RssShare], &[RssShare], &[RssShare]),
+) -> Result<Vec<RssShare>, MaestroError> {
     let n = x.len();
     let x2: Vec<RssShare> = x.iter().map(|s| s.square()).collect();
     let x3 = party.mul(net, &x2, x).await?;
+    observe(&x2, x, &x3);
     let x12: Vec<RssShare> = x3.iter().map(|s| s.pow4()).collect();
     // Round 2: [x¹² · x², x¹² · x³] as one batch.
     let left: Vec<RssShare> = x12.iter().chain(&x12).copied().collect();
     let right: Vec<RssShare> = x2.iter().chain(&x3).copied().collect();
     let products = party.mul(net, &left, &right).await?;
+    observe(&left, &right, &products);
     let (x14, x15) = products.split_at(n);
     let x240: Vec<RssShare> = x15.iter().map(|s| s.pow16()).collect();
-    party.mul(net, &x240, x14).await
+    let inverse = party.mul(net, &x240, x14).await?;
+    observe(&x240, x14, &inverse);
+    Ok(inverse)
 }
 
 /// The semi-honest GF(2^8)-circuit S-box layer over a [`Party`].

@@ -63,6 +63,19 @@ async fn inverse<N: Network>(
     x: &[RssShare],
     vectors: &[OneHot16],
 ) -> Result<Vec<RssShare>, MaestroError> {
+    inverse_observed(party, net, x, vectors, &mut |_| {}, &mut |_, _, _| {}).await
+}
+
+/// [`inverse`], calling `opened(c)` with the opened masked indices and `multiplied(a, b, a·b)`
+/// after the batched multiplication (the malicious variant records them for verification).
+pub(super) async fn inverse_observed<N: Network>(
+    party: &mut Party,
+    net: &mut N,
+    x: &[RssShare],
+    vectors: &[OneHot16],
+    opened: &mut impl FnMut(&[Gf16]),
+    multiplied: &mut impl FnMut(&[Rss16], &[Rss16], &[Rss16]),
+) -> Result<Vec<RssShare>, MaestroError> {
     let me = party.id();
     let (high, low): (Vec<Rss16>, Vec<Rss16>) = x.iter().map(|&s| to_tower(s)).unzip();
     let alpha = zero_nibbles(party, x.len());
@@ -88,19 +101,18 @@ async fn inverse<N: Network>(
     let from_prev = recv_bytes(net, prev, expected, Step::LookupOpen).await?;
     let from_next = unpack_nibbles(&from_next, x.len(), next, Step::LookupOpen)?;
     let from_prev = unpack_nibbles(&from_prev, x.len(), prev, Step::LookupOpen)?;
-    let v_inv: Vec<Rss16> = masked
+    let c: Vec<Gf16> =
+        masked.iter().zip(from_next).zip(from_prev).map(|((&own, n), p)| own + n + p).collect();
+    opened(&c);
+    let v_inv: Vec<Rss16> = c
         .iter()
-        .zip(from_next)
-        .zip(from_prev)
         .zip(vectors)
-        .map(|(((&own, n), p), oh)| {
-            let c = own + n + p;
-            Rss16::new(me, lookup_component(oh.e.0, c), lookup_component(oh.e.1, c))
-        })
+        .map(|(&c, oh)| Rss16::new(me, lookup_component(oh.e.0, c), lookup_component(oh.e.1, c)))
         .collect();
     let left: Vec<Rss16> = high.iter().copied().chain(high.iter().zip(&low).map(|(&h, &l)| h + l)).collect();
     let right: Vec<Rss16> = v_inv.iter().chain(&v_inv).copied().collect();
     let products = mul(party, net, &left, &right).await?;
+    multiplied(&left, &right, &products);
     let (new_high, new_low) = products.split_at(x.len());
     Ok(new_high.iter().zip(new_low).map(|(&h, &l)| from_tower(h, l)).collect())
 }

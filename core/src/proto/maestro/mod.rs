@@ -33,11 +33,14 @@
 //!   supplied as shares) and batched encryption and decryption (FIPS-197 §5.1, §5.3) of many
 //!   blocks, decryption at exactly the cost of encryption;
 //! - [`frobenius`]: x², x⁴, x¹⁶ as constant-time F2-linear bit matrices (local on shares);
-//! - [`msg`]: the raw-byte wire format; [`error`]: typed errors.
+//! - [`msg`]: the raw-byte wire format; [`error`]: typed errors;
+//! - [`verify`]: malicious security pieces — coin tossing, the triple log with Table 2
+//!   embeddings and Eq. (3)/(5)/(6), Protocols 1–2, hash-compare openings (§2.4, §2.7);
+//! - [`malicious`]: the GF(2^8)-circuit, GF(2^4)-circuit and LUT-16 S-boxes with malicious
+//!   security with abort, verifying before any output is revealed.
 //!
-//! Not implemented yet: the malicious verification (§2.7) and with it the malicious variants,
-//! including Protocol 7's VerifySbox for the (3,3) LUT-256; they plug in as further
-//! [`SboxLayer`] implementations.
+//! Not implemented yet: malicious versions of the (2,3) LUT-256 variants; they plug in as
+//! further [`SboxLayer`] implementations.
 //!
 //! Communication is that of the paper's model (payload bytes per party, rounds as counted by
 //! [`crate::net::NetStats`]); setup costs 32 bytes and one round per party.
@@ -52,6 +55,7 @@ pub mod lut16;
 pub mod lut256;
 pub mod lut256_33;
 pub mod mixed_share;
+pub mod malicious;
 pub mod msg;
 pub mod one_hot16;
 pub mod online;
@@ -60,6 +64,7 @@ pub mod prss;
 pub mod rss;
 pub mod sbox;
 pub mod tensor_lookup;
+pub mod verify;
 
 pub use error::{MaestroError, Step};
 pub use gf16_circuit::Gf16CircuitSbox;

@@ -36,11 +36,11 @@
 //! - [`msg`]: the raw-byte wire format; [`error`]: typed errors;
 //! - [`verify`]: malicious security pieces — coin tossing, the triple log with Table 2
 //!   embeddings and Eq. (3)/(5)/(6), Protocols 1–2, hash-compare openings (§2.4, §2.7);
-//! - [`malicious`]: the GF(2^8)-circuit, GF(2^4)-circuit and LUT-16 S-boxes with malicious
-//!   security with abort, verifying before any output is revealed.
+//! - [`malicious`]: the GF(2^8)-circuit, GF(2^4)-circuit, LUT-16 and (3,3) LUT-256 S-boxes with
+//!   malicious security with abort, verifying before any output is revealed.
 //!
-//! Not implemented yet: malicious versions of the (2,3) LUT-256 variants; they plug in as
-//! further [`SboxLayer`] implementations.
+//! Not implemented yet: a malicious version of the (2,3) LUT-256 variant; it plugs in as a
+//! further [`SboxLayer`] implementation.
 //!
 //! Communication is that of the paper's model (payload bytes per party, rounds as counted by
 //! [`crate::net::NetStats`]); setup costs 32 bytes and one round per party.

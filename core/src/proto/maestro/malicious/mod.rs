@@ -10,13 +10,16 @@
 //! - [`gf16_circuit`]: GF(2^4)-circuit + Protocol 2 with Eq. (3) (3 triples per S-box instead
 //!   of 5: Eq. (3) for a_h·a_l, a'_h, a'_l, plus v² · v⁴ and v⁶ · v⁸);
 //! - [`lut16`]: LUT-16 + Protocol 2 with Eq. (3) (1 triple per S-box online) and the two
-//!   Eq. (5)/(6) checks per one-hot vector (2 triples instead of 11).
+//!   Eq. (5)/(6) checks per one-hot vector (2 triples instead of 11);
+//! - [`lut256_33`]: (3,3) LUT-256 with Protocol 7's VerifySbox (two GF(2^8) triples per S-box)
+//!   and the Eq. (5)/(6) checks of both length-16 one-hot vectors of each lookup; it reshares
+//!   every layer's output instead of recovering it from the next layer (see its docs).
 //!
-//! The (2,3) and (3,3) LUT-256 variants have no malicious version here.
+//! The (2,3) LUT-256 variant has no malicious version here.
 //!
 //! **Running a malicious job end to end** (every party runs the same code):
 //! 1. `let party = Party::setup(net, rng)`, `let mut sbox = MaliciousLut16Sbox::new(party)` (or
-//!    another variant); LUT-16 also calls `sbox.preprocess(net, sboxes)`;
+//!    another variant); LUT-16 and (3,3) LUT-256 also call `sbox.preprocess(net, sboxes)`;
 //! 2. inputs through `sbox.session().input(net, owner, values, len)` (the third input component
 //!    goes into the view, so an owner who sends different components is caught);
 //! 3. [`super::aes::expand_key`] / [`super::aes::encrypt_blocks`] unchanged on `sbox`;
@@ -28,6 +31,7 @@
 pub mod gf16_circuit;
 pub mod gf256_circuit;
 pub mod lut16;
+pub mod lut256_33;
 
 #[cfg(test)]
 mod tamper;
@@ -37,6 +41,7 @@ mod tests;
 pub use gf16_circuit::MaliciousGf16CircuitSbox;
 pub use gf256_circuit::MaliciousGf256CircuitSbox;
 pub use lut16::MaliciousLut16Sbox;
+pub use lut256_33::MaliciousAdditiveLut256Sbox;
 
 use super::error::{MaestroError, Step};
 use super::online::Party;

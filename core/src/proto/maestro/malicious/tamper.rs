@@ -14,7 +14,11 @@ pub(crate) enum Deviation {
     SboxInput { call: usize, byte: usize, delta: u8 },
     /// Adds `delta` to the first component of its share of S-box output `byte` in call `call`.
     SboxOutput { call: usize, byte: usize, delta: u8 },
-    /// Flips `bits` of its first component of preprocessed one-hot vector `index` (LUT-16).
+    /// Adds `delta` to its additive share of lookup output `byte` in call `call`, before the
+    /// resharing ((3,3) LUT-256).
+    LookupOutput { call: usize, byte: usize, delta: u8 },
+    /// Flips `bits` of its first component of preprocessed one-hot vector `index` (LUT-16 and
+    /// (3,3) LUT-256).
     OneHot { index: usize, bits: u16 },
 }
 

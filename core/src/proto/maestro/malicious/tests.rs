@@ -9,7 +9,7 @@ use crate::aes::Block;
 use crate::field::Gf256;
 use crate::net::memory::{run_session, MemoryNetwork};
 use crate::net::{NetError, NetStats, Network};
-use crate::proto::maestro::aes::{encrypt_blocks, expand_key, to_blocks};
+use crate::proto::maestro::aes::{decrypt_blocks, encrypt_blocks, expand_key, to_blocks};
 use crate::proto::maestro::tests::{aes_suite, Costs, Variant};
 use ::aes::cipher::{BlockEncrypt, KeyInit};
 use rand_chacha::ChaCha20Rng;
@@ -57,6 +57,20 @@ impl Malicious for MaliciousLut16Sbox {
     }
 }
 
+impl Malicious for MaliciousAdditiveLut256Sbox {
+    /// 2 VerifySbox triples online, 2 × 2 Eq. (5)/(6) triples for the two one-hot vectors.
+    const TRIPLES_PER_SBOX: usize = 6;
+    /// The masked-index opening and the output resharing.
+    const MESSAGES_PER_CALL: usize = 2;
+    const PREPROCESSING_MESSAGES: usize = 2;
+    fn create(party: Party) -> Self {
+        Self::new(party)
+    }
+    async fn prepare<N: Network>(&mut self, net: &mut N, sboxes: usize) -> Result<(), MaestroError> {
+        self.preprocess(net, sboxes).await
+    }
+}
+
 impl Variant for MaliciousGf256CircuitSbox {
     const COSTS: Costs = Costs { bits: 32, rounds: 3, messages: 3, pre_bits: 0, pre_rounds: 0, mixed: None };
     fn build(party: Party) -> Self {
@@ -88,6 +102,26 @@ impl Variant for MaliciousLut16Sbox {
     async fn preprocess(&mut self, net: &mut MemoryNetwork, sboxes: usize) {
         MaliciousLut16Sbox::preprocess(self, net, sboxes).await.expect("preprocessing");
     }
+}
+
+/// 8 bits to open c from replicated shares and 8 bits to reshare the output, 2 rounds; 22
+/// preprocessing bits (two length-16 one-hot vectors) in 2 rounds.
+impl Variant for MaliciousAdditiveLut256Sbox {
+    const COSTS: Costs = Costs { bits: 16, rounds: 2, messages: 2, pre_bits: 22, pre_rounds: 2, mixed: None };
+    fn build(party: Party) -> Self {
+        Self::new(party)
+    }
+    fn party(&mut self) -> &mut Party {
+        self.session().party()
+    }
+    async fn preprocess(&mut self, net: &mut MemoryNetwork, sboxes: usize) {
+        MaliciousAdditiveLut256Sbox::preprocess(self, net, sboxes).await.expect("preprocessing");
+    }
+}
+
+#[test]
+fn malicious_lut256_33_aes_suite() {
+    aes_suite::<MaliciousAdditiveLut256Sbox>();
 }
 
 #[test]
@@ -233,8 +267,21 @@ fn malicious_gf16_circuit_honest_runs_reveal_after_verification() {
 }
 
 #[test]
+fn malicious_lut256_33_honest_runs_reveal_after_verification() {
+    honest_runs_reveal_after_verification::<MaliciousAdditiveLut256Sbox>();
+}
+
+#[test]
 fn malicious_lut16_honest_runs_reveal_after_verification() {
     honest_runs_reveal_after_verification::<MaliciousLut16Sbox>();
+}
+
+/// Which variant-specific attacks [`attacks`] adds to the common ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Circuit,
+    Lut16,
+    Lut256,
 }
 
 /// A named attack: a corrupted message of `corrupt`, or a local deviation.
@@ -251,7 +298,7 @@ fn flip(message: usize, byte: usize, mask: u8) -> Option<MessageAttack> {
 
 /// Attacks at every protocol position of [`job`], located from the honest run's phase
 /// boundaries of the corrupt party (0 or 1).
-fn attacks<S: Malicious>(honest: [Phases; 3], lut: bool) -> Vec<Attack> {
+fn attacks<S: Malicious>(honest: [Phases; 3], kind: Kind) -> Vec<Attack> {
     let mut list = Vec::new();
     let mut message = |name, corrupt: usize, index: fn(&Phases) -> usize, byte, mask| {
         list.push(Attack { name, corrupt, message: flip(index(&honest[corrupt]), byte, mask), deviation: None });
@@ -271,7 +318,17 @@ fn attacks<S: Malicious>(honest: [Phases; 3], lut: bool) -> Vec<Attack> {
     message("verification: opening of sigma", 1, |p| p.open - 6, 0, 0x01);
     message("verification: view hash", 0, |p| p.open - 5, 31, 0x01);
     message("output share", 1, |p| p.open - 3, 6, 0x01);
-    if lut {
+    if kind == Kind::Lut256 {
+        message("one-hot preprocessing round 1", 1, |p| p.setup, 0, 0x01);
+        message("one-hot preprocessing round 2", 0, |p| p.setup + 1, 33, 0x04);
+        // Each (3,3) LUT-256 call sends the masked-index opening, then the output resharing.
+        message("masked-index opening (key schedule)", 1, |p| p.inputs + 2, 1, 0x40);
+        message("masked-index opening (encryption)", 0, |p| p.key_schedule + 4, 3, 0x01);
+        message("output resharing (key schedule)", 2, |p| p.inputs + 1, 0, 0x01);
+        message("output resharing (encryption)", 1, |p| p.key_schedule + 7, 9, 0x08);
+        message("output resharing (last layer)", 0, |p| p.encryption - 1, 30, 0x80);
+    }
+    if kind == Kind::Lut16 {
         message("one-hot preprocessing round 1", 1, |p| p.setup, 0, 0x01);
         message("one-hot preprocessing round 2", 0, |p| p.setup + 1, 33, 0x04);
         // Each LUT-16 call sends c to party i+1, c to party i−1, then the resharing.
@@ -288,6 +345,38 @@ fn attacks<S: Malicious>(honest: [Phases; 3], lut: bool) -> Vec<Attack> {
             corrupt: 2,
             message: None,
             deviation: Some(Deviation::OneHot { index: 45, bits: 0x0101 }),
+        });
+    }
+    if kind == Kind::Lut256 {
+        list.push(Attack {
+            name: "same error in a whole layer's resharing",
+            corrupt: 2,
+            message: Some(MessageAttack { message: honest[2].key_schedule + 9, count: 1, byte: 0, mask: 0xff }),
+            deviation: None,
+        });
+        list.push(Attack {
+            name: "local one-hot vector share (low nibble)",
+            corrupt: 2,
+            message: None,
+            deviation: Some(Deviation::OneHot { index: 44, bits: 0x0101 }),
+        });
+        list.push(Attack {
+            name: "local one-hot vector share (high nibble)",
+            corrupt: 0,
+            message: None,
+            deviation: Some(Deviation::OneHot { index: 101, bits: 0x8000 }),
+        });
+        list.push(Attack {
+            name: "lookup output share (key schedule)",
+            corrupt: 0,
+            message: None,
+            deviation: Some(Deviation::LookupOutput { call: 3, byte: 2, delta: 0x55 }),
+        });
+        list.push(Attack {
+            name: "lookup output share (encryption)",
+            corrupt: 2,
+            message: None,
+            deviation: Some(Deviation::LookupOutput { call: 14, byte: 30, delta: 0x01 }),
         });
     }
     list.push(Attack {
@@ -316,7 +405,7 @@ fn attacks<S: Malicious>(honest: [Phases; 3], lut: bool) -> Vec<Attack> {
 /// The one exception is the last message of the protocol, the output hash: a corrupt party can
 /// always send a wrong hash to one honest party only (security with abort is not fair). That
 /// party aborts; the other, whose checks all passed, outputs the correct ciphertext.
-fn cheating_aborts<S: Malicious>(lut: bool) {
+fn cheating_aborts<S: Malicious>(kind: Kind) {
     let blocks = random_blocks(2, 50);
     let honest = job::<S>(FIPS_KEY, &blocks, 0, None, None, 51);
     let expected = expected_ciphertext(&FIPS_KEY, &blocks);
@@ -328,7 +417,7 @@ fn cheating_aborts<S: Malicious>(lut: bool) {
     let runs = job::<S>(FIPS_KEY, &blocks, 0, last_hash, None, 51);
     assert_eq!(runs[1].output, Err(MaestroError::OpeningMismatch { peer: 0 }));
     assert_eq!(runs[2].output.as_ref(), Ok(&expected));
-    let list = attacks::<S>(phases, lut);
+    let list = attacks::<S>(phases, kind);
     assert!(list.len() >= 10);
     for attack in list {
         if let Some(m) = attack.message {
@@ -351,15 +440,73 @@ fn cheating_aborts<S: Malicious>(lut: bool) {
 
 #[test]
 fn malicious_gf256_circuit_cheating_parties_are_caught() {
-    cheating_aborts::<MaliciousGf256CircuitSbox>(false);
+    cheating_aborts::<MaliciousGf256CircuitSbox>(Kind::Circuit);
 }
 
 #[test]
 fn malicious_gf16_circuit_cheating_parties_are_caught() {
-    cheating_aborts::<MaliciousGf16CircuitSbox>(false);
+    cheating_aborts::<MaliciousGf16CircuitSbox>(Kind::Circuit);
 }
 
 #[test]
 fn malicious_lut16_cheating_parties_are_caught() {
-    cheating_aborts::<MaliciousLut16Sbox>(true);
+    cheating_aborts::<MaliciousLut16Sbox>(Kind::Lut16);
+}
+
+#[test]
+fn malicious_lut256_33_cheating_parties_are_caught() {
+    cheating_aborts::<MaliciousAdditiveLut256Sbox>(Kind::Lut256);
+}
+
+/// Malicious AES-128 decryption with the (3,3) LUT-256 layer: key from party 0, ciphertext from
+/// party 1, verified opening of the plaintext. `corrupt` applies `deviation`.
+fn lut256_33_decrypt_job(key: Block, ciphertext: &[Block], corrupt: usize, deviation: Option<Deviation>) -> Vec<Result<Vec<u8>, MaestroError>> {
+    let ct: Vec<Gf256> = ciphertext.iter().flatten().map(|&b| Gf256(b)).collect();
+    let key: Vec<Gf256> = key.iter().map(|&b| Gf256(b)).collect();
+    run_session(3, |mut net| {
+        let me = net.party();
+        let (key, ct) = (key.clone(), ct.clone());
+        async move {
+            let mut rng = ChaCha20Rng::seed_from_u64(77 + me as u64);
+            let mut sbox = MaliciousAdditiveLut256Sbox::new(Party::setup(&mut net, &mut rng).await?);
+            if me == corrupt {
+                sbox.session().deviation = deviation;
+            }
+            sbox.preprocess(&mut net, 40 + 160 * ct.len() / 16).await?;
+            let key_shares = sbox.session().input(&mut net, 0, (me == 0).then_some(&key[..]), 16).await?;
+            let ct_shares = sbox.session().input(&mut net, 1, (me == 1).then_some(&ct[..]), ct.len()).await?;
+            let round_keys = expand_key(&mut sbox, &mut net, &key_shares).await?;
+            let mut state = to_blocks(&ct_shares).expect("whole blocks");
+            decrypt_blocks(&mut sbox, &mut net, &round_keys, &mut state).await?;
+            let opened = sbox.session().open(&mut net, state.as_flattened()).await?;
+            Ok(opened.iter().map(|b| b.0).collect())
+        }
+    })
+}
+
+/// Decryption is verified like encryption: honest runs reveal the plaintext, an error in any
+/// inverse lookup makes both honest parties abort.
+#[test]
+fn malicious_lut256_33_decryption_is_verified() {
+    let plaintext = random_blocks(3, 60);
+    let ciphertext: Vec<Block> = expected_ciphertext(&FIPS_KEY, &plaintext)
+        .chunks_exact(16)
+        .map(|c| c.try_into().expect("16 bytes"))
+        .collect();
+    let expected: Vec<u8> = plaintext.iter().flatten().copied().collect();
+    for run in lut256_33_decrypt_job(FIPS_KEY, &ciphertext, 0, None) {
+        assert_eq!(run, Ok(expected.clone()));
+    }
+    // Call 10 is the first InvSubBytes layer (after the 10 key-schedule calls).
+    for (call, corrupt) in [(10, 1), (19, 2)] {
+        let deviation = Some(Deviation::LookupOutput { call, byte: 7, delta: 0x10 });
+        for (p, run) in lut256_33_decrypt_job(FIPS_KEY, &ciphertext, corrupt, deviation).into_iter().enumerate() {
+            if p != corrupt {
+                assert!(
+                    matches!(run, Err(MaestroError::VerificationFailed | MaestroError::OpeningMismatch { .. })),
+                    "call {call}: party {p} got {run:?}"
+                );
+            }
+        }
+    }
 }

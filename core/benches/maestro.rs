@@ -18,7 +18,8 @@ mod bench {
     use chorus_core::proto::maestro::aes::{encrypt_blocks, expand_key};
     use chorus_core::proto::maestro::tensor_lookup::TensorTable;
     use chorus_core::proto::maestro::malicious::{
-        MaliciousGf16CircuitSbox, MaliciousGf256CircuitSbox, MaliciousLut16Sbox, MaliciousSboxLayer,
+        MaliciousAdditiveLut256Sbox, MaliciousGf16CircuitSbox, MaliciousGf256CircuitSbox, MaliciousLut16Sbox,
+        MaliciousSboxLayer,
     };
     use chorus_core::proto::maestro::{
         AdditiveLut256Sbox, Gf16CircuitSbox, Gf256CircuitSbox, Lut16Sbox, Lut256Sbox, Party, RssShare,
@@ -238,6 +239,15 @@ mod bench {
         }
     }
 
+    impl Variant for MaliciousAdditiveLut256Sbox {
+        fn build(party: Party) -> Self {
+            MaliciousAdditiveLut256Sbox::new(party)
+        }
+        async fn prepare(&mut self, net: &mut MemoryNetwork, sboxes: usize) {
+            self.preprocess(net, sboxes).await.expect("preprocessing");
+        }
+    }
+
     /// Malicious AES-128 on 1000 blocks: `total` times preprocessing (if any), key schedule,
     /// encryption, verification and the verified opening of the ciphertext; `verify` times only
     /// the verification of all recorded multiplications (Protocol 2 + hash comparison).
@@ -295,6 +305,10 @@ mod bench {
         malicious::<MaliciousLut16Sbox>(c, "maestro_malicious_lut16_aes128");
     }
 
+    fn malicious_lut256_33(c: &mut Criterion) {
+        malicious::<MaliciousAdditiveLut256Sbox>(c, "maestro_malicious_lut256_33_aes128");
+    }
+
     criterion_group!(
         benches,
         gf256_circuit,
@@ -304,7 +318,8 @@ mod bench {
         lut256_33,
         malicious_gf256_circuit,
         malicious_gf16_circuit,
-        malicious_lut16
+        malicious_lut16,
+        malicious_lut256_33
     );
 }
 

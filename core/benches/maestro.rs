@@ -16,6 +16,10 @@ mod bench {
     use chorus_core::net::memory::{run_session, MemoryNetwork};
     use chorus_core::net::Network;
     use chorus_core::proto::maestro::aes::{encrypt_blocks, expand_key};
+    use chorus_core::proto::maestro::malicious::{
+        MaliciousAdditiveLut256Sbox, MaliciousGf16CircuitSbox, MaliciousGf256CircuitSbox, MaliciousLut16Sbox,
+        MaliciousSboxLayer,
+    };
     use chorus_core::proto::maestro::tensor_lookup::TensorTable;
     use chorus_core::proto::maestro::{
         AdditiveLut256Sbox, Gf16CircuitSbox, Gf256CircuitSbox, Lut16Sbox, Lut256Sbox, Party, RssShare,
@@ -214,7 +218,113 @@ mod bench {
         group.finish();
     }
 
-    criterion_group!(benches, gf256_circuit, gf16_circuit, lut16, lut256, lut256_33);
+    impl Variant for MaliciousGf256CircuitSbox {
+        fn build(party: Party) -> Self {
+            MaliciousGf256CircuitSbox::new(party)
+        }
+    }
+
+    impl Variant for MaliciousGf16CircuitSbox {
+        fn build(party: Party) -> Self {
+            MaliciousGf16CircuitSbox::new(party)
+        }
+    }
+
+    impl Variant for MaliciousLut16Sbox {
+        fn build(party: Party) -> Self {
+            MaliciousLut16Sbox::new(party)
+        }
+        async fn prepare(&mut self, net: &mut MemoryNetwork, sboxes: usize) {
+            self.preprocess(net, sboxes).await.expect("preprocessing");
+        }
+    }
+
+    impl Variant for MaliciousAdditiveLut256Sbox {
+        fn build(party: Party) -> Self {
+            MaliciousAdditiveLut256Sbox::new(party)
+        }
+        async fn prepare(&mut self, net: &mut MemoryNetwork, sboxes: usize) {
+            self.preprocess(net, sboxes).await.expect("preprocessing");
+        }
+    }
+
+    /// Malicious AES-128 on 1000 blocks: `total` times preprocessing (if any), key schedule,
+    /// encryption, verification and the verified opening of the ciphertext; `verify` times only
+    /// the verification of all recorded multiplications (Protocol 2 + hash comparison).
+    fn malicious<S: Variant + MaliciousSboxLayer>(c: &mut Criterion, name: &str) {
+        let mut group = c.benchmark_group(name);
+        group.sample_size(10);
+        group.throughput(Throughput::Elements(BLOCKS as u64));
+        group.bench_function("total_1000_blocks", |b| {
+            b.iter_batched(
+                || parties::<S>(4, 0),
+                |states| {
+                    let futures = states.into_iter().map(|mut s| async move {
+                        s.sbox.prepare(&mut s.net, SBOXES).await;
+                        let rk = expand_key(&mut s.sbox, &mut s.net, &s.key).await.expect("key schedule");
+                        encrypt_blocks(&mut s.sbox, &mut s.net, &rk, &mut s.blocks).await.expect("encrypt");
+                        s.sbox
+                            .session()
+                            .open(&mut s.net, s.blocks.as_flattened())
+                            .await
+                            .expect("verified open")
+                    });
+                    futures::executor::block_on(futures::future::join_all(futures))
+                },
+                BatchSize::PerIteration,
+            )
+        });
+        group.bench_function("verify_1000_blocks", |b| {
+            b.iter_batched(
+                || {
+                    let states = with_round_keys(parties::<S>(5, SBOXES));
+                    let futures = states.into_iter().map(|(mut s, rk)| async move {
+                        encrypt_blocks(&mut s.sbox, &mut s.net, &rk, &mut s.blocks).await.expect("encrypt");
+                        s
+                    });
+                    futures::executor::block_on(futures::future::join_all(futures))
+                },
+                |states| {
+                    let futures = states.into_iter().map(|mut s| async move {
+                        s.sbox.session().verify(&mut s.net).await.expect("verify");
+                        s.sbox
+                    });
+                    futures::executor::block_on(futures::future::join_all(futures))
+                },
+                BatchSize::PerIteration,
+            )
+        });
+        group.finish();
+    }
+
+    fn malicious_gf256_circuit(c: &mut Criterion) {
+        malicious::<MaliciousGf256CircuitSbox>(c, "maestro_malicious_gf256_circuit_aes128");
+    }
+
+    fn malicious_gf16_circuit(c: &mut Criterion) {
+        malicious::<MaliciousGf16CircuitSbox>(c, "maestro_malicious_gf16_circuit_aes128");
+    }
+
+    fn malicious_lut16(c: &mut Criterion) {
+        malicious::<MaliciousLut16Sbox>(c, "maestro_malicious_lut16_aes128");
+    }
+
+    fn malicious_lut256_33(c: &mut Criterion) {
+        malicious::<MaliciousAdditiveLut256Sbox>(c, "maestro_malicious_lut256_33_aes128");
+    }
+
+    criterion_group!(
+        benches,
+        gf256_circuit,
+        gf16_circuit,
+        lut16,
+        lut256,
+        lut256_33,
+        malicious_gf256_circuit,
+        malicious_gf16_circuit,
+        malicious_lut16,
+        malicious_lut256_33
+    );
 }
 
 #[cfg(not(target_arch = "wasm32"))]

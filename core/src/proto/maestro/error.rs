@@ -18,6 +18,12 @@ pub enum Step {
     OneHotPreprocessing,
     /// Opening of the masked table index of a lookup.
     LookupOpen,
+    /// Coin tossing of a public challenge (malicious verification).
+    Coin,
+    /// The batch verification of multiplications (MAESTRO §2.7, Protocols 1–2).
+    Verification,
+    /// Comparison of hashes of the opened values (MAESTRO §2.4, "Opening Replicated Shares").
+    ViewCompare,
 }
 
 impl core::fmt::Display for Step {
@@ -29,6 +35,9 @@ impl core::fmt::Display for Step {
             Step::Reveal => "reveal",
             Step::OneHotPreprocessing => "one-hot vector preprocessing",
             Step::LookupOpen => "lookup index opening",
+            Step::Coin => "coin tossing",
+            Step::Verification => "multiplication verification",
+            Step::ViewCompare => "opening hash comparison",
         })
     }
 }
@@ -117,5 +126,16 @@ pub enum MaestroError {
         expected: usize,
         /// The number supplied.
         actual: usize,
+    },
+    /// The batch check of all recorded multiplications failed: some party cheated (MAESTRO
+    /// §2.7); the session must abort without revealing outputs.
+    #[error("multiplication verification failed: a party deviated from the protocol")]
+    VerificationFailed,
+    /// The hash of the values a peer opened differs from this party's (MAESTRO §2.4): some
+    /// opening was inconsistent; the session must abort.
+    #[error("party {peer} saw different opened values (hash mismatch)")]
+    OpeningMismatch {
+        /// The peer whose hash differs.
+        peer: PartyId,
     },
 }

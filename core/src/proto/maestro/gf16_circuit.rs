@@ -22,8 +22,9 @@
 //! the same cost.
 
 use super::error::MaestroError;
+use super::gf16_rss::Rss16;
 use super::online::Party;
-use super::packed::{from_tower_packed, mul16_packed, nibble_linear, to_tower_packed, Packed};
+use super::packed::{from_tower_packed, mul16_packed, nibble_linear, to_tower_packed, Packed, Packed16};
 use super::rss::RssShare;
 use super::sbox::{apply_affine_packed, inv_affine, SboxLayer};
 use crate::field::Gf16Squared;
@@ -38,26 +39,53 @@ pub async fn inverse<N: Network>(
     Ok(inverse_packed(party, net, &Packed::from_shares(party.id(), x)).await?.to_shares())
 }
 
+/// [`inverse`], calling `observe(a, b, a·b)` after each of its four batched multiplications, in
+/// order (the malicious variant records them for verification).
+pub(super) async fn inverse_observed<N: Network>(
+    party: &mut Party,
+    net: &mut N,
+    x: &[RssShare],
+    observe: &mut impl FnMut(&[Rss16], &[Rss16], &[Rss16]),
+) -> Result<Vec<RssShare>, MaestroError> {
+    let x = Packed::from_shares(party.id(), x);
+    let mut observe_packed =
+        |a: &Packed16, b: &Packed16, c: &Packed16| observe(&a.to_shares(), &b.to_shares(), &c.to_shares());
+    Ok(inverse_packed_observed(party, net, &x, &mut observe_packed).await?.to_shares())
+}
+
 /// [`inverse`] on contiguous shares (the same messages), with nibble-packed GF(2^4) shares.
 pub async fn inverse_packed<N: Network>(
     party: &mut Party,
     net: &mut N,
     x: &Packed,
 ) -> Result<Packed, MaestroError> {
+    inverse_packed_observed(party, net, x, &mut |_, _, _| {}).await
+}
+
+async fn inverse_packed_observed<N: Network>(
+    party: &mut Party,
+    net: &mut N,
+    x: &Packed,
+    observe: &mut impl FnMut(&Packed16, &Packed16, &Packed16),
+) -> Result<Packed, MaestroError> {
     let square = nibble_linear(|v| v * v);
     let (high, low) = to_tower_packed(x);
     let product = mul16_packed(party, net, &high, &low).await?;
+    observe(&high, &low, &product);
     let linear = high.map_linear(&nibble_linear(|v| v * v * Gf16Squared::E)).add(&low.map_linear(&square));
     let v = product.add(&linear);
     let v2 = v.map_linear(&square);
     let v4 = v2.map_linear(&square);
     let v6 = mul16_packed(party, net, &v2, &v4).await?;
+    observe(&v2, &v4, &v6);
     let v8 = v4.map_linear(&square);
     let v_inv = mul16_packed(party, net, &v6, &v8).await?;
+    observe(&v6, &v8, &v_inv);
     // Eq. (1): one batch [a_h, a_h + a_l] · [v⁻¹, v⁻¹].
     let left = high.concat(&high.add(&low));
     let right = v_inv.concat(&v_inv);
     let products = mul16_packed(party, net, &left, &right).await?;
+    observe(&left, &right, &products);
     let (new_high, new_low) = products.split_at(x.len());
     Ok(from_tower_packed(&new_high, &new_low))
 }

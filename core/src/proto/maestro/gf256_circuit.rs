@@ -32,21 +32,49 @@ pub async fn inverse<N: Network>(
     Ok(inverse_packed(party, net, &Packed::from_shares(party.id(), x)).await?.to_shares())
 }
 
+/// [`inverse`], calling `observe(a, b, a·b)` after each batched multiplication (the malicious
+/// variant records them for verification).
+pub(super) async fn inverse_observed<N: Network>(
+    party: &mut Party,
+    net: &mut N,
+    x: &[RssShare],
+    observe: &mut impl FnMut(&[RssShare], &[RssShare], &[RssShare]),
+) -> Result<Vec<RssShare>, MaestroError> {
+    let x = Packed::from_shares(party.id(), x);
+    let mut observe_packed =
+        |a: &Packed, b: &Packed, c: &Packed| observe(&a.to_shares(), &b.to_shares(), &c.to_shares());
+    Ok(inverse_packed_observed(party, net, &x, &mut observe_packed).await?.to_shares())
+}
+
 /// [`inverse`] on contiguous shares (the same messages).
 pub async fn inverse_packed<N: Network>(
     party: &mut Party,
     net: &mut N,
     x: &Packed,
 ) -> Result<Packed, MaestroError> {
+    inverse_packed_observed(party, net, x, &mut |_, _, _| {}).await
+}
+
+async fn inverse_packed_observed<N: Network>(
+    party: &mut Party,
+    net: &mut N,
+    x: &Packed,
+    observe: &mut impl FnMut(&Packed, &Packed, &Packed),
+) -> Result<Packed, MaestroError> {
     let n = x.len();
     let x2 = x.map_linear(&ByteLinear::new(|b| SQUARE.apply(b)));
     let x3 = party.mul_packed(net, &x2, x).await?;
+    observe(&x2, x, &x3);
     let x12 = x3.map_linear(&ByteLinear::new(|b| POW4.apply(b)));
     // Round 2: [x¹² · x², x¹² · x³] as one batch.
-    let products = party.mul_packed(net, &x12.concat(&x12), &x2.concat(&x3)).await?;
+    let (left, right) = (x12.concat(&x12), x2.concat(&x3));
+    let products = party.mul_packed(net, &left, &right).await?;
+    observe(&left, &right, &products);
     let (x14, x15) = products.split_at(n);
     let x240 = x15.map_linear(&ByteLinear::new(|b| POW16.apply(b)));
-    party.mul_packed(net, &x240, &x14).await
+    let inverse = party.mul_packed(net, &x240, &x14).await?;
+    observe(&x240, &x14, &inverse);
+    Ok(inverse)
 }
 
 /// The semi-honest GF(2^8)-circuit S-box layer over a [`Party`].

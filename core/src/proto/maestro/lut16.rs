@@ -22,7 +22,7 @@
 //! preprocessed vector per byte), at the same cost.
 
 use super::error::{MaestroError, Step};
-use super::gf16_rss::pack_nibbles;
+use super::gf16_rss::{pack_nibbles, Rss16};
 use super::msg::{recv_bytes, send_bytes};
 use super::one_hot16::{self, OneHot16};
 use super::online::Party;
@@ -89,6 +89,34 @@ async fn inverse<N: Network>(
     x: &Packed,
     vectors: &[OneHot16],
 ) -> Result<Packed, MaestroError> {
+    inverse_packed_observed(party, net, x, vectors, &mut |_| {}, &mut |_, _, _| {}).await
+}
+
+/// [`inverse`] on shares one element at a time, calling `opened(c)` with the opened masked
+/// indices and `multiplied(a, b, a·b)` after the batched multiplication (the malicious variant
+/// records them for verification).
+pub(super) async fn inverse_observed<N: Network>(
+    party: &mut Party,
+    net: &mut N,
+    x: &[RssShare],
+    vectors: &[OneHot16],
+    opened: &mut impl FnMut(&[Gf16]),
+    multiplied: &mut impl FnMut(&[Rss16], &[Rss16], &[Rss16]),
+) -> Result<Vec<RssShare>, MaestroError> {
+    let x = Packed::from_shares(party.id(), x);
+    let mut multiplied_packed =
+        |a: &Packed16, b: &Packed16, c: &Packed16| multiplied(&a.to_shares(), &b.to_shares(), &c.to_shares());
+    Ok(inverse_packed_observed(party, net, &x, vectors, opened, &mut multiplied_packed).await?.to_shares())
+}
+
+async fn inverse_packed_observed<N: Network>(
+    party: &mut Party,
+    net: &mut N,
+    x: &Packed,
+    vectors: &[OneHot16],
+    opened: &mut impl FnMut(&[Gf16]),
+    multiplied: &mut impl FnMut(&Packed16, &Packed16, &Packed16),
+) -> Result<Packed, MaestroError> {
     let me = party.id();
     let n = x.len();
     let (high, low) = to_tower_packed(x);
@@ -112,12 +140,14 @@ async fn inverse<N: Network>(
     let from_prev = recv_bytes(net, prev, expected, Step::LookupOpen).await?;
     check_padding(&from_next, n, next, Step::LookupOpen)?;
     check_padding(&from_prev, n, prev, Step::LookupOpen)?;
+    let c: Vec<Gf16> = (0..n)
+        .map(|k| Gf16::new((masked[k / 2] ^ from_next[k / 2] ^ from_prev[k / 2]) >> (4 * (k % 2))))
+        .collect();
+    opened(&c);
     let mut inv_first = vec![0u8; expected];
     let mut inv_second = vec![0u8; expected];
-    for (k, oh) in vectors.iter().enumerate() {
-        let byte = masked[k / 2] ^ from_next[k / 2] ^ from_prev[k / 2];
+    for (k, (oh, &c)) in vectors.iter().zip(&c).enumerate() {
         let shift = 4 * (k % 2);
-        let c = Gf16::new(byte >> shift);
         inv_first[k / 2] |= lookup_component(oh.e.0, c).value() << shift;
         inv_second[k / 2] |= lookup_component(oh.e.1, c).value() << shift;
     }
@@ -125,6 +155,7 @@ async fn inverse<N: Network>(
     let left = high.concat(&high.add(&low));
     let right = v_inv.concat(&v_inv);
     let products = mul16_packed(party, net, &left, &right).await?;
+    multiplied(&left, &right, &products);
     let (new_high, new_low) = products.split_at(n);
     Ok(from_tower_packed(&new_high, &new_low))
 }

@@ -45,7 +45,7 @@
 use super::error::{MaestroError, Step};
 use super::mixed_share::{self, AdditiveShare, MixedShare};
 use super::msg::{recv_elements, send_elements};
-use super::one_hot16;
+use super::one_hot16::{self, OneHot16};
 use super::online::Party;
 use super::pool::PreprocessedPool;
 use super::rss::RssShare;
@@ -71,23 +71,21 @@ pub async fn generate<N: Network>(
     net: &mut N,
     count: usize,
 ) -> Result<Vec<TensorOneHot>, MaestroError> {
-    let me = party.id();
     let vectors = one_hot16::generate(party, net, 2 * count).await?;
-    Ok(vectors
-        .chunks_exact(2)
-        .map(|pair| {
-            let (low, high) = (pair[0], pair[1]);
-            let byte = |l: crate::field::Gf16, h: crate::field::Gf16| Gf256(l.value() | (h.value() << 4));
-            TensorOneHot {
-                r: RssShare::new(
-                    me,
-                    byte(low.r.first(), high.r.first()),
-                    byte(low.r.second(), high.r.second()),
-                ),
-                f: tensor_share(low.e, high.e),
-            }
-        })
-        .collect())
+    Ok(vectors.chunks_exact(2).map(|pair| TensorOneHot::from_pair(&pair[0], &pair[1])).collect())
+}
+
+impl TensorOneHot {
+    /// The lookup of two length-16 one-hot vectors (Protocol 6 step 2, local): `low` masks bits
+    /// 0–3 of the index, `high` bits 4–7.
+    pub fn from_pair(low: &OneHot16, high: &OneHot16) -> Self {
+        let me = low.r.party();
+        let byte = |l: crate::field::Gf16, h: crate::field::Gf16| Gf256(l.value() | (h.value() << 4));
+        TensorOneHot {
+            r: RssShare::new(me, byte(low.r.first(), high.r.first()), byte(low.r.second(), high.r.second())),
+            f: tensor_share(low.e, high.e),
+        }
+    }
 }
 
 /// Opens c = x + r for every byte: from replicated shares if all bytes are replicated (8 bits),
@@ -146,7 +144,7 @@ pub struct AdditiveLut256Sbox {
 
 /// The S-box and inverse S-box tables, bit-sliced once per process (2 × 4 KiB) and shared by
 /// every layer.
-fn tables() -> &'static (TensorTable, TensorTable) {
+pub(super) fn tables() -> &'static (TensorTable, TensorTable) {
     static TABLES: std::sync::OnceLock<(TensorTable, TensorTable)> = std::sync::OnceLock::new();
     TABLES.get_or_init(|| (TensorTable::new(&sbox_table()), TensorTable::new(&inv_sbox_table())))
 }

@@ -38,10 +38,13 @@
 //!   bulk local arithmetic (SIMD products, SWAR linear maps), which the semi-honest S-box layers
 //!   run on internally; with the `rayon` feature (native only) large batches are split over
 //!   threads in one place (`par`), with results identical to the in-order computation.
+//! - [`verify`]: malicious security pieces — coin tossing, the triple log with Table 2
+//!   embeddings and Eq. (3)/(5)/(6), Protocols 1–2, hash-compare openings (§2.4, §2.7);
+//! - [`malicious`]: the GF(2^8)-circuit, GF(2^4)-circuit, LUT-16 and (3,3) LUT-256 S-boxes with
+//!   malicious security with abort, verifying before any output is revealed.
 //!
-//! Not implemented yet: the malicious verification (§2.7) and with it the malicious variants,
-//! including Protocol 7's VerifySbox for the (3,3) LUT-256; they plug in as further
-//! [`SboxLayer`] implementations.
+//! Not implemented yet: a malicious version of the (2,3) LUT-256 variant; it plugs in as a
+//! further [`SboxLayer`] implementation.
 //!
 //! Communication is that of the paper's model (payload bytes per party, rounds as counted by
 //! [`crate::net::NetStats`]); setup costs 32 bytes and one round per party.
@@ -56,6 +59,7 @@ pub mod gf256_circuit;
 pub mod lut16;
 pub mod lut256;
 pub mod lut256_33;
+pub mod malicious;
 pub mod mixed_share;
 pub mod msg;
 pub mod one_hot16;
@@ -67,6 +71,7 @@ pub mod prss;
 pub mod rss;
 pub mod sbox;
 pub mod tensor_lookup;
+pub mod verify;
 
 pub use error::{MaestroError, Step};
 pub use gf16_circuit::Gf16CircuitSbox;

@@ -265,6 +265,15 @@ fn split_nibbles(bytes: &[u8], len: usize, at: usize) -> (Vec<u8>, Vec<u8>) {
 }
 
 impl Packed16 {
+    /// The shares one element at a time (for code that records products, e.g. the malicious
+    /// variants' triple log).
+    pub fn to_shares(&self) -> Vec<super::gf16_rss::Rss16> {
+        let nibble = |bytes: &[u8], k: usize| crate::field::Gf16::new(bytes[k / 2] >> (4 * (k % 2)));
+        (0..self.len)
+            .map(|k| super::gf16_rss::Rss16::new(self.party, nibble(&self.first, k), nibble(&self.second, k)))
+            .collect()
+    }
+
     /// Number of shared elements.
     pub fn len(&self) -> usize {
         self.len

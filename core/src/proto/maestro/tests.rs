@@ -16,7 +16,7 @@ use rand_core::{RngCore, SeedableRng};
 
 /// A variant's share type as the suite handles it: built from replicated shares (inputs, dealt
 /// values) and read back as replicated shares (after [`SboxLayer::to_replicated`]).
-trait TestShare: crate::aes::AesByte + From<RssShare> {
+pub(super) trait TestShare: crate::aes::AesByte + From<RssShare> {
     fn replicated(self) -> RssShare;
 }
 
@@ -41,7 +41,7 @@ fn to_replicated<T: TestShare>(shares: &[T]) -> Vec<RssShare> {
 }
 
 /// An S-box variant under the generic AES test suite.
-trait Variant: SboxLayer<Share: TestShare> + Sized {
+pub(super) trait Variant: SboxLayer<Share: TestShare> + Sized {
     /// Per S-box and party in the online phase: bits sent and rounds.
     const COSTS: Costs;
     fn build(party: Party) -> Self;
@@ -54,26 +54,26 @@ trait Variant: SboxLayer<Share: TestShare> + Sized {
 /// replicated bytes sends n · `bits` bits (n a multiple of 4, so nibble packing has no padding)
 /// in `rounds` rounds and `messages` messages.
 #[derive(Clone, Copy, Debug)]
-struct Costs {
-    bits: u64,
-    rounds: u64,
+pub(super) struct Costs {
+    pub(super) bits: u64,
+    pub(super) rounds: u64,
     /// Messages each party sends per `sub_bytes` call.
-    messages: u64,
+    pub(super) messages: u64,
     /// Preprocessing bits per S-box (one batch of any size, `pre_rounds` rounds).
-    pre_bits: u64,
-    pre_rounds: u64,
+    pub(super) pre_bits: u64,
+    pub(super) pre_rounds: u64,
     /// For a layer that leaves its output in another sharing than replicated; `None`: the output
     /// is replicated, chained calls cost the same and `to_replicated` is free.
-    mixed: Option<MixedCosts>,
+    pub(super) mixed: Option<MixedCosts>,
 }
 
 /// Costs of a layer with non-replicated output ((3,3) LUT-256): a call on the previous call's
 /// output (in `rounds` rounds), and `to_replicated` (one round and one message).
 #[derive(Clone, Copy, Debug)]
-struct MixedCosts {
-    chained_bits: u64,
-    chained_messages: u64,
-    reshare_bits: u64,
+pub(super) struct MixedCosts {
+    pub(super) chained_bits: u64,
+    pub(super) chained_messages: u64,
+    pub(super) reshare_bits: u64,
 }
 
 impl Costs {
@@ -844,7 +844,7 @@ fn property_multiplication_and_linear_combinations_open_correctly() {
 
 /// The FIPS-197 / RustCrypto / cost suite every S-box variant runs, encryption and decryption,
 /// with its exact costs.
-fn aes_suite<S: Variant>() {
+pub(super) fn aes_suite<S: Variant>() {
     sbox_is_exhaustively_correct::<S>();
     key_schedule_alone_matches_plain_expansion::<S>();
     fips197_key_from_party0_plaintext_from_party1_batches_1_and_7::<S>();

@@ -1,0 +1,179 @@
+//! MAESTRO with malicious security with abort (§2.7 and Table 5's "+ Protocol 2" rows): the
+//! semi-honest S-box layers with every multiplication recorded in a [`TripleLog`] and checked in
+//! one batch by Protocol 2, openings confirmed by hash comparison (§2.4), and outputs revealed
+//! only after both passed.
+//!
+//! - [`MaliciousSession`]: a [`Party`] with its triple log and [`PublicView`]; inputs, the final
+//!   verification and the verified opening of outputs;
+//! - [`MaliciousSboxLayer`]: the extension of [`SboxLayer`] every malicious variant implements;
+//! - [`gf256_circuit`]: GF(2^8)-circuit \[21\] + Protocol 2 (4 GF(2^8) triples per S-box);
+//! - [`gf16_circuit`]: GF(2^4)-circuit + Protocol 2 with Eq. (3) (3 triples per S-box instead
+//!   of 5: Eq. (3) for a_h·a_l, a'_h, a'_l, plus v² · v⁴ and v⁶ · v⁸);
+//! - [`lut16`]: LUT-16 + Protocol 2 with Eq. (3) (1 triple per S-box online) and the two
+//!   Eq. (5)/(6) checks per one-hot vector (2 triples instead of 11);
+//! - [`lut256_33`]: (3,3) LUT-256 with Protocol 7's VerifySbox (two GF(2^8) triples per S-box)
+//!   and the Eq. (5)/(6) checks of both length-16 one-hot vectors of each lookup; it reshares
+//!   every layer's output instead of recovering it from the next layer (see its docs).
+//!
+//! The (2,3) LUT-256 variant has no malicious version here.
+//!
+//! **Running a malicious job end to end** (every party runs the same code):
+//! 1. `let party = Party::setup(net, rng)`, `let mut sbox = MaliciousLut16Sbox::new(party)` (or
+//!    another variant); LUT-16 and (3,3) LUT-256 also call `sbox.preprocess(net, sboxes)`;
+//! 2. inputs through `sbox.session().input(net, owner, values, len)` (the third input component
+//!    goes into the view, so an owner who sends different components is caught);
+//! 3. [`super::aes::expand_key`] / [`super::aes::encrypt_blocks`] unchanged on `sbox`;
+//! 4. `sbox.session().open(net, &ciphertext_shares)`: runs [`MaliciousSession::verify`]
+//!    (Protocol 2 on all recorded triples + hash comparison of every opening so far) and only if
+//!    it passes opens the outputs, then compares the hashes of the opened outputs before
+//!    returning them. Any deviation ends in a typed error and no output.
+
+pub mod gf16_circuit;
+pub mod gf256_circuit;
+pub mod lut16;
+pub mod lut256_33;
+
+#[cfg(test)]
+mod tamper;
+#[cfg(test)]
+mod tests;
+
+pub use gf16_circuit::MaliciousGf16CircuitSbox;
+pub use gf256_circuit::MaliciousGf256CircuitSbox;
+pub use lut16::MaliciousLut16Sbox;
+pub use lut256_33::MaliciousAdditiveLut256Sbox;
+
+use super::error::{MaestroError, Step};
+use super::online::Party;
+use super::rss::RssShare;
+use super::sbox::SboxLayer;
+use super::verify::{verify_log, PublicView, TripleLog};
+use crate::field::Gf256;
+use crate::net::{Network, PartyId};
+
+/// A party of a malicious session: its [`Party`], the multiplications to verify and the values
+/// opened since the last hash comparison.
+#[derive(Debug)]
+pub struct MaliciousSession {
+    pub(super) party: Party,
+    pub(super) log: TripleLog,
+    pub(super) view: PublicView,
+    #[cfg(test)]
+    pub(super) deviation: Option<tamper::Deviation>,
+    #[cfg(test)]
+    pub(super) sbox_calls: usize,
+}
+
+impl MaliciousSession {
+    /// A session over a party (after its PRSS setup), with an empty log and view.
+    pub fn new(party: Party) -> Self {
+        MaliciousSession {
+            party,
+            log: TripleLog::new(),
+            view: PublicView::new(),
+            #[cfg(test)]
+            deviation: None,
+            #[cfg(test)]
+            sbox_calls: 0,
+        }
+    }
+
+    /// The underlying party (for local operations; its `open`/`reveal` are the semi-honest ones —
+    /// use [`MaliciousSession::open`] for outputs).
+    pub fn party(&mut self) -> &mut Party {
+        &mut self.party
+    }
+
+    /// The triple log (e.g. to record multiplications of further computation).
+    pub fn log(&mut self) -> &mut TripleLog {
+        &mut self.log
+    }
+
+    /// Multiplications recorded and not verified yet, as GF(2^64) triples.
+    pub fn pending_triples(&self) -> usize {
+        self.log.len()
+    }
+
+    /// [`Party::input`], with the third component the owner sends to both others added to the
+    /// view, so inconsistent components abort at the next hash comparison.
+    pub async fn input<N: Network>(
+        &mut self,
+        net: &mut N,
+        owner: PartyId,
+        values: Option<&[Gf256]>,
+        len: usize,
+    ) -> Result<Vec<RssShare>, MaestroError> {
+        let shares = self.party.input(net, owner, values, len).await?;
+        let me = self.party.id();
+        let third: Vec<u8> = if me == owner {
+            let values = values.expect("the owner's values were checked by Party::input");
+            values.iter().zip(&shares).map(|(&v, s)| (v - s.first() - s.second()).0).collect()
+        } else if me == (owner + 1) % 3 {
+            shares.iter().map(|s| s.second().0).collect()
+        } else {
+            shares.iter().map(|s| s.first().0).collect()
+        };
+        self.view.absorb(Step::Input, &third);
+        Ok(shares)
+    }
+
+    /// Verifies every multiplication since the last verification (Protocol 2, see
+    /// [`super::verify::inner_product`]) and compares the hashes of all openings so far. Returns
+    /// [`MaestroError::OpeningMismatch`] or [`MaestroError::VerificationFailed`] on cheating; the
+    /// caller must then abort.
+    pub async fn verify<N: Network>(&mut self, net: &mut N) -> Result<(), MaestroError> {
+        let result = verify_log(&mut self.party, net, &mut self.view, &self.log).await;
+        self.log.clear();
+        result
+    }
+
+    /// Opens `shares` to all parties, maliciously secure: first [`MaliciousSession::verify`],
+    /// then the optimistic opening (ℓ bytes, one round), then the hash comparison of the opened
+    /// values (64 bytes, one round). Nothing is returned unless every check passed.
+    pub async fn open<N: Network>(
+        &mut self,
+        net: &mut N,
+        shares: &[RssShare],
+    ) -> Result<Vec<Gf256>, MaestroError> {
+        self.verify(net).await?;
+        let values = self.party.open(net, shares).await?;
+        let bytes: Vec<u8> = values.iter().map(|v| v.0).collect();
+        self.view.absorb(Step::Reveal, &bytes);
+        self.view.compare(net).await?;
+        Ok(values)
+    }
+
+    /// Test hook: a corrupt party's local deviation on S-box inputs (no-op outside tests).
+    fn deviate_input(&mut self, bytes: &mut [RssShare]) {
+        #[cfg(test)]
+        if let Some(tamper::Deviation::SboxInput { call, byte, delta }) = self.deviation {
+            if call == self.sbox_calls {
+                tamper::add_to_first(&mut bytes[byte % bytes.len()], delta);
+            }
+        }
+        #[cfg(not(test))]
+        let _ = bytes;
+    }
+
+    /// Test hook: a corrupt party's local deviation on S-box outputs (no-op outside tests).
+    fn deviate_output(&mut self, bytes: &mut [RssShare]) {
+        #[cfg(test)]
+        {
+            if let Some(tamper::Deviation::SboxOutput { call, byte, delta }) = self.deviation {
+                if call == self.sbox_calls {
+                    tamper::add_to_first(&mut bytes[byte % bytes.len()], delta);
+                }
+            }
+            self.sbox_calls += 1;
+        }
+        #[cfg(not(test))]
+        let _ = bytes;
+    }
+}
+
+/// An S-box layer with malicious security: its multiplications go to its session's log, which
+/// [`MaliciousSession::open`] verifies before revealing anything.
+pub trait MaliciousSboxLayer: SboxLayer<Share = RssShare> {
+    /// The session: inputs, verification and verified openings.
+    fn session(&mut self) -> &mut MaliciousSession;
+}

@@ -1,0 +1,86 @@
+//! Test harness for cheating parties: a [`Network`] wrapper that corrupts one sent message, and
+//! local deviations a corrupt party applies to its own shares through hooks in the malicious
+//! layers.
+
+use crate::field::Gf256;
+use crate::net::{NetError, NetStats, Network, PartyId};
+use crate::proto::maestro::rss::RssShare;
+
+/// A corrupt party's deviation on its own shares.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Deviation {
+    /// Adds `delta` to the first component of its share of S-box input `byte` in `sub_bytes`
+    /// call `call`.
+    SboxInput { call: usize, byte: usize, delta: u8 },
+    /// Adds `delta` to the first component of its share of S-box output `byte` in call `call`.
+    SboxOutput { call: usize, byte: usize, delta: u8 },
+    /// Adds `delta` to its additive share of lookup output `byte` in call `call`, before the
+    /// resharing ((3,3) LUT-256).
+    LookupOutput { call: usize, byte: usize, delta: u8 },
+    /// Flips `bits` of its first component of preprocessed one-hot vector `index` (LUT-16 and
+    /// (3,3) LUT-256).
+    OneHot { index: usize, bits: u16 },
+}
+
+/// Adds `delta` to the first component of a share.
+pub(crate) fn add_to_first(share: &mut RssShare, delta: u8) {
+    *share = RssShare::new(share.party(), share.first() + Gf256(delta), share.second());
+}
+
+/// XORs `mask` into byte `byte` (modulo the length) of this party's sent messages number
+/// `message` to `message + count − 1`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MessageAttack {
+    pub(crate) message: usize,
+    pub(crate) count: usize,
+    pub(crate) byte: usize,
+    pub(crate) mask: u8,
+}
+
+/// A network that counts this party's sent messages and applies an optional [`MessageAttack`].
+#[derive(Debug)]
+pub(crate) struct TamperNet<N> {
+    inner: N,
+    sent: usize,
+    attack: Option<MessageAttack>,
+}
+
+impl<N: Network> TamperNet<N> {
+    pub(crate) fn new(inner: N, attack: Option<MessageAttack>) -> Self {
+        TamperNet { inner, sent: 0, attack }
+    }
+
+    /// Messages sent so far.
+    pub(crate) fn sent(&self) -> usize {
+        self.sent
+    }
+}
+
+impl<N: Network> Network for TamperNet<N> {
+    fn party(&self) -> PartyId {
+        self.inner.party()
+    }
+
+    fn parties(&self) -> usize {
+        self.inner.parties()
+    }
+
+    fn send(&mut self, to: PartyId, mut msg: Vec<u8>) -> Result<(), NetError> {
+        if let Some(a) =
+            self.attack.filter(|a| (a.message..a.message + a.count).contains(&self.sent) && !msg.is_empty())
+        {
+            let len = msg.len();
+            msg[a.byte % len] ^= a.mask;
+        }
+        self.sent += 1;
+        self.inner.send(to, msg)
+    }
+
+    async fn recv(&mut self, from: PartyId) -> Result<Vec<u8>, NetError> {
+        self.inner.recv(from).await
+    }
+
+    fn stats(&self) -> NetStats {
+        self.inner.stats()
+    }
+}

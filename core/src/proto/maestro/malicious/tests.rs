@@ -1,0 +1,537 @@
+//! Tests of the malicious variants: the generic AES suite (FIPS-197, RustCrypto, exact online
+//! costs), honest end-to-end runs with verify-before-reveal at the exact verification cost, and
+//! cheating parties — corrupted messages at every protocol position and local deviations on
+//! shares — after which both honest parties abort with a typed error and output nothing.
+
+use super::tamper::{Deviation, MessageAttack, TamperNet};
+use super::*;
+use crate::aes::Block;
+use crate::field::Gf256;
+use crate::net::memory::{run_session, MemoryNetwork};
+use crate::net::{NetError, NetStats, Network};
+use crate::proto::maestro::aes::{decrypt_blocks, encrypt_blocks, expand_key, to_blocks};
+use crate::proto::maestro::tests::{aes_suite, Costs, Variant};
+use ::aes::cipher::{BlockEncrypt, KeyInit};
+use rand_chacha::ChaCha20Rng;
+use rand_core::{RngCore, SeedableRng};
+
+/// A malicious variant under test.
+trait Malicious: MaliciousSboxLayer + Sized {
+    /// GF(2^64) triples recorded per S-box (online and preprocessing together).
+    const TRIPLES_PER_SBOX: usize;
+    /// Messages each party sends per `sub_bytes` call.
+    const MESSAGES_PER_CALL: usize;
+    /// Messages each party sends in preprocessing.
+    const PREPROCESSING_MESSAGES: usize = 0;
+    fn create(party: Party) -> Self;
+    async fn prepare<N: Network>(&mut self, _net: &mut N, _sboxes: usize) -> Result<(), MaestroError> {
+        Ok(())
+    }
+}
+
+impl Malicious for MaliciousGf256CircuitSbox {
+    const TRIPLES_PER_SBOX: usize = 4;
+    const MESSAGES_PER_CALL: usize = 3;
+    fn create(party: Party) -> Self {
+        Self::new(party)
+    }
+}
+
+impl Malicious for MaliciousGf16CircuitSbox {
+    const TRIPLES_PER_SBOX: usize = 3;
+    const MESSAGES_PER_CALL: usize = 4;
+    fn create(party: Party) -> Self {
+        Self::new(party)
+    }
+}
+
+impl Malicious for MaliciousLut16Sbox {
+    const TRIPLES_PER_SBOX: usize = 3;
+    const MESSAGES_PER_CALL: usize = 3;
+    const PREPROCESSING_MESSAGES: usize = 2;
+    fn create(party: Party) -> Self {
+        Self::new(party)
+    }
+    async fn prepare<N: Network>(&mut self, net: &mut N, sboxes: usize) -> Result<(), MaestroError> {
+        self.preprocess(net, sboxes).await
+    }
+}
+
+impl Malicious for MaliciousAdditiveLut256Sbox {
+    /// 2 VerifySbox triples online, 2 × 2 Eq. (5)/(6) triples for the two one-hot vectors.
+    const TRIPLES_PER_SBOX: usize = 6;
+    /// The masked-index opening and the output resharing.
+    const MESSAGES_PER_CALL: usize = 2;
+    const PREPROCESSING_MESSAGES: usize = 2;
+    fn create(party: Party) -> Self {
+        Self::new(party)
+    }
+    async fn prepare<N: Network>(&mut self, net: &mut N, sboxes: usize) -> Result<(), MaestroError> {
+        self.preprocess(net, sboxes).await
+    }
+}
+
+impl Variant for MaliciousGf256CircuitSbox {
+    const COSTS: Costs = Costs { bits: 32, rounds: 3, messages: 3, pre_bits: 0, pre_rounds: 0, mixed: None };
+    fn build(party: Party) -> Self {
+        Self::new(party)
+    }
+    fn party(&mut self) -> &mut Party {
+        self.session().party()
+    }
+}
+
+impl Variant for MaliciousGf16CircuitSbox {
+    const COSTS: Costs = Costs { bits: 20, rounds: 4, messages: 4, pre_bits: 0, pre_rounds: 0, mixed: None };
+    fn build(party: Party) -> Self {
+        Self::new(party)
+    }
+    fn party(&mut self) -> &mut Party {
+        self.session().party()
+    }
+}
+
+impl Variant for MaliciousLut16Sbox {
+    const COSTS: Costs = Costs { bits: 16, rounds: 2, messages: 3, pre_bits: 11, pre_rounds: 2, mixed: None };
+    fn build(party: Party) -> Self {
+        Self::new(party)
+    }
+    fn party(&mut self) -> &mut Party {
+        self.session().party()
+    }
+    async fn preprocess(&mut self, net: &mut MemoryNetwork, sboxes: usize) {
+        MaliciousLut16Sbox::preprocess(self, net, sboxes).await.expect("preprocessing");
+    }
+}
+
+/// 8 bits to open c from replicated shares and 8 bits to reshare the output, 2 rounds; 22
+/// preprocessing bits (two length-16 one-hot vectors) in 2 rounds.
+impl Variant for MaliciousAdditiveLut256Sbox {
+    const COSTS: Costs = Costs { bits: 16, rounds: 2, messages: 2, pre_bits: 22, pre_rounds: 2, mixed: None };
+    fn build(party: Party) -> Self {
+        Self::new(party)
+    }
+    fn party(&mut self) -> &mut Party {
+        self.session().party()
+    }
+    async fn preprocess(&mut self, net: &mut MemoryNetwork, sboxes: usize) {
+        MaliciousAdditiveLut256Sbox::preprocess(self, net, sboxes).await.expect("preprocessing");
+    }
+}
+
+#[test]
+fn malicious_lut256_33_aes_suite() {
+    aes_suite::<MaliciousAdditiveLut256Sbox>();
+}
+
+#[test]
+fn malicious_gf256_circuit_aes_suite() {
+    aes_suite::<MaliciousGf256CircuitSbox>();
+}
+
+#[test]
+fn malicious_gf16_circuit_aes_suite() {
+    aes_suite::<MaliciousGf16CircuitSbox>();
+}
+
+#[test]
+fn malicious_lut16_aes_suite() {
+    aes_suite::<MaliciousLut16Sbox>();
+}
+
+/// Messages a party had sent at the end of each phase of [`job`].
+#[derive(Clone, Copy, Debug, Default)]
+struct Phases {
+    setup: usize,
+    preprocessing: usize,
+    inputs: usize,
+    key_schedule: usize,
+    encryption: usize,
+    /// End of the verified opening (verification, output shares, output hashes).
+    open: usize,
+}
+
+struct JobRun {
+    output: Result<Vec<u8>, MaestroError>,
+    phases: Phases,
+    /// Communication of the verified opening (verification + output opening + hash comparison).
+    open_stats: NetStats,
+}
+
+/// One AES-128 job with malicious security: key from party 0, `blocks` from party 1, all outputs
+/// opened with [`MaliciousSession::open`]. `corrupt` runs `attack` / `deviation`.
+fn job<S: Malicious>(
+    key: Block,
+    blocks: &[Block],
+    corrupt: usize,
+    attack: Option<MessageAttack>,
+    deviation: Option<Deviation>,
+    seed: u64,
+) -> Vec<JobRun> {
+    let plaintext: Vec<Gf256> = blocks.iter().flatten().map(|&b| Gf256(b)).collect();
+    let key: Vec<Gf256> = key.iter().map(|&b| Gf256(b)).collect();
+    run_session(3, |net| {
+        let me = net.party();
+        let mut net = TamperNet::new(net, if me == corrupt { attack } else { None });
+        let (key, plaintext) = (key.clone(), plaintext.clone());
+        async move {
+            let mut phases = Phases::default();
+            let mut open_stats = NetStats::default();
+            let output = async {
+                let mut rng = ChaCha20Rng::seed_from_u64(seed * 3 + me as u64);
+                let mut sbox = S::create(Party::setup(&mut net, &mut rng).await?);
+                if me == corrupt {
+                    sbox.session().deviation = deviation;
+                }
+                phases.setup = net.sent();
+                sbox.prepare(&mut net, 40 + 160 * plaintext.len() / 16).await?;
+                phases.preprocessing = net.sent();
+                let key_shares = sbox.session().input(&mut net, 0, (me == 0).then_some(&key[..]), 16).await?;
+                let pt = (me == 1).then_some(&plaintext[..]);
+                let pt_shares = sbox.session().input(&mut net, 1, pt, plaintext.len()).await?;
+                phases.inputs = net.sent();
+                let round_keys = expand_key(&mut sbox, &mut net, &key_shares).await?;
+                phases.key_schedule = net.sent();
+                let mut state = to_blocks(&pt_shares).expect("whole blocks");
+                encrypt_blocks(&mut sbox, &mut net, &round_keys, &mut state).await?;
+                phases.encryption = net.sent();
+                let before = net.stats();
+                let opened = sbox.session().open(&mut net, state.as_flattened()).await?;
+                open_stats = net.stats().since(&before);
+                phases.open = net.sent();
+                Ok(opened.iter().map(|b| b.0).collect())
+            }
+            .await;
+            JobRun { output, phases, open_stats }
+        }
+    })
+}
+
+fn expected_ciphertext(key: &Block, blocks: &[Block]) -> Vec<u8> {
+    let reference = ::aes::Aes128::new(&(*key).into());
+    blocks
+        .iter()
+        .flat_map(|b| {
+            let mut g = (*b).into();
+            reference.encrypt_block(&mut g);
+            g.to_vec()
+        })
+        .collect()
+}
+
+const FIPS_KEY: Block = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+const FIPS_PT: Block =
+    [0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff];
+
+fn random_blocks(n: usize, seed: u64) -> Vec<Block> {
+    let mut rng = ChaCha20Rng::seed_from_u64(seed);
+    (0..n)
+        .map(|_| {
+            let mut b = [0u8; 16];
+            rng.fill_bytes(&mut b);
+            b
+        })
+        .collect()
+}
+
+/// Honest runs reveal the right ciphertext; the verified opening costs exactly Protocol 2 on
+/// N = TRIPLES_PER_SBOX × (40 + 160 × blocks) triples (24⌈log₂ N⌉ + 112 bytes, 2⌈log₂ N⌉ + 7
+/// rounds) plus the output opening (16 bytes per block, one round) and its hash comparison (64
+/// bytes, one round).
+fn honest_runs_reveal_after_verification<S: Malicious>() {
+    for (blocks, seed) in [(vec![FIPS_PT], 1u64), (random_blocks(9, 2), 3)] {
+        let runs = job::<S>(FIPS_KEY, &blocks, 0, None, None, seed);
+        let expected = expected_ciphertext(&FIPS_KEY, &blocks);
+        let triples = S::TRIPLES_PER_SBOX * (40 + 160 * blocks.len());
+        let halvings = (usize::BITS - (triples - 1).leading_zeros()) as u64;
+        for (p, run) in runs.iter().enumerate() {
+            assert_eq!(run.output.as_ref(), Ok(&expected), "party {p}");
+            let s = run.open_stats;
+            assert_eq!(s.bytes_sent, 24 * halvings + 112 + 16 * blocks.len() as u64 + 64, "party {p}");
+            assert_eq!(s.rounds, 2 * halvings + 7 + 2, "party {p}");
+            let ph = run.phases;
+            assert_eq!(ph.preprocessing - ph.setup, S::PREPROCESSING_MESSAGES);
+            assert_eq!(ph.encryption - ph.key_schedule, 10 * S::MESSAGES_PER_CALL);
+        }
+    }
+}
+
+#[test]
+fn malicious_gf256_circuit_honest_runs_reveal_after_verification() {
+    honest_runs_reveal_after_verification::<MaliciousGf256CircuitSbox>();
+}
+
+#[test]
+fn malicious_gf16_circuit_honest_runs_reveal_after_verification() {
+    honest_runs_reveal_after_verification::<MaliciousGf16CircuitSbox>();
+}
+
+#[test]
+fn malicious_lut256_33_honest_runs_reveal_after_verification() {
+    honest_runs_reveal_after_verification::<MaliciousAdditiveLut256Sbox>();
+}
+
+#[test]
+fn malicious_lut16_honest_runs_reveal_after_verification() {
+    honest_runs_reveal_after_verification::<MaliciousLut16Sbox>();
+}
+
+/// Which variant-specific attacks [`attacks`] adds to the common ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Circuit,
+    Lut16,
+    Lut256,
+}
+
+/// A named attack: a corrupted message of `corrupt`, or a local deviation.
+struct Attack {
+    name: &'static str,
+    corrupt: usize,
+    message: Option<MessageAttack>,
+    deviation: Option<Deviation>,
+}
+
+fn flip(message: usize, byte: usize, mask: u8) -> Option<MessageAttack> {
+    Some(MessageAttack { message, count: 1, byte, mask })
+}
+
+/// Attacks at every protocol position of [`job`], located from the honest run's phase
+/// boundaries of the corrupt party (0 or 1).
+fn attacks<S: Malicious>(honest: [Phases; 3], kind: Kind) -> Vec<Attack> {
+    let mut list = Vec::new();
+    let mut message = |name, corrupt: usize, index: fn(&Phases) -> usize, byte, mask| {
+        list.push(Attack {
+            name,
+            corrupt,
+            message: flip(index(&honest[corrupt]), byte, mask),
+            deviation: None,
+        });
+    };
+    // Party 0 owns the key: its third input component to party 1 only.
+    message("key input component", 0, |p| p.preprocessing, 3, 0x01);
+    message("first key-schedule resharing", 1, |p| p.inputs, 0, 0x80);
+    message("last key-schedule message", 0, |p| p.key_schedule - 1, 2, 0x10);
+    message("first encryption message", 1, |p| p.key_schedule, 17, 0x04);
+    message("middle encryption message", 0, |p| p.key_schedule + 13, 40, 0x20);
+    message("last encryption message", 1, |p| p.encryption - 1, 5, 0x02);
+    message("verification: batch coin share", 0, |p| p.encryption, 0, 0x01);
+    message("verification: first halving reshare", 1, |p| p.encryption + 1, 9, 0x40);
+    message("verification: middle halving coin", 0, |p| p.encryption + 6, 7, 0x08);
+    message("verification: base-case weak multiplication", 1, |p| p.open - 10, 0, 0x01);
+    message("verification: opening of rho", 0, |p| p.open - 8, 4, 0x01);
+    message("verification: opening of sigma", 1, |p| p.open - 6, 0, 0x01);
+    message("verification: view hash", 0, |p| p.open - 5, 31, 0x01);
+    message("output share", 1, |p| p.open - 3, 6, 0x01);
+    if kind == Kind::Lut256 {
+        message("one-hot preprocessing round 1", 1, |p| p.setup, 0, 0x01);
+        message("one-hot preprocessing round 2", 0, |p| p.setup + 1, 33, 0x04);
+        // Each (3,3) LUT-256 call sends the masked-index opening, then the output resharing.
+        message("masked-index opening (key schedule)", 1, |p| p.inputs + 2, 1, 0x40);
+        message("masked-index opening (encryption)", 0, |p| p.key_schedule + 4, 3, 0x01);
+        message("output resharing (key schedule)", 2, |p| p.inputs + 1, 0, 0x01);
+        message("output resharing (encryption)", 1, |p| p.key_schedule + 7, 9, 0x08);
+        message("output resharing (last layer)", 0, |p| p.encryption - 1, 30, 0x80);
+    }
+    if kind == Kind::Lut16 {
+        message("one-hot preprocessing round 1", 1, |p| p.setup, 0, 0x01);
+        message("one-hot preprocessing round 2", 0, |p| p.setup + 1, 33, 0x04);
+        // Each LUT-16 call sends c to party i+1, c to party i−1, then the resharing.
+        message("lookup opening to party i+1", 0, |p| p.key_schedule + 3, 2, 0x01);
+        message("lookup opening to party i-1", 1, |p| p.key_schedule + 7, 5, 0x10);
+        list.push(Attack {
+            name: "same error in both lookup openings",
+            corrupt: 1,
+            message: Some(MessageAttack {
+                message: honest[1].key_schedule + 6,
+                count: 2,
+                byte: 5,
+                mask: 0x10,
+            }),
+            deviation: None,
+        });
+        list.push(Attack {
+            name: "local one-hot vector share",
+            corrupt: 2,
+            message: None,
+            deviation: Some(Deviation::OneHot { index: 45, bits: 0x0101 }),
+        });
+    }
+    if kind == Kind::Lut256 {
+        list.push(Attack {
+            name: "same error in a whole layer's resharing",
+            corrupt: 2,
+            message: Some(MessageAttack {
+                message: honest[2].key_schedule + 9,
+                count: 1,
+                byte: 0,
+                mask: 0xff,
+            }),
+            deviation: None,
+        });
+        list.push(Attack {
+            name: "local one-hot vector share (low nibble)",
+            corrupt: 2,
+            message: None,
+            deviation: Some(Deviation::OneHot { index: 44, bits: 0x0101 }),
+        });
+        list.push(Attack {
+            name: "local one-hot vector share (high nibble)",
+            corrupt: 0,
+            message: None,
+            deviation: Some(Deviation::OneHot { index: 101, bits: 0x8000 }),
+        });
+        list.push(Attack {
+            name: "lookup output share (key schedule)",
+            corrupt: 0,
+            message: None,
+            deviation: Some(Deviation::LookupOutput { call: 3, byte: 2, delta: 0x55 }),
+        });
+        list.push(Attack {
+            name: "lookup output share (encryption)",
+            corrupt: 2,
+            message: None,
+            deviation: Some(Deviation::LookupOutput { call: 14, byte: 30, delta: 0x01 }),
+        });
+    }
+    list.push(Attack {
+        name: "local S-box input share",
+        corrupt: 2,
+        message: None,
+        deviation: Some(Deviation::SboxInput { call: 12, byte: 5, delta: 0x31 }),
+    });
+    list.push(Attack {
+        name: "local S-box output share (key schedule)",
+        corrupt: 0,
+        message: None,
+        deviation: Some(Deviation::SboxOutput { call: 2, byte: 1, delta: 0x02 }),
+    });
+    list.push(Attack {
+        name: "local S-box output share (encryption)",
+        corrupt: 1,
+        message: None,
+        deviation: Some(Deviation::SboxOutput { call: 15, byte: 17, delta: 0x80 }),
+    });
+    list
+}
+
+/// Every attack makes both honest parties abort with a typed error and reveal nothing.
+///
+/// The one exception is the last message of the protocol, the output hash: a corrupt party can
+/// always send a wrong hash to one honest party only (security with abort is not fair). That
+/// party aborts; the other, whose checks all passed, outputs the correct ciphertext.
+fn cheating_aborts<S: Malicious>(kind: Kind) {
+    let blocks = random_blocks(2, 50);
+    let honest = job::<S>(FIPS_KEY, &blocks, 0, None, None, 51);
+    let expected = expected_ciphertext(&FIPS_KEY, &blocks);
+    let phases: [Phases; 3] = core::array::from_fn(|p| {
+        assert_eq!(honest[p].output.as_ref(), Ok(&expected));
+        honest[p].phases
+    });
+    let last_hash = flip(phases[0].open - 2, 0, 0x01);
+    let runs = job::<S>(FIPS_KEY, &blocks, 0, last_hash, None, 51);
+    assert_eq!(runs[1].output, Err(MaestroError::OpeningMismatch { peer: 0 }));
+    assert_eq!(runs[2].output.as_ref(), Ok(&expected));
+    let list = attacks::<S>(phases, kind);
+    assert!(list.len() >= 10);
+    for attack in list {
+        if let Some(m) = attack.message {
+            assert!(m.message < phases[attack.corrupt].open, "{}: no such message", attack.name);
+        }
+        let runs = job::<S>(FIPS_KEY, &blocks, attack.corrupt, attack.message, attack.deviation, 51);
+        for (p, run) in runs.iter().enumerate().filter(|(p, _)| *p != attack.corrupt) {
+            // A wrong verification hash reaches one honest party only; the other then sees it
+            // leave (the first party's abort) before any output.
+            let may_leave = attack.name == "verification: view hash";
+            match &run.output {
+                Ok(_) => panic!("{}: honest party {p} revealed an output", attack.name),
+                Err(MaestroError::VerificationFailed | MaestroError::OpeningMismatch { .. }) => {}
+                Err(MaestroError::Network { source: NetError::PeerLeft(_), .. }) if may_leave => {}
+                Err(other) => panic!("{}: party {p} failed with an unexpected error {other}", attack.name),
+            }
+        }
+    }
+}
+
+#[test]
+fn malicious_gf256_circuit_cheating_parties_are_caught() {
+    cheating_aborts::<MaliciousGf256CircuitSbox>(Kind::Circuit);
+}
+
+#[test]
+fn malicious_gf16_circuit_cheating_parties_are_caught() {
+    cheating_aborts::<MaliciousGf16CircuitSbox>(Kind::Circuit);
+}
+
+#[test]
+fn malicious_lut16_cheating_parties_are_caught() {
+    cheating_aborts::<MaliciousLut16Sbox>(Kind::Lut16);
+}
+
+#[test]
+fn malicious_lut256_33_cheating_parties_are_caught() {
+    cheating_aborts::<MaliciousAdditiveLut256Sbox>(Kind::Lut256);
+}
+
+/// Malicious AES-128 decryption with the (3,3) LUT-256 layer: key from party 0, ciphertext from
+/// party 1, verified opening of the plaintext. `corrupt` applies `deviation`.
+fn lut256_33_decrypt_job(
+    key: Block,
+    ciphertext: &[Block],
+    corrupt: usize,
+    deviation: Option<Deviation>,
+) -> Vec<Result<Vec<u8>, MaestroError>> {
+    let ct: Vec<Gf256> = ciphertext.iter().flatten().map(|&b| Gf256(b)).collect();
+    let key: Vec<Gf256> = key.iter().map(|&b| Gf256(b)).collect();
+    run_session(3, |mut net| {
+        let me = net.party();
+        let (key, ct) = (key.clone(), ct.clone());
+        async move {
+            let mut rng = ChaCha20Rng::seed_from_u64(77 + me as u64);
+            let mut sbox = MaliciousAdditiveLut256Sbox::new(Party::setup(&mut net, &mut rng).await?);
+            if me == corrupt {
+                sbox.session().deviation = deviation;
+            }
+            sbox.preprocess(&mut net, 40 + 160 * ct.len() / 16).await?;
+            let key_shares = sbox.session().input(&mut net, 0, (me == 0).then_some(&key[..]), 16).await?;
+            let ct_shares = sbox.session().input(&mut net, 1, (me == 1).then_some(&ct[..]), ct.len()).await?;
+            let round_keys = expand_key(&mut sbox, &mut net, &key_shares).await?;
+            let mut state = to_blocks(&ct_shares).expect("whole blocks");
+            decrypt_blocks(&mut sbox, &mut net, &round_keys, &mut state).await?;
+            let opened = sbox.session().open(&mut net, state.as_flattened()).await?;
+            Ok(opened.iter().map(|b| b.0).collect())
+        }
+    })
+}
+
+/// Decryption is verified like encryption: honest runs reveal the plaintext, an error in any
+/// inverse lookup makes both honest parties abort.
+#[test]
+fn malicious_lut256_33_decryption_is_verified() {
+    let plaintext = random_blocks(3, 60);
+    let ciphertext: Vec<Block> = expected_ciphertext(&FIPS_KEY, &plaintext)
+        .chunks_exact(16)
+        .map(|c| c.try_into().expect("16 bytes"))
+        .collect();
+    let expected: Vec<u8> = plaintext.iter().flatten().copied().collect();
+    for run in lut256_33_decrypt_job(FIPS_KEY, &ciphertext, 0, None) {
+        assert_eq!(run, Ok(expected.clone()));
+    }
+    // Call 10 is the first InvSubBytes layer (after the 10 key-schedule calls).
+    for (call, corrupt) in [(10, 1), (19, 2)] {
+        let deviation = Some(Deviation::LookupOutput { call, byte: 7, delta: 0x10 });
+        for (p, run) in
+            lut256_33_decrypt_job(FIPS_KEY, &ciphertext, corrupt, deviation).into_iter().enumerate()
+        {
+            if p != corrupt {
+                assert!(
+                    matches!(
+                        run,
+                        Err(MaestroError::VerificationFailed | MaestroError::OpeningMismatch { .. })
+                    ),
+                    "call {call}: party {p} got {run:?}"
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,373 @@
+//! The triple log: every multiplication a malicious S-box layer performs, kept in its small field
+//! and lifted into GF(2^64) only when the batch is verified (MAESTRO §2.7, Table 2 embeddings).
+//!
+//! Four kinds of entries, each one GF(2^64) triple (x, y, z) for Protocol 2 except the last:
+//! - [`TripleLog::record_gf256`]: a GF(2^8) product, embedded with ψ of Table 2 (GF(2^8) row);
+//! - [`TripleLog::record_gf16`]: a GF(2^4) product, embedded with ψ (GF(2^4) row);
+//! - [`TripleLog::record_tower`]: the three products of Protocol 3 (a_h·a_l, a_h·v⁻¹,
+//!   (a_h + a_l)·v⁻¹) checked as **one** product in K = GF(2^4)\[α\]/f(α) (§3.2, Eq. (3)),
+//!   embedded with ψ(α) of Table 2 ((GF(2^4))^4 row):
+//!   (a_h + α a_l)(a_l + α v⁻¹) = a_h a_l + α (a'_h + a_l²) + α² (a'_h + a'_l).
+//!   (The paper prints the α-coefficient as a'_h ⊕ a'_l; expanding the product gives
+//!   a_h v⁻¹ + a_l², which is what Lemma 3.2's error term d_v + α d₁ + α²(d₁ + d₂) requires.)
+//! - [`TripleLog::record_one_hot`]: the 11 bit products of Protocol 8 checked as **two**
+//!   products (Appendix A, Eq. (5) and Eq. (6)) with the bit embedding b₀ + b₁Y + … of Table 2's
+//!   note: both sides have degree ≤ 8, so no reduction can cancel errors.
+//!
+//! The embeddings are GF(2)-linear, so each party applies them to its own components; they are
+//! evaluated with masks (no table indexed by share values).
+
+use super::rss64::Rss64;
+use crate::field::clmul::portable::clmul64;
+use crate::field::embedding::{embed_gf256, GF16_GENERATOR_IMAGE};
+use crate::field::{Gf16, Gf64};
+use crate::proto::maestro::gf16_rss::Rss16;
+use crate::proto::maestro::one_hot16::OneHot16;
+use crate::proto::maestro::rss::RssShare;
+
+/// ψ(α) for K = (GF(2^4))^4 (MAESTRO Table 2); it has degree 4 over ψ(GF(2^4)) (tested), so
+/// 1, α, α² are independent over GF(2^4), which is all Eq. (3)'s soundness needs.
+pub const ALPHA_IMAGE: u64 = 0x14f1_968d_182d_d50f;
+
+const fn gf_mul(a: u64, b: u64) -> u64 {
+    Gf64::reduce(clmul64(a, b)).0
+}
+
+/// ψ(X^i) for GF(2^4), multiplied by `scale`.
+const fn gf16_basis(scale: u64) -> [u64; 4] {
+    let mut out = [0u64; 4];
+    let mut power = 1u64;
+    let mut i = 0;
+    while i < 4 {
+        out[i] = gf_mul(power, scale);
+        power = gf_mul(power, GF16_GENERATOR_IMAGE.0);
+        i += 1;
+    }
+    out
+}
+
+/// ψ(X^i), ψ(α)ψ(X^i) and ψ(α)²ψ(X^i): the images of the coefficient bases of 1, α, α² in K.
+const PSI16: [[u64; 4]; 3] =
+    [gf16_basis(1), gf16_basis(ALPHA_IMAGE), gf16_basis(gf_mul(ALPHA_IMAGE, ALPHA_IMAGE))];
+
+/// `Σ bit_i(value) · basis[i]` without branches or secret indices.
+#[inline]
+fn combine(value: u8, basis: &[u64; 4]) -> u64 {
+    let mut acc = 0;
+    for (i, b) in basis.iter().enumerate() {
+        acc ^= b & 0u64.wrapping_sub(u64::from((value >> i) & 1));
+    }
+    acc
+}
+
+/// ψ(a) + ψ(α)ψ(b) + ψ(α)²ψ(c) for GF(2^4) components a, b, c.
+#[inline]
+fn embed_k(a: Gf16, b: Gf16, c: Gf16) -> u64 {
+    combine(a.value(), &PSI16[0]) ^ combine(b.value(), &PSI16[1]) ^ combine(c.value(), &PSI16[2])
+}
+
+/// One party's components of a GF(2^64) triple.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Triple64 {
+    /// Share of x.
+    pub x: Rss64,
+    /// Share of y.
+    pub y: Rss64,
+    /// Share of z (= x·y when nobody cheated).
+    pub z: Rss64,
+}
+
+/// The shares of one Eq. (3) check (all GF(2^4), this party's components).
+#[derive(Clone, Copy, Debug)]
+struct TowerEntry {
+    high: Rss16,
+    low: Rss16,
+    inverse: Rss16,
+    high_times_low: Rss16,
+    new_high: Rss16,
+    new_low: Rss16,
+}
+
+/// Every multiplication recorded since the last verification, in its small field.
+#[derive(Clone, Debug, Default)]
+pub struct TripleLog {
+    gf256: Vec<[RssShare; 3]>,
+    gf16: Vec<[Rss16; 3]>,
+    tower: Vec<TowerEntry>,
+    one_hot: Vec<(u16, u16)>,
+}
+
+impl TripleLog {
+    /// An empty log.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Records `z[k] = x[k] · y[k]` over GF(2^8).
+    pub fn record_gf256(&mut self, x: &[RssShare], y: &[RssShare], z: &[RssShare]) {
+        self.gf256.extend(x.iter().zip(y).zip(z).map(|((&x, &y), &z)| [x, y, z]));
+    }
+
+    /// Records `z[k] = x[k] · y[k]` over GF(2^4).
+    pub fn record_gf16(&mut self, x: &[Rss16], y: &[Rss16], z: &[Rss16]) {
+        self.gf16.extend(x.iter().zip(y).zip(z).map(|((&x, &y), &z)| [x, y, z]));
+    }
+
+    /// Records the three products of one Protocol 3 inversion for the single Eq. (3) check:
+    /// `high_times_low` = a_h·a_l, `new_high` = a_h·v⁻¹, `new_low` = (a_h + a_l)·v⁻¹.
+    pub fn record_tower(
+        &mut self,
+        high: Rss16,
+        low: Rss16,
+        inverse: Rss16,
+        high_times_low: Rss16,
+        new_high: Rss16,
+        new_low: Rss16,
+    ) {
+        self.tower.push(TowerEntry { high, low, inverse, high_times_low, new_high, new_low });
+    }
+
+    /// Records the 11 products of one Protocol 8 one-hot vector for the Eq. (5)/(6) checks.
+    pub fn record_one_hot(&mut self, vector: &OneHot16) {
+        self.one_hot.push(vector.e);
+    }
+
+    /// Number of GF(2^64) triples the log lifts to.
+    pub fn len(&self) -> usize {
+        self.gf256.len() + self.gf16.len() + self.tower.len() + 2 * self.one_hot.len()
+    }
+
+    /// Whether nothing was recorded.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Forgets every entry (after a verification).
+    pub fn clear(&mut self) {
+        *self = Self::default();
+    }
+
+    /// Every recorded triple lifted into GF(2^64), in a fixed order, handed to `consume` in
+    /// chunks of at most `chunk` triples (so the lifted batch never exists in memory at once).
+    pub fn lift_chunks(&self, chunk: usize, mut consume: impl FnMut(&[Triple64])) {
+        let chunk = chunk.max(1);
+        let mut buffer: Vec<Triple64> = Vec::with_capacity(chunk);
+        let mut sink = |t: Triple64| {
+            buffer.push(t);
+            if buffer.len() == chunk {
+                consume(&buffer);
+                buffer.clear();
+            }
+        };
+        let e8 = |s: RssShare| Rss64 { first: embed_gf256(s.first()).0, second: embed_gf256(s.second()).0 };
+        for &[x, y, z] in &self.gf256 {
+            sink(Triple64 { x: e8(x), y: e8(y), z: e8(z) });
+        }
+        let zero = Gf16::new(0);
+        let e4 = |s: Rss16| Rss64 {
+            first: embed_k(s.first(), zero, zero),
+            second: embed_k(s.second(), zero, zero),
+        };
+        for &[x, y, z] in &self.gf16 {
+            sink(Triple64 { x: e4(x), y: e4(y), z: e4(z) });
+        }
+        for t in &self.tower {
+            let component = |pick: fn(Rss16) -> Gf16| {
+                let x = embed_k(pick(t.high), pick(t.low), zero);
+                let y = embed_k(pick(t.low), pick(t.inverse), zero);
+                let low = pick(t.low);
+                let z = embed_k(
+                    pick(t.high_times_low),
+                    pick(t.new_high) + low * low,
+                    pick(t.new_high) + pick(t.new_low),
+                );
+                (x, y, z)
+            };
+            let (xf, yf, zf) = component(Rss16::first);
+            let (xs, ys, zs) = component(Rss16::second);
+            sink(Triple64 {
+                x: Rss64 { first: xf, second: xs },
+                y: Rss64 { first: yf, second: ys },
+                z: Rss64 { first: zf, second: zs },
+            });
+        }
+        for &(ef, es) in &self.one_hot {
+            let [a, b] = one_hot_triples(monomials(ef));
+            let [c, d] = one_hot_triples(monomials(es));
+            let pair = |p: u64, q: u64| Rss64 { first: p, second: q };
+            sink(Triple64 { x: pair(a[0], c[0]), y: pair(a[1], c[1]), z: pair(a[2], c[2]) });
+            sink(Triple64 { x: pair(b[0], d[0]), y: pair(b[1], d[1]), z: pair(b[2], d[2]) });
+        }
+        if !buffer.is_empty() {
+            consume(&buffer);
+        }
+    }
+}
+
+/// Monomial components m_S (bit S) from one-hot components e_j (bit j): e_j = Σ_{S ⊇ J} m_S
+/// (Eq. (4) expanded, as [`crate::proto::maestro::one_hot16`] builds e), and this superset-sum
+/// transform over GF(2) is its own inverse.
+fn monomials(e: u16) -> u16 {
+    let mut m = 0u16;
+    for s in 0..16u16 {
+        let mut supersets = 0u16;
+        for j in 0..16u16 {
+            supersets |= u16::from(j & s == s) << j;
+        }
+        m |= (((e & supersets).count_ones() & 1) as u16) << s;
+    }
+    m
+}
+
+/// The bit embedding of Eq. (5)/(6) operands: `terms[k]` = subset whose monomial is the
+/// coefficient of Y^`k`-th listed power.
+fn bits(m: u16, terms: &[(u16, u32)]) -> u64 {
+    terms.iter().fold(0, |acc, &(subset, power)| acc | (u64::from((m >> subset) & 1) << power))
+}
+
+/// Subset masks of the monomials (bit i = rᵢ).
+const R0: u16 = 1;
+const R1: u16 = 2;
+const R2: u16 = 4;
+const R3: u16 = 8;
+
+/// The two GF(2^64) triples of Eq. (5) and Eq. (6) for one party's monomial components.
+fn one_hot_triples(m: u16) -> [[u64; 3]; 2] {
+    // Eq. (5): (r0 + r1 Y + r2 Y²)(r3 + r0 Y³ + r1 Y⁶).
+    let t1 = bits(m, &[(R0, 0), (R1, 1), (R2, 2)]);
+    let t2 = bits(m, &[(R3, 0), (R0, 3), (R1, 6)]);
+    let t3 = bits(
+        m,
+        &[
+            (R0 | R3, 0),
+            (R1 | R3, 1),
+            (R2 | R3, 2),
+            (R0, 3),
+            (R0 | R1, 4),
+            (R0 | R2, 5),
+            (R0 | R1, 6),
+            (R1, 7),
+            (R1 | R2, 8),
+        ],
+    );
+    // Eq. (6): (r0r1 + r0r3 Y + r1r3 Y²)(r2 + r3 Y³ + r2r3 Y⁶).
+    let h1 = bits(m, &[(R0 | R1, 0), (R0 | R3, 1), (R1 | R3, 2)]);
+    let h2 = bits(m, &[(R2, 0), (R3, 3), (R2 | R3, 6)]);
+    let h3 = bits(
+        m,
+        &[
+            (R0 | R1 | R2, 0),
+            (R0 | R2 | R3, 1),
+            (R1 | R2 | R3, 2),
+            (R0 | R1 | R3, 3),
+            (R0 | R3, 4),
+            (R1 | R3, 5),
+            (R0 | R1 | R2 | R3, 6),
+            (R0 | R2 | R3, 7),
+            (R1 | R2 | R3, 8),
+        ],
+    );
+    [[t1, t2, t3], [h1, h2, h3]]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::field::embedding::embed_gf16;
+    use crate::field::{Field, Gf256};
+
+    fn lift_gf256(a: Gf256) -> u64 {
+        embed_gf256(a).0
+    }
+
+    fn lift_k(a: Gf16, b: Gf16, c: Gf16) -> u64 {
+        embed_k(a, b, c)
+    }
+
+    /// Eq. (3) is sound iff 1, α, α² are independent over ψ(GF(2^4)): ψ(α) must have degree ≥ 3
+    /// over that subfield. Exhaustively, it has degree 4: exactly one monic quartic over
+    /// ψ(GF(2^4)) vanishes at it (a lower degree would give 16 or more). That quartic is
+    /// α⁴ + α² + {5}α + {2}; Table 2's text prints {2}α⁴ + {2}α² + {4}α + {8}, which does not
+    /// vanish at the printed ψ(α) in this representation — only the degree matters here.
+    #[test]
+    fn alpha_image_has_degree_four_over_the_gf16_subfield() {
+        let a = Gf64(ALPHA_IMAGE);
+        let (a2, a3) = (a * a, a * a * a);
+        let a4 = a2 * a2;
+        let c = |v: u16| embed_gf16(Gf16::new(v as u8));
+        let roots: Vec<[u16; 4]> = (0..1u32 << 16)
+            .map(|k| core::array::from_fn(|i| ((k >> (4 * i)) & 15) as u16))
+            .filter(|q: &[u16; 4]| a4 + c(q[3]) * a3 + c(q[2]) * a2 + c(q[1]) * a + c(q[0]) == Gf64::ZERO)
+            .collect();
+        assert_eq!(roots, vec![[2, 5, 1, 0]]);
+        assert_eq!(PSI16[0].map(Gf64), [0, 1, 2, 3].map(|i| embed_gf16(Gf16::new(1 << i))));
+    }
+
+    #[test]
+    fn eq3_holds_exactly_for_correct_products_over_all_inputs() {
+        let n = |v: u8| Gf16::new(v);
+        let zero = n(0);
+        for h in 0..16u8 {
+            for l in 0..16u8 {
+                for w in [0u8, 1, 7, 13] {
+                    let (h, l, w) = (n(h), n(l), n(w));
+                    let x = Gf64(lift_k(h, l, zero));
+                    let y = Gf64(lift_k(l, w, zero));
+                    let z = Gf64(lift_k(h * l, h * w + l * l, h * w + (h + l) * w));
+                    assert_eq!(x * y, z);
+                    // Any single error in one of the three products breaks the relation.
+                    for d in 1..16u8 {
+                        assert_ne!(x * y, Gf64(lift_k(h * l + n(d), h * w + l * l, h * w + (h + l) * w)));
+                        assert_ne!(
+                            x * y,
+                            Gf64(lift_k(h * l, h * w + n(d) + l * l, h * w + n(d) + (h + l) * w))
+                        );
+                        assert_ne!(x * y, Gf64(lift_k(h * l, h * w + l * l, h * w + (h + l) * w + n(d))));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Monomials of a plain r with optional errors in the products (bit S of `errors` flips m_S).
+    fn plain_monomials(r: u16, errors: u16) -> u16 {
+        let mut m = 0u16;
+        for s in 0..16u16 {
+            m |= u16::from(r & s == s) << s;
+        }
+        m ^ errors
+    }
+
+    #[test]
+    fn eq5_eq6_hold_for_one_hot_vectors_and_catch_every_product_error() {
+        let products: Vec<u16> = (0..16u16).filter(|s| s.count_ones() >= 2).collect();
+        assert_eq!(products.len(), 11);
+        for r in 0..16u16 {
+            let m = plain_monomials(r, 0);
+            assert_eq!(monomials(monomials(m)), m);
+            for [x, y, z] in one_hot_triples(m) {
+                assert_eq!(Gf64(x) * Gf64(y), Gf64(z), "r = {r}");
+            }
+            for errors in 1..(1u32 << 11) {
+                let flip = products
+                    .iter()
+                    .enumerate()
+                    .fold(0u16, |acc, (k, &s)| acc | (u16::from((errors >> k) & 1 == 1) << s));
+                let ok = one_hot_triples(plain_monomials(r, flip))
+                    .iter()
+                    .all(|&[x, y, z]| Gf64(x) * Gf64(y) == Gf64(z));
+                assert!(!ok, "errors {flip:#06x} at r = {r} went undetected");
+            }
+        }
+    }
+
+    #[test]
+    fn gf256_lift_is_multiplicative() {
+        for a in (0..=255u8).step_by(7) {
+            for b in 0..=255u8 {
+                let (a, b) = (Gf256(a), Gf256(b));
+                assert_eq!(Gf64(lift_gf256(a)) * Gf64(lift_gf256(b)), Gf64(lift_gf256(a * b)));
+            }
+        }
+    }
+}

@@ -48,7 +48,7 @@ struct DotProduct {
 }
 
 /// The local arithmetic of Protocol 2, written once over a [`Backend`]. With the hardware
-/// backend the loops are compiled with PCLMULQDQ enabled (see [`Kernels::run`]), so the backend's
+/// backend the loops are compiled with PCLMULQDQ enabled (see `Kernels`), so the backend's
 /// carry-less product inlines into them instead of being a call per product.
 mod kernels {
     use super::{DotProduct, Rss64};

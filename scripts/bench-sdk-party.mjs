@@ -18,10 +18,11 @@ try {
   // compiler rather than the protocol. Every party runs the same sequence of jobs.
   const warmInput = invite.slot < 2 ? input : { plaintext: plaintext.subarray(0, 16) };
   const coldStart = performance.now();
-  await session.aes({ ...warmInput, blocks: 1 });
+  const choice = { variant: process.env.CHORUS_BENCH_VARIANT, security: process.env.CHORUS_BENCH_SECURITY };
+  await session.aes({ ...warmInput, ...choice, blocks: 1 });
   const coldMs = performance.now() - coldStart;
   const t0 = performance.now();
-  const result = await session.aes({ ...input, blocks });
+  const result = await session.aes({ ...input, ...choice, blocks });
   const ms = performance.now() - t0;
   const digest = createHash('sha256').update(result.ciphertext).digest('hex');
   console.log(JSON.stringify({ slot: invite.slot, ms, coldMs, digest, stats: result.stats, roundsStats: result.roundsStats }));

@@ -34,15 +34,17 @@ const PROTOCOLS = {
     expectedRounds: 63,
   },
 };
-const MAESTRO_VARIANTS = ['gf256-circuit', 'gf16-circuit', 'lut16', 'lut256'];
+const MAESTRO_VARIANTS = ['gf256-circuit', 'gf16-circuit', 'lut16', 'lut256', 'lut256-33'];
 let protocol = 'maestro';
-let variant = 'gf256-circuit';
+let variant = 'gf16-circuit';
+/** MAESTRO runs maliciously secure except with the (2,3) LUT-256, which is semi-honest only. */
+const securityOf = (v) => (v === 'lut256' ? 'semi-honest' : 'malicious');
 const config = () => PROTOCOLS[protocol];
 /** The options every member passes to `session.aes` besides its own input. */
 function jobOptions() {
   const { keyHolders, plaintextOwner } = config();
   return protocol === 'maestro'
-    ? { protocol, variant, keyHolders, plaintextOwner }
+    ? { protocol, variant, security: securityOf(variant), keyHolders, plaintextOwner }
     : { protocol, keyHolders, plaintextOwner };
 }
 
@@ -290,7 +292,7 @@ function parseInvite() {
   const chosen = query.get('protocol') ?? 'maestro';
   if (!(chosen in PROTOCOLS)) return { problem: `This invite link names an unknown protocol (${chosen}).` };
   protocol = chosen;
-  variant = query.get('variant') ?? 'gf256-circuit';
+  variant = query.get('variant') ?? 'gf16-circuit';
   if (!MAESTRO_VARIANTS.includes(variant)) return { problem: `This invite link names an unknown MAESTRO variant (${variant}).` };
   if (!Number.isInteger(slot) || slot < 0 || slot >= parties) return { problem: 'This invite link has no valid party number.' };
   if (parties !== PARTIES) return { problem: `This demo runs ${PARTIES}-party sessions; the link is for ${parties}.` };
@@ -328,7 +330,7 @@ function setupPartyView(parsed) {
   $('progress-text').textContent = `0 / ${expectedRounds}`;
   document.title = `Chorus — party ${me}`;
   $('party-title').textContent = `Party ${me}`;
-  const name = protocol === 'maestro' ? `MAESTRO (${variant}, semi-honest)` : 'TinyTable (two parties and a trusted dealer, semi-honest)';
+  const name = protocol === 'maestro' ? `MAESTRO (${variant}, ${securityOf(variant)})` : 'TinyTable (two parties and a trusted dealer, semi-honest)';
   $('party-role').textContent = `${name}. You are the ${roleOf(me)}. Room ${invite.room}.`;
   const format = $('plaintext-format');
   if (isDealer) {

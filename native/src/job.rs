@@ -10,7 +10,7 @@
 
 use chorus_core::aes::KeySize;
 use chorus_core::jobs::maestro_aes::{
-    self, AesJobError, AesJobInput, AesJobOutput, AesJobSpec, SboxVariant, Security,
+    self, AesJobError, AesJobInput, AesJobOutput, AesJobSpec, Direction, SboxVariant, Security,
 };
 use chorus_core::jobs::tinytable::{
     self,
@@ -37,8 +37,9 @@ pub fn room_session_id(room: &str, job: u64) -> Vec<u8> {
 /// owner 2, revealed to parties 0, 1 and 2.
 pub fn default_spec(blocks: usize) -> AesJobSpec {
     AesJobSpec {
-        variant: SboxVariant::default(),
-        security: Security::SemiHonest,
+        variant: SboxVariant::Gf16Circuit,
+        security: Security::Malicious,
+        direction: Direction::Encrypt,
         key_size: KeySize::Aes128,
         blocks,
         key_holders: vec![0, 1],

@@ -109,10 +109,10 @@ it("TinyTable: a native party 0 and a native dealer with an SDK party 1 compute 
   expect((report0.rounds_stats as { bytes_sent: number }).bytes_sent).toBe(16 + 820);
 }, 90_000);
 
-it("chorus-party refuses malicious security and unknown variants before connecting", async () => {
+it("chorus-party refuses unavailable combinations and unknown variants before connecting", async () => {
   const room = await createRoom({ relay: relay.url, parties: 3 });
   const invite = room.invite(0);
   const base = ["--relay", relay.url, "--room", invite.room, "--slot", "0", "--token", invite.token, "--key-share", FIPS_KEY];
-  await expect(nativeMember([...base, "--security", "malicious"])).rejects.toThrow(/not available yet/);
+  await expect(nativeMember([...base, "--variant", "lut256", "--security", "malicious"])).rejects.toThrow(/not available/);
   await expect(nativeMember([...base, "--variant", "lut17"])).rejects.toThrow(/--variant/);
 });

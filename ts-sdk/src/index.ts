@@ -55,6 +55,7 @@ export type {
   EvaluateOptions,
   EvaluateResult,
   MaestroVariant,
+  AesDirection,
   ParsedCircuit,
   SecurityLevel,
   TinyTablePath,

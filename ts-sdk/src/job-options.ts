@@ -16,7 +16,7 @@ import type {
   TinyTablePath,
 } from './session-types.js';
 
-const MAESTRO_VARIANTS: readonly MaestroVariant[] = ['gf256-circuit', 'gf16-circuit', 'lut16', 'lut256'];
+const MAESTRO_VARIANTS: readonly MaestroVariant[] = ['gf256-circuit', 'gf16-circuit', 'lut16', 'lut256', 'lut256-33'];
 const TINYTABLE_PATHS: readonly TinyTablePath[] = ['circuit', 'sbox-tables'];
 /** The TinyTable session member that deals the preprocessing. */
 export const DEALER_SLOT = 2;
@@ -59,8 +59,15 @@ export function aesJob(options: AesOptions, slot: number, parties: number): Brid
   if (parties !== 3) {
     throw new ConfigError('parties', `${protocol} AES runs in a session of 3 (${protocol === 'tinytable' ? 'two parties and the dealer' : 'three parties'}), this one has ${parties}`);
   }
-  checkSecurity(options.security, protocol === 'maestro' ? 'MAESTRO' : 'TinyTable');
   const tinytable = protocol === 'tinytable';
+  if (tinytable) checkSecurity(options.security, 'TinyTable');
+  const direction = options.direction ?? 'encrypt';
+  if (direction !== 'encrypt' && direction !== 'decrypt') {
+    throw new ConfigError('direction', `unknown direction ${JSON.stringify(direction)}: 'encrypt' or 'decrypt'`);
+  }
+  if (tinytable && direction === 'decrypt') {
+    throw new NotAvailableError('direction', 'TinyTable decryption', "TinyTable runs AES encryption only; use protocol: 'maestro' to decrypt");
+  }
   let variant: MaestroVariant | TinyTablePath;
   if (tinytable) {
     if (options.variant !== undefined) throw new ConfigError('variant', "variant is MAESTRO's option; TinyTable takes path");
@@ -73,9 +80,19 @@ export function aesJob(options: AesOptions, slot: number, parties: number): Brid
     }
   } else {
     if (options.path !== undefined) throw new ConfigError('path', "path is TinyTable's option; MAESTRO takes variant");
-    variant = options.variant ?? 'gf256-circuit';
+    variant = options.variant ?? 'gf16-circuit';
     if (!MAESTRO_VARIANTS.includes(variant)) {
       throw new ConfigError('variant', `unknown MAESTRO variant ${JSON.stringify(variant)}: ${MAESTRO_VARIANTS.map((v) => `'${v}'`).join(', ')}`);
+    }
+    const security = options.security ?? 'malicious';
+    if (security !== 'semi-honest' && security !== 'malicious') {
+      throw new ConfigError('security', `unknown security level ${JSON.stringify(security)}: 'semi-honest' or 'malicious'`);
+    }
+    if (variant === 'lut256' && security === 'malicious') {
+      throw new NotAvailableError('variant', 'malicious MAESTRO with the (2,3) LUT-256 S-box', "use 'lut256-33', 'lut16', 'gf16-circuit' or 'gf256-circuit' for malicious security");
+    }
+    if (variant === 'lut256-33' && security === 'semi-honest') {
+      throw new NotAvailableError('variant', 'semi-honest (3,3) LUT-256 in a session', "it runs in sessions with security: 'malicious' only; use 'lut256' for semi-honest");
     }
   }
   const computing = tinytable ? 2 : 3;
@@ -115,10 +132,10 @@ export function aesJob(options: AesOptions, slot: number, parties: number): Brid
       throw new ConfigError('plaintext', `expected ${16 * blocks} bytes (${blocks} blocks), got ${input.plaintext.length}`);
     }
   }
-  const security = options.security ?? 'semi-honest';
+  const security = options.security ?? (tinytable ? 'semi-honest' : 'malicious');
   const spec = tinytable
     ? { path: variant, security, blocks, keyHolders, plaintextOwner, revealTo }
-    : { variant, security, keyBits, blocks, keyHolders, plaintextOwner, revealTo };
+    : { variant, security, direction, keyBits, blocks, keyHolders, plaintextOwner, revealTo };
   return { method: tinytable ? 'runTinyTableAes' : 'runMaestroAes', spec, input, protocol, variant };
 }
 

@@ -28,10 +28,12 @@ export interface ConnectOptions extends RelayConnectionOptions {
 /** The AES protocols of `Session.aes`. */
 export type AesProtocol = 'maestro' | 'tinytable';
 /** MAESTRO's S-box variants (MAESTRO Table 1). */
-export type MaestroVariant = 'gf256-circuit' | 'gf16-circuit' | 'lut16' | 'lut256';
+export type MaestroVariant = 'gf256-circuit' | 'gf16-circuit' | 'lut16' | 'lut256' | 'lut256-33';
+/** Encrypt (default) or decrypt the blocks (MAESTRO only). */
+export type AesDirection = 'encrypt' | 'decrypt';
 /** TinyTable's AES paths: the boolean circuit, or 256-entry S-box tables (not available yet). */
 export type TinyTablePath = 'circuit' | 'sbox-tables';
-/** Security levels; only `semi-honest` is implemented today. */
+/** Security levels: MAESTRO implements both (malicious with abort by default); TinyTable semi-honest. */
 export type SecurityLevel = 'semi-honest' | 'malicious';
 
 /**
@@ -39,24 +41,31 @@ export type SecurityLevel = 'semi-honest' | 'malicious';
  * `keyBits`.
  *
  * - `protocol: 'maestro'` (default): three parties, honest majority. `variant` picks the S-box
- *   (default `gf256-circuit`; the intended future default is a malicious `lut16` or
- *   `gf16-circuit`, once malicious variants exist).
+ *   (default `gf16-circuit`) and `security` the adversary (default `malicious`: every
+ *   multiplication is verified and every opening hash-compared before the output is revealed, so
+ *   a deviating party makes the others reject with a `ProtocolAbortError` and learn nothing).
+ *   Malicious: `gf256-circuit`, `gf16-circuit`, `lut16`, `lut256-33`; semi-honest:
+ *   `gf256-circuit`, `gf16-circuit`, `lut16`, `lut256`. `direction: 'decrypt'` decrypts (the
+ *   `plaintext` option then carries the ciphertext).
  * - `protocol: 'tinytable'`: two computing parties (slots 0 and 1) and a **trusted dealer** in
  *   slot 2 that deals the preprocessing and must not collude with either party (see the README's
  *   security model). AES-128 only; `path` picks the S-box evaluation (default `circuit`). Role
  *   defaults: `keyHolders: [0]`, `plaintextOwner: 1`, `reveal: [0, 1]`. The dealer calls
  *   `aes` with the same options and no inputs.
  *
- * `security: 'malicious'` rejects with `NotAvailableError` (a `ConfigError`) for now.
+ * Combinations not implemented (malicious `lut256`, semi-honest `lut256-33`, malicious or
+ * decrypting TinyTable) reject with `NotAvailableError` (a `ConfigError`).
  */
 export interface AesOptions {
   /** The protocol: `maestro` (default) or `tinytable`. */
   protocol?: AesProtocol;
-  /** MAESTRO only: the S-box variant (default `gf256-circuit`). */
+  /** MAESTRO only: the S-box variant (default `gf16-circuit`). */
   variant?: MaestroVariant;
+  /** MAESTRO only: encrypt (default) or decrypt. */
+  direction?: AesDirection;
   /** TinyTable only: the S-box path (default `circuit`; `sbox-tables` is not available yet). */
   path?: TinyTablePath;
-  /** The security level (default `semi-honest`; `malicious` is not available yet). */
+  /** The security level (MAESTRO default `malicious`, TinyTable default `semi-honest`). */
   security?: SecurityLevel;
   /** This party's XOR share of the key (hex or bytes); required exactly for the key holders. */
   key?: BytesLike;

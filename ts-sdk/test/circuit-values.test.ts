@@ -56,7 +56,12 @@ describe("job options", () => {
     });
     expect(() => aesJob({ protocol: "tinytable", keyBits: 256, key: "00".repeat(32) }, 0, 3)).toThrow(ConfigError);
     expect(() => aesJob({ protocol: "tinytable", variant: "lut16" }, 2, 3)).toThrow(/variant/);
-    expect(() => aesJob({ security: "malicious", key: "00".repeat(16) }, 0, 3)).toThrow(NotAvailableError);
+    expect(() => aesJob({ variant: "lut256", security: "malicious", key: "00".repeat(16) }, 0, 3)).toThrow(NotAvailableError);
+    expect(() => aesJob({ variant: "lut256-33", security: "semi-honest", key: "00".repeat(16) }, 0, 3)).toThrow(NotAvailableError);
+    expect(() => aesJob({ direction: "sideways" as never, key: "00".repeat(16) }, 0, 3)).toThrow(/direction/);
+    expect(() => aesJob({ protocol: "tinytable", direction: "decrypt", key: "00".repeat(16) }, 0, 3)).toThrow(NotAvailableError);
+    // MAESTRO's defaults: malicious security with the GF(2^4)-circuit S-box, encryption.
+    expect(aesJob({ key: "00".repeat(16) }, 0, 3).spec).toMatchObject({ variant: "gf16-circuit", security: "malicious", direction: "encrypt" });
     expect(() => aesJob({ protocol: "tinytable" }, 0, 2)).toThrow(/session of 3/);
   });
 

@@ -124,9 +124,9 @@ describe("WASM bridge", () => {
   });
 
   it("rejects malicious security, the S-box-table path, unknown variants and bad circuits with config errors", async () => {
-    await expect(wire()[0]!.runMaestroAes(session(), { ...spec, security: "malicious" }, inputs[0], null)).rejects.toMatchObject({
+    await expect(wire()[0]!.runMaestroAes(session(), { ...spec, variant: "lut256", security: "malicious" }, inputs[0], null)).rejects.toMatchObject({
       kind: "config",
-      field: "security",
+      field: "variant",
     });
     await expect(wire()[0]!.runMaestroAes(session(), { ...spec, variant: "lut17" }, inputs[0], null)).rejects.toMatchObject({
       kind: "config",

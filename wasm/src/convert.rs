@@ -4,7 +4,7 @@
 use crate::errors::BridgeError;
 use chorus_core::aes::KeySize;
 use chorus_core::circuit::Circuit;
-use chorus_core::jobs::maestro_aes::{AesJobInput, AesJobSpec, SboxVariant};
+use chorus_core::jobs::maestro_aes::{AesJobInput, AesJobSpec, Direction, SboxVariant};
 use chorus_core::jobs::tinytable::aes::{AesPath, TinyTableAesInput, TinyTableAesSpec};
 use chorus_core::jobs::tinytable::circuit::{CircuitJobInput, CircuitJobSpec};
 use chorus_core::jobs::Security;
@@ -101,10 +101,10 @@ fn string(object: &JsValue, name: &str) -> Result<Option<String>, BridgeError> {
         .transpose()
 }
 
-/// `security?: 'semi-honest' | 'malicious'` (default semi-honest).
-fn security(spec: &JsValue) -> Result<Security, BridgeError> {
+/// `security?: 'semi-honest' | 'malicious'` (default `default`).
+fn security(spec: &JsValue, default: Security) -> Result<Security, BridgeError> {
     match string(spec, "security")? {
-        None => Ok(Security::SemiHonest),
+        None => Ok(default),
         Some(name) => Security::from_name(&name).ok_or_else(|| {
             BridgeError::config(
                 "security",
@@ -114,16 +114,18 @@ fn security(spec: &JsValue) -> Result<Security, BridgeError> {
     }
 }
 
-/// `{ variant?, security?, keyBits?: 128 | 192 | 256, blocks, keyHolders, plaintextOwner, revealTo }`
-/// with `variant` one of `gf256-circuit` (default), `gf16-circuit`, `lut16`, `lut256`.
+/// `{ variant?, security?, direction?, keyBits?: 128 | 192 | 256, blocks, keyHolders,
+/// plaintextOwner, revealTo }` with `variant` one of `gf256-circuit`, `gf16-circuit` (default),
+/// `lut16`, `lut256`, `lut256-33`, `security` `malicious` (default) or `semi-honest`, and
+/// `direction` `encrypt` (default) or `decrypt`.
 pub fn aes_spec(spec: &JsValue) -> Result<AesJobSpec, BridgeError> {
     let variant = match string(spec, "variant")? {
-        None => SboxVariant::default(),
+        None => SboxVariant::Gf16Circuit,
         Some(name) => SboxVariant::from_name(&name).ok_or_else(|| {
             BridgeError::config(
                 "variant",
                 format!(
-                    "unknown MAESTRO variant {name:?}: 'gf256-circuit', 'gf16-circuit', 'lut16' or 'lut256'"
+                    "unknown MAESTRO variant {name:?}: 'gf256-circuit', 'gf16-circuit', 'lut16', 'lut256' or 'lut256-33'"
                 ),
             )
         })?,
@@ -134,9 +136,16 @@ pub fn aes_spec(spec: &JsValue) -> Result<AesJobSpec, BridgeError> {
         Some(Some(256.0)) => KeySize::Aes256,
         Some(_) => return Err(BridgeError::config("keyBits", "keyBits must be 128, 192 or 256")),
     };
+    let direction = match string(spec, "direction")? {
+        None => Direction::Encrypt,
+        Some(name) => Direction::from_name(&name).ok_or_else(|| {
+            BridgeError::config("direction", format!("unknown direction {name:?}: 'encrypt' or 'decrypt'"))
+        })?,
+    };
     Ok(AesJobSpec {
         variant,
-        security: security(spec)?,
+        security: security(spec, Security::Malicious)?,
+        direction,
         key_size,
         blocks: required_index(spec, "blocks")?,
         key_holders: index_list(spec, "keyHolders")?,
@@ -163,7 +172,7 @@ pub fn tinytable_aes_spec(spec: &JsValue) -> Result<TinyTableAesSpec, BridgeErro
     };
     Ok(TinyTableAesSpec {
         path,
-        security: security(spec)?,
+        security: security(spec, Security::SemiHonest)?,
         blocks: required_index(spec, "blocks")?,
         key_holders: index_list(spec, "keyHolders")?,
         plaintext_owner: required_index(spec, "plaintextOwner")?,
@@ -195,7 +204,7 @@ pub fn circuit_spec(spec: &JsValue) -> Result<CircuitJobSpec, BridgeError> {
         })
         .collect::<Result<_, _>>()?;
     Ok(CircuitJobSpec {
-        security: security(spec)?,
+        security: security(spec, Security::SemiHonest)?,
         circuit: circuit(&text)?,
         io: IoSpec { input_owners: index_list(spec, "inputOwners")?, reveal },
         instances: 1,

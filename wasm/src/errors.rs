@@ -130,7 +130,7 @@ impl From<AesJobError> for BridgeError {
         let message = e.to_string();
         match e {
             AesJobError::InvalidSpec(_) => BridgeError::config("spec", message),
-            AesJobError::NotAvailable(_) => BridgeError::config("security", message),
+            AesJobError::NotAvailable(_) => BridgeError::config("variant", message),
             AesJobError::InvalidInput { .. } => BridgeError::config("input", message),
             AesJobError::SpecMismatch(peer) => BridgeError {
                 kind: ErrorKind::Protocol,
@@ -148,6 +148,18 @@ impl From<AesJobError> for BridgeError {
                 message,
                 slot: Some(from),
                 detail: Some("message length".into()),
+            },
+            AesJobError::Protocol(MaestroError::VerificationFailed) => BridgeError {
+                kind: ErrorKind::Protocol,
+                message,
+                slot: None,
+                detail: Some("multiplication verification".into()),
+            },
+            AesJobError::Protocol(MaestroError::OpeningMismatch { peer }) => BridgeError {
+                kind: ErrorKind::Protocol,
+                message,
+                slot: Some(peer),
+                detail: Some("opening hash comparison".into()),
             },
             AesJobError::Protocol(_) => BridgeError {
                 kind: ErrorKind::Protocol,

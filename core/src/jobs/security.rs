@@ -3,11 +3,12 @@
 /// The adversary a job is secure against.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum Security {
-    /// Secure against parties that follow the protocol (the only level implemented).
+    /// Secure against parties that follow the protocol.
     #[default]
     SemiHonest,
-    /// Secure with abort against a deviating party. No job implements it yet: each job's spec
-    /// check rejects it with its own typed "not available" error, before any communication.
+    /// Secure with abort against a deviating party: outputs are revealed only after the
+    /// protocol's checks pass. A job that lacks it for some configuration rejects it with its own
+    /// typed "not available" error, before any communication.
     Malicious,
 }
 

@@ -1,10 +1,11 @@
 //! `chorus-party`: runs one member of a joint-AES job over the relay or a direct TCP mesh, and
 //! prints one JSON line with what it learned and its communication. `--protocol maestro` (default):
-//! three-party MAESTRO, S-box `--variant` (gf256-circuit, gf16-circuit, lut16, lut256).
+//! three-party MAESTRO, S-box `--variant` (gf16-circuit by default, gf256-circuit, lut16, lut256,
+//! lut256-33) at `--security` malicious (default) or semi-honest, as the SDK's defaults.
 //! `--protocol tinytable`: two-party TinyTable AES-128 (`--path circuit`) where member 2 is the
 //! **trusted dealer** (it deals the preprocessing, knows every mask and must not collude with
 //! either party); role defaults then are key holder 0, plaintext owner 1, revealed to 0 and 1, and
-//! `rounds_stats` is the online phase. `--security malicious` fails as not available yet.
+//! `rounds_stats` is the online phase (semi-honest by default).
 //!
 //! ```text
 //! {"party":2,"transport":"relay","ciphertext":"69c4…","stats":{…},"rounds_stats":{…},"transport_stats":{…},"ms":12.3,"handshake_ms":1.2}
@@ -21,7 +22,7 @@
 //! `CHORUS_SECRET`. Any error prints a message on stderr and exits with code 1.
 
 use chorus_core::aes::KeySize;
-use chorus_core::jobs::maestro_aes::{AesJobInput, AesJobSpec, SboxVariant, Security};
+use chorus_core::jobs::maestro_aes::{AesJobInput, AesJobSpec, Direction, SboxVariant, Security};
 use chorus_core::jobs::tinytable::aes::{AesPath, TinyTableAesInput, TinyTableAesSpec};
 use chorus_native::job::JobRunError;
 use chorus_native::job::{room_session_id, run_job_party, AesJob, PartyOutcome, StatsReport};
@@ -80,15 +81,16 @@ struct Args {
     /// The protocol: maestro (three parties) or tinytable (two parties and the trusted dealer).
     #[arg(long, default_value = "maestro")]
     protocol: String,
-    /// MAESTRO's S-box variant: gf256-circuit, gf16-circuit, lut16 or lut256.
-    #[arg(long, default_value = "gf256-circuit")]
+    /// MAESTRO's S-box variant: gf16-circuit, gf256-circuit, lut16, lut256 or lut256-33.
+    #[arg(long, default_value = "gf16-circuit")]
     variant: String,
     /// TinyTable's AES path: circuit (sbox-tables is not available as a job yet).
     #[arg(long, default_value = "circuit")]
     path: String,
-    /// Security level: semi-honest (malicious is not available yet).
-    #[arg(long, default_value = "semi-honest")]
-    security: String,
+    /// Security level: semi-honest or malicious (default: malicious for MAESTRO, semi-honest for
+    /// TinyTable, as in the SDK).
+    #[arg(long)]
+    security: Option<String>,
     /// Parties that each input an XOR share of the key (default 0,1; TinyTable: 0).
     #[arg(long, value_delimiter = ',')]
     key_holders: Option<Vec<usize>>,
@@ -202,8 +204,10 @@ fn run(args: Args) -> Result<Report, String> {
 
 /// The job and this member's inputs from the arguments.
 fn job(args: &Args) -> Result<AesJob, String> {
-    let security = Security::from_name(&args.security)
-        .ok_or_else(|| format!("--security must be semi-honest or malicious, got {:?}", args.security))?;
+    let default_security = if args.protocol == "maestro" { "malicious" } else { "semi-honest" };
+    let security_name = args.security.as_deref().unwrap_or(default_security);
+    let security = Security::from_name(security_name)
+        .ok_or_else(|| format!("--security must be semi-honest or malicious, got {security_name:?}"))?;
     let decode = |what: &str, v: &Option<String>| -> Result<Option<Vec<u8>>, String> {
         v.as_deref().map(|h| hex::decode(h.trim()).map_err(|e| format!("{what} is not hex: {e}"))).transpose()
     };
@@ -219,13 +223,14 @@ fn job(args: &Args) -> Result<AesJob, String> {
             };
             let variant = SboxVariant::from_name(&args.variant).ok_or_else(|| {
                 format!(
-                    "--variant must be gf256-circuit, gf16-circuit, lut16 or lut256, got {:?}",
+                    "--variant must be gf256-circuit, gf16-circuit, lut16, lut256 or lut256-33, got {:?}",
                     args.variant
                 )
             })?;
             let spec = AesJobSpec {
                 variant,
                 security,
+                direction: Direction::Encrypt,
                 key_size,
                 blocks: args.blocks,
                 key_holders: args.key_holders.clone().unwrap_or_else(|| vec![0, 1]),

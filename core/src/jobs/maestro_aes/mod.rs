@@ -1,8 +1,14 @@
-//! Joint AES with three parties under semi-honest MAESTRO (MAESTRO §2 and Table 1; the S-box
-//! variant is chosen by [`AesJobSpec::variant`], GF(2^8)-circuit by default), as one job: spec
-//! agreement, PRSS setup, the lookup-table variants' preprocessing for every S-box of the job,
-//! inputs, key schedule in MPC, encryption of a batch of blocks, and opening to the chosen
-//! parties.
+//! Joint AES with three parties under MAESTRO (MAESTRO §2, Table 1), as one job: spec agreement,
+//! PRSS setup, the lookup-table variants' preprocessing for every S-box of the job, inputs, key
+//! schedule in MPC, encryption or decryption ([`Direction`]) of a batch of blocks, and opening to
+//! the chosen parties.
+//!
+//! The spec names the S-box variant ([`SboxVariant`]) and the security level ([`Security`]).
+//! Semi-honest: GF(2^8)-circuit, GF(2^4)-circuit, LUT-16, (2,3) LUT-256. Malicious with abort
+//! (§2.7): GF(2^8)-circuit, GF(2^4)-circuit, LUT-16 and (3,3) LUT-256 — every multiplication is
+//! recorded and verified by Protocol 2 and every opening hash-compared (§2.4) before the output
+//! is revealed, so a deviating party makes the honest ones fail with a typed error and learn no
+//! output. Other combinations fail with [`AesJobError::NotAvailable`] before any communication.
 //!
 //! Inputs: the key is the XOR of the shares supplied by the `key_holders` (one holder = the key
 //! itself; two or three holders = nobody ever holds the key), and the plaintext comes from one
@@ -15,7 +21,11 @@ pub use super::security::Security;
 use crate::aes::KeySize;
 use crate::field::Gf256;
 use crate::net::{NetError, NetStats, Network, PartyId};
-use crate::proto::maestro::aes::{encrypt_blocks, expand_key, to_blocks};
+use crate::proto::maestro::aes::{decrypt_blocks, encrypt_blocks, expand_key, to_blocks};
+use crate::proto::maestro::malicious::{
+    MaliciousAdditiveLut256Sbox, MaliciousGf16CircuitSbox, MaliciousGf256CircuitSbox, MaliciousLut16Sbox,
+    MaliciousSboxLayer,
+};
 use crate::proto::maestro::{
     Gf16CircuitSbox, Gf256CircuitSbox, Lut16Sbox, Lut256Sbox, MaestroError, Party, RssShare, SboxLayer,
 };
@@ -33,22 +43,33 @@ pub enum SboxVariant {
     /// GF(2^4)-LUT-16 (Protocols 3, 4, 8; preprocessing of one length-16 one-hot vector per S-box).
     Lut16,
     /// (2,3) LUT-256 (Protocols 4, 5; preprocessing of one length-256 one-hot vector per S-box).
+    /// Semi-honest only.
     Lut256,
+    /// (3,3) LUT-256 (§3.5, Protocols 6/7; two length-16 one-hot vectors per S-box). Malicious
+    /// only in jobs (Protocol 7's VerifySbox); its semi-honest form leaves additive shares
+    /// between rounds and is available through [`crate::proto::maestro::AdditiveLut256Sbox`].
+    Lut256Additive,
 }
 
 impl SboxVariant {
     /// Every variant, in Table 1's order.
-    pub const ALL: [SboxVariant; 4] =
-        [SboxVariant::Gf256Circuit, SboxVariant::Gf16Circuit, SboxVariant::Lut16, SboxVariant::Lut256];
+    pub const ALL: [SboxVariant; 5] = [
+        SboxVariant::Gf256Circuit,
+        SboxVariant::Gf16Circuit,
+        SboxVariant::Lut16,
+        SboxVariant::Lut256,
+        SboxVariant::Lut256Additive,
+    ];
 
     /// The variant's name on command lines and in benchmark output (`gf256-circuit`,
-    /// `gf16-circuit`, `lut16`, `lut256`).
+    /// `gf16-circuit`, `lut16`, `lut256`, `lut256-33`).
     pub fn name(self) -> &'static str {
         match self {
             SboxVariant::Gf256Circuit => "gf256-circuit",
             SboxVariant::Gf16Circuit => "gf16-circuit",
             SboxVariant::Lut16 => "lut16",
             SboxVariant::Lut256 => "lut256",
+            SboxVariant::Lut256Additive => "lut256-33",
         }
     }
 
@@ -57,9 +78,18 @@ impl SboxVariant {
         Self::ALL.into_iter().find(|v| v.name() == name)
     }
 
+    /// Whether a job can run the variant at `security`: every variant but (2,3) LUT-256 has a
+    /// malicious form, and (3,3) LUT-256 runs in jobs only in its malicious form.
+    pub fn supports(self, security: Security) -> bool {
+        !matches!(
+            (self, security),
+            (SboxVariant::Lut256, Security::Malicious) | (SboxVariant::Lut256Additive, Security::SemiHonest)
+        )
+    }
+
     /// Whether the variant needs input-independent preprocessing before the online phase.
     pub fn preprocesses(self) -> bool {
-        matches!(self, SboxVariant::Lut16 | SboxVariant::Lut256)
+        matches!(self, SboxVariant::Lut16 | SboxVariant::Lut256 | SboxVariant::Lut256Additive)
     }
 
     fn code(self) -> u8 {
@@ -68,7 +98,33 @@ impl SboxVariant {
             SboxVariant::Gf16Circuit => 1,
             SboxVariant::Lut16 => 2,
             SboxVariant::Lut256 => 3,
+            SboxVariant::Lut256Additive => 4,
         }
+    }
+}
+
+/// Encryption (FIPS-197 §5.1 Cipher) or decryption (§5.3 InvCipher) of the blocks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// Blocks are plaintexts; the output is their ciphertexts.
+    #[default]
+    Encrypt,
+    /// Blocks are ciphertexts; the output is their plaintexts.
+    Decrypt,
+}
+
+impl Direction {
+    /// `encrypt` or `decrypt`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Direction::Encrypt => "encrypt",
+            Direction::Decrypt => "decrypt",
+        }
+    }
+
+    /// The direction called `name` (see [`Self::name`]).
+    pub fn from_name(name: &str) -> Option<Direction> {
+        [Direction::Encrypt, Direction::Decrypt].into_iter().find(|d| d.name() == name)
     }
 }
 
@@ -77,8 +133,11 @@ impl SboxVariant {
 pub struct AesJobSpec {
     /// How the S-box is evaluated.
     pub variant: SboxVariant,
-    /// The security level (only [`Security::SemiHonest`] runs today).
+    /// The security level: semi-honest, or malicious with abort (every variant but (2,3)
+    /// LUT-256; outputs are revealed only after the §2.7 verification and §2.4 hash comparison).
     pub security: Security,
+    /// Encrypt or decrypt the blocks (the "plaintext" input is then the ciphertext).
+    pub direction: Direction,
     /// AES-128, -192 or -256.
     pub key_size: KeySize,
     /// Number of 16-byte blocks encrypted under the key.
@@ -165,11 +224,19 @@ impl AesJobSpec {
     /// Checks the spec for a three-party session.
     pub fn validate(&self) -> Result<(), AesJobError> {
         let bad = |m: String| Err(AesJobError::InvalidSpec(m));
-        if self.security == Security::Malicious {
-            return Err(AesJobError::NotAvailable(format!(
-                "malicious MAESTRO ({} S-box) is not implemented yet; use semi-honest",
-                self.variant.name()
-            )));
+        if !self.variant.supports(self.security) {
+            return Err(AesJobError::NotAvailable(match self.security {
+                Security::Malicious => format!(
+                    "malicious MAESTRO with the {} S-box is not implemented; use gf256-circuit, \
+                     gf16-circuit, lut16 or lut256-33",
+                    self.variant.name()
+                ),
+                Security::SemiHonest => format!(
+                    "the {} S-box runs in jobs only with malicious security; use another variant \
+                     for semi-honest jobs",
+                    self.variant.name()
+                ),
+            }));
         }
         if self.blocks == 0 {
             return bad("blocks must be at least 1".into());
@@ -193,9 +260,10 @@ impl AesJobSpec {
 
     /// A canonical byte encoding, used for the agreement check.
     fn encode(&self) -> Vec<u8> {
-        let mut out = b"chorus/maestro-aes/v2".to_vec();
+        let mut out = b"chorus/maestro-aes/v3".to_vec();
         out.push(self.variant.code());
         out.push(u8::from(self.security == Security::Malicious));
+        out.push(u8::from(self.direction == Direction::Decrypt));
         out.push(self.key_size.key_bytes() as u8);
         out.extend_from_slice(&(self.blocks as u64).to_be_bytes());
         for list in [&self.key_holders, &self.reveal_to] {
@@ -263,53 +331,123 @@ pub async fn run_observed<N: Network, R: RngCore + CryptoRng>(
 
     let party = Party::setup(net, rng).await?;
     let phases = Phases { net, spec, input, start, observe };
-    match spec.variant {
-        SboxVariant::Gf256Circuit => phases.run(Gf256CircuitSbox::new(party)).await,
-        SboxVariant::Gf16Circuit => phases.run(Gf16CircuitSbox::new(party)).await,
-        SboxVariant::Lut16 => phases.run(Lut16Sbox::new(party)).await,
-        SboxVariant::Lut256 => phases.run(Lut256Sbox::new(party)).await,
+    match (spec.variant, spec.security) {
+        (SboxVariant::Gf256Circuit, Security::SemiHonest) => phases.run(Gf256CircuitSbox::new(party)).await,
+        (SboxVariant::Gf16Circuit, Security::SemiHonest) => phases.run(Gf16CircuitSbox::new(party)).await,
+        (SboxVariant::Lut16, Security::SemiHonest) => phases.run(Lut16Sbox::new(party)).await,
+        (SboxVariant::Lut256, Security::SemiHonest) => phases.run(Lut256Sbox::new(party)).await,
+        (SboxVariant::Gf256Circuit, Security::Malicious) => {
+            phases.run(MaliciousGf256CircuitSbox::new(party)).await
+        }
+        (SboxVariant::Gf16Circuit, Security::Malicious) => {
+            phases.run(MaliciousGf16CircuitSbox::new(party)).await
+        }
+        (SboxVariant::Lut16, Security::Malicious) => phases.run(MaliciousLut16Sbox::new(party)).await,
+        (SboxVariant::Lut256Additive, Security::Malicious) => {
+            phases.run(MaliciousAdditiveLut256Sbox::new(party)).await
+        }
+        (SboxVariant::Lut256, Security::Malicious) | (SboxVariant::Lut256Additive, Security::SemiHonest) => {
+            // validate() already rejected these; kept as an error rather than a panic.
+            Err(AesJobError::NotAvailable(format!("{} at {}", spec.variant.name(), spec.security.name())))
+        }
     }
 }
 
-/// What the job needs of an S-box variant besides [`SboxLayer`].
+/// What the job needs of an S-box variant besides [`SboxLayer`]: preprocessing, inputs and the
+/// final reveal. The semi-honest variants use their [`Party`] directly; the malicious ones go
+/// through their [`MaliciousSession`](crate::proto::maestro::malicious::MaliciousSession), whose
+/// reveal runs the §2.7 verification of every recorded multiplication and the §2.4 hash
+/// comparison first and returns nothing unless both pass.
 trait JobSbox: SboxLayer<Share = RssShare> {
-    fn party(&mut self) -> &mut Party;
-
     /// Input-independent preprocessing for `count` S-boxes (none by default).
     async fn preprocess_for<N: Network>(&mut self, _net: &mut N, _count: usize) -> Result<(), MaestroError> {
         Ok(())
     }
+
+    async fn input<N: Network>(
+        &mut self,
+        net: &mut N,
+        owner: PartyId,
+        values: Option<&[Gf256]>,
+        len: usize,
+    ) -> Result<Vec<RssShare>, MaestroError>;
+
+    async fn reveal<N: Network>(
+        &mut self,
+        net: &mut N,
+        shares: &[RssShare],
+        to: &[PartyId],
+    ) -> Result<Option<Vec<Gf256>>, MaestroError>;
 }
 
-impl JobSbox for Gf256CircuitSbox {
-    fn party(&mut self) -> &mut Party {
-        Gf256CircuitSbox::party(self)
-    }
+/// [`JobSbox`] for a semi-honest layer with a `party()` accessor and an optional
+/// `preprocess(net, count)`.
+macro_rules! semi_honest_job_sbox {
+    ($t:ty $(, $preprocess:ident)?) => {
+        impl JobSbox for $t {
+            $(
+            async fn preprocess_for<N: Network>(&mut self, net: &mut N, count: usize) -> Result<(), MaestroError> {
+                self.$preprocess(net, count).await
+            }
+            )?
+            async fn input<N: Network>(
+                &mut self,
+                net: &mut N,
+                owner: PartyId,
+                values: Option<&[Gf256]>,
+                len: usize,
+            ) -> Result<Vec<RssShare>, MaestroError> {
+                self.party().input(net, owner, values, len).await
+            }
+            async fn reveal<N: Network>(
+                &mut self,
+                net: &mut N,
+                shares: &[RssShare],
+                to: &[PartyId],
+            ) -> Result<Option<Vec<Gf256>>, MaestroError> {
+                self.party().reveal(net, shares, to).await
+            }
+        }
+    };
 }
+semi_honest_job_sbox!(Gf256CircuitSbox);
+semi_honest_job_sbox!(Gf16CircuitSbox);
+semi_honest_job_sbox!(Lut16Sbox, preprocess);
+semi_honest_job_sbox!(Lut256Sbox, preprocess);
 
-impl JobSbox for Gf16CircuitSbox {
-    fn party(&mut self) -> &mut Party {
-        Gf16CircuitSbox::party(self)
-    }
+/// [`JobSbox`] for a malicious layer: inputs and reveal through its session.
+macro_rules! malicious_job_sbox {
+    ($t:ty $(, $preprocess:ident)?) => {
+        impl JobSbox for $t {
+            $(
+            async fn preprocess_for<N: Network>(&mut self, net: &mut N, count: usize) -> Result<(), MaestroError> {
+                self.$preprocess(net, count).await
+            }
+            )?
+            async fn input<N: Network>(
+                &mut self,
+                net: &mut N,
+                owner: PartyId,
+                values: Option<&[Gf256]>,
+                len: usize,
+            ) -> Result<Vec<RssShare>, MaestroError> {
+                self.session().input(net, owner, values, len).await
+            }
+            async fn reveal<N: Network>(
+                &mut self,
+                net: &mut N,
+                shares: &[RssShare],
+                to: &[PartyId],
+            ) -> Result<Option<Vec<Gf256>>, MaestroError> {
+                self.session().reveal(net, shares, to).await
+            }
+        }
+    };
 }
-
-impl JobSbox for Lut16Sbox {
-    fn party(&mut self) -> &mut Party {
-        Lut16Sbox::party(self)
-    }
-    async fn preprocess_for<N: Network>(&mut self, net: &mut N, count: usize) -> Result<(), MaestroError> {
-        self.preprocess(net, count).await
-    }
-}
-
-impl JobSbox for Lut256Sbox {
-    fn party(&mut self) -> &mut Party {
-        Lut256Sbox::party(self)
-    }
-    async fn preprocess_for<N: Network>(&mut self, net: &mut N, count: usize) -> Result<(), MaestroError> {
-        self.preprocess(net, count).await
-    }
-}
+malicious_job_sbox!(MaliciousGf256CircuitSbox);
+malicious_job_sbox!(MaliciousGf16CircuitSbox);
+malicious_job_sbox!(MaliciousLut16Sbox, preprocess);
+malicious_job_sbox!(MaliciousAdditiveLut256Sbox, preprocess);
 
 /// The job after PRSS setup, for any variant.
 struct Phases<'a, N, F> {
@@ -333,22 +471,25 @@ impl<N: Network, F: FnMut(JobPhase)> Phases<'_, N, F> {
         let mut key: Vec<RssShare> = vec![RssShare::zero(me); key_len];
         for &holder in &spec.key_holders {
             let share = input.key_share.as_deref().filter(|_| holder == me).map(to_field);
-            let shared = sbox.party().input(net, holder, share.as_deref(), key_len).await?;
+            let shared = sbox.input(net, holder, share.as_deref(), key_len).await?;
             for (k, s) in key.iter_mut().zip(shared) {
                 *k += s;
             }
         }
         let pt_len = 16 * spec.blocks;
         let plaintext = input.plaintext.as_deref().filter(|_| spec.plaintext_owner == me).map(to_field);
-        let plaintext = sbox.party().input(net, spec.plaintext_owner, plaintext.as_deref(), pt_len).await?;
+        let plaintext = sbox.input(net, spec.plaintext_owner, plaintext.as_deref(), pt_len).await?;
 
         let round_keys = expand_key(&mut sbox, net, &key).await?;
         let mut blocks = to_blocks(&plaintext).expect("plaintext length is 16 · blocks");
         let before_rounds = net.stats();
-        encrypt_blocks(&mut sbox, net, &round_keys, &mut blocks).await?;
+        match spec.direction {
+            Direction::Encrypt => encrypt_blocks(&mut sbox, net, &round_keys, &mut blocks).await?,
+            Direction::Decrypt => decrypt_blocks(&mut sbox, net, &round_keys, &mut blocks).await?,
+        }
         let rounds_stats = net.stats().since(&before_rounds);
 
-        let ciphertext = sbox.party().reveal(net, blocks.as_flattened(), &spec.reveal_to).await?;
+        let ciphertext = sbox.reveal(net, blocks.as_flattened(), &spec.reveal_to).await?;
         Ok(AesJobOutput {
             ciphertext: ciphertext.map(|c| c.into_iter().map(|b| b.value()).collect()),
             stats: net.stats().since(&self.start),

@@ -13,8 +13,9 @@ const FIPS_CT: &str = "69c4e0d86a7b0430d8cdb78070b4c55a";
 
 fn spec(blocks: usize, key_holders: Vec<PartyId>, reveal_to: Vec<PartyId>) -> AesJobSpec {
     AesJobSpec {
-        variant: SboxVariant::default(),
+        variant: SboxVariant::Gf256Circuit,
         security: Security::SemiHonest,
+        direction: Direction::Encrypt,
         key_size: KeySize::Aes128,
         blocks,
         key_holders,
@@ -204,20 +205,56 @@ fn every_sbox_variant_matches_fips197_and_the_plain_cipher() {
     let mut expected = [[0u8; 16], [0x42; 16]];
     expected[0].copy_from_slice(&plaintext[..16]);
     Aes::new(&FIPS_KEY).unwrap().encrypt_blocks(&mut expected);
-    for variant in SboxVariant::ALL {
-        let s = AesJobSpec { variant, ..spec(2, vec![0, 1], vec![0, 1, 2]) };
-        let inputs = [
-            AesJobInput { key_share: Some(mask.to_vec()), plaintext: None },
-            AesJobInput { key_share: Some(xor_split(&FIPS_KEY, &mask)), plaintext: None },
-            AesJobInput { key_share: None, plaintext: Some(plaintext.clone()) },
-        ];
-        for (p, out) in run_all([s.clone(), s.clone(), s], inputs).into_iter().enumerate() {
-            let out = out.unwrap_or_else(|e| panic!("{variant:?} party {p}: {e}"));
-            let ciphertext = out.ciphertext.expect("revealed to all");
-            assert_eq!(hex::encode(&ciphertext[..16]), FIPS_CT, "{variant:?} party {p}");
-            assert_eq!(ciphertext, expected.concat(), "{variant:?} party {p}");
+    for (variant, security) in supported() {
+        for direction in [Direction::Encrypt, Direction::Decrypt] {
+            let s = AesJobSpec { variant, security, direction, ..spec(2, vec![0, 1], vec![0, 1, 2]) };
+            let (input, output) = match direction {
+                Direction::Encrypt => (plaintext.clone(), expected.concat()),
+                Direction::Decrypt => (expected.concat(), plaintext.clone()),
+            };
+            let inputs = [
+                AesJobInput { key_share: Some(mask.to_vec()), plaintext: None },
+                AesJobInput { key_share: Some(xor_split(&FIPS_KEY, &mask)), plaintext: None },
+                AesJobInput { key_share: None, plaintext: Some(input) },
+            ];
+            for (p, out) in run_all([s.clone(), s.clone(), s], inputs).into_iter().enumerate() {
+                let what = format!("{variant:?} {security:?} {direction:?} party {p}");
+                let out = out.unwrap_or_else(|e| panic!("{what}: {e}"));
+                let revealed = out.ciphertext.expect("revealed to all");
+                if direction == Direction::Encrypt {
+                    assert_eq!(hex::encode(&revealed[..16]), FIPS_CT, "{what}");
+                }
+                assert_eq!(revealed, output, "{what}");
+            }
         }
     }
+}
+
+/// Every (variant, security) combination a job runs.
+fn supported() -> Vec<(SboxVariant, Security)> {
+    SboxVariant::ALL
+        .into_iter()
+        .flat_map(|v| [(v, Security::SemiHonest), (v, Security::Malicious)])
+        .filter(|&(v, s)| v.supports(s))
+        .collect()
+}
+
+#[test]
+fn malicious_reveal_to_one_party_verifies_before_revealing() {
+    let s = AesJobSpec {
+        variant: SboxVariant::Lut16,
+        security: Security::Malicious,
+        ..spec(1, vec![0, 1], vec![2])
+    };
+    let inputs = [
+        AesJobInput { key_share: Some(vec![0x11; 16]), plaintext: None },
+        AesJobInput { key_share: Some(xor_split(&FIPS_KEY, &[0x11; 16])), plaintext: None },
+        AesJobInput { key_share: None, plaintext: Some(hex::decode(FIPS_PT).unwrap()) },
+    ];
+    let outs = run_all([s.clone(), s.clone(), s], inputs);
+    assert_eq!(outs[0].as_ref().unwrap().ciphertext, None);
+    assert_eq!(outs[1].as_ref().unwrap().ciphertext, None);
+    assert_eq!(hex::encode(outs[2].as_ref().unwrap().ciphertext.as_ref().unwrap()), FIPS_CT);
 }
 
 #[test]
@@ -234,14 +271,17 @@ fn variants_in_different_specs_disagree() {
 }
 
 #[test]
-fn malicious_security_is_a_typed_not_available_error() {
-    for variant in SboxVariant::ALL {
-        let s = AesJobSpec { variant, security: Security::Malicious, ..spec(1, vec![0], vec![0]) };
+fn unsupported_variant_and_security_pairs_are_typed_not_available_errors() {
+    for (variant, security) in
+        [(SboxVariant::Lut256, Security::Malicious), (SboxVariant::Lut256Additive, Security::SemiHonest)]
+    {
+        let s = AesJobSpec { variant, security, ..spec(1, vec![0], vec![0]) };
         match s.validate() {
             Err(AesJobError::NotAvailable(m)) => assert!(m.contains(variant.name()), "{m}"),
             other => panic!("{variant:?}: {other:?}"),
         }
     }
+    assert_eq!(supported().len(), 8);
 }
 
 #[test]
@@ -252,6 +292,9 @@ fn variant_and_security_names_round_trip() {
     assert_eq!(SboxVariant::from_name("lut-16"), None);
     for security in [Security::SemiHonest, Security::Malicious] {
         assert_eq!(Security::from_name(security.name()), Some(security));
+    }
+    for direction in [Direction::Encrypt, Direction::Decrypt] {
+        assert_eq!(Direction::from_name(direction.name()), Some(direction));
     }
     assert_eq!(KeySize::Aes128.sub_word_count() * 4, 40);
     assert_eq!(KeySize::Aes192.sub_word_count() * 4, 32);

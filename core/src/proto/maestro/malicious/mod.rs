@@ -50,10 +50,10 @@ pub use lut16::MaliciousLut16Sbox;
 pub use lut256_33::MaliciousAdditiveLut256Sbox;
 
 use super::error::{MaestroError, Step};
+use super::msg::{recv_bytes, send_bytes};
 use super::online::Party;
 use super::rss::RssShare;
 use super::sbox::SboxLayer;
-use super::msg::{recv_bytes, send_bytes};
 use super::verify::view::DIGEST_BYTES;
 use super::verify::{verify_log, PublicView, TripleLog};
 use crate::field::Gf256;

@@ -570,7 +570,8 @@ fn reveal_to_one_party<S: Malicious>() {
         if !cheat {
             assert_eq!(results[0], Ok(None));
             assert_eq!(results[1], Ok(None));
-            let revealed = results[2].as_ref().map(|v| v.as_ref().map(|v| v.iter().map(|b| b.0).collect::<Vec<u8>>()));
+            let revealed =
+                results[2].as_ref().map(|v| v.as_ref().map(|v| v.iter().map(|b| b.0).collect::<Vec<u8>>()));
             assert_eq!(revealed, Ok(Some(expected.clone())));
         } else {
             assert_eq!(results[2], Err(MaestroError::OpeningMismatch { peer: 1 }));

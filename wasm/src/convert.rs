@@ -7,6 +7,7 @@ use chorus_core::circuit::Circuit;
 use chorus_core::jobs::maestro_aes::{AesJobInput, AesJobSpec, SboxVariant};
 use chorus_core::jobs::tinytable::aes::{AesPath, TinyTableAesInput, TinyTableAesSpec};
 use chorus_core::jobs::tinytable::circuit::{CircuitJobInput, CircuitJobSpec};
+use chorus_core::jobs::tinytable::MacBits;
 use chorus_core::jobs::Security;
 use chorus_core::net::secure::config::KEY_LEN;
 use chorus_core::net::secure::{PrivateKey, PublicKey, SecureConfig};
@@ -114,6 +115,15 @@ fn security(spec: &JsValue) -> Result<Security, BridgeError> {
     }
 }
 
+/// `macBits?: 64 | 32` (default 64): the MAC width of malicious TinyTable.
+fn mac_bits(spec: &JsValue) -> Result<MacBits, BridgeError> {
+    match field(spec, "macBits")?.map(|v| v.as_f64()) {
+        None | Some(Some(64.0)) => Ok(MacBits::K64),
+        Some(Some(32.0)) => Ok(MacBits::K32),
+        Some(_) => Err(BridgeError::config("macBits", "macBits must be 64 or 32")),
+    }
+}
+
 /// `{ variant?, security?, keyBits?: 128 | 192 | 256, blocks, keyHolders, plaintextOwner, revealTo }`
 /// with `variant` one of `gf256-circuit` (default), `gf16-circuit`, `lut16`, `lut256`.
 pub fn aes_spec(spec: &JsValue) -> Result<AesJobSpec, BridgeError> {
@@ -150,7 +160,7 @@ pub fn aes_input(input: &JsValue) -> Result<AesJobInput, BridgeError> {
     Ok(AesJobInput { key_share: bytes(input, "keyShare")?, plaintext: bytes(input, "plaintext")? })
 }
 
-/// `{ path?: 'circuit' | 'sbox-tables', security?, blocks, keyHolders, plaintextOwner, revealTo }`.
+/// `{ path?: 'circuit' | 'sbox-tables', security?, macBits?, blocks, keyHolders, plaintextOwner, revealTo }`.
 pub fn tinytable_aes_spec(spec: &JsValue) -> Result<TinyTableAesSpec, BridgeError> {
     let path = match string(spec, "path")? {
         None => AesPath::default(),
@@ -164,6 +174,7 @@ pub fn tinytable_aes_spec(spec: &JsValue) -> Result<TinyTableAesSpec, BridgeErro
     Ok(TinyTableAesSpec {
         path,
         security: security(spec)?,
+        mac_bits: mac_bits(spec)?,
         blocks: required_index(spec, "blocks")?,
         key_holders: index_list(spec, "keyHolders")?,
         plaintext_owner: required_index(spec, "plaintextOwner")?,
@@ -181,7 +192,7 @@ pub fn circuit(text: &str) -> Result<Circuit, BridgeError> {
     Circuit::parse_bristol(text).map_err(|e| BridgeError::config("circuit", e.to_string()))
 }
 
-/// `{ circuit: string, security?, inputOwners: number[], reveal: number[] }` where `reveal[v]` is
+/// `{ circuit: string, security?, macBits?, inputOwners: number[], reveal: number[] }` where `reveal[v]` is
 /// the party (0 or 1) that learns output value `v`, or 2 for both.
 pub fn circuit_spec(spec: &JsValue) -> Result<CircuitJobSpec, BridgeError> {
     let text =
@@ -196,6 +207,7 @@ pub fn circuit_spec(spec: &JsValue) -> Result<CircuitJobSpec, BridgeError> {
         .collect::<Result<_, _>>()?;
     Ok(CircuitJobSpec {
         security: security(spec)?,
+        mac_bits: mac_bits(spec)?,
         circuit: circuit(&text)?,
         io: IoSpec { input_owners: index_list(spec, "inputOwners")?, reveal },
         instances: 1,

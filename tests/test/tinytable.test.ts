@@ -94,6 +94,39 @@ describe("TinyTable AES (two parties and a trusted dealer)", () => {
   });
 });
 
+describe("malicious TinyTable AES (trusted dealer, MAC-checked openings)", () => {
+  it.each([
+    { path: "circuit", macBits: 64 },
+    { path: "circuit", macBits: 32 },
+    { path: "sbox-tables", macBits: 64 },
+  ] as const)("$path with k = $macBits matches FIPS-197", async ({ path, macBits }) => {
+    await withSessions(async (sessions) => {
+      const roles = { protocol: "tinytable", path, security: "malicious", macBits } as const;
+      const results = await within(
+        Promise.all(runAes(sessions, [{ ...roles, key: FIPS_KEY }, { ...roles, plaintext: FIPS_PLAINTEXT }, roles])),
+        `malicious TinyTable ${path}`,
+        30_000,
+      );
+      for (const slot of [0, 1]) expect(results[slot]!.ciphertextHex, `party ${slot}`).toBe(FIPS_CIPHERTEXT);
+      expect(results[DEALER]!.ciphertext).toBeUndefined();
+    });
+  });
+
+  it("semi-honest S-box tables match Node's AES for a batch", async () => {
+    const key = new Uint8Array(randomBytes(16));
+    const plaintext = new Uint8Array(randomBytes(64));
+    await withSessions(async (sessions) => {
+      const roles = { protocol: "tinytable", path: "sbox-tables", blocks: 4, keyHolders: [1], plaintextOwner: 0 } as const;
+      const results = await within(
+        Promise.all(runAes(sessions, [{ ...roles, plaintext }, { ...roles, key }, roles])),
+        "TinyTable S-box tables",
+        30_000,
+      );
+      for (const slot of [0, 1]) expect(hex(results[slot]!.ciphertext!)).toBe(hex(referenceAes(key, plaintext)));
+    });
+  });
+});
+
 describe("MAESTRO S-box variants through the SDK", () => {
   it.each(["gf16-circuit", "lut16", "lut256"] as const)("%s matches FIPS-197", async (variant) => {
     await withSessions(async (sessions) => {
@@ -171,15 +204,14 @@ describe("bad options are typed errors before anything is sent", () => {
       expect((unknownProtocol as ConfigError).field).toBe("protocol");
       const unknownVariant = await field(s.aes({ variant: "lut-17" as never, key: FIPS_KEY }));
       expect((unknownVariant as ConfigError).field).toBe("variant");
-      for (const protocol of ["maestro", "tinytable"] as const) {
-        const malicious = await field(s.aes({ protocol, security: "malicious", key: FIPS_KEY }));
-        expect(malicious).toBeInstanceOf(NotAvailableError);
-        expect(malicious).toBeInstanceOf(ConfigError);
-        expect((malicious as NotAvailableError).field).toBe("security");
-      }
-      const tables = await field(s.aes({ protocol: "tinytable", path: "sbox-tables", key: FIPS_KEY }));
-      expect(tables).toBeInstanceOf(NotAvailableError);
-      expect((tables as NotAvailableError).field).toBe("path");
+      const malicious = await field(s.aes({ protocol: "maestro", security: "malicious", key: FIPS_KEY }));
+      expect(malicious).toBeInstanceOf(NotAvailableError);
+      expect(malicious).toBeInstanceOf(ConfigError);
+      expect((malicious as NotAvailableError).field).toBe("security");
+      const sharedKey = await field(s.aes({ protocol: "tinytable", path: "sbox-tables", keyHolders: [0, 1], key: FIPS_KEY }));
+      expect((sharedKey as ConfigError).field).toBe("keyHolders");
+      const badMac = await field(s.aes({ protocol: "tinytable", security: "malicious", macBits: 16 as never, key: FIPS_KEY }));
+      expect((badMac as ConfigError).field).toBe("macBits");
       const unknownSecurity = await field(s.aes({ security: "paranoid" as never, key: FIPS_KEY }));
       expect((unknownSecurity as ConfigError).field).toBe("security");
 

@@ -158,7 +158,9 @@ fn run(args: &Args) -> Result<(), String> {
                         configs.push(Config { path, mac_bits: Some(bits) });
                     }
                 }
-                (other, _) => return Err(format!("unknown security {other:?}: semi-honest and/or malicious")),
+                (other, _) => {
+                    return Err(format!("unknown security {other:?}: semi-honest and/or malicious"))
+                }
             }
         }
         for config in configs {
@@ -242,7 +244,12 @@ fn deal(
     })
 }
 
-fn run_once(config: Config, mode: &'static str, blocks: usize, circuit: &Arc<Circuit>) -> Result<Line, String> {
+fn run_once(
+    config: Config,
+    mode: &'static str,
+    blocks: usize,
+    circuit: &Arc<Circuit>,
+) -> Result<Line, String> {
     // Benchmark inputs are not secret: a seeded generator makes them reproducible.
     let mut inputs_rng = seeded_rng(blocks as u64);
     let mut key = [0u8; 16];

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CircuitError, ConfigError, NotAvailableError, parseCircuit, PeerLeftError, type Session } from "@chorus/sdk";
+import { CircuitError, ConfigError, IntegrityError, NotAvailableError, parseCircuit, PeerLeftError, type Session } from "@chorus/sdk";
 import {
   FIPS_CIPHERTEXT,
   FIPS_KEY,
@@ -22,6 +22,7 @@ import {
   xor,
   type RelayProcess,
 } from "./relay-process.js";
+import { startTamperProxy } from "./tamper-proxy.js";
 import { closeAll, connectThree, runAes } from "./three-parties.js";
 
 /** a (2 bits) and b (2 bits) → [a0 AND b0, a1 XOR b1, NOT (a0 AND b0)]. */
@@ -110,6 +111,36 @@ describe("malicious TinyTable AES (trusted dealer, MAC-checked openings)", () =>
       for (const slot of [0, 1]) expect(results[slot]!.ciphertextHex, `party ${slot}`).toBe(FIPS_CIPHERTEXT);
       expect(results[DEALER]!.ciphertext).toBeUndefined();
     });
+  });
+
+  it("a frame tampered on the way to party 1 aborts the job with no ciphertext anywhere", async () => {
+    // Party 1 receives one handshake frame from each of party 0 and the dealer; the 4th is data.
+    // The Noise channel catches the flip (IntegrityError) before the MAC checks would; a party
+    // that alters its own table entries is caught by the MAC check (core job tests).
+    const proxy = await startTamperProxy(relay.ws, 4);
+    const sessions = await connectThree(relay.url, freshSecret(), (slot) => (slot === 1 ? { relay: proxy.url } : {}));
+    try {
+      const roles = { protocol: "tinytable", security: "malicious" } as const;
+      const outcomes = await within(
+        Promise.all(runAes(sessions, [{ ...roles, key: FIPS_KEY }, { ...roles, plaintext: FIPS_PLAINTEXT }, roles]).map(settle)),
+        "the tampered malicious job",
+        10_000,
+      );
+      expect(proxy.tampered()).toBe(true);
+      const victim = outcomes[1]!;
+      expect(victim.ok).toBe(false);
+      if (!victim.ok) expect(victim.error).toBeInstanceOf(IntegrityError);
+      const peer = outcomes[0]!;
+      expect(peer.ok).toBe(false);
+      if (!peer.ok) expect(peer.error).toBeInstanceOf(PeerLeftError);
+      // The dealer only deals: it may finish before the abort, but never holds a ciphertext.
+      const dealer = outcomes[DEALER]!;
+      if (dealer.ok) expect(dealer.value.ciphertext).toBeUndefined();
+      else expect(dealer.error).toBeInstanceOf(PeerLeftError);
+    } finally {
+      await closeAll(sessions);
+      await proxy.close();
+    }
   });
 
   it("semi-honest S-box tables match Node's AES for a batch", async () => {

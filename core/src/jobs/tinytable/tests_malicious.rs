@@ -93,8 +93,8 @@ fn fips197_on_both_paths_at_both_security_levels() {
     for (path, security, mac_bits) in ALL {
         let s = spec(path, security, mac_bits);
         let outs = run(&s, fips_inputs(), None);
-        for p in 0..2 {
-            let out = outs[p].as_ref().unwrap_or_else(|e| panic!("{s:?} party {p}: {e}"));
+        for (p, out) in outs.iter().take(2).enumerate() {
+            let out = out.as_ref().unwrap_or_else(|e| panic!("{s:?} party {p}: {e}"));
             assert_eq!(hex::encode(out.ciphertext.as_ref().expect("revealed")), FIPS_CT, "{s:?} party {p}");
             assert!(out.online_stats.bytes_sent > 0);
         }

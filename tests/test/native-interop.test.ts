@@ -115,4 +115,7 @@ it("chorus-party refuses unavailable combinations and unknown variants before co
   const base = ["--relay", relay.url, "--room", invite.room, "--slot", "0", "--token", invite.token, "--key-share", FIPS_KEY];
   await expect(nativeMember([...base, "--variant", "lut256", "--security", "malicious"])).rejects.toThrow(/not available/);
   await expect(nativeMember([...base, "--variant", "lut17"])).rejects.toThrow(/--variant/);
+  const tinytable = [...base, "--protocol", "tinytable", "--security", "malicious"];
+  await expect(nativeMember([...tinytable, "--mac-bits", "16"])).rejects.toThrow(/--mac-bits/);
+  await expect(nativeMember([...tinytable, "--path", "sbox-tables", "--key-holders", "0,1"])).rejects.toThrow(/key_holders/);
 });

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CircuitError, ConfigError, NotAvailableError, parseCircuit, PeerLeftError, type Session } from "@chorus/sdk";
+import { CircuitError, ConfigError, IntegrityError, NotAvailableError, parseCircuit, PeerLeftError, type Session } from "@chorus/sdk";
 import {
   FIPS_CIPHERTEXT,
   FIPS_KEY,
@@ -22,6 +22,7 @@ import {
   xor,
   type RelayProcess,
 } from "./relay-process.js";
+import { startTamperProxy } from "./tamper-proxy.js";
 import { closeAll, connectThree, runAes } from "./three-parties.js";
 
 /** a (2 bits) and b (2 bits) → [a0 AND b0, a1 XOR b1, NOT (a0 AND b0)]. */
@@ -90,6 +91,69 @@ describe("TinyTable AES (two parties and a trusted dealer)", () => {
       );
       expect(hex(results[0]!.ciphertext!)).toBe(hex(referenceAes(key, plaintext)));
       expect(results[1]!.ciphertext).toBeUndefined();
+    });
+  });
+});
+
+describe("malicious TinyTable AES (trusted dealer, MAC-checked openings)", () => {
+  it.each([
+    { path: "circuit", macBits: 64 },
+    { path: "circuit", macBits: 32 },
+    { path: "sbox-tables", macBits: 64 },
+  ] as const)("$path with k = $macBits matches FIPS-197", async ({ path, macBits }) => {
+    await withSessions(async (sessions) => {
+      const roles = { protocol: "tinytable", path, security: "malicious", macBits } as const;
+      const results = await within(
+        Promise.all(runAes(sessions, [{ ...roles, key: FIPS_KEY }, { ...roles, plaintext: FIPS_PLAINTEXT }, roles])),
+        `malicious TinyTable ${path}`,
+        30_000,
+      );
+      for (const slot of [0, 1]) expect(results[slot]!.ciphertextHex, `party ${slot}`).toBe(FIPS_CIPHERTEXT);
+      expect(results[DEALER]!.ciphertext).toBeUndefined();
+    });
+  });
+
+  it("a frame tampered on the way to party 1 aborts the job with no ciphertext anywhere", async () => {
+    // Party 1 receives one handshake frame from each of party 0 and the dealer; the 4th is data.
+    // The Noise channel catches the flip (IntegrityError) before the MAC checks would; a party
+    // that alters its own table entries is caught by the MAC check (core job tests).
+    const proxy = await startTamperProxy(relay.ws, 4);
+    const sessions = await connectThree(relay.url, freshSecret(), (slot) => (slot === 1 ? { relay: proxy.url } : {}));
+    try {
+      const roles = { protocol: "tinytable", security: "malicious" } as const;
+      const outcomes = await within(
+        Promise.all(runAes(sessions, [{ ...roles, key: FIPS_KEY }, { ...roles, plaintext: FIPS_PLAINTEXT }, roles]).map(settle)),
+        "the tampered malicious job",
+        10_000,
+      );
+      expect(proxy.tampered()).toBe(true);
+      const victim = outcomes[1]!;
+      expect(victim.ok).toBe(false);
+      if (!victim.ok) expect(victim.error).toBeInstanceOf(IntegrityError);
+      const peer = outcomes[0]!;
+      expect(peer.ok).toBe(false);
+      if (!peer.ok) expect(peer.error).toBeInstanceOf(PeerLeftError);
+      // The dealer only deals: it may finish before the abort, but never holds a ciphertext.
+      const dealer = outcomes[DEALER]!;
+      if (dealer.ok) expect(dealer.value.ciphertext).toBeUndefined();
+      else expect(dealer.error).toBeInstanceOf(PeerLeftError);
+    } finally {
+      await closeAll(sessions);
+      await proxy.close();
+    }
+  });
+
+  it("semi-honest S-box tables match Node's AES for a batch", async () => {
+    const key = new Uint8Array(randomBytes(16));
+    const plaintext = new Uint8Array(randomBytes(64));
+    await withSessions(async (sessions) => {
+      const roles = { protocol: "tinytable", path: "sbox-tables", blocks: 4, keyHolders: [1], plaintextOwner: 0 } as const;
+      const results = await within(
+        Promise.all(runAes(sessions, [{ ...roles, plaintext }, { ...roles, key }, roles])),
+        "TinyTable S-box tables",
+        30_000,
+      );
+      for (const slot of [0, 1]) expect(hex(results[slot]!.ciphertext!)).toBe(hex(referenceAes(key, plaintext)));
     });
   });
 });
@@ -173,14 +237,12 @@ describe("bad options are typed errors before anything is sent", () => {
       expect((unknownVariant as ConfigError).field).toBe("variant");
       const maliciousLut256 = await field(s.aes({ variant: "lut256", security: "malicious", key: FIPS_KEY }));
       expect(maliciousLut256).toBeInstanceOf(NotAvailableError);
+      expect(maliciousLut256).toBeInstanceOf(ConfigError);
       expect((maliciousLut256 as NotAvailableError).field).toBe("variant");
-      const malicious = await field(s.aes({ protocol: "tinytable", security: "malicious", key: FIPS_KEY }));
-      expect(malicious).toBeInstanceOf(NotAvailableError);
-      expect(malicious).toBeInstanceOf(ConfigError);
-      expect((malicious as NotAvailableError).field).toBe("security");
-      const tables = await field(s.aes({ protocol: "tinytable", path: "sbox-tables", key: FIPS_KEY }));
-      expect(tables).toBeInstanceOf(NotAvailableError);
-      expect((tables as NotAvailableError).field).toBe("path");
+      const sharedKey = await field(s.aes({ protocol: "tinytable", path: "sbox-tables", keyHolders: [0, 1], key: FIPS_KEY }));
+      expect((sharedKey as ConfigError).field).toBe("keyHolders");
+      const badMac = await field(s.aes({ protocol: "tinytable", security: "malicious", macBits: 16 as never, key: FIPS_KEY }));
+      expect((badMac as ConfigError).field).toBe("macBits");
       const unknownSecurity = await field(s.aes({ security: "paranoid" as never, key: FIPS_KEY }));
       expect((unknownSecurity as ConfigError).field).toBe("security");
 

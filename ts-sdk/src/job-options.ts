@@ -41,12 +41,17 @@ function ascending(list: number[], field: string, what: string): void {
   }
 }
 
-function checkSecurity(security: unknown, protocol: string): void {
-  if (security === undefined || security === 'semi-honest') return;
-  if (security === 'malicious') {
-    throw new NotAvailableError('security', `malicious ${protocol}`, 'only semi-honest security is implemented; use security: \'semi-honest\'');
-  }
+function checkSecurity(security: unknown): void {
+  if (security === undefined || security === 'semi-honest' || security === 'malicious') return;
   throw new ConfigError('security', `unknown security level ${JSON.stringify(security)}: 'semi-honest' or 'malicious'`);
+}
+
+/** TinyTable's `macBits` (64 default, or 32): only meaningful, and only accepted, with malicious security. */
+function checkMacBits(macBits: unknown, security: unknown): 64 | 32 {
+  if (macBits === undefined) return 64;
+  if (macBits !== 64 && macBits !== 32) throw new ConfigError('macBits', `expected 64 or 32, got ${JSON.stringify(macBits)}`);
+  if (security !== 'malicious') throw new ConfigError('macBits', "macBits sets the MAC width of security: 'malicious'");
+  return macBits;
 }
 
 /** The bridge job of `Session.aes` for party `slot` of `parties`. */
@@ -60,7 +65,7 @@ export function aesJob(options: AesOptions, slot: number, parties: number): Brid
     throw new ConfigError('parties', `${protocol} AES runs in a session of 3 (${protocol === 'tinytable' ? 'two parties and the dealer' : 'three parties'}), this one has ${parties}`);
   }
   const tinytable = protocol === 'tinytable';
-  if (tinytable) checkSecurity(options.security, 'TinyTable');
+  checkSecurity(options.security);
   const direction = options.direction ?? 'encrypt';
   if (direction !== 'encrypt' && direction !== 'decrypt') {
     throw new ConfigError('direction', `unknown direction ${JSON.stringify(direction)}: 'encrypt' or 'decrypt'`);
@@ -75,11 +80,9 @@ export function aesJob(options: AesOptions, slot: number, parties: number): Brid
     if (!TINYTABLE_PATHS.includes(variant)) {
       throw new ConfigError('path', `unknown TinyTable path ${JSON.stringify(variant)}: 'circuit' or 'sbox-tables'`);
     }
-    if (variant === 'sbox-tables') {
-      throw new NotAvailableError('path', 'the TinyTable S-box-table path in a session', "its dealer material cannot be sent between processes yet; use path: 'circuit'");
-    }
   } else {
     if (options.path !== undefined) throw new ConfigError('path', "path is TinyTable's option; MAESTRO takes variant");
+    if (options.macBits !== undefined) throw new ConfigError('macBits', "macBits is TinyTable's option");
     variant = options.variant ?? 'gf16-circuit';
     if (!MAESTRO_VARIANTS.includes(variant)) {
       throw new ConfigError('variant', `unknown MAESTRO variant ${JSON.stringify(variant)}: ${MAESTRO_VARIANTS.map((v) => `'${v}'`).join(', ')}`);
@@ -109,6 +112,18 @@ export function aesJob(options: AesOptions, slot: number, parties: number): Brid
   const keyBits = options.keyBits ?? 128;
   if (keyBits !== 128 && keyBits !== 192 && keyBits !== 256) throw new ConfigError('keyBits', 'expected 128, 192 or 256');
   if (tinytable && keyBits !== 128) throw new ConfigError('keyBits', 'TinyTable AES is AES-128 only');
+  const macBits = tinytable ? checkMacBits(options.macBits, options.security) : 64;
+  if (variant === 'sbox-tables') {
+    if (keyHolders.length !== 1) {
+      throw new ConfigError('keyHolders', "the S-box-table path expands the whole key at one party: keyHolders must name exactly one party (use path: 'circuit' for an XOR-shared key)");
+    }
+    if (plaintextOwner === keyHolders[0]) {
+      throw new ConfigError('plaintextOwner', 'the S-box-table path needs the plaintext owner to be the other party than the key holder');
+    }
+    if (macBits !== 64) {
+      throw new NotAvailableError('macBits', 'macBits: 32 on the S-box-table path', 'its linear MACs use k = 64; use macBits: 64 or path: \'circuit\'');
+    }
+  }
 
   const input: { keyShare?: Uint8Array; plaintext?: Uint8Array } = {};
   const holdsKey = keyHolders.includes(slot);
@@ -134,7 +149,7 @@ export function aesJob(options: AesOptions, slot: number, parties: number): Brid
   }
   const security = options.security ?? (tinytable ? 'semi-honest' : 'malicious');
   const spec = tinytable
-    ? { path: variant, security, blocks, keyHolders, plaintextOwner, revealTo }
+    ? { path: variant, security, macBits, blocks, keyHolders, plaintextOwner, revealTo }
     : { variant, security, direction, keyBits, blocks, keyHolders, plaintextOwner, revealTo };
   return { method: tinytable ? 'runTinyTableAes' : 'runMaestroAes', spec, input, protocol, variant };
 }
@@ -145,7 +160,8 @@ export function evaluateJob(circuit: ParsedCircuit, options: EvaluateOptions, sl
   if (parties !== 3) {
     throw new ConfigError('parties', `evaluate runs TinyTable in a session of 3 (parties 0, 1 and the trusted dealer), this one has ${parties}`);
   }
-  checkSecurity(options.security, 'TinyTable');
+  checkSecurity(options.security);
+  const macBits = checkMacBits(options.macBits, options.security);
   const values = circuit.inputWidths.length;
   const outputs = circuit.outputWidths.length;
   const inputOwners = options.inputOwners ?? (values === 2 ? [0, 1] : undefined);
@@ -188,7 +204,7 @@ export function evaluateJob(circuit: ParsedCircuit, options: EvaluateOptions, sl
   const security = options.security ?? 'semi-honest';
   return {
     method: 'runTinyTableCircuit',
-    spec: { circuit: circuit.text, security, inputOwners, reveal },
+    spec: { circuit: circuit.text, security, macBits, inputOwners, reveal },
     input: slot === DEALER_SLOT ? {} : { values: bits },
   };
 }

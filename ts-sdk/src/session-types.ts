@@ -31,9 +31,9 @@ export type AesProtocol = 'maestro' | 'tinytable';
 export type MaestroVariant = 'gf256-circuit' | 'gf16-circuit' | 'lut16' | 'lut256' | 'lut256-33';
 /** Encrypt (default) or decrypt the blocks (MAESTRO only). */
 export type AesDirection = 'encrypt' | 'decrypt';
-/** TinyTable's AES paths: the boolean circuit, or 256-entry S-box tables (not available yet). */
+/** TinyTable's AES paths: the boolean circuit, or 256-entry S-box tables (one key holder). */
 export type TinyTablePath = 'circuit' | 'sbox-tables';
-/** Security levels: MAESTRO implements both (malicious with abort by default); TinyTable semi-honest. */
+/** Security levels: MAESTRO defaults to `malicious`, TinyTable to `semi-honest`; both run both. */
 export type SecurityLevel = 'semi-honest' | 'malicious';
 
 /**
@@ -49,12 +49,17 @@ export type SecurityLevel = 'semi-honest' | 'malicious';
  *   `plaintext` option then carries the ciphertext).
  * - `protocol: 'tinytable'`: two computing parties (slots 0 and 1) and a **trusted dealer** in
  *   slot 2 that deals the preprocessing and must not collude with either party (see the README's
- *   security model). AES-128 only; `path` picks the S-box evaluation (default `circuit`). Role
+ *   security model). AES-128 only; `path` picks the S-box evaluation (default `circuit`;
+ *   `sbox-tables` needs exactly one key holder and the other party as plaintext owner). Role
  *   defaults: `keyHolders: [0]`, `plaintextOwner: 1`, `reveal: [0, 1]`. The dealer calls
- *   `aes` with the same options and no inputs.
+ *   `aes` with the same options and no inputs. `security: 'malicious'` authenticates every opened
+ *   table entry (MAC width `macBits`, 64 or 32 on the circuit path, 64 on `sbox-tables`): a
+ *   party that deviates makes the honest party's job reject with `ProtocolAbortError` (its
+ *   `check` names the MAC check) before any output is revealed. The dealer is still trusted.
  *
- * Combinations not implemented (malicious `lut256`, semi-honest `lut256-33`, malicious or
- * decrypting TinyTable) reject with `NotAvailableError` (a `ConfigError`).
+ * Combinations not implemented (malicious `lut256`, semi-honest `lut256-33`, decrypting
+ * TinyTable, `macBits: 32` on TinyTable's S-box path) reject with `NotAvailableError` (a
+ * `ConfigError`).
  */
 export interface AesOptions {
   /** The protocol: `maestro` (default) or `tinytable`. */
@@ -63,10 +68,12 @@ export interface AesOptions {
   variant?: MaestroVariant;
   /** MAESTRO only: encrypt (default) or decrypt. */
   direction?: AesDirection;
-  /** TinyTable only: the S-box path (default `circuit`; `sbox-tables` is not available yet). */
+  /** TinyTable only: the S-box path (default `circuit`). */
   path?: TinyTablePath;
   /** The security level (MAESTRO default `malicious`, TinyTable default `semi-honest`). */
   security?: SecurityLevel;
+  /** TinyTable with `security: 'malicious'` only: MAC width in bits, 64 (default) or 32 (circuit path). */
+  macBits?: 64 | 32;
   /** This party's XOR share of the key (hex or bytes); required exactly for the key holders. */
   key?: BytesLike;
   /** The plaintext, `16 · blocks` bytes (hex or bytes); required exactly for the plaintext owner. */
@@ -195,8 +202,14 @@ export interface EvaluateOptions {
   inputs?: Array<CircuitValueInput | undefined> | Record<number, CircuitValueInput>;
   /** Who learns each output value: `'both'` (default), `0` or `1`. */
   reveal?: ReadonlyArray<'both' | 0 | 1>;
-  /** The security level (default `semi-honest`; `malicious` is not available yet). */
+  /**
+   * The security level (default `semi-honest`). `malicious`: every opened table entry is
+   * MAC-checked; a deviating party makes the honest one reject with `ProtocolAbortError` before
+   * any output is revealed (the dealer is still trusted).
+   */
   security?: SecurityLevel;
+  /** With `security: 'malicious'` only: MAC width in bits, 64 (default) or 32. */
+  macBits?: 64 | 32;
   /** Aborting it cancels the job and closes the session. */
   signal?: AbortSignal;
 }

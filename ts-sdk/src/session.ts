@@ -189,9 +189,9 @@ export class Session {
    * (`check: 'job spec agreement'`).
    *
    * Rejects with {@link ConfigError} for unknown protocols, variants or security levels and inputs
-   * that do not fit this party's roles (`NotAvailableError`, a `ConfigError`, for
-   * `security: 'malicious'` and TinyTable's `sbox-tables` path until they exist),
-   * {@link PeerLeftError}, {@link IntegrityError}, {@link ProtocolAbortError}, `RelayError`, or
+   * that do not fit this party's roles (`NotAvailableError`, a `ConfigError`, for malicious
+   * MAESTRO), {@link ProtocolAbortError} when a malicious TinyTable MAC check catches a deviating
+   * party (`check` names it; no output is revealed), {@link PeerLeftError}, {@link IntegrityError}, {@link ProtocolAbortError}, `RelayError`, or
    * `CancelledError` when `signal` (or the session's) aborts. Any failure ends the session.
    */
   async aes(options: AesOptions = {}): Promise<AesResult> {

@@ -65,6 +65,36 @@ describe("job options", () => {
     expect(() => aesJob({ protocol: "tinytable" }, 0, 2)).toThrow(/session of 3/);
   });
 
+  it("passes malicious TinyTable with macBits and rejects bad security, macBits and S-box-table roles", () => {
+    const key = "00".repeat(16);
+    expect(aesJob({ protocol: "tinytable", security: "malicious", key }, 0, 3).spec).toMatchObject({ security: "malicious", macBits: 64 });
+    expect(aesJob({ protocol: "tinytable", security: "malicious", macBits: 32, key }, 0, 3).spec).toMatchObject({ macBits: 32 });
+    expect(aesJob({ protocol: "tinytable", path: "sbox-tables", security: "malicious" }, 2, 3).spec).toMatchObject({
+      path: "sbox-tables",
+      security: "malicious",
+      macBits: 64,
+    });
+    const field = (f: () => unknown): string | undefined => {
+      try {
+        f();
+      } catch (e) {
+        expect(e).toBeInstanceOf(ConfigError);
+        return (e as ConfigError).field;
+      }
+      return undefined;
+    };
+    expect(field(() => aesJob({ protocol: "tinytable", security: "paranoid" as never, key }, 0, 3))).toBe("security");
+    expect(field(() => aesJob({ protocol: "tinytable", security: "malicious", macBits: 48 as never, key }, 0, 3))).toBe("macBits");
+    expect(field(() => aesJob({ protocol: "tinytable", macBits: 32, key }, 0, 3))).toBe("macBits");
+    expect(field(() => aesJob({ macBits: 64, key }, 0, 3))).toBe("macBits");
+    expect(field(() => aesJob({ protocol: "tinytable", path: "sbox-tables", keyHolders: [0, 1], key }, 0, 3))).toBe("keyHolders");
+    expect(field(() => aesJob({ protocol: "tinytable", path: "sbox-tables", keyHolders: [1], key }, 1, 3))).toBe("plaintextOwner");
+    expect(() => aesJob({ protocol: "tinytable", path: "sbox-tables", security: "malicious", macBits: 32, key }, 0, 3)).toThrow(NotAvailableError);
+    expect(evaluateJob(TWO_BYTES, { security: "malicious", macBits: 32 }, 2, 3).spec).toMatchObject({ security: "malicious", macBits: 32 });
+    expect(field(() => evaluateJob(TWO_BYTES, { security: "malicious", macBits: 16 as never }, 2, 3))).toBe("macBits");
+    expect(field(() => evaluateJob(TWO_BYTES, { security: "byzantine" as never }, 2, 3))).toBe("security");
+  });
+
   it("checks circuit options against the circuit", () => {
     const job = evaluateJob(TWO_BYTES, { inputs: { 1: 7n }, reveal: ["both", 0] }, 1, 3);
     expect(job.spec).toMatchObject({ inputOwners: [0, 1], reveal: [2, 0] });

@@ -114,6 +114,12 @@ describe("WASM bridge", () => {
     expect(results[2].ciphertext).toBeUndefined();
     expect(results[0].onlineStats.bytesSent).toBe(16 + 820);
 
+    // Malicious, both paths (the S-box path with the key at party 0 and the plaintext at party 1).
+    for (const extra of [{ security: "malicious", macBits: 32 }, { path: "sbox-tables", security: "malicious" }, { path: "sbox-tables" }]) {
+      const rs = await Promise.all(wire().map((b, i) => b.runTinyTableAes(session(), { ...ttSpec, ...extra }, ttInputs[i], null)));
+      for (const r of rs.slice(0, 2)) expect(Buffer.from(r.ciphertext).toString("hex")).toBe("69c4e0d86a7b0430d8cdb78070b4c55a");
+    }
+
     // out = a AND b, one bit each, revealed to party 1 only (reveal code 1).
     const circuit = "1 3\n2 1 1\n1 1\n\n2 1 0 1 2 AND\n";
     const cSpec = { circuit, inputOwners: [0, 1], reveal: [1] };
@@ -123,7 +129,7 @@ describe("WASM bridge", () => {
     expect(Array.from(outs[1].outputs[0])).toEqual([1]);
   });
 
-  it("rejects malicious security, the S-box-table path, unknown variants and bad circuits with config errors", async () => {
+  it("rejects unavailable MAESTRO combinations, bad TinyTable options, unknown variants and bad circuits with config errors", async () => {
     await expect(wire()[0]!.runMaestroAes(session(), { ...spec, variant: "lut256", security: "malicious" }, inputs[0], null)).rejects.toMatchObject({
       kind: "config",
       field: "variant",
@@ -133,11 +139,15 @@ describe("WASM bridge", () => {
       field: "variant",
     });
     const ttSpec = { blocks: 1, keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] };
-    await expect(wire()[0]!.runTinyTableAes(session(), { ...ttSpec, path: "sbox-tables" }, { keyShare: KEY }, null)).rejects.toMatchObject({
+    await expect(wire()[0]!.runTinyTableAes(session(), { ...ttSpec, path: "sbox-tables", keyHolders: [0, 1] }, { keyShare: KEY }, null)).rejects.toMatchObject({
       kind: "config",
-      field: "path",
+      field: "spec",
     });
-    await expect(wire()[0]!.runTinyTableAes(session(), { ...ttSpec, security: "malicious" }, { keyShare: KEY }, null)).rejects.toMatchObject({
+    await expect(wire()[0]!.runTinyTableAes(session(), { ...ttSpec, security: "malicious", macBits: 16 }, { keyShare: KEY }, null)).rejects.toMatchObject({
+      kind: "config",
+      field: "macBits",
+    });
+    await expect(wire()[0]!.runTinyTableAes(session(), { ...ttSpec, security: "chaotic" }, { keyShare: KEY }, null)).rejects.toMatchObject({
       kind: "config",
       field: "security",
     });

@@ -7,6 +7,7 @@ use chorus_core::circuit::Circuit;
 use chorus_core::jobs::maestro_aes::{AesJobInput, AesJobSpec, Direction, SboxVariant};
 use chorus_core::jobs::tinytable::aes::{AesPath, TinyTableAesInput, TinyTableAesSpec};
 use chorus_core::jobs::tinytable::circuit::{CircuitJobInput, CircuitJobSpec};
+use chorus_core::jobs::tinytable::MacBits;
 use chorus_core::jobs::Security;
 use chorus_core::net::secure::config::KEY_LEN;
 use chorus_core::net::secure::{PrivateKey, PublicKey, SecureConfig};
@@ -114,6 +115,15 @@ fn security(spec: &JsValue, default: Security) -> Result<Security, BridgeError> 
     }
 }
 
+/// `macBits?: 64 | 32` (default 64): the MAC width of malicious TinyTable.
+fn mac_bits(spec: &JsValue) -> Result<MacBits, BridgeError> {
+    match field(spec, "macBits")?.map(|v| v.as_f64()) {
+        None | Some(Some(64.0)) => Ok(MacBits::K64),
+        Some(Some(32.0)) => Ok(MacBits::K32),
+        Some(_) => Err(BridgeError::config("macBits", "macBits must be 64 or 32")),
+    }
+}
+
 /// `{ variant?, security?, direction?, keyBits?: 128 | 192 | 256, blocks, keyHolders,
 /// plaintextOwner, revealTo }` with `variant` one of `gf256-circuit`, `gf16-circuit` (default),
 /// `lut16`, `lut256`, `lut256-33`, `security` `malicious` (default) or `semi-honest`, and
@@ -159,7 +169,7 @@ pub fn aes_input(input: &JsValue) -> Result<AesJobInput, BridgeError> {
     Ok(AesJobInput { key_share: bytes(input, "keyShare")?, plaintext: bytes(input, "plaintext")? })
 }
 
-/// `{ path?: 'circuit' | 'sbox-tables', security?, blocks, keyHolders, plaintextOwner, revealTo }`.
+/// `{ path?: 'circuit' | 'sbox-tables', security?, macBits?, blocks, keyHolders, plaintextOwner, revealTo }`.
 pub fn tinytable_aes_spec(spec: &JsValue) -> Result<TinyTableAesSpec, BridgeError> {
     let path = match string(spec, "path")? {
         None => AesPath::default(),
@@ -173,6 +183,7 @@ pub fn tinytable_aes_spec(spec: &JsValue) -> Result<TinyTableAesSpec, BridgeErro
     Ok(TinyTableAesSpec {
         path,
         security: security(spec, Security::SemiHonest)?,
+        mac_bits: mac_bits(spec)?,
         blocks: required_index(spec, "blocks")?,
         key_holders: index_list(spec, "keyHolders")?,
         plaintext_owner: required_index(spec, "plaintextOwner")?,
@@ -190,7 +201,7 @@ pub fn circuit(text: &str) -> Result<Circuit, BridgeError> {
     Circuit::parse_bristol(text).map_err(|e| BridgeError::config("circuit", e.to_string()))
 }
 
-/// `{ circuit: string, security?, inputOwners: number[], reveal: number[] }` where `reveal[v]` is
+/// `{ circuit: string, security?, macBits?, inputOwners: number[], reveal: number[] }` where `reveal[v]` is
 /// the party (0 or 1) that learns output value `v`, or 2 for both.
 pub fn circuit_spec(spec: &JsValue) -> Result<CircuitJobSpec, BridgeError> {
     let text =
@@ -205,6 +216,7 @@ pub fn circuit_spec(spec: &JsValue) -> Result<CircuitJobSpec, BridgeError> {
         .collect::<Result<_, _>>()?;
     Ok(CircuitJobSpec {
         security: security(spec, Security::SemiHonest)?,
+        mac_bits: mac_bits(spec)?,
         circuit: circuit(&text)?,
         io: IoSpec { input_owners: index_list(spec, "inputOwners")?, reveal },
         instances: 1,

@@ -180,10 +180,21 @@ impl From<TinyTableJobError> for BridgeError {
             slot,
             detail: Some(check.into()),
         };
+        if let Some(check) = e.failed_check() {
+            // A MAC check caught the peer: a protocol abort naming the check (no output revealed).
+            let detector = match e {
+                TinyTableJobError::Protocol(
+                    TinyTableError::MacCheckFailed { party, .. }
+                    | TinyTableError::AuthenticationFailed { party, .. },
+                ) => party,
+                _ => 0,
+            };
+            return protocol(Some(1 - detector.min(1)), &check);
+        }
         match e {
             TinyTableJobError::InvalidSpec(_) => BridgeError::config("spec", message),
-            TinyTableJobError::NotAvailable(ref m) if m.contains("malicious") => {
-                BridgeError::config("security", message)
+            TinyTableJobError::NotAvailable(ref m) if m.contains("k = 64") => {
+                BridgeError::config("macBits", message)
             }
             TinyTableJobError::NotAvailable(_) => BridgeError::config("path", message),
             TinyTableJobError::InvalidInput { .. } => BridgeError::config("input", message),
@@ -242,10 +253,22 @@ mod tests {
 
     #[test]
     fn tinytable_job_errors_are_classified() {
-        let malicious = BridgeError::from(TinyTableJobError::NotAvailable("malicious TinyTable".into()));
-        assert_eq!((malicious.kind, malicious.detail.as_deref()), (ErrorKind::Config, Some("security")));
+        let k32 = BridgeError::from(TinyTableJobError::NotAvailable("authenticates with k = 64 only".into()));
+        assert_eq!((k32.kind, k32.detail.as_deref()), (ErrorKind::Config, Some("macBits")));
         let tables = BridgeError::from(TinyTableJobError::NotAvailable("the S-box-table path".into()));
         assert_eq!((tables.kind, tables.detail.as_deref()), (ErrorKind::Config, Some("path")));
+        let cheat = BridgeError::from(TinyTableJobError::Protocol(TinyTableError::MacCheckFailed {
+            party: 1,
+            check: chorus_core::proto::tinytable::MacCheck::TableOpenings,
+        }));
+        assert_eq!((cheat.kind, cheat.slot), (ErrorKind::Protocol, Some(0)));
+        assert_eq!(cheat.detail.as_deref(), Some("MAC check on opened table bits"));
+        let sbox = BridgeError::from(TinyTableJobError::Protocol(TinyTableError::AuthenticationFailed {
+            party: 0,
+            step: chorus_core::proto::tinytable::Step::SboxMacCheck,
+        }));
+        assert_eq!((sbox.kind, sbox.slot), (ErrorKind::Protocol, Some(1)));
+        assert_eq!(sbox.detail.as_deref(), Some("MAC check during S-box MAC check"));
         let mismatch = BridgeError::from(TinyTableJobError::SpecMismatch(2));
         assert_eq!((mismatch.kind, mismatch.slot), (ErrorKind::Protocol, Some(2)));
         let left = BridgeError::from(TinyTableJobError::Protocol(TinyTableError::Network {

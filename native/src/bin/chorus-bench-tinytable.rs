@@ -1,10 +1,13 @@
-//! `chorus-bench-tinytable`: two-party TinyTable AES-128 (semi-honest, **trusted-dealer**
-//! preprocessing) between two local parties over a TCP loopback mesh with Noise channels, for
-//! both paths: `sbox-tables` (§2.3, 160 S-box tables of 256 bytes per block) and `circuit` (the
-//! project's AES-128 circuit, 6400 AND tables per block). One JSON line per measurement:
+//! `chorus-bench-tinytable`: two-party TinyTable AES-128 (**trusted-dealer** preprocessing)
+//! between two local parties over a TCP loopback mesh with Noise channels, for both paths:
+//! `sbox-tables` (§2.3, 160 S-box tables of 256 bytes per block; malicious: §3 linear MACs with
+//! k = 64 and the §3.3 batched check) and `circuit` (the project's AES-128 circuit, 6400 AND
+//! tables per block, bit-sliced material; malicious: Fig. 3/5 lookup MACs with k = 64 and/or 32,
+//! `--mac-bits`), at `--security semi-honest` and/or `malicious`. One JSON line per measurement
+//! (`mac_bits` is null where no MAC is used):
 //!
 //! ```text
-//! {"protocol":"tinytable","path":"sbox-tables","security":"semi-honest","preprocessing":"trusted-dealer",
+//! {"protocol":"tinytable","path":"sbox-tables","security":"semi-honest","mac_bits":null,"preprocessing":"trusted-dealer",
 //!  "transport":"tcp","mode":"sequential","blocks":100,"online_ms":…,"ms_per_aes":…,"aes_per_s":…,
 //!  "prep_ms":…,"prep_bytes_per_party":…,"bytes_per_party":…,"rounds":…}
 //! ```
@@ -28,8 +31,11 @@ use chorus_core::circuit::{aes_gen, Circuit};
 use chorus_core::net::secure::{SecureConfig, SecureNetwork};
 use chorus_core::net::Network;
 use chorus_core::proto::tinytable::aes_tables::{self, AesTablePrep};
-use chorus_core::proto::tinytable::online::evaluate_batch;
-use chorus_core::proto::tinytable::{BinaryPrep, IoSpec, Reveal, TrustedDealer};
+use chorus_core::proto::tinytable::online::evaluate_sliced;
+use chorus_core::proto::tinytable::{
+    evaluate_malicious, sbox_malicious, IoSpec, MacWord, MaliciousAesPrep, MaliciousPrep, Reveal, SlicedPrep,
+    TrustedDealer,
+};
 use chorus_core::rng::{seeded_rng, session_rng};
 use chorus_native::tcp::{TcpConfig, TcpNetwork};
 use chorus_native::threads::run_party_threads;
@@ -55,6 +61,12 @@ struct Args {
     /// Paths to measure: sbox-tables, circuit.
     #[arg(long, value_delimiter = ',', default_value = "sbox-tables,circuit")]
     paths: Vec<String>,
+    /// Security levels to measure: semi-honest, malicious.
+    #[arg(long, value_delimiter = ',', default_value = "semi-honest,malicious")]
+    security: Vec<String>,
+    /// MAC widths of the malicious circuit path: 64, 32 (the S-box path uses 64).
+    #[arg(long, value_delimiter = ',', default_value = "64,32")]
+    mac_bits: Vec<u32>,
     /// Runs per configuration (fresh preprocessing each); the run with the median `online_ms` is
     /// printed.
     #[arg(long, default_value_t = 3)]
@@ -66,6 +78,7 @@ struct Line {
     protocol: &'static str,
     path: &'static str,
     security: &'static str,
+    mac_bits: Option<u32>,
     preprocessing: &'static str,
     transport: &'static str,
     mode: &'static str,
@@ -86,10 +99,21 @@ enum Path {
     Circuit,
 }
 
-/// One party's material for a run.
+/// What a run measures: path, and the MAC width for malicious security (`None`: semi-honest).
+#[derive(Clone, Copy)]
+struct Config {
+    path: Path,
+    mac_bits: Option<u32>,
+}
+
+/// One party's material for a run: one entry per online call (one block when sequential, all
+/// blocks when amortized), except the semi-honest S-box tables, which are per block.
 enum Material {
     Tables(Vec<AesTablePrep>),
-    Binary(Vec<BinaryPrep>),
+    MaliciousTables(Vec<MaliciousAesPrep>),
+    Sliced(Vec<SlicedPrep>),
+    Malicious64(Vec<MaliciousPrep<u64>>),
+    Malicious32(Vec<MaliciousPrep<u32>>),
 }
 
 fn main() -> ExitCode {
@@ -121,22 +145,111 @@ fn run(args: &Args) -> Result<(), String> {
             "circuit" => Path::Circuit,
             other => return Err(format!("unknown path {other:?}: use sbox-tables and/or circuit")),
         };
-        for (mode, counts) in [("sequential", &args.sequential), ("amortized", &args.amortized)] {
-            for &blocks in counts {
-                let mut lines = (0..args.reps)
-                    .map(|_| run_once(path, mode, blocks, &circuit))
-                    .collect::<Result<Vec<_>, _>>()?;
-                lines.sort_by(|a, b| a.online_ms.total_cmp(&b.online_ms));
-                let mut line = lines.swap_remove(args.reps / 2);
-                line.reps = args.reps;
-                println!("{}", serde_json::to_string(&line).expect("a bench line serializes"));
+        let mut configs = Vec::new();
+        for security in &args.security {
+            match (security.as_str(), path) {
+                ("semi-honest", _) => configs.push(Config { path, mac_bits: None }),
+                ("malicious", Path::SboxTables) => configs.push(Config { path, mac_bits: Some(64) }),
+                ("malicious", Path::Circuit) => {
+                    for &bits in &args.mac_bits {
+                        if bits != 64 && bits != 32 {
+                            return Err(format!("--mac-bits must be 64 and/or 32, got {bits}"));
+                        }
+                        configs.push(Config { path, mac_bits: Some(bits) });
+                    }
+                }
+                (other, _) => {
+                    return Err(format!("unknown security {other:?}: semi-honest and/or malicious"))
+                }
+            }
+        }
+        for config in configs {
+            for (mode, counts) in [("sequential", &args.sequential), ("amortized", &args.amortized)] {
+                for &blocks in counts {
+                    let mut lines = (0..args.reps)
+                        .map(|_| run_once(config, mode, blocks, &circuit))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    lines.sort_by(|a, b| a.online_ms.total_cmp(&b.online_ms));
+                    let mut line = lines.swap_remove(args.reps / 2);
+                    line.reps = args.reps;
+                    println!("{}", serde_json::to_string(&line).expect("a bench line serializes"));
+                }
             }
         }
     }
     Ok(())
 }
 
-fn run_once(path: Path, mode: &'static str, blocks: usize, circuit: &Arc<Circuit>) -> Result<Line, String> {
+/// Both parties' material for `batches` online calls and one party's table bytes per block.
+fn deal(
+    config: Config,
+    batches: &[usize],
+    circuit: &Circuit,
+    io: &IoSpec,
+) -> Result<([Material; 2], usize), String> {
+    let mut dealer = TrustedDealer::new(session_rng().map_err(|e| e.to_string())?);
+    let err = |e: chorus_core::proto::tinytable::TinyTableError| e.to_string();
+    let blocks: usize = batches.iter().sum();
+    Ok(match (config.path, config.mac_bits) {
+        (Path::SboxTables, None) => {
+            let [a, b] = dealer.aes_tables_batch(0, Reveal::Both, blocks).map_err(err)?;
+            let bytes = a[0].table_bytes();
+            ([Material::Tables(a), Material::Tables(b)], bytes)
+        }
+        (Path::SboxTables, Some(_)) => {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            for &n in batches {
+                let [x, y] = dealer.malicious_aes_tables(0, Reveal::Both, n).map_err(err)?;
+                a.push(x);
+                b.push(y);
+            }
+            let bytes = a[0].table_and_mac_bytes() / batches[0];
+            ([Material::MaliciousTables(a), Material::MaliciousTables(b)], bytes)
+        }
+        (Path::Circuit, None) => {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            for &n in batches {
+                let [x, y] = dealer.sliced_batch(circuit, io, n).map_err(err)?;
+                a.push(x);
+                b.push(y);
+            }
+            let bytes = a[0].table_bits_per_instance() / 8;
+            ([Material::Sliced(a), Material::Sliced(b)], bytes)
+        }
+        (Path::Circuit, Some(bits)) => {
+            fn batch<M: MacWord>(
+                dealer: &mut TrustedDealer<impl rand_core::RngCore + rand_core::CryptoRng>,
+                circuit: &Circuit,
+                io: &IoSpec,
+                batches: &[usize],
+            ) -> Result<[Vec<MaliciousPrep<M>>; 2], String> {
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                for &n in batches {
+                    let [x, y] = dealer.malicious_batch::<M>(circuit, io, n).map_err(|e| e.to_string())?;
+                    a.push(x);
+                    b.push(y);
+                }
+                Ok([a, b])
+            }
+            if bits == 32 {
+                let [a, b] = batch::<u32>(&mut dealer, circuit, io, batches)?;
+                let bytes = a[0].table_bits_per_instance() / 8;
+                ([Material::Malicious32(a), Material::Malicious32(b)], bytes)
+            } else {
+                let [a, b] = batch::<u64>(&mut dealer, circuit, io, batches)?;
+                let bytes = a[0].table_bits_per_instance() / 8;
+                ([Material::Malicious64(a), Material::Malicious64(b)], bytes)
+            }
+        }
+    })
+}
+
+fn run_once(
+    config: Config,
+    mode: &'static str,
+    blocks: usize,
+    circuit: &Arc<Circuit>,
+) -> Result<Line, String> {
     // Benchmark inputs are not secret: a seeded generator makes them reproducible.
     let mut inputs_rng = seeded_rng(blocks as u64);
     let mut key = [0u8; 16];
@@ -152,20 +265,9 @@ fn run_once(path: Path, mode: &'static str, blocks: usize, circuit: &Arc<Circuit
     Aes::new(&key).map_err(|e| e.to_string())?.encrypt_blocks(&mut expected);
 
     let io = IoSpec { input_owners: vec![0, 1], reveal: vec![Reveal::Both] };
-    let mut dealer = TrustedDealer::new(session_rng().map_err(|e| e.to_string())?);
+    let batches = if mode == "amortized" { vec![blocks] } else { vec![1; blocks] };
     let prep_started = Instant::now();
-    let (material, prep_bytes) = match path {
-        Path::SboxTables => {
-            let [a, b] = dealer.aes_tables_batch(0, Reveal::Both, blocks).map_err(|e| e.to_string())?;
-            let bytes = a[0].table_bytes();
-            ([Material::Tables(a), Material::Tables(b)], bytes)
-        }
-        Path::Circuit => {
-            let [a, b] = dealer.binary_batch(circuit, &io, blocks).map_err(|e| e.to_string())?;
-            let bytes = a[0].table_bytes();
-            ([Material::Binary(a), Material::Binary(b)], bytes)
-        }
-    };
+    let (material, prep_bytes) = deal(config, &batches, circuit, &io)?;
     let prep = prep_started.elapsed();
     let material: Arc<[Mutex<Option<Material>>; 2]> = Arc::new(material.map(|m| Mutex::new(Some(m))));
 
@@ -211,8 +313,9 @@ fn run_once(path: Path, mode: &'static str, blocks: usize, circuit: &Arc<Circuit
     let online_ms = online_time.as_secs_f64() * 1e3;
     Ok(Line {
         protocol: "tinytable",
-        path: if path == Path::SboxTables { "sbox-tables" } else { "circuit" },
-        security: "semi-honest",
+        path: if config.path == Path::SboxTables { "sbox-tables" } else { "circuit" },
+        security: if config.mac_bits.is_some() { "malicious" } else { "semi-honest" },
+        mac_bits: config.mac_bits,
         preprocessing: "trusted-dealer",
         transport: "tcp",
         mode,
@@ -249,19 +352,53 @@ async fn online<N: Network>(
                 out.extend(result.into_iter().map(|c| c.unwrap_or_default()));
             }
         }
-        Material::Binary(preps) => {
-            for (preps, blocks) in preps.chunks(batch).zip(plaintext.chunks(batch)) {
-                let inputs: Vec<Vec<Vec<bool>>> =
-                    blocks.iter().map(|b| vec![value_bits(if party == 0 { key } else { b })]).collect();
-                let result = evaluate_batch(net, circuit, preps, &inputs).await.map_err(|e| e.to_string())?;
-                for outputs in result {
-                    let bits = outputs.first().cloned().flatten().unwrap_or_default();
-                    out.push(output_bytes(&bits).unwrap_or_default());
-                }
+        Material::MaliciousTables(preps) => {
+            for (prep, blocks) in preps.iter().zip(plaintext.chunks(batch)) {
+                let inputs: Vec<Block> = if party == 0 { vec![*key; blocks.len()] } else { blocks.to_vec() };
+                let result =
+                    sbox_malicious::encrypt_batch(net, prep, &inputs).await.map_err(|e| e.to_string())?;
+                out.extend(result.into_iter().map(|c| c.unwrap_or_default()));
+            }
+        }
+        Material::Sliced(preps) => {
+            for (prep, blocks) in preps.iter().zip(plaintext.chunks(batch)) {
+                let result = evaluate_sliced(net, circuit, prep, &circuit_inputs(party, key, blocks))
+                    .await
+                    .map_err(|e| e.to_string())?;
+                out.extend(ciphertexts(result));
+            }
+        }
+        Material::Malicious64(preps) => {
+            for (prep, blocks) in preps.iter().zip(plaintext.chunks(batch)) {
+                let result = evaluate_malicious(net, circuit, prep, &circuit_inputs(party, key, blocks))
+                    .await
+                    .map_err(|e| e.to_string())?;
+                out.extend(ciphertexts(result));
+            }
+        }
+        Material::Malicious32(preps) => {
+            for (prep, blocks) in preps.iter().zip(plaintext.chunks(batch)) {
+                let result = evaluate_malicious(net, circuit, prep, &circuit_inputs(party, key, blocks))
+                    .await
+                    .map_err(|e| e.to_string())?;
+                out.extend(ciphertexts(result));
             }
         }
     }
     Ok(out)
+}
+
+/// Party 0 inputs the key, party 1 the plaintext blocks, as circuit input values.
+fn circuit_inputs(party: usize, key: &Block, blocks: &[Block]) -> Vec<Vec<Vec<bool>>> {
+    blocks.iter().map(|b| vec![value_bits(if party == 0 { key } else { b })]).collect()
+}
+
+/// The ciphertext of every instance (zeros where not revealed, which the caller's check rejects).
+fn ciphertexts(result: Vec<Vec<Option<Vec<bool>>>>) -> impl Iterator<Item = Block> {
+    result.into_iter().map(|outputs| {
+        let bits = outputs.into_iter().next().flatten().unwrap_or_default();
+        output_bytes(&bits).unwrap_or_default()
+    })
 }
 
 fn loopback_listeners() -> Result<Vec<std::net::TcpListener>, String> {

@@ -4,8 +4,10 @@
 //! lut256-33) at `--security` malicious (default) or semi-honest, as the SDK's defaults.
 //! `--protocol tinytable`: two-party TinyTable AES-128 (`--path circuit`) where member 2 is the
 //! **trusted dealer** (it deals the preprocessing, knows every mask and must not collude with
-//! either party); role defaults then are key holder 0, plaintext owner 1, revealed to 0 and 1, and
-//! `rounds_stats` is the online phase (semi-honest by default).
+//! either party), `--path circuit` or `sbox-tables` (one key holder), `--security semi-honest`
+//! (default for TinyTable) or `malicious` (`--mac-bits 64|32` on the circuit path); role defaults
+//! then are key holder 0, plaintext owner 1, revealed to 0 and 1, and `rounds_stats` is the online
+//! phase.
 //!
 //! ```text
 //! {"party":2,"transport":"relay","ciphertext":"69c4…","stats":{…},"rounds_stats":{…},"transport_stats":{…},"ms":12.3,"handshake_ms":1.2}
@@ -24,6 +26,7 @@
 use chorus_core::aes::KeySize;
 use chorus_core::jobs::maestro_aes::{AesJobInput, AesJobSpec, Direction, SboxVariant, Security};
 use chorus_core::jobs::tinytable::aes::{AesPath, TinyTableAesInput, TinyTableAesSpec};
+use chorus_core::jobs::tinytable::MacBits;
 use chorus_native::job::JobRunError;
 use chorus_native::job::{room_session_id, run_job_party, AesJob, PartyOutcome, StatsReport};
 use chorus_native::relay::{RelayAddress, RelayNetwork};
@@ -84,13 +87,16 @@ struct Args {
     /// MAESTRO's S-box variant: gf16-circuit, gf256-circuit, lut16, lut256 or lut256-33.
     #[arg(long, default_value = "gf16-circuit")]
     variant: String,
-    /// TinyTable's AES path: circuit (sbox-tables is not available as a job yet).
+    /// TinyTable's AES path: circuit or sbox-tables.
     #[arg(long, default_value = "circuit")]
     path: String,
     /// Security level: semi-honest or malicious (default: malicious for MAESTRO, semi-honest for
     /// TinyTable, as in the SDK).
     #[arg(long)]
     security: Option<String>,
+    /// TinyTable's MAC width under malicious security: 64 or 32 (circuit path).
+    #[arg(long, default_value_t = 64)]
+    mac_bits: u32,
     /// Parties that each input an XOR share of the key (default 0,1; TinyTable: 0).
     #[arg(long, value_delimiter = ',')]
     key_holders: Option<Vec<usize>>,
@@ -246,9 +252,12 @@ fn job(args: &Args) -> Result<AesJob, String> {
             }
             let path = AesPath::from_name(&args.path)
                 .ok_or_else(|| format!("--path must be circuit or sbox-tables, got {:?}", args.path))?;
+            let mac_bits = MacBits::from_bits(args.mac_bits)
+                .ok_or_else(|| format!("--mac-bits must be 64 or 32, got {}", args.mac_bits))?;
             let spec = TinyTableAesSpec {
                 path,
                 security,
+                mac_bits,
                 blocks: args.blocks,
                 key_holders: args.key_holders.clone().unwrap_or_else(|| vec![0]),
                 plaintext_owner: args.plaintext_owner.unwrap_or(1),

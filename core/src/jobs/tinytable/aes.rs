@@ -5,30 +5,42 @@
 //! `key_holders` (party 0, party 1 or both), one party owns the plaintext, the ciphertext goes to
 //! `reveal_to`.
 //!
-//! Paths ([`AesPath`]):
-//! - [`AesPath::BinaryCircuit`] (available): the project's AES-128 circuit
-//!   ([`crate::circuit::aes_gen`], 6400 AND gates, AND-depth 60, key schedule inside), preceded
-//!   by free XOR gates that combine the key shares, so neither party ever holds the key. One
-//!   circuit instance per block.
-//! - [`AesPath::SboxTables`] (the §2.3 S-box tables of [`crate::proto::tinytable::aes_tables`]):
-//!   **not available in this job yet** and rejected with [`TinyTableJobError::NotAvailable`]. Two
-//!   things are missing in the protocol module: a byte encoding of its per-party material (so
-//!   the dealer can send it across processes) and a key schedule on a shared key (it expects one
-//!   party to own the whole key). The in-process benchmark (`chorus-bench-tinytable`) runs it.
+//! Paths ([`AesPath`]), each semi-honest or malicious ([`Security`]), all with the **trusted
+//! dealer** (member 2) of the [trust model](super):
+//! - [`AesPath::BinaryCircuit`]: the project's AES-128 circuit ([`crate::circuit::aes_gen`], 6400
+//!   AND gates, AND-depth 60, key schedule inside), preceded by free XOR gates that combine the
+//!   key shares, so neither party ever holds the key. One circuit instance per block; malicious
+//!   security with `k`-bit lookup MACs ([`MacBits`], Fig. 3/5).
+//! - [`AesPath::SboxTables`]: the §2.3 S-box tables of [`crate::proto::tinytable::aes_tables`]
+//!   (semi-honest) and [`crate::proto::tinytable::sbox_malicious`] (malicious, §3 linear MAC
+//!   with k = 64 only: `mac_bits` must be 64). 10 lookup rounds instead of 60 AND layers, but
+//!   **one party must own the whole key**: the key owner expands it locally and inputs 11 masked
+//!   round keys (as in §5). So this path needs exactly one key holder, and the plaintext owner
+//!   must be the other party; anything else is [`TinyTableJobError::InvalidSpec`] naming
+//!   `key_holders` / `plaintext_owner` (a shared key would need the key schedule's 40 S-boxes as
+//!   tables, not implemented; use the circuit path for XOR-shared keys). Under malicious
+//!   security a cheating key owner can input round keys that are not the schedule of any key
+//!   (the paper's setting).
 
+use super::aes_prep_codec;
 use super::circuit::{self, CircuitJobInput, CircuitJobSpec};
-use super::{Security, TinyTableJobError, DEALER};
+use super::view::TwoPartyView;
+use super::{
+    agree_on_spec, check_common, check_instances, deal_or_receive, MacBits, Security, TinyTableJobError,
+    DEALER,
+};
+use crate::aes::Block;
 use crate::circuit::aes_bristol::{output_bytes, value_bits};
 use crate::circuit::{aes_gen, Circuit, Gate, LinearGate};
 use crate::net::{NetStats, Network, PartyId};
-use crate::proto::tinytable::{IoSpec, Reveal};
+use crate::proto::tinytable::{aes_tables, sbox_malicious, IoSpec, Reveal, TrustedDealer};
 use rand_core::{CryptoRng, RngCore};
 use std::sync::OnceLock;
 
 /// How the S-box is evaluated.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum AesPath {
-    /// 256-entry S-box tables (§2.3): not available in the job yet (see the module docs).
+    /// 256-entry S-box tables (§2.3): one key owner (see the module docs).
     SboxTables,
     /// The boolean AES-128 circuit with AND tables (Fig. 7).
     #[default]
@@ -55,8 +67,11 @@ impl AesPath {
 pub struct TinyTableAesSpec {
     /// How the S-box is evaluated.
     pub path: AesPath,
-    /// The security level (only [`Security::SemiHonest`] runs today).
+    /// The security level.
     pub security: Security,
+    /// Width of the authentication strings under [`Security::Malicious`] (the S-box path supports
+    /// [`MacBits::K64`] only).
+    pub mac_bits: MacBits,
     /// Number of 16-byte blocks encrypted under the key.
     pub blocks: usize,
     /// Parties (0 and/or 1, ascending) that each input an XOR share of the 16-byte key.
@@ -101,18 +116,6 @@ impl TinyTableAesSpec {
     /// Checks the spec, including that its path and security level are available.
     pub fn validate(&self) -> Result<(), TinyTableJobError> {
         let bad = |m: String| Err(TinyTableJobError::InvalidSpec(m));
-        if self.security == Security::Malicious {
-            return Err(TinyTableJobError::NotAvailable(
-                "malicious TinyTable AES is not implemented yet; use semi-honest".into(),
-            ));
-        }
-        if self.path == AesPath::SboxTables {
-            return Err(TinyTableJobError::NotAvailable(
-                "the S-box-table path cannot run as a job yet (its dealer material has no byte \
-                 encoding and it needs one key owner); use the circuit path"
-                    .into(),
-            ));
-        }
         if self.blocks == 0 {
             return bad("blocks must be at least 1".into());
         }
@@ -130,14 +133,38 @@ impl TinyTableAesSpec {
                 self.plaintext_owner
             ));
         }
+        if self.path == AesPath::SboxTables {
+            if let [owner] = self.key_holders[..] {
+                if self.plaintext_owner == owner {
+                    return bad(format!(
+                        "the S-box-table path needs the plaintext_owner to be the other party than \
+                         the key owner (both are party {owner})"
+                    ));
+                }
+            } else {
+                return bad(format!(
+                    "the S-box-table path needs exactly one of key_holders (it expands the whole key \
+                     locally), got {:?}; use path 'circuit' for an XOR-shared key",
+                    self.key_holders
+                ));
+            }
+            if self.security == Security::Malicious && self.mac_bits != MacBits::K64 {
+                return Err(TinyTableJobError::NotAvailable(
+                    "the malicious S-box-table path authenticates with k = 64 only (mac_bits 32 is \
+                     for the circuit path)"
+                        .into(),
+                ));
+            }
+        }
         Ok(())
     }
 
     /// A canonical byte encoding, used for the agreement check (the circuit follows from it).
     fn encode(&self) -> Vec<u8> {
-        let mut out = b"chorus/tinytable-aes/v1".to_vec();
+        let mut out = b"chorus/tinytable-aes/v2".to_vec();
         out.push(u8::from(self.path == AesPath::SboxTables));
         out.push(u8::from(self.security == Security::Malicious));
+        out.push(self.mac_bits.bits() as u8);
         out.extend_from_slice(&(self.blocks as u64).to_be_bytes());
         for list in [&self.key_holders, &self.reveal_to] {
             out.push(list.len() as u8);
@@ -152,16 +179,21 @@ impl TinyTableAesSpec {
         let circuit = cached_keyed_aes128(self.key_holders.len())?;
         let mut input_owners = self.key_holders.clone();
         input_owners.push(self.plaintext_owner);
-        let reveal = match self.reveal_to.as_slice() {
-            [p] => Reveal::To(*p),
-            _ => Reveal::Both,
-        };
+        let reveal = self.reveal();
         Ok(CircuitJobSpec {
             security: self.security,
+            mac_bits: self.mac_bits,
             circuit,
             io: IoSpec { input_owners, reveal: vec![reveal] },
             instances: self.blocks,
         })
+    }
+
+    fn reveal(&self) -> Reveal {
+        match self.reveal_to.as_slice() {
+            [p] => Reveal::To(*p),
+            _ => Reveal::Both,
+        }
     }
 
     fn circuit_input(
@@ -169,6 +201,36 @@ impl TinyTableAesSpec {
         me: PartyId,
         input: TinyTableAesInput,
     ) -> Result<CircuitJobInput, TinyTableJobError> {
+        self.check_input(me, &input)?;
+        if me == DEALER {
+            return Ok(CircuitJobInput::default());
+        }
+        let key_bits = input.key_share.as_deref().map(value_bits);
+        let values = (0..self.blocks)
+            .map(|block| {
+                let mut values: Vec<Vec<bool>> = key_bits.iter().cloned().collect();
+                if let Some(p) = &input.plaintext {
+                    values.push(value_bits(&p[16 * block..16 * (block + 1)]));
+                }
+                values
+            })
+            .collect();
+        Ok(CircuitJobInput { values })
+    }
+
+    /// The S-box path's per-block inputs: the key (repeated) at the key owner, the plaintext
+    /// blocks at the other party, nothing at the dealer.
+    fn sbox_input(&self, me: PartyId, input: TinyTableAesInput) -> Result<Vec<Block>, TinyTableJobError> {
+        self.check_input(me, &input)?;
+        let block = |b: &[u8]| -> Block { b.try_into().unwrap_or_default() };
+        Ok(match (&input.key_share, &input.plaintext) {
+            (Some(key), _) => vec![block(key); self.blocks],
+            (None, Some(p)) => p.chunks_exact(16).map(block).collect(),
+            (None, None) => Vec::new(),
+        })
+    }
+
+    fn check_input(&self, me: PartyId, input: &TinyTableAesInput) -> Result<(), TinyTableJobError> {
         let bad = |reason: String| Err(TinyTableJobError::InvalidInput { party: me, reason });
         let holder = self.key_holders.contains(&me);
         let owner = self.plaintext_owner == me;
@@ -193,20 +255,7 @@ impl TinyTableAesSpec {
             (Some(_), false) => return bad("this member does not own the plaintext but supplied one".into()),
             _ => {}
         }
-        if me == DEALER {
-            return Ok(CircuitJobInput::default());
-        }
-        let key_bits = input.key_share.as_deref().map(value_bits);
-        let values = (0..self.blocks)
-            .map(|block| {
-                let mut values: Vec<Vec<bool>> = key_bits.iter().cloned().collect();
-                if let Some(p) = &input.plaintext {
-                    values.push(value_bits(&p[16 * block..16 * (block + 1)]));
-                }
-                values
-            })
-            .collect();
-        Ok(CircuitJobInput { values })
+        Ok(())
     }
 }
 
@@ -219,6 +268,9 @@ pub async fn run<N: Network, R: RngCore + CryptoRng>(
     rng: &mut R,
 ) -> Result<TinyTableAesOutput, TinyTableJobError> {
     spec.validate()?;
+    if spec.path == AesPath::SboxTables {
+        return run_sbox_tables(net, spec, input, rng).await;
+    }
     let input = spec.circuit_input(net.party(), input)?;
     let out = circuit::run_agreed(net, &spec.circuit_spec()?, &spec.encode(), input, rng).await?;
     let mut ciphertext = Vec::new();
@@ -235,6 +287,60 @@ pub async fn run<N: Network, R: RngCore + CryptoRng>(
         ciphertext: revealed.then_some(ciphertext),
         stats: out.stats,
         online_stats: out.online_stats,
+    })
+}
+
+/// The S-box-table path (validated spec): agreement, dealing, then the §2.3 online phase.
+async fn run_sbox_tables<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    spec: &TinyTableAesSpec,
+    input: TinyTableAesInput,
+    rng: &mut R,
+) -> Result<TinyTableAesOutput, TinyTableJobError> {
+    check_common(net)?;
+    let me = net.party();
+    let inputs = spec.sbox_input(me, input)?;
+    let start = net.stats();
+    agree_on_spec(net, &spec.encode()).await?;
+    let (key_owner, reveal, blocks) = (spec.key_holders[0], spec.reveal(), spec.blocks);
+    let dealer_output = |net: &N| TinyTableAesOutput {
+        ciphertext: None,
+        stats: net.stats().since(&start),
+        online_stats: NetStats::default(),
+    };
+    let before;
+    let ciphertexts = match spec.security {
+        Security::SemiHonest => {
+            let deal = |d: &mut TrustedDealer<&mut R>| {
+                let [a, b] = d.aes_tables_batch(key_owner, reveal, blocks)?;
+                Ok([aes_prep_codec::encode_tables(&a), aes_prep_codec::encode_tables(&b)])
+            };
+            let Some(preps) = deal_or_receive(net, rng, deal, aes_prep_codec::decode_tables).await? else {
+                return Ok(dealer_output(net));
+            };
+            check_instances(me, preps.len(), blocks)?;
+            before = net.stats();
+            aes_tables::encrypt_batch(&mut TwoPartyView::new(net), &preps, &inputs).await?
+        }
+        Security::Malicious => {
+            let deal = |d: &mut TrustedDealer<&mut R>| {
+                let [a, b] = d.malicious_aes_tables(key_owner, reveal, blocks)?;
+                Ok([aes_prep_codec::encode_malicious(&a), aes_prep_codec::encode_malicious(&b)])
+            };
+            let Some(prep) = deal_or_receive(net, rng, deal, aes_prep_codec::decode_malicious).await? else {
+                return Ok(dealer_output(net));
+            };
+            check_instances(me, prep.blocks(), blocks)?;
+            before = net.stats();
+            sbox_malicious::encrypt_batch(&mut TwoPartyView::new(net), &prep, &inputs).await?
+        }
+    };
+    let online_stats = net.stats().since(&before);
+    let ciphertext: Option<Vec<Block>> = ciphertexts.into_iter().collect();
+    Ok(TinyTableAesOutput {
+        ciphertext: ciphertext.map(|c| c.concat()),
+        stats: net.stats().since(&start),
+        online_stats,
     })
 }
 

@@ -4,7 +4,7 @@
 //! per AND layer for all of them).
 
 use super::{
-    agree_on_spec, check_common, run_instances, InstancesOutput, Security, TinyTableJobError, DEALER,
+    agree_on_spec, check_common, run_instances, InstancesOutput, MacBits, Security, TinyTableJobError, DEALER,
 };
 use crate::circuit::Circuit;
 use crate::net::{Network, PartyId};
@@ -15,8 +15,11 @@ use sha2::{Digest, Sha256};
 /// What the three members agree to compute.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CircuitJobSpec {
-    /// The security level (only [`Security::SemiHonest`] runs today).
+    /// The security level.
     pub security: Security,
+    /// Width of the authentication strings under [`Security::Malicious`] (ignored, but agreed
+    /// on, for semi-honest).
+    pub mac_bits: MacBits,
     /// The circuit (agreement compares the SHA-256 of its Bristol text).
     pub circuit: Circuit,
     /// Owner (0 or 1) of each input value and recipients of each output value.
@@ -50,8 +53,9 @@ impl CircuitJobSpec {
     }
 
     fn encode(&self) -> Vec<u8> {
-        let mut out = b"chorus/tinytable-circuit/v1".to_vec();
+        let mut out = b"chorus/tinytable-circuit/v2".to_vec();
         out.push(u8::from(self.security == Security::Malicious));
+        out.push(self.mac_bits.bits() as u8);
         out.extend_from_slice(&Sha256::digest(self.circuit.to_bristol()));
         out.extend_from_slice(&(self.instances as u64).to_be_bytes());
         out.extend_from_slice(&(self.io.input_owners.len() as u32).to_be_bytes());
@@ -117,12 +121,21 @@ pub(crate) async fn run_agreed<N: Network, R: RngCore + CryptoRng>(
     input: CircuitJobInput,
     rng: &mut R,
 ) -> Result<InstancesOutput, TinyTableJobError> {
-    check_common(net, spec.security)?;
+    check_common(net)?;
     spec.validate()?;
     spec.check_input(net.party(), &input)?;
     let start = net.stats();
     agree_on_spec(net, agreed).await?;
-    let (outputs, online_stats) =
-        run_instances(net, &spec.circuit, &spec.io, spec.instances, &input.values, rng).await?;
+    let (outputs, online_stats) = run_instances(
+        net,
+        &spec.circuit,
+        &spec.io,
+        spec.security,
+        spec.mac_bits,
+        spec.instances,
+        &input.values,
+        rng,
+    )
+    .await?;
     Ok(InstancesOutput { outputs, stats: net.stats().since(&start), online_stats })
 }

@@ -1,51 +1,66 @@
-//! Two-party TinyTable jobs ([`crate::proto::tinytable`], semi-honest) with a **trusted dealer**
-//! as a third session member: [`circuit`] evaluates any Bristol circuit, [`aes`] runs AES-128.
+//! Two-party TinyTable jobs ([`crate::proto::tinytable`], semi-honest or malicious) with a
+//! **trusted dealer** as a third session member: [`circuit`] evaluates any Bristol circuit,
+//! [`aes`] runs AES-128 (boolean circuit or §2.3 S-box tables).
 //!
 //! # Roles and trust model (read this before using these jobs)
 //!
 //! A session has three members. **Parties 0 and 1** compute: they hold the inputs, run the online
-//! phase of TinyTable (Fig. 7) between themselves and learn the outputs revealed to them.
-//! **Member 2 is the trusted dealer** ([`DEALER`]): it samples every wire mask and both shares of
-//! every scrambled table ([`crate::proto::tinytable::TrustedDealer`], Fig. 6), sends each party
-//! its half over that pair's encrypted channel, and takes no further part. The dealer never sees an
-//! input or an output, but it knows all masks, so:
+//! phase of TinyTable between themselves and learn the outputs revealed to them. **Member 2 is
+//! the TRUSTED DEALER** ([`DEALER`]): it samples every wire mask, both shares of every scrambled
+//! table and (malicious security) every MAC key and authentication string
+//! ([`crate::proto::tinytable::TrustedDealer`], Fig. 6 and Fig. 3), sends each party its half
+//! over that pair's encrypted channel, and takes no further part. The dealer never sees an input
+//! or an output, but it knows all masks and keys, so:
 //!
-//! - privacy holds only if the dealer follows the protocol **and does not collude with either
-//!   party** (a dealer that also sees one party's traffic learns the other's inputs);
-//! - security is semi-honest: a party (or the dealer) that deviates can make the outputs wrong
-//!   without being detected;
+//! - privacy and (malicious) integrity hold only if the dealer follows the protocol **and does not
+//!   collude with either party** (a dealer that also sees one party's traffic learns the other's
+//!   inputs; a dealer that helps a party can forge MACs);
+//! - [`Security::SemiHonest`]: a party that deviates can make the outputs wrong undetected;
+//! - [`Security::Malicious`]: every opened table entry is authenticated (binary circuits: lookup
+//!   MACs of Fig. 3/5 with k = 64 or 32 bits, [`MacBits`]; S-box tables: the §3 linear MAC with
+//!   k = 64 and the §3.3 batched opening). A party that sends a wrong table entry or output-mask
+//!   share is caught, except with probability `2^-k`, **before any output is revealed**: the
+//!   honest party's job fails with [`TinyTableJobError::Protocol`] holding
+//!   [`TinyTableError::MacCheckFailed`] (naming the check) or
+//!   [`TinyTableError::AuthenticationFailed`] (naming the step); see
+//!   [`TinyTableJobError::failed_check`]. Masked inputs are not authenticated (changing them is
+//!   input substitution, allowed by the ideal functionality);
 //! - the relay sees only encrypted frames, as for every job.
 //!
-//! This is weaker than the paper's two-party preprocessing (Fig. 8, from TinyOT), which needs no
-//! dealer and is not implemented. The dealer is a separate session member on purpose: deriving the
-//! dealer's randomness inside one of the two parties, or from a seed both parties know, would give
-//! that party every mask and therefore the other party's inputs.
+//! This is weaker than the paper's two-party preprocessing (Fig. 8 from TinyOT / §4), which needs
+//! no dealer; the protocol module implements it only from an *ideal* source of authenticated bits
+//! (no OT), so the jobs use the dealer. The dealer is a separate session member on purpose:
+//! deriving the dealer's randomness inside one of the two parties, or from a seed both parties
+//! know, would give that party every mask and therefore the other party's inputs.
 //!
 //! # Steps
 //! 1. All three members exchange a SHA-256 digest of the encoded spec (for circuits, including
 //!    the digest of the circuit's Bristol text); any difference aborts with
 //!    [`TinyTableJobError::SpecMismatch`].
-//! 2. The dealer sends party `p` its [`BinaryPrep`] for every instance ([`prep_codec`]).
-//! 3. Parties 0 and 1 evaluate all instances at once ([`crate::proto::tinytable::online`]) over
-//!    the two-party view ([`view::TwoPartyView`]) of the session.
-//!
-//! Security levels: [`Security::SemiHonest`] only; [`Security::Malicious`] fails with
-//! [`TinyTableJobError::NotAvailable`] before any communication. The integration point for
-//! malicious TinyTable is [`run_instances`]: a malicious variant replaces the dealer material and
-//! the online call there.
+//! 2. The dealer sends party `p` its material for every instance ([`prep_codec`],
+//!    [`aes_prep_codec`]): bit-sliced [`crate::proto::tinytable::SlicedPrep`] (semi-honest), [`MaliciousPrep`] with `u64`
+//!    or `u32` strings (malicious), or S-box tables.
+//! 3. Parties 0 and 1 evaluate all instances at once over the two-party view
+//!    ([`view::TwoPartyView`]) of the session: [`evaluate_sliced`] or [`evaluate_malicious`] (the
+//!    plug-in point is [`run_instances`]), or the S-box-table protocols ([`aes`]).
 
 pub mod aes;
+pub mod aes_prep_codec;
 pub mod circuit;
 pub mod prep_codec;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_malicious;
 pub mod view;
 
 pub use super::security::Security;
 use crate::circuit::Circuit;
 use crate::net::{NetError, NetStats, Network, PartyId};
-use crate::proto::tinytable::online::{evaluate_batch, Outputs};
-use crate::proto::tinytable::{BinaryPrep, IoSpec, TinyTableError, TrustedDealer};
+use crate::proto::tinytable::online::{evaluate_sliced, Outputs};
+use crate::proto::tinytable::{
+    evaluate_malicious, IoSpec, MacWord, MaliciousPrep, TinyTableError, TrustedDealer,
+};
 use rand_core::{CryptoRng, RngCore};
 use sha2::{Digest, Sha256};
 use view::TwoPartyView;
@@ -61,8 +76,7 @@ pub enum TinyTableJobError {
     /// The spec is not valid; the message names the field.
     #[error("invalid TinyTable job spec: {0}")]
     InvalidSpec(String),
-    /// The spec asks for something not implemented yet (malicious security, the S-box-table path
-    /// across processes).
+    /// The spec asks for something not implemented.
     #[error("not available yet: {0}")]
     NotAvailable(String),
     /// This member's inputs do not fit its role in the spec.
@@ -107,13 +121,50 @@ pub struct InstancesOutput {
     pub online_stats: NetStats,
 }
 
-/// Checks the session size and the security level shared by every TinyTable spec.
-fn check_common<N: Network>(net: &N, security: Security) -> Result<(), TinyTableJobError> {
-    if security == Security::Malicious {
-        return Err(TinyTableJobError::NotAvailable(
-            "malicious TinyTable (MACs on table entries, §3) is not implemented yet; use semi-honest".into(),
-        ));
+impl TinyTableJobError {
+    /// If a party deviated and a MAC check caught it (malicious security), the check that failed,
+    /// in words (for example `MAC check on opened table bits`); no output was revealed then.
+    pub fn failed_check(&self) -> Option<String> {
+        match self {
+            TinyTableJobError::Protocol(TinyTableError::MacCheckFailed { check, .. }) => {
+                Some(format!("MAC check on {check}"))
+            }
+            TinyTableJobError::Protocol(TinyTableError::AuthenticationFailed { step, .. }) => {
+                Some(format!("MAC check during {step}"))
+            }
+            _ => None,
+        }
     }
+}
+
+/// Width `k` of the authentication strings of malicious binary-circuit TinyTable (Fig. 3/5): a
+/// cheater escapes detection with probability `2^-k`; `k = 32` halves the material.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum MacBits {
+    /// k = 64 (`u64` strings).
+    #[default]
+    K64,
+    /// k = 32 (`u32` strings).
+    K32,
+}
+
+impl MacBits {
+    /// 64 or 32.
+    pub fn bits(self) -> u32 {
+        match self {
+            MacBits::K64 => 64,
+            MacBits::K32 => 32,
+        }
+    }
+
+    /// The width of `bits` bits (64 or 32).
+    pub fn from_bits(bits: u32) -> Option<MacBits> {
+        [MacBits::K64, MacBits::K32].into_iter().find(|m| m.bits() == bits)
+    }
+}
+
+/// Checks the session size shared by every TinyTable spec.
+fn check_common<N: Network>(net: &N) -> Result<(), TinyTableJobError> {
     if net.parties() != MEMBERS {
         return Err(TinyTableJobError::WrongSessionSize(net.parties()));
     }
@@ -135,7 +186,42 @@ async fn agree_on_spec<N: Network>(net: &mut N, encoded_spec: &[u8]) -> Result<(
 
 /// Steps 2 and 3 of the module docs for `instances` evaluations of `circuit`: the dealer deals,
 /// the parties evaluate with `inputs` (one entry per instance; ignored at the dealer).
+/// Returns the outputs and this member's online communication.
+#[allow(clippy::too_many_arguments)]
 pub(crate) async fn run_instances<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    circuit: &Circuit,
+    io: &IoSpec,
+    security: Security,
+    mac_bits: MacBits,
+    instances: usize,
+    inputs: &[Vec<Vec<bool>>],
+    rng: &mut R,
+) -> Result<(Vec<Outputs>, NetStats), TinyTableJobError> {
+    match (security, mac_bits) {
+        (Security::SemiHonest, _) => {
+            let deal = |d: &mut TrustedDealer<&mut R>| {
+                let [a, b] = d.sliced_batch(circuit, io, instances)?;
+                Ok([prep_codec::encode_sliced(&a), prep_codec::encode_sliced(&b)])
+            };
+            let Some(prep) = deal_or_receive(net, rng, deal, prep_codec::decode_sliced).await? else {
+                return Ok((Vec::new(), NetStats::default()));
+            };
+            check_instances(net.party(), prep.instances(), instances)?;
+            let before = net.stats();
+            let outputs = evaluate_sliced(&mut TwoPartyView::new(net), circuit, &prep, inputs).await?;
+            Ok((outputs, net.stats().since(&before)))
+        }
+        (Security::Malicious, MacBits::K64) => {
+            run_malicious::<N, R, u64>(net, circuit, io, instances, inputs, rng).await
+        }
+        (Security::Malicious, MacBits::K32) => {
+            run_malicious::<N, R, u32>(net, circuit, io, instances, inputs, rng).await
+        }
+    }
+}
+
+async fn run_malicious<N: Network, R: RngCore + CryptoRng, M: MacWord>(
     net: &mut N,
     circuit: &Circuit,
     io: &IoSpec,
@@ -143,21 +229,49 @@ pub(crate) async fn run_instances<N: Network, R: RngCore + CryptoRng>(
     inputs: &[Vec<Vec<bool>>],
     rng: &mut R,
 ) -> Result<(Vec<Outputs>, NetStats), TinyTableJobError> {
+    let deal = |d: &mut TrustedDealer<&mut R>| {
+        let [a, b]: [MaliciousPrep<M>; 2] = d.malicious_batch(circuit, io, instances)?;
+        Ok([prep_codec::encode_malicious(&a), prep_codec::encode_malicious(&b)])
+    };
+    let Some(prep) = deal_or_receive(net, rng, deal, prep_codec::decode_malicious::<M>).await? else {
+        return Ok((Vec::new(), NetStats::default()));
+    };
+    check_instances(net.party(), prep.instances(), instances)?;
+    let before = net.stats();
+    let outputs = evaluate_malicious(&mut TwoPartyView::new(net), circuit, &prep, inputs).await?;
+    Ok((outputs, net.stats().since(&before)))
+}
+
+/// Step 2: at the dealer, `deal` makes both parties' encoded material and sends it (returns
+/// `None`); at a party, receives its material and decodes it with `decode`.
+pub(crate) async fn deal_or_receive<N: Network, R: RngCore + CryptoRng, P>(
+    net: &mut N,
+    rng: &mut R,
+    deal: impl FnOnce(&mut TrustedDealer<&mut R>) -> Result<[Vec<u8>; 2], TinyTableError>,
+    decode: impl FnOnce(&[u8]) -> Result<P, String>,
+) -> Result<Option<P>, TinyTableJobError> {
     let me = net.party();
     if me == DEALER {
-        let mut dealer = TrustedDealer::new(&mut *rng);
-        let [prep_0, prep_1] = dealer.binary_batch(circuit, io, instances)?;
-        net.send(0, prep_codec::encode(&prep_0))?;
-        net.send(1, prep_codec::encode(&prep_1))?;
-        return Ok((Vec::new(), NetStats::default()));
+        let [to_0, to_1] = deal(&mut TrustedDealer::new(rng))?;
+        net.send(0, to_0)?;
+        net.send(1, to_1)?;
+        return Ok(None);
     }
-    let bad = |reason: String| TinyTableJobError::BadPreprocessing { party: me, reason };
-    let preps: Vec<BinaryPrep> = prep_codec::decode(&net.recv(DEALER).await?).map_err(bad)?;
-    if preps.len() != instances {
-        return Err(bad(format!("{} instances dealt, the spec has {instances}", preps.len())));
+    let bytes = net.recv(DEALER).await?;
+    decode(&bytes).map(Some).map_err(|reason| TinyTableJobError::BadPreprocessing { party: me, reason })
+}
+
+/// Checks the dealt instance count against the spec's.
+pub(crate) fn check_instances(
+    party: PartyId,
+    dealt: usize,
+    expected: usize,
+) -> Result<(), TinyTableJobError> {
+    if dealt != expected {
+        return Err(TinyTableJobError::BadPreprocessing {
+            party,
+            reason: format!("{dealt} instances dealt, the spec has {expected}"),
+        });
     }
-    let before = net.stats();
-    let mut two = TwoPartyView::new(net);
-    let outputs = evaluate_batch(&mut two, circuit, &preps, inputs).await?;
-    Ok((outputs, net.stats().since(&before)))
+    Ok(())
 }

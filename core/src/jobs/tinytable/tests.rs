@@ -12,11 +12,11 @@ use crate::net::secure::{SecureConfig, SecureNetwork};
 use crate::proto::tinytable::Reveal;
 use crate::rng::seeded_rng;
 
-const FIPS_KEY: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
-const FIPS_PT: &str = "00112233445566778899aabbccddeeff";
-const FIPS_CT: &str = "69c4e0d86a7b0430d8cdb78070b4c55a";
+pub(super) const FIPS_KEY: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+pub(super) const FIPS_PT: &str = "00112233445566778899aabbccddeeff";
+pub(super) const FIPS_CT: &str = "69c4e0d86a7b0430d8cdb78070b4c55a";
 
-fn aes_spec(
+pub(super) fn aes_spec(
     blocks: usize,
     key_holders: Vec<PartyId>,
     owner: PartyId,
@@ -25,6 +25,7 @@ fn aes_spec(
     TinyTableAesSpec {
         path: AesPath::BinaryCircuit,
         security: Security::SemiHonest,
+        mac_bits: MacBits::K64,
         blocks,
         key_holders,
         plaintext_owner: owner,
@@ -32,7 +33,7 @@ fn aes_spec(
     }
 }
 
-async fn connect(inner: MemoryNetwork) -> Result<SecureNetwork<MemoryNetwork>, TinyTableJobError> {
+pub(super) async fn connect(inner: MemoryNetwork) -> Result<SecureNetwork<MemoryNetwork>, TinyTableJobError> {
     let me = inner.party();
     let config = SecureConfig::session_secret(b"tt-job-test", b"a session secret of 32 bytes....");
     Ok(SecureNetwork::establish_with_rng(inner, config, &mut seeded_rng(200 + me as u64))
@@ -54,7 +55,7 @@ fn run_aes(
     })
 }
 
-fn xor(a: &[u8], b: &[u8]) -> Vec<u8> {
+pub(super) fn xor(a: &[u8], b: &[u8]) -> Vec<u8> {
     a.iter().zip(b).map(|(x, y)| x ^ y).collect()
 }
 
@@ -133,6 +134,7 @@ fn generic_circuit_job_matches_plaintext_evaluation() {
     let circuit = b.finish(&[ands, mixed]).unwrap();
     let spec = CircuitJobSpec {
         security: Security::SemiHonest,
+        mac_bits: MacBits::K64,
         circuit: circuit.clone(),
         io: IoSpec { input_owners: vec![0, 1], reveal: vec![Reveal::Both, Reveal::To(1)] },
         instances: 3,
@@ -165,16 +167,21 @@ fn generic_circuit_job_matches_plaintext_evaluation() {
 }
 
 #[test]
-fn malicious_and_sbox_tables_are_typed_not_available_errors() {
-    let malicious = TinyTableAesSpec { security: Security::Malicious, ..aes_spec(1, vec![0], 1, vec![0]) };
-    assert!(
-        matches!(malicious.validate(), Err(TinyTableJobError::NotAvailable(m)) if m.contains("malicious"))
-    );
-    let tables = TinyTableAesSpec { path: AesPath::SboxTables, ..aes_spec(1, vec![0], 1, vec![0]) };
-    assert!(matches!(tables.validate(), Err(TinyTableJobError::NotAvailable(m)) if m.contains("S-box")));
+fn path_and_mac_width_names_round_trip_and_k32_sbox_is_not_available() {
     for name in ["circuit", "sbox-tables"] {
         assert_eq!(AesPath::from_name(name).map(AesPath::name), Some(name));
     }
+    for bits in [64, 32] {
+        assert_eq!(MacBits::from_bits(bits).map(MacBits::bits), Some(bits));
+    }
+    assert_eq!(MacBits::from_bits(16), None);
+    let k32_tables = TinyTableAesSpec {
+        path: AesPath::SboxTables,
+        security: Security::Malicious,
+        mac_bits: MacBits::K32,
+        ..aes_spec(1, vec![0], 1, vec![0])
+    };
+    assert!(matches!(k32_tables.validate(), Err(TinyTableJobError::NotAvailable(m)) if m.contains("k = 64")));
 }
 
 #[test]
@@ -186,6 +193,14 @@ fn invalid_specs_name_the_field() {
         (aes_spec(1, vec![2], 1, vec![0]), "party 2"),
         (aes_spec(1, vec![0], 1, vec![3]), "reveal_to"),
         (aes_spec(1, vec![0], 2, vec![0]), "plaintext_owner"),
+        (
+            TinyTableAesSpec { path: AesPath::SboxTables, ..aes_spec(1, vec![0, 1], 1, vec![0]) },
+            "key_holders",
+        ),
+        (
+            TinyTableAesSpec { path: AesPath::SboxTables, ..aes_spec(1, vec![1], 1, vec![0]) },
+            "plaintext_owner",
+        ),
     ];
     for (s, needle) in cases {
         match s.validate() {
@@ -231,7 +246,19 @@ fn disagreeing_specs_abort_and_wrong_inputs_make_peers_see_a_party_leave() {
 fn prep_codec_round_trips_and_rejects_garbage() {
     let circuit = keyed_aes128(1).unwrap();
     let io = IoSpec { input_owners: vec![0, 1], reveal: vec![Reveal::Both] };
-    let [p0, p1] = TrustedDealer::new(seeded_rng(3)).binary_batch(&circuit, &io, 2).unwrap();
+    let mut dealer = TrustedDealer::new(seeded_rng(3));
+    for prep in dealer.sliced_batch(&circuit, &io, 70).unwrap() {
+        let bytes = prep_codec::encode_sliced(&prep);
+        assert_eq!(prep_codec::decode_sliced(&bytes).unwrap(), prep);
+        assert!(prep_codec::decode_sliced(&bytes[..bytes.len() - 1]).is_err());
+    }
+    for prep in dealer.malicious_batch::<u32>(&circuit, &io, 3).unwrap() {
+        let bytes = prep_codec::encode_malicious(&prep);
+        assert_eq!(prep_codec::decode_malicious::<u32>(&bytes).unwrap(), prep);
+        assert!(prep_codec::decode_malicious::<u64>(&bytes).unwrap_err().contains("k = 64"));
+        assert!(prep_codec::decode_malicious::<u32>(&bytes[..bytes.len() - 3]).is_err());
+    }
+    let [p0, p1] = dealer.binary_batch(&circuit, &io, 2).unwrap();
     for preps in [p0, p1] {
         let bytes = prep_codec::encode(&preps);
         assert_eq!(prep_codec::decode(&bytes).unwrap(), preps);

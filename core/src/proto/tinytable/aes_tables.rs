@@ -328,3 +328,64 @@ pub async fn encrypt<N: Network>(
     let mut out = encrypt_batch(net, core::slice::from_ref(prep), core::slice::from_ref(input)).await?;
     Ok(out.pop().flatten())
 }
+
+/// Serialization support: the parts of [`AesTablePrep`], so a dealer in another process can ship
+/// a party its material (`crate::jobs::tinytable::prep_codec`).
+impl AesTablePrep {
+    /// The party that inputs the key (as 11 masked round keys).
+    pub fn key_owner(&self) -> PartyId {
+        self.key_owner
+    }
+
+    /// Who learns the ciphertext.
+    pub fn reveal(&self) -> Reveal {
+        self.reveal
+    }
+
+    /// This party's table shares (table `16 (round − 1) + byte` at `TABLE_ENTRIES · index`).
+    pub fn tables(&self) -> &[u8] {
+        &self.tables
+    }
+
+    /// The 11 round-key masks (key owner only).
+    pub fn round_key_masks(&self) -> Option<&[[u8; 16]]> {
+        self.round_key_masks.as_deref()
+    }
+
+    /// The plaintext mask (the party that is not the key owner).
+    pub fn plaintext_mask(&self) -> Option<&[u8; 16]> {
+        self.plaintext_mask.as_ref()
+    }
+
+    /// The output mask (parties the ciphertext is revealed to).
+    pub fn output_mask(&self) -> Option<&[u8; 16]> {
+        self.output_mask.as_ref()
+    }
+
+    /// Material from its parts (inverse of the accessors); checks that the roles name parties 0
+    /// and 1, the table size, and that the masks present fit `party`'s roles.
+    pub fn from_parts(
+        party: PartyId,
+        key_owner: PartyId,
+        reveal: Reveal,
+        tables: Vec<u8>,
+        round_key_masks: Option<Vec<[u8; 16]>>,
+        plaintext_mask: Option<[u8; 16]>,
+        output_mask: Option<[u8; 16]>,
+    ) -> Result<Self, TinyTableError> {
+        check_roles(key_owner, reveal)?;
+        let owner = party == key_owner;
+        let fits = party <= 1
+            && tables.len() == TABLE_BYTES_PER_BLOCK
+            && round_key_masks.as_ref().map(Vec::len) == owner.then_some(ROUND_KEYS)
+            && plaintext_mask.is_some() != owner
+            && output_mask.is_some() == reveal.includes(party);
+        if !fits {
+            return Err(TinyTableError::PrepMismatch {
+                party,
+                reason: "AES table parts do not fit the party, its roles or the table size".into(),
+            });
+        }
+        Ok(AesTablePrep { party, key_owner, reveal, tables, round_key_masks, plaintext_mask, output_mask })
+    }
+}

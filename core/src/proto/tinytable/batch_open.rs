@@ -62,6 +62,9 @@ impl BatchHash {
 #[derive(Clone)]
 pub struct KeyPrf {
     cipher: Aes128,
+    /// The seed, kept so a dealer's material can be serialized (the AES-128 key schedule is
+    /// invertible, so this holds no more secret than `cipher`).
+    seed: [u8; 16],
 }
 
 impl core::fmt::Debug for KeyPrf {
@@ -74,7 +77,12 @@ impl core::fmt::Debug for KeyPrf {
 impl KeyPrf {
     /// The PRF with secret seed `seed`.
     pub fn new(seed: &[u8; 16]) -> Self {
-        KeyPrf { cipher: Aes128::new(GenericArray::from_slice(seed)) }
+        KeyPrf { cipher: Aes128::new(GenericArray::from_slice(seed)), seed: *seed }
+    }
+
+    /// The secret seed this PRF was made from (for serializing dealer material).
+    pub fn seed(&self) -> &[u8; 16] {
+        &self.seed
     }
 
     /// `out[j] = PRF(indices[j])`, with bit 127 cleared so the value lies in G.

@@ -510,3 +510,52 @@ fn malicious_lut256_33_decryption_is_verified() {
         }
     }
 }
+
+/// Reveal to a subset: only the recipient learns the ciphertext, after verification and the
+/// hash confirmation of its received component; a corrupted output share aborts it.
+fn reveal_to_one_party<S: Malicious>() {
+    let blocks = random_blocks(3, 60);
+    let expected = expected_ciphertext(&FIPS_KEY, &blocks);
+    for cheat in [false, true] {
+        let plaintext: Vec<Gf256> = blocks.iter().flatten().map(|&b| Gf256(b)).collect();
+        let key: Vec<Gf256> = FIPS_KEY.iter().map(|&b| Gf256(b)).collect();
+        let results = run_session(3, |net| {
+            let me = net.party();
+            let (key, plaintext) = (key.clone(), plaintext.clone());
+            async move {
+                let mut net = TamperNet::new(net, None);
+                let mut rng = ChaCha20Rng::seed_from_u64(61 + me as u64);
+                let mut sbox = S::create(Party::setup(&mut net, &mut rng).await?);
+                sbox.prepare(&mut net, 40 + 160 * 3).await?;
+                let k = sbox.session().input(&mut net, 0, (me == 0).then_some(&key[..]), 16).await?;
+                let pt = (me == 1).then_some(&plaintext[..]);
+                let p = sbox.session().input(&mut net, 1, pt, plaintext.len()).await?;
+                let rk = expand_key(&mut sbox, &mut net, &k).await?;
+                let mut state = to_blocks(&p).expect("whole blocks");
+                encrypt_blocks(&mut sbox, &mut net, &rk, &mut state).await?;
+                let mut shares = state.as_flattened().to_vec();
+                // Party 0 sends party 2 its missing component (its own second one); cheating, it
+                // sends a wrong one, which party 1's hash of the same component exposes.
+                if cheat && me == 0 {
+                    shares[3] = RssShare::new(0, shares[3].first(), shares[3].second() + Gf256(1));
+                }
+                sbox.session().reveal(&mut net, &shares, &[2]).await
+            }
+        });
+        if !cheat {
+            assert_eq!(results[0], Ok(None));
+            assert_eq!(results[1], Ok(None));
+            let revealed = results[2].as_ref().map(|v| v.as_ref().map(|v| v.iter().map(|b| b.0).collect::<Vec<u8>>()));
+            assert_eq!(revealed, Ok(Some(expected.clone())));
+        } else {
+            assert_eq!(results[2], Err(MaestroError::OpeningMismatch { peer: 1 }));
+        }
+    }
+}
+
+#[test]
+fn malicious_variants_reveal_to_one_party() {
+    reveal_to_one_party::<MaliciousGf256CircuitSbox>();
+    reveal_to_one_party::<MaliciousGf16CircuitSbox>();
+    reveal_to_one_party::<MaliciousLut16Sbox>();
+}

@@ -48,7 +48,7 @@ struct DotProduct {
 }
 
 /// The local arithmetic of Protocol 2, written once over a [`Backend`]. With the hardware
-/// backend the loops are compiled with PCLMULQDQ enabled (see [`Kernels::run`]), so the backend's
+/// backend the loops are compiled with PCLMULQDQ enabled (see `Kernels`), so the backend's
 /// carry-less product inlines into them instead of being a call per product.
 mod kernels {
     use super::{DotProduct, Rss64};
@@ -101,7 +101,7 @@ mod kernels {
         let (mut at_one, mut leading) = (0u128, 0u128);
         for (xp, yp) in x.chunks_exact(2).zip(y.chunks_exact(2)) {
             at_one ^= local_product(backend, xp[1], yp[1]);
-            leading ^= local_product(backend, xp[0].add(xp[1]), yp[0].add(yp[1]));
+            leading ^= local_product(backend, xp[0] + xp[1], yp[0] + yp[1]);
         }
         [Gf64::reduce(at_one).0, Gf64::reduce(leading).0]
     }
@@ -113,7 +113,7 @@ mod kernels {
             let half = v.len() / 2;
             for i in 0..half {
                 let (a, b) = (v[2 * i], v[2 * i + 1]);
-                let d = a.add(b);
+                let d = a + b;
                 v[i] = Rss64 {
                     first: a.first ^ mul(backend, d.first, r),
                     second: a.second ^ mul(backend, d.second, r),
@@ -206,9 +206,9 @@ async fn check_triple<N: Network>(
     let (x_prime, r) = (randoms[0], randoms[1]);
     let z_prime = reshare(party, net, &[Gf64::reduce(local_product(backend, x_prime, y)).0], step).await?[0];
     let t = toss(party, net, view).await?;
-    let rho = open(party, net, view, &[x.add(x_prime.scale(backend, t))], step).await?[0];
+    let rho = open(party, net, view, &[x + x_prime.scale(backend, t)], step).await?[0];
     // z + t z' − ρ y = (z − xy) + t(z' − x'y), re-randomised by r before opening.
-    let difference = z.add(z_prime.scale(backend, t)).add(y.scale(backend, rho));
+    let difference = z + z_prime.scale(backend, t) + y.scale(backend, rho);
     let sigma = reshare(party, net, &[Gf64::reduce(local_product(backend, difference, r)).0], step).await?[0];
     Ok(open(party, net, view, &[sigma], step).await?[0])
 }
@@ -252,9 +252,9 @@ async fn verify_triples<N: Network>(
         let shares = reshare(party, net, &local, Step::Verification).await?;
         let (at_one, leading) = (shares[0], shares[1]);
         let r = toss(party, net, view).await?;
-        let at_zero = z.add(at_one);
-        let linear = at_zero.add(at_one).add(leading);
-        z = at_zero.add(linear.scale(backend, r)).add(leading.scale(backend, mul(backend, r, r)));
+        let at_zero = z + at_one;
+        let linear = at_zero + at_one + leading;
+        z = at_zero + linear.scale(backend, r) + leading.scale(backend, mul(backend, r, r));
         kernels.fold(&mut x, &mut y, r);
     }
     check_triple(party, net, view, backend, x[0], y[0], z).await

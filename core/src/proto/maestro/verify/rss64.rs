@@ -29,13 +29,17 @@ pub struct Rss64 {
     pub second: u64,
 }
 
-impl Rss64 {
+impl core::ops::Add for Rss64 {
+    type Output = Self;
+
     /// Component-wise sum (the share of x + y).
     #[inline(always)]
-    pub fn add(self, rhs: Self) -> Self {
+    fn add(self, rhs: Self) -> Self {
         Rss64 { first: self.first ^ rhs.first, second: self.second ^ rhs.second }
     }
+}
 
+impl Rss64 {
     /// The share of c·x for a public c.
     #[inline(always)]
     pub fn scale(self, backend: Backend, c: u64) -> Self {

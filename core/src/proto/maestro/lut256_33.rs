@@ -31,12 +31,10 @@
 //! keys are replicated (Protocol 7 takes ⟦k⁽ⁱ⁾⟧ as input, and decryption's first layer then
 //! costs what encryption's does): 40 × 16 bits in 20 rounds for AES-128.
 //!
-//! **Not implemented: malicious security** (Protocol 7 steps 10–11). It needs, besides this
-//! layer: ⟦x⟧ = ⟦r⟧ + c of every lookup (Protocol 6 step 5, local); a Protocol-7 driver that
-//! recovers ⟦y⁽ⁱ⁻¹⁾⟧ = L_i⁻¹(⟦x⁽ⁱ⁾⟧ − ⟦k⁽ⁱ⁾⟧) from the next layer's inputs (and ⟦y⟧ of the last
-//! layer and of each `SubWord` from the resharing); the triples (x², ŷ, x) and (x, ŷ², ŷ) with
-//! ŷ = A⁻¹(y) per S-box; and 𝓕_verify of §2.7 in its no-leakage form (the errors x²ŷ − x must not
-//! be revealed), plus the verified one-hot preprocessing of Protocol 8 step 6.
+//! **Malicious security** (Protocol 7 steps 10–11, VerifySbox and 𝓕_verify, with the verified
+//! one-hot preprocessing of Protocol 8 step 6) is [`super::malicious::lut256_33`], built on
+//! [`TensorOneHot::from_pair`] and this layer's tables. It reshares every layer's output to
+//! recover ⟦y⟧ instead of Protocol 7's recovery from the next layer's input (see its docs).
 //!
 //! Secrets are never used as table indices or branch conditions: the table is indexed only by
 //! the public c, and share bits of the one-hot vectors enter as masks. The masked index c itself

@@ -35,12 +35,11 @@
 //! Secrets are never table indices or branch conditions (the table is indexed by the public c).
 
 use super::{MaliciousSboxLayer, MaliciousSession};
-use crate::field::Gf256;
 use crate::net::Network;
 use crate::proto::maestro::error::{MaestroError, Step};
 use crate::proto::maestro::lut256_33::{tables, TensorOneHot};
 use crate::proto::maestro::mixed_share::{self, AdditiveShare, MixedShare};
-use crate::proto::maestro::one_hot16;
+use crate::proto::maestro::one_hot16::{self, OneHot16};
 use crate::proto::maestro::online::Party;
 use crate::proto::maestro::pool::PreprocessedPool;
 use crate::proto::maestro::rss::RssShare;
@@ -83,14 +82,22 @@ impl MaliciousAdditiveLut256Sbox {
         for v in &vectors {
             self.session.log.record_one_hot(v);
         }
+        self.deviate_vectors(&mut vectors);
+        self.pool.extend(vectors.chunks_exact(2).map(|pair| TensorOneHot::from_pair(&pair[0], &pair[1])));
+        Ok(())
+    }
+
+    /// Test hook: a corrupt party's local deviation on its share of a length-16 one-hot vector
+    /// after it was recorded (no-op outside tests).
+    fn deviate_vectors(&mut self, vectors: &mut [OneHot16]) {
         #[cfg(test)]
         if let Some(super::tamper::Deviation::OneHot { index, bits }) = self.session.deviation {
             if let Some(v) = vectors.get_mut(index) {
                 v.e.0 ^= bits;
             }
         }
-        self.pool.extend(vectors.chunks_exact(2).map(|pair| TensorOneHot::from_pair(&pair[0], &pair[1])));
-        Ok(())
+        #[cfg(not(test))]
+        let _ = vectors;
     }
 
     /// Preprocessed lookups not used yet.
@@ -128,7 +135,7 @@ impl MaliciousAdditiveLut256Sbox {
                 let k = byte % outputs.len();
                 outputs[k] = MixedShare::Additive(AdditiveShare::new(
                     me,
-                    outputs[k].to_additive().value() + Gf256(delta),
+                    outputs[k].to_additive().value() + crate::field::Gf256(delta),
                 ));
             }
         }

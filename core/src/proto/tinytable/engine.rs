@@ -115,9 +115,16 @@ impl SlotPlan {
             }
             for g in layer.linear_gates {
                 step += 1;
-                let inputs: Vec<(u32, u32)> = g.inputs().map(|w| (w, slot_of[w as usize])).collect();
+                // At most two inputs (no allocation per gate: this runs once per evaluation).
+                let mut inputs = [(u32::MAX, u32::MAX); 2];
+                let mut count = 0;
+                for (entry, w) in inputs.iter_mut().zip(g.inputs()) {
+                    *entry = (w, slot_of[w as usize]);
+                    count += 1;
+                }
+                let inputs = &inputs[..count];
                 let map = |w: u32| inputs.iter().find(|(x, _)| *x == w).map_or(0, |&(_, s)| s);
-                for &(w, s) in &inputs {
+                for &(w, s) in inputs {
                     if last[w as usize] == step && slot_of[w as usize] == s && s != u32::MAX {
                         free.push(s);
                         slot_of[w as usize] = u32::MAX;

@@ -31,6 +31,7 @@
 
 use super::error::{Step, TinyTableError};
 use super::msg::{check_two_parties, recv, send};
+use super::prefetch::{prefetch, AHEAD};
 use super::prep::{Reveal, TrustedDealer};
 use crate::aes::linear::{mix_columns, shift_rows};
 use crate::aes::sbox::{sbox, sbox_table};
@@ -298,7 +299,11 @@ pub async fn encrypt_batch<N: Network>(
         let step = Step::SboxRound(round);
         let offset = TABLE_ENTRIES * 16 * (round - 1);
         let mut mine = Vec::with_capacity(16 * n);
-        for (state, prep) in states.iter().zip(preps) {
+        for (i, (state, prep)) in states.iter().zip(preps).enumerate() {
+            if let (Some(ahead), Some(later)) = (states.get(i + AHEAD), preps.get(i + AHEAD)) {
+                let tables = &later.tables[offset..offset + 16 * TABLE_ENTRIES];
+                (0..16).for_each(|j| prefetch(&tables[TABLE_ENTRIES * j + usize::from(ahead[j])]));
+            }
             let tables = &prep.tables[offset..offset + 16 * TABLE_ENTRIES];
             mine.extend((0..16).map(|j| tables[TABLE_ENTRIES * j + usize::from(state[j])]));
         }

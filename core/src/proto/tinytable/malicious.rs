@@ -24,9 +24,15 @@ use super::mac::MacWord;
 use super::malicious_prep::{output_positions, MaliciousPrep};
 use super::msg::{check_two_parties, recv, send};
 use super::online::Outputs;
+use super::prefetch::prefetch;
 use super::slice::{lane_words, pack, slice_inputs, unpack, unslice_outputs};
 use crate::circuit::{AndGate, Circuit};
 use crate::net::Network;
+
+/// How far ahead (in instance-gate positions) the MAC accumulation prefetches its material. The
+/// material of one AND layer is one contiguous stream; an explicit prefetch keeps it flowing across
+/// 4 KiB page boundaries, where the hardware stream prefetcher stops.
+const PREFETCH_INSTANCES: usize = 32;
 
 /// Accumulates the strings of opened table bits (Fig. 5 variables `m` and `t`).
 struct MacAccumulator<'a, M> {
@@ -52,6 +58,11 @@ impl<M: MacWord> Openings for MacAccumulator<'_, M> {
             for (j, (macs, keys)) in macs.chunks(4 * 64).zip(keys.chunks(8 * 64)).enumerate() {
                 let (c, d, e) = (wires[g.a as usize * l + j], wires[g.b as usize * l + j], theirs[k * l + j]);
                 for (bit, (m4, k8)) in macs.chunks_exact(4).zip(keys.chunks_exact(8)).enumerate() {
+                    let ahead = base + 64 * j + bit + PREFETCH_INSTANCES;
+                    if let (Some(m), Some(k)) = (self.own_macs.get(4 * ahead), self.peer_keys.get(8 * ahead)) {
+                        prefetch(m);
+                        prefetch(k);
+                    }
                     let index = ((c >> bit & 1) << 1 | (d >> bit & 1)) as usize;
                     sent ^= m4[index & 3];
                     expected ^= k8[((2 * index) | (e >> bit & 1) as usize) & 7];

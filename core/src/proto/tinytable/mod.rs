@@ -57,6 +57,7 @@ pub mod malicious;
 pub mod malicious_prep;
 mod msg;
 pub mod online;
+mod prefetch;
 pub mod prep;
 pub mod sbox_construct;
 pub mod sbox_malicious;

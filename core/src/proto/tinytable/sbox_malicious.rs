@@ -38,6 +38,7 @@ use super::batch_open::BatchHash;
 use super::error::{Step, TinyTableError};
 use super::linear_mac::{byte_multiples, tags_equal};
 use super::msg::{check_two_parties, recv, send};
+use super::prefetch::{prefetch, AHEAD};
 use super::sbox_prep::{entry_index, MaliciousAesPrep, OUTPUT_INDEX};
 use crate::aes::Block;
 use crate::field::clmul::Backend;
@@ -118,10 +119,16 @@ pub async fn encrypt_batch<N: Network>(
                 *index = (base + TABLE_ENTRIES * j + usize::from(e)) as u64;
             }
         }
-        // Gathers in separate tight loops, so many independent cache misses are in flight at once.
+        // Entries and tags of the block `AHEAD` blocks on are prefetched while this one is read, so
+        // many independent cache misses are in flight at once.
         let mut mine = Vec::with_capacity(16 * n + if last { HASH_BYTES } else { 0 });
-        mine.extend(indices.iter().map(|&k| prep.tables[k as usize]));
-        for (tag, &k) in my_tags.iter_mut().zip(&indices) {
+        let distance = 16 * AHEAD;
+        for (p, (tag, &k)) in my_tags.iter_mut().zip(&indices).enumerate() {
+            if let Some(&later) = indices.get(p + distance) {
+                prefetch(&prep.tables[later as usize]);
+                prefetch(&prep.tags[later as usize]);
+            }
+            mine.push(prep.tables[k as usize]);
             *tag = prep.tags[k as usize];
         }
         my_hash.absorb(&my_tags);

@@ -59,7 +59,8 @@ impl<M: MacWord> Openings for MacAccumulator<'_, M> {
                 let (c, d, e) = (wires[g.a as usize * l + j], wires[g.b as usize * l + j], theirs[k * l + j]);
                 for (bit, (m4, k8)) in macs.chunks_exact(4).zip(keys.chunks_exact(8)).enumerate() {
                     let ahead = base + 64 * j + bit + PREFETCH_INSTANCES;
-                    if let (Some(m), Some(k)) = (self.own_macs.get(4 * ahead), self.peer_keys.get(8 * ahead)) {
+                    if let (Some(m), Some(k)) = (self.own_macs.get(4 * ahead), self.peer_keys.get(8 * ahead))
+                    {
                         prefetch(m);
                         prefetch(k);
                     }

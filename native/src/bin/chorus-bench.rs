@@ -1,6 +1,7 @@
-//! `chorus-bench`: the whole-protocol benchmark. Runs the joint-AES job (MAESTRO, semi-honest)
-//! with three local parties for each S-box variant (`--variants`, default all four of Table 1:
-//! gf256-circuit, gf16-circuit, lut16, lut256) over (a) a TCP mesh on loopback and (b) the relay
+//! `chorus-bench`: the whole-protocol benchmark. Runs the joint-AES job (MAESTRO) with three local
+//! parties for each S-box variant (`--variants`, default all of Table 1: gf256-circuit,
+//! gf16-circuit, lut16, lut256, lut256-33) and security level (`--security`, default semi-honest
+//! and malicious; combinations no job runs are skipped) over (a) a TCP mesh on loopback and (b) the relay
 //! (`node server/dist/cli.js --port 0`, started by this command), for each batch size, and prints
 //! one JSON line per run:
 //!
@@ -38,7 +39,7 @@
 //! Skipped relay runs print a message on stderr (and are an error with `--require-relay`).
 
 use chorus_core::aes::Aes;
-use chorus_core::jobs::maestro_aes::{AesJobInput, AesJobSpec, SboxVariant};
+use chorus_core::jobs::maestro_aes::{AesJobInput, AesJobSpec, SboxVariant, Security};
 use chorus_core::rng::{seeded_rng, session_rng};
 use chorus_native::job::{default_spec, room_session_id, run_aes_party, JobRunError, PartyOutcome};
 use chorus_native::relay::{create_room, RelayAddress, RelayNetwork};
@@ -62,9 +63,13 @@ struct Args {
     /// Batch sizes (AES blocks per job).
     #[arg(long, value_delimiter = ',', default_value = "1,1000,100000")]
     batches: Vec<usize>,
-    /// S-box variants to measure: gf256-circuit, gf16-circuit, lut16, lut256.
-    #[arg(long, value_delimiter = ',', default_value = "gf256-circuit,gf16-circuit,lut16,lut256")]
+    /// S-box variants to measure: gf256-circuit, gf16-circuit, lut16, lut256, lut256-33.
+    #[arg(long, value_delimiter = ',', default_value = "gf256-circuit,gf16-circuit,lut16,lut256,lut256-33")]
     variants: Vec<String>,
+    /// Security levels to measure: semi-honest, malicious (combinations a job does not run, e.g.
+    /// malicious lut256, are skipped).
+    #[arg(long, value_delimiter = ',', default_value = "semi-honest,malicious")]
+    security: Vec<String>,
     /// Transports to measure: tcp, relay.
     #[arg(long, value_delimiter = ',', default_value = "tcp,relay")]
     transports: Vec<String>,
@@ -141,8 +146,16 @@ fn run(args: &Args) -> Result<(), String> {
         .iter()
         .map(|name| {
             SboxVariant::from_name(name).ok_or_else(|| {
-                format!("unknown variant {name:?}: use gf256-circuit, gf16-circuit, lut16 and/or lut256")
+                format!("unknown variant {name:?}: use gf256-circuit, gf16-circuit, lut16, lut256 and/or lut256-33")
             })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let levels = args
+        .security
+        .iter()
+        .map(|name| {
+            Security::from_name(name)
+                .ok_or_else(|| format!("unknown security level {name:?}: use semi-honest and/or malicious"))
         })
         .collect::<Result<Vec<_>, _>>()?;
     for t in &args.transports {
@@ -162,10 +175,12 @@ fn run(args: &Args) -> Result<(), String> {
     } else {
         None
     };
-    for &variant in &variants {
+    let configurations =
+        variants.iter().flat_map(|&v| levels.iter().map(move |&s| (v, s))).filter(|&(v, s)| v.supports(s));
+    for (variant, security) in configurations {
         for transport in &args.transports {
             for &batch in &args.batches {
-                let run = Run { variant, transport: "tcp", batch };
+                let run = Run { variant, security, transport: "tcp", batch };
                 let line = match (transport.as_str(), &relay) {
                     ("tcp", _) => measure(run, args.reps, || tcp_connect(3))?,
                     (_, Some(relay)) => measure(Run { transport: "relay", ..run }, args.reps, || {
@@ -204,6 +219,7 @@ fn relay_connect(address: &RelayAddress) -> Result<Connect, String> {
 #[derive(Clone, Copy)]
 struct Run {
     variant: SboxVariant,
+    security: Security,
     transport: &'static str,
     batch: usize,
 }
@@ -221,7 +237,7 @@ fn measure(run: Run, reps: usize, connect: impl Fn() -> Result<Connect, String>)
 }
 
 fn run_once(run: Run, connect: Connect, rep: u64) -> Result<Line, String> {
-    let Run { variant, transport, batch } = run;
+    let Run { variant, security, transport, batch } = run;
     // Benchmark inputs are not secret: a seeded generator makes them reproducible.
     let mut inputs_rng = seeded_rng(batch as u64 ^ (rep << 40));
     let mut key = [0u8; 16];
@@ -247,7 +263,7 @@ fn run_once(run: Run, connect: Connect, rep: u64) -> Result<Line, String> {
         let (connect, inputs, barrier) = (connect.clone(), inputs.clone(), barrier.clone());
         async move {
             let started = Instant::now();
-            let spec = AesJobSpec { variant, ..default_spec(batch) };
+            let spec = AesJobSpec { variant, security, ..default_spec(batch) };
             let input = inputs[p].clone();
             let lined_up = async move {
                 barrier.wait().await;
@@ -307,7 +323,7 @@ fn run_once(run: Run, connect: Connect, rep: u64) -> Result<Line, String> {
     Ok(Line {
         protocol: "maestro",
         variant: variant.name(),
-        security: "semi-honest",
+        security: security.name(),
         parties: 3,
         transport,
         batch,

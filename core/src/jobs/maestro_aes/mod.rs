@@ -380,10 +380,11 @@ trait JobSbox: SboxLayer<Share = RssShare> {
     ) -> Result<Option<Vec<Gf256>>, MaestroError>;
 }
 
-/// [`JobSbox`] for a semi-honest layer with a `party()` accessor and an optional
-/// `preprocess(net, count)`.
-macro_rules! semi_honest_job_sbox {
-    ($t:ty $(, $preprocess:ident)?) => {
+/// [`JobSbox`] for a layer whose inputs and reveal go through `self.$via()`: `party` for the
+/// semi-honest layers, `session` (verified reveal) for the malicious ones; `$preprocess` names its
+/// preprocessing method, if any.
+macro_rules! job_sbox {
+    ($t:ty, $via:ident $(, $preprocess:ident)?) => {
         impl JobSbox for $t {
             $(
             async fn preprocess_for<N: Network>(&mut self, net: &mut N, count: usize) -> Result<(), MaestroError> {
@@ -397,7 +398,7 @@ macro_rules! semi_honest_job_sbox {
                 values: Option<&[Gf256]>,
                 len: usize,
             ) -> Result<Vec<RssShare>, MaestroError> {
-                self.party().input(net, owner, values, len).await
+                self.$via().input(net, owner, values, len).await
             }
             async fn reveal<N: Network>(
                 &mut self,
@@ -405,49 +406,19 @@ macro_rules! semi_honest_job_sbox {
                 shares: &[RssShare],
                 to: &[PartyId],
             ) -> Result<Option<Vec<Gf256>>, MaestroError> {
-                self.party().reveal(net, shares, to).await
+                self.$via().reveal(net, shares, to).await
             }
         }
     };
 }
-semi_honest_job_sbox!(Gf256CircuitSbox);
-semi_honest_job_sbox!(Gf16CircuitSbox);
-semi_honest_job_sbox!(Lut16Sbox, preprocess);
-semi_honest_job_sbox!(Lut256Sbox, preprocess);
-
-/// [`JobSbox`] for a malicious layer: inputs and reveal through its session.
-macro_rules! malicious_job_sbox {
-    ($t:ty $(, $preprocess:ident)?) => {
-        impl JobSbox for $t {
-            $(
-            async fn preprocess_for<N: Network>(&mut self, net: &mut N, count: usize) -> Result<(), MaestroError> {
-                self.$preprocess(net, count).await
-            }
-            )?
-            async fn input<N: Network>(
-                &mut self,
-                net: &mut N,
-                owner: PartyId,
-                values: Option<&[Gf256]>,
-                len: usize,
-            ) -> Result<Vec<RssShare>, MaestroError> {
-                self.session().input(net, owner, values, len).await
-            }
-            async fn reveal<N: Network>(
-                &mut self,
-                net: &mut N,
-                shares: &[RssShare],
-                to: &[PartyId],
-            ) -> Result<Option<Vec<Gf256>>, MaestroError> {
-                self.session().reveal(net, shares, to).await
-            }
-        }
-    };
-}
-malicious_job_sbox!(MaliciousGf256CircuitSbox);
-malicious_job_sbox!(MaliciousGf16CircuitSbox);
-malicious_job_sbox!(MaliciousLut16Sbox, preprocess);
-malicious_job_sbox!(MaliciousAdditiveLut256Sbox, preprocess);
+job_sbox!(Gf256CircuitSbox, party);
+job_sbox!(Gf16CircuitSbox, party);
+job_sbox!(Lut16Sbox, party, preprocess);
+job_sbox!(Lut256Sbox, party, preprocess);
+job_sbox!(MaliciousGf256CircuitSbox, session);
+job_sbox!(MaliciousGf16CircuitSbox, session);
+job_sbox!(MaliciousLut16Sbox, session, preprocess);
+job_sbox!(MaliciousAdditiveLut256Sbox, session, preprocess);
 
 /// The job after PRSS setup, for any variant.
 struct Phases<'a, N, F> {

@@ -36,9 +36,9 @@ const PROTOCOLS = {
 };
 const MAESTRO_VARIANTS = ['gf256-circuit', 'gf16-circuit', 'lut16', 'lut256', 'lut256-33'];
 let protocol = 'maestro';
-let variant = 'gf16-circuit';
-/** MAESTRO runs maliciously secure except with the (2,3) LUT-256, which is semi-honest only. */
-const securityOf = (v) => (v === 'lut256' ? 'semi-honest' : 'malicious');
+let variant = 'gf256-circuit';
+/** The demo runs MAESTRO semi-honest, except the (3,3) LUT-256, which sessions run maliciously secure only. */
+const securityOf = (v) => (v === 'lut256-33' ? 'malicious' : 'semi-honest');
 const config = () => PROTOCOLS[protocol];
 /** The options every member passes to `session.aes` besides its own input. */
 function jobOptions() {
@@ -292,7 +292,7 @@ function parseInvite() {
   const chosen = query.get('protocol') ?? 'maestro';
   if (!(chosen in PROTOCOLS)) return { problem: `This invite link names an unknown protocol (${chosen}).` };
   protocol = chosen;
-  variant = query.get('variant') ?? 'gf16-circuit';
+  variant = query.get('variant') ?? 'gf256-circuit';
   if (!MAESTRO_VARIANTS.includes(variant)) return { problem: `This invite link names an unknown MAESTRO variant (${variant}).` };
   if (!Number.isInteger(slot) || slot < 0 || slot >= parties) return { problem: 'This invite link has no valid party number.' };
   if (parties !== PARTIES) return { problem: `This demo runs ${PARTIES}-party sessions; the link is for ${parties}.` };

@@ -37,8 +37,8 @@ pub fn room_session_id(room: &str, job: u64) -> Vec<u8> {
 /// owner 2, revealed to parties 0, 1 and 2.
 pub fn default_spec(blocks: usize) -> AesJobSpec {
     AesJobSpec {
-        variant: SboxVariant::Gf16Circuit,
-        security: Security::Malicious,
+        variant: SboxVariant::Gf256Circuit,
+        security: Security::SemiHonest,
         direction: Direction::Encrypt,
         key_size: KeySize::Aes128,
         blocks,

@@ -83,11 +83,11 @@ export function aesJob(options: AesOptions, slot: number, parties: number): Brid
   } else {
     if (options.path !== undefined) throw new ConfigError('path', "path is TinyTable's option; MAESTRO takes variant");
     if (options.macBits !== undefined) throw new ConfigError('macBits', "macBits is TinyTable's option");
-    variant = options.variant ?? 'gf16-circuit';
+    variant = options.variant ?? 'gf256-circuit';
     if (!MAESTRO_VARIANTS.includes(variant)) {
       throw new ConfigError('variant', `unknown MAESTRO variant ${JSON.stringify(variant)}: ${MAESTRO_VARIANTS.map((v) => `'${v}'`).join(', ')}`);
     }
-    const security = options.security ?? 'malicious';
+    const security = options.security ?? 'semi-honest';
     if (security !== 'semi-honest' && security !== 'malicious') {
       throw new ConfigError('security', `unknown security level ${JSON.stringify(security)}: 'semi-honest' or 'malicious'`);
     }
@@ -147,7 +147,7 @@ export function aesJob(options: AesOptions, slot: number, parties: number): Brid
       throw new ConfigError('plaintext', `expected ${16 * blocks} bytes (${blocks} blocks), got ${input.plaintext.length}`);
     }
   }
-  const security = options.security ?? (tinytable ? 'semi-honest' : 'malicious');
+  const security = options.security ?? 'semi-honest';
   const spec = tinytable
     ? { path: variant, security, macBits, blocks, keyHolders, plaintextOwner, revealTo }
     : { variant, security, direction, keyBits, blocks, keyHolders, plaintextOwner, revealTo };

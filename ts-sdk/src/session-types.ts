@@ -33,7 +33,7 @@ export type MaestroVariant = 'gf256-circuit' | 'gf16-circuit' | 'lut16' | 'lut25
 export type AesDirection = 'encrypt' | 'decrypt';
 /** TinyTable's AES paths: the boolean circuit, or 256-entry S-box tables (one key holder). */
 export type TinyTablePath = 'circuit' | 'sbox-tables';
-/** Security levels: MAESTRO defaults to `malicious`, TinyTable to `semi-honest`; both run both. */
+/** Security levels (default `semi-honest`); MAESTRO and TinyTable run both. */
 export type SecurityLevel = 'semi-honest' | 'malicious';
 
 /**
@@ -41,7 +41,7 @@ export type SecurityLevel = 'semi-honest' | 'malicious';
  * `keyBits`.
  *
  * - `protocol: 'maestro'` (default): three parties, honest majority. `variant` picks the S-box
- *   (default `gf16-circuit`) and `security` the adversary (default `malicious`: every
+ *   (default `gf256-circuit`) and `security` the adversary (default `semi-honest`; `malicious`: every
  *   multiplication is verified and every opening hash-compared before the output is revealed, so
  *   a deviating party makes the others reject with a `ProtocolAbortError` and learn nothing).
  *   Malicious: `gf256-circuit`, `gf16-circuit`, `lut16`, `lut256-33`; semi-honest:
@@ -64,13 +64,13 @@ export type SecurityLevel = 'semi-honest' | 'malicious';
 export interface AesOptions {
   /** The protocol: `maestro` (default) or `tinytable`. */
   protocol?: AesProtocol;
-  /** MAESTRO only: the S-box variant (default `gf16-circuit`). */
+  /** MAESTRO only: the S-box variant (default `gf256-circuit`). */
   variant?: MaestroVariant;
   /** MAESTRO only: encrypt (default) or decrypt. */
   direction?: AesDirection;
   /** TinyTable only: the S-box path (default `circuit`). */
   path?: TinyTablePath;
-  /** The security level (MAESTRO default `malicious`, TinyTable default `semi-honest`). */
+  /** The security level (default `semi-honest`). */
   security?: SecurityLevel;
   /** TinyTable with `security: 'malicious'` only: MAC width in bits, 64 (default) or 32 (circuit path). */
   macBits?: 64 | 32;

@@ -125,12 +125,12 @@ fn mac_bits(spec: &JsValue) -> Result<MacBits, BridgeError> {
 }
 
 /// `{ variant?, security?, direction?, keyBits?: 128 | 192 | 256, blocks, keyHolders,
-/// plaintextOwner, revealTo }` with `variant` one of `gf256-circuit`, `gf16-circuit` (default),
-/// `lut16`, `lut256`, `lut256-33`, `security` `malicious` (default) or `semi-honest`, and
+/// plaintextOwner, revealTo }` with `variant` one of `gf256-circuit` (default), `gf16-circuit`,
+/// `lut16`, `lut256`, `lut256-33`, `security` `semi-honest` (default) or `malicious`, and
 /// `direction` `encrypt` (default) or `decrypt`.
 pub fn aes_spec(spec: &JsValue) -> Result<AesJobSpec, BridgeError> {
     let variant = match string(spec, "variant")? {
-        None => SboxVariant::Gf16Circuit,
+        None => SboxVariant::Gf256Circuit,
         Some(name) => SboxVariant::from_name(&name).ok_or_else(|| {
             BridgeError::config(
                 "variant",
@@ -154,7 +154,7 @@ pub fn aes_spec(spec: &JsValue) -> Result<AesJobSpec, BridgeError> {
     };
     Ok(AesJobSpec {
         variant,
-        security: security(spec, Security::Malicious)?,
+        security: security(spec, Security::SemiHonest)?,
         direction,
         key_size,
         blocks: required_index(spec, "blocks")?,

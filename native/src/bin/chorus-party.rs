@@ -1,7 +1,7 @@
 //! `chorus-party`: runs one member of a joint-AES job over the relay or a direct TCP mesh, and
 //! prints one JSON line with what it learned and its communication. `--protocol maestro` (default):
-//! three-party MAESTRO, S-box `--variant` (gf16-circuit by default, gf256-circuit, lut16, lut256,
-//! lut256-33) at `--security` malicious (default) or semi-honest, as the SDK's defaults.
+//! three-party MAESTRO, S-box `--variant` (gf256-circuit by default, gf16-circuit, lut16, lut256,
+//! lut256-33) at `--security` semi-honest (default) or malicious, as the SDK's defaults.
 //! `--protocol tinytable`: two-party TinyTable AES-128 (`--path circuit`) where member 2 is the
 //! **trusted dealer** (it deals the preprocessing, knows every mask and must not collude with
 //! either party), `--path circuit` or `sbox-tables` (one key holder), `--security semi-honest`
@@ -84,16 +84,15 @@ struct Args {
     /// The protocol: maestro (three parties) or tinytable (two parties and the trusted dealer).
     #[arg(long, default_value = "maestro")]
     protocol: String,
-    /// MAESTRO's S-box variant: gf16-circuit, gf256-circuit, lut16, lut256 or lut256-33.
-    #[arg(long, default_value = "gf16-circuit")]
+    /// MAESTRO's S-box variant: gf256-circuit, gf16-circuit, lut16, lut256 or lut256-33.
+    #[arg(long, default_value = "gf256-circuit")]
     variant: String,
     /// TinyTable's AES path: circuit or sbox-tables.
     #[arg(long, default_value = "circuit")]
     path: String,
-    /// Security level: semi-honest or malicious (default: malicious for MAESTRO, semi-honest for
-    /// TinyTable, as in the SDK).
-    #[arg(long)]
-    security: Option<String>,
+    /// Security level: semi-honest (default, as in the SDK) or malicious.
+    #[arg(long, default_value = "semi-honest")]
+    security: String,
     /// TinyTable's MAC width under malicious security: 64 or 32 (circuit path).
     #[arg(long, default_value_t = 64)]
     mac_bits: u32,
@@ -210,10 +209,8 @@ fn run(args: Args) -> Result<Report, String> {
 
 /// The job and this member's inputs from the arguments.
 fn job(args: &Args) -> Result<AesJob, String> {
-    let default_security = if args.protocol == "maestro" { "malicious" } else { "semi-honest" };
-    let security_name = args.security.as_deref().unwrap_or(default_security);
-    let security = Security::from_name(security_name)
-        .ok_or_else(|| format!("--security must be semi-honest or malicious, got {security_name:?}"))?;
+    let security = Security::from_name(&args.security)
+        .ok_or_else(|| format!("--security must be semi-honest or malicious, got {:?}", args.security))?;
     let decode = |what: &str, v: &Option<String>| -> Result<Option<Vec<u8>>, String> {
         v.as_deref().map(|h| hex::decode(h.trim()).map_err(|e| format!("{what} is not hex: {e}"))).transpose()
     };

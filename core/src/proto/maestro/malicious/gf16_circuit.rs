@@ -13,7 +13,6 @@ use crate::proto::maestro::gf16_circuit::inverse_observed;
 use crate::proto::maestro::gf16_rss::Rss16;
 use crate::proto::maestro::online::Party;
 use crate::proto::maestro::rss::RssShare;
-use crate::proto::maestro::sbox::{apply_affine, inv_affine, SboxLayer};
 
 /// The maliciously secure GF(2^4)-circuit S-box layer.
 #[derive(Debug)]
@@ -63,29 +62,4 @@ impl MaliciousGf16CircuitSbox {
     }
 }
 
-impl SboxLayer for MaliciousGf16CircuitSbox {
-    type Share = RssShare;
-
-    async fn sub_bytes<N: Network>(
-        &mut self,
-        net: &mut N,
-        bytes: &mut [RssShare],
-    ) -> Result<(), MaestroError> {
-        let inverses = self.invert(net, bytes.to_vec()).await?;
-        apply_affine(bytes, inverses);
-        self.session.deviate_output(bytes);
-        Ok(())
-    }
-
-    /// The inverse affine map, then the same recorded inversion as [`SboxLayer::sub_bytes`].
-    async fn inv_sub_bytes<N: Network>(
-        &mut self,
-        net: &mut N,
-        bytes: &mut [RssShare],
-    ) -> Result<(), MaestroError> {
-        let inverses = self.invert(net, inv_affine(bytes)).await?;
-        bytes.copy_from_slice(&inverses);
-        self.session.deviate_output(bytes);
-        Ok(())
-    }
-}
+inversion_sbox_layer!(MaliciousGf16CircuitSbox);

@@ -11,7 +11,6 @@ use crate::proto::maestro::error::MaestroError;
 use crate::proto::maestro::gf256_circuit::inverse_observed;
 use crate::proto::maestro::online::Party;
 use crate::proto::maestro::rss::RssShare;
-use crate::proto::maestro::sbox::{apply_affine, inv_affine, SboxLayer};
 
 /// The maliciously secure GF(2^8)-circuit S-box layer.
 #[derive(Debug)]
@@ -45,29 +44,4 @@ impl MaliciousGf256CircuitSbox {
     }
 }
 
-impl SboxLayer for MaliciousGf256CircuitSbox {
-    type Share = RssShare;
-
-    async fn sub_bytes<N: Network>(
-        &mut self,
-        net: &mut N,
-        bytes: &mut [RssShare],
-    ) -> Result<(), MaestroError> {
-        let inverses = self.invert(net, bytes.to_vec()).await?;
-        apply_affine(bytes, inverses);
-        self.session.deviate_output(bytes);
-        Ok(())
-    }
-
-    /// The inverse affine map, then the same recorded inversion as [`SboxLayer::sub_bytes`].
-    async fn inv_sub_bytes<N: Network>(
-        &mut self,
-        net: &mut N,
-        bytes: &mut [RssShare],
-    ) -> Result<(), MaestroError> {
-        let inverses = self.invert(net, inv_affine(bytes)).await?;
-        bytes.copy_from_slice(&inverses);
-        self.session.deviate_output(bytes);
-        Ok(())
-    }
-}
+inversion_sbox_layer!(MaliciousGf256CircuitSbox);

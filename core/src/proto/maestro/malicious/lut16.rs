@@ -19,7 +19,6 @@ use crate::proto::maestro::one_hot16::{self, OneHot16};
 use crate::proto::maestro::online::Party;
 use crate::proto::maestro::pool::PreprocessedPool;
 use crate::proto::maestro::rss::RssShare;
-use crate::proto::maestro::sbox::{apply_affine, inv_affine, SboxLayer};
 
 /// The maliciously secure LUT-16 S-box layer: a session and its pool of one-hot vectors.
 #[derive(Debug)]
@@ -115,32 +114,4 @@ impl MaliciousLut16Sbox {
     }
 }
 
-impl SboxLayer for MaliciousLut16Sbox {
-    type Share = RssShare;
-
-    /// Consumes one preprocessed vector per byte; fails with
-    /// [`MaestroError::PreprocessingExhausted`] (before any communication) if too few are left.
-    async fn sub_bytes<N: Network>(
-        &mut self,
-        net: &mut N,
-        bytes: &mut [RssShare],
-    ) -> Result<(), MaestroError> {
-        let inverses = self.invert(net, bytes.to_vec()).await?;
-        apply_affine(bytes, inverses);
-        self.session.deviate_output(bytes);
-        Ok(())
-    }
-
-    /// The inverse affine map, then the same verified inversion as [`SboxLayer::sub_bytes`]
-    /// (one preprocessed vector per byte).
-    async fn inv_sub_bytes<N: Network>(
-        &mut self,
-        net: &mut N,
-        bytes: &mut [RssShare],
-    ) -> Result<(), MaestroError> {
-        let inverses = self.invert(net, inv_affine(bytes)).await?;
-        bytes.copy_from_slice(&inverses);
-        self.session.deviate_output(bytes);
-        Ok(())
-    }
-}
+inversion_sbox_layer!(MaliciousLut16Sbox);

@@ -34,6 +34,41 @@
 //! bytes in two rounds. Triples per S-box: 4 (GF(2^8)-circuit), 3 (GF(2^4)-circuit), 3 (LUT-16:
 //! 1 online + 2 preprocessing).
 
+/// [`SboxLayer`] for a malicious inversion-based layer with a recording
+/// `invert(&mut self, net, x: Vec<RssShare>)`: SubBytes is the inversion then the affine map,
+/// InvSubBytes the inverse affine map then the same inversion (FIPS-197 §5.1.1, §5.3.2), both
+/// followed by the test hook on outputs. A layer with preprocessing consumes one vector per byte
+/// in `invert` and fails with [`MaestroError::PreprocessingExhausted`] before any communication.
+macro_rules! inversion_sbox_layer {
+    ($t:ty) => {
+        impl crate::proto::maestro::sbox::SboxLayer for $t {
+            type Share = crate::proto::maestro::rss::RssShare;
+
+            async fn sub_bytes<N: crate::net::Network>(
+                &mut self,
+                net: &mut N,
+                bytes: &mut [crate::proto::maestro::rss::RssShare],
+            ) -> Result<(), crate::proto::maestro::error::MaestroError> {
+                let inverses = self.invert(net, bytes.to_vec()).await?;
+                crate::proto::maestro::sbox::apply_affine(bytes, inverses);
+                self.session.deviate_output(bytes);
+                Ok(())
+            }
+
+            async fn inv_sub_bytes<N: crate::net::Network>(
+                &mut self,
+                net: &mut N,
+                bytes: &mut [crate::proto::maestro::rss::RssShare],
+            ) -> Result<(), crate::proto::maestro::error::MaestroError> {
+                let inverses = self.invert(net, crate::proto::maestro::sbox::inv_affine(bytes)).await?;
+                bytes.copy_from_slice(&inverses);
+                self.session.deviate_output(bytes);
+                Ok(())
+            }
+        }
+    };
+}
+
 pub mod gf16_circuit;
 pub mod gf256_circuit;
 pub mod lut16;

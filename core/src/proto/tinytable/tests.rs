@@ -4,9 +4,10 @@
 
 use super::aes_tables::{self, AesTablePrep, TABLES_PER_BLOCK, TABLE_ENTRIES};
 use super::online::{evaluate, evaluate_batch, Outputs};
+use super::tests_malicious::{dealer, random_circuit};
 use super::*;
 use crate::circuit::aes_bristol::{input_bits, output_bytes, value_bits};
-use crate::circuit::{aes_gen, Circuit, CircuitBuilder, Wire};
+use crate::circuit::{aes_gen, Circuit, CircuitBuilder};
 use crate::net::memory::{run_session, MemoryNetwork};
 use crate::net::{NetError, NetStats, Network};
 use ::aes::cipher::{BlockEncrypt, KeyInit};
@@ -32,40 +33,6 @@ fn shared_aes128() -> &'static Circuit {
 fn generated_aes128() -> &'static Circuit {
     static CIRCUIT: OnceLock<Circuit> = OnceLock::new();
     CIRCUIT.get_or_init(|| aes_gen::aes128_circuit().expect("generator"))
-}
-
-fn dealer(seed: u64) -> TrustedDealer<ChaCha20Rng> {
-    TrustedDealer::new(ChaCha20Rng::seed_from_u64(seed))
-}
-
-/// A random circuit: `inputs` values of random widths, `gates` random gates over all wires so far
-/// (AND, XOR, NOT, copy, constant), and outputs drawn from the last wires and random earlier ones.
-fn random_circuit(rng: &mut ChaCha20Rng, inputs: usize, gates: usize, outputs: usize) -> Circuit {
-    let mut b = CircuitBuilder::new();
-    let mut pool: Vec<Wire> = Vec::new();
-    for _ in 0..inputs {
-        let width = 1 + (rng.next_u32() % 5) as usize;
-        pool.extend(b.input(width));
-    }
-    for _ in 0..gates {
-        let x = pool[rng.next_u32() as usize % pool.len()];
-        let y = pool[rng.next_u32() as usize % pool.len()];
-        let w = match rng.next_u32() % 10 {
-            0..=3 => b.and(x, y),
-            4..=6 => b.xor(x, y),
-            7 => b.not(x),
-            8 => b.copy(x),
-            _ => b.constant(rng.next_u32() & 1 == 1),
-        };
-        pool.push(w);
-    }
-    let outs: Vec<Vec<Wire>> = (0..outputs)
-        .map(|_| {
-            let width = 1 + (rng.next_u32() % 6) as usize;
-            (0..width).map(|_| pool[pool.len() - 1 - rng.next_u32() as usize % pool.len().min(40)]).collect()
-        })
-        .collect();
-    b.finish(&outs).expect("random circuit is well formed")
 }
 
 fn random_bits(rng: &mut ChaCha20Rng, n: usize) -> Vec<bool> {

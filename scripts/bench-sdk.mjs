@@ -2,7 +2,7 @@
 /**
  * Whole-protocol benchmark of the SDK path: three Node party processes, each running the core as
  * WASM (single-threaded, simd128), joint AES-128 (MAESTRO; S-box variant and security from
- * CHORUS_BENCH_VARIANT / CHORUS_BENCH_SECURITY, default gf256-circuit and semi-honest as in the SDK)
+ * CHORUS_BENCH_VARIANT / CHORUS_BENCH_SECURITY, default lut16 and malicious as in the SDK)
  * through a relay on loopback. Prints one JSON line per batch in the guide's format. The timed region is
  * `session.aes` (Noise handshakes, PRSS setup, inputs, key schedule, rounds, reveal); connecting to
  * the relay and a one-block warm-up job (V8 compiles WASM lazily; `cold_first_job_ms` reports that
@@ -20,8 +20,8 @@ import { benchInputs } from './bench-sdk-inputs.mjs';
 
 const PARTY = fileURLToPath(new URL('./bench-sdk-party.mjs', import.meta.url));
 const batches = (process.argv[2] ?? '1,1000,100000').split(',').map(Number);
-const VARIANT = process.env.CHORUS_BENCH_VARIANT ?? 'gf256-circuit';
-const SECURITY = process.env.CHORUS_BENCH_SECURITY ?? 'semi-honest';
+const VARIANT = process.env.CHORUS_BENCH_VARIANT ?? 'lut16';
+const SECURITY = process.env.CHORUS_BENCH_SECURITY ?? 'malicious';
 
 function party(invite, env) {
   return new Promise((resolve, reject) => {

@@ -13,9 +13,9 @@
  *
  * Protocols (chosen on the create view, carried in the invite as `protocol=`): MAESTRO (three
  * parties, honest majority; key shares from parties 0 and 1, plaintext from party 2; S-box
- * `variant=`), or TinyTable (two parties: party 0 inputs the key, party 1 the plaintext; slot 2 is
- * the trusted dealer, which deals the preprocessing, knows every mask and must not collude with
- * either party). Both are semi-honest.
+ * `variant=` and `security=`, by default the SDK's malicious LUT-16), or TinyTable (two parties:
+ * party 0 inputs the key, party 1 the plaintext; slot 2 is the trusted dealer, which deals the
+ * preprocessing, knows every mask and must not collude with either party; semi-honest).
  */
 const PARTIES = 3;
 const PROTOCOLS = {
@@ -23,8 +23,6 @@ const PROTOCOLS = {
     keyHolders: [0, 1],
     plaintextOwner: 2,
     dealer: undefined,
-    /** Communication rounds of one AES-128 block (spec agreement, inputs, 10 rounds, reveal). */
-    expectedRounds: 64,
   },
   tinytable: {
     keyHolders: [0],
@@ -34,17 +32,32 @@ const PROTOCOLS = {
     expectedRounds: 63,
   },
 };
-const MAESTRO_VARIANTS = ['gf256-circuit', 'gf16-circuit', 'lut16', 'lut256', 'lut256-33'];
+/**
+ * MAESTRO's choices, `variant:security` as in the variant selector, with the communication rounds
+ * of one AES-128 block at party 0 (spec agreement, setup, preprocessing, inputs, key schedule, the
+ * 10 AES rounds, verification when malicious, reveal) for the progress bars.
+ */
+const MAESTRO_CHOICES = {
+  'lut16:malicious': 74,
+  'gf16-circuit:malicious': 112,
+  'gf256-circuit:malicious': 92,
+  'lut256-33:malicious': 76,
+  'gf256-circuit:semi-honest': 64,
+  'gf16-circuit:semi-honest': 84,
+  'lut16:semi-honest': 46,
+  'lut256:semi-honest': 31,
+};
+const DEFAULT_CHOICE = 'lut16:malicious';
 let protocol = 'maestro';
-let variant = 'gf256-circuit';
-/** The demo runs MAESTRO semi-honest, except the (3,3) LUT-256, which sessions run maliciously secure only. */
-const securityOf = (v) => (v === 'lut256-33' ? 'malicious' : 'semi-honest');
+let variant = 'lut16';
+let security = 'malicious';
 const config = () => PROTOCOLS[protocol];
+const expectedRounds = () => (protocol === 'maestro' ? MAESTRO_CHOICES[`${variant}:${security}`] : config().expectedRounds);
 /** The options every member passes to `session.aes` besides its own input. */
 function jobOptions() {
   const { keyHolders, plaintextOwner } = config();
   return protocol === 'maestro'
-    ? { protocol, variant, security: securityOf(variant), keyHolders, plaintextOwner }
+    ? { protocol, variant, security, keyHolders, plaintextOwner }
     : { protocol, keyHolders, plaintextOwner };
 }
 
@@ -115,7 +128,10 @@ function shortRole(slot) {
 
 function inviteUrl(room, slot, token, secret) {
   const query = new URLSearchParams({ room, slot: String(slot), token, parties: String(PARTIES), protocol });
-  if (protocol === 'maestro') query.set('variant', variant);
+  if (protocol === 'maestro') {
+    query.set('variant', variant);
+    query.set('security', security);
+  }
   return `${location.origin}/?${query}#secret=${secret}`;
 }
 
@@ -142,7 +158,7 @@ function spawnParty(invite, secret, onMessage) {
 
 function readProtocolChoice() {
   protocol = document.querySelector('input[name="protocol"]:checked')?.value === 'tinytable' ? 'tinytable' : 'maestro';
-  variant = $('variant').value;
+  [variant, security] = (MAESTRO_CHOICES[$('variant').value] === undefined ? DEFAULT_CHOICE : $('variant').value).split(':');
   $('variant').disabled = protocol !== 'maestro';
   $('local-key-label').textContent = protocol === 'maestro'
     ? 'AES-128 key (32 hex digits; split into two random shares)'
@@ -214,7 +230,7 @@ async function runAllHere() {
   button.disabled = true;
   $('local-result').hidden = true;
   readProtocolChoice();
-  const expectedRounds = config().expectedRounds;
+  const rounds = expectedRounds();
   const share0 = protocol === 'maestro' ? randomHex(16) : keyHex;
   const share1 = hexOf(bytesOfHex(keyHex).map((k, i) => k ^ bytesOfHex(share0)[i]));
   const options = jobOptions();
@@ -234,7 +250,7 @@ async function runAllHere() {
         card.className = 'party-card';
         const name = slot === config().dealer ? `Dealer ${slot} (trusted)` : `Party ${slot}`;
         card.innerHTML = `<strong>${name}</strong> <span class="state">connecting…</span>
-          <progress max="${expectedRounds}" value="0" aria-label="Party ${slot} rounds"></progress>
+          <progress max="${rounds}" value="0" aria-label="Party ${slot} rounds"></progress>
           <span class="numbers mono"></span>`;
         cards.append(card);
         const invite = { relay: location.origin, room: room.room, slot, token: room.tokens[slot], parties: PARTIES };
@@ -244,11 +260,11 @@ async function runAllHere() {
             state.textContent = 'running';
             worker.postMessage({ type: 'run', input: inputs[slot] });
           } else if (message.type === 'progress') {
-            card.querySelector('progress').value = Math.min(message.round, expectedRounds);
+            card.querySelector('progress').value = Math.min(message.round, rounds);
             card.querySelector('.numbers').textContent = `${message.bytesSent} B sent, round ${message.round}`;
           } else if (message.type === 'result') {
             state.textContent = 'done';
-            card.querySelector('progress').value = expectedRounds;
+            card.querySelector('progress').value = rounds;
             card.querySelector('.numbers').textContent =
               `${message.stats.bytesSent} B sent, ${message.stats.bytesReceived} B received, ${message.stats.rounds} rounds, ${Math.round(message.stats.timeMs)} ms`;
             done[slot] = message;
@@ -292,8 +308,12 @@ function parseInvite() {
   const chosen = query.get('protocol') ?? 'maestro';
   if (!(chosen in PROTOCOLS)) return { problem: `This invite link names an unknown protocol (${chosen}).` };
   protocol = chosen;
-  variant = query.get('variant') ?? 'gf256-circuit';
-  if (!MAESTRO_VARIANTS.includes(variant)) return { problem: `This invite link names an unknown MAESTRO variant (${variant}).` };
+  [variant, security] = DEFAULT_CHOICE.split(':');
+  variant = query.get('variant') ?? variant;
+  security = query.get('security') ?? security;
+  if (protocol === 'maestro' && MAESTRO_CHOICES[`${variant}:${security}`] === undefined) {
+    return { problem: `This invite link names a MAESTRO variant and security level the demo does not offer (${variant}, ${security}).` };
+  }
   if (!Number.isInteger(slot) || slot < 0 || slot >= parties) return { problem: 'This invite link has no valid party number.' };
   if (parties !== PARTIES) return { problem: `This demo runs ${PARTIES}-party sessions; the link is for ${parties}.` };
   if (!/^[0-9a-f]{32,}$/i.test(secret)) return { problem: 'This invite link lacks the session secret (the part after #). Ask for the full link.' };
@@ -325,12 +345,12 @@ function setupPartyView(parsed) {
   const me = invite.slot;
   const isKeyHolder = config().keyHolders.includes(me);
   const isDealer = me === config().dealer;
-  const expectedRounds = config().expectedRounds;
-  $('progress').max = expectedRounds;
-  $('progress-text').textContent = `0 / ${expectedRounds}`;
+  const rounds = expectedRounds();
+  $('progress').max = rounds;
+  $('progress-text').textContent = `0 / ${rounds}`;
   document.title = `Chorus — party ${me}`;
   $('party-title').textContent = `Party ${me}`;
-  const name = protocol === 'maestro' ? `MAESTRO (${variant}, ${securityOf(variant)})` : 'TinyTable (two parties and a trusted dealer, semi-honest)';
+  const name = protocol === 'maestro' ? `MAESTRO (${variant}, ${security})` : 'TinyTable (two parties and a trusted dealer, semi-honest)';
   $('party-role').textContent = `${name}. You are the ${roleOf(me)}. Room ${invite.room}.`;
   const format = $('plaintext-format');
   if (isDealer) {
@@ -370,15 +390,15 @@ function setupPartyView(parsed) {
         $('status').textContent = 'Session ended.';
       }
     } else if (message.type === 'progress') {
-      $('progress').value = Math.min(message.round, expectedRounds);
-      $('progress-text').textContent = `${message.round} / ${expectedRounds}`;
+      $('progress').value = Math.min(message.round, rounds);
+      $('progress-text').textContent = `${message.round} / ${rounds}`;
       $('stat-sent').textContent = String(message.bytesSent);
       $('stat-received').textContent = String(message.bytesReceived);
       $('stat-rounds').textContent = String(message.round);
       $('stat-elapsed').textContent = `${Math.round(message.elapsedMs)} ms`;
     } else if (message.type === 'result') {
       finished = true;
-      $('progress').value = expectedRounds;
+      $('progress').value = rounds;
       $('progress-text').textContent = `done in ${message.stats.rounds} rounds`;
       $('stat-sent').textContent = String(message.stats.bytesSent);
       $('stat-received').textContent = String(message.stats.bytesReceived);

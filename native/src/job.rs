@@ -10,7 +10,7 @@
 
 use chorus_core::aes::KeySize;
 use chorus_core::jobs::maestro_aes::{
-    self, AesJobError, AesJobInput, AesJobOutput, AesJobSpec, Direction, SboxVariant, Security,
+    self, AesJobError, AesJobInput, AesJobOutput, AesJobSpec, Direction, DEFAULT_SECURITY, DEFAULT_VARIANT,
 };
 use chorus_core::jobs::tinytable::{
     self,
@@ -37,8 +37,8 @@ pub fn room_session_id(room: &str, job: u64) -> Vec<u8> {
 /// owner 2, revealed to parties 0, 1 and 2.
 pub fn default_spec(blocks: usize) -> AesJobSpec {
     AesJobSpec {
-        variant: SboxVariant::Gf256Circuit,
-        security: Security::SemiHonest,
+        variant: DEFAULT_VARIANT,
+        security: DEFAULT_SECURITY,
         direction: Direction::Encrypt,
         key_size: KeySize::Aes128,
         blocks,

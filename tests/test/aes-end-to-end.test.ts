@@ -21,8 +21,12 @@ import {
 } from "./relay-process.js";
 import { closeAll, connectThree, runAes } from "./three-parties.js";
 
-/** MAESTRO AES-128 rounds with the GF(2^8)-circuit S-box: bytes each party sends per block. */
-const ROUND_BYTES_PER_BLOCK = 640;
+/**
+ * The default job, malicious LUT-16: bytes each party sends per block in the AES-128 rounds
+ * (MAESTRO Table 1: 2560 bits), in 20 rounds; preprocessing and verification come outside them.
+ */
+const ROUND_BYTES_PER_BLOCK = 320;
+const AES_ROUNDS = 20;
 
 let relay: RelayProcess;
 beforeAll(async () => {
@@ -48,6 +52,8 @@ describe("joint AES through the relay", () => {
       for (const [slot, result] of results.entries()) {
         expect(result.ciphertextHex, `party ${slot}`).toBe(FIPS_CIPHERTEXT);
         expect(hex(result.ciphertext!)).toBe(FIPS_CIPHERTEXT);
+        expect(result).toMatchObject({ protocol: "maestro", variant: "lut16", security: "malicious" });
+        expect(result.roundsStats.rounds).toBe(AES_ROUNDS);
         expect(result.roundsStats.bytesSent).toBe(ROUND_BYTES_PER_BLOCK);
         expect(result.roundsStats.bytesReceived).toBe(ROUND_BYTES_PER_BLOCK);
         expect(result.stats.bytesSent).toBeGreaterThan(result.roundsStats.bytesSent);
@@ -92,7 +98,7 @@ describe("joint AES through the relay", () => {
           expect(result.roundsStats.bytesReceived).toBe(ROUND_BYTES_PER_BLOCK * blocks);
         }
         // Rounds do not grow with the batch: one message per peer per round, whatever the size.
-        expect(results[0]!.roundsStats.rounds).toBe(30);
+        expect(results[0]!.roundsStats.rounds).toBe(AES_ROUNDS);
       } finally {
         await closeAll(sessions);
       }

@@ -101,6 +101,8 @@ it.skipIf(!haveBrowser)("three party pages from invite links compute FIPS-197 AE
     expect(url.searchParams.get("slot")).toBe(String(slot));
     expect(url.searchParams.get("token")).toMatch(/.+/);
     expect(url.hash).toMatch(/^#secret=[0-9a-f]{64}$/);
+    // The default choice: the SDK's malicious LUT-16.
+    expect([url.searchParams.get("variant"), url.searchParams.get("security")]).toEqual(["lut16", "malicious"]);
   }
   const pages = await openParties(invites);
   for (const page of pages) {
@@ -113,12 +115,13 @@ it.skipIf(!haveBrowser)("three party pages from invite links compute FIPS-197 AE
   for (const page of pages) await page.getByRole("button", { name: "Run" }).click();
   for (const [slot, page] of pages.entries()) {
     await expect.poll(() => page.locator("#ciphertext").textContent(), { timeout: WAIT_MS }).toBe(FIPS_CIPHERTEXT);
-    // 64 rounds for one block; the plaintext owner's count is one lower (it sends nothing first).
+    // The default, malicious LUT-16: 74 rounds for one block (preprocessing, inputs, key schedule,
+    // AES rounds, verification, reveal); the plaintext owner's count is one lower (it sends nothing first).
     const rounds = Number(await page.locator("#stat-rounds").textContent());
-    expect(rounds).toBeGreaterThanOrEqual(63);
-    expect(rounds).toBeLessThanOrEqual(64);
+    expect(rounds).toBeGreaterThanOrEqual(73);
+    expect(rounds).toBeLessThanOrEqual(74);
     expect(Number(await page.locator("#stat-sent").textContent())).toBeGreaterThan(0);
-    expect(await page.locator("#progress").evaluate((p) => (p as HTMLProgressElement).value)).toBe(64);
+    expect(await page.locator("#progress").evaluate((p) => (p as HTMLProgressElement).value)).toBe(74);
     expect(await page.locator("#party-alert").isHidden()).toBe(true);
     await page.screenshot({ path: join(ARTIFACTS, `demo-party-${slot}.png`), fullPage: true });
   }
@@ -223,7 +226,7 @@ it.skipIf(!haveBrowser)("TinyTable from invite links: two party pages and the de
   expect(pageErrors).toEqual([]);
 });
 
-it.skipIf(!haveBrowser)("'Run all parties here' with TinyTable and with MAESTRO LUT-16 matches WebCrypto", async () => {
+it.skipIf(!haveBrowser)("'Run all parties here' with TinyTable and with semi-honest MAESTRO GF(2^8) matches WebCrypto", async () => {
   const page = await isolatedPage();
   await page.goto(`${relay!.url}/`);
   await page.check('input[name="protocol"][value="tinytable"]');
@@ -234,7 +237,7 @@ it.skipIf(!haveBrowser)("'Run all parties here' with TinyTable and with MAESTRO 
   expect(await page.locator("#local-parties").textContent()).toContain("Dealer 2 (trusted)");
   await page.screenshot({ path: join(ARTIFACTS, "demo-run-all-tinytable.png"), fullPage: true });
   await page.check('input[name="protocol"][value="maestro"]');
-  await page.selectOption("#variant", "lut16");
+  await page.selectOption("#variant", "gf256-circuit:semi-honest");
   await page.getByRole("button", { name: "Run all parties here" }).click();
   await expect.poll(() => page.locator("#local-parties").textContent(), { timeout: WAIT_MS }).not.toContain("Dealer");
   await expect.poll(() => page.locator("#local-check").textContent(), { timeout: WAIT_MS }).toBe("match");

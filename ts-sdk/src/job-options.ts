@@ -13,11 +13,18 @@ import type {
   EvaluateOptions,
   MaestroVariant,
   ParsedCircuit,
+  SecurityLevel,
   TinyTablePath,
 } from './session-types.js';
 
 const MAESTRO_VARIANTS: readonly MaestroVariant[] = ['gf256-circuit', 'gf16-circuit', 'lut16', 'lut256', 'lut256-33'];
 const TINYTABLE_PATHS: readonly TinyTablePath[] = ['circuit', 'sbox-tables'];
+/** MAESTRO's default S-box: LUT-16 has the fewest online rounds of the variants with a malicious form. */
+export const DEFAULT_MAESTRO_VARIANT: MaestroVariant = 'lut16';
+/** The default security level: malicious for MAESTRO, semi-honest for TinyTable (whose dealer is trusted anyway). */
+export function defaultSecurity(protocol: AesProtocol): SecurityLevel {
+  return protocol === 'maestro' ? 'malicious' : 'semi-honest';
+}
 /** The TinyTable session member that deals the preprocessing. */
 export const DEALER_SLOT = 2;
 
@@ -55,7 +62,11 @@ function checkMacBits(macBits: unknown, security: unknown): 64 | 32 {
 }
 
 /** The bridge job of `Session.aes` for party `slot` of `parties`. */
-export function aesJob(options: AesOptions, slot: number, parties: number): BridgeJob & { protocol: AesProtocol; variant: MaestroVariant | TinyTablePath } {
+export function aesJob(
+  options: AesOptions,
+  slot: number,
+  parties: number,
+): BridgeJob & { protocol: AesProtocol; variant: MaestroVariant | TinyTablePath; security: SecurityLevel } {
   if (typeof options !== 'object' || options === null) throw new ConfigError('options', 'expected an object');
   const protocol = options.protocol ?? 'maestro';
   if (protocol !== 'maestro' && protocol !== 'tinytable') {
@@ -83,11 +94,11 @@ export function aesJob(options: AesOptions, slot: number, parties: number): Brid
   } else {
     if (options.path !== undefined) throw new ConfigError('path', "path is TinyTable's option; MAESTRO takes variant");
     if (options.macBits !== undefined) throw new ConfigError('macBits', "macBits is TinyTable's option");
-    variant = options.variant ?? 'gf256-circuit';
+    variant = options.variant ?? DEFAULT_MAESTRO_VARIANT;
     if (!MAESTRO_VARIANTS.includes(variant)) {
       throw new ConfigError('variant', `unknown MAESTRO variant ${JSON.stringify(variant)}: ${MAESTRO_VARIANTS.map((v) => `'${v}'`).join(', ')}`);
     }
-    const security = options.security ?? 'semi-honest';
+    const security = options.security ?? defaultSecurity(protocol);
     if (security !== 'semi-honest' && security !== 'malicious') {
       throw new ConfigError('security', `unknown security level ${JSON.stringify(security)}: 'semi-honest' or 'malicious'`);
     }
@@ -147,11 +158,11 @@ export function aesJob(options: AesOptions, slot: number, parties: number): Brid
       throw new ConfigError('plaintext', `expected ${16 * blocks} bytes (${blocks} blocks), got ${input.plaintext.length}`);
     }
   }
-  const security = options.security ?? 'semi-honest';
+  const security = options.security ?? defaultSecurity(protocol);
   const spec = tinytable
     ? { path: variant, security, macBits, blocks, keyHolders, plaintextOwner, revealTo }
     : { variant, security, direction, keyBits, blocks, keyHolders, plaintextOwner, revealTo };
-  return { method: tinytable ? 'runTinyTableAes' : 'runMaestroAes', spec, input, protocol, variant };
+  return { method: tinytable ? 'runTinyTableAes' : 'runMaestroAes', spec, input, protocol, variant, security };
 }
 
 /** The bridge job of `Session.evaluate` for member `slot` (2 = the dealer). */

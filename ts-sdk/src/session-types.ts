@@ -33,7 +33,7 @@ export type MaestroVariant = 'gf256-circuit' | 'gf16-circuit' | 'lut16' | 'lut25
 export type AesDirection = 'encrypt' | 'decrypt';
 /** TinyTable's AES paths: the boolean circuit, or 256-entry S-box tables (one key holder). */
 export type TinyTablePath = 'circuit' | 'sbox-tables';
-/** Security levels (default `semi-honest`); MAESTRO and TinyTable run both. */
+/** Security levels (default `malicious` for MAESTRO, `semi-honest` for TinyTable); both protocols run both. */
 export type SecurityLevel = 'semi-honest' | 'malicious';
 
 /**
@@ -41,9 +41,10 @@ export type SecurityLevel = 'semi-honest' | 'malicious';
  * `keyBits`.
  *
  * - `protocol: 'maestro'` (default): three parties, honest majority. `variant` picks the S-box
- *   (default `gf256-circuit`) and `security` the adversary (default `semi-honest`; `malicious`: every
- *   multiplication is verified and every opening hash-compared before the output is revealed, so
- *   a deviating party makes the others reject with a `ProtocolAbortError` and learn nothing).
+ *   (default `lut16`) and `security` the adversary (default `malicious`: every multiplication is
+ *   verified and every opening hash-compared before the output is revealed, so a deviating party
+ *   makes the others reject with a `ProtocolAbortError` and learn nothing; `semi-honest` is
+ *   faster and trusts every party to follow the protocol).
  *   Malicious: `gf256-circuit`, `gf16-circuit`, `lut16`, `lut256-33`; semi-honest:
  *   `gf256-circuit`, `gf16-circuit`, `lut16`, `lut256`. `direction: 'decrypt'` decrypts (the
  *   `plaintext` option then carries the ciphertext).
@@ -64,13 +65,13 @@ export type SecurityLevel = 'semi-honest' | 'malicious';
 export interface AesOptions {
   /** The protocol: `maestro` (default) or `tinytable`. */
   protocol?: AesProtocol;
-  /** MAESTRO only: the S-box variant (default `gf256-circuit`). */
+  /** MAESTRO only: the S-box variant (default `lut16`). */
   variant?: MaestroVariant;
   /** MAESTRO only: encrypt (default) or decrypt. */
   direction?: AesDirection;
   /** TinyTable only: the S-box path (default `circuit`). */
   path?: TinyTablePath;
-  /** The security level (default `semi-honest`). */
+  /** The security level (default `malicious` for MAESTRO, `semi-honest` for TinyTable). */
   security?: SecurityLevel;
   /** TinyTable with `security: 'malicious'` only: MAC width in bits, 64 (default) or 32 (circuit path). */
   macBits?: 64 | 32;
@@ -110,6 +111,8 @@ export interface AesResult {
   protocol: AesProtocol;
   /** The MAESTRO variant or TinyTable path that ran. */
   variant: MaestroVariant | TinyTablePath;
+  /** The security level the job ran at. */
+  security: SecurityLevel;
   /** The ciphertext, if this party is in `reveal`. */
   ciphertext?: Uint8Array;
   /** The ciphertext as lower-case hex, if this party is in `reveal`. */

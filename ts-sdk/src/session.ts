@@ -180,7 +180,7 @@ export class Session {
 
   /**
    * Joint AES. `protocol: 'maestro'` (default): three parties, honest majority, AES-128/192/256,
-   * the S-box `variant` of MAESTRO's Table 1 (default `gf256-circuit`). `protocol: 'tinytable'`:
+   * the S-box `variant` of MAESTRO's Table 1 (default malicious `lut16`). `protocol: 'tinytable'`:
    * AES-128 between parties 0 and 1 with a **trusted dealer** in slot 2 (it deals the
    * preprocessing, knows every mask, and must not collude with either party). The key is the XOR
    * of the shares of `keyHolders`, the plaintext comes from `plaintextOwner`, the ciphertext goes to
@@ -189,9 +189,10 @@ export class Session {
    * (`check: 'job spec agreement'`).
    *
    * Rejects with {@link ConfigError} for unknown protocols, variants or security levels and inputs
-   * that do not fit this party's roles (`NotAvailableError`, a `ConfigError`, for malicious
-   * MAESTRO), {@link ProtocolAbortError} when a malicious TinyTable MAC check catches a deviating
-   * party (`check` names it; no output is revealed), {@link PeerLeftError}, {@link IntegrityError}, {@link ProtocolAbortError}, `RelayError`, or
+   * that do not fit this party's roles (`NotAvailableError`, a `ConfigError`, for combinations
+   * not implemented), {@link ProtocolAbortError} when a malicious-security check (MAESTRO's
+   * verification or hash comparison, TinyTable's MACs) catches a deviating party (`check` names
+   * it; no output is revealed), {@link PeerLeftError}, {@link IntegrityError}, `RelayError`, or
    * `CancelledError` when `signal` (or the session's) aborts. Any failure ends the session.
    */
   async aes(options: AesOptions = {}): Promise<AesResult> {
@@ -207,6 +208,7 @@ export class Session {
     const result: AesResult = {
       protocol: job.protocol,
       variant: job.variant,
+      security: job.security,
       stats: { ...output.stats, timeMs },
       roundsStats: output.roundsStats ?? output.onlineStats ?? zeroStats(),
       transportStats: output.transportStats,
@@ -222,8 +224,8 @@ export class Session {
    * Evaluates a Bristol Fashion circuit (its text, or a {@link ParsedCircuit} from `parseCircuit`)
    * with two-party TinyTable: parties 0 and 1 own the input values (`inputOwners`) and learn the
    * outputs `reveal` gives them; slot 2 is the **trusted dealer** (no inputs, no outputs; it knows
-   * every mask and must not collude with either party). Semi-honest security. One evaluation per
-   * call.
+   * every mask and must not collude with either party). Semi-honest by default; `security:
+   * 'malicious'` authenticates every opened table entry. One evaluation per call.
    *
    * Rejects with `CircuitError` (a {@link ConfigError} on `circuit`, with the `line` of a parse
    * error), {@link ConfigError} for bad inputs (naming `inputs[i]`), and otherwise like

@@ -60,8 +60,14 @@ describe("job options", () => {
     expect(() => aesJob({ variant: "lut256-33", security: "semi-honest", key: "00".repeat(16) }, 0, 3)).toThrow(NotAvailableError);
     expect(() => aesJob({ direction: "sideways" as never, key: "00".repeat(16) }, 0, 3)).toThrow(/direction/);
     expect(() => aesJob({ protocol: "tinytable", direction: "decrypt", key: "00".repeat(16) }, 0, 3)).toThrow(NotAvailableError);
-    // MAESTRO's defaults: the semi-honest GF(2^8)-circuit S-box, encryption.
-    expect(aesJob({ key: "00".repeat(16) }, 0, 3).spec).toMatchObject({ variant: "gf256-circuit", security: "semi-honest", direction: "encrypt" });
+    // MAESTRO's defaults: the malicious LUT-16 S-box, encryption; TinyTable's: semi-honest.
+    expect(aesJob({ key: "00".repeat(16) }, 0, 3)).toMatchObject({
+      variant: "lut16",
+      security: "malicious",
+      spec: { variant: "lut16", security: "malicious", direction: "encrypt" },
+    });
+    expect(aesJob({ security: "semi-honest", key: "00".repeat(16) }, 0, 3).spec).toMatchObject({ variant: "lut16", security: "semi-honest" });
+    expect(aesJob({ protocol: "tinytable", key: "00".repeat(16) }, 0, 3)).toMatchObject({ security: "semi-honest", spec: { security: "semi-honest" } });
     expect(aesJob({ security: "malicious", variant: "lut16", key: "00".repeat(16) }, 0, 3).spec).toMatchObject({ variant: "lut16", security: "malicious" });
     expect(() => aesJob({ protocol: "tinytable" }, 0, 2)).toThrow(/session of 3/);
   });

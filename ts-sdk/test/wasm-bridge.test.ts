@@ -43,7 +43,8 @@ describe("WASM bridge", () => {
     );
     for (const r of results) {
       expect(Buffer.from(r.ciphertext).toString("hex")).toBe("69c4e0d86a7b0430d8cdb78070b4c55a");
-      expect(r.roundsStats.bytesSent).toBe(640);
+      // The bridge's default job, malicious LUT-16: MAESTRO Table 1's 2560 online bits per block.
+      expect(r.roundsStats.bytesSent).toBe(320);
       expect(r.transportStats.bytesSent).toBeGreaterThan(r.stats.bytesSent);
     }
     expect(progress.length).toBeGreaterThan(0);

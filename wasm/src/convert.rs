@@ -4,7 +4,9 @@
 use crate::errors::BridgeError;
 use chorus_core::aes::KeySize;
 use chorus_core::circuit::Circuit;
-use chorus_core::jobs::maestro_aes::{AesJobInput, AesJobSpec, Direction, SboxVariant};
+use chorus_core::jobs::maestro_aes::{
+    AesJobInput, AesJobSpec, Direction, SboxVariant, DEFAULT_SECURITY, DEFAULT_VARIANT,
+};
 use chorus_core::jobs::tinytable::aes::{AesPath, TinyTableAesInput, TinyTableAesSpec};
 use chorus_core::jobs::tinytable::circuit::{CircuitJobInput, CircuitJobSpec};
 use chorus_core::jobs::tinytable::MacBits;
@@ -125,12 +127,12 @@ fn mac_bits(spec: &JsValue) -> Result<MacBits, BridgeError> {
 }
 
 /// `{ variant?, security?, direction?, keyBits?: 128 | 192 | 256, blocks, keyHolders,
-/// plaintextOwner, revealTo }` with `variant` one of `gf256-circuit` (default), `gf16-circuit`,
-/// `lut16`, `lut256`, `lut256-33`, `security` `semi-honest` (default) or `malicious`, and
+/// plaintextOwner, revealTo }` with `variant` one of `lut16` (default), `gf256-circuit`,
+/// `gf16-circuit`, `lut256`, `lut256-33`, `security` `malicious` (default) or `semi-honest`, and
 /// `direction` `encrypt` (default) or `decrypt`.
 pub fn aes_spec(spec: &JsValue) -> Result<AesJobSpec, BridgeError> {
     let variant = match string(spec, "variant")? {
-        None => SboxVariant::Gf256Circuit,
+        None => DEFAULT_VARIANT,
         Some(name) => SboxVariant::from_name(&name).ok_or_else(|| {
             BridgeError::config(
                 "variant",
@@ -154,7 +156,7 @@ pub fn aes_spec(spec: &JsValue) -> Result<AesJobSpec, BridgeError> {
     };
     Ok(AesJobSpec {
         variant,
-        security: security(spec, Security::SemiHonest)?,
+        security: security(spec, DEFAULT_SECURITY)?,
         direction,
         key_size,
         blocks: required_index(spec, "blocks")?,

@@ -159,9 +159,10 @@ impl Bridge {
     ///
     /// - `session`: `{ sessionId, secret }` (`NNpsk0`) or `{ sessionId, privateKey, publicKeys }`
     ///   (`KK`), all `Uint8Array`s;
-    /// - `spec`: `{ variant?, security?, keyBits?, blocks, keyHolders, plaintextOwner, revealTo }`,
-    ///   the same at every party (`variant`: `gf256-circuit` (default), `gf16-circuit`, `lut16`,
-    ///   `lut256`; `security`: `semi-honest` (default) or `malicious`, which fails as not available);
+    /// - `spec`: `{ variant?, security?, direction?, keyBits?, blocks, keyHolders, plaintextOwner,
+    ///   revealTo }`, the same at every party (`variant`: `lut16` (default), `gf256-circuit`,
+    ///   `gf16-circuit`, `lut256`, `lut256-33`; `security`: `malicious` (default) or `semi-honest`;
+    ///   combinations without an implementation fail as not available);
     /// - `input`: `{ keyShare?, plaintext? }`, what this party's roles require;
     /// - `onProgress(stats)`: called after each received protocol message.
     ///

@@ -1,7 +1,7 @@
 //! `chorus-party`: runs one member of a joint-AES job over the relay or a direct TCP mesh, and
 //! prints one JSON line with what it learned and its communication. `--protocol maestro` (default):
-//! three-party MAESTRO, S-box `--variant` (gf256-circuit by default, gf16-circuit, lut16, lut256,
-//! lut256-33) at `--security` semi-honest (default) or malicious, as the SDK's defaults.
+//! three-party MAESTRO, S-box `--variant` (lut16 by default, gf256-circuit, gf16-circuit, lut256,
+//! lut256-33) at `--security` malicious (default) or semi-honest, as the SDK's defaults.
 //! `--protocol tinytable`: two-party TinyTable AES-128 (`--path circuit`) where member 2 is the
 //! **trusted dealer** (it deals the preprocessing, knows every mask and must not collude with
 //! either party), `--path circuit` or `sbox-tables` (one key holder), `--security semi-honest`
@@ -24,7 +24,7 @@
 //! `CHORUS_SECRET`. Any error prints a message on stderr and exits with code 1.
 
 use chorus_core::aes::KeySize;
-use chorus_core::jobs::maestro_aes::{AesJobInput, AesJobSpec, Direction, SboxVariant, Security};
+use chorus_core::jobs::maestro_aes::{self, AesJobInput, AesJobSpec, Direction, SboxVariant, Security};
 use chorus_core::jobs::tinytable::aes::{AesPath, TinyTableAesInput, TinyTableAesSpec};
 use chorus_core::jobs::tinytable::MacBits;
 use chorus_native::job::JobRunError;
@@ -85,14 +85,15 @@ struct Args {
     #[arg(long, default_value = "maestro")]
     protocol: String,
     /// MAESTRO's S-box variant: gf256-circuit, gf16-circuit, lut16, lut256 or lut256-33.
-    #[arg(long, default_value = "gf256-circuit")]
+    #[arg(long, default_value = maestro_aes::DEFAULT_VARIANT.name())]
     variant: String,
     /// TinyTable's AES path: circuit or sbox-tables.
     #[arg(long, default_value = "circuit")]
     path: String,
-    /// Security level: semi-honest (default, as in the SDK) or malicious.
-    #[arg(long, default_value = "semi-honest")]
-    security: String,
+    /// Security level: semi-honest or malicious. Default as in the SDK: malicious for MAESTRO,
+    /// semi-honest for TinyTable.
+    #[arg(long)]
+    security: Option<String>,
     /// TinyTable's MAC width under malicious security: 64 or 32 (circuit path).
     #[arg(long, default_value_t = 64)]
     mac_bits: u32,
@@ -209,8 +210,12 @@ fn run(args: Args) -> Result<Report, String> {
 
 /// The job and this member's inputs from the arguments.
 fn job(args: &Args) -> Result<AesJob, String> {
-    let security = Security::from_name(&args.security)
-        .ok_or_else(|| format!("--security must be semi-honest or malicious, got {:?}", args.security))?;
+    let security = match (&args.security, args.protocol.as_str()) {
+        (Some(name), _) => Security::from_name(name)
+            .ok_or_else(|| format!("--security must be semi-honest or malicious, got {name:?}"))?,
+        (None, "maestro") => maestro_aes::DEFAULT_SECURITY,
+        (None, _) => Security::SemiHonest,
+    };
     let decode = |what: &str, v: &Option<String>| -> Result<Option<Vec<u8>>, String> {
         v.as_deref().map(|h| hex::decode(h.trim()).map_err(|e| format!("{what} is not hex: {e}"))).transpose()
     };

@@ -32,15 +32,23 @@ use crate::proto::maestro::{
 use rand_core::{CryptoRng, RngCore};
 use sha2::{Digest, Sha256};
 
-/// The MAESTRO S-box evaluation a job uses (Table 1's semi-honest rows).
+/// The S-box variant of the SDK's default AES job: LUT-16, the variant with the fewest online
+/// rounds among those with a malicious form (Table 1: 20 rounds, against 30 and 40 for the circuits).
+pub const DEFAULT_VARIANT: SboxVariant = SboxVariant::Lut16;
+
+/// The security level of the SDK's default AES job: malicious with abort, so that a deviating
+/// party makes the job fail instead of changing or learning the output.
+pub const DEFAULT_SECURITY: Security = Security::Malicious;
+
+/// The MAESTRO S-box evaluation a job uses (Table 1's rows); [`DEFAULT_VARIANT`] by default.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub enum SboxVariant {
     /// GF(2^8)-circuit (\[21\], three rounds per S-box layer, no preprocessing).
-    #[default]
     Gf256Circuit,
     /// GF(2^4)-circuit (§5, four rounds per S-box layer, no preprocessing).
     Gf16Circuit,
     /// GF(2^4)-LUT-16 (Protocols 3, 4, 8; preprocessing of one length-16 one-hot vector per S-box).
+    #[default]
     Lut16,
     /// (2,3) LUT-256 (Protocols 4, 5; preprocessing of one length-256 one-hot vector per S-box).
     /// Semi-honest only.

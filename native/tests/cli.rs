@@ -109,7 +109,7 @@ fn three_processes_through_the_relay() {
 
 #[test]
 fn bad_arguments_exit_with_code_1_and_a_message() {
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 6] = [
         (&[], "choose a transport"),
         (&["--tcp", "--party", "0"], "--peers"),
         (&["--tcp", "--party", "4", "--peers", "a:1,b:2,c:3"], "--party 4"),
@@ -118,6 +118,8 @@ fn bad_arguments_exit_with_code_1_and_a_message() {
             "--key-bits",
         ),
         (&["--relay", "wss://relay:1", "--room", "r", "--slot", "0", "--token", "t"], "TLS"),
+        // Room ids and tokens are base64url: one that begins with '-' is a value, not a flag.
+        (&["--relay", "wss://relay:1", "--room", "-r", "--slot", "0", "--token", "-it"], "TLS"),
     ];
     for (args, needle) in cases {
         let out = wait_bounded(party(args), Duration::from_secs(10));

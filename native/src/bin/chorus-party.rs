@@ -45,14 +45,14 @@ struct Args {
     /// Relay URL (http://host:port or ws://host:port/ws) to join a room through.
     #[arg(long, conflicts_with = "tcp", requires_all = ["room", "slot", "token"])]
     relay: Option<String>,
-    /// Room id (relay mode).
-    #[arg(long)]
+    /// Room id (relay mode). Room ids are base64url and may begin with '-'.
+    #[arg(long, allow_hyphen_values = true)]
     room: Option<String>,
     /// Slot = party index (relay mode).
     #[arg(long)]
     slot: Option<usize>,
-    /// Join token of the slot (relay mode).
-    #[arg(long)]
+    /// Join token of the slot (relay mode). Tokens are base64url and may begin with '-'.
+    #[arg(long, allow_hyphen_values = true)]
     token: Option<String>,
     /// Use a direct TCP mesh instead of the relay.
     #[arg(long, requires_all = ["party", "peers"])]

@@ -46,6 +46,7 @@ const MAESTRO_CHOICES = {
   'gf16-circuit:semi-honest': 84,
   'lut16:semi-honest': 46,
   'lut256:semi-honest': 31,
+  'lut256-33:semi-honest': 37,
 };
 const DEFAULT_CHOICE = 'lut16:malicious';
 let protocol = 'maestro';

@@ -159,7 +159,7 @@ describe("malicious TinyTable AES (trusted dealer, MAC-checked openings)", () =>
 });
 
 describe("semi-honest MAESTRO S-box variants through the SDK (malicious ones: maestro-malicious.test.ts)", () => {
-  it.each(["gf256-circuit", "gf16-circuit", "lut16", "lut256"] as const)("%s matches FIPS-197", async (variant) => {
+  it.each(["gf256-circuit", "gf16-circuit", "lut16", "lut256", "lut256-33"] as const)("%s matches FIPS-197", async (variant) => {
     const security = "semi-honest";
     await withSessions(async (sessions) => {
       const results = await within(

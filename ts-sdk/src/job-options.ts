@@ -105,9 +105,6 @@ export function aesJob(
     if (variant === 'lut256' && security === 'malicious') {
       throw new NotAvailableError('variant', 'malicious MAESTRO with the (2,3) LUT-256 S-box', "use 'lut256-33', 'lut16', 'gf16-circuit' or 'gf256-circuit' for malicious security");
     }
-    if (variant === 'lut256-33' && security === 'semi-honest') {
-      throw new NotAvailableError('variant', 'semi-honest (3,3) LUT-256 in a session', "it runs in sessions with security: 'malicious' only; use 'lut256' for semi-honest");
-    }
   }
   const computing = tinytable ? 2 : 3;
   const keyHolders = partyList(options.keyHolders ?? (tinytable ? [0] : [0, 1]), 'keyHolders', computing);

@@ -45,8 +45,7 @@ export type SecurityLevel = 'semi-honest' | 'malicious';
  *   verified and every opening hash-compared before the output is revealed, so a deviating party
  *   makes the others reject with a `ProtocolAbortError` and learn nothing; `semi-honest` is
  *   faster and trusts every party to follow the protocol).
- *   Malicious: `gf256-circuit`, `gf16-circuit`, `lut16`, `lut256-33`; semi-honest:
- *   `gf256-circuit`, `gf16-circuit`, `lut16`, `lut256`. `direction: 'decrypt'` decrypts (the
+ *   Malicious: `gf256-circuit`, `gf16-circuit`, `lut16`, `lut256-33`; semi-honest: all five. `direction: 'decrypt'` decrypts (the
  *   `plaintext` option then carries the ciphertext).
  * - `protocol: 'tinytable'`: two computing parties (slots 0 and 1) and a **trusted dealer** in
  *   slot 2 that deals the preprocessing and must not collude with either party (see the README's
@@ -58,7 +57,7 @@ export type SecurityLevel = 'semi-honest' | 'malicious';
  *   party that deviates makes the honest party's job reject with `ProtocolAbortError` (its
  *   `check` names the MAC check) before any output is revealed. The dealer is still trusted.
  *
- * Combinations not implemented (malicious `lut256`, semi-honest `lut256-33`, decrypting
+ * Combinations not implemented (malicious `lut256`, decrypting
  * TinyTable, `macBits: 32` on TinyTable's S-box path) reject with `NotAvailableError` (a
  * `ConfigError`).
  */

@@ -167,6 +167,12 @@ impl From<AesJobError> for BridgeError {
                 slot: None,
                 detail: Some("MAESTRO arguments".into()),
             },
+            AesJobError::Internal(_) => BridgeError {
+                kind: ErrorKind::Protocol,
+                message,
+                slot: None,
+                detail: Some("internal".into()),
+            },
         }
     }
 }

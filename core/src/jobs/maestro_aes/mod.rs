@@ -27,7 +27,8 @@ use crate::proto::maestro::malicious::{
     MaliciousSboxLayer,
 };
 use crate::proto::maestro::{
-    Gf16CircuitSbox, Gf256CircuitSbox, Lut16Sbox, Lut256Sbox, MaestroError, Party, RssShare, SboxLayer,
+    AdditiveLut256Sbox, Gf16CircuitSbox, Gf256CircuitSbox, Lut16Sbox, Lut256Sbox, MaestroError, MixedShare,
+    Party, RssShare, SboxLayer,
 };
 use rand_core::{CryptoRng, RngCore};
 use sha2::{Digest, Sha256};
@@ -53,9 +54,10 @@ pub enum SboxVariant {
     /// (2,3) LUT-256 (Protocols 4, 5; preprocessing of one length-256 one-hot vector per S-box).
     /// Semi-honest only.
     Lut256,
-    /// (3,3) LUT-256 (§3.5, Protocols 6/7; two length-16 one-hot vectors per S-box). Malicious
-    /// only in jobs (Protocol 7's VerifySbox); its semi-honest form leaves additive shares
-    /// between rounds and is available through [`crate::proto::maestro::AdditiveLut256Sbox`].
+    /// (3,3) LUT-256 (§3.5, Protocols 6/7; two length-16 one-hot vectors per S-box). Semi-honest,
+    /// it keeps additive shares between rounds and reshares the output once (11 online rounds);
+    /// malicious, Protocol 7's VerifySbox with a reshare per layer (see
+    /// [`MaliciousAdditiveLut256Sbox`]).
     Lut256Additive,
 }
 
@@ -87,12 +89,9 @@ impl SboxVariant {
     }
 
     /// Whether a job can run the variant at `security`: every variant but (2,3) LUT-256 has a
-    /// malicious form, and (3,3) LUT-256 runs in jobs only in its malicious form.
+    /// malicious form.
     pub fn supports(self, security: Security) -> bool {
-        !matches!(
-            (self, security),
-            (SboxVariant::Lut256, Security::Malicious) | (SboxVariant::Lut256Additive, Security::SemiHonest)
-        )
+        !matches!((self, security), (SboxVariant::Lut256, Security::Malicious))
     }
 
     /// Whether the variant needs input-independent preprocessing before the online phase.
@@ -206,7 +205,7 @@ pub enum AesJobError {
     /// The spec is not valid; the message names the field.
     #[error("invalid AES job spec: {0}")]
     InvalidSpec(String),
-    /// The spec asks for a combination that is not implemented yet (e.g. malicious security).
+    /// The spec asks for a combination that is not implemented (malicious (2,3) LUT-256).
     #[error("not available yet: {0}")]
     NotAvailable(String),
     /// This party's inputs do not fit its roles in the spec.
@@ -226,6 +225,9 @@ pub enum AesJobError {
     /// The protocol failed.
     #[error(transparent)]
     Protocol(#[from] MaestroError),
+    /// An invariant of this implementation failed (a bug, reported instead of a panic).
+    #[error("internal error: {0}")]
+    Internal(&'static str),
 }
 
 impl AesJobSpec {
@@ -233,18 +235,12 @@ impl AesJobSpec {
     pub fn validate(&self) -> Result<(), AesJobError> {
         let bad = |m: String| Err(AesJobError::InvalidSpec(m));
         if !self.variant.supports(self.security) {
-            return Err(AesJobError::NotAvailable(match self.security {
-                Security::Malicious => format!(
-                    "malicious MAESTRO with the {} S-box is not implemented; use gf256-circuit, \
-                     gf16-circuit, lut16 or lut256-33",
-                    self.variant.name()
-                ),
-                Security::SemiHonest => format!(
-                    "the {} S-box runs in jobs only with malicious security; use another variant \
-                     for semi-honest jobs",
-                    self.variant.name()
-                ),
-            }));
+            return Err(AesJobError::NotAvailable(format!(
+                "{} MAESTRO with the {} S-box is not implemented; use gf256-circuit, gf16-circuit, \
+                 lut16 or lut256-33",
+                self.security.name(),
+                self.variant.name()
+            )));
         }
         if self.blocks == 0 {
             return bad("blocks must be at least 1".into());
@@ -344,6 +340,9 @@ pub async fn run_observed<N: Network, R: RngCore + CryptoRng>(
         (SboxVariant::Gf16Circuit, Security::SemiHonest) => phases.run(Gf16CircuitSbox::new(party)).await,
         (SboxVariant::Lut16, Security::SemiHonest) => phases.run(Lut16Sbox::new(party)).await,
         (SboxVariant::Lut256, Security::SemiHonest) => phases.run(Lut256Sbox::new(party)).await,
+        (SboxVariant::Lut256Additive, Security::SemiHonest) => {
+            phases.run(AdditiveLut256Sbox::new(party)).await
+        }
         (SboxVariant::Gf256Circuit, Security::Malicious) => {
             phases.run(MaliciousGf256CircuitSbox::new(party)).await
         }
@@ -354,8 +353,8 @@ pub async fn run_observed<N: Network, R: RngCore + CryptoRng>(
         (SboxVariant::Lut256Additive, Security::Malicious) => {
             phases.run(MaliciousAdditiveLut256Sbox::new(party)).await
         }
-        (SboxVariant::Lut256, Security::Malicious) | (SboxVariant::Lut256Additive, Security::SemiHonest) => {
-            // validate() already rejected these; kept as an error rather than a panic.
+        (SboxVariant::Lut256, Security::Malicious) => {
+            // validate() already rejected it; kept as an error rather than a panic.
             Err(AesJobError::NotAvailable(format!("{} at {}", spec.variant.name(), spec.security.name())))
         }
     }
@@ -365,8 +364,9 @@ pub async fn run_observed<N: Network, R: RngCore + CryptoRng>(
 /// final reveal. The semi-honest variants use their [`Party`] directly; the malicious ones go
 /// through their [`MaliciousSession`](crate::proto::maestro::malicious::MaliciousSession), whose
 /// reveal runs the §2.7 verification of every recorded multiplication and the §2.4 hash
-/// comparison first and returns nothing unless both pass.
-trait JobSbox: SboxLayer<Share = RssShare> {
+/// comparison first and returns nothing unless both pass. Inputs and outputs are replicated; the
+/// state in between may be another share type (the semi-honest (3,3) LUT-256's [`MixedShare`]).
+trait JobSbox: SboxLayer<Share: From<RssShare> + ReplicatedForm> {
     /// Input-independent preprocessing for `count` S-boxes (none by default).
     async fn preprocess_for<N: Network>(&mut self, _net: &mut N, _count: usize) -> Result<(), MaestroError> {
         Ok(())
@@ -423,6 +423,7 @@ job_sbox!(Gf256CircuitSbox, party);
 job_sbox!(Gf16CircuitSbox, party);
 job_sbox!(Lut16Sbox, party, preprocess);
 job_sbox!(Lut256Sbox, party, preprocess);
+job_sbox!(AdditiveLut256Sbox, party, preprocess);
 job_sbox!(MaliciousGf256CircuitSbox, session);
 job_sbox!(MaliciousGf16CircuitSbox, session);
 job_sbox!(MaliciousLut16Sbox, session, preprocess);
@@ -459,6 +460,8 @@ impl<N: Network, F: FnMut(JobPhase)> Phases<'_, N, F> {
         let plaintext = input.plaintext.as_deref().filter(|_| spec.plaintext_owner == me).map(to_field);
         let plaintext = sbox.input(net, spec.plaintext_owner, plaintext.as_deref(), pt_len).await?;
 
+        let key: Vec<S::Share> = key.into_iter().map(S::Share::from).collect();
+        let plaintext: Vec<S::Share> = plaintext.into_iter().map(S::Share::from).collect();
         let round_keys = expand_key(&mut sbox, net, &key).await?;
         let mut blocks = to_blocks(&plaintext).expect("plaintext length is 16 · blocks");
         let before_rounds = net.stats();
@@ -468,13 +471,37 @@ impl<N: Network, F: FnMut(JobPhase)> Phases<'_, N, F> {
         }
         let rounds_stats = net.stats().since(&before_rounds);
 
-        let ciphertext = sbox.reveal(net, blocks.as_flattened(), &spec.reveal_to).await?;
+        // The driver reshares the cipher output to replicated form (`SboxLayer::to_replicated`).
+        let output: Vec<RssShare> = blocks
+            .as_flattened()
+            .iter()
+            .map(|&share| share.replicated())
+            .collect::<Option<_>>()
+            .ok_or(AesJobError::Internal("the cipher output is not replicated"))?;
+        let ciphertext = sbox.reveal(net, &output, &spec.reveal_to).await?;
         Ok(AesJobOutput {
             ciphertext: ciphertext.map(|c| c.into_iter().map(|b| b.value()).collect()),
             stats: net.stats().since(&self.start),
             rounds_stats,
             preprocessing_stats,
         })
+    }
+}
+
+/// A share type the job can read back as replicated once the driver has reshared it.
+trait ReplicatedForm: Copy {
+    fn replicated(self) -> Option<RssShare>;
+}
+
+impl ReplicatedForm for RssShare {
+    fn replicated(self) -> Option<RssShare> {
+        Some(self)
+    }
+}
+
+impl ReplicatedForm for MixedShare {
+    fn replicated(self) -> Option<RssShare> {
+        self.as_replicated()
     }
 }
 

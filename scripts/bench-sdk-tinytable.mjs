@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 /**
- * Two-party TinyTable AES-128 through the SDK (Node, core as WASM), semi-honest, circuit path,
- * with the **trusted dealer** as the third session member: three Node processes (parties 0 and 1
- * and the dealer) on a relay on loopback. Key shares from parties 0 and 1, plaintext from party 1,
+ * Two-party TinyTable AES-128 through the SDK (Node, core as WASM) with the **trusted dealer** as
+ * the third session member: three Node processes (parties 0 and 1 and the dealer) on a relay on
+ * loopback. The path, security level and MAC width come from CHORUS_BENCH_PATH (`circuit`, the
+ * default, or `sbox-tables`), CHORUS_BENCH_SECURITY (`semi-honest`, the default, or `malicious`)
+ * and CHORUS_BENCH_MAC_BITS (64, the default, or 32 on the circuit path). Circuit path: key shares
+ * from parties 0 and 1; S-box-table path: the whole key from party 0. Plaintext from party 1,
  * ciphertext to both; checked against Node's AES. One JSON line per measurement:
  *
  * - `mode: "sequential"`: `n` jobs of one block, one after another; `ms_per_aes` = total / n;
@@ -24,16 +27,29 @@ import { connect, createRoom } from '@chorus/sdk';
 import { startRelay } from '@chorus/server';
 import { benchInputs } from './bench-sdk-inputs.mjs';
 
-const ROLES = { protocol: 'tinytable', path: 'circuit', keyHolders: [0, 1], plaintextOwner: 1, reveal: [0, 1] };
+const PATH = process.env.CHORUS_BENCH_PATH ?? 'circuit';
+const SECURITY = process.env.CHORUS_BENCH_SECURITY ?? 'semi-honest';
+const MAC_BITS = Number(process.env.CHORUS_BENCH_MAC_BITS ?? 64);
+const SPLIT_KEY = PATH === 'circuit';
+const ROLES = {
+  protocol: 'tinytable',
+  path: PATH,
+  security: SECURITY,
+  ...(SECURITY === 'malicious' ? { macBits: MAC_BITS } : {}),
+  keyHolders: SPLIT_KEY ? [0, 1] : [0],
+  plaintextOwner: 1,
+  reveal: [0, 1],
+};
 
 /** One member: warm-up, then the timed jobs; prints one JSON line. */
 async function member() {
   const invite = JSON.parse(process.env.CHORUS_INVITE);
   const { mode, blocks, seed } = JSON.parse(process.env.CHORUS_RUN);
-  const { keyShares, plaintext } = benchInputs(seed, blocks);
+  const { keyShares, key, plaintext } = benchInputs(seed, blocks);
   const slot = invite.slot;
+  const keyOf = (s) => (SPLIT_KEY ? keyShares[s] : s === 0 ? key.toString('hex') : undefined);
   const input = (block, count) => ({
-    ...(slot < 2 ? { key: keyShares[slot] } : {}),
+    ...(keyOf(slot) !== undefined ? { key: keyOf(slot) } : {}),
     ...(slot === 1 ? { plaintext: plaintext.subarray(16 * block, 16 * (block + count)) } : {}),
   });
   const session = await connect({ ...invite, secret: process.env.CHORUS_SECRET, signal: AbortSignal.timeout(600_000) });
@@ -92,8 +108,9 @@ async function coordinator() {
         console.log(
           JSON.stringify({
             protocol: 'tinytable',
-            path: 'circuit',
-            security: 'semi-honest',
+            path: PATH,
+            security: SECURITY,
+            ...(SECURITY === 'malicious' ? { mac_bits: MAC_BITS } : {}),
             preprocessing: 'trusted-dealer',
             transport: 'relay',
             runtime: `node-${process.versions.node}-wasm`,

@@ -306,8 +306,10 @@ fn run_once(
             let before = net.stats();
             let cpu_before = thread_cpu_time();
             let started = Instant::now();
-            let ciphertexts = online(&mut net, p, mode, material, &key, &plaintext, &circuit).await?;
+            let ciphertexts = online(&mut net, p, mode, &material, &key, &plaintext, &circuit).await?;
             let elapsed = started.elapsed();
+            // Freeing the consumed material (up to hundreds of MB) is not online work.
+            drop(material);
             let cpu = thread_cpu_time().zip(cpu_before).map(|(after, before)| after.saturating_sub(before));
             let stats = net.stats().since(&before);
             // The writers end once their queues close, that is when the network is dropped;
@@ -356,7 +358,7 @@ async fn online<N: Network>(
     net: &mut N,
     party: usize,
     mode: &str,
-    material: Material,
+    material: &Material,
     key: &Block,
     plaintext: &[Block],
     circuit: &Circuit,

@@ -31,7 +31,7 @@
 
 use super::error::{Step, TinyTableError};
 use super::msg::{check_two_parties, recv, send};
-use super::prefetch::{prefetch, AHEAD};
+use super::prefetch::{prefetch, AHEAD, PAGE_AHEAD};
 use super::prep::{Reveal, TrustedDealer};
 use crate::aes::linear::{mix_columns, shift_rows};
 use crate::aes::sbox::{sbox, sbox_table};
@@ -295,18 +295,11 @@ pub async fn encrypt_batch<N: Network>(
     let (key_msg, pt_msg) = if key_owner { (&my_msg, &their_msg) } else { (&their_msg, &my_msg) };
     let mut states = initial_states(key_msg, pt_msg);
 
+    let table_sets: Vec<&[u8]> = preps.iter().map(|p| p.tables.as_slice()).collect();
+    let mut mine = vec![0u8; 16 * n];
     for round in 1..ROUND_KEYS {
         let step = Step::SboxRound(round);
-        let offset = TABLE_ENTRIES * 16 * (round - 1);
-        let mut mine = Vec::with_capacity(16 * n);
-        for (i, (state, prep)) in states.iter().zip(preps).enumerate() {
-            if let (Some(ahead), Some(later)) = (states.get(i + AHEAD), preps.get(i + AHEAD)) {
-                let tables = &later.tables[offset..offset + 16 * TABLE_ENTRIES];
-                (0..16).for_each(|j| prefetch(&tables[TABLE_ENTRIES * j + usize::from(ahead[j])]));
-            }
-            let tables = &prep.tables[offset..offset + 16 * TABLE_ENTRIES];
-            mine.extend((0..16).map(|j| tables[TABLE_ENTRIES * j + usize::from(state[j])]));
-        }
+        gather_round(&table_sets, round, &states, &mut mine);
         send(net, step, mine.clone())?;
         let theirs = recv(net, step, 16 * n).await?;
         let last = round == ROUND_KEYS - 1;
@@ -322,6 +315,39 @@ pub async fn encrypt_batch<N: Network>(
         .zip(preps)
         .map(|(s, prep)| prep.output_mask.map(|m| core::array::from_fn(|j| s[j] ^ m[j])))
         .collect())
+}
+
+/// This party's entries of S-box round `round` for every block: `out[16 i + j]` is entry
+/// `states[i][j]` of block `i`'s table `16 (round − 1) + j` (`tables[i]`: block `i`'s tables).
+///
+/// A block's 16 tables of one round are 4 KiB in a row, one or two pages, and every block's are
+/// on other pages: each block costs a page walk besides its 16 cache misses. So the first and
+/// last entries a block will need are touched [`PAGE_AHEAD`] blocks early (starting the page
+/// walks), and all 16 [`AHEAD`] blocks early, keeping many misses in flight.
+pub(crate) fn gather_round(tables: &[&[u8]], round: usize, states: &[[u8; 16]], out: &mut [u8]) {
+    const ROUND_BYTES: usize = 16 * TABLE_ENTRIES;
+    let offset = ROUND_BYTES * (round - 1);
+    // The caller checked every block's table length; the fixed-size view lets every index
+    // `256 j + e < 4096` go without a bounds check.
+    let round_tables = |i: usize| -> &[u8; ROUND_BYTES] {
+        tables[i][offset..offset + ROUND_BYTES].try_into().expect("checked table length")
+    };
+    let n = states.len().min(tables.len());
+    for (i, dst) in out.chunks_exact_mut(16).take(n).enumerate() {
+        if i + PAGE_AHEAD < n {
+            let (t, s) = (round_tables(i + PAGE_AHEAD), &states[i + PAGE_AHEAD]);
+            prefetch(&t[usize::from(s[0])]);
+            prefetch(&t[15 * TABLE_ENTRIES + usize::from(s[15])]);
+        }
+        if i + AHEAD < n {
+            let (t, s) = (round_tables(i + AHEAD), &states[i + AHEAD]);
+            (1..15).for_each(|j| prefetch(&t[TABLE_ENTRIES * j + usize::from(s[j])]));
+        }
+        let (t, s) = (round_tables(i), &states[i]);
+        for (j, d) in dst.iter_mut().enumerate() {
+            *d = t[TABLE_ENTRIES * j + usize::from(s[j])];
+        }
+    }
 }
 
 /// Encrypts one block; see [`encrypt_batch`].

@@ -19,9 +19,12 @@
 //! `16 n` bytes each way; the output is `e ⊕ m_out` locally (no output round). Rounds = 1 + 10.
 //!
 //! Layout and speed: each block's 160 tables are one contiguous 40 KiB array (table
-//! `16 (round − 1) + byte` at offset `256 · index`); the online phase keeps all states of a batch
-//! in one array, sends one packed message of `16 n` bytes per round and applies the linear layers
-//! block by block on plain bytes with no allocation per lookup. The round function on bytes and
+//! `16 (round − 1) + byte` at offset `256 · index`); the batch dealer puts all blocks' arrays of
+//! one party in one slab backed by huge pages (page walks are a large part of random reads under
+//! virtualization). The online phase keeps all states of a batch in one array, gathers a round's
+//! entries of all blocks in one pass with software prefetch (`gather_round`), sends one packed
+//! message of `16 n` bytes per round and applies the linear layers block by block on plain bytes
+//! with no allocation per lookup. The round function on bytes and
 //! the key owner's key schedule are shared with the malicious variant ([`super::sbox_malicious`]) and the
 //! §4 table construction ([`super::sbox_prep`]).
 //!

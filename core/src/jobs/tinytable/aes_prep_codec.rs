@@ -17,7 +17,7 @@
 use super::prep_codec::{get_reveal, put_len, put_reveal, Reader};
 use crate::proto::tinytable::aes_tables::{AesTablePrep, ROUND_KEYS, TABLE_BYTES_PER_BLOCK};
 use crate::proto::tinytable::batch_open::KeyPrf;
-use crate::proto::tinytable::sbox_prep::PeerKeys;
+use crate::proto::tinytable::sbox_prep::{large_zeroed, PeerKeys};
 use crate::proto::tinytable::MaliciousAesPrep;
 
 const TABLES_MAGIC: &[u8] = b"chorus/tt-aes-tables/v1";
@@ -102,7 +102,8 @@ pub fn decode_malicious(bytes: &[u8]) -> Result<MaliciousAesPrep, String> {
     let roles = r.take(3, "roles")?;
     let (party, key_owner, reveal) = (usize::from(roles[0]), usize::from(roles[1]), get_reveal(roles[2]));
     let blocks = r.len("block count", TABLE_BYTES_PER_BLOCK)?;
-    let tables = get_bytes(&mut r, "tables")?;
+    // The two arrays the online phase reads at random positions get huge pages.
+    let tables = get_large_bytes(&mut r, "tables")?;
     let tags = get_tags(&mut r, "tags")?;
     let alpha = u64::from_le_bytes(r.take(8, "alpha")?.try_into().unwrap_or_default());
     let peer_keys = match r.take(1, "verifier key kind")?[0] {
@@ -151,10 +152,23 @@ fn put_tags(out: &mut Vec<u8>, tags: &[u128]) {
     }
 }
 
+/// [`get_bytes`] into a vector backed by huge pages where available.
+fn get_large_bytes(r: &mut Reader<'_>, what: &str) -> Result<Vec<u8>, String> {
+    let n = r.len(what, 1)?;
+    let bytes = r.take(n, what)?;
+    let mut out = large_zeroed(n);
+    out.copy_from_slice(bytes);
+    Ok(out)
+}
+
+/// Tags into a vector backed by huge pages where available (tag arrays are the largest part of
+/// the material and are read at random positions).
 fn get_tags(r: &mut Reader<'_>, what: &str) -> Result<Vec<u128>, String> {
     let n = r.len(what, 16)?;
-    Ok(r.take(16 * n, what)?
-        .chunks_exact(16)
-        .map(|c| u128::from_le_bytes(c.try_into().unwrap_or_default()))
-        .collect())
+    let bytes = r.take(16 * n, what)?;
+    let mut tags: Vec<u128> = large_zeroed(n);
+    for (t, c) in tags.iter_mut().zip(bytes.chunks_exact(16)) {
+        *t = u128::from_le_bytes(c.try_into().unwrap_or_default());
+    }
+    Ok(tags)
 }

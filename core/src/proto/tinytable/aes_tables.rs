@@ -19,9 +19,12 @@
 //! `16 n` bytes each way; the output is `e ⊕ m_out` locally (no output round). Rounds = 1 + 10.
 //!
 //! Layout and speed: each block's 160 tables are one contiguous 40 KiB array (table
-//! `16 (round − 1) + byte` at offset `256 · index`); the online phase keeps all states of a batch
-//! in one array, sends one packed message of `16 n` bytes per round and applies the linear layers
-//! block by block on plain bytes with no allocation per lookup. The round function on bytes and
+//! `16 (round − 1) + byte` at offset `256 · index`); the batch dealer puts all blocks' arrays of
+//! one party in one slab backed by huge pages (page walks are a large part of random reads under
+//! virtualization). The online phase keeps all states of a batch in one array, gathers a round's
+//! entries of all blocks in one pass with software prefetch (`gather_round`), sends one packed
+//! message of `16 n` bytes per round and applies the linear layers block by block on plain bytes
+//! with no allocation per lookup. The round function on bytes and
 //! the key owner's key schedule are shared with the malicious variant ([`super::sbox_malicious`]) and the
 //! §4 table construction ([`super::sbox_prep`]).
 //!
@@ -31,14 +34,16 @@
 
 use super::error::{Step, TinyTableError};
 use super::msg::{check_two_parties, recv, send};
-use super::prefetch::{prefetch, AHEAD};
+use super::prefetch::{prefetch, AHEAD, PAGE_AHEAD};
 use super::prep::{Reveal, TrustedDealer};
+use super::sbox_prep::large_zeroed;
 use crate::aes::linear::{mix_columns, shift_rows};
 use crate::aes::sbox::{sbox, sbox_table};
 use crate::aes::{expand_key, Block, KeySize};
 use crate::field::Gf256;
 use crate::net::{Network, PartyId};
 use rand_core::{CryptoRng, RngCore};
+use std::sync::Arc;
 
 /// S-box tables per AES-128 block (16 per round, 10 rounds; key schedule local to the key owner).
 pub const TABLES_PER_BLOCK: usize = 160;
@@ -49,6 +54,34 @@ pub const ROUND_KEYS: usize = 11;
 /// Bytes of one block's table shares per party.
 pub const TABLE_BYTES_PER_BLOCK: usize = TABLES_PER_BLOCK * TABLE_ENTRIES;
 
+/// One block's table shares: its own vector (material from outside the dealer), or its stretch
+/// of one batch-wide slab the dealer backs with huge pages ([`TrustedDealer::aes_tables_batch`]).
+/// The online gathers read a batch's tables at random positions; with 4 KiB pages each block's
+/// round tables cost a page walk of their own (measured: a fifth of the gather's time), with
+/// huge pages a walk covers 51 blocks.
+#[derive(Clone)]
+enum TableBytes {
+    Owned(Vec<u8>),
+    Slab { slab: Arc<Vec<u8>>, offset: usize },
+}
+
+impl TableBytes {
+    fn as_slice(&self) -> &[u8] {
+        match self {
+            TableBytes::Owned(v) => v,
+            TableBytes::Slab { slab, offset } => &slab[*offset..*offset + TABLE_BYTES_PER_BLOCK],
+        }
+    }
+}
+
+impl PartialEq for TableBytes {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for TableBytes {}
+
 /// One party's preprocessed material for one AES-128 block with S-box tables.
 #[derive(Clone, PartialEq, Eq)]
 pub struct AesTablePrep {
@@ -56,7 +89,7 @@ pub struct AesTablePrep {
     key_owner: PartyId,
     reveal: Reveal,
     /// Table `16 (round − 1) + byte` at `TABLE_ENTRIES · index`.
-    tables: Vec<u8>,
+    tables: TableBytes,
     round_key_masks: Option<Vec<[u8; 16]>>,
     plaintext_mask: Option<[u8; 16]>,
     output_mask: Option<[u8; 16]>,
@@ -80,7 +113,7 @@ impl AesTablePrep {
 
     /// Bytes of table shares held by this party ([`TABLES_PER_BLOCK`] × [`TABLE_ENTRIES`]).
     pub fn table_bytes(&self) -> usize {
-        self.tables.len()
+        self.tables.as_slice().len()
     }
 }
 
@@ -156,47 +189,81 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
         reveal: Reveal,
     ) -> Result<[AesTablePrep; 2], TinyTableError> {
         check_roles(key_owner, reveal)?;
-        let rng = self.rng();
-        let sbox = sbox_table();
-        let chain = MaskChain::sample(rng);
         let mut tables = [vec![0u8; TABLE_BYTES_PER_BLOCK], vec![0u8; TABLE_BYTES_PER_BLOCK]];
-        rng.fill_bytes(&mut tables[0]);
-        for round in 0..10 {
-            for byte in 0..16 {
-                let base = TABLE_ENTRIES * (16 * round + byte);
-                let (m_in, m_out) = (chain.in_masks[round][byte], chain.out_masks[round][byte]);
-                for e in 0..TABLE_ENTRIES {
-                    tables[1][base + e] = tables[0][base + e] ^ sbox[e ^ usize::from(m_in)] ^ m_out;
-                }
-            }
-        }
-        let [tables_0, tables_1] = tables;
-        let make = |party: PartyId, tables: Vec<u8>| AesTablePrep {
-            party,
-            key_owner,
-            reveal,
-            tables,
-            round_key_masks: (party == key_owner).then(|| chain.key_masks.to_vec()),
-            plaintext_mask: (party != key_owner).then_some(chain.plaintext_mask),
-            output_mask: reveal.includes(party).then_some(chain.output_mask),
-        };
-        Ok([make(0, tables_0), make(1, tables_1)])
+        let [t0, t1] = &mut tables;
+        let chain = deal_block_tables(self.rng(), t0, t1);
+        let [tables_0, tables_1] = tables.map(TableBytes::Owned);
+        Ok([
+            block_prep(0, key_owner, reveal, tables_0, &chain),
+            block_prep(1, key_owner, reveal, tables_1, &chain),
+        ])
     }
 
-    /// Material for `blocks` independent blocks (see [`Self::aes_tables`]).
+    /// Material for `blocks` independent blocks (see [`Self::aes_tables`]; the same material a
+    /// loop over it would deal from the same generator). Each party's tables of the whole batch
+    /// are one huge-page-backed slab shared by its blocks' [`AesTablePrep`]s.
     pub fn aes_tables_batch(
         &mut self,
         key_owner: PartyId,
         reveal: Reveal,
         blocks: usize,
     ) -> Result<[Vec<AesTablePrep>; 2], TinyTableError> {
+        check_roles(key_owner, reveal)?;
+        let mut slabs: [Vec<u8>; 2] =
+            [large_zeroed(blocks * TABLE_BYTES_PER_BLOCK), large_zeroed(blocks * TABLE_BYTES_PER_BLOCK)];
+        let [s0, s1] = &mut slabs;
+        let rng = self.rng();
+        let chains: Vec<MaskChain> = s0
+            .chunks_exact_mut(TABLE_BYTES_PER_BLOCK)
+            .zip(s1.chunks_exact_mut(TABLE_BYTES_PER_BLOCK))
+            .map(|(t0, t1)| deal_block_tables(rng, t0, t1))
+            .collect();
+        let slabs = slabs.map(Arc::new);
         let mut out = [Vec::with_capacity(blocks), Vec::with_capacity(blocks)];
-        for _ in 0..blocks {
-            let [a, b] = self.aes_tables(key_owner, reveal)?;
-            out[0].push(a);
-            out[1].push(b);
+        for (i, chain) in chains.iter().enumerate() {
+            for (party, slab) in slabs.iter().enumerate() {
+                let tables = TableBytes::Slab { slab: Arc::clone(slab), offset: i * TABLE_BYTES_PER_BLOCK };
+                out[party].push(block_prep(party, key_owner, reveal, tables, chain));
+            }
         }
         Ok(out)
+    }
+}
+
+/// Samples one block's masks and fills both parties' table shares (`t0`, `t1`: 160 tables each)
+/// with `t0` uniform and `t0[e] ⊕ t1[e] = S(e ⊕ m_in) ⊕ m_out`.
+fn deal_block_tables<R: RngCore>(rng: &mut R, t0: &mut [u8], t1: &mut [u8]) -> MaskChain {
+    let sbox = sbox_table();
+    let chain = MaskChain::sample(rng);
+    rng.fill_bytes(t0);
+    for round in 0..10 {
+        for byte in 0..16 {
+            let base = TABLE_ENTRIES * (16 * round + byte);
+            let (m_in, m_out) = (chain.in_masks[round][byte], chain.out_masks[round][byte]);
+            for e in 0..TABLE_ENTRIES {
+                t1[base + e] = t0[base + e] ^ sbox[e ^ usize::from(m_in)] ^ m_out;
+            }
+        }
+    }
+    chain
+}
+
+/// `party`'s material for one block from its table shares and the block's masks.
+fn block_prep(
+    party: PartyId,
+    key_owner: PartyId,
+    reveal: Reveal,
+    tables: TableBytes,
+    chain: &MaskChain,
+) -> AesTablePrep {
+    AesTablePrep {
+        party,
+        key_owner,
+        reveal,
+        tables,
+        round_key_masks: (party == key_owner).then(|| chain.key_masks.to_vec()),
+        plaintext_mask: (party != key_owner).then_some(chain.plaintext_mask),
+        output_mask: reveal.includes(party).then_some(chain.output_mask),
     }
 }
 
@@ -265,7 +332,7 @@ pub async fn encrypt_batch<N: Network>(
         let consistent = prep.party == party
             && prep.key_owner == first.key_owner
             && prep.reveal == first.reveal
-            && prep.tables.len() == TABLE_BYTES_PER_BLOCK
+            && prep.tables.as_slice().len() == TABLE_BYTES_PER_BLOCK
             && prep.round_key_masks.as_ref().map(Vec::len).unwrap_or(ROUND_KEYS) == ROUND_KEYS
             && (key_owner == prep.round_key_masks.is_some())
             && (key_owner != prep.plaintext_mask.is_some());
@@ -295,18 +362,11 @@ pub async fn encrypt_batch<N: Network>(
     let (key_msg, pt_msg) = if key_owner { (&my_msg, &their_msg) } else { (&their_msg, &my_msg) };
     let mut states = initial_states(key_msg, pt_msg);
 
+    let table_sets: Vec<&[u8]> = preps.iter().map(|p| p.tables.as_slice()).collect();
+    let mut mine = vec![0u8; 16 * n];
     for round in 1..ROUND_KEYS {
         let step = Step::SboxRound(round);
-        let offset = TABLE_ENTRIES * 16 * (round - 1);
-        let mut mine = Vec::with_capacity(16 * n);
-        for (i, (state, prep)) in states.iter().zip(preps).enumerate() {
-            if let (Some(ahead), Some(later)) = (states.get(i + AHEAD), preps.get(i + AHEAD)) {
-                let tables = &later.tables[offset..offset + 16 * TABLE_ENTRIES];
-                (0..16).for_each(|j| prefetch(&tables[TABLE_ENTRIES * j + usize::from(ahead[j])]));
-            }
-            let tables = &prep.tables[offset..offset + 16 * TABLE_ENTRIES];
-            mine.extend((0..16).map(|j| tables[TABLE_ENTRIES * j + usize::from(state[j])]));
-        }
+        gather_round(&table_sets, round, &states, &mut mine);
         send(net, step, mine.clone())?;
         let theirs = recv(net, step, 16 * n).await?;
         let last = round == ROUND_KEYS - 1;
@@ -322,6 +382,39 @@ pub async fn encrypt_batch<N: Network>(
         .zip(preps)
         .map(|(s, prep)| prep.output_mask.map(|m| core::array::from_fn(|j| s[j] ^ m[j])))
         .collect())
+}
+
+/// This party's entries of S-box round `round` for every block: `out[16 i + j]` is entry
+/// `states[i][j]` of block `i`'s table `16 (round − 1) + j` (`tables[i]`: block `i`'s tables).
+///
+/// A block's 16 tables of one round are 4 KiB in a row, one or two pages, and every block's are
+/// on other pages: each block costs a page walk besides its 16 cache misses. So the first and
+/// last entries a block will need are touched [`PAGE_AHEAD`] blocks early (starting the page
+/// walks), and all 16 [`AHEAD`] blocks early, keeping many misses in flight.
+pub(crate) fn gather_round(tables: &[&[u8]], round: usize, states: &[[u8; 16]], out: &mut [u8]) {
+    const ROUND_BYTES: usize = 16 * TABLE_ENTRIES;
+    let offset = ROUND_BYTES * (round - 1);
+    // The caller checked every block's table length; the fixed-size view lets every index
+    // `256 j + e < 4096` go without a bounds check.
+    let round_tables = |i: usize| -> &[u8; ROUND_BYTES] {
+        tables[i][offset..offset + ROUND_BYTES].try_into().expect("checked table length")
+    };
+    let n = states.len().min(tables.len());
+    for (i, dst) in out.chunks_exact_mut(16).take(n).enumerate() {
+        if i + PAGE_AHEAD < n {
+            let (t, s) = (round_tables(i + PAGE_AHEAD), &states[i + PAGE_AHEAD]);
+            prefetch(&t[usize::from(s[0])]);
+            prefetch(&t[15 * TABLE_ENTRIES + usize::from(s[15])]);
+        }
+        if i + AHEAD < n {
+            let (t, s) = (round_tables(i + AHEAD), &states[i + AHEAD]);
+            (1..15).for_each(|j| prefetch(&t[TABLE_ENTRIES * j + usize::from(s[j])]));
+        }
+        let (t, s) = (round_tables(i), &states[i]);
+        for (j, d) in dst.iter_mut().enumerate() {
+            *d = t[TABLE_ENTRIES * j + usize::from(s[j])];
+        }
+    }
 }
 
 /// Encrypts one block; see [`encrypt_batch`].
@@ -349,7 +442,7 @@ impl AesTablePrep {
 
     /// This party's table shares (table `16 (round − 1) + byte` at `TABLE_ENTRIES · index`).
     pub fn tables(&self) -> &[u8] {
-        &self.tables
+        self.tables.as_slice()
     }
 
     /// The 11 round-key masks (key owner only).
@@ -391,6 +484,7 @@ impl AesTablePrep {
                 reason: "AES table parts do not fit the party, its roles or the table size".into(),
             });
         }
+        let tables = TableBytes::Owned(tables);
         Ok(AesTablePrep { party, key_owner, reveal, tables, round_key_masks, plaintext_mask, output_mask })
     }
 }

@@ -15,6 +15,11 @@
 /// How many blocks ahead of the current one the gathers prefetch.
 pub(crate) const AHEAD: usize = 4;
 
+/// How many blocks ahead the S-box gathers touch a block's round tables to start their page walks
+/// (under virtualization a page walk costs several memory accesses; a block's tables of one round
+/// span one or two 4 KiB pages, so every block needs its own).
+pub(crate) const PAGE_AHEAD: usize = 12;
+
 /// Hints that `value` will be read soon (into all cache levels).
 #[inline(always)]
 pub(crate) fn prefetch<T>(value: &T) {

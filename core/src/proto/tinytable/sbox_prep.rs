@@ -186,8 +186,9 @@ fn advise_huge_pages<T>(v: &[T]) {
 #[cfg(not(target_os = "linux"))]
 fn advise_huge_pages<T>(_: &[T]) {}
 
-/// A zeroed vector of `len` elements, advised to use huge pages before it is touched.
-fn large_zeroed<T: Clone + Default>(len: usize) -> Vec<T> {
+/// A zeroed vector of `len` elements, advised to use huge pages before it is touched (also used
+/// by the job codec, so material received from a dealer process gets the same backing).
+pub(crate) fn large_zeroed<T: Clone + Default>(len: usize) -> Vec<T> {
     let mut v = Vec::with_capacity(len);
     // Nothing is written yet: the spare capacity is the whole allocation.
     advise_huge_pages(v.spare_capacity_mut());

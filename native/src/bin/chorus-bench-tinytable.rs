@@ -327,10 +327,7 @@ fn run_once(
     }
     let online_time = outcomes.iter().map(|(_, t, _, _)| *t).max().expect("two parties");
     let online_ms = online_time.as_secs_f64() * 1e3;
-    let cpu_ms = outcomes
-        .iter()
-        .map(|(_, _, _, c)| c.map(|c| c.as_secs_f64() * 1e3))
-        .sum::<Option<f64>>();
+    let cpu_ms = outcomes.iter().map(|(_, _, _, c)| c.map(|c| c.as_secs_f64() * 1e3)).sum::<Option<f64>>();
     Ok(Line {
         protocol: "tinytable",
         path: if config.path == Path::SboxTables { "sbox-tables" } else { "circuit" },

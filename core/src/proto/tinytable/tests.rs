@@ -361,8 +361,8 @@ fn sbox_tables_batch_deals_the_blockwise_material() {
     let mut single = dealer(5);
     for i in 0..3 {
         let blockwise = single.aes_tables(0, Reveal::To(1)).unwrap();
-        for party in 0..2 {
-            let prep = &batch[party][i];
+        for (party, preps) in batch.iter().enumerate() {
+            let prep = &preps[i];
             assert_eq!(prep, &blockwise[party], "party {party}, block {i}");
             assert_eq!(prep.table_bytes(), TABLES_PER_BLOCK * TABLE_ENTRIES);
             let rebuilt = AesTablePrep::from_parts(

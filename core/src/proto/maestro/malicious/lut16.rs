@@ -98,7 +98,7 @@ impl MaliciousLut16Sbox {
         let MaliciousSession { party, log, view, .. } = &mut self.session;
         let inverses =
             inverse_observed(party, net, &x, &vectors, &mut |c| masked = c.to_vec(), &mut |_, b, z| {
-                products.push((b.to_vec(), z.to_vec()))
+                products.push((b.to_shares(), z.to_shares()))
             })
             .await?;
         let (right, outputs) = products.pop().expect("LUT-16 multiplies once");

@@ -16,6 +16,7 @@
 //! it passed.
 
 pub mod coin;
+pub mod embed;
 pub mod inner_product;
 pub mod rss64;
 pub mod triples;

@@ -26,7 +26,7 @@
 //! **Lazy reduction.** Each local inner product XOR-accumulates unreduced 128-bit carry-less
 //! products and reduces once (MAESTRO §4).
 //!
-//! **Passes over memory.** The log is lifted block by block ([`TripleLog::lift_blocks`]) straight
+//! **Passes over memory.** The log is lifted block by block ([`TripleLog::lift_next`]) straight
 //! into the combination, which also accumulates the first halving's evaluations; every fold runs
 //! in place and accumulates the next halving's evaluations as it writes — one pass per level.
 //!
@@ -34,7 +34,7 @@
 
 use super::coin::toss;
 use super::rss64::{local_product, mul, open, random, reshare, Rss64};
-use super::triples::{LiftedBlock, TripleLog};
+use super::triples::TripleLog;
 use super::view::PublicView;
 use crate::field::clmul::Backend;
 use crate::field::Gf64;
@@ -55,7 +55,7 @@ mod kernels {
     use crate::field::clmul::Backend;
     use crate::field::Gf64;
     use crate::proto::maestro::verify::rss64::{local_product, mul};
-    use crate::proto::maestro::verify::triples::LiftedBlock;
+    use crate::proto::maestro::verify::triples::{LiftCursor, LiftedBlock, TripleLog};
 
     /// This party's shares of one position (x_k, y_k) of the dot product being halved.
     #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -135,14 +135,15 @@ mod kernels {
     pub(super) fn combine(backend: Backend, acc: &mut Combination, block: &LiftedBlock) {
         let (mut power, r) = (acc.power, acc.r);
         let start = acc.v.len();
-        let (z_first, z_second) = (&mut acc.z_first, &mut acc.z_second);
-        acc.v.extend((0..block.len).map(|k| {
+        acc.v.resize(start + block.len, Element::default());
+        let out = &mut acc.v[start..];
+        for k in 0..block.len {
             let x = Rss64 { first: mul(backend, block.x[0][k], power), second: mul(backend, block.x[1][k], power) };
-            *z_first ^= backend.clmul64(block.z[0][k], power);
-            *z_second ^= backend.clmul64(block.z[1][k], power);
+            acc.z_first ^= backend.clmul64(block.z[0][k], power);
+            acc.z_second ^= backend.clmul64(block.z[1][k], power);
             power = mul(backend, power, r);
-            Element { x, y: Rss64 { first: block.y[0][k], second: block.y[1][k] } }
-        }));
+            out[k] = Element { x, y: Rss64 { first: block.y[0][k], second: block.y[1][k] } };
+        }
         acc.power = power;
         // Pairs are aligned to even positions of the whole vector.
         let from = start - start % 2;
@@ -150,51 +151,74 @@ mod kernels {
         acc.evaluations.add_pairs(backend, &acc.v[from..to]);
     }
 
+    /// Lifts the whole log block by block into the combination.
+    #[inline(always)]
+    pub(super) fn combine_log(backend: Backend, acc: &mut Combination, log: &TripleLog) {
+        let (mut cursor, mut block) = (LiftCursor::default(), LiftedBlock::default());
+        while log.lift_next(&mut cursor, &mut block) {
+            combine(backend, acc, &block);
+        }
+    }
+
+    /// a + r(a + b) for both components of x and y.
+    #[inline(always)]
+    fn fold_one(backend: Backend, a: Element, b: Element, r: u64) -> Element {
+        let (dx, dy) = (a.x + b.x, a.y + b.y);
+        Element {
+            x: Rss64 { first: a.x.first ^ mul(backend, dx.first, r), second: a.x.second ^ mul(backend, dx.second, r) },
+            y: Rss64 { first: a.y.first ^ mul(backend, dy.first, r), second: a.y.second ^ mul(backend, dy.second, r) },
+        }
+    }
+
     /// The fold vᵢ ← v₂ᵢ + r(v₂ᵢ + v₂ᵢ₊₁) in place for x and y (even length in, halved out),
     /// then this party's shares of the next halving's h(1), h(∞) (padding an odd result).
     #[inline(always)]
     pub(super) fn fold(backend: Backend, v: &mut Vec<Element>, r: u64) -> [u64; 2] {
-        let fold_one = |a: Element, b: Element| {
-            let (dx, dy) = (a.x + b.x, a.y + b.y);
-            Element {
-                x: Rss64 { first: a.x.first ^ mul(backend, dx.first, r), second: a.x.second ^ mul(backend, dx.second, r) },
-                y: Rss64 { first: a.y.first ^ mul(backend, dy.first, r), second: a.y.second ^ mul(backend, dy.second, r) },
-            }
-        };
         let half = v.len() / 2;
         let mut evaluations = Evaluations::default();
         // Four in, two out: writes never overtake reads.
         for j in 0..half / 2 {
-            let quad = [v[4 * j], v[4 * j + 1], v[4 * j + 2], v[4 * j + 3]];
-            let out = [fold_one(quad[0], quad[1]), fold_one(quad[2], quad[3])];
+            let out = [
+                fold_one(backend, v[4 * j], v[4 * j + 1], r),
+                fold_one(backend, v[4 * j + 2], v[4 * j + 3], r),
+            ];
             v[2 * j] = out[0];
             v[2 * j + 1] = out[1];
             evaluations.add_pairs(backend, &out);
         }
         if half % 2 == 1 {
-            v[half - 1] = fold_one(v[2 * half - 2], v[2 * half - 1]);
+            v[half - 1] = fold_one(backend, v[2 * half - 2], v[2 * half - 1], r);
         }
         v.truncate(half);
         evaluations.finish(backend, v)
     }
 }
 
-/// Entry points to [`kernels`] for one backend.
-#[derive(Clone, Copy)]
-struct Kernels(Backend);
+/// Entry points to [`kernels`] for one backend, the one place the fast paths are selected: with
+/// PCLMULQDQ the kernels are compiled with it enabled, and the combination (whose bulk lifts
+/// vectorise across elements) also with AVX2 when the CPU has it.
+#[derive(Clone, Copy, Debug)]
+struct Kernels {
+    backend: Backend,
+    avx2: bool,
+}
 
 #[cfg(target_arch = "x86_64")]
 mod pclmul {
     use super::kernels::{self, Combination, Element};
     use super::TripleLog;
     use crate::field::clmul::Backend;
-    use crate::proto::maestro::verify::triples::LiftedBlock;
 
-    // SAFETY (both): callers only reach these after `Backend::detect` found PCLMULQDQ.
+    // SAFETY (all): callers only reach these after detecting PCLMULQDQ (and AVX2 for the
+    // `_avx2` variant).
     #[target_feature(enable = "pclmulqdq")]
     pub(super) unsafe fn combine_log(acc: &mut Combination, log: &TripleLog) {
-        let mut block = LiftedBlock::default();
-        log.lift_blocks(&mut block, |b| kernels::combine(Backend::Pclmulqdq, acc, b));
+        kernels::combine_log(Backend::Pclmulqdq, acc, log)
+    }
+
+    #[target_feature(enable = "pclmulqdq,avx2")]
+    pub(super) unsafe fn combine_log_avx2(acc: &mut Combination, log: &TripleLog) {
+        kernels::combine_log(Backend::Pclmulqdq, acc, log)
     }
 
     #[target_feature(enable = "pclmulqdq")]
@@ -204,24 +228,47 @@ mod pclmul {
 }
 
 impl Kernels {
+    /// The fastest kernels for this CPU.
+    fn detect() -> Self {
+        let backend = Backend::detect();
+        #[cfg(target_arch = "x86_64")]
+        let avx2 = std::is_x86_feature_detected!("avx2");
+        #[cfg(not(target_arch = "x86_64"))]
+        let avx2 = false;
+        Kernels { backend, avx2 }
+    }
+
+    /// Every kernel choice usable on this CPU, portable first (for the cross-checks).
+    #[cfg(test)]
+    fn available() -> Vec<Self> {
+        let detected = Self::detect();
+        let mut all: Vec<Self> =
+            Backend::available().into_iter().map(|backend| Kernels { backend, avx2: false }).collect();
+        if detected.avx2 && detected.backend != Backend::Portable {
+            all.push(detected);
+        }
+        all
+    }
+
     /// Protocol 2 steps 1–2 on the whole log with the powers of `r` (lifted block by block),
     /// plus the first halving's local evaluations.
     fn combine_log(self, log: &TripleLog, r: u64) -> (Vec<kernels::Element>, Rss64, [u64; 2]) {
         let mut acc = kernels::Combination::new(log.len(), r);
-        match self.0 {
-            // SAFETY: the `Pclmulqdq` backend only exists after detecting the CPU feature.
+        match (self.backend, self.avx2) {
+            // SAFETY: the `Pclmulqdq` backend only exists after detecting the CPU feature, and
+            // `avx2` is only set after detecting AVX2.
             #[cfg(target_arch = "x86_64")]
-            Backend::Pclmulqdq => unsafe { pclmul::combine_log(&mut acc, log) },
-            backend => {
-                let mut block = LiftedBlock::default();
-                log.lift_blocks(&mut block, |b| kernels::combine(backend, &mut acc, b));
-            }
+            (Backend::Pclmulqdq, true) => unsafe { pclmul::combine_log_avx2(&mut acc, log) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            (Backend::Pclmulqdq, false) => unsafe { pclmul::combine_log(&mut acc, log) },
+            (backend, _) => kernels::combine_log(backend, &mut acc, log),
         }
-        acc.finish(self.0)
+        acc.finish(self.backend)
     }
 
     fn fold(self, v: &mut Vec<kernels::Element>, r: u64) -> [u64; 2] {
-        match self.0 {
+        match self.backend {
             // SAFETY: as above.
             #[cfg(target_arch = "x86_64")]
             Backend::Pclmulqdq => unsafe { pclmul::fold(v, r) },
@@ -278,8 +325,8 @@ async fn verify_triples<N: Network>(
     view: &mut PublicView,
     log: &TripleLog,
 ) -> Result<u64, MaestroError> {
-    let backend = Backend::detect();
-    let kernels = Kernels(backend);
+    let kernels = Kernels::detect();
+    let backend = kernels.backend;
     let r = toss(party, net, view).await?;
     let (mut v, mut z, mut local) = kernels.combine_log(log, r);
     while v.len() > 1 {
@@ -390,15 +437,14 @@ mod tests {
             let levels = (log.len() as f64).log2().ceil() as usize;
             let coins: Vec<u64> = (0..levels).map(|_| rng.next_u64()).collect();
             let expected = reference(&log, r, &coins);
-            for backend in Backend::available() {
-                let kernels = Kernels(backend);
+            for kernels in Kernels::available() {
                 let (mut v, z, mut local) = kernels.combine_log(&log, r);
-                assert_eq!(z, reference_z(&log, r), "{backend:?}");
+                assert_eq!(z, reference_z(&log, r), "{kernels:?}");
                 for (level, &c) in coins.iter().enumerate() {
-                    assert_eq!((&v, local), (&expected[level].0, expected[level].1), "{backend:?} {level}");
+                    assert_eq!((&v, local), (&expected[level].0, expected[level].1), "{kernels:?} {level}");
                     local = kernels.fold(&mut v, c);
                 }
-                assert_eq!(v, expected[levels].0, "{backend:?}");
+                assert_eq!(v, expected[levels].0, "{kernels:?}");
                 assert_eq!(v.len(), 1);
             }
         }

@@ -17,7 +17,7 @@
 //! The embeddings are GF(2)-linear, so each party applies them to its own components; they are
 //! evaluated with masks (no table indexed by share values). The log stores small words
 //! column-wise (recorded straight from the packed share buffers where the layers have them) and
-//! [`TripleLog::lift_blocks`] lifts them a block at a time with the bulk kernels of
+//! [`TripleLog::lift_next`] lifts them a block at a time with the bulk kernels of
 //! [`super::embed`]; [`TripleLog::lift_chunks`] is the one-triple-at-a-time reference lift.
 
 use super::embed;
@@ -278,32 +278,34 @@ impl TripleLog {
         *self = Self::default();
     }
 
-    /// Every recorded triple lifted into GF(2^64) with the bulk lifts of [`super::embed`], in
-    /// the fixed order of [`TripleLog::lift_chunks`], handed to `consume` one block at a time
-    /// (so the lifted batch never exists in memory at once).
+    /// Lifts the next block of recorded triples into GF(2^64) with the bulk lifts of
+    /// [`super::embed`], in the fixed order of [`TripleLog::lift_chunks`]; returns `false` once
+    /// every triple was lifted. Going block by block, the lifted batch never exists in memory
+    /// at once.
     #[inline(always)]
-    pub fn lift_blocks(&self, block: &mut LiftedBlock, mut consume: impl FnMut(&LiftedBlock)) {
-        lift_columns(&self.gf256, &embed::GF256, &embed::GF256, &embed::GF256, block, &mut consume);
-        lift_columns(&self.gf16, &embed::GF16, &embed::GF16, &embed::GF16, block, &mut consume);
-        lift_columns(&self.tower, &embed::TOWER_XY, &embed::TOWER_XY, &embed::TOWER_Z, block, &mut consume);
-        let basis = embed::one_hot_basis();
-        let slot = |packed: u64, s: u32| (packed >> (embed::ONE_HOT_SLOT * s)) & ((1 << embed::ONE_HOT_SLOT) - 1);
-        let mut packed = [0u64; BLOCK / 2];
-        let vectors = self.one_hot[0].len();
-        for start in (0..vectors).step_by(BLOCK / 2) {
-            let m = (vectors - start).min(BLOCK / 2);
-            for c in 0..2 {
-                embed::embed_into(&mut packed[..m], &self.one_hot[c][start..start + m], &basis);
-                for (v, &p) in packed[..m].iter().enumerate() {
-                    for (t, base) in [(2 * v, 0), (2 * v + 1, 3)] {
-                        block.x[c][t] = slot(p, base);
-                        block.y[c][t] = slot(p, base + 1);
-                        block.z[c][t] = slot(p, base + 2);
-                    }
-                }
+    pub fn lift_next(&self, cursor: &mut LiftCursor, block: &mut LiftedBlock) -> bool {
+        loop {
+            let consumed = match cursor.kind {
+                0 => lift_columns(&self.gf256, &embed::GF256, &embed::GF256, &embed::GF256, cursor.start, block),
+                1 => lift_columns(&self.gf16, &embed::GF16, &embed::GF16, &embed::GF16, cursor.start, block),
+                2 => lift_columns(
+                    &self.tower,
+                    &embed::TOWER_XY,
+                    &embed::TOWER_XY,
+                    &embed::TOWER_Z,
+                    cursor.start,
+                    block,
+                ),
+                3 => lift_one_hot(&self.one_hot, &cursor.one_hot_basis, cursor.start, block),
+                _ => return false,
+            };
+            if consumed == 0 {
+                cursor.kind += 1;
+                cursor.start = 0;
+            } else {
+                cursor.start += consumed;
+                return true;
             }
-            block.len = 2 * m;
-            consume(block);
         }
     }
 
@@ -370,28 +372,61 @@ impl TripleLog {
     }
 }
 
-/// Lifts one kind block by block with the bases of its x, y and z words.
+/// Where [`TripleLog::lift_next`] continues: the kind of entries and the first entry not lifted.
+#[derive(Clone, Debug)]
+pub struct LiftCursor {
+    kind: usize,
+    start: usize,
+    one_hot_basis: [u64; 16],
+}
+
+impl Default for LiftCursor {
+    fn default() -> Self {
+        LiftCursor { kind: 0, start: 0, one_hot_basis: embed::one_hot_basis() }
+    }
+}
+
+/// Lifts up to [`BLOCK`] entries of one kind from `start` with the bases of its x, y and z
+/// words; returns the number of entries lifted.
 #[inline(always)]
 fn lift_columns<Z: Copy + Into<u64>, const BX: usize, const BY: usize, const BZ: usize>(
     cols: &Columns<Z>,
     bx: &[u64; BX],
     by: &[u64; BY],
     bz: &[u64; BZ],
+    start: usize,
     block: &mut LiftedBlock,
-    consume: &mut impl FnMut(&LiftedBlock),
-) {
-    let n = cols.len();
-    for start in (0..n).step_by(BLOCK) {
-        let m = (n - start).min(BLOCK);
-        let range = start..start + m;
-        for c in 0..2 {
-            embed::embed_into(&mut block.x[c][..m], &cols.x[c][range.clone()], bx);
-            embed::embed_into(&mut block.y[c][..m], &cols.y[c][range.clone()], by);
-            embed::embed_into(&mut block.z[c][..m], &cols.z[c][range.clone()], bz);
-        }
-        block.len = m;
-        consume(block);
+) -> usize {
+    let m = cols.len().saturating_sub(start).min(BLOCK);
+    let range = start..start + m;
+    for c in 0..2 {
+        embed::embed_into(&mut block.x[c][..m], &cols.x[c][range.clone()], bx);
+        embed::embed_into(&mut block.y[c][..m], &cols.y[c][range.clone()], by);
+        embed::embed_into(&mut block.z[c][..m], &cols.z[c][range.clone()], bz);
     }
+    block.len = m;
+    m
+}
+
+/// Lifts up to [`BLOCK`]/2 one-hot vectors from `start` into their Eq. (5) and Eq. (6) triples
+/// (interleaved); returns the number of vectors lifted.
+#[inline(always)]
+fn lift_one_hot(e: &[Vec<u16>; 2], basis: &[u64; 16], start: usize, block: &mut LiftedBlock) -> usize {
+    const MASK: u64 = (1 << embed::ONE_HOT_SLOT) - 1;
+    let m = e[0].len().saturating_sub(start).min(BLOCK / 2);
+    let mut packed = [0u64; BLOCK / 2];
+    for c in 0..2 {
+        embed::embed_into(&mut packed[..m], &e[c][start..start + m], basis);
+        for (v, &p) in packed[..m].iter().enumerate() {
+            for (t, slot) in [(2 * v, 0), (2 * v + 1, 3)] {
+                block.x[c][t] = (p >> (embed::ONE_HOT_SLOT * slot)) & MASK;
+                block.y[c][t] = (p >> (embed::ONE_HOT_SLOT * (slot + 1))) & MASK;
+                block.z[c][t] = (p >> (embed::ONE_HOT_SLOT * (slot + 2))) & MASK;
+            }
+        }
+    }
+    block.len = 2 * m;
+    m
 }
 
 /// Monomial components m_S (bit S) from one-hot components e_j (bit j): e_j = Σ_{S ⊇ J} m_S

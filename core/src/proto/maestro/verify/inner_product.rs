@@ -67,8 +67,8 @@ mod kernels {
     /// Unreduced additive shares of h(1) = Σ x₂ᵢ₊₁y₂ᵢ₊₁ and h(∞) = Σ (x₂ᵢ + x₂ᵢ₊₁)(y₂ᵢ + y₂ᵢ₊₁).
     #[derive(Clone, Copy, Debug, Default)]
     pub(super) struct Evaluations {
-        at_one: u128,
-        leading: u128,
+        pub(super) at_one: u128,
+        pub(super) leading: u128,
     }
 
     impl Evaluations {
@@ -85,7 +85,7 @@ mod kernels {
         /// Pads an odd-length `v` of more than one element with a zero pair (whose partner's
         /// terms are added) and returns the reduced shares.
         #[inline(always)]
-        fn finish(mut self, backend: Backend, v: &mut Vec<Element>) -> [u64; 2] {
+        pub(super) fn finish(mut self, backend: Backend, v: &mut Vec<Element>) -> [u64; 2] {
             if v.len() % 2 == 1 && v.len() > 1 {
                 let last = v[v.len() - 1];
                 self.leading ^= local_product(backend, last.x, last.y);
@@ -99,12 +99,12 @@ mod kernels {
     /// unreduced Σ r^k z_k, over the triples seen so far, with the first halving's
     /// evaluations of every complete pair.
     pub(super) struct Combination {
-        v: Vec<Element>,
-        z_first: u128,
-        z_second: u128,
-        power: u64,
-        r: u64,
-        evaluations: Evaluations,
+        pub(super) v: Vec<Element>,
+        pub(super) z_first: u128,
+        pub(super) z_second: u128,
+        pub(super) power: u64,
+        pub(super) r: u64,
+        pub(super) evaluations: Evaluations,
     }
 
     impl Combination {
@@ -203,27 +203,205 @@ struct Kernels {
     avx2: bool,
 }
 
+/// The x86-64 kernels: the same arithmetic as [`kernels`] on SSE registers, a pair of GF(2^64)
+/// components per register, so two products share one vectorised reduction and the inner
+/// products accumulate unreduced in registers.
 #[cfg(target_arch = "x86_64")]
 mod pclmul {
-    use super::kernels::{self, Combination, Element};
-    use super::TripleLog;
+    use super::kernels::{Combination, Element, Evaluations};
+    use super::{Rss64, TripleLog};
     use crate::field::clmul::Backend;
+    use crate::proto::maestro::verify::triples::{LiftCursor, LiftedBlock};
+    use core::arch::x86_64::{
+        __m128i, _mm_clmulepi64_si128, _mm_cvtsi128_si64, _mm_set_epi64x, _mm_setzero_si128, _mm_slli_epi64,
+        _mm_srli_epi64, _mm_unpackhi_epi64, _mm_unpacklo_epi64, _mm_xor_si128,
+    };
 
-    // SAFETY (all): callers only reach these after detecting PCLMULQDQ (and AVX2 for the
-    // `_avx2` variant).
-    #[target_feature(enable = "pclmulqdq")]
+    #[inline]
+    #[target_feature(enable = "sse2,pclmulqdq")]
+    fn pair(first: u64, second: u64) -> __m128i {
+        _mm_set_epi64x(second as i64, first as i64)
+    }
+
+    #[inline]
+    #[target_feature(enable = "sse2,pclmulqdq")]
+    fn unpair(v: __m128i) -> Rss64 {
+        let first = _mm_cvtsi128_si64(v) as u64;
+        let second = _mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v)) as u64;
+        Rss64 { first, second }
+    }
+
+    #[inline]
+    #[target_feature(enable = "sse2,pclmulqdq")]
+    fn to_u128(v: __m128i) -> u128 {
+        let Rss64 { first, second } = unpair(v);
+        u128::from(second) << 64 | u128::from(first)
+    }
+
+    /// h·(Y^4 + Y^3 + Y + 1) on each lane, keeping the low 64 bits.
+    #[inline]
+    #[target_feature(enable = "sse2,pclmulqdq")]
+    fn times_tail(h: __m128i) -> __m128i {
+        let a = _mm_xor_si128(h, _mm_slli_epi64::<1>(h));
+        _mm_xor_si128(a, _mm_xor_si128(_mm_slli_epi64::<3>(h), _mm_slli_epi64::<4>(h)))
+    }
+
+    /// The reductions of two 128-bit products, lane-wise as [`crate::field::Gf64::reduce`].
+    #[inline]
+    #[target_feature(enable = "sse2,pclmulqdq")]
+    fn reduce2(p0: __m128i, p1: __m128i) -> __m128i {
+        let low = _mm_unpacklo_epi64(p0, p1);
+        let high = _mm_unpackhi_epi64(p0, p1);
+        let spill = _mm_xor_si128(
+            _mm_srli_epi64::<63>(high),
+            _mm_xor_si128(_mm_srli_epi64::<61>(high), _mm_srli_epi64::<60>(high)),
+        );
+        _mm_xor_si128(low, _mm_xor_si128(times_tail(high), times_tail(spill)))
+    }
+
+    /// Both lanes of `a` times lane 0 of `b`, reduced.
+    #[inline]
+    #[target_feature(enable = "sse2,pclmulqdq")]
+    fn mul2(a: __m128i, b: __m128i) -> __m128i {
+        reduce2(_mm_clmulepi64_si128::<0x00>(a, b), _mm_clmulepi64_si128::<0x01>(a, b))
+    }
+
+    /// The unreduced local product x_i(y_i + y_i+1) + x_i+1 y_i of replicated pairs x, y.
+    #[inline]
+    #[target_feature(enable = "sse2,pclmulqdq")]
+    fn local(x: __m128i, y: __m128i) -> __m128i {
+        let swapped = _mm_unpackhi_epi64(y, y);
+        let y_sum = _mm_unpacklo_epi64(_mm_xor_si128(y, swapped), y);
+        _mm_xor_si128(_mm_clmulepi64_si128::<0x00>(x, y_sum), _mm_clmulepi64_si128::<0x11>(x, y_sum))
+    }
+
+    /// Register form of an [`Element`].
+    #[derive(Clone, Copy)]
+    struct Lanes {
+        x: __m128i,
+        y: __m128i,
+    }
+
+    #[inline]
+    #[target_feature(enable = "sse2,pclmulqdq")]
+    fn load(e: &Element) -> Lanes {
+        Lanes { x: pair(e.x.first, e.x.second), y: pair(e.y.first, e.y.second) }
+    }
+
+    #[inline]
+    #[target_feature(enable = "sse2,pclmulqdq")]
+    fn store(l: Lanes) -> Element {
+        Element { x: unpair(l.x), y: unpair(l.y) }
+    }
+
+    /// Unreduced h(1), h(∞) accumulators in registers.
+    #[derive(Clone, Copy)]
+    struct Accumulators {
+        at_one: __m128i,
+        leading: __m128i,
+    }
+
+    impl Accumulators {
+        #[inline]
+        #[target_feature(enable = "sse2,pclmulqdq")]
+        fn new() -> Self {
+            Accumulators { at_one: _mm_setzero_si128(), leading: _mm_setzero_si128() }
+        }
+
+        #[inline]
+        #[target_feature(enable = "sse2,pclmulqdq")]
+        fn add_pair(&mut self, a: Lanes, b: Lanes) {
+            self.at_one = _mm_xor_si128(self.at_one, local(b.x, b.y));
+            self.leading = _mm_xor_si128(self.leading, local(_mm_xor_si128(a.x, b.x), _mm_xor_si128(a.y, b.y)));
+        }
+
+        #[inline]
+        #[target_feature(enable = "sse2,pclmulqdq")]
+        fn into_evaluations(self, previous: Evaluations) -> Evaluations {
+            Evaluations {
+                at_one: previous.at_one ^ to_u128(self.at_one),
+                leading: previous.leading ^ to_u128(self.leading),
+            }
+        }
+    }
+
+    /// [`super::kernels::combine`] on one block.
+    #[inline]
+    #[target_feature(enable = "sse2,pclmulqdq")]
+    fn combine(acc: &mut Combination, block: &LiftedBlock) {
+        let r = _mm_set_epi64x(0, acc.r as i64);
+        let mut power = _mm_set_epi64x(0, acc.power as i64);
+        let mut z = [_mm_setzero_si128(), _mm_setzero_si128()];
+        let start = acc.v.len();
+        acc.v.resize(start + block.len, Element::default());
+        let out = &mut acc.v[start..];
+        for k in 0..block.len {
+            let x = mul2(pair(block.x[0][k], block.x[1][k]), power);
+            let zk = pair(block.z[0][k], block.z[1][k]);
+            z[0] = _mm_xor_si128(z[0], _mm_clmulepi64_si128::<0x00>(zk, power));
+            z[1] = _mm_xor_si128(z[1], _mm_clmulepi64_si128::<0x01>(zk, power));
+            out[k] = store(Lanes { x, y: pair(block.y[0][k], block.y[1][k]) });
+            let next = _mm_clmulepi64_si128::<0x00>(power, r);
+            power = reduce2(next, next);
+        }
+        acc.power = unpair(power).first;
+        acc.z_first ^= to_u128(z[0]);
+        acc.z_second ^= to_u128(z[1]);
+        let from = start - start % 2;
+        let to = acc.v.len() - acc.v.len() % 2;
+        let mut sums = Accumulators::new();
+        for p in acc.v[from..to].chunks_exact(2) {
+            sums.add_pair(load(&p[0]), load(&p[1]));
+        }
+        acc.evaluations = sums.into_evaluations(acc.evaluations);
+    }
+
+    // SAFETY (all below): callers only reach these after detecting PCLMULQDQ (and AVX2 for
+    // the `_avx2` variant, which only lets the bulk lifts use wider registers).
+    #[target_feature(enable = "sse2,pclmulqdq")]
     pub(super) unsafe fn combine_log(acc: &mut Combination, log: &TripleLog) {
-        kernels::combine_log(Backend::Pclmulqdq, acc, log)
+        let (mut cursor, mut block) = (LiftCursor::default(), LiftedBlock::default());
+        while log.lift_next(&mut cursor, &mut block) {
+            combine(acc, &block);
+        }
     }
 
-    #[target_feature(enable = "pclmulqdq,avx2")]
+    #[target_feature(enable = "sse2,pclmulqdq,avx2")]
     pub(super) unsafe fn combine_log_avx2(acc: &mut Combination, log: &TripleLog) {
-        kernels::combine_log(Backend::Pclmulqdq, acc, log)
+        let (mut cursor, mut block) = (LiftCursor::default(), LiftedBlock::default());
+        while log.lift_next(&mut cursor, &mut block) {
+            combine(acc, &block);
+        }
     }
 
-    #[target_feature(enable = "pclmulqdq")]
+    #[inline]
+    #[target_feature(enable = "sse2,pclmulqdq")]
+    fn fold_one(a: Lanes, b: Lanes, r: __m128i) -> Lanes {
+        Lanes {
+            x: _mm_xor_si128(a.x, mul2(_mm_xor_si128(a.x, b.x), r)),
+            y: _mm_xor_si128(a.y, mul2(_mm_xor_si128(a.y, b.y), r)),
+        }
+    }
+
+    /// [`super::kernels::fold`].
+    #[target_feature(enable = "sse2,pclmulqdq")]
     pub(super) unsafe fn fold(v: &mut Vec<Element>, r: u64) -> [u64; 2] {
-        kernels::fold(Backend::Pclmulqdq, v, r)
+        let r = _mm_set_epi64x(0, r as i64);
+        let half = v.len() / 2;
+        let mut sums = Accumulators::new();
+        // Four in, two out: writes never overtake reads.
+        for j in 0..half / 2 {
+            let out0 = fold_one(load(&v[4 * j]), load(&v[4 * j + 1]), r);
+            let out1 = fold_one(load(&v[4 * j + 2]), load(&v[4 * j + 3]), r);
+            v[2 * j] = store(out0);
+            v[2 * j + 1] = store(out1);
+            sums.add_pair(out0, out1);
+        }
+        if half % 2 == 1 {
+            v[half - 1] = store(fold_one(load(&v[2 * half - 2]), load(&v[2 * half - 1]), r));
+        }
+        v.truncate(half);
+        sums.into_evaluations(Evaluations::default()).finish(Backend::Pclmulqdq, v)
     }
 }
 

@@ -339,7 +339,12 @@ mod bench {
             "ms cpu"
         }
 
-        fn scale_throughputs(&self, _typical: f64, throughput: &Throughput, values: &mut [f64]) -> &'static str {
+        fn scale_throughputs(
+            &self,
+            _typical: f64,
+            throughput: &Throughput,
+            values: &mut [f64],
+        ) -> &'static str {
             let per = match *throughput {
                 Throughput::Elements(n) | Throughput::Bytes(n) | Throughput::BytesDecimal(n) => n as f64,
             };

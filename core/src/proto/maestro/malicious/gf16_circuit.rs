@@ -10,8 +10,8 @@ use super::{MaliciousSboxLayer, MaliciousSession};
 use crate::net::Network;
 use crate::proto::maestro::error::MaestroError;
 use crate::proto::maestro::gf16_circuit::inverse_observed;
-use crate::proto::maestro::packed::Packed16;
 use crate::proto::maestro::online::Party;
+use crate::proto::maestro::packed::Packed16;
 use crate::proto::maestro::rss::RssShare;
 
 /// The maliciously secure GF(2^4)-circuit S-box layer.

@@ -14,10 +14,10 @@ use crate::field::{Gf16, Gf16Squared};
 use crate::net::Network;
 use crate::proto::maestro::error::{MaestroError, Step};
 use crate::proto::maestro::gf16_rss::{pack_nibbles, Rss16};
-use crate::proto::maestro::packed::{nibble_linear, to_tower_packed, Packed, Packed16};
 use crate::proto::maestro::lut16::inverse_observed;
 use crate::proto::maestro::one_hot16::{self, OneHot16};
 use crate::proto::maestro::online::Party;
+use crate::proto::maestro::packed::{nibble_linear, to_tower_packed, Packed, Packed16};
 use crate::proto::maestro::pool::PreprocessedPool;
 use crate::proto::maestro::rss::RssShare;
 

@@ -136,13 +136,15 @@ mod kernels {
         let (mut power, r) = (acc.power, acc.r);
         let start = acc.v.len();
         acc.v.resize(start + block.len, Element::default());
-        let out = &mut acc.v[start..];
-        for k in 0..block.len {
-            let x = Rss64 { first: mul(backend, block.x[0][k], power), second: mul(backend, block.x[1][k], power) };
+        for (k, out) in acc.v[start..].iter_mut().enumerate() {
+            let x = Rss64 {
+                first: mul(backend, block.x[0][k], power),
+                second: mul(backend, block.x[1][k], power),
+            };
             acc.z_first ^= backend.clmul64(block.z[0][k], power);
             acc.z_second ^= backend.clmul64(block.z[1][k], power);
             power = mul(backend, power, r);
-            out[k] = Element { x, y: Rss64 { first: block.y[0][k], second: block.y[1][k] } };
+            *out = Element { x, y: Rss64 { first: block.y[0][k], second: block.y[1][k] } };
         }
         acc.power = power;
         // Pairs are aligned to even positions of the whole vector.
@@ -165,8 +167,14 @@ mod kernels {
     fn fold_one(backend: Backend, a: Element, b: Element, r: u64) -> Element {
         let (dx, dy) = (a.x + b.x, a.y + b.y);
         Element {
-            x: Rss64 { first: a.x.first ^ mul(backend, dx.first, r), second: a.x.second ^ mul(backend, dx.second, r) },
-            y: Rss64 { first: a.y.first ^ mul(backend, dy.first, r), second: a.y.second ^ mul(backend, dy.second, r) },
+            x: Rss64 {
+                first: a.x.first ^ mul(backend, dx.first, r),
+                second: a.x.second ^ mul(backend, dx.second, r),
+            },
+            y: Rss64 {
+                first: a.y.first ^ mul(backend, dy.first, r),
+                second: a.y.second ^ mul(backend, dy.second, r),
+            },
         }
     }
 
@@ -312,7 +320,8 @@ mod pclmul {
         #[target_feature(enable = "sse2,pclmulqdq")]
         fn add_pair(&mut self, a: Lanes, b: Lanes) {
             self.at_one = _mm_xor_si128(self.at_one, local(b.x, b.y));
-            self.leading = _mm_xor_si128(self.leading, local(_mm_xor_si128(a.x, b.x), _mm_xor_si128(a.y, b.y)));
+            self.leading =
+                _mm_xor_si128(self.leading, local(_mm_xor_si128(a.x, b.x), _mm_xor_si128(a.y, b.y)));
         }
 
         #[inline]
@@ -334,13 +343,12 @@ mod pclmul {
         let mut z = [_mm_setzero_si128(), _mm_setzero_si128()];
         let start = acc.v.len();
         acc.v.resize(start + block.len, Element::default());
-        let out = &mut acc.v[start..];
-        for k in 0..block.len {
+        for (k, out) in acc.v[start..].iter_mut().enumerate() {
             let x = mul2(pair(block.x[0][k], block.x[1][k]), power);
             let zk = pair(block.z[0][k], block.z[1][k]);
             z[0] = _mm_xor_si128(z[0], _mm_clmulepi64_si128::<0x00>(zk, power));
             z[1] = _mm_xor_si128(z[1], _mm_clmulepi64_si128::<0x01>(zk, power));
-            out[k] = store(Lanes { x, y: pair(block.y[0][k], block.y[1][k]) });
+            *out = store(Lanes { x, y: pair(block.y[0][k], block.y[1][k]) });
             let next = _mm_clmulepi64_si128::<0x00>(power, r);
             power = reduce2(next, next);
         }
@@ -609,7 +617,9 @@ mod tests {
     #[test]
     fn fused_kernels_agree_with_the_plain_reference_on_every_backend() {
         let mut rng = ChaCha20Rng::seed_from_u64(90);
-        for (n8, n4, nt, no) in [(1, 0, 0, 0), (3, 0, 0, 0), (0, 0, 0, 1), (301, 129, 77, 70), (256, 0, 0, 64)] {
+        for (n8, n4, nt, no) in
+            [(1, 0, 0, 0), (3, 0, 0, 0), (0, 0, 0, 1), (301, 129, 77, 70), (256, 0, 0, 64)]
+        {
             let log = random_log(n8, n4, nt, no, &mut rng);
             let r = rng.next_u64();
             let levels = (log.len() as f64).log2().ceil() as usize;

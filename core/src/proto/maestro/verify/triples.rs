@@ -286,7 +286,14 @@ impl TripleLog {
     pub fn lift_next(&self, cursor: &mut LiftCursor, block: &mut LiftedBlock) -> bool {
         loop {
             let consumed = match cursor.kind {
-                0 => lift_columns(&self.gf256, &embed::GF256, &embed::GF256, &embed::GF256, cursor.start, block),
+                0 => lift_columns(
+                    &self.gf256,
+                    &embed::GF256,
+                    &embed::GF256,
+                    &embed::GF256,
+                    cursor.start,
+                    block,
+                ),
                 1 => lift_columns(&self.gf16, &embed::GF16, &embed::GF16, &embed::GF16, cursor.start, block),
                 2 => lift_columns(
                     &self.tower,
@@ -415,8 +422,8 @@ fn lift_one_hot(e: &[Vec<u16>; 2], basis: &[u64; 16], start: usize, block: &mut 
     const MASK: u64 = (1 << embed::ONE_HOT_SLOT) - 1;
     let m = e[0].len().saturating_sub(start).min(BLOCK / 2);
     let mut packed = [0u64; BLOCK / 2];
-    for c in 0..2 {
-        embed::embed_into(&mut packed[..m], &e[c][start..start + m], basis);
+    for (c, components) in e.iter().enumerate() {
+        embed::embed_into(&mut packed[..m], &components[start..start + m], basis);
         for (v, &p) in packed[..m].iter().enumerate() {
             for (t, slot) in [(2 * v, 0), (2 * v + 1, 3)] {
                 block.x[c][t] = (p >> (embed::ONE_HOT_SLOT * slot)) & MASK;

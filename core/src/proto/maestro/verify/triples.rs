@@ -319,7 +319,7 @@ impl TripleLog {
     /// The reference lift: every recorded triple lifted into GF(2^64) one at a time with the
     /// straightforward embeddings (`embed_gf256`, `embed_k`, the monomial transform), in a fixed
     /// order, handed to `consume` in chunks of at most `chunk` triples. Verification uses
-    /// [`TripleLog::lift_blocks`]; this is what its tests compare it with.
+    /// [`TripleLog::lift_next`]; this is what its tests compare it with.
     pub fn lift_chunks(&self, chunk: usize, mut consume: impl FnMut(&[Triple64])) {
         let chunk = chunk.max(1);
         let mut buffer: Vec<Triple64> = Vec::with_capacity(chunk);

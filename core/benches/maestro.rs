@@ -7,6 +7,9 @@
 //! for all S-boxes, and for `encrypt` the MPC key schedule) happens outside the timed region; the
 //! preprocessing is timed on its own in the `*_preprocessing` groups.
 //!
+//! The malicious groups also run as `maestro_malicious_cpu_*`, measured in CPU time of the
+//! benchmark thread instead of wall time (for a shared machine).
+//!
 //! Run: `CARGO_TARGET_DIR=$PWD/target cargo bench -p chorus-core --bench maestro`
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -251,7 +254,10 @@ mod bench {
     /// Malicious AES-128 on 1000 blocks: `total` times preprocessing (if any), key schedule,
     /// encryption, verification and the verified opening of the ciphertext; `verify` times only
     /// the verification of all recorded multiplications (Protocol 2 + hash comparison).
-    fn malicious<S: Variant + MaliciousSboxLayer>(c: &mut Criterion, name: &str) {
+    fn malicious<S: Variant + MaliciousSboxLayer, M: criterion::measurement::Measurement>(
+        c: &mut Criterion<M>,
+        name: &str,
+    ) {
         let mut group = c.benchmark_group(name);
         group.sample_size(10);
         group.throughput(Throughput::Elements(BLOCKS as u64));
@@ -298,19 +304,104 @@ mod bench {
     }
 
     fn malicious_gf256_circuit(c: &mut Criterion) {
-        malicious::<MaliciousGf256CircuitSbox>(c, "maestro_malicious_gf256_circuit_aes128");
+        malicious::<MaliciousGf256CircuitSbox, _>(c, "maestro_malicious_gf256_circuit_aes128");
     }
 
     fn malicious_gf16_circuit(c: &mut Criterion) {
-        malicious::<MaliciousGf16CircuitSbox>(c, "maestro_malicious_gf16_circuit_aes128");
+        malicious::<MaliciousGf16CircuitSbox, _>(c, "maestro_malicious_gf16_circuit_aes128");
     }
 
     fn malicious_lut16(c: &mut Criterion) {
-        malicious::<MaliciousLut16Sbox>(c, "maestro_malicious_lut16_aes128");
+        malicious::<MaliciousLut16Sbox, _>(c, "maestro_malicious_lut16_aes128");
     }
 
     fn malicious_lut256_33(c: &mut Criterion) {
-        malicious::<MaliciousAdditiveLut256Sbox>(c, "maestro_malicious_lut256_33_aes128");
+        malicious::<MaliciousAdditiveLut256Sbox, _>(c, "maestro_malicious_lut256_33_aes128");
+    }
+
+    /// CPU time of the benchmark thread (Linux `schedstat`: nanoseconds on a CPU), so the
+    /// malicious figures do not depend on how many other processes share the machine. All three
+    /// parties run on this one thread.
+    pub struct ThreadCpuTime;
+
+    fn thread_cpu_ns() -> u64 {
+        std::fs::read_to_string("/proc/thread-self/schedstat")
+            .ok()
+            .and_then(|s| s.split_whitespace().next().and_then(|v| v.parse().ok()))
+            .expect("/proc/thread-self/schedstat (Linux only)")
+    }
+
+    struct CpuFormatter;
+
+    impl criterion::measurement::ValueFormatter for CpuFormatter {
+        fn scale_values(&self, _typical: f64, values: &mut [f64]) -> &'static str {
+            values.iter_mut().for_each(|v| *v *= 1e-6);
+            "ms cpu"
+        }
+
+        fn scale_throughputs(
+            &self,
+            _typical: f64,
+            throughput: &Throughput,
+            values: &mut [f64],
+        ) -> &'static str {
+            let per = match *throughput {
+                Throughput::Elements(n) | Throughput::Bytes(n) | Throughput::BytesDecimal(n) => n as f64,
+            };
+            values.iter_mut().for_each(|v| *v = per * 1e9 / *v);
+            "elem/cpu-s"
+        }
+
+        fn scale_for_machines(&self, _values: &mut [f64]) -> &'static str {
+            "ns"
+        }
+    }
+
+    impl criterion::measurement::Measurement for ThreadCpuTime {
+        type Intermediate = u64;
+        type Value = u64;
+
+        fn start(&self) -> u64 {
+            thread_cpu_ns()
+        }
+        fn end(&self, start: u64) -> u64 {
+            thread_cpu_ns() - start
+        }
+        fn add(&self, a: &u64, b: &u64) -> u64 {
+            a + b
+        }
+        fn zero(&self) -> u64 {
+            0
+        }
+        fn to_f64(&self, v: &u64) -> f64 {
+            *v as f64
+        }
+        fn formatter(&self) -> &dyn criterion::measurement::ValueFormatter {
+            &CpuFormatter
+        }
+    }
+
+    fn cpu_malicious_gf256_circuit(c: &mut Criterion<ThreadCpuTime>) {
+        malicious::<MaliciousGf256CircuitSbox, _>(c, "maestro_malicious_cpu_gf256_circuit_aes128");
+    }
+
+    fn cpu_malicious_gf16_circuit(c: &mut Criterion<ThreadCpuTime>) {
+        malicious::<MaliciousGf16CircuitSbox, _>(c, "maestro_malicious_cpu_gf16_circuit_aes128");
+    }
+
+    fn cpu_malicious_lut16(c: &mut Criterion<ThreadCpuTime>) {
+        malicious::<MaliciousLut16Sbox, _>(c, "maestro_malicious_cpu_lut16_aes128");
+    }
+
+    fn cpu_malicious_lut256_33(c: &mut Criterion<ThreadCpuTime>) {
+        malicious::<MaliciousAdditiveLut256Sbox, _>(c, "maestro_malicious_cpu_lut256_33_aes128");
+    }
+
+    criterion_group! {
+        name = cpu_benches;
+        config = Criterion::default().with_measurement(ThreadCpuTime);
+        targets = cpu_malicious_gf256_circuit, cpu_malicious_gf16_circuit, cpu_malicious_lut16,
+            cpu_malicious_lut256_33
     }
 
     criterion_group!(
@@ -328,7 +419,7 @@ mod bench {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-criterion::criterion_main!(bench::benches);
+criterion::criterion_main!(bench::benches, bench::cpu_benches);
 
 #[cfg(target_arch = "wasm32")]
 fn main() {}

@@ -22,7 +22,6 @@
 //! the same cost.
 
 use super::error::MaestroError;
-use super::gf16_rss::Rss16;
 use super::online::Party;
 use super::packed::{from_tower_packed, mul16_packed, nibble_linear, to_tower_packed, Packed, Packed16};
 use super::rss::RssShare;
@@ -39,18 +38,16 @@ pub async fn inverse<N: Network>(
     Ok(inverse_packed(party, net, &Packed::from_shares(party.id(), x)).await?.to_shares())
 }
 
-/// [`inverse`], calling `observe(a, b, a·b)` after each of its four batched multiplications, in
-/// order (the malicious variant records them for verification).
+/// [`inverse`], calling `observe(a, b, a·b)` on the nibble-packed shares after each of its four
+/// batched multiplications, in order (the malicious variant records them for verification).
 pub(super) async fn inverse_observed<N: Network>(
     party: &mut Party,
     net: &mut N,
     x: &[RssShare],
-    observe: &mut impl FnMut(&[Rss16], &[Rss16], &[Rss16]),
+    observe: &mut impl FnMut(&Packed16, &Packed16, &Packed16),
 ) -> Result<Vec<RssShare>, MaestroError> {
     let x = Packed::from_shares(party.id(), x);
-    let mut observe_packed =
-        |a: &Packed16, b: &Packed16, c: &Packed16| observe(&a.to_shares(), &b.to_shares(), &c.to_shares());
-    Ok(inverse_packed_observed(party, net, &x, &mut observe_packed).await?.to_shares())
+    Ok(inverse_packed_observed(party, net, &x, observe).await?.to_shares())
 }
 
 /// [`inverse`] on contiguous shares (the same messages), with nibble-packed GF(2^4) shares.

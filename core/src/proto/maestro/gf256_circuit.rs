@@ -32,18 +32,16 @@ pub async fn inverse<N: Network>(
     Ok(inverse_packed(party, net, &Packed::from_shares(party.id(), x)).await?.to_shares())
 }
 
-/// [`inverse`], calling `observe(a, b, a·b)` after each batched multiplication (the malicious
-/// variant records them for verification).
+/// [`inverse`], calling `observe(a, b, a·b)` on the packed shares after each batched
+/// multiplication (the malicious variant records them for verification).
 pub(super) async fn inverse_observed<N: Network>(
     party: &mut Party,
     net: &mut N,
     x: &[RssShare],
-    observe: &mut impl FnMut(&[RssShare], &[RssShare], &[RssShare]),
+    observe: &mut impl FnMut(&Packed, &Packed, &Packed),
 ) -> Result<Vec<RssShare>, MaestroError> {
     let x = Packed::from_shares(party.id(), x);
-    let mut observe_packed =
-        |a: &Packed, b: &Packed, c: &Packed| observe(&a.to_shares(), &b.to_shares(), &c.to_shares());
-    Ok(inverse_packed_observed(party, net, &x, &mut observe_packed).await?.to_shares())
+    Ok(inverse_packed_observed(party, net, &x, observe).await?.to_shares())
 }
 
 /// [`inverse`] on contiguous shares (the same messages).

@@ -22,7 +22,7 @@
 //! preprocessed vector per byte), at the same cost.
 
 use super::error::{MaestroError, Step};
-use super::gf16_rss::{pack_nibbles, Rss16};
+use super::gf16_rss::pack_nibbles;
 use super::msg::{recv_bytes, send_bytes};
 use super::one_hot16::{self, OneHot16};
 use super::online::Party;
@@ -93,20 +93,18 @@ async fn inverse<N: Network>(
 }
 
 /// [`inverse`] on shares one element at a time, calling `opened(c)` with the opened masked
-/// indices and `multiplied(a, b, a·b)` after the batched multiplication (the malicious variant
-/// records them for verification).
+/// indices and `multiplied(a, b, a·b)` on the nibble-packed shares after the batched
+/// multiplication (the malicious variant records them for verification).
 pub(super) async fn inverse_observed<N: Network>(
     party: &mut Party,
     net: &mut N,
     x: &[RssShare],
     vectors: &[OneHot16],
     opened: &mut impl FnMut(&[Gf16]),
-    multiplied: &mut impl FnMut(&[Rss16], &[Rss16], &[Rss16]),
+    multiplied: &mut impl FnMut(&Packed16, &Packed16, &Packed16),
 ) -> Result<Vec<RssShare>, MaestroError> {
     let x = Packed::from_shares(party.id(), x);
-    let mut multiplied_packed =
-        |a: &Packed16, b: &Packed16, c: &Packed16| multiplied(&a.to_shares(), &b.to_shares(), &c.to_shares());
-    Ok(inverse_packed_observed(party, net, &x, vectors, opened, &mut multiplied_packed).await?.to_shares())
+    Ok(inverse_packed_observed(party, net, &x, vectors, opened, multiplied).await?.to_shares())
 }
 
 async fn inverse_packed_observed<N: Network>(

@@ -10,8 +10,8 @@ use super::{MaliciousSboxLayer, MaliciousSession};
 use crate::net::Network;
 use crate::proto::maestro::error::MaestroError;
 use crate::proto::maestro::gf16_circuit::inverse_observed;
-use crate::proto::maestro::gf16_rss::Rss16;
 use crate::proto::maestro::online::Party;
+use crate::proto::maestro::packed::Packed16;
 use crate::proto::maestro::rss::RssShare;
 
 /// The maliciously secure GF(2^4)-circuit S-box layer.
@@ -34,7 +34,7 @@ impl MaliciousSboxLayer for MaliciousGf16CircuitSbox {
 }
 
 /// One observed batched multiplication: (a, b, a·b).
-type Observed = (Vec<Rss16>, Vec<Rss16>, Vec<Rss16>);
+type Observed = (Packed16, Packed16, Packed16);
 
 impl MaliciousGf16CircuitSbox {
     /// x⁻¹ for every x, its products recorded in the log as three triples per byte.
@@ -44,20 +44,17 @@ impl MaliciousGf16CircuitSbox {
         mut x: Vec<RssShare>,
     ) -> Result<Vec<RssShare>, MaestroError> {
         self.session.deviate_input(&mut x);
-        let n = x.len();
         let mut calls: Vec<Observed> = Vec::with_capacity(4);
         let MaliciousSession { party, log, .. } = &mut self.session;
         let inverses = inverse_observed(party, net, &x, &mut |a, b, z| {
-            calls.push((a.to_vec(), b.to_vec(), z.to_vec()));
+            calls.push((a.clone(), b.clone(), z.clone()));
         })
         .await?;
         let [(high, low, high_low), (v2, v4, v6), (_, v8, v_inv), (_, _, outputs)]: [Observed; 4] =
             calls.try_into().expect("the GF(2^4) circuit multiplies four times");
-        log.record_gf16(&v2, &v4, &v6);
-        log.record_gf16(&v6, &v8, &v_inv);
-        for k in 0..n {
-            log.record_tower(high[k], low[k], v_inv[k], high_low[k], outputs[k], outputs[n + k]);
-        }
+        log.record_gf16_packed(&v2, &v4, &v6);
+        log.record_gf16_packed(&v6, &v8, &v_inv);
+        log.record_tower_packed(&high, &low, &v_inv, &high_low, &outputs);
         Ok(inverses)
     }
 }

@@ -40,7 +40,7 @@ impl MaliciousGf256CircuitSbox {
     ) -> Result<Vec<RssShare>, MaestroError> {
         self.session.deviate_input(&mut x);
         let MaliciousSession { party, log, .. } = &mut self.session;
-        inverse_observed(party, net, &x, &mut |a, b, z| log.record_gf256(a, b, z)).await
+        inverse_observed(party, net, &x, &mut |a, b, z| log.record_gf256_packed(a, b, z)).await
     }
 }
 

@@ -13,10 +13,11 @@ use super::{MaliciousSboxLayer, MaliciousSession};
 use crate::field::{Gf16, Gf16Squared};
 use crate::net::Network;
 use crate::proto::maestro::error::{MaestroError, Step};
-use crate::proto::maestro::gf16_rss::{to_tower, Rss16};
+use crate::proto::maestro::gf16_rss::{pack_nibbles, Rss16};
 use crate::proto::maestro::lut16::inverse_observed;
 use crate::proto::maestro::one_hot16::{self, OneHot16};
 use crate::proto::maestro::online::Party;
+use crate::proto::maestro::packed::{nibble_linear, to_tower_packed, Packed, Packed16};
 use crate::proto::maestro::pool::PreprocessedPool;
 use crate::proto::maestro::rss::RssShare;
 
@@ -92,24 +93,31 @@ impl MaliciousLut16Sbox {
         let vectors = self.pool.take(x.len())?;
         self.session.deviate_input(&mut x);
         let n = x.len();
-        let (high, low): (Vec<Rss16>, Vec<Rss16>) = x.iter().map(|&s| to_tower(s)).unzip();
         let mut masked: Vec<Gf16> = Vec::new();
-        let mut products: Vec<(Vec<Rss16>, Vec<Rss16>)> = Vec::new();
+        let mut products: Vec<(Packed16, Packed16)> = Vec::new();
         let MaliciousSession { party, log, view, .. } = &mut self.session;
+        let me = party.id();
         let inverses =
             inverse_observed(party, net, &x, &vectors, &mut |c| masked = c.to_vec(), &mut |_, b, z| {
-                products.push((b.to_vec(), z.to_vec()))
+                products.push((b.clone(), z.clone()))
             })
             .await?;
         let (right, outputs) = products.pop().expect("LUT-16 multiplies once");
         let packed: Vec<u8> = masked.iter().map(|c| c.value()).collect();
         view.absorb(Step::LookupOpen, &packed);
-        for k in 0..n {
-            // ⟦a_h·a_l⟧ = ⟦v⟧ + {E}⟦a_h²⟧ + ⟦a_l²⟧ with ⟦v⟧ = c + ⟦r⟧ (Protocol 3 step 9).
-            let v = add_public(vectors[k].r, masked[k]);
-            let high_low = v + high[k].square().scale(Gf16Squared::E) + low[k].square();
-            log.record_tower(high[k], low[k], right[k], high_low, outputs[k], outputs[n + k]);
-        }
+        // ⟦a_h·a_l⟧ = ⟦v⟧ + {E}⟦a_h²⟧ + ⟦a_l²⟧ with ⟦v⟧ = c + ⟦r⟧ (Protocol 3 step 9).
+        let (high, low) = to_tower_packed(&Packed::from_shares(me, &x));
+        let v: Vec<Rss16> = vectors.iter().zip(&masked).map(|(v, &c)| add_public(v.r, c)).collect();
+        let v = Packed16 {
+            party: me,
+            len: n,
+            first: pack_nibbles(&v.iter().map(|s| s.first()).collect::<Vec<_>>()),
+            second: pack_nibbles(&v.iter().map(|s| s.second()).collect::<Vec<_>>()),
+        };
+        let high_low = v
+            .add(&high.map_linear(&nibble_linear(|a| a * a * Gf16Squared::E)))
+            .add(&low.map_linear(&nibble_linear(|a| a * a)));
+        log.record_tower_packed(&high, &low, &right, &high_low, &outputs);
         Ok(inverses)
     }
 }

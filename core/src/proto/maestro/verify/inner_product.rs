@@ -24,14 +24,16 @@
 //! with a zero pair.
 //!
 //! **Lazy reduction.** Each local inner product XOR-accumulates unreduced 128-bit carry-less
-//! products and reduces once (MAESTRO §4); each halving makes one pass over the vectors to
-//! accumulate and one to fold.
+//! products and reduces once (MAESTRO §4).
+//!
+//! **Passes over memory.** The log is lifted block by block ([`TripleLog::lift_next`]) straight
+//! into the combination, which also accumulates the first halving's evaluations; every fold runs
+//! in place and accumulates the next halving's evaluations as it writes — one pass per level.
 //!
 //! Soundness error at most (N + 2 log N)/2^64 (Theorem 2.3, with the powers of one coin).
 
 use super::coin::toss;
 use super::rss64::{local_product, mul, open, random, reshare, Rss64};
-use super::triples::Triple64;
 use super::triples::TripleLog;
 use super::view::PublicView;
 use crate::field::clmul::Backend;
@@ -40,156 +42,423 @@ use crate::net::Network;
 use crate::proto::maestro::error::{MaestroError, Step};
 use crate::proto::maestro::online::Party;
 
-/// Shares of two GF(2^64) vectors (x, y), component-wise, with z = x · y claimed.
-struct DotProduct {
-    x: Vec<Rss64>,
-    y: Vec<Rss64>,
-    z: Rss64,
-}
-
 /// The local arithmetic of Protocol 2, written once over a [`Backend`]. With the hardware
 /// backend the loops are compiled with PCLMULQDQ enabled (see `Kernels`), so the backend's
 /// carry-less product inlines into them instead of being a call per product.
+///
+/// Each pass over memory does as much as it can: the combination (steps 1–2) lifts the log
+/// block by block, multiplies by the powers of r and already accumulates the first halving's
+/// h(1) and h(∞) while the block is in cache; each fold writes the halved vectors in place and
+/// accumulates the next halving's h(1) and h(∞) from the values it just wrote.
 mod kernels {
-    use super::{DotProduct, Rss64};
+    use super::Rss64;
     use crate::field::clmul::Backend;
     use crate::field::Gf64;
     use crate::proto::maestro::verify::rss64::{local_product, mul};
-    use crate::proto::maestro::verify::triples::Triple64;
+    use crate::proto::maestro::verify::triples::{LiftCursor, LiftedBlock, TripleLog};
+
+    /// This party's shares of one position (x_k, y_k) of the dot product being halved.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub(super) struct Element {
+        pub(super) x: Rss64,
+        pub(super) y: Rss64,
+    }
+
+    /// Unreduced additive shares of h(1) = Σ x₂ᵢ₊₁y₂ᵢ₊₁ and h(∞) = Σ (x₂ᵢ + x₂ᵢ₊₁)(y₂ᵢ + y₂ᵢ₊₁).
+    #[derive(Clone, Copy, Debug, Default)]
+    pub(super) struct Evaluations {
+        pub(super) at_one: u128,
+        pub(super) leading: u128,
+    }
+
+    impl Evaluations {
+        /// Adds the pairs of `v` (even length).
+        #[inline(always)]
+        fn add_pairs(&mut self, backend: Backend, v: &[Element]) {
+            for pair in v.chunks_exact(2) {
+                let (a, b) = (pair[0], pair[1]);
+                self.at_one ^= local_product(backend, b.x, b.y);
+                self.leading ^= local_product(backend, a.x + b.x, a.y + b.y);
+            }
+        }
+
+        /// Pads an odd-length `v` of more than one element with a zero pair (whose partner's
+        /// terms are added) and returns the reduced shares.
+        #[inline(always)]
+        pub(super) fn finish(mut self, backend: Backend, v: &mut Vec<Element>) -> [u64; 2] {
+            if v.len() % 2 == 1 && v.len() > 1 {
+                let last = v[v.len() - 1];
+                self.leading ^= local_product(backend, last.x, last.y);
+                v.push(Element::default());
+            }
+            [Gf64::reduce(self.at_one).0, Gf64::reduce(self.leading).0]
+        }
+    }
 
     /// The running random linear combination of Protocol 2 steps 1–2: x_k ← r^k x_k and the
-    /// unreduced Σ r^k z_k, over the triples seen so far.
+    /// unreduced Σ r^k z_k, over the triples seen so far, with the first halving's
+    /// evaluations of every complete pair.
     pub(super) struct Combination {
-        pub(super) x: Vec<Rss64>,
-        pub(super) y: Vec<Rss64>,
-        z_first: u128,
-        z_second: u128,
-        power: u64,
+        pub(super) v: Vec<Element>,
+        pub(super) z_first: u128,
+        pub(super) z_second: u128,
+        pub(super) power: u64,
+        pub(super) r: u64,
+        pub(super) evaluations: Evaluations,
     }
 
     impl Combination {
-        pub(super) fn new(capacity: usize) -> Self {
-            let (x, y) = (Vec::with_capacity(capacity + 1), Vec::with_capacity(capacity + 1));
-            Combination { x, y, z_first: 0, z_second: 0, power: 1 }
+        pub(super) fn new(capacity: usize, r: u64) -> Self {
+            Combination {
+                v: Vec::with_capacity(capacity + 1),
+                z_first: 0,
+                z_second: 0,
+                power: 1,
+                r,
+                evaluations: Evaluations::default(),
+            }
         }
 
-        /// The combined dot product, reducing z once per component.
-        pub(super) fn finish(self) -> DotProduct {
+        /// The combined vectors (padded to even length), z reduced once per component, and
+        /// this party's shares of the first halving's h(1), h(∞).
+        #[inline(always)]
+        pub(super) fn finish(self, backend: Backend) -> (Vec<Element>, Rss64, [u64; 2]) {
+            let mut v = self.v;
             let z = Rss64 { first: Gf64::reduce(self.z_first).0, second: Gf64::reduce(self.z_second).0 };
-            DotProduct { x: self.x, y: self.y, z }
+            let evaluations = self.evaluations.finish(backend, &mut v);
+            (v, z, evaluations)
         }
     }
 
-    /// Adds `triples` to the combination with the next powers of `r`.
+    /// Adds a lifted block to the combination with the next powers of r.
     #[inline(always)]
-    pub(super) fn combine(backend: Backend, acc: &mut Combination, triples: &[Triple64], r: u64) {
-        let mut power = acc.power;
-        for t in triples {
-            acc.x.push(Rss64 {
-                first: mul(backend, t.x.first, power),
-                second: mul(backend, t.x.second, power),
-            });
-            acc.y.push(t.y);
-            acc.z_first ^= backend.clmul64(t.z.first, power);
-            acc.z_second ^= backend.clmul64(t.z.second, power);
+    pub(super) fn combine(backend: Backend, acc: &mut Combination, block: &LiftedBlock) {
+        let (mut power, r) = (acc.power, acc.r);
+        let start = acc.v.len();
+        acc.v.resize(start + block.len, Element::default());
+        for (k, out) in acc.v[start..].iter_mut().enumerate() {
+            let x = Rss64 {
+                first: mul(backend, block.x[0][k], power),
+                second: mul(backend, block.x[1][k], power),
+            };
+            acc.z_first ^= backend.clmul64(block.z[0][k], power);
+            acc.z_second ^= backend.clmul64(block.z[1][k], power);
             power = mul(backend, power, r);
+            *out = Element { x, y: Rss64 { first: block.y[0][k], second: block.y[1][k] } };
         }
         acc.power = power;
+        // Pairs are aligned to even positions of the whole vector.
+        let from = start - start % 2;
+        let to = acc.v.len() - acc.v.len() % 2;
+        acc.evaluations.add_pairs(backend, &acc.v[from..to]);
     }
 
-    /// This party's additive shares of h(1) = Σ x₂ᵢ₊₁y₂ᵢ₊₁ and
-    /// h(∞) = Σ (x₂ᵢ + x₂ᵢ₊₁)(y₂ᵢ + y₂ᵢ₊₁), each reduced once.
+    /// Lifts the whole log block by block into the combination.
     #[inline(always)]
-    pub(super) fn evaluations(backend: Backend, x: &[Rss64], y: &[Rss64]) -> [u64; 2] {
-        let (mut at_one, mut leading) = (0u128, 0u128);
-        for (xp, yp) in x.chunks_exact(2).zip(y.chunks_exact(2)) {
-            at_one ^= local_product(backend, xp[1], yp[1]);
-            leading ^= local_product(backend, xp[0] + xp[1], yp[0] + yp[1]);
+    pub(super) fn combine_log(backend: Backend, acc: &mut Combination, log: &TripleLog) {
+        let (mut cursor, mut block) = (LiftCursor::default(), LiftedBlock::default());
+        while log.lift_next(&mut cursor, &mut block) {
+            combine(backend, acc, &block);
         }
-        [Gf64::reduce(at_one).0, Gf64::reduce(leading).0]
     }
 
-    /// vᵢ ← v₂ᵢ + r(v₂ᵢ + v₂ᵢ₊₁) in place for both vectors, halving their length.
+    /// a + r(a + b) for both components of x and y.
     #[inline(always)]
-    pub(super) fn fold(backend: Backend, x: &mut Vec<Rss64>, y: &mut Vec<Rss64>, r: u64) {
-        for v in [x, y] {
-            let half = v.len() / 2;
-            for i in 0..half {
-                let (a, b) = (v[2 * i], v[2 * i + 1]);
-                let d = a + b;
-                v[i] = Rss64 {
-                    first: a.first ^ mul(backend, d.first, r),
-                    second: a.second ^ mul(backend, d.second, r),
-                };
-            }
-            v.truncate(half);
+    fn fold_one(backend: Backend, a: Element, b: Element, r: u64) -> Element {
+        let (dx, dy) = (a.x + b.x, a.y + b.y);
+        Element {
+            x: Rss64 {
+                first: a.x.first ^ mul(backend, dx.first, r),
+                second: a.x.second ^ mul(backend, dx.second, r),
+            },
+            y: Rss64 {
+                first: a.y.first ^ mul(backend, dy.first, r),
+                second: a.y.second ^ mul(backend, dy.second, r),
+            },
         }
+    }
+
+    /// The fold vᵢ ← v₂ᵢ + r(v₂ᵢ + v₂ᵢ₊₁) in place for x and y (even length in, halved out),
+    /// then this party's shares of the next halving's h(1), h(∞) (padding an odd result).
+    #[inline(always)]
+    pub(super) fn fold(backend: Backend, v: &mut Vec<Element>, r: u64) -> [u64; 2] {
+        let half = v.len() / 2;
+        let mut evaluations = Evaluations::default();
+        // Four in, two out: writes never overtake reads.
+        for j in 0..half / 2 {
+            let out = [
+                fold_one(backend, v[4 * j], v[4 * j + 1], r),
+                fold_one(backend, v[4 * j + 2], v[4 * j + 3], r),
+            ];
+            v[2 * j] = out[0];
+            v[2 * j + 1] = out[1];
+            evaluations.add_pairs(backend, &out);
+        }
+        if half % 2 == 1 {
+            v[half - 1] = fold_one(backend, v[2 * half - 2], v[2 * half - 1], r);
+        }
+        v.truncate(half);
+        evaluations.finish(backend, v)
     }
 }
 
-/// Triples lifted at a time (48 bytes each: a chunk stays in the L1/L2 cache).
-const LIFT_CHUNK: usize = 512;
+/// Entry points to [`kernels`] for one backend, the one place the fast paths are selected: with
+/// PCLMULQDQ the kernels are compiled with it enabled, and the combination (whose bulk lifts
+/// vectorise across elements) also with AVX2 when the CPU has it.
+#[derive(Clone, Copy, Debug)]
+struct Kernels {
+    backend: Backend,
+    avx2: bool,
+}
 
-/// Entry points to [`kernels`] for one backend.
-#[derive(Clone, Copy)]
-struct Kernels(Backend);
-
+/// The x86-64 kernels: the same arithmetic as [`kernels`] on SSE registers, a pair of GF(2^64)
+/// components per register, so two products share one vectorised reduction and the inner
+/// products accumulate unreduced in registers.
 #[cfg(target_arch = "x86_64")]
 mod pclmul {
-    use super::kernels::{self, Combination};
-    use super::Rss64;
+    use super::kernels::{Combination, Element, Evaluations};
+    use super::{Rss64, TripleLog};
     use crate::field::clmul::Backend;
-    use crate::proto::maestro::verify::triples::Triple64;
+    use crate::proto::maestro::verify::triples::{LiftCursor, LiftedBlock};
+    use core::arch::x86_64::{
+        __m128i, _mm_clmulepi64_si128, _mm_cvtsi128_si64, _mm_set_epi64x, _mm_setzero_si128, _mm_slli_epi64,
+        _mm_srli_epi64, _mm_unpackhi_epi64, _mm_unpacklo_epi64, _mm_xor_si128,
+    };
 
-    // SAFETY (all three): callers only reach these after `Backend::detect` found PCLMULQDQ.
-    #[target_feature(enable = "pclmulqdq")]
-    pub(super) unsafe fn combine(acc: &mut Combination, triples: &[Triple64], r: u64) {
-        kernels::combine(Backend::Pclmulqdq, acc, triples, r)
+    #[inline]
+    #[target_feature(enable = "sse2,pclmulqdq")]
+    fn pair(first: u64, second: u64) -> __m128i {
+        _mm_set_epi64x(second as i64, first as i64)
     }
 
-    #[target_feature(enable = "pclmulqdq")]
-    pub(super) unsafe fn evaluations(x: &[Rss64], y: &[Rss64]) -> [u64; 2] {
-        kernels::evaluations(Backend::Pclmulqdq, x, y)
+    #[inline]
+    #[target_feature(enable = "sse2,pclmulqdq")]
+    fn unpair(v: __m128i) -> Rss64 {
+        let first = _mm_cvtsi128_si64(v) as u64;
+        let second = _mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v)) as u64;
+        Rss64 { first, second }
     }
 
-    #[target_feature(enable = "pclmulqdq")]
-    pub(super) unsafe fn fold(x: &mut Vec<Rss64>, y: &mut Vec<Rss64>, r: u64) {
-        kernels::fold(Backend::Pclmulqdq, x, y, r)
+    #[inline]
+    #[target_feature(enable = "sse2,pclmulqdq")]
+    fn to_u128(v: __m128i) -> u128 {
+        let Rss64 { first, second } = unpair(v);
+        u128::from(second) << 64 | u128::from(first)
+    }
+
+    /// h·(Y^4 + Y^3 + Y + 1) on each lane, keeping the low 64 bits.
+    #[inline]
+    #[target_feature(enable = "sse2,pclmulqdq")]
+    fn times_tail(h: __m128i) -> __m128i {
+        let a = _mm_xor_si128(h, _mm_slli_epi64::<1>(h));
+        _mm_xor_si128(a, _mm_xor_si128(_mm_slli_epi64::<3>(h), _mm_slli_epi64::<4>(h)))
+    }
+
+    /// The reductions of two 128-bit products, lane-wise as [`crate::field::Gf64::reduce`].
+    #[inline]
+    #[target_feature(enable = "sse2,pclmulqdq")]
+    fn reduce2(p0: __m128i, p1: __m128i) -> __m128i {
+        let low = _mm_unpacklo_epi64(p0, p1);
+        let high = _mm_unpackhi_epi64(p0, p1);
+        let spill = _mm_xor_si128(
+            _mm_srli_epi64::<63>(high),
+            _mm_xor_si128(_mm_srli_epi64::<61>(high), _mm_srli_epi64::<60>(high)),
+        );
+        _mm_xor_si128(low, _mm_xor_si128(times_tail(high), times_tail(spill)))
+    }
+
+    /// Both lanes of `a` times lane 0 of `b`, reduced.
+    #[inline]
+    #[target_feature(enable = "sse2,pclmulqdq")]
+    fn mul2(a: __m128i, b: __m128i) -> __m128i {
+        reduce2(_mm_clmulepi64_si128::<0x00>(a, b), _mm_clmulepi64_si128::<0x01>(a, b))
+    }
+
+    /// The unreduced local product x_i(y_i + y_i+1) + x_i+1 y_i of replicated pairs x, y.
+    #[inline]
+    #[target_feature(enable = "sse2,pclmulqdq")]
+    fn local(x: __m128i, y: __m128i) -> __m128i {
+        let swapped = _mm_unpackhi_epi64(y, y);
+        let y_sum = _mm_unpacklo_epi64(_mm_xor_si128(y, swapped), y);
+        _mm_xor_si128(_mm_clmulepi64_si128::<0x00>(x, y_sum), _mm_clmulepi64_si128::<0x11>(x, y_sum))
+    }
+
+    /// Register form of an [`Element`].
+    #[derive(Clone, Copy)]
+    struct Lanes {
+        x: __m128i,
+        y: __m128i,
+    }
+
+    #[inline]
+    #[target_feature(enable = "sse2,pclmulqdq")]
+    fn load(e: &Element) -> Lanes {
+        Lanes { x: pair(e.x.first, e.x.second), y: pair(e.y.first, e.y.second) }
+    }
+
+    #[inline]
+    #[target_feature(enable = "sse2,pclmulqdq")]
+    fn store(l: Lanes) -> Element {
+        Element { x: unpair(l.x), y: unpair(l.y) }
+    }
+
+    /// Unreduced h(1), h(∞) accumulators in registers.
+    #[derive(Clone, Copy)]
+    struct Accumulators {
+        at_one: __m128i,
+        leading: __m128i,
+    }
+
+    impl Accumulators {
+        #[inline]
+        #[target_feature(enable = "sse2,pclmulqdq")]
+        fn new() -> Self {
+            Accumulators { at_one: _mm_setzero_si128(), leading: _mm_setzero_si128() }
+        }
+
+        #[inline]
+        #[target_feature(enable = "sse2,pclmulqdq")]
+        fn add_pair(&mut self, a: Lanes, b: Lanes) {
+            self.at_one = _mm_xor_si128(self.at_one, local(b.x, b.y));
+            self.leading =
+                _mm_xor_si128(self.leading, local(_mm_xor_si128(a.x, b.x), _mm_xor_si128(a.y, b.y)));
+        }
+
+        #[inline]
+        #[target_feature(enable = "sse2,pclmulqdq")]
+        fn into_evaluations(self, previous: Evaluations) -> Evaluations {
+            Evaluations {
+                at_one: previous.at_one ^ to_u128(self.at_one),
+                leading: previous.leading ^ to_u128(self.leading),
+            }
+        }
+    }
+
+    /// [`super::kernels::combine`] on one block.
+    #[inline]
+    #[target_feature(enable = "sse2,pclmulqdq")]
+    fn combine(acc: &mut Combination, block: &LiftedBlock) {
+        let r = _mm_set_epi64x(0, acc.r as i64);
+        let mut power = _mm_set_epi64x(0, acc.power as i64);
+        let mut z = [_mm_setzero_si128(), _mm_setzero_si128()];
+        let start = acc.v.len();
+        acc.v.resize(start + block.len, Element::default());
+        for (k, out) in acc.v[start..].iter_mut().enumerate() {
+            let x = mul2(pair(block.x[0][k], block.x[1][k]), power);
+            let zk = pair(block.z[0][k], block.z[1][k]);
+            z[0] = _mm_xor_si128(z[0], _mm_clmulepi64_si128::<0x00>(zk, power));
+            z[1] = _mm_xor_si128(z[1], _mm_clmulepi64_si128::<0x01>(zk, power));
+            *out = store(Lanes { x, y: pair(block.y[0][k], block.y[1][k]) });
+            let next = _mm_clmulepi64_si128::<0x00>(power, r);
+            power = reduce2(next, next);
+        }
+        acc.power = unpair(power).first;
+        acc.z_first ^= to_u128(z[0]);
+        acc.z_second ^= to_u128(z[1]);
+        let from = start - start % 2;
+        let to = acc.v.len() - acc.v.len() % 2;
+        let mut sums = Accumulators::new();
+        for p in acc.v[from..to].chunks_exact(2) {
+            sums.add_pair(load(&p[0]), load(&p[1]));
+        }
+        acc.evaluations = sums.into_evaluations(acc.evaluations);
+    }
+
+    // SAFETY (all below): callers only reach these after detecting PCLMULQDQ (and AVX2 for
+    // the `_avx2` variant, which only lets the bulk lifts use wider registers).
+    #[target_feature(enable = "sse2,pclmulqdq")]
+    pub(super) unsafe fn combine_log(acc: &mut Combination, log: &TripleLog) {
+        let (mut cursor, mut block) = (LiftCursor::default(), LiftedBlock::default());
+        while log.lift_next(&mut cursor, &mut block) {
+            combine(acc, &block);
+        }
+    }
+
+    #[target_feature(enable = "sse2,pclmulqdq,avx2")]
+    pub(super) unsafe fn combine_log_avx2(acc: &mut Combination, log: &TripleLog) {
+        let (mut cursor, mut block) = (LiftCursor::default(), LiftedBlock::default());
+        while log.lift_next(&mut cursor, &mut block) {
+            combine(acc, &block);
+        }
+    }
+
+    #[inline]
+    #[target_feature(enable = "sse2,pclmulqdq")]
+    fn fold_one(a: Lanes, b: Lanes, r: __m128i) -> Lanes {
+        Lanes {
+            x: _mm_xor_si128(a.x, mul2(_mm_xor_si128(a.x, b.x), r)),
+            y: _mm_xor_si128(a.y, mul2(_mm_xor_si128(a.y, b.y), r)),
+        }
+    }
+
+    /// [`super::kernels::fold`].
+    #[target_feature(enable = "sse2,pclmulqdq")]
+    pub(super) unsafe fn fold(v: &mut Vec<Element>, r: u64) -> [u64; 2] {
+        let r = _mm_set_epi64x(0, r as i64);
+        let half = v.len() / 2;
+        let mut sums = Accumulators::new();
+        // Four in, two out: writes never overtake reads.
+        for j in 0..half / 2 {
+            let out0 = fold_one(load(&v[4 * j]), load(&v[4 * j + 1]), r);
+            let out1 = fold_one(load(&v[4 * j + 2]), load(&v[4 * j + 3]), r);
+            v[2 * j] = store(out0);
+            v[2 * j + 1] = store(out1);
+            sums.add_pair(out0, out1);
+        }
+        if half % 2 == 1 {
+            v[half - 1] = store(fold_one(load(&v[2 * half - 2]), load(&v[2 * half - 1]), r));
+        }
+        v.truncate(half);
+        sums.into_evaluations(Evaluations::default()).finish(Backend::Pclmulqdq, v)
     }
 }
 
 impl Kernels {
-    fn combine(self, acc: &mut kernels::Combination, triples: &[Triple64], r: u64) {
-        match self.0 {
-            // SAFETY: the `Pclmulqdq` backend only exists after detecting the CPU feature.
-            #[cfg(target_arch = "x86_64")]
-            Backend::Pclmulqdq => unsafe { pclmul::combine(acc, triples, r) },
-            backend => kernels::combine(backend, acc, triples, r),
+    /// The fastest kernels for this CPU.
+    fn detect() -> Self {
+        let backend = Backend::detect();
+        #[cfg(target_arch = "x86_64")]
+        let avx2 = std::is_x86_feature_detected!("avx2");
+        #[cfg(not(target_arch = "x86_64"))]
+        let avx2 = false;
+        Kernels { backend, avx2 }
+    }
+
+    /// Every kernel choice usable on this CPU, portable first (for the cross-checks).
+    #[cfg(test)]
+    fn available() -> Vec<Self> {
+        let detected = Self::detect();
+        let mut all: Vec<Self> =
+            Backend::available().into_iter().map(|backend| Kernels { backend, avx2: false }).collect();
+        if detected.avx2 && detected.backend != Backend::Portable {
+            all.push(detected);
         }
+        all
     }
 
-    /// Lifts the log chunk by chunk (cache-sized) into the combination with powers of `r`.
-    fn combine_log(self, log: &TripleLog, r: u64) -> DotProduct {
-        let mut acc = kernels::Combination::new(log.len());
-        log.lift_chunks(LIFT_CHUNK, |chunk| self.combine(&mut acc, chunk, r));
-        acc.finish()
-    }
-
-    fn evaluations(self, x: &[Rss64], y: &[Rss64]) -> [u64; 2] {
-        match self.0 {
+    /// Protocol 2 steps 1–2 on the whole log with the powers of `r` (lifted block by block),
+    /// plus the first halving's local evaluations.
+    fn combine_log(self, log: &TripleLog, r: u64) -> (Vec<kernels::Element>, Rss64, [u64; 2]) {
+        let mut acc = kernels::Combination::new(log.len(), r);
+        match (self.backend, self.avx2) {
+            // SAFETY: the `Pclmulqdq` backend only exists after detecting the CPU feature, and
+            // `avx2` is only set after detecting AVX2.
+            #[cfg(target_arch = "x86_64")]
+            (Backend::Pclmulqdq, true) => unsafe { pclmul::combine_log_avx2(&mut acc, log) },
             // SAFETY: as above.
             #[cfg(target_arch = "x86_64")]
-            Backend::Pclmulqdq => unsafe { pclmul::evaluations(x, y) },
-            backend => kernels::evaluations(backend, x, y),
+            (Backend::Pclmulqdq, false) => unsafe { pclmul::combine_log(&mut acc, log) },
+            (backend, _) => kernels::combine_log(backend, &mut acc, log),
         }
+        acc.finish(self.backend)
     }
 
-    fn fold(self, x: &mut Vec<Rss64>, y: &mut Vec<Rss64>, r: u64) {
-        match self.0 {
+    fn fold(self, v: &mut Vec<kernels::Element>, r: u64) -> [u64; 2] {
+        match self.backend {
             // SAFETY: as above.
             #[cfg(target_arch = "x86_64")]
-            Backend::Pclmulqdq => unsafe { pclmul::fold(x, y, r) },
-            backend => kernels::fold(backend, x, y, r),
+            Backend::Pclmulqdq => unsafe { pclmul::fold(v, r) },
+            backend => kernels::fold(backend, v, r),
         }
     }
 }
@@ -242,58 +511,130 @@ async fn verify_triples<N: Network>(
     view: &mut PublicView,
     log: &TripleLog,
 ) -> Result<u64, MaestroError> {
-    let backend = Backend::detect();
-    let kernels = Kernels(backend);
+    let kernels = Kernels::detect();
+    let backend = kernels.backend;
     let r = toss(party, net, view).await?;
-    let DotProduct { mut x, mut y, mut z } = kernels.combine_log(log, r);
-    while x.len() > 1 {
-        if x.len() % 2 == 1 {
-            x.push(Rss64::default());
-            y.push(Rss64::default());
-        }
-        let local = kernels.evaluations(&x, &y);
+    let (mut v, mut z, mut local) = kernels.combine_log(log, r);
+    while v.len() > 1 {
         let shares = reshare(party, net, &local, Step::Verification).await?;
         let (at_one, leading) = (shares[0], shares[1]);
         let r = toss(party, net, view).await?;
         let at_zero = z + at_one;
         let linear = at_zero + at_one + leading;
         z = at_zero + linear.scale(backend, r) + leading.scale(backend, mul(backend, r, r));
-        kernels.fold(&mut x, &mut y, r);
+        local = kernels.fold(&mut v, r);
     }
-    check_triple(party, net, view, backend, x[0], y[0], z).await
+    check_triple(party, net, view, backend, v[0].x, v[0].y, z).await
 }
 
 #[cfg(test)]
 mod tests {
+    use super::kernels::Element;
     use super::*;
+    use crate::field::Gf16;
+    use crate::proto::maestro::gf16_rss::Rss16;
+    use crate::proto::maestro::one_hot16::OneHot16;
+    use crate::proto::maestro::rss::RssShare;
     use rand_chacha::ChaCha20Rng;
     use rand_core::{RngCore, SeedableRng};
 
-    /// Every available backend's kernels agree with the portable ones.
+    /// A log of random (not necessarily correct) entries of every kind.
+    fn random_log(n8: usize, n4: usize, nt: usize, no: usize, rng: &mut ChaCha20Rng) -> TripleLog {
+        let mut log = TripleLog::new();
+        let mut byte = || rng.next_u32() as u8;
+        let b = |v: u8| crate::field::Gf256(v);
+        let n = |v: u8| Gf16::new(v & 15);
+        for _ in 0..n8 {
+            let mut s = || RssShare::new(1, b(byte()), b(byte()));
+            log.record_gf256(&[s()], &[s()], &[s()]);
+        }
+        for _ in 0..n4 {
+            let mut s = || Rss16::new(1, n(byte()), n(byte()));
+            log.record_gf16(&[s()], &[s()], &[s()]);
+        }
+        for _ in 0..nt {
+            let mut s = || Rss16::new(1, n(byte()), n(byte()));
+            log.record_tower(s(), s(), s(), s(), s(), s());
+        }
+        for _ in 0..no {
+            let e = (u16::from(byte()) << 8 | u16::from(byte()), u16::from(byte()) << 8 | u16::from(byte()));
+            log.record_one_hot(&OneHot16 { r: Rss16::new(1, n(0), n(0)), e });
+        }
+        log
+    }
+
+    /// Protocol 2's local steps written plainly (one triple, one product at a time, portable
+    /// arithmetic): the combination, then per coin the padded evaluations and the fold.
+    fn reference(log: &TripleLog, r: u64, coins: &[u64]) -> Vec<(Vec<Element>, [u64; 2])> {
+        let gf = |a: u64, b: u64| Gf64::mul_with(Backend::Portable, Gf64(a), Gf64(b)).0;
+        let mut v = Vec::new();
+        let mut power = 1;
+        log.lift_chunks(7, |chunk| {
+            for t in chunk {
+                let x = Rss64 { first: gf(t.x.first, power), second: gf(t.x.second, power) };
+                v.push(Element { x, y: t.y });
+                power = gf(power, r);
+            }
+        });
+        let mut levels = Vec::new();
+        for &c in coins {
+            if v.len() % 2 == 1 && v.len() > 1 {
+                v.push(Element::default());
+            }
+            let local = |a: Rss64, b: Rss64| gf(a.first, b.first ^ b.second) ^ gf(a.second, b.first);
+            let (mut at_one, mut leading) = (0, 0);
+            for p in v.chunks_exact(2) {
+                at_one ^= local(p[1].x, p[1].y);
+                leading ^= local(p[0].x + p[1].x, p[0].y + p[1].y);
+            }
+            levels.push((v.clone(), [at_one, leading]));
+            let scale = |a: Rss64| Rss64 { first: gf(a.first, c), second: gf(a.second, c) };
+            v = v
+                .chunks_exact(2)
+                .map(|p| Element { x: p[0].x + scale(p[0].x + p[1].x), y: p[0].y + scale(p[0].y + p[1].y) })
+                .collect();
+        }
+        levels.push((v, [0, 0]));
+        levels
+    }
+
+    /// z = Σ r^k z_k of the reference lift.
+    fn reference_z(log: &TripleLog, r: u64) -> Rss64 {
+        let gf = |a: u64, b: u64| Gf64::mul_with(Backend::Portable, Gf64(a), Gf64(b)).0;
+        let (mut z, mut power) = (Rss64::default(), 1);
+        log.lift_chunks(5, |chunk| {
+            for t in chunk {
+                z = z + Rss64 { first: gf(t.z.first, power), second: gf(t.z.second, power) };
+                power = gf(power, r);
+            }
+        });
+        z
+    }
+
+    /// Every backend's fused kernels (bulk lift, combination with the first evaluations, folds
+    /// with the next evaluations) agree with the plain reference at every level, for logs of
+    /// odd and even lengths that mix all kinds and cross block boundaries.
     #[test]
-    fn kernels_agree_on_every_backend() {
+    fn fused_kernels_agree_with_the_plain_reference_on_every_backend() {
         let mut rng = ChaCha20Rng::seed_from_u64(90);
-        let mut share = || Rss64 { first: rng.next_u64(), second: rng.next_u64() };
-        let triples: Vec<Triple64> =
-            (0..101).map(|_| Triple64 { x: share(), y: share(), z: share() }).collect();
-        let r = 0x0123_4567_89ab_cdef;
-        let reference = Kernels(Backend::Portable);
-        for backend in Backend::available() {
-            let kernels = Kernels(backend);
-            let combined = |k: Kernels| {
-                let mut acc = kernels::Combination::new(0);
-                k.combine(&mut acc, &triples[..40], r);
-                k.combine(&mut acc, &triples[40..], r);
-                acc.finish()
-            };
-            let (a, b) = (combined(reference), combined(kernels));
-            assert_eq!((&a.x, &a.y, a.z), (&b.x, &b.y, b.z));
-            let (mut x, mut y) = (a.x[..100].to_vec(), a.y[..100].to_vec());
-            assert_eq!(reference.evaluations(&x, &y), kernels.evaluations(&x, &y));
-            let (mut x2, mut y2) = (x.clone(), y.clone());
-            reference.fold(&mut x, &mut y, r);
-            kernels.fold(&mut x2, &mut y2, r);
-            assert_eq!((x, y), (x2, y2));
+        for (n8, n4, nt, no) in
+            [(1, 0, 0, 0), (3, 0, 0, 0), (0, 0, 0, 1), (301, 129, 77, 70), (256, 0, 0, 64)]
+        {
+            let log = random_log(n8, n4, nt, no, &mut rng);
+            let r = rng.next_u64();
+            let levels = (log.len() as f64).log2().ceil() as usize;
+            let coins: Vec<u64> = (0..levels).map(|_| rng.next_u64()).collect();
+            let expected = reference(&log, r, &coins);
+            for kernels in Kernels::available() {
+                let (mut v, z, mut local) = kernels.combine_log(&log, r);
+                assert_eq!(z, reference_z(&log, r), "{kernels:?}");
+                for (level, &c) in coins.iter().enumerate() {
+                    assert_eq!((&v, local), (&expected[level].0, expected[level].1), "{kernels:?} {level}");
+                    local = kernels.fold(&mut v, c);
+                }
+                assert_eq!(v, expected[levels].0, "{kernels:?}");
+                assert_eq!(v.len(), 1);
+            }
         }
     }
 }

@@ -3,6 +3,7 @@
 //! semi-honest protocols.
 //!
 //! - [`coin`]: 𝓕_coin as Reconst of a PRSS random sharing (§2.5), no Fiat–Shamir;
+//! - [`embed`]: the Table 2 / Appendix A lifts as masked bases applied to many words at once;
 //! - [`rss64`]: replicated GF(2^64) shares, 𝓕_rand, weak multiplication's resharing, openings;
 //! - [`triples`]: the log of every small-field multiplication, lifted into GF(2^64) with the
 //!   Table 2 embeddings only at verification time, including the single-check relations Eq. (3)
@@ -16,6 +17,7 @@
 //! it passed.
 
 pub mod coin;
+pub mod embed;
 pub mod inner_product;
 pub mod rss64;
 pub mod triples;

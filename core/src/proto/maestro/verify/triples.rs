@@ -15,14 +15,19 @@
 //!   note: both sides have degree ≤ 8, so no reduction can cancel errors.
 //!
 //! The embeddings are GF(2)-linear, so each party applies them to its own components; they are
-//! evaluated with masks (no table indexed by share values).
+//! evaluated with masks (no table indexed by share values). The log stores small words
+//! column-wise (recorded straight from the packed share buffers where the layers have them) and
+//! [`TripleLog::lift_next`] lifts them a block at a time with the bulk kernels of
+//! [`super::embed`]; [`TripleLog::lift_chunks`] is the one-triple-at-a-time reference lift.
 
+use super::embed;
 use super::rss64::Rss64;
 use crate::field::clmul::portable::clmul64;
 use crate::field::embedding::{embed_gf256, GF16_GENERATOR_IMAGE};
-use crate::field::{Gf16, Gf64};
+use crate::field::{Gf16, Gf256, Gf64};
 use crate::proto::maestro::gf16_rss::Rss16;
 use crate::proto::maestro::one_hot16::OneHot16;
+use crate::proto::maestro::packed::{Packed, Packed16};
 use crate::proto::maestro::rss::RssShare;
 
 /// ψ(α) for K = (GF(2^4))^4 (MAESTRO Table 2); it has degree 4 over ψ(GF(2^4)) (tested), so
@@ -60,9 +65,9 @@ fn combine(value: u8, basis: &[u64; 4]) -> u64 {
     acc
 }
 
-/// ψ(a) + ψ(α)ψ(b) + ψ(α)²ψ(c) for GF(2^4) components a, b, c.
+/// ψ(a) + ψ(α)ψ(b) + ψ(α)²ψ(c) for GF(2^4) components a, b, c (the reference embedding).
 #[inline]
-fn embed_k(a: Gf16, b: Gf16, c: Gf16) -> u64 {
+pub(super) fn embed_k(a: Gf16, b: Gf16, c: Gf16) -> u64 {
     combine(a.value(), &PSI16[0]) ^ combine(b.value(), &PSI16[1]) ^ combine(c.value(), &PSI16[2])
 }
 
@@ -77,24 +82,81 @@ pub struct Triple64 {
     pub z: Rss64,
 }
 
-/// The shares of one Eq. (3) check (all GF(2^4), this party's components).
-#[derive(Clone, Copy, Debug)]
-struct TowerEntry {
-    high: Rss16,
-    low: Rss16,
-    inverse: Rss16,
-    high_times_low: Rss16,
-    new_high: Rss16,
-    new_low: Rss16,
+/// Recorded products of one kind, column-wise: component `c` (x_i or x_i+1) of the stored words
+/// of x, y and z of every entry, in the order recorded.
+#[derive(Clone, Debug, Default)]
+struct Columns<Z> {
+    x: [Vec<u8>; 2],
+    y: [Vec<u8>; 2],
+    z: [Vec<Z>; 2],
 }
 
-/// Every multiplication recorded since the last verification, in its small field.
+impl<Z> Columns<Z> {
+    fn len(&self) -> usize {
+        self.x[0].len()
+    }
+
+    fn push(&mut self, c: usize, x: u8, y: u8, z: Z) {
+        self.x[c].push(x);
+        self.y[c].push(y);
+        self.z[c].push(z);
+    }
+}
+
+/// Triples lifted per [`LiftedBlock`].
+pub const BLOCK: usize = 128;
+
+/// Up to [`BLOCK`] lifted triples, column-wise: `x[c][k]` is component `c` of triple k's x.
+#[derive(Clone, Debug)]
+pub struct LiftedBlock {
+    /// Number of valid triples.
+    pub len: usize,
+    /// Components of x.
+    pub x: [[u64; BLOCK]; 2],
+    /// Components of y.
+    pub y: [[u64; BLOCK]; 2],
+    /// Components of z.
+    pub z: [[u64; BLOCK]; 2],
+}
+
+impl Default for LiftedBlock {
+    fn default() -> Self {
+        LiftedBlock { len: 0, x: [[0; BLOCK]; 2], y: [[0; BLOCK]; 2], z: [[0; BLOCK]; 2] }
+    }
+}
+
+/// Every multiplication recorded since the last verification, in its small field, stored
+/// column-wise (a byte or nibble word per component, as the packed share buffers hold them):
+/// - GF(2^8) and GF(2^4) triples: the elements themselves;
+/// - Eq. (3) entries: x = a_h | a_l << 4, y = a_l | v⁻¹ << 4 and
+///   z = a_h a_l | a'_h << 4 | a'_l << 8 | a_l << 12, the words the lifts of [`super::embed`]
+///   take;
+/// - one-hot vectors: the 16 bits of e.
 #[derive(Clone, Debug, Default)]
 pub struct TripleLog {
-    gf256: Vec<[RssShare; 3]>,
-    gf16: Vec<[Rss16; 3]>,
-    tower: Vec<TowerEntry>,
-    one_hot: Vec<(u16, u16)>,
+    gf256: Columns<u8>,
+    gf16: Columns<u8>,
+    tower: Columns<u16>,
+    one_hot: [Vec<u16>; 2],
+}
+
+/// Component `c` (0: x_i, 1: x_i+1) of nibble-packed shares.
+fn component16(p: &Packed16, c: usize) -> &[u8] {
+    if c == 0 {
+        &p.first
+    } else {
+        &p.second
+    }
+}
+
+fn nibble(bytes: &[u8], k: usize) -> u8 {
+    (bytes[k / 2] >> (4 * (k % 2))) & 15
+}
+
+/// The stored words of one Eq. (3) entry (one component).
+fn tower_words(high: u8, low: u8, inverse: u8, high_low: u8, new_high: u8, new_low: u8) -> (u8, u8, u16) {
+    let z = u16::from(high_low) | u16::from(new_high) << 4 | u16::from(new_low) << 8 | u16::from(low) << 12;
+    (high | low << 4, low | inverse << 4, z)
 }
 
 impl TripleLog {
@@ -105,12 +167,42 @@ impl TripleLog {
 
     /// Records `z[k] = x[k] · y[k]` over GF(2^8).
     pub fn record_gf256(&mut self, x: &[RssShare], y: &[RssShare], z: &[RssShare]) {
-        self.gf256.extend(x.iter().zip(y).zip(z).map(|((&x, &y), &z)| [x, y, z]));
+        for ((x, y), z) in x.iter().zip(y).zip(z) {
+            self.gf256.push(0, x.first().0, y.first().0, z.first().0);
+            self.gf256.push(1, x.second().0, y.second().0, z.second().0);
+        }
+    }
+
+    /// Records `z[k] = x[k] · y[k]` over GF(2^8) straight from packed share buffers.
+    pub fn record_gf256_packed(&mut self, x: &Packed, y: &Packed, z: &Packed) {
+        let n = x.len().min(y.len()).min(z.len());
+        for (c, (xc, yc, zc)) in
+            [(&x.first, &y.first, &z.first), (&x.second, &y.second, &z.second)].into_iter().enumerate()
+        {
+            self.gf256.x[c].extend_from_slice(&xc[..n]);
+            self.gf256.y[c].extend_from_slice(&yc[..n]);
+            self.gf256.z[c].extend_from_slice(&zc[..n]);
+        }
     }
 
     /// Records `z[k] = x[k] · y[k]` over GF(2^4).
     pub fn record_gf16(&mut self, x: &[Rss16], y: &[Rss16], z: &[Rss16]) {
-        self.gf16.extend(x.iter().zip(y).zip(z).map(|((&x, &y), &z)| [x, y, z]));
+        for ((x, y), z) in x.iter().zip(y).zip(z) {
+            self.gf16.push(0, x.first().value(), y.first().value(), z.first().value());
+            self.gf16.push(1, x.second().value(), y.second().value(), z.second().value());
+        }
+    }
+
+    /// Records `z[k] = x[k] · y[k]` over GF(2^4) straight from nibble-packed share buffers.
+    pub fn record_gf16_packed(&mut self, x: &Packed16, y: &Packed16, z: &Packed16) {
+        let n = x.len().min(y.len()).min(z.len());
+        for (c, (xc, yc, zc)) in
+            [(&x.first, &y.first, &z.first), (&x.second, &y.second, &z.second)].into_iter().enumerate()
+        {
+            self.gf16.x[c].extend((0..n).map(|k| nibble(xc, k)));
+            self.gf16.y[c].extend((0..n).map(|k| nibble(yc, k)));
+            self.gf16.z[c].extend((0..n).map(|k| nibble(zc, k)));
+        }
     }
 
     /// Records the three products of one Protocol 3 inversion for the single Eq. (3) check:
@@ -124,17 +216,56 @@ impl TripleLog {
         new_high: Rss16,
         new_low: Rss16,
     ) {
-        self.tower.push(TowerEntry { high, low, inverse, high_times_low, new_high, new_low });
+        for (c, pick) in [Rss16::first as fn(Rss16) -> Gf16, Rss16::second].into_iter().enumerate() {
+            let v = |s: Rss16| pick(s).value();
+            let (x, y, z) =
+                tower_words(v(high), v(low), v(inverse), v(high_times_low), v(new_high), v(new_low));
+            self.tower.push(c, x, y, z);
+        }
+    }
+
+    /// [`TripleLog::record_tower`] for every element of nibble-packed buffers: `outputs` holds
+    /// the `new_high` then the `new_low` values (2n elements, as Eq. (1)'s batch returns them).
+    pub fn record_tower_packed(
+        &mut self,
+        high: &Packed16,
+        low: &Packed16,
+        inverse: &Packed16,
+        high_times_low: &Packed16,
+        outputs: &Packed16,
+    ) {
+        let n = high.len();
+        for c in 0..2 {
+            let (h, l, inv, hl, out) = (
+                component16(high, c),
+                component16(low, c),
+                component16(inverse, c),
+                component16(high_times_low, c),
+                component16(outputs, c),
+            );
+            for k in 0..n {
+                let (x, y, z) = tower_words(
+                    nibble(h, k),
+                    nibble(l, k),
+                    nibble(inv, k),
+                    nibble(hl, k),
+                    nibble(out, k),
+                    nibble(out, n + k),
+                );
+                self.tower.push(c, x, y, z);
+            }
+        }
     }
 
     /// Records the 11 products of one Protocol 8 one-hot vector for the Eq. (5)/(6) checks.
     pub fn record_one_hot(&mut self, vector: &OneHot16) {
-        self.one_hot.push(vector.e);
+        self.one_hot[0].push(vector.e.0);
+        self.one_hot[1].push(vector.e.1);
     }
 
     /// Number of GF(2^64) triples the log lifts to.
     pub fn len(&self) -> usize {
-        self.gf256.len() + self.gf16.len() + self.tower.len() + 2 * self.one_hot.len()
+        self.gf256.len() + self.gf16.len() + self.tower.len() + 2 * self.one_hot[0].len()
     }
 
     /// Whether nothing was recorded.
@@ -147,8 +278,48 @@ impl TripleLog {
         *self = Self::default();
     }
 
-    /// Every recorded triple lifted into GF(2^64), in a fixed order, handed to `consume` in
-    /// chunks of at most `chunk` triples (so the lifted batch never exists in memory at once).
+    /// Lifts the next block of recorded triples into GF(2^64) with the bulk lifts of
+    /// [`super::embed`], in the fixed order of [`TripleLog::lift_chunks`]; returns `false` once
+    /// every triple was lifted. Going block by block, the lifted batch never exists in memory
+    /// at once.
+    #[inline(always)]
+    pub fn lift_next(&self, cursor: &mut LiftCursor, block: &mut LiftedBlock) -> bool {
+        loop {
+            let consumed = match cursor.kind {
+                0 => lift_columns(
+                    &self.gf256,
+                    &embed::GF256,
+                    &embed::GF256,
+                    &embed::GF256,
+                    cursor.start,
+                    block,
+                ),
+                1 => lift_columns(&self.gf16, &embed::GF16, &embed::GF16, &embed::GF16, cursor.start, block),
+                2 => lift_columns(
+                    &self.tower,
+                    &embed::TOWER_XY,
+                    &embed::TOWER_XY,
+                    &embed::TOWER_Z,
+                    cursor.start,
+                    block,
+                ),
+                3 => lift_one_hot(&self.one_hot, &cursor.one_hot_basis, cursor.start, block),
+                _ => return false,
+            };
+            if consumed == 0 {
+                cursor.kind += 1;
+                cursor.start = 0;
+            } else {
+                cursor.start += consumed;
+                return true;
+            }
+        }
+    }
+
+    /// The reference lift: every recorded triple lifted into GF(2^64) one at a time with the
+    /// straightforward embeddings (`embed_gf256`, `embed_k`, the monomial transform), in a fixed
+    /// order, handed to `consume` in chunks of at most `chunk` triples. Verification uses
+    /// [`TripleLog::lift_next`]; this is what its tests compare it with.
     pub fn lift_chunks(&self, chunk: usize, mut consume: impl FnMut(&[Triple64])) {
         let chunk = chunk.max(1);
         let mut buffer: Vec<Triple64> = Vec::with_capacity(chunk);
@@ -159,42 +330,46 @@ impl TripleLog {
                 buffer.clear();
             }
         };
-        let e8 = |s: RssShare| Rss64 { first: embed_gf256(s.first()).0, second: embed_gf256(s.second()).0 };
-        for &[x, y, z] in &self.gf256 {
-            sink(Triple64 { x: e8(x), y: e8(y), z: e8(z) });
-        }
-        let zero = Gf16::new(0);
-        let e4 = |s: Rss16| Rss64 {
-            first: embed_k(s.first(), zero, zero),
-            second: embed_k(s.second(), zero, zero),
-        };
-        for &[x, y, z] in &self.gf16 {
-            sink(Triple64 { x: e4(x), y: e4(y), z: e4(z) });
-        }
-        for t in &self.tower {
-            let component = |pick: fn(Rss16) -> Gf16| {
-                let x = embed_k(pick(t.high), pick(t.low), zero);
-                let y = embed_k(pick(t.low), pick(t.inverse), zero);
-                let low = pick(t.low);
-                let z = embed_k(
-                    pick(t.high_times_low),
-                    pick(t.new_high) + low * low,
-                    pick(t.new_high) + pick(t.new_low),
-                );
-                (x, y, z)
-            };
-            let (xf, yf, zf) = component(Rss16::first);
-            let (xs, ys, zs) = component(Rss16::second);
+        let pair = |p: u64, q: u64| Rss64 { first: p, second: q };
+        let e8 = |v: u8| embed_gf256(Gf256(v)).0;
+        let cols = &self.gf256;
+        for k in 0..cols.len() {
             sink(Triple64 {
-                x: Rss64 { first: xf, second: xs },
-                y: Rss64 { first: yf, second: ys },
-                z: Rss64 { first: zf, second: zs },
+                x: pair(e8(cols.x[0][k]), e8(cols.x[1][k])),
+                y: pair(e8(cols.y[0][k]), e8(cols.y[1][k])),
+                z: pair(e8(cols.z[0][k]), e8(cols.z[1][k])),
             });
         }
-        for &(ef, es) in &self.one_hot {
+        let zero = Gf16::new(0);
+        let e4 = |v: u8| embed_k(Gf16::new(v), zero, zero);
+        let cols = &self.gf16;
+        for k in 0..cols.len() {
+            sink(Triple64 {
+                x: pair(e4(cols.x[0][k]), e4(cols.x[1][k])),
+                y: pair(e4(cols.y[0][k]), e4(cols.y[1][k])),
+                z: pair(e4(cols.z[0][k]), e4(cols.z[1][k])),
+            });
+        }
+        let cols = &self.tower;
+        for k in 0..cols.len() {
+            let component = |c: usize| {
+                let n = |w: u16, s: u16| Gf16::new(((w >> s) & 15) as u8);
+                let (x, y, z) = (u16::from(cols.x[c][k]), u16::from(cols.y[c][k]), cols.z[c][k]);
+                let (high, low, inverse) = (n(x, 0), n(x, 4), n(y, 4));
+                let (high_low, new_high, new_low) = (n(z, 0), n(z, 4), n(z, 8));
+                (
+                    embed_k(high, low, zero),
+                    embed_k(low, inverse, zero),
+                    embed_k(high_low, new_high + low * low, new_high + new_low),
+                )
+            };
+            let (xf, yf, zf) = component(0);
+            let (xs, ys, zs) = component(1);
+            sink(Triple64 { x: pair(xf, xs), y: pair(yf, ys), z: pair(zf, zs) });
+        }
+        for (&ef, &es) in self.one_hot[0].iter().zip(&self.one_hot[1]) {
             let [a, b] = one_hot_triples(monomials(ef));
             let [c, d] = one_hot_triples(monomials(es));
-            let pair = |p: u64, q: u64| Rss64 { first: p, second: q };
             sink(Triple64 { x: pair(a[0], c[0]), y: pair(a[1], c[1]), z: pair(a[2], c[2]) });
             sink(Triple64 { x: pair(b[0], d[0]), y: pair(b[1], d[1]), z: pair(b[2], d[2]) });
         }
@@ -204,10 +379,67 @@ impl TripleLog {
     }
 }
 
+/// Where [`TripleLog::lift_next`] continues: the kind of entries and the first entry not lifted.
+#[derive(Clone, Debug)]
+pub struct LiftCursor {
+    kind: usize,
+    start: usize,
+    one_hot_basis: [u64; 16],
+}
+
+impl Default for LiftCursor {
+    fn default() -> Self {
+        LiftCursor { kind: 0, start: 0, one_hot_basis: embed::one_hot_basis() }
+    }
+}
+
+/// Lifts up to [`BLOCK`] entries of one kind from `start` with the bases of its x, y and z
+/// words; returns the number of entries lifted.
+#[inline(always)]
+fn lift_columns<Z: Copy + Into<u64>, const BX: usize, const BY: usize, const BZ: usize>(
+    cols: &Columns<Z>,
+    bx: &[u64; BX],
+    by: &[u64; BY],
+    bz: &[u64; BZ],
+    start: usize,
+    block: &mut LiftedBlock,
+) -> usize {
+    let m = cols.len().saturating_sub(start).min(BLOCK);
+    let range = start..start + m;
+    for c in 0..2 {
+        embed::embed_into(&mut block.x[c][..m], &cols.x[c][range.clone()], bx);
+        embed::embed_into(&mut block.y[c][..m], &cols.y[c][range.clone()], by);
+        embed::embed_into(&mut block.z[c][..m], &cols.z[c][range.clone()], bz);
+    }
+    block.len = m;
+    m
+}
+
+/// Lifts up to [`BLOCK`]/2 one-hot vectors from `start` into their Eq. (5) and Eq. (6) triples
+/// (interleaved); returns the number of vectors lifted.
+#[inline(always)]
+fn lift_one_hot(e: &[Vec<u16>; 2], basis: &[u64; 16], start: usize, block: &mut LiftedBlock) -> usize {
+    const MASK: u64 = (1 << embed::ONE_HOT_SLOT) - 1;
+    let m = e[0].len().saturating_sub(start).min(BLOCK / 2);
+    let mut packed = [0u64; BLOCK / 2];
+    for (c, components) in e.iter().enumerate() {
+        embed::embed_into(&mut packed[..m], &components[start..start + m], basis);
+        for (v, &p) in packed[..m].iter().enumerate() {
+            for (t, slot) in [(2 * v, 0), (2 * v + 1, 3)] {
+                block.x[c][t] = (p >> (embed::ONE_HOT_SLOT * slot)) & MASK;
+                block.y[c][t] = (p >> (embed::ONE_HOT_SLOT * (slot + 1))) & MASK;
+                block.z[c][t] = (p >> (embed::ONE_HOT_SLOT * (slot + 2))) & MASK;
+            }
+        }
+    }
+    block.len = 2 * m;
+    m
+}
+
 /// Monomial components m_S (bit S) from one-hot components e_j (bit j): e_j = Σ_{S ⊇ J} m_S
 /// (Eq. (4) expanded, as [`crate::proto::maestro::one_hot16`] builds e), and this superset-sum
 /// transform over GF(2) is its own inverse.
-fn monomials(e: u16) -> u16 {
+pub(super) fn monomials(e: u16) -> u16 {
     let mut m = 0u16;
     for s in 0..16u16 {
         let mut supersets = 0u16;
@@ -232,7 +464,7 @@ const R2: u16 = 4;
 const R3: u16 = 8;
 
 /// The two GF(2^64) triples of Eq. (5) and Eq. (6) for one party's monomial components.
-fn one_hot_triples(m: u16) -> [[u64; 3]; 2] {
+pub(super) fn one_hot_triples(m: u16) -> [[u64; 3]; 2] {
     // Eq. (5): (r0 + r1 Y + r2 Y²)(r3 + r0 Y³ + r1 Y⁶).
     let t1 = bits(m, &[(R0, 0), (R1, 1), (R2, 2)]);
     let t2 = bits(m, &[(R3, 0), (R0, 3), (R1, 6)]);

@@ -1,0 +1,149 @@
+//! The GF(2)-linear lifts of recorded small-field values into GF(2^64) (MAESTRO Table 2 and
+//! Appendix A), each as a table of basis images applied with masks: `Σ bit_i(v) · basis[i]`.
+//!
+//! Every lift the log needs is GF(2)-linear in the bits it stores, so one kernel serves all of
+//! them ([`embed_into`]); only the bases differ:
+//! - [`GF256`]: ψ of Table 2's GF(2^8) row;
+//! - [`GF16`]: ψ of Table 2's GF(2^4) row;
+//! - [`TOWER_XY`]: ψ(a) + ψ(α)ψ(b) for the nibbles (a, b) of a byte ((GF(2^4))^4 row, Eq. (3));
+//! - [`TOWER_Z`]: Eq. (3)'s right-hand side ψ(a_h a_l) + ψ(α)(ψ(a'_h) + ψ(a_l)²) +
+//!   ψ(α)²(ψ(a'_h) + ψ(a'_l)) from the nibbles (a_h a_l, a'_h, a'_l, a_l) of a `u16` — squaring
+//!   is GF(2)-linear and ψ is a ring homomorphism, so ψ(a_l²) = ψ(a_l)² folds into the basis;
+//! - [`one_hot_basis`]: all six bit-embedded operands of Eq. (5)/(6) from the 16 one-hot bits
+//!   (the monomial transform and the bit selections are GF(2)-linear), packed in 10-bit slots.
+//!
+//! Constant time: no table is indexed by a share and no branch depends on one; each output is
+//! a fixed sequence of AND/XOR with a mask from one input bit. The loop runs over many elements
+//! with the basis in registers, so the compiler vectorises it across elements (several `u64`
+//! lanes per instruction) — this replaces the one-element-at-a-time embedding of the first
+//! implementation, which is kept as the reference in [`super::triples`].
+
+use super::triples::{monomials, one_hot_triples, ALPHA_IMAGE};
+use crate::field::clmul::portable::clmul64;
+use crate::field::embedding::{GF16_GENERATOR_IMAGE, GF256_GENERATOR_IMAGE};
+use crate::field::Gf64;
+
+const fn gf_mul(a: u64, b: u64) -> u64 {
+    Gf64::reduce(clmul64(a, b)).0
+}
+
+/// `scale · generator^i` for i < N.
+const fn scaled_powers<const N: usize>(generator: u64, scale: u64) -> [u64; N] {
+    let mut out = [0u64; N];
+    let mut power = 1u64;
+    let mut i = 0;
+    while i < N {
+        out[i] = gf_mul(power, scale);
+        power = gf_mul(power, generator);
+        i += 1;
+    }
+    out
+}
+
+/// ψ(X^i) for GF(2^8).
+pub const GF256: [u64; 8] = scaled_powers(GF256_GENERATOR_IMAGE.0, 1);
+
+/// ψ(X^i) for GF(2^4).
+pub const GF16: [u64; 4] = scaled_powers(GF16_GENERATOR_IMAGE.0, 1);
+
+const GF16_ALPHA: [u64; 4] = scaled_powers(GF16_GENERATOR_IMAGE.0, ALPHA_IMAGE);
+const GF16_ALPHA2: [u64; 4] = scaled_powers(GF16_GENERATOR_IMAGE.0, gf_mul(ALPHA_IMAGE, ALPHA_IMAGE));
+
+/// Bits 0–3: ψ(X^i); bits 4–7: ψ(α)ψ(X^i).
+pub const TOWER_XY: [u64; 8] =
+    [GF16[0], GF16[1], GF16[2], GF16[3], GF16_ALPHA[0], GF16_ALPHA[1], GF16_ALPHA[2], GF16_ALPHA[3]];
+
+/// Images of the 16 bits of (a_h a_l) | a'_h << 4 | a'_l << 8 | a_l << 12 under Eq. (3)'s
+/// right-hand side.
+pub const TOWER_Z: [u64; 16] = tower_z();
+
+const fn tower_z() -> [u64; 16] {
+    let mut out = [0u64; 16];
+    let mut i = 0;
+    while i < 4 {
+        out[i] = GF16[i];
+        out[4 + i] = GF16_ALPHA[i] ^ GF16_ALPHA2[i];
+        out[8 + i] = GF16_ALPHA2[i];
+        out[12 + i] = gf_mul(ALPHA_IMAGE, gf_mul(GF16[i], GF16[i]));
+        i += 1;
+    }
+    out
+}
+
+/// Width of one operand's slot in the packed one-hot lift (operands have degree ≤ 8).
+pub const ONE_HOT_SLOT: u32 = 10;
+
+/// Image of one-hot bit j: the six operands (x, y, z of Eq. (5), then of Eq. (6)) of the vector
+/// e_j = 1, operand s in bits `ONE_HOT_SLOT·s ..`.
+pub fn one_hot_basis() -> [u64; 16] {
+    core::array::from_fn(|j| {
+        let [first, second] = one_hot_triples(monomials(1 << j));
+        first.iter().chain(&second).enumerate().fold(0, |acc, (s, &v)| acc | v << (ONE_HOT_SLOT * s as u32))
+    })
+}
+
+/// `out[k] = Σ_i bit_i(values[k]) · basis[i]` (over the shorter length), branch-free and without
+/// secret indices.
+#[inline(always)]
+pub fn embed_into<T: Copy + Into<u64>, const B: usize>(out: &mut [u64], values: &[T], basis: &[u64; B]) {
+    for (o, &v) in out.iter_mut().zip(values) {
+        let v: u64 = v.into();
+        let mut acc = 0u64;
+        for (i, b) in basis.iter().enumerate() {
+            acc ^= b & ((v >> i) & 1).wrapping_neg();
+        }
+        *o = acc;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::field::embedding::{embed_gf16, embed_gf256};
+    use crate::field::{Gf16, Gf256};
+    use crate::proto::maestro::verify::triples::embed_k;
+
+    fn embed_one<T: Copy + Into<u64>, const B: usize>(v: T, basis: &[u64; B]) -> u64 {
+        let mut out = [0u64];
+        embed_into(&mut out, &[v], basis);
+        out[0]
+    }
+
+    #[test]
+    fn bases_match_the_reference_embeddings_exhaustively() {
+        for v in 0..=255u8 {
+            assert_eq!(embed_one(v, &GF256), embed_gf256(Gf256(v)).0);
+            let (low, high) = (Gf16::new(v & 15), Gf16::new(v >> 4));
+            assert_eq!(embed_one(v & 15, &GF16), embed_gf16(low).0);
+            assert_eq!(embed_one(v, &TOWER_XY), embed_k(low, high, Gf16::new(0)));
+        }
+        for w in 0..=u16::MAX {
+            let n = |s: u16| Gf16::new(((w >> s) & 15) as u8);
+            let (high_low, new_high, new_low, low) = (n(0), n(4), n(8), n(12));
+            let reference = embed_k(high_low, new_high + low * low, new_high + new_low);
+            assert_eq!(embed_one(w, &TOWER_Z), reference, "{w:#06x}");
+        }
+    }
+
+    #[test]
+    fn one_hot_basis_matches_the_reference_lift_exhaustively() {
+        let basis = one_hot_basis();
+        let slot = |packed: u64, s: u32| (packed >> (ONE_HOT_SLOT * s)) & ((1 << ONE_HOT_SLOT) - 1);
+        for e in 0..=u16::MAX {
+            let packed = embed_one(e, &basis);
+            let [first, second] = one_hot_triples(monomials(e));
+            let unpacked: Vec<u64> = (0..6).map(|s| slot(packed, s)).collect();
+            assert_eq!(unpacked, [first, second].concat(), "{e:#06x}");
+        }
+    }
+
+    #[test]
+    fn bulk_embedding_matches_one_at_a_time() {
+        let values: Vec<u8> = (0..1000u32).map(|k| (k.wrapping_mul(0x9e37_79b9) >> 13) as u8).collect();
+        let mut out = vec![0u64; values.len()];
+        embed_into(&mut out, &values, &GF256);
+        for (&v, &o) in values.iter().zip(&out) {
+            assert_eq!(o, embed_gf256(Gf256(v)).0);
+        }
+    }
+}

@@ -125,6 +125,7 @@ enum Connect {
 type PartyResult = Result<(PartyOutcome, Instant), String>;
 
 fn main() -> ExitCode {
+    chorus_native::alloc_tuning::keep_freed_memory();
     let args = match Args::try_parse() {
         Ok(args) => args,
         Err(e) if !e.use_stderr() => e.exit(),

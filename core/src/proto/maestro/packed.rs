@@ -475,16 +475,25 @@ fn words(bytes: &[u8]) -> impl Iterator<Item = u64> + '_ {
 
 /// `z ^= x0·(y0 + y1) + x1·y0` on nibble-packed GF(2^4) elements, 16 per `u64`.
 pub fn add_cross_terms16(z: &mut [u8], x: &Packed16, y: &Packed16) {
+    #[inline]
+    fn cross(x0: u64, x1: u64, y0: u64, y1: u64) -> u64 {
+        Gf16::mul_packed(x0, y0 ^ y1) ^ Gf16::mul_packed(x1, y0)
+    }
     for_chunks_mut(z, |offset, z| {
         let range = offset..offset + z.len();
-        let lanes = words(&x.first[range.clone()])
-            .zip(words(&x.second[range.clone()]))
-            .zip(words(&y.first[range.clone()]).zip(words(&y.second[range])));
-        for (zc, ((x0, x1), (y0, y1))) in z.chunks_mut(8).zip(lanes) {
-            let t = Gf16::mul_packed(x0, y0 ^ y1) ^ Gf16::mul_packed(x1, y0);
-            for (b, t) in zc.iter_mut().zip(t.to_le_bytes()) {
-                *b ^= t;
-            }
+        let (x0, x1, y0, y1) =
+            (&x.first[range.clone()], &x.second[range.clone()], &y.first[range.clone()], &y.second[range]);
+        let whole = z.len() / 8 * 8;
+        let word = |b: &[u8], k: usize| u64::from_le_bytes(b[k..k + 8].try_into().expect("8 bytes"));
+        for (k, zc) in (0..whole).step_by(8).zip(z[..whole].chunks_exact_mut(8)) {
+            let t = cross(word(x0, k), word(x1, k), word(y0, k), word(y1, k));
+            let old = u64::from_le_bytes((&*zc).try_into().expect("8 bytes"));
+            zc.copy_from_slice(&(old ^ t).to_le_bytes());
+        }
+        let tail = |b: &[u8]| words(&b[whole..]).next().unwrap_or(0);
+        let t = cross(tail(x0), tail(x1), tail(y0), tail(y1)).to_le_bytes();
+        for (b, t) in z[whole..].iter_mut().zip(t) {
+            *b ^= t;
         }
     });
 }
@@ -526,8 +535,16 @@ pub fn to_tower_packed(x: &Packed) -> (Packed16, Packed16) {
     let phi = ByteLinear::new(|b| crate::field::Gf16Squared::from_gf256(Gf256(b)).value());
     let split = |component: &[u8]| {
         let t = phi.apply(component);
-        let high = t.chunks(2).map(|c| c[0] >> 4 | c.get(1).map_or(0, |&h| h & 0xf0)).collect();
-        let low = t.chunks(2).map(|c| c[0] & 0x0f | c.get(1).map_or(0, |&l| l << 4)).collect();
+        let half = t.len().div_ceil(2);
+        let (mut high, mut low) = (vec![0u8; half], vec![0u8; half]);
+        let pairs = t.chunks_exact(2);
+        let last = pairs.remainder().first().copied();
+        for ((h, l), pair) in high.iter_mut().zip(low.iter_mut()).zip(pairs) {
+            (*h, *l) = (pair[0] >> 4 | pair[1] & 0xf0, pair[0] & 0x0f | pair[1] << 4);
+        }
+        if let Some(b) = last {
+            (high[half - 1], low[half - 1]) = (b >> 4, b & 0x0f);
+        }
         (high, low)
     };
     let (fh, fl) = split(&x.first);
@@ -545,13 +562,14 @@ pub fn from_tower_packed(high: &Packed16, low: &Packed16) -> Packed {
         crate::field::Gf16Squared::from_coefficients(Gf16::new(b >> 4), Gf16::new(b & 0xf)).to_gf256().0
     });
     let join = |h: &[u8], l: &[u8]| {
-        let mut t = Vec::with_capacity(2 * h.len());
-        for (&h, &l) in h.iter().zip(l) {
-            t.push(h << 4 | l & 0x0f);
-            t.push(h & 0xf0 | l >> 4);
+        let mut t = vec![0u8; 2 * h.len()];
+        for ((pair, &h), &l) in t.chunks_exact_mut(2).zip(h).zip(l) {
+            pair[0] = h << 4 | l & 0x0f;
+            pair[1] = h & 0xf0 | l >> 4;
         }
         t.truncate(high.len);
-        phi_inv.apply(&t)
+        phi_inv.apply_in_place(&mut t);
+        t
     };
     Packed {
         party: high.party,
@@ -635,7 +653,7 @@ mod tests {
     #[test]
     fn tower_maps_and_nibble_ops_match_the_per_element_forms() {
         let mut rng = ChaCha20Rng::seed_from_u64(71);
-        for n in [1, 2, 5, 16, 33] {
+        for n in [1, 2, 5, 16, 33, 2 * CHUNK + 37] {
             let x = random_shares(&mut rng, 2, n);
             let packed = Packed::from_shares(2, &x);
             let (high, low) = to_tower_packed(&packed);

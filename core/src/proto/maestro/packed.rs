@@ -38,26 +38,24 @@ pub struct Packed {
 impl Packed {
     /// The buffers of `shares` (all of party `party`).
     pub fn from_shares(party: PartyId, shares: &[RssShare]) -> Self {
-        Packed {
-            party,
-            first: shares.iter().map(|s| s.first().0).collect(),
-            second: shares.iter().map(|s| s.second().0).collect(),
+        let (mut first, mut second) = (vec![0u8; shares.len()], vec![0u8; shares.len()]);
+        for ((f, s), share) in first.iter_mut().zip(second.iter_mut()).zip(shares) {
+            (*f, *s) = (share.first().0, share.second().0);
         }
+        Packed { party, first, second }
     }
 
     /// The shares as [`RssShare`] values.
     pub fn to_shares(&self) -> Vec<RssShare> {
-        self.first
-            .iter()
-            .zip(&self.second)
-            .map(|(&a, &b)| RssShare::new(self.party, Gf256(a), Gf256(b)))
-            .collect()
+        assert!(self.party < 3, "Packed: party {} is not 0, 1 or 2", self.party);
+        self.first.iter().zip(&self.second).map(|(&a, &b)| RssShare::from_components(self.party, a, b)).collect()
     }
 
     /// Writes the shares into `out` (of the same length).
     pub fn write_to(&self, out: &mut [RssShare]) {
+        assert!(self.party < 3, "Packed: party {} is not 0, 1 or 2", self.party);
         for ((o, &a), &b) in out.iter_mut().zip(&self.first).zip(&self.second) {
-            *o = RssShare::new(self.party, Gf256(a), Gf256(b));
+            *o = RssShare::from_components(self.party, a, b);
         }
     }
 

@@ -110,9 +110,11 @@ impl Packed {
 pub struct ByteLinear {
     /// Column i (the image of bit i) repeated in every byte lane.
     columns: [u64; 8],
-    /// L(i) for the low nibble i.
+    /// L(i) for the low nibble i (the SIMD path's register table).
+    #[cfg(target_arch = "x86_64")]
     low: [u8; 16],
     /// L(i << 4) for the high nibble i.
+    #[cfg(target_arch = "x86_64")]
     high: [u8; 16],
 }
 
@@ -122,12 +124,15 @@ impl ByteLinear {
     /// The map with `linear(1 << i)` as column i; `linear` must be F2-linear.
     pub fn new(linear: impl Fn(u8) -> u8) -> Self {
         let columns: [u8; 8] = core::array::from_fn(|i| linear(1 << i));
+        #[cfg(target_arch = "x86_64")]
         let combine = |bits: usize, shift: usize| {
             (0..4).filter(|j| bits >> j & 1 == 1).fold(0u8, |acc, j| acc ^ columns[j + shift])
         };
         ByteLinear {
             columns: columns.map(|c| u64::from(c) * LANE_LSBS),
+            #[cfg(target_arch = "x86_64")]
             low: core::array::from_fn(|i| combine(i, 0)),
+            #[cfg(target_arch = "x86_64")]
             high: core::array::from_fn(|i| combine(i, 4)),
         }
     }

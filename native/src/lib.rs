@@ -9,6 +9,7 @@
 //! - [`relay_process`]: starting a local relay process (`node server/dist/cli.js`) for tests and
 //!   the benchmark.
 //! - [`threads`]: one OS thread and current-thread runtime per party, for local sessions.
+//! - [`alloc_tuning`]: keeping freed memory for reuse (fewer page faults per protocol round).
 //!
 //! Both networks run their socket I/O in tokio tasks (a reader and a writer per connection) and
 //! hand messages to the protocol through per-peer queues, so a protocol's `recv` futures need not
@@ -17,6 +18,7 @@
 
 #![warn(missing_docs)]
 
+pub mod alloc_tuning;
 mod inbox;
 pub mod job;
 pub mod relay;

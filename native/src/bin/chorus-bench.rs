@@ -2,7 +2,9 @@
 //! parties for each S-box variant (`--variants`, default all of Table 1: gf256-circuit,
 //! gf16-circuit, lut16, lut256, lut256-33) and security level (`--security`, default semi-honest
 //! and malicious; combinations no job runs are skipped) over (a) a TCP mesh on loopback and (b) the relay
-//! (`node server/dist/cli.js --port 0`, started by this command), for each batch size, and prints
+//! (`node server/dist/cli.js --port 0`, started by this command) — or, with `--transports memory`,
+//! (c) in-process channels under the same secure channel, which isolates socket costs — for each
+//! batch size, and prints
 //! one JSON line per run:
 //!
 //! ```text
@@ -40,6 +42,7 @@
 
 use chorus_core::aes::Aes;
 use chorus_core::jobs::maestro_aes::{AesJobInput, AesJobSpec, SboxVariant, Security};
+use chorus_core::net::memory::MemoryNetwork;
 use chorus_core::rng::{seeded_rng, session_rng};
 use chorus_native::job::{default_spec, room_session_id, run_aes_party, JobRunError, PartyOutcome};
 use chorus_native::relay::{create_room, RelayAddress, RelayNetwork};
@@ -70,7 +73,8 @@ struct Args {
     /// malicious lut256, are skipped).
     #[arg(long, value_delimiter = ',', default_value = "semi-honest,malicious")]
     security: Vec<String>,
-    /// Transports to measure: tcp, relay.
+    /// Transports to measure: tcp, relay, memory (in-process channels under the same secure
+    /// channel: the protocol and encryption without sockets, for comparison).
     #[arg(long, value_delimiter = ',', default_value = "tcp,relay")]
     transports: Vec<String>,
     /// Runs per configuration; the median run is reported.
@@ -114,12 +118,14 @@ struct Line {
 enum Connect {
     Tcp(Arc<Mutex<Vec<Option<std::net::TcpListener>>>>, Vec<std::net::SocketAddr>),
     Relay(RelayAddress, chorus_native::relay::Room),
+    Memory(Arc<Mutex<Vec<Option<MemoryNetwork>>>>),
 }
 
 /// One party's result: its outcome and when it started connecting.
 type PartyResult = Result<(PartyOutcome, Instant), String>;
 
 fn main() -> ExitCode {
+    chorus_native::alloc_tuning::keep_freed_memory();
     let args = match Args::try_parse() {
         Ok(args) => args,
         Err(e) if !e.use_stderr() => e.exit(),
@@ -159,8 +165,8 @@ fn run(args: &Args) -> Result<(), String> {
         })
         .collect::<Result<Vec<_>, _>>()?;
     for t in &args.transports {
-        if t != "tcp" && t != "relay" {
-            return Err(format!("unknown transport {t:?}: use tcp and/or relay"));
+        if !["tcp", "relay", "memory"].contains(&t.as_str()) {
+            return Err(format!("unknown transport {t:?}: use tcp, relay and/or memory"));
         }
     }
     let relay = if args.transports.iter().any(|t| t == "relay") {
@@ -183,6 +189,11 @@ fn run(args: &Args) -> Result<(), String> {
                 let run = Run { variant, security, transport: "tcp", batch };
                 let line = match (transport.as_str(), &relay) {
                     ("tcp", _) => measure(run, args.reps, || tcp_connect(3))?,
+                    ("memory", _) => measure(Run { transport: "memory", ..run }, args.reps, || {
+                        Ok(Connect::Memory(Arc::new(Mutex::new(
+                            MemoryNetwork::session(3).into_iter().map(Some).collect(),
+                        ))))
+                    })?,
                     (_, Some(relay)) => measure(Run { transport: "relay", ..run }, args.reps, || {
                         relay_connect(&relay.address)
                     })?,
@@ -282,6 +293,11 @@ fn run_once(run: Run, connect: Connect, rep: u64) -> Result<Line, String> {
                     let outcome = run_aes_party(net, &session, &secret, &spec, input, lined_up).await;
                     flush.finish(Duration::from_secs(10)).await;
                     outcome
+                }
+                Connect::Memory(nets) => {
+                    let net = nets.lock().expect("network list").get_mut(p).and_then(Option::take);
+                    let session = b"chorus/bench/memory".to_vec();
+                    run_aes_party(net.ok_or("network missing")?, &session, &secret, &spec, input, lined_up).await
                 }
                 Connect::Relay(address, room) => {
                     let (net, mut handle) =

@@ -125,6 +125,7 @@ struct Report {
 }
 
 fn main() -> ExitCode {
+    chorus_native::alloc_tuning::keep_freed_memory();
     let args = match Args::try_parse() {
         Ok(args) => args,
         Err(e) if !e.use_stderr() => e.exit(),

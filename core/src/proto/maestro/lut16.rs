@@ -51,9 +51,10 @@ const INVERSE_TABLE: [u8; 16] = {
 };
 
 /// For each public c and output bit b, the set of j (bit j) with bit b of T\[c ⊕ j\] set, so
-/// Σⱼ e_j · T\[c ⊕ j\] has bit b = parity(e ∧ mask) — indexed only by the public c.
-const LOOKUP_MASKS: [[u16; 4]; 16] = {
-    let mut masks = [[0u16; 4]; 16];
+/// Σⱼ e_j · T\[c ⊕ j\] has bit b = parity(e ∧ mask); the four masks of one c sit in the four
+/// 16-bit lanes of one word (bit b's mask in lane b) — indexed only by the public c.
+const LOOKUP_MASKS: [u64; 16] = {
+    let mut masks = [0u64; 16];
     let mut c = 0;
     while c < 16 {
         let mut j = 0;
@@ -61,7 +62,7 @@ const LOOKUP_MASKS: [[u16; 4]; 16] = {
             let t = INVERSE_TABLE[c ^ j];
             let mut b = 0;
             while b < 4 {
-                masks[c][b] |= (((t >> b) & 1) as u16) << j;
+                masks[c] |= (((t >> b) & 1) as u64) << (16 * b + j);
                 b += 1;
             }
             j += 1;
@@ -72,14 +73,17 @@ const LOOKUP_MASKS: [[u16; 4]; 16] = {
 };
 
 /// One component of Σⱼ e_j · T\[c ⊕ j\]: `e` holds the component's bits e_0..e_15 (masked
-/// parities; no branch or index on e).
+/// parities of all four output bits at once, one per 16-bit lane; no branch or index on e).
+#[inline]
 fn lookup_component(e: u16, c: Gf16) -> Gf16 {
-    let masks = &LOOKUP_MASKS[usize::from(c.value() & 0xf)];
-    let mut acc = 0u8;
-    for (b, m) in masks.iter().enumerate() {
-        acc |= (((e & m).count_ones() & 1) as u8) << b;
-    }
-    Gf16::new(acc)
+    let mut t = (u64::from(e) * 0x0001_0001_0001_0001) & LOOKUP_MASKS[usize::from(c.value() & 0xf)];
+    // Bit 0 of each lane becomes the parity of its lane (the shifts only fold bits of a lane into
+    // its own low bits).
+    t ^= t >> 8;
+    t ^= t >> 4;
+    t ^= t >> 2;
+    t ^= t >> 1;
+    Gf16::new(((t & 1) | (t >> 15 & 2) | (t >> 30 & 4) | (t >> 45 & 8)) as u8)
 }
 
 /// Shares of x⁻¹ for every x with one preprocessed vector each, in two rounds.
@@ -244,5 +248,17 @@ mod tests {
             lookup_component(0b101, Gf16::new(6)),
             lookup_component(0b001, Gf16::new(6)) + lookup_component(0b100, Gf16::new(6))
         );
+    }
+
+    #[test]
+    fn lookup_is_the_masked_table_sum_for_every_component_and_index() {
+        for c in 0..16u8 {
+            for e in 0..=u16::MAX {
+                let expected = (0..16usize)
+                    .filter(|j| e >> j & 1 == 1)
+                    .fold(0u8, |acc, j| acc ^ INVERSE_TABLE[usize::from(c) ^ j]);
+                assert_eq!(lookup_component(e, Gf16::new(c)).value(), expected, "e {e:#06x}, c {c}");
+            }
+        }
     }
 }

@@ -8,11 +8,15 @@
 //! e_j = ∏ᵢ (j\[i\] ⊕ rᵢ ⊕ 1) expands to e_j = Σ_{S ⊇ J} m_S, J the set bits of j: local and
 //! linear, computed with masks and parities only (no branch or index on shares).
 //!
+//! Everything is bit-sliced: 64 vectors at a time as bit planes (one word per bit position), so
+//! a round's products, the monomials and the superset-sum transform are a few word operations
+//! per 64 vectors; 8×8 bit transposes convert between bytes and planes.
+//!
 //! Cost per vector and party: 11 bits (bit-packed: a batch of n vectors sends ⌈6n/8⌉ and
 //! ⌈5n/8⌉ bytes) in 2 rounds per batch; Table 1's LUT-16 preprocessing is 160 vectors per
 //! block = 1760 bits, 2 rounds.
 
-use super::bits::{BitReader, BitWriter};
+use super::bits::{low_mask, BitReader, BitWriter};
 use super::error::{MaestroError, Step};
 use super::gf16_rss::Rss16;
 use super::msg::{recv_bytes, send_bytes};
@@ -76,39 +80,92 @@ const ROUND2: [(Left, usize, u16); 5] = [
     (Left::Pair(pair(3, 2)), pair(1, 0), 0b1111),
 ];
 
-/// The one-hot components from the monomial components `m` (bit S = component of m_S):
-/// e_J = Σ_{S ⊇ J} m_S, the superset-sum transform in four masked shift steps (no branch).
-fn expand(m: u16) -> u16 {
-    let mut e = m;
-    for (i, mask) in [0x5555u16, 0x3333, 0x0f0f, 0x00ff].into_iter().enumerate() {
-        // For every J without bit i, add the entry of J ∪ {i}.
-        e ^= (e >> (1 << i)) & mask;
+/// Vectors per group: the generator works on bit planes of 64 vectors (bit k of a plane word
+/// belongs to vector 64g + k), so every product, sum and the superset-sum transform is one word
+/// operation for 64 vectors.
+const GROUP: usize = 64;
+
+/// Vectors in group `g` of `count`.
+fn group_len(count: usize, g: usize) -> usize {
+    (count - GROUP * g).min(GROUP)
+}
+
+/// Transposes an 8×8 bit matrix held as eight bytes (byte r = row r, bit c = column c).
+#[inline]
+fn transpose8(mut x: u64) -> u64 {
+    let t = (x ^ (x >> 7)) & 0x00aa_00aa_00aa_00aa;
+    x ^= t ^ (t << 7);
+    let t = (x ^ (x >> 14)) & 0x0000_cccc_0000_cccc;
+    x ^= t ^ (t << 14);
+    let t = (x ^ (x >> 28)) & 0x0000_0000_f0f0_f0f0;
+    x ^ t ^ (t << 28)
+}
+
+/// Bit planes of the low nibbles of up to 64 bytes: bit k of plane i is bit i of `bytes[k]`.
+fn nibble_planes(bytes: &[u8]) -> [u64; 4] {
+    let mut planes = [0u64; 4];
+    for (b, chunk) in bytes.chunks(8).enumerate() {
+        let mut row = [0u8; 8];
+        row[..chunk.len()].copy_from_slice(chunk);
+        let t = transpose8(u64::from_le_bytes(row)).to_le_bytes();
+        for (plane, &byte) in planes.iter_mut().zip(&t) {
+            *plane |= u64::from(byte) << (8 * b);
+        }
     }
-    e
+    planes
 }
 
-/// Bits `indices[k]` of `x` as bit k of the result (the indices are public constants).
-fn gather(x: u64, indices: impl IntoIterator<Item = usize>) -> u64 {
-    indices.into_iter().enumerate().fold(0, |acc, (k, i)| acc | ((x >> i) & 1) << k)
+/// The inverse of 16 planes: `out[k]` gets bit J = bit k of `planes[J]`, for k < out.len() ≤ 64.
+fn planes_to_u16(planes: &[u64; 16], out: &mut [u16]) {
+    for (b, chunk) in out.chunks_mut(8).enumerate() {
+        let gather = |half: usize| {
+            let row: [u8; 8] = core::array::from_fn(|j| (planes[8 * half + j] >> (8 * b)) as u8);
+            transpose8(u64::from_le_bytes(row)).to_le_bytes()
+        };
+        let (low, high) = (gather(0), gather(1));
+        for (k, e) in chunk.iter_mut().enumerate() {
+            *e = u16::from(low[k]) | u16::from(high[k]) << 8;
+        }
+    }
 }
 
-/// One batched round of bit products, `width` per vector: `operands(k)` gives vector k's left
-/// and right operand bits for both components as four words; the result is this party's two
-/// components of every product (`width` bits per vector), after resharing (⌈count·width/8⌉
-/// bytes, one round). The message layout is [`pack_bits`] of the products in vector order.
-async fn bit_products_round<N: Network>(
+/// The superset-sum transform on 16 planes: plane J becomes Σ_{S ⊇ J} plane S (the one-hot
+/// components from the monomial components, e_J = Σ_{S ⊇ J} m_S; four masked steps, no branch).
+fn expand_planes(m: &mut [u64; 16]) {
+    for i in 0..4 {
+        for j in 0..16 {
+            if j & (1 << i) == 0 {
+                m[j] ^= m[j | 1 << i];
+            }
+        }
+    }
+}
+
+/// One operand word quadruple of a product of bit planes: (left first, left second, right first,
+/// right second) components.
+type Operands = (u64, u64, u64, u64);
+
+/// One batched round of bit products on planes, `W` products per vector: `operands[g][q]` gives
+/// group g's operand planes of product q. Returns this party's two components of every product
+/// plane after resharing (⌈count·W/8⌉ bytes, one round).
+///
+/// Message layout: for each group in order, the W product planes in order, each as its group's
+/// vector count of bits, all written LSB-first with [`BitWriter`] (the bit count, and so the
+/// size, is that of one run of W bits per vector).
+async fn plane_products_round<N: Network, const W: usize>(
     party: &mut Party,
     net: &mut N,
     count: usize,
-    width: usize,
-    operands: impl Fn(usize) -> (u64, u64, u64, u64),
-) -> Result<(BitReader, BitReader), MaestroError> {
+    operands: &[[Operands; W]],
+) -> Result<Vec<[(u64, u64); W]>, MaestroError> {
     let me = party.id();
-    let total = count * width;
+    let total = count * W;
     let mut writer = BitWriter::with_capacity(total);
-    for k in 0..count {
-        let (l0, l1, r0, r1) = operands(k);
-        writer.push((l0 & (r0 ^ r1)) ^ (l1 & r0), width as u32);
+    for (g, group) in operands.iter().enumerate() {
+        let m = group_len(count, g);
+        for &(l0, l1, r0, r1) in group {
+            writer.push(((l0 & (r0 ^ r1)) ^ (l1 & r0)) & low_mask(m), m as u32);
+        }
     }
     let mut message = writer.finish(total);
     let mut zero = vec![0u8; total.div_ceil(8)];
@@ -128,7 +185,16 @@ async fn bit_products_round<N: Network>(
     if total % 8 != 0 && received[received.len() - 1] >> (total % 8) != 0 {
         return Err(MaestroError::NonzeroBitPadding { from, step });
     }
-    Ok((BitReader::new(&message), BitReader::new(&received)))
+    let (own, next) = (BitReader::new(&message), BitReader::new(&received));
+    Ok((0..operands.len())
+        .map(|g| {
+            let m = group_len(count, g);
+            core::array::from_fn(|q| {
+                let pos = GROUP * W * g + q * m;
+                (own.get(pos, m), next.get(pos, m))
+            })
+        })
+        .collect())
 }
 
 /// `count` random one-hot vectors of length 16 in two rounds.
@@ -138,61 +204,65 @@ pub async fn generate<N: Network>(
     count: usize,
 ) -> Result<Vec<OneHot16>, MaestroError> {
     let me = party.id();
-    let r: Vec<Rss16> = party
-        .prss_mut()
-        .random(count)
-        .into_iter()
-        .map(|s| Rss16::new(me, Gf16::new(s.first().0), Gf16::new(s.second().0)))
+    // The same draws as `random(count)`: r's components are the low nibbles.
+    let r = party.prss_mut().random_packed(count);
+    let groups = count.div_ceil(GROUP);
+    // x[g] = (first, second) component planes of r₀..r₃ of group g.
+    let x: Vec<([u64; 4], [u64; 4])> = (0..groups)
+        .map(|g| {
+            let range = GROUP * g..GROUP * g + group_len(count, g);
+            (nibble_planes(&r.first[range.clone()]), nibble_planes(&r.second[range]))
+        })
         .collect();
-    let comps = |s: &Rss16| (u64::from(s.first().value()), u64::from(s.second().value()));
-    let (left1, right1) = (PAIRS.map(|(i, _)| i), PAIRS.map(|(_, j)| j));
-    let (own1, next1) = bit_products_round(party, net, count, 6, |k| {
-        let (x0, x1) = comps(&r[k]);
-        (gather(x0, left1), gather(x1, left1), gather(x0, right1), gather(x1, right1))
-    })
-    .await?;
-    let pairs = |k: usize| (own1.get(6 * k, 6), next1.get(6 * k, 6));
-    let left2 = |x: u64, p: u64| {
-        ROUND2.iter().enumerate().fold(0, |acc, (n, (l, _, _))| {
-            let b = match *l {
-                Left::Bit(i) => (x >> i) & 1,
-                Left::Pair(q) => (p >> q) & 1,
-            };
-            acc | b << n
+    let round1: Vec<[Operands; 6]> =
+        x.iter().map(|(x0, x1)| PAIRS.map(|(i, j)| (x0[i], x1[i], x0[j], x1[j]))).collect();
+    let pairs = plane_products_round(party, net, count, &round1).await?;
+    let round2: Vec<[Operands; 5]> = x
+        .iter()
+        .zip(&pairs)
+        .map(|((x0, x1), p)| {
+            ROUND2.map(|(left, right, _)| {
+                let (l0, l1) = match left {
+                    Left::Bit(i) => (x0[i], x1[i]),
+                    Left::Pair(q) => p[q],
+                };
+                (l0, l1, p[right].0, p[right].1)
+            })
         })
-    };
-    let right2 = ROUND2.map(|(_, k, _)| k);
-    let (own2, next2) = bit_products_round(party, net, count, 5, |k| {
-        let ((x0, x1), (p0, p1)) = (comps(&r[k]), pairs(k));
-        (left2(x0, p0), left2(x1, p1), gather(p0, right2), gather(p1, right2))
-    })
-    .await?;
+        .collect();
+    let highs = plane_products_round(party, net, count, &round2).await?;
     // m_∅ = 1 goes into component 0: party 0's first component, party 2's second.
-    let one = (u16::from(me == 0), u16::from(me == 2));
-    let monomials = |x: u64, p: u64, h: u64, one: u16| {
-        let mut m = one;
-        for i in 0..4 {
-            m |= (((x >> i) & 1) as u16) << (1 << i);
-        }
-        for (k, &(i, j)) in PAIRS.iter().enumerate() {
-            m |= (((p >> k) & 1) as u16) << ((1 << i) | (1 << j));
-        }
-        for (k, &(_, _, subset)) in ROUND2.iter().enumerate() {
-            m |= (((h >> k) & 1) as u16) << subset;
-        }
-        m
-    };
-    Ok(r.iter()
-        .enumerate()
-        .map(|(k, s)| {
-            let ((x0, x1), (p0, p1)) = (comps(s), pairs(k));
-            let (h0, h1) = (own2.get(5 * k, 5), next2.get(5 * k, 5));
-            OneHot16 {
-                r: *s,
-                e: (expand(monomials(x0, p0, h0, one.0)), expand(monomials(x1, p1, h1, one.1))),
+    let one = [me == 0, me == 2];
+    let mut vectors = Vec::with_capacity(count);
+    let mut e = [[0u16; GROUP]; 2];
+    for g in 0..groups {
+        let m = group_len(count, g);
+        let ((x0, x1), p, h) = (&x[g], &pairs[g], &highs[g]);
+        for (c, (xc, out)) in [x0, x1].into_iter().zip(e.iter_mut()).enumerate() {
+            let component = |w: (u64, u64)| if c == 0 { w.0 } else { w.1 };
+            let mut planes = [0u64; 16];
+            planes[0] = if one[c] { low_mask(m) } else { 0 };
+            for i in 0..4 {
+                planes[1 << i] = xc[i];
             }
-        })
-        .collect())
+            for (q, &(i, j)) in PAIRS.iter().enumerate() {
+                planes[(1 << i) | (1 << j)] = component(p[q]);
+            }
+            for (k, &(_, _, subset)) in ROUND2.iter().enumerate() {
+                planes[usize::from(subset)] = component(h[k]);
+            }
+            expand_planes(&mut planes);
+            planes_to_u16(&planes, &mut out[..m]);
+        }
+        for k in 0..m {
+            let idx = GROUP * g + k;
+            vectors.push(OneHot16 {
+                r: Rss16::new(me, Gf16::new(r.first[idx]), Gf16::new(r.second[idx])),
+                e: (e[0][k], e[1][k]),
+            });
+        }
+    }
+    Ok(vectors)
 }
 
 #[cfg(test)]
@@ -225,8 +295,48 @@ mod tests {
     }
 
     #[test]
+    fn plane_transposes_match_bit_by_bit() {
+        let bytes: Vec<u8> = (0..64u32).map(|k| (k * 37 + 11) as u8).collect();
+        for len in [0, 1, 7, 8, 9, 63, 64] {
+            let planes = nibble_planes(&bytes[..len]);
+            for (i, plane) in planes.iter().enumerate() {
+                let expected =
+                    (0..len).fold(0u64, |acc, k| acc | u64::from(bytes[k] >> i & 1) << k);
+                assert_eq!(*plane, expected, "len {len}, plane {i}");
+            }
+        }
+        let planes: [u64; 16] =
+            core::array::from_fn(|j| 0x9e37_79b9_7f4a_7c15u64.rotate_left(5 * j as u32) ^ j as u64);
+        for len in [1, 8, 13, 64] {
+            let mut out = vec![0u16; len];
+            planes_to_u16(&planes, &mut out);
+            for (k, &e) in out.iter().enumerate() {
+                let expected = (0..16).fold(0u16, |acc, j| acc | ((planes[j] >> k & 1) as u16) << j);
+                assert_eq!(e, expected, "len {len}, vector {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn expand_planes_is_the_superset_sum() {
+        let m: [u64; 16] = core::array::from_fn(|j| 0x0123_4567_89ab_cdefu64.rotate_left(7 * j as u32));
+        let mut e = m;
+        expand_planes(&mut e);
+        for j in 0..16 {
+            let expected = (0..16).filter(|s| s & j == j).fold(0u64, |acc, s| acc ^ m[s]);
+            assert_eq!(e[j], expected, "J = {j:#06b}");
+        }
+    }
+
+    #[test]
     fn vectors_are_one_hot_at_r_with_11_bits_in_2_rounds() {
-        let count = 800;
+        for count in [0, 1, 63, 64, 65, 130] {
+            check_one_hot(count);
+        }
+        check_one_hot(800);
+    }
+
+    fn check_one_hot(count: usize) {
         let results = run_session(3, |mut net| async move {
             let mut rng = ChaCha20Rng::seed_from_u64(50 + net.party() as u64);
             let mut party = Party::setup(&mut net, &mut rng).await.unwrap();
@@ -244,9 +354,14 @@ mod tests {
             assert_eq!(e, 1 << r.value(), "vector {k}");
             seen[r.value() as usize] += 1;
         }
-        assert!(seen.iter().all(|&n| n > 20), "r should be spread over GF(2^4): {seen:?}");
+        if count >= 800 {
+            assert!(seen.iter().all(|&n| n > 20), "r should be spread over GF(2^4): {seen:?}");
+        }
         for (_, stats) in &results {
-            assert_eq!((stats.bytes_sent * 8, stats.rounds), (11 * count as u64, 2));
+            assert_eq!(
+                (stats.bytes_sent, stats.rounds),
+                (((6 * count).div_ceil(8) + (5 * count).div_ceil(8)) as u64, 2)
+            );
         }
     }
 }

@@ -38,26 +38,24 @@ pub struct Packed {
 impl Packed {
     /// The buffers of `shares` (all of party `party`).
     pub fn from_shares(party: PartyId, shares: &[RssShare]) -> Self {
-        Packed {
-            party,
-            first: shares.iter().map(|s| s.first().0).collect(),
-            second: shares.iter().map(|s| s.second().0).collect(),
+        let (mut first, mut second) = (vec![0u8; shares.len()], vec![0u8; shares.len()]);
+        for ((f, s), share) in first.iter_mut().zip(second.iter_mut()).zip(shares) {
+            (*f, *s) = (share.first().0, share.second().0);
         }
+        Packed { party, first, second }
     }
 
     /// The shares as [`RssShare`] values.
     pub fn to_shares(&self) -> Vec<RssShare> {
-        self.first
-            .iter()
-            .zip(&self.second)
-            .map(|(&a, &b)| RssShare::new(self.party, Gf256(a), Gf256(b)))
-            .collect()
+        assert!(self.party < 3, "Packed: party {} is not 0, 1 or 2", self.party);
+        self.first.iter().zip(&self.second).map(|(&a, &b)| RssShare::from_components(self.party, a, b)).collect()
     }
 
     /// Writes the shares into `out` (of the same length).
     pub fn write_to(&self, out: &mut [RssShare]) {
+        assert!(self.party < 3, "Packed: party {} is not 0, 1 or 2", self.party);
         for ((o, &a), &b) in out.iter_mut().zip(&self.first).zip(&self.second) {
-            *o = RssShare::new(self.party, Gf256(a), Gf256(b));
+            *o = RssShare::from_components(self.party, a, b);
         }
     }
 
@@ -104,11 +102,20 @@ impl Packed {
     }
 }
 
-/// An F2-linear map on bytes, applied to eight bytes per `u64` by masked XORs of its columns.
+/// An F2-linear map on bytes. Portable path: eight bytes per `u64` by masked XORs of its
+/// columns. x86-64 with AVX2 (detected at run time, off under the `force-portable` feature):
+/// L(b) = L(b & 0x0f) ⊕ L(b & 0xf0), both halves looked up in 16-entry tables held in registers
+/// (`vpshufb`), 32 bytes per step — constant time, since the table never leaves the register.
 #[derive(Clone, Copy, Debug)]
 pub struct ByteLinear {
     /// Column i (the image of bit i) repeated in every byte lane.
     columns: [u64; 8],
+    /// L(i) for the low nibble i (the SIMD path's register table).
+    #[cfg(target_arch = "x86_64")]
+    low: [u8; 16],
+    /// L(i << 4) for the high nibble i.
+    #[cfg(target_arch = "x86_64")]
+    high: [u8; 16],
 }
 
 const LANE_LSBS: u64 = 0x0101_0101_0101_0101;
@@ -116,7 +123,18 @@ const LANE_LSBS: u64 = 0x0101_0101_0101_0101;
 impl ByteLinear {
     /// The map with `linear(1 << i)` as column i; `linear` must be F2-linear.
     pub fn new(linear: impl Fn(u8) -> u8) -> Self {
-        ByteLinear { columns: core::array::from_fn(|i| u64::from(linear(1 << i)) * LANE_LSBS) }
+        let columns: [u8; 8] = core::array::from_fn(|i| linear(1 << i));
+        #[cfg(target_arch = "x86_64")]
+        let combine = |bits: usize, shift: usize| {
+            (0..4).filter(|j| bits >> j & 1 == 1).fold(0u8, |acc, j| acc ^ columns[j + shift])
+        };
+        ByteLinear {
+            columns: columns.map(|c| u64::from(c) * LANE_LSBS),
+            #[cfg(target_arch = "x86_64")]
+            low: core::array::from_fn(|i| combine(i, 0)),
+            #[cfg(target_arch = "x86_64")]
+            high: core::array::from_fn(|i| combine(i, 4)),
+        }
     }
 
     #[inline]
@@ -144,10 +162,28 @@ impl ByteLinear {
 
     /// `dst[k] = L(src[k])`.
     pub fn apply_into(&self, dst: &mut [u8], src: &[u8]) {
-        for_chunks_mut(dst, |offset, d| self.apply_chunk(d, &src[offset..offset + d.len()]));
+        let simd = simd_available();
+        for_chunks_mut(dst, |offset, d| {
+            let s = &src[offset..offset + d.len()];
+            let done = if simd { self.apply_simd(d, s) } else { 0 };
+            self.apply_portable(&mut d[done..], &s[done..]);
+        });
     }
 
-    fn apply_chunk(&self, dst: &mut [u8], src: &[u8]) {
+    /// `bytes[k] = L(bytes[k])`.
+    pub fn apply_in_place(&self, bytes: &mut [u8]) {
+        let simd = simd_available();
+        for_chunks_mut(bytes, |_, d| {
+            let done = if simd { self.apply_simd_in_place(d) } else { 0 };
+            let tail = &mut d[done..];
+            for b in tail.iter_mut() {
+                *b = self.apply_byte(*b);
+            }
+        });
+    }
+
+    /// The portable path (SWAR), also the reference the SIMD path is tested against.
+    fn apply_portable(&self, dst: &mut [u8], src: &[u8]) {
         let mut d8 = dst.chunks_exact_mut(8);
         let mut s8 = src.chunks_exact(8);
         for (d, s) in (&mut d8).zip(&mut s8) {
@@ -157,6 +193,106 @@ impl ByteLinear {
         for (d, &s) in d8.into_remainder().iter_mut().zip(s8.remainder()) {
             *d = self.apply_byte(s);
         }
+    }
+
+    /// The SIMD path on the longest prefix it handles; returns that prefix's length.
+    #[inline]
+    fn apply_simd(&self, dst: &mut [u8], src: &[u8]) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SAFETY: only called when `simd_available` detected AVX2.
+            unsafe { simd::apply_avx2(&self.low, &self.high, dst, src) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (dst, src);
+            0
+        }
+    }
+
+    #[inline]
+    fn apply_simd_in_place(&self, bytes: &mut [u8]) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SAFETY: only called when `simd_available` detected AVX2.
+            unsafe { simd::apply_avx2_in_place(&self.low, &self.high, bytes) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = bytes;
+            0
+        }
+    }
+}
+
+/// Whether [`ByteLinear`] uses its SIMD path (the one place this is decided).
+#[inline]
+fn simd_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        !cfg!(feature = "force-portable") && std::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// The AVX2 nibble-table path of [`ByteLinear`].
+#[cfg(target_arch = "x86_64")]
+mod simd {
+    use core::arch::x86_64::*;
+
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn map32(low: __m256i, high: __m256i, mask: __m256i, v: __m256i) -> __m256i {
+        let lo = _mm256_and_si256(v, mask);
+        let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(v), mask);
+        _mm256_xor_si256(_mm256_shuffle_epi8(low, lo), _mm256_shuffle_epi8(high, hi))
+    }
+
+    /// Maps the first ⌊len/32⌋·32 bytes; returns how many.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn apply_avx2(low: &[u8; 16], high: &[u8; 16], dst: &mut [u8], src: &[u8]) -> usize {
+        let n = dst.len().min(src.len()) / 32 * 32;
+        // SAFETY: loads and stores stay below n ≤ both lengths; tables are 16 bytes.
+        unsafe {
+            let low = _mm256_broadcastsi128_si256(_mm_loadu_si128(low.as_ptr().cast()));
+            let high = _mm256_broadcastsi128_si256(_mm_loadu_si128(high.as_ptr().cast()));
+            let mask = _mm256_set1_epi8(0x0f);
+            let mut k = 0;
+            while k < n {
+                let v = _mm256_loadu_si256(src.as_ptr().add(k).cast());
+                _mm256_storeu_si256(dst.as_mut_ptr().add(k).cast(), map32(low, high, mask, v));
+                k += 32;
+            }
+        }
+        n
+    }
+
+    /// [`apply_avx2`] in place.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn apply_avx2_in_place(low: &[u8; 16], high: &[u8; 16], bytes: &mut [u8]) -> usize {
+        let n = bytes.len() / 32 * 32;
+        // SAFETY: as in `apply_avx2`.
+        unsafe {
+            let low = _mm256_broadcastsi128_si256(_mm_loadu_si128(low.as_ptr().cast()));
+            let high = _mm256_broadcastsi128_si256(_mm_loadu_si128(high.as_ptr().cast()));
+            let mask = _mm256_set1_epi8(0x0f);
+            let mut k = 0;
+            while k < n {
+                let p = bytes.as_mut_ptr().add(k).cast();
+                _mm256_storeu_si256(p, map32(low, high, mask, _mm256_loadu_si256(p)));
+                k += 32;
+            }
+        }
+        n
     }
 }
 
@@ -342,16 +478,25 @@ fn words(bytes: &[u8]) -> impl Iterator<Item = u64> + '_ {
 
 /// `z ^= x0·(y0 + y1) + x1·y0` on nibble-packed GF(2^4) elements, 16 per `u64`.
 pub fn add_cross_terms16(z: &mut [u8], x: &Packed16, y: &Packed16) {
+    #[inline]
+    fn cross(x0: u64, x1: u64, y0: u64, y1: u64) -> u64 {
+        Gf16::mul_packed(x0, y0 ^ y1) ^ Gf16::mul_packed(x1, y0)
+    }
     for_chunks_mut(z, |offset, z| {
         let range = offset..offset + z.len();
-        let lanes = words(&x.first[range.clone()])
-            .zip(words(&x.second[range.clone()]))
-            .zip(words(&y.first[range.clone()]).zip(words(&y.second[range])));
-        for (zc, ((x0, x1), (y0, y1))) in z.chunks_mut(8).zip(lanes) {
-            let t = Gf16::mul_packed(x0, y0 ^ y1) ^ Gf16::mul_packed(x1, y0);
-            for (b, t) in zc.iter_mut().zip(t.to_le_bytes()) {
-                *b ^= t;
-            }
+        let (x0, x1, y0, y1) =
+            (&x.first[range.clone()], &x.second[range.clone()], &y.first[range.clone()], &y.second[range]);
+        let whole = z.len() / 8 * 8;
+        let word = |b: &[u8], k: usize| u64::from_le_bytes(b[k..k + 8].try_into().expect("8 bytes"));
+        for (k, zc) in (0..whole).step_by(8).zip(z[..whole].chunks_exact_mut(8)) {
+            let t = cross(word(x0, k), word(x1, k), word(y0, k), word(y1, k));
+            let old = u64::from_le_bytes((&*zc).try_into().expect("8 bytes"));
+            zc.copy_from_slice(&(old ^ t).to_le_bytes());
+        }
+        let tail = |b: &[u8]| words(&b[whole..]).next().unwrap_or(0);
+        let t = cross(tail(x0), tail(x1), tail(y0), tail(y1)).to_le_bytes();
+        for (b, t) in z[whole..].iter_mut().zip(t) {
+            *b ^= t;
         }
     });
 }
@@ -393,8 +538,16 @@ pub fn to_tower_packed(x: &Packed) -> (Packed16, Packed16) {
     let phi = ByteLinear::new(|b| crate::field::Gf16Squared::from_gf256(Gf256(b)).value());
     let split = |component: &[u8]| {
         let t = phi.apply(component);
-        let high = t.chunks(2).map(|c| c[0] >> 4 | c.get(1).map_or(0, |&h| h & 0xf0)).collect();
-        let low = t.chunks(2).map(|c| c[0] & 0x0f | c.get(1).map_or(0, |&l| l << 4)).collect();
+        let half = t.len().div_ceil(2);
+        let (mut high, mut low) = (vec![0u8; half], vec![0u8; half]);
+        let pairs = t.chunks_exact(2);
+        let last = pairs.remainder().first().copied();
+        for ((h, l), pair) in high.iter_mut().zip(low.iter_mut()).zip(pairs) {
+            (*h, *l) = (pair[0] >> 4 | pair[1] & 0xf0, pair[0] & 0x0f | pair[1] << 4);
+        }
+        if let Some(b) = last {
+            (high[half - 1], low[half - 1]) = (b >> 4, b & 0x0f);
+        }
         (high, low)
     };
     let (fh, fl) = split(&x.first);
@@ -412,13 +565,14 @@ pub fn from_tower_packed(high: &Packed16, low: &Packed16) -> Packed {
         crate::field::Gf16Squared::from_coefficients(Gf16::new(b >> 4), Gf16::new(b & 0xf)).to_gf256().0
     });
     let join = |h: &[u8], l: &[u8]| {
-        let mut t = Vec::with_capacity(2 * h.len());
-        for (&h, &l) in h.iter().zip(l) {
-            t.push(h << 4 | l & 0x0f);
-            t.push(h & 0xf0 | l >> 4);
+        let mut t = vec![0u8; 2 * h.len()];
+        for ((pair, &h), &l) in t.chunks_exact_mut(2).zip(h).zip(l) {
+            pair[0] = h << 4 | l & 0x0f;
+            pair[1] = h & 0xf0 | l >> 4;
         }
         t.truncate(high.len);
-        phi_inv.apply(&t)
+        phi_inv.apply_in_place(&mut t);
+        t
     };
     Packed {
         party: high.party,
@@ -454,6 +608,35 @@ mod tests {
     }
 
     #[test]
+    fn byte_linear_simd_path_matches_the_portable_path() {
+        let mut rng = ChaCha20Rng::seed_from_u64(72);
+        let maps = [
+            ByteLinear::new(|b| SQUARE.apply(b)),
+            ByteLinear::new(crate::aes::sbox::affine_linear),
+            nibble_linear(|v| v * v * Gf16Squared::E),
+        ];
+        for map in &maps {
+            for len in [0, 1, 31, 32, 33, 100, CHUNK + 45] {
+                let mut src = vec![0u8; len];
+                rng.fill_bytes(&mut src);
+                let mut expected = vec![0u8; len];
+                map.apply_portable(&mut expected, &src);
+                let mut out = vec![0u8; len];
+                let done = map.apply_simd(&mut out, &src);
+                map.apply_portable(&mut out[done..], &src[done..]);
+                assert_eq!(out, expected, "len {len}");
+                assert_eq!(map.apply(&src), expected, "len {len}");
+                let mut in_place = src.clone();
+                map.apply_in_place(&mut in_place);
+                assert_eq!(in_place, expected, "len {len}");
+                if simd_available() {
+                    assert_eq!(done, len / 32 * 32);
+                }
+            }
+        }
+    }
+
+    #[test]
     fn cross_terms_match_the_scalar_formula() {
         let mut rng = ChaCha20Rng::seed_from_u64(70);
         for n in [0, 1, 31, 1000, CHUNK + 3] {
@@ -473,7 +656,7 @@ mod tests {
     #[test]
     fn tower_maps_and_nibble_ops_match_the_per_element_forms() {
         let mut rng = ChaCha20Rng::seed_from_u64(71);
-        for n in [1, 2, 5, 16, 33] {
+        for n in [1, 2, 5, 16, 33, 2 * CHUNK + 37] {
             let x = random_shares(&mut rng, 2, n);
             let packed = Packed::from_shares(2, &x);
             let (high, low) = to_tower_packed(&packed);

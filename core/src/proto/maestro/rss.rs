@@ -36,6 +36,14 @@ impl RssShare {
         RssShare { first, second, party: party as u8 }
     }
 
+    /// [`RssShare::new`] for a party index already known to be 0, 1 or 2 (checked in debug
+    /// builds only), for bulk conversions from contiguous buffers.
+    #[inline]
+    pub(super) fn from_components(party: PartyId, first: u8, second: u8) -> Self {
+        debug_assert!(party < 3, "RssShare: party {party} is not 0, 1 or 2");
+        RssShare { first: Gf256(first), second: Gf256(second), party: party as u8 }
+    }
+
     /// The share of 0 (both components zero).
     #[inline]
     pub fn zero(party: PartyId) -> Self {

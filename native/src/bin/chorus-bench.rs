@@ -297,7 +297,8 @@ fn run_once(run: Run, connect: Connect, rep: u64) -> Result<Line, String> {
                 Connect::Memory(nets) => {
                     let net = nets.lock().expect("network list").get_mut(p).and_then(Option::take);
                     let session = b"chorus/bench/memory".to_vec();
-                    run_aes_party(net.ok_or("network missing")?, &session, &secret, &spec, input, lined_up).await
+                    run_aes_party(net.ok_or("network missing")?, &session, &secret, &spec, input, lined_up)
+                        .await
                 }
                 Connect::Relay(address, room) => {
                     let (net, mut handle) =

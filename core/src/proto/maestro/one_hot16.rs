@@ -254,11 +254,11 @@ pub async fn generate<N: Network>(
             expand_planes(&mut planes);
             planes_to_u16(&planes, &mut out[..m]);
         }
-        for k in 0..m {
+        for (k, (&e0, &e1)) in e[0][..m].iter().zip(&e[1][..m]).enumerate() {
             let idx = GROUP * g + k;
             vectors.push(OneHot16 {
                 r: Rss16::new(me, Gf16::new(r.first[idx]), Gf16::new(r.second[idx])),
-                e: (e[0][k], e[1][k]),
+                e: (e0, e1),
             });
         }
     }
@@ -300,8 +300,7 @@ mod tests {
         for len in [0, 1, 7, 8, 9, 63, 64] {
             let planes = nibble_planes(&bytes[..len]);
             for (i, plane) in planes.iter().enumerate() {
-                let expected =
-                    (0..len).fold(0u64, |acc, k| acc | u64::from(bytes[k] >> i & 1) << k);
+                let expected = (0..len).fold(0u64, |acc, k| acc | u64::from(bytes[k] >> i & 1) << k);
                 assert_eq!(*plane, expected, "len {len}, plane {i}");
             }
         }
@@ -322,9 +321,9 @@ mod tests {
         let m: [u64; 16] = core::array::from_fn(|j| 0x0123_4567_89ab_cdefu64.rotate_left(7 * j as u32));
         let mut e = m;
         expand_planes(&mut e);
-        for j in 0..16 {
+        for (j, &got) in e.iter().enumerate() {
             let expected = (0..16).filter(|s| s & j == j).fold(0u64, |acc, s| acc ^ m[s]);
-            assert_eq!(e[j], expected, "J = {j:#06b}");
+            assert_eq!(got, expected, "J = {j:#06b}");
         }
     }
 

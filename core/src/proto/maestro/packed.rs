@@ -48,7 +48,11 @@ impl Packed {
     /// The shares as [`RssShare`] values.
     pub fn to_shares(&self) -> Vec<RssShare> {
         assert!(self.party < 3, "Packed: party {} is not 0, 1 or 2", self.party);
-        self.first.iter().zip(&self.second).map(|(&a, &b)| RssShare::from_components(self.party, a, b)).collect()
+        self.first
+            .iter()
+            .zip(&self.second)
+            .map(|(&a, &b)| RssShare::from_components(self.party, a, b))
+            .collect()
     }
 
     /// Writes the shares into `out` (of the same length).

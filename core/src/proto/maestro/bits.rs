@@ -1,6 +1,43 @@
 //! Bit-packed messages written and read in runs of bits (LSB-first, the layout of
 //! [`super::one_hot16::pack_bits`]): the one-hot preprocessing protocols build each round's
-//! message from a few bits per vector with word operations instead of one byte per bit.
+//! message from a few bits per vector with word operations instead of one byte per bit, and
+//! reshare it with [`reshare_bit_message`].
+
+use super::error::{MaestroError, Step};
+use super::msg::{recv_bytes, send_bytes};
+use super::online::Party;
+use crate::net::Network;
+
+/// One resharing round of the one-hot preprocessing (Protocols 5 and 8): masks this party's
+/// bit-packed `message` of `total` bits with a PRSS zero sharing, sends it to the previous party
+/// and receives the next party's. Returns (own masked message, received message); bits past
+/// `total` are zero in both, and a peer's nonzero padding is an error.
+pub(super) async fn reshare_bit_message<N: Network>(
+    party: &mut Party,
+    net: &mut N,
+    mut message: Vec<u8>,
+    total: usize,
+) -> Result<(Vec<u8>, Vec<u8>), MaestroError> {
+    let me = party.id();
+    let mut zero = vec![0u8; total.div_ceil(8)];
+    party.prss_mut().zero_into(&mut zero);
+    for (b, z) in message.iter_mut().zip(&zero) {
+        *b ^= z;
+    }
+    if total % 8 != 0 {
+        if let Some(last) = message.last_mut() {
+            *last &= (1u8 << (total % 8)) - 1;
+        }
+    }
+    let step = Step::OneHotPreprocessing;
+    send_bytes(net, (me + 2) % 3, message.clone(), step)?;
+    let from = (me + 1) % 3;
+    let received = recv_bytes(net, from, total.div_ceil(8), step).await?;
+    if total % 8 != 0 && received[received.len() - 1] >> (total % 8) != 0 {
+        return Err(MaestroError::NonzeroBitPadding { from, step });
+    }
+    Ok((message, received))
+}
 
 /// Writes runs of bits LSB-first into a bit-packed message.
 pub(super) struct BitWriter {

@@ -20,9 +20,8 @@
 //! Preprocessing is bit-sliced: a level's local products, its bit-packed message and the Ohv
 //! step are word operations on the 256-bit component vectors.
 
-use super::bits::{low_mask, BitReader, BitWriter};
-use super::error::{MaestroError, Step};
-use super::msg::{recv_bytes, send_bytes};
+use super::bits::{low_mask, reshare_bit_message, BitReader, BitWriter};
+use super::error::MaestroError;
 use super::online::Party;
 use super::pool::PreprocessedPool;
 use super::rss::RssShare;
@@ -107,24 +106,7 @@ pub async fn generate<N: Network>(
             let local: Bits256 = core::array::from_fn(|w| ((v0 & (f0[w] ^ f1[w])) ^ (v1 & f0[w])) & low[w]);
             writer.push_bits(&local, products);
         }
-        let mut message = writer.finish(total);
-        let mut zero = vec![0u8; total.div_ceil(8)];
-        party.prss_mut().zero_into(&mut zero);
-        for (b, z) in message.iter_mut().zip(&zero) {
-            *b ^= z;
-        }
-        if total % 8 != 0 {
-            if let Some(last) = message.last_mut() {
-                *last &= (1u8 << (total % 8)) - 1;
-            }
-        }
-        let step = Step::OneHotPreprocessing;
-        send_bytes(net, (me + 2) % 3, message.clone(), step)?;
-        let from = (me + 1) % 3;
-        let received = recv_bytes(net, from, total.div_ceil(8), step).await?;
-        if total % 8 != 0 && received[received.len() - 1] >> (total % 8) != 0 {
-            return Err(MaestroError::NonzeroBitPadding { from, step });
-        }
+        let (message, received) = reshare_bit_message(party, net, writer.finish(total), total).await?;
         let (own, next) = (BitReader::new(&message), BitReader::new(&received));
         for (idx, (s, fv)) in r.iter().zip(f.iter_mut()).enumerate() {
             let (v0, v1) = bit(s, k);

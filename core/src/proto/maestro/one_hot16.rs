@@ -16,10 +16,9 @@
 //! ⌈5n/8⌉ bytes) in 2 rounds per batch; Table 1's LUT-16 preprocessing is 160 vectors per
 //! block = 1760 bits, 2 rounds.
 
-use super::bits::{low_mask, BitReader, BitWriter};
+use super::bits::{low_mask, reshare_bit_message, BitReader, BitWriter};
 use super::error::{MaestroError, Step};
 use super::gf16_rss::Rss16;
-use super::msg::{recv_bytes, send_bytes};
 use super::online::Party;
 use crate::field::Gf16;
 use crate::net::{Network, PartyId};
@@ -158,7 +157,6 @@ async fn plane_products_round<N: Network, const W: usize>(
     count: usize,
     operands: &[[Operands; W]],
 ) -> Result<Vec<[(u64, u64); W]>, MaestroError> {
-    let me = party.id();
     let total = count * W;
     let mut writer = BitWriter::with_capacity(total);
     for (g, group) in operands.iter().enumerate() {
@@ -167,24 +165,7 @@ async fn plane_products_round<N: Network, const W: usize>(
             writer.push(((l0 & (r0 ^ r1)) ^ (l1 & r0)) & low_mask(m), m as u32);
         }
     }
-    let mut message = writer.finish(total);
-    let mut zero = vec![0u8; total.div_ceil(8)];
-    party.prss_mut().zero_into(&mut zero);
-    for (b, z) in message.iter_mut().zip(&zero) {
-        *b ^= z;
-    }
-    if total % 8 != 0 {
-        if let Some(last) = message.last_mut() {
-            *last &= (1u8 << (total % 8)) - 1;
-        }
-    }
-    let step = Step::OneHotPreprocessing;
-    send_bytes(net, (me + 2) % 3, message.clone(), step)?;
-    let from = (me + 1) % 3;
-    let received = recv_bytes(net, from, total.div_ceil(8), step).await?;
-    if total % 8 != 0 && received[received.len() - 1] >> (total % 8) != 0 {
-        return Err(MaestroError::NonzeroBitPadding { from, step });
-    }
+    let (message, received) = reshare_bit_message(party, net, writer.finish(total), total).await?;
     let (own, next) = (BitReader::new(&message), BitReader::new(&received));
     Ok((0..operands.len())
         .map(|g| {

@@ -10,6 +10,7 @@
 //!   the benchmark.
 //! - [`threads`]: one OS thread and current-thread runtime per party, for local sessions.
 //! - [`alloc_tuning`]: keeping freed memory for reuse (fewer page faults per protocol round).
+//! - [`cli`]: the shared `main` of the command-line programs.
 //!
 //! Both networks run their socket I/O in tokio tasks (a reader and a writer per connection) and
 //! hand messages to the protocol through per-peer queues, so a protocol's `recv` futures need not
@@ -19,6 +20,7 @@
 #![warn(missing_docs)]
 
 pub mod alloc_tuning;
+pub mod cli;
 mod inbox;
 pub mod job;
 pub mod relay;

@@ -126,21 +126,7 @@ enum Material {
 }
 
 fn main() -> ExitCode {
-    let args = match Args::try_parse() {
-        Ok(args) => args,
-        Err(e) if !e.use_stderr() => e.exit(),
-        Err(e) => {
-            eprint!("{e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    match run(&args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("chorus-bench-tinytable: error: {message}");
-            ExitCode::FAILURE
-        }
-    }
+    chorus_native::cli::run_main("chorus-bench-tinytable", |args: Args| run(&args))
 }
 
 fn run(args: &Args) -> Result<(), String> {

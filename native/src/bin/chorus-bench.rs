@@ -125,22 +125,7 @@ enum Connect {
 type PartyResult = Result<(PartyOutcome, Instant), String>;
 
 fn main() -> ExitCode {
-    chorus_native::alloc_tuning::keep_freed_memory();
-    let args = match Args::try_parse() {
-        Ok(args) => args,
-        Err(e) if !e.use_stderr() => e.exit(),
-        Err(e) => {
-            eprint!("{e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    match run(&args) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("chorus-bench: error: {message}");
-            ExitCode::FAILURE
-        }
-    }
+    chorus_native::cli::run_main("chorus-bench", |args: Args| run(&args))
 }
 
 fn run(args: &Args) -> Result<(), String> {

@@ -125,25 +125,11 @@ struct Report {
 }
 
 fn main() -> ExitCode {
-    chorus_native::alloc_tuning::keep_freed_memory();
-    let args = match Args::try_parse() {
-        Ok(args) => args,
-        Err(e) if !e.use_stderr() => e.exit(),
-        Err(e) => {
-            eprint!("{e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    match run(args) {
-        Ok(report) => {
-            println!("{}", serde_json::to_string(&report).expect("the report serializes"));
-            ExitCode::SUCCESS
-        }
-        Err(message) => {
-            eprintln!("chorus-party: error: {message}");
-            ExitCode::FAILURE
-        }
-    }
+    chorus_native::cli::run_main("chorus-party", |args: Args| {
+        let report = run(args)?;
+        println!("{}", serde_json::to_string(&report).expect("the report serializes"));
+        Ok(())
+    })
 }
 
 /// Where the party connects, with its session id.

@@ -29,7 +29,7 @@ pub fn encode_tables(preps: &[AesTablePrep]) -> Vec<u8> {
     put_len(&mut out, preps.len());
     for prep in preps {
         out.extend([prep.party() as u8, prep.key_owner() as u8, put_reveal(prep.reveal())]);
-        out.extend_from_slice(prep.tables());
+        out.extend_from_slice(&prep.tables());
         let keys = prep.round_key_masks().map(|k| k.as_flattened());
         for part in [keys, prep.plaintext_mask().map(|m| &m[..]), prep.output_mask().map(|m| &m[..])] {
             out.push(u8::from(part.is_some()));

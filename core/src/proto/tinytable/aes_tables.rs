@@ -19,11 +19,11 @@
 //! `16 n` bytes each way; the output is `e ⊕ m_out` locally (no output round). Rounds = 1 + 10.
 //!
 //! Seed-derived halves (dealer material): table `t` of a block is derived by party `t mod 2` from
-//! a 16-byte seed ([`super::sbox_round::TableStream`], AES-128 in counter mode) and stored only by
+//! a 16-byte seed ([`super::sbox_round::TableSeed`], fixed-key AES in counter mode) and stored only by
 //! the other party, whose share is `S(e ⊕ m_in) ⊕ m_out ⊕ PRF(e)`. So each party *holds* the
 //! 40 KiB of Table 1 ([`AesTablePrep::table_bytes`]) but *stores* 80 tables = 20 KiB plus the seed
 //! ([`AesTablePrep::stored_table_bytes`]), and in every round it reads 8 entries from memory and
-//! computes 8 with one pipelined AES pass: the online gathers, bounded by cache misses into
+//! computes 8 with AES (one pipelined pass per group of blocks): the online gathers, bounded by cache misses into
 //! tables far larger than any cache, have half the misses per party, and the two parties' loads
 //! stay equal (each derives the tables of one byte parity). Material built from its parts
 //! ([`AesTablePrep::from_parts`], e.g. from another dealer) stores all 160 tables; the online
@@ -50,7 +50,7 @@ use super::msg::{check_two_parties, recv, send};
 use super::prefetch::{prefetch, AHEAD, PAGE_AHEAD};
 use super::prep::{Reveal, TrustedDealer};
 use super::sbox_prep::large_zeroed;
-use super::sbox_round::{linear_layer, TableStream};
+use super::sbox_round::{linear_layer, permute_all, PermBlock, TableSeed};
 use crate::aes::sbox::{sbox, sbox_table};
 use crate::aes::{expand_key, Block, KeySize};
 use crate::field::Gf256;
@@ -104,7 +104,7 @@ enum TableShares {
     Full(TableBytes),
     /// The tables this party derives (`t mod 2` = party) come from `stream`; the other 80 are
     /// stored, table `t` at `TABLE_ENTRIES · ⌊t / 2⌋`.
-    Split { stored: TableBytes, stream: Arc<TableStream> },
+    Split { stored: TableBytes, seed: TableSeed },
 }
 
 /// A block's table shares as the online gathers read them (sizes checked).
@@ -113,7 +113,7 @@ pub(crate) enum BlockTables<'a> {
     /// All 160 tables stored.
     Full(&'a [u8; TABLE_BYTES_PER_BLOCK]),
     /// Seed-derived form of party `party`.
-    Split { party: PartyId, stored: &'a [u8; STORED_BYTES_PER_BLOCK], stream: &'a TableStream },
+    Split { party: PartyId, stored: &'a [u8; STORED_BYTES_PER_BLOCK], seed: TableSeed },
 }
 
 /// One party's preprocessed material for one AES-128 block with S-box tables.
@@ -162,11 +162,11 @@ impl AesTablePrep {
     fn block_tables(&self) -> Option<BlockTables<'_>> {
         match &self.tables {
             TableShares::Full(t) => t.as_slice().try_into().ok().map(BlockTables::Full),
-            TableShares::Split { stored, stream } => stored
+            TableShares::Split { stored, seed } => stored
                 .as_slice()
                 .try_into()
                 .ok()
-                .map(|stored| BlockTables::Split { party: self.party, stored, stream }),
+                .map(|stored| BlockTables::Split { party: self.party, stored, seed: *seed }),
         }
     }
 }
@@ -272,18 +272,18 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
             [large_zeroed(blocks * STORED_BYTES_PER_BLOCK), large_zeroed(blocks * STORED_BYTES_PER_BLOCK)];
         let [s0, s1] = &mut slabs;
         let rng = self.rng();
-        let dealt: Vec<(MaskChain, [Arc<TableStream>; 2])> = s0
+        let dealt: Vec<(MaskChain, [TableSeed; 2])> = s0
             .chunks_exact_mut(STORED_BYTES_PER_BLOCK)
             .zip(s1.chunks_exact_mut(STORED_BYTES_PER_BLOCK))
             .map(|(t0, t1)| deal_block_tables(rng, &sbox, [t0, t1]))
             .collect();
         let slabs = slabs.map(Arc::new);
         let mut out = [Vec::with_capacity(blocks), Vec::with_capacity(blocks)];
-        for (i, (chain, streams)) in dealt.iter().enumerate() {
+        for (i, (chain, seeds)) in dealt.iter().enumerate() {
             for (party, slab) in slabs.iter().enumerate() {
                 let offset = i * STORED_BYTES_PER_BLOCK;
                 let stored = TableBytes::Slab { slab: Arc::clone(slab), offset, len: STORED_BYTES_PER_BLOCK };
-                let tables = TableShares::Split { stored, stream: Arc::clone(&streams[party]) };
+                let tables = TableShares::Split { stored, seed: seeds[party] };
                 out[party].push(block_prep(party, key_owner, reveal, tables, chain));
             }
         }
@@ -298,18 +298,18 @@ fn deal_block_tables<R: RngCore>(
     rng: &mut R,
     sbox: &[u8; 256],
     stored: [&mut [u8]; 2],
-) -> (MaskChain, [Arc<TableStream>; 2]) {
+) -> (MaskChain, [TableSeed; 2]) {
     let chain = MaskChain::sample(rng);
-    let streams: [Arc<TableStream>; 2] = core::array::from_fn(|_| {
+    let seeds: [TableSeed; 2] = core::array::from_fn(|_| {
         let mut seed = [0u8; 16];
         rng.fill_bytes(&mut seed);
-        Arc::new(TableStream::new(seed))
+        TableSeed::new(seed)
     });
     for round in 0..10 {
         for byte in 0..16 {
             let table = 16 * round + byte;
             let deriver = deriving_party(table);
-            let derived = streams[deriver].table(table);
+            let derived = seeds[deriver].table(table);
             let dst = &mut stored[1 - deriver][TABLE_ENTRIES * (table / 2)..][..TABLE_ENTRIES];
             let (m_in, m_out) = (chain.in_masks[round][byte], chain.out_masks[round][byte]);
             for (e, (d, r)) in dst.iter_mut().zip(&derived).enumerate() {
@@ -317,7 +317,7 @@ fn deal_block_tables<R: RngCore>(
             }
         }
     }
-    (chain, streams)
+    (chain, seeds)
 }
 
 /// `party`'s material for one block from its table shares and the block's masks.
@@ -388,6 +388,19 @@ pub(crate) fn initial_states(key_msg: &[u8], pt_msg: &[u8]) -> Vec<[u8; 16]> {
         .collect()
 }
 
+/// The masked round keys 1..=10 of all blocks, round-major (`keys[n (round − 1) + i]`: block `i`),
+/// so each round reads its keys in order: the gathers' random reads evict the input message from
+/// the caches, and a block-major read then misses once per block and round.
+pub(crate) fn round_major_keys(key_msg: &[u8], n: usize) -> Vec<[u8; 16]> {
+    let mut keys = vec![[0u8; 16]; n * (ROUND_KEYS - 1)];
+    for (i, block_keys) in key_msg.chunks_exact(16 * ROUND_KEYS).take(n).enumerate() {
+        for (round, key) in block_keys.chunks_exact(16).enumerate().skip(1) {
+            keys[n * (round - 1) + i].copy_from_slice(key);
+        }
+    }
+    keys
+}
+
 /// Encrypts `preps.len()` blocks at once. `inputs[i]` is this party's input of block `i`: the
 /// AES-128 key if it is the key owner, else the plaintext block. Returns, per block, the
 /// ciphertext if it is revealed to this party.
@@ -433,6 +446,7 @@ pub async fn encrypt_batch<N: Network>(
     let their_msg = recv(net, Step::Input, n * if key_owner { 16 } else { 16 * ROUND_KEYS }).await?;
     let (key_msg, pt_msg) = if key_owner { (&my_msg, &their_msg) } else { (&their_msg, &my_msg) };
     let mut states = initial_states(key_msg, pt_msg);
+    let round_keys = round_major_keys(key_msg, n);
 
     let table_sets: Vec<BlockTables<'_>> = preps.iter().filter_map(AesTablePrep::block_tables).collect();
     for round in 1..ROUND_KEYS {
@@ -446,9 +460,9 @@ pub async fn encrypt_batch<N: Network>(
         send(net, step, mine)?;
         let theirs = recv(net, step, 16 * n).await?;
         let last = round == ROUND_KEYS - 1;
-        for (i, (state, b)) in states.iter_mut().zip(theirs.chunks_exact(16)).enumerate() {
+        let keys = &round_keys[n * (round - 1)..][..n];
+        for ((state, b), key) in states.iter_mut().zip(theirs.chunks_exact(16)).zip(keys) {
             state.iter_mut().zip(b).for_each(|(a, b)| *a ^= b);
-            let key = &key_msg[16 * (ROUND_KEYS * i + round)..][..16];
             next_round_state(state, key, last);
         }
     }
@@ -467,7 +481,14 @@ pub async fn encrypt_batch<N: Network>(
 /// cache misses. So the first and last entries a block will need are touched [`PAGE_AHEAD`]
 /// blocks early (starting the page walks), and all of them [`AHEAD`] blocks early, keeping many
 /// misses in flight; the derived entries' AES pass runs while they are.
-pub(crate) fn gather_round(tables: &[BlockTables<'_>], round: usize, states: &[[u8; 16]], out: &mut [u8]) {
+pub(crate) fn gather_round(
+    tables: &[BlockTables<'_>],
+    round: usize,
+    states: &[[u8; 16]],
+    out: &mut [u8],
+) {
+    /// Blocks whose derived entries are computed in one pass of the cipher.
+    const GROUP: usize = 32;
     let n = states.len().min(tables.len());
     let touch = |i: usize, all: bool| match tables[i] {
         BlockTables::Full(t) => {
@@ -492,35 +513,46 @@ pub(crate) fn gather_round(tables: &[BlockTables<'_>], round: usize, states: &[[
             }
         }
     };
-    for (i, dst) in out.chunks_exact_mut(16).take(n).enumerate() {
-        if i + PAGE_AHEAD < n {
-            touch(i + PAGE_AHEAD, false);
-        }
-        if i + AHEAD < n {
-            touch(i + AHEAD, true);
-        }
-        let s = &states[i];
-        match tables[i] {
-            BlockTables::Full(t) => {
-                // The fixed-size view lets every index `256 j + e < 4096` go without a bounds check.
-                let t: &[u8; FULL_ROUND] =
-                    t[FULL_ROUND * (round - 1)..][..FULL_ROUND].try_into().expect("fixed size");
-                for (j, d) in dst.iter_mut().enumerate() {
-                    *d = t[TABLE_ENTRIES * j + usize::from(s[j])];
+    let base = 16 * (round - 1);
+    for group in (0..n).step_by(GROUP) {
+        let end = n.min(group + GROUP);
+        // The AES pass of the group runs while the prefetches of its first blocks are in flight.
+        let mut derived = [PermBlock::default(); 8 * GROUP];
+        for i in group..end {
+            if let BlockTables::Split { party, seed, .. } = tables[i] {
+                let requests = &mut derived[8 * (i - group)..][..8];
+                for (k, r) in requests.iter_mut().enumerate() {
+                    *r = seed.request(base + 2 * k + party, states[i][2 * k + party]);
                 }
             }
-            BlockTables::Split { party, stored, stream } => {
-                let t: &[u8; STORED_ROUND] =
-                    stored[STORED_ROUND * (round - 1)..][..STORED_ROUND].try_into().expect("fixed size");
-                let base = 16 * (round - 1);
-                let derived = stream.entries8(
-                    core::array::from_fn(|k| base + 2 * k + party),
-                    core::array::from_fn(|k| s[2 * k + party]),
-                );
-                let first = 1 - party;
-                for k in 0..8 {
-                    dst[2 * k + party] = derived[k];
-                    dst[2 * k + first] = t[TABLE_ENTRIES * k + usize::from(s[2 * k + first])];
+        }
+        permute_all(&mut derived[..8 * (end - group)]);
+        for i in group..end {
+            if i + PAGE_AHEAD < n {
+                touch(i + PAGE_AHEAD, false);
+            }
+            if i + AHEAD < n {
+                touch(i + AHEAD, true);
+            }
+            let (s, dst) = (&states[i], &mut out[16 * i..16 * i + 16]);
+            match tables[i] {
+                BlockTables::Full(t) => {
+                    // The fixed-size view lets every index `256 j + e < 4096` go unchecked.
+                    let t: &[u8; FULL_ROUND] =
+                        t[FULL_ROUND * (round - 1)..][..FULL_ROUND].try_into().expect("fixed size");
+                    for (j, d) in dst.iter_mut().enumerate() {
+                        *d = t[TABLE_ENTRIES * j + usize::from(s[j])];
+                    }
+                }
+                BlockTables::Split { party, stored, seed } => {
+                    let t: &[u8; STORED_ROUND] =
+                        stored[STORED_ROUND * (round - 1)..][..STORED_ROUND].try_into().expect("fixed size");
+                    let outputs = &derived[8 * (i - group)..][..8];
+                    let first = 1 - party;
+                    for (k, output) in outputs.iter().enumerate() {
+                        dst[2 * k + party] = seed.entry_from(output, s[2 * k + party]);
+                        dst[2 * k + first] = t[TABLE_ENTRIES * k + usize::from(s[2 * k + first])];
+                    }
                 }
             }
         }
@@ -559,12 +591,12 @@ impl AesTablePrep {
     pub fn tables(&self) -> Cow<'_, [u8]> {
         match &self.tables {
             TableShares::Full(t) => Cow::Borrowed(t.as_slice()),
-            TableShares::Split { stored, stream } => {
+            TableShares::Split { stored, seed } => {
                 let stored = stored.as_slice();
                 let mut all = vec![0u8; TABLE_BYTES_PER_BLOCK];
                 for (t, dst) in all.chunks_exact_mut(TABLE_ENTRIES).enumerate() {
                     if deriving_party(t) == self.party {
-                        dst.copy_from_slice(&stream.table(t));
+                        dst.copy_from_slice(&seed.table(t));
                     } else {
                         dst.copy_from_slice(&stored[TABLE_ENTRIES * (t / 2)..][..TABLE_ENTRIES]);
                     }

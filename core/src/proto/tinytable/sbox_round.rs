@@ -8,20 +8,25 @@
 //! the same maps for plain bytes, cross-checked against [`crate::aes::linear`] in the tests below.
 //! Portable integer code only (no secret-dependent branch or index), so wasm32 runs it unchanged.
 //!
-//! **Seed-derived table shares** ([`TableStream`]): of the two XOR shares `A, B` of an S-box table
+//! **Seed-derived table shares** ([`TableSeed`]): of the two XOR shares `A, B` of an S-box table
 //! (§2.3) one may be any pseudorandom string, as long as the party holding the *other* share
-//! cannot predict it. So the dealer gives that party a fresh 16-byte seed instead of the 256
-//! bytes, and sets the other party's share to `S(e ⊕ m_in) ⊕ m_out ⊕ PRF(e)`. The PRF is AES-128
-//! under the seed in counter mode: entry `e` of table `t` is byte `e mod 16` of
-//! `AES_seed(16 t + ⌊e / 16⌋)` (counter as a little-endian 128-bit integer), so the dealer makes a
-//! whole derived table with 16 AES calls and the party computes one entry with one. A party never
-//! learns the peer's seed, so the peer's derived entries look uniform to it exactly as stored
-//! random shares do (security of AES as a PRF). RustCrypto's `aes` selects AES-NI at run time
-//! and its constant-time bitsliced software path elsewhere (wasm32).
+//! cannot predict it. So the dealer gives that party a fresh 16-byte seed `k` instead of the 256
+//! bytes, and sets the other party's share to `S(e ⊕ m_in) ⊕ m_out ⊕ PRF_k(e)`. The PRF is the
+//! single-key Even–Mansour cipher over fixed-key AES-128, `PRF_k(x) = π(k ⊕ x) ⊕ k` with `π` AES
+//! under the public constant [`PERMUTATION_KEY`] — fixed-key AES modelled as a random permutation,
+//! the model §3.3 already uses for the batched opening. Entry `e` of table `t` is byte `e mod 16`
+//! of `PRF_k(16 t + ⌊e / 16⌋)` (counter as a little-endian 128-bit integer), so the dealer makes a
+//! whole derived table with 16 calls and the party computes one entry with one. A party never
+//! learns the peer's seed, so the peer's derived entries look uniform to it, exactly as stored
+//! random shares do. With one fixed key for everything, the online phase runs the AES passes of
+//! many blocks back to back with the round keys in registers. RustCrypto's `aes` selects AES-NI
+//! at run time and its constant-time bitsliced software path elsewhere (wasm32).
 
+use aes::cipher::consts::U16;
 use aes::cipher::generic_array::GenericArray;
 use aes::cipher::{BlockEncrypt, KeyInit};
 use aes::Aes128Enc;
+use std::sync::OnceLock;
 
 const LOW7: u128 = 0x7f7f_7f7f_7f7f_7f7f_7f7f_7f7f_7f7f_7f7f;
 const LOW1: u128 = 0x0101_0101_0101_0101_0101_0101_0101_0101;
@@ -61,40 +66,67 @@ pub(crate) fn linear_layer(state: &mut [u8; 16], round_key: &[u8], last: bool) {
     *state = (x ^ u128::from_le_bytes(key)).to_le_bytes();
 }
 
-/// A party's seed-derived table shares: entry `e` of table `t` is byte `e mod 16` of
-/// `AES_seed(16 t + ⌊e / 16⌋)` (see the module docs).
-#[derive(Clone)]
-pub(crate) struct TableStream {
-    cipher: Aes128Enc,
+/// The public key of the fixed permutation `π` of the seed-derived tables.
+pub const PERMUTATION_KEY: [u8; 16] = *b"chorus/tt/sbox-p";
+
+/// `π`: AES-128 under [`PERMUTATION_KEY`], expanded once per process.
+fn permutation() -> &'static Aes128Enc {
+    static PERMUTATION: OnceLock<Aes128Enc> = OnceLock::new();
+    PERMUTATION.get_or_init(|| Aes128Enc::new(GenericArray::from_slice(&PERMUTATION_KEY)))
 }
 
-impl TableStream {
-    /// The stream of `seed`.
+/// A party's seed for its derived table shares of one block: entry `e` of table `t` is byte
+/// `e mod 16` of `π(k ⊕ (16 t + ⌊e / 16⌋)) ⊕ k` (see the module docs).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TableSeed(u128);
+
+impl TableSeed {
+    /// The seed `k`.
     pub(crate) fn new(seed: [u8; 16]) -> Self {
-        TableStream { cipher: Aes128Enc::new(GenericArray::from_slice(&seed)) }
+        TableSeed(u128::from_le_bytes(seed))
+    }
+
+    /// The permutation input for entries `16 c .. 16 c + 15` of table `table`.
+    #[inline(always)]
+    fn input(self, table: usize, chunk: usize) -> GenericArray<u8, U16> {
+        GenericArray::from((self.0 ^ (16 * table + chunk) as u128).to_le_bytes())
     }
 
     /// All 256 entries of table `table`.
-    pub(crate) fn table(&self, table: usize) -> [u8; 256] {
-        let mut blocks: [GenericArray<u8, _>; 16] =
-            core::array::from_fn(|c| GenericArray::from(((16 * table + c) as u128).to_le_bytes()));
-        self.cipher.encrypt_blocks(&mut blocks);
+    pub(crate) fn table(self, table: usize) -> [u8; 256] {
+        let mut blocks: [GenericArray<u8, U16>; 16] = core::array::from_fn(|c| self.input(table, c));
+        permutation().encrypt_blocks(&mut blocks);
         let mut out = [0u8; 256];
+        let seed = self.0.to_le_bytes();
         for (dst, b) in out.chunks_exact_mut(16).zip(&blocks) {
-            dst.copy_from_slice(b);
+            dst.iter_mut().zip(b.iter().zip(&seed)).for_each(|(d, (x, k))| *d = x ^ k);
         }
         out
     }
+}
 
-    /// Entry `entries[k]` of table `tables[k]` for the eight pairs at once (one pipelined pass of
-    /// the cipher). Indices are public (masked bytes).
-    #[inline]
-    pub(crate) fn entries8(&self, tables: [usize; 8], entries: [u8; 8]) -> [u8; 8] {
-        let mut blocks: [GenericArray<u8, _>; 8] = core::array::from_fn(|k| {
-            GenericArray::from(((16 * tables[k] + usize::from(entries[k] >> 4)) as u128).to_le_bytes())
-        });
-        self.cipher.encrypt_blocks(&mut blocks);
-        core::array::from_fn(|k| blocks[k][usize::from(entries[k] & 15)])
+/// A permutation input or output block.
+pub(crate) type PermBlock = GenericArray<u8, U16>;
+
+/// Derived entries in bulk: [`TableSeed::request`] writes the permutation input of an entry,
+/// [`permute_all`] runs the permutation over many inputs in one pass (AES-NI pipelines them), and
+/// [`TableSeed::entry_from`] reads the entry off the output.
+pub(crate) fn permute_all(blocks: &mut [PermBlock]) {
+    permutation().encrypt_blocks(blocks);
+}
+
+impl TableSeed {
+    /// The permutation input for entry `entry` (a public masked byte) of table `table`.
+    #[inline(always)]
+    pub(crate) fn request(self, table: usize, entry: u8) -> PermBlock {
+        self.input(table, usize::from(entry >> 4))
+    }
+
+    /// Entry `entry` from the permutation's output on [`Self::request`]'s block.
+    #[inline(always)]
+    pub(crate) fn entry_from(self, output: &PermBlock, entry: u8) -> u8 {
+        let pos = usize::from(entry & 15);
+        output[pos] ^ self.0.to_le_bytes()[pos]
     }
 }
 
@@ -135,29 +167,29 @@ mod tests {
     }
 
     #[test]
-    fn single_entries_match_whole_tables() {
-        let stream = TableStream::new([9; 16]);
-        for (tables, entries) in [([0, 1, 2, 3, 159, 80, 7, 7], [0, 255, 16, 17, 128, 3, 15, 240])] {
-            let got = stream.entries8(tables, entries);
-            for k in 0..8 {
-                assert_eq!(got[k], stream.table(tables[k])[usize::from(entries[k])]);
-            }
-        }
+    fn bulk_entries_match_whole_tables_and_the_definition() {
+        let seeds = [TableSeed::new([9; 16]), TableSeed::new(core::array::from_fn(|i| i as u8 * 7))];
         let mut rng = ChaCha20Rng::seed_from_u64(3);
-        for _ in 0..64 {
-            let tables: [usize; 8] = core::array::from_fn(|_| (rng.next_u32() % 160) as usize);
-            let entries: [u8; 8] = core::array::from_fn(|_| rng.next_u32() as u8);
-            let got = stream.entries8(tables, entries);
-            for k in 0..8 {
-                assert_eq!(got[k], stream.table(tables[k])[usize::from(entries[k])]);
-            }
+        let requests: Vec<(usize, usize, u8)> = (0..300)
+            .map(|i| (i % 2, (rng.next_u32() % 160) as usize, rng.next_u32() as u8))
+            .chain([(0, 0, 0), (1, 159, 255), (0, 7, 16)])
+            .collect();
+        let mut blocks: Vec<PermBlock> = requests.iter().map(|&(s, t, e)| seeds[s].request(t, e)).collect();
+        permute_all(&mut blocks);
+        for (k, &(s, t, e)) in requests.iter().enumerate() {
+            let want = seeds[s].table(t)[usize::from(e)];
+            assert_eq!(seeds[s].entry_from(&blocks[k], e), want, "request {k}");
         }
-        // Counter mode under AES-128: table 0's first 16 entries are AES_seed(0).
-        let cipher = ::aes::Aes128::new(GenericArray::from_slice(&[9; 16]));
-        let mut block = GenericArray::from([0u8; 16]);
+        // Entry e of table t is byte e mod 16 of AES_P(k ⊕ (16 t + e / 16)) ⊕ k.
+        let cipher = ::aes::Aes128::new(GenericArray::from_slice(&PERMUTATION_KEY));
+        let seed: [u8; 16] = core::array::from_fn(|i| i as u8 * 7);
+        let (t, e) = (37usize, 0xa5u8);
+        let mut x = u128::from_le_bytes(seed) ^ (16 * t + usize::from(e >> 4)) as u128;
+        let mut block = GenericArray::from(x.to_le_bytes());
         cipher.encrypt_block(&mut block);
-        assert_eq!(&stream.table(0)[..16], block.as_slice());
-        assert_ne!(stream.table(0), stream.table(1));
-        assert_ne!(TableStream::new([8; 16]).table(0), stream.table(0));
+        x = u128::from_le_bytes(block.into()) ^ u128::from_le_bytes(seed);
+        assert_eq!(seeds[1].table(t)[usize::from(e)], x.to_le_bytes()[usize::from(e & 15)]);
+        assert_ne!(seeds[0].table(0), seeds[0].table(1));
+        assert_ne!(seeds[0].table(0), seeds[1].table(0));
     }
 }

@@ -3,7 +3,8 @@
 //!
 //! Layouts (integers big-endian, MAC values little-endian), after a header naming the kind:
 //! - semi-honest: block count `u32`, then per block party, key owner, reveal (`u8` each, reveal
-//!   `0xff` = both), the 40 960 table bytes, then a flag byte and the round-key masks (176 bytes),
+//!   `0xff` = both), the 40 960 table bytes (the dealer's seed-derived half is sent expanded, so
+//!   decoded material stores all 160 tables; the online phase takes both forms), then a flag byte and the round-key masks (176 bytes),
 //!   a flag byte and the plaintext mask (16), a flag byte and the output mask (16);
 //! - malicious: party, key owner, reveal, block count `u32`, table bytes (`u32` length), tags
 //!   (`u32` count, 16 bytes each), `α` (8 bytes), the verifier keys (`0` and a 16-byte PRF seed,

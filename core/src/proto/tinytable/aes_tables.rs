@@ -27,7 +27,9 @@
 //! tables far larger than any cache, have half the misses per party, and the two parties' loads
 //! stay equal (each derives the tables of one byte parity). Material built from its parts
 //! ([`AesTablePrep::from_parts`], e.g. from another dealer) stores all 160 tables; the online
-//! phase takes both forms.
+//! phase takes both forms. Trust: the dealer picks both seeds and so still knows everything, as in
+//! [`super::prep`]; each party learns only its own seed. The derived shares rest on fixed-key AES
+//! as a random permutation (single-key Even–Mansour), the assumption §3.3 already makes.
 //!
 //! Layout and speed: a block's stored tables are one contiguous array (all 160 tables: table
 //! `16 (round − 1) + byte` at offset `256 · index`; seed-derived form: the 80 stored tables, table

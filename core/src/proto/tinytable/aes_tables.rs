@@ -31,10 +31,13 @@
 //! [`super::prep`]; each party learns only its own seed. The derived shares rest on fixed-key AES
 //! as a random permutation (single-key Even–Mansour), the assumption §3.3 already makes.
 //!
-//! Layout and speed: a block's stored tables are one contiguous array (all 160 tables: table
-//! `16 (round − 1) + byte` at offset `256 · index`; seed-derived form: the 80 stored tables, table
-//! `t` at `256 · ⌊t / 2⌋`); the batch dealer puts all blocks' arrays of one party in one slab
-//! backed by huge pages (page walks are a large part of random reads under virtualization). The
+//! Layout and speed: fully stored material is one contiguous array per block (table
+//! `16 (round − 1) + byte` at offset `256 · index`). The batch dealer puts each party's stored
+//! tables of all blocks in one slab backed by huge pages, **round-major**: the 8 stored tables of
+//! round `r` of block `i` are 2 KiB in a row at `2048 · ((r − 1) n + i)`, table `16 (r − 1) + j`
+//! at `256 · ⌊j / 2⌋` in it. A round's random reads then stay inside `2 n` KiB instead of
+//! spreading over all `20 n` KiB, so far fewer pages (and, under virtualization, far fewer host
+//! page-table entries) are in play per round — page walks are a large part of random reads. The
 //! online phase keeps all states of a batch in one array, gathers a round's entries of all blocks
 //! in one pass with software prefetch (`gather_round`), sends one packed message of `16 n` bytes
 //! per round and applies the linear layers block by block on plain bytes
@@ -79,34 +82,17 @@ fn deriving_party(table: usize) -> PartyId {
     table % 2
 }
 
-/// One block's table shares: its own vector (material from outside the dealer), or its stretch
-/// of one batch-wide slab the dealer backs with huge pages ([`TrustedDealer::aes_tables_batch`]).
-/// The online gathers read a batch's tables at random positions; with 4 KiB pages each block's
-/// round tables cost a page walk of their own (measured: a fifth of the gather's time), with
-/// huge pages a walk covers 51 blocks.
-#[derive(Clone)]
-enum TableBytes {
-    Owned(Vec<u8>),
-    Slab { slab: Arc<Vec<u8>>, offset: usize, len: usize },
-}
-
-impl TableBytes {
-    fn as_slice(&self) -> &[u8] {
-        match self {
-            TableBytes::Owned(v) => v,
-            TableBytes::Slab { slab, offset, len } => &slab[*offset..*offset + *len],
-        }
-    }
-}
-
 /// A block's table shares as one party holds them.
 #[derive(Clone)]
 enum TableShares {
-    /// All 160 tables stored.
-    Full(TableBytes),
-    /// The tables this party derives (`t mod 2` = party) come from `stream`; the other 80 are
-    /// stored, table `t` at `TABLE_ENTRIES · ⌊t / 2⌋`.
-    Split { stored: TableBytes, seed: TableSeed },
+    /// All 160 tables stored in the block's own vector (material from outside the dealer).
+    Full(Vec<u8>),
+    /// The tables this party derives (`t mod 2` = party) come from `seed`; the other 80 are
+    /// stored in the batch's round-major slab (see the module docs) as block `block` of `blocks`.
+    /// The dealer backs the slab with huge pages: the gathers read it at random positions, and
+    /// with 4 KiB pages each block's round tables cost a page walk of their own (measured: a fifth
+    /// of the gather's time).
+    Split { slab: Arc<Vec<u8>>, block: usize, blocks: usize, seed: TableSeed },
 }
 
 /// A block's table shares as the online gathers read them (sizes checked).
@@ -114,8 +100,15 @@ enum TableShares {
 pub(crate) enum BlockTables<'a> {
     /// All 160 tables stored.
     Full(&'a [u8; TABLE_BYTES_PER_BLOCK]),
-    /// Seed-derived form of party `party`.
-    Split { party: PartyId, stored: &'a [u8; STORED_BYTES_PER_BLOCK], seed: TableSeed },
+    /// Seed-derived form of party `party`: the stored tables are in `slab` (length checked) as
+    /// block `block` of `blocks`.
+    Split { party: PartyId, slab: &'a [u8], block: usize, blocks: usize, seed: TableSeed },
+}
+
+/// The stored tables of round `round` (from 1) of block `block` of `blocks` in a round-major slab.
+#[inline(always)]
+fn stored_round(slab: &[u8], block: usize, blocks: usize, round: usize) -> &[u8; STORED_ROUND] {
+    slab[STORED_ROUND * ((round - 1) * blocks + block)..][..STORED_ROUND].try_into().expect("fixed size")
 }
 
 /// One party's preprocessed material for one AES-128 block with S-box tables.
@@ -156,7 +149,8 @@ impl AesTablePrep {
     /// seed-derived material (plus a 16-byte seed), all [`TABLE_BYTES_PER_BLOCK`] otherwise.
     pub fn stored_table_bytes(&self) -> usize {
         match &self.tables {
-            TableShares::Full(t) | TableShares::Split { stored: t, .. } => t.as_slice().len(),
+            TableShares::Full(t) => t.len(),
+            TableShares::Split { .. } => STORED_BYTES_PER_BLOCK,
         }
     }
 
@@ -164,11 +158,15 @@ impl AesTablePrep {
     fn block_tables(&self) -> Option<BlockTables<'_>> {
         match &self.tables {
             TableShares::Full(t) => t.as_slice().try_into().ok().map(BlockTables::Full),
-            TableShares::Split { stored, seed } => stored
-                .as_slice()
-                .try_into()
-                .ok()
-                .map(|stored| BlockTables::Split { party: self.party, stored, seed: *seed }),
+            TableShares::Split { slab, block, blocks, seed } => {
+                (*block < *blocks && slab.len() == blocks * STORED_BYTES_PER_BLOCK).then(|| BlockTables::Split {
+                    party: self.party,
+                    slab,
+                    block: *block,
+                    blocks: *blocks,
+                    seed: *seed,
+                })
+            }
         }
     }
 }
@@ -272,20 +270,15 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
         let sbox = sbox_table();
         let mut slabs: [Vec<u8>; 2] =
             [large_zeroed(blocks * STORED_BYTES_PER_BLOCK), large_zeroed(blocks * STORED_BYTES_PER_BLOCK)];
-        let [s0, s1] = &mut slabs;
         let rng = self.rng();
-        let dealt: Vec<(MaskChain, [TableSeed; 2])> = s0
-            .chunks_exact_mut(STORED_BYTES_PER_BLOCK)
-            .zip(s1.chunks_exact_mut(STORED_BYTES_PER_BLOCK))
-            .map(|(t0, t1)| deal_block_tables(rng, &sbox, [t0, t1]))
-            .collect();
+        let dealt: Vec<(MaskChain, [TableSeed; 2])> =
+            (0..blocks).map(|i| deal_block_tables(rng, &sbox, &mut slabs, i, blocks)).collect();
         let slabs = slabs.map(Arc::new);
         let mut out = [Vec::with_capacity(blocks), Vec::with_capacity(blocks)];
         for (i, (chain, seeds)) in dealt.iter().enumerate() {
             for (party, slab) in slabs.iter().enumerate() {
-                let offset = i * STORED_BYTES_PER_BLOCK;
-                let stored = TableBytes::Slab { slab: Arc::clone(slab), offset, len: STORED_BYTES_PER_BLOCK };
-                let tables = TableShares::Split { stored, seed: seeds[party] };
+                let slab = Arc::clone(slab);
+                let tables = TableShares::Split { slab, block: i, blocks, seed: seeds[party] };
                 out[party].push(block_prep(party, key_owner, reveal, tables, chain));
             }
         }
@@ -293,13 +286,15 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
     }
 }
 
-/// Samples one block's masks and both parties' seeds, and fills the stored tables (`stored[p]`:
-/// party `p`'s 80) so that for every table the derived share XOR the stored one is
-/// `S(e ⊕ m_in) ⊕ m_out`.
+/// Samples block `block`'s masks and both parties' seeds, and fills its stored tables in the
+/// round-major slabs of `blocks` blocks (`slabs[p]`: party `p`'s) so that for every table the
+/// derived share XOR the stored one is `S(e ⊕ m_in) ⊕ m_out`.
 fn deal_block_tables<R: RngCore>(
     rng: &mut R,
     sbox: &[u8; 256],
-    stored: [&mut [u8]; 2],
+    slabs: &mut [Vec<u8>; 2],
+    block: usize,
+    blocks: usize,
 ) -> (MaskChain, [TableSeed; 2]) {
     let chain = MaskChain::sample(rng);
     let seeds: [TableSeed; 2] = core::array::from_fn(|_| {
@@ -312,7 +307,8 @@ fn deal_block_tables<R: RngCore>(
             let table = 16 * round + byte;
             let deriver = deriving_party(table);
             let derived = seeds[deriver].table(table);
-            let dst = &mut stored[1 - deriver][TABLE_ENTRIES * (table / 2)..][..TABLE_ENTRIES];
+            let at = STORED_ROUND * (round * blocks + block) + TABLE_ENTRIES * (byte / 2);
+            let dst = &mut slabs[1 - deriver][at..][..TABLE_ENTRIES];
             let (m_in, m_out) = (chain.in_masks[round][byte], chain.out_masks[round][byte]);
             for (e, (d, r)) in dst.iter_mut().zip(&derived).enumerate() {
                 *d = r ^ sbox[e ^ usize::from(m_in)] ^ m_out;
@@ -478,9 +474,9 @@ pub async fn encrypt_batch<N: Network>(
 /// This party's entries of S-box round `round` for every block: `out[16 i + j]` is entry
 /// `states[i][j]` of block `i`'s table `16 (round − 1) + j` (`tables[i]`: block `i`'s tables).
 ///
-/// A block's stored tables of one round are 4 KiB (2 KiB in the seed-derived form) in a row, one
-/// or two pages, and every block's are on other pages: each block costs a page walk besides its
-/// cache misses. So the first and last entries a block will need are touched [`PAGE_AHEAD`]
+/// A block's stored tables of one round are 4 KiB (2 KiB in the seed-derived form) in a row, and
+/// the next block's are elsewhere (fully stored material) or next to them (the dealer's
+/// round-major slab): a block may cost a page walk besides its cache misses. So the first and last entries a block will need are touched [`PAGE_AHEAD`]
 /// blocks early (starting the page walks), and all of them [`AHEAD`] blocks early, keeping many
 /// misses in flight; the derived entries' AES pass runs while they are.
 pub(crate) fn gather_round(
@@ -503,8 +499,8 @@ pub(crate) fn gather_round(
                 prefetch(&t[15 * TABLE_ENTRIES + usize::from(s[15])]);
             }
         }
-        BlockTables::Split { party, stored, .. } => {
-            let t = &stored[STORED_ROUND * (round - 1)..][..STORED_ROUND];
+        BlockTables::Split { party, slab, block, blocks, .. } => {
+            let t = stored_round(slab, block, blocks, round);
             let s = &states[i];
             let first = 1 - party;
             if all {
@@ -546,9 +542,8 @@ pub(crate) fn gather_round(
                         *d = t[TABLE_ENTRIES * j + usize::from(s[j])];
                     }
                 }
-                BlockTables::Split { party, stored, seed } => {
-                    let t: &[u8; STORED_ROUND] =
-                        stored[STORED_ROUND * (round - 1)..][..STORED_ROUND].try_into().expect("fixed size");
+                BlockTables::Split { party, slab, block, blocks, seed } => {
+                    let t = stored_round(slab, block, blocks, round);
                     let outputs = &derived[8 * (i - group)..][..8];
                     let first = 1 - party;
                     for (k, output) in outputs.iter().enumerate() {
@@ -592,15 +587,15 @@ impl AesTablePrep {
     /// `TABLE_ENTRIES · index`); seed-derived tables are computed from the seed.
     pub fn tables(&self) -> Cow<'_, [u8]> {
         match &self.tables {
-            TableShares::Full(t) => Cow::Borrowed(t.as_slice()),
-            TableShares::Split { stored, seed } => {
-                let stored = stored.as_slice();
+            TableShares::Full(t) => Cow::Borrowed(t),
+            TableShares::Split { slab, block, blocks, seed } => {
                 let mut all = vec![0u8; TABLE_BYTES_PER_BLOCK];
                 for (t, dst) in all.chunks_exact_mut(TABLE_ENTRIES).enumerate() {
                     if deriving_party(t) == self.party {
                         dst.copy_from_slice(&seed.table(t));
                     } else {
-                        dst.copy_from_slice(&stored[TABLE_ENTRIES * (t / 2)..][..TABLE_ENTRIES]);
+                        let round = stored_round(slab, *block, *blocks, t / 16 + 1);
+                        dst.copy_from_slice(&round[TABLE_ENTRIES * (t % 16 / 2)..][..TABLE_ENTRIES]);
                     }
                 }
                 Cow::Owned(all)
@@ -647,7 +642,7 @@ impl AesTablePrep {
                 reason: "AES table parts do not fit the party, its roles or the table size".into(),
             });
         }
-        let tables = TableShares::Full(TableBytes::Owned(tables));
+        let tables = TableShares::Full(tables);
         Ok(AesTablePrep { party, key_owner, reveal, tables, round_key_masks, plaintext_mask, output_mask })
     }
 }

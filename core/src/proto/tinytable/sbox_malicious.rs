@@ -138,13 +138,17 @@ pub async fn encrypt_batch<N: Network>(
         if last {
             mine.extend(my_hash.digest());
         }
-        send(net, step, mine.clone())?;
-        let theirs = recv(net, step, mine.len()).await?;
+        // The message goes to the transport; our entries are kept in the states meanwhile.
+        for (state, entries) in states.iter_mut().zip(mine.chunks_exact(16)) {
+            state.copy_from_slice(entries);
+        }
+        let len = mine.len();
+        send(net, step, mine)?;
+        let theirs = recv(net, step, len).await?;
         verifier.absorb(&indices, &theirs[..16 * n]);
         let keys = &round_keys[n * (round - 1)..][..n];
-        for (i, (state, key)) in states.iter_mut().zip(keys).enumerate() {
-            let (a, b) = (&mine[16 * i..16 * i + 16], &theirs[16 * i..16 * i + 16]);
-            *state = core::array::from_fn(|j| a[j] ^ b[j]);
+        for ((state, b), key) in states.iter_mut().zip(theirs.chunks_exact(16)).zip(keys) {
+            state.iter_mut().zip(b).for_each(|(a, b)| *a ^= b);
             next_round_state(state, key, last);
         }
         if last && !verifier.matches(&theirs[16 * n..]) {

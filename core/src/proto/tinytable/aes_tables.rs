@@ -158,15 +158,15 @@ impl AesTablePrep {
     fn block_tables(&self) -> Option<BlockTables<'_>> {
         match &self.tables {
             TableShares::Full(t) => t.as_slice().try_into().ok().map(BlockTables::Full),
-            TableShares::Split { slab, block, blocks, seed } => {
-                (*block < *blocks && slab.len() == blocks * STORED_BYTES_PER_BLOCK).then(|| BlockTables::Split {
+            TableShares::Split { slab, block, blocks, seed } => (*block < *blocks
+                && slab.len() == blocks * STORED_BYTES_PER_BLOCK)
+                .then(|| BlockTables::Split {
                     party: self.party,
                     slab,
                     block: *block,
                     blocks: *blocks,
                     seed: *seed,
-                })
-            }
+                }),
         }
     }
 }
@@ -479,12 +479,7 @@ pub async fn encrypt_batch<N: Network>(
 /// round-major slab): a block may cost a page walk besides its cache misses. So the first and last entries a block will need are touched [`PAGE_AHEAD`]
 /// blocks early (starting the page walks), and all of them [`AHEAD`] blocks early, keeping many
 /// misses in flight; the derived entries' AES pass runs while they are.
-pub(crate) fn gather_round(
-    tables: &[BlockTables<'_>],
-    round: usize,
-    states: &[[u8; 16]],
-    out: &mut [u8],
-) {
+pub(crate) fn gather_round(tables: &[BlockTables<'_>], round: usize, states: &[[u8; 16]], out: &mut [u8]) {
     /// Blocks whose derived entries are computed in one pass of the cipher.
     const GROUP: usize = 32;
     let n = states.len().min(tables.len());

@@ -3,7 +3,8 @@
 //!
 //! Layouts (integers big-endian, MAC values little-endian), after a header naming the kind:
 //! - semi-honest: block count `u32`, then per block party, key owner, reveal (`u8` each, reveal
-//!   `0xff` = both), the 40 960 table bytes, then a flag byte and the round-key masks (176 bytes),
+//!   `0xff` = both), the 40 960 table bytes (the dealer's seed-derived half is sent expanded, so
+//!   decoded material stores all 160 tables; the online phase takes both forms), then a flag byte and the round-key masks (176 bytes),
 //!   a flag byte and the plaintext mask (16), a flag byte and the output mask (16);
 //! - malicious: party, key owner, reveal, block count `u32`, table bytes (`u32` length), tags
 //!   (`u32` count, 16 bytes each), `α` (8 bytes), the verifier keys (`0` and a 16-byte PRF seed,
@@ -29,7 +30,7 @@ pub fn encode_tables(preps: &[AesTablePrep]) -> Vec<u8> {
     put_len(&mut out, preps.len());
     for prep in preps {
         out.extend([prep.party() as u8, prep.key_owner() as u8, put_reveal(prep.reveal())]);
-        out.extend_from_slice(prep.tables());
+        out.extend_from_slice(&prep.tables());
         let keys = prep.round_key_masks().map(|k| k.as_flattened());
         for part in [keys, prep.plaintext_mask().map(|m| &m[..]), prep.output_mask().map(|m| &m[..])] {
             out.push(u8::from(part.is_some()));

@@ -18,31 +18,50 @@
 //! (`176 n` bytes from the key owner, `16 n` from the plaintext owner), then 10 S-box rounds of
 //! `16 n` bytes each way; the output is `e ⊕ m_out` locally (no output round). Rounds = 1 + 10.
 //!
-//! Layout and speed: each block's 160 tables are one contiguous 40 KiB array (table
-//! `16 (round − 1) + byte` at offset `256 · index`); the batch dealer puts all blocks' arrays of
-//! one party in one slab backed by huge pages (page walks are a large part of random reads under
-//! virtualization). The online phase keeps all states of a batch in one array, gathers a round's
-//! entries of all blocks in one pass with software prefetch (`gather_round`), sends one packed
-//! message of `16 n` bytes per round and applies the linear layers block by block on plain bytes
-//! with no allocation per lookup. The round function on bytes and
-//! the key owner's key schedule are shared with the malicious variant ([`super::sbox_malicious`]) and the
-//! §4 table construction ([`super::sbox_prep`]).
+//! Seed-derived halves (dealer material): table `t` of a block is derived by party `t mod 2` from
+//! a 16-byte seed ([`super::sbox_round::TableSeed`], fixed-key AES in counter mode) and stored only by
+//! the other party, whose share is `S(e ⊕ m_in) ⊕ m_out ⊕ PRF(e)`. So each party *holds* the
+//! 40 KiB of Table 1 ([`AesTablePrep::table_bytes`]) but *stores* 80 tables = 20 KiB plus the seed
+//! ([`AesTablePrep::stored_table_bytes`]), and in every round it reads 8 entries from memory and
+//! computes 8 with AES (one pipelined pass per group of blocks): the online gathers, bounded by cache misses into
+//! tables far larger than any cache, have half the misses per party, and the two parties' loads
+//! stay equal (each derives the tables of one byte parity). Material built from its parts
+//! ([`AesTablePrep::from_parts`], e.g. from another dealer) stores all 160 tables; the online
+//! phase takes both forms. Trust: the dealer picks both seeds and so still knows everything, as in
+//! [`super::prep`]; each party learns only its own seed. The derived shares rest on fixed-key AES
+//! as a random permutation (single-key Even–Mansour), the assumption §3.3 already makes.
 //!
-//! Constant time: the online lookups index by public masked bytes. The dealer builds each table by
-//! indexing the S-box with `e ⊕ m_in` for all 256 `e` (an access pattern that depends on the mask;
-//! the dealer is trusted and runs apart from the parties).
+//! Layout and speed: fully stored material is one contiguous array per block (table
+//! `16 (round − 1) + byte` at offset `256 · index`). The batch dealer puts each party's stored
+//! tables of all blocks in one slab backed by huge pages, **round-major**: the 8 stored tables of
+//! round `r` of block `i` are 2 KiB in a row at `2048 · ((r − 1) n + i)`, table `16 (r − 1) + j`
+//! at `256 · ⌊j / 2⌋` in it. A round's random reads then stay inside `2 n` KiB instead of
+//! spreading over all `20 n` KiB, so far fewer pages (and, under virtualization, far fewer host
+//! page-table entries) are in play per round — page walks are a large part of random reads. The
+//! online phase keeps all states of a batch in one array, gathers a round's entries of all blocks
+//! in one pass with software prefetch (`gather_round`), sends one packed message of `16 n` bytes
+//! per round and applies the linear layers block by block on plain bytes
+//! ([`super::sbox_round::linear_layer`]) with no allocation per lookup or round. The round
+//! function on bytes and the key owner's key schedule are shared with the malicious variant
+//! ([`super::sbox_malicious`]) and the §4 table construction ([`super::sbox_prep`]).
+//!
+//! Constant time: the online lookups (and the derived entries' AES inputs) index by public masked
+//! bytes. The dealer builds each table by indexing the public S-box table with `e ⊕ m_in` for all
+//! 256 `e` (an access pattern that depends on the secret mask; the dealer is trusted and runs apart
+//! from the parties).
 
 use super::error::{Step, TinyTableError};
 use super::msg::{check_two_parties, recv, send};
 use super::prefetch::{prefetch, AHEAD, PAGE_AHEAD};
 use super::prep::{Reveal, TrustedDealer};
 use super::sbox_prep::large_zeroed;
-use crate::aes::linear::{mix_columns, shift_rows};
+use super::sbox_round::{linear_layer, permute_all, PermBlock, TableSeed};
 use crate::aes::sbox::{sbox, sbox_table};
 use crate::aes::{expand_key, Block, KeySize};
 use crate::field::Gf256;
 use crate::net::{Network, PartyId};
 use rand_core::{CryptoRng, RngCore};
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// S-box tables per AES-128 block (16 per round, 10 rounds; key schedule local to the key owner).
@@ -53,43 +72,52 @@ pub const TABLE_ENTRIES: usize = 256;
 pub const ROUND_KEYS: usize = 11;
 /// Bytes of one block's table shares per party.
 pub const TABLE_BYTES_PER_BLOCK: usize = TABLES_PER_BLOCK * TABLE_ENTRIES;
+/// Bytes a party stores per block of the dealer's seed-derived material (the other half of its
+/// tables comes from a seed; see the module docs).
+pub const STORED_BYTES_PER_BLOCK: usize = TABLE_BYTES_PER_BLOCK / 2;
 
-/// One block's table shares: its own vector (material from outside the dealer), or its stretch
-/// of one batch-wide slab the dealer backs with huge pages ([`TrustedDealer::aes_tables_batch`]).
-/// The online gathers read a batch's tables at random positions; with 4 KiB pages each block's
-/// round tables cost a page walk of their own (measured: a fifth of the gather's time), with
-/// huge pages a walk covers 51 blocks.
+/// The party that derives table `table` from its seed (the other one stores it).
+#[inline]
+fn deriving_party(table: usize) -> PartyId {
+    table % 2
+}
+
+/// A block's table shares as one party holds them.
 #[derive(Clone)]
-enum TableBytes {
-    Owned(Vec<u8>),
-    Slab { slab: Arc<Vec<u8>>, offset: usize },
+enum TableShares {
+    /// All 160 tables stored in the block's own vector (material from outside the dealer).
+    Full(Vec<u8>),
+    /// The tables this party derives (`t mod 2` = party) come from `seed`; the other 80 are
+    /// stored in the batch's round-major slab (see the module docs) as block `block` of `blocks`.
+    /// The dealer backs the slab with huge pages: the gathers read it at random positions, and
+    /// with 4 KiB pages each block's round tables cost a page walk of their own (measured: a fifth
+    /// of the gather's time).
+    Split { slab: Arc<Vec<u8>>, block: usize, blocks: usize, seed: TableSeed },
 }
 
-impl TableBytes {
-    fn as_slice(&self) -> &[u8] {
-        match self {
-            TableBytes::Owned(v) => v,
-            TableBytes::Slab { slab, offset } => &slab[*offset..*offset + TABLE_BYTES_PER_BLOCK],
-        }
-    }
+/// A block's table shares as the online gathers read them (sizes checked).
+#[derive(Clone, Copy)]
+pub(crate) enum BlockTables<'a> {
+    /// All 160 tables stored.
+    Full(&'a [u8; TABLE_BYTES_PER_BLOCK]),
+    /// Seed-derived form of party `party`: the stored tables are in `slab` (length checked) as
+    /// block `block` of `blocks`.
+    Split { party: PartyId, slab: &'a [u8], block: usize, blocks: usize, seed: TableSeed },
 }
 
-impl PartialEq for TableBytes {
-    fn eq(&self, other: &Self) -> bool {
-        self.as_slice() == other.as_slice()
-    }
+/// The stored tables of round `round` (from 1) of block `block` of `blocks` in a round-major slab.
+#[inline(always)]
+fn stored_round(slab: &[u8], block: usize, blocks: usize, round: usize) -> &[u8; STORED_ROUND] {
+    slab[STORED_ROUND * ((round - 1) * blocks + block)..][..STORED_ROUND].try_into().expect("fixed size")
 }
-
-impl Eq for TableBytes {}
 
 /// One party's preprocessed material for one AES-128 block with S-box tables.
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct AesTablePrep {
     party: PartyId,
     key_owner: PartyId,
     reveal: Reveal,
-    /// Table `16 (round − 1) + byte` at `TABLE_ENTRIES · index`.
-    tables: TableBytes,
+    tables: TableShares,
     round_key_masks: Option<Vec<[u8; 16]>>,
     plaintext_mask: Option<[u8; 16]>,
     output_mask: Option<[u8; 16]>,
@@ -111,25 +139,59 @@ impl AesTablePrep {
         self.party
     }
 
-    /// Bytes of table shares held by this party ([`TABLES_PER_BLOCK`] × [`TABLE_ENTRIES`]).
+    /// Bytes of table shares held by this party ([`TABLES_PER_BLOCK`] × [`TABLE_ENTRIES`], the
+    /// quantity of Table 1), whether stored or derived from a seed.
     pub fn table_bytes(&self) -> usize {
-        self.tables.as_slice().len()
+        TABLE_BYTES_PER_BLOCK
+    }
+
+    /// Bytes of table shares this party stores: [`STORED_BYTES_PER_BLOCK`] for the dealer's
+    /// seed-derived material (plus a 16-byte seed), all [`TABLE_BYTES_PER_BLOCK`] otherwise.
+    pub fn stored_table_bytes(&self) -> usize {
+        match &self.tables {
+            TableShares::Full(t) => t.len(),
+            TableShares::Split { .. } => STORED_BYTES_PER_BLOCK,
+        }
+    }
+
+    /// The shares in the form the gathers read, or `None` if a size is off.
+    fn block_tables(&self) -> Option<BlockTables<'_>> {
+        match &self.tables {
+            TableShares::Full(t) => t.as_slice().try_into().ok().map(BlockTables::Full),
+            TableShares::Split { slab, block, blocks, seed } => (*block < *blocks
+                && slab.len() == blocks * STORED_BYTES_PER_BLOCK)
+                .then(|| BlockTables::Split {
+                    party: self.party,
+                    slab,
+                    block: *block,
+                    blocks: *blocks,
+                    seed: *seed,
+                }),
+        }
     }
 }
+
+/// Equal material: same roles, masks and (stored or derived) table shares.
+impl PartialEq for AesTablePrep {
+    fn eq(&self, other: &Self) -> bool {
+        self.party == other.party
+            && self.key_owner == other.key_owner
+            && self.reveal == other.reveal
+            && self.round_key_masks == other.round_key_masks
+            && self.plaintext_mask == other.plaintext_mask
+            && self.output_mask == other.output_mask
+            && self.tables() == other.tables()
+    }
+}
+
+impl Eq for AesTablePrep {}
 
 /// The AES round function after SubBytes, on plain bytes: ShiftRows, MixColumns (skipped in
 /// `last`, the final round) and AddRoundKey with `round_key`. GF(2)-linear, so it maps masked
 /// states, masks and XOR-shares alike.
 #[inline]
 pub(crate) fn next_round_state(state: &mut [u8; 16], round_key: &[u8], last: bool) {
-    let mut s = state.map(Gf256);
-    shift_rows(&mut s);
-    if !last {
-        mix_columns(&mut s);
-    }
-    for (out, (x, k)) in state.iter_mut().zip(s.iter().zip(round_key)) {
-        *out = x.0 ^ k;
-    }
+    linear_layer(state, round_key, last);
 }
 
 /// The 11 AES-128 round keys of `key` (FIPS-197 §5.2), the key owner's local key schedule.
@@ -182,26 +244,22 @@ impl MaskChain {
 impl<R: RngCore + CryptoRng> TrustedDealer<R> {
     /// Material for one AES-128 block with S-box tables: party `key_owner` inputs the key, the
     /// other party the plaintext, and the ciphertext goes to `reveal`. Trusted-dealer trust model
-    /// (see [`super::prep`]).
+    /// (see [`super::prep`]); each party gets half its tables as a seed (see the module docs).
     pub fn aes_tables(
         &mut self,
         key_owner: PartyId,
         reveal: Reveal,
     ) -> Result<[AesTablePrep; 2], TinyTableError> {
-        check_roles(key_owner, reveal)?;
-        let mut tables = [vec![0u8; TABLE_BYTES_PER_BLOCK], vec![0u8; TABLE_BYTES_PER_BLOCK]];
-        let [t0, t1] = &mut tables;
-        let chain = deal_block_tables(self.rng(), t0, t1);
-        let [tables_0, tables_1] = tables.map(TableBytes::Owned);
-        Ok([
-            block_prep(0, key_owner, reveal, tables_0, &chain),
-            block_prep(1, key_owner, reveal, tables_1, &chain),
-        ])
+        let [mut a, mut b] = self.aes_tables_batch(key_owner, reveal, 1)?;
+        match (a.pop(), b.pop()) {
+            (Some(a), Some(b)) => Ok([a, b]),
+            _ => unreachable!("a batch of one block has one block per party"),
+        }
     }
 
     /// Material for `blocks` independent blocks (see [`Self::aes_tables`]; the same material a
-    /// loop over it would deal from the same generator). Each party's tables of the whole batch
-    /// are one huge-page-backed slab shared by its blocks' [`AesTablePrep`]s.
+    /// loop over it would deal from the same generator). Each party's stored tables of the whole
+    /// batch are one huge-page-backed slab shared by its blocks' [`AesTablePrep`]s.
     pub fn aes_tables_batch(
         &mut self,
         key_owner: PartyId,
@@ -209,20 +267,18 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
         blocks: usize,
     ) -> Result<[Vec<AesTablePrep>; 2], TinyTableError> {
         check_roles(key_owner, reveal)?;
+        let sbox = sbox_table();
         let mut slabs: [Vec<u8>; 2] =
-            [large_zeroed(blocks * TABLE_BYTES_PER_BLOCK), large_zeroed(blocks * TABLE_BYTES_PER_BLOCK)];
-        let [s0, s1] = &mut slabs;
+            [large_zeroed(blocks * STORED_BYTES_PER_BLOCK), large_zeroed(blocks * STORED_BYTES_PER_BLOCK)];
         let rng = self.rng();
-        let chains: Vec<MaskChain> = s0
-            .chunks_exact_mut(TABLE_BYTES_PER_BLOCK)
-            .zip(s1.chunks_exact_mut(TABLE_BYTES_PER_BLOCK))
-            .map(|(t0, t1)| deal_block_tables(rng, t0, t1))
-            .collect();
+        let dealt: Vec<(MaskChain, [TableSeed; 2])> =
+            (0..blocks).map(|i| deal_block_tables(rng, &sbox, &mut slabs, i, blocks)).collect();
         let slabs = slabs.map(Arc::new);
         let mut out = [Vec::with_capacity(blocks), Vec::with_capacity(blocks)];
-        for (i, chain) in chains.iter().enumerate() {
+        for (i, (chain, seeds)) in dealt.iter().enumerate() {
             for (party, slab) in slabs.iter().enumerate() {
-                let tables = TableBytes::Slab { slab: Arc::clone(slab), offset: i * TABLE_BYTES_PER_BLOCK };
+                let slab = Arc::clone(slab);
+                let tables = TableShares::Split { slab, block: i, blocks, seed: seeds[party] };
                 out[party].push(block_prep(party, key_owner, reveal, tables, chain));
             }
         }
@@ -230,22 +286,36 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
     }
 }
 
-/// Samples one block's masks and fills both parties' table shares (`t0`, `t1`: 160 tables each)
-/// with `t0` uniform and `t0[e] ⊕ t1[e] = S(e ⊕ m_in) ⊕ m_out`.
-fn deal_block_tables<R: RngCore>(rng: &mut R, t0: &mut [u8], t1: &mut [u8]) -> MaskChain {
-    let sbox = sbox_table();
+/// Samples block `block`'s masks and both parties' seeds, and fills its stored tables in the
+/// round-major slabs of `blocks` blocks (`slabs[p]`: party `p`'s) so that for every table the
+/// derived share XOR the stored one is `S(e ⊕ m_in) ⊕ m_out`.
+fn deal_block_tables<R: RngCore>(
+    rng: &mut R,
+    sbox: &[u8; 256],
+    slabs: &mut [Vec<u8>; 2],
+    block: usize,
+    blocks: usize,
+) -> (MaskChain, [TableSeed; 2]) {
     let chain = MaskChain::sample(rng);
-    rng.fill_bytes(t0);
+    let seeds: [TableSeed; 2] = core::array::from_fn(|_| {
+        let mut seed = [0u8; 16];
+        rng.fill_bytes(&mut seed);
+        TableSeed::new(seed)
+    });
     for round in 0..10 {
         for byte in 0..16 {
-            let base = TABLE_ENTRIES * (16 * round + byte);
+            let table = 16 * round + byte;
+            let deriver = deriving_party(table);
+            let derived = seeds[deriver].table(table);
+            let at = STORED_ROUND * (round * blocks + block) + TABLE_ENTRIES * (byte / 2);
+            let dst = &mut slabs[1 - deriver][at..][..TABLE_ENTRIES];
             let (m_in, m_out) = (chain.in_masks[round][byte], chain.out_masks[round][byte]);
-            for e in 0..TABLE_ENTRIES {
-                t1[base + e] = t0[base + e] ^ sbox[e ^ usize::from(m_in)] ^ m_out;
+            for (e, (d, r)) in dst.iter_mut().zip(&derived).enumerate() {
+                *d = r ^ sbox[e ^ usize::from(m_in)] ^ m_out;
             }
         }
     }
-    chain
+    (chain, seeds)
 }
 
 /// `party`'s material for one block from its table shares and the block's masks.
@@ -253,7 +323,7 @@ fn block_prep(
     party: PartyId,
     key_owner: PartyId,
     reveal: Reveal,
-    tables: TableBytes,
+    tables: TableShares,
     chain: &MaskChain,
 ) -> AesTablePrep {
     AesTablePrep {
@@ -316,6 +386,19 @@ pub(crate) fn initial_states(key_msg: &[u8], pt_msg: &[u8]) -> Vec<[u8; 16]> {
         .collect()
 }
 
+/// The masked round keys 1..=10 of all blocks, round-major (`keys[n (round − 1) + i]`: block `i`),
+/// so each round reads its keys in order: the gathers' random reads evict the input message from
+/// the caches, and a block-major read then misses once per block and round.
+pub(crate) fn round_major_keys(key_msg: &[u8], n: usize) -> Vec<[u8; 16]> {
+    let mut keys = vec![[0u8; 16]; n * (ROUND_KEYS - 1)];
+    for (i, block_keys) in key_msg.chunks_exact(16 * ROUND_KEYS).take(n).enumerate() {
+        for (round, key) in block_keys.chunks_exact(16).enumerate().skip(1) {
+            keys[n * (round - 1) + i].copy_from_slice(key);
+        }
+    }
+    keys
+}
+
 /// Encrypts `preps.len()` blocks at once. `inputs[i]` is this party's input of block `i`: the
 /// AES-128 key if it is the key owner, else the plaintext block. Returns, per block, the
 /// ciphertext if it is revealed to this party.
@@ -332,7 +415,7 @@ pub async fn encrypt_batch<N: Network>(
         let consistent = prep.party == party
             && prep.key_owner == first.key_owner
             && prep.reveal == first.reveal
-            && prep.tables.as_slice().len() == TABLE_BYTES_PER_BLOCK
+            && prep.block_tables().is_some()
             && prep.round_key_masks.as_ref().map(Vec::len).unwrap_or(ROUND_KEYS) == ROUND_KEYS
             && (key_owner == prep.round_key_masks.is_some())
             && (key_owner != prep.plaintext_mask.is_some());
@@ -361,19 +444,23 @@ pub async fn encrypt_batch<N: Network>(
     let their_msg = recv(net, Step::Input, n * if key_owner { 16 } else { 16 * ROUND_KEYS }).await?;
     let (key_msg, pt_msg) = if key_owner { (&my_msg, &their_msg) } else { (&their_msg, &my_msg) };
     let mut states = initial_states(key_msg, pt_msg);
+    let round_keys = round_major_keys(key_msg, n);
 
-    let table_sets: Vec<&[u8]> = preps.iter().map(|p| p.tables.as_slice()).collect();
-    let mut mine = vec![0u8; 16 * n];
+    let table_sets: Vec<BlockTables<'_>> = preps.iter().filter_map(AesTablePrep::block_tables).collect();
     for round in 1..ROUND_KEYS {
         let step = Step::SboxRound(round);
+        let mut mine = vec![0u8; 16 * n];
         gather_round(&table_sets, round, &states, &mut mine);
-        send(net, step, mine.clone())?;
+        // The message goes to the transport; our entries are kept in the states meanwhile.
+        for (state, entries) in states.iter_mut().zip(mine.chunks_exact(16)) {
+            state.copy_from_slice(entries);
+        }
+        send(net, step, mine)?;
         let theirs = recv(net, step, 16 * n).await?;
         let last = round == ROUND_KEYS - 1;
-        for (i, state) in states.iter_mut().enumerate() {
-            let (a, b) = (&mine[16 * i..16 * i + 16], &theirs[16 * i..16 * i + 16]);
-            *state = core::array::from_fn(|j| a[j] ^ b[j]);
-            let key = &key_msg[16 * (ROUND_KEYS * i + round)..][..16];
+        let keys = &round_keys[n * (round - 1)..][..n];
+        for ((state, b), key) in states.iter_mut().zip(theirs.chunks_exact(16)).zip(keys) {
+            state.iter_mut().zip(b).for_each(|(a, b)| *a ^= b);
             next_round_state(state, key, last);
         }
     }
@@ -387,35 +474,86 @@ pub async fn encrypt_batch<N: Network>(
 /// This party's entries of S-box round `round` for every block: `out[16 i + j]` is entry
 /// `states[i][j]` of block `i`'s table `16 (round − 1) + j` (`tables[i]`: block `i`'s tables).
 ///
-/// A block's 16 tables of one round are 4 KiB in a row, one or two pages, and every block's are
-/// on other pages: each block costs a page walk besides its 16 cache misses. So the first and
-/// last entries a block will need are touched [`PAGE_AHEAD`] blocks early (starting the page
-/// walks), and all 16 [`AHEAD`] blocks early, keeping many misses in flight.
-pub(crate) fn gather_round(tables: &[&[u8]], round: usize, states: &[[u8; 16]], out: &mut [u8]) {
-    const ROUND_BYTES: usize = 16 * TABLE_ENTRIES;
-    let offset = ROUND_BYTES * (round - 1);
-    // The caller checked every block's table length; the fixed-size view lets every index
-    // `256 j + e < 4096` go without a bounds check.
-    let round_tables = |i: usize| -> &[u8; ROUND_BYTES] {
-        tables[i][offset..offset + ROUND_BYTES].try_into().expect("checked table length")
-    };
+/// A block's stored tables of one round are 4 KiB (2 KiB in the seed-derived form) in a row, and
+/// the next block's are elsewhere (fully stored material) or next to them (the dealer's
+/// round-major slab): a block may cost a page walk besides its cache misses. So the first and last entries a block will need are touched [`PAGE_AHEAD`]
+/// blocks early (starting the page walks), and all of them [`AHEAD`] blocks early, keeping many
+/// misses in flight; the derived entries' AES pass runs while they are.
+pub(crate) fn gather_round(tables: &[BlockTables<'_>], round: usize, states: &[[u8; 16]], out: &mut [u8]) {
+    /// Blocks whose derived entries are computed in one pass of the cipher.
+    const GROUP: usize = 32;
     let n = states.len().min(tables.len());
-    for (i, dst) in out.chunks_exact_mut(16).take(n).enumerate() {
-        if i + PAGE_AHEAD < n {
-            let (t, s) = (round_tables(i + PAGE_AHEAD), &states[i + PAGE_AHEAD]);
-            prefetch(&t[usize::from(s[0])]);
-            prefetch(&t[15 * TABLE_ENTRIES + usize::from(s[15])]);
+    let touch = |i: usize, all: bool| match tables[i] {
+        BlockTables::Full(t) => {
+            let t = &t[FULL_ROUND * (round - 1)..][..FULL_ROUND];
+            let s = &states[i];
+            if all {
+                (1..15).for_each(|j| prefetch(&t[TABLE_ENTRIES * j + usize::from(s[j])]));
+            } else {
+                prefetch(&t[usize::from(s[0])]);
+                prefetch(&t[15 * TABLE_ENTRIES + usize::from(s[15])]);
+            }
         }
-        if i + AHEAD < n {
-            let (t, s) = (round_tables(i + AHEAD), &states[i + AHEAD]);
-            (1..15).for_each(|j| prefetch(&t[TABLE_ENTRIES * j + usize::from(s[j])]));
+        BlockTables::Split { party, slab, block, blocks, .. } => {
+            let t = stored_round(slab, block, blocks, round);
+            let s = &states[i];
+            let first = 1 - party;
+            if all {
+                (1..7).for_each(|k| prefetch(&t[TABLE_ENTRIES * k + usize::from(s[2 * k + first])]));
+            } else {
+                prefetch(&t[usize::from(s[first])]);
+                prefetch(&t[7 * TABLE_ENTRIES + usize::from(s[14 + first])]);
+            }
         }
-        let (t, s) = (round_tables(i), &states[i]);
-        for (j, d) in dst.iter_mut().enumerate() {
-            *d = t[TABLE_ENTRIES * j + usize::from(s[j])];
+    };
+    let base = 16 * (round - 1);
+    for group in (0..n).step_by(GROUP) {
+        let end = n.min(group + GROUP);
+        // The AES pass of the group runs while the prefetches of its first blocks are in flight.
+        let mut derived = [PermBlock::default(); 8 * GROUP];
+        for i in group..end {
+            if let BlockTables::Split { party, seed, .. } = tables[i] {
+                let requests = &mut derived[8 * (i - group)..][..8];
+                for (k, r) in requests.iter_mut().enumerate() {
+                    *r = seed.request(base + 2 * k + party, states[i][2 * k + party]);
+                }
+            }
+        }
+        permute_all(&mut derived[..8 * (end - group)]);
+        for i in group..end {
+            if i + PAGE_AHEAD < n {
+                touch(i + PAGE_AHEAD, false);
+            }
+            if i + AHEAD < n {
+                touch(i + AHEAD, true);
+            }
+            let (s, dst) = (&states[i], &mut out[16 * i..16 * i + 16]);
+            match tables[i] {
+                BlockTables::Full(t) => {
+                    // The fixed-size view lets every index `256 j + e < 4096` go unchecked.
+                    let t: &[u8; FULL_ROUND] =
+                        t[FULL_ROUND * (round - 1)..][..FULL_ROUND].try_into().expect("fixed size");
+                    for (j, d) in dst.iter_mut().enumerate() {
+                        *d = t[TABLE_ENTRIES * j + usize::from(s[j])];
+                    }
+                }
+                BlockTables::Split { party, slab, block, blocks, seed } => {
+                    let t = stored_round(slab, block, blocks, round);
+                    let outputs = &derived[8 * (i - group)..][..8];
+                    let first = 1 - party;
+                    for (k, output) in outputs.iter().enumerate() {
+                        dst[2 * k + party] = seed.entry_from(output, s[2 * k + party]);
+                        dst[2 * k + first] = t[TABLE_ENTRIES * k + usize::from(s[2 * k + first])];
+                    }
+                }
+            }
         }
     }
 }
+
+/// Bytes of one round's tables of a block: all 16, or the 8 stored ones.
+const FULL_ROUND: usize = 16 * TABLE_ENTRIES;
+const STORED_ROUND: usize = 8 * TABLE_ENTRIES;
 
 /// Encrypts one block; see [`encrypt_batch`].
 pub async fn encrypt<N: Network>(
@@ -440,9 +578,24 @@ impl AesTablePrep {
         self.reveal
     }
 
-    /// This party's table shares (table `16 (round − 1) + byte` at `TABLE_ENTRIES · index`).
-    pub fn tables(&self) -> &[u8] {
-        self.tables.as_slice()
+    /// This party's table shares, all 160 (table `16 (round − 1) + byte` at
+    /// `TABLE_ENTRIES · index`); seed-derived tables are computed from the seed.
+    pub fn tables(&self) -> Cow<'_, [u8]> {
+        match &self.tables {
+            TableShares::Full(t) => Cow::Borrowed(t),
+            TableShares::Split { slab, block, blocks, seed } => {
+                let mut all = vec![0u8; TABLE_BYTES_PER_BLOCK];
+                for (t, dst) in all.chunks_exact_mut(TABLE_ENTRIES).enumerate() {
+                    if deriving_party(t) == self.party {
+                        dst.copy_from_slice(&seed.table(t));
+                    } else {
+                        let round = stored_round(slab, *block, *blocks, t / 16 + 1);
+                        dst.copy_from_slice(&round[TABLE_ENTRIES * (t % 16 / 2)..][..TABLE_ENTRIES]);
+                    }
+                }
+                Cow::Owned(all)
+            }
+        }
     }
 
     /// The 11 round-key masks (key owner only).
@@ -484,7 +637,7 @@ impl AesTablePrep {
                 reason: "AES table parts do not fit the party, its roles or the table size".into(),
             });
         }
-        let tables = TableBytes::Owned(tables);
+        let tables = TableShares::Full(tables);
         Ok(AesTablePrep { party, key_owner, reveal, tables, round_key_masks, plaintext_mask, output_mask })
     }
 }

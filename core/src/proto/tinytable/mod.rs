@@ -62,6 +62,7 @@ pub mod prep;
 pub mod sbox_construct;
 pub mod sbox_malicious;
 pub mod sbox_prep;
+mod sbox_round;
 pub mod slice;
 pub mod tinyot;
 

@@ -33,7 +33,9 @@
 //! indexed by the peer's entry `x`, which the peer sent in the clear; hashes are compared by
 //! XOR-fold.
 
-use super::aes_tables::{initial_states, masked_inputs, next_round_state, ROUND_KEYS, TABLE_ENTRIES};
+use super::aes_tables::{
+    initial_states, masked_inputs, next_round_state, round_major_keys, ROUND_KEYS, TABLE_ENTRIES,
+};
 use super::batch_open::BatchHash;
 use super::error::{Step, TinyTableError};
 use super::linear_mac::{byte_multiples, tags_equal};
@@ -103,6 +105,7 @@ pub async fn encrypt_batch<N: Network>(
     let their_msg = recv(net, Step::Input, n * if key_owner { 16 } else { 16 * ROUND_KEYS }).await?;
     let (key_msg, pt_msg) = if key_owner { (&my_msg, &their_msg) } else { (&their_msg, &my_msg) };
     let mut states = initial_states(key_msg, pt_msg);
+    let round_keys = round_major_keys(key_msg, n);
 
     let multiples = byte_multiples(Backend::detect(), prep.alpha);
     let mut my_hash = BatchHash::new(&prep.hash_key);
@@ -135,13 +138,17 @@ pub async fn encrypt_batch<N: Network>(
         if last {
             mine.extend(my_hash.digest());
         }
-        send(net, step, mine.clone())?;
-        let theirs = recv(net, step, mine.len()).await?;
+        // The message goes to the transport; our entries are kept in the states meanwhile.
+        for (state, entries) in states.iter_mut().zip(mine.chunks_exact(16)) {
+            state.copy_from_slice(entries);
+        }
+        let len = mine.len();
+        send(net, step, mine)?;
+        let theirs = recv(net, step, len).await?;
         verifier.absorb(&indices, &theirs[..16 * n]);
-        for (i, state) in states.iter_mut().enumerate() {
-            let (a, b) = (&mine[16 * i..16 * i + 16], &theirs[16 * i..16 * i + 16]);
-            *state = core::array::from_fn(|j| a[j] ^ b[j]);
-            let key = &key_msg[16 * (ROUND_KEYS * i + round)..][..16];
+        let keys = &round_keys[n * (round - 1)..][..n];
+        for ((state, b), key) in states.iter_mut().zip(theirs.chunks_exact(16)).zip(keys) {
+            state.iter_mut().zip(b).for_each(|(a, b)| *a ^= b);
             next_round_state(state, key, last);
         }
         if last && !verifier.matches(&theirs[16 * n..]) {

@@ -2,7 +2,7 @@
 //! cheating tests — a deviating party (tampered material or a [`Tamper`] network that alters one
 //! sent message) makes the honest party abort with a typed error before any ciphertext is revealed.
 
-use super::aes_tables::{TABLES_PER_BLOCK, TABLE_ENTRIES};
+use super::aes_tables::{AesTablePrep, TABLES_PER_BLOCK, TABLE_ENTRIES};
 use super::linear_mac::{MacParams, K64};
 use super::sbox_malicious::encrypt_batch;
 use super::sbox_prep::{entry_index, MaliciousAesPrep};
@@ -165,6 +165,11 @@ fn sizes_match_table1_formulas() {
     let passive = dealer(1).aes_tables(0, Reveal::Both).unwrap();
     assert_eq!(passive[0].table_bytes(), 40 * 1024);
     assert_eq!(TABLES_PER_BLOCK * TABLE_ENTRIES, 40 * 1024);
+    // Each party holds all 40 KiB but stores half: the other half comes from its seed.
+    for p in &passive {
+        assert_eq!(p.stored_table_bytes(), 20 * 1024);
+        assert_eq!(p.tables().len(), 40 * 1024);
+    }
     // Malicious, linear MAC k = 64: 2k bits of tag extra per entry, keys from a seed.
     let k = K64::K as usize;
     for blocks in [1, 3] {
@@ -174,6 +179,77 @@ fn sizes_match_table1_formulas() {
         }
     }
     assert_eq!(160 * 256 * (1 + 2 * k / 8), 680 * 1024);
+}
+
+#[test]
+fn seed_derived_tables_reproduce_masked_sbox_tables() {
+    // Expanded from the seeds, every table's two shares XOR to S(e ⊕ m_in) ⊕ m_out for some masks
+    // (found by trying all m_in), and the stored and derived halves alternate between the parties.
+    let sbox = crate::aes::sbox::sbox_table();
+    let [a, b] = dealer(12).aes_tables_batch(1, Reveal::Both, 2).unwrap();
+    for (block, (a, b)) in a.iter().zip(&b).enumerate() {
+        let (ta, tb) = (a.tables(), b.tables());
+        for t in 0..TABLES_PER_BLOCK {
+            let table: Vec<u8> = (0..TABLE_ENTRIES).map(|e| ta[256 * t + e] ^ tb[256 * t + e]).collect();
+            let masked = (0..=255u8).any(|m_in| {
+                let m_out = table[0] ^ sbox[usize::from(m_in)];
+                (0..TABLE_ENTRIES).all(|e| table[e] == sbox[e ^ usize::from(m_in)] ^ m_out)
+            });
+            assert!(masked, "block {block}, table {t} is not a masked S-box");
+        }
+        // Built from its expanded parts (all tables stored), the material is equal and encrypts alike.
+        let rebuilt = AesTablePrep::from_parts(
+            1,
+            a.key_owner(),
+            a.reveal(),
+            b.tables().into_owned(),
+            b.round_key_masks().map(<[_]>::to_vec),
+            b.plaintext_mask().copied(),
+            b.output_mask().copied(),
+        )
+        .unwrap();
+        assert_eq!(&rebuilt, b);
+        assert_eq!(rebuilt.stored_table_bytes(), 40 * 1024);
+    }
+    assert_ne!(a[0].tables(), a[1].tables());
+}
+
+#[test]
+fn mixed_stored_and_seed_derived_material_encrypts() {
+    // One party runs on fully stored tables (e.g. decoded from a dealer process), the other on
+    // seed-derived ones; both forms must give the same lookups.
+    let mut rng = ChaCha20Rng::seed_from_u64(13);
+    let n = 40;
+    let (mut keys, mut pts) = (vec![[0u8; 16]; n], vec![[0u8; 16]; n]);
+    keys.iter_mut().chain(pts.iter_mut()).for_each(|b| rng.fill_bytes(b));
+    let [a, b] = dealer(14).aes_tables_batch(0, Reveal::Both, n).unwrap();
+    let stored: Vec<AesTablePrep> = b
+        .iter()
+        .map(|p| {
+            AesTablePrep::from_parts(
+                1,
+                0,
+                Reveal::Both,
+                p.tables().into_owned(),
+                None,
+                p.plaintext_mask().copied(),
+                p.output_mask().copied(),
+            )
+            .unwrap()
+        })
+        .collect();
+    let preps = [a, stored];
+    let outs = run_session(2, |mut net| {
+        let party = net.party();
+        let prep = preps[party].clone();
+        let inputs = if party == 0 { keys.clone() } else { pts.clone() };
+        async move { super::aes_tables::encrypt_batch(&mut net, &prep, &inputs).await.unwrap() }
+    });
+    for out in &outs {
+        for i in 0..n {
+            assert_eq!(out[i], Some(reference(&keys[i], &pts[i])), "block {i}");
+        }
+    }
 }
 
 #[test]

@@ -534,12 +534,13 @@ mod tests {
     use crate::field::Gf16;
     use crate::proto::maestro::gf16_rss::Rss16;
     use crate::proto::maestro::one_hot16::OneHot16;
+    use crate::proto::maestro::packed::Packed;
     use crate::proto::maestro::rss::RssShare;
     use rand_chacha::ChaCha20Rng;
     use rand_core::{RngCore, SeedableRng};
 
     /// A log of random (not necessarily correct) entries of every kind.
-    fn random_log(n8: usize, n4: usize, nt: usize, no: usize, rng: &mut ChaCha20Rng) -> TripleLog {
+    fn random_log(n8: usize, ns: usize, n4: usize, nt: usize, no: usize, rng: &mut ChaCha20Rng) -> TripleLog {
         let mut log = TripleLog::new();
         let mut byte = || rng.next_u32() as u8;
         let b = |v: u8| crate::field::Gf256(v);
@@ -547,6 +548,15 @@ mod tests {
         for _ in 0..n8 {
             let mut s = || RssShare::new(1, b(byte()), b(byte()));
             log.record_gf256(&[s()], &[s()], &[s()]);
+        }
+        for _ in 0..ns {
+            let mut s = || {
+                Packed::from_shares(
+                    1,
+                    &[RssShare::new(1, b(byte()), b(byte())), RssShare::new(1, b(byte()), b(byte()))],
+                )
+            };
+            log.record_gf256_shared_packed(&s(), &s(), &s());
         }
         for _ in 0..n4 {
             let mut s = || Rss16::new(1, n(byte()), n(byte()));
@@ -617,10 +627,15 @@ mod tests {
     #[test]
     fn fused_kernels_agree_with_the_plain_reference_on_every_backend() {
         let mut rng = ChaCha20Rng::seed_from_u64(90);
-        for (n8, n4, nt, no) in
-            [(1, 0, 0, 0), (3, 0, 0, 0), (0, 0, 0, 1), (301, 129, 77, 70), (256, 0, 0, 64)]
-        {
-            let log = random_log(n8, n4, nt, no, &mut rng);
+        for (n8, ns, n4, nt, no) in [
+            (1, 0, 0, 0, 0),
+            (3, 0, 0, 0, 0),
+            (0, 1, 0, 0, 0),
+            (0, 0, 0, 0, 1),
+            (301, 133, 129, 77, 70),
+            (256, 128, 0, 0, 64),
+        ] {
+            let log = random_log(n8, ns, n4, nt, no, &mut rng);
             let r = rng.next_u64();
             let levels = (log.len() as f64).log2().ceil() as usize;
             let coins: Vec<u64> = (0..levels).map(|_| rng.next_u64()).collect();

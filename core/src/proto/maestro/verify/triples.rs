@@ -166,8 +166,15 @@ fn wide_words(v: &[u8], n: usize) -> impl Iterator<Item = u16> + '_ {
     v[..n].iter().zip(&v[n..2 * n]).map(|(&low, &high)| u16::from(low) | u16::from(high) << 8)
 }
 
-fn nibble(bytes: &[u8], k: usize) -> u8 {
-    (bytes[k / 2] >> (4 * (k % 2))) & 15
+/// Every nibble of `bytes`, low nibble first (element 2j, then 2j + 1, as the packed layout
+/// stores them).
+fn unpack_nibbles(bytes: &[u8]) -> Vec<u8> {
+    let mut out = vec![0u8; 2 * bytes.len()];
+    for (pair, &b) in out.chunks_exact_mut(2).zip(bytes) {
+        pair[0] = b & 15;
+        pair[1] = b >> 4;
+    }
+    out
 }
 
 /// The stored words of one Eq. (3) entry (one component).
@@ -231,9 +238,9 @@ impl TripleLog {
         for (c, (xc, yc, zc)) in
             [(&x.first, &y.first, &z.first), (&x.second, &y.second, &z.second)].into_iter().enumerate()
         {
-            self.gf16.x[c].extend((0..n).map(|k| nibble(xc, k)));
-            self.gf16.y[c].extend((0..n).map(|k| nibble(yc, k)));
-            self.gf16.z[c].extend((0..n).map(|k| nibble(zc, k)));
+            self.gf16.x[c].extend_from_slice(&unpack_nibbles(xc)[..n]);
+            self.gf16.y[c].extend_from_slice(&unpack_nibbles(yc)[..n]);
+            self.gf16.z[c].extend_from_slice(&unpack_nibbles(zc)[..n]);
         }
     }
 
@@ -268,24 +275,21 @@ impl TripleLog {
     ) {
         let n = high.len();
         for c in 0..2 {
-            let (h, l, inv, hl, out) = (
-                component16(high, c),
-                component16(low, c),
-                component16(inverse, c),
-                component16(high_times_low, c),
-                component16(outputs, c),
+            let unpack = |p: &Packed16| unpack_nibbles(component16(p, c));
+            let (h, l, inv, hl, out) =
+                (unpack(high), unpack(low), unpack(inverse), unpack(high_times_low), unpack(outputs));
+            let (h, l, inv, hl) = (&h[..n], &l[..n], &inv[..n], &hl[..n]);
+            let (new_high, new_low) = (&out[..n], &out[n..2 * n]);
+            let cols = &mut self.tower;
+            cols.x[c].extend(h.iter().zip(l).map(|(&h, &l)| tower_words(h, l, 0, 0, 0, 0).0));
+            cols.y[c].extend(l.iter().zip(inv).map(|(&l, &inv)| tower_words(0, l, inv, 0, 0, 0).1));
+            cols.z[c].extend(
+                hl.iter()
+                    .zip(new_high)
+                    .zip(new_low)
+                    .zip(l)
+                    .map(|(((&hl, &nh), &nl), &l)| tower_words(0, l, 0, hl, nh, nl).2),
             );
-            for k in 0..n {
-                let (x, y, z) = tower_words(
-                    nibble(h, k),
-                    nibble(l, k),
-                    nibble(inv, k),
-                    nibble(hl, k),
-                    nibble(out, k),
-                    nibble(out, n + k),
-                );
-                self.tower.push(c, x, y, z);
-            }
         }
     }
 
@@ -592,6 +596,71 @@ mod tests {
             .collect();
         assert_eq!(roots, vec![[2, 5, 1, 0]]);
         assert_eq!(PSI16[0].map(Gf64), [0, 1, 2, 3].map(|i| embed_gf16(Gf16::new(1 << i))));
+    }
+
+    fn lifted(log: &TripleLog) -> Vec<Triple64> {
+        let mut all = Vec::new();
+        log.lift_chunks(5, |chunk| all.extend_from_slice(chunk));
+        all
+    }
+
+    /// The packed recorders (nibble unpacking, the halves of Eq. (1)'s batch, the halves of a
+    /// shared-factor batch) store what the element-wise recorders store, for odd and even n.
+    #[test]
+    fn packed_recording_matches_element_wise_recording() {
+        use rand_chacha::ChaCha20Rng;
+        use rand_core::{RngCore, SeedableRng};
+        let mut rng = ChaCha20Rng::seed_from_u64(5);
+        for n in [1usize, 6, 7, 33] {
+            let mut nibbles = |len: usize| {
+                let mut component = || {
+                    let mut bytes = vec![0u8; len.div_ceil(2)];
+                    rng.fill_bytes(&mut bytes);
+                    if len % 2 == 1 {
+                        bytes[len / 2] &= 15;
+                    }
+                    bytes
+                };
+                Packed16 { party: 1, len, first: component(), second: component() }
+            };
+            let (h, l, inv, hl, out) = (nibbles(n), nibbles(n), nibbles(n), nibbles(n), nibbles(2 * n));
+            let mut packed = TripleLog::new();
+            packed.record_tower_packed(&h, &l, &inv, &hl, &out);
+            packed.record_gf16_packed(&h, &l, &inv);
+            let mut plain = TripleLog::new();
+            let [hs, ls, is, hls, os] = [&h, &l, &inv, &hl, &out].map(|p| p.to_shares());
+            for k in 0..n {
+                plain.record_tower(hs[k], ls[k], is[k], hls[k], os[k], os[n + k]);
+            }
+            plain.record_gf16(&hs, &ls, &is);
+            assert_eq!(lifted(&packed), lifted(&plain), "n = {n}");
+            assert_eq!(packed.len(), 2 * n);
+
+            let mut bytes = |len: usize| {
+                let shares: Vec<RssShare> = (0..len)
+                    .map(|_| RssShare::new(1, Gf256(rng.next_u32() as u8), Gf256(rng.next_u32() as u8)))
+                    .collect();
+                (Packed::from_shares(1, &shares), shares)
+            };
+            let ((a, a_shares), (bc, bc_shares), (z, z_shares)) = (bytes(n), bytes(2 * n), bytes(2 * n));
+            let mut shared = TripleLog::new();
+            shared.record_gf256_shared_packed(&a.concat(&a), &bc, &z);
+            let lift = |v: Gf256| Gf64(lift_gf256(v));
+            let pa = Gf64(PAIR_IMAGE);
+            for (k, t) in lifted(&shared).into_iter().enumerate() {
+                let pick = |s: RssShare, c: usize| if c == 0 { s.first() } else { s.second() };
+                for (c, (x, y, zz)) in
+                    [(t.x.first, t.y.first, t.z.first), (t.x.second, t.y.second, t.z.second)]
+                        .into_iter()
+                        .enumerate()
+                {
+                    assert_eq!(Gf64(x), lift(pick(a_shares[k], c)));
+                    assert_eq!(Gf64(y), lift(pick(bc_shares[k], c)) + pa * lift(pick(bc_shares[n + k], c)));
+                    assert_eq!(Gf64(zz), lift(pick(z_shares[k], c)) + pa * lift(pick(z_shares[n + k], c)));
+                }
+            }
+            assert_eq!(shared.len(), n);
+        }
     }
 
     /// 1 and A are independent over ψ(GF(2^8)) iff A is not in that subfield; and the shared

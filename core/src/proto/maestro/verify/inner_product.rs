@@ -34,7 +34,7 @@
 
 use super::coin::toss;
 use super::rss64::{local_product, mul, open, random, reshare, Rss64};
-use super::triples::{TripleLog, BLOCK};
+use super::triples::TripleLog;
 use super::view::PublicView;
 use crate::field::clmul::Backend;
 use crate::field::Gf64;
@@ -105,9 +105,6 @@ mod kernels {
         pub(super) power: u64,
         pub(super) r: u64,
         pub(super) evaluations: Evaluations,
-        /// Whether [`combine`] accumulates the first halving's evaluations (the streamed
-        /// second pass only needs the combined elements).
-        pub(super) evaluate: bool,
     }
 
     impl Combination {
@@ -119,30 +116,7 @@ mod kernels {
                 power: 1,
                 r,
                 evaluations: Evaluations::default(),
-                evaluate: true,
             }
-        }
-
-        /// Drops the complete pairs at the front of a streamed window, keeping an unpaired
-        /// last element, so window positions keep the parity of positions in the whole vector.
-        #[inline(always)]
-        pub(super) fn retire_pairs(&mut self) {
-            let even = self.v.len() - self.v.len() % 2;
-            self.v.drain(..even);
-        }
-
-        /// The end of the streamed first pass over `n` triples: z reduced per component and the
-        /// first halving's h(1), h(∞) (the window's unpaired last element padded as in
-        /// [`Evaluations::finish`]).
-        #[inline(always)]
-        pub(super) fn finish_streamed(self, backend: Backend, n: usize) -> (Rss64, [u64; 2]) {
-            let z = Rss64 { first: Gf64::reduce(self.z_first).0, second: Gf64::reduce(self.z_second).0 };
-            let mut evaluations = self.evaluations;
-            if n % 2 == 1 && n > 1 {
-                let last = self.v[self.v.len() - 1];
-                evaluations.leading ^= local_product(backend, last.x, last.y);
-            }
-            (z, [Gf64::reduce(evaluations.at_one).0, Gf64::reduce(evaluations.leading).0])
         }
 
         /// The combined vectors (padded to even length), z reduced once per component, and
@@ -173,12 +147,10 @@ mod kernels {
             *out = Element { x, y: Rss64 { first: block.y[0][k], second: block.y[1][k] } };
         }
         acc.power = power;
-        if acc.evaluate {
-            // Pairs are aligned to even positions of the whole vector.
-            let from = start - start % 2;
-            let to = acc.v.len() - acc.v.len() % 2;
-            acc.evaluations.add_pairs(backend, &acc.v[from..to]);
-        }
+        // Pairs are aligned to even positions of the whole vector.
+        let from = start - start % 2;
+        let to = acc.v.len() - acc.v.len() % 2;
+        acc.evaluations.add_pairs(backend, &acc.v[from..to]);
     }
 
     /// Lifts the whole log block by block into the combination.
@@ -188,59 +160,6 @@ mod kernels {
         while log.lift_next(&mut cursor, &mut block) {
             combine(backend, acc, &block);
         }
-    }
-
-    /// The streamed first pass: [`combine_log`] keeping only an unpaired element between
-    /// blocks, so the combined vector is never stored (only z and the first evaluations).
-    #[inline(always)]
-    pub(super) fn combine_log_streamed(backend: Backend, acc: &mut Combination, log: &TripleLog) {
-        let (mut cursor, mut block) = (LiftCursor::default(), LiftedBlock::default());
-        while log.lift_next(&mut cursor, &mut block) {
-            combine(backend, acc, &block);
-            acc.retire_pairs();
-        }
-    }
-
-    /// Folds the complete pairs of `window` with coin `c` onto `out`, adding each completed
-    /// pair of `out` to `sums`.
-    #[inline(always)]
-    fn fold_window(
-        backend: Backend,
-        window: &[Element],
-        c: u64,
-        out: &mut Vec<Element>,
-        sums: &mut Evaluations,
-    ) {
-        for pair in window.chunks_exact(2) {
-            out.push(fold_one(backend, pair[0], pair[1], c));
-            if out.len() % 2 == 0 {
-                sums.add_pairs(backend, &out[out.len() - 2..]);
-            }
-        }
-    }
-
-    /// The streamed second pass: the combination recomputed block by block (lift, powers of
-    /// r) and folded with the first coin `c` straight into `out`, accumulating the next
-    /// halving's evaluations; an odd total is padded with a zero element as in [`fold`].
-    #[inline(always)]
-    pub(super) fn fold_log_streamed(
-        backend: Backend,
-        acc: &mut Combination,
-        log: &TripleLog,
-        c: u64,
-        out: &mut Vec<Element>,
-    ) -> Evaluations {
-        let mut sums = Evaluations::default();
-        let (mut cursor, mut block) = (LiftCursor::default(), LiftedBlock::default());
-        while log.lift_next(&mut cursor, &mut block) {
-            combine(backend, acc, &block);
-            fold_window(backend, &acc.v, c, out, &mut sums);
-            acc.retire_pairs();
-        }
-        if let [last] = acc.v[..] {
-            fold_window(backend, &[last, Element::default()], c, out, &mut sums);
-        }
-        sums
     }
 
     /// a + r(a + b) for both components of x and y.
@@ -460,9 +379,6 @@ mod pclmul {
         }
         acc.z_first ^= to_u128(z[0]);
         acc.z_second ^= to_u128(z[1]);
-        if !acc.evaluate {
-            return;
-        }
         let from = start - start % 2;
         let to = acc.v.len() - acc.v.len() % 2;
         let mut sums = Accumulators::new();
@@ -497,82 +413,6 @@ mod pclmul {
             x: _mm_xor_si128(a.x, mul2(_mm_xor_si128(a.x, b.x), r)),
             y: _mm_xor_si128(a.y, mul2(_mm_xor_si128(a.y, b.y), r)),
         }
-    }
-
-    #[target_feature(enable = "sse2,pclmulqdq")]
-    pub(super) unsafe fn combine_log_streamed(acc: &mut Combination, log: &TripleLog) {
-        let (mut cursor, mut block) = (LiftCursor::default(), LiftedBlock::default());
-        while log.lift_next(&mut cursor, &mut block) {
-            combine(acc, &block);
-            acc.retire_pairs();
-        }
-    }
-
-    #[target_feature(enable = "sse2,pclmulqdq,avx2")]
-    pub(super) unsafe fn combine_log_streamed_avx2(acc: &mut Combination, log: &TripleLog) {
-        let (mut cursor, mut block) = (LiftCursor::default(), LiftedBlock::default());
-        while log.lift_next(&mut cursor, &mut block) {
-            combine(acc, &block);
-            acc.retire_pairs();
-        }
-    }
-
-    /// [`super::kernels::fold_log_streamed`]'s window fold.
-    #[inline]
-    #[target_feature(enable = "sse2,pclmulqdq")]
-    fn fold_window(window: &[Element], c: __m128i, out: &mut Vec<Element>, sums: &mut Accumulators) {
-        for pair in window.chunks_exact(2) {
-            let folded = fold_one(load(&pair[0]), load(&pair[1]), c);
-            out.push(store(folded));
-            if out.len() % 2 == 0 {
-                sums.add_pair(load(&out[out.len() - 2]), folded);
-            }
-        }
-    }
-
-    /// The end of [`super::kernels::fold_log_streamed`]: the padded unpaired element.
-    #[inline]
-    #[target_feature(enable = "sse2,pclmulqdq")]
-    fn fold_last(acc: &Combination, c: __m128i, out: &mut Vec<Element>, sums: Accumulators) -> Evaluations {
-        let mut sums = sums;
-        if let [last] = acc.v[..] {
-            fold_window(&[last, Element::default()], c, out, &mut sums);
-        }
-        sums.into_evaluations(Evaluations::default())
-    }
-
-    #[target_feature(enable = "sse2,pclmulqdq")]
-    pub(super) unsafe fn fold_log_streamed(
-        acc: &mut Combination,
-        log: &TripleLog,
-        c: u64,
-        out: &mut Vec<Element>,
-    ) -> Evaluations {
-        let (c, mut sums) = (_mm_set_epi64x(0, c as i64), Accumulators::new());
-        let (mut cursor, mut block) = (LiftCursor::default(), LiftedBlock::default());
-        while log.lift_next(&mut cursor, &mut block) {
-            combine(acc, &block);
-            fold_window(&acc.v, c, out, &mut sums);
-            acc.retire_pairs();
-        }
-        fold_last(acc, c, out, sums)
-    }
-
-    #[target_feature(enable = "sse2,pclmulqdq,avx2")]
-    pub(super) unsafe fn fold_log_streamed_avx2(
-        acc: &mut Combination,
-        log: &TripleLog,
-        c: u64,
-        out: &mut Vec<Element>,
-    ) -> Evaluations {
-        let (c, mut sums) = (_mm_set_epi64x(0, c as i64), Accumulators::new());
-        let (mut cursor, mut block) = (LiftCursor::default(), LiftedBlock::default());
-        while log.lift_next(&mut cursor, &mut block) {
-            combine(acc, &block);
-            fold_window(&acc.v, c, out, &mut sums);
-            acc.retire_pairs();
-        }
-        fold_last(acc, c, out, sums)
     }
 
     /// [`super::kernels::fold`].
@@ -637,45 +477,6 @@ impl Kernels {
         acc.finish(self.backend)
     }
 
-    /// [`Kernels::combine_log`] without storing the combined vector: z and the first
-    /// halving's local evaluations only.
-    fn combine_log_streamed(self, log: &TripleLog, r: u64) -> (Rss64, [u64; 2]) {
-        let mut acc = kernels::Combination::new(BLOCK, r);
-        match (self.backend, self.avx2) {
-            // SAFETY: as in `combine_log`.
-            #[cfg(target_arch = "x86_64")]
-            (Backend::Pclmulqdq, true) => unsafe { pclmul::combine_log_streamed_avx2(&mut acc, log) },
-            // SAFETY: as above.
-            #[cfg(target_arch = "x86_64")]
-            (Backend::Pclmulqdq, false) => unsafe { pclmul::combine_log_streamed(&mut acc, log) },
-            (backend, _) => kernels::combine_log_streamed(backend, &mut acc, log),
-        }
-        acc.finish_streamed(self.backend, log.len())
-    }
-
-    /// The first fold with coin `c` of the combination with powers of `r`, recomputing the
-    /// combination from the log instead of reading it: the halved vector (padded to even
-    /// length) and the next halving's local evaluations — what [`Kernels::fold`] returns on
-    /// [`Kernels::combine_log`]'s vector.
-    fn fold_log_streamed(self, log: &TripleLog, r: u64, c: u64) -> (Vec<kernels::Element>, [u64; 2]) {
-        let mut acc = kernels::Combination::new(BLOCK, r);
-        acc.evaluate = false;
-        let mut out = Vec::with_capacity(log.len().div_ceil(2) + 1);
-        let sums = match (self.backend, self.avx2) {
-            // SAFETY: as in `combine_log`.
-            #[cfg(target_arch = "x86_64")]
-            (Backend::Pclmulqdq, true) => unsafe {
-                pclmul::fold_log_streamed_avx2(&mut acc, log, c, &mut out)
-            },
-            // SAFETY: as above.
-            #[cfg(target_arch = "x86_64")]
-            (Backend::Pclmulqdq, false) => unsafe { pclmul::fold_log_streamed(&mut acc, log, c, &mut out) },
-            (backend, _) => kernels::fold_log_streamed(backend, &mut acc, log, c, &mut out),
-        };
-        let local = sums.finish(self.backend, &mut out);
-        (out, local)
-    }
-
     fn fold(self, v: &mut Vec<kernels::Element>, r: u64) -> [u64; 2] {
         match self.backend {
             // SAFETY: as above.
@@ -737,33 +538,16 @@ async fn verify_triples<N: Network>(
     let kernels = Kernels::detect();
     let backend = kernels.backend;
     let r = toss(party, net, view).await?;
-    // With at least one halving, level 0 is streamed twice from the log (for z and the first
-    // evaluations, then folded with the first coin) instead of being stored: it is the largest
-    // level, and recomputing it is cheaper than writing and reading it back.
-    let (mut z, mut local, mut v) = if log.len() > 1 {
-        let (z, local) = kernels.combine_log_streamed(log, r);
-        (z, local, None)
-    } else {
-        let (v, z, local) = kernels.combine_log(log, r);
-        (z, local, Some(v))
-    };
-    while v.as_ref().is_none_or(|v| v.len() > 1) {
+    let (mut v, mut z, mut local) = kernels.combine_log(log, r);
+    while v.len() > 1 {
         let shares = reshare(party, net, &local, Step::Verification).await?;
         let (at_one, leading) = (shares[0], shares[1]);
-        let c = toss(party, net, view).await?;
+        let r = toss(party, net, view).await?;
         let at_zero = z + at_one;
         let linear = at_zero + at_one + leading;
-        z = at_zero + linear.scale(backend, c) + leading.scale(backend, mul(backend, c, c));
-        local = match v.as_mut() {
-            Some(v) => kernels.fold(v, c),
-            None => {
-                let (folded, local) = kernels.fold_log_streamed(log, r, c);
-                v = Some(folded);
-                local
-            }
-        };
+        z = at_zero + linear.scale(backend, r) + leading.scale(backend, mul(backend, r, r));
+        local = kernels.fold(&mut v, r);
     }
-    let v = v.expect("the loop ends with a folded vector");
     check_triple(party, net, view, backend, v[0].x, v[0].y, z).await
 }
 
@@ -883,11 +667,6 @@ mod tests {
             for kernels in Kernels::available() {
                 let (mut v, z, mut local) = kernels.combine_log(&log, r);
                 assert_eq!(z, reference_z(&log, r), "{kernels:?}");
-                assert_eq!(kernels.combine_log_streamed(&log, r), (z, local), "{kernels:?}");
-                if let Some(&first) = coins.first() {
-                    let streamed = kernels.fold_log_streamed(&log, r, first);
-                    assert_eq!((&streamed.0, streamed.1), (&expected[1].0, expected[1].1), "{kernels:?}");
-                }
                 for (level, &c) in coins.iter().enumerate() {
                     assert_eq!((&v, local), (&expected[level].0, expected[level].1), "{kernels:?} {level}");
                     local = kernels.fold(&mut v, c);

@@ -32,8 +32,9 @@ pub async fn inverse<N: Network>(
     Ok(inverse_packed(party, net, &Packed::from_shares(party.id(), x)).await?.to_shares())
 }
 
-/// [`inverse`], calling `observe(a, b, a·b)` on the packed shares after each batched
-/// multiplication (the malicious variant records them for verification).
+/// [`inverse`], calling `observe(a, b, a·b)` on the packed shares after each of its three
+/// batched multiplications, in order: x²·x, then [x¹², x¹²]·[x², x³] as one batch of 2n, then
+/// x²⁴⁰·x¹⁴ (the malicious variant records them for verification).
 pub(super) async fn inverse_observed<N: Network>(
     party: &mut Party,
     net: &mut N,

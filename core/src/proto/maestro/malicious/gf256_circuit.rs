@@ -1,9 +1,15 @@
 //! GF(2^8)-circuit \[21\] + Protocol 2 (MAESTRO Table 5, "GF(2^8)-Circuit (\[21\] + Protocol 2)"):
 //! the semi-honest x²⁵⁴ circuit ([`crate::proto::maestro::gf256_circuit`]) with its four
-//! products per S-box recorded as GF(2^8) triples, lifted with Table 2's ψ at verification.
+//! products per S-box recorded for verification, lifted with Table 2's ψ at verification.
+//!
+//! The two products of round 2 share the factor x¹² (x¹⁴ = x¹²·x² and x¹⁵ = x¹²·x³), so they
+//! are checked as one GF(2^64) triple ψ(x¹²)·(ψ(x²) + Aψ(x³)) = ψ(x¹⁴) + Aψ(x¹⁵), as §3.2's
+//! Eq. (3) merges the tower-field products
+//! ([`crate::proto::maestro::verify::TripleLog::record_gf256_shared_packed`]); x³ = x²·x and
+//! x²⁵⁴ = x²⁴⁰·x¹⁴ are one triple each: 3 triples per S-box instead of 4.
 //!
 //! Online cost is the semi-honest one (32 bits, 3 rounds per S-box); the verification adds
-//! O(log N) rounds for N = 4 × (number of S-boxes) triples ([`crate::proto::maestro::verify`]).
+//! O(log N) rounds for N = 3 × (number of S-boxes) triples ([`crate::proto::maestro::verify`]).
 
 use super::{MaliciousSboxLayer, MaliciousSession};
 use crate::net::Network;
@@ -32,7 +38,7 @@ impl MaliciousSboxLayer for MaliciousGf256CircuitSbox {
 }
 
 impl MaliciousGf256CircuitSbox {
-    /// x⁻¹ for every x, its four products per byte recorded in the log.
+    /// x⁻¹ for every x, its four products per byte recorded in the log as three triples.
     async fn invert<N: Network>(
         &mut self,
         net: &mut N,
@@ -40,7 +46,17 @@ impl MaliciousGf256CircuitSbox {
     ) -> Result<Vec<RssShare>, MaestroError> {
         self.session.deviate_input(&mut x);
         let MaliciousSession { party, log, .. } = &mut self.session;
-        inverse_observed(party, net, &x, &mut |a, b, z| log.record_gf256_packed(a, b, z)).await
+        // The circuit's batches in order: x²·x, [x¹², x¹²]·[x², x³], x²⁴⁰·x¹⁴.
+        let mut batch = 0;
+        inverse_observed(party, net, &x, &mut |a, b, z| {
+            if batch == 1 {
+                log.record_gf256_shared_packed(a, b, z);
+            } else {
+                log.record_gf256_packed(a, b, z);
+            }
+            batch += 1;
+        })
+        .await
     }
 }
 

@@ -6,7 +6,8 @@
 //! - [`MaliciousSession`]: a [`Party`] with its triple log and [`PublicView`]; inputs, the final
 //!   verification and the verified opening of outputs;
 //! - [`MaliciousSboxLayer`]: the extension of [`SboxLayer`] every malicious variant implements;
-//! - [`gf256_circuit`]: GF(2^8)-circuit \[21\] + Protocol 2 (4 GF(2^8) triples per S-box);
+//! - [`gf256_circuit`]: GF(2^8)-circuit \[21\] + Protocol 2 (3 triples per S-box instead of 4:
+//!   the two products sharing the factor x¹² are checked as one, in the style of Eq. (3));
 //! - [`gf16_circuit`]: GF(2^4)-circuit + Protocol 2 with Eq. (3) (3 triples per S-box instead
 //!   of 5: Eq. (3) for a_h·a_l, a'_h, a'_l, plus v² · v⁴ and v⁶ · v⁸);
 //! - [`lut16`]: LUT-16 + Protocol 2 with Eq. (3) (1 triple per S-box online) and the two
@@ -31,7 +32,7 @@
 //!
 //! Verification cost per party for N recorded GF(2^64) triples: 2⌈log₂ N⌉ + 7 rounds and
 //! 24⌈log₂ N⌉ + 112 bytes (tested exactly); the verified opening of ℓ output bytes adds ℓ + 64
-//! bytes in two rounds. Triples per S-box: 4 (GF(2^8)-circuit), 3 (GF(2^4)-circuit), 3 (LUT-16:
+//! bytes in two rounds. Triples per S-box: 3 (GF(2^8)-circuit), 3 (GF(2^4)-circuit), 3 (LUT-16:
 //! 1 online + 2 preprocessing).
 
 /// [`SboxLayer`] for a malicious inversion-based layer with a recording

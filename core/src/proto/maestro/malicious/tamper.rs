@@ -27,14 +27,15 @@ pub(crate) fn add_to_first(share: &mut RssShare, delta: u8) {
     *share = RssShare::new(share.party(), share.first() + Gf256(delta), share.second());
 }
 
-/// XORs `mask` into byte `byte` (modulo the length) of this party's sent messages number
-/// `message` to `message + count − 1`.
+/// XORs `mask` into byte `byte` (and byte `also`, if any; both modulo the length) of this
+/// party's sent messages number `message` to `message + count − 1`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct MessageAttack {
     pub(crate) message: usize,
     pub(crate) count: usize,
     pub(crate) byte: usize,
     pub(crate) mask: u8,
+    pub(crate) also: Option<usize>,
 }
 
 /// A network that counts this party's sent messages and applies an optional [`MessageAttack`].
@@ -71,6 +72,9 @@ impl<N: Network> Network for TamperNet<N> {
         {
             let len = msg.len();
             msg[a.byte % len] ^= a.mask;
+            if let Some(also) = a.also {
+                msg[also % len] ^= a.mask;
+            }
         }
         self.sent += 1;
         self.inner.send(to, msg)

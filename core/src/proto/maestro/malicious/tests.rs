@@ -30,7 +30,8 @@ trait Malicious: MaliciousSboxLayer + Sized {
 }
 
 impl Malicious for MaliciousGf256CircuitSbox {
-    const TRIPLES_PER_SBOX: usize = 4;
+    /// x²·x and x²⁴⁰·x¹⁴, plus x¹²·x² and x¹²·x³ checked as one shared-factor triple.
+    const TRIPLES_PER_SBOX: usize = 3;
     const MESSAGES_PER_CALL: usize = 3;
     fn create(party: Party) -> Self {
         Self::new(party)
@@ -280,6 +281,8 @@ fn malicious_lut16_honest_runs_reveal_after_verification() {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     Circuit,
+    /// The GF(2^8) circuit, whose round-2 batch [x¹²·x², x¹²·x³] is checked as one triple.
+    Gf256Circuit,
     Lut16,
     Lut256,
 }
@@ -293,7 +296,7 @@ struct Attack {
 }
 
 fn flip(message: usize, byte: usize, mask: u8) -> Option<MessageAttack> {
-    Some(MessageAttack { message, count: 1, byte, mask })
+    Some(MessageAttack { message, count: 1, byte, mask, also: None })
 }
 
 /// Attacks at every protocol position of [`job`], located from the honest run's phase
@@ -347,6 +350,7 @@ fn attacks<S: Malicious>(honest: [Phases; 3], kind: Kind) -> Vec<Attack> {
                 count: 2,
                 byte: 5,
                 mask: 0x10,
+                also: None,
             }),
             deviation: None,
         });
@@ -355,6 +359,28 @@ fn attacks<S: Malicious>(honest: [Phases; 3], kind: Kind) -> Vec<Attack> {
             corrupt: 2,
             message: None,
             deviation: Some(Deviation::OneHot { index: 45, bits: 0x0101 }),
+        });
+    }
+    if kind == Kind::Gf256Circuit {
+        // Encryption calls cover 2 blocks: round 2 (message 3k + 1 of call k) carries x¹⁴ of the
+        // 32 bytes, then x¹⁵ — the two halves of the merged check.
+        for (name, corrupt, index, byte, mask) in [
+            ("merged batch: x^14 half (key schedule)", 0, honest[0].inputs + 4, 1, 0x08),
+            ("merged batch: x^15 half (encryption)", 1, honest[1].key_schedule + 7, 40, 0x04),
+        ] {
+            list.push(Attack { name, corrupt, message: flip(index, byte, mask), deviation: None });
+        }
+        list.push(Attack {
+            name: "merged batch: same error in x^14 and x^15",
+            corrupt: 0,
+            message: Some(MessageAttack {
+                message: honest[0].key_schedule + 16,
+                count: 1,
+                byte: 7,
+                mask: 0x21,
+                also: Some(32 + 7),
+            }),
+            deviation: None,
         });
     }
     if kind == Kind::Lut256 {
@@ -366,6 +392,7 @@ fn attacks<S: Malicious>(honest: [Phases; 3], kind: Kind) -> Vec<Attack> {
                 count: 1,
                 byte: 0,
                 mask: 0xff,
+                also: None,
             }),
             deviation: None,
         });
@@ -455,7 +482,7 @@ fn cheating_aborts<S: Malicious>(kind: Kind) {
 
 #[test]
 fn malicious_gf256_circuit_cheating_parties_are_caught() {
-    cheating_aborts::<MaliciousGf256CircuitSbox>(Kind::Circuit);
+    cheating_aborts::<MaliciousGf256CircuitSbox>(Kind::Gf256Circuit);
 }
 
 #[test]

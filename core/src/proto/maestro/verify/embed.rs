@@ -4,6 +4,8 @@
 //! Every lift the log needs is GF(2)-linear in the bits it stores, so one kernel serves all of
 //! them ([`embed_into`]); only the bases differ:
 //! - [`GF256`]: ψ of Table 2's GF(2^8) row;
+//! - [`GF256_SHARED`]: ψ(b) + Aψ(c) for the bytes (b, c) of a `u16` (the shared-factor pairs of
+//!   [`super::triples::TripleLog::record_gf256_shared_packed`]);
 //! - [`GF16`]: ψ of Table 2's GF(2^4) row;
 //! - [`TOWER_XY`]: ψ(a) + ψ(α)ψ(b) for the nibbles (a, b) of a byte ((GF(2^4))^4 row, Eq. (3));
 //! - [`TOWER_Z`]: Eq. (3)'s right-hand side ψ(a_h a_l) + ψ(α)(ψ(a'_h) + ψ(a_l)²) +
@@ -18,7 +20,7 @@
 //! lanes per instruction) — this replaces the one-element-at-a-time embedding of the first
 //! implementation, which is kept as the reference in [`super::triples`].
 
-use super::triples::{monomials, one_hot_triples, ALPHA_IMAGE};
+use super::triples::{monomials, one_hot_triples, ALPHA_IMAGE, PAIR_IMAGE};
 use crate::field::clmul::portable::clmul64;
 use crate::field::embedding::{GF16_GENERATOR_IMAGE, GF256_GENERATOR_IMAGE};
 use crate::field::Gf64;
@@ -42,6 +44,21 @@ const fn scaled_powers<const N: usize>(generator: u64, scale: u64) -> [u64; N] {
 
 /// ψ(X^i) for GF(2^8).
 pub const GF256: [u64; 8] = scaled_powers(GF256_GENERATOR_IMAGE.0, 1);
+
+/// Bits 0–7: ψ(X^i); bits 8–15: Aψ(X^i) with A = [`PAIR_IMAGE`].
+pub const GF256_SHARED: [u64; 16] = gf256_shared();
+
+const fn gf256_shared() -> [u64; 16] {
+    let scaled: [u64; 8] = scaled_powers(GF256_GENERATOR_IMAGE.0, PAIR_IMAGE);
+    let mut out = [0u64; 16];
+    let mut i = 0;
+    while i < 8 {
+        out[i] = GF256[i];
+        out[8 + i] = scaled[i];
+        i += 1;
+    }
+    out
+}
 
 /// ψ(X^i) for GF(2^4).
 pub const GF16: [u64; 4] = scaled_powers(GF16_GENERATOR_IMAGE.0, 1);
@@ -116,6 +133,10 @@ mod tests {
             let (low, high) = (Gf16::new(v & 15), Gf16::new(v >> 4));
             assert_eq!(embed_one(v & 15, &GF16), embed_gf16(low).0);
             assert_eq!(embed_one(v, &TOWER_XY), embed_k(low, high, Gf16::new(0)));
+        }
+        for w in 0..=u16::MAX {
+            let (b, c) = (embed_gf256(Gf256(w as u8)), embed_gf256(Gf256((w >> 8) as u8)));
+            assert_eq!(Gf64(embed_one(w, &GF256_SHARED)), b + Gf64(PAIR_IMAGE) * c, "{w:#06x}");
         }
         for w in 0..=u16::MAX {
             let n = |s: u16| Gf16::new(((w >> s) & 15) as u8);

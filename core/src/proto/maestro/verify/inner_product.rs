@@ -219,7 +219,7 @@ mod pclmul {
     use super::kernels::{Combination, Element, Evaluations};
     use super::{Rss64, TripleLog};
     use crate::field::clmul::Backend;
-    use crate::proto::maestro::verify::triples::{LiftCursor, LiftedBlock};
+    use crate::proto::maestro::verify::triples::{LiftCursor, LiftedBlock, BLOCK};
     use core::arch::x86_64::{
         __m128i, _mm_clmulepi64_si128, _mm_cvtsi128_si64, _mm_set_epi64x, _mm_setzero_si128, _mm_slli_epi64,
         _mm_srli_epi64, _mm_unpackhi_epi64, _mm_unpacklo_epi64, _mm_xor_si128,
@@ -334,25 +334,49 @@ mod pclmul {
         }
     }
 
-    /// [`super::kernels::combine`] on one block.
+    /// Both lanes of `a` times lane 1 of `b`, reduced.
+    #[inline]
+    #[target_feature(enable = "sse2,pclmulqdq")]
+    fn mul2_high(a: __m128i, b: __m128i) -> __m128i {
+        reduce2(_mm_clmulepi64_si128::<0x10>(a, b), _mm_clmulepi64_si128::<0x11>(a, b))
+    }
+
+    /// [`super::kernels::combine`] on one block. The powers of r advance as two interleaved
+    /// chains (r^k, r^(k+1)) ← r²·(r^k, r^(k+1)) in one register, halving the serial
+    /// multiply-reduce latency per element and sharing one reduction between the two.
     #[inline]
     #[target_feature(enable = "sse2,pclmulqdq")]
     fn combine(acc: &mut Combination, block: &LiftedBlock) {
         let r = _mm_set_epi64x(0, acc.r as i64);
-        let mut power = _mm_set_epi64x(0, acc.power as i64);
+        let power = _mm_set_epi64x(0, acc.power as i64);
+        let mut powers = _mm_unpacklo_epi64(power, mul2(power, r));
+        let r_squared = mul2(r, r);
         let mut z = [_mm_setzero_si128(), _mm_setzero_si128()];
         let start = acc.v.len();
         acc.v.resize(start + block.len, Element::default());
-        for (k, out) in acc.v[start..].iter_mut().enumerate() {
-            let x = mul2(pair(block.x[0][k], block.x[1][k]), power);
-            let zk = pair(block.z[0][k], block.z[1][k]);
-            z[0] = _mm_xor_si128(z[0], _mm_clmulepi64_si128::<0x00>(zk, power));
-            z[1] = _mm_xor_si128(z[1], _mm_clmulepi64_si128::<0x01>(zk, power));
-            *out = store(Lanes { x, y: pair(block.y[0][k], block.y[1][k]) });
-            let next = _mm_clmulepi64_si128::<0x00>(power, r);
-            power = reduce2(next, next);
+        let out = &mut acc.v[start..];
+        let lanes = |c: &[[u64; BLOCK]; 2], k: usize| pair(c[0][k], c[1][k]);
+        for j in 0..block.len / 2 {
+            let (k, l) = (2 * j, 2 * j + 1);
+            let (zk, zl) = (lanes(&block.z, k), lanes(&block.z, l));
+            z[0] = _mm_xor_si128(z[0], _mm_clmulepi64_si128::<0x00>(zk, powers));
+            z[1] = _mm_xor_si128(z[1], _mm_clmulepi64_si128::<0x01>(zk, powers));
+            z[0] = _mm_xor_si128(z[0], _mm_clmulepi64_si128::<0x10>(zl, powers));
+            z[1] = _mm_xor_si128(z[1], _mm_clmulepi64_si128::<0x11>(zl, powers));
+            out[k] = store(Lanes { x: mul2(lanes(&block.x, k), powers), y: lanes(&block.y, k) });
+            out[l] = store(Lanes { x: mul2_high(lanes(&block.x, l), powers), y: lanes(&block.y, l) });
+            powers = mul2(powers, r_squared);
         }
-        acc.power = unpair(power).first;
+        if block.len % 2 == 1 {
+            let k = block.len - 1;
+            let zk = lanes(&block.z, k);
+            z[0] = _mm_xor_si128(z[0], _mm_clmulepi64_si128::<0x00>(zk, powers));
+            z[1] = _mm_xor_si128(z[1], _mm_clmulepi64_si128::<0x01>(zk, powers));
+            out[k] = store(Lanes { x: mul2(lanes(&block.x, k), powers), y: lanes(&block.y, k) });
+            acc.power = unpair(powers).second;
+        } else {
+            acc.power = unpair(powers).first;
+        }
         acc.z_first ^= to_u128(z[0]);
         acc.z_second ^= to_u128(z[1]);
         let from = start - start % 2;
@@ -534,12 +558,13 @@ mod tests {
     use crate::field::Gf16;
     use crate::proto::maestro::gf16_rss::Rss16;
     use crate::proto::maestro::one_hot16::OneHot16;
+    use crate::proto::maestro::packed::Packed;
     use crate::proto::maestro::rss::RssShare;
     use rand_chacha::ChaCha20Rng;
     use rand_core::{RngCore, SeedableRng};
 
     /// A log of random (not necessarily correct) entries of every kind.
-    fn random_log(n8: usize, n4: usize, nt: usize, no: usize, rng: &mut ChaCha20Rng) -> TripleLog {
+    fn random_log(n8: usize, ns: usize, n4: usize, nt: usize, no: usize, rng: &mut ChaCha20Rng) -> TripleLog {
         let mut log = TripleLog::new();
         let mut byte = || rng.next_u32() as u8;
         let b = |v: u8| crate::field::Gf256(v);
@@ -547,6 +572,15 @@ mod tests {
         for _ in 0..n8 {
             let mut s = || RssShare::new(1, b(byte()), b(byte()));
             log.record_gf256(&[s()], &[s()], &[s()]);
+        }
+        for _ in 0..ns {
+            let mut s = || {
+                Packed::from_shares(
+                    1,
+                    &[RssShare::new(1, b(byte()), b(byte())), RssShare::new(1, b(byte()), b(byte()))],
+                )
+            };
+            log.record_gf256_shared_packed(&s(), &s(), &s());
         }
         for _ in 0..n4 {
             let mut s = || Rss16::new(1, n(byte()), n(byte()));
@@ -617,10 +651,15 @@ mod tests {
     #[test]
     fn fused_kernels_agree_with_the_plain_reference_on_every_backend() {
         let mut rng = ChaCha20Rng::seed_from_u64(90);
-        for (n8, n4, nt, no) in
-            [(1, 0, 0, 0), (3, 0, 0, 0), (0, 0, 0, 1), (301, 129, 77, 70), (256, 0, 0, 64)]
-        {
-            let log = random_log(n8, n4, nt, no, &mut rng);
+        for (n8, ns, n4, nt, no) in [
+            (1, 0, 0, 0, 0),
+            (3, 0, 0, 0, 0),
+            (0, 1, 0, 0, 0),
+            (0, 0, 0, 0, 1),
+            (301, 133, 129, 77, 70),
+            (256, 128, 0, 0, 64),
+        ] {
+            let log = random_log(n8, ns, n4, nt, no, &mut rng);
             let r = rng.next_u64();
             let levels = (log.len() as f64).log2().ceil() as usize;
             let coins: Vec<u64> = (0..levels).map(|_| rng.next_u64()).collect();

@@ -12,6 +12,7 @@ use crate::net::{NetStats, Network};
 use crate::proto::maestro::error::{MaestroError, Step};
 use crate::proto::maestro::gf16_rss::Rss16;
 use crate::proto::maestro::online::Party;
+use crate::proto::maestro::packed::Packed;
 use crate::proto::maestro::rss::RssShare;
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
@@ -34,14 +35,16 @@ fn deal16(v: Gf16, rng: &mut ChaCha20Rng) -> [Rss16; 3] {
 enum Fault {
     None,
     Gf256Product(usize),
+    /// Entry, then which product of the pair: 0 (a·b), 1 (a·c) or 2 (both, the same error).
+    SharedProduct(usize, usize),
     Gf16Product(usize),
     TowerProduct(usize, usize),
     OneHotMonomial(usize, u16),
 }
 
-/// Per-party logs with `n8` GF(2^8) triples, `n4` GF(2^4) triples, `nt` Eq. (3) entries and `no`
-/// one-hot vectors (correct unless `fault`).
-fn logs(n8: usize, n4: usize, nt: usize, no: usize, fault: Fault, seed: u64) -> [TripleLog; 3] {
+/// Per-party logs with `n8` GF(2^8) triples, `ns` shared-factor GF(2^8) pairs, `n4` GF(2^4)
+/// triples, `nt` Eq. (3) entries and `no` one-hot vectors (correct unless `fault`).
+fn logs(n8: usize, ns: usize, n4: usize, nt: usize, no: usize, fault: Fault, seed: u64) -> [TripleLog; 3] {
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
     let mut logs: [TripleLog; 3] = Default::default();
     for k in 0..n8 {
@@ -51,6 +54,24 @@ fn logs(n8: usize, n4: usize, nt: usize, no: usize, fault: Fault, seed: u64) -> 
             (RssShare::deal(x, &mut rng), RssShare::deal(y, &mut rng), RssShare::deal(x * y + err, &mut rng));
         for p in 0..3 {
             logs[p].record_gf256(&[sx[p]], &[sy[p]], &[sz[p]]);
+        }
+    }
+    for k in 0..ns {
+        let [a, b, c] = [(); 3].map(|_| Gf256::random(&mut rng));
+        let mut products = [a * b, a * c];
+        if let Fault::SharedProduct(at, which) = fault {
+            if at == k {
+                for (i, product) in products.iter_mut().enumerate() {
+                    if which == i || which == 2 {
+                        *product += Gf256(0x1b);
+                    }
+                }
+            }
+        }
+        let shares = [a, b, c, products[0], products[1]].map(|v| RssShare::deal(v, &mut rng));
+        for p in 0..3 {
+            let packed = |u: usize, v: usize| Packed::from_shares(p, &[shares[u][p], shares[v][p]]);
+            logs[p].record_gf256_shared_packed(&packed(0, 0), &packed(1, 2), &packed(3, 4));
         }
     }
     let r4 = |rng: &mut ChaCha20Rng| Gf16::new(rng.next_u32() as u8);
@@ -120,12 +141,18 @@ fn halvings(n: usize) -> u64 {
 
 #[test]
 fn correct_triples_of_every_kind_pass_at_the_documented_cost() {
-    for (n8, n4, nt, no) in
-        [(1, 0, 0, 0), (2, 0, 0, 0), (3, 1, 1, 0), (0, 0, 0, 5), (37, 11, 9, 13), (700, 0, 0, 0)]
-    {
-        let log = logs(n8, n4, nt, no, Fault::None, 7);
+    for (n8, ns, n4, nt, no) in [
+        (1, 0, 0, 0, 0),
+        (2, 0, 0, 0, 0),
+        (0, 1, 0, 0, 0),
+        (3, 2, 1, 1, 0),
+        (0, 0, 0, 0, 5),
+        (37, 19, 11, 9, 13),
+        (700, 0, 0, 0, 0),
+    ] {
+        let log = logs(n8, ns, n4, nt, no, Fault::None, 7);
         let n = log[0].len();
-        assert_eq!(n, n8 + n4 + nt + 2 * no);
+        assert_eq!(n, n8 + ns + n4 + nt + 2 * no);
         for (p, (result, stats)) in run_verify(log, 8).into_iter().enumerate() {
             assert_eq!(result, Ok(()), "party {p}, {n} triples");
             let k = halvings(n);
@@ -147,6 +174,9 @@ fn any_single_wrong_product_fails_verification_for_every_party() {
     let faults = [
         Fault::Gf256Product(0),
         Fault::Gf256Product(36),
+        Fault::SharedProduct(0, 0),
+        Fault::SharedProduct(7, 1),
+        Fault::SharedProduct(18, 2),
         Fault::Gf16Product(4),
         Fault::TowerProduct(0, 0),
         Fault::TowerProduct(3, 1),
@@ -157,7 +187,7 @@ fn any_single_wrong_product_fails_verification_for_every_party() {
         Fault::OneHotMonomial(7, 1 << 0b1111),
     ];
     for (i, fault) in faults.into_iter().enumerate() {
-        let results = run_verify(logs(37, 11, 9, 13, fault, 20 + i as u64), 30 + i as u64);
+        let results = run_verify(logs(37, 19, 11, 9, 13, fault, 20 + i as u64), 30 + i as u64);
         for (p, (result, _)) in results.into_iter().enumerate() {
             assert_eq!(result, Err(MaestroError::VerificationFailed), "party {p}, {fault:?}");
         }

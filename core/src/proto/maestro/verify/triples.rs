@@ -1,8 +1,13 @@
 //! The triple log: every multiplication a malicious S-box layer performs, kept in its small field
 //! and lifted into GF(2^64) only when the batch is verified (MAESTRO §2.7, Table 2 embeddings).
 //!
-//! Four kinds of entries, each one GF(2^64) triple (x, y, z) for Protocol 2 except the last:
+//! Five kinds of entries, each one GF(2^64) triple (x, y, z) for Protocol 2 except the last:
 //! - [`TripleLog::record_gf256`]: a GF(2^8) product, embedded with ψ of Table 2 (GF(2^8) row);
+//! - [`TripleLog::record_gf256_shared`]: two GF(2^8) products a·b and a·c with a common factor,
+//!   checked as **one** product in the spirit of Eq. (3) (§3.2): with A = [`PAIR_IMAGE`] outside
+//!   ψ(GF(2^8)), ψ(a)(ψ(b) + Aψ(c)) = ψ(ab) + Aψ(ac). Errors d₁ in ab and d₂ in ac change the
+//!   right-hand side by ψ(d₁) + Aψ(d₂), which is nonzero unless d₁ = d₂ = 0 because 1 and A are
+//!   independent over ψ(GF(2^8)) (tested exhaustively);
 //! - [`TripleLog::record_gf16`]: a GF(2^4) product, embedded with ψ (GF(2^4) row);
 //! - [`TripleLog::record_tower`]: the three products of Protocol 3 (a_h·a_l, a_h·v⁻¹,
 //!   (a_h + a_l)·v⁻¹) checked as **one** product in K = GF(2^4)\[α\]/f(α) (§3.2, Eq. (3)),
@@ -33,6 +38,11 @@ use crate::proto::maestro::rss::RssShare;
 /// ψ(α) for K = (GF(2^4))^4 (MAESTRO Table 2); it has degree 4 over ψ(GF(2^4)) (tested), so
 /// 1, α, α² are independent over GF(2^4), which is all Eq. (3)'s soundness needs.
 pub const ALPHA_IMAGE: u64 = 0x14f1_968d_182d_d50f;
+
+/// A for [`TripleLog::record_gf256_shared`]: any element outside the subfield ψ(GF(2^8)) makes
+/// 1, A independent over it; ψ(α) of Table 2 has degree 4 over ψ(GF(2^4)), so it lies in the
+/// subfield of order 2^16 but not in the one of order 2^8 (tested: no ψ(c) equals it).
+pub const PAIR_IMAGE: u64 = ALPHA_IMAGE;
 
 const fn gf_mul(a: u64, b: u64) -> u64 {
     Gf64::reduce(clmul64(a, b)).0
@@ -85,18 +95,18 @@ pub struct Triple64 {
 /// Recorded products of one kind, column-wise: component `c` (x_i or x_i+1) of the stored words
 /// of x, y and z of every entry, in the order recorded.
 #[derive(Clone, Debug, Default)]
-struct Columns<Z> {
+struct Columns<Y, Z> {
     x: [Vec<u8>; 2],
-    y: [Vec<u8>; 2],
+    y: [Vec<Y>; 2],
     z: [Vec<Z>; 2],
 }
 
-impl<Z> Columns<Z> {
+impl<Y, Z> Columns<Y, Z> {
     fn len(&self) -> usize {
         self.x[0].len()
     }
 
-    fn push(&mut self, c: usize, x: u8, y: u8, z: Z) {
+    fn push(&mut self, c: usize, x: u8, y: Y, z: Z) {
         self.x[c].push(x);
         self.y[c].push(y);
         self.z[c].push(z);
@@ -128,15 +138,17 @@ impl Default for LiftedBlock {
 /// Every multiplication recorded since the last verification, in its small field, stored
 /// column-wise (a byte or nibble word per component, as the packed share buffers hold them):
 /// - GF(2^8) and GF(2^4) triples: the elements themselves;
+/// - shared-factor GF(2^8) pairs: x = a, y = b | c << 8, z = ab | ac << 8;
 /// - Eq. (3) entries: x = a_h | a_l << 4, y = a_l | v⁻¹ << 4 and
 ///   z = a_h a_l | a'_h << 4 | a'_l << 8 | a_l << 12, the words the lifts of [`super::embed`]
 ///   take;
 /// - one-hot vectors: the 16 bits of e.
 #[derive(Clone, Debug, Default)]
 pub struct TripleLog {
-    gf256: Columns<u8>,
-    gf16: Columns<u8>,
-    tower: Columns<u16>,
+    gf256: Columns<u8, u8>,
+    gf256_shared: Columns<u16, u16>,
+    gf16: Columns<u8, u8>,
+    tower: Columns<u8, u16>,
     one_hot: [Vec<u16>; 2],
 }
 
@@ -149,8 +161,20 @@ fn component16(p: &Packed16, c: usize) -> &[u8] {
     }
 }
 
-fn nibble(bytes: &[u8], k: usize) -> u8 {
-    (bytes[k / 2] >> (4 * (k % 2))) & 15
+/// `v[k] | v[n + k] << 8` for k < n: the two halves of a batch side by side.
+fn wide_words(v: &[u8], n: usize) -> impl Iterator<Item = u16> + '_ {
+    v[..n].iter().zip(&v[n..2 * n]).map(|(&low, &high)| u16::from(low) | u16::from(high) << 8)
+}
+
+/// Every nibble of `bytes`, low nibble first (element 2j, then 2j + 1, as the packed layout
+/// stores them).
+fn unpack_nibbles(bytes: &[u8]) -> Vec<u8> {
+    let mut out = vec![0u8; 2 * bytes.len()];
+    for (pair, &b) in out.chunks_exact_mut(2).zip(bytes) {
+        pair[0] = b & 15;
+        pair[1] = b >> 4;
+    }
+    out
 }
 
 /// The stored words of one Eq. (3) entry (one component).
@@ -185,6 +209,21 @@ impl TripleLog {
         }
     }
 
+    /// Records the batch `[a·b, a·c] = [a, a] · [b, c]` of GF(2^8) products with a common
+    /// factor, straight from the packed buffers of that batch (`x` = a‖a, `y` = b‖c, `z` =
+    /// ab‖ac, 2n elements each), as n single checks (one GF(2^64) triple per pair, see the
+    /// module docs). The first half of `x` is taken as a; the layers pass a‖a as they send it.
+    pub fn record_gf256_shared_packed(&mut self, x: &Packed, y: &Packed, z: &Packed) {
+        let n = x.len().min(y.len()).min(z.len()) / 2;
+        for (c, (xc, yc, zc)) in
+            [(&x.first, &y.first, &z.first), (&x.second, &y.second, &z.second)].into_iter().enumerate()
+        {
+            self.gf256_shared.x[c].extend_from_slice(&xc[..n]);
+            self.gf256_shared.y[c].extend(wide_words(yc, n));
+            self.gf256_shared.z[c].extend(wide_words(zc, n));
+        }
+    }
+
     /// Records `z[k] = x[k] · y[k]` over GF(2^4).
     pub fn record_gf16(&mut self, x: &[Rss16], y: &[Rss16], z: &[Rss16]) {
         for ((x, y), z) in x.iter().zip(y).zip(z) {
@@ -199,9 +238,9 @@ impl TripleLog {
         for (c, (xc, yc, zc)) in
             [(&x.first, &y.first, &z.first), (&x.second, &y.second, &z.second)].into_iter().enumerate()
         {
-            self.gf16.x[c].extend((0..n).map(|k| nibble(xc, k)));
-            self.gf16.y[c].extend((0..n).map(|k| nibble(yc, k)));
-            self.gf16.z[c].extend((0..n).map(|k| nibble(zc, k)));
+            self.gf16.x[c].extend_from_slice(&unpack_nibbles(xc)[..n]);
+            self.gf16.y[c].extend_from_slice(&unpack_nibbles(yc)[..n]);
+            self.gf16.z[c].extend_from_slice(&unpack_nibbles(zc)[..n]);
         }
     }
 
@@ -236,24 +275,21 @@ impl TripleLog {
     ) {
         let n = high.len();
         for c in 0..2 {
-            let (h, l, inv, hl, out) = (
-                component16(high, c),
-                component16(low, c),
-                component16(inverse, c),
-                component16(high_times_low, c),
-                component16(outputs, c),
+            let unpack = |p: &Packed16| unpack_nibbles(component16(p, c));
+            let (h, l, inv, hl, out) =
+                (unpack(high), unpack(low), unpack(inverse), unpack(high_times_low), unpack(outputs));
+            let (h, l, inv, hl) = (&h[..n], &l[..n], &inv[..n], &hl[..n]);
+            let (new_high, new_low) = (&out[..n], &out[n..2 * n]);
+            let cols = &mut self.tower;
+            cols.x[c].extend(h.iter().zip(l).map(|(&h, &l)| tower_words(h, l, 0, 0, 0, 0).0));
+            cols.y[c].extend(l.iter().zip(inv).map(|(&l, &inv)| tower_words(0, l, inv, 0, 0, 0).1));
+            cols.z[c].extend(
+                hl.iter()
+                    .zip(new_high)
+                    .zip(new_low)
+                    .zip(l)
+                    .map(|(((&hl, &nh), &nl), &l)| tower_words(0, l, 0, hl, nh, nl).2),
             );
-            for k in 0..n {
-                let (x, y, z) = tower_words(
-                    nibble(h, k),
-                    nibble(l, k),
-                    nibble(inv, k),
-                    nibble(hl, k),
-                    nibble(out, k),
-                    nibble(out, n + k),
-                );
-                self.tower.push(c, x, y, z);
-            }
         }
     }
 
@@ -265,7 +301,11 @@ impl TripleLog {
 
     /// Number of GF(2^64) triples the log lifts to.
     pub fn len(&self) -> usize {
-        self.gf256.len() + self.gf16.len() + self.tower.len() + 2 * self.one_hot[0].len()
+        self.gf256.len()
+            + self.gf256_shared.len()
+            + self.gf16.len()
+            + self.tower.len()
+            + 2 * self.one_hot[0].len()
     }
 
     /// Whether nothing was recorded.
@@ -294,8 +334,16 @@ impl TripleLog {
                     cursor.start,
                     block,
                 ),
-                1 => lift_columns(&self.gf16, &embed::GF16, &embed::GF16, &embed::GF16, cursor.start, block),
-                2 => lift_columns(
+                1 => lift_columns(
+                    &self.gf256_shared,
+                    &embed::GF256,
+                    &embed::GF256_SHARED,
+                    &embed::GF256_SHARED,
+                    cursor.start,
+                    block,
+                ),
+                2 => lift_columns(&self.gf16, &embed::GF16, &embed::GF16, &embed::GF16, cursor.start, block),
+                3 => lift_columns(
                     &self.tower,
                     &embed::TOWER_XY,
                     &embed::TOWER_XY,
@@ -303,7 +351,7 @@ impl TripleLog {
                     cursor.start,
                     block,
                 ),
-                3 => lift_one_hot(&self.one_hot, &cursor.one_hot_basis, cursor.start, block),
+                4 => lift_one_hot(&self.one_hot, &cursor.one_hot_basis, cursor.start, block),
                 _ => return false,
             };
             if consumed == 0 {
@@ -338,6 +386,15 @@ impl TripleLog {
                 x: pair(e8(cols.x[0][k]), e8(cols.x[1][k])),
                 y: pair(e8(cols.y[0][k]), e8(cols.y[1][k])),
                 z: pair(e8(cols.z[0][k]), e8(cols.z[1][k])),
+            });
+        }
+        let shared = |w: u16| e8(w as u8) ^ gf_mul(PAIR_IMAGE, e8((w >> 8) as u8));
+        let cols = &self.gf256_shared;
+        for k in 0..cols.len() {
+            sink(Triple64 {
+                x: pair(e8(cols.x[0][k]), e8(cols.x[1][k])),
+                y: pair(shared(cols.y[0][k]), shared(cols.y[1][k])),
+                z: pair(shared(cols.z[0][k]), shared(cols.z[1][k])),
             });
         }
         let zero = Gf16::new(0);
@@ -396,8 +453,14 @@ impl Default for LiftCursor {
 /// Lifts up to [`BLOCK`] entries of one kind from `start` with the bases of its x, y and z
 /// words; returns the number of entries lifted.
 #[inline(always)]
-fn lift_columns<Z: Copy + Into<u64>, const BX: usize, const BY: usize, const BZ: usize>(
-    cols: &Columns<Z>,
+fn lift_columns<
+    Y: Copy + Into<u64>,
+    Z: Copy + Into<u64>,
+    const BX: usize,
+    const BY: usize,
+    const BZ: usize,
+>(
+    cols: &Columns<Y, Z>,
     bx: &[u64; BX],
     by: &[u64; BY],
     bz: &[u64; BZ],
@@ -533,6 +596,92 @@ mod tests {
             .collect();
         assert_eq!(roots, vec![[2, 5, 1, 0]]);
         assert_eq!(PSI16[0].map(Gf64), [0, 1, 2, 3].map(|i| embed_gf16(Gf16::new(1 << i))));
+    }
+
+    fn lifted(log: &TripleLog) -> Vec<Triple64> {
+        let mut all = Vec::new();
+        log.lift_chunks(5, |chunk| all.extend_from_slice(chunk));
+        all
+    }
+
+    /// The packed recorders (nibble unpacking, the halves of Eq. (1)'s batch, the halves of a
+    /// shared-factor batch) store what the element-wise recorders store, for odd and even n.
+    #[test]
+    fn packed_recording_matches_element_wise_recording() {
+        use rand_chacha::ChaCha20Rng;
+        use rand_core::{RngCore, SeedableRng};
+        let mut rng = ChaCha20Rng::seed_from_u64(5);
+        for n in [1usize, 6, 7, 33] {
+            let mut nibbles = |len: usize| {
+                let mut component = || {
+                    let mut bytes = vec![0u8; len.div_ceil(2)];
+                    rng.fill_bytes(&mut bytes);
+                    if len % 2 == 1 {
+                        bytes[len / 2] &= 15;
+                    }
+                    bytes
+                };
+                Packed16 { party: 1, len, first: component(), second: component() }
+            };
+            let (h, l, inv, hl, out) = (nibbles(n), nibbles(n), nibbles(n), nibbles(n), nibbles(2 * n));
+            let mut packed = TripleLog::new();
+            packed.record_tower_packed(&h, &l, &inv, &hl, &out);
+            packed.record_gf16_packed(&h, &l, &inv);
+            let mut plain = TripleLog::new();
+            let [hs, ls, is, hls, os] = [&h, &l, &inv, &hl, &out].map(|p| p.to_shares());
+            for k in 0..n {
+                plain.record_tower(hs[k], ls[k], is[k], hls[k], os[k], os[n + k]);
+            }
+            plain.record_gf16(&hs, &ls, &is);
+            assert_eq!(lifted(&packed), lifted(&plain), "n = {n}");
+            assert_eq!(packed.len(), 2 * n);
+
+            let mut bytes = |len: usize| {
+                let shares: Vec<RssShare> = (0..len)
+                    .map(|_| RssShare::new(1, Gf256(rng.next_u32() as u8), Gf256(rng.next_u32() as u8)))
+                    .collect();
+                (Packed::from_shares(1, &shares), shares)
+            };
+            let ((a, a_shares), (bc, bc_shares), (z, z_shares)) = (bytes(n), bytes(2 * n), bytes(2 * n));
+            let mut shared = TripleLog::new();
+            shared.record_gf256_shared_packed(&a.concat(&a), &bc, &z);
+            let lift = |v: Gf256| Gf64(lift_gf256(v));
+            let pa = Gf64(PAIR_IMAGE);
+            for (k, t) in lifted(&shared).into_iter().enumerate() {
+                let pick = |s: RssShare, c: usize| if c == 0 { s.first() } else { s.second() };
+                for (c, (x, y, zz)) in
+                    [(t.x.first, t.y.first, t.z.first), (t.x.second, t.y.second, t.z.second)]
+                        .into_iter()
+                        .enumerate()
+                {
+                    assert_eq!(Gf64(x), lift(pick(a_shares[k], c)));
+                    assert_eq!(Gf64(y), lift(pick(bc_shares[k], c)) + pa * lift(pick(bc_shares[n + k], c)));
+                    assert_eq!(Gf64(zz), lift(pick(z_shares[k], c)) + pa * lift(pick(z_shares[n + k], c)));
+                }
+            }
+            assert_eq!(shared.len(), n);
+        }
+    }
+
+    /// 1 and A are independent over ψ(GF(2^8)) iff A is not in that subfield; and the shared
+    /// check catches every pair of errors (d₁, d₂) ≠ (0, 0) for a sample of operands.
+    #[test]
+    fn shared_factor_check_is_exact_and_catches_every_error_pair() {
+        let image: Vec<u64> = (0..=255u8).map(|c| lift_gf256(Gf256(c))).collect();
+        assert!(!image.contains(&PAIR_IMAGE));
+        let a = Gf64(PAIR_IMAGE);
+        let lift = |v: Gf256| Gf64(lift_gf256(v));
+        for (p, q, s) in [(0x53u8, 0xcau8, 0x01u8), (0, 0x11, 0xfe), (0xff, 0x80, 0x7f)] {
+            let (p, q, s) = (Gf256(p), Gf256(q), Gf256(s));
+            let (x, y) = (lift(p), lift(q) + a * lift(s));
+            assert_eq!(x * y, lift(p * q) + a * lift(p * s));
+            for d1 in 0..=255u8 {
+                for d2 in 0..=255u8 {
+                    let z = lift(p * q + Gf256(d1)) + a * lift(p * s + Gf256(d2));
+                    assert_eq!(x * y == z, d1 == 0 && d2 == 0, "{d1:#04x} {d2:#04x}");
+                }
+            }
+        }
     }
 
     #[test]

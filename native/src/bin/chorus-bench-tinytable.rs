@@ -294,9 +294,10 @@ fn run_once(
             let started = Instant::now();
             let ciphertexts = online(&mut net, p, mode, &material, &key, &plaintext, &circuit).await?;
             let elapsed = started.elapsed();
-            // Freeing the consumed material (up to hundreds of MB) is not online work.
-            drop(material);
             let cpu = thread_cpu_time().zip(cpu_before).map(|(after, before)| after.saturating_sub(before));
+            // Freeing the consumed material (up to hundreds of MB) is not online work, neither in
+            // wall time nor in CPU time.
+            drop(material);
             let stats = net.stats().since(&before);
             // The writers end once their queues close, that is when the network is dropped;
             // waiting for them with the network alive would always run into the timeout.

@@ -49,12 +49,9 @@ pub trait MacWord:
     /// Reads a string from its first [`Self::BYTES`] little-endian bytes; the caller checked the
     /// length.
     fn get(bytes: &[u8]) -> Self;
-    /// The string for bit `bit` of a PRF block: bytes `bit·k/8 .. (bit + 1)·k/8` (see
-    /// [`SeededKeys`]). Both halves are read and one is selected by a mask, without a branch.
-    fn from_block(block: &[u8; 16], bit: bool) -> Self {
-        let (zero, one) = (Self::get(&block[..Self::BYTES]), Self::get(&block[Self::BYTES..]));
-        zero ^ (zero ^ one).times_bit(bit)
-    }
+    /// The string for bit `bit` of a PRF block: little-endian bytes `bit·k/8 .. (bit + 1)·k/8`
+    /// (see [`SeededKeys`]). Both halves are read and one is selected by a mask, without a branch.
+    fn from_block(block: &[u8; 16], bit: bool) -> Self;
 }
 
 macro_rules! mac_word {
@@ -74,6 +71,11 @@ macro_rules! mac_word {
                 let mut raw = [0u8; core::mem::size_of::<$t>()];
                 raw.copy_from_slice(&bytes[..Self::BYTES]);
                 <$t>::from_le_bytes(raw)
+            }
+            fn from_block(block: &[u8; 16], bit: bool) -> Self {
+                let x = u128::from_le_bytes(*block);
+                let (zero, one) = (x as $t, (x >> <$t>::BITS) as $t);
+                zero ^ (zero ^ one).times_bit(bit)
             }
         }
     };

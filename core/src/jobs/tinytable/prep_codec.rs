@@ -166,7 +166,9 @@ pub fn decode_malicious<M: MacWord>(bytes: &[u8]) -> Result<MaliciousPrep<M>, St
                 TableKeys::Seeded(SeededKeys::new(seed))
             }
             EXPLICIT_KEYS => TableKeys::Explicit(r.macs("verification strings")?),
-            kind => return Err(format!("verification string kind {kind} is neither 0 (seeded) nor 1 (stored)")),
+            kind => {
+                return Err(format!("verification string kind {kind} is neither 0 (seeded) nor 1 (stored)"))
+            }
         },
         out_shares: r.words("output mask shares")?,
         out_macs: r.macs("output share strings")?,

@@ -20,7 +20,7 @@
 
 use super::engine::{evaluate_masked, EngineInput, Openings};
 use super::error::{MacCheck, Step, TinyTableError};
-use super::mac::{key_blocks, MacWord, KEY_CHUNK};
+use super::mac::{key_blocks, MacWord, SeededKeys, KEY_CHUNK};
 use super::malicious_prep::{output_positions, MaliciousPrep, TableKeys};
 use super::msg::{check_two_parties, recv, send};
 use super::online::Outputs;
@@ -51,6 +51,43 @@ fn entry_index(c: u64, d: u64, bit: usize) -> usize {
 }
 
 impl<M: MacWord> MacAccumulator<'_, M> {
+    /// Stored verification strings: one pass over both streams per gate.
+    fn opened_explicit(
+        &mut self,
+        first: usize,
+        gates: &[AndGate],
+        wires: &[u64],
+        theirs: &[u64],
+        keys: &[M],
+    ) {
+        let n = self.instances;
+        let l = lane_words(n);
+        let (mut sent, mut expected) = (self.sent, self.expected);
+        for (k, g) in gates.iter().enumerate() {
+            let base = (first + k) * n;
+            let macs = &self.own_macs[4 * base..4 * (base + n)];
+            let gate_keys = &keys[8 * base..8 * (base + n)];
+            // 64 instances per lane word; fixed-size chunks let the compiler drop bounds checks.
+            for (j, (macs, gate_keys)) in macs.chunks(4 * 64).zip(gate_keys.chunks(8 * 64)).enumerate() {
+                let (c, d, e) = (wires[g.a as usize * l + j], wires[g.b as usize * l + j], theirs[k * l + j]);
+                for (bit, (m4, k8)) in macs.chunks_exact(4).zip(gate_keys.chunks_exact(8)).enumerate() {
+                    let ahead = base + 64 * j + bit + PREFETCH_INSTANCES;
+                    if let (Some(m), Some(k)) = (self.own_macs.get(4 * ahead), keys.get(8 * ahead)) {
+                        prefetch(m);
+                        prefetch(k);
+                    }
+                    let index = entry_index(c, d, bit);
+                    sent ^= m4[index & 3];
+                    // The received bit `e` selects one of the opened entry's two strings (public
+                    // data: the indices and `e` were sent in the clear).
+                    expected ^= k8[((2 * index) | (e >> bit & 1) as usize) & 7];
+                }
+            }
+        }
+        self.sent = sent;
+        self.expected = expected;
+    }
+
     /// Own strings of the opened entries of one lane word (`count` instances from instance-gate
     /// position `at`), XORed into `sent`; the opened entry indices are written to `entries`.
     fn own(&mut self, at: usize, c: u64, d: u64, count: usize, entries: &mut [u64; KEY_CHUNK]) {
@@ -66,10 +103,17 @@ impl<M: MacWord> MacAccumulator<'_, M> {
         }
         self.sent = sent;
     }
-}
 
-impl<M: MacWord> Openings for MacAccumulator<'_, M> {
-    fn opened(&mut self, first: usize, gates: &[AndGate], wires: &[u64], theirs: &[u64]) {
+    /// Seeded verification strings: per lane word, the own strings from the stream and the
+    /// verification strings of the 64 opened entries from one batch of AES blocks.
+    fn opened_seeded(
+        &mut self,
+        first: usize,
+        gates: &[AndGate],
+        wires: &[u64],
+        theirs: &[u64],
+        keys: &SeededKeys,
+    ) {
         let n = self.instances;
         let l = lane_words(n);
         let mut entries = [0u64; KEY_CHUNK];
@@ -80,27 +124,22 @@ impl<M: MacWord> Openings for MacAccumulator<'_, M> {
                 let (c, d, e) = (wires[g.a as usize * l + j], wires[g.b as usize * l + j], theirs[k * l + j]);
                 let (at, count) = (base + 64 * j, 64.min(n - 64 * j));
                 self.own(at, c, d, count, &mut entries);
-                // The verifier's side: the received bit `e` selects one of the opened entry's
-                // two strings (public data: the indices and `e` were sent in the clear).
+                keys.blocks(&entries[..count], &mut blocks);
                 let mut expected = self.expected;
-                match self.peer_keys {
-                    TableKeys::Seeded(keys) => {
-                        keys.blocks(&entries[..count], &mut blocks);
-                        for (bit, b) in blocks[..count].iter().enumerate() {
-                            expected ^= M::from_block(&(*b).into(), e >> bit & 1 == 1);
-                        }
-                    }
-                    TableKeys::Explicit(keys) => {
-                        for (bit, &entry) in entries[..count].iter().enumerate() {
-                            if let Some(k) = keys.get(2 * (entry as usize + 4 * PREFETCH_INSTANCES)) {
-                                prefetch(k);
-                            }
-                            expected ^= keys[(2 * entry as usize) | (e >> bit & 1) as usize];
-                        }
-                    }
+                for (bit, b) in blocks[..count].iter().enumerate() {
+                    expected ^= M::from_block(&(*b).into(), e >> bit & 1 == 1);
                 }
                 self.expected = expected;
             }
+        }
+    }
+}
+
+impl<M: MacWord> Openings for MacAccumulator<'_, M> {
+    fn opened(&mut self, first: usize, gates: &[AndGate], wires: &[u64], theirs: &[u64]) {
+        match self.peer_keys {
+            TableKeys::Explicit(keys) => self.opened_explicit(first, gates, wires, theirs, keys),
+            TableKeys::Seeded(keys) => self.opened_seeded(first, gates, wires, theirs, keys),
         }
     }
 }

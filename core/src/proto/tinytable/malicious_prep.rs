@@ -6,11 +6,19 @@
 //! - as prover, its own authentication string `a^{A[c,d]}` for its table bit (k bits);
 //! - as verifier, both verification strings `b^0, b^1` of the peer's table bit (2k bits), in one
 //!   of two representations ([`TableKeys`]):
-//!   - **explicit** (stored, 2k bits per entry): what [`super::fig8`] produces, where the strings
-//!     are `F` of TinyOT keys and cannot be re-derived from a short seed;
-//!   - **seeded** (16 bytes per batch): what [`super::TrustedDealer::malicious_batch`] produces; the
-//!     strings are AES-128 of the entry index under a secret seed ([`super::mac::SeededKeys`]), so
-//!     the online verifier reads no key material and computes only the strings of opened entries.
+//!   - **explicit** (stored, 2k bits per entry): what [`super::fig8`] produces (the strings are `F`
+//!     of TinyOT keys and cannot be re-derived from a short seed) and what
+//!     [`super::TrustedDealer::malicious_batch`] produces;
+//!   - **seeded** (16 bytes per batch): what [`super::TrustedDealer::malicious_batch_seeded`]
+//!     produces; the strings are AES-128 of the entry index under a secret seed
+//!     ([`super::mac::SeededKeys`]), so the online verifier reads no key material and computes
+//!     only the strings of opened entries (one AES block each).
+//!
+//! Which is faster online depends on the machine: on the 2-core benchmark VM (AES-NI, no VAES,
+//! shared with other jobs) the stored strings were faster — the verifier's loop is bound by
+//! instructions per opened entry more than by the ~96 bytes it streams per gate and instance, and
+//! an AES block costs more than a streamed cache line there — so the dealer's default stays
+//! explicit and the seeded form is the choice when material size matters (shipping it, memory).
 //!
 //! Sizes per party and instance (table bits and strings; masks excluded as in the paper):
 //! - prover part: `4 · ANDs · (1 + k)` bits ([`MaliciousPrep::prover_bits_per_instance`]);
@@ -158,6 +166,15 @@ impl<M: MacWord> MaliciousPrep<M> {
         matches!(self.peer_keys, TableKeys::Seeded(_))
     }
 
+    /// The verifier seed of seeded material (for codec tests).
+    #[cfg(test)]
+    pub(crate) fn verifier_seed(&self) -> Option<&[u8; 16]> {
+        match &self.peer_keys {
+            TableKeys::Seeded(keys) => Some(keys.seed()),
+            TableKeys::Explicit(_) => None,
+        }
+    }
+
     /// The same material with the verification strings stored explicitly (the Fig. 8
     /// representation); lets tests run both online paths on one dealer's material.
     #[cfg(test)]
@@ -223,20 +240,45 @@ fn commit_seeded<M: MacWord>(keys: &SeededKeys, count: usize, bit: impl Fn(usize
             *e = (start + t) as u64;
         }
         keys.blocks(&entries[..len], &mut blocks);
-        macs.extend(blocks[..len].iter().enumerate().map(|(t, b)| M::from_block(&(*b).into(), bit(start + t))));
+        macs.extend(
+            blocks[..len].iter().enumerate().map(|(t, b)| M::from_block(&(*b).into(), bit(start + t))),
+        );
     }
     macs
 }
 
 impl<R: RngCore + CryptoRng> TrustedDealer<R> {
     /// Malicious-security material (Fig. 3 with free XOR) for `instances` evaluations of
-    /// `circuit`, with `k`-bit strings `M`. Element `p` is party `p`'s. See the
-    /// [`super::malicious_prep`] module docs for the trust model.
+    /// `circuit`, with `k`-bit strings `M` and stored verification strings (the faster online
+    /// representation on the machines measured, see the module docs). Element `p` is party `p`'s.
+    /// See the [`super::malicious_prep`] module docs for the trust model.
     pub fn malicious_batch<M: MacWord>(
         &mut self,
         circuit: &Circuit,
         io: &IoSpec,
         instances: usize,
+    ) -> Result<[MaliciousPrep<M>; 2], TinyTableError> {
+        self.malicious_material(circuit, io, instances, false)
+    }
+
+    /// As [`Self::malicious_batch`], but each verifier gets a 16-byte seed instead of its stored
+    /// strings ([`super::mac::SeededKeys`]): a third of the material (for k = 64), at the cost of
+    /// one AES block per opened entry online.
+    pub fn malicious_batch_seeded<M: MacWord>(
+        &mut self,
+        circuit: &Circuit,
+        io: &IoSpec,
+        instances: usize,
+    ) -> Result<[MaliciousPrep<M>; 2], TinyTableError> {
+        self.malicious_material(circuit, io, instances, true)
+    }
+
+    fn malicious_material<M: MacWord>(
+        &mut self,
+        circuit: &Circuit,
+        io: &IoSpec,
+        instances: usize,
+        seeded: bool,
     ) -> Result<[MaliciousPrep<M>; 2], TinyTableError> {
         let rng = self.rng();
         let masks = SlicedMasks::sample(rng, circuit, io, instances)?;
@@ -246,10 +288,16 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
             let (g, i, e) = (j / (4 * n), j / 4 % n, j % 4);
             lane(&tables[p][(4 * g + e) * l..], i)
         };
-        let (keys_for_1, keys_for_0) = (SeededKeys::random(rng), SeededKeys::random(rng));
-        let macs0 = commit_seeded::<M>(&keys_for_1, 4 * ands * n, |j| entry_bit(0, j));
-        let macs1 = commit_seeded::<M>(&keys_for_0, 4 * ands * n, |j| entry_bit(1, j));
-        let (keys_for_0, keys_for_1) = (TableKeys::Seeded(keys_for_0), TableKeys::Seeded(keys_for_1));
+        let ((macs0, keys_for_1), (macs1, keys_for_0)) = if seeded {
+            let (keys_for_1, keys_for_0) = (SeededKeys::random(rng), SeededKeys::random(rng));
+            let macs0 = commit_seeded::<M>(&keys_for_1, 4 * ands * n, |j| entry_bit(0, j));
+            let macs1 = commit_seeded::<M>(&keys_for_0, 4 * ands * n, |j| entry_bit(1, j));
+            ((macs0, TableKeys::Seeded(keys_for_1)), (macs1, TableKeys::Seeded(keys_for_0)))
+        } else {
+            let (macs0, keys_for_1) = commit::<M, _>(rng, 4 * ands * n, |j| entry_bit(0, j));
+            let (macs1, keys_for_0) = commit::<M, _>(rng, 4 * ands * n, |j| entry_bit(1, j));
+            ((macs0, TableKeys::Explicit(keys_for_1)), (macs1, TableKeys::Explicit(keys_for_0)))
+        };
 
         let first_out = circuit.num_wires() - circuit.num_output_wires();
         let out_mask = masks.rows((first_out..circuit.num_wires()).collect());

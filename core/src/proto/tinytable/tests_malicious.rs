@@ -152,7 +152,7 @@ fn aes_io() -> IoSpec {
 
 fn fips197_malicious<M: MacWord>(k: usize) {
     let circuit = shared_aes128();
-    let seeded = dealer(3).malicious_batch::<M>(circuit, &aes_io(), 1).expect("dealer");
+    let seeded = dealer(3).malicious_batch_seeded::<M>(circuit, &aes_io(), 1).expect("dealer");
     let explicit = seeded.clone().map(|p| p.with_explicit_keys());
     let ands = circuit.gate_counts().and;
     for (prep, stored) in seeded.iter().zip(&explicit) {
@@ -193,7 +193,7 @@ fn dealer_strings_follow_the_lookup_mac_scheme() {
     let circuit = random_circuit(&mut rng, 2, 40, 2);
     let n = 70;
     let io = IoSpec { input_owners: vec![0, 1], reveal: vec![Reveal::Both, Reveal::To(0)] };
-    let preps = dealer(9).malicious_batch::<u32>(&circuit, &io, n).expect("dealer");
+    let preps = dealer(9).malicious_batch_seeded::<u32>(&circuit, &io, n).expect("dealer");
     let l = slice::lane_words(n);
     for prover in 0..2 {
         let (p, v) = (&preps[prover], &preps[1 - prover]);
@@ -221,28 +221,36 @@ fn table1_sizes_by_formula() {
     let passive = dealer(1).sliced_batch(circuit, &aes_io(), 1).expect("dealer");
     assert_eq!(passive[0].table_bits_per_instance(), 4 * ands);
     assert_eq!(kib(passive[0].table_bits_per_instance()), 3.125, "our circuit: 3.1 KiB passive");
-    let m64 = dealer(1).malicious_batch::<u64>(circuit, &aes_io(), 1).expect("dealer");
-    let m32 = dealer(1).malicious_batch::<u32>(circuit, &aes_io(), 1).expect("dealer");
-    let stored64 = m64[1].with_explicit_keys().table_bits_per_instance();
-    let stored32 = m32[1].with_explicit_keys().table_bits_per_instance();
+    let m64 = dealer(1).malicious_batch_seeded::<u64>(circuit, &aes_io(), 1).expect("dealer");
+    let m32 = dealer(1).malicious_batch_seeded::<u32>(circuit, &aes_io(), 1).expect("dealer");
+    let stored64 =
+        dealer(1).malicious_batch::<u64>(circuit, &aes_io(), 1).expect("dealer")[1].table_bits_per_instance();
+    let stored32 =
+        dealer(1).malicious_batch::<u32>(circuit, &aes_io(), 1).expect("dealer")[1].table_bits_per_instance();
     assert_eq!((stored64, format!("{:.1}", kib(stored64))), (ands * per_and(64), "603.1".into()));
     assert_eq!((stored32, format!("{:.1}", kib(stored32))), (ands * per_and(32), "303.1".into()));
     // The dealer's seeded verification strings: the prover part plus a 16-byte seed per batch.
     assert_eq!(m64[1].table_bits_per_instance(), 4 * ands * 65 + 128);
     assert_eq!(format!("{:.1}", kib(m64[1].prover_bits_per_instance())), "203.1");
     assert_eq!(format!("{:.1}", kib(m32[1].prover_bits_per_instance())), "103.1");
-    let batch = dealer(2).malicious_batch::<u64>(circuit, &aes_io(), 64).expect("dealer");
+    let batch = dealer(2).malicious_batch_seeded::<u64>(circuit, &aes_io(), 64).expect("dealer");
     assert_eq!(batch[0].verifier_bits_per_instance(), 2, "128 bits shared by 64 instances");
 }
 
-/// Dealer material, with its verification strings stored explicitly (the Fig. 8 representation)
-/// if `explicit`: the online phase must accept and check both.
-fn material<M: MacWord>(seed: u64, circuit: &Circuit, io: &IoSpec, n: usize, explicit: bool) -> [MaliciousPrep<M>; 2] {
-    let preps = dealer(seed).malicious_batch::<M>(circuit, io, n).expect("dealer");
+/// Dealer material with stored verification strings if `explicit`, else seeded ones: the online
+/// phase must accept and check both.
+fn material<M: MacWord>(
+    seed: u64,
+    circuit: &Circuit,
+    io: &IoSpec,
+    n: usize,
+    explicit: bool,
+) -> [MaliciousPrep<M>; 2] {
+    let mut d = dealer(seed);
     if explicit {
-        preps.map(|p| p.with_explicit_keys())
+        d.malicious_batch::<M>(circuit, io, n).expect("dealer")
     } else {
-        preps
+        d.malicious_batch_seeded::<M>(circuit, io, n).expect("dealer")
     }
 }
 

@@ -163,7 +163,7 @@ pub fn decode_malicious<M: MacWord>(bytes: &[u8]) -> Result<MaliciousPrep<M>, St
         peer_keys: match r.take(1, "verification string kind")?[0] {
             SEEDED_KEYS => {
                 let seed = r.take(16, "verification string seed")?.try_into().unwrap_or_default();
-                TableKeys::Seeded(SeededKeys::new(seed))
+                TableKeys::Seeded(Box::new(SeededKeys::new(seed)))
             }
             EXPLICIT_KEYS => TableKeys::Explicit(r.macs("verification strings")?),
             kind => {

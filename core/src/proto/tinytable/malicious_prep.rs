@@ -14,11 +14,14 @@
 //!     ([`super::mac::SeededKeys`]), so the online verifier reads no key material and computes
 //!     only the strings of opened entries (one AES block each).
 //!
-//! Which is faster online depends on the machine: on the 2-core benchmark VM (AES-NI, no VAES,
-//! shared with other jobs) the stored strings were faster — the verifier's loop is bound by
-//! instructions per opened entry more than by the ~96 bytes it streams per gate and instance, and
-//! an AES block costs more than a streamed cache line there — so the dealer's default stays
-//! explicit and the seeded form is the choice when material size matters (shipping it, memory).
+//! Which is faster online depends on the machine. On the 2-core benchmark VM (AES-NI, no VAES,
+//! shared with other jobs; AES-128 measured at 5–9 ns per block there) interleaved A/B runs of
+//! `chorus-bench-tinytable` at batch 1024 gave stored strings ~130–160 µs and seeded ones
+//! ~150–230 µs of CPU per AES (both parties); a layout with 25% fewer streamed bytes (one shared
+//! difference per gate and instance) was not faster either, so the loop seems bound by work per
+//! opened entry rather than by the ~96 bytes per gate and instance it streams. The dealer's
+//! default therefore stays explicit, and the seeded form is the choice when material size
+//! matters (shipping it, memory).
 //!
 //! Sizes per party and instance (table bits and strings; masks excluded as in the paper):
 //! - prover part: `4 · ANDs · (1 + k)` bits ([`MaliciousPrep::prover_bits_per_instance`]);
@@ -39,7 +42,8 @@
 //! recipients only after the table check passed (see [`super::malicious`]). Their verification
 //! strings are always explicit (a few per instance).
 //!
-//! **Trust model of [`super::TrustedDealer::malicious_batch`]:** as for the passive dealer, a third
+//! **Trust model of [`super::TrustedDealer::malicious_batch`] and
+//! [`super::TrustedDealer::malicious_batch_seeded`]:** as for the passive dealer, a third
 //! party that sees everything (including both verifiers' seeds) must be honest and must not
 //! collude. [`super::fig8`] produces the same material, with explicit verification strings, in a
 //! two-party protocol instead.
@@ -82,7 +86,7 @@ pub struct MaliciousPrep<M> {
 #[derive(Clone, PartialEq, Eq)]
 pub(crate) enum TableKeys<M> {
     /// Derived from a secret seed (trusted dealer): nothing stored per entry.
-    Seeded(SeededKeys),
+    Seeded(Box<SeededKeys>),
     /// Stored: entry `j`'s strings at `2j + bit` ([`super::fig8`]).
     Explicit(Vec<M>),
 }
@@ -292,7 +296,10 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
             let (keys_for_1, keys_for_0) = (SeededKeys::random(rng), SeededKeys::random(rng));
             let macs0 = commit_seeded::<M>(&keys_for_1, 4 * ands * n, |j| entry_bit(0, j));
             let macs1 = commit_seeded::<M>(&keys_for_0, 4 * ands * n, |j| entry_bit(1, j));
-            ((macs0, TableKeys::Seeded(keys_for_1)), (macs1, TableKeys::Seeded(keys_for_0)))
+            (
+                (macs0, TableKeys::Seeded(Box::new(keys_for_1))),
+                (macs1, TableKeys::Seeded(Box::new(keys_for_0))),
+            )
         } else {
             let (macs0, keys_for_1) = commit::<M, _>(rng, 4 * ands * n, |j| entry_bit(0, j));
             let (macs1, keys_for_0) = commit::<M, _>(rng, 4 * ands * n, |j| entry_bit(1, j));

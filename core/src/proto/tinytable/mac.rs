@@ -12,7 +12,7 @@
 //! reason; [`derive`] is that `F`, instantiated with SHA-256 (domain-separated by a tweak naming
 //! the gate, instance, entry and prover, so strings of different entries are unrelated).
 //!
-//! [`SeededKeys`]: the trusted dealer's verifier strings are not sampled and stored but derived
+//! `SeededKeys`: the trusted dealer's verifier strings are not sampled and stored but derived
 //! from a 16-byte secret seed with AES-128 as a PRF: entry `j`'s pair `(a^0, a^1)` is the first
 //! `2k` bits of `AES_seed(j)` (one block per entry, so the two strings are independent and uniform
 //! under the PRF assumption). The online verifier then reads no key material: it encrypts the
@@ -50,7 +50,7 @@ pub trait MacWord:
     /// length.
     fn get(bytes: &[u8]) -> Self;
     /// The string for bit `bit` of a PRF block: little-endian bytes `bit·k/8 .. (bit + 1)·k/8`
-    /// (see [`SeededKeys`]). Both halves are read and one is selected by a mask, without a branch.
+    /// (see `SeededKeys`). Both halves are read and one is selected by a mask, without a branch.
     fn from_block(block: &[u8; 16], bit: bool) -> Self;
 }
 

@@ -5,13 +5,13 @@
 //! `(c, d)` (Fig. 3 step 2–3):
 //! - as prover, its own authentication string `a^{A[c,d]}` for its table bit (k bits);
 //! - as verifier, both verification strings `b^0, b^1` of the peer's table bit (2k bits), in one
-//!   of two representations ([`TableKeys`]):
+//!   of two representations (`TableKeys`):
 //!   - **explicit** (stored, 2k bits per entry): what [`super::fig8`] produces (the strings are `F`
 //!     of TinyOT keys and cannot be re-derived from a short seed) and what
 //!     [`super::TrustedDealer::malicious_batch`] produces;
 //!   - **seeded** (16 bytes per batch): what [`super::TrustedDealer::malicious_batch_seeded`]
 //!     produces; the strings are AES-128 of the entry index under a secret seed
-//!     ([`super::mac::SeededKeys`]), so the online verifier reads no key material and computes
+//!     (`mac::SeededKeys`), so the online verifier reads no key material and computes
 //!     only the strings of opened entries (one AES block each).
 //!
 //! Which is faster online depends on the machine. On the 2-core benchmark VM (AES-NI, no VAES,
@@ -266,7 +266,7 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
     }
 
     /// As [`Self::malicious_batch`], but each verifier gets a 16-byte seed instead of its stored
-    /// strings ([`super::mac::SeededKeys`]): a third of the material (for k = 64), at the cost of
+    /// strings (`mac::SeededKeys`): a third of the material (for k = 64), at the cost of
     /// one AES block per opened entry online.
     pub fn malicious_batch_seeded<M: MacWord>(
         &mut self,

@@ -4,10 +4,11 @@
 //! k = 64 and the §3.3 batched check) and `circuit` (the project's AES-128 circuit, 6400 AND
 //! tables per block, bit-sliced material; malicious: Fig. 3/5 lookup MACs with k = 64 and/or 32,
 //! `--mac-bits`), at `--security semi-honest` and/or `malicious`. One JSON line per measurement
-//! (`mac_bits` is null where no MAC is used):
+//! (`mac_bits` is null where no MAC is used; `verifier_keys` is `"stored"` or, with
+//! `--seeded-verifier-keys`, `"seeded"` for the malicious circuit path and null elsewhere):
 //!
 //! ```text
-//! {"protocol":"tinytable","path":"sbox-tables","security":"semi-honest","mac_bits":null,"preprocessing":"trusted-dealer",
+//! {"protocol":"tinytable","path":"sbox-tables","security":"semi-honest","mac_bits":null,"verifier_keys":null,"preprocessing":"trusted-dealer",
 //!  "transport":"tcp","mode":"sequential","blocks":100,"online_ms":…,"ms_per_aes":…,"cpu_ms":…,
 //!  "cpu_us_per_aes":…,"aes_per_s":…,
 //!  "prep_ms":…,"prep_bytes_per_party":…,"bytes_per_party":…,"rounds":…}
@@ -74,6 +75,10 @@ struct Args {
     /// MAC widths of the malicious circuit path: 64, 32 (the S-box path uses 64).
     #[arg(long, value_delimiter = ',', default_value = "64,32")]
     mac_bits: Vec<u32>,
+    /// Circuit path, malicious: the dealer gives each verifier a 16-byte seed instead of its
+    /// stored verification strings (`verifier_keys: "seeded"` instead of `"stored"`).
+    #[arg(long)]
+    seeded_verifier_keys: bool,
     /// Runs per configuration (fresh preprocessing each); the run with the median `online_ms` is
     /// printed.
     #[arg(long, default_value_t = 3)]
@@ -86,6 +91,7 @@ struct Line {
     path: &'static str,
     security: &'static str,
     mac_bits: Option<u32>,
+    verifier_keys: Option<&'static str>,
     preprocessing: &'static str,
     transport: &'static str,
     mode: &'static str,
@@ -113,6 +119,8 @@ enum Path {
 struct Config {
     path: Path,
     mac_bits: Option<u32>,
+    /// Circuit path, malicious: seeded verification strings.
+    seeded_keys: bool,
 }
 
 /// One party's material for a run: one entry per online call (one block when sequential, all
@@ -143,14 +151,20 @@ fn run(args: &Args) -> Result<(), String> {
         let mut configs = Vec::new();
         for security in &args.security {
             match (security.as_str(), path) {
-                ("semi-honest", _) => configs.push(Config { path, mac_bits: None }),
-                ("malicious", Path::SboxTables) => configs.push(Config { path, mac_bits: Some(64) }),
+                ("semi-honest", _) => configs.push(Config { path, mac_bits: None, seeded_keys: false }),
+                ("malicious", Path::SboxTables) => {
+                    configs.push(Config { path, mac_bits: Some(64), seeded_keys: false })
+                }
                 ("malicious", Path::Circuit) => {
                     for &bits in &args.mac_bits {
                         if bits != 64 && bits != 32 {
                             return Err(format!("--mac-bits must be 64 and/or 32, got {bits}"));
                         }
-                        configs.push(Config { path, mac_bits: Some(bits) });
+                        configs.push(Config {
+                            path,
+                            mac_bits: Some(bits),
+                            seeded_keys: args.seeded_verifier_keys,
+                        });
                     }
                 }
                 (other, _) => {
@@ -217,21 +231,27 @@ fn deal(
                 circuit: &Circuit,
                 io: &IoSpec,
                 batches: &[usize],
+                seeded: bool,
             ) -> Result<[Vec<MaliciousPrep<M>>; 2], String> {
                 let (mut a, mut b) = (Vec::new(), Vec::new());
                 for &n in batches {
-                    let [x, y] = dealer.malicious_batch::<M>(circuit, io, n).map_err(|e| e.to_string())?;
+                    let material = if seeded {
+                        dealer.malicious_batch_seeded::<M>(circuit, io, n)
+                    } else {
+                        dealer.malicious_batch::<M>(circuit, io, n)
+                    };
+                    let [x, y] = material.map_err(|e| e.to_string())?;
                     a.push(x);
                     b.push(y);
                 }
                 Ok([a, b])
             }
             if bits == 32 {
-                let [a, b] = batch::<u32>(&mut dealer, circuit, io, batches)?;
+                let [a, b] = batch::<u32>(&mut dealer, circuit, io, batches, config.seeded_keys)?;
                 let bytes = a[0].table_bits_per_instance() / 8;
                 ([Material::Malicious32(a), Material::Malicious32(b)], bytes)
             } else {
-                let [a, b] = batch::<u64>(&mut dealer, circuit, io, batches)?;
+                let [a, b] = batch::<u64>(&mut dealer, circuit, io, batches, config.seeded_keys)?;
                 let bytes = a[0].table_bits_per_instance() / 8;
                 ([Material::Malicious64(a), Material::Malicious64(b)], bytes)
             }
@@ -294,9 +314,10 @@ fn run_once(
             let started = Instant::now();
             let ciphertexts = online(&mut net, p, mode, &material, &key, &plaintext, &circuit).await?;
             let elapsed = started.elapsed();
-            // Freeing the consumed material (up to hundreds of MB) is not online work.
-            drop(material);
             let cpu = thread_cpu_time().zip(cpu_before).map(|(after, before)| after.saturating_sub(before));
+            // Freeing the consumed material (up to hundreds of MB) is not online work, neither in
+            // wall time nor in CPU time.
+            drop(material);
             let stats = net.stats().since(&before);
             // The writers end once their queues close, that is when the network is dropped;
             // waiting for them with the network alive would always run into the timeout.
@@ -319,6 +340,10 @@ fn run_once(
         path: if config.path == Path::SboxTables { "sbox-tables" } else { "circuit" },
         security: if config.mac_bits.is_some() { "malicious" } else { "semi-honest" },
         mac_bits: config.mac_bits,
+        verifier_keys: match (config.path, config.mac_bits) {
+            (Path::Circuit, Some(_)) => Some(if config.seeded_keys { "seeded" } else { "stored" }),
+            _ => None,
+        },
         preprocessing: "trusted-dealer",
         transport: "tcp",
         mode,

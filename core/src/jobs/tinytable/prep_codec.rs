@@ -6,7 +6,8 @@
 //! [`SlicedPrep`] and [`MaliciousPrep`] layouts: a header naming the kind (and `k`), party `u8`,
 //! the [`IoSpec`] as below, instance and AND-gate counts `u32`, then every array as a `u32`
 //! length followed by its words little-endian (lane words as `u64`, authentication strings as
-//! `k / 8` bytes), in field order.
+//! `k / 8` bytes), in field order. The malicious verification strings of table entries are a kind
+//! byte then either (0) the dealer's 16-byte seed or (1) the stored strings as an array.
 //!
 //! [`BinaryPrep`] layout (integers big-endian): `"chorus/tt-prep/v1"`, `u32` instance count, then per instance:
 //! party `u8`; input owner count `u32` and one `u8` per owner; reveal count `u32` and one `u8` per
@@ -16,6 +17,8 @@
 //! malformed input is an error, never a panic or a huge allocation; the online phase then checks
 //! the material against the circuit.
 
+use crate::proto::tinytable::mac::SeededKeys;
+use crate::proto::tinytable::malicious_prep::TableKeys;
 use crate::proto::tinytable::{BinaryPrep, IoSpec, MacWord, MaliciousPrep, Reveal, SlicedPrep};
 
 const MAGIC: &[u8] = b"chorus/tt-prep/v1";
@@ -103,8 +106,13 @@ pub fn decode_sliced(bytes: &[u8]) -> Result<SlicedPrep, String> {
 }
 
 fn malicious_magic<M: MacWord>() -> Vec<u8> {
-    format!("chorus/tt-malicious-k{}/v1", 8 * M::BYTES).into_bytes()
+    format!("chorus/tt-malicious-k{}/v2", 8 * M::BYTES).into_bytes()
 }
+
+/// Kind byte of the verification strings: a 16-byte seed follows.
+const SEEDED_KEYS: u8 = 0;
+/// Kind byte of the verification strings: a length and the strings follow.
+const EXPLICIT_KEYS: u8 = 1;
 
 /// Encodes one party's malicious batch with `k`-bit strings `M` (the header names `k`).
 pub fn encode_malicious<M: MacWord>(prep: &MaliciousPrep<M>) -> Vec<u8> {
@@ -116,7 +124,16 @@ pub fn encode_malicious<M: MacWord>(prep: &MaliciousPrep<M>) -> Vec<u8> {
     put_words(&mut out, &prep.tables);
     put_words(&mut out, &prep.input_masks);
     put_macs(&mut out, &prep.own_macs);
-    put_macs(&mut out, &prep.peer_keys);
+    match &prep.peer_keys {
+        TableKeys::Seeded(keys) => {
+            out.push(SEEDED_KEYS);
+            out.extend_from_slice(keys.seed());
+        }
+        TableKeys::Explicit(keys) => {
+            out.push(EXPLICIT_KEYS);
+            put_macs(&mut out, keys);
+        }
+    }
     put_words(&mut out, &prep.out_shares);
     put_macs(&mut out, &prep.out_macs);
     put_macs(&mut out, &prep.out_keys);
@@ -143,7 +160,16 @@ pub fn decode_malicious<M: MacWord>(bytes: &[u8]) -> Result<MaliciousPrep<M>, St
         tables: r.words("tables")?,
         input_masks: r.words("input masks")?,
         own_macs: r.macs("own strings")?,
-        peer_keys: r.macs("verification strings")?,
+        peer_keys: match r.take(1, "verification string kind")?[0] {
+            SEEDED_KEYS => {
+                let seed = r.take(16, "verification string seed")?.try_into().unwrap_or_default();
+                TableKeys::Seeded(Box::new(SeededKeys::new(seed)))
+            }
+            EXPLICIT_KEYS => TableKeys::Explicit(r.macs("verification strings")?),
+            kind => {
+                return Err(format!("verification string kind {kind} is neither 0 (seeded) nor 1 (stored)"))
+            }
+        },
         out_shares: r.words("output mask shares")?,
         out_macs: r.macs("output share strings")?,
         out_keys: r.macs("output verification strings")?,

@@ -252,11 +252,20 @@ fn prep_codec_round_trips_and_rejects_garbage() {
         assert_eq!(prep_codec::decode_sliced(&bytes).unwrap(), prep);
         assert!(prep_codec::decode_sliced(&bytes[..bytes.len() - 1]).is_err());
     }
-    for prep in dealer.malicious_batch::<u32>(&circuit, &io, 3).unwrap() {
+    let explicit = dealer.malicious_batch::<u32>(&circuit, &io, 3).unwrap();
+    let seeded = dealer.malicious_batch_seeded::<u32>(&circuit, &io, 3).unwrap();
+    for prep in explicit.into_iter().chain(seeded) {
         let bytes = prep_codec::encode_malicious(&prep);
         assert_eq!(prep_codec::decode_malicious::<u32>(&bytes).unwrap(), prep);
         assert!(prep_codec::decode_malicious::<u64>(&bytes).unwrap_err().contains("k = 64"));
         assert!(prep_codec::decode_malicious::<u32>(&bytes[..bytes.len() - 3]).is_err());
+        if let Some(seed) = prep.verifier_seed() {
+            // The kind byte precedes the seed: an unknown kind is a typed error.
+            let at = bytes.windows(16).position(|w| w == seed).expect("seed encoded") - 1;
+            let mut bad_kind = bytes.clone();
+            bad_kind[at] = 7;
+            assert!(prep_codec::decode_malicious::<u32>(&bad_kind).unwrap_err().contains("kind 7"));
+        }
     }
     let [p0, p1] = dealer.binary_batch(&circuit, &io, 2).unwrap();
     for preps in [p0, p1] {

@@ -24,7 +24,7 @@
 
 use super::error::{MacCheck, Step, TinyTableError};
 use super::mac::{derive, MacWord, Tweak};
-use super::malicious_prep::{output_positions, MaliciousPrep};
+use super::malicious_prep::{output_positions, MaliciousPrep, TableKeys};
 use super::msg::{bit, check_two_parties, pack_bits, recv, send};
 use super::prep::{BinaryPrep, IoSpec};
 use super::slice::lane_words;
@@ -269,7 +269,7 @@ pub async fn fig8_malicious<N: Network, M: MacWord, S: TinyOtSource<M>>(
         tables,
         input_masks,
         own_macs,
-        peer_keys,
+        peer_keys: TableKeys::Explicit(peer_keys),
         out_shares,
         out_macs,
         out_keys,

@@ -11,7 +11,18 @@
 //! of two flipped bits would cancel. Fig. 8 derives the strings with a random oracle `F` for that
 //! reason; [`derive`] is that `F`, instantiated with SHA-256 (domain-separated by a tweak naming
 //! the gate, instance, entry and prover, so strings of different entries are unrelated).
+//!
+//! `SeededKeys`: the trusted dealer's verifier strings are not sampled and stored but derived
+//! from a 16-byte secret seed with AES-128 as a PRF: entry `j`'s pair `(a^0, a^1)` is the first
+//! `2k` bits of `AES_seed(j)` (one block per entry, so the two strings are independent and uniform
+//! under the PRF assumption). The online verifier then reads no key material: it encrypts the
+//! indices of the entries actually opened (one block per opened entry) and keeps the half the
+//! received bit selects. AES-NI is used when the CPU has it (the `aes` crate detects it at run
+//! time); wasm32 uses the crate's constant-time bit-sliced software AES.
 
+use aes::cipher::generic_array::GenericArray;
+use aes::cipher::{BlockEncrypt, KeyInit};
+use aes::Aes128;
 use rand_core::RngCore;
 use sha2::{Digest, Sha256};
 
@@ -38,6 +49,9 @@ pub trait MacWord:
     /// Reads a string from its first [`Self::BYTES`] little-endian bytes; the caller checked the
     /// length.
     fn get(bytes: &[u8]) -> Self;
+    /// The string for bit `bit` of a PRF block: little-endian bytes `bit·k/8 .. (bit + 1)·k/8`
+    /// (see `SeededKeys`). Both halves are read and one is selected by a mask, without a branch.
+    fn from_block(block: &[u8; 16], bit: bool) -> Self;
 }
 
 macro_rules! mac_word {
@@ -58,12 +72,83 @@ macro_rules! mac_word {
                 raw.copy_from_slice(&bytes[..Self::BYTES]);
                 <$t>::from_le_bytes(raw)
             }
+            fn from_block(block: &[u8; 16], bit: bool) -> Self {
+                let x = u128::from_le_bytes(*block);
+                let (zero, one) = (x as $t, (x >> <$t>::BITS) as $t);
+                zero ^ (zero ^ one).times_bit(bit)
+            }
         }
     };
 }
 
 mac_word!(u64);
 mac_word!(u32);
+
+/// The verifier's strings of every committed table entry of a batch, derived from a secret seed
+/// (module docs). Entry `j` (the index in [`super::MaliciousPrep`]'s own-string layout) has
+/// strings `M::from_block(AES_seed(j), b)`.
+#[derive(Clone)]
+pub(crate) struct SeededKeys {
+    cipher: Aes128,
+    /// Kept so the material can be serialized and compared (the AES-128 key schedule is
+    /// invertible, so this holds no more secret than `cipher`).
+    seed: [u8; 16],
+}
+
+impl PartialEq for SeededKeys {
+    fn eq(&self, other: &Self) -> bool {
+        self.seed == other.seed
+    }
+}
+
+impl Eq for SeededKeys {}
+
+/// AES blocks per call to the cipher: enough for AES-NI to pipeline, small enough for the stack.
+pub(crate) const KEY_CHUNK: usize = 64;
+
+/// A buffer of [`KEY_CHUNK`] AES blocks.
+pub(crate) type KeyBlocks = [GenericArray<u8, aes::cipher::consts::U16>; KEY_CHUNK];
+
+/// An all-zero [`KeyBlocks`].
+pub(crate) fn key_blocks() -> KeyBlocks {
+    [GenericArray::from([0u8; 16]); KEY_CHUNK]
+}
+
+impl SeededKeys {
+    /// The keys of seed `seed`.
+    pub(crate) fn new(seed: [u8; 16]) -> Self {
+        SeededKeys { cipher: Aes128::new(GenericArray::from_slice(&seed)), seed }
+    }
+
+    /// A fresh uniform seed.
+    pub(crate) fn random<R: RngCore + ?Sized>(rng: &mut R) -> Self {
+        let mut seed = [0u8; 16];
+        rng.fill_bytes(&mut seed);
+        Self::new(seed)
+    }
+
+    /// The secret seed (for serializing dealer material).
+    pub(crate) fn seed(&self) -> &[u8; 16] {
+        &self.seed
+    }
+
+    /// `blocks[t] = AES_seed(entries[t])` for `t < entries.len() ≤ KEY_CHUNK`.
+    pub(crate) fn blocks(&self, entries: &[u64], blocks: &mut KeyBlocks) {
+        let blocks = &mut blocks[..entries.len()];
+        for (b, &j) in blocks.iter_mut().zip(entries) {
+            *b = GenericArray::from(u128::from(j).to_le_bytes());
+        }
+        self.cipher.encrypt_blocks(blocks);
+    }
+
+    /// The string of entry `entry` for bit `bit` (one block; for tests).
+    #[cfg(test)]
+    pub(crate) fn key<M: MacWord>(&self, entry: u64, bit: bool) -> M {
+        let mut blocks = key_blocks();
+        self.blocks(&[entry], &mut blocks);
+        M::from_block(&blocks[0].into(), bit)
+    }
+}
 
 /// Which committed bit a derived string belongs to (the tweak of [`derive`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,6 +197,28 @@ mod tests {
             assert_eq!((out.len(), u32::get(&out)), (4, y));
             assert_eq!(y.times_bit(true) ^ y.times_bit(false), y);
         }
+    }
+
+    #[test]
+    fn seeded_keys_are_block_halves_and_differ_per_entry_and_bit() {
+        let keys = SeededKeys::new([7; 16]);
+        let entries: Vec<u64> = (0..KEY_CHUNK as u64).map(|j| j * 3 + 1).collect();
+        let mut blocks = key_blocks();
+        keys.blocks(&entries, &mut blocks);
+        let cipher = Aes128::new(GenericArray::from_slice(&[7; 16]));
+        for (b, &j) in blocks.iter().zip(&entries) {
+            let mut want = GenericArray::from(u128::from(j).to_le_bytes());
+            cipher.encrypt_block(&mut want);
+            assert_eq!(b, &want);
+            let raw: [u8; 16] = (*b).into();
+            assert_eq!(u64::from_block(&raw, false), u64::get(&raw[..8]));
+            assert_eq!(u64::from_block(&raw, true), u64::get(&raw[8..]));
+            assert_eq!(u32::from_block(&raw, true), u32::get(&raw[4..]));
+            assert_eq!(keys.key::<u64>(j, true), u64::get(&raw[8..]));
+        }
+        assert_ne!(keys.key::<u64>(1, false), keys.key::<u64>(1, true));
+        assert_ne!(keys.key::<u64>(1, false), keys.key::<u64>(2, false));
+        assert_ne!(keys.key::<u32>(1, false), SeededKeys::new([8; 16]).key::<u32>(1, false));
     }
 
     #[test]

@@ -3,26 +3,53 @@
 //!
 //! On top of the passive material each party holds, per AND gate, instance and table entry
 //! `(c, d)` (Fig. 3 step 2–3):
-//! - its own authentication string `a^{A[c,d]}` for its table bit (k bits);
-//! - both verification strings `b^0, b^1` of the peer's table bit (2k bits).
+//! - as prover, its own authentication string `a^{A[c,d]}` for its table bit (k bits);
+//! - as verifier, both verification strings `b^0, b^1` of the peer's table bit (2k bits), in one
+//!   of two representations (`TableKeys`):
+//!   - **explicit** (stored, 2k bits per entry): what [`super::fig8`] produces (the strings are `F`
+//!     of TinyOT keys and cannot be re-derived from a short seed) and what
+//!     [`super::TrustedDealer::malicious_batch`] produces;
+//!   - **seeded** (16 bytes per batch): what [`super::TrustedDealer::malicious_batch_seeded`]
+//!     produces; the strings are AES-128 of the entry index under a secret seed
+//!     (`mac::SeededKeys`), so the online verifier reads no key material and computes
+//!     only the strings of opened entries (one AES block each).
 //!
-//! so each table entry costs `1 + 3k` bits per party; Table 1's "Lookup-k" binary column is
-//! exactly `4 · ANDs · (1 + 3k)` bits (5440 ANDs: 512.7 KiB for k = 64, 257.7 KiB for k = 32);
-//! see [`MaliciousPrep::table_bits_per_instance`].
+//! Which is faster online depends on the machine. On the 2-core benchmark VM (AES-NI, no VAES,
+//! shared with other jobs; AES-128 measured at 5–9 ns per block there) interleaved A/B runs of
+//! `chorus-bench-tinytable` at batch 1024 gave stored strings ~130–160 µs and seeded ones
+//! ~150–230 µs of CPU per AES (both parties); a layout with 25% fewer streamed bytes (one shared
+//! difference per gate and instance) was not faster either, so the loop seems bound by work per
+//! opened entry rather than by the ~96 bytes per gate and instance it streams. The dealer's
+//! default therefore stays explicit, and the seeded form is the choice when material size
+//! matters (shipping it, memory).
+//!
+//! Sizes per party and instance (table bits and strings; masks excluded as in the paper):
+//! - prover part: `4 · ANDs · (1 + k)` bits ([`MaliciousPrep::prover_bits_per_instance`]);
+//! - verifier part: explicit `4 · ANDs · 2k` bits, seeded 128 bits per *batch*
+//!   ([`MaliciousPrep::verifier_bits_per_instance`]).
+//!
+//! With explicit strings the total is Table 1's "Lookup-k" binary column, `4 · ANDs · (1 + 3k)`
+//! bits (5440 ANDs: 512.7 KiB for k = 64, 257.7 KiB for k = 32); the dealer's seeded material
+//! stores `4 · ANDs · (1 + k)` bits plus the seed (for our 6400-AND AES-128 circuit: 203.1 KiB for
+//! k = 64, 103.1 KiB for k = 32, against 603.1 / 303.1 KiB explicit); see
+//! [`MaliciousPrep::table_bits_per_instance`].
 //!
 //! Output masks are not handed out in the clear (as Fig. 6 step 3 does for the passive protocol):
 //! a party that knows `r_o` learns its output as soon as the last layer is opened, before the MAC
 //! check, so a cheater could learn the output of a tampered computation and abort afterwards. As in
 //! Fig. 5, where output-gate openings wait until after the check, each output mask is XOR-shared
 //! and each share committed with the same lookup MAC scheme; the shares are opened to the
-//! recipients only after the table check passed (see [`super::malicious`]).
+//! recipients only after the table check passed (see [`super::malicious`]). Their verification
+//! strings are always explicit (a few per instance).
 //!
-//! **Trust model of [`super::TrustedDealer::malicious_batch`]:** as for the passive dealer, a third
-//! party that sees everything must be honest and must not collude. [`super::fig8`] produces the
-//! same material in a two-party protocol instead.
+//! **Trust model of [`super::TrustedDealer::malicious_batch`] and
+//! [`super::TrustedDealer::malicious_batch_seeded`]:** as for the passive dealer, a third
+//! party that sees everything (including both verifiers' seeds) must be honest and must not
+//! collude. [`super::fig8`] produces the same material, with explicit verification strings, in a
+//! two-party protocol instead.
 
 use super::error::TinyTableError;
-use super::mac::MacWord;
+use super::mac::{key_blocks, MacWord, SeededKeys, KEY_CHUNK};
 use super::prep::{IoSpec, SlicedMasks, TrustedDealer};
 use super::slice::{check_shape, lane, lane_words, Shape};
 use crate::circuit::Circuit;
@@ -44,8 +71,8 @@ pub struct MaliciousPrep<M> {
     pub(crate) input_masks: Vec<u64>,
     /// This party's own strings: `(g·n + i)·4 + e`.
     pub(crate) own_macs: Vec<M>,
-    /// Verification strings for the peer's entries: `((g·n + i)·4 + e)·2 + bit`.
-    pub(crate) peer_keys: Vec<M>,
+    /// Verification strings for the peer's entries (entry `(g·n + i)·4 + e`).
+    pub(crate) peer_keys: TableKeys<M>,
     /// This party's share of every output wire's mask (output position `k`): word `k·L + l`.
     pub(crate) out_shares: Vec<u64>,
     /// Own strings of the output shares revealed to the peer (peer-revealed position `k`):
@@ -53,6 +80,34 @@ pub struct MaliciousPrep<M> {
     pub(crate) out_macs: Vec<M>,
     /// Verification strings of the peer's output shares revealed to this party: `(k·n + i)·2 + bit`.
     pub(crate) out_keys: Vec<M>,
+}
+
+/// A verifier's strings for the peer's table entries (see the module docs for who uses which).
+#[derive(Clone, PartialEq, Eq)]
+pub(crate) enum TableKeys<M> {
+    /// Derived from a secret seed (trusted dealer): nothing stored per entry.
+    Seeded(Box<SeededKeys>),
+    /// Stored: entry `j`'s strings at `2j + bit` ([`super::fig8`]).
+    Explicit(Vec<M>),
+}
+
+impl<M: MacWord> TableKeys<M> {
+    /// The string of entry `entry` for bit `bit`; `entry` must be in range.
+    #[cfg(test)]
+    pub(crate) fn key(&self, entry: usize, bit: bool) -> M {
+        match self {
+            TableKeys::Seeded(keys) => keys.key(entry as u64, bit),
+            TableKeys::Explicit(keys) => keys[2 * entry + usize::from(bit)],
+        }
+    }
+
+    /// Bits this representation stores for a batch.
+    fn stored_bits(&self) -> usize {
+        match self {
+            TableKeys::Seeded(_) => 128,
+            TableKeys::Explicit(keys) => keys.len() * 8 * M::BYTES,
+        }
+    }
 }
 
 impl<M> core::fmt::Debug for MaliciousPrep<M> {
@@ -89,12 +144,48 @@ impl<M: MacWord> MaliciousPrep<M> {
         &self.io
     }
 
-    /// Bits of table material per instance held by this party: table bits plus own and
-    /// verification strings, `4 · ANDs · (1 + 3k)` (Table 1, "Lookup-k", binary column; masks
-    /// excluded as in the paper).
+    /// Bits of table material per instance held by this party: [`Self::prover_bits_per_instance`]
+    /// plus [`Self::verifier_bits_per_instance`]. With explicit verification strings this is
+    /// `4 · ANDs · (1 + 3k)` (Table 1, "Lookup-k", binary column; masks excluded as in the paper);
+    /// with seeded ones `4 · ANDs · (1 + k)` plus the seed's 128 bits shared by the batch.
     pub fn table_bits_per_instance(&self) -> usize {
-        let strings = (self.own_macs.len() + self.peer_keys.len()) * 8 * M::BYTES;
-        (4 * self.and_gates * self.instances + strings) / self.instances.max(1)
+        self.prover_bits_per_instance() + self.verifier_bits_per_instance()
+    }
+
+    /// Bits per instance this party holds as prover: its table bits and own strings,
+    /// `4 · ANDs · (1 + k)`.
+    pub fn prover_bits_per_instance(&self) -> usize {
+        4 * self.and_gates * (1 + 8 * M::BYTES)
+    }
+
+    /// Bits per instance this party holds as verifier of the peer's table bits: `4 · ANDs · 2k`
+    /// if stored explicitly, the 128-bit seed divided among the batch (rounded down) if seeded.
+    pub fn verifier_bits_per_instance(&self) -> usize {
+        self.peer_keys.stored_bits() / self.instances.max(1)
+    }
+
+    /// Whether the verification strings are derived from a seed (trusted dealer) rather than
+    /// stored (Fig. 8).
+    pub fn has_seeded_keys(&self) -> bool {
+        matches!(self.peer_keys, TableKeys::Seeded(_))
+    }
+
+    /// The verifier seed of seeded material (for codec tests).
+    #[cfg(test)]
+    pub(crate) fn verifier_seed(&self) -> Option<&[u8; 16]> {
+        match &self.peer_keys {
+            TableKeys::Seeded(keys) => Some(keys.seed()),
+            TableKeys::Explicit(_) => None,
+        }
+    }
+
+    /// The same material with the verification strings stored explicitly (the Fig. 8
+    /// representation); lets tests run both online paths on one dealer's material.
+    #[cfg(test)]
+    pub(crate) fn with_explicit_keys(&self) -> Self {
+        let entries = 4 * self.and_gates * self.instances;
+        let keys = (0..2 * entries).map(|j| self.peer_keys.key(j / 2, j % 2 == 1)).collect();
+        MaliciousPrep { peer_keys: TableKeys::Explicit(keys), ..self.clone() }
     }
 
     /// Checks the material fits `circuit`, `party` and a batch of `n` instances.
@@ -111,8 +202,12 @@ impl<M: MacWord> MaliciousPrep<M> {
         let entries = 4 * self.and_gates * n;
         let mine = output_positions(circuit, &self.io, party).len();
         let theirs = output_positions(circuit, &self.io, 1 - party).len();
+        let keys_ok = match &self.peer_keys {
+            TableKeys::Seeded(_) => true,
+            TableKeys::Explicit(keys) => keys.len() == 2 * entries,
+        };
         let ok = self.own_macs.len() == entries
-            && self.peer_keys.len() == 2 * entries
+            && keys_ok
             && self.out_shares.len() == circuit.num_output_wires() * lane_words(n)
             && self.out_macs.len() == theirs * n
             && self.out_keys.len() == 2 * mine * n;
@@ -138,15 +233,56 @@ pub(crate) fn commit<M: MacWord, R: RngCore>(
     (macs, keys)
 }
 
+/// A prover's own strings for `count` table bits (`bit(j)`) under seeded verification strings.
+fn commit_seeded<M: MacWord>(keys: &SeededKeys, count: usize, bit: impl Fn(usize) -> bool) -> Vec<M> {
+    let mut macs = Vec::with_capacity(count);
+    let mut blocks = key_blocks();
+    let mut entries = [0u64; KEY_CHUNK];
+    for start in (0..count).step_by(KEY_CHUNK) {
+        let len = KEY_CHUNK.min(count - start);
+        for (t, e) in entries[..len].iter_mut().enumerate() {
+            *e = (start + t) as u64;
+        }
+        keys.blocks(&entries[..len], &mut blocks);
+        macs.extend(
+            blocks[..len].iter().enumerate().map(|(t, b)| M::from_block(&(*b).into(), bit(start + t))),
+        );
+    }
+    macs
+}
+
 impl<R: RngCore + CryptoRng> TrustedDealer<R> {
     /// Malicious-security material (Fig. 3 with free XOR) for `instances` evaluations of
-    /// `circuit`, with `k`-bit strings `M`. Element `p` is party `p`'s. See the
-    /// [`super::malicious_prep`] module docs for the trust model.
+    /// `circuit`, with `k`-bit strings `M` and stored verification strings (the faster online
+    /// representation on the machines measured, see the module docs). Element `p` is party `p`'s.
+    /// See the [`super::malicious_prep`] module docs for the trust model.
     pub fn malicious_batch<M: MacWord>(
         &mut self,
         circuit: &Circuit,
         io: &IoSpec,
         instances: usize,
+    ) -> Result<[MaliciousPrep<M>; 2], TinyTableError> {
+        self.malicious_material(circuit, io, instances, false)
+    }
+
+    /// As [`Self::malicious_batch`], but each verifier gets a 16-byte seed instead of its stored
+    /// strings (`mac::SeededKeys`): a third of the material (for k = 64), at the cost of
+    /// one AES block per opened entry online.
+    pub fn malicious_batch_seeded<M: MacWord>(
+        &mut self,
+        circuit: &Circuit,
+        io: &IoSpec,
+        instances: usize,
+    ) -> Result<[MaliciousPrep<M>; 2], TinyTableError> {
+        self.malicious_material(circuit, io, instances, true)
+    }
+
+    fn malicious_material<M: MacWord>(
+        &mut self,
+        circuit: &Circuit,
+        io: &IoSpec,
+        instances: usize,
+        seeded: bool,
     ) -> Result<[MaliciousPrep<M>; 2], TinyTableError> {
         let rng = self.rng();
         let masks = SlicedMasks::sample(rng, circuit, io, instances)?;
@@ -156,8 +292,19 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
             let (g, i, e) = (j / (4 * n), j / 4 % n, j % 4);
             lane(&tables[p][(4 * g + e) * l..], i)
         };
-        let (macs0, keys_for_1) = commit::<M, _>(rng, 4 * ands * n, |j| entry_bit(0, j));
-        let (macs1, keys_for_0) = commit::<M, _>(rng, 4 * ands * n, |j| entry_bit(1, j));
+        let ((macs0, keys_for_1), (macs1, keys_for_0)) = if seeded {
+            let (keys_for_1, keys_for_0) = (SeededKeys::random(rng), SeededKeys::random(rng));
+            let macs0 = commit_seeded::<M>(&keys_for_1, 4 * ands * n, |j| entry_bit(0, j));
+            let macs1 = commit_seeded::<M>(&keys_for_0, 4 * ands * n, |j| entry_bit(1, j));
+            (
+                (macs0, TableKeys::Seeded(Box::new(keys_for_1))),
+                (macs1, TableKeys::Seeded(Box::new(keys_for_0))),
+            )
+        } else {
+            let (macs0, keys_for_1) = commit::<M, _>(rng, 4 * ands * n, |j| entry_bit(0, j));
+            let (macs1, keys_for_0) = commit::<M, _>(rng, 4 * ands * n, |j| entry_bit(1, j));
+            ((macs0, TableKeys::Explicit(keys_for_1)), (macs1, TableKeys::Explicit(keys_for_0)))
+        };
 
         let first_out = circuit.num_wires() - circuit.num_output_wires();
         let out_mask = masks.rows((first_out..circuit.num_wires()).collect());

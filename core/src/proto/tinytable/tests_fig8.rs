@@ -153,9 +153,10 @@ fn fig8_strings_follow_the_lookup_mac_scheme() {
         for j in 0..p.own_macs.len() {
             let (g, i, e) = (j / (4 * n), j / 4 % n, j % 4);
             let b = p.tables[(4 * g + e) * l + i / 64] >> (i % 64) & 1;
-            assert_eq!(p.own_macs[j], v.peer_keys[2 * j + b as usize], "prover {prover} entry {j}");
-            assert_ne!(p.own_macs[j], v.peer_keys[2 * j + 1 - b as usize]);
+            assert_eq!(p.own_macs[j], v.peer_keys.key(j, b == 1), "prover {prover} entry {j}");
+            assert_ne!(p.own_macs[j], v.peer_keys.key(j, b == 0));
         }
+        assert!(!p.has_seeded_keys(), "Fig. 8 strings are stored");
         assert_eq!(p.table_bits_per_instance(), 4 * circuit.gate_counts().and * (1 + 3 * 64));
     }
 }

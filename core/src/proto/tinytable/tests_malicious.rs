@@ -152,13 +152,20 @@ fn aes_io() -> IoSpec {
 
 fn fips197_malicious<M: MacWord>(k: usize) {
     let circuit = shared_aes128();
-    let preps = dealer(3).malicious_batch::<M>(circuit, &aes_io(), 1).expect("dealer");
+    let seeded = dealer(3).malicious_batch_seeded::<M>(circuit, &aes_io(), 1).expect("dealer");
+    let explicit = seeded.clone().map(|p| p.with_explicit_keys());
     let ands = circuit.gate_counts().and;
-    for prep in &preps {
-        assert_eq!(prep.table_bits_per_instance(), 4 * ands * (1 + 3 * k), "Table 1 formula, k = {k}");
+    for (prep, stored) in seeded.iter().zip(&explicit) {
+        assert!(prep.has_seeded_keys() && !stored.has_seeded_keys());
+        assert_eq!(prep.prover_bits_per_instance(), 4 * ands * (1 + k), "prover part, k = {k}");
+        assert_eq!(prep.verifier_bits_per_instance(), 128, "one seed for the batch of one");
+        assert_eq!(stored.verifier_bits_per_instance(), 4 * ands * 2 * k, "stored strings, k = {k}");
+        assert_eq!(stored.table_bits_per_instance(), 4 * ands * (1 + 3 * k), "Table 1 formula, k = {k}");
     }
-    let results = run_malicious(circuit, preps, &aes_inputs(), 0, Attack::None);
-    for (party, (out, stats)) in results.into_iter().enumerate() {
+    let mut results = run_malicious(circuit, seeded, &aes_inputs(), 0, Attack::None);
+    results.extend(run_malicious(circuit, explicit, &aes_inputs(), 0, Attack::None));
+    for (run, (out, stats)) in results.into_iter().enumerate() {
+        let party = run % 2;
         let out = out.expect("honest run");
         assert_eq!(output_bytes(out[0][0].as_ref().expect("revealed")), Some(FIPS_CT), "party {party}");
         assert_eq!(stats.rounds, 1 + circuit.and_depth() as u64 + 2, "input, layers, check, output");
@@ -178,6 +185,28 @@ fn fips197_malicious_k32() {
     fips197_malicious::<u32>(32);
 }
 
+/// The dealer's own strings are the peer's seeded verification strings of the bits held, and
+/// the strings of the other bits differ.
+#[test]
+fn dealer_strings_follow_the_lookup_mac_scheme() {
+    let mut rng = ChaCha20Rng::seed_from_u64(8);
+    let circuit = random_circuit(&mut rng, 2, 40, 2);
+    let n = 70;
+    let io = IoSpec { input_owners: vec![0, 1], reveal: vec![Reveal::Both, Reveal::To(0)] };
+    let preps = dealer(9).malicious_batch_seeded::<u32>(&circuit, &io, n).expect("dealer");
+    let l = slice::lane_words(n);
+    for prover in 0..2 {
+        let (p, v) = (&preps[prover], &preps[1 - prover]);
+        assert!(v.has_seeded_keys());
+        for (j, &mac) in p.own_macs.iter().enumerate() {
+            let (g, i, e) = (j / (4 * n), j / 4 % n, j % 4);
+            let b = p.tables[(4 * g + e) * l + i / 64] >> (i % 64) & 1;
+            assert_eq!(mac, v.peer_keys.key(j, b == 1), "prover {prover} entry {j}");
+            assert_ne!(mac, v.peer_keys.key(j, b == 0));
+        }
+    }
+}
+
 /// Table 1 of the paper, binary column, by formula: its circuit has 5440 AND gates.
 #[test]
 fn table1_sizes_by_formula() {
@@ -192,13 +221,40 @@ fn table1_sizes_by_formula() {
     let passive = dealer(1).sliced_batch(circuit, &aes_io(), 1).expect("dealer");
     assert_eq!(passive[0].table_bits_per_instance(), 4 * ands);
     assert_eq!(kib(passive[0].table_bits_per_instance()), 3.125, "our circuit: 3.1 KiB passive");
-    let m64 = dealer(1).malicious_batch::<u64>(circuit, &aes_io(), 1).expect("dealer");
-    let m32 = dealer(1).malicious_batch::<u32>(circuit, &aes_io(), 1).expect("dealer");
-    assert_eq!(m64[1].table_bits_per_instance(), ands * per_and(64), "603.1 KiB");
-    assert_eq!(m32[1].table_bits_per_instance(), ands * per_and(32), "303.1 KiB");
+    let m64 = dealer(1).malicious_batch_seeded::<u64>(circuit, &aes_io(), 1).expect("dealer");
+    let m32 = dealer(1).malicious_batch_seeded::<u32>(circuit, &aes_io(), 1).expect("dealer");
+    let stored64 =
+        dealer(1).malicious_batch::<u64>(circuit, &aes_io(), 1).expect("dealer")[1].table_bits_per_instance();
+    let stored32 =
+        dealer(1).malicious_batch::<u32>(circuit, &aes_io(), 1).expect("dealer")[1].table_bits_per_instance();
+    assert_eq!((stored64, format!("{:.1}", kib(stored64))), (ands * per_and(64), "603.1".into()));
+    assert_eq!((stored32, format!("{:.1}", kib(stored32))), (ands * per_and(32), "303.1".into()));
+    // The dealer's seeded verification strings: the prover part plus a 16-byte seed per batch.
+    assert_eq!(m64[1].table_bits_per_instance(), 4 * ands * 65 + 128);
+    assert_eq!(format!("{:.1}", kib(m64[1].prover_bits_per_instance())), "203.1");
+    assert_eq!(format!("{:.1}", kib(m32[1].prover_bits_per_instance())), "103.1");
+    let batch = dealer(2).malicious_batch_seeded::<u64>(circuit, &aes_io(), 64).expect("dealer");
+    assert_eq!(batch[0].verifier_bits_per_instance(), 2, "128 bits shared by 64 instances");
 }
 
-fn random_circuits_malicious<M: MacWord>(seed: u64) {
+/// Dealer material with stored verification strings if `explicit`, else seeded ones: the online
+/// phase must accept and check both.
+fn material<M: MacWord>(
+    seed: u64,
+    circuit: &Circuit,
+    io: &IoSpec,
+    n: usize,
+    explicit: bool,
+) -> [MaliciousPrep<M>; 2] {
+    let mut d = dealer(seed);
+    if explicit {
+        d.malicious_batch::<M>(circuit, io, n).expect("dealer")
+    } else {
+        d.malicious_batch_seeded::<M>(circuit, io, n).expect("dealer")
+    }
+}
+
+fn random_circuits_malicious<M: MacWord>(seed: u64, explicit: bool) {
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
     for (trial, &n) in [1usize, 3, 64, 70, 130].iter().enumerate() {
         let circuit = random_circuit(&mut rng, 3, 60, 3);
@@ -219,7 +275,7 @@ fn random_circuits_malicious<M: MacWord>(seed: u64) {
                     .collect()
             })
             .collect();
-        let preps = dealer(seed + trial as u64).malicious_batch::<M>(&circuit, &io, n).expect("dealer");
+        let preps = material::<M>(seed + trial as u64, &circuit, &io, n, explicit);
         let results = run_malicious(&circuit, preps, &inputs, 0, Attack::None);
         for (party, (out, _)) in results.into_iter().enumerate() {
             let out = out.expect("honest run");
@@ -236,12 +292,14 @@ fn random_circuits_malicious<M: MacWord>(seed: u64) {
 
 #[test]
 fn random_circuits_malicious_k64() {
-    random_circuits_malicious::<u64>(10);
+    random_circuits_malicious::<u64>(10, false);
+    random_circuits_malicious::<u64>(30, true);
 }
 
 #[test]
 fn random_circuits_malicious_k32() {
-    random_circuits_malicious::<u32>(20);
+    random_circuits_malicious::<u32>(20, false);
+    random_circuits_malicious::<u32>(40, true);
 }
 
 /// A small circuit with two AND layers for the cheating tests (8 + 8 input bits, 4 output bits).
@@ -277,11 +335,11 @@ pub(super) fn assert_abort(
     assert!(stats.messages_sent <= sent_at_most, "honest party sent {} messages", stats.messages_sent);
 }
 
-fn cheating_suite<M: MacWord>(seed: u64) {
+fn cheating_suite<M: MacWord>(seed: u64, explicit: bool) {
     let circuit = small_circuit();
     let io = aes_io();
     let inputs = small_inputs();
-    let fresh = |s: u64| dealer(seed + s).malicious_batch::<M>(&circuit, &io, BATCH).expect("dealer");
+    let fresh = |s: u64| material::<M>(seed + s, &circuit, &io, BATCH, explicit);
     let table_fail = |p: PartyId| TinyTableError::MacCheckFailed { party: p, check: MacCheck::TableOpenings };
     let output_fail = |p: PartyId| TinyTableError::MacCheckFailed { party: p, check: MacCheck::OutputMasks };
     // Messages: 0 input, 1 AND layer 1, 2 AND layer 2, 3 MAC check, 4 output opening.
@@ -362,12 +420,14 @@ fn cheating_suite<M: MacWord>(seed: u64) {
 
 #[test]
 fn cheating_is_detected_before_output_k64() {
-    cheating_suite::<u64>(100);
+    cheating_suite::<u64>(100, false);
+    cheating_suite::<u64>(300, true);
 }
 
 #[test]
 fn cheating_is_detected_before_output_k32() {
-    cheating_suite::<u32>(200);
+    cheating_suite::<u32>(200, false);
+    cheating_suite::<u32>(400, true);
 }
 
 /// A corrupt party that sends a masked input bit other than the one it uses itself (a wrong input

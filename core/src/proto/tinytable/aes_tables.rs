@@ -19,7 +19,7 @@
 //! `16 n` bytes each way; the output is `e ⊕ m_out` locally (no output round). Rounds = 1 + 10.
 //!
 //! Seed-derived halves (dealer material): table `t` of a block is derived by party `t mod 2` from
-//! a 16-byte seed ([`super::sbox_round::TableSeed`], fixed-key AES in counter mode) and stored only by
+//! a 16-byte seed (`sbox_round::TableSeed`, fixed-key AES as an Even–Mansour PRF) and stored only by
 //! the other party, whose share is `S(e ⊕ m_in) ⊕ m_out ⊕ PRF(e)`. So each party *holds* the
 //! 40 KiB of Table 1 ([`AesTablePrep::table_bytes`]) but *stores* 80 tables = 20 KiB plus the seed
 //! ([`AesTablePrep::stored_table_bytes`]), and in every round it reads 8 entries from memory and
@@ -41,7 +41,7 @@
 //! online phase keeps all states of a batch in one array, gathers a round's entries of all blocks
 //! in one pass with software prefetch (`gather_round`), sends one packed message of `16 n` bytes
 //! per round and applies the linear layers block by block on plain bytes
-//! ([`super::sbox_round::linear_layer`]) with no allocation per lookup or round. The round
+//! ([`crate::aes::linear::round_linear_bytes`]) with no allocation per lookup or round. The round
 //! function on bytes and the key owner's key schedule are shared with the malicious variant
 //! ([`super::sbox_malicious`]) and the §4 table construction ([`super::sbox_prep`]).
 //!
@@ -55,7 +55,8 @@ use super::msg::{check_two_parties, recv, send};
 use super::prefetch::{prefetch, AHEAD, PAGE_AHEAD};
 use super::prep::{Reveal, TrustedDealer};
 use super::sbox_prep::large_zeroed;
-use super::sbox_round::{linear_layer, permute_all, PermBlock, TableSeed};
+use super::sbox_round::{permute_all, PermBlock, TableSeed};
+use crate::aes::linear::round_linear_bytes;
 use crate::aes::sbox::{sbox, sbox_table};
 use crate::aes::{expand_key, Block, KeySize};
 use crate::field::Gf256;
@@ -192,7 +193,7 @@ impl Eq for AesTablePrep {}
 /// states, masks and XOR-shares alike.
 #[inline]
 pub(crate) fn next_round_state(state: &mut [u8; 16], round_key: &[u8], last: bool) {
-    linear_layer(state, round_key, last);
+    round_linear_bytes(state, round_key, last);
 }
 
 /// The 11 AES-128 round keys of `key` (FIPS-197 §5.2), the key owner's local key schedule.

@@ -3,7 +3,7 @@
 //!
 //! Five kinds of entries, each one GF(2^64) triple (x, y, z) for Protocol 2 except the last:
 //! - [`TripleLog::record_gf256`]: a GF(2^8) product, embedded with ψ of Table 2 (GF(2^8) row);
-//! - [`TripleLog::record_gf256_shared`]: two GF(2^8) products a·b and a·c with a common factor,
+//! - [`TripleLog::record_gf256_shared_packed`]: two GF(2^8) products a·b and a·c with a common factor,
 //!   checked as **one** product in the spirit of Eq. (3) (§3.2): with A = [`PAIR_IMAGE`] outside
 //!   ψ(GF(2^8)), ψ(a)(ψ(b) + Aψ(c)) = ψ(ab) + Aψ(ac). Errors d₁ in ab and d₂ in ac change the
 //!   right-hand side by ψ(d₁) + Aψ(d₂), which is nonzero unless d₁ = d₂ = 0 because 1 and A are
@@ -39,7 +39,7 @@ use crate::proto::maestro::rss::RssShare;
 /// 1, α, α² are independent over GF(2^4), which is all Eq. (3)'s soundness needs.
 pub const ALPHA_IMAGE: u64 = 0x14f1_968d_182d_d50f;
 
-/// A for [`TripleLog::record_gf256_shared`]: any element outside the subfield ψ(GF(2^8)) makes
+/// A for [`TripleLog::record_gf256_shared_packed`]: any element outside the subfield ψ(GF(2^8)) makes
 /// 1, A independent over it; ψ(α) of Table 2 has degree 4 over ψ(GF(2^4)), so it lies in the
 /// subfield of order 2^16 but not in the one of order 2^8 (tested: no ψ(c) equals it).
 pub const PAIR_IMAGE: u64 = ALPHA_IMAGE;

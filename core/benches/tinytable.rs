@@ -12,7 +12,7 @@
 //!
 //! Binary-circuit material (trusted dealer, fresh seed every iteration, never reused) is generated
 //! in the untimed setup of `iter_batched` and freed outside the timed region. The S-box paths read
-//! their material by reference, so one batch (40 KiB resp. 680 KiB per block and party) is
+//! their material by reference, so one batch (40 KiB resp. 640 KiB per block and party) is
 //! generated once and reused across iterations; that is a measurement shortcut only (tables stay
 //! warmer than in a real run) — `chorus-bench-tinytable` measures with fresh material.
 //!

@@ -6,8 +6,8 @@
 //!   `0xff` = both), the 40 960 table bytes (the dealer's seed-derived half is sent expanded, so
 //!   decoded material stores all 160 tables; the online phase takes both forms), then a flag byte and the round-key masks (176 bytes),
 //!   a flag byte and the plaintext mask (16), a flag byte and the output mask (16);
-//! - malicious: party, key owner, reveal, block count `u32`, table bytes (`u32` length), tags
-//!   (`u32` count, 16 bytes each), `α` (8 bytes), the verifier keys (`0` and a 16-byte PRF seed,
+//! - malicious: party, key owner, reveal, block count `u32`, the entries with their tags packed in
+//!   16-byte words (`u32` count; see [`crate::proto::tinytable::sbox_prep`]), `α` (8 bytes), the verifier keys (`0` and a 16-byte PRF seed,
 //!   or `1` and two `u32`-counted arrays of 16-byte keys), the hash key (16), input masks, output
 //!   mask shares and their tags (`u32`-counted).
 //!
@@ -22,7 +22,7 @@ use crate::proto::tinytable::sbox_prep::{large_zeroed, PeerKeys};
 use crate::proto::tinytable::MaliciousAesPrep;
 
 const TABLES_MAGIC: &[u8] = b"chorus/tt-aes-tables/v1";
-const MALICIOUS_MAGIC: &[u8] = b"chorus/tt-aes-tables-malicious/v1";
+const MALICIOUS_MAGIC: &[u8] = b"chorus/tt-aes-tables-malicious/v2";
 
 /// Encodes one party's semi-honest S-box-table material for a batch of blocks.
 pub fn encode_tables(preps: &[AesTablePrep]) -> Vec<u8> {
@@ -75,8 +75,7 @@ pub fn encode_malicious(prep: &MaliciousAesPrep) -> Vec<u8> {
     let mut out = MALICIOUS_MAGIC.to_vec();
     out.extend([prep.party as u8, prep.key_owner as u8, put_reveal(prep.reveal)]);
     put_len(&mut out, prep.blocks);
-    put_bytes(&mut out, &prep.tables);
-    put_tags(&mut out, &prep.tags);
+    put_tags(&mut out, &prep.entries);
     out.extend_from_slice(&prep.alpha.to_le_bytes());
     match &prep.peer_keys {
         PeerKeys::Prf(prf) => {
@@ -103,9 +102,7 @@ pub fn decode_malicious(bytes: &[u8]) -> Result<MaliciousAesPrep, String> {
     let roles = r.take(3, "roles")?;
     let (party, key_owner, reveal) = (usize::from(roles[0]), usize::from(roles[1]), get_reveal(roles[2]));
     let blocks = r.len("block count", TABLE_BYTES_PER_BLOCK)?;
-    // The two arrays the online phase reads at random positions get huge pages.
-    let tables = get_large_bytes(&mut r, "tables")?;
-    let tags = get_tags(&mut r, "tags")?;
+    let entries = get_tags(&mut r, "entries")?;
     let alpha = u64::from_le_bytes(r.take(8, "alpha")?.try_into().unwrap_or_default());
     let peer_keys = match r.take(1, "verifier key kind")?[0] {
         0 => PeerKeys::Prf(Box::new(KeyPrf::new(&r.take(16, "PRF seed")?.try_into().unwrap_or_default()))),
@@ -121,8 +118,7 @@ pub fn decode_malicious(bytes: &[u8]) -> Result<MaliciousAesPrep, String> {
         key_owner,
         reveal,
         blocks,
-        tables,
-        tags,
+        entries,
         alpha,
         peer_keys,
         hash_key,
@@ -153,17 +149,8 @@ fn put_tags(out: &mut Vec<u8>, tags: &[u128]) {
     }
 }
 
-/// [`get_bytes`] into a vector backed by huge pages where available.
-fn get_large_bytes(r: &mut Reader<'_>, what: &str) -> Result<Vec<u8>, String> {
-    let n = r.len(what, 1)?;
-    let bytes = r.take(n, what)?;
-    let mut out = large_zeroed(n);
-    out.copy_from_slice(bytes);
-    Ok(out)
-}
-
-/// Tags into a vector backed by huge pages where available (tag arrays are the largest part of
-/// the material and are read at random positions).
+/// Tags or packed entries into a vector backed by huge pages where available (the largest part
+/// of the material, read at random positions).
 fn get_tags(r: &mut Reader<'_>, what: &str) -> Result<Vec<u128>, String> {
     let n = r.len(what, 16)?;
     let bytes = r.take(16 * n, what)?;

@@ -60,6 +60,19 @@ pub struct K32;
 /// The bits of G = GF(2^127) inside a `u128`.
 pub const G127_MASK: u128 = u128::MAX >> 1;
 
+/// The low 71 bits of G = GF(2^127): where the unreduced product `α·x` of a key α ∈ GF(2^64) and a
+/// *byte* message x (degree ≤ 7) lies (degree ≤ 63 + 7 = 70).
+///
+/// Tags and keys of byte messages (the S-box path's table entries and output-mask shares) are
+/// used projected onto these bits: `y & BYTE_TAG_MASK = α·x ⊕ (β & BYTE_TAG_MASK)` holds bit by
+/// bit whenever `y = α·x ⊕ β`, so the projection is itself a §3 MAC with key
+/// `(α, β & BYTE_TAG_MASK)`. It keeps both properties of §3.2: the truncated key is uniform and
+/// independent of α when β is (so the tag hides α), and accepting x' ≠ x needs `α·(x ⊕ x')`,
+/// which determines α because multiplying by a non-zero polynomial is injective (probability
+/// 2^{-64}, as before). The 57 freed bits of each 128-bit word carry the entry itself, so a
+/// lookup reads one word (see [`super::sbox_prep`]).
+pub const BYTE_TAG_MASK: u128 = (1 << 71) - 1;
+
 impl MacParams for K64 {
     const K: u32 = 64;
     type Elem = u64;

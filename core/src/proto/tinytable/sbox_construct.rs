@@ -42,7 +42,7 @@ use super::error::{Step, TinyTableError};
 use super::linear_mac::{mul_by_x_power, tags_equal, MacParams, K64};
 use super::msg::{bit, check_two_parties, pack_bits, recv, send};
 use super::prep::Reveal;
-use super::sbox_prep::{MaliciousAesPrep, PeerKeys};
+use super::sbox_prep::{pack_entry, MaliciousAesPrep, PeerKeys};
 use crate::aes::linear::{mix_columns, shift_rows, AesByte};
 use crate::aes::sbox::sbox_table;
 use crate::field::clmul::Backend;
@@ -392,7 +392,7 @@ pub async fn construct_malicious_aes_tables<N: Network, S: AuthBitSource>(
     let support: [Vec<usize>; 8] =
         core::array::from_fn(|i| (0..256).filter(|&z| sbox[z] >> i & 1 == 1).collect());
     let entries = blocks * TABLE_BYTES_PER_BLOCK;
-    let (mut shares, mut tags, mut keys) = (vec![0u8; entries], vec![0u128; entries], vec![0u128; entries]);
+    let (mut packed, mut keys) = (vec![0u128; entries], vec![0u128; entries]);
     for t in 0..tables {
         let delta = &level[TABLE_ENTRIES * t..TABLE_ENTRIES * (t + 1)];
         let (m_out, m_tag, m_key) = out_masks[t / 16][t % 16].to_byte_mac();
@@ -411,8 +411,7 @@ pub async fn construct_malicious_aes_tables<N: Network, S: AuthBitSource>(
                 key ^= mul_by_x_power(bk, i as u32);
             }
             let index = TABLE_ENTRIES * t + e;
-            shares[index] = s;
-            tags[index] = tag;
+            packed[index] = pack_entry(s, tag);
             keys[index] = key;
         }
     }
@@ -430,8 +429,7 @@ pub async fn construct_malicious_aes_tables<N: Network, S: AuthBitSource>(
         key_owner,
         reveal,
         blocks,
-        tables: shares,
-        tags,
+        entries: packed,
         alpha,
         peer_keys: PeerKeys::Explicit { tables: keys, outputs: output_keys },
         hash_key,

@@ -2,6 +2,7 @@
 //! are valid authenticated S-box tables, give FIPS-197 / RustCrypto AES in the malicious online
 //! phase, consume exactly 7 triples per entry, take 3 rounds, and abort on a tampered message.
 
+use super::linear_mac::BYTE_TAG_MASK;
 use super::sbox_construct::{
     construct_malicious_aes_tables, AuthBitSource, IdealAuthBits, RANDOM_BITS_PER_BLOCK, TRIPLES_PER_BLOCK,
 };
@@ -81,7 +82,8 @@ fn constructed_tables_give_aes_and_use_seven_triples_per_entry() {
         assert_eq!(TRIPLES_PER_BLOCK, 160 * 256 * 7);
         // The pools held exactly what n blocks need, and all of it was consumed.
         assert!(source.triples(1).is_err() && source.random_bits(1).is_err());
-        assert_eq!(prep.table_and_mac_bytes(), n * 160 * 256 * (1 + 16 + 16));
+        // Per entry: its share and tag packed in 16 bytes, and the explicit 16-byte verifier key.
+        assert_eq!(prep.table_and_mac_bytes(), n * 160 * 256 * (16 + 16));
         preps.push(prep);
     }
     let preps: [MaliciousAesPrep; 2] = preps.try_into().unwrap();
@@ -103,7 +105,7 @@ fn constructed_material_is_masked_sbox_tables_with_valid_macs() {
     let preps: Vec<MaliciousAesPrep> = built.into_iter().map(|(r, _, _)| r.unwrap()).collect();
     let sbox = sbox_table();
     for t in [0, 17, 159] {
-        let entry = |e: usize| preps[0].tables[entry_index(0, t, e)] ^ preps[1].tables[entry_index(0, t, e)];
+        let entry = |e: usize| preps[0].entry(entry_index(0, t, e)) ^ preps[1].entry(entry_index(0, t, e));
         // T[e] = S(e ⊕ m) ⊕ o for exactly one input mask m (and then o = T[0] ⊕ S(m)).
         let fits: Vec<usize> =
             (0..256).filter(|&m| (0..256).all(|e| entry(e) ^ entry(0) == sbox[e ^ m] ^ sbox[m])).collect();
@@ -114,8 +116,9 @@ fn constructed_material_is_masked_sbox_tables_with_valid_macs() {
         let PeerKeys::Explicit { tables: keys, outputs } = &verifier.peer_keys else {
             panic!("explicit keys")
         };
-        for (i, (&x, &tag)) in holder.tables.iter().zip(&holder.tags).enumerate() {
-            assert_eq!(tag, Backend::Portable.clmul64(verifier.alpha, u64::from(x)) ^ keys[i]);
+        for (i, key) in keys.iter().enumerate() {
+            let x = u64::from(holder.entry(i));
+            assert_eq!(holder.tag(i), (Backend::Portable.clmul64(verifier.alpha, x) ^ key) & BYTE_TAG_MASK);
         }
         for (j, (&x, &tag)) in holder.output_mask_shares.iter().zip(&holder.output_mask_tags).enumerate() {
             assert_eq!(tag, Backend::Portable.clmul64(verifier.alpha, u64::from(x)) ^ outputs[j]);

@@ -38,10 +38,10 @@ use super::aes_tables::{
 };
 use super::batch_open::BatchHash;
 use super::error::{Step, TinyTableError};
-use super::linear_mac::{byte_multiples, tags_equal};
+use super::linear_mac::{byte_multiples, tags_equal, BYTE_TAG_MASK};
 use super::msg::{check_two_parties, recv, send};
 use super::prefetch::{prefetch, AHEAD};
-use super::sbox_prep::{entry_index, MaliciousAesPrep, OUTPUT_INDEX};
+use super::sbox_prep::{entry_index, entry_of, tag_of, MaliciousAesPrep, OUTPUT_INDEX};
 use crate::aes::Block;
 use crate::field::clmul::Backend;
 use crate::net::Network;
@@ -59,12 +59,13 @@ struct Verifier<'a> {
 }
 
 impl Verifier<'_> {
-    /// Absorbs the expected tags `α·x + β_i` of the peer's `values` at `indices`.
+    /// Absorbs the expected tags `α·x + β_i` of the peer's `values` at `indices` (projected onto
+    /// [`BYTE_TAG_MASK`], as the peer's).
     fn absorb(&mut self, indices: &[u64], values: &[u8]) {
         self.keys.resize(indices.len(), 0);
         self.prep.peer_keys.fill(indices, &mut self.keys);
         for (k, &x) in self.keys.iter_mut().zip(values) {
-            *k ^= self.multiples[usize::from(x)];
+            *k = (*k ^ self.multiples[usize::from(x)]) & BYTE_TAG_MASK;
         }
         self.hash.absorb(&self.keys);
     }
@@ -122,17 +123,17 @@ pub async fn encrypt_batch<N: Network>(
                 *index = (base + TABLE_ENTRIES * j + usize::from(e)) as u64;
             }
         }
-        // Entries and tags of the block `AHEAD` blocks on are prefetched while this one is read, so
-        // many independent cache misses are in flight at once.
+        // An entry and its tag share one word. The words of the block `AHEAD` blocks on are
+        // prefetched while this one is read, so many independent cache misses are in flight.
         let mut mine = Vec::with_capacity(16 * n + if last { HASH_BYTES } else { 0 });
         let distance = 16 * AHEAD;
         for (p, (tag, &k)) in my_tags.iter_mut().zip(&indices).enumerate() {
             if let Some(&later) = indices.get(p + distance) {
-                prefetch(&prep.tables[later as usize]);
-                prefetch(&prep.tags[later as usize]);
+                prefetch(&prep.entries[later as usize]);
             }
-            mine.push(prep.tables[k as usize]);
-            *tag = prep.tags[k as usize];
+            let word = prep.entries[k as usize];
+            mine.push(entry_of(word));
+            *tag = tag_of(word);
         }
         my_hash.absorb(&my_tags);
         if last {
@@ -161,7 +162,8 @@ pub async fn encrypt_batch<N: Network>(
     if prep.reveal.includes(peer) {
         let mut msg = prep.output_mask_shares.clone();
         let mut hash = BatchHash::new(&prep.hash_key);
-        hash.absorb(&prep.output_mask_tags);
+        let tags: Vec<u128> = prep.output_mask_tags.iter().map(|t| t & BYTE_TAG_MASK).collect();
+        hash.absorb(&tags);
         msg.extend(hash.digest());
         send(net, Step::OutputOpening, msg)?;
     }

@@ -12,12 +12,15 @@
 //! dealer's choice: nothing per entry is stored) or from an explicit array (the output of the §4
 //! construction, [`super::sbox_construct`], where the keys are computed, not sampled).
 //!
-//! Sizes per party and block (Table 1, "Optimized"): table shares 160·256 = 40 960 bytes, tags
-//! 160·256·16 bytes (2k bits per entry, 127 used), so 160·256·(1 + 2k/8) = 696 320 bytes =
-//! **680 KiB** with seeded keys ([`MaliciousAesPrep::table_and_mac_bytes`]). Table 1 prints 760 KiB
-//! for "Linear-64 / Optimized", i.e. 19 bytes per entry; §5's own text ("2k bits extra per table
-//! entry") gives the 17 bytes per entry we store, and the paper does not say where the other two
-//! come from. With explicit keys add 16 bytes per entry.
+//! Sizes per party and block (Table 1, "Optimized"): table shares 160·256 = 40 960 bytes and a tag
+//! per entry. §5 counts "2k bits extra per table entry" (17 bytes per entry, 680 KiB); Table 1
+//! prints 760 KiB for "Linear-64 / Optimized" (19 bytes per entry) without saying where the other
+//! two come from. We store **16 bytes per entry, 640 KiB** with seeded keys
+//! ([`MaliciousAesPrep::table_and_mac_bytes`]): a tag of a byte message needs only its low 71
+//! bits ([`BYTE_TAG_MASK`] — the projection is a MAC of its own, see there), so the entry byte
+//! goes into the top byte of its tag's 128-bit word. Each online lookup then reads one aligned
+//! word, one cache line instead of two (the reads are random, in hundreds of MiB: nearly all of
+//! them miss). With explicit keys add 16 bytes per entry.
 //!
 //! **Trust model of the dealer** ([`TrustedDealer::malicious_aes_tables`]): as in
 //! [`super::prep`], a trusted third party sees all masks, table shares and MAC keys; it must be
@@ -31,15 +34,36 @@ use super::aes_tables::{
 };
 use super::batch_open::KeyPrf;
 use super::error::TinyTableError;
-use super::linear_mac::{byte_multiples, MacParams, K64};
+use super::linear_mac::{byte_multiples, MacParams, BYTE_TAG_MASK, K64};
 use super::prep::{Reveal, TrustedDealer};
 use crate::aes::sbox::sbox_table;
 use crate::field::clmul::Backend;
 use crate::net::PartyId;
 use rand_core::{CryptoRng, RngCore};
 
-/// Bytes of one stored tag (k = 64: 127 bits in 16 bytes).
+/// Bytes of one stored tag (k = 64: 127 bits in 16 bytes), or of one packed entry and tag.
 pub const TAG_BYTES: usize = 16;
+/// Bit position of the entry byte in its packed word ([`pack_entry`]).
+const ENTRY_SHIFT: u32 = 120;
+
+/// An entry `x` and its tag in one word: the tag's low 71 bits ([`BYTE_TAG_MASK`]) and `x` in
+/// the top byte.
+#[inline]
+pub(crate) fn pack_entry(x: u8, tag: u128) -> u128 {
+    (tag & BYTE_TAG_MASK) | u128::from(x) << ENTRY_SHIFT
+}
+
+/// The entry byte of a packed word.
+#[inline]
+pub(crate) fn entry_of(word: u128) -> u8 {
+    (word >> ENTRY_SHIFT) as u8
+}
+
+/// The (projected) tag of a packed word.
+#[inline]
+pub(crate) fn tag_of(word: u128) -> u128 {
+    word & BYTE_TAG_MASK
+}
 /// Index domain of the output-mask shares' MAC keys.
 pub(crate) const OUTPUT_INDEX: u64 = 1 << 63;
 
@@ -78,10 +102,9 @@ pub struct MaliciousAesPrep {
     pub(crate) key_owner: PartyId,
     pub(crate) reveal: Reveal,
     pub(crate) blocks: usize,
-    /// Own table shares: block `b`, table `t`, entry `e` at `(160 b + t)·256 + e`.
-    pub(crate) tables: Vec<u8>,
-    /// Tags on the own table shares under the peer's key, same layout.
-    pub(crate) tags: Vec<u128>,
+    /// Own table shares with their tags under the peer's key ([`pack_entry`]): block `b`, table
+    /// `t`, entry `e` at `(160 b + t)·256 + e`.
+    pub(crate) entries: Vec<u128>,
     /// Own MAC key α (for the peer's entries and output-mask shares).
     pub(crate) alpha: u64,
     /// Own per-entry keys β for the peer's values.
@@ -129,14 +152,36 @@ impl MaliciousAesPrep {
     }
 
     /// Bytes of table shares plus stored tags (the quantity of Table 1; masks and the O(1) keys
-    /// not counted): `blocks · 160 · 256 · (1 + 16)` with seeded keys, plus 16 per entry with
-    /// explicit keys.
+    /// not counted): `blocks · 160 · 256 · 16` with seeded keys (entry and tag packed in 16
+    /// bytes), plus 16 per entry with explicit keys.
     pub fn table_and_mac_bytes(&self) -> usize {
         let explicit = match &self.peer_keys {
             PeerKeys::Prf(_) => 0,
             PeerKeys::Explicit { tables, .. } => tables.len() * TAG_BYTES,
         };
-        self.tables.len() + self.tags.len() * TAG_BYTES + explicit
+        self.entries.len() * TAG_BYTES + explicit
+    }
+
+    /// This party's share of table entry `i` ([`entry_index`]).
+    pub(crate) fn entry(&self, i: usize) -> u8 {
+        entry_of(self.entries[i])
+    }
+
+    /// The tag of entry `i` (projected onto [`BYTE_TAG_MASK`]).
+    pub(crate) fn tag(&self, i: usize) -> u128 {
+        tag_of(self.entries[i])
+    }
+
+    /// Replaces entry `i`'s share, keeping its tag (tests forge material with it).
+    #[cfg(test)]
+    pub(crate) fn set_entry(&mut self, i: usize, x: u8) {
+        self.entries[i] = pack_entry(x, tag_of(self.entries[i]));
+    }
+
+    /// Replaces entry `i`'s tag, keeping the share.
+    #[cfg(test)]
+    pub(crate) fn set_tag(&mut self, i: usize, tag: u128) {
+        self.entries[i] = pack_entry(entry_of(self.entries[i]), tag);
     }
 
     /// Checks the internal sizes (material from outside the dealer is checked before use).
@@ -152,8 +197,8 @@ impl MaliciousAesPrep {
         if self.party > 1 || self.key_owner > 1 || matches!(self.reveal, Reveal::To(p) if p > 1) {
             return Err("party, key owner or reveal set outside parties 0, 1".into());
         }
-        if self.tables.len() != entries || self.tags.len() != entries || !explicit_ok {
-            return Err(format!("table, tag or key arrays do not hold {} blocks", self.blocks));
+        if self.entries.len() != entries || !explicit_ok {
+            return Err(format!("entry or key arrays do not hold {} blocks", self.blocks));
         }
         if self.input_masks.len() != input * self.blocks
             || self.output_mask_shares.len() != 16 * self.blocks
@@ -250,13 +295,25 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
         // Party p's values are tagged under the peer's key (α_{1−p}, β from the peer's seed).
         // The dealer indexes the α-multiples with secret entries: it is trusted and runs apart.
         let multiples = alphas.map(|a| byte_multiples(backend, a));
-        let tag_all = |p: usize, values: &[u8], index_of: &dyn Fn(usize) -> u64| -> Vec<u128> {
-            let indices: Vec<u64> = (0..values.len()).map(index_of).collect();
-            let mut tags = large_zeroed(values.len());
-            prfs[1 - p].eval(&indices, &mut tags);
-            for (t, &x) in tags.iter_mut().zip(values) {
-                *t ^= multiples[1 - p][usize::from(x)];
+        let pack_all = |p: usize, values: &[u8]| -> Vec<u128> {
+            const CHUNK: usize = 1024;
+            let mut words = large_zeroed(values.len());
+            let mut indices = [0u64; CHUNK];
+            for (c, (values, words)) in values.chunks(CHUNK).zip(words.chunks_mut(CHUNK)).enumerate() {
+                let indices = &mut indices[..values.len()];
+                indices.iter_mut().enumerate().for_each(|(j, i)| *i = (CHUNK * c + j) as u64);
+                prfs[1 - p].eval(indices, words);
+                for (w, &x) in words.iter_mut().zip(values) {
+                    *w = pack_entry(x, *w ^ multiples[1 - p][usize::from(x)]);
+                }
             }
+            words
+        };
+        let tag_outputs = |p: usize, shares: &[u8]| -> Vec<u128> {
+            let indices: Vec<u64> = (0..shares.len() as u64).map(|i| OUTPUT_INDEX | i).collect();
+            let mut tags = vec![0; shares.len()];
+            prfs[1 - p].eval(&indices, &mut tags);
+            tags.iter_mut().zip(shares).for_each(|(t, &x)| *t ^= multiples[1 - p][usize::from(x)]);
             tags
         };
         let [tables_0, tables_1] = tables;
@@ -267,13 +324,12 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
             key_owner,
             reveal,
             blocks,
-            tags: tag_all(p, &tables, &|i| i as u64),
-            tables,
+            entries: pack_all(p, &tables),
             alpha: alphas[p],
             peer_keys: PeerKeys::Prf(Box::new(prfs[p].clone())),
             hash_key,
             input_masks,
-            output_mask_tags: tag_all(p, &shares, &|i| OUTPUT_INDEX | i as u64),
+            output_mask_tags: tag_outputs(p, &shares),
             output_mask_shares: shares,
         };
         Ok([make(0, tables_0, masks_0, shares_0), make(1, tables_1, masks_1, shares_1)])

@@ -3,7 +3,7 @@
 //! sent message) makes the honest party abort with a typed error before any ciphertext is revealed.
 
 use super::aes_tables::{AesTablePrep, TABLES_PER_BLOCK, TABLE_ENTRIES};
-use super::linear_mac::{MacParams, K64};
+use super::linear_mac::{MacParams, BYTE_TAG_MASK, K64};
 use super::sbox_malicious::encrypt_batch;
 use super::sbox_prep::{entry_index, MaliciousAesPrep};
 use super::*;
@@ -170,15 +170,18 @@ fn sizes_match_table1_formulas() {
         assert_eq!(p.stored_table_bytes(), 20 * 1024);
         assert_eq!(p.tables().len(), 40 * 1024);
     }
-    // Malicious, linear MAC k = 64: 2k bits of tag extra per entry, keys from a seed.
+    // Malicious, linear MAC k = 64: §5's 2k bits of tag per entry would make 17 bytes per entry;
+    // the tag of a byte needs only 2k − 1 − 56 = 71 bits, so entry and tag share 16 bytes.
     let k = K64::K as usize;
+    assert_eq!(BYTE_TAG_MASK.count_ones() as usize, k + 8 - 1);
+    assert!(BYTE_TAG_MASK.count_ones() + 8 <= 128);
     for blocks in [1, 3] {
         let preps = dealer(2).malicious_aes_tables(0, Reveal::Both, blocks).unwrap();
         for p in &preps {
-            assert_eq!(p.table_and_mac_bytes(), blocks * 160 * 256 * (1 + 2 * k / 8));
+            assert_eq!(p.table_and_mac_bytes(), blocks * 160 * 256 * 16);
         }
     }
-    assert_eq!(160 * 256 * (1 + 2 * k / 8), 680 * 1024);
+    assert_eq!(160 * 256 * 16, 640 * 1024);
 }
 
 #[test]
@@ -256,7 +259,8 @@ fn mixed_stored_and_seed_derived_material_encrypts() {
 fn wrong_table_entry_aborts() {
     let mut preps = fips_preps(10);
     for e in 0..256 {
-        preps[1].tables[entry_index(0, 37, e)] ^= 0x10;
+        let i = entry_index(0, 37, e);
+        preps[1].set_entry(i, preps[1].entry(i) ^ 0x10);
     }
     assert_abort(&run(&preps, &[FIPS_KEY], &[FIPS_PT], None), Step::SboxMacCheck, 11);
 }
@@ -265,7 +269,8 @@ fn wrong_table_entry_aborts() {
 fn wrong_mac_aborts() {
     let mut preps = fips_preps(11);
     for e in 0..256 {
-        preps[1].tags[entry_index(0, 150, e)] ^= 1 << 70;
+        let i = entry_index(0, 150, e);
+        preps[1].set_tag(i, preps[1].tag(i) ^ 1 << 70);
     }
     assert_abort(&run(&preps, &[FIPS_KEY], &[FIPS_PT], None), Step::SboxMacCheck, 11);
 }
@@ -287,7 +292,10 @@ fn different_hash_key_aborts() {
 #[test]
 fn forged_table_shares_with_old_tags_abort() {
     let mut preps = fips_preps(14);
-    ChaCha20Rng::seed_from_u64(1).fill_bytes(&mut preps[1].tables);
+    let mut rng = ChaCha20Rng::seed_from_u64(1);
+    for i in 0..preps[1].entries.len() {
+        preps[1].set_entry(i, rng.next_u32() as u8);
+    }
     assert_abort(&run(&preps, &[FIPS_KEY], &[FIPS_PT], None), Step::SboxMacCheck, 11);
 }
 
@@ -299,8 +307,7 @@ fn valid_entry_tag_pairs_from_the_wrong_index_abort() {
     for t in 0..TABLES_PER_BLOCK {
         for e in (0..256).step_by(2) {
             let (a, b) = (entry_index(0, t, e), entry_index(0, t, e + 1));
-            preps[1].tables.swap(a, b);
-            preps[1].tags.swap(a, b);
+            preps[1].entries.swap(a, b);
         }
     }
     assert_abort(&run(&preps, &[FIPS_KEY], &[FIPS_PT], None), Step::SboxMacCheck, 11);
@@ -330,8 +337,8 @@ fn additive_attack_needs_alpha() {
         let mut forged = preps.clone();
         for e in 0..256 {
             let i = entry_index(0, 0, e);
-            forged[1].tables[i] ^= 0x01;
-            forged[1].tags[i] ^= K64::mul(Backend::Portable, guess, 1);
+            forged[1].set_entry(i, forged[1].entry(i) ^ 0x01);
+            forged[1].set_tag(i, forged[1].tag(i) ^ K64::mul(Backend::Portable, guess, 1));
         }
         let out = run(&forged, &[FIPS_KEY], &[FIPS_PT], None);
         if accepted {
@@ -420,7 +427,7 @@ fn bad_setup_is_a_typed_error() {
     let out = run(&preps, &[FIPS_KEY, FIPS_KEY], &[FIPS_PT, FIPS_PT], None);
     assert!(matches!(out[0].0, Err(TinyTableError::BadInput { party: 0, .. })));
     let mut short = preps.clone();
-    short[0].tags.pop();
+    short[0].entries.pop();
     let out = run(&short, &[FIPS_KEY], &[FIPS_PT], None);
     assert!(matches!(out[0].0, Err(TinyTableError::PrepMismatch { party: 0, .. })));
     assert!(matches!(dealer(1).malicious_aes_tables(2, Reveal::Both, 1), Err(TinyTableError::BadIoSpec(_))));

@@ -55,19 +55,23 @@ struct Verifier<'a> {
     /// `α·x` for every byte `x` (indexed by the peer's public entries only).
     multiples: &'a [u128],
     hash: BatchHash,
-    keys: Vec<u128>,
 }
 
 impl Verifier<'_> {
     /// Absorbs the expected tags `α·x + β_i` of the peer's `values` at `indices` (projected onto
-    /// [`BYTE_TAG_MASK`], as the peer's).
+    /// [`BYTE_TAG_MASK`], as the peer's). Keys, tags and hash go chunk by chunk, so the
+    /// intermediate values stay in L1.
     fn absorb(&mut self, indices: &[u64], values: &[u8]) {
-        self.keys.resize(indices.len(), 0);
-        self.prep.peer_keys.fill(indices, &mut self.keys);
-        for (k, &x) in self.keys.iter_mut().zip(values) {
-            *k = (*k ^ self.multiples[usize::from(x)]) & BYTE_TAG_MASK;
+        const CHUNK: usize = 256;
+        let mut keys = [0u128; CHUNK];
+        for (indices, values) in indices.chunks(CHUNK).zip(values.chunks(CHUNK)) {
+            let keys = &mut keys[..indices.len()];
+            self.prep.peer_keys.fill(indices, keys);
+            for (k, &x) in keys.iter_mut().zip(values) {
+                *k = (*k ^ self.multiples[usize::from(x)]) & BYTE_TAG_MASK;
+            }
+            self.hash.absorb(keys);
         }
-        self.hash.absorb(&self.keys);
     }
 
     fn matches(&self, received: &[u8]) -> bool {
@@ -110,8 +114,7 @@ pub async fn encrypt_batch<N: Network>(
 
     let multiples = byte_multiples(Backend::detect(), prep.alpha);
     let mut my_hash = BatchHash::new(&prep.hash_key);
-    let mut verifier =
-        Verifier { prep, multiples: &multiples, hash: BatchHash::new(&prep.hash_key), keys: Vec::new() };
+    let mut verifier = Verifier { prep, multiples: &multiples, hash: BatchHash::new(&prep.hash_key) };
     let mut indices = vec![0u64; 16 * n];
     let mut my_tags = vec![0u128; 16 * n];
     for round in 1..ROUND_KEYS {
@@ -172,8 +175,7 @@ pub async fn encrypt_batch<N: Network>(
     }
     let theirs = recv(net, Step::OutputOpening, 16 * n + HASH_BYTES).await?;
     let output_indices: Vec<u64> = (0..16 * n as u64).map(|i| OUTPUT_INDEX | i).collect();
-    let mut check =
-        Verifier { prep, multiples: &multiples, hash: BatchHash::new(&prep.hash_key), keys: Vec::new() };
+    let mut check = Verifier { prep, multiples: &multiples, hash: BatchHash::new(&prep.hash_key) };
     check.absorb(&output_indices, &theirs[..16 * n]);
     if !check.matches(&theirs[16 * n..]) {
         return Err(TinyTableError::AuthenticationFailed { party, step: Step::OutputOpening });

@@ -163,11 +163,13 @@ impl MaliciousAesPrep {
     }
 
     /// This party's share of table entry `i` ([`entry_index`]).
+    #[cfg(test)]
     pub(crate) fn entry(&self, i: usize) -> u8 {
         entry_of(self.entries[i])
     }
 
     /// The tag of entry `i` (projected onto [`BYTE_TAG_MASK`]).
+    #[cfg(test)]
     pub(crate) fn tag(&self, i: usize) -> u128 {
         tag_of(self.entries[i])
     }

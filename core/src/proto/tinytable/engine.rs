@@ -14,7 +14,7 @@ use super::slice::{lane_words, lookup, pack, unpack};
 use crate::circuit::{AndGate, Circuit, LinearGate};
 use crate::net::Network;
 use core::cell::RefCell;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// What a protocol does with the table bits opened in one AND layer.
 pub(crate) trait Openings {
@@ -157,7 +157,12 @@ thread_local! {
     static LAST_PLAN: RefCell<Option<(Circuit, Arc<SlotPlan>)>> = const { RefCell::new(None) };
 }
 
-/// The slot plan of `circuit`, reused if this thread planned an equal circuit last.
+/// The plan made last in this process, for threads that have not planned that circuit yet (each
+/// party of a session, and each session, may run on a thread of its own).
+static SHARED_PLAN: Mutex<Option<(Circuit, Arc<SlotPlan>)>> = Mutex::new(None);
+
+/// The slot plan of `circuit`: this thread's last plan if its circuit is equal, else the
+/// process's last plan if its circuit is equal, else a new plan (which both then keep).
 fn plan_for(circuit: &Circuit) -> Arc<SlotPlan> {
     LAST_PLAN.with(|cell| {
         if let Some((planned, plan)) = &*cell.borrow() {
@@ -165,10 +170,32 @@ fn plan_for(circuit: &Circuit) -> Arc<SlotPlan> {
                 return Arc::clone(plan);
             }
         }
-        let plan = Arc::new(SlotPlan::new(circuit));
+        let plan = shared_plan_for(circuit);
         *cell.borrow_mut() = Some((circuit.clone(), Arc::clone(&plan)));
         plan
     })
+}
+
+fn shared_plan_for(circuit: &Circuit) -> Arc<SlotPlan> {
+    // The plan is a function of the public circuit, so a poisoned lock's value is still valid.
+    // Planning under the lock makes a second thread asking for the same circuit wait and reuse it.
+    let mut shared = SHARED_PLAN.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some((planned, plan)) = &*shared {
+        if planned == circuit {
+            return Arc::clone(plan);
+        }
+    }
+    let plan = Arc::new(SlotPlan::new(circuit));
+    *shared = Some((circuit.clone(), Arc::clone(&plan)));
+    plan
+}
+
+/// Plans the bit-sliced evaluation of `circuit` ahead of an online phase: which storage slot holds
+/// each wire when (a function of the public circuit only, like parsing it). Evaluations of an
+/// equal circuit on any thread of this process then reuse the plan until another circuit is
+/// planned; without this call the first evaluation on each thread plans it.
+pub(crate) fn prepare_circuit(circuit: &Circuit) {
+    plan_for(circuit);
 }
 
 /// Masked wire values after evaluation: the slots of the input and output wires.
@@ -298,13 +325,22 @@ mod tests {
         )
         .expect("one AND gate");
         let first = plan_for(&aes);
-        assert!(Arc::ptr_eq(&first, &plan_for(&aes.clone())), "equal circuit reuses the plan");
+        assert!(Arc::ptr_eq(&first, &plan_for(&aes.clone())), "equal circuit reuses this thread's plan");
         let other = plan_for(&small);
         assert_eq!((other.and_gates.len(), other.linear_gates.len()), (1, 0));
+        // Back to AES: from the process's last plan or planned again (tests on other threads plan
+        // too), the plan is the same.
         let again = plan_for(&aes);
-        assert!(!Arc::ptr_eq(&first, &again), "the cache holds the last circuit only");
         assert_eq!(again.and_gates.len(), first.and_gates.len());
         assert_eq!(again.slot_of, first.slot_of);
+        // Another thread gets an equal plan, and keeps it as its own.
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                let theirs = plan_for(&aes);
+                assert_eq!(theirs.slot_of, first.slot_of);
+                assert!(Arc::ptr_eq(&theirs, &plan_for(&aes)));
+            });
+        });
     }
 
     #[test]

@@ -82,6 +82,7 @@ pub use fig8::{fig8_binary, fig8_malicious};
 pub use mac::MacWord;
 pub use malicious::evaluate_malicious;
 pub use malicious_prep::MaliciousPrep;
+pub use online::prepare_circuit;
 pub use prep::{BinaryPrep, IoSpec, Preprocessing, Reveal, TrustedDealer};
 pub use sbox_prep::MaliciousAesPrep;
 pub use slice::SlicedPrep;

@@ -32,6 +32,15 @@ use crate::net::Network;
 /// The outputs of one instance for one party: per output value, its bits if revealed to the party.
 pub type Outputs = Vec<Option<Vec<bool>>>;
 
+/// Plans the bit-sliced evaluation of `circuit` ahead of its online phases (passive and
+/// malicious): which storage slot holds each wire when, a function of the public circuit only.
+/// Evaluations of an equal circuit on any thread of this process reuse the plan until another
+/// circuit is planned. Optional: without it, the first evaluation on each thread plans (for
+/// AES-128 about a fifth of the online time of a batch of 1024).
+pub fn prepare_circuit(circuit: &Circuit) {
+    super::engine::prepare_circuit(circuit);
+}
+
 /// Evaluates one instance of `circuit`; see [`evaluate_batch`].
 pub async fn evaluate<N: Network>(
     net: &mut N,

@@ -17,8 +17,8 @@
 
 use super::error::MaestroError;
 use super::sbox::SboxLayer;
-use crate::aes::linear::{add_round_key, inv_mix_columns, inv_shift_rows, mix_columns, shift_rows};
-use crate::aes::{KeyExpansion, KeySize, RoundKeys};
+use crate::aes::linear::{add_round_key, inv_mix_columns, inv_shift_rows};
+use crate::aes::{AesByte, KeyExpansion, KeySize, RoundKeys};
 use crate::net::Network;
 
 /// Expands a shared key (16, 24 or 32 bytes) into shared round keys in MPC: one `sub_bytes` call
@@ -61,12 +61,9 @@ pub async fn encrypt_blocks<S: SboxLayer, N: Network>(
     }
     for r in 1..=rounds {
         sbox.sub_bytes(net, blocks.as_flattened_mut()).await?;
+        let round_key = round_keys.round(r);
         for block in blocks.iter_mut() {
-            shift_rows(block);
-            if r != rounds {
-                mix_columns(block);
-            }
-            add_round_key(block, round_keys.round(r));
+            AesByte::round_linear(block, round_key, r == rounds);
         }
     }
     sbox.to_replicated(net, blocks.as_flattened_mut()).await

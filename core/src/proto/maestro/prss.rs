@@ -191,6 +191,31 @@ impl Prss {
         stream_into(&mut self.next.zero, out, Draw::Xor);
     }
 
+    /// [`Prss::zero_into`] as a new buffer of `n` bytes (the same draws), written once: both
+    /// streams are drawn a step at a time into stack buffers and their sum appended.
+    pub fn zero_bytes(&mut self, n: usize) -> Vec<u8> {
+        if parallel_now(n) {
+            let mut out = vec![0u8; n];
+            self.zero_into(&mut out);
+            return out;
+        }
+        let mut out = Vec::with_capacity(n);
+        let (mut own, mut next) = ([0u8; XOR_STEP], [0u8; XOR_STEP]);
+        while out.len() < n {
+            let step = (n - out.len()).min(XOR_STEP);
+            let (own, next) = (&mut own[..step], &mut next[..step]);
+            // Steps are a multiple of 4 bytes except the last, so the streams end where one
+            // long draw would leave them.
+            self.own.zero.fill_bytes(own);
+            self.next.zero.fill_bytes(next);
+            for (a, b) in own.iter_mut().zip(next.iter()) {
+                *a ^= b;
+            }
+            out.extend_from_slice(own);
+        }
+        out
+    }
+
     /// [`Prss::random`] as contiguous components (the same draws).
     pub fn random_packed(&mut self, n: usize) -> super::packed::Packed {
         let mut first = vec![0u8; n];
@@ -302,6 +327,12 @@ mod tests {
             let mut z = vec![0xa5u8; n];
             prss.zero_into(&mut z);
             assert_eq!(z, expected, "zero_into, n {n}");
+            let expected: Vec<u8> = reference_draw(&mut own_zero, n)
+                .iter()
+                .zip(reference_draw(&mut next_zero, n))
+                .map(|(a, b)| a ^ b)
+                .collect();
+            assert_eq!(prss.zero_bytes(n), expected, "zero_bytes, n {n}");
             let expected_zero: Vec<u8> = reference_draw(&mut own_zero, n)
                 .iter()
                 .zip(reference_draw(&mut next_zero, n))

@@ -74,7 +74,7 @@ pub(super) fn inv_affine(bytes: &[RssShare]) -> Vec<RssShare> {
 /// [`apply_affine`] for contiguous inverses: the linear part eight bytes at a time.
 pub(super) fn apply_affine_packed(bytes: &mut [RssShare], mut inverses: super::packed::Packed) {
     let affine = super::packed::ByteLinear::new(affine_linear);
-    inverses = inverses.map_linear(&affine);
+    inverses.map_linear_in_place(&affine);
     inverses.add_public(AFFINE_CONSTANT);
     inverses.write_to(bytes);
 }

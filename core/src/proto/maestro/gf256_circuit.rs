@@ -20,7 +20,7 @@ use super::frobenius::{POW16, POW4, SQUARE};
 use super::online::Party;
 use super::packed::{ByteLinear, Packed};
 use super::rss::RssShare;
-use super::sbox::{apply_affine_packed, inv_affine, SboxLayer};
+use super::sbox::{affine_in_place, apply_affine_packed, inv_affine, SboxLayer};
 use crate::net::Network;
 
 /// Shares of x²⁵⁴ (= x⁻¹, with 0 ↦ 0) for every x, in three rounds of batched multiplications.
@@ -118,6 +118,25 @@ impl SboxLayer for Gf256CircuitSbox {
         let x = Packed::from_shares(self.party.id(), bytes);
         let inverses = inverse_packed(&mut self.party, net, &x).await?;
         apply_affine_packed(bytes, inverses);
+        Ok(())
+    }
+
+    /// SubBytes and the round's linear part on the contiguous shares (word-parallel per
+    /// component, [`Packed::round_linear`]) before they are written back: one pass fewer over
+    /// the state than the default.
+    async fn sub_bytes_and_round_linear<N: Network>(
+        &mut self,
+        net: &mut N,
+        blocks: &mut [[RssShare; 16]],
+        round_key: &[RssShare; 16],
+        last: bool,
+    ) -> Result<(), MaestroError> {
+        let bytes = blocks.as_flattened_mut();
+        let x = Packed::from_shares(self.party.id(), bytes);
+        let mut state = inverse_packed(&mut self.party, net, &x).await?;
+        affine_in_place(&mut state);
+        state.round_linear(round_key, last);
+        state.write_to(bytes);
         Ok(())
     }
 

@@ -21,6 +21,7 @@ use super::msg::{recv_bytes, send_bytes};
 use super::online::Party;
 use super::par::{for_chunks_mut, parallel_now, CHUNK};
 use super::rss::RssShare;
+use crate::aes::linear::round_linear_bytes;
 use crate::field::{Gf16, Gf256, Gf256Backend};
 use crate::net::{Network, PartyId};
 
@@ -102,6 +103,26 @@ impl Packed {
             _ => return,
         };
         component.iter_mut().for_each(|b| *b ^= c);
+    }
+
+    /// The linear part of an AES encryption round ([`crate::aes::AesByte::round_linear`]) on
+    /// every 16-element block of AES states, with the shared `round_key`: the maps are linear, so
+    /// each component buffer goes through the word-parallel [`round_linear_bytes`] with the same
+    /// component of the key.
+    ///
+    /// # Panics
+    /// If the length is not a multiple of 16 or `round_key` is held by another party.
+    pub fn round_linear(&mut self, round_key: &[RssShare; 16], last: bool) {
+        assert_eq!(self.len() % 16, 0, "Packed::round_linear: not a whole number of blocks");
+        assert!(round_key.iter().all(|k| k.party() == self.party), "round key of another party");
+        for (component, key) in [
+            (&mut self.first, round_key.map(|k| k.first().0)),
+            (&mut self.second, round_key.map(|k| k.second().0)),
+        ] {
+            for block in component.chunks_exact_mut(16) {
+                round_linear_bytes(block.try_into().expect("16-byte chunk"), &key, last);
+            }
+        }
     }
 
     /// `self` followed by `other`.
@@ -716,6 +737,29 @@ mod tests {
                 if simd_available() {
                     assert_eq!(done, len / 32 * 32);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn packed_round_linear_matches_the_share_round() {
+        let mut rng = ChaCha20Rng::seed_from_u64(73);
+        for blocks in [1, 3, 40] {
+            let shares = random_shares(&mut rng, 2, 16 * blocks);
+            let key: [RssShare; 16] = random_shares(&mut rng, 2, 16).try_into().expect("16 shares");
+            for last in [false, true] {
+                let mut packed = Packed::from_shares(2, &shares);
+                packed.round_linear(&key, last);
+                let mut expected: Vec<[RssShare; 16]> =
+                    shares.chunks_exact(16).map(|c| c.try_into().expect("16 shares")).collect();
+                for block in expected.iter_mut() {
+                    crate::aes::linear::shift_rows(block);
+                    if !last {
+                        crate::aes::linear::mix_columns(block);
+                    }
+                    crate::aes::linear::add_round_key(block, &key);
+                }
+                assert_eq!(packed.to_shares(), expected.as_flattened(), "blocks {blocks}, last {last}");
             }
         }
     }

@@ -122,8 +122,8 @@ impl SboxLayer for Gf256CircuitSbox {
     }
 
     /// SubBytes and the round's linear part on the contiguous shares (word-parallel per
-    /// component, [`Packed::round_linear`]) before they are written back: one pass fewer over
-    /// the state than the default.
+    /// component, [`Packed::write_round_linear`]) as they are written back: one pass fewer
+    /// over the state than the default.
     async fn sub_bytes_and_round_linear<N: Network>(
         &mut self,
         net: &mut N,
@@ -135,8 +135,7 @@ impl SboxLayer for Gf256CircuitSbox {
         let x = Packed::from_shares(self.party.id(), bytes);
         let mut state = inverse_packed(&mut self.party, net, &x).await?;
         affine_in_place(&mut state);
-        state.round_linear(round_key, last);
-        state.write_to(bytes);
+        state.write_round_linear(round_key, last, bytes);
         Ok(())
     }
 

@@ -106,21 +106,27 @@ impl Packed {
     }
 
     /// The linear part of an AES encryption round ([`crate::aes::AesByte::round_linear`]) on
-    /// every 16-element block of AES states, with the shared `round_key`: the maps are linear, so
-    /// each component buffer goes through the word-parallel [`round_linear_bytes`] with the same
-    /// component of the key.
+    /// every 16-element block of AES states, with the shared `round_key`, written into `out` as
+    /// [`RssShare`] values: the maps are linear, so each block of each component goes through the
+    /// word-parallel [`round_linear_bytes`] with the same component of the key, and the result
+    /// is stored straight into `out` (no pass back over the buffers).
     ///
     /// # Panics
-    /// If the length is not a multiple of 16 or `round_key` is held by another party.
-    pub fn round_linear(&mut self, round_key: &[RssShare; 16], last: bool) {
-        assert_eq!(self.len() % 16, 0, "Packed::round_linear: not a whole number of blocks");
+    /// If the length is not a multiple of 16 or not `out.len()`, or `round_key` is held by
+    /// another party.
+    pub fn write_round_linear(&self, round_key: &[RssShare; 16], last: bool, out: &mut [RssShare]) {
+        assert!(self.party < 3, "Packed: party {} is not 0, 1 or 2", self.party);
+        assert!(self.len() % 16 == 0 && self.len() == out.len(), "Packed::write_round_linear: lengths");
         assert!(round_key.iter().all(|k| k.party() == self.party), "round key of another party");
-        for (component, key) in [
-            (&mut self.first, round_key.map(|k| k.first().0)),
-            (&mut self.second, round_key.map(|k| k.second().0)),
-        ] {
-            for block in component.chunks_exact_mut(16) {
-                round_linear_bytes(block.try_into().expect("16-byte chunk"), &key, last);
+        let (key_first, key_second) = (round_key.map(|k| k.first().0), round_key.map(|k| k.second().0));
+        let blocks = self.first.chunks_exact(16).zip(self.second.chunks_exact(16));
+        for ((first, second), out) in blocks.zip(out.chunks_exact_mut(16)) {
+            let mut first: [u8; 16] = first.try_into().expect("16-byte chunk");
+            let mut second: [u8; 16] = second.try_into().expect("16-byte chunk");
+            round_linear_bytes(&mut first, &key_first, last);
+            round_linear_bytes(&mut second, &key_second, last);
+            for ((o, &a), &b) in out.iter_mut().zip(&first).zip(&second) {
+                *o = RssShare::from_components(self.party, a, b);
             }
         }
     }
@@ -748,8 +754,8 @@ mod tests {
             let shares = random_shares(&mut rng, 2, 16 * blocks);
             let key: [RssShare; 16] = random_shares(&mut rng, 2, 16).try_into().expect("16 shares");
             for last in [false, true] {
-                let mut packed = Packed::from_shares(2, &shares);
-                packed.round_linear(&key, last);
+                let mut out = vec![RssShare::zero(2); shares.len()];
+                Packed::from_shares(2, &shares).write_round_linear(&key, last, &mut out);
                 let mut expected: Vec<[RssShare; 16]> =
                     shares.chunks_exact(16).map(|c| c.try_into().expect("16 shares")).collect();
                 for block in expected.iter_mut() {
@@ -759,7 +765,7 @@ mod tests {
                     }
                     crate::aes::linear::add_round_key(block, &key);
                 }
-                assert_eq!(packed.to_shares(), expected.as_flattened(), "blocks {blocks}, last {last}");
+                assert_eq!(out, expected.as_flattened(), "blocks {blocks}, last {last}");
             }
         }
     }

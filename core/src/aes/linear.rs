@@ -42,6 +42,19 @@ pub trait AesByte: Copy + Add<Output = Self> + AddAssign {
         // 0 · x = x + x in characteristic 2, which keeps this generic over share types.
         acc.unwrap_or(self + self)
     }
+
+    /// The linear part of an encryption round after SubBytes: ShiftRows, MixColumns (skipped
+    /// when `last`) and AddRoundKey with `round_key`. The default composes the generic maps
+    /// below; byte types with a word-parallel form (plain bytes, and replicated shares component
+    /// by component through [`round_linear_bytes`]) override it.
+    #[inline]
+    fn round_linear(state: &mut [Self; 16], round_key: &[Self; 16], last: bool) {
+        shift_rows(state);
+        if !last {
+            mix_columns(state);
+        }
+        add_round_key(state, round_key);
+    }
 }
 
 impl AesByte for Gf256 {
@@ -54,6 +67,13 @@ impl AesByte for Gf256 {
     #[inline]
     fn add_public(self, c: u8) -> Self {
         Gf256(self.0 ^ c)
+    }
+
+    #[inline]
+    fn round_linear(state: &mut [Self; 16], round_key: &[Self; 16], last: bool) {
+        let mut bytes = state.map(|b| b.0);
+        round_linear_bytes(&mut bytes, Gf256::as_bytes(round_key), last);
+        *state = bytes.map(Gf256);
     }
 }
 
@@ -165,6 +185,21 @@ mod tests {
             mix_columns(&mut s);
         }
         core::array::from_fn(|j| s[j].0 ^ key[j])
+    }
+
+    #[test]
+    fn gf256_round_linear_is_the_word_parallel_form() {
+        let mut rng = ChaCha20Rng::seed_from_u64(42);
+        for _ in 0..200 {
+            let (mut state, mut key) = ([0u8; 16], [0u8; 16]);
+            rng.fill_bytes(&mut state);
+            rng.fill_bytes(&mut key);
+            for last in [false, true] {
+                let mut s = state.map(Gf256);
+                Gf256::round_linear(&mut s, &key.map(Gf256), last);
+                assert_eq!(s.map(|b| b.0), reference(&state, &key, last));
+            }
+        }
     }
 
     #[test]

@@ -71,11 +71,7 @@ impl Aes {
             for b in state.iter_mut() {
                 *b = sbox::sbox(*b);
             }
-            linear::shift_rows(&mut state);
-            if r != rounds {
-                linear::mix_columns(&mut state);
-            }
-            linear::add_round_key(&mut state, self.round_keys.round(r));
+            AesByte::round_linear(&mut state, self.round_keys.round(r), r == rounds);
         }
         from_state(&state)
     }

@@ -2,6 +2,11 @@
 //! round structure): the linear layer ([`crate::aes::linear`]) and the key schedule state machine
 //! ([`KeyExpansion`]) of the plain cipher are reused unchanged on shares.
 //!
+//! Each encryption round is one [`SboxLayer::sub_bytes_and_round_linear`] call: SubBytes, then
+//! the round's linear part ([`crate::aes::AesByte::round_linear`], the word-parallel
+//! [`crate::aes::linear::round_linear_bytes`] for replicated shares), which a layer may run on
+//! its own share layout.
+//!
 //! Batching: encrypting s blocks passes all 16·s state bytes of a round to one
 //! [`SboxLayer::sub_bytes`] call, and each key-schedule `SubWord` is one call of 4 bytes, so the
 //! round count is independent of s. The key schedule is computed once per key, however many
@@ -17,7 +22,7 @@
 
 use super::error::MaestroError;
 use super::sbox::SboxLayer;
-use crate::aes::linear::{add_round_key, inv_mix_columns, inv_shift_rows, mix_columns, shift_rows};
+use crate::aes::linear::{add_round_key, inv_mix_columns, inv_shift_rows};
 use crate::aes::{KeyExpansion, KeySize, RoundKeys};
 use crate::net::Network;
 
@@ -60,14 +65,7 @@ pub async fn encrypt_blocks<S: SboxLayer, N: Network>(
         add_round_key(block, round_keys.round(0));
     }
     for r in 1..=rounds {
-        sbox.sub_bytes(net, blocks.as_flattened_mut()).await?;
-        for block in blocks.iter_mut() {
-            shift_rows(block);
-            if r != rounds {
-                mix_columns(block);
-            }
-            add_round_key(block, round_keys.round(r));
-        }
+        sbox.sub_bytes_and_round_linear(net, blocks, round_keys.round(r), r == rounds).await?;
     }
     sbox.to_replicated(net, blocks.as_flattened_mut()).await
 }

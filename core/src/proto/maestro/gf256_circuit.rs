@@ -20,7 +20,7 @@ use super::frobenius::{POW16, POW4, SQUARE};
 use super::online::Party;
 use super::packed::{ByteLinear, Packed};
 use super::rss::RssShare;
-use super::sbox::{apply_affine_packed, inv_affine, SboxLayer};
+use super::sbox::{affine_in_place, apply_affine_packed, inv_affine, SboxLayer};
 use crate::net::Network;
 
 /// Shares of x²⁵⁴ (= x⁻¹, with 0 ↦ 0) for every x, in three rounds of batched multiplications.
@@ -42,7 +42,7 @@ pub(super) async fn inverse_observed<N: Network>(
     observe: &mut impl FnMut(&Packed, &Packed, &Packed),
 ) -> Result<Vec<RssShare>, MaestroError> {
     let x = Packed::from_shares(party.id(), x);
-    Ok(inverse_packed_observed(party, net, &x, observe).await?.to_shares())
+    Ok(inverse_packed_observed(party, net, &x, Some(observe)).await?.to_shares())
 }
 
 /// [`inverse`] on contiguous shares (the same messages).
@@ -51,28 +51,36 @@ pub async fn inverse_packed<N: Network>(
     net: &mut N,
     x: &Packed,
 ) -> Result<Packed, MaestroError> {
-    inverse_packed_observed(party, net, x, &mut |_, _, _| {}).await
+    inverse_packed_observed(party, net, x, None::<&mut fn(&Packed, &Packed, &Packed)>).await
 }
 
+/// The circuit. Round 2's batch is multiplied from the parts of its operands in place
+/// ([`Party::mul_packed_batches`]); the concatenated operands are built only for an observer.
 async fn inverse_packed_observed<N: Network>(
     party: &mut Party,
     net: &mut N,
     x: &Packed,
-    observe: &mut impl FnMut(&Packed, &Packed, &Packed),
+    mut observe: Option<&mut impl FnMut(&Packed, &Packed, &Packed)>,
 ) -> Result<Packed, MaestroError> {
     let n = x.len();
+    let me = party.id();
     let x2 = x.map_linear(&ByteLinear::new(|b| SQUARE.apply(b)));
     let x3 = party.mul_packed(net, &x2, x).await?;
-    observe(&x2, x, &x3);
+    if let Some(observe) = observe.as_mut() {
+        observe(&x2, x, &x3);
+    }
     let x12 = x3.map_linear(&ByteLinear::new(|b| POW4.apply(b)));
     // Round 2: [x¹² · x², x¹² · x³] as one batch.
-    let (left, right) = (x12.concat(&x12), x2.concat(&x3));
-    let products = party.mul_packed(net, &left, &right).await?;
-    observe(&left, &right, &products);
-    let (x14, x15) = products.split_at(n);
-    let x240 = x15.map_linear(&ByteLinear::new(|b| POW16.apply(b)));
-    let inverse = party.mul_packed(net, &x240, &x14).await?;
-    observe(&x240, &x14, &inverse);
+    let products = party.mul_packed_batches(net, &[(x12.view(), x2.view()), (x12.view(), x3.view())]).await?;
+    if let Some(observe) = observe.as_mut() {
+        observe(&x12.concat(&x12), &x2.concat(&x3), &products);
+    }
+    let (x14, x15) = (products.view_range(0..n), products.view_range(n..2 * n));
+    let x240 = x15.map_linear(me, &ByteLinear::new(|b| POW16.apply(b)));
+    let inverse = party.mul_packed_batches(net, &[(x240.view(), x14)]).await?;
+    if let Some(observe) = observe.as_mut() {
+        observe(&x240, &x14.to_packed(me), &inverse);
+    }
     Ok(inverse)
 }
 
@@ -110,6 +118,24 @@ impl SboxLayer for Gf256CircuitSbox {
         let x = Packed::from_shares(self.party.id(), bytes);
         let inverses = inverse_packed(&mut self.party, net, &x).await?;
         apply_affine_packed(bytes, inverses);
+        Ok(())
+    }
+
+    /// SubBytes and the round's linear part on the contiguous shares (word-parallel per
+    /// component, [`Packed::write_round_linear`]) as they are written back: one pass fewer
+    /// over the state than the default.
+    async fn sub_bytes_and_round_linear<N: Network>(
+        &mut self,
+        net: &mut N,
+        blocks: &mut [[RssShare; 16]],
+        round_key: &[RssShare; 16],
+        last: bool,
+    ) -> Result<(), MaestroError> {
+        let bytes = blocks.as_flattened_mut();
+        let x = Packed::from_shares(self.party.id(), bytes);
+        let mut state = inverse_packed(&mut self.party, net, &x).await?;
+        affine_in_place(&mut state);
+        state.write_round_linear(round_key, last, bytes);
         Ok(())
     }
 

@@ -19,8 +19,9 @@
 use super::error::{MaestroError, Step};
 use super::msg::{recv_bytes, send_bytes};
 use super::online::Party;
-use super::par::{for_chunks_mut, CHUNK};
+use super::par::{for_chunks_mut, parallel_now, CHUNK};
 use super::rss::RssShare;
+use crate::aes::linear::round_linear_bytes;
 use crate::field::{Gf16, Gf256, Gf256Backend};
 use crate::net::{Network, PartyId};
 
@@ -38,11 +39,20 @@ pub struct Packed {
 impl Packed {
     /// The buffers of `shares` (all of party `party`).
     pub fn from_shares(party: PartyId, shares: &[RssShare]) -> Self {
-        let (mut first, mut second) = (vec![0u8; shares.len()], vec![0u8; shares.len()]);
-        for ((f, s), share) in first.iter_mut().zip(second.iter_mut()).zip(shares) {
-            (*f, *s) = (share.first().0, share.second().0);
-        }
+        // Collected straight from the shares: no zero-filled buffer to overwrite.
+        let first = shares.iter().map(|s| s.first().0).collect();
+        let second = shares.iter().map(|s| s.second().0).collect();
         Packed { party, first, second }
+    }
+
+    /// Both component buffers, borrowed.
+    pub(super) fn view(&self) -> Components<'_> {
+        Components { first: &self.first, second: &self.second }
+    }
+
+    /// The components of elements `range`, borrowed.
+    pub(super) fn view_range(&self, range: core::ops::Range<usize>) -> Components<'_> {
+        Components { first: &self.first[range.clone()], second: &self.second[range] }
     }
 
     /// The shares as [`RssShare`] values.
@@ -75,7 +85,13 @@ impl Packed {
 
     /// The shares of L(x) for every x (L F2-linear), component-wise.
     pub fn map_linear(&self, linear: &ByteLinear) -> Packed {
-        Packed { party: self.party, first: linear.apply(&self.first), second: linear.apply(&self.second) }
+        self.view().map_linear(self.party, linear)
+    }
+
+    /// [`Packed::map_linear`] in place.
+    pub fn map_linear_in_place(&mut self, linear: &ByteLinear) {
+        linear.apply_in_place(&mut self.first);
+        linear.apply_in_place(&mut self.second);
     }
 
     /// Adds the public constant `c` to every element (component 0, as [`RssShare::constant`]:
@@ -87,6 +103,32 @@ impl Packed {
             _ => return,
         };
         component.iter_mut().for_each(|b| *b ^= c);
+    }
+
+    /// The linear part of an AES encryption round ([`crate::aes::AesByte::round_linear`]) on
+    /// every 16-element block of AES states, with the shared `round_key`, written into `out` as
+    /// [`RssShare`] values: the maps are linear, so each block of each component goes through the
+    /// word-parallel [`round_linear_bytes`] with the same component of the key, and the result
+    /// is stored straight into `out` (no pass back over the buffers).
+    ///
+    /// # Panics
+    /// If the length is not a multiple of 16 or not `out.len()`, or `round_key` is held by
+    /// another party.
+    pub fn write_round_linear(&self, round_key: &[RssShare; 16], last: bool, out: &mut [RssShare]) {
+        assert!(self.party < 3, "Packed: party {} is not 0, 1 or 2", self.party);
+        assert!(self.len() % 16 == 0 && self.len() == out.len(), "Packed::write_round_linear: lengths");
+        assert!(round_key.iter().all(|k| k.party() == self.party), "round key of another party");
+        let (key_first, key_second) = (round_key.map(|k| k.first().0), round_key.map(|k| k.second().0));
+        let blocks = self.first.chunks_exact(16).zip(self.second.chunks_exact(16));
+        for ((first, second), out) in blocks.zip(out.chunks_exact_mut(16)) {
+            let mut first: [u8; 16] = first.try_into().expect("16-byte chunk");
+            let mut second: [u8; 16] = second.try_into().expect("16-byte chunk");
+            round_linear_bytes(&mut first, &key_first, last);
+            round_linear_bytes(&mut second, &key_second, last);
+            for ((o, &a), &b) in out.iter_mut().zip(&first).zip(&second) {
+                *o = RssShare::from_components(self.party, a, b);
+            }
+        }
     }
 
     /// `self` followed by `other`.
@@ -103,6 +145,33 @@ impl Packed {
         let rest =
             Packed { party: self.party, first: self.first.split_off(at), second: self.second.split_off(at) };
         (self, rest)
+    }
+}
+
+/// Borrowed component buffers of replicated GF(2^8) shares (a [`Packed`] or a range of one), so
+/// the S-box layers can multiply parts of a buffer without copying them out.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Components<'a> {
+    /// Components x_party.
+    pub(super) first: &'a [u8],
+    /// Components x_party+1.
+    pub(super) second: &'a [u8],
+}
+
+impl Components<'_> {
+    /// Number of shared elements.
+    pub(super) fn len(&self) -> usize {
+        self.first.len()
+    }
+
+    /// The shares of L(x) for every x, as new buffers of party `party`.
+    pub(super) fn map_linear(&self, party: PartyId, linear: &ByteLinear) -> Packed {
+        Packed { party, first: linear.apply(self.first), second: linear.apply(self.second) }
+    }
+
+    /// The shares as new buffers of party `party`.
+    pub(super) fn to_packed(self, party: PartyId) -> Packed {
+        Packed { party, first: self.first.to_vec(), second: self.second.to_vec() }
     }
 }
 
@@ -159,19 +228,36 @@ impl ByteLinear {
 
     /// L applied to every byte of `src`.
     pub fn apply(&self, src: &[u8]) -> Vec<u8> {
-        let mut out = vec![0u8; src.len()];
-        self.apply_into(&mut out, src);
+        if parallel_now(src.len()) {
+            let mut out = vec![0u8; src.len()];
+            self.apply_into(&mut out, src);
+            return out;
+        }
+        // Mapped piece by piece through a buffer that stays in L1 and appended, so the output
+        // is written once (no zero fill of a large buffer first).
+        let simd = simd_available();
+        let mut out = Vec::with_capacity(src.len());
+        let mut staging = [0u8; CHUNK];
+        for piece in src.chunks(CHUNK) {
+            let staged = &mut staging[..piece.len()];
+            self.apply_piece(simd, staged, piece);
+            out.extend_from_slice(staged);
+        }
         out
     }
 
     /// `dst[k] = L(src[k])`.
     pub fn apply_into(&self, dst: &mut [u8], src: &[u8]) {
         let simd = simd_available();
-        for_chunks_mut(dst, |offset, d| {
-            let s = &src[offset..offset + d.len()];
-            let done = if simd { self.apply_simd(d, s) } else { 0 };
-            self.apply_portable(&mut d[done..], &s[done..]);
-        });
+        for_chunks_mut(dst, |offset, d| self.apply_piece(simd, d, &src[offset..offset + d.len()]));
+    }
+
+    /// `dst[k] = L(src[k])` on one piece, by the SIMD path if `simd` and the portable path for
+    /// what it leaves.
+    #[inline]
+    fn apply_piece(&self, simd: bool, dst: &mut [u8], src: &[u8]) {
+        let done = if simd { self.apply_simd(dst, src) } else { 0 };
+        self.apply_portable(&mut dst[done..], &src[done..]);
     }
 
     /// `bytes[k] = L(bytes[k])`.
@@ -303,6 +389,11 @@ mod simd {
 /// `z[k] ^= x0[k]·(y0[k] + y1[k]) + x1[k]·y0[k]` over GF(2^8): this party's three cross terms of
 /// each product (§2.6 "Local Multiplication").
 pub fn add_cross_terms(z: &mut [u8], x: &Packed, y: &Packed) {
+    add_cross_terms_of(z, x.view(), y.view());
+}
+
+/// [`add_cross_terms`] on borrowed components.
+fn add_cross_terms_of(z: &mut [u8], x: Components<'_>, y: Components<'_>) {
     let backend = Gf256Backend::detect();
     for_chunks_mut(z, |offset, z| {
         let range = offset..offset + z.len();
@@ -331,15 +422,31 @@ impl Party {
         a: &Packed,
         b: &Packed,
     ) -> Result<Packed, MaestroError> {
-        if a.len() != b.len() {
+        self.mul_packed_batches(net, &[(a.view(), b.view())]).await
+    }
+
+    /// Several batches of products `a[k] · b[k]` in one message: the result (and the message) is
+    /// the products of the first pair followed by those of the next, exactly what
+    /// [`Party::mul_packed`] gives for the concatenated operands, without building them.
+    pub(super) async fn mul_packed_batches<N: Network>(
+        &mut self,
+        net: &mut N,
+        batches: &[(Components<'_>, Components<'_>)],
+    ) -> Result<Packed, MaestroError> {
+        if let Some((a, b)) = batches.iter().find(|(a, b)| a.len() != b.len()) {
             return Err(MaestroError::OperandLengthMismatch { left: a.len(), right: b.len() });
         }
         let me = self.id();
-        let mut z = vec![0u8; a.len()];
-        self.prss_mut().zero_into(&mut z);
-        add_cross_terms(&mut z, a, b);
+        let total = batches.iter().map(|(a, _)| a.len()).sum();
+        let mut z = self.prss_mut().zero_bytes(total);
+        let mut offset = 0;
+        for (a, b) in batches {
+            add_cross_terms_of(&mut z[offset..offset + a.len()], *a, *b);
+            offset += a.len();
+        }
+        // The network takes the message by value and z stays this party's first component.
         send_bytes(net, (me + 2) % 3, z.clone(), Step::Multiply)?;
-        let second = recv_bytes(net, (me + 1) % 3, a.len(), Step::Multiply).await?;
+        let second = recv_bytes(net, (me + 1) % 3, total, Step::Multiply).await?;
         Ok(Packed { party: me, first: z, second })
     }
 }
@@ -636,6 +743,29 @@ mod tests {
                 if simd_available() {
                     assert_eq!(done, len / 32 * 32);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn packed_round_linear_matches_the_share_round() {
+        let mut rng = ChaCha20Rng::seed_from_u64(73);
+        for blocks in [1, 3, 40] {
+            let shares = random_shares(&mut rng, 2, 16 * blocks);
+            let key: [RssShare; 16] = random_shares(&mut rng, 2, 16).try_into().expect("16 shares");
+            for last in [false, true] {
+                let mut out = vec![RssShare::zero(2); shares.len()];
+                Packed::from_shares(2, &shares).write_round_linear(&key, last, &mut out);
+                let mut expected: Vec<[RssShare; 16]> =
+                    shares.chunks_exact(16).map(|c| c.try_into().expect("16 shares")).collect();
+                for block in expected.iter_mut() {
+                    crate::aes::linear::shift_rows(block);
+                    if !last {
+                        crate::aes::linear::mix_columns(block);
+                    }
+                    crate::aes::linear::add_round_key(block, &key);
+                }
+                assert_eq!(out, expected.as_flattened(), "blocks {blocks}, last {last}");
             }
         }
     }

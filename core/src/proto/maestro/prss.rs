@@ -6,7 +6,9 @@
 //! party i−1, so party i holds (kᵢ, kᵢ₊₁) — the same index pattern as its replicated shares, and
 //! each key is known to exactly two parties. One round, 32 bytes per party.
 //!
-//! **Expansion.** Each key seeds ChaCha20 with three independent streams (domain separation):
+//! **Expansion.** Each key seeds ChaCha12 (`rand_chacha::ChaCha12Rng`: the ChaCha stream cipher
+//! with 12 rounds, 64-bit block counter and 64-bit stream id) with three independent streams
+//! (domain separation):
 //! - random sharings: component j of the next random value is the next byte of kⱼ's stream, so
 //!   party i gets (rᵢ, rᵢ₊₁) of r = r₀ + r₁ + r₂, unknown to every single party;
 //! - zero sharings: αᵢ = Fᵢ − Fᵢ₊₁ where Fⱼ is the next byte of kⱼ's stream, so α₀+α₁+α₂ = 0 and
@@ -16,6 +18,16 @@
 //!
 //! The two holders of a key draw from its streams in the same order because every party runs the
 //! same sequence of protocol steps (the protocols are deterministic in their public parameters).
+//!
+//! **Why ChaCha12.** PRSS needs a PRF keyed by kⱼ; the keystream of a stream cipher, indexed by
+//! (stream, position), is one. ChaCha12 is the round count of `rand`'s `StdRng`; the best
+//! published attacks on ChaCha reach 7 rounds (far from practical), so 12 rounds keep a wide
+//! margin, while costing 12/20 of ChaCha20's work (PRSS expansion was about an eighth of the
+//! semi-honest GF(2^8)-circuit AES's CPU time with ChaCha20). Every party — native or WASM — must
+//! expand the keys identically, so the PRG is one fixed algorithm on all targets (no per-target
+//! choice). Draws fill the destination buffers directly: a zero sharing draws kᵢ's stream into
+//! the output and XORs kᵢ₊₁'s stream into it through a small stack buffer, with no temporary
+//! vector.
 
 use super::error::{MaestroError, Step};
 use super::msg::{recv_bytes, send_bytes};
@@ -23,7 +35,7 @@ use super::par::{for_chunks_mut, parallel_now};
 use super::rss::RssShare;
 use crate::field::Gf256;
 use crate::net::{Network, PartyId};
-use rand_chacha::ChaCha20Rng;
+use rand_chacha::ChaCha12Rng;
 use rand_core::{CryptoRng, RngCore, SeedableRng};
 
 /// Length of a PRF key in bytes.
@@ -33,17 +45,17 @@ const STREAM_RANDOM: u64 = 0;
 const STREAM_ZERO: u64 = 1;
 const STREAM_INPUT: u64 = 2;
 
-/// The three ChaCha20 streams expanded from one PRF key.
+/// The three ChaCha12 streams expanded from one PRF key.
 struct KeyStreams {
-    random: ChaCha20Rng,
-    zero: ChaCha20Rng,
-    input: ChaCha20Rng,
+    random: ChaCha12Rng,
+    zero: ChaCha12Rng,
+    input: ChaCha12Rng,
 }
 
 impl KeyStreams {
     fn new(key: [u8; KEY_BYTES]) -> Self {
         let stream = |s| {
-            let mut rng = ChaCha20Rng::from_seed(key);
+            let mut rng = ChaCha12Rng::from_seed(key);
             rng.set_stream(s);
             rng
         };
@@ -51,26 +63,62 @@ impl KeyStreams {
     }
 }
 
-/// Fills `out` with the next `out.len()` bytes of `rng`'s stream, leaving `rng` where
-/// `fill_bytes` would (a started 32-bit word is consumed whole). Long fills are split at word
-/// positions and generated in parallel under the `rayon` feature, with identical output.
-fn fill_stream(rng: &mut ChaCha20Rng, out: &mut [u8]) {
+/// How a draw combines the stream with the destination buffer.
+#[derive(Clone, Copy)]
+enum Draw {
+    /// Overwrite the buffer with the stream.
+    Fill,
+    /// XOR the stream into the buffer.
+    Xor,
+}
+
+/// Bytes of stream generated per step of an XOR draw (a multiple of 4, so consecutive steps
+/// leave the generator exactly where one long draw would).
+const XOR_STEP: usize = 1024;
+
+/// Combines the next `out.len()` bytes of `rng`'s stream with `out` as `draw` says.
+fn draw_into(rng: &mut ChaCha12Rng, out: &mut [u8], draw: Draw) {
+    match draw {
+        Draw::Fill => rng.fill_bytes(out),
+        Draw::Xor => {
+            let mut stream = [0u8; XOR_STEP];
+            for piece in out.chunks_mut(XOR_STEP) {
+                let stream = &mut stream[..piece.len()];
+                rng.fill_bytes(stream);
+                for (o, s) in piece.iter_mut().zip(stream.iter()) {
+                    *o ^= s;
+                }
+            }
+        }
+    }
+}
+
+/// Combines the next `out.len()` bytes of `rng`'s stream with `out` (overwriting or XORing),
+/// leaving `rng` where `fill_bytes` would (a started 32-bit word is consumed whole). Long draws
+/// are split at word positions and generated in parallel under the `rayon` feature, with
+/// identical output.
+fn stream_into(rng: &mut ChaCha12Rng, out: &mut [u8], draw: Draw) {
     if !parallel_now(out.len()) {
-        rng.fill_bytes(out);
+        draw_into(rng, out, draw);
         return;
     }
     let start = rng.get_word_pos();
-    let base: &ChaCha20Rng = rng;
+    let base: &ChaCha12Rng = rng;
     for_chunks_mut(out, |offset, piece| {
         let mut piece_rng = base.clone();
         // Pieces are a multiple of 4 bytes long (par::CHUNK), so each starts on a word boundary.
         piece_rng.set_word_pos(start + (offset / 4) as u128);
-        piece_rng.fill_bytes(piece);
+        draw_into(&mut piece_rng, piece, draw);
     });
     rng.set_word_pos(start + out.len().div_ceil(4) as u128);
 }
 
-fn next_elements(rng: &mut ChaCha20Rng, n: usize) -> Vec<Gf256> {
+/// Fills `out` with the next `out.len()` bytes of `rng`'s stream ([`stream_into`]).
+fn fill_stream(rng: &mut ChaCha12Rng, out: &mut [u8]) {
+    stream_into(rng, out, Draw::Fill);
+}
+
+fn next_elements(rng: &mut ChaCha12Rng, n: usize) -> Vec<Gf256> {
     let mut bytes = vec![0u8; n];
     fill_stream(rng, &mut bytes);
     bytes.into_iter().map(Gf256).collect()
@@ -126,30 +174,46 @@ impl Prss {
 
     /// `n` replicated sharings of independent uniformly random values (𝓕_rand).
     pub fn random(&mut self, n: usize) -> Vec<RssShare> {
-        let first = next_elements(&mut self.own.random, n);
-        let second = next_elements(&mut self.next.random, n);
-        first.into_iter().zip(second).map(|(a, b)| RssShare::new(self.party, a, b)).collect()
+        self.random_packed(n).to_shares()
     }
 
     /// This party's parts of `n` additive sharings of zero (𝓕_zero).
     pub fn zero(&mut self, n: usize) -> Vec<Gf256> {
-        let mut alpha = next_elements(&mut self.own.zero, n);
-        let next = next_elements(&mut self.next.zero, n);
-        for (a, b) in alpha.iter_mut().zip(next) {
-            *a -= b;
-        }
-        alpha
+        let mut alpha = vec![0u8; n];
+        self.zero_into(&mut alpha);
+        alpha.into_iter().map(Gf256).collect()
     }
 
     /// [`Prss::zero`] written into `out` (the same draws): this party's parts of `out.len()`
-    /// additive sharings of zero, as bytes.
+    /// additive sharings of zero, as bytes. αᵢ = Fᵢ − Fᵢ₊₁ is Fᵢ ⊕ Fᵢ₊₁ in characteristic 2.
     pub fn zero_into(&mut self, out: &mut [u8]) {
-        fill_stream(&mut self.own.zero, out);
-        let mut next = vec![0u8; out.len()];
-        fill_stream(&mut self.next.zero, &mut next);
-        for (a, b) in out.iter_mut().zip(next) {
-            *a ^= b;
+        stream_into(&mut self.own.zero, out, Draw::Fill);
+        stream_into(&mut self.next.zero, out, Draw::Xor);
+    }
+
+    /// [`Prss::zero_into`] as a new buffer of `n` bytes (the same draws), written once: both
+    /// streams are drawn a step at a time into stack buffers and their sum appended.
+    pub fn zero_bytes(&mut self, n: usize) -> Vec<u8> {
+        if parallel_now(n) {
+            let mut out = vec![0u8; n];
+            self.zero_into(&mut out);
+            return out;
         }
+        let mut out = Vec::with_capacity(n);
+        let (mut own, mut next) = ([0u8; XOR_STEP], [0u8; XOR_STEP]);
+        while out.len() < n {
+            let step = (n - out.len()).min(XOR_STEP);
+            let (own, next) = (&mut own[..step], &mut next[..step]);
+            // Steps are a multiple of 4 bytes except the last, so the streams end where one
+            // long draw would leave them.
+            self.own.zero.fill_bytes(own);
+            self.next.zero.fill_bytes(next);
+            for (a, b) in own.iter_mut().zip(next.iter()) {
+                *a ^= b;
+            }
+            out.extend_from_slice(own);
+        }
+        out
     }
 
     /// [`Prss::random`] as contiguous components (the same draws).
@@ -228,26 +292,103 @@ mod tests {
         assert_ne!(firsts, z);
     }
 
+    /// The ChaCha12 stream `stream` of `key`, straight from `rand_chacha` (the reference the
+    /// PRSS draws are checked against).
+    fn reference_stream(key: [u8; KEY_BYTES], stream: u64) -> ChaCha12Rng {
+        let mut rng = ChaCha12Rng::from_seed(key);
+        rng.set_stream(stream);
+        rng
+    }
+
+    fn reference_draw(rng: &mut ChaCha12Rng, n: usize) -> Vec<u8> {
+        let mut out = vec![0u8; n];
+        rng.fill_bytes(&mut out);
+        out
+    }
+
     #[test]
-    fn bulk_draws_match_the_element_draws_and_stream_positions() {
-        let mut a = setup_all(40);
-        let mut b = setup_all(40);
-        // Lengths around the parallel split (2 · CHUNK) and not multiples of a word.
-        for n in [3, 2 * CHUNK + 5, 70_001] {
-            let z = a[1].zero(n);
-            let mut zb = vec![0u8; n];
-            b[1].zero_into(&mut zb);
-            assert_eq!(Gf256::as_bytes(&z), &zb[..], "zero, n {n}");
-            let r = a[1].random(n);
-            assert_eq!(b[1].random_packed(n).to_shares(), r, "random, n {n}");
+    fn draws_are_the_chacha12_streams_of_the_keys_at_the_right_positions() {
+        let (own, next) = ([7u8; KEY_BYTES], [8u8; KEY_BYTES]);
+        let mut prss = Prss::from_keys(1, own, next);
+        let (mut own_zero, mut next_zero) =
+            (reference_stream(own, STREAM_ZERO), reference_stream(next, STREAM_ZERO));
+        let (mut own_random, mut next_random) =
+            (reference_stream(own, STREAM_RANDOM), reference_stream(next, STREAM_RANDOM));
+        let (mut own_input, mut next_input) =
+            (reference_stream(own, STREAM_INPUT), reference_stream(next, STREAM_INPUT));
+        // Lengths around the XOR step and the parallel split (2 · CHUNK), and not multiples of a
+        // word (a started word is consumed whole, as one `fill_bytes` call would).
+        for n in [3, XOR_STEP - 1, XOR_STEP + 1, 2 * CHUNK + 5, 70_001] {
+            let expected: Vec<u8> = reference_draw(&mut own_zero, n)
+                .iter()
+                .zip(reference_draw(&mut next_zero, n))
+                .map(|(a, b)| a ^ b)
+                .collect();
+            let mut z = vec![0xa5u8; n];
+            prss.zero_into(&mut z);
+            assert_eq!(z, expected, "zero_into, n {n}");
+            let expected: Vec<u8> = reference_draw(&mut own_zero, n)
+                .iter()
+                .zip(reference_draw(&mut next_zero, n))
+                .map(|(a, b)| a ^ b)
+                .collect();
+            assert_eq!(prss.zero_bytes(n), expected, "zero_bytes, n {n}");
+            let expected_zero: Vec<u8> = reference_draw(&mut own_zero, n)
+                .iter()
+                .zip(reference_draw(&mut next_zero, n))
+                .map(|(a, b)| a ^ b)
+                .collect();
+            assert_eq!(Gf256::as_bytes(&prss.zero(n)), &expected_zero[..], "zero, n {n}");
+
+            let (first, second) = (reference_draw(&mut own_random, n), reference_draw(&mut next_random, n));
+            let packed = prss.random_packed(n);
+            assert_eq!((&packed.first, &packed.second), (&first, &second), "random_packed, n {n}");
+            let (first, second) = (reference_draw(&mut own_random, n), reference_draw(&mut next_random, n));
+            let expected: Vec<RssShare> =
+                first.iter().zip(&second).map(|(&a, &b)| RssShare::new(1, Gf256(a), Gf256(b))).collect();
+            assert_eq!(prss.random(n), expected, "random, n {n}");
+
+            let masks = prss.input_masks(1, n);
+            assert_eq!(Gf256::as_bytes(&masks), &reference_draw(&mut own_input, n)[..], "own masks, n {n}");
+            let masks = prss.input_masks(2, n);
+            assert_eq!(Gf256::as_bytes(&masks), &reference_draw(&mut next_input, n)[..], "next masks, n {n}");
         }
-        let mut direct = ChaCha20Rng::from_seed([9; 32]);
-        let mut split = direct.clone();
-        let mut x = vec![0u8; 3 * CHUNK + 7];
-        let mut y = x.clone();
-        direct.fill_bytes(&mut x);
-        fill_stream(&mut split, &mut y);
-        assert_eq!((x, direct.next_u32()), (y, split.next_u32()));
+        // Every stream stands exactly where the reference stands.
+        assert_eq!(
+            [&mut prss.own.zero, &mut prss.next.zero, &mut prss.own.random, &mut prss.next.random]
+                .map(|r| r.next_u32()),
+            [own_zero.next_u32(), next_zero.next_u32(), own_random.next_u32(), next_random.next_u32()]
+        );
+        assert_eq!(
+            (prss.own.input.next_u32(), prss.next.input.next_u32()),
+            (own_input.next_u32(), next_input.next_u32())
+        );
+    }
+
+    #[test]
+    fn split_draws_match_one_long_draw() {
+        for draw in [Draw::Fill, Draw::Xor] {
+            let mut direct = ChaCha12Rng::from_seed([9; 32]);
+            let mut split = direct.clone();
+            let n = 3 * CHUNK + 7;
+            let start: Vec<u8> = (0..n).map(|k| (k * 31) as u8).collect();
+            let mut expected = reference_draw(&mut direct, n);
+            if let Draw::Xor = draw {
+                expected.iter_mut().zip(&start).for_each(|(e, s)| *e ^= s);
+            }
+            let mut y = start.clone();
+            stream_into(&mut split, &mut y, draw);
+            assert_eq!((expected, direct.next_u32()), (y, split.next_u32()));
+            #[cfg(all(feature = "rayon", not(target_arch = "wasm32")))]
+            {
+                let mut sequential = split.clone();
+                let mut parallel = split.clone();
+                let (mut a, mut b) = (start.clone(), start.clone());
+                crate::proto::maestro::par::sequentially(|| stream_into(&mut sequential, &mut a, draw));
+                stream_into(&mut parallel, &mut b, draw);
+                assert_eq!((a, sequential.next_u32()), (b, parallel.next_u32()));
+            }
+        }
     }
 
     #[test]

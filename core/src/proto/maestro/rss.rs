@@ -11,6 +11,7 @@
 //! *second*; party 1 does nothing. [`RssShare`] carries its party index for this.
 
 use super::frobenius::{self, BitMatrix};
+use crate::aes::linear::round_linear_bytes;
 use crate::aes::AesByte;
 use crate::field::{Field, Gf256};
 use crate::net::PartyId;
@@ -173,6 +174,20 @@ impl AesByte for RssShare {
     fn mul_public(self, c: u8) -> Self {
         self.scale(Gf256(c))
     }
+
+    /// The word-parallel round ([`round_linear_bytes`]) on each component: every map of the
+    /// round is linear, so component j of the result depends only on component j of the state
+    /// and of the round key.
+    #[inline]
+    fn round_linear(state: &mut [Self; 16], round_key: &[Self; 16], last: bool) {
+        let party = state[0].party;
+        debug_assert!(state.iter().chain(round_key).all(|s| s.party == party), "shares of different parties");
+        let (mut first, mut second) = (state.map(|s| s.first.0), state.map(|s| s.second.0));
+        round_linear_bytes(&mut first, &round_key.map(|k| k.first.0), last);
+        round_linear_bytes(&mut second, &round_key.map(|k| k.second.0), last);
+        *state =
+            core::array::from_fn(|j| RssShare { first: Gf256(first[j]), second: Gf256(second[j]), party });
+    }
 }
 
 #[cfg(test)]
@@ -221,6 +236,31 @@ mod tests {
             assert_eq!((t[0].first.0 ^ s[0].first.0, t[0].second), (c, s[0].second));
             assert_eq!((t[2].first, t[2].second.0 ^ s[2].second.0), (s[2].first, c));
             assert_eq!(open(core::array::from_fn(|i| RssShare::constant(i, Gf256(c)))), Gf256(c));
+        }
+    }
+
+    #[test]
+    fn round_linear_matches_the_generic_maps_on_shares() {
+        use crate::aes::linear::{add_round_key, mix_columns, shift_rows};
+        let mut rng = ChaCha20Rng::seed_from_u64(5);
+        for _ in 0..100 {
+            let state: [[RssShare; 3]; 16] =
+                core::array::from_fn(|_| RssShare::deal(Gf256::random(&mut rng), &mut rng));
+            let key: [[RssShare; 3]; 16] =
+                core::array::from_fn(|_| RssShare::deal(Gf256::random(&mut rng), &mut rng));
+            for last in [false, true] {
+                for p in 0..3 {
+                    let (mut fast, mut generic) = (state.map(|s| s[p]), state.map(|s| s[p]));
+                    let key = key.map(|k| k[p]);
+                    RssShare::round_linear(&mut fast, &key, last);
+                    shift_rows(&mut generic);
+                    if !last {
+                        mix_columns(&mut generic);
+                    }
+                    add_round_key(&mut generic, &key);
+                    assert_eq!(fast, generic, "party {p}, last {last}");
+                }
+            }
         }
     }
 

@@ -52,6 +52,28 @@ pub trait SboxLayer {
     ) -> impl Future<Output = Result<(), MaestroError>> {
         async { Ok(()) }
     }
+
+    /// One encryption round on every block after the previous round's AddRoundKey: SubBytes
+    /// ([`SboxLayer::sub_bytes`] on all 16·s bytes, one call) and then the round's linear part
+    /// ([`AesByte::round_linear`]: ShiftRows, MixColumns unless `last`, AddRoundKey with
+    /// `round_key`). The AES driver calls this once per round. A layer whose S-box output is in
+    /// a faster layout than `[Self::Share]` may override it to run the same linear maps there
+    /// before writing the shares back; the messages are those of `sub_bytes`.
+    fn sub_bytes_and_round_linear<N: Network>(
+        &mut self,
+        net: &mut N,
+        blocks: &mut [[Self::Share; 16]],
+        round_key: &[Self::Share; 16],
+        last: bool,
+    ) -> impl Future<Output = Result<(), MaestroError>> {
+        async move {
+            self.sub_bytes(net, blocks.as_flattened_mut()).await?;
+            for block in blocks.iter_mut() {
+                AesByte::round_linear(block, round_key, last);
+            }
+            Ok(())
+        }
+    }
 }
 
 /// Finishes SubBytes after an inversion: writes affine(x⁻¹) into each byte (FIPS-197 §5.1.1), the
@@ -73,8 +95,12 @@ pub(super) fn inv_affine(bytes: &[RssShare]) -> Vec<RssShare> {
 
 /// [`apply_affine`] for contiguous inverses: the linear part eight bytes at a time.
 pub(super) fn apply_affine_packed(bytes: &mut [RssShare], mut inverses: super::packed::Packed) {
-    let affine = super::packed::ByteLinear::new(affine_linear);
-    inverses = inverses.map_linear(&affine);
-    inverses.add_public(AFFINE_CONSTANT);
+    affine_in_place(&mut inverses);
     inverses.write_to(bytes);
+}
+
+/// affine(x) for every contiguous share x, in place (the end of SubBytes, FIPS-197 §5.1.1).
+pub(super) fn affine_in_place(x: &mut super::packed::Packed) {
+    x.map_linear_in_place(&super::packed::ByteLinear::new(affine_linear));
+    x.add_public(AFFINE_CONSTANT);
 }

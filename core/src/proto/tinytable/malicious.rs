@@ -5,7 +5,8 @@
 //! 1. input: `e_u = x_u ⊕ r_u` for owned input wires (Fig. 5 step 3);
 //! 2. one round per AND layer: the table bits at `(e_u, e_v)` (step 4b–c). No MAC is sent; each
 //!    party XORs the string of every bit it opens into `m` and the verification string of every
-//!    bit the peer opens (selected by the received bit) into `t` (step 2, 4b–c);
+//!    bit the peer opens (selected by the received bit) into `t` (step 2, 4b–c), lane word by lane
+//!    word in `opened_macs` (fast path for seeded verification strings: AES-NI);
 //! 3. MAC check: exchange `m` (k bits for the whole batch); each party compares the peer's `m` with
 //!    its `t` and aborts with [`TinyTableError::MacCheckFailed`] on a mismatch (step 4, "check");
 //! 4. output: only after the check passed, each party opens its shares of the masks of the
@@ -29,7 +30,7 @@ use super::slice::{lane_words, pack, slice_inputs, unpack, unslice_outputs};
 use crate::circuit::{AndGate, Circuit};
 use crate::net::Network;
 
-/// Feeds every opened lane word of an AND layer to the accumulators ([`super::opened_macs`]).
+/// Feeds every opened lane word of an AND layer to the accumulators (`opened_macs`).
 struct MacAccumulator<'a, M> {
     instances: usize,
     macs: OpenedMacs<'a, M>,

@@ -60,12 +60,16 @@ impl Backend {
 
     /// Every backend usable here, portable first (ignores `force-portable`, for the cross-checks).
     pub(crate) fn available() -> Vec<Self> {
-        let mut all = vec![Backend::Portable];
+        core::iter::once(Backend::Portable).chain(Self::native()).collect()
+    }
+
+    /// The hardware backend, if this CPU has one.
+    fn native() -> Option<Self> {
         #[cfg(target_arch = "x86_64")]
         if std::is_x86_feature_detected!("aes") && std::is_x86_feature_detected!("sse4.1") {
-            all.push(Backend::AesNi);
+            return Some(Backend::AesNi);
         }
-        all
+        None
     }
 }
 
@@ -215,8 +219,9 @@ mod x86 {
         _mm_unpackhi_epi64, _mm_xor_si128,
     };
 
-    /// Instances per fused group: 8 independent AES blocks keep the `aesenc` unit busy (latency 4,
-    /// one issued per cycle) and fit the 16 vector registers with the round keys streamed.
+    /// Instances per group of the AES-NI loop: 8 independent AES blocks interleaved round by round
+    /// keep the `aesenc` unit busy (latency 4, one issued per cycle); the group's cache lines of own
+    /// strings are prefetched together.
     const GROUP: usize = 8;
 
     #[inline]

@@ -17,8 +17,9 @@
 //! `2k` bits of `AES_seed(j)` (one block per entry, so the two strings are independent and uniform
 //! under the PRF assumption). The online verifier then reads no key material: it encrypts the
 //! indices of the entries actually opened (one block per opened entry) and keeps the half the
-//! received bit selects. AES-NI is used when the CPU has it (the `aes` crate detects it at run
-//! time); wasm32 uses the crate's constant-time bit-sliced software AES.
+//! received bit selects. The online loop (`opened_macs`) computes these blocks with a
+//! fused AES-NI kernel when the CPU has AES-NI (detected at run time) and otherwise through the
+//! `aes` crate (`SeededKeys::blocks`; on wasm32 its constant-time bit-sliced software AES).
 
 use aes::cipher::generic_array::GenericArray;
 use aes::cipher::{BlockEncrypt, KeyInit};

@@ -5,7 +5,8 @@
 //! 1. input: `e_u = x_u ⊕ r_u` for owned input wires (Fig. 5 step 3);
 //! 2. one round per AND layer: the table bits at `(e_u, e_v)` (step 4b–c). No MAC is sent; each
 //!    party XORs the string of every bit it opens into `m` and the verification string of every
-//!    bit the peer opens (selected by the received bit) into `t` (step 2, 4b–c);
+//!    bit the peer opens (selected by the received bit) into `t` (step 2, 4b–c), lane word by lane
+//!    word in `opened_macs` (fast path for seeded verification strings: AES-NI);
 //! 3. MAC check: exchange `m` (k bits for the whole batch); each party compares the peer's `m` with
 //!    its `t` and aborts with [`TinyTableError::MacCheckFailed`] on a mismatch (step 4, "check");
 //! 4. output: only after the check passed, each party opens its shares of the masks of the
@@ -20,126 +21,32 @@
 
 use super::engine::{evaluate_masked, EngineInput, Openings};
 use super::error::{MacCheck, Step, TinyTableError};
-use super::mac::{key_blocks, MacWord, SeededKeys, KEY_CHUNK};
-use super::malicious_prep::{output_positions, MaliciousPrep, TableKeys};
+use super::mac::MacWord;
+use super::malicious_prep::{output_positions, MaliciousPrep};
 use super::msg::{check_two_parties, recv, send};
 use super::online::Outputs;
-use super::prefetch::prefetch;
+use super::opened_macs::{Backend, OpenedMacs};
 use super::slice::{lane_words, pack, slice_inputs, unpack, unslice_outputs};
 use crate::circuit::{AndGate, Circuit};
 use crate::net::Network;
 
-/// How far ahead (in instance-gate positions) the MAC accumulation prefetches its material. The
-/// material of one AND layer is one contiguous stream; an explicit prefetch keeps it flowing across
-/// 4 KiB page boundaries, where the hardware stream prefetcher stops.
-const PREFETCH_INSTANCES: usize = 32;
-
-/// Accumulates the strings of opened table bits (Fig. 5 variables `m` and `t`).
+/// Feeds every opened lane word of an AND layer to the accumulators (`opened_macs`).
 struct MacAccumulator<'a, M> {
     instances: usize,
-    own_macs: &'a [M],
-    peer_keys: &'a TableKeys<M>,
-    /// XOR of this party's strings of the bits it opened (`m`).
-    sent: M,
-    /// XOR of the verification strings of the bits the peer opened (`t`).
-    expected: M,
-}
-
-/// Table index `2c + d` of instance `bit` of a lane word (public masked wire values).
-fn entry_index(c: u64, d: u64, bit: usize) -> usize {
-    ((c >> bit & 1) << 1 | (d >> bit & 1)) as usize
-}
-
-impl<M: MacWord> MacAccumulator<'_, M> {
-    /// Stored verification strings: one pass over both streams per gate.
-    fn opened_explicit(
-        &mut self,
-        first: usize,
-        gates: &[AndGate],
-        wires: &[u64],
-        theirs: &[u64],
-        keys: &[M],
-    ) {
-        let n = self.instances;
-        let l = lane_words(n);
-        let (mut sent, mut expected) = (self.sent, self.expected);
-        for (k, g) in gates.iter().enumerate() {
-            let base = (first + k) * n;
-            let macs = &self.own_macs[4 * base..4 * (base + n)];
-            let gate_keys = &keys[8 * base..8 * (base + n)];
-            // 64 instances per lane word; fixed-size chunks let the compiler drop bounds checks.
-            for (j, (macs, gate_keys)) in macs.chunks(4 * 64).zip(gate_keys.chunks(8 * 64)).enumerate() {
-                let (c, d, e) = (wires[g.a as usize * l + j], wires[g.b as usize * l + j], theirs[k * l + j]);
-                for (bit, (m4, k8)) in macs.chunks_exact(4).zip(gate_keys.chunks_exact(8)).enumerate() {
-                    let ahead = base + 64 * j + bit + PREFETCH_INSTANCES;
-                    if let (Some(m), Some(k)) = (self.own_macs.get(4 * ahead), keys.get(8 * ahead)) {
-                        prefetch(m);
-                        prefetch(k);
-                    }
-                    let index = entry_index(c, d, bit);
-                    sent ^= m4[index & 3];
-                    // The received bit `e` selects one of the opened entry's two strings (public
-                    // data: the indices and `e` were sent in the clear).
-                    expected ^= k8[((2 * index) | (e >> bit & 1) as usize) & 7];
-                }
-            }
-        }
-        self.sent = sent;
-        self.expected = expected;
-    }
-
-    /// Own strings of the opened entries of one lane word (`count` instances from instance-gate
-    /// position `at`), XORed into `sent`; the opened entry indices are written to `entries`.
-    fn own(&mut self, at: usize, c: u64, d: u64, count: usize, entries: &mut [u64; KEY_CHUNK]) {
-        let macs = &self.own_macs[4 * at..4 * (at + count)];
-        let mut sent = self.sent;
-        for (bit, (m4, entry)) in macs.chunks_exact(4).zip(entries.iter_mut()).enumerate() {
-            if let Some(m) = self.own_macs.get(4 * (at + bit + PREFETCH_INSTANCES)) {
-                prefetch(m);
-            }
-            let index = entry_index(c, d, bit);
-            sent ^= m4[index & 3];
-            *entry = (4 * (at + bit) + index) as u64;
-        }
-        self.sent = sent;
-    }
-
-    /// Seeded verification strings: per lane word, the own strings from the stream and the
-    /// verification strings of the 64 opened entries from one batch of AES blocks.
-    fn opened_seeded(
-        &mut self,
-        first: usize,
-        gates: &[AndGate],
-        wires: &[u64],
-        theirs: &[u64],
-        keys: &SeededKeys,
-    ) {
-        let n = self.instances;
-        let l = lane_words(n);
-        let mut entries = [0u64; KEY_CHUNK];
-        let mut blocks = key_blocks();
-        for (k, g) in gates.iter().enumerate() {
-            let base = (first + k) * n;
-            for j in 0..l {
-                let (c, d, e) = (wires[g.a as usize * l + j], wires[g.b as usize * l + j], theirs[k * l + j]);
-                let (at, count) = (base + 64 * j, 64.min(n - 64 * j));
-                self.own(at, c, d, count, &mut entries);
-                keys.blocks(&entries[..count], &mut blocks);
-                let mut expected = self.expected;
-                for (bit, b) in blocks[..count].iter().enumerate() {
-                    expected ^= M::from_block(&(*b).into(), e >> bit & 1 == 1);
-                }
-                self.expected = expected;
-            }
-        }
-    }
+    macs: OpenedMacs<'a, M>,
 }
 
 impl<M: MacWord> Openings for MacAccumulator<'_, M> {
     fn opened(&mut self, first: usize, gates: &[AndGate], wires: &[u64], theirs: &[u64]) {
-        match self.peer_keys {
-            TableKeys::Explicit(keys) => self.opened_explicit(first, gates, wires, theirs, keys),
-            TableKeys::Seeded(keys) => self.opened_seeded(first, gates, wires, theirs, keys),
+        let n = self.instances;
+        let l = lane_words(n);
+        for (k, g) in gates.iter().enumerate() {
+            let (a, b) = (&wires[g.a as usize * l..][..l], &wires[g.b as usize * l..][..l]);
+            let e = &theirs[k * l..][..l];
+            let base = (first + k) * n;
+            for (j, ((&c, &d), &e)) in a.iter().zip(b).zip(e).enumerate() {
+                self.macs.word(base + 64 * j, c, d, e, 64.min(n - 64 * j));
+            }
         }
     }
 }
@@ -166,20 +73,16 @@ pub async fn evaluate_malicious<N: Network, M: MacWord>(
         input_masks: &prep.input_masks,
         inputs: &bits,
     };
-    let mut acc = MacAccumulator {
-        instances: n,
-        own_macs: &prep.own_macs,
-        peer_keys: &prep.peer_keys,
-        sent: M::default(),
-        expected: M::default(),
-    };
+    let macs = OpenedMacs::new(&prep.own_macs, &prep.peer_keys, Backend::detect());
+    let mut acc = MacAccumulator { instances: n, macs };
     let wires = evaluate_masked(net, circuit, input, &mut acc).await?;
 
+    let (sent, expected) = acc.macs.finish();
     let mut msg = Vec::with_capacity(M::BYTES);
-    acc.sent.put(&mut msg);
+    sent.put(&mut msg);
     send(net, Step::MacCheck, msg)?;
     let theirs = recv(net, Step::MacCheck, M::BYTES).await?;
-    if M::get(&theirs) != acc.expected {
+    if M::get(&theirs) != expected {
         return Err(TinyTableError::MacCheckFailed { party, check: MacCheck::TableOpenings });
     }
 

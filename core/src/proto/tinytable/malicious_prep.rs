@@ -14,14 +14,19 @@
 //!     (`mac::SeededKeys`), so the online verifier reads no key material and computes
 //!     only the strings of opened entries (one AES block each).
 //!
-//! Which is faster online depends on the machine. On the 2-core benchmark VM (AES-NI, no VAES,
-//! shared with other jobs; AES-128 measured at 5–9 ns per block there) interleaved A/B runs of
-//! `chorus-bench-tinytable` at batch 1024 gave stored strings ~130–160 µs and seeded ones
-//! ~150–230 µs of CPU per AES (both parties); a layout with 25% fewer streamed bytes (one shared
-//! difference per gate and instance) was not faster either, so the loop seems bound by work per
-//! opened entry rather than by the ~96 bytes per gate and instance it streams. The dealer's
-//! default therefore stays explicit, and the seeded form is the choice when material size
-//! matters (shipping it, memory).
+//! Which is faster online depends on the machine. The accumulation loop (`opened_macs`)
+//! streams, per gate and instance, the 4 own strings and, if stored, the 8 verification strings
+//! (96 bytes for k = 64), and reads one of each; on the 2-core benchmark VM (Cascade Lake, KVM,
+//! about 8 GB/s of single-core streaming read) that stored loop is bound by the memory stream:
+//! about 55 µs of CPU per party and AES-128 at k = 64 and 30 µs at k = 32 at batch 1024, close to
+//! 600 KiB resp. 300 KiB at 8–10 GB/s (a layout with 25% fewer streamed bytes was measured before
+//! without a clear gain; grouping its prefetches per cache line was slower). Seeded strings trade
+//! the 400 / 200 KiB of verification strings for one AES-128 block per opened entry; with the
+//! fused AES-NI loop (8 blocks interleaved, about 26 µs of AES per party and AES-128 at best) the
+//! same measurement gave about 36 µs at k = 64 (faster than stored) and 33 µs at k = 32 (on par),
+//! against 86 / 58 µs through the `aes` crate's block API (the portable path). The dealer's default
+//! stays explicit (the representation [`super::fig8`] produces); the seeded form is the faster one
+//! at k = 64 on CPUs with AES-NI and the smaller one everywhere.
 //!
 //! Sizes per party and instance (table bits and strings; masks excluded as in the paper):
 //! - prover part: `4 · ANDs · (1 + k)` bits ([`MaliciousPrep::prover_bits_per_instance`]);
@@ -253,8 +258,9 @@ fn commit_seeded<M: MacWord>(keys: &SeededKeys, count: usize, bit: impl Fn(usize
 
 impl<R: RngCore + CryptoRng> TrustedDealer<R> {
     /// Malicious-security material (Fig. 3 with free XOR) for `instances` evaluations of
-    /// `circuit`, with `k`-bit strings `M` and stored verification strings (the faster online
-    /// representation on the machines measured, see the module docs). Element `p` is party `p`'s.
+    /// `circuit`, with `k`-bit strings `M` and stored verification strings (the representation
+    /// Fig. 8 produces; for speed against the seeded one see the module docs). Element `p` is
+    /// party `p`'s.
     /// See the [`super::malicious_prep`] module docs for the trust model.
     pub fn malicious_batch<M: MacWord>(
         &mut self,
@@ -267,7 +273,8 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
 
     /// As [`Self::malicious_batch`], but each verifier gets a 16-byte seed instead of its stored
     /// strings (`mac::SeededKeys`): a third of the material (for k = 64), at the cost of
-    /// one AES block per opened entry online.
+    /// one AES block per opened entry online (faster than stored at k = 64 with AES-NI, see the
+    /// module docs).
     pub fn malicious_batch_seeded<M: MacWord>(
         &mut self,
         circuit: &Circuit,

@@ -57,6 +57,7 @@ pub mod malicious;
 pub mod malicious_prep;
 mod msg;
 pub mod online;
+mod opened_macs;
 mod prefetch;
 pub mod prep;
 pub mod sbox_construct;

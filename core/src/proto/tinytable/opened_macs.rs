@@ -1,0 +1,483 @@
+//! The hot loop of the malicious binary online phase ([`super::malicious`]): accumulating the
+//! strings of opened table bits (Fig. 5, variables `m` and `t`, steps 2 and 4b–c), one lane word
+//! (64 instances of one AND gate) at a time, with the fast path chosen in one place
+//! ([`Backend::detect`]).
+//!
+//! Per instance of a lane word the table index `2c + d` is a public masked value and the peer's
+//! opened bit `e` was sent in the clear, so every selection below is by public data (an index into
+//! the public layout, or a mask built from a public bit); the strings themselves are only XORed.
+//!
+//! - `sent` (`m`): XOR of this party's own string of the entry it opened (the material streams
+//!   4 strings per instance; one is read).
+//! - `expected` (`t`): XOR of the verification string of the entry the peer opened, for the bit it
+//!   sent. Stored strings: one read from the 8 strings per instance. Seeded strings
+//!   (`mac::SeededKeys`): the pair of the opened entry is the first `2k` bits of one AES-128
+//!   block of the entry index under the secret seed; the half the received bit selects is kept by
+//!   ANDing the block with a public mask and XORing it into a 128-bit accumulator (`pairs`),
+//!   folded into a k-bit string once at the end ([`fold_pairs`]).
+//!
+//! Backends:
+//! - [`Backend::Portable`]: scalar code; seeded strings through the `aes` crate in chunks of
+//!   [`KEY_CHUNK`] blocks (AES-NI when the crate detects it, its constant-time bit-sliced software
+//!   AES on wasm32).
+//! - [`Backend::AesNi`] (x86-64 with AES-NI, detected at run time): for seeded strings one fused
+//!   loop per 8 instances — index, own string, 8 AES-128 blocks interleaved round by round (so the
+//!   `aesenc` pipeline stays full), select and accumulate in registers — with the own-string
+//!   stream prefetched ahead. The key schedule ([`x86::RoundKeys`]) is expanded with
+//!   `aeskeygenassist` once per evaluation. Stored strings take the portable loop, which is bound
+//!   by the memory stream (12 strings read per instance), not by instructions.
+//!
+//! The backends give identical results; the tests cross-check them (and the key expansion against
+//! the `aes` crate and FIPS-197).
+
+use super::mac::{key_blocks, MacWord, SeededKeys, KEY_CHUNK};
+use super::malicious_prep::TableKeys;
+use super::prefetch::prefetch;
+
+/// How far ahead (in instances) the loops prefetch their material. The material of one AND
+/// layer is one contiguous stream; an explicit prefetch keeps it flowing across 4 KiB page
+/// boundaries, where the hardware stream prefetcher stops.
+const PREFETCH_INSTANCES: usize = 32;
+
+/// An implementation of the accumulation loops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Backend {
+    /// Scalar loops, the `aes` crate for seeded strings; available everywhere.
+    Portable,
+    /// Fused AES-NI loop for seeded strings (x86-64 with AES-NI and SSE4.1).
+    #[cfg(target_arch = "x86_64")]
+    AesNi,
+}
+
+impl Backend {
+    /// The fastest backend this CPU supports (the portable one under `force-portable`).
+    pub(crate) fn detect() -> Self {
+        if cfg!(feature = "force-portable") {
+            return Backend::Portable;
+        }
+        Self::available().last().copied().unwrap_or(Backend::Portable)
+    }
+
+    /// Every backend usable here, portable first (ignores `force-portable`, for the cross-checks).
+    pub(crate) fn available() -> Vec<Self> {
+        core::iter::once(Backend::Portable).chain(Self::native()).collect()
+    }
+
+    /// The hardware backend, if this CPU has one.
+    fn native() -> Option<Self> {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("aes") && std::is_x86_feature_detected!("sse4.1") {
+            return Some(Backend::AesNi);
+        }
+        None
+    }
+}
+
+/// Table index `2c + d` of lane `t` (public masked wire values).
+#[inline(always)]
+fn entry_index(c: u64, d: u64, t: usize) -> usize {
+    ((c >> t & 1) << 1 | (d >> t & 1)) as usize
+}
+
+/// The mask keeping the string for bit `bit` of a seeded block: little-endian bytes
+/// `bit·k/8 .. (bit + 1)·k/8` (see `SeededKeys`).
+#[inline(always)]
+fn half_mask<M: MacWord>(bit: u64) -> u128 {
+    let low = u128::MAX >> (128 - 8 * M::BYTES);
+    low << (8 * M::BYTES as u64 * (bit & 1))
+}
+
+/// The k-bit string that is the XOR of the selected halves accumulated in `pairs` (each term kept
+/// one half of its block and zeroed the other, so XORing the two halves sums the kept ones).
+pub(crate) fn fold_pairs<M: MacWord>(pairs: u128) -> M {
+    let bytes = pairs.to_le_bytes();
+    M::get(&bytes) ^ M::get(&bytes[M::BYTES..])
+}
+
+/// Where the verifier's strings come from, prepared for one backend.
+enum Verifier<'a, M> {
+    Stored(&'a [M]),
+    Seeded(&'a SeededKeys),
+    #[cfg(target_arch = "x86_64")]
+    SeededAesNi(x86::RoundKeys),
+}
+
+/// The running `m` and `t` of one party over an evaluation.
+pub(crate) struct OpenedMacs<'a, M> {
+    own: &'a [M],
+    verifier: Verifier<'a, M>,
+    /// `m`: XOR of this party's strings of the bits it opened.
+    sent: M,
+    /// `t` from stored strings.
+    expected: M,
+    /// `t` from seeded strings, before [`fold_pairs`].
+    pairs: u128,
+}
+
+impl<'a, M: MacWord> OpenedMacs<'a, M> {
+    /// Empty accumulators over this party's own strings (layout `(g·n + i)·4 + e`) and its
+    /// verification strings of the peer's entries, using `backend`.
+    pub(crate) fn new(own: &'a [M], keys: &'a TableKeys<M>, backend: Backend) -> Self {
+        let verifier = match (keys, backend) {
+            (TableKeys::Explicit(keys), _) => Verifier::Stored(keys),
+            (TableKeys::Seeded(keys), Backend::Portable) => Verifier::Seeded(keys),
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `AesNi` is only constructed after detecting AES-NI and SSE4.1.
+            (TableKeys::Seeded(keys), Backend::AesNi) => {
+                Verifier::SeededAesNi(unsafe { x86::RoundKeys::expand(keys.seed()) })
+            }
+        };
+        OpenedMacs { own, verifier, sent: M::default(), expected: M::default(), pairs: 0 }
+    }
+
+    /// Accumulates the `count ≤ 64` instances of one lane word starting at instance-gate position
+    /// `at` (`g·n + 64·j`): table indices from the masked wire words `c`, `d`; the peer's opened
+    /// bits `e`. Panics if the material is shorter than the positions (the caller checked it).
+    pub(crate) fn word(&mut self, at: usize, c: u64, d: u64, e: u64, count: usize) {
+        let lanes = Lanes { at, count, c, d, e };
+        match &self.verifier {
+            Verifier::Stored(keys) => stored_word(self.own, keys, lanes, &mut self.sent, &mut self.expected),
+            Verifier::Seeded(keys) => {
+                seeded_word_portable(self.own, keys, lanes, &mut self.sent, &mut self.pairs)
+            }
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `SeededAesNi` is only built by `new` for the detected `AesNi` backend.
+            Verifier::SeededAesNi(keys) => unsafe {
+                x86::seeded_word(keys, self.own, lanes, &mut self.sent, &mut self.pairs)
+            },
+        }
+    }
+
+    /// `(m, t)`: this party's MAC to send and the MAC it expects from the peer.
+    pub(crate) fn finish(&self) -> (M, M) {
+        (self.sent, self.expected ^ fold_pairs::<M>(self.pairs))
+    }
+}
+
+/// The public data of one lane word: `count ≤ 64` instances from instance-gate position `at`,
+/// masked wire words `c`, `d` (lane `t` opened entry `2c_t + d_t`) and the peer's opened bits `e`.
+#[derive(Clone, Copy, Debug)]
+struct Lanes {
+    at: usize,
+    count: usize,
+    c: u64,
+    d: u64,
+    e: u64,
+}
+
+/// Prefetches the material `ahead` elements past `at` in `stream`, if there is any.
+#[inline(always)]
+fn prefetch_ahead<T>(stream: &[T], at: usize) {
+    if let Some(x) = stream.get(at) {
+        prefetch(x);
+    }
+}
+
+/// Stored verification strings: entry `j`'s pair at `keys[2j..2j + 2]`.
+fn stored_word<M: MacWord>(own: &[M], keys: &[M], w: Lanes, sent: &mut M, expected: &mut M) {
+    let own4 = &own[4 * w.at..4 * (w.at + w.count)];
+    let keys8 = &keys[8 * w.at..8 * (w.at + w.count)];
+    let (mut s, mut x) = (*sent, *expected);
+    for (t, (m4, k8)) in own4.chunks_exact(4).zip(keys8.chunks_exact(8)).enumerate() {
+        prefetch_ahead(own, 4 * (w.at + t + PREFETCH_INSTANCES));
+        prefetch_ahead(keys, 8 * (w.at + t + PREFETCH_INSTANCES));
+        let index = entry_index(w.c, w.d, t);
+        s ^= m4[index & 3];
+        x ^= k8[((2 * index) | (w.e >> t & 1) as usize) & 7];
+    }
+    (*sent, *expected) = (s, x);
+}
+
+/// Seeded verification strings through the `aes` crate: own strings first (collecting the opened
+/// entry indices), then one call encrypting the lane word's blocks.
+fn seeded_word_portable<M: MacWord>(own: &[M], keys: &SeededKeys, w: Lanes, sent: &mut M, pairs: &mut u128) {
+    let mut entries = [0u64; KEY_CHUNK];
+    let own4 = &own[4 * w.at..4 * (w.at + w.count)];
+    let mut s = *sent;
+    for (t, (m4, entry)) in own4.chunks_exact(4).zip(entries.iter_mut()).enumerate() {
+        prefetch_ahead(own, 4 * (w.at + t + PREFETCH_INSTANCES));
+        let index = entry_index(w.c, w.d, t);
+        s ^= m4[index & 3];
+        *entry = (4 * (w.at + t) + index) as u64;
+    }
+    *sent = s;
+    let mut blocks = key_blocks();
+    keys.blocks(&entries[..w.count], &mut blocks);
+    let mut p = *pairs;
+    for (t, b) in blocks[..w.count].iter().enumerate() {
+        p ^= u128::from_le_bytes((*b).into()) & half_mask::<M>(w.e >> t);
+    }
+    *pairs = p;
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::{entry_index, half_mask, prefetch_ahead, Lanes, MacWord, PREFETCH_INSTANCES};
+    use core::arch::x86_64::{
+        __m128i, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_aeskeygenassist_si128, _mm_and_si128,
+        _mm_cvtsi128_si64, _mm_cvtsi64_si128, _mm_set_epi64x, _mm_shuffle_epi32, _mm_slli_si128,
+        _mm_unpackhi_epi64, _mm_xor_si128,
+    };
+
+    /// Instances per group of the AES-NI loop: 8 independent AES blocks interleaved round by round
+    /// keep the `aesenc` unit busy (latency 4, one issued per cycle); the group's cache lines of own
+    /// strings are prefetched together.
+    const GROUP: usize = 8;
+
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn to_u128(v: __m128i) -> u128 {
+        let low = _mm_cvtsi128_si64(v) as u64;
+        let high = _mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v)) as u64;
+        (u128::from(high) << 64) | u128::from(low)
+    }
+
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    fn from_u128(v: u128) -> __m128i {
+        _mm_set_epi64x((v >> 64) as i64, v as i64)
+    }
+
+    /// The 11 round keys of AES-128 (FIPS-197 §5.2) for a secret key.
+    pub(crate) struct RoundKeys([__m128i; 11]);
+
+    /// One step of the AES-128 key expansion: `aeskeygenassist` gives `SubWord(RotWord(w3)) ⊕
+    /// Rcon` in its top word, which is XORed into the prefix XORs of the previous round key.
+    #[inline]
+    #[target_feature(enable = "sse2,aes")]
+    fn expand_step<const RCON: i32>(key: __m128i) -> __m128i {
+        let t = _mm_shuffle_epi32::<0xff>(_mm_aeskeygenassist_si128::<RCON>(key));
+        let mut k = _mm_xor_si128(key, _mm_slli_si128::<4>(key));
+        k = _mm_xor_si128(k, _mm_slli_si128::<8>(k));
+        _mm_xor_si128(k, t)
+    }
+
+    impl RoundKeys {
+        /// The key schedule of `key` (bytes in FIPS-197 order).
+        #[target_feature(enable = "sse2,aes")]
+        pub(crate) fn expand(key: &[u8; 16]) -> Self {
+            let mut rk = [from_u128(u128::from_le_bytes(*key)); 11];
+            rk[1] = expand_step::<0x01>(rk[0]);
+            rk[2] = expand_step::<0x02>(rk[1]);
+            rk[3] = expand_step::<0x04>(rk[2]);
+            rk[4] = expand_step::<0x08>(rk[3]);
+            rk[5] = expand_step::<0x10>(rk[4]);
+            rk[6] = expand_step::<0x20>(rk[5]);
+            rk[7] = expand_step::<0x40>(rk[6]);
+            rk[8] = expand_step::<0x80>(rk[7]);
+            rk[9] = expand_step::<0x1b>(rk[8]);
+            rk[10] = expand_step::<0x36>(rk[9]);
+            RoundKeys(rk)
+        }
+
+        /// AES-128 of each block (little-endian `u128`s), for the cross-checks.
+        #[cfg(test)]
+        #[target_feature(enable = "sse2,aes")]
+        pub(crate) fn encrypt(&self, blocks: &mut [u128]) {
+            for b in blocks {
+                *b = to_u128(self.encrypt_group([from_u128(*b)])[0]);
+            }
+        }
+
+        /// AES-128 of `W` blocks, interleaved round by round.
+        #[inline]
+        #[target_feature(enable = "sse2,aes")]
+        fn encrypt_group<const W: usize>(&self, mut b: [__m128i; W]) -> [__m128i; W] {
+            let k = &self.0;
+            for x in b.iter_mut() {
+                *x = _mm_xor_si128(*x, k[0]);
+            }
+            for key in &k[1..10] {
+                for x in b.iter_mut() {
+                    *x = _mm_aesenc_si128(*x, *key);
+                }
+            }
+            for x in b.iter_mut() {
+                *x = _mm_aesenclast_si128(*x, k[10]);
+            }
+            b
+        }
+    }
+
+    /// `W` instances from lane `t0`: own strings XORed into `sent`, the opened entries' blocks
+    /// masked to the received bit's half and XORed into `acc`. `own` holds exactly their `4·W`
+    /// strings.
+    #[inline]
+    #[target_feature(enable = "sse2,aes")]
+    fn group<M: MacWord, const W: usize>(
+        keys: &RoundKeys,
+        own: &[M],
+        w: &Lanes,
+        t0: usize,
+        sel: &[__m128i; 2],
+        sent: &mut M,
+        acc: &mut __m128i,
+    ) {
+        let mut blocks = [from_u128(0); W];
+        let mut s = *sent;
+        for (u, b) in blocks.iter_mut().enumerate() {
+            let t = t0 + u;
+            let index = entry_index(w.c, w.d, t);
+            s ^= own[4 * u + (index & 3)];
+            *b = _mm_cvtsi64_si128((4 * (w.at + t) + index) as i64);
+        }
+        *sent = s;
+        let blocks = keys.encrypt_group(blocks);
+        let mut a = *acc;
+        for (u, b) in blocks.iter().enumerate() {
+            a = _mm_xor_si128(a, _mm_and_si128(*b, sel[(w.e >> (t0 + u) & 1) as usize]));
+        }
+        *acc = a;
+    }
+
+    /// [`super::seeded_word_portable`] fused: per group of [`GROUP`] instances, own strings, AES
+    /// blocks and selection in registers.
+    #[target_feature(enable = "sse2,aes")]
+    pub(super) fn seeded_word<M: MacWord>(
+        keys: &RoundKeys,
+        own: &[M],
+        w: Lanes,
+        sent: &mut M,
+        pairs: &mut u128,
+    ) {
+        let sel = [from_u128(half_mask::<M>(0)), from_u128(half_mask::<M>(1))];
+        let own4 = &own[4 * w.at..4 * (w.at + w.count)];
+        let mut acc = from_u128(*pairs);
+        let mut groups = own4.chunks_exact(4 * GROUP);
+        // Strings per cache line: the group's lines are prefetched one by one.
+        let per_line = 64 / M::BYTES;
+        for (g, strings) in groups.by_ref().enumerate() {
+            let ahead = 4 * (w.at + GROUP * g + PREFETCH_INSTANCES);
+            for line in (0..4 * GROUP).step_by(per_line) {
+                prefetch_ahead(own, ahead + line);
+            }
+            group::<M, GROUP>(keys, strings, &w, GROUP * g, &sel, sent, &mut acc);
+        }
+        let done = w.count - w.count % GROUP;
+        for (u, strings) in groups.remainder().chunks_exact(4).enumerate() {
+            group::<M, 1>(keys, strings, &w, done + u, &sel, sent, &mut acc);
+        }
+        *pairs = to_u128(acc);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand_chacha::ChaCha20Rng;
+    use rand_core::{RngCore, SeedableRng};
+
+    /// `(m, t)` straight from the definitions: own string `4j + index`, verification string of
+    /// entry `4j + index` for the received bit.
+    fn reference<M: MacWord>(
+        own: &[M],
+        keys: &TableKeys<M>,
+        words: &[(usize, u64, u64, u64, usize)],
+    ) -> (M, M) {
+        let (mut sent, mut expected) = (M::default(), M::default());
+        for &(at, c, d, e, count) in words {
+            for t in 0..count {
+                let entry = 4 * (at + t) + entry_index(c, d, t);
+                sent ^= own[entry];
+                expected ^= keys.key(entry, e >> t & 1 == 1);
+            }
+        }
+        (sent, expected)
+    }
+
+    fn backends_agree<M: MacWord>(seed: u64) {
+        let mut rng = ChaCha20Rng::seed_from_u64(seed);
+        let positions = 300;
+        let own: Vec<M> = (0..4 * positions).map(|_| M::random(&mut rng)).collect();
+        let seeded = TableKeys::Seeded(Box::new(SeededKeys::random(&mut rng)));
+        let stored = TableKeys::Explicit((0..8 * positions).map(|_| M::random(&mut rng)).collect());
+        // Lane words of every length class: full, multiples of the group, tails, single lanes,
+        // ending at the last position (no prefetch past the end may fault).
+        let mut words = Vec::new();
+        for (at, count) in [(0, 64), (64, 8), (72, 13), (85, 1), (86, 63), (149, 7), (156, 80), (236, 64)] {
+            let count: usize = count.min(64);
+            words.push((at, rng.next_u64(), rng.next_u64(), rng.next_u64(), count));
+        }
+        assert_eq!(words.last().map(|w| w.0 + w.4), Some(positions));
+        for keys in [&seeded, &stored] {
+            let want = reference(&own, keys, &words);
+            for backend in Backend::available() {
+                let mut acc = OpenedMacs::new(&own, keys, backend);
+                for &(at, c, d, e, count) in &words {
+                    acc.word(at, c, d, e, count);
+                }
+                assert_eq!(
+                    acc.finish(),
+                    want,
+                    "{backend:?}, seeded: {}",
+                    matches!(keys, TableKeys::Seeded(_))
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn backends_agree_with_the_definition_k64() {
+        backends_agree::<u64>(1);
+    }
+
+    #[test]
+    fn backends_agree_with_the_definition_k32() {
+        backends_agree::<u32>(2);
+    }
+
+    #[test]
+    fn half_masks_and_fold_select_one_string() {
+        let block = 0x0f0e_0d0c_0b0a_0908_0706_0504_0302_0100u128;
+        let raw = block.to_le_bytes();
+        for bit in [false, true] {
+            assert_eq!(fold_pairs::<u64>(block & half_mask::<u64>(bit.into())), u64::from_block(&raw, bit));
+            assert_eq!(fold_pairs::<u32>(block & half_mask::<u32>(bit.into())), u32::from_block(&raw, bit));
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn aes_ni_key_schedule_matches_fips197_and_the_crate() {
+        use aes::cipher::generic_array::GenericArray;
+        use aes::cipher::{BlockEncrypt, KeyInit};
+        if !Backend::available().contains(&Backend::AesNi) {
+            return;
+        }
+        // FIPS-197 Appendix C.1.
+        let key: [u8; 16] = core::array::from_fn(|i| i as u8);
+        let pt: [u8; 16] = core::array::from_fn(|i| (i as u8) * 0x11);
+        // SAFETY: AES-NI was detected above.
+        let keys = unsafe { x86::RoundKeys::expand(&key) };
+        let mut block = [u128::from_le_bytes(pt)];
+        // SAFETY: as above.
+        unsafe { keys.encrypt(&mut block) };
+        assert_eq!(block[0].to_le_bytes(), hex_ct());
+        let mut rng = ChaCha20Rng::seed_from_u64(3);
+        for _ in 0..20 {
+            let mut key = [0u8; 16];
+            rng.fill_bytes(&mut key);
+            let cipher = aes::Aes128::new(GenericArray::from_slice(&key));
+            // SAFETY: as above.
+            let keys = unsafe { x86::RoundKeys::expand(&key) };
+            let mut blocks: Vec<u128> =
+                (0..9).map(|_| u128::from(rng.next_u64()) << 64 | u128::from(rng.next_u64())).collect();
+            let want: Vec<u128> = blocks
+                .iter()
+                .map(|b| {
+                    let mut g = GenericArray::from(b.to_le_bytes());
+                    cipher.encrypt_block(&mut g);
+                    u128::from_le_bytes(g.into())
+                })
+                .collect();
+            // SAFETY: as above.
+            unsafe { keys.encrypt(&mut blocks) };
+            assert_eq!(blocks, want);
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn hex_ct() -> [u8; 16] {
+        [0x69, 0xc4, 0xe0, 0xd8, 0x6a, 0x7b, 0x04, 0x30, 0xd8, 0xcd, 0xb7, 0x80, 0x70, 0xb4, 0xc5, 0x5a]
+    }
+}

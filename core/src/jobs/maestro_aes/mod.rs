@@ -26,9 +26,10 @@ use crate::proto::maestro::malicious::{
     MaliciousAdditiveLut256Sbox, MaliciousGf16CircuitSbox, MaliciousGf256CircuitSbox, MaliciousLut16Sbox,
     MaliciousSboxLayer,
 };
+use crate::proto::maestro::mixed_share::{replicated_shares, StateShare};
 use crate::proto::maestro::{
-    AdditiveLut256Sbox, Gf16CircuitSbox, Gf256CircuitSbox, Lut16Sbox, Lut256Sbox, MaestroError, MixedShare,
-    Party, RssShare, SboxLayer,
+    AdditiveLut256Sbox, Gf16CircuitSbox, Gf256CircuitSbox, Lut16Sbox, Lut256Sbox, MaestroError, Party,
+    RssShare, SboxLayer,
 };
 use rand_core::{CryptoRng, RngCore};
 use sha2::{Digest, Sha256};
@@ -365,8 +366,9 @@ pub async fn run_observed<N: Network, R: RngCore + CryptoRng>(
 /// through their [`MaliciousSession`](crate::proto::maestro::malicious::MaliciousSession), whose
 /// reveal runs the §2.7 verification of every recorded multiplication and the §2.4 hash
 /// comparison first and returns nothing unless both pass. Inputs and outputs are replicated; the
-/// state in between may be another share type (the semi-honest (3,3) LUT-256's [`MixedShare`]).
-trait JobSbox: SboxLayer<Share: From<RssShare> + ReplicatedForm> {
+/// state in between may be another share type (the (3,3) LUT-256's
+/// [`MixedShare`](crate::proto::maestro::MixedShare)).
+trait JobSbox: SboxLayer<Share: StateShare> {
     /// Input-independent preprocessing for `count` S-boxes (none by default).
     async fn preprocess_for<N: Network>(&mut self, _net: &mut N, _count: usize) -> Result<(), MaestroError> {
         Ok(())
@@ -472,12 +474,8 @@ impl<N: Network, F: FnMut(JobPhase)> Phases<'_, N, F> {
         let rounds_stats = net.stats().since(&before_rounds);
 
         // The driver reshares the cipher output to replicated form (`SboxLayer::to_replicated`).
-        let output: Vec<RssShare> = blocks
-            .as_flattened()
-            .iter()
-            .map(|&share| share.replicated())
-            .collect::<Option<_>>()
-            .ok_or(AesJobError::Internal("the cipher output is not replicated"))?;
+        let output = replicated_shares(blocks.as_flattened())
+            .map_err(|_| AesJobError::Internal("the cipher output is not replicated"))?;
         let ciphertext = sbox.reveal(net, &output, &spec.reveal_to).await?;
         Ok(AesJobOutput {
             ciphertext: ciphertext.map(|c| c.into_iter().map(|b| b.value()).collect()),
@@ -485,23 +483,6 @@ impl<N: Network, F: FnMut(JobPhase)> Phases<'_, N, F> {
             rounds_stats,
             preprocessing_stats,
         })
-    }
-}
-
-/// A share type the job can read back as replicated once the driver has reshared it.
-trait ReplicatedForm: Copy {
-    fn replicated(self) -> Option<RssShare>;
-}
-
-impl ReplicatedForm for RssShare {
-    fn replicated(self) -> Option<RssShare> {
-        Some(self)
-    }
-}
-
-impl ReplicatedForm for MixedShare {
-    fn replicated(self) -> Option<RssShare> {
-        self.as_replicated()
     }
 }
 

@@ -88,7 +88,7 @@ impl TensorOneHot {
 
 /// Opens c = x + r for every byte: from replicated shares if all bytes are replicated (8 bits),
 /// otherwise from additive shares re-randomized by a zero sharing (16 bits).
-async fn open_masked<N: Network>(
+pub(super) async fn open_masked<N: Network>(
     party: &mut Party,
     net: &mut N,
     bytes: &[MixedShare],

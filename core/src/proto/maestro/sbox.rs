@@ -43,14 +43,28 @@ pub trait SboxLayer {
 
     /// Brings bytes that `sub_bytes`/`inv_sub_bytes` left in a cheaper intermediate sharing
     /// back to replicated form. The driver calls it after each key-schedule `SubWord` and on the
-    /// cipher output. Only the (3,3) LUT-256 layer, whose lookups output additive shares
-    /// (Protocol 7 step 8), communicates here; by default it does nothing.
+    /// output of the cipher's last S-box layer. Only the (3,3) LUT-256 layers, whose lookups output
+    /// additive shares (Protocol 7 step 8), communicate here; by default it does nothing.
     fn to_replicated<N: Network>(
         &mut self,
         _net: &mut N,
         _bytes: &mut [Self::Share],
     ) -> impl Future<Output = Result<(), MaestroError>> {
         async { Ok(()) }
+    }
+
+    /// Protocol 7 step 6 (⟦y⁽ⁱ⁻¹⁾⟧ = L⁻¹(⟦x⁽ⁱ⁾⟧ − ⟦k⁽ⁱ⁾⟧)): the driver calls it right after each
+    /// S-box call whose input it computed from the previous call's output, with `invert` mapping
+    /// one 16-byte block of the last call's input back to the previous call's output (the inverse
+    /// of the linear layer and round-key addition it applied in between; local). A layer that
+    /// obtained replicated shares of its inputs while keeping its outputs in a cheaper sharing
+    /// (the malicious (3,3) LUT-256) recovers replicated shares of the previous outputs this
+    /// way; by default it does nothing.
+    fn recover_previous_outputs(
+        &mut self,
+        _invert: impl Fn(&mut [Self::Share; 16]),
+    ) -> Result<(), MaestroError> {
+        Ok(())
     }
 }
 

@@ -86,6 +86,7 @@ pub use lut16::MaliciousLut16Sbox;
 pub use lut256_33::MaliciousAdditiveLut256Sbox;
 
 use super::error::{MaestroError, Step};
+use super::mixed_share::{replicated_shares, StateShare};
 use super::msg::{recv_bytes, send_bytes};
 use super::online::Party;
 use super::rss::RssShare;
@@ -103,6 +104,9 @@ pub struct MaliciousSession {
     pub(super) party: Party,
     pub(super) log: TripleLog,
     pub(super) view: PublicView,
+    /// S-boxes whose outputs are still only additively shared: neither reshared nor recovered
+    /// from the next layer ((3,3) LUT-256, Protocol 7 steps 6 and 8), so not yet recorded.
+    pub(super) unverified_sboxes: usize,
     #[cfg(test)]
     pub(super) deviation: Option<tamper::Deviation>,
     #[cfg(test)]
@@ -116,6 +120,7 @@ impl MaliciousSession {
             party,
             log: TripleLog::new(),
             view: PublicView::new(),
+            unverified_sboxes: 0,
             #[cfg(test)]
             deviation: None,
             #[cfg(test)]
@@ -165,8 +170,12 @@ impl MaliciousSession {
     /// Verifies every multiplication since the last verification (Protocol 2, see
     /// [`super::verify::inner_product`]) and compares the hashes of all openings so far. Returns
     /// [`MaestroError::OpeningMismatch`] or [`MaestroError::VerificationFailed`] on cheating; the
-    /// caller must then abort.
+    /// caller must then abort. Fails with [`MaestroError::UnverifiedSboxes`] before any
+    /// communication if some S-box outputs could not be recorded yet.
     pub async fn verify<N: Network>(&mut self, net: &mut N) -> Result<(), MaestroError> {
+        if self.unverified_sboxes > 0 {
+            return Err(MaestroError::UnverifiedSboxes { count: self.unverified_sboxes });
+        }
         let result = verify_log(&mut self.party, net, &mut self.view, &self.log).await;
         self.log.clear();
         result
@@ -174,14 +183,16 @@ impl MaliciousSession {
 
     /// Opens `shares` to all parties, maliciously secure: first [`MaliciousSession::verify`],
     /// then the optimistic opening (ℓ bytes, one round), then the hash comparison of the opened
-    /// values (64 bytes, one round). Nothing is returned unless every check passed.
-    pub async fn open<N: Network>(
+    /// values (64 bytes, one round). Nothing is returned unless every check passed; shares that
+    /// are not replicated are [`MaestroError::NotReplicated`] before any communication.
+    pub async fn open<N: Network, T: StateShare>(
         &mut self,
         net: &mut N,
-        shares: &[RssShare],
+        shares: &[T],
     ) -> Result<Vec<Gf256>, MaestroError> {
+        let shares = replicated_shares(shares)?;
         self.verify(net).await?;
-        let values = self.party.open(net, shares).await?;
+        let values = self.party.open(net, &shares).await?;
         let bytes: Vec<u8> = values.iter().map(|v| v.0).collect();
         self.view.absorb(Step::Reveal, &bytes);
         self.view.compare(net).await?;
@@ -194,15 +205,16 @@ impl MaliciousSession {
     /// SHA-256 of it (§2.4), which j compares before returning the values. Recipients get
     /// `Some(values)`, the others `None`. Cost after the verification: ℓ bytes and 32 bytes per
     /// recipient served, two rounds.
-    pub async fn reveal<N: Network>(
+    pub async fn reveal<N: Network, T: StateShare>(
         &mut self,
         net: &mut N,
-        shares: &[RssShare],
+        shares: &[T],
         to: &[PartyId],
     ) -> Result<Option<Vec<Gf256>>, MaestroError> {
         if let Some(&bad) = to.iter().find(|&&p| p > 2) {
             return Err(MaestroError::UnknownParty(bad));
         }
+        let shares = &replicated_shares(shares)?[..];
         self.verify(net).await?;
         let me = self.party.id();
         let (next, prev) = ((me + 1) % 3, (me + 2) % 3);
@@ -251,7 +263,7 @@ impl MaliciousSession {
 
 /// An S-box layer with malicious security: its multiplications go to its session's log, which
 /// [`MaliciousSession::open`] verifies before revealing anything.
-pub trait MaliciousSboxLayer: SboxLayer<Share = RssShare> {
+pub trait MaliciousSboxLayer: SboxLayer<Share: StateShare> {
     /// The session: inputs, verification and verified openings.
     fn session(&mut self) -> &mut MaliciousSession;
 }

@@ -34,8 +34,10 @@ use crate::proto::maestro::{
 use rand_core::{CryptoRng, RngCore};
 use sha2::{Digest, Sha256};
 
-/// The S-box variant of the SDK's default AES job: LUT-16, the variant with the fewest online
-/// rounds among those with a malicious form (Table 1: 20 rounds, against 30 and 40 for the circuits).
+/// The S-box variant of the SDK's default AES job: LUT-16 (Table 1: 2560 online bits in 20
+/// rounds per block, 11 preprocessing bits and, malicious, 3 verified triples per S-box). The
+/// (3,3) LUT-256 needs fewer online rounds (11, Protocol 7) for the same bits, at twice the
+/// preprocessing bits (22) and verified triples (6) per S-box; the circuits need 30 and 40.
 pub const DEFAULT_VARIANT: SboxVariant = SboxVariant::Lut16;
 
 /// The security level of the SDK's default AES job: malicious with abort, so that a deviating
@@ -55,9 +57,10 @@ pub enum SboxVariant {
     /// (2,3) LUT-256 (Protocols 4, 5; preprocessing of one length-256 one-hot vector per S-box).
     /// Semi-honest only.
     Lut256,
-    /// (3,3) LUT-256 (§3.5, Protocols 6/7; two length-16 one-hot vectors per S-box). Semi-honest,
-    /// it keeps additive shares between rounds and reshares the output once (11 online rounds);
-    /// malicious, Protocol 7's VerifySbox with a reshare per layer (see
+    /// (3,3) LUT-256 (§3.5, Protocols 6/7; two length-16 one-hot vectors per S-box): additive
+    /// shares between rounds and one resharing of the last layer's output, 2560 bits in 11
+    /// online rounds per block at both security levels; malicious, Protocol 7 recovers each
+    /// layer's replicated output from the next layer and checks every S-box by VerifySbox (see
     /// [`MaliciousAdditiveLut256Sbox`]).
     Lut256Additive,
 }

@@ -12,9 +12,11 @@
 //!   of 5: Eq. (3) for a_h·a_l, a'_h, a'_l, plus v² · v⁴ and v⁶ · v⁸);
 //! - [`lut16`]: LUT-16 + Protocol 2 with Eq. (3) (1 triple per S-box online) and the two
 //!   Eq. (5)/(6) checks per one-hot vector (2 triples instead of 11);
-//! - [`lut256_33`]: (3,3) LUT-256 with Protocol 7's VerifySbox (two GF(2^8) triples per S-box)
-//!   and the Eq. (5)/(6) checks of both length-16 one-hot vectors of each lookup; it reshares
-//!   every layer's output instead of recovering it from the next layer (see its docs).
+//! - [`lut256_33`]: (3,3) LUT-256 as Protocol 7: the state additive between layers, each
+//!   layer's replicated outputs recovered from the next layer's replicated inputs through the
+//!   inverse linear layer, one resharing at the end, and VerifySbox (two GF(2^8) triples per
+//!   S-box) with the Eq. (5)/(6) checks of both length-16 one-hot vectors of each lookup (2560
+//!   online bits in 11 rounds per AES-128 block and party).
 //!
 //! The (2,3) LUT-256 variant has no malicious version here.
 //!
@@ -23,7 +25,8 @@
 //!    another variant); LUT-16 and (3,3) LUT-256 also call `sbox.preprocess(net, sboxes)`;
 //! 2. inputs through `sbox.session().input(net, owner, values, len)` (the third input component
 //!    goes into the view, so an owner who sends different components is caught);
-//! 3. [`super::aes::expand_key`] / [`super::aes::encrypt_blocks`] unchanged on `sbox`;
+//! 3. [`super::aes::expand_key`] / [`super::aes::encrypt_blocks`] unchanged on `sbox` (inputs
+//!    converted with `S::Share::from`: the (3,3) LUT-256's share type is [`MixedShare`](super::MixedShare));
 //! 4. `sbox.session().open(net, &ciphertext_shares)`: runs [`MaliciousSession::verify`]
 //!    (Protocol 2 on all recorded triples + hash comparison of every opening so far) and only if
 //!    it passes opens the outputs, then compares the hashes of the opened outputs before
@@ -33,7 +36,7 @@
 //! Verification cost per party for N recorded GF(2^64) triples: 2⌈log₂ N⌉ + 7 rounds and
 //! 24⌈log₂ N⌉ + 112 bytes (tested exactly); the verified opening of ℓ output bytes adds ℓ + 64
 //! bytes in two rounds. Triples per S-box: 3 (GF(2^8)-circuit), 3 (GF(2^4)-circuit), 3 (LUT-16:
-//! 1 online + 2 preprocessing).
+//! 1 online + 2 preprocessing), 6 ((3,3) LUT-256: 2 online + 4 preprocessing).
 
 /// [`SboxLayer`] for a malicious inversion-based layer with a recording
 /// `invert(&mut self, net, x: Vec<RssShare>)`: SubBytes is the inversion then the affine map,

@@ -82,6 +82,8 @@ pub mod lut256_33;
 mod tamper;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_lut256_33;
 
 pub use gf16_circuit::MaliciousGf16CircuitSbox;
 pub use gf256_circuit::MaliciousGf256CircuitSbox;

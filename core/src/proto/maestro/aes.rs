@@ -22,7 +22,7 @@
 //! the replicated shares of its inputs.
 
 use super::error::MaestroError;
-use super::sbox::SboxLayer;
+use super::sbox::{LinearStep, SboxLayer};
 use crate::aes::linear::{add_round_key, inv_mix_columns, inv_shift_rows, mix_columns, shift_rows};
 use crate::aes::{KeyExpansion, KeySize, RoundKeys};
 use crate::net::Network;
@@ -68,13 +68,8 @@ pub async fn encrypt_blocks<S: SboxLayer, N: Network>(
     for r in 1..=rounds {
         sbox.sub_bytes(net, blocks.as_flattened_mut()).await?;
         if r > 1 {
-            // This call's input x = MixColumns(ShiftRows(y)) + k⁽ʳ⁻¹⁾ of the previous output y.
-            let key = round_keys.round(r - 1);
-            sbox.recover_previous_outputs(|x| {
-                add_round_key(x, key);
-                inv_mix_columns(x);
-                inv_shift_rows(x);
-            })?;
+            // This call's input is MixColumns(ShiftRows(y)) + k⁽ʳ⁻¹⁾ of the previous output y.
+            sbox.recover_previous_outputs(LinearStep::Encryption, round_keys.round(r - 1))?;
         }
         if r == rounds {
             sbox.to_replicated(net, blocks.as_flattened_mut()).await?;
@@ -106,14 +101,8 @@ pub async fn decrypt_blocks<S: SboxLayer, N: Network>(
     for r in (0..rounds).rev() {
         sbox.inv_sub_bytes(net, blocks.as_flattened_mut()).await?;
         if r + 1 < rounds {
-            // This call's input x = InvShiftRows(InvMixColumns(y + k⁽ʳ⁺¹⁾)) of the previous
-            // output y, so y = MixColumns(ShiftRows(x)) + k⁽ʳ⁺¹⁾.
-            let key = round_keys.round(r + 1);
-            sbox.recover_previous_outputs(|x| {
-                shift_rows(x);
-                mix_columns(x);
-                add_round_key(x, key);
-            })?;
+            // This call's input is InvShiftRows(InvMixColumns(y + k⁽ʳ⁺¹⁾)) of the previous output y.
+            sbox.recover_previous_outputs(LinearStep::Decryption, round_keys.round(r + 1))?;
         }
         if r == 0 {
             sbox.to_replicated(net, blocks.as_flattened_mut()).await?;

@@ -12,6 +12,7 @@
 
 use super::error::MaestroError;
 use super::rss::RssShare;
+use crate::aes::linear::{add_round_key, inv_mix_columns, inv_shift_rows, mix_columns, shift_rows};
 use crate::aes::sbox::{affine_linear, inv_affine_linear, AFFINE_CONSTANT, INV_AFFINE_CONSTANT};
 use crate::aes::AesByte;
 use crate::net::Network;
@@ -54,17 +55,47 @@ pub trait SboxLayer {
     }
 
     /// Protocol 7 step 6 (⟦y⁽ⁱ⁻¹⁾⟧ = L⁻¹(⟦x⁽ⁱ⁾⟧ − ⟦k⁽ⁱ⁾⟧)): the driver calls it right after each
-    /// S-box call whose input it computed from the previous call's output, with `invert` mapping
-    /// one 16-byte block of the last call's input back to the previous call's output (the inverse
-    /// of the linear layer and round-key addition it applied in between; local). A layer that
-    /// obtained replicated shares of its inputs while keeping its outputs in a cheaper sharing
-    /// (the malicious (3,3) LUT-256) recovers replicated shares of the previous outputs this
-    /// way; by default it does nothing.
+    /// S-box call whose input it computed from the previous call's output, naming the linear
+    /// step and round key it applied in between, so that [`LinearStep::invert`] maps each
+    /// 16-byte block of the last call's input back to the previous call's output (local). A
+    /// layer that obtained replicated shares of its inputs while keeping its outputs in a cheaper
+    /// sharing (the malicious (3,3) LUT-256) recovers replicated shares of the previous outputs
+    /// this way; by default it does nothing.
     fn recover_previous_outputs(
         &mut self,
-        _invert: impl Fn(&mut [Self::Share; 16]),
+        _step: LinearStep,
+        _round_key: &[Self::Share; 16],
     ) -> Result<(), MaestroError> {
         Ok(())
+    }
+}
+
+/// The linear step between two S-box layers of the AES driver, with round key k.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LinearStep {
+    /// Encryption (FIPS-197 §5.1): x = MixColumns(ShiftRows(y)) + k.
+    Encryption,
+    /// Decryption (FIPS-197 §5.3): x = InvShiftRows(InvMixColumns(y + k)).
+    Decryption,
+}
+
+impl LinearStep {
+    /// Maps a layer's input block x back to the previous layer's output y: InvShiftRows ∘
+    /// InvMixColumns after adding k when encrypting, MixColumns ∘ ShiftRows then adding k when
+    /// decrypting.
+    pub fn invert<B: AesByte>(self, block: &mut [B; 16], round_key: &[B; 16]) {
+        match self {
+            LinearStep::Encryption => {
+                add_round_key(block, round_key);
+                inv_mix_columns(block);
+                inv_shift_rows(block);
+            }
+            LinearStep::Decryption => {
+                shift_rows(block);
+                mix_columns(block);
+                add_round_key(block, round_key);
+            }
+        }
     }
 }
 

@@ -18,7 +18,7 @@
 //!   that sends different values to the two others is caught by the §2.4 hash comparison; one
 //!   that sends the same wrong value to both only shifts x⁽ⁱ⁾, which the next item exposes.
 //! - **Step 6**: ⟦y⁽ⁱ⁻¹⁾⟧ = Lᵢ⁻¹(⟦x⁽ⁱ⁾⟧ − ⟦k⁽ⁱ⁾⟧), local, through
-//!   [`SboxLayer::recover_previous_outputs`] (the driver supplies Lᵢ⁻¹ and the round key:
+//!   [`SboxLayer::recover_previous_outputs`] (the driver names the step, [`LinearStep`], and the round key:
 //!   InvShiftRows ∘ InvMixColumns after adding k⁽ⁱ⁾ when encrypting, MixColumns ∘ ShiftRows
 //!   then adding the round key when decrypting). An error added to any share of ⟨⟨x⁽ⁱ⁾⟩⟩ or of
 //!   c therefore lands in the recovered y⁽ⁱ⁻¹⁾, which then is not S(x⁽ⁱ⁻¹⁾).
@@ -66,7 +66,7 @@ use crate::proto::maestro::one_hot16::{self, OneHot16};
 use crate::proto::maestro::online::Party;
 use crate::proto::maestro::pool::PreprocessedPool;
 use crate::proto::maestro::rss::RssShare;
-use crate::proto::maestro::sbox::{inv_affine, SboxLayer};
+use crate::proto::maestro::sbox::{inv_affine, LinearStep, SboxLayer};
 use crate::proto::maestro::tensor_lookup::TensorTable;
 use crate::proto::maestro::verify::TripleLog;
 
@@ -304,11 +304,13 @@ impl SboxLayer for MaliciousAdditiveLut256Sbox {
         Ok(())
     }
 
-    /// Protocol 7 step 6: ⟦y⁽ⁱ⁻¹⁾⟧ = `invert`(⟦x⁽ⁱ⁾⟧) block by block from the last call's
-    /// replicated inputs, then VerifySbox on the previous call's pairs. Local.
+    /// Protocol 7 step 6: ⟦y⁽ⁱ⁻¹⁾⟧ = L⁻¹(⟦x⁽ⁱ⁾⟧ − ⟦k⁽ⁱ⁾⟧) block by block from the last call's
+    /// replicated inputs (on [`RssShare`]s directly), then VerifySbox on the previous call's
+    /// pairs. Local; a round key that is not replicated is [`MaestroError::NotReplicated`].
     fn recover_previous_outputs(
         &mut self,
-        invert: impl Fn(&mut [MixedShare; 16]),
+        step: LinearStep,
+        round_key: &[MixedShare; 16],
     ) -> Result<(), MaestroError> {
         let Some(previous) = self.awaiting.take() else { return Ok(()) };
         let x = &self.last.as_ref().expect("a call awaiting recovery has a successor").inputs;
@@ -316,14 +318,13 @@ impl SboxLayer for MaliciousAdditiveLut256Sbox {
             self.awaiting = Some(previous);
             return Err(self.unverified());
         }
+        let key: [RssShare; 16] =
+            mixed_share::replicated_shares(round_key)?.try_into().expect("16 round-key bytes");
         let mut outputs = Vec::with_capacity(x.len());
         for chunk in x.chunks_exact(16) {
-            let mut block: [MixedShare; 16] = core::array::from_fn(|j| chunk[j].into());
-            invert(&mut block);
-            for b in block {
-                let index = outputs.len();
-                outputs.push(b.as_replicated().ok_or(MaestroError::NotReplicated { index })?);
-            }
+            let mut block: [RssShare; 16] = core::array::from_fn(|j| chunk[j]);
+            step.invert(&mut block, &key);
+            outputs.extend_from_slice(&block);
         }
         self.deviate_recovered(&mut outputs);
         self.record(&previous, &outputs);

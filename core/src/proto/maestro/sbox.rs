@@ -12,7 +12,7 @@
 
 use super::error::MaestroError;
 use super::rss::RssShare;
-use crate::aes::linear::{add_round_key, inv_mix_columns, inv_shift_rows, mix_columns, shift_rows};
+use crate::aes::linear::{add_round_key, inv_shift_rows, mix_columns, shift_rows};
 use crate::aes::sbox::{affine_linear, inv_affine_linear, AFFINE_CONSTANT, INV_AFFINE_CONSTANT};
 use crate::aes::AesByte;
 use crate::net::Network;
@@ -87,7 +87,18 @@ impl LinearStep {
         match self {
             LinearStep::Encryption => {
                 add_round_key(block, round_key);
-                inv_mix_columns(block);
+                // InvMixColumns as MixColumns after adding u = 4·(a₀ + a₂) to a₀, a₂ and
+                // v = 4·(a₁ + a₃) to a₁, a₃ (the factorisation of {0b}x³ + {0d}x² + {09}x + {0e}
+                // as ({04}x² + {05}) times MixColumns' polynomial): 6 instead of 24 xtimes per column.
+                for col in block.chunks_exact_mut(4) {
+                    let u = (col[0] + col[2]).xtime().xtime();
+                    let v = (col[1] + col[3]).xtime().xtime();
+                    col[0] += u;
+                    col[1] += v;
+                    col[2] += u;
+                    col[3] += v;
+                }
+                mix_columns(block);
                 inv_shift_rows(block);
             }
             LinearStep::Decryption => {
@@ -122,4 +133,36 @@ pub(super) fn apply_affine_packed(bytes: &mut [RssShare], mut inverses: super::p
     inverses = inverses.map_linear(&affine);
     inverses.add_public(AFFINE_CONSTANT);
     inverses.write_to(bytes);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::aes::linear::{inv_mix_columns, inv_shift_rows, mix_columns, shift_rows};
+    use crate::field::Gf256;
+    use rand_chacha::ChaCha20Rng;
+    use rand_core::{RngCore, SeedableRng};
+
+    /// [`LinearStep::invert`] undoes the driver's linear step in both directions (so its
+    /// factorised InvMixColumns equals the reference one).
+    #[test]
+    fn linear_step_inversion_undoes_the_drivers_step() {
+        let mut rng = ChaCha20Rng::seed_from_u64(41);
+        let mut random_block = || -> [Gf256; 16] { core::array::from_fn(|_| Gf256(rng.next_u32() as u8)) };
+        for _ in 0..200 {
+            let (y, key) = (random_block(), random_block());
+            let mut x = y;
+            shift_rows(&mut x);
+            mix_columns(&mut x);
+            add_round_key(&mut x, &key);
+            LinearStep::Encryption.invert(&mut x, &key);
+            assert_eq!(x, y);
+            let mut x = y;
+            add_round_key(&mut x, &key);
+            inv_mix_columns(&mut x);
+            inv_shift_rows(&mut x);
+            LinearStep::Decryption.invert(&mut x, &key);
+            assert_eq!(x, y);
+        }
+    }
 }

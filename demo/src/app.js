@@ -41,7 +41,7 @@ const MAESTRO_CHOICES = {
   'lut16:malicious': 74,
   'gf16-circuit:malicious': 112,
   'gf256-circuit:malicious': 92,
-  'lut256-33:malicious': 76,
+  'lut256-33:malicious': 67,
   'gf256-circuit:semi-honest': 64,
   'gf16-circuit:semi-honest': 84,
   'lut16:semi-honest': 46,

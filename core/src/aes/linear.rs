@@ -111,16 +111,21 @@ pub fn mix_columns<B: AesByte>(state: &mut [B; 16]) {
 }
 
 /// InvMixColumns: each column times {0b}x^3 + {0d}x^2 + {09}x + {0e}.
+///
+/// That polynomial is ({04}x^2 + {05}) times MixColumns' {03}x^3 + {01}x^2 + {01}x + {02}
+/// (mod x^4 + 1; Daemen–Rijmen, *The Design of Rijndael*, §4.1.3), so a column is first
+/// multiplied by {04}x^2 + {05} — adding u = {04}(a₀ + a₂) to a₀, a₂ and v = {04}(a₁ + a₃) to
+/// a₁, a₃ — and then mixed: 4 extra `xtime`s per column instead of the general products.
 pub fn inv_mix_columns<B: AesByte>(state: &mut [B; 16]) {
     for col in state.chunks_exact_mut(4) {
-        let a = [col[0], col[1], col[2], col[3]];
-        for (r, out) in col.iter_mut().enumerate() {
-            *out = a[r].mul_public(0x0e)
-                + a[(r + 1) % 4].mul_public(0x0b)
-                + a[(r + 2) % 4].mul_public(0x0d)
-                + a[(r + 3) % 4].mul_public(0x09);
-        }
+        let u = (col[0] + col[2]).xtime().xtime();
+        let v = (col[1] + col[3]).xtime().xtime();
+        col[0] += u;
+        col[1] += v;
+        col[2] += u;
+        col[3] += v;
     }
+    mix_columns(state);
 }
 
 /// AddRoundKey: XOR of the round key into the state.
@@ -218,6 +223,35 @@ mod tests {
                 round_linear_bytes(&mut fast, &key, last);
                 assert_eq!(fast, reference(&state, &key, last), "state {state:?}, last {last}");
             }
+        }
+    }
+
+    #[test]
+    fn inv_mix_columns_is_the_textbook_product_and_inverts_mix_columns() {
+        let mut rng = ChaCha20Rng::seed_from_u64(42);
+        for i in 0..1000 {
+            let mut bytes = [0u8; 16];
+            rng.fill_bytes(&mut bytes);
+            if i < 256 {
+                bytes = core::array::from_fn(|j| (i as u8).wrapping_mul(j as u8 + 1));
+            }
+            let state = bytes.map(Gf256);
+            // FIPS-197 §5.3.3: each column times {0b}x^3 + {0d}x^2 + {09}x + {0e}.
+            let mut textbook = state;
+            for col in textbook.chunks_exact_mut(4) {
+                let a = [col[0], col[1], col[2], col[3]];
+                for (r, out) in col.iter_mut().enumerate() {
+                    *out = a[r].mul_public(0x0e)
+                        + a[(r + 1) % 4].mul_public(0x0b)
+                        + a[(r + 2) % 4].mul_public(0x0d)
+                        + a[(r + 3) % 4].mul_public(0x09);
+                }
+            }
+            let mut fast = state;
+            inv_mix_columns(&mut fast);
+            assert_eq!(fast, textbook);
+            mix_columns(&mut fast);
+            assert_eq!(fast, state);
         }
     }
 }

@@ -26,15 +26,18 @@ use crate::proto::maestro::malicious::{
     MaliciousAdditiveLut256Sbox, MaliciousGf16CircuitSbox, MaliciousGf256CircuitSbox, MaliciousLut16Sbox,
     MaliciousSboxLayer,
 };
+use crate::proto::maestro::mixed_share::{replicated_shares, StateShare};
 use crate::proto::maestro::{
-    AdditiveLut256Sbox, Gf16CircuitSbox, Gf256CircuitSbox, Lut16Sbox, Lut256Sbox, MaestroError, MixedShare,
-    Party, RssShare, SboxLayer,
+    AdditiveLut256Sbox, Gf16CircuitSbox, Gf256CircuitSbox, Lut16Sbox, Lut256Sbox, MaestroError, Party,
+    RssShare, SboxLayer,
 };
 use rand_core::{CryptoRng, RngCore};
 use sha2::{Digest, Sha256};
 
-/// The S-box variant of the SDK's default AES job: LUT-16, the variant with the fewest online
-/// rounds among those with a malicious form (Table 1: 20 rounds, against 30 and 40 for the circuits).
+/// The S-box variant of the SDK's default AES job: LUT-16 (Table 1: 2560 online bits in 20
+/// rounds per block, 11 preprocessing bits and, malicious, 3 verified triples per S-box). The
+/// (3,3) LUT-256 needs fewer online rounds (11, Protocol 7) for the same bits, at twice the
+/// preprocessing bits (22) and verified triples (6) per S-box; the circuits need 30 and 40.
 pub const DEFAULT_VARIANT: SboxVariant = SboxVariant::Lut16;
 
 /// The security level of the SDK's default AES job: malicious with abort, so that a deviating
@@ -54,9 +57,10 @@ pub enum SboxVariant {
     /// (2,3) LUT-256 (Protocols 4, 5; preprocessing of one length-256 one-hot vector per S-box).
     /// Semi-honest only.
     Lut256,
-    /// (3,3) LUT-256 (§3.5, Protocols 6/7; two length-16 one-hot vectors per S-box). Semi-honest,
-    /// it keeps additive shares between rounds and reshares the output once (11 online rounds);
-    /// malicious, Protocol 7's VerifySbox with a reshare per layer (see
+    /// (3,3) LUT-256 (§3.5, Protocols 6/7; two length-16 one-hot vectors per S-box): additive
+    /// shares between rounds and one resharing of the last layer's output, 2560 bits in 11
+    /// online rounds per block at both security levels; malicious, Protocol 7 recovers each
+    /// layer's replicated output from the next layer and checks every S-box by VerifySbox (see
     /// [`MaliciousAdditiveLut256Sbox`]).
     Lut256Additive,
 }
@@ -365,8 +369,9 @@ pub async fn run_observed<N: Network, R: RngCore + CryptoRng>(
 /// through their [`MaliciousSession`](crate::proto::maestro::malicious::MaliciousSession), whose
 /// reveal runs the §2.7 verification of every recorded multiplication and the §2.4 hash
 /// comparison first and returns nothing unless both pass. Inputs and outputs are replicated; the
-/// state in between may be another share type (the semi-honest (3,3) LUT-256's [`MixedShare`]).
-trait JobSbox: SboxLayer<Share: From<RssShare> + ReplicatedForm> {
+/// state in between may be another share type (the (3,3) LUT-256's
+/// [`MixedShare`](crate::proto::maestro::MixedShare)).
+trait JobSbox: SboxLayer<Share: StateShare> {
     /// Input-independent preprocessing for `count` S-boxes (none by default).
     async fn preprocess_for<N: Network>(&mut self, _net: &mut N, _count: usize) -> Result<(), MaestroError> {
         Ok(())
@@ -472,12 +477,8 @@ impl<N: Network, F: FnMut(JobPhase)> Phases<'_, N, F> {
         let rounds_stats = net.stats().since(&before_rounds);
 
         // The driver reshares the cipher output to replicated form (`SboxLayer::to_replicated`).
-        let output: Vec<RssShare> = blocks
-            .as_flattened()
-            .iter()
-            .map(|&share| share.replicated())
-            .collect::<Option<_>>()
-            .ok_or(AesJobError::Internal("the cipher output is not replicated"))?;
+        let output = replicated_shares(blocks.as_flattened())
+            .map_err(|_| AesJobError::Internal("the cipher output is not replicated"))?;
         let ciphertext = sbox.reveal(net, &output, &spec.reveal_to).await?;
         Ok(AesJobOutput {
             ciphertext: ciphertext.map(|c| c.into_iter().map(|b| b.value()).collect()),
@@ -485,23 +486,6 @@ impl<N: Network, F: FnMut(JobPhase)> Phases<'_, N, F> {
             rounds_stats,
             preprocessing_stats,
         })
-    }
-}
-
-/// A share type the job can read back as replicated once the driver has reshared it.
-trait ReplicatedForm: Copy {
-    fn replicated(self) -> Option<RssShare>;
-}
-
-impl ReplicatedForm for RssShare {
-    fn replicated(self) -> Option<RssShare> {
-        Some(self)
-    }
-}
-
-impl ReplicatedForm for MixedShare {
-    fn replicated(self) -> Option<RssShare> {
-        self.as_replicated()
     }
 }
 

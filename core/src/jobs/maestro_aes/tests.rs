@@ -299,3 +299,45 @@ fn variant_and_security_names_round_trip() {
     assert_eq!(KeySize::Aes192.sub_word_count() * 4, 32);
     assert_eq!(KeySize::Aes256.sub_word_count() * 4, 52);
 }
+
+/// Malicious (3,3) LUT-256 through the job (MAESTRO Protocol 7): Table 1's 2560 online bits per
+/// block and party in 11 rounds — the 10 lookup layers and the resharing of ⟨⟨y⁽⁹⁾⟩⟩ (a
+/// resharing per layer took 20) — then the verification and the verified reveal. The whole job
+/// for one block with the key split between parties 0 and 1 takes party 0 67 rounds (76 with a
+/// resharing per layer), against malicious LUT-16's 74: the demo's progress-bar figures.
+#[test]
+fn malicious_lut256_33_job_runs_protocol7_in_11_online_rounds() {
+    let mut rng = seeded_rng(12);
+    let mut plaintext = vec![0u8; 2 * 16];
+    rng.fill_bytes(&mut plaintext);
+    let mut expected: Vec<[u8; 16]> = plaintext.chunks_exact(16).map(|c| c.try_into().unwrap()).collect();
+    Aes::new(&FIPS_KEY).unwrap().encrypt_blocks(&mut expected);
+    // (variant, blocks, online rounds, party 0's rounds for the whole job)
+    let cases = [
+        (SboxVariant::Lut256Additive, 1, 11, 67),
+        (SboxVariant::Lut256Additive, 2, 11, 69),
+        (SboxVariant::Lut16, 1, 20, 74),
+    ];
+    for (variant, blocks, online_rounds, job_rounds) in cases {
+        let s =
+            AesJobSpec { variant, security: Security::Malicious, ..spec(blocks, vec![0, 1], vec![0, 1, 2]) };
+        let inputs = [
+            AesJobInput { key_share: Some(vec![0x33; 16]), plaintext: None },
+            AesJobInput { key_share: Some(xor_split(&FIPS_KEY, &[0x33; 16])), plaintext: None },
+            AesJobInput { key_share: None, plaintext: Some(plaintext[..16 * blocks].to_vec()) },
+        ];
+        for (p, out) in run_all([s.clone(), s.clone(), s.clone()], inputs).into_iter().enumerate() {
+            let out = out.unwrap_or_else(|e| panic!("{variant:?}, party {p}: {e}"));
+            assert_eq!(out.ciphertext.unwrap(), expected[..blocks].concat(), "{variant:?}, party {p}");
+            let online = (out.rounds_stats.bytes_sent * 8, out.rounds_stats.rounds);
+            assert_eq!(
+                online,
+                (2560 * blocks as u64, online_rounds),
+                "{variant:?}, {blocks} blocks, party {p}"
+            );
+            if p == 0 {
+                assert_eq!(out.stats.rounds, job_rounds, "{variant:?}, {blocks} blocks");
+            }
+        }
+    }
+}

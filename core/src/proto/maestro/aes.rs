@@ -17,11 +17,17 @@
 //! [`SboxLayer::inv_sub_bytes`] call, so it costs what encryption costs.
 //!
 //! Round keys and cipher outputs are always replicated: the driver calls
-//! [`SboxLayer::to_replicated`] after each `SubWord` and on the output (free for every variant
-//! but the (3,3) LUT-256, which carries the state additively between S-box layers).
+//! [`SboxLayer::to_replicated`] after each `SubWord` and on the output of the last S-box layer,
+//! before the last round's linear layer (free for every variant but the (3,3) LUT-256, which
+//! carries the state additively between S-box layers; MAESTRO Protocol 7 step 8 reshares
+//! ⟨⟨y⁽⁹⁾⟩⟩ and then computes the last round on ⟦y⁽⁹⁾⟧). After every S-box layer that follows
+//! another, the driver offers the layer the inverse of the linear layer and round-key addition
+//! in between ([`SboxLayer::recover_previous_outputs`], Protocol 7 step 6), so that the
+//! malicious (3,3) LUT-256 can recover replicated shares of the previous layer's outputs from
+//! the replicated shares of its inputs.
 
 use super::error::MaestroError;
-use super::sbox::SboxLayer;
+use super::sbox::{LinearStep, SboxLayer};
 use crate::aes::linear::{add_round_key, inv_mix_columns, inv_shift_rows};
 use crate::aes::{KeyExpansion, KeySize, RoundKeys};
 use crate::net::Network;
@@ -65,9 +71,12 @@ pub async fn encrypt_blocks<S: SboxLayer, N: Network>(
         add_round_key(block, round_keys.round(0));
     }
     for r in 1..=rounds {
-        sbox.sub_bytes_and_round_linear(net, blocks, round_keys.round(r), r == rounds).await?;
+        // The previous layer's output y and this layer's input x are related by
+        // x = MixColumns(ShiftRows(y)) + k⁽ʳ⁻¹⁾.
+        let previous_key = (r > 1).then(|| round_keys.round(r - 1));
+        sbox.sub_bytes_and_round_linear(net, blocks, round_keys.round(r), previous_key, r == rounds).await?;
     }
-    sbox.to_replicated(net, blocks.as_flattened_mut()).await
+    Ok(())
 }
 
 /// Decrypts every shared block in place (FIPS-197 §5.3, the InvCipher of Fig. 12) with one
@@ -85,6 +94,13 @@ pub async fn decrypt_blocks<S: SboxLayer, N: Network>(
     }
     for r in (0..rounds).rev() {
         sbox.inv_sub_bytes(net, blocks.as_flattened_mut()).await?;
+        if r + 1 < rounds {
+            // This call's input is InvShiftRows(InvMixColumns(y + k⁽ʳ⁺¹⁾)) of the previous output y.
+            sbox.recover_previous_outputs(LinearStep::Decryption, round_keys.round(r + 1))?;
+        }
+        if r == 0 {
+            sbox.to_replicated(net, blocks.as_flattened_mut()).await?;
+        }
         for block in blocks.iter_mut() {
             add_round_key(block, round_keys.round(r));
             if r != 0 {
@@ -93,7 +109,7 @@ pub async fn decrypt_blocks<S: SboxLayer, N: Network>(
             }
         }
     }
-    sbox.to_replicated(net, blocks.as_flattened_mut()).await
+    Ok(())
 }
 
 /// Groups a flat vector of shared bytes into 16-byte blocks, or `None` if its length is not a

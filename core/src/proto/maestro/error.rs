@@ -138,4 +138,18 @@ pub enum MaestroError {
         /// The peer whose hash differs.
         peer: PartyId,
     },
+    /// Some lookup outputs were neither reshared nor recovered from the next layer (Protocol 7
+    /// steps 6 and 8), so their S-box pairs cannot be verified: the calls did not follow the AES
+    /// driver's order. Nothing is opened.
+    #[error("{count} S-box outputs were neither reshared nor recovered, so they cannot be verified")]
+    UnverifiedSboxes {
+        /// S-boxes whose output is still only additively shared.
+        count: usize,
+    },
+    /// A value to open or recover is not in replicated form (e.g. an additive (3,3) share).
+    #[error("share {index} is not replicated")]
+    NotReplicated {
+        /// Its position in the batch.
+        index: usize,
+    },
 }

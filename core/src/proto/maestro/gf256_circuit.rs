@@ -123,12 +123,14 @@ impl SboxLayer for Gf256CircuitSbox {
 
     /// SubBytes and the round's linear part on the contiguous shares (word-parallel per
     /// component, [`Packed::write_round_linear`]) as they are written back: one pass fewer
-    /// over the state than the default.
+    /// over the state than the default. The default's Protocol 7 hooks do nothing for this
+    /// layer (its outputs are replicated already), so `_previous_key` is not needed.
     async fn sub_bytes_and_round_linear<N: Network>(
         &mut self,
         net: &mut N,
         blocks: &mut [[RssShare; 16]],
         round_key: &[RssShare; 16],
+        _previous_key: Option<&[RssShare; 16]>,
         last: bool,
     ) -> Result<(), MaestroError> {
         let bytes = blocks.as_flattened_mut();

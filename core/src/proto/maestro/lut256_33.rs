@@ -21,7 +21,7 @@
 //!
 //! The output is additive ([`MixedShare::Additive`]); [`SboxLayer::to_replicated`] reshares it
 //! (Protocol 7 step 8, 8 bits, one round), which the AES driver does after each key-schedule
-//! `SubWord` and on the cipher output.
+//! `SubWord` and on the last S-box layer's output (then computing the last round on ⟦y⁽⁹⁾⟧).
 //!
 //! **Costs per AES-128 block and party** (encryption or decryption, key schedule excluded):
 //! 16 × (8 + 9 × 16 + 8) = 2560 bits, as in Table 1; **11** rounds: the 10 lookup rounds Table 1
@@ -33,8 +33,9 @@
 //!
 //! **Malicious security** (Protocol 7 steps 10–11, VerifySbox and 𝓕_verify, with the verified
 //! one-hot preprocessing of Protocol 8 step 6) is [`super::malicious::lut256_33`], built on
-//! [`TensorOneHot::from_pair`] and this layer's tables. It reshares every layer's output to
-//! recover ⟦y⟧ instead of Protocol 7's recovery from the next layer's input (see its docs).
+//! [`TensorOneHot::from_pair`], `open_masked` and this layer's tables, with the same online
+//! costs: it recovers each layer's ⟦y⟧ from the next layer's ⟦x⟧ = ⟦r⟧ + c (Protocol 7 step 6)
+//! instead of resharing it.
 //!
 //! Secrets are never used as table indices or branch conditions: the table is indexed only by
 //! the public c, and share bits of the one-hot vectors enter as masks. The masked index c itself
@@ -87,8 +88,9 @@ impl TensorOneHot {
 }
 
 /// Opens c = x + r for every byte: from replicated shares if all bytes are replicated (8 bits),
-/// otherwise from additive shares re-randomized by a zero sharing (16 bits).
-async fn open_masked<N: Network>(
+/// otherwise from additive shares re-randomized by a zero sharing (16 bits). The malicious layer
+/// opens through it too, absorbing c into its public view.
+pub(super) async fn open_masked<N: Network>(
     party: &mut Party,
     net: &mut N,
     bytes: &[MixedShare],

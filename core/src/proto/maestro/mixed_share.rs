@@ -140,6 +140,35 @@ impl AesByte for MixedShare {
     }
 }
 
+/// A share type the AES driver runs on ([`super::sbox::SboxLayer::Share`]): inputs enter as
+/// replicated shares, and outputs are read back as replicated shares once reshared.
+pub trait StateShare: AesByte + From<RssShare> {
+    /// The replicated share, or `None` if this byte is in another sharing.
+    fn replicated_share(self) -> Option<RssShare>;
+}
+
+impl StateShare for RssShare {
+    fn replicated_share(self) -> Option<RssShare> {
+        Some(self)
+    }
+}
+
+impl StateShare for MixedShare {
+    fn replicated_share(self) -> Option<RssShare> {
+        self.as_replicated()
+    }
+}
+
+/// The replicated shares of `shares`, or [`MaestroError::NotReplicated`] naming the first that is
+/// not replicated.
+pub fn replicated_shares<T: StateShare>(shares: &[T]) -> Result<Vec<RssShare>, MaestroError> {
+    shares
+        .iter()
+        .enumerate()
+        .map(|(index, &s)| s.replicated_share().ok_or(MaestroError::NotReplicated { index }))
+        .collect()
+}
+
 /// Replaces every additive byte by a replicated sharing of the same value (Protocol 7 step 8):
 /// one message of one byte per element to party i−1, one round; nothing is sent if every byte is
 /// already replicated.

@@ -12,6 +12,7 @@
 
 use super::error::MaestroError;
 use super::rss::RssShare;
+use crate::aes::linear::{add_round_key, inv_mix_columns, inv_shift_rows, mix_columns, shift_rows};
 use crate::aes::sbox::{affine_linear, inv_affine_linear, AFFINE_CONSTANT, INV_AFFINE_CONSTANT};
 use crate::aes::AesByte;
 use crate::net::Network;
@@ -43,8 +44,8 @@ pub trait SboxLayer {
 
     /// Brings bytes that `sub_bytes`/`inv_sub_bytes` left in a cheaper intermediate sharing
     /// back to replicated form. The driver calls it after each key-schedule `SubWord` and on the
-    /// cipher output. Only the (3,3) LUT-256 layer, whose lookups output additive shares
-    /// (Protocol 7 step 8), communicates here; by default it does nothing.
+    /// output of the cipher's last S-box layer. Only the (3,3) LUT-256 layers, whose lookups output
+    /// additive shares (Protocol 7 step 8), communicate here; by default it does nothing.
     fn to_replicated<N: Network>(
         &mut self,
         _net: &mut N,
@@ -54,24 +55,79 @@ pub trait SboxLayer {
     }
 
     /// One encryption round on every block after the previous round's AddRoundKey: SubBytes
-    /// ([`SboxLayer::sub_bytes`] on all 16·s bytes, one call) and then the round's linear part
-    /// ([`AesByte::round_linear`]: ShiftRows, MixColumns unless `last`, AddRoundKey with
-    /// `round_key`). The AES driver calls this once per round. A layer whose S-box output is in
-    /// a faster layout than `[Self::Share]` may override it to run the same linear maps there
-    /// before writing the shares back; the messages are those of `sub_bytes`.
+    /// ([`SboxLayer::sub_bytes`] on all 16·s bytes, one call), the Protocol 7 hooks, and then the
+    /// round's linear part ([`AesByte::round_linear`]: ShiftRows, MixColumns unless `last`,
+    /// AddRoundKey with `round_key`). The AES driver calls this once per round; `previous_key` is
+    /// the key k⁽ʳ⁻¹⁾ of the linear step between the previous S-box layer and this one (`None`
+    /// in round 1). The hooks, in order: [`SboxLayer::recover_previous_outputs`] (if there was a
+    /// previous layer) and, in the last round, [`SboxLayer::to_replicated`] before the final
+    /// linear part. A layer whose S-box output is in a faster layout than `[Self::Share]` may
+    /// override this to run the same linear maps there (the messages are those of `sub_bytes`);
+    /// an override must keep the hooks unless they do nothing for that layer.
     fn sub_bytes_and_round_linear<N: Network>(
         &mut self,
         net: &mut N,
         blocks: &mut [[Self::Share; 16]],
         round_key: &[Self::Share; 16],
+        previous_key: Option<&[Self::Share; 16]>,
         last: bool,
     ) -> impl Future<Output = Result<(), MaestroError>> {
         async move {
             self.sub_bytes(net, blocks.as_flattened_mut()).await?;
+            if let Some(key) = previous_key {
+                self.recover_previous_outputs(LinearStep::Encryption, key)?;
+            }
+            if last {
+                self.to_replicated(net, blocks.as_flattened_mut()).await?;
+            }
             for block in blocks.iter_mut() {
                 AesByte::round_linear(block, round_key, last);
             }
             Ok(())
+        }
+    }
+
+    /// Protocol 7 step 6 (⟦y⁽ⁱ⁻¹⁾⟧ = L⁻¹(⟦x⁽ⁱ⁾⟧ − ⟦k⁽ⁱ⁾⟧)): the driver calls it right after each
+    /// S-box call whose input it computed from the previous call's output, naming the linear
+    /// step and round key it applied in between, so that [`LinearStep::invert`] maps each
+    /// 16-byte block of the last call's input back to the previous call's output (local). A
+    /// layer that obtained replicated shares of its inputs while keeping its outputs in a cheaper
+    /// sharing (the malicious (3,3) LUT-256) recovers replicated shares of the previous outputs
+    /// this way; by default it does nothing.
+    fn recover_previous_outputs(
+        &mut self,
+        _step: LinearStep,
+        _round_key: &[Self::Share; 16],
+    ) -> Result<(), MaestroError> {
+        Ok(())
+    }
+}
+
+/// The linear step between two S-box layers of the AES driver, with round key k.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LinearStep {
+    /// Encryption (FIPS-197 §5.1): x = MixColumns(ShiftRows(y)) + k.
+    Encryption,
+    /// Decryption (FIPS-197 §5.3): x = InvShiftRows(InvMixColumns(y + k)).
+    Decryption,
+}
+
+impl LinearStep {
+    /// Maps a layer's input block x back to the previous layer's output y: InvShiftRows ∘
+    /// InvMixColumns after adding k when encrypting, MixColumns ∘ ShiftRows then adding k when
+    /// decrypting.
+    pub fn invert<B: AesByte>(self, block: &mut [B; 16], round_key: &[B; 16]) {
+        match self {
+            LinearStep::Encryption => {
+                add_round_key(block, round_key);
+                inv_mix_columns(block);
+                inv_shift_rows(block);
+            }
+            LinearStep::Decryption => {
+                shift_rows(block);
+                mix_columns(block);
+                add_round_key(block, round_key);
+            }
         }
     }
 }
@@ -103,4 +159,35 @@ pub(super) fn apply_affine_packed(bytes: &mut [RssShare], mut inverses: super::p
 pub(super) fn affine_in_place(x: &mut super::packed::Packed) {
     x.map_linear_in_place(&super::packed::ByteLinear::new(affine_linear));
     x.add_public(AFFINE_CONSTANT);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::aes::linear::{inv_mix_columns, inv_shift_rows, mix_columns, shift_rows};
+    use crate::field::Gf256;
+    use rand_chacha::ChaCha20Rng;
+    use rand_core::{RngCore, SeedableRng};
+
+    /// [`LinearStep::invert`] undoes the driver's linear step in both directions.
+    #[test]
+    fn linear_step_inversion_undoes_the_drivers_step() {
+        let mut rng = ChaCha20Rng::seed_from_u64(41);
+        let mut random_block = || -> [Gf256; 16] { core::array::from_fn(|_| Gf256(rng.next_u32() as u8)) };
+        for _ in 0..200 {
+            let (y, key) = (random_block(), random_block());
+            let mut x = y;
+            shift_rows(&mut x);
+            mix_columns(&mut x);
+            add_round_key(&mut x, &key);
+            LinearStep::Encryption.invert(&mut x, &key);
+            assert_eq!(x, y);
+            let mut x = y;
+            add_round_key(&mut x, &key);
+            inv_mix_columns(&mut x);
+            inv_shift_rows(&mut x);
+            LinearStep::Decryption.invert(&mut x, &key);
+            assert_eq!(x, y);
+        }
+    }
 }

@@ -12,9 +12,11 @@
 //!   of 5: Eq. (3) for a_h·a_l, a'_h, a'_l, plus v² · v⁴ and v⁶ · v⁸);
 //! - [`lut16`]: LUT-16 + Protocol 2 with Eq. (3) (1 triple per S-box online) and the two
 //!   Eq. (5)/(6) checks per one-hot vector (2 triples instead of 11);
-//! - [`lut256_33`]: (3,3) LUT-256 with Protocol 7's VerifySbox (two GF(2^8) triples per S-box)
-//!   and the Eq. (5)/(6) checks of both length-16 one-hot vectors of each lookup; it reshares
-//!   every layer's output instead of recovering it from the next layer (see its docs).
+//! - [`lut256_33`]: (3,3) LUT-256 as Protocol 7: the state additive between layers, each
+//!   layer's replicated outputs recovered from the next layer's replicated inputs through the
+//!   inverse linear layer, one resharing at the end, and VerifySbox (two GF(2^8) triples per
+//!   S-box) with the Eq. (5)/(6) checks of both length-16 one-hot vectors of each lookup (2560
+//!   online bits in 11 rounds per AES-128 block and party).
 //!
 //! The (2,3) LUT-256 variant has no malicious version here.
 //!
@@ -23,7 +25,8 @@
 //!    another variant); LUT-16 and (3,3) LUT-256 also call `sbox.preprocess(net, sboxes)`;
 //! 2. inputs through `sbox.session().input(net, owner, values, len)` (the third input component
 //!    goes into the view, so an owner who sends different components is caught);
-//! 3. [`super::aes::expand_key`] / [`super::aes::encrypt_blocks`] unchanged on `sbox`;
+//! 3. [`super::aes::expand_key`] / [`super::aes::encrypt_blocks`] unchanged on `sbox` (inputs
+//!    converted with `S::Share::from`: the (3,3) LUT-256's share type is [`MixedShare`](super::MixedShare));
 //! 4. `sbox.session().open(net, &ciphertext_shares)`: runs [`MaliciousSession::verify`]
 //!    (Protocol 2 on all recorded triples + hash comparison of every opening so far) and only if
 //!    it passes opens the outputs, then compares the hashes of the opened outputs before
@@ -33,7 +36,7 @@
 //! Verification cost per party for N recorded GF(2^64) triples: 2⌈log₂ N⌉ + 7 rounds and
 //! 24⌈log₂ N⌉ + 112 bytes (tested exactly); the verified opening of ℓ output bytes adds ℓ + 64
 //! bytes in two rounds. Triples per S-box: 3 (GF(2^8)-circuit), 3 (GF(2^4)-circuit), 3 (LUT-16:
-//! 1 online + 2 preprocessing).
+//! 1 online + 2 preprocessing), 6 ((3,3) LUT-256: 2 online + 4 preprocessing).
 
 /// [`SboxLayer`] for a malicious inversion-based layer with a recording
 /// `invert(&mut self, net, x: Vec<RssShare>)`: SubBytes is the inversion then the affine map,
@@ -79,6 +82,8 @@ pub mod lut256_33;
 mod tamper;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_lut256_33;
 
 pub use gf16_circuit::MaliciousGf16CircuitSbox;
 pub use gf256_circuit::MaliciousGf256CircuitSbox;
@@ -86,6 +91,7 @@ pub use lut16::MaliciousLut16Sbox;
 pub use lut256_33::MaliciousAdditiveLut256Sbox;
 
 use super::error::{MaestroError, Step};
+use super::mixed_share::{replicated_shares, StateShare};
 use super::msg::{recv_bytes, send_bytes};
 use super::online::Party;
 use super::rss::RssShare;
@@ -103,6 +109,9 @@ pub struct MaliciousSession {
     pub(super) party: Party,
     pub(super) log: TripleLog,
     pub(super) view: PublicView,
+    /// S-boxes whose outputs are still only additively shared: neither reshared nor recovered
+    /// from the next layer ((3,3) LUT-256, Protocol 7 steps 6 and 8), so not yet recorded.
+    pub(super) unverified_sboxes: usize,
     #[cfg(test)]
     pub(super) deviation: Option<tamper::Deviation>,
     #[cfg(test)]
@@ -116,6 +125,7 @@ impl MaliciousSession {
             party,
             log: TripleLog::new(),
             view: PublicView::new(),
+            unverified_sboxes: 0,
             #[cfg(test)]
             deviation: None,
             #[cfg(test)]
@@ -165,8 +175,12 @@ impl MaliciousSession {
     /// Verifies every multiplication since the last verification (Protocol 2, see
     /// [`super::verify::inner_product`]) and compares the hashes of all openings so far. Returns
     /// [`MaestroError::OpeningMismatch`] or [`MaestroError::VerificationFailed`] on cheating; the
-    /// caller must then abort.
+    /// caller must then abort. Fails with [`MaestroError::UnverifiedSboxes`] before any
+    /// communication if some S-box outputs could not be recorded yet.
     pub async fn verify<N: Network>(&mut self, net: &mut N) -> Result<(), MaestroError> {
+        if self.unverified_sboxes > 0 {
+            return Err(MaestroError::UnverifiedSboxes { count: self.unverified_sboxes });
+        }
         let result = verify_log(&mut self.party, net, &mut self.view, &self.log).await;
         self.log.clear();
         result
@@ -174,14 +188,16 @@ impl MaliciousSession {
 
     /// Opens `shares` to all parties, maliciously secure: first [`MaliciousSession::verify`],
     /// then the optimistic opening (ℓ bytes, one round), then the hash comparison of the opened
-    /// values (64 bytes, one round). Nothing is returned unless every check passed.
-    pub async fn open<N: Network>(
+    /// values (64 bytes, one round). Nothing is returned unless every check passed; shares that
+    /// are not replicated are [`MaestroError::NotReplicated`] before any communication.
+    pub async fn open<N: Network, T: StateShare>(
         &mut self,
         net: &mut N,
-        shares: &[RssShare],
+        shares: &[T],
     ) -> Result<Vec<Gf256>, MaestroError> {
+        let shares = replicated_shares(shares)?;
         self.verify(net).await?;
-        let values = self.party.open(net, shares).await?;
+        let values = self.party.open(net, &shares).await?;
         let bytes: Vec<u8> = values.iter().map(|v| v.0).collect();
         self.view.absorb(Step::Reveal, &bytes);
         self.view.compare(net).await?;
@@ -194,15 +210,16 @@ impl MaliciousSession {
     /// SHA-256 of it (§2.4), which j compares before returning the values. Recipients get
     /// `Some(values)`, the others `None`. Cost after the verification: ℓ bytes and 32 bytes per
     /// recipient served, two rounds.
-    pub async fn reveal<N: Network>(
+    pub async fn reveal<N: Network, T: StateShare>(
         &mut self,
         net: &mut N,
-        shares: &[RssShare],
+        shares: &[T],
         to: &[PartyId],
     ) -> Result<Option<Vec<Gf256>>, MaestroError> {
         if let Some(&bad) = to.iter().find(|&&p| p > 2) {
             return Err(MaestroError::UnknownParty(bad));
         }
+        let shares = &replicated_shares(shares)?[..];
         self.verify(net).await?;
         let me = self.party.id();
         let (next, prev) = ((me + 1) % 3, (me + 2) % 3);
@@ -251,7 +268,7 @@ impl MaliciousSession {
 
 /// An S-box layer with malicious security: its multiplications go to its session's log, which
 /// [`MaliciousSession::open`] verifies before revealing anything.
-pub trait MaliciousSboxLayer: SboxLayer<Share = RssShare> {
+pub trait MaliciousSboxLayer: SboxLayer<Share: StateShare> {
     /// The session: inputs, verification and verified openings.
     fn session(&mut self) -> &mut MaliciousSession;
 }

@@ -4,6 +4,7 @@
 
 use crate::field::Gf256;
 use crate::net::{NetError, NetStats, Network, PartyId};
+use crate::proto::maestro::mixed_share::{AdditiveShare, MixedShare};
 use crate::proto::maestro::rss::RssShare;
 
 /// A corrupt party's deviation on its own shares.
@@ -20,11 +21,28 @@ pub(crate) enum Deviation {
     /// Flips `bits` of its first component of preprocessed one-hot vector `index` (LUT-16 and
     /// (3,3) LUT-256).
     OneHot { index: usize, bits: u16 },
+    /// Adds `delta` to the first component of its share of output `byte` of call `call` when
+    /// that output is recovered from the next call's input ((3,3) LUT-256, Protocol 7 step 6).
+    Recovered { call: usize, byte: usize, delta: u8 },
 }
 
 /// Adds `delta` to the first component of a share.
 pub(crate) fn add_to_first(share: &mut RssShare, delta: u8) {
     *share = RssShare::new(share.party(), share.first() + Gf256(delta), share.second());
+}
+
+/// Adds `delta` to a state byte: to the first component of a replicated share, to the value of
+/// an additive one.
+pub(crate) fn add_to_mixed(share: &mut MixedShare, delta: u8) {
+    *share = match *share {
+        MixedShare::Replicated(mut s) => {
+            add_to_first(&mut s, delta);
+            MixedShare::Replicated(s)
+        }
+        MixedShare::Additive(a) => {
+            MixedShare::Additive(AdditiveShare::new(a.party(), a.value() + Gf256(delta)))
+        }
+    };
 }
 
 /// XORs `mask` into byte `byte` (and byte `also`, if any; both modulo the length) of this

@@ -9,8 +9,9 @@ use crate::aes::Block;
 use crate::field::Gf256;
 use crate::net::memory::{run_session, MemoryNetwork};
 use crate::net::{NetError, NetStats, Network};
-use crate::proto::maestro::aes::{decrypt_blocks, encrypt_blocks, expand_key, to_blocks};
-use crate::proto::maestro::tests::{aes_suite, Costs, Variant};
+use crate::proto::maestro::aes::{encrypt_blocks, expand_key, to_blocks};
+use crate::proto::maestro::mixed_share::replicated_shares;
+use crate::proto::maestro::tests::{aes_suite, Costs, MixedCosts, Variant};
 use ::aes::cipher::{BlockEncrypt, KeyInit};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
@@ -19,8 +20,8 @@ use rand_core::{RngCore, SeedableRng};
 trait Malicious: MaliciousSboxLayer + Sized {
     /// GF(2^64) triples recorded per S-box (online and preprocessing together).
     const TRIPLES_PER_SBOX: usize;
-    /// Messages each party sends per `sub_bytes` call.
-    const MESSAGES_PER_CALL: usize;
+    /// Messages each party sends in one AES-128 encryption (10 S-box layers).
+    const ENCRYPTION_MESSAGES: usize;
     /// Messages each party sends in preprocessing.
     const PREPROCESSING_MESSAGES: usize = 0;
     fn create(party: Party) -> Self;
@@ -32,7 +33,7 @@ trait Malicious: MaliciousSboxLayer + Sized {
 impl Malicious for MaliciousGf256CircuitSbox {
     /// x²·x and x²⁴⁰·x¹⁴, plus x¹²·x² and x¹²·x³ checked as one shared-factor triple.
     const TRIPLES_PER_SBOX: usize = 3;
-    const MESSAGES_PER_CALL: usize = 3;
+    const ENCRYPTION_MESSAGES: usize = 10 * 3;
     fn create(party: Party) -> Self {
         Self::new(party)
     }
@@ -40,7 +41,7 @@ impl Malicious for MaliciousGf256CircuitSbox {
 
 impl Malicious for MaliciousGf16CircuitSbox {
     const TRIPLES_PER_SBOX: usize = 3;
-    const MESSAGES_PER_CALL: usize = 4;
+    const ENCRYPTION_MESSAGES: usize = 10 * 4;
     fn create(party: Party) -> Self {
         Self::new(party)
     }
@@ -48,7 +49,7 @@ impl Malicious for MaliciousGf16CircuitSbox {
 
 impl Malicious for MaliciousLut16Sbox {
     const TRIPLES_PER_SBOX: usize = 3;
-    const MESSAGES_PER_CALL: usize = 3;
+    const ENCRYPTION_MESSAGES: usize = 10 * 3;
     const PREPROCESSING_MESSAGES: usize = 2;
     fn create(party: Party) -> Self {
         Self::new(party)
@@ -61,8 +62,9 @@ impl Malicious for MaliciousLut16Sbox {
 impl Malicious for MaliciousAdditiveLut256Sbox {
     /// 2 VerifySbox triples online, 2 × 2 Eq. (5)/(6) triples for the two one-hot vectors.
     const TRIPLES_PER_SBOX: usize = 6;
-    /// The masked-index opening and the output resharing.
-    const MESSAGES_PER_CALL: usize = 2;
+    /// The first layer's replicated opening of c (one message), the additive openings of the
+    /// nine others (to both peers), and the resharing of the last layer's output (Protocol 7).
+    const ENCRYPTION_MESSAGES: usize = 1 + 9 * 2 + 1;
     const PREPROCESSING_MESSAGES: usize = 2;
     fn create(party: Party) -> Self {
         Self::new(party)
@@ -105,10 +107,19 @@ impl Variant for MaliciousLut16Sbox {
     }
 }
 
-/// 8 bits to open c from replicated shares and 8 bits to reshare the output, 2 rounds; 22
-/// preprocessing bits (two length-16 one-hot vectors) in 2 rounds.
+/// Protocol 7's online costs, those of the semi-honest layer: 8 bits to open c from replicated
+/// input, 16 bits (two messages) from the additive output of the previous layer, one round each,
+/// and 8 bits per byte to reshare the last output: 16 · (8 + 9 · 16 + 8) = 2560 bits per AES-128
+/// block in 10 + 1 rounds; 22 preprocessing bits (two length-16 one-hot vectors) in 2 rounds.
 impl Variant for MaliciousAdditiveLut256Sbox {
-    const COSTS: Costs = Costs { bits: 16, rounds: 2, messages: 2, pre_bits: 22, pre_rounds: 2, mixed: None };
+    const COSTS: Costs = Costs {
+        bits: 8,
+        rounds: 1,
+        messages: 1,
+        pre_bits: 22,
+        pre_rounds: 2,
+        mixed: Some(MixedCosts { chained_bits: 16, chained_messages: 2, reshare_bits: 8 }),
+    };
     fn build(party: Party) -> Self {
         Self::new(party)
     }
@@ -190,6 +201,8 @@ fn job<S: Malicious>(
                 let key_shares = sbox.session().input(&mut net, 0, (me == 0).then_some(&key[..]), 16).await?;
                 let pt = (me == 1).then_some(&plaintext[..]);
                 let pt_shares = sbox.session().input(&mut net, 1, pt, plaintext.len()).await?;
+                let key_shares: Vec<S::Share> = key_shares.into_iter().map(S::Share::from).collect();
+                let pt_shares: Vec<S::Share> = pt_shares.into_iter().map(S::Share::from).collect();
                 phases.inputs = net.sent();
                 let round_keys = expand_key(&mut sbox, &mut net, &key_shares).await?;
                 phases.key_schedule = net.sent();
@@ -208,7 +221,7 @@ fn job<S: Malicious>(
     })
 }
 
-fn expected_ciphertext(key: &Block, blocks: &[Block]) -> Vec<u8> {
+pub(super) fn expected_ciphertext(key: &Block, blocks: &[Block]) -> Vec<u8> {
     let reference = ::aes::Aes128::new(&(*key).into());
     blocks
         .iter()
@@ -220,11 +233,11 @@ fn expected_ciphertext(key: &Block, blocks: &[Block]) -> Vec<u8> {
         .collect()
 }
 
-const FIPS_KEY: Block = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
-const FIPS_PT: Block =
+pub(super) const FIPS_KEY: Block = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+pub(super) const FIPS_PT: Block =
     [0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff];
 
-fn random_blocks(n: usize, seed: u64) -> Vec<Block> {
+pub(super) fn random_blocks(n: usize, seed: u64) -> Vec<Block> {
     let mut rng = ChaCha20Rng::seed_from_u64(seed);
     (0..n)
         .map(|_| {
@@ -252,7 +265,7 @@ fn honest_runs_reveal_after_verification<S: Malicious>() {
             assert_eq!(s.rounds, 2 * halvings + 7 + 2, "party {p}");
             let ph = run.phases;
             assert_eq!(ph.preprocessing - ph.setup, S::PREPROCESSING_MESSAGES);
-            assert_eq!(ph.encryption - ph.key_schedule, 10 * S::MESSAGES_PER_CALL);
+            assert_eq!(ph.encryption - ph.key_schedule, S::ENCRYPTION_MESSAGES);
         }
     }
 }
@@ -329,12 +342,16 @@ fn attacks<S: Malicious>(honest: [Phases; 3], kind: Kind) -> Vec<Attack> {
     if kind == Kind::Lut256 {
         message("one-hot preprocessing round 1", 1, |p| p.setup, 0, 0x01);
         message("one-hot preprocessing round 2", 0, |p| p.setup + 1, 33, 0x04);
-        // Each (3,3) LUT-256 call sends the masked-index opening, then the output resharing.
-        message("masked-index opening (key schedule)", 1, |p| p.inputs + 2, 1, 0x40);
-        message("masked-index opening (encryption)", 0, |p| p.key_schedule + 4, 3, 0x01);
+        // Key schedule: each SubWord sends the replicated opening of c, then the resharing.
+        message("replicated opening of c (key schedule)", 1, |p| p.inputs + 2, 1, 0x40);
         message("output resharing (key schedule)", 2, |p| p.inputs + 1, 0, 0x01);
-        message("output resharing (encryption)", 1, |p| p.key_schedule + 7, 9, 0x08);
-        message("output resharing (last layer)", 0, |p| p.encryption - 1, 30, 0x80);
+        // Encryption (Protocol 7): message 0 is the first layer's replicated opening, 2j − 1 and
+        // 2j layer j's additive opening to party i+1 and to party i−1, 19 the final resharing.
+        message("replicated opening of c (first layer)", 0, |p| p.key_schedule, 3, 0x01);
+        message("additive opening of c to party i+1 only", 0, |p| p.key_schedule + 3, 3, 0x01);
+        message("additive opening of c to party i-1 only", 1, |p| p.key_schedule + 8, 9, 0x08);
+        message("additive opening of c to one party (last layer)", 2, |p| p.key_schedule + 18, 4, 0x20);
+        message("final resharing of y^9", 1, |p| p.encryption - 1, 30, 0x80);
     }
     if kind == Kind::Lut16 {
         message("one-hot preprocessing round 1", 1, |p| p.setup, 0, 0x01);
@@ -384,42 +401,74 @@ fn attacks<S: Malicious>(honest: [Phases; 3], kind: Kind) -> Vec<Attack> {
         });
     }
     if kind == Kind::Lut256 {
+        // The same error in both copies of an additive opening gives a consistent c + e, i.e.
+        // x + e: caught through the recovered output of the layer before.
+        for (name, corrupt, layer) in [
+            ("same error in both additive openings of c", 1, 3),
+            ("same error in both additive openings of c (last layer)", 0, 9),
+        ] {
+            list.push(Attack {
+                name,
+                corrupt,
+                message: Some(MessageAttack {
+                    message: honest[corrupt].key_schedule + 2 * layer - 1,
+                    count: 2,
+                    byte: 9,
+                    mask: 0x08,
+                    also: None,
+                }),
+                deviation: None,
+            });
+        }
         list.push(Attack {
-            name: "same error in a whole layer's resharing",
+            name: "same error in the whole final resharing",
             corrupt: 2,
             message: Some(MessageAttack {
-                message: honest[2].key_schedule + 9,
+                message: honest[2].encryption - 1,
                 count: 1,
                 byte: 0,
                 mask: 0xff,
-                also: None,
+                also: Some(16),
             }),
             deviation: None,
         });
-        list.push(Attack {
-            name: "local one-hot vector share (low nibble)",
-            corrupt: 2,
-            message: None,
-            deviation: Some(Deviation::OneHot { index: 44, bits: 0x0101 }),
-        });
-        list.push(Attack {
-            name: "local one-hot vector share (high nibble)",
-            corrupt: 0,
-            message: None,
-            deviation: Some(Deviation::OneHot { index: 101, bits: 0x8000 }),
-        });
-        list.push(Attack {
-            name: "lookup output share (key schedule)",
-            corrupt: 0,
-            message: None,
-            deviation: Some(Deviation::LookupOutput { call: 3, byte: 2, delta: 0x55 }),
-        });
-        list.push(Attack {
-            name: "lookup output share (encryption)",
-            corrupt: 2,
-            message: None,
-            deviation: Some(Deviation::LookupOutput { call: 14, byte: 30, delta: 0x01 }),
-        });
+        for (name, corrupt, deviation) in [
+            ("local one-hot vector share (low nibble)", 2, Deviation::OneHot { index: 44, bits: 0x0101 }),
+            ("local one-hot vector share (high nibble)", 0, Deviation::OneHot { index: 101, bits: 0x8000 }),
+            (
+                "lookup output share (key schedule)",
+                0,
+                Deviation::LookupOutput { call: 3, byte: 2, delta: 0x55 },
+            ),
+            (
+                "lookup output share (encryption)",
+                2,
+                Deviation::LookupOutput { call: 14, byte: 30, delta: 0x01 },
+            ),
+            // Calls 10–19 are the encryption layers; 11–19 open c from additive shares.
+            (
+                "S-box input share (first layer, replicated)",
+                1,
+                Deviation::SboxInput { call: 10, byte: 9, delta: 0x40 },
+            ),
+            (
+                "additive share of x before opening (last layer)",
+                0,
+                Deviation::SboxInput { call: 19, byte: 3, delta: 0x07 },
+            ),
+            (
+                "recovered share of y (second layer)",
+                1,
+                Deviation::Recovered { call: 11, byte: 20, delta: 0x10 },
+            ),
+            (
+                "recovered share of y (ninth layer)",
+                2,
+                Deviation::Recovered { call: 18, byte: 0, delta: 0x01 },
+            ),
+        ] {
+            list.push(Attack { name, corrupt, message: None, deviation: Some(deviation) });
+        }
     }
     list.push(Attack {
         name: "local S-box input share",
@@ -500,69 +549,6 @@ fn malicious_lut256_33_cheating_parties_are_caught() {
     cheating_aborts::<MaliciousAdditiveLut256Sbox>(Kind::Lut256);
 }
 
-/// Malicious AES-128 decryption with the (3,3) LUT-256 layer: key from party 0, ciphertext from
-/// party 1, verified opening of the plaintext. `corrupt` applies `deviation`.
-fn lut256_33_decrypt_job(
-    key: Block,
-    ciphertext: &[Block],
-    corrupt: usize,
-    deviation: Option<Deviation>,
-) -> Vec<Result<Vec<u8>, MaestroError>> {
-    let ct: Vec<Gf256> = ciphertext.iter().flatten().map(|&b| Gf256(b)).collect();
-    let key: Vec<Gf256> = key.iter().map(|&b| Gf256(b)).collect();
-    run_session(3, |mut net| {
-        let me = net.party();
-        let (key, ct) = (key.clone(), ct.clone());
-        async move {
-            let mut rng = ChaCha20Rng::seed_from_u64(77 + me as u64);
-            let mut sbox = MaliciousAdditiveLut256Sbox::new(Party::setup(&mut net, &mut rng).await?);
-            if me == corrupt {
-                sbox.session().deviation = deviation;
-            }
-            sbox.preprocess(&mut net, 40 + 160 * ct.len() / 16).await?;
-            let key_shares = sbox.session().input(&mut net, 0, (me == 0).then_some(&key[..]), 16).await?;
-            let ct_shares = sbox.session().input(&mut net, 1, (me == 1).then_some(&ct[..]), ct.len()).await?;
-            let round_keys = expand_key(&mut sbox, &mut net, &key_shares).await?;
-            let mut state = to_blocks(&ct_shares).expect("whole blocks");
-            decrypt_blocks(&mut sbox, &mut net, &round_keys, &mut state).await?;
-            let opened = sbox.session().open(&mut net, state.as_flattened()).await?;
-            Ok(opened.iter().map(|b| b.0).collect())
-        }
-    })
-}
-
-/// Decryption is verified like encryption: honest runs reveal the plaintext, an error in any
-/// inverse lookup makes both honest parties abort.
-#[test]
-fn malicious_lut256_33_decryption_is_verified() {
-    let plaintext = random_blocks(3, 60);
-    let ciphertext: Vec<Block> = expected_ciphertext(&FIPS_KEY, &plaintext)
-        .chunks_exact(16)
-        .map(|c| c.try_into().expect("16 bytes"))
-        .collect();
-    let expected: Vec<u8> = plaintext.iter().flatten().copied().collect();
-    for run in lut256_33_decrypt_job(FIPS_KEY, &ciphertext, 0, None) {
-        assert_eq!(run, Ok(expected.clone()));
-    }
-    // Call 10 is the first InvSubBytes layer (after the 10 key-schedule calls).
-    for (call, corrupt) in [(10, 1), (19, 2)] {
-        let deviation = Some(Deviation::LookupOutput { call, byte: 7, delta: 0x10 });
-        for (p, run) in
-            lut256_33_decrypt_job(FIPS_KEY, &ciphertext, corrupt, deviation).into_iter().enumerate()
-        {
-            if p != corrupt {
-                assert!(
-                    matches!(
-                        run,
-                        Err(MaestroError::VerificationFailed | MaestroError::OpeningMismatch { .. })
-                    ),
-                    "call {call}: party {p} got {run:?}"
-                );
-            }
-        }
-    }
-}
-
 /// Reveal to a subset: only the recipient learns the ciphertext, after verification and the
 /// hash confirmation of its received component; a corrupted output share aborts it.
 fn reveal_to_one_party<S: Malicious>() {
@@ -582,10 +568,12 @@ fn reveal_to_one_party<S: Malicious>() {
                 let k = sbox.session().input(&mut net, 0, (me == 0).then_some(&key[..]), 16).await?;
                 let pt = (me == 1).then_some(&plaintext[..]);
                 let p = sbox.session().input(&mut net, 1, pt, plaintext.len()).await?;
+                let k: Vec<S::Share> = k.into_iter().map(S::Share::from).collect();
+                let p: Vec<S::Share> = p.into_iter().map(S::Share::from).collect();
                 let rk = expand_key(&mut sbox, &mut net, &k).await?;
                 let mut state = to_blocks(&p).expect("whole blocks");
                 encrypt_blocks(&mut sbox, &mut net, &rk, &mut state).await?;
-                let mut shares = state.as_flattened().to_vec();
+                let mut shares = replicated_shares(state.as_flattened())?;
                 // Party 0 sends party 2 its missing component (its own second one); cheating, it
                 // sends a wrong one, which party 1's hash of the same component exposes.
                 if cheat && me == 0 {
@@ -611,4 +599,5 @@ fn malicious_variants_reveal_to_one_party() {
     reveal_to_one_party::<MaliciousGf256CircuitSbox>();
     reveal_to_one_party::<MaliciousGf16CircuitSbox>();
     reveal_to_one_party::<MaliciousLut16Sbox>();
+    reveal_to_one_party::<MaliciousAdditiveLut256Sbox>();
 }

@@ -51,6 +51,7 @@ pub mod batch_open;
 mod engine;
 pub mod error;
 pub mod fig8;
+mod lanes;
 pub mod linear_mac;
 pub mod mac;
 pub mod malicious;

@@ -39,7 +39,7 @@ pub(crate) const MIN_LANE_BLOCKS: usize = 64;
 /// The lanes of a batch of `n` blocks: one lane if `n < 2 · MIN_LANE_BLOCKS`, else two halves.
 pub(crate) fn lanes(n: usize) -> Vec<Range<usize>> {
     if n < 2 * MIN_LANE_BLOCKS {
-        vec![0..n]
+        core::iter::once(0..n).collect()
     } else {
         vec![0..n / 2, n / 2..n]
     }

@@ -163,8 +163,8 @@ fn xtime_all(x: u128) -> u128 {
 /// bytes.
 ///
 /// Two implementations, chosen here and nowhere else: with AES-NI (x86-64, detected at run time)
-/// three instructions ([`aesni::round_linear`]); elsewhere a word-parallel form of the generic maps
-/// above ([`round_linear_portable`]). Neither branches on or indexes by the state; the tests
+/// three instructions (`aesni::round_linear`); elsewhere a word-parallel form of the generic maps
+/// above (`round_linear_portable`). Neither branches on or indexes by the state; the tests
 /// cross-check both against the generic maps.
 #[inline]
 pub fn round_linear_bytes(state: &mut [u8; 16], round_key: &[u8], last: bool) {

@@ -16,7 +16,9 @@
 //!
 //! Communication of a batch of `n` blocks, per party: round 1 sends the masked inputs
 //! (`176 n` bytes from the key owner, `16 n` from the plaintext owner), then 10 S-box rounds of
-//! `16 n` bytes each way; the output is `e ⊕ m_out` locally (no output round). Rounds = 1 + 10.
+//! `16 n` bytes each way; the output is `e ⊕ m_out` locally (no output round). Rounds = 1 + 10
+//! (a batch pipelined over two lanes has the latency of one lane's 1 + 10, which
+//! [`crate::net::NetStats::rounds`] counts as 1 + 1 + 2 · 9).
 //!
 //! Seed-derived halves (dealer material): table `t` of a block is derived by party `t mod 2` from
 //! a 16-byte seed (`sbox_round::TableSeed`, fixed-key AES as an Even–Mansour PRF) and stored only by
@@ -40,7 +42,9 @@
 //! page-table entries) are in play per round — page walks are a large part of random reads. The
 //! online phase keeps all states of a batch in one array, gathers a round's entries of all blocks
 //! in one pass with software prefetch (`gather_round`), sends one packed message of `16 n` bytes
-//! per round and applies the linear layers block by block on plain bytes
+//! per round (batches of at least 128 blocks: one per half, pipelined so one half's message is in
+//! flight while the other half computes, see [`super::lanes`]; same bytes, and the round counter
+//! then counts each half's exchange) and applies the linear layers block by block on plain bytes
 //! ([`crate::aes::linear::round_linear_bytes`]) with no allocation per lookup or round. The round
 //! function on bytes and the key owner's key schedule are shared with the malicious variant
 //! ([`super::sbox_malicious`]) and the §4 table construction ([`super::sbox_prep`]).

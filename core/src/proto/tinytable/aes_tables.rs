@@ -43,7 +43,7 @@
 //! online phase keeps all states of a batch in one array, gathers a round's entries of all blocks
 //! in one pass with software prefetch (`gather_round`), sends one packed message of `16 n` bytes
 //! per round (batches of at least 128 blocks: one per half, pipelined so one half's message is in
-//! flight while the other half computes, see [`super::lanes`]; same bytes, and the round counter
+//! flight while the other half computes, see `lanes`; same bytes, and the round counter
 //! then counts each half's exchange) and applies the linear layers block by block on plain bytes
 //! ([`crate::aes::linear::round_linear_bytes`]) with no allocation per lookup or round. The round
 //! function on bytes and the key owner's key schedule are shared with the malicious variant

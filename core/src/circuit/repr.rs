@@ -16,6 +16,7 @@
 
 use super::error::{CircuitError, ParseProblem, WireProblem};
 use std::ops::Range;
+use std::sync::Arc;
 
 /// Index of a wire in a [`Circuit`].
 pub type WireId = u32;
@@ -170,13 +171,18 @@ pub struct Layer<'a> {
 }
 
 /// A boolean circuit with Bristol Fashion wire conventions, stored in AND-depth layers.
+///
+/// The gate lists are shared between clones (a circuit is immutable once built), so cloning is
+/// cheap and comparing a circuit with its clone takes constant time (`Arc`'s equality checks the
+/// pointers before the contents): protocol engines that cache work per circuit check a cache hit
+/// without a pass over every gate.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Circuit {
     num_wires: u32,
     input_widths: Vec<u32>,
     output_widths: Vec<u32>,
-    and_gates: Vec<AndGate>,
-    linear_gates: Vec<LinearGate>,
+    and_gates: Arc<[AndGate]>,
+    linear_gates: Arc<[LinearGate]>,
     /// For each layer, the end (exclusive) of its AND gates and of its linear gates.
     layer_ends: Vec<(usize, usize)>,
     counts: GateCounts,
@@ -344,7 +350,15 @@ impl Circuit {
                 }
             }
         }
-        Circuit { num_wires, input_widths, output_widths, and_gates, linear_gates, layer_ends, counts }
+        Circuit {
+            num_wires,
+            input_widths,
+            output_widths,
+            and_gates: and_gates.into(),
+            linear_gates: linear_gates.into(),
+            layer_ends,
+            counts,
+        }
     }
 
     /// Total number of wires.

@@ -210,3 +210,30 @@ fn random_circuits_bool_equals_bitsliced_and_round_trip() {
         })
         .unwrap();
 }
+
+#[test]
+fn clones_share_gates_and_equality_is_by_content() {
+    let a = crate::circuit::aes_gen::aes128_circuit().expect("generator");
+    let b = crate::circuit::aes_gen::aes128_circuit().expect("generator");
+    // Built twice: different allocations, equal contents.
+    assert_eq!(a, b);
+    let clone = a.clone();
+    assert_eq!(clone, a);
+    assert_eq!(clone.gates().count(), a.gates().count());
+    // The last gate swapped between AND and XOR: a different circuit.
+    let mut gates: Vec<Gate> = a.gates().collect();
+    let last = gates.len() - 1;
+    gates[last] = match gates[last] {
+        Gate::Linear(LinearGate::Xor { a: x, b: y, out }) => {
+            Gate::And(crate::circuit::AndGate { a: x, b: y, out })
+        }
+        Gate::And(crate::circuit::AndGate { a: x, b: y, out }) => {
+            Gate::Linear(LinearGate::Xor { a: x, b: y, out })
+        }
+        other => other,
+    };
+    let changed =
+        Circuit::new(a.num_wires() as u32, a.input_widths().to_vec(), a.output_widths().to_vec(), gates)
+            .expect("still a valid circuit");
+    assert_ne!(changed, a);
+}

@@ -17,8 +17,8 @@
 //! Communication of a batch of `n` blocks, per party: round 1 sends the masked inputs
 //! (`176 n` bytes from the key owner, `16 n` from the plaintext owner), then 10 S-box rounds of
 //! `16 n` bytes each way; the output is `e ⊕ m_out` locally (no output round). Rounds = 1 + 10
-//! (a batch pipelined over two lanes has the latency of one lane's 1 + 10, which
-//! [`crate::net::NetStats::rounds`] counts as 1 + 1 + 2 · 9).
+//! (a batch pipelined over two lanes, inputs included, has the latency of one lane's 1 + 10,
+//! which [`crate::net::NetStats::rounds`] counts as 1 + 2 · 10).
 //!
 //! Seed-derived halves (dealer material): table `t` of a block is derived by party `t mod 2` from
 //! a 16-byte seed (`sbox_round::TableSeed`, fixed-key AES as an Even–Mansour PRF) and stored only by
@@ -56,7 +56,7 @@
 
 use super::error::{Step, TinyTableError};
 use super::lanes::{lanes, run_lanes, LaneRounds};
-use super::msg::{check_two_parties, recv, send};
+use super::msg::check_two_parties;
 use super::prefetch::{prefetch, AHEAD, PAGE_AHEAD};
 use super::prep::{Reveal, TrustedDealer};
 use super::sbox_prep::large_zeroed;
@@ -447,16 +447,17 @@ pub async fn encrypt_batch<N: Network>(
         (None, Some(pt)) => pt.as_slice(),
         (None, None) => &[],
     });
-    let my_msg = masked_inputs(key_owner, inputs, masks);
-    send(net, Step::Input, my_msg.clone())?;
-    let their_msg = recv(net, Step::Input, n * if key_owner { 16 } else { 16 * ROUND_KEYS }).await?;
-    let (key_msg, pt_msg) = if key_owner { (&my_msg, &their_msg) } else { (&their_msg, &my_msg) };
-    let states = initial_states(key_msg, pt_msg);
-    let round_keys = round_major_keys(key_msg, n);
-
+    let my_inputs = masked_inputs(key_owner, inputs, masks);
     let tables: Vec<BlockTables<'_>> = preps.iter().filter_map(AesTablePrep::block_tables).collect();
-    let mut side = TableRounds { tables, states, round_keys, n };
-    run_lanes(net, &mut side, &lanes(n), 1..ROUND_KEYS, Step::SboxRound).await?;
+    let mut side = TableRounds {
+        key_owner,
+        my_inputs,
+        tables,
+        states: vec![[0; 16]; n],
+        round_keys: vec![[0; 16]; n * (ROUND_KEYS - 1)],
+    };
+    let step = |round| if round == 0 { Step::Input } else { Step::SboxRound(round) };
+    run_lanes(net, &mut side, &lanes(n), 0..ROUND_KEYS, step).await?;
     Ok(side
         .states
         .iter()
@@ -465,17 +466,55 @@ pub async fn encrypt_batch<N: Network>(
         .collect())
 }
 
-/// One party's S-box rounds of a batch (see [`super::lanes`]): its masked states, its tables and
-/// the masked round keys, round-major.
+/// One party's rounds of a batch (see [`super::lanes`]): round 0 exchanges the masked inputs,
+/// rounds 1..=10 the S-box lookups.
 struct TableRounds<'a> {
+    key_owner: bool,
+    /// This party's masked inputs of all blocks ([`masked_inputs`]).
+    my_inputs: Vec<u8>,
     tables: Vec<BlockTables<'a>>,
     states: Vec<[u8; 16]>,
+    /// The masked round keys 1..=10, round-major inside each lane (see [`Self::key_index`]): each
+    /// round reads its keys in order, as the gathers' random reads evict the input message from
+    /// the caches and a block-major read would miss once per block and round.
     round_keys: Vec<[u8; 16]>,
-    n: usize,
+}
+
+impl TableRounds<'_> {
+    /// Bytes of a party's masked inputs per block.
+    fn input_len(key_owner: bool) -> usize {
+        if key_owner {
+            16 * ROUND_KEYS
+        } else {
+            16
+        }
+    }
+
+    /// Where round key `round` (1..=10) of block `block` of `lane` is kept.
+    fn key_index(lane: &Range<usize>, round: usize, block: usize) -> usize {
+        (ROUND_KEYS - 1) * lane.start + lane.len() * (round - 1) + (block - lane.start)
+    }
+
+    /// Round 0: the initial states and round keys of the lane from both input messages.
+    fn take_inputs(&mut self, lane: Range<usize>, theirs: &[u8]) {
+        let mine = &self.my_inputs[Self::input_len(self.key_owner) * lane.start..]
+            [..Self::input_len(self.key_owner) * lane.len()];
+        let (key_msg, pt_msg) = if self.key_owner { (mine, theirs) } else { (theirs, mine) };
+        self.states[lane.clone()].copy_from_slice(&initial_states(key_msg, pt_msg));
+        for (block, block_keys) in lane.clone().zip(key_msg.chunks_exact(16 * ROUND_KEYS)) {
+            for (round, key) in block_keys.chunks_exact(16).enumerate().skip(1) {
+                self.round_keys[Self::key_index(&lane, round, block)].copy_from_slice(key);
+            }
+        }
+    }
 }
 
 impl LaneRounds for TableRounds<'_> {
     fn message(&mut self, lane: Range<usize>, round: usize) -> Result<Vec<u8>, TinyTableError> {
+        if round == 0 {
+            let len = Self::input_len(self.key_owner);
+            return Ok(self.my_inputs[len * lane.start..len * lane.end].to_vec());
+        }
         let mut mine = vec![0u8; 16 * lane.len()];
         gather_round(&self.tables[lane.clone()], round, &self.states[lane.clone()], &mut mine);
         // The message goes to the transport; our entries are kept in the states meanwhile.
@@ -485,13 +524,18 @@ impl LaneRounds for TableRounds<'_> {
         Ok(mine)
     }
 
-    fn expected_len(&self, lane: Range<usize>, _round: usize) -> usize {
-        16 * lane.len()
+    fn expected_len(&self, lane: Range<usize>, round: usize) -> usize {
+        lane.len() * if round == 0 { Self::input_len(!self.key_owner) } else { 16 }
     }
 
     fn absorb(&mut self, lane: Range<usize>, round: usize, theirs: Vec<u8>) -> Result<(), TinyTableError> {
+        if round == 0 {
+            self.take_inputs(lane, &theirs);
+            return Ok(());
+        }
         let last = round == ROUND_KEYS - 1;
-        let keys = &self.round_keys[self.n * (round - 1) + lane.start..][..lane.len()];
+        let key_start = Self::key_index(&lane, round, lane.start);
+        let keys = &self.round_keys[key_start..][..lane.len()];
         for ((state, b), key) in self.states[lane].iter_mut().zip(theirs.chunks_exact(16)).zip(keys) {
             state.iter_mut().zip(b).for_each(|(a, b)| *a ^= b);
             next_round_state(state, key, last);

@@ -16,7 +16,7 @@
 //! Rounds: a lane's messages still form a chain of one message per round, so the latency of the
 //! batch is that of one lane. The network's round counter ([`crate::net::NetStats::rounds`]: a
 //! round starts with the first send after a receive) sees the interleaving as `1 + 2 (R − 1)`
-//! rounds for `R` lookup rounds: it counts each lane's exchange separately. Batches smaller than
+//! rounds for `R` rounds run over the lanes: it counts each lane's exchange separately. Batches smaller than
 //! [`MIN_LANE_BLOCKS`] per lane use one lane, so a single block (the sequential latency) still
 //! takes exactly the paper's round count.
 //!

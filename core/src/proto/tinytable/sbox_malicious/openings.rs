@@ -32,7 +32,7 @@ use crate::proto::tinytable::batch_open::BatchHash;
 use crate::proto::tinytable::linear_mac::{byte_multiples, BYTE_TAG_MASK};
 pub(crate) use crate::proto::tinytable::opened_macs::Backend;
 use crate::proto::tinytable::prefetch::prefetch;
-use crate::proto::tinytable::sbox_prep::{entry_index, entry_of, tag_of, MaliciousAesPrep, PeerKeys, OUTPUT_INDEX};
+use crate::proto::tinytable::sbox_prep::{entry_of, tag_of, EntryLayout, MaliciousAesPrep, PeerKeys, OUTPUT_INDEX};
 use core::ops::Range;
 
 /// How many blocks ahead of the current one a pass prefetches the entries it will read.
@@ -52,13 +52,22 @@ pub(crate) enum Lookups<'a> {
     Output,
 }
 
+/// Where a batch's entries lie: the material's layout and block count.
+#[derive(Clone, Copy)]
+struct Placement {
+    layout: EntryLayout,
+    blocks: usize,
+}
+
 impl Lookups<'_> {
-    /// The indices ([`entry_index`], or [`OUTPUT_INDEX`] `| 16 i + j`) of block `block`'s lookups.
+    /// The indices ([`EntryLayout::index`], or [`OUTPUT_INDEX`] `| 16 i + j`) of block `block`'s
+    /// lookups.
     #[inline(always)]
-    fn indices(&self, block: usize) -> [u64; 16] {
+    fn indices(&self, at: Placement, block: usize) -> [u64; 16] {
         match *self {
             Lookups::Round { round, inputs } => {
-                let base = entry_index(block, 16 * (round - 1), 0);
+                // In both layouts a block's 16 tables of one round are consecutive.
+                let base = at.layout.index(at.blocks, block, 16 * (round - 1), 0);
                 let e = &inputs[block];
                 core::array::from_fn(|j| (base + TABLE_ENTRIES * j + usize::from(e[j])) as u64)
             }
@@ -146,7 +155,8 @@ impl<'a> Openings<'a> {
             // SAFETY: `AesNi` is only built by `new` for the detected backend.
             Engine::AesNi { hash, prf, accs } => unsafe {
                 let keys = x86::Keys { hash, prf: prf.as_ref(), peer: &prep.peer_keys };
-                x86::pass(&keys, &prep.entries, multiples, blocks, gather, verify, accs);
+                let at = Placement { layout: prep.layout, blocks: prep.blocks };
+                x86::pass(&keys, &prep.entries, at, multiples, blocks, gather, verify, accs);
             },
         }
     }
@@ -183,8 +193,8 @@ fn expected_tags(keys: &PeerKeys, multiples: &[u128], indices: &[u64; 16], x: &[
 
 /// Prefetches the words block `block` of `gather` will read.
 #[inline(always)]
-fn prefetch_block(words: &[u128], gather: &Gather<'_>, block: usize) {
-    let indices = Lookups::Round { round: gather.round, inputs: gather.inputs }.indices(block);
+fn prefetch_block(words: &[u128], at: Placement, gather: &Gather<'_>, block: usize) {
+    let indices = Lookups::Round { round: gather.round, inputs: gather.inputs }.indices(at, block);
     for &k in &indices {
         prefetch(&words[k as usize]);
     }
@@ -200,13 +210,14 @@ fn portable_pass(
     expected: &mut BatchHash,
 ) {
     let words = &prep.entries[..];
+    let at = Placement { layout: prep.layout, blocks: prep.blocks };
     let end = blocks.end;
     for i in blocks {
         if let Some(g) = &mut gather {
             if i + AHEAD < end {
-                prefetch_block(words, g, i + AHEAD);
+                prefetch_block(words, at, g, i + AHEAD);
             }
-            let indices = Lookups::Round { round: g.round, inputs: g.inputs }.indices(i);
+            let indices = Lookups::Round { round: g.round, inputs: g.inputs }.indices(at, i);
             let mut tags = [0u128; 16];
             for ((out, tag), &k) in g.out[i].iter_mut().zip(&mut tags).zip(&indices) {
                 let word = words[k as usize];
@@ -216,14 +227,14 @@ fn portable_pass(
             sent.absorb(&tags);
         }
         if let Some(v) = &verify {
-            expected.absorb(&expected_tags(&prep.peer_keys, multiples, &v.lookups.indices(i), &v.theirs[i]));
+            expected.absorb(&expected_tags(&prep.peer_keys, multiples, &v.lookups.indices(at, i), &v.theirs[i]));
         }
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{expected_tags, prefetch, Gather, Lookups, PeerKeys, Range, Verify, AHEAD, BYTE_TAG_MASK};
+    use super::{expected_tags, prefetch, Gather, Lookups, PeerKeys, Placement, Range, Verify, AHEAD, BYTE_TAG_MASK};
     use core::arch::x86_64::{
         __m128i, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_aeskeygenassist_si128, _mm_and_si128,
         _mm_cvtsi128_si64, _mm_cvtsi64_si128, _mm_extract_epi8, _mm_loadu_si128, _mm_set_epi64x,
@@ -357,6 +368,7 @@ mod x86 {
     pub(super) fn pass(
         keys: &Keys<'_>,
         words: &[u128],
+        at: Placement,
         multiples: &[u128],
         blocks: Range<usize>,
         mut gather: Option<Gather<'_>>,
@@ -370,13 +382,13 @@ mod x86 {
             let mut ahead = Ahead { words, indices: [0; 16], done: 16 };
             if let Some(g) = &gather {
                 if i + AHEAD < end {
-                    ahead.indices = Lookups::Round { round: g.round, inputs: g.inputs }.indices(i + AHEAD);
+                    ahead.indices = Lookups::Round { round: g.round, inputs: g.inputs }.indices(at, i + AHEAD);
                     ahead.done = 0;
                 }
             }
             ahead.next();
             if let Some(v) = &verify {
-                let indices = v.lookups.indices(i);
+                let indices = v.lookups.indices(at, i);
                 let x = &v.theirs[i];
                 let tags: [__m128i; 16] = match keys.prf {
                     Some(prf) => {
@@ -399,7 +411,7 @@ mod x86 {
                 keys.hash.absorb(group(&tags, 1), &mut expected);
             }
             if let Some(g) = &mut gather {
-                let indices = Lookups::Round { round: g.round, inputs: g.inputs }.indices(i);
+                let indices = Lookups::Round { round: g.round, inputs: g.inputs }.indices(at, i);
                 let mut tags = [mask; 16];
                 for ((o, t), &k) in g.out[i].iter_mut().zip(&mut tags).zip(&indices) {
                     let w = &words[k as usize];
@@ -482,9 +494,32 @@ mod tests {
         MaliciousAesPrep { peer_keys: PeerKeys::Explicit { tables, outputs }, ..prep.clone() }
     }
 
-    /// Every backend, with derived and stored keys, over passes of every kind split into lanes,
+    /// The same material laid out block-major, with its keys stored by the new positions.
+    fn block_major(prep: &MaliciousAesPrep, prf: &KeyPrf) -> MaliciousAesPrep {
+        let mut entries = vec![0u128; prep.entries.len()];
+        let mut tables = vec![0u128; prep.entries.len()];
+        for b in 0..prep.blocks {
+            for t in 0..160 {
+                for e in 0..256 {
+                    let from = prep.position(b, t, e);
+                    let to = EntryLayout::BlockMajor.index(prep.blocks, b, t, e);
+                    entries[to] = prep.entries[from];
+                    tables[to] = prf.one(from as u64);
+                }
+            }
+        }
+        let outputs = (0..16 * prep.blocks as u64).map(|i| prf.one(OUTPUT_INDEX | i)).collect();
+        MaliciousAesPrep {
+            entries,
+            layout: EntryLayout::BlockMajor,
+            peer_keys: PeerKeys::Explicit { tables, outputs },
+            ..prep.clone()
+        }
+    }
+
+    /// Every backend, with derived and stored keys and both layouts, over passes of every kind split into lanes,
     /// gives the entries and both hashes computed from the definitions: entry and tag of index
-    /// `(160 b + 16 (r − 1) + j)·256 + e` (resp. `OUTPUT_INDEX | 16 b + j`), `H = ⊕ F(y)` of the
+    /// `((r − 1)·n + b)·4096 + 256 j + e` (resp. `OUTPUT_INDEX | 16 b + j`), `H = ⊕ F(y)` of the
     /// projected tags, and `⊕ F((α·x ⊕ β_i) & BYTE_TAG_MASK)` with `β_i = PRF(i)`.
     #[test]
     fn backends_agree_with_the_definitions() {
@@ -494,15 +529,16 @@ mod tests {
             .malicious_aes_tables(0, Reveal::Both, n)
             .expect("dealer");
         let PeerKeys::Prf(prf) = &prep.peer_keys else { panic!("dealer material derives its keys") };
-        let preps = [prep.clone(), explicit(&prep, prf)];
+        assert_eq!(prep.layout, EntryLayout::RoundMajor);
+        let preps = [prep.clone(), explicit(&prep, prf), block_major(&prep, prf)];
         let gather_rounds: Vec<(usize, Vec<[u8; 16]>)> = [1, 4, 10].map(|r| (r, random_blocks(&mut rng, n))).into();
         let theirs = random_blocks(&mut rng, n);
         let output_theirs = random_blocks(&mut rng, n);
         let lanes = [0..4, 4..5, 5..9];
 
-        // The definitions.
+        // The definitions (the dealer's round-major layout).
         let index = |round: usize, inputs: &[[u8; 16]], b: usize, j: usize| {
-            ((160 * b + 16 * (round - 1) + j) * 256 + usize::from(inputs[b][j])) as u64
+            (((round - 1) * n + b) * 4096 + 256 * j + usize::from(inputs[b][j])) as u64
         };
         let alpha_x = |x: u8| K64::mul(clmul::Backend::Portable, prep.alpha, K64::from_byte(x));
         let expected_tag = |i: u64, x: u8| (prf.one(i) ^ alpha_x(x)) & BYTE_TAG_MASK;

@@ -159,13 +159,29 @@ fn xtime_all(x: u128) -> u128 {
 }
 
 /// The AES round function after SubBytes on plain bytes: ShiftRows, MixColumns (skipped when
-/// `last`), AddRoundKey with `round_key` (16 bytes). A word-parallel fast path of the generic
-/// maps above for `u8` states: the four columns are the four 32-bit lanes of one `u128` and
-/// `xtime` runs on all 16 bytes at once (portable integer code, no secret-dependent branch or
-/// index; cross-checked against the generic maps in the tests). Panics if `round_key` is shorter
-/// than 16 bytes.
+/// `last`), AddRoundKey with `round_key` (16 bytes). Panics if `round_key` is shorter than 16
+/// bytes.
+///
+/// Two implementations, chosen here and nowhere else: with AES-NI (x86-64, detected at run time)
+/// three instructions (`aesni::round_linear`); elsewhere a word-parallel form of the generic maps
+/// above (`round_linear_portable`). Neither branches on or indexes by the state; the tests
+/// cross-check both against the generic maps.
 #[inline]
 pub fn round_linear_bytes(state: &mut [u8; 16], round_key: &[u8], last: bool) {
+    let key: &[u8; 16] = round_key[..16].try_into().expect("a round key has 16 bytes");
+    #[cfg(target_arch = "x86_64")]
+    if aesni::available() {
+        // SAFETY: `available` checked that the CPU has AES-NI and SSSE3.
+        unsafe { aesni::round_linear(state, key, last) };
+        return;
+    }
+    round_linear_portable(state, key, last);
+}
+
+/// The portable [`round_linear_bytes`]: the four columns are the four 32-bit lanes of one `u128`
+/// and `xtime` runs on all 16 bytes at once.
+#[inline]
+fn round_linear_portable(state: &mut [u8; 16], key: &[u8; 16], last: bool) {
     let shifted: [u8; 16] = core::array::from_fn(|k| state[SHIFT_ROWS[k]]);
     let mut x = u128::from_le_bytes(shifted);
     if !last {
@@ -173,8 +189,51 @@ pub fn round_linear_bytes(state: &mut [u8; 16], round_key: &[u8], last: bool) {
         let doubled = xtime_all(x);
         x = doubled ^ rotate_lanes(x ^ doubled, 1) ^ rotate_lanes(x, 2) ^ rotate_lanes(x, 3);
     }
-    let key: [u8; 16] = round_key[..16].try_into().expect("a round key has 16 bytes");
-    *state = (x ^ u128::from_le_bytes(key)).to_le_bytes();
+    *state = (x ^ u128::from_le_bytes(*key)).to_le_bytes();
+}
+
+/// The AES round instructions used for the linear layer alone. `aesenc(y, k)` computes
+/// `MixColumns(SubBytes(ShiftRows(y))) ⊕ k`, and `aesdeclast(z, 0)` computes
+/// `InvSubBytes(InvShiftRows(z))`. With `z = ShiftRows(x)` (one byte shuffle) the latter is
+/// `InvSubBytes(x)`, and as SubBytes works byte by byte it commutes with ShiftRows, so
+/// `aesenc(aesdeclast(ShiftRows(x), 0), k) = MixColumns(ShiftRows(x)) ⊕ k`.
+#[cfg(target_arch = "x86_64")]
+mod aesni {
+    use core::arch::x86_64::{
+        __m128i, _mm_aesdeclast_si128, _mm_aesenc_si128, _mm_loadu_si128, _mm_setr_epi8, _mm_setzero_si128,
+        _mm_shuffle_epi8, _mm_storeu_si128, _mm_xor_si128,
+    };
+
+    /// Whether this CPU has the instructions (and the portable path is not forced).
+    #[inline]
+    pub(super) fn available() -> bool {
+        !cfg!(feature = "force-portable")
+            && std::is_x86_feature_detected!("aes")
+            && std::is_x86_feature_detected!("ssse3")
+    }
+
+    /// [`super::round_linear_bytes`] with AES-NI.
+    ///
+    /// # Safety
+    /// The CPU must support AES-NI and SSSE3 ([`available`]).
+    #[target_feature(enable = "aes,ssse3")]
+    pub(super) unsafe fn round_linear(state: &mut [u8; 16], key: &[u8; 16], last: bool) {
+        // SAFETY: both pointers are to 16 readable (and, for the store, writable) bytes; the
+        // unaligned load and store accept any alignment.
+        unsafe {
+            let x = _mm_loadu_si128(state.as_ptr().cast::<__m128i>());
+            let k = _mm_loadu_si128(key.as_ptr().cast::<__m128i>());
+            // Byte k of the result is byte SHIFT_ROWS[k] of the input.
+            let shift_rows = _mm_setr_epi8(0, 5, 10, 15, 4, 9, 14, 3, 8, 13, 2, 7, 12, 1, 6, 11);
+            let shifted = _mm_shuffle_epi8(x, shift_rows);
+            let out = if last {
+                _mm_xor_si128(shifted, k)
+            } else {
+                _mm_aesenc_si128(_mm_aesdeclast_si128(shifted, _mm_setzero_si128()), k)
+            };
+            _mm_storeu_si128(state.as_mut_ptr().cast::<__m128i>(), out);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -219,9 +278,20 @@ mod tests {
                 state = core::array::from_fn(|j| (i as u8).wrapping_add(j as u8));
             }
             for last in [false, true] {
+                let want = reference(&state, &key, last);
                 let mut fast = state;
                 round_linear_bytes(&mut fast, &key, last);
-                assert_eq!(fast, reference(&state, &key, last), "state {state:?}, last {last}");
+                assert_eq!(fast, want, "state {state:?}, last {last}");
+                let mut portable = state;
+                round_linear_portable(&mut portable, &key, last);
+                assert_eq!(portable, want, "portable: state {state:?}, last {last}");
+                #[cfg(target_arch = "x86_64")]
+                if aesni::available() {
+                    let mut aesni_out = state;
+                    // SAFETY: `available` checked the CPU features.
+                    unsafe { aesni::round_linear(&mut aesni_out, &key, last) };
+                    assert_eq!(aesni_out, want, "AES-NI: state {state:?}, last {last}");
+                }
             }
         }
     }

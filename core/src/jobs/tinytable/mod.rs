@@ -42,7 +42,7 @@
 //!    or `u32` strings (malicious), or S-box tables.
 //! 3. Parties 0 and 1 evaluate all instances at once over the two-party view
 //!    ([`view::TwoPartyView`]) of the session: [`evaluate_sliced`] or [`evaluate_malicious`] (the
-//!    plug-in point is [`run_instances`]), or the S-box-table protocols ([`aes`]).
+//!    plug-in point is `run_instances`), or the S-box-table protocols ([`aes`]).
 
 pub mod aes;
 pub mod aes_prep_codec;

@@ -16,7 +16,9 @@
 //!
 //! Communication of a batch of `n` blocks, per party: round 1 sends the masked inputs
 //! (`176 n` bytes from the key owner, `16 n` from the plaintext owner), then 10 S-box rounds of
-//! `16 n` bytes each way; the output is `e ⊕ m_out` locally (no output round). Rounds = 1 + 10.
+//! `16 n` bytes each way; the output is `e ⊕ m_out` locally (no output round). Rounds = 1 + 10
+//! (a batch pipelined over two lanes has the latency of one lane's 1 + 10, which
+//! [`crate::net::NetStats::rounds`] counts as 1 + 1 + 2 · 9).
 //!
 //! Seed-derived halves (dealer material): table `t` of a block is derived by party `t mod 2` from
 //! a 16-byte seed (`sbox_round::TableSeed`, fixed-key AES as an Even–Mansour PRF) and stored only by
@@ -40,7 +42,9 @@
 //! page-table entries) are in play per round — page walks are a large part of random reads. The
 //! online phase keeps all states of a batch in one array, gathers a round's entries of all blocks
 //! in one pass with software prefetch (`gather_round`), sends one packed message of `16 n` bytes
-//! per round and applies the linear layers block by block on plain bytes
+//! per round (batches of at least 128 blocks: one per half, pipelined so one half's message is in
+//! flight while the other half computes, see `lanes`; same bytes, and the round counter
+//! then counts each half's exchange) and applies the linear layers block by block on plain bytes
 //! ([`crate::aes::linear::round_linear_bytes`]) with no allocation per lookup or round. The round
 //! function on bytes and the key owner's key schedule are shared with the malicious variant
 //! ([`super::sbox_malicious`]) and the §4 table construction ([`super::sbox_prep`]).
@@ -51,6 +55,7 @@
 //! from the parties).
 
 use super::error::{Step, TinyTableError};
+use super::lanes::{lanes, run_lanes, LaneRounds};
 use super::msg::{check_two_parties, recv, send};
 use super::prefetch::{prefetch, AHEAD, PAGE_AHEAD};
 use super::prep::{Reveal, TrustedDealer};
@@ -61,6 +66,7 @@ use crate::aes::sbox::{sbox, sbox_table};
 use crate::aes::{expand_key, Block, KeySize};
 use crate::field::Gf256;
 use crate::net::{Network, PartyId};
+use core::ops::Range;
 use rand_core::{CryptoRng, RngCore};
 use std::sync::Arc;
 
@@ -445,32 +451,53 @@ pub async fn encrypt_batch<N: Network>(
     send(net, Step::Input, my_msg.clone())?;
     let their_msg = recv(net, Step::Input, n * if key_owner { 16 } else { 16 * ROUND_KEYS }).await?;
     let (key_msg, pt_msg) = if key_owner { (&my_msg, &their_msg) } else { (&their_msg, &my_msg) };
-    let mut states = initial_states(key_msg, pt_msg);
+    let states = initial_states(key_msg, pt_msg);
     let round_keys = round_major_keys(key_msg, n);
 
-    let table_sets: Vec<BlockTables<'_>> = preps.iter().filter_map(AesTablePrep::block_tables).collect();
-    for round in 1..ROUND_KEYS {
-        let step = Step::SboxRound(round);
-        let mut mine = vec![0u8; 16 * n];
-        gather_round(&table_sets, round, &states, &mut mine);
-        // The message goes to the transport; our entries are kept in the states meanwhile.
-        for (state, entries) in states.iter_mut().zip(mine.chunks_exact(16)) {
-            state.copy_from_slice(entries);
-        }
-        send(net, step, mine)?;
-        let theirs = recv(net, step, 16 * n).await?;
-        let last = round == ROUND_KEYS - 1;
-        let keys = &round_keys[n * (round - 1)..][..n];
-        for ((state, b), key) in states.iter_mut().zip(theirs.chunks_exact(16)).zip(keys) {
-            state.iter_mut().zip(b).for_each(|(a, b)| *a ^= b);
-            next_round_state(state, key, last);
-        }
-    }
-    Ok(states
+    let tables: Vec<BlockTables<'_>> = preps.iter().filter_map(AesTablePrep::block_tables).collect();
+    let mut side = TableRounds { tables, states, round_keys, n };
+    run_lanes(net, &mut side, &lanes(n), 1..ROUND_KEYS, Step::SboxRound).await?;
+    Ok(side
+        .states
         .iter()
         .zip(preps)
         .map(|(s, prep)| prep.output_mask.map(|m| core::array::from_fn(|j| s[j] ^ m[j])))
         .collect())
+}
+
+/// One party's S-box rounds of a batch (see [`super::lanes`]): its masked states, its tables and
+/// the masked round keys, round-major.
+struct TableRounds<'a> {
+    tables: Vec<BlockTables<'a>>,
+    states: Vec<[u8; 16]>,
+    round_keys: Vec<[u8; 16]>,
+    n: usize,
+}
+
+impl LaneRounds for TableRounds<'_> {
+    fn message(&mut self, lane: Range<usize>, round: usize) -> Result<Vec<u8>, TinyTableError> {
+        let mut mine = vec![0u8; 16 * lane.len()];
+        gather_round(&self.tables[lane.clone()], round, &self.states[lane.clone()], &mut mine);
+        // The message goes to the transport; our entries are kept in the states meanwhile.
+        for (state, entries) in self.states[lane].iter_mut().zip(mine.chunks_exact(16)) {
+            state.copy_from_slice(entries);
+        }
+        Ok(mine)
+    }
+
+    fn expected_len(&self, lane: Range<usize>, _round: usize) -> usize {
+        16 * lane.len()
+    }
+
+    fn absorb(&mut self, lane: Range<usize>, round: usize, theirs: Vec<u8>) -> Result<(), TinyTableError> {
+        let last = round == ROUND_KEYS - 1;
+        let keys = &self.round_keys[self.n * (round - 1) + lane.start..][..lane.len()];
+        for ((state, b), key) in self.states[lane].iter_mut().zip(theirs.chunks_exact(16)).zip(keys) {
+            state.iter_mut().zip(b).for_each(|(a, b)| *a ^= b);
+            next_round_state(state, key, last);
+        }
+        Ok(())
+    }
 }
 
 /// This party's entries of S-box round `round` for every block: `out[16 i + j]` is entry

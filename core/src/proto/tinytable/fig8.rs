@@ -6,7 +6,7 @@
 //! 1. one AND triple per AND gate, one random `[[r]]` per input wire and AND-output wire
 //!    (Fig. 8 steps 1–2, from the [`TinyOtSource`]);
 //! 2. masks of XOR/NOT/copy gates by local sums (step 3; constants get `[[0]]`);
-//! 3. **one round:** open `r_u ⊕ x`, `r_v ⊕ y` of every AND gate (Beaver [Bea91]) with MAC checks,
+//! 3. **one round:** open `r_u ⊕ x`, `r_v ⊕ y` of every AND gate (Beaver \[Bea91\]) with MAC checks,
 //!    then locally `[[r_u r_v]]` and the four `[[t_{c,d}]] = [[r_u r_v]] ⊕ c[[r_v]] ⊕ d[[r_u]] ⊕ cd ⊕
 //!    [[r_o]]` (step 3). A party's table entry is its share of `t_{c,d}`; its authentication string
 //!    is `F(y)` for its MAC `y`, and its verification strings for the peer's entry are

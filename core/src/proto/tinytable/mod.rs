@@ -8,7 +8,7 @@
 //!
 //! Implemented:
 //! - [`prep`]: the passive material ([`BinaryPrep`], Fig. 6 = Fig. 1 with free XOR) and its
-//!   provider [`TrustedDealer`] behind the [`Preprocessing`] trait; [`slice`]: the same material
+//!   provider [`TrustedDealer`] behind the [`Preprocessing`] trait; [`mod@slice`]: the same material
 //!   for a whole batch in a bit-sliced layout ([`SlicedPrep`], 64 instances per word).
 //! - [`online`]: the passive online phase for any [`crate::circuit::Circuit`] (Fig. 7 = Fig. 2
 //!   with free XOR, §2.1; NOT gates local, §2.2), inputs from either party, outputs to chosen
@@ -51,6 +51,7 @@ pub mod batch_open;
 mod engine;
 pub mod error;
 pub mod fig8;
+mod lanes;
 pub mod linear_mac;
 pub mod mac;
 pub mod malicious;

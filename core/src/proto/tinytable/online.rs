@@ -18,7 +18,7 @@
 //! and holds 3200 bytes of table shares (the paper's §5 circuit has 5440 ANDs, depth 40: 2.7 KiB).
 //! Table indices `(e_u, e_v)` are public masked values, so the lookups do not branch on secrets.
 //!
-//! The batch is evaluated bit-sliced ([`super::slice`], [`super::engine`]): 64 instances per word,
+//! The batch is evaluated bit-sliced ([`super::slice`], `engine`): 64 instances per word,
 //! lookups as bitwise selects, messages packed gate after gate (`n` bits per gate).
 
 use super::engine::{evaluate_masked, EngineInput, Unchecked};

@@ -1,4 +1,4 @@
-//! Authenticated bits and AND triples in the TinyOT format (§4, [NNOB12]), behind the
+//! Authenticated bits and AND triples in the TinyOT format (§4, \[NNOB12\]), behind the
 //! [`TinyOtSource`] trait, with an ideal-functionality implementation [`IdealTinyOt`].
 //!
 //! A shared bit `[[x]]`, `x = x_A ⊕ x_B`: party A holds `(x_A, y_A, β_A)` and B holds
@@ -9,7 +9,7 @@
 //! **Trust model of [`IdealTinyOt`]:** it stands in for the TinyOT preprocessing functionality.
 //! Both parties' instances expand one shared seed and each keeps its own view, so each instance
 //! could compute the other's shares: it is an *ideal functionality for tests and benchmarks*, not a
-//! protocol. An OT-based implementation (TinyOT / [FKOS15]) implements [`TinyOtSource`] over the
+//! protocol. An OT-based implementation (TinyOT / \[FKOS15\]) implements [`TinyOtSource`] over the
 //! [`Network`] and replaces it without changes to [`super::fig8`].
 
 use super::error::TinyTableError;

@@ -6,7 +6,7 @@
 //! - [`Packed`]: GF(2^8) shares, component j of element k at byte k of buffer j;
 //! - [`Packed16`]: GF(2^4) shares in the wire layout of [`super::gf16_rss`] (element 2k in the
 //!   low nibble of byte k, element 2k+1 in its high nibble, a zero high nibble after an odd last
-//!   element), so GF(2^4) products run 16 lanes per `u64` ([`Gf16::mul_packed`]);
+//!   element), so GF(2^4) products run 16 lanes per `u64` ([`crate::field::Gf16::mul_packed`]);
 //! - [`ByteLinear`]: an F2-linear map on bytes applied SWAR-style (per-bit masks, no table);
 //! - [`Party::mul_packed`] / [`mul16_packed`]: the resharing multiplication of
 //!   [`Party::mul`] / [`super::gf16_rss::mul`] on these buffers, with the same PRSS consumption
@@ -14,7 +14,7 @@
 //!
 //! Everything here is constant time in the shared values: products are masked shift-and-add or
 //! in-register nibble shuffles, linear maps are masked XORs. Large buffers are processed in
-//! chunks ([`super::par::for_chunks_mut`]), in parallel under the `rayon` feature.
+//! chunks (`par::for_chunks_mut`), in parallel under the `rayon` feature.
 use super::error::{MaestroError, Step};
 use super::msg::{recv_bytes, send_bytes};
 use super::online::Party;

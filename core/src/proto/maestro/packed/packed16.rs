@@ -177,7 +177,7 @@ pub fn add_cross_terms16(z: &mut [u8], x: &Packed16, y: &Packed16) {
     });
 }
 
-/// [`super::gf16_rss::mul`] on nibble-packed shares: the same PRSS draws and the same message
+/// [`crate::proto::maestro::gf16_rss::mul`] on nibble-packed shares: the same PRSS draws and the same message
 /// (⌈ℓ/2⌉ bytes to party i−1, one round).
 pub async fn mul16_packed<N: Network>(
     party: &mut Party,

@@ -105,7 +105,8 @@ pub fn decode_malicious(bytes: &[u8]) -> Result<MaliciousAesPrep, String> {
     let (party, key_owner, reveal) = (usize::from(roles[0]), usize::from(roles[1]), get_reveal(roles[2]));
     let blocks = r.len("block count", TABLE_BYTES_PER_BLOCK)?;
     let code = r.take(1, "entry layout")?[0];
-    let layout = EntryLayout::from_code(code).ok_or_else(|| format!("entry layout {code} is neither 0 nor 1"))?;
+    let layout =
+        EntryLayout::from_code(code).ok_or_else(|| format!("entry layout {code} is neither 0 nor 1"))?;
     let entries = get_tags(&mut r, "entries")?;
     let alpha = u64::from_le_bytes(r.take(8, "alpha")?.try_into().unwrap_or_default());
     let peer_keys = match r.take(1, "verifier key kind")?[0] {

@@ -16,7 +16,18 @@
 //! check into lookup round 10 — a sender's hash covers only entries it sent itself, so it is known
 //! before round 10's exchange, and nothing output-dependent has been released at that point because
 //! the output mask is still shared. With `Reveal::To(p)` party `p` only receives in the output
-//! round (11 sending rounds) and its peer only sends (12).
+//! round (11 sending rounds) and its peer only sends (12). Batches of at least
+//! `2 · lanes::MIN_LANE_BLOCKS` blocks run their lookup rounds over two lanes ([`super::lanes`]):
+//! the same bytes in twice the messages, the hash with the last lane's round-10 message, and the
+//! network's counter sees 1 + (1 + 2·9) + 1 rounds (the latency stays that of one lane's chain).
+//!
+//! Schedule of the local work (TinyTable §3.3 allows it because the batched hash is an XOR of
+//! independent terms `F(y_i)`, in any order and split in any way): a round's message of a lane
+//! reads this party's entries and absorbs their tags into its own hash in the same pass
+//! ([`openings`]) that recomputes the tags `α·x_i ⊕ β_i` of the peer's entries of the lane's
+//! *previous* round and absorbs them into the verifier's hash; so the random reads of one round
+//! overlap the AES work of two. Round 10's peer entries are verified when they arrive, and the
+//! hashes are compared after the last lane's.
 //!
 //! Security against a malicious peer: any change of a sent table entry or output-mask share (or of
 //! the hash) makes the check fail except with probability ≈ 2^{-64} (forging needs `α`; §3.2,
@@ -34,10 +45,11 @@
 //! XOR-fold.
 
 use super::aes_tables::{initial_states, masked_inputs, next_round_state, round_major_keys, ROUND_KEYS};
+use super::batch_open::BatchHash;
 use super::error::{Step, TinyTableError};
+use super::lanes::{lanes, run_lanes, LaneRounds};
 use super::linear_mac::{tags_equal, BYTE_TAG_MASK};
 use super::msg::{check_two_parties, recv, send};
-use super::batch_open::BatchHash;
 use super::sbox_prep::MaliciousAesPrep;
 use crate::aes::Block;
 use crate::net::{Network, PartyId};
@@ -72,18 +84,18 @@ struct SboxRounds<'a> {
     verified_last: usize,
 }
 
-impl SboxRounds<'_> {
+impl LaneRounds for SboxRounds<'_> {
     /// Bytes of this party's (and the peer's) message of `round` for `lane`: 16 per block, plus
     /// the hash with round 10's message of the lane that ends the batch.
-    fn message_len(&self, lane: &Range<usize>, round: usize) -> usize {
+    fn expected_len(&self, lane: Range<usize>, round: usize) -> usize {
         let hash = round == ROUND_KEYS - 1 && lane.end == self.blocks;
         16 * lane.len() + if hash { HASH_BYTES } else { 0 }
     }
 
-    /// This party's message of `round` for the blocks of `lane`: its entries, and after the last
+    /// This party's message of `round` for the blocks of `lane`: its entries, and with the last
     /// lane of round 10 the hash `H` of all its opened tags (§3.3). Verifies the peer's entries
     /// of round `round − 1` of the lane in the same pass.
-    fn message(&mut self, lane: Range<usize>, round: usize) -> Vec<u8> {
+    fn message(&mut self, lane: Range<usize>, round: usize) -> Result<Vec<u8>, TinyTableError> {
         let (cur, prev) = split_rounds(&mut self.inputs, round);
         let gather = Gather { round, inputs: cur, out: &mut self.mine };
         let verify = (round > 1).then(|| Verify {
@@ -91,18 +103,19 @@ impl SboxRounds<'_> {
             theirs: &self.theirs,
         });
         self.openings.pass(lane.clone(), Some(gather), verify);
-        let mut msg = Vec::with_capacity(self.message_len(&lane, round));
-        msg.extend_from_slice(self.mine[lane.clone()].as_flattened());
-        if msg.capacity() > msg.len() {
+        let len = self.expected_len(lane.clone(), round);
+        let mut msg = Vec::with_capacity(len);
+        msg.extend_from_slice(self.mine[lane].as_flattened());
+        if len > msg.len() {
             msg.extend(self.openings.sent_digest());
         }
-        msg
+        Ok(msg)
     }
 
     /// Takes the peer's message of `round` for `lane` (length checked by the caller): the states
     /// of the next round, and in round 10 the verification of the lane's entries and, after the
     /// last lane, the check of the peer's hash.
-    fn absorb(&mut self, lane: Range<usize>, round: usize, theirs: &[u8]) -> Result<(), TinyTableError> {
+    fn absorb(&mut self, lane: Range<usize>, round: usize, theirs: Vec<u8>) -> Result<(), TinyTableError> {
         let last = round == ROUND_KEYS - 1;
         let keys = &self.round_keys[self.blocks * (round - 1)..][..self.blocks];
         let next = if last { &mut self.outputs } else { &mut self.inputs[(round + 1) % 2] };
@@ -192,14 +205,7 @@ pub async fn encrypt_batch<N: Network>(
         outputs: vec![[0u8; 16]; n],
         verified_last: 0,
     };
-    for round in 1..ROUND_KEYS {
-        let step = Step::SboxRound(round);
-        let lane = 0..n;
-        let msg = rounds.message(lane.clone(), round);
-        send(net, step, msg)?;
-        let theirs = recv(net, step, rounds.message_len(&lane, round)).await?;
-        rounds.absorb(lane, round, &theirs)?;
-    }
+    run_lanes(net, &mut rounds, &lanes(n), 1..ROUND_KEYS, Step::SboxRound).await?;
     let states = rounds.outputs;
 
     // Output opening: masks shares with one batched hash of their tags, only after the check.
@@ -216,7 +222,8 @@ pub async fn encrypt_batch<N: Network>(
         return Ok(vec![None; n]);
     }
     let theirs = recv(net, Step::OutputOpening, 16 * n + HASH_BYTES).await?;
-    let shares: Vec<[u8; 16]> = theirs[..16 * n].chunks_exact(16).map(|b| b.try_into().expect("16 bytes")).collect();
+    let shares: Vec<[u8; 16]> =
+        theirs[..16 * n].chunks_exact(16).map(|b| b.try_into().expect("16 bytes")).collect();
     let mut check = Openings::new(prep, backend);
     check.pass(0..n, None, Some(Verify { lookups: Lookups::Output, theirs: &shares }));
     if !digests_match(&check.expected_digest(), &theirs[16 * n..]) {
@@ -231,4 +238,112 @@ pub async fn encrypt_batch<N: Network>(
             Some(core::array::from_fn(|j| s[j] ^ m[j] ^ t[j]))
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::memory::run_session;
+    use crate::net::{NetError, NetStats};
+    use crate::proto::tinytable::lanes::MIN_LANE_BLOCKS;
+    use crate::proto::tinytable::prep::{Reveal, TrustedDealer};
+    use ::aes::cipher::{BlockEncrypt, KeyInit};
+    use rand_chacha::ChaCha20Rng;
+    use rand_core::{RngCore, SeedableRng};
+
+    /// A network that flips the last byte of the `target`-th message this party sends (from 0).
+    struct FlipLast<N> {
+        inner: N,
+        target: Option<u64>,
+        sent: u64,
+    }
+
+    impl<N: Network> Network for FlipLast<N> {
+        fn party(&self) -> PartyId {
+            self.inner.party()
+        }
+        fn parties(&self) -> usize {
+            self.inner.parties()
+        }
+        fn send(&mut self, to: PartyId, mut msg: Vec<u8>) -> Result<(), NetError> {
+            if Some(self.sent) == self.target {
+                if let Some(b) = msg.last_mut() {
+                    *b ^= 1;
+                }
+            }
+            self.sent += 1;
+            self.inner.send(to, msg)
+        }
+        fn recv(&mut self, from: PartyId) -> impl core::future::Future<Output = Result<Vec<u8>, NetError>> {
+            self.inner.recv(from)
+        }
+        fn stats(&self) -> NetStats {
+            self.inner.stats()
+        }
+    }
+
+    type Outcome = (Result<Vec<Option<Block>>, TinyTableError>, NetStats);
+
+    /// Both parties (party 0 owns the keys); party 1 flips the last byte of its message `flip`.
+    fn run(preps: &[MaliciousAesPrep; 2], keys: &[Block], pts: &[Block], flip: Option<u64>) -> Vec<Outcome> {
+        run_session(2, |net| async move {
+            let party = net.party();
+            let inputs = if party == 0 { keys } else { pts };
+            let mut net = FlipLast { inner: net, target: flip.filter(|_| party == 1), sent: 0 };
+            let r = encrypt_batch(&mut net, &preps[party], inputs).await;
+            (r, net.stats())
+        })
+    }
+
+    fn aes(key: &Block, pt: &Block) -> Block {
+        let mut b = (*pt).into();
+        ::aes::Aes128::new(key.into()).encrypt_block(&mut b);
+        b.into()
+    }
+
+    /// Party 0 aborted at the round-10 MAC check without sending its output-mask share.
+    fn assert_honest_abort(out: &[Outcome], what: &str) {
+        let (r, stats) = &out[0];
+        assert_eq!(
+            r,
+            &Err(TinyTableError::AuthenticationFailed { party: 0, step: Step::SboxMacCheck }),
+            "{what}"
+        );
+        // Input, then 10 rounds of 2 lanes; never the output opening.
+        assert_eq!(stats.messages_sent, 1 + 2 * 10, "{what}");
+    }
+
+    #[test]
+    fn two_lanes_encrypt_with_exact_counts_and_detect_cheating_in_either_lane() {
+        let n = 2 * MIN_LANE_BLOCKS + 2;
+        let mut rng = ChaCha20Rng::seed_from_u64(31);
+        let (mut keys, mut pts) = (vec![[0u8; 16]; n], vec![[0u8; 16]; n]);
+        keys.iter_mut().chain(pts.iter_mut()).for_each(|b| rng.fill_bytes(b));
+        let preps = TrustedDealer::new(ChaCha20Rng::seed_from_u64(32))
+            .malicious_aes_tables(0, Reveal::Both, n)
+            .expect("dealer");
+        let want: Vec<Option<Block>> = keys.iter().zip(&pts).map(|(k, p)| Some(aes(k, p))).collect();
+        for (party, (r, stats)) in run(&preps, &keys, &pts, None).iter().enumerate() {
+            assert_eq!(r.as_ref().expect("honest run"), &want, "party {party}");
+            // The lanes' exchanges count separately (`lanes`): input, 1 + 2·9 lookup rounds, output.
+            assert_eq!(stats.rounds, 1 + 1 + 2 * 9 + 1, "party {party}");
+            assert_eq!(stats.messages_sent, 1 + 2 * 10 + 1, "party {party}");
+            let input = if party == 0 { 176 * n } else { 16 * n };
+            assert_eq!(stats.bytes_sent as usize, input + 10 * 16 * n + HASH_BYTES + 16 * n + HASH_BYTES);
+        }
+
+        // A wrong entry (with its old tag) of one table in a block of each lane.
+        for (block, table) in [(3, 21), (n - 1, 150)] {
+            let mut forged = preps.clone();
+            for e in 0..256 {
+                let i = forged[1].position(block, table, e);
+                forged[1].set_entry(i, forged[1].entry(i) ^ 0x40);
+            }
+            assert_honest_abort(&run(&forged, &keys, &pts, None), &format!("entry of block {block}"));
+        }
+        // A wrong hash: the last byte of the last lane's round-10 message.
+        assert_honest_abort(&run(&preps, &keys, &pts, Some(2 * 10)), "hash");
+        // A wrong entry in the first lane's round-10 message (its last byte is an entry).
+        assert_honest_abort(&run(&preps, &keys, &pts, Some(2 * 10 - 1)), "first lane's entry");
+    }
 }

@@ -414,7 +414,10 @@ mod tests {
                         for e in 0..TABLE_ENTRIES {
                             let i = layout.index(blocks, b, t, e);
                             assert_eq!(i, base + TABLE_ENTRIES * (t % 16) + e);
-                            assert!(!std::mem::replace(&mut seen[i], true), "{layout:?} places two entries at {i}");
+                            assert!(
+                                !std::mem::replace(&mut seen[i], true),
+                                "{layout:?} places two entries at {i}"
+                            );
                             if blocks == 1 {
                                 assert_eq!(i, entry_index(b, t, e));
                             }

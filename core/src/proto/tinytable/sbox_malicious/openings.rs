@@ -32,7 +32,9 @@ use crate::proto::tinytable::batch_open::BatchHash;
 use crate::proto::tinytable::linear_mac::{byte_multiples, BYTE_TAG_MASK};
 pub(crate) use crate::proto::tinytable::opened_macs::Backend;
 use crate::proto::tinytable::prefetch::prefetch;
-use crate::proto::tinytable::sbox_prep::{entry_of, tag_of, EntryLayout, MaliciousAesPrep, PeerKeys, OUTPUT_INDEX};
+use crate::proto::tinytable::sbox_prep::{
+    entry_of, tag_of, EntryLayout, MaliciousAesPrep, PeerKeys, OUTPUT_INDEX,
+};
 use core::ops::Range;
 
 /// How many blocks ahead of the current one a pass prefetches the entries it will read.
@@ -98,18 +100,20 @@ pub(crate) struct Verify<'a> {
 
 /// The backend's form of the two hashes.
 enum Engine {
-    Portable {
-        sent: BatchHash,
-        expected: BatchHash,
-    },
+    /// The own hash and the verifier's.
+    Portable(Box<[BatchHash; 2]>),
     #[cfg(target_arch = "x86_64")]
-    AesNi {
-        hash: x86::RoundKeys,
-        /// The verifier's PRF round keys; `None` for stored keys.
-        prf: Option<x86::RoundKeys>,
-        /// The own hash and the verifier's.
-        accs: (u128, u128),
-    },
+    AesNi(Box<AesNiHashes>),
+}
+
+/// The AES-NI backend's key schedules and running hashes.
+#[cfg(target_arch = "x86_64")]
+struct AesNiHashes {
+    hash: x86::RoundKeys,
+    /// The verifier's PRF round keys; `None` for stored keys.
+    prf: Option<x86::RoundKeys>,
+    /// The own hash and the verifier's.
+    accs: (u128, u128),
 }
 
 /// One party's running opening state over an evaluation: its own hash and the verifier's hash.
@@ -126,19 +130,19 @@ impl<'a> Openings<'a> {
         let multiples = byte_multiples(crate::field::clmul::Backend::detect(), prep.alpha);
         let engine = match backend {
             Backend::Portable => {
-                Engine::Portable { sent: BatchHash::new(&prep.hash_key), expected: BatchHash::new(&prep.hash_key) }
+                Engine::Portable(Box::new([BatchHash::new(&prep.hash_key), BatchHash::new(&prep.hash_key)]))
             }
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `AesNi` is only constructed after detecting AES-NI and SSE4.1.
             Backend::AesNi => unsafe {
-                Engine::AesNi {
+                Engine::AesNi(Box::new(AesNiHashes {
                     hash: x86::RoundKeys::expand(&prep.hash_key),
                     prf: match &prep.peer_keys {
                         PeerKeys::Prf(prf) => Some(x86::RoundKeys::expand(prf.seed())),
                         PeerKeys::Explicit { .. } => None,
                     },
                     accs: (0, 0),
-                }
+                }))
             },
         };
         Openings { prep, multiples, engine }
@@ -147,16 +151,31 @@ impl<'a> Openings<'a> {
     /// For every block in `blocks`: the lookups of `gather` (entries out, tags into the own hash)
     /// and of `verify` (expected tags into the verifier's hash). Both must cover `blocks`; the
     /// material's shape was checked ([`MaliciousAesPrep::check_shape`]), so indices are in range.
-    pub(crate) fn pass(&mut self, blocks: Range<usize>, gather: Option<Gather<'_>>, verify: Option<Verify<'_>>) {
+    pub(crate) fn pass(
+        &mut self,
+        blocks: Range<usize>,
+        gather: Option<Gather<'_>>,
+        verify: Option<Verify<'_>>,
+    ) {
         let (prep, multiples) = (self.prep, &self.multiples[..]);
         match &mut self.engine {
-            Engine::Portable { sent, expected } => portable_pass(prep, multiples, blocks, gather, verify, sent, expected),
+            Engine::Portable(hashes) => {
+                let [sent, expected] = &mut **hashes;
+                portable_pass(prep, multiples, blocks, gather, verify, sent, expected)
+            }
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `AesNi` is only built by `new` for the detected backend.
-            Engine::AesNi { hash, prf, accs } => unsafe {
-                let keys = x86::Keys { hash, prf: prf.as_ref(), peer: &prep.peer_keys };
-                let at = Placement { layout: prep.layout, blocks: prep.blocks };
-                x86::pass(&keys, &prep.entries, at, multiples, blocks, gather, verify, accs);
+            Engine::AesNi(state) => unsafe {
+                let AesNiHashes { hash, prf, accs } = &mut **state;
+                let material = x86::Material {
+                    hash,
+                    prf: prf.as_ref(),
+                    peer: &prep.peer_keys,
+                    words: &prep.entries,
+                    at: Placement { layout: prep.layout, blocks: prep.blocks },
+                    multiples,
+                };
+                x86::pass(&material, blocks, gather, verify, accs);
             },
         }
     }
@@ -164,18 +183,18 @@ impl<'a> Openings<'a> {
     /// `H` over the tags of the entries gathered so far (the batched opening this party sends).
     pub(crate) fn sent_digest(&self) -> [u8; 16] {
         match &self.engine {
-            Engine::Portable { sent, .. } => sent.digest(),
+            Engine::Portable(hashes) => hashes[0].digest(),
             #[cfg(target_arch = "x86_64")]
-            Engine::AesNi { accs, .. } => accs.0.to_le_bytes(),
+            Engine::AesNi(state) => state.accs.0.to_le_bytes(),
         }
     }
 
     /// `H` over the expected tags of the peer's entries verified so far.
     pub(crate) fn expected_digest(&self) -> [u8; 16] {
         match &self.engine {
-            Engine::Portable { expected, .. } => expected.digest(),
+            Engine::Portable(hashes) => hashes[1].digest(),
             #[cfg(target_arch = "x86_64")]
-            Engine::AesNi { accs, .. } => accs.1.to_le_bytes(),
+            Engine::AesNi(state) => state.accs.1.to_le_bytes(),
         }
     }
 }
@@ -227,14 +246,21 @@ fn portable_pass(
             sent.absorb(&tags);
         }
         if let Some(v) = &verify {
-            expected.absorb(&expected_tags(&prep.peer_keys, multiples, &v.lookups.indices(at, i), &v.theirs[i]));
+            expected.absorb(&expected_tags(
+                &prep.peer_keys,
+                multiples,
+                &v.lookups.indices(at, i),
+                &v.theirs[i],
+            ));
         }
     }
 }
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{expected_tags, prefetch, Gather, Lookups, PeerKeys, Placement, Range, Verify, AHEAD, BYTE_TAG_MASK};
+    use super::{
+        expected_tags, prefetch, Gather, Lookups, PeerKeys, Placement, Range, Verify, AHEAD, BYTE_TAG_MASK,
+    };
     use core::arch::x86_64::{
         __m128i, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_aeskeygenassist_si128, _mm_and_si128,
         _mm_cvtsi128_si64, _mm_cvtsi64_si128, _mm_extract_epi8, _mm_loadu_si128, _mm_set_epi64x,
@@ -319,11 +345,15 @@ mod x86 {
         }
     }
 
-    /// The keys of a pass.
-    pub(super) struct Keys<'a> {
+    /// What a pass reads besides its lookups: the hash and PRF round keys, the verifier's keys,
+    /// this party's entry words and their placement, and the multiples `α·x`.
+    pub(super) struct Material<'a> {
         pub(super) hash: &'a RoundKeys,
         pub(super) prf: Option<&'a RoundKeys>,
         pub(super) peer: &'a PeerKeys,
+        pub(super) words: &'a [u128],
+        pub(super) at: Placement,
+        pub(super) multiples: &'a [u128],
     }
 
     /// The prefetches of a block [`AHEAD`], issued a quarter at a time between AES groups.
@@ -366,15 +396,13 @@ mod x86 {
     /// `accs`: (own hash, verifier's hash).
     #[target_feature(enable = "sse2,sse4.1,aes")]
     pub(super) fn pass(
-        keys: &Keys<'_>,
-        words: &[u128],
-        at: Placement,
-        multiples: &[u128],
+        keys: &Material<'_>,
         blocks: Range<usize>,
         mut gather: Option<Gather<'_>>,
         verify: Option<Verify<'_>>,
         accs: &mut (u128, u128),
     ) {
+        let (words, at, multiples) = (keys.words, keys.at, keys.multiples);
         let mask = from_u128(BYTE_TAG_MASK);
         let (mut sent, mut expected) = (from_u128(accs.0), from_u128(accs.1));
         let end = blocks.end;
@@ -382,7 +410,8 @@ mod x86 {
             let mut ahead = Ahead { words, indices: [0; 16], done: 16 };
             if let Some(g) = &gather {
                 if i + AHEAD < end {
-                    ahead.indices = Lookups::Round { round: g.round, inputs: g.inputs }.indices(at, i + AHEAD);
+                    ahead.indices =
+                        Lookups::Round { round: g.round, inputs: g.inputs }.indices(at, i + AHEAD);
                     ahead.done = 0;
                 }
             }
@@ -394,7 +423,8 @@ mod x86 {
                     Some(prf) => {
                         let mut tags = [mask; 16];
                         for g in 0..2 {
-                            let input = core::array::from_fn(|u| _mm_cvtsi64_si128(indices[GROUP * g + u] as i64));
+                            let input =
+                                core::array::from_fn(|u| _mm_cvtsi64_si128(indices[GROUP * g + u] as i64));
                             for (u, b) in prf.encrypt(input).into_iter().enumerate() {
                                 let m = &multiples[usize::from(x[GROUP * g + u])];
                                 // SAFETY: `m` is a live `u128`; unaligned loads accept any address.
@@ -443,10 +473,13 @@ mod x86 {
             for seed in 0..5u8 {
                 let key: [u8; 16] = core::array::from_fn(|i| (i as u8).wrapping_mul(31) ^ seed);
                 let cipher = aes::Aes128::new(GenericArray::from_slice(&key));
-                let blocks: [u128; GROUP] =
-                    core::array::from_fn(|u| (u as u128 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835) ^ u128::from(seed));
+                let blocks: [u128; GROUP] = core::array::from_fn(|u| {
+                    (u as u128 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835) ^ u128::from(seed)
+                });
                 // SAFETY: AES-NI and SSE4.1 were detected above.
-                let got = unsafe { RoundKeys::expand(&key).encrypt(blocks.map(|b| from_u128(b))).map(|b| to_u128(b)) };
+                let got = unsafe {
+                    RoundKeys::expand(&key).encrypt(blocks.map(|b| from_u128(b))).map(|b| to_u128(b))
+                };
                 let want = blocks.map(|b| {
                     let mut g = GenericArray::from(b.to_le_bytes());
                     cipher.encrypt_block(&mut g);
@@ -531,7 +564,8 @@ mod tests {
         let PeerKeys::Prf(prf) = &prep.peer_keys else { panic!("dealer material derives its keys") };
         assert_eq!(prep.layout, EntryLayout::RoundMajor);
         let preps = [prep.clone(), explicit(&prep, prf), block_major(&prep, prf)];
-        let gather_rounds: Vec<(usize, Vec<[u8; 16]>)> = [1, 4, 10].map(|r| (r, random_blocks(&mut rng, n))).into();
+        let gather_rounds: Vec<(usize, Vec<[u8; 16]>)> =
+            [1, 4, 10].map(|r| (r, random_blocks(&mut rng, n))).into();
         let theirs = random_blocks(&mut rng, n);
         let output_theirs = random_blocks(&mut rng, n);
         let lanes = [0..4, 4..5, 5..9];
@@ -557,10 +591,10 @@ mod tests {
             want_out.push(out);
         }
         let mut want_output = 0u128;
-        for b in 0..n {
-            for j in 0..16 {
+        for (b, shares) in output_theirs.iter().enumerate() {
+            for (j, &x) in shares.iter().enumerate() {
                 let i = OUTPUT_INDEX | (16 * b + j) as u64;
-                want_output ^= f(&prep.hash_key, expected_tag(i, output_theirs[b][j]));
+                want_output ^= f(&prep.hash_key, expected_tag(i, x));
             }
         }
 
@@ -574,7 +608,10 @@ mod tests {
                     for lane in lanes.clone() {
                         let gather = Gather { round: *round, inputs, out: &mut out[..] };
                         let verify = (k > 0).then(|| Verify {
-                            lookups: Lookups::Round { round: gather_rounds[k - 1].0, inputs: &gather_rounds[k - 1].1 },
+                            lookups: Lookups::Round {
+                                round: gather_rounds[k - 1].0,
+                                inputs: &gather_rounds[k - 1].1,
+                            },
                             theirs: &theirs,
                         });
                         openings.pass(lane, Some(gather), verify);
@@ -582,7 +619,8 @@ mod tests {
                 }
                 let (round, inputs) = &gather_rounds[2];
                 for lane in lanes.clone() {
-                    let verify = Verify { lookups: Lookups::Round { round: *round, inputs }, theirs: &theirs };
+                    let verify =
+                        Verify { lookups: Lookups::Round { round: *round, inputs }, theirs: &theirs };
                     openings.pass(lane, None, Some(verify));
                 }
                 let label = format!("{backend:?}, form {form}");

@@ -9,7 +9,9 @@
 //! overlap the AES work of the previous round's verification and of this round's own hash, which
 //! is bounded by the AES unit. The reads of block `i + AHEAD` are prefetched while the AES work of
 //! block `i` runs, a few prefetches between each group of AES blocks, so the misses stay in flight
-//! while the cipher keeps the core busy instead of stalling on a full miss queue.
+//! while the cipher runs. The pass stays bound by the reads: profiles (software clock) put most of
+//! its samples right after the prefetches, which wait for a free miss slot; the AES work now runs
+//! in their shadow instead of after them.
 //!
 //! Backends ([`Backend`], chosen in one place):
 //! - [`Backend::Portable`]: the `aes` crate ([`BatchHash`], [`KeyPrf`]) per block of 16 lookups

@@ -6,7 +6,8 @@
 //!   `0xff` = both), the 40 960 table bytes (the dealer's seed-derived half is sent expanded, so
 //!   decoded material stores all 160 tables; the online phase takes both forms), then a flag byte and the round-key masks (176 bytes),
 //!   a flag byte and the plaintext mask (16), a flag byte and the output mask (16);
-//! - malicious: party, key owner, reveal, block count `u32`, the entries with their tags packed in
+//! - malicious: party, key owner, reveal, block count `u32`, the entries' layout (`0` block-major,
+//!   `1` round-major), the entries with their tags packed in
 //!   16-byte words (`u32` count; see [`crate::proto::tinytable::sbox_prep`]), `α` (8 bytes), the verifier keys (`0` and a 16-byte PRF seed,
 //!   or `1` and two `u32`-counted arrays of 16-byte keys), the hash key (16), input masks, output
 //!   mask shares and their tags (`u32`-counted).
@@ -18,11 +19,11 @@
 use super::prep_codec::{get_reveal, put_len, put_reveal, Reader};
 use crate::proto::tinytable::aes_tables::{AesTablePrep, ROUND_KEYS, TABLE_BYTES_PER_BLOCK};
 use crate::proto::tinytable::batch_open::KeyPrf;
-use crate::proto::tinytable::sbox_prep::{large_zeroed, PeerKeys};
+use crate::proto::tinytable::sbox_prep::{large_zeroed, EntryLayout, PeerKeys};
 use crate::proto::tinytable::MaliciousAesPrep;
 
 const TABLES_MAGIC: &[u8] = b"chorus/tt-aes-tables/v1";
-const MALICIOUS_MAGIC: &[u8] = b"chorus/tt-aes-tables-malicious/v2";
+const MALICIOUS_MAGIC: &[u8] = b"chorus/tt-aes-tables-malicious/v3";
 
 /// Encodes one party's semi-honest S-box-table material for a batch of blocks.
 pub fn encode_tables(preps: &[AesTablePrep]) -> Vec<u8> {
@@ -75,6 +76,7 @@ pub fn encode_malicious(prep: &MaliciousAesPrep) -> Vec<u8> {
     let mut out = MALICIOUS_MAGIC.to_vec();
     out.extend([prep.party as u8, prep.key_owner as u8, put_reveal(prep.reveal)]);
     put_len(&mut out, prep.blocks);
+    out.push(prep.layout.code());
     put_tags(&mut out, &prep.entries);
     out.extend_from_slice(&prep.alpha.to_le_bytes());
     match &prep.peer_keys {
@@ -102,6 +104,9 @@ pub fn decode_malicious(bytes: &[u8]) -> Result<MaliciousAesPrep, String> {
     let roles = r.take(3, "roles")?;
     let (party, key_owner, reveal) = (usize::from(roles[0]), usize::from(roles[1]), get_reveal(roles[2]));
     let blocks = r.len("block count", TABLE_BYTES_PER_BLOCK)?;
+    let code = r.take(1, "entry layout")?[0];
+    let layout =
+        EntryLayout::from_code(code).ok_or_else(|| format!("entry layout {code} is neither 0 nor 1"))?;
     let entries = get_tags(&mut r, "entries")?;
     let alpha = u64::from_le_bytes(r.take(8, "alpha")?.try_into().unwrap_or_default());
     let peer_keys = match r.take(1, "verifier key kind")?[0] {
@@ -119,6 +124,7 @@ pub fn decode_malicious(bytes: &[u8]) -> Result<MaliciousAesPrep, String> {
         reveal,
         blocks,
         entries,
+        layout,
         alpha,
         peer_keys,
         hash_key,

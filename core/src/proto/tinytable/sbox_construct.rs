@@ -42,7 +42,7 @@ use super::error::{Step, TinyTableError};
 use super::linear_mac::{mul_by_x_power, tags_equal, MacParams, K64};
 use super::msg::{bit, check_two_parties, pack_bits, recv, send};
 use super::prep::Reveal;
-use super::sbox_prep::{pack_entry, MaliciousAesPrep, PeerKeys};
+use super::sbox_prep::{pack_entry, EntryLayout, MaliciousAesPrep, PeerKeys};
 use crate::aes::linear::{mix_columns, shift_rows, AesByte};
 use crate::aes::sbox::sbox_table;
 use crate::field::clmul::Backend;
@@ -430,6 +430,7 @@ pub async fn construct_malicious_aes_tables<N: Network, S: AuthBitSource>(
         reveal,
         blocks,
         entries: packed,
+        layout: EntryLayout::BlockMajor,
         alpha,
         peer_keys: PeerKeys::Explicit { tables: keys, outputs: output_keys },
         hash_key,

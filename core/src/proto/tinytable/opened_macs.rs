@@ -144,7 +144,15 @@ impl<'a, M: MacWord> OpenedMacs<'a, M> {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `SeededAesNi` is only built by `new` for the detected `AesNi` backend.
             Verifier::SeededAesNi(keys) => unsafe {
-                x86::seeded_gate(keys, self.own, at, [&[c], &[d], &[e]], count, &mut self.sent, &mut self.pairs)
+                x86::seeded_gate(
+                    keys,
+                    self.own,
+                    at,
+                    [&[c], &[d], &[e]],
+                    count,
+                    &mut self.sent,
+                    &mut self.pairs,
+                )
             },
         }
     }
@@ -490,8 +498,9 @@ mod tests {
             let own: Vec<M> = (0..4 * gates * n).map(|_| M::random(&mut rng)).collect();
             let seeded = TableKeys::Seeded(Box::new(SeededKeys::random(&mut rng)));
             let stored = TableKeys::Explicit((0..8 * gates * n).map(|_| M::random(&mut rng)).collect());
-            let words: Vec<[Vec<u64>; 3]> =
-                (0..gates).map(|_| core::array::from_fn(|_| (0..l).map(|_| rng.next_u64()).collect())).collect();
+            let words: Vec<[Vec<u64>; 3]> = (0..gates)
+                .map(|_| core::array::from_fn(|_| (0..l).map(|_| rng.next_u64()).collect()))
+                .collect();
             let lanes: Vec<_> = (0..gates)
                 .flat_map(|g| (0..l).map(move |j| (g, j)))
                 .map(|(g, j)| {
@@ -594,4 +603,3 @@ mod tests {
         [0x69, 0xc4, 0xe0, 0xd8, 0x6a, 0x7b, 0x04, 0x30, 0xd8, 0xcd, 0xb7, 0x80, 0x70, 0xb4, 0xc5, 0x5a]
     }
 }
-

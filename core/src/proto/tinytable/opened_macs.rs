@@ -235,7 +235,7 @@ fn seeded_word_portable<M: MacWord>(own: &[M], keys: &SeededKeys, w: Lanes, sent
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{entry_index, half_mask, prefetch_ahead, Lanes, MacWord, PREFETCH_INSTANCES};
+    use super::{entry_index, half_mask, prefetch_ahead, Lanes, MacWord};
     use core::arch::x86_64::{
         __m128i, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_aeskeygenassist_si128, _mm_and_si128,
         _mm_cvtsi128_si64, _mm_cvtsi64_si128, _mm_set_epi64x, _mm_shuffle_epi32, _mm_slli_si128,
@@ -246,6 +246,11 @@ mod x86 {
     /// keep the `aesenc` unit busy (latency 4, one issued per cycle); the group's cache lines of own
     /// strings are prefetched together.
     const GROUP: usize = 8;
+
+    /// How far ahead (in instances) the AES-NI loop prefetches own strings: it spends about 4 ns
+    /// per instance, so [`super::PREFETCH_INSTANCES`] would be only about 130 ns, close to one memory
+    /// latency; this is about half a microsecond (4 KiB at k = 64).
+    const AES_PREFETCH_INSTANCES: usize = 128;
 
     #[inline]
     #[target_feature(enable = "sse2")]
@@ -392,7 +397,7 @@ mod x86 {
     /// [`super::OpenedMacs::gate`]: per lane word, the table indices and received bits of 8 lanes
     /// at a time are spread into bytes with one table read per word and 8 lanes ([`SPREAD`];
     /// cheaper than extracting bit by bit with variable shifts), then [`group8`] runs on them with
-    /// the group's own strings prefetched [`PREFETCH_INSTANCES`] ahead; the lanes past the last full
+    /// the group's own strings prefetched [`AES_PREFETCH_INSTANCES`] ahead; the lanes past the last full
     /// group go through [`single`]. One call per gate, so the setup (masks, accumulator in a
     /// register) is paid once per `n` instances.
     #[target_feature(enable = "sse2,aes")]
@@ -415,7 +420,7 @@ mod x86 {
             let mut groups = own4.chunks_exact(4 * GROUP);
             for (g, strings) in groups.by_ref().enumerate() {
                 let t0 = GROUP * g;
-                let ahead = 4 * (first + t0 + PREFETCH_INSTANCES);
+                let ahead = 4 * (first + t0 + AES_PREFETCH_INSTANCES);
                 for line in (0..4 * GROUP).step_by(per_line) {
                     prefetch_ahead(own, ahead + line);
                 }

@@ -20,6 +20,14 @@
 //! received bit selects. The online loop (`opened_macs`) computes these blocks with a
 //! fused AES-NI kernel when the CPU has AES-NI (detected at run time) and otherwise through the
 //! `aes` crate (`SeededKeys::blocks`; on wasm32 its constant-time bit-sliced software AES).
+//!
+//! One block per opened entry is also the least a verifier can compute with this derivation, even
+//! at k = 32 where half of each block is unused: which entry of an instance is opened (the public
+//! masked index) and which string of it is needed (the received bit) are independent and uniform
+//! per instance, so a block shared by two instances holds both needed strings only for a fixed
+//! fraction of the 64 equally likely choices (at most 4 of the 16 strings of a pair of instances
+//! fit in one block); and the strings of one instance cannot come from fewer bits, since the prover
+//! knows one string of every entry (Fig. 3) and each other string must stay independent of those.
 
 use aes::cipher::generic_array::GenericArray;
 use aes::cipher::{BlockEncrypt, KeyInit};

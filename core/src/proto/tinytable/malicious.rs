@@ -42,11 +42,7 @@ impl<M: MacWord> Openings for MacAccumulator<'_, M> {
         let l = lane_words(n);
         for (k, g) in gates.iter().enumerate() {
             let (a, b) = (&wires[g.a as usize * l..][..l], &wires[g.b as usize * l..][..l]);
-            let e = &theirs[k * l..][..l];
-            let base = (first + k) * n;
-            for (j, ((&c, &d), &e)) in a.iter().zip(b).zip(e).enumerate() {
-                self.macs.word(base + 64 * j, c, d, e, 64.min(n - 64 * j));
-            }
+            self.macs.gate((first + k) * n, a, b, &theirs[k * l..][..l], n);
         }
     }
 }

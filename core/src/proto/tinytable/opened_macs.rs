@@ -1,7 +1,7 @@
 //! The hot loop of the malicious binary online phase ([`super::malicious`]): accumulating the
-//! strings of opened table bits (Fig. 5, variables `m` and `t`, steps 2 and 4b–c), one lane word
-//! (64 instances of one AND gate) at a time, with the fast path chosen in one place
-//! ([`Backend::detect`]).
+//! strings of opened table bits (Fig. 5, variables `m` and `t`, steps 2 and 4b–c), one AND gate
+//! (all instances of the batch, lane word by lane word) per call, with the fast path chosen in one
+//! place ([`Backend::detect`]).
 //!
 //! Per instance of a lane word the table index `2c + d` is a public masked value and the peer's
 //! opened bit `e` was sent in the clear, so every selection below is by public data (an index into
@@ -20,10 +20,11 @@
 //! - [`Backend::Portable`]: scalar code; seeded strings through the `aes` crate in chunks of
 //!   [`KEY_CHUNK`] blocks (AES-NI when the crate detects it, its constant-time bit-sliced software
 //!   AES on wasm32).
-//! - [`Backend::AesNi`] (x86-64 with AES-NI, detected at run time): for seeded strings one fused
-//!   loop per 8 instances — index, own string, 8 AES-128 blocks interleaved round by round (so the
-//!   `aesenc` pipeline stays full), select and accumulate in registers — with the own-string
-//!   stream prefetched ahead. The key schedule ([`x86::RoundKeys`]) is expanded with
+//! - [`Backend::AesNi`] (x86-64 with AES-NI, detected at run time): for seeded strings one call
+//!   per gate running a fused loop per 8 instances — the 8 table indices and received bits spread
+//!   into bytes by one table read each, own strings, 8 AES-128 blocks (so the `aesenc` pipeline
+//!   stays full), select and accumulate in registers — with the own-string stream prefetched
+//!   ahead. The key schedule ([`x86::RoundKeys`]) is expanded with
 //!   `aeskeygenassist` once per evaluation. Stored strings take the portable loop, which is bound
 //!   by the memory stream (12 strings read per instance), not by instructions.
 //!
@@ -143,8 +144,30 @@ impl<'a, M: MacWord> OpenedMacs<'a, M> {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `SeededAesNi` is only built by `new` for the detected `AesNi` backend.
             Verifier::SeededAesNi(keys) => unsafe {
-                x86::seeded_word(keys, self.own, lanes, &mut self.sent, &mut self.pairs)
+                x86::seeded_gate(
+                    keys,
+                    self.own,
+                    at,
+                    [&[c], &[d], &[e]],
+                    count,
+                    &mut self.sent,
+                    &mut self.pairs,
+                )
             },
+        }
+    }
+
+    /// Accumulates the `n` instances of one AND gate from instance-gate position `at` (`g·n`):
+    /// lane word `j` of `c`, `d`, `e` covers instances `64·j ..` (see [`Self::word`]).
+    pub(crate) fn gate(&mut self, at: usize, c: &[u64], d: &[u64], e: &[u64], n: usize) {
+        #[cfg(target_arch = "x86_64")]
+        if let Verifier::SeededAesNi(keys) = &self.verifier {
+            // SAFETY: `SeededAesNi` is only built by `new` for the detected `AesNi` backend.
+            unsafe { x86::seeded_gate(keys, self.own, at, [c, d, e], n, &mut self.sent, &mut self.pairs) };
+            return;
+        }
+        for (j, ((&c, &d), &e)) in c.iter().zip(d).zip(e).enumerate() {
+            self.word(at + 64 * j, c, d, e, 64.min(n - 64 * j));
         }
     }
 
@@ -212,7 +235,7 @@ fn seeded_word_portable<M: MacWord>(own: &[M], keys: &SeededKeys, w: Lanes, sent
 
 #[cfg(target_arch = "x86_64")]
 mod x86 {
-    use super::{entry_index, half_mask, prefetch_ahead, Lanes, MacWord, PREFETCH_INSTANCES};
+    use super::{entry_index, half_mask, prefetch_ahead, Lanes, MacWord};
     use core::arch::x86_64::{
         __m128i, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_aeskeygenassist_si128, _mm_and_si128,
         _mm_cvtsi128_si64, _mm_cvtsi64_si128, _mm_set_epi64x, _mm_shuffle_epi32, _mm_slli_si128,
@@ -223,6 +246,11 @@ mod x86 {
     /// keep the `aesenc` unit busy (latency 4, one issued per cycle); the group's cache lines of own
     /// strings are prefetched together.
     const GROUP: usize = 8;
+
+    /// How far ahead (in instances) the AES-NI loop prefetches own strings: it spends about 4 ns
+    /// per instance, so [`super::PREFETCH_INSTANCES`] would be only about 130 ns, close to one memory
+    /// latency; this is about half a microsecond (4 KiB at k = 64).
+    const AES_PREFETCH_INSTANCES: usize = 128;
 
     #[inline]
     #[target_feature(enable = "sse2")]
@@ -299,63 +327,113 @@ mod x86 {
         }
     }
 
-    /// `W` instances from lane `t0`: own strings XORed into `sent`, the opened entries' blocks
-    /// masked to the received bit's half and XORed into `acc`. `own` holds exactly their `4·W`
-    /// strings.
+    /// One instance (lane `t` of `w`) past the last full group of its lane word: own string
+    /// XORed into `sent`, the opened entry's block masked to the received bit's half and XORed
+    /// into `acc`. `own4` holds the instance's 4 strings.
     #[inline]
     #[target_feature(enable = "sse2,aes")]
-    fn group<M: MacWord, const W: usize>(
+    fn single<M: MacWord>(
         keys: &RoundKeys,
-        own: &[M],
+        own4: &[M],
         w: &Lanes,
-        t0: usize,
+        t: usize,
         sel: &[__m128i; 2],
         sent: &mut M,
         acc: &mut __m128i,
     ) {
-        let mut blocks = [from_u128(0); W];
+        let index = entry_index(w.c, w.d, t);
+        *sent ^= own4[index & 3];
+        let [block] = keys.encrypt_group([_mm_cvtsi64_si128((4 * (w.at + t) + index) as i64)]);
+        *acc = _mm_xor_si128(*acc, _mm_and_si128(block, sel[(w.e >> t & 1) as usize]));
+    }
+
+    /// `x` with bit `i` moved to bit `8·i` (the lowest bit of byte `i`), for every byte value `x`.
+    /// Indexed by public data only (masked wire values, opened bits).
+    pub(super) const SPREAD: [u64; 256] = {
+        let mut table = [0u64; 256];
+        let mut x = 0;
+        while x < 256 {
+            let mut i = 0;
+            while i < 8 {
+                table[x] |= ((x as u64 >> i) & 1) << (8 * i);
+                i += 1;
+            }
+            x += 1;
+        }
+        table
+    };
+
+    /// [`GROUP`] instances of one lane word, as [`single`] for each: byte `u` of `index` is lane
+    /// `u`'s table index, byte `u` of `bit` the peer's bit for it; `base` is the entry index of the
+    /// group's first instance's entry 0 and `own` the group's `4·GROUP` strings.
+    #[inline]
+    #[target_feature(enable = "sse2,aes")]
+    fn group8<M: MacWord>(
+        keys: &RoundKeys,
+        own: &[M; 4 * GROUP],
+        base: usize,
+        [index, bit]: [u64; 2],
+        sel: &[__m128i; 2],
+        sent: &mut M,
+        acc: &mut __m128i,
+    ) {
+        let (index, bit) = (index.to_le_bytes(), bit.to_le_bytes());
+        let mut blocks = [from_u128(0); GROUP];
         let mut s = *sent;
         for (u, b) in blocks.iter_mut().enumerate() {
-            let t = t0 + u;
-            let index = entry_index(w.c, w.d, t);
-            s ^= own[4 * u + (index & 3)];
-            *b = _mm_cvtsi64_si128((4 * (w.at + t) + index) as i64);
+            let i = usize::from(index[u] & 3);
+            s ^= own[4 * u + i];
+            *b = _mm_cvtsi64_si128((base + 4 * u + i) as i64);
         }
         *sent = s;
         let blocks = keys.encrypt_group(blocks);
         let mut a = *acc;
         for (u, b) in blocks.iter().enumerate() {
-            a = _mm_xor_si128(a, _mm_and_si128(*b, sel[(w.e >> (t0 + u) & 1) as usize]));
+            a = _mm_xor_si128(a, _mm_and_si128(*b, sel[usize::from(bit[u] & 1)]));
         }
         *acc = a;
     }
 
-    /// [`super::seeded_word_portable`] fused: per group of [`GROUP`] instances, own strings, AES
-    /// blocks and selection in registers.
+    /// [`super::OpenedMacs::gate`]: per lane word, the table indices and received bits of 8 lanes
+    /// at a time are spread into bytes with one table read per word and 8 lanes ([`SPREAD`];
+    /// cheaper than extracting bit by bit with variable shifts), then [`group8`] runs on them with
+    /// the group's own strings prefetched [`AES_PREFETCH_INSTANCES`] ahead; the lanes past the last full
+    /// group go through [`single`]. One call per gate, so the setup (masks, accumulator in a
+    /// register) is paid once per `n` instances.
     #[target_feature(enable = "sse2,aes")]
-    pub(super) fn seeded_word<M: MacWord>(
+    pub(super) fn seeded_gate<M: MacWord>(
         keys: &RoundKeys,
         own: &[M],
-        w: Lanes,
+        at: usize,
+        [c, d, e]: [&[u64]; 3],
+        n: usize,
         sent: &mut M,
         pairs: &mut u128,
     ) {
         let sel = [from_u128(half_mask::<M>(0)), from_u128(half_mask::<M>(1))];
-        let own4 = &own[4 * w.at..4 * (w.at + w.count)];
         let mut acc = from_u128(*pairs);
-        let mut groups = own4.chunks_exact(4 * GROUP);
-        // Strings per cache line: the group's lines are prefetched one by one.
         let per_line = 64 / M::BYTES;
-        for (g, strings) in groups.by_ref().enumerate() {
-            let ahead = 4 * (w.at + GROUP * g + PREFETCH_INSTANCES);
-            for line in (0..4 * GROUP).step_by(per_line) {
-                prefetch_ahead(own, ahead + line);
+        for (j, ((&c, &d), &e)) in c.iter().zip(d).zip(e).enumerate() {
+            let first = at + 64 * j;
+            let count = 64.min(n - 64 * j);
+            let own4 = &own[4 * first..4 * (first + count)];
+            let mut groups = own4.chunks_exact(4 * GROUP);
+            for (g, strings) in groups.by_ref().enumerate() {
+                let t0 = GROUP * g;
+                let ahead = 4 * (first + t0 + AES_PREFETCH_INSTANCES);
+                for line in (0..4 * GROUP).step_by(per_line) {
+                    prefetch_ahead(own, ahead + line);
+                }
+                let byte = |x: u64| SPREAD[usize::from((x >> t0) as u8)];
+                let index = byte(c) << 1 | byte(d);
+                let strings = strings.try_into().expect("a group of strings");
+                group8(keys, strings, 4 * (first + t0), [index, byte(e)], &sel, sent, &mut acc);
             }
-            group::<M, GROUP>(keys, strings, &w, GROUP * g, &sel, sent, &mut acc);
-        }
-        let done = w.count - w.count % GROUP;
-        for (u, strings) in groups.remainder().chunks_exact(4).enumerate() {
-            group::<M, 1>(keys, strings, &w, done + u, &sel, sent, &mut acc);
+            let done = count - count % GROUP;
+            let w = Lanes { at: first, count, c, d, e };
+            for (u, strings) in groups.remainder().chunks_exact(4).enumerate() {
+                single(keys, strings, &w, done + u, &sel, sent, &mut acc);
+            }
         }
         *pairs = to_u128(acc);
     }
@@ -412,6 +490,55 @@ mod tests {
                     "{backend:?}, seeded: {}",
                     matches!(keys, TableKeys::Seeded(_))
                 );
+            }
+        }
+    }
+
+    /// Whole gates (`OpenedMacs::gate`, the call the online phase makes) for batch sizes with and
+    /// without partial lane words and groups, on every backend, against the definition.
+    fn gates_agree<M: MacWord>(seed: u64) {
+        let mut rng = ChaCha20Rng::seed_from_u64(seed);
+        for n in [1usize, 7, 8, 63, 64, 65, 130, 200] {
+            let (gates, l) = (3, n.div_ceil(64));
+            let own: Vec<M> = (0..4 * gates * n).map(|_| M::random(&mut rng)).collect();
+            let seeded = TableKeys::Seeded(Box::new(SeededKeys::random(&mut rng)));
+            let stored = TableKeys::Explicit((0..8 * gates * n).map(|_| M::random(&mut rng)).collect());
+            let words: Vec<[Vec<u64>; 3]> = (0..gates)
+                .map(|_| core::array::from_fn(|_| (0..l).map(|_| rng.next_u64()).collect()))
+                .collect();
+            let lanes: Vec<_> = (0..gates)
+                .flat_map(|g| (0..l).map(move |j| (g, j)))
+                .map(|(g, j)| {
+                    let [c, d, e] = &words[g];
+                    (g * n + 64 * j, c[j], d[j], e[j], 64.min(n - 64 * j))
+                })
+                .collect();
+            for keys in [&seeded, &stored] {
+                let want = reference(&own, keys, &lanes);
+                for backend in Backend::available() {
+                    let mut acc = OpenedMacs::new(&own, keys, backend);
+                    for (g, [c, d, e]) in words.iter().enumerate() {
+                        acc.gate(g * n, c, d, e, n);
+                    }
+                    assert_eq!(acc.finish(), want, "{backend:?}, n = {n}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn gates_agree_with_the_definition() {
+        gates_agree::<u64>(4);
+        gates_agree::<u32>(5);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn spread_moves_each_bit_to_its_byte() {
+        for x in 0..256usize {
+            let bytes = x86::SPREAD[x].to_le_bytes();
+            for (i, &b) in bytes.iter().enumerate() {
+                assert_eq!(usize::from(b), x >> i & 1);
             }
         }
     }

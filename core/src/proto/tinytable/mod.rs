@@ -46,6 +46,8 @@
 //! [`TinyTableError::AuthenticationFailed`] (S-box). Malformed (wrong-length) messages give typed
 //! errors ([`TinyTableError`]), never panics.
 
+#[cfg(target_arch = "x86_64")]
+mod aes_ni;
 pub mod aes_tables;
 pub mod batch_open;
 mod engine;

@@ -24,7 +24,7 @@
 //!   per gate running a fused loop per 8 instances — the 8 table indices and received bits spread
 //!   into bytes by one table read each, own strings, 8 AES-128 blocks (so the `aesenc` pipeline
 //!   stays full), select and accumulate in registers — with the own-string stream prefetched
-//!   ahead. The key schedule ([`x86::RoundKeys`]) is expanded with
+//!   ahead. The key schedule ([`super::aes_ni::RoundKeys`]) is expanded with
 //!   `aeskeygenassist` once per evaluation. Stored strings take the portable loop, which is bound
 //!   by the memory stream (12 strings read per instance), not by instructions.
 //!
@@ -236,11 +236,9 @@ fn seeded_word_portable<M: MacWord>(own: &[M], keys: &SeededKeys, w: Lanes, sent
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::{entry_index, half_mask, prefetch_ahead, Lanes, MacWord};
-    use core::arch::x86_64::{
-        __m128i, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_aeskeygenassist_si128, _mm_and_si128,
-        _mm_cvtsi128_si64, _mm_cvtsi64_si128, _mm_set_epi64x, _mm_shuffle_epi32, _mm_slli_si128,
-        _mm_unpackhi_epi64, _mm_xor_si128,
-    };
+    pub(crate) use crate::proto::tinytable::aes_ni::RoundKeys;
+    use crate::proto::tinytable::aes_ni::{from_u128, to_u128};
+    use core::arch::x86_64::{__m128i, _mm_and_si128, _mm_cvtsi64_si128, _mm_xor_si128};
 
     /// Instances per group of the AES-NI loop: 8 independent AES blocks interleaved round by round
     /// keep the `aesenc` unit busy (latency 4, one issued per cycle); the group's cache lines of own
@@ -251,81 +249,6 @@ mod x86 {
     /// per instance, so [`super::PREFETCH_INSTANCES`] would be only about 130 ns, close to one memory
     /// latency; this is about half a microsecond (4 KiB at k = 64).
     const AES_PREFETCH_INSTANCES: usize = 128;
-
-    #[inline]
-    #[target_feature(enable = "sse2")]
-    fn to_u128(v: __m128i) -> u128 {
-        let low = _mm_cvtsi128_si64(v) as u64;
-        let high = _mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v)) as u64;
-        (u128::from(high) << 64) | u128::from(low)
-    }
-
-    #[inline]
-    #[target_feature(enable = "sse2")]
-    fn from_u128(v: u128) -> __m128i {
-        _mm_set_epi64x((v >> 64) as i64, v as i64)
-    }
-
-    /// The 11 round keys of AES-128 (FIPS-197 §5.2) for a secret key.
-    pub(crate) struct RoundKeys([__m128i; 11]);
-
-    /// One step of the AES-128 key expansion: `aeskeygenassist` gives `SubWord(RotWord(w3)) ⊕
-    /// Rcon` in its top word, which is XORed into the prefix XORs of the previous round key.
-    #[inline]
-    #[target_feature(enable = "sse2,aes")]
-    fn expand_step<const RCON: i32>(key: __m128i) -> __m128i {
-        let t = _mm_shuffle_epi32::<0xff>(_mm_aeskeygenassist_si128::<RCON>(key));
-        let mut k = _mm_xor_si128(key, _mm_slli_si128::<4>(key));
-        k = _mm_xor_si128(k, _mm_slli_si128::<8>(k));
-        _mm_xor_si128(k, t)
-    }
-
-    impl RoundKeys {
-        /// The key schedule of `key` (bytes in FIPS-197 order).
-        #[target_feature(enable = "sse2,aes")]
-        pub(crate) fn expand(key: &[u8; 16]) -> Self {
-            let mut rk = [from_u128(u128::from_le_bytes(*key)); 11];
-            rk[1] = expand_step::<0x01>(rk[0]);
-            rk[2] = expand_step::<0x02>(rk[1]);
-            rk[3] = expand_step::<0x04>(rk[2]);
-            rk[4] = expand_step::<0x08>(rk[3]);
-            rk[5] = expand_step::<0x10>(rk[4]);
-            rk[6] = expand_step::<0x20>(rk[5]);
-            rk[7] = expand_step::<0x40>(rk[6]);
-            rk[8] = expand_step::<0x80>(rk[7]);
-            rk[9] = expand_step::<0x1b>(rk[8]);
-            rk[10] = expand_step::<0x36>(rk[9]);
-            RoundKeys(rk)
-        }
-
-        /// AES-128 of each block (little-endian `u128`s), for the cross-checks.
-        #[cfg(test)]
-        #[target_feature(enable = "sse2,aes")]
-        pub(crate) fn encrypt(&self, blocks: &mut [u128]) {
-            for b in blocks {
-                *b = to_u128(self.encrypt_group([from_u128(*b)])[0]);
-            }
-        }
-
-        /// AES-128 of `W` blocks, interleaved round by round.
-        #[inline]
-        #[target_feature(enable = "sse2,aes")]
-        fn encrypt_group<const W: usize>(&self, mut b: [__m128i; W]) -> [__m128i; W] {
-            let k = &self.0;
-            for x in b.iter_mut() {
-                *x = _mm_xor_si128(*x, k[0]);
-            }
-            for key in &k[1..10] {
-                for x in b.iter_mut() {
-                    *x = _mm_aesenc_si128(*x, *key);
-                }
-            }
-            for x in b.iter_mut() {
-                *x = _mm_aesenclast_si128(*x, k[10]);
-            }
-            b
-        }
-    }
 
     /// One instance (lane `t` of `w`) past the last full group of its lane word: own string
     /// XORed into `sent`, the opened entry's block masked to the received bit's half and XORed
@@ -561,50 +484,5 @@ mod tests {
             assert_eq!(fold_pairs::<u64>(block & half_mask::<u64>(bit.into())), u64::from_block(&raw, bit));
             assert_eq!(fold_pairs::<u32>(block & half_mask::<u32>(bit.into())), u32::from_block(&raw, bit));
         }
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn aes_ni_key_schedule_matches_fips197_and_the_crate() {
-        use aes::cipher::generic_array::GenericArray;
-        use aes::cipher::{BlockEncrypt, KeyInit};
-        if !Backend::available().contains(&Backend::AesNi) {
-            return;
-        }
-        // FIPS-197 Appendix C.1.
-        let key: [u8; 16] = core::array::from_fn(|i| i as u8);
-        let pt: [u8; 16] = core::array::from_fn(|i| (i as u8) * 0x11);
-        // SAFETY: AES-NI was detected above.
-        let keys = unsafe { x86::RoundKeys::expand(&key) };
-        let mut block = [u128::from_le_bytes(pt)];
-        // SAFETY: as above.
-        unsafe { keys.encrypt(&mut block) };
-        assert_eq!(block[0].to_le_bytes(), hex_ct());
-        let mut rng = ChaCha20Rng::seed_from_u64(3);
-        for _ in 0..20 {
-            let mut key = [0u8; 16];
-            rng.fill_bytes(&mut key);
-            let cipher = aes::Aes128::new(GenericArray::from_slice(&key));
-            // SAFETY: as above.
-            let keys = unsafe { x86::RoundKeys::expand(&key) };
-            let mut blocks: Vec<u128> =
-                (0..9).map(|_| u128::from(rng.next_u64()) << 64 | u128::from(rng.next_u64())).collect();
-            let want: Vec<u128> = blocks
-                .iter()
-                .map(|b| {
-                    let mut g = GenericArray::from(b.to_le_bytes());
-                    cipher.encrypt_block(&mut g);
-                    u128::from_le_bytes(g.into())
-                })
-                .collect();
-            // SAFETY: as above.
-            unsafe { keys.encrypt(&mut blocks) };
-            assert_eq!(blocks, want);
-        }
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    fn hex_ct() -> [u8; 16] {
-        [0x69, 0xc4, 0xe0, 0xd8, 0x6a, 0x7b, 0x04, 0x30, 0xd8, 0xcd, 0xb7, 0x80, 0x70, 0xb4, 0xc5, 0x5a]
     }
 }

@@ -264,86 +264,21 @@ mod x86 {
         expected_tags, prefetch, Gather, Lookups, PeerKeys, Placement, Range, Verify, AHEAD, BYTE_TAG_MASK,
     };
     use core::arch::x86_64::{
-        __m128i, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_aeskeygenassist_si128, _mm_and_si128,
-        _mm_cvtsi128_si64, _mm_cvtsi64_si128, _mm_extract_epi8, _mm_loadu_si128, _mm_set_epi64x,
-        _mm_shuffle_epi32, _mm_slli_si128, _mm_unpackhi_epi64, _mm_xor_si128,
+        __m128i, _mm_and_si128, _mm_cvtsi64_si128, _mm_extract_epi8, _mm_loadu_si128, _mm_xor_si128,
     };
 
     /// AES blocks per interleaved group (the `aesenc` latency is 4 cycles, one issues per cycle).
     const GROUP: usize = 8;
 
-    #[inline]
-    #[target_feature(enable = "sse2")]
-    fn to_u128(v: __m128i) -> u128 {
-        let low = _mm_cvtsi128_si64(v) as u64;
-        let high = _mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v)) as u64;
-        (u128::from(high) << 64) | u128::from(low)
-    }
+    pub(super) use crate::proto::tinytable::aes_ni::RoundKeys;
+    use crate::proto::tinytable::aes_ni::{from_u128, to_u128};
 
-    #[inline]
-    #[target_feature(enable = "sse2")]
-    fn from_u128(v: u128) -> __m128i {
-        _mm_set_epi64x((v >> 64) as i64, v as i64)
-    }
-
-    /// The 11 round keys of AES-128 (FIPS-197 §5.2).
-    pub(super) struct RoundKeys([__m128i; 11]);
-
-    /// One step of the AES-128 key expansion: `aeskeygenassist` gives `SubWord(RotWord(w3)) ⊕
-    /// Rcon` in its top word, XORed into the prefix XORs of the previous round key's words.
+    /// XORs `F(b)` of a group into `acc` (`F` = AES-128 under `keys`).
     #[inline]
     #[target_feature(enable = "sse2,aes")]
-    fn expand_step<const RCON: i32>(key: __m128i) -> __m128i {
-        let t = _mm_shuffle_epi32::<0xff>(_mm_aeskeygenassist_si128::<RCON>(key));
-        let mut k = _mm_xor_si128(key, _mm_slli_si128::<4>(key));
-        k = _mm_xor_si128(k, _mm_slli_si128::<8>(k));
-        _mm_xor_si128(k, t)
-    }
-
-    impl RoundKeys {
-        /// The key schedule of `key` (bytes in FIPS-197 order).
-        #[target_feature(enable = "sse2,aes")]
-        pub(super) fn expand(key: &[u8; 16]) -> Self {
-            let mut rk = [from_u128(u128::from_le_bytes(*key)); 11];
-            rk[1] = expand_step::<0x01>(rk[0]);
-            rk[2] = expand_step::<0x02>(rk[1]);
-            rk[3] = expand_step::<0x04>(rk[2]);
-            rk[4] = expand_step::<0x08>(rk[3]);
-            rk[5] = expand_step::<0x10>(rk[4]);
-            rk[6] = expand_step::<0x20>(rk[5]);
-            rk[7] = expand_step::<0x40>(rk[6]);
-            rk[8] = expand_step::<0x80>(rk[7]);
-            rk[9] = expand_step::<0x1b>(rk[8]);
-            rk[10] = expand_step::<0x36>(rk[9]);
-            RoundKeys(rk)
-        }
-
-        /// AES-128 of [`GROUP`] blocks, interleaved round by round.
-        #[inline]
-        #[target_feature(enable = "sse2,aes")]
-        fn encrypt(&self, mut b: [__m128i; GROUP]) -> [__m128i; GROUP] {
-            let k = &self.0;
-            for x in b.iter_mut() {
-                *x = _mm_xor_si128(*x, k[0]);
-            }
-            for key in &k[1..10] {
-                for x in b.iter_mut() {
-                    *x = _mm_aesenc_si128(*x, *key);
-                }
-            }
-            for x in b.iter_mut() {
-                *x = _mm_aesenclast_si128(*x, k[10]);
-            }
-            b
-        }
-
-        /// XORs `F(b)` of the group into `acc`.
-        #[inline]
-        #[target_feature(enable = "sse2,aes")]
-        fn absorb(&self, b: [__m128i; GROUP], acc: &mut __m128i) {
-            for x in self.encrypt(b) {
-                *acc = _mm_xor_si128(*acc, x);
-            }
+    fn absorb(keys: &RoundKeys, b: [__m128i; GROUP], acc: &mut __m128i) {
+        for x in keys.encrypt_group(b) {
+            *acc = _mm_xor_si128(*acc, x);
         }
     }
 
@@ -427,7 +362,7 @@ mod x86 {
                         for g in 0..2 {
                             let input =
                                 core::array::from_fn(|u| _mm_cvtsi64_si128(indices[GROUP * g + u] as i64));
-                            for (u, b) in prf.encrypt(input).into_iter().enumerate() {
+                            for (u, b) in prf.encrypt_group::<GROUP>(input).into_iter().enumerate() {
                                 let m = &multiples[usize::from(x[GROUP * g + u])];
                                 // SAFETY: `m` is a live `u128`; unaligned loads accept any address.
                                 let m = unsafe { _mm_loadu_si128((m as *const u128).cast()) };
@@ -439,8 +374,8 @@ mod x86 {
                     }
                     None => expected_tags(keys.peer, multiples, &indices, x).map(|t| from_u128(t)),
                 };
-                keys.hash.absorb(group(&tags, 0), &mut expected);
-                keys.hash.absorb(group(&tags, 1), &mut expected);
+                absorb(keys.hash, group(&tags, 0), &mut expected);
+                absorb(keys.hash, group(&tags, 1), &mut expected);
             }
             if let Some(g) = &mut gather {
                 let indices = Lookups::Round { round: g.round, inputs: g.inputs }.indices(at, i);
@@ -452,44 +387,13 @@ mod x86 {
                     *o = _mm_extract_epi8::<15>(w) as u8;
                     *t = _mm_and_si128(w, mask);
                 }
-                keys.hash.absorb(group(&tags, 0), &mut sent);
+                absorb(keys.hash, group(&tags, 0), &mut sent);
                 ahead.next();
-                keys.hash.absorb(group(&tags, 1), &mut sent);
+                absorb(keys.hash, group(&tags, 1), &mut sent);
             }
             ahead.rest();
         }
         *accs = (to_u128(sent), to_u128(expected));
-    }
-
-    #[cfg(test)]
-    mod tests {
-        use super::*;
-
-        #[test]
-        fn key_schedule_and_groups_match_the_aes_crate() {
-            use aes::cipher::generic_array::GenericArray;
-            use aes::cipher::{BlockEncrypt, KeyInit};
-            if !super::super::Backend::available().contains(&super::super::Backend::AesNi) {
-                return;
-            }
-            for seed in 0..5u8 {
-                let key: [u8; 16] = core::array::from_fn(|i| (i as u8).wrapping_mul(31) ^ seed);
-                let cipher = aes::Aes128::new(GenericArray::from_slice(&key));
-                let blocks: [u128; GROUP] = core::array::from_fn(|u| {
-                    (u as u128 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835) ^ u128::from(seed)
-                });
-                // SAFETY: AES-NI and SSE4.1 were detected above.
-                let got = unsafe {
-                    RoundKeys::expand(&key).encrypt(blocks.map(|b| from_u128(b))).map(|b| to_u128(b))
-                };
-                let want = blocks.map(|b| {
-                    let mut g = GenericArray::from(b.to_le_bytes());
-                    cipher.encrypt_block(&mut g);
-                    u128::from_le_bytes(g.into())
-                });
-                assert_eq!(got, want);
-            }
-        }
     }
 }
 

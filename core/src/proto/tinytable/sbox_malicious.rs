@@ -244,41 +244,18 @@ pub async fn encrypt_batch<N: Network>(
 mod tests {
     use super::*;
     use crate::net::memory::run_session;
-    use crate::net::{NetError, NetStats};
+    use crate::net::NetStats;
     use crate::proto::tinytable::lanes::MIN_LANE_BLOCKS;
     use crate::proto::tinytable::prep::{Reveal, TrustedDealer};
+    use crate::proto::tinytable::sbox_tests::Tamper;
     use ::aes::cipher::{BlockEncrypt, KeyInit};
     use rand_chacha::ChaCha20Rng;
     use rand_core::{RngCore, SeedableRng};
 
-    /// A network that flips the last byte of the `target`-th message this party sends (from 0).
-    struct FlipLast<N> {
-        inner: N,
-        target: Option<u64>,
-        sent: u64,
-    }
-
-    impl<N: Network> Network for FlipLast<N> {
-        fn party(&self) -> PartyId {
-            self.inner.party()
-        }
-        fn parties(&self) -> usize {
-            self.inner.parties()
-        }
-        fn send(&mut self, to: PartyId, mut msg: Vec<u8>) -> Result<(), NetError> {
-            if Some(self.sent) == self.target {
-                if let Some(b) = msg.last_mut() {
-                    *b ^= 1;
-                }
-            }
-            self.sent += 1;
-            self.inner.send(to, msg)
-        }
-        fn recv(&mut self, from: PartyId) -> impl core::future::Future<Output = Result<Vec<u8>, NetError>> {
-            self.inner.recv(from)
-        }
-        fn stats(&self) -> NetStats {
-            self.inner.stats()
+    /// Flips the last byte of a message.
+    fn flip_last(msg: &mut Vec<u8>) {
+        if let Some(b) = msg.last_mut() {
+            *b ^= 1;
         }
     }
 
@@ -289,7 +266,8 @@ mod tests {
         run_session(2, |net| async move {
             let party = net.party();
             let inputs = if party == 0 { keys } else { pts };
-            let mut net = FlipLast { inner: net, target: flip.filter(|_| party == 1), sent: 0 };
+            let target = flip.filter(|_| party == 1).unwrap_or(u64::MAX);
+            let mut net = Tamper::new(net, target, flip_last);
             let r = encrypt_batch(&mut net, &preps[party], inputs).await;
             (r, net.stats())
         })

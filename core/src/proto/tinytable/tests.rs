@@ -352,6 +352,20 @@ fn sbox_tables_batch_matches_aes_and_respects_reveal() {
     assert_eq!(results[1].1.bytes_sent, (blocks * (176 + 160)) as u64);
 }
 
+/// `prep` rebuilt from its parts (all 160 tables stored, as material from outside the dealer).
+fn rebuilt_from_parts(prep: &AesTablePrep) -> AesTablePrep {
+    AesTablePrep::from_parts(
+        prep.party(),
+        prep.key_owner(),
+        prep.reveal(),
+        prep.tables().to_vec(),
+        prep.round_key_masks().map(<[_]>::to_vec),
+        prep.plaintext_mask().copied(),
+        prep.output_mask().copied(),
+    )
+    .unwrap()
+}
+
 #[test]
 fn sbox_tables_large_batch_runs_in_two_lanes_with_the_same_bytes() {
     // 131 blocks: two lanes of 65 and 66 (crate::proto::tinytable::lanes), mixed with material
@@ -364,16 +378,7 @@ fn sbox_tables_large_batch_runs_in_two_lanes_with_the_same_bytes() {
     let mut preps = dealer(14).aes_tables_batch(0, Reveal::Both, blocks).unwrap();
     for party_preps in preps.iter_mut() {
         for prep in party_preps.iter_mut().skip(60).take(10) {
-            *prep = AesTablePrep::from_parts(
-                prep.party(),
-                prep.key_owner(),
-                prep.reveal(),
-                prep.tables().to_vec(),
-                prep.round_key_masks().map(<[_]>::to_vec),
-                prep.plaintext_mask().copied(),
-                prep.output_mask().copied(),
-            )
-            .unwrap();
+            *prep = rebuilt_from_parts(prep);
         }
     }
     let results = run_aes_tables(&preps, &keys, &pts, 0);
@@ -405,17 +410,8 @@ fn sbox_tables_batch_deals_the_blockwise_material() {
             let prep = &preps[i];
             assert_eq!(prep, &blockwise[party], "party {party}, block {i}");
             assert_eq!(prep.table_bytes(), TABLES_PER_BLOCK * TABLE_ENTRIES);
-            let rebuilt = AesTablePrep::from_parts(
-                party,
-                prep.key_owner(),
-                prep.reveal(),
-                prep.tables().to_vec(),
-                prep.round_key_masks().map(<[_]>::to_vec),
-                prep.plaintext_mask().copied(),
-                prep.output_mask().copied(),
-            )
-            .unwrap();
-            assert_eq!(&rebuilt, prep);
+            assert_eq!(prep.party(), party);
+            assert_eq!(&rebuilt_from_parts(prep), prep);
         }
     }
     assert_ne!(batch[0][0].tables(), batch[0][1].tables(), "blocks get their own tables");

@@ -252,13 +252,6 @@ mod tests {
     use rand_chacha::ChaCha20Rng;
     use rand_core::{RngCore, SeedableRng};
 
-    /// Flips the last byte of a message.
-    fn flip_last(msg: &mut Vec<u8>) {
-        if let Some(b) = msg.last_mut() {
-            *b ^= 1;
-        }
-    }
-
     type Outcome = (Result<Vec<Option<Block>>, TinyTableError>, NetStats);
 
     /// Both parties (party 0 owns the keys); party 1 flips the last byte of its message `flip`.
@@ -267,6 +260,11 @@ mod tests {
             let party = net.party();
             let inputs = if party == 0 { keys } else { pts };
             let target = flip.filter(|_| party == 1).unwrap_or(u64::MAX);
+            let flip_last = |msg: &mut Vec<u8>| {
+                if let Some(b) = msg.last_mut() {
+                    *b ^= 1;
+                }
+            };
             let mut net = Tamper::new(net, target, flip_last);
             let r = encrypt_batch(&mut net, &preps[party], inputs).await;
             (r, net.stats())

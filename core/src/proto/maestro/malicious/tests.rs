@@ -11,7 +11,7 @@ use crate::net::memory::{run_session, MemoryNetwork};
 use crate::net::{NetError, NetStats, Network};
 use crate::proto::maestro::aes::{encrypt_blocks, expand_key, to_blocks};
 use crate::proto::maestro::mixed_share::replicated_shares;
-use crate::proto::maestro::tests::{aes_suite, Costs, MixedCosts, Variant};
+use crate::proto::maestro::tests::{aes_suite, Costs, Variant};
 use ::aes::cipher::{BlockEncrypt, KeyInit};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
@@ -112,14 +112,7 @@ impl Variant for MaliciousLut16Sbox {
 /// and 8 bits per byte to reshare the last output: 16 · (8 + 9 · 16 + 8) = 2560 bits per AES-128
 /// block in 10 + 1 rounds; 22 preprocessing bits (two length-16 one-hot vectors) in 2 rounds.
 impl Variant for MaliciousAdditiveLut256Sbox {
-    const COSTS: Costs = Costs {
-        bits: 8,
-        rounds: 1,
-        messages: 1,
-        pre_bits: 22,
-        pre_rounds: 2,
-        mixed: Some(MixedCosts { chained_bits: 16, chained_messages: 2, reshare_bits: 8 }),
-    };
+    const COSTS: Costs = <crate::proto::maestro::AdditiveLut256Sbox as Variant>::COSTS;
     fn build(party: Party) -> Self {
         Self::new(party)
     }

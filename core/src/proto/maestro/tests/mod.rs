@@ -19,7 +19,7 @@ use ::aes::cipher::{BlockDecrypt, BlockEncrypt, KeyInit};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 
-pub(in crate::proto::maestro) use suite::{aes_suite, Costs, MixedCosts, Variant};
+pub(in crate::proto::maestro) use suite::{aes_suite, Costs, Variant};
 use suite::{to_replicated, to_shares};
 
 async fn setup(net: &mut MemoryNetwork, seed: u64) -> Party {

@@ -173,10 +173,11 @@ pub struct Layer<'a> {
 /// A boolean circuit with Bristol Fashion wire conventions, stored in AND-depth layers.
 ///
 /// The gate lists are shared between clones (a circuit is immutable once built), so cloning is
-/// cheap and comparing a circuit with its clone takes constant time (`Arc`'s equality checks the
-/// pointers before the contents): protocol engines that cache work per circuit check a cache hit
-/// without a pass over every gate.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// cheap and comparing a circuit with its clone does not read its gates (the equality checks
+/// whether the gate lists are the same allocation before comparing contents; `Arc`'s own
+/// equality does not promise that): protocol engines that cache work per circuit check a cache
+/// hit without a pass over every gate.
+#[derive(Debug, Clone)]
 pub struct Circuit {
     num_wires: u32,
     input_widths: Vec<u32>,
@@ -187,6 +188,23 @@ pub struct Circuit {
     layer_ends: Vec<(usize, usize)>,
     counts: GateCounts,
 }
+
+impl PartialEq for Circuit {
+    fn eq(&self, other: &Self) -> bool {
+        fn same<T: PartialEq>(a: &Arc<[T]>, b: &Arc<[T]>) -> bool {
+            Arc::ptr_eq(a, b) || a[..] == b[..]
+        }
+        self.num_wires == other.num_wires
+            && self.input_widths == other.input_widths
+            && self.output_widths == other.output_widths
+            && self.layer_ends == other.layer_ends
+            && self.counts == other.counts
+            && same(&self.and_gates, &other.and_gates)
+            && same(&self.linear_gates, &other.linear_gates)
+    }
+}
+
+impl Eq for Circuit {}
 
 /// Tracks which wires are written while gates are read in order: the single check of Bristol
 /// Fashion's wire discipline, shared by the parser and [`Circuit::new`].

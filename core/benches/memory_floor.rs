@@ -9,15 +9,21 @@
 //!   16-byte words (entry and tag) per block, round-major as the dealer lays them out (64 KiB per
 //!   block and round), one random word of each read, round by round — 640 MiB per party at 1024
 //!   blocks.
+//! - `…_two_readers`: the same reads by two threads at once, each in its own material, as the two
+//!   parties of a local session do (they share the memory system); the time is that of both.
 //! - `fixed_key_aes_80` / `fixed_key_aes_480`: the AES-128 blocks a party runs per AES in the
 //!   semi-honest path (80 derived entries) and the malicious one (own hash, verifier PRF and
 //!   verifier hash over 160 entries), through the `aes` crate (AES-NI, 8 blocks in parallel).
+//! - `dependent_read_latency`: one random read that depends on the previous one, in 640 MiB (a
+//!   pointer chase, one read per element): the memory latency including page walks. Latency
+//!   divided by the time per independent read is the number of misses in flight.
 //!
-//! The buffers are advised to use huge pages, as the dealer's material is, and the reads
+//! Online phases consume fresh material, which comes from memory, not from the caches: each
+//! iteration reads a different copy of the material, and the copies together are several times
+//! this machine's last-level cache (35.8 MiB here), so no iteration finds its reads cached. The
+//! buffers are advised to use huge pages, as the dealer's material is, and the reads
 //! software-prefetch a few blocks ahead, as the online gathers do. Reads are independent, so they
-//! measure memory-level parallelism, not latency. Material is allocated once and read in every
-//! iteration, so caches may be warmer than after a fresh deal (the protocol benches read fresh
-//! material); the figures are therefore optimistic bounds.
+//! measure memory-level parallelism, not latency.
 //!
 //! Run: `CARGO_TARGET_DIR=$PWD/target cargo bench -p chorus-core --bench memory_floor`
 
@@ -55,45 +61,105 @@ mod bench {
         v
     }
 
-    /// Random reads of one word from each of `tables` tables per block, round-major or
-    /// block-major, with the addresses of the block `AHEAD` blocks on prefetched.
-    fn reads<T: Copy + Default + core::ops::BitXor<Output = T>>(
+    /// Bytes of material that keep every iteration's reads out of the caches: several times the
+    /// last-level cache of any machine this runs on.
+    const COLD_BYTES: usize = 256 << 20;
+
+    /// One party's material: `copies` buffers (read in turn, one per iteration, so that each is
+    /// cold when read) and the element indices of one pass over a buffer, round by round.
+    struct Material<T> {
+        copies: Vec<Vec<T>>,
+        indices: Vec<u32>,
+        tables_per_round: usize,
+    }
+
+    const ENTRIES: usize = 256;
+    /// Blocks ahead whose entries are prefetched (as the online gathers do).
+    const AHEAD: usize = 4;
+
+    /// Material of `tables_per_round` 256-entry tables per block and round, round-major, with one
+    /// random entry of each table to read.
+    fn material<T: Clone + Default>(tables_per_round: usize, seed: u64) -> Material<T> {
+        let table_count = BLOCKS * 10 * tables_per_round;
+        let bytes = table_count * ENTRIES * core::mem::size_of::<T>();
+        let copies = (COLD_BYTES.div_ceil(bytes)).max(1);
+        let mut rng = ChaCha20Rng::seed_from_u64(seed);
+        let indices =
+            (0..table_count).map(|t| (t * ENTRIES + (rng.next_u32() as usize % ENTRIES)) as u32).collect();
+        Material {
+            copies: (0..copies).map(|_| huge_buffer(table_count * ENTRIES)).collect(),
+            indices,
+            tables_per_round,
+        }
+    }
+
+    impl<T: Copy + Default + core::ops::BitXor<Output = T>> Material<T> {
+        /// One pass of reads over copy `copy`, prefetching [`AHEAD`] blocks ahead.
+        fn read(&self, copy: usize) -> T {
+            let buffer = &self.copies[copy % self.copies.len()];
+            let distance = AHEAD * self.tables_per_round;
+            let mut acc = T::default();
+            for (k, &i) in self.indices.iter().enumerate() {
+                if let Some(&later) = self.indices.get(k + distance) {
+                    prefetch(&buffer[later as usize]);
+                }
+                acc = acc ^ buffer[i as usize];
+            }
+            acc
+        }
+    }
+
+    fn reads<T: Copy + Default + Send + Sync + core::ops::BitXor<Output = T>>(
         c: &mut Criterion,
         name: &str,
         tables_per_round: usize,
-        round_major: bool,
     ) {
-        const ENTRIES: usize = 256;
-        const AHEAD: usize = 4;
-        let table_count = BLOCKS * 10 * tables_per_round;
-        let buffer: Vec<T> = huge_buffer(table_count * ENTRIES);
-        let mut rng = ChaCha20Rng::seed_from_u64(1);
-        let mut indices = Vec::with_capacity(table_count);
-        for round in 0..10 {
-            for block in 0..BLOCKS {
-                for j in 0..tables_per_round {
-                    let table = if round_major {
-                        (round * BLOCKS + block) * tables_per_round + j
-                    } else {
-                        (block * 10 + round) * tables_per_round + j
-                    };
-                    indices.push((table * ENTRIES + (rng.next_u32() as usize % ENTRIES)) as u32);
-                }
-            }
-        }
+        let parties: [Material<T>; 2] = core::array::from_fn(|p| material(tables_per_round, p as u64));
         let mut group = c.benchmark_group("memory_floor");
         group.throughput(Throughput::Elements(BLOCKS as u64));
+        let mut copy = 0;
         group.bench_function(name, |b| {
             b.iter(|| {
-                let mut acc = T::default();
-                let distance = AHEAD * tables_per_round;
-                for (k, &i) in indices.iter().enumerate() {
-                    if let Some(&later) = indices.get(k + distance) {
-                        prefetch(&buffer[later as usize]);
-                    }
-                    acc = acc ^ buffer[i as usize];
+                copy += 1;
+                black_box(parties[0].read(copy))
+            })
+        });
+        group.bench_function(format!("{name}_two_readers"), |b| {
+            b.iter(|| {
+                copy += 1;
+                std::thread::scope(|scope| {
+                    let other = scope.spawn(|| black_box(parties[1].read(copy)));
+                    black_box(parties[0].read(copy));
+                    other.join().expect("reader")
+                })
+            })
+        });
+        group.finish();
+    }
+
+    /// Dependent random reads (a random cycle through 640 MiB of 64-byte elements).
+    fn latency(c: &mut Criterion) {
+        const LEN: usize = (640 << 20) / 64;
+        const HOPS: u64 = 100_000;
+        let mut next: Vec<[u32; 16]> = huge_buffer(LEN);
+        // Sattolo's shuffle: a single cycle through every element.
+        let mut order: Vec<u32> = (0..LEN as u32).collect();
+        let mut rng = ChaCha20Rng::seed_from_u64(3);
+        for i in (1..LEN).rev() {
+            order.swap(i, rng.next_u32() as usize % i);
+        }
+        for (k, &at) in order.iter().enumerate() {
+            next[at as usize][0] = order[(k + 1) % LEN];
+        }
+        let mut group = c.benchmark_group("memory_floor");
+        group.throughput(Throughput::Elements(HOPS));
+        let mut at = 0u32;
+        group.bench_function("dependent_read_latency", |b| {
+            b.iter(|| {
+                for _ in 0..HOPS {
+                    at = next[at as usize][0];
                 }
-                black_box(acc)
+                black_box(at)
             })
         });
         group.finish();
@@ -127,10 +193,11 @@ mod bench {
     }
 
     fn floors(c: &mut Criterion) {
-        reads::<u8>(c, "table_reads_semi_honest_1024", 8, true);
-        reads::<u128>(c, "table_reads_malicious_1024", 16, true);
+        reads::<u8>(c, "table_reads_semi_honest_1024", 8);
+        reads::<u128>(c, "table_reads_malicious_1024", 16);
         aes_calls(c, "fixed_key_aes_80", 80);
         aes_calls(c, "fixed_key_aes_480", 480);
+        latency(c);
     }
 
     criterion_group!(benches, floors);

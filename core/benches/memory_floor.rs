@@ -14,6 +14,10 @@
 //! - `fixed_key_aes_80` / `fixed_key_aes_480`: the AES-128 blocks a party runs per AES in the
 //!   semi-honest path (80 derived entries) and the malicious one (own hash, verifier PRF and
 //!   verifier hash over 160 entries), through the `aes` crate (AES-NI, 8 blocks in parallel).
+//! - `malicious_reads_and_aes_1024` (x86-64 with AES-NI): the malicious path's reads and its 480
+//!   AES blocks in one loop, scheduled as its online pass does (prefetches a few blocks ahead, the
+//!   AES blocks that do not need the reads first, 8 at a time): compared with the reads and the
+//!   AES alone, how much of one this machine hides under the other.
 //! - `dependent_read_latency`: one random read that depends on the previous one, in 640 MiB (a
 //!   pointer chase, one read per element): the memory latency including page walks. Latency
 //!   divided by the time per independent read is the number of misses in flight.
@@ -192,11 +196,87 @@ mod bench {
         group.finish();
     }
 
+    /// The malicious path's reads and its AES in one loop, as its online pass runs them: per block
+    /// and round, the 16 words of the block [`AHEAD`] on prefetched, 32 AES blocks that do not
+    /// depend on the reads (the verifier's PRF and hash) and 16 on the words just read (the own
+    /// hash), 8 blocks at a time through AES-NI.
+    #[cfg(target_arch = "x86_64")]
+    fn reads_and_aes(c: &mut Criterion) {
+        use core::arch::x86_64::{
+            __m128i, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_loadu_si128, _mm_set1_epi32, _mm_set_epi64x,
+            _mm_setzero_si128, _mm_xor_si128,
+        };
+        /// Eight blocks through ten AES rounds (arbitrary round keys: only the time matters).
+        #[target_feature(enable = "aes,sse2")]
+        fn encrypt8(keys: &[__m128i; 11], blocks: &mut [__m128i; 8], acc: &mut __m128i) {
+            blocks.iter_mut().for_each(|b| *b = _mm_xor_si128(*b, keys[0]));
+            for key in &keys[1..10] {
+                blocks.iter_mut().for_each(|b| *b = _mm_aesenc_si128(*b, *key));
+            }
+            for b in blocks.iter() {
+                *acc = _mm_xor_si128(*acc, _mm_aesenclast_si128(*b, keys[10]));
+            }
+        }
+        #[target_feature(enable = "aes,sse2")]
+        fn pass(party: &Material<u128>, copy: usize) -> __m128i {
+            let keys: [__m128i; 11] = core::array::from_fn(|r| _mm_set1_epi32(0x0101_0101 * r as i32));
+            let buffer = &party.copies[copy % party.copies.len()];
+            let mut acc = _mm_setzero_si128();
+            for (k, block) in party.indices.chunks_exact(16).enumerate() {
+                if let Some(later) = party.indices.get(16 * (k + AHEAD)..16 * (k + AHEAD + 1)) {
+                    later.iter().for_each(|&i| prefetch(&buffer[i as usize]));
+                }
+                for g in 0..4 {
+                    let mut independent =
+                        core::array::from_fn(|u| _mm_set_epi64x(k as i64, (8 * g + u) as i64));
+                    encrypt8(&keys, &mut independent, &mut acc);
+                }
+                for half in block.chunks_exact(8) {
+                    let mut own: [__m128i; 8] = core::array::from_fn(|u| {
+                        let word: *const u128 = &buffer[half[u] as usize];
+                        // SAFETY: `word` points to a live `u128`; unaligned loads accept any address.
+                        unsafe { _mm_loadu_si128(word.cast()) }
+                    });
+                    encrypt8(&keys, &mut own, &mut acc);
+                }
+            }
+            acc
+        }
+        if !std::arch::is_x86_feature_detected!("aes") {
+            return;
+        }
+        let parties: [Material<u128>; 2] = core::array::from_fn(|p| material(16, 7 + p as u64));
+        let mut group = c.benchmark_group("memory_floor");
+        group.throughput(Throughput::Elements(BLOCKS as u64));
+        let mut copy = 0;
+        group.bench_function("malicious_reads_and_aes_1024", |b| {
+            b.iter(|| {
+                copy += 1;
+                // SAFETY: AES-NI was detected above (SSE2 is part of x86-64).
+                black_box(unsafe { pass(&parties[0], copy) })
+            })
+        });
+        group.bench_function("malicious_reads_and_aes_1024_two_readers", |b| {
+            b.iter(|| {
+                copy += 1;
+                // SAFETY: AES-NI was detected above (SSE2 is part of x86-64).
+                std::thread::scope(|scope| unsafe {
+                    let other = scope.spawn(|| black_box(pass(&parties[1], copy)));
+                    black_box(pass(&parties[0], copy));
+                    other.join().expect("reader")
+                })
+            })
+        });
+        group.finish();
+    }
+
     fn floors(c: &mut Criterion) {
         reads::<u8>(c, "table_reads_semi_honest_1024", 8);
         reads::<u128>(c, "table_reads_malicious_1024", 16);
         aes_calls(c, "fixed_key_aes_80", 80);
         aes_calls(c, "fixed_key_aes_480", 480);
+        #[cfg(target_arch = "x86_64")]
+        reads_and_aes(c);
         latency(c);
     }
 

@@ -145,11 +145,12 @@ impl TinyTableJobError {
 /// target, from measurements on the 2-vCPU benchmark VM (AES-128, trusted dealer):
 ///
 /// - native, batch 1024 (`chorus-bench-tinytable`, AES-NI): the dealer takes about 0.9 s seeded
-///   against 1.4–2 s stored and sends a third (k = 64) or half (k = 32) of the bytes; online,
-///   seeded takes less CPU at k = 64 (100–124 against 127–137 µs per AES-128, both parties) and
-///   about 10 µs more at k = 32 (82–111 against 75–79 µs), far less than the dealing it saves;
+///   against 1.4–2.7 s stored and sends a third (k = 64) or half (k = 32) of the bytes; online,
+///   seeded takes less CPU at k = 64 (94–135 against 127–193 µs per AES-128, both parties) and
+///   about as much at k = 32 (82–130 against 75–131 µs, stored often a little lower), far less
+///   than the dealing it saves;
 /// - WASM through the SDK, whole jobs (`scripts/bench-sdk-tinytable.mjs`, dealing included):
-///   k = 64, 16 blocks, 30 ms per AES-128 seeded against 57 ms stored (the verifier's software
+///   k = 64, 16 blocks, 30 ms per AES-128 seeded against 57 ms stored (the verifiers' software
 ///   AES costs less than dealing and shipping 400 KiB more per AES-128 and party); k = 32 about
 ///   27 ms either way.
 pub const SEEDED_VERIFIER_KEYS: bool = true;

@@ -6,7 +6,9 @@
  * default, or `sbox-tables`), CHORUS_BENCH_SECURITY (`semi-honest`, the default, or `malicious`)
  * and CHORUS_BENCH_MAC_BITS (64, the default, or 32 on the circuit path). Circuit path: key shares
  * from parties 0 and 1; S-box-table path: the whole key from party 0. Plaintext from party 1,
- * ciphertext to both; checked against Node's AES. One JSON line per measurement:
+ * ciphertext to both; checked against Node's AES. Malicious circuit jobs deal seeded verification
+ * strings (`verifier_keys: "seeded"`, see `SEEDED_VERIFIER_KEYS` in core's `jobs::tinytable`).
+ * One JSON line per measurement:
  *
  * - `mode: "sequential"`: `n` jobs of one block, one after another; `ms_per_aes` = total / n;
  * - `mode: "amortized"`: one job of `n` blocks; `ms_per_aes` = job time / n.
@@ -111,6 +113,9 @@ async function coordinator() {
             path: PATH,
             security: SECURITY,
             ...(SECURITY === 'malicious' ? { mac_bits: MAC_BITS } : {}),
+            // The form the jobs' dealer uses (core: jobs::tinytable::SEEDED_VERIFIER_KEYS), as in
+            // the native bench's `verifier_keys`.
+            ...(SECURITY === 'malicious' && PATH === 'circuit' ? { verifier_keys: 'seeded' } : {}),
             preprocessing: 'trusted-dealer',
             transport: 'relay',
             runtime: `node-${process.versions.node}-wasm`,

@@ -4,8 +4,9 @@
 //! k = 64 and the §3.3 batched check) and `circuit` (the project's AES-128 circuit, 6400 AND
 //! tables per block, bit-sliced material; malicious: Fig. 3/5 lookup MACs with k = 64 and/or 32,
 //! `--mac-bits`), at `--security semi-honest` and/or `malicious`. One JSON line per measurement
-//! (`mac_bits` is null where no MAC is used; `verifier_keys` is `"stored"` or, with
-//! `--seeded-verifier-keys`, `"seeded"` for the malicious circuit path and null elsewhere):
+//! (`mac_bits` is null where no MAC is used; `verifier_keys` is `"seeded"`, the default as in the
+//! jobs (`chorus_core::jobs::tinytable::SEEDED_VERIFIER_KEYS`), or, with
+//! `--stored-verifier-keys`, `"stored"` for the malicious circuit path and null elsewhere):
 //!
 //! ```text
 //! {"protocol":"tinytable","path":"sbox-tables","security":"semi-honest","mac_bits":null,"verifier_keys":null,"preprocessing":"trusted-dealer",
@@ -76,8 +77,13 @@ struct Args {
     /// MAC widths of the malicious circuit path: 64, 32 (the S-box path uses 64).
     #[arg(long, value_delimiter = ',', default_value = "64,32")]
     mac_bits: Vec<u32>,
-    /// Circuit path, malicious: the dealer gives each verifier a 16-byte seed instead of its
-    /// stored verification strings (`verifier_keys: "seeded"` instead of `"stored"`).
+    /// Circuit path, malicious: the dealer gives each verifier its stored verification strings
+    /// (`verifier_keys: "stored"`, the form Fig. 8 produces) instead of a 16-byte seed it derives
+    /// them from (`"seeded"`, the default).
+    #[arg(long, conflicts_with = "seeded_verifier_keys")]
+    stored_verifier_keys: bool,
+    /// Circuit path, malicious: seeded verification strings (the default; kept so existing
+    /// command lines still parse).
     #[arg(long)]
     seeded_verifier_keys: bool,
     /// Runs per configuration (fresh preprocessing each); the run with the median `online_ms` is
@@ -164,7 +170,7 @@ fn run(args: &Args) -> Result<(), String> {
                         configs.push(Config {
                             path,
                             mac_bits: Some(bits),
-                            seeded_keys: args.seeded_verifier_keys,
+                            seeded_keys: !args.stored_verifier_keys,
                         });
                     }
                 }

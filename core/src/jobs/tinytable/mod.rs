@@ -137,6 +137,24 @@ impl TinyTableJobError {
     }
 }
 
+/// Whether the dealer of malicious binary-circuit jobs gives each verifier a 16-byte seed from
+/// which it derives the verification strings of the peer's table entries (`true`, one AES-128
+/// block per opened entry online) or the strings themselves (`false`, `4 · ANDs · 2k` bits per
+/// instance); see [`crate::proto::tinytable::malicious_prep`] for both forms. Every party decodes
+/// both ([`prep_codec`] tags the form), so this is the one place the jobs choose. Seeded on every
+/// target, from measurements on the 2-vCPU benchmark VM (AES-128, trusted dealer):
+///
+/// - native, batch 1024 (`chorus-bench-tinytable`, AES-NI): the dealer takes about 0.9 s seeded
+///   against 1.4–2.7 s stored and sends a third (k = 64) or half (k = 32) of the bytes; online,
+///   seeded takes less CPU at k = 64 (94–135 against 127–193 µs per AES-128, both parties) and
+///   about as much at k = 32 (82–130 against 75–131 µs, stored often a little lower), far less
+///   than the dealing it saves;
+/// - WASM through the SDK, whole jobs (`scripts/bench-sdk-tinytable.mjs`, dealing included):
+///   k = 64, 16 blocks, 30 ms per AES-128 seeded against 57 ms stored (the verifiers' software
+///   AES costs less than dealing and shipping 400 KiB more per AES-128 and party); k = 32 about
+///   27 ms either way.
+pub const SEEDED_VERIFIER_KEYS: bool = true;
+
 /// Width `k` of the authentication strings of malicious binary-circuit TinyTable (Fig. 3/5): a
 /// cheater escapes detection with probability `2^-k`; `k = 32` halves the material.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -230,7 +248,11 @@ async fn run_malicious<N: Network, R: RngCore + CryptoRng, M: MacWord>(
     rng: &mut R,
 ) -> Result<(Vec<Outputs>, NetStats), TinyTableJobError> {
     let deal = |d: &mut TrustedDealer<&mut R>| {
-        let [a, b]: [MaliciousPrep<M>; 2] = d.malicious_batch(circuit, io, instances)?;
+        let [a, b]: [MaliciousPrep<M>; 2] = if SEEDED_VERIFIER_KEYS {
+            d.malicious_batch_seeded(circuit, io, instances)?
+        } else {
+            d.malicious_batch(circuit, io, instances)?
+        };
         Ok([prep_codec::encode_malicious(&a), prep_codec::encode_malicious(&b)])
     };
     let Some(prep) = deal_or_receive(net, rng, deal, prep_codec::decode_malicious::<M>).await? else {

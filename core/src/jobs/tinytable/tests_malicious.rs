@@ -102,6 +102,22 @@ fn fips197_on_both_paths_at_both_security_levels() {
     }
 }
 
+/// The dealer of a malicious circuit job ships the verifier strings in the form
+/// [`SEEDED_VERIFIER_KEYS`] names. For one instance each party gets, per table entry, a lane word
+/// of table share (8 bytes) and its own string (k / 8 bytes), plus, if stored, two verification
+/// strings (2k / 8 bytes): the threshold is halfway between the two forms' totals.
+#[test]
+fn dealer_ships_the_verifier_strings_in_the_default_form() {
+    let ands = crate::circuit::aes_gen::aes128_circuit().unwrap().gate_counts().and;
+    for mac_bits in [MacBits::K64, MacBits::K32] {
+        let s = spec(AesPath::BinaryCircuit, Security::Malicious, mac_bits);
+        let outs = run(&s, fips_inputs(), None);
+        let dealt = outs[2].as_ref().expect("dealer").stats.bytes_sent;
+        let halfway = 2 * 4 * ands * (8 + 2 * mac_bits.bits() as usize / 8);
+        assert_eq!((dealt as usize) < halfway, SEEDED_VERIFIER_KEYS, "{mac_bits:?}: {dealt} bytes dealt");
+    }
+}
+
 #[test]
 fn malicious_circuit_job_with_shared_key_and_one_recipient() {
     let mask = [0x5c; 16];

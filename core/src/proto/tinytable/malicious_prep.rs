@@ -29,12 +29,10 @@
 //! isolation (one thread, 6400 gates of 1024 instances) it took about 37 µs (k = 64) and 32 µs
 //! (k = 32) per AES-128 with the own strings streamed from memory, 28 µs with them in cache, and
 //! the 6400 AES-128 blocks alone 21 µs on that VM. With both parties on that VM at once the loop
-//! takes about 45 µs per party and AES-128 (k = 64 and 32 alike, own strings in cache or not): the
-//! two vCPUs behave as hyperthreads of one physical core, which has one `aesenc` unit, so the two
-//! verifiers' 2 · 6400 · 10 AES rounds per AES-128 (about 40 µs at 3 GHz) bound the two-party
-//! benchmark on that machine, not instructions around them; two hosts (or two physical cores) each
-//! pay their own 6400 blocks. [`super::TrustedDealer::malicious_batch`] keeps the explicit
-//! representation (the one [`super::fig8`] produces);
+//! took 40–46 µs per party and AES-128 (k = 64 and 32 alike, own strings in cache or not): the two
+//! parties share one machine's caches and memory, though not its AES units (two threads of pure
+//! fixed-key AES ran each at its own full speed there). [`super::TrustedDealer::malicious_batch`]
+//! keeps the explicit representation (the one [`super::fig8`] produces);
 //! `crate::jobs::tinytable::SEEDED_VERIFIER_KEYS` is where the jobs choose the seeded form (less
 //! dealing and material on every target; its docs give the measurements).
 //!

@@ -83,9 +83,15 @@ function spawnMember(invite, env) {
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.on('error', reject);
-    child.on('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop())) : reject(new Error(`member ${invite.slot} exited ${code}`)),
-    );
+    // 'close', not 'exit': only 'close' comes after the child's stdout has been read to its end.
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`member ${invite.slot} exited ${code}`));
+      try {
+        resolve(JSON.parse(out.trim().split('\n').pop()));
+      } catch {
+        reject(new Error(`member ${invite.slot} printed no result: ${out}`));
+      }
+    });
   });
 }
 

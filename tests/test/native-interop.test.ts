@@ -52,7 +52,8 @@ it("two SDK parties and one native party compute FIPS-197 AES together", async (
   let stderr = "";
   native.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
   native.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-  const nativeExit = new Promise<number | null>((resolve) => native.on("exit", resolve));
+  // "close", not "exit": only "close" comes after the child's stdout has been read to its end.
+  const nativeExit = new Promise<number | null>((resolve) => native.on("close", resolve));
 
   const sdkCiphertexts = await Promise.all(
     [hex(share0), hex(share1)].map(async (key, slot) => {
@@ -79,10 +80,17 @@ function nativeMember(args: string[]): Promise<Record<string, unknown>> {
   let stderr = "";
   native.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
   native.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+  // "close", not "exit": only "close" comes after the child's stdout has been read to its end, and
+  // a report that does not parse rejects instead of throwing inside the event handler.
   return new Promise((resolve, reject) =>
-    native.on("exit", (code) =>
-      code === 0 ? resolve(JSON.parse(stdout.trim().split("\n").pop()!)) : reject(new Error(`chorus-party failed: ${stderr}`)),
-    ),
+    native.on("close", (code) => {
+      if (code !== 0) return reject(new Error(`chorus-party failed: ${stderr}`));
+      try {
+        resolve(JSON.parse(stdout.trim().split("\n").pop()!));
+      } catch {
+        reject(new Error(`chorus-party printed no report: stdout=${stdout} stderr=${stderr}`));
+      }
+    }),
   );
 }
 

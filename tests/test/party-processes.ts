@@ -24,7 +24,8 @@ export function runParty(script: string, args: unknown, cwd: string, ms = 60_000
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   const done = new Promise<PartyOutcome>((resolve, reject) => {
-    child.once("exit", () => {
+    // "close", not "exit": only "close" comes after the child's stdout has been read to its end.
+    child.once("close", () => {
       const line = stdout.trim().split("\n").at(-1) ?? "";
       try {
         resolve(JSON.parse(line) as PartyOutcome);

@@ -22,12 +22,12 @@
  * Usage (after `npm run build -w @chorus/server && npm run build -w @chorus/sdk`):
  *   node scripts/bench-sdk-tinytable.mjs [sequential,...] [amortized,...]   default 20 1,100
  */
-import { spawn } from 'node:child_process';
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { connect, createRoom } from '@chorus/sdk';
 import { startRelay } from '@chorus/server';
 import { benchInputs } from './bench-sdk-inputs.mjs';
+import { runMember } from './bench-sdk-member.mjs';
 
 const PATH = process.env.CHORUS_BENCH_PATH ?? 'circuit';
 const SECURITY = process.env.CHORUS_BENCH_SECURITY ?? 'semi-honest';
@@ -75,24 +75,7 @@ async function member() {
 }
 
 function spawnMember(invite, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [fileURLToPath(import.meta.url)], {
-      env: { ...process.env, ...env, CHORUS_INVITE: JSON.stringify(invite) },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.on('error', reject);
-    // 'close', not 'exit': only 'close' comes after the child's stdout has been read to its end.
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`member ${invite.slot} exited ${code}`));
-      try {
-        resolve(JSON.parse(out.trim().split('\n').pop()));
-      } catch {
-        reject(new Error(`member ${invite.slot} printed no result: ${out}`));
-      }
-    });
-  });
+  return runMember(fileURLToPath(import.meta.url), invite, env, 'member');
 }
 
 async function coordinator() {

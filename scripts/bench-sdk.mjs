@@ -11,12 +11,12 @@
  * Usage (after `npm run build -w @chorus/server && npm run build -w @chorus/sdk`):
  *   node scripts/bench-sdk.mjs [batch,batch,...]     default 1,1000,100000
  */
-import { spawn } from 'node:child_process';
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { createRoom } from '@chorus/sdk';
 import { startRelay } from '@chorus/server';
 import { benchInputs } from './bench-sdk-inputs.mjs';
+import { runMember } from './bench-sdk-member.mjs';
 
 const PARTY = fileURLToPath(new URL('./bench-sdk-party.mjs', import.meta.url));
 const batches = (process.argv[2] ?? '1,1000,100000').split(',').map(Number);
@@ -24,24 +24,7 @@ const VARIANT = process.env.CHORUS_BENCH_VARIANT ?? 'lut16';
 const SECURITY = process.env.CHORUS_BENCH_SECURITY ?? 'malicious';
 
 function party(invite, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [PARTY], {
-      env: { ...process.env, ...env, CHORUS_INVITE: JSON.stringify(invite) },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.on('error', reject);
-    // 'close', not 'exit': only 'close' comes after the child's stdout has been read to its end.
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`party ${invite.slot} exited ${code}`));
-      try {
-        resolve(JSON.parse(out.trim().split('\n').pop()));
-      } catch {
-        reject(new Error(`party ${invite.slot} printed no result: ${out}`));
-      }
-    });
-  });
+  return runMember(PARTY, invite, env, 'party');
 }
 
 const relay = await startRelay({ host: '127.0.0.1', port: 0, maxPayloadBytes: 1 << 20 });

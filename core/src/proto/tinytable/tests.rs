@@ -353,7 +353,7 @@ fn sbox_tables_batch_matches_aes_and_respects_reveal() {
 }
 
 /// `prep` rebuilt from its parts (all 160 tables stored, as material from outside the dealer).
-fn rebuilt_from_parts(prep: &AesTablePrep) -> AesTablePrep {
+pub(super) fn rebuilt_from_parts(prep: &AesTablePrep) -> AesTablePrep {
     AesTablePrep::from_parts(
         prep.party(),
         prep.key_owner(),

@@ -36,15 +36,47 @@ ensure_node_deps() {
   fi
 }
 
-# Installs the wasm-bindgen CLI at exactly the version the wasm crate pins, only when it is missing
-# or at another version (building it takes minutes).
+# Project tools (wasm-bindgen-cli) live in a project-local cargo root that git ignores, so that a
+# fresh clone, and so every CI run, exercises the install path instead of finding a tool left on
+# the machine. CHORUS_TOOLS_ROOT overrides it (the install check uses an empty temporary root).
+CHORUS_TOOLS_ROOT="${CHORUS_TOOLS_ROOT:-$CHORUS_ROOT/.tools}"
+export PATH="$CHORUS_TOOLS_ROOT/bin:$PATH"
+
+# The wasm-bindgen CLI must equal the `wasm-bindgen` crate the wasm crate pins (`=X.Y.Z`).
+wasm_bindgen_version() {
+  sed -n 's/^wasm-bindgen = "=\([0-9.]*\)".*/\1/p' "$CHORUS_ROOT/wasm/Cargo.toml"
+}
+
+# Installs the wasm-bindgen CLI at exactly the pinned version into the tools root, only when it is
+# missing there or at another version (building it takes minutes).
+#
+# `cargo install --locked` is tried first: it builds with the versions the CLI was released and
+# tested with. Its lock file can name a dependency version that the package registry reachable
+# from this machine does not serve (wasm-bindgen-cli 0.2.130 pins webpki-roots 1.0.11); that fails
+# in resolution, before any compiling. On any failure of the locked install the script says so in
+# one line and installs again with ordinary resolution (the newest semver-compatible versions that
+# exist), which still installs the exact CLI version.
+# Compiled dependencies are kept in target/tools-build, so a later install into an empty root
+# (the install check of scripts/test.sh) only links.
 ensure_wasm_bindgen() {
-  local want="0.2.130"
-  if [ "$(wasm-bindgen --version 2>/dev/null | cut -d' ' -f2)" != "$want" ]; then
-    need_cmd cargo "install Rust stable with rustup"
-    log "installing wasm-bindgen-cli $want (takes a few minutes, once)"
-    cargo install --locked wasm-bindgen-cli --version "$want"
+  local want have
+  want="$(wasm_bindgen_version)"
+  [ -n "$want" ] || { log "cannot read the pinned wasm-bindgen version from wasm/Cargo.toml"; exit 1; }
+  have="$("$CHORUS_TOOLS_ROOT/bin/wasm-bindgen" --version 2>/dev/null | cut -d' ' -f2 || true)"
+  [ "$have" = "$want" ] && return 0
+  need_cmd cargo "install Rust stable with rustup"
+  log "installing wasm-bindgen-cli $want into ${CHORUS_TOOLS_ROOT#"$CHORUS_ROOT"/} (takes a few minutes, once)"
+  local args=(install wasm-bindgen-cli --version "$want" --root "$CHORUS_TOOLS_ROOT"
+              --target-dir "$CHORUS_ROOT/target/tools-build" --force)
+  local err
+  err="$(mktemp)"
+  if ! cargo "${args[@]}" --locked 2>&1 | tee "$err" >&2; then
+    log "notice: 'cargo install --locked' failed ($(grep -m1 '^error' "$err" || echo 'see above')); installing wasm-bindgen-cli $want with normal resolution"
+    cargo "${args[@]}"
   fi
+  rm -f "$err"
+  have="$("$CHORUS_TOOLS_ROOT/bin/wasm-bindgen" --version 2>/dev/null | cut -d' ' -f2 || true)"
+  [ "$have" = "$want" ] || { log "wasm-bindgen-cli install finished but '$CHORUS_TOOLS_ROOT/bin/wasm-bindgen --version' says '$have', not $want"; exit 1; }
 }
 
 ensure_chromium() {

@@ -2,7 +2,8 @@
 # Runs every Chorus test: formatting and lints, Rust (native, incl. the native runner against a real
 # relay process), the wasm32 build, then the npm workspaces (relay, SDK, and cross-component tests
 # with Node parties, the native runner and a Chromium party).
-# Installs what is missing first (wasm32 target, wasm-bindgen-cli, Debian chromium, npm packages).
+# Installs what is missing first (wasm32 target, wasm-bindgen-cli into .tools/, Debian chromium, npm
+# packages), then checks that the tool install works from an empty root (scripts/check-install.sh).
 # Usage: ./scripts/test.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$CHORUS_ROOT"
@@ -11,6 +12,7 @@ ensure_rust
 ensure_wasm_bindgen
 ensure_chromium
 ensure_node_deps
+bash scripts/check-install.sh
 
 log "cargo fmt --check"
 cargo fmt --all -- --check

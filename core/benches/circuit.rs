@@ -12,7 +12,7 @@ mod native {
     use criterion::{black_box, Criterion, Throughput};
 
     fn reference_text() -> String {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/circuits/aes_128.txt");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../circuits/aes_128.txt");
         std::fs::read_to_string(path).unwrap_or_else(|e| panic!("benchmark needs {path}: {e}"))
     }
 

@@ -34,7 +34,7 @@ const SMALL_CIRCUIT = `3 7
 2 1 1 3 5 XOR
 1 1 4 6 INV
 `;
-const AES_128 = readFileSync(new URL("../../../shared/circuits/aes_128.txt", import.meta.url), "utf8");
+const AES_128 = readFileSync(new URL("../../circuits/aes_128.txt", import.meta.url), "utf8");
 const DEALER = 2;
 
 let relay: RelayProcess;

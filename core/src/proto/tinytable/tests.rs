@@ -24,7 +24,7 @@ const FIPS_CT: [u8; 16] =
 fn shared_aes128() -> &'static Circuit {
     static CIRCUIT: OnceLock<Circuit> = OnceLock::new();
     CIRCUIT.get_or_init(|| {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/circuits/aes_128.txt");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../circuits/aes_128.txt");
         let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
         Circuit::parse_bristol(&text).expect("aes_128.txt parses")
     })

@@ -12,6 +12,8 @@
 //! - [`code`]: systematic Reed-Solomon codes over GF(2^8) and their Schur squares for MiniMac;
 //! - [`embed`]: Coral's (reverse) multiplication-friendly embeddings, RMFE and MFE, and their parameter sets;
 //! - [`net`]: the [`net::Network`] abstraction protocols run over, and an in-memory implementation;
+//! - [`ot`]: the oblivious-transfer engine (base OT, OT extension, correlated OT) that two-party
+//!   preprocessing builds on;
 //! - [`proto`]: the MPC protocols, starting with three-party MAESTRO AES ([`proto::maestro`]);
 //! - [`jobs`]: whole jobs (e.g. joint AES with MAESTRO) that every front end runs the same way;
 //! - [`rng`]: per-session randomness (an OS-seeded ChaCha20 generator).
@@ -26,5 +28,6 @@ pub mod embed;
 pub mod field;
 pub mod jobs;
 pub mod net;
+pub mod ot;
 pub mod proto;
 pub mod rng;

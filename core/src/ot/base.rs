@@ -1,0 +1,1 @@
+//! Base OT (placeholder: being written).

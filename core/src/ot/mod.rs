@@ -1,0 +1,17 @@
+//! The oblivious-transfer engine every two-party preprocessing in Chorus builds on (TinyOT bits
+//! for TinyTable, and later MiniMac and Coral): base OT, OT extension, and the correlated OTs
+//! derived from it. I/O-free, async over [`Network`](crate::net::Network) like the protocols.
+//!
+//! - [`base`]: maliciously secure base OT over Ristretto255 (Masny–Rindal, "Endemic Oblivious
+//!   Transfer", CCS 2019), one round for a whole batch.
+//! - [`block`]: the 128-bit block type and its byte encoding.
+//!
+//! Trust model: two parties, either may be malicious; every check failure is an
+//! [`OtError::CheckFailed`] and the batch must be discarded.
+
+pub mod base;
+pub mod block;
+mod error;
+
+pub use block::Block;
+pub use error::OtError;

@@ -14,6 +14,8 @@
 pub mod memory;
 pub mod secure;
 mod stats;
+#[cfg(test)]
+pub(crate) mod tamper;
 
 pub use stats::{NetStats, StatsRecorder};
 

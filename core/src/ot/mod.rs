@@ -4,6 +4,12 @@
 //!
 //! - [`base`]: maliciously secure base OT over Ristretto255 (Masny–Rindal, "Endemic Oblivious
 //!   Transfer", CCS 2019), one round for a whole batch.
+//! - [`extension`]: maliciously secure OT extension (KOS15): correlated, random and
+//!   chosen-message OT in batches of any size, columns streamed in bounded chunks.
+//! - [`tinyot`]: TinyOT authenticated bits and AND triples (WRK17 / KRRW18 leaky AND with
+//!   bucketing) for two parties, from the extension.
+//! - [`prg`]: the AES-CTR PRG and the fixed-key-AES correlation-robust hash.
+//! - [`transpose`]: the bit-matrix transpose of the extension.
 //! - [`block`]: the 128-bit block type and its byte encoding.
 //!
 //! Trust model: two parties, either may be malicious; every check failure is an
@@ -12,6 +18,12 @@
 pub mod base;
 pub mod block;
 mod error;
+pub mod extension;
+pub mod prg;
+pub mod tinyot;
+pub mod transpose;
 
 pub use block::Block;
 pub use error::OtError;
+pub use extension::{OtExtReceiver, OtExtSender};
+pub use tinyot::{ABit, TinyOt};

@@ -1,0 +1,120 @@
+//! Maliciously secure OT extension: KOS15 (Keller–Orsini–Scholl, "Actively Secure OT Extension
+//! with Optimal Overhead", CRYPTO 2015) on top of the IKNP03 matrix, with κ = 128 base OTs.
+//!
+//! **Why KOS15.** It is the construction the MASCOT implementation notes (§"OT extension") build
+//! on, its check costs one GF(2^128) inner product per side and 48 bytes of messages, and its
+//! correlated output `q_j = t_j ⊕ r_j·Δ` *is* a TinyOT authenticated bit (§4 of the TinyTable
+//! paper) without any further step. SoftSpoken OT (Roy, CRYPTO 2022) trades computation for
+//! fewer bytes per OT; on two shared vCPUs and loopback networks computation is the scarcer
+//! resource, so it is left as a later option behind the same API.
+//!
+//! **Protocol** (one [`OtExtSender`] / [`OtExtReceiver`] pair per direction):
+//! 1. *Setup.* The extension's sender picks `Δ ∈ {0,1}^128` and, as the **receiver** of 128 base
+//!    OTs ([`super::base`]) with choice bits `Δ_i`, learns one seed `k_i^{Δ_i}` of each pair the
+//!    extension's receiver holds. The sender also commits to its first coin ([`commit`]).
+//! 2. *Extend N.* The receiver pads its choices with `κ + s` random bits (s = [`STAT_SECURITY`])
+//!    to `N'` (a multiple of [`CHUNK_ALIGN`]), and for every column `i` sends
+//!    `u_i = G(k_i^0) ⊕ G(k_i^1) ⊕ r` and keeps `t_i = G(k_i^0)`; the sender computes
+//!    `q_i = G(k_i^{Δ_i}) ⊕ Δ_i·u_i = t_i ⊕ Δ_i·r`. Transposed ([`super::transpose`]), row `j`
+//!    reads `q_j = t_j ⊕ r_j·Δ`. Columns travel in chunks of at most [`CHUNK_OTS`] OTs, so memory
+//!    beyond the outputs stays bounded and the sender works while the receiver still sends.
+//! 3. *Coins.* With its last chunk the receiver sends a fresh seed `s_R`; the sender opens the
+//!    seed `s_S` it committed to *before* it saw any column, and commits to the next batch's seed.
+//!    `χ_1..χ_N' = PRG(H(s_S, s_R))` is therefore uniform to either party.
+//! 4. *Check* (KOS15 §3, the correlation check): the receiver sends `x = ⊕ χ_j·r_j` and
+//!    `t = Σ χ_j·t_j` (a 256-bit carry-less sum, compared unreduced, which is as strict as the
+//!    GF(2^128) comparison); the sender checks `Σ χ_j·q_j = t ⊕ x·Δ` and aborts with
+//!    [`OtError::CheckFailed`] otherwise. The `κ + s` padding rows mask `x` and `t`, so the check
+//!    reveals nothing of the real choices. A receiver that used inconsistent `r` in some columns
+//!    passes only by guessing the matching bits of `Δ` (each guess halves its chance), as KOS15's
+//!    analysis allows; Roy's SoftSpoken paper revisits that analysis.
+//! 5. *Outputs.* Correlated OT: the sender keeps `q_j` (its keys for bit 0; `q_j ⊕ Δ` for bit 1),
+//!    the receiver `t_j`. Random OT: both hash with [`TccrHash`](super::prg::TccrHash) under a
+//!    fresh tweak per OT: `H(j, q_j), H(j, q_j ⊕ Δ)` and `H(j, t_j)`. Chosen-message OT: the sender
+//!    also sends its messages masked by the random ones (one more message).
+//!
+//! **Costs.** Setup: 128 base OTs (32 + 64·128 bytes, one round) and a 32-byte commitment.
+//! Each extension of N OTs: 16·N' bytes of columns plus 32 + 48 bytes of coins and check from the
+//! receiver, 64 bytes from the sender; three message flights (columns, coins, check).
+//!
+//! Trust model: either party may be malicious. The receiver's only freedom is its choice of
+//! columns, which the check bounds; the sender's only freedom is its coin, fixed by the
+//! commitment before it sees the receiver's contribution. On any error the batch is discarded and
+//! the instance must not be used again.
+
+mod receiver;
+mod sender;
+#[cfg(test)]
+mod tests;
+
+pub use receiver::OtExtReceiver;
+pub use sender::OtExtSender;
+
+use sha2::{Digest, Sha256};
+
+use super::{Block, OtError};
+use crate::field::clmul::Backend;
+
+/// κ: base OTs and bits per block.
+pub const KAPPA: usize = 128;
+/// s: statistical security of the check's masking, in bits (the padding is κ + s rows).
+pub const STAT_SECURITY: usize = 40;
+/// Extensions are computed in multiples of this many OTs (one PRG block per column).
+pub const CHUNK_ALIGN: usize = 128;
+/// Most OTs whose columns travel in one message (2 MiB of columns).
+pub const CHUNK_OTS: usize = 1 << 17;
+
+/// `N'`: the padded number of rows an extension of `count` OTs computes.
+pub fn padded_len(count: usize) -> usize {
+    (count + KAPPA + STAT_SECURITY).div_ceil(CHUNK_ALIGN) * CHUNK_ALIGN
+}
+
+/// The chunk lengths (in OTs) of an extension of `padded` rows, in order.
+fn chunk_lens(padded: usize) -> impl Iterator<Item = usize> {
+    (0..padded).step_by(CHUNK_OTS).map(move |start| CHUNK_OTS.min(padded - start))
+}
+
+const COMMIT_TAG: &[u8] = b"chorus/ot/kos15/coin-commitment/v1";
+const CHI_TAG: &[u8] = b"chorus/ot/kos15/chi/v1";
+const BASE_TAG: &[u8] = b"chorus/ot/kos15/base/v1";
+
+/// A 32-byte coin seed.
+type Seed = [u8; 32];
+
+/// The commitment to the sender's coin for extension number `batch` of session `session`.
+fn commit(session: &[u8], batch: u64, seed: &Seed) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(COMMIT_TAG);
+    h.update((session.len() as u64).to_le_bytes());
+    h.update(session);
+    h.update(batch.to_le_bytes());
+    h.update(seed);
+    h.finalize().into()
+}
+
+/// The session tag of the base OTs under an extension session.
+fn base_session(session: &[u8]) -> Vec<u8> {
+    [BASE_TAG, session].concat()
+}
+
+/// The check coefficients `χ_1..χ_n` from both parties' seeds.
+fn chis(session: &[u8], batch: u64, sender: &Seed, receiver: &Seed, n: usize) -> Vec<Block> {
+    let mut h = Sha256::new();
+    h.update(CHI_TAG);
+    h.update((session.len() as u64).to_le_bytes());
+    h.update(session);
+    h.update(batch.to_le_bytes());
+    h.update(sender);
+    h.update(receiver);
+    let digest: [u8; 32] = h.finalize().into();
+    let key = u128::from_le_bytes(digest[..16].try_into().expect("16 bytes"));
+    super::prg::Prg::new(key).blocks(n)
+}
+
+/// `Σ χ_j·rows_j`, unreduced (256 bits as `[low, high]`).
+fn weighted_sum(backend: Backend, chis: &[Block], rows: &[Block]) -> [u128; 2] {
+    backend.xor_sum_of_products128(chis, rows)
+}
+
+/// Bytes of the receiver's check message: `x` (16) and the unreduced `t` (32).
+const CHECK_BYTES: usize = 48;

@@ -1,0 +1,186 @@
+//! The receiver of the KOS15 extension (see the [parent module](super) for the protocol).
+
+use rand_core::{CryptoRng, RngCore};
+
+use super::{chis, chunk_lens, commit, padded_len, weighted_sum, Seed, KAPPA};
+use crate::field::clmul::Backend;
+use crate::net::{Network, PartyId};
+use crate::ot::prg::{Prg, TccrHash};
+use crate::ot::transpose::transpose_128;
+use crate::ot::{base, block, Block, OtError};
+
+/// One party's receiver side of an OT extension with one peer.
+pub struct OtExtReceiver {
+    peer: PartyId,
+    session: Vec<u8>,
+    columns: Vec<[Prg; 2]>,
+    batch: u64,
+    commitment: [u8; 32],
+    tweak: u128,
+    hash: TccrHash,
+    backend: Backend,
+    failed: bool,
+}
+
+impl core::fmt::Debug for OtExtReceiver {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("OtExtReceiver")
+            .field("peer", &self.peer)
+            .field("batch", &self.batch)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Packs bits into little-endian 64-bit words (bit `j` is bit `j % 64` of word `j / 64`).
+fn pack_bits(bits: impl Iterator<Item = bool>, words: usize) -> Vec<u64> {
+    let mut out = vec![0u64; words];
+    for (j, b) in bits.enumerate() {
+        out[j / 64] |= (b as u64) << (j % 64);
+    }
+    out
+}
+
+impl OtExtReceiver {
+    /// Runs the setup with `peer` (who runs [`OtExtSender::setup`](super::OtExtSender::setup)
+    /// with the same `session` tag): sends 128 base OTs, receives the sender's first commitment.
+    pub async fn setup<N: Network, R: RngCore + CryptoRng>(
+        net: &mut N,
+        peer: PartyId,
+        session: &[u8],
+        rng: &mut R,
+    ) -> Result<Self, OtError> {
+        net.check_peer(peer)?;
+        let pairs = base::send_random(net, peer, KAPPA, &super::base_session(session), rng).await?;
+        let msg = net.recv(peer).await?;
+        let commitment: [u8; 32] = msg.as_slice().try_into().map_err(|_| {
+            OtError::malformed("kos15 coin commitment", format!("expected 32 bytes, got {}", msg.len()))
+        })?;
+        Ok(OtExtReceiver {
+            peer,
+            session: session.to_vec(),
+            columns: pairs.into_iter().map(|[k0, k1]| [Prg::new(k0), Prg::new(k1)]).collect(),
+            batch: 0,
+            commitment,
+            tweak: 0,
+            hash: TccrHash::default(),
+            backend: Backend::detect(),
+            failed: false,
+        })
+    }
+
+    /// Correlated OTs with choice bits `choices`: `t_j = q_j ⊕ choices[j]·Δ` for the sender's
+    /// `q_j` and `Δ`.
+    pub async fn extend_correlated<N: Network, R: RngCore + CryptoRng>(
+        &mut self,
+        net: &mut N,
+        choices: &[bool],
+        rng: &mut R,
+    ) -> Result<Vec<Block>, OtError> {
+        if self.failed {
+            return Err(OtError::InvalidRequest(
+                "this OT extension failed before and cannot be used again".into(),
+            ));
+        }
+        self.failed = true;
+        let rows = self.extend_rows(net, choices, rng).await?;
+        self.failed = false;
+        Ok(rows)
+    }
+
+    /// Random OTs with choice bits `choices`: `m_{choices[j]}` of the sender's pair `j`.
+    pub async fn extend_random<N: Network, R: RngCore + CryptoRng>(
+        &mut self,
+        net: &mut N,
+        choices: &[bool],
+        rng: &mut R,
+    ) -> Result<Vec<Block>, OtError> {
+        let mut t = self.extend_correlated(net, choices, rng).await?;
+        self.hash.hash_in_place(self.tweak, &mut t);
+        self.tweak += choices.len() as u128;
+        Ok(t)
+    }
+
+    /// Chosen-message OT: `messages[j][choices[j]]` of the sender's pairs.
+    pub async fn receive_chosen<N: Network, R: RngCore + CryptoRng>(
+        &mut self,
+        net: &mut N,
+        choices: &[bool],
+        rng: &mut R,
+    ) -> Result<Vec<Block>, OtError> {
+        let pads = self.extend_random(net, choices, rng).await?;
+        let msg = net.recv(self.peer).await?;
+        let masked = block::get_blocks("chosen-message ot", &msg, 2 * choices.len())?;
+        Ok(pads
+            .iter()
+            .zip(choices)
+            .zip(masked.chunks_exact(2))
+            .map(|((&p, &c), m)| {
+                let mask = 0u128.wrapping_sub(c as u128);
+                ((m[1] & mask) | (m[0] & !mask)) ^ p
+            })
+            .collect())
+    }
+
+    async fn extend_rows<N: Network, R: RngCore + CryptoRng>(
+        &mut self,
+        net: &mut N,
+        choices: &[bool],
+        rng: &mut R,
+    ) -> Result<Vec<Block>, OtError> {
+        let padded = padded_len(choices.len());
+        let padding: Vec<bool> = (choices.len()..padded).map(|_| rng.next_u32() & 1 == 1).collect();
+        let r = pack_bits(choices.iter().chain(&padding).copied(), padded / 64);
+        let mut rows = vec![0u128; padded];
+        let mut t = Vec::new();
+        let (mut c0, mut c1) = (Vec::new(), Vec::new());
+        let mut start = 0;
+        for len in chunk_lens(padded) {
+            let (w, first_word) = (len / 64, start / 64);
+            t.resize(KAPPA * w, 0u64);
+            c0.resize(len / 128, 0u128);
+            c1.resize(len / 128, 0u128);
+            let mut msg = Vec::with_capacity(KAPPA * w * 8);
+            for ([g0, g1], t_i) in self.columns.iter_mut().zip(t.chunks_exact_mut(w)) {
+                g0.fill(&mut c0);
+                g1.fill(&mut c1);
+                for (k, t_k) in t_i.iter_mut().enumerate() {
+                    let shift = 64 * (k % 2);
+                    let (a, b) = ((c0[k / 2] >> shift) as u64, (c1[k / 2] >> shift) as u64);
+                    *t_k = a;
+                    msg.extend_from_slice(&(a ^ b ^ r[first_word + k]).to_le_bytes());
+                }
+            }
+            net.send(self.peer, msg)?;
+            transpose_128(&t, w, &mut rows[start..start + len]);
+            start += len;
+        }
+
+        let mut seed: Seed = [0u8; 32];
+        rng.fill_bytes(&mut seed);
+        net.send(self.peer, seed.to_vec())?;
+        let msg = net.recv(self.peer).await?;
+        if msg.len() != 64 {
+            return Err(OtError::malformed(
+                "kos15 coin opening",
+                format!("expected 64 bytes, got {}", msg.len()),
+            ));
+        }
+        let sender_seed: Seed = msg[..32].try_into().expect("32 bytes");
+        if commit(&self.session, self.batch, &sender_seed) != self.commitment {
+            return Err(OtError::CheckFailed { check: "kos15 sender coin commitment" });
+        }
+        self.commitment = msg[32..].try_into().expect("32 bytes");
+        let chis = chis(&self.session, self.batch, &sender_seed, &seed, padded);
+
+        let x = chis.iter().enumerate().fold(0u128, |x, (j, &chi)| {
+            x ^ (chi & 0u128.wrapping_sub(((r[j / 64] >> (j % 64)) & 1) as u128))
+        });
+        let sum = weighted_sum(self.backend, &chis, &rows);
+        let mut check = Vec::with_capacity(48);
+        block::put_blocks(&mut check, &[x, sum[0], sum[1]]);
+        net.send(self.peer, check)?;
+        self.batch += 1;
+        rows.truncate(choices.len());
+        Ok(rows)
+    }
+}

@@ -1,0 +1,192 @@
+//! The sender of the KOS15 extension (see the [parent module](super) for the protocol).
+
+use rand_core::{CryptoRng, RngCore};
+
+use super::{chis, chunk_lens, commit, padded_len, weighted_sum, Seed, CHECK_BYTES, KAPPA};
+use crate::field::clmul::Backend;
+use crate::net::{Network, PartyId};
+use crate::ot::prg::{Prg, TccrHash};
+use crate::ot::transpose::transpose_128;
+use crate::ot::{base, block, Block, OtError};
+
+/// One party's sender side of an OT extension with one peer.
+pub struct OtExtSender {
+    peer: PartyId,
+    session: Vec<u8>,
+    delta: Block,
+    columns: Vec<Prg>,
+    batch: u64,
+    next_seed: Seed,
+    tweak: u128,
+    hash: TccrHash,
+    backend: Backend,
+    failed: bool,
+}
+
+impl core::fmt::Debug for OtExtSender {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("OtExtSender")
+            .field("peer", &self.peer)
+            .field("batch", &self.batch)
+            .finish_non_exhaustive()
+    }
+}
+
+impl OtExtSender {
+    /// Runs the setup with `peer` (who runs [`OtExtReceiver::setup`](super::OtExtReceiver::setup)
+    /// with the same `session` tag): picks `Δ`, receives 128 base OTs, commits to the first coin.
+    pub async fn setup<N: Network, R: RngCore + CryptoRng>(
+        net: &mut N,
+        peer: PartyId,
+        session: &[u8],
+        rng: &mut R,
+    ) -> Result<Self, OtError> {
+        let delta = (rng.next_u64() as u128) | (rng.next_u64() as u128) << 64;
+        Self::setup_with_delta(net, peer, session, delta, rng).await
+    }
+
+    /// [`setup`](Self::setup) with a `Δ` the caller chose (for example with one bit pinned, as
+    /// TinyOT's leaky AND needs). `Δ` must be uniformly random apart from such fixed bits.
+    pub async fn setup_with_delta<N: Network, R: RngCore + CryptoRng>(
+        net: &mut N,
+        peer: PartyId,
+        session: &[u8],
+        delta: Block,
+        rng: &mut R,
+    ) -> Result<Self, OtError> {
+        net.check_peer(peer)?;
+        let choices: Vec<bool> = (0..KAPPA).map(|i| (delta >> i) & 1 == 1).collect();
+        let seeds = base::receive_random(net, peer, &choices, &super::base_session(session), rng).await?;
+        let mut next_seed = [0u8; 32];
+        rng.fill_bytes(&mut next_seed);
+        net.send(peer, commit(session, 0, &next_seed).to_vec())?;
+        Ok(OtExtSender {
+            peer,
+            session: session.to_vec(),
+            delta,
+            columns: seeds.into_iter().map(Prg::new).collect(),
+            batch: 0,
+            next_seed,
+            tweak: 0,
+            hash: TccrHash::default(),
+            backend: Backend::detect(),
+            failed: false,
+        })
+    }
+
+    /// `Δ`, the correlation of every OT of this instance.
+    pub fn delta(&self) -> Block {
+        self.delta
+    }
+
+    /// `count` correlated OTs: `q_j` such that the receiver holds `t_j = q_j ⊕ r_j·Δ` for its
+    /// choice bit `r_j`.
+    pub async fn extend_correlated<N: Network, R: RngCore + CryptoRng>(
+        &mut self,
+        net: &mut N,
+        count: usize,
+        rng: &mut R,
+    ) -> Result<Vec<Block>, OtError> {
+        if self.failed {
+            return Err(OtError::InvalidRequest(
+                "this OT extension failed before and cannot be used again".into(),
+            ));
+        }
+        self.failed = true;
+        let rows = self.extend_rows(net, count, rng).await?;
+        self.failed = false;
+        Ok(rows)
+    }
+
+    /// `count` random OTs: message pairs `[m0, m1]`; the receiver learns `m_{r_j}`.
+    pub async fn extend_random<N: Network, R: RngCore + CryptoRng>(
+        &mut self,
+        net: &mut N,
+        count: usize,
+        rng: &mut R,
+    ) -> Result<Vec<[Block; 2]>, OtError> {
+        let q = self.extend_correlated(net, count, rng).await?;
+        let mut m0 = q.clone();
+        let mut m1: Vec<Block> = q.iter().map(|&x| x ^ self.delta).collect();
+        self.hash.hash_in_place(self.tweak, &mut m0);
+        self.hash.hash_in_place(self.tweak, &mut m1);
+        self.tweak += count as u128;
+        Ok(m0.into_iter().zip(m1).map(|(a, b)| [a, b]).collect())
+    }
+
+    /// Chosen-message OT: the receiver learns `messages[j][r_j]` and nothing of the other.
+    pub async fn send_chosen<N: Network, R: RngCore + CryptoRng>(
+        &mut self,
+        net: &mut N,
+        messages: &[[Block; 2]],
+        rng: &mut R,
+    ) -> Result<(), OtError> {
+        let pads = self.extend_random(net, messages.len(), rng).await?;
+        let masked: Vec<Block> =
+            messages.iter().zip(&pads).flat_map(|(m, p)| [m[0] ^ p[0], m[1] ^ p[1]]).collect();
+        let mut msg = Vec::new();
+        block::put_blocks(&mut msg, &masked);
+        net.send(self.peer, msg)?;
+        Ok(())
+    }
+
+    async fn extend_rows<N: Network, R: RngCore + CryptoRng>(
+        &mut self,
+        net: &mut N,
+        count: usize,
+        rng: &mut R,
+    ) -> Result<Vec<Block>, OtError> {
+        let padded = padded_len(count);
+        let mut rows = vec![0u128; padded];
+        let mut q = Vec::new();
+        let mut column = Vec::new();
+        let mut start = 0;
+        for len in chunk_lens(padded) {
+            let w = len / 64;
+            let msg = net.recv(self.peer).await?;
+            if msg.len() != KAPPA * w * 8 {
+                return Err(OtError::malformed(
+                    "kos15 columns",
+                    format!("expected {} bytes for a chunk of {len} OTs, got {}", KAPPA * w * 8, msg.len()),
+                ));
+            }
+            q.resize(KAPPA * w, 0u64);
+            column.resize(len / 128, 0u128);
+            for (i, (prg, q_i)) in self.columns.iter_mut().zip(q.chunks_exact_mut(w)).enumerate() {
+                let mask = 0u64.wrapping_sub(((self.delta >> i) & 1) as u64);
+                prg.fill(&mut column);
+                let u_i = &msg[i * w * 8..(i + 1) * w * 8];
+                for (k, q_k) in q_i.iter_mut().enumerate() {
+                    let g = (column[k / 2] >> (64 * (k % 2))) as u64;
+                    let u = u64::from_le_bytes(u_i[8 * k..8 * k + 8].try_into().expect("8 bytes"));
+                    *q_k = g ^ (u & mask);
+                }
+            }
+            transpose_128(&q, w, &mut rows[start..start + len]);
+            start += len;
+        }
+
+        let msg = net.recv(self.peer).await?;
+        let receiver_seed: Seed = msg.as_slice().try_into().map_err(|_| {
+            OtError::malformed("kos15 receiver coin", format!("expected 32 bytes, got {}", msg.len()))
+        })?;
+        let seed = self.next_seed;
+        rng.fill_bytes(&mut self.next_seed);
+        let mut open = seed.to_vec();
+        open.extend_from_slice(&commit(&self.session, self.batch + 1, &self.next_seed));
+        net.send(self.peer, open)?;
+        let chis = chis(&self.session, self.batch, &seed, &receiver_seed, padded);
+
+        let msg = net.recv(self.peer).await?;
+        let check = block::get_blocks("kos15 check", &msg, CHECK_BYTES / 16)?;
+        let (x, t) = (check[0], [check[1], check[2]]);
+        let q_sum = weighted_sum(self.backend, &chis, &rows);
+        let x_delta = self.backend.clmul128(x, self.delta);
+        if q_sum != [t[0] ^ x_delta[0], t[1] ^ x_delta[1]] {
+            return Err(OtError::CheckFailed { check: "kos15 correlation check" });
+        }
+        self.batch += 1;
+        rows.truncate(count);
+        Ok(rows)
+    }
+}

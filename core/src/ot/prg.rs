@@ -1,0 +1,158 @@
+//! The symmetric primitives of the OT engine, all on the `aes` crate (RustCrypto), which picks
+//! AES-NI at run time natively and its constant-time bit-sliced software AES elsewhere (wasm32):
+//!
+//! - [`Prg`]: AES-128 in counter mode keyed by a 128-bit seed — the PRG `G` that stretches each
+//!   base-OT seed into a column of the extension matrix (KOS15 §3 / IKNP03);
+//! - [`TccrHash`]: the tweakable circular correlation-robust hash of Guo–Kolesnikov–Katz–Wang
+//!   (S&P 2020, §7.4), `H(i, x) = π(π(x) ⊕ i) ⊕ π(x)` with `π` fixed-key AES, which turns the
+//!   correlated pairs `(q, q ⊕ Δ)` of the extension into independent random OT messages.
+//!
+//! Invariant: a [`Prg`] never repeats a counter, so two calls return disjoint parts of one stream;
+//! both parties that hold a seed read the same stream in the same order.
+
+use aes::cipher::{BlockEncrypt, KeyInit};
+use aes::Aes128;
+
+use super::Block;
+
+/// Blocks encrypted per call into the cipher (lets AES-NI pipeline; bounds the stack buffer).
+const BATCH: usize = 64;
+
+/// Encrypts `blocks` in place with `cipher`, `BATCH` at a time.
+fn encrypt_in_place(cipher: &Aes128, blocks: &mut [Block]) {
+    let mut buf = [aes::Block::default(); BATCH];
+    for chunk in blocks.chunks_mut(BATCH) {
+        let n = chunk.len();
+        for (b, x) in buf.iter_mut().zip(chunk.iter()) {
+            b.copy_from_slice(&x.to_le_bytes());
+        }
+        cipher.encrypt_blocks(&mut buf[..n]);
+        for (x, b) in chunk.iter_mut().zip(buf.iter()) {
+            *x = u128::from_le_bytes((*b).into());
+        }
+    }
+}
+
+/// AES-128-CTR keyed by a seed: a stream of pseudorandom blocks.
+#[derive(Clone)]
+pub struct Prg {
+    cipher: Aes128,
+    counter: u128,
+}
+
+impl core::fmt::Debug for Prg {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Prg").field("counter", &self.counter).finish_non_exhaustive()
+    }
+}
+
+impl Prg {
+    /// The stream of `seed`, from its start.
+    pub fn new(seed: Block) -> Self {
+        Prg { cipher: Aes128::new(&seed.to_le_bytes().into()), counter: 0 }
+    }
+
+    /// Fills `out` with the next `out.len()` blocks of the stream.
+    pub fn fill(&mut self, out: &mut [Block]) {
+        for (i, x) in out.iter_mut().enumerate() {
+            *x = self.counter + i as u128;
+        }
+        self.counter += out.len() as u128;
+        encrypt_in_place(&self.cipher, out);
+    }
+
+    /// The next `n` blocks of the stream.
+    pub fn blocks(&mut self, n: usize) -> Vec<Block> {
+        let mut out = vec![0; n];
+        self.fill(&mut out);
+        out
+    }
+}
+
+/// The fixed key of `π` (public; any fixed key works, this one is the first 16 bytes of the
+/// SHA-256 of "chorus ot tccr hash").
+const TCCR_KEY: [u8; 16] =
+    [0x1e, 0x4b, 0x8d, 0x62, 0x09, 0xc7, 0x3a, 0xf5, 0x90, 0x2e, 0x6b, 0xd1, 0x47, 0xa8, 0x35, 0xec];
+
+/// `H(i, x) = π(π(x) ⊕ i) ⊕ π(x)` with `π` AES-128 under a fixed public key (GKWY20 §7.4).
+#[derive(Clone)]
+pub struct TccrHash {
+    pi: Aes128,
+}
+
+impl core::fmt::Debug for TccrHash {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("TccrHash")
+    }
+}
+
+impl Default for TccrHash {
+    fn default() -> Self {
+        TccrHash { pi: Aes128::new(&TCCR_KEY.into()) }
+    }
+}
+
+impl TccrHash {
+    /// `xs[j] ← H(first_tweak + j, xs[j])` for every `j`.
+    pub fn hash_in_place(&self, first_tweak: u128, xs: &mut [Block]) {
+        encrypt_in_place(&self.pi, xs);
+        let mut y: Vec<Block> =
+            xs.iter().enumerate().map(|(j, &p)| p ^ first_tweak.wrapping_add(j as u128)).collect();
+        encrypt_in_place(&self.pi, &mut y);
+        for (x, y) in xs.iter_mut().zip(y) {
+            *x ^= y;
+        }
+    }
+
+    /// `H(tweak, x)` for one block.
+    pub fn hash(&self, tweak: u128, x: Block) -> Block {
+        let mut xs = [x];
+        self.hash_in_place(tweak, &mut xs);
+        xs[0]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn aes(key: [u8; 16], x: Block) -> Block {
+        let mut b = aes::Block::from(x.to_le_bytes());
+        Aes128::new(&key.into()).encrypt_block(&mut b);
+        u128::from_le_bytes(b.into())
+    }
+
+    #[test]
+    fn prg_is_aes_ctr_and_continues_its_stream() {
+        let seed = 0x0f0e0d0c0b0a09080706050403020100u128;
+        let mut prg = Prg::new(seed);
+        let first = prg.blocks(3);
+        let next = prg.blocks(BATCH + 5);
+        for (i, &b) in first.iter().chain(next.iter()).enumerate() {
+            assert_eq!(b, aes(seed.to_le_bytes(), i as u128), "block {i}");
+        }
+    }
+
+    #[test]
+    fn prg_matches_fips197_for_its_first_block() {
+        // FIPS-197 C.1 key with the counter block 0 encrypted: checked against the aes crate.
+        let key: [u8; 16] = core::array::from_fn(|i| i as u8);
+        assert_eq!(Prg::new(u128::from_le_bytes(key)).blocks(1)[0], aes(key, 0));
+    }
+
+    #[test]
+    fn tccr_hash_follows_its_definition_and_batches_agree() {
+        let h = TccrHash::default();
+        let xs: Vec<Block> =
+            (0..100u128).map(|i| i.wrapping_mul(0x9e3779b97f4a7c15f39cc0605cedc835)).collect();
+        let mut batch = xs.clone();
+        h.hash_in_place(1000, &mut batch);
+        for (j, &x) in xs.iter().enumerate() {
+            let p = aes(TCCR_KEY, x);
+            let want = aes(TCCR_KEY, p ^ (1000 + j as u128)) ^ p;
+            assert_eq!(batch[j], want, "index {j}");
+            assert_eq!(h.hash(1000 + j as u128, x), want);
+        }
+        assert_ne!(h.hash(1, xs[3]), h.hash(2, xs[3]), "the tweak must change the output");
+    }
+}

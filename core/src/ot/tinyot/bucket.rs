@@ -1,0 +1,88 @@
+//! Bucketing and combining of leaky triples (WRK17 Π_aAND; see the [parent module](super)).
+//!
+//! The coins fix a random permutation of the `B·N` leaky triples; bucket `i` takes the triples at
+//! positions `i·B .. (i+1)·B` of it. A bucket's first triple `(x_1, y_1, z_1)` absorbs each other
+//! one `(x_j, y_j, z_j)`: `d_j = y_1 ⊕ y_j` is opened, and `x ← x ⊕ x_j`, `z ← z ⊕ z_j ⊕ d_j·x_j`
+//! (then `z = x·y_1` still holds, since `x_j·y_1 = z_j ⊕ d_j·x_j`). All `(B − 1)·N` openings go in
+//! one message with a digest of their MACs; the peer checks the digest against its keys.
+
+use sha2::{Digest, Sha256};
+
+use super::leaky_and::pack;
+use super::{mask, ABit, TinyOt};
+use crate::net::Network;
+use crate::ot::prg::Prg;
+use crate::ot::OtError;
+
+/// A uniformly random permutation of `0..n` from the coins (Fisher–Yates on AES-CTR output;
+/// 64-bit draws reduced modulo at most 2^32 keep the bias below 2^-32 per draw).
+fn permutation(coins: &[u8; 32], n: usize) -> Vec<usize> {
+    let mut prg = Prg::new(u128::from_le_bytes(coins[..16].try_into().expect("16 bytes")));
+    let draws = prg.blocks(n);
+    let mut perm: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        let j = ((draws[i] as u64) % (i as u64 + 1)) as usize;
+        perm.swap(i, j);
+    }
+    perm
+}
+
+impl TinyOt {
+    /// Combines the leaky triples `(x, y, z)` into `count` triples with buckets of `b`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) async fn bucket<N: Network>(
+        &mut self,
+        net: &mut N,
+        x: &[ABit],
+        y: &[ABit],
+        z: &[ABit],
+        b: usize,
+        count: usize,
+        coins: [u8; 32],
+    ) -> Result<Vec<[ABit; 3]>, OtError> {
+        let perm = permutation(&coins, x.len());
+        let buckets: Vec<&[usize]> = perm.chunks_exact(b).take(count).collect();
+        // This party's shares of every d_j = y_1 ⊕ y_j, in bucket order.
+        let d: Vec<ABit> =
+            buckets.iter().flat_map(|bk| bk[1..].iter().map(|&j| y[bk[0]].xor(y[j]))).collect();
+        let mut msg = pack(d.iter().map(|v| v.bit), d.len());
+        let mut macs = Sha256::new();
+        for v in &d {
+            macs.update(v.mac.to_le_bytes());
+        }
+        msg.extend_from_slice(&macs.finalize());
+        let bits_len = d.len().div_ceil(8);
+        net.send(self.peer, msg)?;
+
+        let theirs = net.recv(self.peer).await?;
+        if theirs.len() != bits_len + 32 {
+            return Err(OtError::malformed(
+                "tinyot bucket opening",
+                format!("expected {} bytes, got {}", bits_len + 32, theirs.len()),
+            ));
+        }
+        let delta = self.delta();
+        let peer_bit = |k: usize| (theirs[k / 8] >> (k % 8)) & 1 == 1;
+        let mut expected = Sha256::new();
+        for (k, v) in d.iter().enumerate() {
+            expected.update((v.key ^ (delta & mask(peer_bit(k)))).to_le_bytes());
+        }
+        if expected.finalize()[..] != theirs[bits_len..] {
+            return Err(OtError::CheckFailed { check: "tinyot bucket opening MACs" });
+        }
+
+        let mut out = Vec::with_capacity(count);
+        let mut k = 0;
+        for bk in buckets {
+            let (mut xs, ys, mut zs) = (x[bk[0]], y[bk[0]], z[bk[0]]);
+            for &j in &bk[1..] {
+                let dj = d[k].bit ^ peer_bit(k);
+                k += 1;
+                xs = xs.xor(x[j]);
+                zs = zs.xor(z[j]).xor(x[j].times(dj));
+            }
+            out.push([xs, ys, zs]);
+        }
+        Ok(out)
+    }
+}

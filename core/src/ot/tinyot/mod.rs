@@ -1,0 +1,252 @@
+//! TinyOT authenticated bits and AND triples between two parties, from the OT engine — the
+//! preprocessing TinyTable's Fig. 8 / §4 constructions consume (the TinyTable paper, §4: "the
+//! format used in the TinyOT protocol [NNOB12]"; it names [FKOS15] as the faster route).
+//!
+//! **Format.** A shared bit `x = x_A ⊕ x_B`; party P holds its share `x_P`, the MAC
+//! `M_P[x_P] = K_Q[x_P] ⊕ x_P·Δ_Q` and the key `K_P[x_Q]` of the peer's share, with `Δ_P` its
+//! global key — 128-bit here ([`ABit`]); callers that use k-bit MACs (TinyTable's k = 64 / 32)
+//! truncate every MAC, key and `Δ` alike, which keeps the relation.
+//!
+//! **Authenticated bits** ([`TinyOt::abits`]) are KOS15 correlated OTs ([`super::extension`]) in
+//! both directions: each party is the extension's receiver with its random shares as choice bits
+//! (its MACs) and the sender with `Δ_P` (its keys). KOS15's check makes the receiver's choice bits
+//! consistent; what a cheating receiver can learn is a few bits of `Δ` at the risk of an abort.
+//!
+//! **AND triples** ([`TinyOt::and_triples`]) follow Wang–Ranellucci–Katz ("Authenticated
+//! Garbling and Efficient Maliciously Secure Two-Party Computation", CCS 2017, §3 / Π_aAND) with
+//! the half-gate leaky AND of Katz–Ranellucci–Rosulek–Wang ("Optimizing Authenticated Garbling
+//! for Faster Secure Two-Party Computation", CRYPTO 2018, Fig. 5):
+//! 1. [`leaky_and`]: from random authenticated `[a], [b], [r]`, each party garbles one half gate
+//!    on its key of the peer's `a` share (`G = H(K) ⊕ H(K ⊕ Δ) ⊕ C`, `C = b·Δ ⊕ K[b] ⊕ M[b]`),
+//!    evaluates the peer's, and obtains `S_A ⊕ S_B = (a·b ⊕ r)·Δ*` with `Δ* = Δ_A ⊕ Δ_B`. Bit 127
+//!    of every `Δ` is pinned (1 for party 0, 0 for party 1), so the parties open
+//!    `d = a·b ⊕ r` from bit 127 of `S`, set `[z] = [r] ⊕ d`, and `L_P = S_P ⊕ d·Δ_P` must then be
+//!    equal. A cheating garbler changes the evaluator's `S` only where the evaluator's `a` share is
+//!    1: the check leaks that share bit (the triple is "leaky").
+//! 2. One commit-then-open exchange ([`coins`]) compares digests of the `L` vectors (the
+//!    equality check) and tosses the coins of the next step.
+//! 3. [`bucket`]: the leaky triples are permuted by the coins into buckets of `B`; each bucket
+//!    is combined into one triple (`x = ⊕ x_i`, `y = y_1`, opening `d_i = y_1 ⊕ y_i` with a
+//!    MAC check), so its `x` leaks only if every triple of the bucket leaked. `B` is the smallest
+//!    size with `(B − 1)·log2 N > s` for `N ≥ 1024` buckets and `s` = [`STAT_SECURITY`] bits
+//!    (the rule emp-ag2pc uses for this step); smaller requests are served from 1024 buckets.
+//!
+//! Trust model: two parties, either may be malicious; every failed check is an
+//! [`OtError::CheckFailed`] naming it, and the instance refuses further use. Nothing here
+//! depends on a trusted party.
+
+mod bucket;
+mod coins;
+mod leaky_and;
+#[cfg(test)]
+mod tests;
+
+use rand_core::{CryptoRng, RngCore};
+
+use super::extension::{OtExtReceiver, OtExtSender};
+use super::prg::TccrHash;
+use super::{Block, OtError};
+use crate::net::{Network, PartyId};
+
+/// Statistical security of the bucketing, in bits.
+pub const STAT_SECURITY: u32 = 40;
+/// The fewest buckets a triple batch is computed with (smaller requests are padded to it).
+pub const MIN_BUCKETS: usize = 1024;
+/// The pinned bit of every `Δ` (set for party 0, clear for party 1).
+const PINNED_BIT: u32 = 127;
+
+/// One party's part of an authenticated bit: its share, the MAC of its share under the peer's
+/// `Δ`, and its key for the peer's share.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+pub struct ABit {
+    /// This party's share.
+    pub bit: bool,
+    /// `M[bit] = K_peer ⊕ bit·Δ_peer`.
+    pub mac: Block,
+    /// This party's key for the peer's share.
+    pub key: Block,
+}
+
+impl core::fmt::Debug for ABit {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("ABit(..)")
+    }
+}
+
+/// An all-ones block if `bit`, else zero (no branch).
+#[inline]
+pub(crate) fn mask(bit: bool) -> Block {
+    0u128.wrapping_sub(bit as u128)
+}
+
+impl ABit {
+    /// `[x ⊕ y]` (local).
+    pub fn xor(self, o: ABit) -> ABit {
+        ABit { bit: self.bit ^ o.bit, mac: self.mac ^ o.mac, key: self.key ^ o.key }
+    }
+
+    /// `[c·x]` for a public bit `c` (local).
+    pub fn times(self, c: bool) -> ABit {
+        ABit { bit: self.bit & c, mac: self.mac & mask(c), key: self.key & mask(c) }
+    }
+
+    /// `[x ⊕ c]` for a public bit `c`: party 0 flips its share, party 1 shifts its key for party
+    /// 0's share by `c·Δ_1` (local).
+    pub fn add_public(self, c: bool, party: PartyId, delta: Block) -> ABit {
+        if party == 0 {
+            ABit { bit: self.bit ^ c, ..self }
+        } else {
+            ABit { key: self.key ^ (delta & mask(c)), ..self }
+        }
+    }
+}
+
+/// The bucket size for `buckets` triples: the smallest `B ≥ 2` with `(B − 1)·log2(buckets) >
+/// STAT_SECURITY`, `buckets` taken as at least [`MIN_BUCKETS`].
+pub fn bucket_size(buckets: usize) -> usize {
+    let log = (buckets.max(MIN_BUCKETS) as f64).log2();
+    let mut b = 2;
+    while (b - 1) as f64 * log <= STAT_SECURITY as f64 {
+        b += 1;
+    }
+    b
+}
+
+/// One party's TinyOT preprocessing with one peer: both directions of OT extension and the
+/// state of the triple generation.
+pub struct TinyOt {
+    party: PartyId,
+    peer: PartyId,
+    session: Vec<u8>,
+    sender: OtExtSender,
+    receiver: OtExtReceiver,
+    hash: TccrHash,
+    /// Half gates garbled so far (their tweaks).
+    gates: u64,
+    /// Triple batches so far (their coin tosses).
+    batches: u64,
+    failed: bool,
+}
+
+impl core::fmt::Debug for TinyOt {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("TinyOt")
+            .field("party", &self.party)
+            .field("batches", &self.batches)
+            .finish_non_exhaustive()
+    }
+}
+
+impl TinyOt {
+    /// Sets up both directions of OT extension with `peer` (256 base OTs in all). Both parties
+    /// call this with the same `session` tag; the session must have parties 0 and 1 only.
+    pub async fn setup<N: Network, R: RngCore + CryptoRng>(
+        net: &mut N,
+        session: &[u8],
+        rng: &mut R,
+    ) -> Result<Self, OtError> {
+        if net.parties() != 2 {
+            return Err(OtError::InvalidRequest(format!(
+                "TinyOT needs 2 parties, the session has {}",
+                net.parties()
+            )));
+        }
+        let (party, peer) = (net.party(), 1 - net.party());
+        let pin = 1u128 << PINNED_BIT;
+        let delta = (rng.next_u64() as u128 | (rng.next_u64() as u128) << 64) & !pin
+            | if party == 0 { pin } else { 0 };
+        let tag = |from: PartyId| [session, b"/from-", &[from as u8]].concat();
+        let (sender, receiver) = if party == 0 {
+            let s = OtExtSender::setup_with_delta(net, peer, &tag(party), delta, rng).await?;
+            (s, OtExtReceiver::setup(net, peer, &tag(peer), rng).await?)
+        } else {
+            let r = OtExtReceiver::setup(net, peer, &tag(peer), rng).await?;
+            (OtExtSender::setup_with_delta(net, peer, &tag(party), delta, rng).await?, r)
+        };
+        Ok(TinyOt {
+            party,
+            peer,
+            session: session.to_vec(),
+            sender,
+            receiver,
+            hash: TccrHash::default(),
+            gates: 0,
+            batches: 0,
+            failed: false,
+        })
+    }
+
+    /// This party's global key `Δ`.
+    pub fn delta(&self) -> Block {
+        self.sender.delta()
+    }
+
+    /// This party's index (0 or 1).
+    pub fn party(&self) -> PartyId {
+        self.party
+    }
+
+    fn guard(&mut self) -> Result<(), OtError> {
+        if self.failed {
+            return Err(OtError::InvalidRequest(
+                "this TinyOT instance failed before and cannot be used again".into(),
+            ));
+        }
+        self.failed = true;
+        Ok(())
+    }
+
+    /// `count` random authenticated bits.
+    pub async fn abits<N: Network, R: RngCore + CryptoRng>(
+        &mut self,
+        net: &mut N,
+        count: usize,
+        rng: &mut R,
+    ) -> Result<Vec<ABit>, OtError> {
+        self.guard()?;
+        let out = self.abits_inner(net, count, rng).await?;
+        self.failed = false;
+        Ok(out)
+    }
+
+    async fn abits_inner<N: Network, R: RngCore + CryptoRng>(
+        &mut self,
+        net: &mut N,
+        count: usize,
+        rng: &mut R,
+    ) -> Result<Vec<ABit>, OtError> {
+        let bits: Vec<bool> = (0..count).map(|_| rng.next_u32() & 1 == 1).collect();
+        let (keys, macs) = if self.party == 0 {
+            let keys = self.sender.extend_correlated(net, count, rng).await?;
+            (keys, self.receiver.extend_correlated(net, &bits, rng).await?)
+        } else {
+            let macs = self.receiver.extend_correlated(net, &bits, rng).await?;
+            (self.sender.extend_correlated(net, count, rng).await?, macs)
+        };
+        Ok(bits.into_iter().zip(macs).zip(keys).map(|((bit, mac), key)| ABit { bit, mac, key }).collect())
+    }
+
+    /// `count` AND triples `[x], [y], [z = x·y]`, as `[x, y, z]` per triple.
+    pub async fn and_triples<N: Network, R: RngCore + CryptoRng>(
+        &mut self,
+        net: &mut N,
+        count: usize,
+        rng: &mut R,
+    ) -> Result<Vec<[ABit; 3]>, OtError> {
+        self.guard()?;
+        let buckets = count.max(MIN_BUCKETS);
+        let b = bucket_size(buckets);
+        let m = buckets * b;
+        let all = self.abits_inner(net, 3 * m, rng).await?;
+        let (x, rest) = all.split_at(m);
+        let (y, r) = rest.split_at(m);
+        let mut z = r.to_vec();
+        let digest = self.leaky_and(net, x, y, &mut z).await?;
+        let coins = self.equality_and_coins(net, digest, rng).await?;
+        let mut triples = self.bucket(net, x, y, &z, b, count, coins).await?;
+        triples.truncate(count);
+        self.batches += 1;
+        self.failed = false;
+        Ok(triples)
+    }
+}

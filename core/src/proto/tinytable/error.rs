@@ -110,6 +110,16 @@ pub enum TinyTableError {
         /// The step whose check failed.
         step: Step,
     },
+    /// The two-party OT-based preprocessing failed (see [`OtFailure`]); `source` names the step
+    /// or the check.
+    #[error("party {party}: OT-based preprocessing failed: {source}")]
+    Preprocessing {
+        /// The party that observed the failure.
+        party: PartyId,
+        /// What failed.
+        #[source]
+        source: OtFailure,
+    },
     /// The peer's opened bits do not match their authentication strings: the peer deviated from
     /// the protocol (or its material was forged). The protocol aborted; no output was revealed.
     #[error("party {party}: MAC check failed on {check}: peer cheated, aborting")]
@@ -120,6 +130,11 @@ pub enum TinyTableError {
         check: MacCheck,
     },
 }
+
+/// The OT-based preprocessing (TinyOT bits and triples over OT extension, `crate::ot`) failed:
+/// a malformed message, a failed check (the peer deviated) or the network. No material was
+/// produced.
+pub type OtFailure = crate::ot::OtError;
 
 /// The authenticated openings a malicious-secure run checks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -6,15 +6,21 @@
 //! P's global key in GF(2^k). Because shares are bits, `α·x` is `α` or 0, so the format needs only
 //! XOR of k-bit words ([`MacWord`]). Sums and products with public bits are local ([`Auth`]).
 //!
-//! **Trust model of [`IdealTinyOt`]:** it stands in for the TinyOT preprocessing functionality.
-//! Both parties' instances expand one shared seed and each keeps its own view, so each instance
-//! could compute the other's shares: it is an *ideal functionality for tests and benchmarks*, not a
-//! protocol. An OT-based implementation (TinyOT / \[FKOS15\]) implements [`TinyOtSource`] over the
-//! [`Network`] and replaces it without changes to [`super::fig8`].
+//! Two implementations:
+//! - [`OtTinyOt`], the protocol: authenticated bits and triples from OT between the two parties
+//!   ([`crate::ot::TinyOt`]: KOS15 OT extension, WRK17/KRRW18 leaky AND with bucketing), with the
+//!   128-bit MACs, keys and global keys truncated to k bits — the MAC relation holds bit by bit,
+//!   and the bit TinyOT pins in each global key (bit 127) lies outside every truncation. Nothing
+//!   but the two parties is trusted.
+//! - [`IdealTinyOt`], a **test helper**: it stands in for the TinyOT preprocessing
+//!   functionality. Both parties' instances expand one shared seed and each keeps its own view,
+//!   so each instance could compute the other's shares: an *ideal functionality for tests and
+//!   benchmarks*, not a protocol.
 
 use super::error::TinyTableError;
 use super::mac::MacWord;
 use crate::net::{Network, PartyId};
+use crate::ot::{ABit, TinyOt};
 use core::future::Future;
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
@@ -208,5 +214,78 @@ mod tests {
     #[test]
     fn ideal_source_gives_valid_macs_and_triples_k32() {
         check_source::<u32>();
+    }
+}
+
+/// TinyOT preprocessing between the two parties over OT (see the module docs), with k-bit MACs.
+pub struct OtTinyOt<M> {
+    inner: TinyOt,
+    rng: ChaCha20Rng,
+    _mac: core::marker::PhantomData<M>,
+}
+
+impl<M> core::fmt::Debug for OtTinyOt<M> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("OtTinyOt").field("party", &self.inner.party()).finish_non_exhaustive()
+    }
+}
+
+/// The low k bits of a 128-bit MAC, key or global key.
+fn truncate<M: MacWord>(block: crate::ot::Block) -> M {
+    M::get(&block.to_le_bytes())
+}
+
+fn truncate_bit<M: MacWord>(a: ABit) -> Auth<M> {
+    Auth { bit: a.bit, mac: truncate(a.mac), key: truncate(a.key) }
+}
+
+impl<M: MacWord> OtTinyOt<M> {
+    /// Sets up the OT extensions of both directions with the peer (both parties call this with
+    /// the same `session` tag); `rng` is this party's CSPRNG (for example
+    /// [`crate::rng::session_rng`]).
+    pub async fn setup<N: Network>(
+        net: &mut N,
+        session: &[u8],
+        mut rng: ChaCha20Rng,
+    ) -> Result<Self, TinyTableError> {
+        let party = net.party();
+        let inner = TinyOt::setup(net, session, &mut rng)
+            .await
+            .map_err(|source| TinyTableError::Preprocessing { party, source })?;
+        Ok(OtTinyOt { inner, rng, _mac: core::marker::PhantomData })
+    }
+}
+
+impl<M: MacWord> TinyOtSource<M> for OtTinyOt<M> {
+    fn global_key(&self) -> M {
+        truncate(self.inner.delta())
+    }
+
+    async fn random_bits<N: Network>(
+        &mut self,
+        net: &mut N,
+        count: usize,
+    ) -> Result<Vec<Auth<M>>, TinyTableError> {
+        let party = net.party();
+        let bits = self
+            .inner
+            .abits(net, count, &mut self.rng)
+            .await
+            .map_err(|source| TinyTableError::Preprocessing { party, source })?;
+        Ok(bits.into_iter().map(truncate_bit).collect())
+    }
+
+    async fn and_triples<N: Network>(
+        &mut self,
+        net: &mut N,
+        count: usize,
+    ) -> Result<Vec<[Auth<M>; 3]>, TinyTableError> {
+        let party = net.party();
+        let triples = self
+            .inner
+            .and_triples(net, count, &mut self.rng)
+            .await
+            .map_err(|source| TinyTableError::Preprocessing { party, source })?;
+        Ok(triples.into_iter().map(|t| t.map(truncate_bit)).collect())
     }
 }

@@ -6,7 +6,7 @@ use super::fig8::{fig8_binary, fig8_malicious};
 use super::malicious::evaluate_malicious;
 use super::online::{evaluate_batch, Outputs};
 use super::tests_malicious::{own_values, random_circuit, shared_aes128, Attack, Tamper};
-use super::tinyot::IdealTinyOt;
+use super::tinyot::{IdealTinyOt, OtTinyOt};
 use super::*;
 use crate::circuit::aes_bristol::{input_bits, output_bytes};
 use crate::circuit::Circuit;
@@ -207,4 +207,91 @@ fn fig8_wrong_input_mask_bit_is_detected() {
     // Message 1 opens the masks of the peer's 128 input wires.
     fig8_deviation(Attack::Flip { message: 1, byte: 0, mask: 0x01 }, 0, MacCheck::PrepMasks);
     fig8_deviation(Attack::Flip { message: 1, byte: 15, mask: 0x80 }, 1, MacCheck::PrepMasks);
+}
+
+/// Fig. 8 material from the OT-based TinyOT source ([`OtTinyOt`]) — no ideal functionality, no
+/// dealer: the two parties set up OT extension, build the tables, then evaluate.
+fn fig8_over_ot_then_online<M: MacWord>(
+    circuit: &Circuit,
+    io: &IoSpec,
+    inputs: &[Vec<Vec<bool>>],
+) -> Vec<Vec<Outputs>> {
+    run_session(2, |mut net| {
+        let party = net.party();
+        let mine: Vec<Vec<Vec<bool>>> = inputs.iter().map(|v| own_values(io, v, party)).collect();
+        async move {
+            let rng = ChaCha20Rng::seed_from_u64(70 + party as u64);
+            let mut source = OtTinyOt::<M>::setup(&mut net, b"fig8-over-ot", rng).await.expect("OT setup");
+            let prep = fig8_malicious(&mut net, &mut source, circuit, io, mine.len()).await.expect("fig8");
+            evaluate_malicious(&mut net, circuit, &prep, &mine).await.expect("online")
+        }
+    })
+}
+
+#[test]
+fn fips197_with_fig8_material_from_ot_k64_and_k32() {
+    let [k, p] = input_bits(&FIPS_KEY, &FIPS_PT);
+    for out in fig8_over_ot_then_online::<u64>(shared_aes128(), &aes_io(), &[vec![k.clone(), p.clone()]]) {
+        assert_eq!(output_bytes(out[0][0].as_ref().expect("revealed")), Some(FIPS_CT));
+    }
+    for out in fig8_over_ot_then_online::<u32>(shared_aes128(), &aes_io(), &[vec![k, p]]) {
+        assert_eq!(output_bytes(out[0][0].as_ref().expect("revealed")), Some(FIPS_CT));
+    }
+}
+
+#[test]
+fn random_circuit_with_fig8_material_from_ot() {
+    let mut rng = ChaCha20Rng::seed_from_u64(71);
+    let circuit = random_circuit(&mut rng, 3, 60, 3);
+    let io = IoSpec { input_owners: vec![0, 1, 0], reveal: vec![Reveal::Both, Reveal::To(0), Reveal::To(1)] };
+    let inputs: Vec<Vec<Vec<bool>>> = (0..4)
+        .map(|_| {
+            circuit
+                .input_widths()
+                .iter()
+                .map(|&w| (0..w).map(|_| rng.next_u32() & 1 == 1).collect())
+                .collect()
+        })
+        .collect();
+    for (party, out) in fig8_over_ot_then_online::<u64>(&circuit, &io, &inputs).into_iter().enumerate() {
+        for (i, values) in inputs.iter().enumerate() {
+            for (v, bits) in circuit.evaluate(values).expect("plaintext").iter().enumerate() {
+                assert_eq!(
+                    out[i][v],
+                    io.reveal[v].includes(party).then(|| bits.clone()),
+                    "party {party} instance {i}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_party_cheating_in_the_ot_preprocessing_makes_the_other_abort_before_any_table_exists() {
+    // Party 1 flips bits of its half gates in the triple generation (its 8th message: after the
+    // base OTs, the extensions' setup and the authenticated bits): party 0's equality check fails.
+    let circuit = shared_aes128();
+    let io = aes_io();
+    let results = run_session(2, |net| {
+        let party = net.party();
+        let io = &io;
+        async move {
+            let edit = move |i: u64, m: &mut Vec<u8>| {
+                if party == 1 && i == 7 {
+                    m.iter_mut().step_by(16).for_each(|b| *b ^= 1);
+                }
+            };
+            let mut net = crate::net::tamper::Tamper::new(net, edit);
+            let rng = ChaCha20Rng::seed_from_u64(72 + party as u64);
+            let mut source = OtTinyOt::<u64>::setup(&mut net, b"fig8-over-ot", rng).await?;
+            fig8_malicious(&mut net, &mut source, circuit, io, 1).await.map(|_| ())
+        }
+    });
+    assert_eq!(
+        results[0],
+        Err(TinyTableError::Preprocessing {
+            party: 0,
+            source: crate::ot::OtError::CheckFailed { check: "tinyot leaky-and equality" }
+        })
+    );
 }

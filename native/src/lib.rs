@@ -8,6 +8,8 @@
 //!   with the conventions shared with the TypeScript SDK (session id of a relay room).
 //! - [`relay_process`]: starting a local relay process (`node server/dist/cli.js`) for tests and
 //!   the benchmark.
+//! - [`loopback`]: TCP loopback sessions with Noise channels and thread CPU time, for the
+//!   benchmark commands.
 //! - [`threads`]: one OS thread and current-thread runtime per party, for local sessions.
 //! - [`alloc_tuning`]: keeping freed memory for reuse (fewer page faults per protocol round).
 //! - [`cli`]: the shared `main` of the command-line programs.
@@ -23,6 +25,7 @@ pub mod alloc_tuning;
 pub mod cli;
 mod inbox;
 pub mod job;
+pub mod loopback;
 pub mod relay;
 pub mod relay_process;
 pub mod tcp;

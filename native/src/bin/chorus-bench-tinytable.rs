@@ -38,7 +38,6 @@
 use chorus_core::aes::{Aes, Block};
 use chorus_core::circuit::aes_bristol::{output_bytes, value_bits};
 use chorus_core::circuit::{aes_gen, Circuit};
-use chorus_core::net::secure::{SecureConfig, SecureNetwork};
 use chorus_core::net::Network;
 use chorus_core::proto::tinytable::aes_tables::{self, AesTablePrep};
 use chorus_core::proto::tinytable::online::evaluate_sliced;
@@ -47,7 +46,7 @@ use chorus_core::proto::tinytable::{
     Reveal, SlicedPrep, TrustedDealer,
 };
 use chorus_core::rng::{seeded_rng, session_rng};
-use chorus_native::tcp::{TcpConfig, TcpNetwork};
+use chorus_native::loopback::{thread_cpu_time, LoopbackMesh};
 use chorus_native::threads::run_party_threads;
 use clap::Parser;
 use rand_core::RngCore;
@@ -298,9 +297,7 @@ fn run_once(
     }
     let material: Arc<[Mutex<Option<Material>>; 2]> = Arc::new(material.map(|m| Mutex::new(Some(m))));
 
-    let listeners = loopback_listeners()?;
-    let addrs: Vec<_> = listeners.iter().map(|l| l.local_addr().expect("bound")).collect();
-    let listeners = Arc::new(Mutex::new(listeners.into_iter().map(Some).collect::<Vec<_>>()));
+    let mesh = LoopbackMesh::new(2)?;
     let mut secret = [0u8; 32];
     session_rng().map_err(|e| e.to_string())?.fill_bytes(&mut secret);
     let barrier = Arc::new(tokio::sync::Barrier::new(2));
@@ -308,17 +305,10 @@ fn run_once(
     let circuit = circuit.clone();
 
     let results = run_party_threads(2, move |p| {
-        let (listeners, addrs, barrier) = (listeners.clone(), addrs.clone(), barrier.clone());
+        let (mesh, barrier) = (mesh.clone(), barrier.clone());
         let (material, plaintext, circuit) = (material.clone(), plaintext.clone(), circuit.clone());
         async move {
-            let std_listener = listeners.lock().expect("listeners").get_mut(p).and_then(Option::take);
-            let listener = tokio::net::TcpListener::from_std(std_listener.ok_or("listener missing")?)
-                .map_err(|e| e.to_string())?;
-            let config = TcpConfig { connect_timeout: TIMEOUT, ..TcpConfig::default() };
-            let (inner, flush) =
-                TcpNetwork::establish(p, listener, &addrs, &config).await.map_err(|e| e.to_string())?;
-            let secure = SecureConfig::session_secret(b"chorus/bench/tinytable", &secret);
-            let mut net = SecureNetwork::establish(inner, secure).await.map_err(|e| e.to_string())?;
+            let (mut net, flush) = mesh.connect(p, b"chorus/bench/tinytable", &secret, TIMEOUT).await?;
             let material = material[p].lock().expect("material").take().ok_or("material missing")?;
             barrier.wait().await;
             let before = net.stats();
@@ -441,24 +431,4 @@ fn ciphertexts(result: Vec<Vec<Option<Vec<bool>>>>) -> impl Iterator<Item = Bloc
         let bits = outputs.into_iter().next().flatten().unwrap_or_default();
         output_bytes(&bits).unwrap_or_default()
     })
-}
-
-/// CPU time of the calling thread so far, from `/proc/thread-self/schedstat` (Linux; `None`
-/// elsewhere). Each party runs on its own thread with a current-thread runtime, so this covers its
-/// protocol work and its transport tasks (framing, Noise, socket calls) alike.
-fn thread_cpu_time() -> Option<Duration> {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    let nanos: u64 = text.split_whitespace().next()?.parse().ok()?;
-    Some(Duration::from_nanos(nanos))
-}
-
-fn loopback_listeners() -> Result<Vec<std::net::TcpListener>, String> {
-    (0..2)
-        .map(|_| {
-            let l = std::net::TcpListener::bind("127.0.0.1:0")
-                .map_err(|e| format!("binding a loopback port: {e}"))?;
-            l.set_nonblocking(true).map_err(|e| e.to_string())?;
-            Ok(l)
-        })
-        .collect()
 }

@@ -24,7 +24,7 @@
 //! 4. *Check* (KOS15 §3, the correlation check): the receiver sends `x = ⊕ χ_j·r_j` and
 //!    `t = Σ χ_j·t_j` (a 256-bit carry-less sum, compared unreduced, which is as strict as the
 //!    GF(2^128) comparison); the sender checks `Σ χ_j·q_j = t ⊕ x·Δ` and aborts with
-//!    [`OtError::CheckFailed`] otherwise. The `κ + s` padding rows mask `x` and `t`, so the check
+//!    [`OtError::CheckFailed`](super::OtError::CheckFailed) otherwise. The `κ + s` padding rows mask `x` and `t`, so the check
 //!    reveals nothing of the real choices. A receiver that used inconsistent `r` in some columns
 //!    passes only by guessing the matching bits of `Δ` (each guess halves its chance), as KOS15's
 //!    analysis allows; Roy's SoftSpoken paper revisits that analysis.
@@ -52,7 +52,7 @@ pub use sender::OtExtSender;
 
 use sha2::{Digest, Sha256};
 
-use super::{Block, OtError};
+use super::Block;
 use crate::field::clmul::Backend;
 
 /// κ: base OTs and bits per block.

@@ -6,7 +6,7 @@ use super::*;
 use crate::net::memory::{run_session, MemoryNetwork};
 use crate::net::tamper::Tamper;
 use crate::net::{NetStats, Network};
-use crate::ot::OtExtReceiver;
+use crate::ot::{OtError, OtExtReceiver};
 use crate::rng::seeded_rng;
 use proptest::prelude::*;
 use rand_core::RngCore;

@@ -90,4 +90,4 @@ pub use online::prepare_circuit;
 pub use prep::{BinaryPrep, IoSpec, Preprocessing, Reveal, TrustedDealer};
 pub use sbox_prep::MaliciousAesPrep;
 pub use slice::SlicedPrep;
-pub use tinyot::{Auth, IdealTinyOt, OtTinyOt, TinyOtSource};
+pub use tinyot::{Auth, IdealTinyOt, OtAuthBitPool, OtTinyOt, TinyOtSource};

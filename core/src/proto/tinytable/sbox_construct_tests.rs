@@ -160,3 +160,26 @@ fn short_ideal_pool_is_a_typed_error() {
     ));
     assert!(matches!(r, Err(TinyTableError::PrepMismatch { party: 0, .. })), "{r:?}");
 }
+
+#[test]
+fn tables_built_from_ot_generated_bits_and_triples_give_fips197() {
+    // The real two-party source: TinyOT over OT extension fills each party's pool, then the §4
+    // construction and the malicious online phase run as usual.
+    let key: Block = core::array::from_fn(|i| i as u8);
+    let pt: Block =
+        [0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff];
+    let built = run_session(2, |mut net| async move {
+        let rng = ChaCha20Rng::seed_from_u64(90 + net.party() as u64);
+        let mut ot = OtTinyOt::<u64>::setup(&mut net, b"sbox-over-ot", rng).await.expect("OT setup");
+        let mut pool = OtAuthBitPool::generate(&mut net, &mut ot, RANDOM_BITS_PER_BLOCK, TRIPLES_PER_BLOCK)
+            .await
+            .expect("pool");
+        construct_malicious_aes_tables(&mut net, &mut pool, 0, Reveal::Both, 1, HASH_KEY)
+            .await
+            .expect("tables")
+    });
+    let preps: [MaliciousAesPrep; 2] = built.try_into().expect("two parties");
+    for out in online(&preps, &[key], &[pt]) {
+        assert_eq!(out, vec![Some(reference(&key, &pt))]);
+    }
+}

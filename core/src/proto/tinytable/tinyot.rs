@@ -12,6 +12,9 @@
 //!   128-bit MACs, keys and global keys truncated to k bits — the MAC relation holds bit by bit,
 //!   and the bit TinyOT pins in each global key (bit 127) lies outside every truncation. Nothing
 //!   but the two parties is trusted.
+//! - [`OtAuthBitPool`]: the same OT-generated bits and triples, made ahead and handed to the §4
+//!   S-box-table construction through its synchronous [`AuthBitSource`] (k = 64, the §3 MAC's
+//!   64-bit `α`; tags and keys are the low 64 bits of TinyOT's, which keeps the relation).
 //! - [`IdealTinyOt`], a **test helper**: it stands in for the TinyOT preprocessing
 //!   functionality. Both parties' instances expand one shared seed and each keeps its own view,
 //!   so each instance could compute the other's shares: an *ideal functionality for tests and
@@ -19,6 +22,7 @@
 
 use super::error::TinyTableError;
 use super::mac::MacWord;
+use super::sbox_construct::{AuthBit, AuthBitSource, AuthTriple};
 use crate::net::{Network, PartyId};
 use crate::ot::{ABit, TinyOt};
 use core::future::Future;
@@ -287,5 +291,65 @@ impl<M: MacWord> TinyOtSource<M> for OtTinyOt<M> {
             .await
             .map_err(|source| TinyTableError::Preprocessing { party, source })?;
         Ok(triples.into_iter().map(|t| t.map(truncate_bit)).collect())
+    }
+}
+
+/// Authenticated bits and triples generated over OT before the §4 S-box construction runs, in
+/// the construction's [`AuthBit`] format (see the module docs).
+pub struct OtAuthBitPool {
+    party: PartyId,
+    alpha: u64,
+    bits: Vec<AuthBit>,
+    triples: Vec<AuthTriple>,
+}
+
+impl core::fmt::Debug for OtAuthBitPool {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("OtAuthBitPool")
+            .field("party", &self.party)
+            .field("bits", &self.bits.len())
+            .field("triples", &self.triples.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl OtAuthBitPool {
+    /// Generates `bits` authenticated bits and `triples` triples with the peer over `source`.
+    pub async fn generate<N: Network>(
+        net: &mut N,
+        source: &mut OtTinyOt<u64>,
+        bits: usize,
+        triples: usize,
+    ) -> Result<Self, TinyTableError> {
+        let to_bit = |a: Auth<u64>| AuthBit { share: a.bit, tag: a.mac as u128, key: a.key as u128 };
+        let made = source.and_triples(net, triples).await?;
+        let triples = made
+            .into_iter()
+            .map(|[a, b, c]| AuthTriple { a: to_bit(a), b: to_bit(b), c: to_bit(c) })
+            .collect();
+        let bits = source.random_bits(net, bits).await?.into_iter().map(to_bit).collect();
+        Ok(OtAuthBitPool { party: net.party(), alpha: source.global_key(), bits, triples })
+    }
+
+    fn take<T>(party: PartyId, pool: &mut Vec<T>, n: usize, what: &str) -> Result<Vec<T>, TinyTableError> {
+        if pool.len() < n {
+            return Err(TinyTableError::PrepMismatch {
+                party,
+                reason: format!("the OT-generated pool has {} {what} left, {n} requested", pool.len()),
+            });
+        }
+        Ok(pool.drain(..n).collect())
+    }
+}
+
+impl AuthBitSource for OtAuthBitPool {
+    fn alpha(&self) -> u64 {
+        self.alpha
+    }
+    fn random_bits(&mut self, n: usize) -> Result<Vec<AuthBit>, TinyTableError> {
+        Self::take(self.party, &mut self.bits, n, "bits")
+    }
+    fn triples(&mut self, n: usize) -> Result<Vec<AuthTriple>, TinyTableError> {
+        Self::take(self.party, &mut self.triples, n, "triples")
     }
 }

@@ -1,0 +1,65 @@
+//! Kernels of the OT engine (`chorus_core::ot`): the bit-matrix transpose, the AES-CTR PRG, the
+//! fixed-key-AES correlation-robust hash, and a whole KOS15 correlated-OT extension with both
+//! parties in one thread over the in-memory network (no channel encryption, no sockets) — the
+//! compute floor under `chorus-bench-ot`'s loopback figures.
+
+use chorus_core::net::memory::run_session;
+use chorus_core::net::Network;
+use chorus_core::ot::prg::{Prg, TccrHash};
+use chorus_core::ot::transpose::transpose_128;
+use chorus_core::ot::{OtExtReceiver, OtExtSender};
+use chorus_core::rng::seeded_rng;
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use std::hint::black_box;
+
+const N: usize = 1 << 16;
+
+fn kernels(c: &mut Criterion) {
+    let mut g = c.benchmark_group("ot_kernels");
+    g.throughput(Throughput::Elements(N as u64));
+    let rows: Vec<u64> = (0..128 * N / 64).map(|i| (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)).collect();
+    let mut out = vec![0u128; N];
+    g.bench_function("transpose_128_x_64k", |b| b.iter(|| transpose_128(black_box(&rows), N / 64, &mut out)));
+    let mut prg = Prg::new(7);
+    let mut blocks = vec![0u128; N];
+    g.bench_function("prg_64k_blocks", |b| b.iter(|| prg.fill(black_box(&mut blocks))));
+    let h = TccrHash::default();
+    g.bench_function("tccr_hash_64k_blocks", |b| b.iter(|| h.hash_in_place(3, black_box(&mut blocks))));
+    g.finish();
+}
+
+fn extension(c: &mut Criterion) {
+    let mut g = c.benchmark_group("ot_extension_in_memory");
+    g.sample_size(10);
+    for n in [1usize << 16, 1 << 20] {
+        g.throughput(Throughput::Elements(n as u64));
+        let choices: Vec<bool> = (0..n).map(|i| i % 3 == 0).collect();
+        g.bench_function(format!("correlated_{n}"), |b| {
+            b.iter_batched(
+                || (),
+                |_| {
+                    run_session(2, |mut net| {
+                        let choices = &choices;
+                        async move {
+                            let mut rng = seeded_rng(net.party() as u64);
+                            if net.party() == 0 {
+                                let mut s =
+                                    OtExtSender::setup(&mut net, 1, b"bench", &mut rng).await.unwrap();
+                                s.extend_correlated(&mut net, choices.len(), &mut rng).await.unwrap().len()
+                            } else {
+                                let mut r =
+                                    OtExtReceiver::setup(&mut net, 0, b"bench", &mut rng).await.unwrap();
+                                r.extend_correlated(&mut net, choices, &mut rng).await.unwrap().len()
+                            }
+                        }
+                    })
+                },
+                BatchSize::PerIteration,
+            )
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, kernels, extension);
+criterion_main!(benches);

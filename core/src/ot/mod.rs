@@ -6,6 +6,8 @@
 //!   Transfer", CCS 2019), one round for a whole batch.
 //! - [`extension`]: maliciously secure OT extension (KOS15): correlated, random and
 //!   chosen-message OT in batches of any size, columns streamed in bounded chunks.
+//! - [`cope`]: correlated OT over GF(2^128) (MASCOT's COPE with its check) for authenticating
+//!   field elements.
 //! - [`tinyot`]: TinyOT authenticated bits and AND triples (WRK17 / KRRW18 leaky AND with
 //!   bucketing) for two parties, from the extension.
 //! - [`prg`]: the AES-CTR PRG and the fixed-key-AES correlation-robust hash.
@@ -17,6 +19,8 @@
 
 pub mod base;
 pub mod block;
+mod coins;
+pub mod cope;
 mod error;
 pub mod extension;
 pub mod prg;
@@ -24,6 +28,7 @@ pub mod tinyot;
 pub mod transpose;
 
 pub use block::Block;
+pub use cope::{CopeReceiver, CopeSender};
 pub use error::OtError;
 pub use extension::{OtExtReceiver, OtExtSender};
 pub use tinyot::{ABit, TinyOt};

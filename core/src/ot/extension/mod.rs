@@ -11,7 +11,7 @@
 //! **Protocol** (one [`OtExtSender`] / [`OtExtReceiver`] pair per direction):
 //! 1. *Setup.* The extension's sender picks `Δ ∈ {0,1}^128` and, as the **receiver** of 128 base
 //!    OTs ([`super::base`]) with choice bits `Δ_i`, learns one seed `k_i^{Δ_i}` of each pair the
-//!    extension's receiver holds. The sender also commits to its first coin ([`commit`]).
+//!    extension's receiver holds. The sender also commits to its first coin.
 //! 2. *Extend N.* The receiver pads its choices with `κ + s` random bits (s = [`STAT_SECURITY`])
 //!    to `N'` (a multiple of [`CHUNK_ALIGN`]), and for every column `i` sends
 //!    `u_i = G(k_i^0) ⊕ G(k_i^1) ⊕ r` and keeps `t_i = G(k_i^0)`; the sender computes
@@ -20,7 +20,7 @@
 //!    beyond the outputs stays bounded and the sender works while the receiver still sends.
 //! 3. *Coins.* With its last chunk the receiver sends a fresh seed `s_R`; the sender opens the
 //!    seed `s_S` it committed to *before* it saw any column, and commits to the next batch's seed.
-//!    `χ_1..χ_N' = PRG(H(s_S, s_R))` is therefore uniform to either party.
+//!    `χ_1..χ_N' = PRG(H(s_S, s_R))` is therefore uniform to either party ([`super::coins`]).
 //! 4. *Check* (KOS15 §3, the correlation check): the receiver sends `x = ⊕ χ_j·r_j` and
 //!    `t = Σ χ_j·t_j` (a 256-bit carry-less sum, compared unreduced, which is as strict as the
 //!    GF(2^128) comparison); the sender checks `Σ χ_j·q_j = t ⊕ x·Δ` and aborts with
@@ -50,8 +50,6 @@ mod tests;
 pub use receiver::OtExtReceiver;
 pub use sender::OtExtSender;
 
-use sha2::{Digest, Sha256};
-
 use super::Block;
 use crate::field::clmul::Backend;
 
@@ -74,41 +72,11 @@ fn chunk_lens(padded: usize) -> impl Iterator<Item = usize> {
     (0..padded).step_by(CHUNK_OTS).map(move |start| CHUNK_OTS.min(padded - start))
 }
 
-const COMMIT_TAG: &[u8] = b"chorus/ot/kos15/coin-commitment/v1";
-const CHI_TAG: &[u8] = b"chorus/ot/kos15/chi/v1";
 const BASE_TAG: &[u8] = b"chorus/ot/kos15/base/v1";
-
-/// A 32-byte coin seed.
-type Seed = [u8; 32];
-
-/// The commitment to the sender's coin for extension number `batch` of session `session`.
-fn commit(session: &[u8], batch: u64, seed: &Seed) -> [u8; 32] {
-    let mut h = Sha256::new();
-    h.update(COMMIT_TAG);
-    h.update((session.len() as u64).to_le_bytes());
-    h.update(session);
-    h.update(batch.to_le_bytes());
-    h.update(seed);
-    h.finalize().into()
-}
 
 /// The session tag of the base OTs under an extension session.
 fn base_session(session: &[u8]) -> Vec<u8> {
     [BASE_TAG, session].concat()
-}
-
-/// The check coefficients `χ_1..χ_n` from both parties' seeds.
-fn chis(session: &[u8], batch: u64, sender: &Seed, receiver: &Seed, n: usize) -> Vec<Block> {
-    let mut h = Sha256::new();
-    h.update(CHI_TAG);
-    h.update((session.len() as u64).to_le_bytes());
-    h.update(session);
-    h.update(batch.to_le_bytes());
-    h.update(sender);
-    h.update(receiver);
-    let digest: [u8; 32] = h.finalize().into();
-    let key = u128::from_le_bytes(digest[..16].try_into().expect("16 bytes"));
-    super::prg::Prg::new(key).blocks(n)
 }
 
 /// `Σ χ_j·rows_j`, unreduced (256 bits as `[low, high]`).

@@ -2,9 +2,10 @@
 
 use rand_core::{CryptoRng, RngCore};
 
-use super::{chis, chunk_lens, commit, padded_len, weighted_sum, Seed, KAPPA};
+use super::{chunk_lens, padded_len, weighted_sum, KAPPA};
 use crate::field::clmul::Backend;
 use crate::net::{Network, PartyId};
+use crate::ot::coins::ReceiverCoins;
 use crate::ot::prg::{Prg, TccrHash};
 use crate::ot::transpose::transpose_128;
 use crate::ot::{base, block, Block, OtError};
@@ -12,10 +13,9 @@ use crate::ot::{base, block, Block, OtError};
 /// One party's receiver side of an OT extension with one peer.
 pub struct OtExtReceiver {
     peer: PartyId,
-    session: Vec<u8>,
     columns: Vec<[Prg; 2]>,
     batch: u64,
-    commitment: [u8; 32],
+    coins: ReceiverCoins,
     tweak: u128,
     hash: TccrHash,
     backend: Backend,
@@ -51,16 +51,12 @@ impl OtExtReceiver {
     ) -> Result<Self, OtError> {
         net.check_peer(peer)?;
         let pairs = base::send_random(net, peer, KAPPA, &super::base_session(session), rng).await?;
-        let msg = net.recv(peer).await?;
-        let commitment: [u8; 32] = msg.as_slice().try_into().map_err(|_| {
-            OtError::malformed("kos15 coin commitment", format!("expected 32 bytes, got {}", msg.len()))
-        })?;
+        let coins = ReceiverCoins::new(session, &net.recv(peer).await?, "kos15 coin commitment")?;
         Ok(OtExtReceiver {
             peer,
-            session: session.to_vec(),
             columns: pairs.into_iter().map(|[k0, k1]| [Prg::new(k0), Prg::new(k1)]).collect(),
             batch: 0,
-            commitment,
+            coins,
             tweak: 0,
             hash: TccrHash::default(),
             backend: Backend::detect(),
@@ -155,22 +151,13 @@ impl OtExtReceiver {
             start += len;
         }
 
-        let mut seed: Seed = [0u8; 32];
-        rng.fill_bytes(&mut seed);
+        let seed = ReceiverCoins::fresh(rng);
         net.send(self.peer, seed.to_vec())?;
-        let msg = net.recv(self.peer).await?;
-        if msg.len() != 64 {
-            return Err(OtError::malformed(
-                "kos15 coin opening",
-                format!("expected 64 bytes, got {}", msg.len()),
-            ));
-        }
-        let sender_seed: Seed = msg[..32].try_into().expect("32 bytes");
-        if commit(&self.session, self.batch, &sender_seed) != self.commitment {
-            return Err(OtError::CheckFailed { check: "kos15 sender coin commitment" });
-        }
-        self.commitment = msg[32..].try_into().expect("32 bytes");
-        let chis = chis(&self.session, self.batch, &sender_seed, &seed, padded);
+        let opening = net.recv(self.peer).await?;
+        let chis = self
+            .coins
+            .verify(&opening, &seed, "kos15 coin opening", "kos15 sender coin commitment")?
+            .blocks(padded);
 
         let x = chis.iter().enumerate().fold(0u128, |x, (j, &chi)| {
             x ^ (chi & 0u128.wrapping_sub(((r[j / 64] >> (j % 64)) & 1) as u128))

@@ -2,9 +2,10 @@
 
 use rand_core::{CryptoRng, RngCore};
 
-use super::{chis, chunk_lens, commit, padded_len, weighted_sum, Seed, CHECK_BYTES, KAPPA};
+use super::{chunk_lens, padded_len, weighted_sum, CHECK_BYTES, KAPPA};
 use crate::field::clmul::Backend;
 use crate::net::{Network, PartyId};
+use crate::ot::coins::SenderCoins;
 use crate::ot::prg::{Prg, TccrHash};
 use crate::ot::transpose::transpose_128;
 use crate::ot::{base, block, Block, OtError};
@@ -12,11 +13,10 @@ use crate::ot::{base, block, Block, OtError};
 /// One party's sender side of an OT extension with one peer.
 pub struct OtExtSender {
     peer: PartyId,
-    session: Vec<u8>,
     delta: Block,
     columns: Vec<Prg>,
     batch: u64,
-    next_seed: Seed,
+    coins: SenderCoins,
     tweak: u128,
     hash: TccrHash,
     backend: Backend,
@@ -57,16 +57,14 @@ impl OtExtSender {
         net.check_peer(peer)?;
         let choices: Vec<bool> = (0..KAPPA).map(|i| (delta >> i) & 1 == 1).collect();
         let seeds = base::receive_random(net, peer, &choices, &super::base_session(session), rng).await?;
-        let mut next_seed = [0u8; 32];
-        rng.fill_bytes(&mut next_seed);
-        net.send(peer, commit(session, 0, &next_seed).to_vec())?;
+        let (coins, commitment) = SenderCoins::new(session, rng);
+        net.send(peer, commitment)?;
         Ok(OtExtSender {
             peer,
-            session: session.to_vec(),
             delta,
             columns: seeds.into_iter().map(Prg::new).collect(),
             batch: 0,
-            next_seed,
+            coins,
             tweak: 0,
             hash: TccrHash::default(),
             backend: Backend::detect(),
@@ -167,15 +165,12 @@ impl OtExtSender {
         }
 
         let msg = net.recv(self.peer).await?;
-        let receiver_seed: Seed = msg.as_slice().try_into().map_err(|_| {
+        let receiver_seed: [u8; 32] = msg.as_slice().try_into().map_err(|_| {
             OtError::malformed("kos15 receiver coin", format!("expected 32 bytes, got {}", msg.len()))
         })?;
-        let seed = self.next_seed;
-        rng.fill_bytes(&mut self.next_seed);
-        let mut open = seed.to_vec();
-        open.extend_from_slice(&commit(&self.session, self.batch + 1, &self.next_seed));
+        let (open, mut coins) = self.coins.open(&receiver_seed, rng);
         net.send(self.peer, open)?;
-        let chis = chis(&self.session, self.batch, &seed, &receiver_seed, padded);
+        let chis = coins.blocks(padded);
 
         let msg = net.recv(self.peer).await?;
         let check = block::get_blocks("kos15 check", &msg, CHECK_BYTES / 16)?;

@@ -20,10 +20,15 @@ fn random_bits(seed: u64, n: usize) -> Vec<bool> {
     (0..n).map(|_| rng.next_u32() & 1 == 1).collect()
 }
 
+/// The sender's `Δ` and its rows per batch.
+type SenderOut = Result<(Block, Vec<Vec<Block>>), OtError>;
+/// The receiver's rows per batch.
+type ReceiverOut = Result<Vec<Vec<Block>>, OtError>;
+
 /// What each side of one test session returns.
 enum Out {
-    Sender(Result<(Block, Vec<Vec<Block>>), OtError>, NetStats),
-    Receiver(Result<Vec<Vec<Block>>, OtError>, NetStats),
+    Sender(SenderOut, NetStats),
+    Receiver(ReceiverOut, NetStats),
 }
 
 /// Runs setup and one correlated extension per entry of `batches` (choice bits), each party
@@ -32,7 +37,7 @@ fn correlated_session(
     batches: &[Vec<bool>],
     sender_edit: impl FnMut(u64, &mut Vec<u8>) + Clone,
     receiver_edit: impl FnMut(u64, &mut Vec<u8>) + Clone,
-) -> (Result<(Block, Vec<Vec<Block>>), OtError>, Result<Vec<Vec<Block>>, OtError>, [NetStats; 2]) {
+) -> (SenderOut, ReceiverOut, [NetStats; 2]) {
     let outs = run_session(2, |net: MemoryNetwork| {
         let (se, re) = (sender_edit.clone(), receiver_edit.clone());
         async move {
@@ -168,7 +173,7 @@ fn at(target: u64, mut edit: impl FnMut(&mut Vec<u8>) + Clone) -> impl FnMut(u64
     }
 }
 
-fn sender_error(s: Result<(Block, Vec<Vec<Block>>), OtError>) -> OtError {
+fn sender_error(s: SenderOut) -> OtError {
     s.expect_err("the honest sender must reject")
 }
 

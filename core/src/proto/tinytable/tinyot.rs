@@ -166,61 +166,6 @@ impl<M: MacWord> TinyOtSource<M> for IdealTinyOt<M> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::net::memory::MemoryNetwork;
-
-    /// Both views of a value are consistent: each share's MAC is the other party's key shifted by
-    /// the other party's global key times the share.
-    fn valid<M: MacWord>(views: [Auth<M>; 2], alpha: [M; 2]) -> bool {
-        (0..2).all(|p| views[p].mac == views[1 - p].expected_peer_mac(views[p].bit, alpha[1 - p]))
-    }
-
-    fn check_source<M: MacWord>() {
-        let [mut a, mut b] = IdealTinyOt::<M>::pair([5; 32]);
-        let alpha = [a.global_key(), b.global_key()];
-        assert_ne!(alpha[0], alpha[1]);
-        let mut nets = MemoryNetwork::session(2);
-        let run = |s: &mut IdealTinyOt<M>, net: &mut MemoryNetwork| {
-            futures::executor::block_on(async {
-                (s.random_bits(net, 50).await.expect("bits"), s.and_triples(net, 50).await.expect("triples"))
-            })
-        };
-        let (net0, net1) = nets.split_at_mut(1);
-        let (bits_a, triples_a) = run(&mut a, &mut net0[0]);
-        let (bits_b, triples_b) = run(&mut b, &mut net1[0]);
-        let mut ones = 0;
-        for (j, (&x, &y)) in bits_a.iter().zip(&bits_b).enumerate() {
-            assert!(valid([x, y], alpha), "bit {j}");
-            ones += usize::from(x.bit ^ y.bit);
-            let c = j % 3 == 0;
-            let sum = [x.xor(bits_a[0]), y.xor(bits_b[0])];
-            assert!(valid(sum, alpha));
-            assert!(valid([x.times(c), y.times(c)], alpha));
-            let shifted = [x.add_public(c, 0, alpha[0]), y.add_public(c, 1, alpha[1])];
-            assert!(valid(shifted, alpha));
-            assert_eq!(shifted[0].bit ^ shifted[1].bit, x.bit ^ y.bit ^ c);
-        }
-        assert!((10..40).contains(&ones), "random bits look random: {ones} of 50");
-        for (ta, tb) in triples_a.iter().zip(&triples_b) {
-            let open = |k: usize| ta[k].bit ^ tb[k].bit;
-            assert_eq!(open(2), open(0) & open(1));
-            assert!((0..3).all(|k| valid([ta[k], tb[k]], alpha)));
-        }
-    }
-
-    #[test]
-    fn ideal_source_gives_valid_macs_and_triples_k64() {
-        check_source::<u64>();
-    }
-
-    #[test]
-    fn ideal_source_gives_valid_macs_and_triples_k32() {
-        check_source::<u32>();
-    }
-}
-
 /// TinyOT preprocessing between the two parties over OT (see the module docs), with k-bit MACs.
 pub struct OtTinyOt<M> {
     inner: TinyOt,
@@ -351,5 +296,60 @@ impl AuthBitSource for OtAuthBitPool {
     }
     fn triples(&mut self, n: usize) -> Result<Vec<AuthTriple>, TinyTableError> {
         Self::take(self.party, &mut self.triples, n, "triples")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::memory::MemoryNetwork;
+
+    /// Both views of a value are consistent: each share's MAC is the other party's key shifted by
+    /// the other party's global key times the share.
+    fn valid<M: MacWord>(views: [Auth<M>; 2], alpha: [M; 2]) -> bool {
+        (0..2).all(|p| views[p].mac == views[1 - p].expected_peer_mac(views[p].bit, alpha[1 - p]))
+    }
+
+    fn check_source<M: MacWord>() {
+        let [mut a, mut b] = IdealTinyOt::<M>::pair([5; 32]);
+        let alpha = [a.global_key(), b.global_key()];
+        assert_ne!(alpha[0], alpha[1]);
+        let mut nets = MemoryNetwork::session(2);
+        let run = |s: &mut IdealTinyOt<M>, net: &mut MemoryNetwork| {
+            futures::executor::block_on(async {
+                (s.random_bits(net, 50).await.expect("bits"), s.and_triples(net, 50).await.expect("triples"))
+            })
+        };
+        let (net0, net1) = nets.split_at_mut(1);
+        let (bits_a, triples_a) = run(&mut a, &mut net0[0]);
+        let (bits_b, triples_b) = run(&mut b, &mut net1[0]);
+        let mut ones = 0;
+        for (j, (&x, &y)) in bits_a.iter().zip(&bits_b).enumerate() {
+            assert!(valid([x, y], alpha), "bit {j}");
+            ones += usize::from(x.bit ^ y.bit);
+            let c = j % 3 == 0;
+            let sum = [x.xor(bits_a[0]), y.xor(bits_b[0])];
+            assert!(valid(sum, alpha));
+            assert!(valid([x.times(c), y.times(c)], alpha));
+            let shifted = [x.add_public(c, 0, alpha[0]), y.add_public(c, 1, alpha[1])];
+            assert!(valid(shifted, alpha));
+            assert_eq!(shifted[0].bit ^ shifted[1].bit, x.bit ^ y.bit ^ c);
+        }
+        assert!((10..40).contains(&ones), "random bits look random: {ones} of 50");
+        for (ta, tb) in triples_a.iter().zip(&triples_b) {
+            let open = |k: usize| ta[k].bit ^ tb[k].bit;
+            assert_eq!(open(2), open(0) & open(1));
+            assert!((0..3).all(|k| valid([ta[k], tb[k]], alpha)));
+        }
+    }
+
+    #[test]
+    fn ideal_source_gives_valid_macs_and_triples_k64() {
+        check_source::<u64>();
+    }
+
+    #[test]
+    fn ideal_source_gives_valid_macs_and_triples_k32() {
+        check_source::<u32>();
     }
 }

@@ -33,7 +33,6 @@ use aes::cipher::generic_array::GenericArray;
 use aes::cipher::{BlockEncrypt, KeyInit};
 use aes::Aes128;
 use rand_core::RngCore;
-use sha2::{Digest, Sha256};
 
 /// A k-bit authentication string: the MAC width of the lookup MAC scheme.
 pub trait MacWord:
@@ -170,21 +169,37 @@ pub(crate) enum Tweak {
 
 /// The random oracle `F` of Fig. 8: maps a TinyOT MAC or key (`value`, a k-bit field element
 /// written as a [`MacWord`]) to an independent-looking k-bit string, domain-separated by `tweak`.
+///
+/// Instantiated with the fixed-key-AES tweakable circular correlation-robust hash of
+/// [`crate::ot::prg::TccrHash`] (GKWY20): what Fig. 8 needs of `F` is that the two strings of an
+/// entry, `F(m)` and `F(m ⊕ α)`, look independent to a party that knows one of them, with the
+/// same global key `α` in every entry — circular correlation robustness under a tweak that is
+/// unique per (kind, k, prover, entry, gate or position, instance). Tweaks of this function have
+/// bit 127 set, which the OT engine's tweaks never do.
 pub(crate) fn derive<M: MacWord>(tweak: Tweak, value: M) -> M {
+    static HASH: std::sync::OnceLock<crate::ot::prg::TccrHash> = std::sync::OnceLock::new();
     let (kind, prover, index, instance, entry) = match tweak {
-        Tweak::Table { prover, gate, instance, entry } => (0u8, prover, gate, instance, entry),
-        Tweak::Output { prover, position, instance } => (1u8, prover, position, instance, 0),
+        Tweak::Table { prover, gate, instance, entry } => (0u128, prover, gate, instance, entry),
+        Tweak::Output { prover, position, instance } => (1u128, prover, position, instance, 0),
     };
-    // At most 8 + 4 + 16 + 8 = 36 bytes: one SHA-256 compression.
-    let mut input = [0u8; 36];
-    input[..8].copy_from_slice(b"TT/fig8F");
-    input[8..12].copy_from_slice(&[kind, M::BYTES as u8, prover as u8, entry as u8]);
-    input[12..20].copy_from_slice(&(index as u64).to_le_bytes());
-    input[20..28].copy_from_slice(&(instance as u64).to_le_bytes());
-    let mut raw = Vec::with_capacity(M::BYTES);
+    const FIELD: u32 = 48;
+    assert!(
+        (index as u128) < 1 << FIELD && (instance as u128) < 1 << FIELD && prover < 2 && entry < 4,
+        "Fig. 8 tweak out of range"
+    );
+    let t = 1u128 << 127
+        | kind << 126
+        | (M::BYTES as u128) << 120
+        | (prover as u128) << 119
+        | (entry as u128) << 116
+        | (index as u128) << FIELD
+        | instance as u128;
+    let mut raw = Vec::with_capacity(16);
     value.put(&mut raw);
-    input[28..28 + M::BYTES].copy_from_slice(&raw);
-    M::get(&Sha256::digest(input))
+    raw.resize(16, 0);
+    let x = u128::from_le_bytes(raw.try_into().expect("16 bytes"));
+    let h = HASH.get_or_init(crate::ot::prg::TccrHash::default).hash(t, x);
+    M::get(&h.to_le_bytes())
 }
 
 #[cfg(test)]

@@ -21,6 +21,7 @@ const BATCH: usize = 64;
 /// Encrypts `blocks` in place with `cipher`, `BATCH` at a time.
 fn encrypt_in_place(cipher: &Aes128, blocks: &mut [Block]) {
     let mut buf = [aes::Block::default(); BATCH];
+    let buf = &mut buf[..blocks.len().min(BATCH)];
     for chunk in blocks.chunks_mut(BATCH) {
         let n = chunk.len();
         for (b, x) in buf.iter_mut().zip(chunk.iter()) {
@@ -104,11 +105,14 @@ impl TccrHash {
         }
     }
 
-    /// `H(tweak, x)` for one block.
+    /// `H(tweak, x)` for one block (no batch buffers: two single-block encryptions).
     pub fn hash(&self, tweak: u128, x: Block) -> Block {
-        let mut xs = [x];
-        self.hash_in_place(tweak, &mut xs);
-        xs[0]
+        let mut b = aes::Block::from(x.to_le_bytes());
+        self.pi.encrypt_block(&mut b);
+        let p = u128::from_le_bytes(b.into());
+        let mut b = aes::Block::from((p ^ tweak).to_le_bytes());
+        self.pi.encrypt_block(&mut b);
+        u128::from_le_bytes(b.into()) ^ p
     }
 }
 

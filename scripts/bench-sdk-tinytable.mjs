@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 /**
- * Two-party TinyTable AES-128 through the SDK (Node, core as WASM) with the **trusted dealer** as
- * the third session member: three Node processes (parties 0 and 1 and the dealer) on a relay on
+ * Two-party TinyTable AES-128 through the SDK (Node, core as WASM). CHORUS_BENCH_PREPROCESSING
+ * picks the preprocessing: `dealer` (the default here, for figures comparable with earlier runs:
+ * the **trusted dealer** as the third session member, three Node processes) or `ot` (the SDK's
+ * default: the two parties over OT, two Node processes, circuit path only), on a relay on
  * loopback. The path, security level and MAC width come from CHORUS_BENCH_PATH (`circuit`, the
  * default, or `sbox-tables`), CHORUS_BENCH_SECURITY (`semi-honest`, the default, or `malicious`)
  * and CHORUS_BENCH_MAC_BITS (64, the default, or 32 on the circuit path). Circuit path: key shares
@@ -13,8 +15,8 @@
  * - `mode: "sequential"`: `n` jobs of one block, one after another; `ms_per_aes` = total / n;
  * - `mode: "amortized"`: one job of `n` blocks; `ms_per_aes` = job time / n.
  *
- * Each timed job includes its Noise handshakes, the spec agreement and the dealer sending the
- * preprocessing (the SDK deals inside the job), so these are whole-job figures, not the online
+ * Each timed job includes its Noise handshakes, the spec agreement and the preprocessing (the
+ * dealer sending it, or the OT-based generation), so these are whole-job figures, not the online
  * phase alone (`online_bytes_per_party` / `online_rounds` are the online phase's counters); the
  * native `chorus-bench-tinytable` times the online phase alone. A one-block warm-up job runs
  * first (V8 compiles WASM lazily).
@@ -32,9 +34,12 @@ import { runMember } from './bench-sdk-member.mjs';
 const PATH = process.env.CHORUS_BENCH_PATH ?? 'circuit';
 const SECURITY = process.env.CHORUS_BENCH_SECURITY ?? 'semi-honest';
 const MAC_BITS = Number(process.env.CHORUS_BENCH_MAC_BITS ?? 64);
+const PREPROCESSING = process.env.CHORUS_BENCH_PREPROCESSING ?? 'dealer';
+const MEMBERS = PREPROCESSING === 'ot' ? 2 : 3;
 const SPLIT_KEY = PATH === 'circuit';
 const ROLES = {
   protocol: 'tinytable',
+  preprocessing: PREPROCESSING,
   path: PATH,
   security: SECURITY,
   ...(SECURITY === 'malicious' ? { macBits: MAC_BITS } : {}),
@@ -60,15 +65,17 @@ async function member() {
     const jobs = mode === 'sequential' ? Array.from({ length: blocks }, (_, i) => [i, 1]) : [[0, blocks]];
     const ciphertexts = [];
     let online = { bytesSent: 0, rounds: 0 };
+    let sent = 0;
     const t0 = performance.now();
     for (const [block, count] of jobs) {
       const result = await session.aes({ ...ROLES, ...input(block, count), blocks: count });
       if (result.ciphertext) ciphertexts.push(result.ciphertext);
       online = { bytesSent: online.bytesSent + result.roundsStats.bytesSent, rounds: online.rounds + result.roundsStats.rounds };
+      sent += result.stats.bytesSent;
     }
     const ms = performance.now() - t0;
     const digest = slot < 2 ? createHash('sha256').update(Buffer.concat(ciphertexts)).digest('hex') : null;
-    console.log(JSON.stringify({ slot, ms, digest, online, stats: session.stats() }));
+    console.log(JSON.stringify({ slot, ms, digest, online, sent, stats: session.stats() }));
   } finally {
     await session.close();
   }
@@ -86,9 +93,10 @@ async function coordinator() {
     for (const [mode, counts] of [['sequential', sequential], ['amortized', amortized]]) {
       for (const blocks of counts) {
         const seed = randomBytes(8).toString('hex');
-        const room = await createRoom({ relay: relay.url, parties: 3 });
+        const room = await createRoom({ relay: relay.url, parties: MEMBERS });
         const env = { CHORUS_SECRET: randomBytes(32).toString('hex'), CHORUS_RUN: JSON.stringify({ mode, blocks, seed }) };
-        const results = await Promise.all([0, 1, 2].map((slot) => spawnMember(room.invite(slot), env)));
+        const slots = Array.from({ length: MEMBERS }, (_, slot) => slot);
+        const results = await Promise.all(slots.map((slot) => spawnMember(room.invite(slot), env)));
         const { key, plaintext } = benchInputs(seed, blocks);
         const aes = createCipheriv('aes-128-ecb', key, null).setAutoPadding(false);
         const expected = createHash('sha256').update(Buffer.concat([aes.update(plaintext), aes.final()])).digest('hex');
@@ -104,8 +112,8 @@ async function coordinator() {
             ...(SECURITY === 'malicious' ? { mac_bits: MAC_BITS } : {}),
             // The form the jobs' dealer uses (core: jobs::tinytable::SEEDED_VERIFIER_KEYS), as in
             // the native bench's `verifier_keys`.
-            ...(SECURITY === 'malicious' && PATH === 'circuit' ? { verifier_keys: 'seeded' } : {}),
-            preprocessing: 'trusted-dealer',
+            ...(SECURITY === 'malicious' && PATH === 'circuit' && PREPROCESSING === 'dealer' ? { verifier_keys: 'seeded' } : {}),
+            preprocessing: PREPROCESSING === 'ot' ? 'ot' : 'trusted-dealer',
             transport: 'relay',
             runtime: `node-${process.versions.node}-wasm`,
             mode,
@@ -115,7 +123,9 @@ async function coordinator() {
             aes_per_s: Number(((blocks * 1000) / ms).toFixed(1)),
             online_bytes_per_party: Math.max(...parties.map((r) => r.online.bytesSent)),
             online_rounds: Math.max(...parties.map((r) => r.online.rounds)),
-            dealer_bytes: results.find((r) => r.slot === 2).stats.bytesSent,
+            ...(MEMBERS === 3
+              ? { dealer_bytes: results.find((r) => r.slot === 2).stats.bytesSent }
+              : { bytes_per_aes_per_party: Math.round(Math.max(...parties.map((r) => r.sent)) / blocks) }),
             verified: true,
           }),
         );

@@ -3,8 +3,8 @@
  * the WebSocket and this page share one origin.
  *
  * Without invite parameters the page offers "Create a session" (POST /rooms, then one invite link
- * per party) and "Run all parties here" (three Web Workers in this tab). With an invite
- * (`?room=…&slot=…&token=…&parties=3#secret=…`) it is that party's page. The session secret travels
+ * per party) and "Run all parties here" (one Web Worker per party in this tab). With an invite
+ * (`?room=…&slot=…&token=…&parties=…#secret=…`) it is that party's page. The session secret travels
  * in the URL fragment, which browsers never send to a server; the relay token is in the query.
  *
  * Inputs are exactly one AES block: a key share is 32 hex digits; the plaintext is 32 hex digits,
@@ -13,23 +13,38 @@
  *
  * Protocols (chosen on the create view, carried in the invite as `protocol=`): MAESTRO (three
  * parties, honest majority; key shares from parties 0 and 1, plaintext from party 2; S-box
- * `variant=` and `security=`, by default the SDK's malicious LUT-16), or TinyTable (two parties:
- * party 0 inputs the key, party 1 the plaintext; slot 2 is the trusted dealer, which deals the
- * preprocessing, knows every mask and must not collude with either party; semi-honest).
+ * `variant=` and `security=`, by default the SDK's malicious LUT-16); TinyTable with OT
+ * preprocessing (`tinytable`: two parties and nobody else — party 0 inputs the key, party 1 the
+ * plaintext, and they make the preprocessing between themselves over oblivious transfer;
+ * semi-honest); or TinyTable with a trusted dealer (`tinytable-dealer`, the weaker trust model:
+ * slot 2 deals the preprocessing, knows every mask and must not collude with either party).
  */
-const PARTIES = 3;
 const PROTOCOLS = {
   maestro: {
+    members: 3,
     keyHolders: [0, 1],
     plaintextOwner: 2,
     dealer: undefined,
   },
   tinytable: {
+    members: 2,
+    preprocessing: 'ot',
+    keyHolders: [0],
+    plaintextOwner: 1,
+    dealer: undefined,
+    /** Spec agreement, OT setup and TinyOT triples, Fig. 8, the input exchange and 60 AND layers. */
+    expectedRounds: 77,
+    title: 'TinyTable (two parties, preprocessing over OT, semi-honest)',
+  },
+  'tinytable-dealer': {
+    members: 3,
+    preprocessing: 'dealer',
     keyHolders: [0],
     plaintextOwner: 1,
     dealer: 2,
     /** Spec agreement, the dealer's material, the input exchange and 60 AND layers. */
     expectedRounds: 63,
+    title: 'TinyTable with a trusted dealer (weaker trust model, semi-honest)',
   },
 };
 /**
@@ -53,13 +68,15 @@ let protocol = 'maestro';
 let variant = 'lut16';
 let security = 'malicious';
 const config = () => PROTOCOLS[protocol];
+/** Session members of the chosen protocol. */
+const members = () => config().members;
 const expectedRounds = () => (protocol === 'maestro' ? MAESTRO_CHOICES[`${variant}:${security}`] : config().expectedRounds);
 /** The options every member passes to `session.aes` besides its own input. */
 function jobOptions() {
-  const { keyHolders, plaintextOwner } = config();
+  const { keyHolders, plaintextOwner, preprocessing } = config();
   return protocol === 'maestro'
     ? { protocol, variant, security, keyHolders, plaintextOwner }
-    : { protocol, keyHolders, plaintextOwner };
+    : { protocol: 'tinytable', preprocessing, keyHolders, plaintextOwner };
 }
 
 const $ = (id) => document.getElementById(id);
@@ -128,7 +145,7 @@ function shortRole(slot) {
 }
 
 function inviteUrl(room, slot, token, secret) {
-  const query = new URLSearchParams({ room, slot: String(slot), token, parties: String(PARTIES), protocol });
+  const query = new URLSearchParams({ room, slot: String(slot), token, parties: String(members()), protocol });
   if (protocol === 'maestro') {
     query.set('variant', variant);
     query.set('security', security);
@@ -140,7 +157,7 @@ async function createRoom() {
   const response = await fetch('/rooms', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ parties: PARTIES }),
+    body: JSON.stringify({ parties: members() }),
   });
   const body = await response.json().catch(() => ({}));
   if (!response.ok) throw new Error(`the relay refused to create a room (${response.status} ${body.error ?? ''}): ${body.message ?? ''}`);
@@ -158,7 +175,8 @@ function spawnParty(invite, secret, onMessage) {
 // ---- Create view -------------------------------------------------------------------------------
 
 function readProtocolChoice() {
-  protocol = document.querySelector('input[name="protocol"]:checked')?.value === 'tinytable' ? 'tinytable' : 'maestro';
+  const checked = document.querySelector('input[name="protocol"]:checked')?.value;
+  protocol = checked in PROTOCOLS ? checked : 'maestro';
   [variant, security] = (MAESTRO_CHOICES[$('variant').value] === undefined ? DEFAULT_CHOICE : $('variant').value).split(':');
   $('variant').disabled = protocol !== 'maestro';
   $('local-key-label').textContent = protocol === 'maestro'
@@ -180,7 +198,7 @@ function setupCreateView() {
       const secret = randomHex(32);
       const list = $('invites');
       list.replaceChildren();
-      for (let slot = 0; slot < PARTIES; slot++) {
+      for (let slot = 0; slot < members(); slot++) {
         const url = inviteUrl(room.room, slot, room.tokens[slot], secret);
         const item = document.createElement('li');
         const title = document.createElement('strong');
@@ -237,16 +255,17 @@ async function runAllHere() {
   const options = jobOptions();
   const inputs = protocol === 'maestro'
     ? [{ ...options, key: share0 }, { ...options, key: share1 }, { ...options, plaintext: plaintextHex }]
-    : [{ ...options, key: keyHex }, { ...options, plaintext: plaintextHex }, options];
+    : [{ ...options, key: keyHex }, { ...options, plaintext: plaintextHex }, options].slice(0, members());
+  const parties = members();
   const cards = $('local-parties');
   cards.replaceChildren();
   try {
     const room = await createRoom();
     const secret = randomHex(32);
     const results = await new Promise((resolve, reject) => {
-      const done = new Array(PARTIES);
+      const done = new Array(parties);
       let finished = 0;
-      for (let slot = 0; slot < PARTIES; slot++) {
+      for (let slot = 0; slot < parties; slot++) {
         const card = document.createElement('div');
         card.className = 'party-card';
         const name = slot === config().dealer ? `Dealer ${slot} (trusted)` : `Party ${slot}`;
@@ -254,7 +273,7 @@ async function runAllHere() {
           <progress max="${rounds}" value="0" aria-label="Party ${slot} rounds"></progress>
           <span class="numbers mono"></span>`;
         cards.append(card);
-        const invite = { relay: location.origin, room: room.room, slot, token: room.tokens[slot], parties: PARTIES };
+        const invite = { relay: location.origin, room: room.room, slot, token: room.tokens[slot], parties };
         const worker = spawnParty(invite, secret, (message) => {
           const state = card.querySelector('.state');
           if (message.type === 'ready') {
@@ -269,7 +288,7 @@ async function runAllHere() {
             card.querySelector('.numbers').textContent =
               `${message.stats.bytesSent} B sent, ${message.stats.bytesReceived} B received, ${message.stats.rounds} rounds, ${Math.round(message.stats.timeMs)} ms`;
             done[slot] = message;
-            if (++finished === PARTIES) resolve(done);
+            if (++finished === parties) resolve(done);
           } else if (message.type === 'error') {
             state.textContent = 'failed';
             reject(new Error(`party ${slot}: ${message.message}`));
@@ -304,7 +323,7 @@ function parseInvite() {
   if (!query.has('room')) return undefined;
   const secret = new URLSearchParams(location.hash.slice(1)).get('secret') ?? '';
   const slot = Number(query.get('slot'));
-  const parties = Number(query.get('parties') ?? PARTIES);
+  const parties = Number(query.get('parties') ?? 3);
   const invite = { relay: location.origin, room: query.get('room') ?? '', slot, token: query.get('token') ?? '', parties };
   const chosen = query.get('protocol') ?? 'maestro';
   if (!(chosen in PROTOCOLS)) return { problem: `This invite link names an unknown protocol (${chosen}).` };
@@ -316,7 +335,9 @@ function parseInvite() {
     return { problem: `This invite link names a MAESTRO variant and security level the demo does not offer (${variant}, ${security}).` };
   }
   if (!Number.isInteger(slot) || slot < 0 || slot >= parties) return { problem: 'This invite link has no valid party number.' };
-  if (parties !== PARTIES) return { problem: `This demo runs ${PARTIES}-party sessions; the link is for ${parties}.` };
+  if (parties !== members()) {
+    return { problem: `This demo runs ${protocol} in ${members()}-member sessions; the link is for ${parties}.` };
+  }
   if (!/^[0-9a-f]{32,}$/i.test(secret)) return { problem: 'This invite link lacks the session secret (the part after #). Ask for the full link.' };
   return { invite, secret };
 }
@@ -324,7 +345,7 @@ function parseInvite() {
 function renderRoster(roster, me) {
   const list = $('roster');
   list.replaceChildren();
-  for (let slot = 0; slot < PARTIES; slot++) {
+  for (let slot = 0; slot < members(); slot++) {
     const on = roster.includes(slot);
     const item = document.createElement('li');
     item.className = on ? 'on' : 'off';
@@ -351,7 +372,7 @@ function setupPartyView(parsed) {
   $('progress-text').textContent = `0 / ${rounds}`;
   document.title = `Chorus — party ${me}`;
   $('party-title').textContent = `Party ${me}`;
-  const name = protocol === 'maestro' ? `MAESTRO (${variant}, ${security})` : 'TinyTable (two parties and a trusted dealer, semi-honest)';
+  const name = protocol === 'maestro' ? `MAESTRO (${variant}, ${security})` : config().title;
   $('party-role').textContent = `${name}. You are the ${roleOf(me)}. Room ${invite.room}.`;
   const format = $('plaintext-format');
   if (isDealer) {
@@ -380,7 +401,7 @@ function setupPartyView(parsed) {
       renderRoster(message.roster, me);
     } else if (message.type === 'ready') {
       ready = true;
-      renderRoster([0, 1, 2], me);
+      renderRoster(Array.from({ length: members() }, (_, slot) => slot), me);
       $('run').disabled = false;
       $('status').textContent = 'All parties are connected. Enter your input and press Run.';
     } else if (message.type === 'peer-left') {

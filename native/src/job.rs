@@ -70,8 +70,10 @@ pub enum JobRunError {
 pub enum AesJob {
     /// Three-party MAESTRO.
     Maestro(AesJobSpec, AesJobInput),
-    /// Two-party TinyTable with the trusted dealer as member 2 (see
-    /// [`chorus_core::jobs::tinytable`]); its output's `rounds_stats` are the online phase.
+    /// Two-party TinyTable (see [`chorus_core::jobs::tinytable`]): preprocessing over OT between
+    /// parties 0 and 1 (two members) or from the trusted dealer as member 2, as the spec says. Its
+    /// output's `rounds_stats` are the online phase and `preprocessing_stats` the rest of the job
+    /// (spec agreement and preprocessing: OT and Fig. 8, or the dealing).
     TinyTable(TinyTableAesSpec, TinyTableAesInput),
 }
 
@@ -136,7 +138,7 @@ pub async fn run_job_party<N: Network>(
                 ciphertext: out.ciphertext,
                 stats: out.stats,
                 rounds_stats: out.online_stats,
-                preprocessing_stats: NetStats::default(),
+                preprocessing_stats: out.stats.since(&out.online_stats),
             }
         }
     };

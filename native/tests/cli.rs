@@ -1,11 +1,12 @@
 //! The `chorus-party` binary: three processes run the FIPS-197 job over TCP and over a relay
-//! process, and bad arguments exit with code 1 and a message.
+//! process, two run TinyTable with OT preprocessing (no dealer) over TCP, and bad arguments exit
+//! with code 1 and a message.
 
 mod common;
 
 use chorus_native::relay::create_room;
 use chorus_native::relay_process::{repo_root, RelayProcess};
-use common::{check_fips_report, fips_input, SECRET};
+use common::{check_fips_report, fips_input, FIPS_CT, FIPS_KEY, FIPS_PT, SECRET};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
@@ -77,6 +78,46 @@ fn three_processes_over_tcp() {
     check_reports(children, "tcp");
 }
 
+fn free_ports(n: usize) -> String {
+    // Free ports: bind, read, release (a small race with other programs on loopback).
+    let ports: Vec<u16> = (0..n)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port())
+        .collect();
+    ports.iter().map(|p| format!("127.0.0.1:{p}")).collect::<Vec<_>>().join(",")
+}
+
+#[test]
+fn two_tinytable_processes_over_tcp_with_ot_preprocessing() {
+    let peers = free_ports(2);
+    let mask = [0x6bu8; 16];
+    let share1: Vec<u8> = FIPS_KEY.iter().zip(mask).map(|(k, m)| k ^ m).collect();
+    let roles = [
+        vec!["--key-share".to_string(), hex::encode(mask)],
+        vec!["--key-share".to_string(), hex::encode(share1), "--plaintext".into(), FIPS_PT.into()],
+    ];
+    let children: Vec<Child> = (0..2)
+        .map(|p| {
+            let index = p.to_string();
+            let mut args = vec!["--tcp", "--party", &index, "--peers", &peers, "--connect-timeout", "20"];
+            args.extend(["--protocol", "tinytable", "--preprocessing", "ot", "--security", "malicious"]);
+            args.extend(["--key-holders", "0,1"]);
+            args.extend(roles[p].iter().map(String::as_str));
+            party(&args)
+        })
+        .collect();
+    for (p, child) in children.into_iter().enumerate() {
+        let out = wait_bounded(child, Duration::from_secs(60));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "party {p} failed: {stderr}");
+        let line: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON line");
+        assert_eq!(line["ciphertext"], FIPS_CT, "party {p}");
+        let bytes = |field: &str| line[field]["bytes_sent"].as_u64().expect("a count");
+        // The OT preprocessing dominates: megabytes against about a kilobyte online.
+        assert!(bytes("preprocessing_stats") > 1_000_000, "party {p}: {line}");
+        assert!(bytes("rounds_stats") < 2_000, "party {p}: {line}");
+    }
+}
+
 #[test]
 fn three_processes_through_the_relay() {
     let relay =
@@ -109,7 +150,9 @@ fn three_processes_through_the_relay() {
 
 #[test]
 fn bad_arguments_exit_with_code_1_and_a_message() {
-    let cases: [(&[&str], &str); 6] = [
+    let two = "127.0.0.1:1,127.0.0.1:2";
+    let three = "127.0.0.1:1,127.0.0.1:2,127.0.0.1:3";
+    let cases: [(&[&str], &str); 9] = [
         (&[], "choose a transport"),
         (&["--tcp", "--party", "0"], "--peers"),
         (&["--tcp", "--party", "4", "--peers", "a:1,b:2,c:3"], "--party 4"),
@@ -120,6 +163,26 @@ fn bad_arguments_exit_with_code_1_and_a_message() {
         (&["--relay", "wss://relay:1", "--room", "r", "--slot", "0", "--token", "t"], "TLS"),
         // Room ids and tokens are base64url: one that begins with '-' is a value, not a flag.
         (&["--relay", "wss://relay:1", "--room", "-r", "--slot", "0", "--token", "-it"], "TLS"),
+        (
+            &["--tcp", "--party", "0", "--peers", two, "--protocol", "tinytable", "--preprocessing", "x"],
+            "ot or dealer",
+        ),
+        // OT preprocessing: two members; the dealer: three.
+        (&["--tcp", "--party", "0", "--peers", three, "--protocol", "tinytable"], "the 2 session members"),
+        (
+            &[
+                "--tcp",
+                "--party",
+                "0",
+                "--peers",
+                two,
+                "--protocol",
+                "tinytable",
+                "--preprocessing",
+                "dealer",
+            ],
+            "the 3 session members",
+        ),
     ];
     for (args, needle) in cases {
         let out = wait_bounded(party(args), Duration::from_secs(10));

@@ -98,13 +98,13 @@ it.skipIf(!haveBrowser)("a Chromium party runs TinyTable AES and session.evaluat
     // a (8 bits, party 0) AND b (8 bits, party 1), bitwise, revealed to both.
     const gates = Array.from({ length: 8 }, (_, i) => `2 1 ${i} ${8 + i} ${16 + i} AND`).join("\n");
     const circuit = `8 24\n2 8 8\n1 8\n\n${gates}\n`;
-    const roles = { protocol: "tinytable", keyHolders: [0], plaintextOwner: 1 } as const;
+    const roles = { protocol: "tinytable", preprocessing: "dealer", keyHolders: [0], plaintextOwner: 1 } as const;
     const args = JSON.stringify({ invite: room.invite(1), secret, plaintext: FIPS_PLAINTEXT, roles, circuit });
     const browserParty = page.evaluate(`(async ({ invite, secret, plaintext, roles, circuit }) => {
       const sdk = await import(location.origin + '/chorus-sdk.browser.js');
       const session = await sdk.connect({ ...invite, secret });
       const aes = await session.aes({ ...roles, plaintext });
-      const evaluated = await session.evaluate(circuit, { inputs: { 1: '3c' } });
+      const evaluated = await session.evaluate(circuit, { preprocessing: 'dealer', inputs: { 1: '3c' } });
       await session.close();
       return { ciphertextHex: aes.ciphertextHex, protocol: aes.protocol, andHex: evaluated.outputs[0].hex };
     })(${args})`) as Promise<{ ciphertextHex: string; protocol: string; andHex: string }>;
@@ -112,7 +112,8 @@ it.skipIf(!haveBrowser)("a Chromium party runs TinyTable AES and session.evaluat
       const session = await connect({ ...room.invite(slot), secret });
       try {
         const aes = await session.aes(slot === 0 ? { ...roles, key: FIPS_KEY } : roles);
-        const evaluated = await session.evaluate(circuit, slot === 0 ? { inputs: { 0: 0xf5n } } : {});
+        const dealer = { preprocessing: "dealer" } as const;
+        const evaluated = await session.evaluate(circuit, slot === 0 ? { ...dealer, inputs: { 0: 0xf5n } } : dealer);
         return { aes, evaluated };
       } finally {
         await session.close();

@@ -58,14 +58,14 @@ async function isolatedPage(width = 900): Promise<Page> {
   return page;
 }
 
-/** Creates a session on the demo's start page; returns the three invite links. */
-async function createSession(protocol: "maestro" | "tinytable" = "maestro"): Promise<string[]> {
+/** Creates a session on the demo's start page; returns the invite links (three, or two for TinyTable over OT). */
+async function createSession(protocol: "maestro" | "tinytable" | "tinytable-dealer" = "maestro"): Promise<string[]> {
   const page = await isolatedPage();
   await page.goto(`${relay!.url}/`);
   await page.check(`input[name="protocol"][value="${protocol}"]`);
   await page.getByRole("button", { name: "Create a session" }).click();
   const links = page.locator("a.invite");
-  await links.nth(2).waitFor({ timeout: WAIT_MS });
+  await links.nth(protocol === "tinytable" ? 1 : 2).waitFor({ timeout: WAIT_MS });
   const hrefs = await links.evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
   await page.screenshot({ path: join(ARTIFACTS, "demo-create.png"), fullPage: true });
   await page.context().close();
@@ -206,9 +206,30 @@ it.skipIf(!haveBrowser)("a party with another session secret is reported as an a
   expect(pageErrors).toEqual([]);
 });
 
-it.skipIf(!haveBrowser)("TinyTable from invite links: two party pages and the dealer's page", async () => {
+it.skipIf(!haveBrowser)("TinyTable with OT preprocessing from invite links: two party pages, no dealer", async () => {
   const invites = await createSession("tinytable");
-  for (const link of invites) expect(new URL(link).searchParams.get("protocol")).toBe("tinytable");
+  expect(invites).toHaveLength(2);
+  for (const link of invites) {
+    expect(new URL(link).searchParams.get("protocol")).toBe("tinytable");
+    expect(new URL(link).searchParams.get("parties")).toBe("2");
+  }
+  const pages = await openParties(invites);
+  expect(await pages[0]!.locator("#party-role").textContent()).toContain("preprocessing over OT");
+  await pages[0]!.fill("#party-input", FIPS_KEY);
+  await pages[1]!.fill("#party-input", FIPS_PLAINTEXT);
+  for (const page of pages) await page.getByRole("button", { name: "Run" }).click();
+  for (const page of pages) {
+    await expect.poll(() => page.locator("#ciphertext").textContent(), { timeout: WAIT_MS }).toBe(FIPS_CIPHERTEXT);
+    expect(await page.locator("#party-alert").isHidden()).toBe(true);
+  }
+  await pages[1]!.screenshot({ path: join(ARTIFACTS, "demo-tinytable-ot-party-1.png"), fullPage: true });
+  for (const page of pages) await page.context().close();
+  expect(pageErrors).toEqual([]);
+});
+
+it.skipIf(!haveBrowser)("TinyTable with a trusted dealer from invite links: two party pages and the dealer's page", async () => {
+  const invites = await createSession("tinytable-dealer");
+  for (const link of invites) expect(new URL(link).searchParams.get("protocol")).toBe("tinytable-dealer");
   const pages = await openParties(invites);
   expect(await pages[2]!.locator("#party-role").textContent()).toContain("trusted dealer");
   expect(await pages[2]!.locator("#input-field").isHidden()).toBe(true);
@@ -226,15 +247,25 @@ it.skipIf(!haveBrowser)("TinyTable from invite links: two party pages and the de
   expect(pageErrors).toEqual([]);
 });
 
-it.skipIf(!haveBrowser)("'Run all parties here' with TinyTable and with semi-honest MAESTRO GF(2^8) matches WebCrypto", async () => {
+it.skipIf(!haveBrowser)("'Run all parties here' with both TinyTable variants and with semi-honest MAESTRO GF(2^8) matches WebCrypto", async () => {
   const page = await isolatedPage();
   await page.goto(`${relay!.url}/`);
+  // The protocol selector labels the dealer variant as the weaker trust model.
+  expect(await page.locator('label:has(input[value="tinytable-dealer"])').textContent()).toContain("weaker trust model");
   await page.check('input[name="protocol"][value="tinytable"]');
   expect(await page.locator("#variant").isDisabled()).toBe(true);
   await page.getByRole("button", { name: "Run all parties here" }).click();
   await expect.poll(() => page.locator("#local-check").textContent(), { timeout: WAIT_MS }).toBe("match");
   expect(await page.locator("#local-ciphertext").textContent()).toBe(FIPS_CIPHERTEXT);
-  expect(await page.locator("#local-parties").textContent()).toContain("Dealer 2 (trusted)");
+  expect(await page.locator("#local-parties .party-card").count()).toBe(2);
+  expect(await page.locator("#local-parties").textContent()).not.toContain("Dealer");
+  await page.screenshot({ path: join(ARTIFACTS, "demo-run-all-tinytable-ot.png"), fullPage: true });
+  await page.check('input[name="protocol"][value="tinytable-dealer"]');
+  await page.getByRole("button", { name: "Run all parties here" }).click();
+  await expect.poll(() => page.locator("#local-parties").textContent(), { timeout: WAIT_MS }).toContain("Dealer 2 (trusted)");
+  // The result stays hidden until this run ends (the check still shows the previous run's).
+  await expect.poll(() => page.locator("#local-result").isVisible(), { timeout: WAIT_MS }).toBe(true);
+  expect(await page.locator("#local-check").textContent()).toBe("match");
   await page.screenshot({ path: join(ARTIFACTS, "demo-run-all-tinytable.png"), fullPage: true });
   await page.check('input[name="protocol"][value="maestro"]');
   await page.selectOption("#variant", "gf256-circuit:semi-honest");

@@ -5,6 +5,9 @@
  * ciphertext, which only happens if the native and WASM builds speak the same channel, session-id
  * and protocol bytes.
  *
+ * TinyTable: with OT preprocessing a native party and an SDK party form a two-member session; with
+ * the dealer, a native party 0 and a native dealer join an SDK party 1.
+ *
  * Needs `target/release/chorus-party` (`cargo build --release -p chorus-native`, which
  * scripts/test.sh does first) or CHORUS_PARTY_BIN; fails with that instruction otherwise.
  */
@@ -94,18 +97,54 @@ function nativeMember(args: string[]): Promise<Record<string, unknown>> {
   );
 }
 
+it("TinyTable with OT preprocessing: a native party 0 and an SDK party 1, no dealer, compute FIPS-197 AES", async () => {
+  const room = await createRoom({ relay: relay.url, parties: 2 });
+  const invite = room.invite(0);
+  const share0 = randomBytes(16);
+  const share1 = xor(fromHex(FIPS_KEY), share0);
+  const party0 = nativeMember([
+    ...["--relay", relay.url, "--room", invite.room, "--slot", "0", "--token", invite.token],
+    ...["--protocol", "tinytable", "--preprocessing", "ot", "--security", "malicious", "--key-holders", "0,1"],
+    ...["--key-share", hex(share0)],
+  ]);
+  const session = await connect({ ...room.invite(1), secret: SECRET, signal: AbortSignal.timeout(60_000) });
+  let sdk;
+  try {
+    sdk = await session.aes({
+      protocol: "tinytable",
+      preprocessing: "ot",
+      security: "malicious",
+      keyHolders: [0, 1],
+      key: share1,
+      plaintext: FIPS_PLAINTEXT,
+    });
+  } finally {
+    await session.close();
+  }
+  const report0 = await party0;
+  expect(sdk.ciphertextHex).toBe(FIPS_CIPHERTEXT);
+  expect(sdk.preprocessing).toBe("ot");
+  expect(report0.ciphertext).toBe(FIPS_CIPHERTEXT);
+  // The native party's preprocessing (OT and Fig. 8) is megabytes; the online phase about a kilobyte.
+  expect((report0.preprocessing_stats as { bytes_sent: number }).bytes_sent).toBeGreaterThan(1_000_000);
+  expect(sdk.stats.bytesSent - sdk.roundsStats.bytesSent).toBeGreaterThan(1_000_000);
+}, 90_000);
+
 it("TinyTable: a native party 0 and a native dealer with an SDK party 1 compute FIPS-197 AES", async () => {
   const room = await createRoom({ relay: relay.url, parties: 3 });
   const common = (slot: number) => {
     const invite = room.invite(slot);
-    return ["--relay", relay.url, "--room", invite.room, "--slot", String(slot), "--token", invite.token, "--protocol", "tinytable"];
+    return [
+      ...["--relay", relay.url, "--room", invite.room, "--slot", String(slot), "--token", invite.token],
+      ...["--protocol", "tinytable", "--preprocessing", "dealer"],
+    ];
   };
   const party0 = nativeMember([...common(0), "--key-share", FIPS_KEY]);
   const dealer = nativeMember(common(2));
   const session = await connect({ ...room.invite(1), secret: SECRET, signal: AbortSignal.timeout(60_000) });
   let sdk;
   try {
-    sdk = await session.aes({ protocol: "tinytable", plaintext: FIPS_PLAINTEXT });
+    sdk = await session.aes({ protocol: "tinytable", preprocessing: "dealer", plaintext: FIPS_PLAINTEXT });
   } finally {
     await session.close();
   }
@@ -125,5 +164,8 @@ it("chorus-party refuses unavailable combinations and unknown variants before co
   await expect(nativeMember([...base, "--variant", "lut17"])).rejects.toThrow(/--variant/);
   const tinytable = [...base, "--protocol", "tinytable", "--security", "malicious"];
   await expect(nativeMember([...tinytable, "--mac-bits", "16"])).rejects.toThrow(/--mac-bits/);
-  await expect(nativeMember([...tinytable, "--path", "sbox-tables", "--key-holders", "0,1"])).rejects.toThrow(/key_holders/);
+  await expect(nativeMember([...tinytable, "--path", "sbox-tables", "--key-holders", "0,1", "--preprocessing", "dealer"])).rejects.toThrow(
+    /key_holders/,
+  );
+  await expect(nativeMember([...tinytable, "--path", "sbox-tables"])).rejects.toThrow(/not available.*preprocessing 'dealer'/);
 });

@@ -1,4 +1,4 @@
-/** Runs three SDK parties of one room in this process. */
+/** Runs the SDK parties of one room (three, or two for TinyTable with OT preprocessing) in this process. */
 import { connect, createRoom, type AesOptions, type AesResult, type ConnectOptions, type Session } from "@chorus/sdk";
 
 /** Creates a 3-party room on `relay` and connects all three parties with one session secret. */
@@ -9,6 +9,12 @@ export async function connectThree(
 ): Promise<Session[]> {
   const room = await createRoom({ relay, parties: 3 });
   return Promise.all([0, 1, 2].map((slot) => connect({ ...room.invite(slot), secret, ...overrides(slot) })));
+}
+
+/** Creates a 2-party room on `relay` and connects both parties (TinyTable with OT preprocessing). */
+export async function connectTwo(relay: string, secret: string): Promise<Session[]> {
+  const room = await createRoom({ relay, parties: 2 });
+  return Promise.all([0, 1].map((slot) => connect({ ...room.invite(slot), secret })));
 }
 
 /** Starts `aes` at every party with its own options. */

@@ -1,8 +1,9 @@
 /**
- * Two-party TinyTable through a real relay process: parties 0 and 1 compute, slot 2 is the
- * trusted dealer. `session.aes({ protocol: 'tinytable' })` against FIPS-197 and Node's crypto,
- * `session.evaluate` with a small hand-written Bristol circuit and the published aes_128.txt,
- * MAESTRO's other S-box variants, typed errors for bad options, and a party leaving mid-run.
+ * Two-party TinyTable through a real relay process with the trusted dealer (`preprocessing:
+ * 'dealer'`): parties 0 and 1 compute, slot 2 is the dealer. `session.aes({ protocol: 'tinytable' })`
+ * against FIPS-197 and Node's crypto, `session.evaluate` with a small hand-written Bristol circuit
+ * and the published aes_128.txt, MAESTRO's other S-box variants, typed errors for bad options, and
+ * a party leaving mid-run. The default, OT preprocessing with two members: tinytable-ot.test.ts.
  */
 import { readFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
@@ -36,6 +37,7 @@ const SMALL_CIRCUIT = `3 7
 `;
 const AES_128 = readFileSync(new URL("../../circuits/aes_128.txt", import.meta.url), "utf8");
 const DEALER = 2;
+const DEALT = { preprocessing: "dealer" } as const;
 
 let relay: RelayProcess;
 beforeAll(async () => {
@@ -59,7 +61,7 @@ describe("TinyTable AES (two parties and a trusted dealer)", () => {
     const share0 = new Uint8Array(randomBytes(16));
     const share1 = xor(fromHex(FIPS_KEY), share0);
     await withSessions(async (sessions) => {
-      const roles = { protocol: "tinytable", keyHolders: [0, 1], plaintextOwner: 1 } as const;
+      const roles = { protocol: "tinytable", preprocessing: "dealer", keyHolders: [0, 1], plaintextOwner: 1 } as const;
       const results = await within(
         Promise.all(runAes(sessions, [{ ...roles, key: share0 }, { ...roles, key: share1, plaintext: FIPS_PLAINTEXT }, roles])),
         "TinyTable AES",
@@ -83,7 +85,7 @@ describe("TinyTable AES (two parties and a trusted dealer)", () => {
     const key = new Uint8Array(randomBytes(16));
     const plaintext = new Uint8Array(randomBytes(48));
     await withSessions(async (sessions) => {
-      const roles = { protocol: "tinytable", blocks: 3, keyHolders: [1], plaintextOwner: 0, reveal: [0] } as const;
+      const roles = { protocol: "tinytable", preprocessing: "dealer", blocks: 3, keyHolders: [1], plaintextOwner: 0, reveal: [0] } as const;
       const results = await within(
         Promise.all(runAes(sessions, [{ ...roles, plaintext }, { ...roles, key }, roles])),
         "TinyTable AES batch",
@@ -102,7 +104,7 @@ describe("malicious TinyTable AES (trusted dealer, MAC-checked openings)", () =>
     { path: "sbox-tables", macBits: 64 },
   ] as const)("$path with k = $macBits matches FIPS-197", async ({ path, macBits }) => {
     await withSessions(async (sessions) => {
-      const roles = { protocol: "tinytable", path, security: "malicious", macBits } as const;
+      const roles = { protocol: "tinytable", preprocessing: "dealer", path, security: "malicious", macBits } as const;
       const results = await within(
         Promise.all(runAes(sessions, [{ ...roles, key: FIPS_KEY }, { ...roles, plaintext: FIPS_PLAINTEXT }, roles])),
         `malicious TinyTable ${path}`,
@@ -120,7 +122,7 @@ describe("malicious TinyTable AES (trusted dealer, MAC-checked openings)", () =>
     const proxy = await startTamperProxy(relay.ws, 4);
     const sessions = await connectThree(relay.url, freshSecret(), (slot) => (slot === 1 ? { relay: proxy.url } : {}));
     try {
-      const roles = { protocol: "tinytable", security: "malicious" } as const;
+      const roles = { protocol: "tinytable", preprocessing: "dealer", security: "malicious" } as const;
       const outcomes = await within(
         Promise.all(runAes(sessions, [{ ...roles, key: FIPS_KEY }, { ...roles, plaintext: FIPS_PLAINTEXT }, roles]).map(settle)),
         "the tampered malicious job",
@@ -147,7 +149,7 @@ describe("malicious TinyTable AES (trusted dealer, MAC-checked openings)", () =>
     const key = new Uint8Array(randomBytes(16));
     const plaintext = new Uint8Array(randomBytes(64));
     await withSessions(async (sessions) => {
-      const roles = { protocol: "tinytable", path: "sbox-tables", blocks: 4, keyHolders: [1], plaintextOwner: 0 } as const;
+      const roles = { protocol: "tinytable", preprocessing: "dealer", path: "sbox-tables", blocks: 4, keyHolders: [1], plaintextOwner: 0 } as const;
       const results = await within(
         Promise.all(runAes(sessions, [{ ...roles, plaintext }, { ...roles, key }, roles])),
         "TinyTable S-box tables",
@@ -194,9 +196,9 @@ describe("session.evaluate with Bristol circuits", () => {
         const bBits = [(b & 1n) === 1n, (b & 2n) === 2n];
         const results = await within(
           Promise.all([
-            sessions[0]!.evaluate(parsed, { inputs: { 0: a } }),
-            sessions[1]!.evaluate(SMALL_CIRCUIT, { inputs: [undefined, bBits] }),
-            sessions[2]!.evaluate(SMALL_CIRCUIT),
+            sessions[0]!.evaluate(parsed, { ...DEALT, inputs: { 0: a } }),
+            sessions[1]!.evaluate(SMALL_CIRCUIT, { ...DEALT, inputs: [undefined, bBits] }),
+            sessions[2]!.evaluate(SMALL_CIRCUIT, DEALT),
           ]),
           "small circuit",
         );
@@ -218,9 +220,9 @@ describe("session.evaluate with Bristol circuits", () => {
       const reveal = [1] as Array<0 | 1>;
       const results = await within(
         Promise.all([
-          sessions[0]!.evaluate(AES_128, { inputs: { 0: FIPS_KEY }, reveal }),
-          sessions[1]!.evaluate(AES_128, { inputs: { 1: fromHex(FIPS_PLAINTEXT) }, reveal }),
-          sessions[2]!.evaluate(AES_128, { reveal }),
+          sessions[0]!.evaluate(AES_128, { ...DEALT, inputs: { 0: FIPS_KEY }, reveal }),
+          sessions[1]!.evaluate(AES_128, { ...DEALT, inputs: { 1: fromHex(FIPS_PLAINTEXT) }, reveal }),
+          sessions[2]!.evaluate(AES_128, { ...DEALT, reveal }),
         ]),
         "aes_128.txt",
         30_000,
@@ -246,33 +248,38 @@ describe("bad options are typed errors before anything is sent", () => {
       expect(maliciousLut256).toBeInstanceOf(NotAvailableError);
       expect(maliciousLut256).toBeInstanceOf(ConfigError);
       expect((maliciousLut256 as NotAvailableError).field).toBe("variant");
-      const sharedKey = await field(s.aes({ protocol: "tinytable", path: "sbox-tables", keyHolders: [0, 1], key: FIPS_KEY }));
+      const sharedKey = await field(s.aes({ ...DEALT, protocol: "tinytable", path: "sbox-tables", keyHolders: [0, 1], key: FIPS_KEY }));
       expect((sharedKey as ConfigError).field).toBe("keyHolders");
-      const badMac = await field(s.aes({ protocol: "tinytable", security: "malicious", macBits: 16 as never, key: FIPS_KEY }));
+      const badMac = await field(s.aes({ ...DEALT, protocol: "tinytable", security: "malicious", macBits: 16 as never, key: FIPS_KEY }));
       expect((badMac as ConfigError).field).toBe("macBits");
       const unknownSecurity = await field(s.aes({ security: "paranoid" as never, key: FIPS_KEY }));
       expect((unknownSecurity as ConfigError).field).toBe("security");
 
       const broken = SMALL_CIRCUIT.replace("2 1 1 3 5 XOR", "2 1 1 3 5 XAND");
-      const parseError = await field(s.evaluate(broken, { inputs: { 0: 1n } }));
+      const parseError = await field(s.evaluate(broken, { ...DEALT, inputs: { 0: 1n } }));
       expect(parseError).toBeInstanceOf(CircuitError);
       expect((parseError as CircuitError).line).toBe(6);
       expect((parseError as CircuitError).message).toContain("line 6");
       await expect(parseCircuit("1 3\n1 1\n")).rejects.toBeInstanceOf(CircuitError);
-      const wide = await field(s.evaluate(SMALL_CIRCUIT, { inputs: { 0: 4n } }));
+      const wide = await field(s.evaluate(SMALL_CIRCUIT, { ...DEALT, inputs: { 0: 4n } }));
       expect((wide as ConfigError).field).toBe("inputs[0]");
-      const notMine = await field(s.evaluate(SMALL_CIRCUIT, { inputs: { 0: 1n, 1: 1n } }));
+      const notMine = await field(s.evaluate(SMALL_CIRCUIT, { ...DEALT, inputs: { 0: 1n, 1: 1n } }));
       expect((notMine as ConfigError).field).toBe("inputs[1]");
-      const badBytes = await field(s.evaluate(AES_128, { inputs: { 0: "0011" } }));
+      const badBytes = await field(s.evaluate(AES_128, { ...DEALT, inputs: { 0: "0011" } }));
       expect((badBytes as ConfigError).field).toBe("inputs[0]");
-      const dealerInput = await field(sessions[2]!.aes({ protocol: "tinytable", key: FIPS_KEY }));
+      const dealerInput = await field(sessions[2]!.aes({ ...DEALT, protocol: "tinytable", key: FIPS_KEY }));
       expect((dealerInput as ConfigError).message).toContain("trusted dealer");
+      // OT preprocessing (the default) needs a session of two: this one has the dealer's slot.
+      const otInThree = await field(s.aes({ protocol: "tinytable", key: FIPS_KEY }));
+      expect((otInThree as ConfigError).field).toBe("parties");
+      const evaluateOtInThree = await field(s.evaluate(SMALL_CIRCUIT, { inputs: { 0: 1n } }));
+      expect((evaluateOtInThree as ConfigError).message).toContain("preprocessing: 'dealer'");
       // Nothing was sent: the session still runs a job afterwards.
       const results = await within(
         Promise.all([
-          s.evaluate(SMALL_CIRCUIT, { inputs: { 0: 1n } }),
-          sessions[1]!.evaluate(SMALL_CIRCUIT, { inputs: { 1: 1n } }),
-          sessions[2]!.evaluate(SMALL_CIRCUIT),
+          s.evaluate(SMALL_CIRCUIT, { ...DEALT, inputs: { 0: 1n } }),
+          sessions[1]!.evaluate(SMALL_CIRCUIT, { ...DEALT, inputs: { 1: 1n } }),
+          sessions[2]!.evaluate(SMALL_CIRCUIT, DEALT),
         ]),
         "job after rejected options",
       );
@@ -289,7 +296,7 @@ describe("a party leaving", () => {
         received += 1;
         if (received === 4) void sessions[1]!.close();
       });
-      const roles = { protocol: "tinytable", keyHolders: [0], plaintextOwner: 1 } as const;
+      const roles = { protocol: "tinytable", preprocessing: "dealer", keyHolders: [0], plaintextOwner: 1 } as const;
       const outcomes = await within(
         Promise.all(runAes(sessions, [{ ...roles, key: FIPS_KEY }, { ...roles, plaintext: FIPS_PLAINTEXT }, roles]).map(settle)),
         "the failed job",

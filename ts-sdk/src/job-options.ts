@@ -15,18 +15,41 @@ import type {
   ParsedCircuit,
   SecurityLevel,
   TinyTablePath,
+  TinyTablePreprocessing,
 } from './session-types.js';
 
 const MAESTRO_VARIANTS: readonly MaestroVariant[] = ['gf256-circuit', 'gf16-circuit', 'lut16', 'lut256', 'lut256-33'];
 const TINYTABLE_PATHS: readonly TinyTablePath[] = ['circuit', 'sbox-tables'];
 /** MAESTRO's default S-box: LUT-16 has the fewest online rounds of the variants with a malicious form. */
 export const DEFAULT_MAESTRO_VARIANT: MaestroVariant = 'lut16';
-/** The default security level: malicious for MAESTRO, semi-honest for TinyTable (whose dealer is trusted anyway). */
+/** The default security level: malicious for MAESTRO, semi-honest for TinyTable. */
 export function defaultSecurity(protocol: AesProtocol): SecurityLevel {
   return protocol === 'maestro' ? 'malicious' : 'semi-honest';
 }
-/** The TinyTable session member that deals the preprocessing. */
+/** The TinyTable session member that deals the preprocessing with `preprocessing: 'dealer'`. */
 export const DEALER_SLOT = 2;
+/** TinyTable's default preprocessing: the two parties alone, over OT. */
+export const DEFAULT_TINYTABLE_PREPROCESSING: TinyTablePreprocessing = 'ot';
+
+/**
+ * TinyTable's `preprocessing` option, checked against the session size: 2 members for `'ot'`, 3
+ * (the dealer in slot 2) for `'dealer'`.
+ */
+function tinyTablePreprocessing(value: unknown, parties: number, what: string): TinyTablePreprocessing {
+  const preprocessing = value ?? DEFAULT_TINYTABLE_PREPROCESSING;
+  if (preprocessing !== 'ot' && preprocessing !== 'dealer') {
+    throw new ConfigError('preprocessing', `unknown TinyTable preprocessing ${JSON.stringify(preprocessing)}: 'ot' or 'dealer'`);
+  }
+  const members = preprocessing === 'ot' ? 2 : 3;
+  if (parties !== members) {
+    const hint =
+      preprocessing === 'ot'
+        ? "parties 0 and 1, no dealer; for a trusted dealer in slot 2 pass preprocessing: 'dealer'"
+        : 'parties 0, 1 and the trusted dealer in slot 2';
+    throw new ConfigError('parties', `${what} with preprocessing '${preprocessing}' runs in a session of ${members} (${hint}), this one has ${parties}`);
+  }
+  return preprocessing;
+}
 
 /** A bridge call and its arguments for one job. */
 export interface BridgeJob {
@@ -66,16 +89,28 @@ export function aesJob(
   options: AesOptions,
   slot: number,
   parties: number,
-): BridgeJob & { protocol: AesProtocol; variant: MaestroVariant | TinyTablePath; security: SecurityLevel } {
+): BridgeJob & {
+  protocol: AesProtocol;
+  variant: MaestroVariant | TinyTablePath;
+  security: SecurityLevel;
+  preprocessing?: TinyTablePreprocessing;
+} {
   if (typeof options !== 'object' || options === null) throw new ConfigError('options', 'expected an object');
+  // Read through a loose view: the option types rule out most bad combinations, but JavaScript
+  // callers (and casts) can still pass anything.
+  const loose = options as Partial<Record<'path' | 'macBits' | 'preprocessing' | 'variant', unknown>>;
   const protocol = options.protocol ?? 'maestro';
   if (protocol !== 'maestro' && protocol !== 'tinytable') {
     throw new ConfigError('protocol', `unknown protocol ${JSON.stringify(protocol)}: 'maestro' or 'tinytable'`);
   }
-  if (parties !== 3) {
-    throw new ConfigError('parties', `${protocol} AES runs in a session of 3 (${protocol === 'tinytable' ? 'two parties and the dealer' : 'three parties'}), this one has ${parties}`);
-  }
   const tinytable = protocol === 'tinytable';
+  let preprocessing: TinyTablePreprocessing | undefined;
+  if (tinytable) {
+    preprocessing = tinyTablePreprocessing(loose.preprocessing, parties, 'TinyTable AES');
+  } else {
+    if (loose.preprocessing !== undefined) throw new ConfigError('preprocessing', "preprocessing is TinyTable's option");
+    if (parties !== 3) throw new ConfigError('parties', `maestro AES runs in a session of 3 (three parties), this one has ${parties}`);
+  }
   checkSecurity(options.security);
   const direction = options.direction ?? 'encrypt';
   if (direction !== 'encrypt' && direction !== 'decrypt') {
@@ -86,15 +121,22 @@ export function aesJob(
   }
   let variant: MaestroVariant | TinyTablePath;
   if (tinytable) {
-    if (options.variant !== undefined) throw new ConfigError('variant', "variant is MAESTRO's option; TinyTable takes path");
-    variant = options.path ?? 'circuit';
+    if (loose.variant !== undefined) throw new ConfigError('variant', "variant is MAESTRO's option; TinyTable takes path");
+    variant = (loose.path ?? 'circuit') as TinyTablePath;
     if (!TINYTABLE_PATHS.includes(variant)) {
       throw new ConfigError('path', `unknown TinyTable path ${JSON.stringify(variant)}: 'circuit' or 'sbox-tables'`);
     }
+    if (variant === 'sbox-tables' && preprocessing === 'ot') {
+      throw new NotAvailableError(
+        'preprocessing',
+        "the S-box-table path with preprocessing: 'ot'",
+        "its two-party table construction is not wired up yet; use path: 'circuit' (OT preprocessing), or preprocessing: 'dealer' in a session of 3 for the S-box tables",
+      );
+    }
   } else {
-    if (options.path !== undefined) throw new ConfigError('path', "path is TinyTable's option; MAESTRO takes variant");
-    if (options.macBits !== undefined) throw new ConfigError('macBits', "macBits is TinyTable's option");
-    variant = options.variant ?? DEFAULT_MAESTRO_VARIANT;
+    if (loose.path !== undefined) throw new ConfigError('path', "path is TinyTable's option; MAESTRO takes variant");
+    if (loose.macBits !== undefined) throw new ConfigError('macBits', "macBits is TinyTable's option");
+    variant = (loose.variant ?? DEFAULT_MAESTRO_VARIANT) as MaestroVariant;
     if (!MAESTRO_VARIANTS.includes(variant)) {
       throw new ConfigError('variant', `unknown MAESTRO variant ${JSON.stringify(variant)}: ${MAESTRO_VARIANTS.map((v) => `'${v}'`).join(', ')}`);
     }
@@ -120,7 +162,7 @@ export function aesJob(
   const keyBits = options.keyBits ?? 128;
   if (keyBits !== 128 && keyBits !== 192 && keyBits !== 256) throw new ConfigError('keyBits', 'expected 128, 192 or 256');
   if (tinytable && keyBits !== 128) throw new ConfigError('keyBits', 'TinyTable AES is AES-128 only');
-  const macBits = tinytable ? checkMacBits(options.macBits, options.security) : 64;
+  const macBits = tinytable ? checkMacBits(loose.macBits, options.security) : 64;
   if (variant === 'sbox-tables') {
     if (keyHolders.length !== 1) {
       throw new ConfigError('keyHolders', "the S-box-table path expands the whole key at one party: keyHolders must name exactly one party (use path: 'circuit' for an XOR-shared key)");
@@ -135,7 +177,7 @@ export function aesJob(
 
   const input: { keyShare?: Uint8Array; plaintext?: Uint8Array } = {};
   const holdsKey = keyHolders.includes(slot);
-  const role = tinytable && slot === DEALER_SLOT ? 'the trusted dealer has no inputs' : undefined;
+  const role = tinytable && preprocessing === 'dealer' && slot === DEALER_SLOT ? 'the trusted dealer has no inputs' : undefined;
   if (holdsKey !== (options.key !== undefined)) {
     throw new ConfigError('key', holdsKey ? `party ${slot} is a key holder and must pass its key share` : role ?? `party ${slot} is not a key holder (keyHolders: ${keyHolders.join(', ')})`);
   }
@@ -157,19 +199,24 @@ export function aesJob(
   }
   const security = options.security ?? defaultSecurity(protocol);
   const spec = tinytable
-    ? { path: variant, security, macBits, blocks, keyHolders, plaintextOwner, revealTo }
+    ? { path: variant, preprocessing, security, macBits, blocks, keyHolders, plaintextOwner, revealTo }
     : { variant, security, direction, keyBits, blocks, keyHolders, plaintextOwner, revealTo };
-  return { method: tinytable ? 'runTinyTableAes' : 'runMaestroAes', spec, input, protocol, variant, security };
+  const job = { method: tinytable ? 'runTinyTableAes' : 'runMaestroAes', spec, input, protocol, variant, security } as const;
+  return preprocessing === undefined ? job : { ...job, preprocessing };
 }
 
-/** The bridge job of `Session.evaluate` for member `slot` (2 = the dealer). */
-export function evaluateJob(circuit: ParsedCircuit, options: EvaluateOptions, slot: number, parties: number): BridgeJob {
+/** The bridge job of `Session.evaluate` for member `slot` (2 = the dealer with `preprocessing: 'dealer'`). */
+export function evaluateJob(
+  circuit: ParsedCircuit,
+  options: EvaluateOptions,
+  slot: number,
+  parties: number,
+): BridgeJob & { preprocessing: TinyTablePreprocessing } {
   if (typeof options !== 'object' || options === null) throw new ConfigError('options', 'expected an object');
-  if (parties !== 3) {
-    throw new ConfigError('parties', `evaluate runs TinyTable in a session of 3 (parties 0, 1 and the trusted dealer), this one has ${parties}`);
-  }
+  const preprocessing = tinyTablePreprocessing(options.preprocessing, parties, 'evaluate (TinyTable)');
+  const dealer = preprocessing === 'dealer' && slot === DEALER_SLOT;
   checkSecurity(options.security);
-  const macBits = checkMacBits(options.macBits, options.security);
+  const macBits = checkMacBits((options as { macBits?: unknown }).macBits, options.security);
   const values = circuit.inputWidths.length;
   const outputs = circuit.outputWidths.length;
   const inputOwners = options.inputOwners ?? (values === 2 ? [0, 1] : undefined);
@@ -205,14 +252,15 @@ export function evaluateJob(circuit: ParsedCircuit, options: EvaluateOptions, sl
     const value = supplied.get(index);
     if (mine && value === undefined) throw new ConfigError(`inputs[${index}]`, `party ${slot} owns input value ${index} and must pass it`);
     if (!mine && value !== undefined) {
-      throw new ConfigError(`inputs[${index}]`, slot === DEALER_SLOT ? 'the trusted dealer has no inputs' : `input value ${index} belongs to party ${inputOwners[index]}`);
+      throw new ConfigError(`inputs[${index}]`, dealer ? 'the trusted dealer has no inputs' : `input value ${index} belongs to party ${inputOwners[index]}`);
     }
     if (mine) bits.push(Uint8Array.from(valueBits(value as CircuitValueInput, circuit.inputWidths[index]!, index), (b) => (b ? 1 : 0)));
   }
   const security = options.security ?? 'semi-honest';
   return {
     method: 'runTinyTableCircuit',
-    spec: { circuit: circuit.text, security, macBits, inputOwners, reveal },
-    input: slot === DEALER_SLOT ? {} : { values: bits },
+    spec: { circuit: circuit.text, preprocessing, security, macBits, inputOwners, reveal },
+    input: dealer ? {} : { values: bits },
+    preprocessing,
   };
 }

@@ -37,51 +37,24 @@ export type TinyTablePath = 'circuit' | 'sbox-tables';
 export type SecurityLevel = 'semi-honest' | 'malicious';
 
 /**
- * Options of `Session.aes`. Every party must pass the same protocol, variant, roles, `blocks` and
- * `keyBits`.
- *
- * - `protocol: 'maestro'` (default): three parties, honest majority. `variant` picks the S-box
- *   (default `lut16`) and `security` the adversary (default `malicious`: every multiplication is
- *   verified and every opening hash-compared before the output is revealed, so a deviating party
- *   makes the others reject with a `ProtocolAbortError` and learn nothing; `semi-honest` is
- *   faster and trusts every party to follow the protocol).
- *   Malicious: `gf256-circuit`, `gf16-circuit`, `lut16`, `lut256-33`; semi-honest: all five. `direction: 'decrypt'` decrypts (the
- *   `plaintext` option then carries the ciphertext).
- * - `protocol: 'tinytable'`: two computing parties (slots 0 and 1) and a **trusted dealer** in
- *   slot 2 that deals the preprocessing and must not collude with either party (see the README's
- *   security model). AES-128 only; `path` picks the S-box evaluation (default `circuit`;
- *   `sbox-tables` needs exactly one key holder and the other party as plaintext owner). Role
- *   defaults: `keyHolders: [0]`, `plaintextOwner: 1`, `reveal: [0, 1]`. The dealer calls
- *   `aes` with the same options and no inputs. `security: 'malicious'` authenticates every opened
- *   table entry (MAC width `macBits`, 64 or 32 on the circuit path, 64 on `sbox-tables`): a
- *   party that deviates makes the honest party's job reject with `ProtocolAbortError` (its
- *   `check` names the MAC check) before any output is revealed. The dealer is still trusted.
- *
- * Combinations not implemented (malicious `lut256`, decrypting
- * TinyTable, `macBits: 32` on TinyTable's S-box path) reject with `NotAvailableError` (a
- * `ConfigError`).
+ * Where TinyTable's preprocessing comes from:
+ * - `'ot'` (default): parties 0 and 1 make it between themselves over oblivious transfer (the
+ *   paper's Fig. 8 from TinyOT-style authenticated bits and AND triples). Nobody but the two
+ *   parties is trusted, and the session has exactly **two** members. Circuit path only.
+ * - `'dealer'`: a **trusted dealer** in slot 2 deals it — a weaker trust model: the dealer knows
+ *   every mask, so privacy holds only if it is honest and colludes with neither party. The session
+ *   has three members; the dealer calls the same method with the same options and no inputs.
  */
-export interface AesOptions {
-  /** The protocol: `maestro` (default) or `tinytable`. */
-  protocol?: AesProtocol;
-  /** MAESTRO only: the S-box variant (default `lut16`). */
-  variant?: MaestroVariant;
-  /** MAESTRO only: encrypt (default) or decrypt. */
-  direction?: AesDirection;
-  /** TinyTable only: the S-box path (default `circuit`). */
-  path?: TinyTablePath;
-  /** The security level (default `malicious` for MAESTRO, `semi-honest` for TinyTable). */
-  security?: SecurityLevel;
-  /** TinyTable with `security: 'malicious'` only: MAC width in bits, 64 (default) or 32 (circuit path). */
-  macBits?: 64 | 32;
+export type TinyTablePreprocessing = 'ot' | 'dealer';
+
+/** The parts of `Session.aes`'s options that every protocol shares. */
+export interface AesRoleOptions {
   /** This party's XOR share of the key (hex or bytes); required exactly for the key holders. */
   key?: BytesLike;
   /** The plaintext, `16 · blocks` bytes (hex or bytes); required exactly for the plaintext owner. */
   plaintext?: BytesLike;
   /** Number of 16-byte blocks (default 1). */
   blocks?: number;
-  /** AES key size in bits: 128 (default), 192 or 256. */
-  keyBits?: 128 | 192 | 256;
   /**
    * The parties that each input a key share (MAESTRO default `[0, 1]`, TinyTable default `[0]`);
    * the key is the XOR of the shares.
@@ -94,6 +67,94 @@ export interface AesOptions {
   /** Aborting it cancels the job and closes the session. */
   signal?: AbortSignal;
 }
+
+/** MAESTRO's options of `Session.aes` (three parties, honest majority). */
+export interface MaestroAesOptions extends AesRoleOptions {
+  /** The protocol: `maestro` (default). */
+  protocol?: 'maestro';
+  /** The S-box variant (default `lut16`). */
+  variant?: MaestroVariant;
+  /** Encrypt (default) or decrypt. */
+  direction?: AesDirection;
+  /** The security level (default `malicious`). */
+  security?: SecurityLevel;
+  /** AES key size in bits: 128 (default), 192 or 256. */
+  keyBits?: 128 | 192 | 256;
+  path?: never;
+  macBits?: never;
+  preprocessing?: never;
+}
+
+/** TinyTable's preprocessing and the paths it supports. */
+export type TinyTablePreprocessingOptions =
+  | {
+      /** Preprocessing over OT between the two parties (default; a two-member session). */
+      preprocessing?: 'ot';
+      /** The S-box path: `circuit` only with OT preprocessing. */
+      path?: 'circuit';
+    }
+  | {
+      /** A trusted dealer in slot 2 (weaker trust model; a three-member session). */
+      preprocessing: 'dealer';
+      /** The S-box path (default `circuit`; `sbox-tables` needs exactly one key holder). */
+      path?: TinyTablePath;
+    };
+
+/** TinyTable's security level and, with malicious security, its MAC width. */
+export type TinyTableSecurityOptions =
+  | {
+      /** Semi-honest (default). */
+      security?: 'semi-honest';
+      macBits?: never;
+    }
+  | {
+      /** Every opened table entry is MAC-checked before any output is revealed. */
+      security: 'malicious';
+      /** MAC width in bits, 64 (default) or 32 (circuit path). */
+      macBits?: 64 | 32;
+    };
+
+/** TinyTable's options of `Session.aes` (two computing parties, AES-128 encryption). */
+export type TinyTableAesOptions = AesRoleOptions & {
+  /** The protocol. */
+  protocol: 'tinytable';
+  variant?: never;
+  /** TinyTable encrypts only. */
+  direction?: 'encrypt';
+  /** AES-128 only. */
+  keyBits?: 128;
+} & TinyTablePreprocessingOptions &
+  TinyTableSecurityOptions;
+
+/**
+ * Options of `Session.aes`. Every party must pass the same protocol, variant, roles, `blocks` and
+ * `keyBits`.
+ *
+ * - `protocol: 'maestro'` (default): three parties, honest majority. `variant` picks the S-box
+ *   (default `lut16`) and `security` the adversary (default `malicious`: every multiplication is
+ *   verified and every opening hash-compared before the output is revealed, so a deviating party
+ *   makes the others reject with a `ProtocolAbortError` and learn nothing; `semi-honest` is
+ *   faster and trusts every party to follow the protocol).
+ *   Malicious: `gf256-circuit`, `gf16-circuit`, `lut16`, `lut256-33`; semi-honest: all five. `direction: 'decrypt'` decrypts (the
+ *   `plaintext` option then carries the ciphertext).
+ * - `protocol: 'tinytable'`: two computing parties (slots 0 and 1), AES-128 only. `preprocessing`
+ *   (see {@link TinyTablePreprocessing}): `'ot'` (default) — the two parties alone, in a session
+ *   of two, nobody else trusted; or `'dealer'` — a trusted dealer in slot 2 (a weaker trust
+ *   model; see the README's security model), which calls `aes` with the same options and no
+ *   inputs. `path` picks the S-box evaluation (default `circuit`; `sbox-tables` needs
+ *   `preprocessing: 'dealer'`, exactly one key holder and the other party as plaintext owner).
+ *   Role defaults: `keyHolders: [0]`, `plaintextOwner: 1`, `reveal: [0, 1]`.
+ *   `security: 'malicious'` authenticates every opened table entry (MAC width `macBits`, 64 or
+ *   32 on the circuit path, 64 on `sbox-tables`): a party that deviates makes the honest party's
+ *   job reject with `ProtocolAbortError` (its `check` names the MAC check) before any output is
+ *   revealed. With OT preprocessing, a party that deviates in the preprocessing makes the
+ *   honest party reject with `ProtocolAbortError` naming the OT check at either security level.
+ *
+ * Combinations not implemented (malicious `lut256`, decrypting TinyTable, `macBits: 32` on
+ * TinyTable's S-box path, `sbox-tables` with OT preprocessing) reject with `NotAvailableError` (a
+ * `ConfigError`); the option types rule most of them out already.
+ */
+export type AesOptions = MaestroAesOptions | TinyTableAesOptions;
 
 /** Protocol communication of this party (payload bytes inside the encrypted channel). */
 export interface ProtocolStats {
@@ -116,11 +177,14 @@ export interface AesResult {
   ciphertext?: Uint8Array;
   /** The ciphertext as lower-case hex, if this party is in `reveal`. */
   ciphertextHex?: string;
-  /** The whole job: spec agreement, setup, inputs, key schedule, rounds, reveal. */
+  /** TinyTable only: where the preprocessing came from. */
+  preprocessing?: TinyTablePreprocessing;
+  /** The whole job: spec agreement, setup or preprocessing, inputs, key schedule, rounds, reveal. */
   stats: ProtocolStats & { timeMs: number };
   /**
    * MAESTRO: the AES rounds alone (what MAESTRO's Table 1 counts). TinyTable: the online phase
-   * (inputs and AND layers; zero at the dealer).
+   * (inputs and AND layers; zero at the dealer); `stats` minus this is agreement and
+   * preprocessing (OT and Fig. 8, or the dealing).
    */
   roundsStats: ProtocolStats;
   /** Encrypted frames and handshakes, as the channel below the protocol counts them. */
@@ -191,10 +255,20 @@ export interface ParsedCircuit {
 }
 
 /**
- * Options of `Session.evaluate` (TinyTable: parties 0 and 1 compute, slot 2 is the trusted
- * dealer). Every member passes the same circuit, `inputOwners`, `reveal` and `security`.
+ * Options of `Session.evaluate` (TinyTable: parties 0 and 1 compute). Every member passes the same
+ * circuit, `inputOwners`, `reveal`, `preprocessing` and `security`.
  */
-export interface EvaluateOptions {
+export type EvaluateOptions = EvaluateIoOptions & TinyTableSecurityOptions & {
+  /**
+   * Where the preprocessing comes from: `'ot'` (default; a two-member session, nobody else
+   * trusted) or `'dealer'` (a trusted dealer in slot 2, a weaker trust model; a three-member
+   * session). See {@link TinyTablePreprocessing}.
+   */
+  preprocessing?: TinyTablePreprocessing;
+};
+
+/** The inputs and outputs of `Session.evaluate`. */
+export interface EvaluateIoOptions {
   /** Owner (0 or 1) of each input value; default `[0, 1]` for a circuit with two input values. */
   inputOwners?: readonly number[];
   /**
@@ -204,14 +278,6 @@ export interface EvaluateOptions {
   inputs?: Array<CircuitValueInput | undefined> | Record<number, CircuitValueInput>;
   /** Who learns each output value: `'both'` (default), `0` or `1`. */
   reveal?: ReadonlyArray<'both' | 0 | 1>;
-  /**
-   * The security level (default `semi-honest`). `malicious`: every opened table entry is
-   * MAC-checked; a deviating party makes the honest one reject with `ProtocolAbortError` before
-   * any output is revealed (the dealer is still trusted).
-   */
-  security?: SecurityLevel;
-  /** With `security: 'malicious'` only: MAC width in bits, 64 (default) or 32. */
-  macBits?: 64 | 32;
   /** Aborting it cancels the job and closes the session. */
   signal?: AbortSignal;
 }
@@ -220,7 +286,9 @@ export interface EvaluateOptions {
 export interface EvaluateResult {
   /** Per output value: the value if revealed to this party, else `undefined` (all at the dealer). */
   outputs: Array<CircuitValue | undefined>;
-  /** The whole job: agreement, dealing, online phase. */
+  /** Where the preprocessing came from. */
+  preprocessing: TinyTablePreprocessing;
+  /** The whole job: agreement, preprocessing (OT and Fig. 8, or the dealing), online phase. */
   stats: ProtocolStats & { timeMs: number };
   /** The online phase alone (zero at the dealer). */
   onlineStats: ProtocolStats;

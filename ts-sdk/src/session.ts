@@ -181,8 +181,9 @@ export class Session {
   /**
    * Joint AES. `protocol: 'maestro'` (default): three parties, honest majority, AES-128/192/256,
    * the S-box `variant` of MAESTRO's Table 1 (default malicious `lut16`). `protocol: 'tinytable'`:
-   * AES-128 between parties 0 and 1 with a **trusted dealer** in slot 2 (it deals the
-   * preprocessing, knows every mask, and must not collude with either party). The key is the XOR
+   * AES-128 between parties 0 and 1, with `preprocessing: 'ot'` (default: the two parties make
+   * it over OT in a session of two, nobody else trusted) or `'dealer'` (a **trusted dealer** in
+   * slot 2 deals it; it knows every mask and must not collude with either party). The key is the XOR
    * of the shares of `keyHolders`, the plaintext comes from `plaintextOwner`, the ciphertext goes to
    * `reveal` (defaults in {@link AesOptions}). Every member calls it with the same options, passing
    * only its own inputs; a mismatch rejects with {@link ProtocolAbortError}
@@ -209,6 +210,7 @@ export class Session {
       protocol: job.protocol,
       variant: job.variant,
       security: job.security,
+      ...(job.preprocessing === undefined ? {} : { preprocessing: job.preprocessing }),
       stats: { ...output.stats, timeMs },
       roundsStats: output.roundsStats ?? output.onlineStats ?? zeroStats(),
       transportStats: output.transportStats,
@@ -223,9 +225,10 @@ export class Session {
   /**
    * Evaluates a Bristol Fashion circuit (its text, or a {@link ParsedCircuit} from `parseCircuit`)
    * with two-party TinyTable: parties 0 and 1 own the input values (`inputOwners`) and learn the
-   * outputs `reveal` gives them; slot 2 is the **trusted dealer** (no inputs, no outputs; it knows
-   * every mask and must not collude with either party). Semi-honest by default; `security:
-   * 'malicious'` authenticates every opened table entry. One evaluation per call.
+   * outputs `reveal` gives them. Preprocessing over OT between the two parties in a session of two
+   * by default; with `preprocessing: 'dealer'` slot 2 is the **trusted dealer** (no inputs, no
+   * outputs; it knows every mask and must not collude with either party). Semi-honest by default;
+   * `security: 'malicious'` authenticates every opened table entry. One evaluation per call.
    *
    * Rejects with `CircuitError` (a {@link ConfigError} on `circuit`, with the `line` of a parse
    * error), {@link ConfigError} for bad inputs (naming `inputs[i]`), and otherwise like
@@ -247,6 +250,7 @@ export class Session {
     });
     return {
       outputs,
+      preprocessing: job.preprocessing,
       stats: { ...output.stats, timeMs },
       onlineStats: output.onlineStats,
       transportStats: output.transportStats,

@@ -45,21 +45,26 @@ describe("circuit values", () => {
 });
 
 describe("job options", () => {
+  const D = { protocol: "tinytable", preprocessing: "dealer" } as const;
   it("builds TinyTable and MAESTRO specs with their defaults", () => {
-    expect(aesJob({ protocol: "tinytable", key: "00".repeat(16) }, 0, 3)).toMatchObject({
+    expect(aesJob({ ...D, key: "00".repeat(16) }, 0, 3)).toMatchObject({
       method: "runTinyTableAes",
-      spec: { path: "circuit", security: "semi-honest", keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] },
+      preprocessing: "dealer",
+      spec: { path: "circuit", preprocessing: "dealer", security: "semi-honest", keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] },
     });
     expect(aesJob({ variant: "lut16", plaintext: "00".repeat(16) }, 2, 3)).toMatchObject({
       method: "runMaestroAes",
       spec: { variant: "lut16", keyHolders: [0, 1], plaintextOwner: 2, revealTo: [0, 1, 2] },
     });
-    expect(() => aesJob({ protocol: "tinytable", keyBits: 256, key: "00".repeat(32) }, 0, 3)).toThrow(ConfigError);
-    expect(() => aesJob({ protocol: "tinytable", variant: "lut16" }, 2, 3)).toThrow(/variant/);
+    // @ts-expect-error TinyTable is AES-128 only
+    expect(() => aesJob({ ...D, keyBits: 256, key: "00".repeat(32) }, 0, 3)).toThrow(ConfigError);
+    // @ts-expect-error variant is MAESTRO's option
+    expect(() => aesJob({ ...D, variant: "lut16" }, 2, 3)).toThrow(/variant/);
     expect(() => aesJob({ variant: "lut256", security: "malicious", key: "00".repeat(16) }, 0, 3)).toThrow(NotAvailableError);
     expect(aesJob({ variant: "lut256-33", security: "semi-honest", key: "00".repeat(16) }, 0, 3).spec).toMatchObject({ variant: "lut256-33", security: "semi-honest" });
     expect(() => aesJob({ direction: "sideways" as never, key: "00".repeat(16) }, 0, 3)).toThrow(/direction/);
-    expect(() => aesJob({ protocol: "tinytable", direction: "decrypt", key: "00".repeat(16) }, 0, 3)).toThrow(NotAvailableError);
+    // @ts-expect-error TinyTable encrypts only
+    expect(() => aesJob({ ...D, direction: "decrypt", key: "00".repeat(16) }, 0, 3)).toThrow(NotAvailableError);
     // MAESTRO's defaults: the malicious LUT-16 S-box, encryption; TinyTable's: semi-honest.
     expect(aesJob({ key: "00".repeat(16) }, 0, 3)).toMatchObject({
       variant: "lut16",
@@ -67,16 +72,47 @@ describe("job options", () => {
       spec: { variant: "lut16", security: "malicious", direction: "encrypt" },
     });
     expect(aesJob({ security: "semi-honest", key: "00".repeat(16) }, 0, 3).spec).toMatchObject({ variant: "lut16", security: "semi-honest" });
-    expect(aesJob({ protocol: "tinytable", key: "00".repeat(16) }, 0, 3)).toMatchObject({ security: "semi-honest", spec: { security: "semi-honest" } });
+    expect(aesJob({ ...D, key: "00".repeat(16) }, 0, 3)).toMatchObject({ security: "semi-honest", spec: { security: "semi-honest" } });
     expect(aesJob({ security: "malicious", variant: "lut16", key: "00".repeat(16) }, 0, 3).spec).toMatchObject({ variant: "lut16", security: "malicious" });
-    expect(() => aesJob({ protocol: "tinytable" }, 0, 2)).toThrow(/session of 3/);
+    expect(() => aesJob(D, 0, 2)).toThrow(/session of 3/);
+  });
+
+  it("defaults TinyTable to OT preprocessing in a session of two, with no dealer slot", () => {
+    const key = "00".repeat(16);
+    expect(aesJob({ protocol: "tinytable", key }, 0, 2)).toMatchObject({
+      preprocessing: "ot",
+      spec: { path: "circuit", preprocessing: "ot", keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] },
+    });
+    expect(aesJob({ protocol: "tinytable", preprocessing: "ot", security: "malicious", macBits: 32, plaintext: key }, 1, 2).spec).toMatchObject({
+      preprocessing: "ot",
+      macBits: 32,
+    });
+    const sizes = [() => aesJob({ protocol: "tinytable", key }, 0, 3), () => evaluateJob(TWO_BYTES, { inputs: { 0: 1n } }, 0, 3)];
+    for (const wrongSize of sizes) {
+      expect(wrongSize).toThrow(/session of 2 .*preprocessing: 'dealer'/);
+      expect(wrongSize).toThrow(expect.objectContaining({ field: "parties" }));
+    }
+    expect(() => evaluateJob(TWO_BYTES, { preprocessing: "dealer" }, 0, 2)).toThrow(/session of 3/);
+    // @ts-expect-error the S-box tables need the dealer
+    const tablesOverOt = () => aesJob({ protocol: "tinytable", path: "sbox-tables", key }, 0, 2);
+    expect(tablesOverOt).toThrow(NotAvailableError);
+    expect(tablesOverOt).toThrow(expect.objectContaining({ field: "preprocessing" }));
+    expect(() => aesJob({ protocol: "tinytable", preprocessing: "trusted" as never, key }, 0, 2)).toThrow(
+      expect.objectContaining({ field: "preprocessing" }),
+    );
+    // @ts-expect-error preprocessing is TinyTable's option
+    expect(() => aesJob({ preprocessing: "ot", key }, 0, 3)).toThrow(/TinyTable's option/);
+    const job = evaluateJob(TWO_BYTES, { inputs: { 1: 7n } }, 1, 2);
+    expect(job).toMatchObject({ preprocessing: "ot", spec: { preprocessing: "ot" } });
+    // Without a dealer, party 2 does not exist: a 2-member session has slots 0 and 1 only.
+    expect((job.input as { values: Uint8Array[] }).values).toHaveLength(1);
   });
 
   it("passes malicious TinyTable with macBits and rejects bad security, macBits and S-box-table roles", () => {
     const key = "00".repeat(16);
-    expect(aesJob({ protocol: "tinytable", security: "malicious", key }, 0, 3).spec).toMatchObject({ security: "malicious", macBits: 64 });
-    expect(aesJob({ protocol: "tinytable", security: "malicious", macBits: 32, key }, 0, 3).spec).toMatchObject({ macBits: 32 });
-    expect(aesJob({ protocol: "tinytable", path: "sbox-tables", security: "malicious" }, 2, 3).spec).toMatchObject({
+    expect(aesJob({ ...D, security: "malicious", key }, 0, 3).spec).toMatchObject({ security: "malicious", macBits: 64 });
+    expect(aesJob({ ...D, security: "malicious", macBits: 32, key }, 0, 3).spec).toMatchObject({ macBits: 32 });
+    expect(aesJob({ ...D, path: "sbox-tables", security: "malicious" }, 2, 3).spec).toMatchObject({
       path: "sbox-tables",
       security: "malicious",
       macBits: 64,
@@ -90,27 +126,30 @@ describe("job options", () => {
       }
       return undefined;
     };
-    expect(field(() => aesJob({ protocol: "tinytable", security: "paranoid" as never, key }, 0, 3))).toBe("security");
-    expect(field(() => aesJob({ protocol: "tinytable", security: "malicious", macBits: 48 as never, key }, 0, 3))).toBe("macBits");
-    expect(field(() => aesJob({ protocol: "tinytable", macBits: 32, key }, 0, 3))).toBe("macBits");
+    expect(field(() => aesJob({ ...D, security: "paranoid" as never, key }, 0, 3))).toBe("security");
+    expect(field(() => aesJob({ ...D, security: "malicious", macBits: 48 as never, key }, 0, 3))).toBe("macBits");
+    // @ts-expect-error macBits needs security: 'malicious'
+    expect(field(() => aesJob({ ...D, macBits: 32, key }, 0, 3))).toBe("macBits");
+    // @ts-expect-error macBits is TinyTable's option
     expect(field(() => aesJob({ macBits: 64, key }, 0, 3))).toBe("macBits");
-    expect(field(() => aesJob({ protocol: "tinytable", path: "sbox-tables", keyHolders: [0, 1], key }, 0, 3))).toBe("keyHolders");
-    expect(field(() => aesJob({ protocol: "tinytable", path: "sbox-tables", keyHolders: [1], key }, 1, 3))).toBe("plaintextOwner");
-    expect(() => aesJob({ protocol: "tinytable", path: "sbox-tables", security: "malicious", macBits: 32, key }, 0, 3)).toThrow(NotAvailableError);
-    expect(evaluateJob(TWO_BYTES, { security: "malicious", macBits: 32 }, 2, 3).spec).toMatchObject({ security: "malicious", macBits: 32 });
-    expect(field(() => evaluateJob(TWO_BYTES, { security: "malicious", macBits: 16 as never }, 2, 3))).toBe("macBits");
-    expect(field(() => evaluateJob(TWO_BYTES, { security: "byzantine" as never }, 2, 3))).toBe("security");
+    expect(field(() => aesJob({ ...D, path: "sbox-tables", keyHolders: [0, 1], key }, 0, 3))).toBe("keyHolders");
+    expect(field(() => aesJob({ ...D, path: "sbox-tables", keyHolders: [1], key }, 1, 3))).toBe("plaintextOwner");
+    expect(() => aesJob({ ...D, path: "sbox-tables", security: "malicious", macBits: 32, key }, 0, 3)).toThrow(NotAvailableError);
+    const evalD = { preprocessing: "dealer" } as const;
+    expect(evaluateJob(TWO_BYTES, { ...evalD, security: "malicious", macBits: 32 }, 2, 3).spec).toMatchObject({ security: "malicious", macBits: 32 });
+    expect(field(() => evaluateJob(TWO_BYTES, { ...evalD, security: "malicious", macBits: 16 as never }, 2, 3))).toBe("macBits");
+    expect(field(() => evaluateJob(TWO_BYTES, { ...evalD, security: "byzantine" as never }, 2, 3))).toBe("security");
   });
 
   it("checks circuit options against the circuit", () => {
-    const job = evaluateJob(TWO_BYTES, { inputs: { 1: 7n }, reveal: ["both", 0] }, 1, 3);
+    const job = evaluateJob(TWO_BYTES, { preprocessing: "dealer", inputs: { 1: 7n }, reveal: ["both", 0] }, 1, 3);
     expect(job.spec).toMatchObject({ inputOwners: [0, 1], reveal: [2, 0] });
     expect((job.input as { values: Uint8Array[] }).values[0]!.slice(0, 4)).toEqual(Uint8Array.of(1, 1, 1, 0));
-    expect(evaluateJob(TWO_BYTES, {}, 2, 3).input).toEqual({});
-    expect(() => evaluateJob(TWO_BYTES, { reveal: ["both"] }, 2, 3)).toThrow(CircuitError);
-    expect(() => evaluateJob(TWO_BYTES, { inputOwners: [0] }, 2, 3)).toThrow(CircuitError);
-    expect(() => evaluateJob(TWO_BYTES, { inputs: { 5: 1n } }, 0, 3)).toThrow(/input index 5/);
-    expect(() => evaluateJob(TWO_BYTES, {}, 0, 3)).toThrow(/must pass it/);
-    expect(() => evaluateJob({ ...TWO_BYTES, inputWidths: [1, 1, 1] }, {}, 2, 3)).toThrow(/inputOwners/);
+    expect(evaluateJob(TWO_BYTES, { preprocessing: "dealer" }, 2, 3).input).toEqual({});
+    expect(() => evaluateJob(TWO_BYTES, { reveal: ["both"] }, 1, 2)).toThrow(CircuitError);
+    expect(() => evaluateJob(TWO_BYTES, { inputOwners: [0] }, 1, 2)).toThrow(CircuitError);
+    expect(() => evaluateJob(TWO_BYTES, { inputs: { 5: 1n } }, 0, 2)).toThrow(/input index 5/);
+    expect(() => evaluateJob(TWO_BYTES, {}, 0, 2)).toThrow(/must pass it/);
+    expect(() => evaluateJob({ ...TWO_BYTES, inputWidths: [1, 1, 1] }, {}, 1, 2)).toThrow(/inputOwners/);
   });
 });

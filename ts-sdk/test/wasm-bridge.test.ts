@@ -1,5 +1,6 @@
 /**
- * The WASM bridge on its own: three `Bridge`s wired to each other in memory (no relay), so the
+ * The WASM bridge on its own: `Bridge`s (three, or two for TinyTable with OT preprocessing) wired
+ * to each other in memory (no relay), so the
  * structured errors of the Rust side can be checked directly, including ones the session API's own
  * validation never lets through.
  */
@@ -12,12 +13,12 @@ const PLAINTEXT = Uint8Array.from({ length: 16 }, (_, i) => i * 0x11);
 const spec = { blocks: 1, keyHolders: [0], plaintextOwner: 2, revealTo: [0, 1, 2] };
 const inputs = [{ keyShare: KEY }, {}, { plaintext: PLAINTEXT }];
 
-/** Three bridges whose frames reach each other on a later microtask, like a network would. */
-function wire(): Bridge[] {
+/** `members` bridges whose frames reach each other on a later microtask, like a network would. */
+function wire(members = 3): Bridge[] {
   const bridges: Bridge[] = [];
-  for (let party = 0; party < 3; party++) {
+  for (let party = 0; party < members; party++) {
     bridges.push(
-      new Bridge(party, 3, (to: number, frame: Uint8Array) => {
+      new Bridge(party, members, (to: number, frame: Uint8Array) => {
         const copy = frame.slice();
         queueMicrotask(() => bridges[to]!.deliver(party, copy));
       }),
@@ -107,8 +108,32 @@ describe("WASM bridge", () => {
     await Promise.all(outcomes);
   }, 10_000);
 
-  it("runs TinyTable AES (two parties and the dealer) and a Bristol circuit between in-memory bridges", async () => {
+  it("runs TinyTable AES and a Bristol circuit between two in-memory bridges with OT preprocessing", async () => {
     const ttSpec = { blocks: 1, keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] };
+    const ttInputs = [{ keyShare: KEY }, { plaintext: PLAINTEXT }];
+    for (const extra of [{}, { preprocessing: "ot", security: "malicious", macBits: 32 }]) {
+      const rs = await Promise.all(wire(2).map((b, i) => b.runTinyTableAes(session(), { ...ttSpec, ...extra }, ttInputs[i], null)));
+      for (const r of rs) {
+        expect(Buffer.from(r.ciphertext).toString("hex")).toBe("69c4e0d86a7b0430d8cdb78070b4c55a");
+        // The OT preprocessing (megabytes) is in stats, not in the online phase.
+        expect(r.stats.bytesSent).toBeGreaterThan(100 * r.onlineStats.bytesSent);
+      }
+    }
+    const circuit = "1 3\n2 1 1\n1 1\n\n2 1 0 1 2 AND\n";
+    const cInputs = [{ values: [Uint8Array.of(1)] }, { values: [Uint8Array.of(1)] }];
+    const outs = await Promise.all(
+      wire(2).map((b, i) => b.runTinyTableCircuit(session(), { circuit, inputOwners: [0, 1], reveal: [2] }, cInputs[i], null)),
+    );
+    for (const out of outs) expect(Array.from(out.outputs[0])).toEqual([1]);
+    // A three-member session is the dealer's: OT preprocessing refuses it.
+    await expect(wire()[0]!.runTinyTableAes(session(), ttSpec, { keyShare: KEY }, null)).rejects.toMatchObject({
+      kind: "config",
+      field: "parties",
+    });
+  }, 30_000);
+
+  it("runs TinyTable AES (two parties and the dealer) and a Bristol circuit between in-memory bridges", async () => {
+    const ttSpec = { preprocessing: "dealer", blocks: 1, keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] };
     const ttInputs = [{ keyShare: KEY }, { plaintext: PLAINTEXT }, {}];
     const results = await Promise.all(wire().map((b, i) => b.runTinyTableAes(session(), ttSpec, ttInputs[i], null)));
     for (const r of results.slice(0, 2)) expect(Buffer.from(r.ciphertext).toString("hex")).toBe("69c4e0d86a7b0430d8cdb78070b4c55a");
@@ -123,7 +148,7 @@ describe("WASM bridge", () => {
 
     // out = a AND b, one bit each, revealed to party 1 only (reveal code 1).
     const circuit = "1 3\n2 1 1\n1 1\n\n2 1 0 1 2 AND\n";
-    const cSpec = { circuit, inputOwners: [0, 1], reveal: [1] };
+    const cSpec = { circuit, preprocessing: "dealer", inputOwners: [0, 1], reveal: [1] };
     const cInputs = [{ values: [Uint8Array.of(1)] }, { values: [Uint8Array.of(1)] }, {}];
     const outs = await Promise.all(wire().map((b, i) => b.runTinyTableCircuit(session(), cSpec, cInputs[i], null)));
     expect(outs[0].outputs).toEqual([undefined]);
@@ -139,10 +164,17 @@ describe("WASM bridge", () => {
       kind: "config",
       field: "variant",
     });
-    const ttSpec = { blocks: 1, keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] };
+    const ttSpec = { preprocessing: "dealer", blocks: 1, keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] };
     await expect(wire()[0]!.runTinyTableAes(session(), { ...ttSpec, path: "sbox-tables", keyHolders: [0, 1] }, { keyShare: KEY }, null)).rejects.toMatchObject({
       kind: "config",
       field: "spec",
+    });
+    await expect(
+      wire(2)[0]!.runTinyTableAes(session(), { ...ttSpec, preprocessing: "ot", path: "sbox-tables" }, { keyShare: KEY }, null),
+    ).rejects.toMatchObject({ kind: "config", field: "preprocessing" });
+    await expect(wire(2)[0]!.runTinyTableAes(session(), { ...ttSpec, preprocessing: "trusted" }, { keyShare: KEY }, null)).rejects.toMatchObject({
+      kind: "config",
+      field: "preprocessing",
     });
     await expect(wire()[0]!.runTinyTableAes(session(), { ...ttSpec, security: "malicious", macBits: 16 }, { keyShare: KEY }, null)).rejects.toMatchObject({
       kind: "config",

@@ -9,7 +9,7 @@ use chorus_core::jobs::maestro_aes::{
 };
 use chorus_core::jobs::tinytable::aes::{AesPath, TinyTableAesInput, TinyTableAesSpec};
 use chorus_core::jobs::tinytable::circuit::{CircuitJobInput, CircuitJobSpec};
-use chorus_core::jobs::tinytable::MacBits;
+use chorus_core::jobs::tinytable::{MacBits, Preprocessing};
 use chorus_core::jobs::Security;
 use chorus_core::net::secure::config::KEY_LEN;
 use chorus_core::net::secure::{PrivateKey, PublicKey, SecureConfig};
@@ -126,6 +126,19 @@ fn mac_bits(spec: &JsValue) -> Result<MacBits, BridgeError> {
     }
 }
 
+/// `preprocessing?: 'ot' | 'dealer'` (default `ot`): where TinyTable's material comes from.
+fn preprocessing(spec: &JsValue) -> Result<Preprocessing, BridgeError> {
+    match string(spec, "preprocessing")? {
+        None => Ok(Preprocessing::default()),
+        Some(name) => Preprocessing::from_name(&name).ok_or_else(|| {
+            BridgeError::config(
+                "preprocessing",
+                format!("unknown TinyTable preprocessing {name:?}: 'ot' or 'dealer'"),
+            )
+        }),
+    }
+}
+
 /// `{ variant?, security?, direction?, keyBits?: 128 | 192 | 256, blocks, keyHolders,
 /// plaintextOwner, revealTo }` with `variant` one of `lut16` (default), `gf256-circuit`,
 /// `gf16-circuit`, `lut256`, `lut256-33`, `security` `malicious` (default) or `semi-honest`, and
@@ -171,7 +184,8 @@ pub fn aes_input(input: &JsValue) -> Result<AesJobInput, BridgeError> {
     Ok(AesJobInput { key_share: bytes(input, "keyShare")?, plaintext: bytes(input, "plaintext")? })
 }
 
-/// `{ path?: 'circuit' | 'sbox-tables', security?, macBits?, blocks, keyHolders, plaintextOwner, revealTo }`.
+/// `{ path?: 'circuit' | 'sbox-tables', preprocessing?, security?, macBits?, blocks, keyHolders,
+/// plaintextOwner, revealTo }`.
 pub fn tinytable_aes_spec(spec: &JsValue) -> Result<TinyTableAesSpec, BridgeError> {
     let path = match string(spec, "path")? {
         None => AesPath::default(),
@@ -184,6 +198,7 @@ pub fn tinytable_aes_spec(spec: &JsValue) -> Result<TinyTableAesSpec, BridgeErro
     };
     Ok(TinyTableAesSpec {
         path,
+        preprocessing: preprocessing(spec)?,
         security: security(spec, Security::SemiHonest)?,
         mac_bits: mac_bits(spec)?,
         blocks: required_index(spec, "blocks")?,
@@ -203,8 +218,8 @@ pub fn circuit(text: &str) -> Result<Circuit, BridgeError> {
     Circuit::parse_bristol(text).map_err(|e| BridgeError::config("circuit", e.to_string()))
 }
 
-/// `{ circuit: string, security?, macBits?, inputOwners: number[], reveal: number[] }` where `reveal[v]` is
-/// the party (0 or 1) that learns output value `v`, or 2 for both.
+/// `{ circuit: string, preprocessing?, security?, macBits?, inputOwners: number[], reveal: number[] }`
+/// where `reveal[v]` is the party (0 or 1) that learns output value `v`, or 2 for both.
 pub fn circuit_spec(spec: &JsValue) -> Result<CircuitJobSpec, BridgeError> {
     let text =
         string(spec, "circuit")?.ok_or_else(|| BridgeError::config("circuit", "circuit is required"))?;
@@ -217,6 +232,7 @@ pub fn circuit_spec(spec: &JsValue) -> Result<CircuitJobSpec, BridgeError> {
         })
         .collect::<Result<_, _>>()?;
     Ok(CircuitJobSpec {
+        preprocessing: preprocessing(spec)?,
         security: security(spec, Security::SemiHonest)?,
         mac_bits: mac_bits(spec)?,
         circuit: circuit(&text)?,

@@ -7,6 +7,7 @@ use chorus_core::jobs::maestro_aes::AesJobError;
 use chorus_core::jobs::tinytable::TinyTableJobError;
 use chorus_core::net::secure::SecureError;
 use chorus_core::net::NetError;
+use chorus_core::ot::OtError;
 use chorus_core::proto::maestro::MaestroError;
 use chorus_core::proto::tinytable::TinyTableError;
 use js_sys::Reflect;
@@ -191,7 +192,8 @@ impl From<TinyTableJobError> for BridgeError {
             let detector = match e {
                 TinyTableJobError::Protocol(
                     TinyTableError::MacCheckFailed { party, .. }
-                    | TinyTableError::AuthenticationFailed { party, .. },
+                    | TinyTableError::AuthenticationFailed { party, .. }
+                    | TinyTableError::Preprocessing { party, .. },
                 ) => party,
                 _ => 0,
             };
@@ -202,9 +204,12 @@ impl From<TinyTableJobError> for BridgeError {
             TinyTableJobError::NotAvailable(ref m) if m.contains("k = 64") => {
                 BridgeError::config("macBits", message)
             }
+            TinyTableJobError::NotAvailable(ref m) if m.contains("OT preprocessing") => {
+                BridgeError::config("preprocessing", message)
+            }
             TinyTableJobError::NotAvailable(_) => BridgeError::config("path", message),
             TinyTableJobError::InvalidInput { .. } => BridgeError::config("input", message),
-            TinyTableJobError::WrongSessionSize(_) => BridgeError::config("parties", message),
+            TinyTableJobError::WrongSessionSize { .. } => BridgeError::config("parties", message),
             TinyTableJobError::SpecMismatch(peer) => protocol(Some(peer), "job spec agreement"),
             TinyTableJobError::BadPreprocessing { .. } => protocol(Some(2), "dealer material"),
             TinyTableJobError::Network(net) => net.into(),
@@ -217,6 +222,13 @@ impl From<TinyTableJobError> for BridgeError {
             TinyTableJobError::Protocol(TinyTableError::BadInput { .. }) => {
                 BridgeError::config("input", message)
             }
+            TinyTableJobError::Protocol(TinyTableError::Preprocessing { party, source }) => match source {
+                OtError::Net(net) => BridgeError { message, ..BridgeError::from(net) },
+                OtError::Malformed { step, .. } => {
+                    protocol(Some(1 - party.min(1)), &format!("OT preprocessing message ({step})"))
+                }
+                _ => protocol(None, "OT preprocessing"),
+            },
             TinyTableJobError::Protocol(_) => protocol(None, "TinyTable arguments"),
         }
     }
@@ -277,6 +289,26 @@ mod tests {
         assert_eq!(sbox.detail.as_deref(), Some("MAC check during S-box MAC check"));
         let mismatch = BridgeError::from(TinyTableJobError::SpecMismatch(2));
         assert_eq!((mismatch.kind, mismatch.slot), (ErrorKind::Protocol, Some(2)));
+        let ot_check = BridgeError::from(TinyTableJobError::Protocol(TinyTableError::Preprocessing {
+            party: 1,
+            source: OtError::CheckFailed { check: "kos15 correlation check" },
+        }));
+        assert_eq!((ot_check.kind, ot_check.slot), (ErrorKind::Protocol, Some(0)));
+        assert_eq!(ot_check.detail.as_deref(), Some("OT preprocessing check 'kos15 correlation check'"));
+        let ot_left = BridgeError::from(TinyTableJobError::Protocol(TinyTableError::Preprocessing {
+            party: 0,
+            source: OtError::Net(NetError::PeerLeft(1)),
+        }));
+        assert_eq!((ot_left.kind, ot_left.slot), (ErrorKind::PeerLeft, Some(1)));
+        let tables_ot = BridgeError::from(TinyTableJobError::NotAvailable(
+            "the S-box-table path has no OT preprocessing yet".into(),
+        ));
+        assert_eq!(tables_ot.detail.as_deref(), Some("preprocessing"));
+        let size = BridgeError::from(TinyTableJobError::WrongSessionSize {
+            preprocessing: chorus_core::jobs::tinytable::Preprocessing::Ot,
+            got: 3,
+        });
+        assert_eq!((size.kind, size.detail.as_deref()), (ErrorKind::Config, Some("parties")));
         let left = BridgeError::from(TinyTableJobError::Protocol(TinyTableError::Network {
             party: 0,
             step: chorus_core::proto::tinytable::Step::AndLayer(3),

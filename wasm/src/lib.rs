@@ -15,8 +15,9 @@
 //! (`wasm-bindgen-futures`), and frames delivered by JS wake it.
 //!
 //! Jobs bound: MAESTRO AES (`runMaestroAes`, every S-box variant), and the two-party TinyTable
-//! jobs with their trusted-dealer member ([`tinytable_jobs`]: `runTinyTableAes`,
-//! `runTinyTableCircuit`); `parseCircuit` checks Bristol text without a session.
+//! jobs with OT preprocessing between the two parties or a trusted-dealer member
+//! ([`tinytable_jobs`]: `runTinyTableAes`, `runTinyTableCircuit`); `parseCircuit` checks Bristol
+//! text without a session.
 //!
 //! # Limits
 //! - The spec is validated before the handshake, but this party's inputs only inside the job, after

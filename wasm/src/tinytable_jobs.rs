@@ -1,16 +1,27 @@
 //! The two-party TinyTable jobs ([`chorus_core::jobs::tinytable`]) behind the bridge: parties 0
-//! and 1 compute, member 2 is the **trusted dealer** (it knows every mask; see the core module's
-//! trust model). Same conventions as the MAESTRO job: spec validated before the handshake, one job
-//! per bridge, errors as [`BridgeError`]s.
+//! and 1 compute. With `preprocessing: 'ot'` (the default) they make their material between
+//! themselves over OT and the session has two members; with `'dealer'` member 2 is the **trusted
+//! dealer** (it knows every mask; see the core module's trust model). Same conventions as the
+//! MAESTRO job: spec validated before the handshake, one job per bridge, errors as
+//! [`BridgeError`]s.
 
 use crate::convert;
 use crate::errors::BridgeError;
 use crate::js_network::{stats_to_js, JsNetwork, ProgressNetwork};
 use crate::{job_rng, set_field};
-use chorus_core::jobs::tinytable::{aes, circuit};
+use chorus_core::jobs::tinytable::{aes, circuit, Preprocessing, TinyTableJobError};
 use chorus_core::net::secure::SecureNetwork;
+use chorus_core::net::Network;
 use js_sys::{Array, Function, Object, Uint8Array};
 use wasm_bindgen::JsValue;
+
+/// The session size `preprocessing` needs, checked before the handshake (the job checks it again).
+fn check_members(network: &JsNetwork, preprocessing: Preprocessing) -> Result<(), BridgeError> {
+    if network.parties() != preprocessing.members() {
+        return Err(TinyTableJobError::WrongSessionSize { preprocessing, got: network.parties() }.into());
+    }
+    Ok(())
+}
 
 pub(crate) async fn run_aes(
     network: JsNetwork,
@@ -23,6 +34,7 @@ pub(crate) async fn run_aes(
     let spec = convert::tinytable_aes_spec(&spec)?;
     let input = convert::tinytable_aes_input(&input)?;
     spec.validate()?;
+    check_members(&network, spec.preprocessing)?;
     let secure = SecureNetwork::establish(network, config).await?;
     let mut net = ProgressNetwork::new(secure, on_progress);
     let output = aes::run(&mut net, &spec, input, &mut job_rng()?).await?;
@@ -47,6 +59,7 @@ pub(crate) async fn run_circuit(
     let spec = convert::circuit_spec(&spec)?;
     let input = convert::circuit_input(&input)?;
     spec.validate()?;
+    check_members(&network, spec.preprocessing)?;
     let secure = SecureNetwork::establish(network, config).await?;
     let mut net = ProgressNetwork::new(secure, on_progress);
     let output = circuit::run(&mut net, &spec, input, &mut job_rng()?).await?;

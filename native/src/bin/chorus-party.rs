@@ -2,15 +2,17 @@
 //! prints one JSON line with what it learned and its communication. `--protocol maestro` (default):
 //! three-party MAESTRO, S-box `--variant` (lut16 by default, gf256-circuit, gf16-circuit, lut256,
 //! lut256-33) at `--security` malicious (default) or semi-honest, as the SDK's defaults.
-//! `--protocol tinytable`: two-party TinyTable AES-128 (`--path circuit`) where member 2 is the
-//! **trusted dealer** (it deals the preprocessing, knows every mask and must not collude with
-//! either party), `--path circuit` or `sbox-tables` (one key holder), `--security semi-honest`
-//! (default for TinyTable) or `malicious` (`--mac-bits 64|32` on the circuit path); role defaults
-//! then are key holder 0, plaintext owner 1, revealed to 0 and 1, and `rounds_stats` is the online
-//! phase.
+//! `--protocol tinytable`: two-party TinyTable AES-128, `--path circuit` (default) or
+//! `sbox-tables` (one key holder), `--security semi-honest` (default for TinyTable) or `malicious`
+//! (`--mac-bits 64|32` on the circuit path), with `--preprocessing ot` (default: the two parties
+//! make the material between themselves over OT, the session has two members and nobody else is
+//! trusted; circuit path only) or `--preprocessing dealer` (member 2 is the **trusted dealer**: it
+//! deals the preprocessing, knows every mask and must not collude with either party — a weaker
+//! trust model). Role defaults then are key holder 0, plaintext owner 1, revealed to 0 and 1;
+//! `rounds_stats` is the online phase and `preprocessing_stats` the rest of the job.
 //!
 //! ```text
-//! {"party":2,"transport":"relay","ciphertext":"69c4…","stats":{…},"rounds_stats":{…},"transport_stats":{…},"ms":12.3,"handshake_ms":1.2}
+//! {"party":2,"transport":"relay","ciphertext":"69c4…","stats":{…},"rounds_stats":{…},"preprocessing_stats":{…},"transport_stats":{…},"ms":12.3,"handshake_ms":1.2}
 //! ```
 //!
 //! `ciphertext` is present only for parties in `--reveal`. The defaults match the TypeScript
@@ -26,7 +28,7 @@
 use chorus_core::aes::KeySize;
 use chorus_core::jobs::maestro_aes::{self, AesJobInput, AesJobSpec, Direction, SboxVariant, Security};
 use chorus_core::jobs::tinytable::aes::{AesPath, TinyTableAesInput, TinyTableAesSpec};
-use chorus_core::jobs::tinytable::MacBits;
+use chorus_core::jobs::tinytable::{MacBits, Preprocessing};
 use chorus_native::job::JobRunError;
 use chorus_native::job::{room_session_id, run_job_party, AesJob, PartyOutcome, StatsReport};
 use chorus_native::relay::{RelayAddress, RelayNetwork};
@@ -38,7 +40,7 @@ use std::net::{SocketAddr, ToSocketAddrs};
 use std::process::ExitCode;
 use std::time::Duration;
 
-/// Runs one party of the three-party joint-AES job (MAESTRO, GF(2^8)-circuit S-box).
+/// Runs one party of a joint-AES job (three-party MAESTRO or two-party TinyTable).
 #[derive(Parser, Debug)]
 #[command(name = "chorus-party", version)]
 struct Args {
@@ -81,7 +83,7 @@ struct Args {
     /// AES key size in bits: 128, 192 or 256.
     #[arg(long, default_value_t = 128)]
     key_bits: u16,
-    /// The protocol: maestro (three parties) or tinytable (two parties and the trusted dealer).
+    /// The protocol: maestro (three parties) or tinytable (two parties; see --preprocessing).
     #[arg(long, default_value = "maestro")]
     protocol: String,
     /// MAESTRO's S-box variant: gf256-circuit, gf16-circuit, lut16, lut256 or lut256-33.
@@ -94,6 +96,10 @@ struct Args {
     /// semi-honest for TinyTable.
     #[arg(long)]
     security: Option<String>,
+    /// TinyTable's preprocessing: ot (the two parties over OT, a two-member session) or dealer (a
+    /// trusted dealer as member 2, a weaker trust model).
+    #[arg(long, default_value = "ot")]
+    preprocessing: String,
     /// TinyTable's MAC width under malicious security: 64 or 32 (circuit path).
     #[arg(long, default_value_t = 64)]
     mac_bits: u32,
@@ -119,6 +125,7 @@ struct Report {
     ciphertext: Option<String>,
     stats: StatsReport,
     rounds_stats: StatsReport,
+    preprocessing_stats: StatsReport,
     transport_stats: StatsReport,
     ms: f64,
     handshake_ms: f64,
@@ -146,7 +153,11 @@ fn run(args: Args) -> Result<Report, String> {
     };
     let secret = hex::decode(secret_hex.trim()).map_err(|e| format!("the session secret is not hex: {e}"))?;
     let job = job(&args)?;
-    let (transport, session_id) = transport(&args)?;
+    let members = match &job {
+        AesJob::Maestro(..) => 3,
+        AesJob::TinyTable(spec, _) => spec.preprocessing.members(),
+    };
+    let (transport, session_id) = transport(&args, members)?;
     let timeout = Duration::from_secs(args.connect_timeout);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -189,6 +200,7 @@ fn run(args: Args) -> Result<Report, String> {
         ciphertext: out.ciphertext.map(hex::encode),
         stats: out.stats.into(),
         rounds_stats: out.rounds_stats.into(),
+        preprocessing_stats: out.preprocessing_stats.into(),
         transport_stats: outcome.transport.into(),
         ms: outcome.job.as_secs_f64() * 1e3,
         handshake_ms: outcome.handshake.as_secs_f64() * 1e3,
@@ -243,8 +255,12 @@ fn job(args: &Args) -> Result<AesJob, String> {
                 .ok_or_else(|| format!("--path must be circuit or sbox-tables, got {:?}", args.path))?;
             let mac_bits = MacBits::from_bits(args.mac_bits)
                 .ok_or_else(|| format!("--mac-bits must be 64 or 32, got {}", args.mac_bits))?;
+            let preprocessing = Preprocessing::from_name(&args.preprocessing).ok_or_else(|| {
+                format!("--preprocessing must be ot or dealer, got {:?}", args.preprocessing)
+            })?;
             let spec = TinyTableAesSpec {
                 path,
+                preprocessing,
                 security,
                 mac_bits,
                 blocks: args.blocks,
@@ -271,7 +287,8 @@ async fn finish(
     outcome.map_err(|e| e.to_string())
 }
 
-fn transport(args: &Args) -> Result<(Transport, Vec<u8>), String> {
+/// The transport for a session of `members` members.
+fn transport(args: &Args, members: usize) -> Result<(Transport, Vec<u8>), String> {
     if let Some(url) = &args.relay {
         let address = RelayAddress::parse(url).map_err(|e| e.to_string())?;
         let (room, slot, token) = match (&args.room, args.slot, &args.token) {
@@ -288,8 +305,11 @@ fn transport(args: &Args) -> Result<(Transport, Vec<u8>), String> {
         );
     }
     let party = args.party.ok_or("TCP mode needs --party")?;
-    if args.peers.len() != 3 {
-        return Err(format!("--peers must list the 3 parties' host:port, got {}", args.peers.len()));
+    if args.peers.len() != members {
+        return Err(format!(
+            "--peers must list the {members} session members' host:port, got {}",
+            args.peers.len()
+        ));
     }
     if party >= args.peers.len() {
         return Err(format!("--party {party} is not an index into --peers (0..{})", args.peers.len()));

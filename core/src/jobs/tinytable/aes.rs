@@ -1,16 +1,17 @@
-//! AES-128 between two parties under TinyTable, with the trusted dealer as member 2 (see the
+//! AES-128 between two parties under TinyTable, with preprocessing over OT between the two parties
+//! (default, circuit path only) or from the trusted dealer as member 2 (see the
 //! [trust model](super)).
 //!
 //! Inputs as in [`crate::jobs::maestro_aes`]: the key is the XOR of the shares of the
 //! `key_holders` (party 0, party 1 or both), one party owns the plaintext, the ciphertext goes to
 //! `reveal_to`.
 //!
-//! Paths ([`AesPath`]), each semi-honest or malicious ([`Security`]), all with the **trusted
-//! dealer** (member 2) of the [trust model](super):
+//! Paths ([`AesPath`]), each semi-honest or malicious ([`Security`]):
 //! - [`AesPath::BinaryCircuit`]: the project's AES-128 circuit ([`crate::circuit::aes_gen`], 6400
 //!   AND gates, AND-depth 60, key schedule inside), preceded by free XOR gates that combine the
 //!   key shares, so neither party ever holds the key. One circuit instance per block; malicious
-//!   security with `k`-bit lookup MACs ([`MacBits`], Fig. 3/5).
+//!   security with `k`-bit lookup MACs ([`MacBits`], Fig. 3/5). Either [`Preprocessing`]: OT
+//!   (Fig. 8 between the two parties, no dealer) or the dealer.
 //! - [`AesPath::SboxTables`]: the §2.3 S-box tables of [`crate::proto::tinytable::aes_tables`]
 //!   (semi-honest) and [`crate::proto::tinytable::sbox_malicious`] (malicious, §3 linear MAC
 //!   with k = 64 only: `mac_bits` must be 64). 10 lookup rounds instead of 60 AND layers, but
@@ -20,14 +21,17 @@
 //!   `key_holders` / `plaintext_owner` (a shared key would need the key schedule's 40 S-boxes as
 //!   tables, not implemented; use the circuit path for XOR-shared keys). Under malicious
 //!   security a cheating key owner can input round keys that are not the schedule of any key
-//!   (the paper's setting).
+//!   (the paper's setting). **Dealer preprocessing only**: the two-party §4 construction of the
+//!   tables ([`crate::proto::tinytable::sbox_construct`]) exists over an ideal source of
+//!   authenticated bits, but its cost per block is far above the circuit path's, so
+//!   [`Preprocessing::Ot`] with this path is [`TinyTableJobError::NotAvailable`].
 
 use super::aes_prep_codec;
 use super::circuit::{self, CircuitJobInput, CircuitJobSpec};
 use super::view::TwoPartyView;
 use super::{
-    agree_on_spec, check_common, check_instances, deal_or_receive, MacBits, Security, TinyTableJobError,
-    DEALER,
+    agree_on_spec, check_common, check_instances, deal_or_receive, MacBits, Preprocessing, Security,
+    TinyTableJobError,
 };
 use crate::aes::Block;
 use crate::circuit::aes_bristol::{output_bytes, value_bits};
@@ -62,11 +66,14 @@ impl AesPath {
     }
 }
 
-/// What the three members agree to compute.
+/// What the session members agree to compute.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TinyTableAesSpec {
     /// How the S-box is evaluated.
     pub path: AesPath,
+    /// Where the material comes from; decides the session size (2 for OT, 3 with the dealer).
+    /// [`AesPath::SboxTables`] needs [`Preprocessing::Dealer`].
+    pub preprocessing: Preprocessing,
     /// The security level.
     pub security: Security,
     /// Width of the authentication strings under [`Security::Malicious`] (the S-box path supports
@@ -134,6 +141,14 @@ impl TinyTableAesSpec {
             ));
         }
         if self.path == AesPath::SboxTables {
+            if self.preprocessing == Preprocessing::Ot {
+                return Err(TinyTableJobError::NotAvailable(
+                    "the S-box-table path has no OT preprocessing yet (the two-party construction \
+                     of its tables is too costly for now): use path 'circuit' with preprocessing \
+                     'ot', or preprocessing 'dealer' with the S-box tables"
+                        .into(),
+                ));
+            }
             if let [owner] = self.key_holders[..] {
                 if self.plaintext_owner == owner {
                     return bad(format!(
@@ -160,9 +175,10 @@ impl TinyTableAesSpec {
     }
 
     /// A canonical byte encoding, used for the agreement check (the circuit follows from it).
-    fn encode(&self) -> Vec<u8> {
-        let mut out = b"chorus/tinytable-aes/v2".to_vec();
+    pub(super) fn encode(&self) -> Vec<u8> {
+        let mut out = b"chorus/tinytable-aes/v3".to_vec();
         out.push(u8::from(self.path == AesPath::SboxTables));
+        out.push(u8::from(self.preprocessing == Preprocessing::Dealer));
         out.push(u8::from(self.security == Security::Malicious));
         out.push(self.mac_bits.bits() as u8);
         out.extend_from_slice(&(self.blocks as u64).to_be_bytes());
@@ -181,6 +197,7 @@ impl TinyTableAesSpec {
         input_owners.push(self.plaintext_owner);
         let reveal = self.reveal();
         Ok(CircuitJobSpec {
+            preprocessing: self.preprocessing,
             security: self.security,
             mac_bits: self.mac_bits,
             circuit,
@@ -202,7 +219,7 @@ impl TinyTableAesSpec {
         input: TinyTableAesInput,
     ) -> Result<CircuitJobInput, TinyTableJobError> {
         self.check_input(me, &input)?;
-        if me == DEALER {
+        if self.preprocessing.is_dealer(me) {
             return Ok(CircuitJobInput::default());
         }
         let key_bits = input.key_share.as_deref().map(value_bits);
@@ -259,8 +276,9 @@ impl TinyTableAesSpec {
     }
 }
 
-/// Runs the job as this member (party 0, party 1 or the dealer). All three call it with the same
-/// spec; `rng` is used by the dealer only.
+/// Runs the job as this member (party 0, party 1, or the dealer under
+/// [`Preprocessing::Dealer`]). Every member calls it with the same spec; `rng` supplies the OT
+/// preprocessing's randomness at the parties, or the dealer's.
 pub async fn run<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
     spec: &TinyTableAesSpec,
@@ -268,6 +286,7 @@ pub async fn run<N: Network, R: RngCore + CryptoRng>(
     rng: &mut R,
 ) -> Result<TinyTableAesOutput, TinyTableJobError> {
     spec.validate()?;
+    check_common(net, spec.preprocessing)?;
     if spec.path == AesPath::SboxTables {
         return run_sbox_tables(net, spec, input, rng).await;
     }
@@ -297,7 +316,6 @@ async fn run_sbox_tables<N: Network, R: RngCore + CryptoRng>(
     input: TinyTableAesInput,
     rng: &mut R,
 ) -> Result<TinyTableAesOutput, TinyTableJobError> {
-    check_common(net)?;
     let me = net.party();
     let inputs = spec.sbox_input(me, input)?;
     let start = net.stats();

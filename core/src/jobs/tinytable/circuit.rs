@@ -1,10 +1,12 @@
-//! Any Bristol circuit between two parties under TinyTable, with the trusted dealer as member 2
-//! (see the [trust model](super)). Each input value belongs to party 0 or 1, each output value is
-//! revealed to one or both parties; several instances of the circuit run in one batch (one message
-//! per AND layer for all of them).
+//! Any Bristol circuit between two parties under TinyTable, with preprocessing over OT between
+//! the two parties (default) or from the trusted dealer as member 2 (see the
+//! [trust model](super)). Each input value belongs to party 0 or 1, each output value is revealed
+//! to one or both parties; several instances of the circuit run in one batch (one message per AND
+//! layer for all of them).
 
 use super::{
-    agree_on_spec, check_common, run_instances, InstancesOutput, MacBits, Security, TinyTableJobError, DEALER,
+    agree_on_spec, check_common, run_instances, InstancesOutput, MacBits, Preprocessing, Security,
+    TinyTableJobError,
 };
 use crate::circuit::Circuit;
 use crate::net::{Network, PartyId};
@@ -12,9 +14,11 @@ use crate::proto::tinytable::{IoSpec, Reveal};
 use rand_core::{CryptoRng, RngCore};
 use sha2::{Digest, Sha256};
 
-/// What the three members agree to compute.
+/// What the session members agree to compute.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CircuitJobSpec {
+    /// Where the material comes from; decides the session size (2 for OT, 3 with the dealer).
+    pub preprocessing: Preprocessing,
     /// The security level.
     pub security: Security,
     /// Width of the authentication strings under [`Security::Malicious`] (ignored, but agreed
@@ -52,8 +56,9 @@ impl CircuitJobSpec {
         self.io.check(&self.circuit).map_err(|e| TinyTableJobError::InvalidSpec(e.to_string()))
     }
 
-    fn encode(&self) -> Vec<u8> {
-        let mut out = b"chorus/tinytable-circuit/v2".to_vec();
+    pub(super) fn encode(&self) -> Vec<u8> {
+        let mut out = b"chorus/tinytable-circuit/v3".to_vec();
+        out.push(u8::from(self.preprocessing == Preprocessing::Dealer));
         out.push(u8::from(self.security == Security::Malicious));
         out.push(self.mac_bits.bits() as u8);
         out.extend_from_slice(&Sha256::digest(self.circuit.to_bristol()));
@@ -70,7 +75,7 @@ impl CircuitJobSpec {
 
     fn check_input(&self, me: PartyId, input: &CircuitJobInput) -> Result<(), TinyTableJobError> {
         let bad = |reason: String| Err(TinyTableJobError::InvalidInput { party: me, reason });
-        if me == DEALER {
+        if self.preprocessing.is_dealer(me) {
             return if input.values.is_empty() { Ok(()) } else { bad("the dealer has no inputs".into()) };
         }
         if input.values.len() != self.instances {
@@ -100,8 +105,9 @@ impl CircuitJobSpec {
     }
 }
 
-/// Runs the job as this member (party 0, party 1 or the dealer). All three call it with the same
-/// spec; `rng` is used by the dealer only.
+/// Runs the job as this member (party 0, party 1, or the dealer under
+/// [`Preprocessing::Dealer`]). Every member calls it with the same spec; `rng` supplies the OT
+/// preprocessing's randomness at the parties, or the dealer's.
 pub async fn run<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
     spec: &CircuitJobSpec,
@@ -121,21 +127,11 @@ pub(crate) async fn run_agreed<N: Network, R: RngCore + CryptoRng>(
     input: CircuitJobInput,
     rng: &mut R,
 ) -> Result<InstancesOutput, TinyTableJobError> {
-    check_common(net)?;
+    check_common(net, spec.preprocessing)?;
     spec.validate()?;
     spec.check_input(net.party(), &input)?;
     let start = net.stats();
-    agree_on_spec(net, agreed).await?;
-    let (outputs, online_stats) = run_instances(
-        net,
-        &spec.circuit,
-        &spec.io,
-        spec.security,
-        spec.mac_bits,
-        spec.instances,
-        &input.values,
-        rng,
-    )
-    .await?;
+    let digest = agree_on_spec(net, agreed).await?;
+    let (outputs, online_stats) = run_instances(net, spec, &digest, &input.values, rng).await?;
     Ok(InstancesOutput { outputs, stats: net.stats().since(&start), online_stats })
 }

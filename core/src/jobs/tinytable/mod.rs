@@ -1,21 +1,40 @@
-//! Two-party TinyTable jobs ([`crate::proto::tinytable`], semi-honest or malicious) with a
-//! **trusted dealer** as a third session member: [`circuit`] evaluates any Bristol circuit,
-//! [`aes`] runs AES-128 (boolean circuit or §2.3 S-box tables).
+//! Two-party TinyTable jobs ([`crate::proto::tinytable`], semi-honest or malicious): [`circuit`]
+//! evaluates any Bristol circuit, [`aes`] runs AES-128 (boolean circuit or §2.3 S-box tables).
+//! Their preprocessing ([`Preprocessing`]) is made either by the two parties themselves over OT
+//! (the default) or by a **trusted dealer** that joins the session as a third member.
 //!
 //! # Roles and trust model (read this before using these jobs)
 //!
-//! A session has three members. **Parties 0 and 1** compute: they hold the inputs, run the online
-//! phase of TinyTable between themselves and learn the outputs revealed to them. **Member 2 is
-//! the TRUSTED DEALER** ([`DEALER`]): it samples every wire mask, both shares of every scrambled
-//! table and (malicious security) every MAC key and authentication string
-//! ([`crate::proto::tinytable::TrustedDealer`], Fig. 6 and Fig. 3), sends each party its half
-//! over that pair's encrypted channel, and takes no further part. The dealer never sees an input
-//! or an output, but it knows all masks and keys, so:
+//! **Parties 0 and 1** compute: they hold the inputs, run the online phase of TinyTable between
+//! themselves and learn the outputs revealed to them. Where the masks and tables come from is the
+//! spec's [`Preprocessing`]:
 //!
-//! - privacy and (malicious) integrity hold only if the dealer follows the protocol **and does not
-//!   collude with either party** (a dealer that also sees one party's traffic learns the other's
-//!   inputs; a dealer that helps a party can forge MACs);
-//! - [`Security::SemiHonest`]: a party that deviates can make the outputs wrong undetected;
+//! - [`Preprocessing::Ot`] (default; the session has exactly **two** members): the two parties
+//!   make the material between themselves with the paper's Fig. 8 (§4) over TinyOT-style
+//!   authenticated bits and AND triples from OT extension
+//!   ([`crate::proto::tinytable::OtTinyOt`], [`crate::proto::tinytable::fig8_binary`] /
+//!   [`crate::proto::tinytable::fig8_malicious`]). **Nobody but the two parties is trusted**:
+//!   neither party learns the other's masks, and every opening of the preprocessing is
+//!   MAC-checked, so a party that deviates there makes the honest party's job fail with
+//!   [`TinyTableJobError::Protocol`] holding [`TinyTableError::Preprocessing`] (an OT step or
+//!   check, named) or [`TinyTableError::MacCheckFailed`] (a Fig. 8 opening), before any input is
+//!   used. Available on the circuit paths only; [`aes::AesPath::SboxTables`] needs the §4 S-box
+//!   table construction and rejects it with [`TinyTableJobError::NotAvailable`].
+//! - [`Preprocessing::Dealer`] (a **weaker trust model**, three members): **member 2 is the
+//!   TRUSTED DEALER** ([`DEALER`]): it samples every wire mask, both shares of every scrambled
+//!   table and (malicious security) every MAC key and authentication string
+//!   ([`crate::proto::tinytable::TrustedDealer`], Fig. 6 and Fig. 3), sends each party its half
+//!   over that pair's encrypted channel, and takes no further part. The dealer never sees an
+//!   input or an output, but it knows all masks and keys, so privacy and (malicious) integrity
+//!   hold only if the dealer follows the protocol **and does not collude with either party** (a
+//!   dealer that also sees one party's traffic learns the other's inputs; a dealer that helps a
+//!   party can forge MACs). The dealer is a separate session member on purpose: deriving its
+//!   randomness inside one of the two parties, or from a seed both parties know, would give that
+//!   party every mask and therefore the other party's inputs.
+//!
+//! In both cases:
+//! - [`Security::SemiHonest`]: a party that deviates *online* can make the outputs wrong
+//!   undetected (OT preprocessing is still checked);
 //! - [`Security::Malicious`]: every opened table entry is authenticated (binary circuits: lookup
 //!   MACs of Fig. 3/5 with k = 64 or 32 bits, [`MacBits`]; S-box tables: the §3 linear MAC with
 //!   k = 64 and the §3.3 batched opening). A party that sends a wrong table entry or output-mask
@@ -27,31 +46,34 @@
 //!   input substitution, allowed by the ideal functionality);
 //! - the relay sees only encrypted frames, as for every job.
 //!
-//! This is weaker than the paper's two-party preprocessing (Fig. 8 from TinyOT / §4), which needs
-//! no dealer; the protocol module implements it only from an *ideal* source of authenticated bits
-//! (no OT), so the jobs use the dealer. The dealer is a separate session member on purpose:
-//! deriving the dealer's randomness inside one of the two parties, or from a seed both parties
-//! know, would give that party every mask and therefore the other party's inputs.
-//!
 //! # Steps
-//! 1. All three members exchange a SHA-256 digest of the encoded spec (for circuits, including
+//! 1. Every member sends the others a SHA-256 digest of the encoded spec (for circuits, including
 //!    the digest of the circuit's Bristol text); any difference aborts with
 //!    [`TinyTableJobError::SpecMismatch`].
-//! 2. The dealer sends party `p` its material for every instance ([`prep_codec`],
-//!    [`aes_prep_codec`]): bit-sliced [`crate::proto::tinytable::SlicedPrep`] (semi-honest), [`MaliciousPrep`] with `u64`
-//!    or `u32` strings (malicious), or S-box tables.
+//! 2. Preprocessing for every instance at once. OT ([`ot_prep`]): both parties set up OT
+//!    extension in both directions (session tag from the spec digest), then run Fig. 8 for the
+//!    whole batch; semi-honest material is converted to the bit-sliced
+//!    [`crate::proto::tinytable::SlicedPrep`]. Dealer: the dealer sends party `p` its material
+//!    ([`prep_codec`], [`aes_prep_codec`]): bit-sliced `SlicedPrep` (semi-honest),
+//!    [`MaliciousPrep`] with `u64` or `u32` strings (malicious), or S-box tables.
 //! 3. Parties 0 and 1 evaluate all instances at once over the two-party view
 //!    ([`view::TwoPartyView`]) of the session: [`evaluate_sliced`] or [`evaluate_malicious`] (the
 //!    plug-in point is `run_instances`), or the S-box-table protocols ([`aes`]).
+//!
+//! Outputs report this member's communication for the whole job (`stats`) and for the online
+//! phase alone (`online_stats`); their difference is agreement plus preprocessing.
 
 pub mod aes;
 pub mod aes_prep_codec;
 pub mod circuit;
+pub mod ot_prep;
 pub mod prep_codec;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tests_malicious;
+#[cfg(test)]
+mod tests_ot;
 pub mod view;
 
 pub use super::security::Security;
@@ -61,14 +83,65 @@ use crate::proto::tinytable::online::{evaluate_sliced, Outputs};
 use crate::proto::tinytable::{
     evaluate_malicious, IoSpec, MacWord, MaliciousPrep, TinyTableError, TrustedDealer,
 };
+use circuit::CircuitJobSpec;
 use rand_core::{CryptoRng, RngCore};
 use sha2::{Digest, Sha256};
 use view::TwoPartyView;
 
-/// The session member that deals the preprocessing (parties 0 and 1 compute).
+/// The session member that deals the preprocessing under [`Preprocessing::Dealer`] (parties 0
+/// and 1 compute).
 pub const DEALER: PartyId = 2;
-/// Session members of a TinyTable job: two computing parties and the dealer.
+/// Session members of a TinyTable job with [`Preprocessing::Dealer`]: two computing parties and
+/// the dealer ([`Preprocessing::members`] gives the count for either kind).
 pub const MEMBERS: usize = 3;
+
+/// Where a job's TinyTable material comes from (see the [trust model](self)).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Preprocessing {
+    /// The two parties make it between themselves over OT (Fig. 8 from TinyOT-style bits and
+    /// triples): nobody else is trusted. The session has 2 members.
+    #[default]
+    Ot,
+    /// A trusted dealer, session member 2, deals it (a weaker trust model: the dealer knows every
+    /// mask). The session has 3 members.
+    Dealer,
+}
+
+impl Preprocessing {
+    /// `ot` or `dealer` (the SDK's and the runner's names).
+    pub fn name(self) -> &'static str {
+        match self {
+            Preprocessing::Ot => "ot",
+            Preprocessing::Dealer => "dealer",
+        }
+    }
+
+    /// The kind called `name` (see [`Self::name`]).
+    pub fn from_name(name: &str) -> Option<Preprocessing> {
+        [Preprocessing::Ot, Preprocessing::Dealer].into_iter().find(|p| p.name() == name)
+    }
+
+    /// Session members a job with this preprocessing needs: 2, or 3 with the dealer.
+    pub fn members(self) -> usize {
+        match self {
+            Preprocessing::Ot => 2,
+            Preprocessing::Dealer => MEMBERS,
+        }
+    }
+
+    /// Who the members are, in words.
+    fn roles(self) -> &'static str {
+        match self {
+            Preprocessing::Ot => "parties 0 and 1, no dealer",
+            Preprocessing::Dealer => "parties 0, 1 and the dealer",
+        }
+    }
+
+    /// Whether `member` is the dealer of a session with this preprocessing.
+    pub fn is_dealer(self, member: PartyId) -> bool {
+        self == Preprocessing::Dealer && member == DEALER
+    }
+}
 
 /// Errors of the TinyTable jobs.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -90,9 +163,20 @@ pub enum TinyTableJobError {
     /// Another member runs a different spec.
     #[error("member {0} runs a different TinyTable job spec")]
     SpecMismatch(PartyId),
-    /// The session does not have two parties and a dealer.
-    #[error("a TinyTable job needs {MEMBERS} session members (parties 0, 1 and the dealer), got {0}")]
-    WrongSessionSize(usize),
+    /// The session does not have the members the spec's preprocessing needs (2 for OT, 3 with the
+    /// dealer).
+    #[error(
+        "a TinyTable job with {} preprocessing needs {} session members ({}), got {got}",
+        .preprocessing.name(),
+        .preprocessing.members(),
+        .preprocessing.roles()
+    )]
+    WrongSessionSize {
+        /// The spec's preprocessing.
+        preprocessing: Preprocessing,
+        /// The session's member count.
+        got: usize,
+    },
     /// The dealer's material could not be decoded or does not fit the spec.
     #[error("party {party}: bad preprocessing from the dealer: {reason}")]
     BadPreprocessing {
@@ -115,17 +199,22 @@ pub struct InstancesOutput {
     /// Per instance, per output value: its bits if revealed to this member (the dealer gets an
     /// empty list).
     pub outputs: Vec<Outputs>,
-    /// This member's communication for the whole job (agreement, dealing, online).
+    /// This member's communication for the whole job (agreement, preprocessing, online).
     pub stats: NetStats,
     /// The online phase alone (zero for the dealer).
     pub online_stats: NetStats,
 }
 
 impl TinyTableJobError {
-    /// If a party deviated and a MAC check caught it (malicious security), the check that failed,
-    /// in words (for example `MAC check on opened table bits`); no output was revealed then.
+    /// If a party deviated and a check caught it (a MAC check under malicious security, or a
+    /// check of the OT preprocessing at either level), the check that failed, in words (for
+    /// example `MAC check on opened table bits`); no output was revealed then.
     pub fn failed_check(&self) -> Option<String> {
         match self {
+            TinyTableJobError::Protocol(TinyTableError::Preprocessing {
+                source: crate::ot::OtError::CheckFailed { check },
+                ..
+            }) => Some(format!("OT preprocessing check '{check}'")),
             TinyTableJobError::Protocol(TinyTableError::MacCheckFailed { check, .. }) => {
                 Some(format!("MAC check on {check}"))
             }
@@ -181,16 +270,17 @@ impl MacBits {
     }
 }
 
-/// Checks the session size shared by every TinyTable spec.
-fn check_common<N: Network>(net: &N) -> Result<(), TinyTableJobError> {
-    if net.parties() != MEMBERS {
-        return Err(TinyTableJobError::WrongSessionSize(net.parties()));
+/// Checks the session size the spec's preprocessing needs.
+fn check_common<N: Network>(net: &N, preprocessing: Preprocessing) -> Result<(), TinyTableJobError> {
+    if net.parties() != preprocessing.members() {
+        return Err(TinyTableJobError::WrongSessionSize { preprocessing, got: net.parties() });
     }
     Ok(())
 }
 
-/// Exchanges the digest of `encoded_spec` with every other member.
-async fn agree_on_spec<N: Network>(net: &mut N, encoded_spec: &[u8]) -> Result<(), TinyTableJobError> {
+/// Exchanges the digest of `encoded_spec` with every other member; returns the digest (the agreed
+/// spec's identity, from which the OT preprocessing derives its session tag).
+async fn agree_on_spec<N: Network>(net: &mut N, encoded_spec: &[u8]) -> Result<Vec<u8>, TinyTableJobError> {
     let digest = Sha256::digest(encoded_spec).to_vec();
     net.broadcast(&digest)?;
     let me = net.party();
@@ -199,24 +289,24 @@ async fn agree_on_spec<N: Network>(net: &mut N, encoded_spec: &[u8]) -> Result<(
             return Err(TinyTableJobError::SpecMismatch(peer));
         }
     }
-    Ok(())
+    Ok(digest)
 }
 
-/// Steps 2 and 3 of the module docs for `instances` evaluations of `circuit`: the dealer deals,
-/// the parties evaluate with `inputs` (one entry per instance; ignored at the dealer).
-/// Returns the outputs and this member's online communication.
-#[allow(clippy::too_many_arguments)]
+/// Steps 2 and 3 of the module docs for the instances of `spec`, after agreement on `digest`:
+/// the parties evaluate with `inputs` (one entry per instance; empty at the dealer). Returns the
+/// outputs and this member's online communication.
 pub(crate) async fn run_instances<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
-    circuit: &Circuit,
-    io: &IoSpec,
-    security: Security,
-    mac_bits: MacBits,
-    instances: usize,
+    spec: &CircuitJobSpec,
+    digest: &[u8],
     inputs: &[Vec<Vec<bool>>],
     rng: &mut R,
 ) -> Result<(Vec<Outputs>, NetStats), TinyTableJobError> {
-    match (security, mac_bits) {
+    if spec.preprocessing == Preprocessing::Ot {
+        return ot_prep::run_instances(net, spec, digest, inputs, rng).await;
+    }
+    let (circuit, io, instances) = (&spec.circuit, &spec.io, spec.instances);
+    match (spec.security, spec.mac_bits) {
         (Security::SemiHonest, _) => {
             let deal = |d: &mut TrustedDealer<&mut R>| {
                 let [a, b] = d.sliced_batch(circuit, io, instances)?;

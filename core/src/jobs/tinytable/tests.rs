@@ -24,6 +24,7 @@ pub(super) fn aes_spec(
 ) -> TinyTableAesSpec {
     TinyTableAesSpec {
         path: AesPath::BinaryCircuit,
+        preprocessing: Preprocessing::Dealer,
         security: Security::SemiHonest,
         mac_bits: MacBits::K64,
         blocks,
@@ -133,6 +134,7 @@ fn generic_circuit_job_matches_plaintext_evaluation() {
         .collect();
     let circuit = b.finish(&[ands, mixed]).unwrap();
     let spec = CircuitJobSpec {
+        preprocessing: Preprocessing::Dealer,
         security: Security::SemiHonest,
         mac_bits: MacBits::K64,
         circuit: circuit.clone(),
@@ -295,6 +297,8 @@ fn sessions_without_a_dealer_are_rejected() {
         aes::run(&mut net, &spec, input, &mut seeded_rng(1)).await
     });
     for out in outs {
-        assert_eq!(out.unwrap_err(), TinyTableJobError::WrongSessionSize(2));
+        let err = out.unwrap_err();
+        assert_eq!(err, TinyTableJobError::WrongSessionSize { preprocessing: Preprocessing::Dealer, got: 2 });
+        assert!(err.to_string().contains("needs 3 session members"), "{err}");
     }
 }

@@ -36,15 +36,16 @@
 //! **Trust models:** [`TrustedDealer`] knows all masks; it must be honest and must not collude
 //! with either party. [`fig8_binary`] / [`fig8_malicious`] and [`sbox_construct`] need no third
 //! party but consume authenticated bits and triples from a [`TinyOtSource`] /
-//! [`sbox_construct::AuthBitSource`]; the only implementations here are *ideal functionalities*
-//! ([`IdealTinyOt`], [`sbox_construct::IdealAuthBits`]) in which both handles expand one shared
-//! seed — they stand in for an OT-based generator and are not secure on their own.
+//! [`sbox_construct::AuthBitSource`]: [`OtTinyOt`] makes them over OT between the two parties
+//! (nobody else trusted; what the jobs in [`crate::jobs::tinytable`] use by default), while
+//! [`IdealTinyOt`] and [`sbox_construct::IdealAuthBits`] are *ideal functionalities* for tests, in
+//! which both handles expand one shared seed — not secure on their own.
 //!
-//! Not implemented: an OT-based source of authenticated bits and triples, and the §6 asymptotic
-//! solution. The passive protocols ([`online`], [`aes_tables`]) detect no deviating peer; the
-//! malicious ones abort with [`TinyTableError::MacCheckFailed`] (binary) or
-//! [`TinyTableError::AuthenticationFailed`] (S-box). Malformed (wrong-length) messages give typed
-//! errors ([`TinyTableError`]), never panics.
+//! Not implemented: the §6 asymptotic solution. The passive protocols ([`online`],
+//! [`aes_tables`]) detect no deviating peer; the malicious ones abort with
+//! [`TinyTableError::MacCheckFailed`] (binary) or [`TinyTableError::AuthenticationFailed`]
+//! (S-box). Malformed (wrong-length) messages give typed errors ([`TinyTableError`]), never
+//! panics.
 
 #[cfg(target_arch = "x86_64")]
 mod aes_ni;
@@ -79,7 +80,7 @@ mod tests;
 #[cfg(test)]
 mod tests_fig8;
 #[cfg(test)]
-mod tests_malicious;
+pub(crate) mod tests_malicious;
 
 pub use error::{MacCheck, Step, TinyTableError};
 pub use fig8::{fig8_binary, fig8_malicious};

@@ -34,7 +34,7 @@ pub(super) fn dealer(seed: u64) -> TrustedDealer<ChaCha20Rng> {
 }
 
 /// A random circuit with `inputs` values, `gates` random gates and `outputs` output values.
-pub(super) fn random_circuit(rng: &mut ChaCha20Rng, inputs: usize, gates: usize, outputs: usize) -> Circuit {
+pub(crate) fn random_circuit(rng: &mut ChaCha20Rng, inputs: usize, gates: usize, outputs: usize) -> Circuit {
     let mut b = CircuitBuilder::new();
     let mut pool: Vec<Wire> = Vec::new();
     for _ in 0..inputs {

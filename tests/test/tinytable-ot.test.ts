@@ -1,0 +1,138 @@
+/**
+ * Two-party TinyTable with OT preprocessing (the default) through a real relay process: **two**
+ * Node parties in a two-slot room, no dealer. FIPS-197 via the AES job's circuit path
+ * (semi-honest, and malicious with k = 64 and 32), and a seeded random Bristol circuit via
+ * `session.evaluate` against plaintext evaluation. Each AES block costs about 6400 AND triples of
+ * preprocessing, so every job here is one block.
+ */
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Session } from "@chorus/sdk";
+import { FIPS_CIPHERTEXT, FIPS_KEY, FIPS_PLAINTEXT, freshSecret, fromHex, hex, startRelayProcess, within, xor, type RelayProcess } from "./relay-process.js";
+import { closeAll, connectTwo, runAes } from "./three-parties.js";
+
+let relay: RelayProcess;
+beforeAll(async () => {
+  relay = await startRelayProcess();
+});
+afterAll(async () => {
+  await relay?.stop();
+});
+
+async function withTwo<T>(run: (sessions: Session[]) => Promise<T>): Promise<T> {
+  const sessions = await connectTwo(relay.url, freshSecret());
+  try {
+    return await run(sessions);
+  } finally {
+    await closeAll(sessions);
+  }
+}
+
+describe("TinyTable AES with OT preprocessing (two parties, no dealer)", () => {
+  it.each([
+    { name: "semi-honest", level: { security: "semi-honest" } },
+    { name: "malicious, k = 64", level: { security: "malicious", macBits: 64 } },
+    { name: "malicious, k = 32", level: { security: "malicious", macBits: 32 } },
+  ] as const)("matches FIPS-197 with the key split between both parties ($name)", async ({ level }) => {
+    const share0 = new Uint8Array(randomBytes(16));
+    const share1 = xor(fromHex(FIPS_KEY), share0);
+    await withTwo(async (sessions) => {
+      const roles = { protocol: "tinytable", keyHolders: [0, 1], plaintextOwner: 1, ...level } as const;
+      const started = performance.now();
+      const results = await within(
+        Promise.all(runAes(sessions, [{ ...roles, key: share0 }, { ...roles, key: share1, plaintext: FIPS_PLAINTEXT }])),
+        `TinyTable AES over OT (${level.security})`,
+        60_000,
+      );
+      const ms = performance.now() - started;
+      for (const [slot, r] of results.entries()) {
+        expect(r.ciphertextHex, `party ${slot}`).toBe(FIPS_CIPHERTEXT);
+        expect(r).toMatchObject({ protocol: "tinytable", variant: "circuit", preprocessing: "ot", security: level.security });
+        // Preprocessing (OT extension, TinyOT triples, Fig. 8) is the bulk of the job.
+        expect(r.stats.bytesSent - r.roundsStats.bytesSent).toBeGreaterThan(1_000_000);
+        if (level.security === "semi-honest") {
+          // The online phase is the dealer variant's: 16 bytes per owned input value plus 820.
+          expect(r.roundsStats.bytesSent).toBe(16 * (slot + 1) + 820);
+          expect(r.roundsStats.rounds).toBe(61);
+        }
+      }
+      console.log(
+        `[tinytable-ot] one AES-128 block, ${level.security}${"macBits" in level ? ` k=${level.macBits}` : ""}: ${ms.toFixed(0)} ms, ` +
+          `${(results[0]!.stats.bytesSent / 1e6).toFixed(2)} MB sent by party 0`,
+      );
+    });
+  });
+});
+
+/** A deterministic PRNG (mulberry32) so a failing circuit reproduces. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Gate = { op: "AND" | "XOR" | "INV"; a: number; b: number; out: number };
+
+/** A random Bristol circuit: inputs a, b (8 bits each), 60 gates, outputs of 4 and 4 bits (the last 8 wires). */
+function randomCircuit(seed: number): { text: string; gates: Gate[]; wires: number } {
+  const next = prng(seed);
+  const pick = (n: number) => Math.floor(next() * n);
+  const gates: Gate[] = [];
+  const count = 60;
+  for (let g = 0; g < count; g++) {
+    const out = 16 + g;
+    const r = next();
+    const op = r < 0.45 ? "AND" : r < 0.85 ? "XOR" : "INV";
+    gates.push({ op, a: pick(out), b: pick(out), out });
+  }
+  const wires = 16 + count;
+  const lines = gates.map((g) => (g.op === "INV" ? `1 1 ${g.a} ${g.out} INV` : `2 1 ${g.a} ${g.b} ${g.out} ${g.op}`));
+  return { text: `${count} ${wires}\n2 8 8\n2 4 4\n\n${lines.join("\n")}\n`, gates, wires };
+}
+
+/** Plaintext evaluation: output values as bigints (wire i of a value is bit i). */
+function evaluatePlain(circuit: { gates: Gate[]; wires: number }, a: bigint, b: bigint): [bigint, bigint] {
+  const w = new Array<boolean>(circuit.wires).fill(false);
+  for (let i = 0; i < 8; i++) {
+    w[i] = ((a >> BigInt(i)) & 1n) === 1n;
+    w[8 + i] = ((b >> BigInt(i)) & 1n) === 1n;
+  }
+  for (const g of circuit.gates) w[g.out] = g.op === "AND" ? w[g.a]! && w[g.b]! : g.op === "XOR" ? w[g.a] !== w[g.b] : !w[g.a];
+  const value = (from: number) => w.slice(from, from + 4).reduce((v, bit, i) => v | (bit ? 1n << BigInt(i) : 0n), 0n);
+  return [value(circuit.wires - 8), value(circuit.wires - 4)];
+}
+
+describe("session.evaluate with OT preprocessing (two parties, no dealer)", () => {
+  it("a random Bristol circuit matches plaintext evaluation, semi-honest and malicious", async () => {
+    const circuit = randomCircuit(20240917);
+    await withTwo(async (sessions) => {
+      const trials: Array<[bigint, bigint]> = [
+        [0xa5n, 0x3cn],
+        [0xffn, 0x01n],
+      ];
+      for (const [trial, [a, b]] of trials.entries()) {
+        const level = trial === 0 ? ({ security: "semi-honest" } as const) : ({ security: "malicious", macBits: 32 } as const);
+        const reveal = ["both", 1] as const;
+        const [r0, r1] = await within(
+          Promise.all([
+            sessions[0]!.evaluate(circuit.text, { ...level, inputs: { 0: a }, reveal }),
+            sessions[1]!.evaluate(circuit.text, { ...level, inputs: { 1: b }, reveal }),
+          ]),
+          `random circuit, trial ${trial}`,
+          30_000,
+        );
+        const [both, onlyOne] = evaluatePlain(circuit, a, b);
+        expect(r0!.preprocessing).toBe("ot");
+        expect(r0!.outputs[0]!.value, `trial ${trial}, a=${hex(Uint8Array.of(Number(a)))}`).toBe(both);
+        expect(r0!.outputs[1]).toBeUndefined();
+        expect(r1!.outputs[0]!.value).toBe(both);
+        expect(r1!.outputs[1]!.value).toBe(onlyOne);
+      }
+    });
+  });
+});

@@ -36,3 +36,13 @@ impl OtError {
         OtError::Malformed { step, reason: reason.into() }
     }
 }
+
+/// Starts a step of an OT instance that must not be used after a failure: refuses if `failed`
+/// is set, else sets it (the caller clears it when the step succeeds). `what` names the instance.
+pub(crate) fn begin_step(failed: &mut bool, what: &str) -> Result<(), OtError> {
+    if *failed {
+        return Err(OtError::InvalidRequest(format!("this {what} failed before and cannot be used again")));
+    }
+    *failed = true;
+    Ok(())
+}

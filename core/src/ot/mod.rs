@@ -29,6 +29,7 @@ pub mod transpose;
 
 pub use block::Block;
 pub use cope::{CopeReceiver, CopeSender};
+pub(crate) use error::begin_step;
 pub use error::OtError;
 pub use extension::{OtExtReceiver, OtExtSender};
 pub use tinyot::{ABit, TinyOt};

@@ -89,16 +89,6 @@ impl core::fmt::Debug for CopeReceiver {
     }
 }
 
-fn refuse(failed: &mut bool) -> Result<(), OtError> {
-    if *failed {
-        return Err(OtError::InvalidRequest(
-            "this COPE instance failed before and cannot be used again".into(),
-        ));
-    }
-    *failed = true;
-    Ok(())
-}
-
 impl CopeSender {
     /// Setup with `peer` (running [`CopeReceiver::setup`] with the same `session`), with a random `Δ`.
     pub async fn setup<N: Network, R: RngCore + CryptoRng>(
@@ -135,7 +125,7 @@ impl CopeSender {
         n: usize,
         rng: &mut R,
     ) -> Result<Vec<Gf128>, OtError> {
-        refuse(&mut self.failed)?;
+        super::begin_step(&mut self.failed, "COPE instance")?;
         let m = n + 1;
         let u = block::get_blocks("cope columns", &net.recv(self.peer).await?, 128 * m)?;
         let delta = self.delta.value();
@@ -193,7 +183,7 @@ impl CopeReceiver {
         xs: &[Gf128],
         rng: &mut R,
     ) -> Result<Vec<Gf128>, OtError> {
-        refuse(&mut self.failed)?;
+        super::begin_step(&mut self.failed, "COPE instance")?;
         let mut x: Vec<Gf128> = xs.to_vec();
         x.push(Gf128::new(rng.next_u64() as u128 | (rng.next_u64() as u128) << 64));
         let m = x.len();

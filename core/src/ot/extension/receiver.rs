@@ -72,12 +72,7 @@ impl OtExtReceiver {
         choices: &[bool],
         rng: &mut R,
     ) -> Result<Vec<Block>, OtError> {
-        if self.failed {
-            return Err(OtError::InvalidRequest(
-                "this OT extension failed before and cannot be used again".into(),
-            ));
-        }
-        self.failed = true;
+        crate::ot::begin_step(&mut self.failed, "OT extension")?;
         let rows = self.extend_rows(net, choices, rng).await?;
         self.failed = false;
         Ok(rows)

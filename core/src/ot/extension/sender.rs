@@ -85,12 +85,7 @@ impl OtExtSender {
         count: usize,
         rng: &mut R,
     ) -> Result<Vec<Block>, OtError> {
-        if self.failed {
-            return Err(OtError::InvalidRequest(
-                "this OT extension failed before and cannot be used again".into(),
-            ));
-        }
-        self.failed = true;
+        crate::ot::begin_step(&mut self.failed, "OT extension")?;
         let rows = self.extend_rows(net, count, rng).await?;
         self.failed = false;
         Ok(rows)

@@ -187,13 +187,7 @@ impl TinyOt {
     }
 
     fn guard(&mut self) -> Result<(), OtError> {
-        if self.failed {
-            return Err(OtError::InvalidRequest(
-                "this TinyOT instance failed before and cannot be used again".into(),
-            ));
-        }
-        self.failed = true;
-        Ok(())
+        super::begin_step(&mut self.failed, "TinyOT instance")
     }
 
     /// `count` random authenticated bits.

@@ -179,16 +179,24 @@ impl IdealAuthBits {
     pub fn pair_for_aes<R: RngCore + CryptoRng>(rng: &mut R, blocks: usize) -> [IdealAuthBits; 2] {
         Self::pair(rng, blocks * RANDOM_BITS_PER_BLOCK, blocks * TRIPLES_PER_BLOCK)
     }
+}
 
-    fn take<T>(party: PartyId, pool: &mut Vec<T>, n: usize, what: &str) -> Result<Vec<T>, TinyTableError> {
-        if pool.len() < n {
-            return Err(TinyTableError::PrepMismatch {
-                party,
-                reason: format!("ideal functionality has {} {what} left, {n} requested", pool.len()),
-            });
-        }
-        Ok(pool.drain(..n).collect())
+/// The first `n` items of a pool of `what` held by `source` (for [`AuthBitSource`] pools), or a
+/// typed error when fewer are left.
+pub(crate) fn take_from_pool<T>(
+    party: PartyId,
+    pool: &mut Vec<T>,
+    n: usize,
+    source: &str,
+    what: &str,
+) -> Result<Vec<T>, TinyTableError> {
+    if pool.len() < n {
+        return Err(TinyTableError::PrepMismatch {
+            party,
+            reason: format!("{source} has {} {what} left, {n} requested", pool.len()),
+        });
     }
+    Ok(pool.drain(..n).collect())
 }
 
 impl AuthBitSource for IdealAuthBits {
@@ -196,10 +204,10 @@ impl AuthBitSource for IdealAuthBits {
         self.alpha
     }
     fn random_bits(&mut self, n: usize) -> Result<Vec<AuthBit>, TinyTableError> {
-        Self::take(self.party, &mut self.bits, n, "bits")
+        take_from_pool(self.party, &mut self.bits, n, "ideal functionality", "bits")
     }
     fn triples(&mut self, n: usize) -> Result<Vec<AuthTriple>, TinyTableError> {
-        Self::take(self.party, &mut self.triples, n, "triples")
+        take_from_pool(self.party, &mut self.triples, n, "ideal functionality", "triples")
     }
 }
 

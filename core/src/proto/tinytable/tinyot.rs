@@ -22,7 +22,7 @@
 
 use super::error::TinyTableError;
 use super::mac::MacWord;
-use super::sbox_construct::{AuthBit, AuthBitSource, AuthTriple};
+use super::sbox_construct::{take_from_pool, AuthBit, AuthBitSource, AuthTriple};
 use crate::net::{Network, PartyId};
 use crate::ot::{ABit, TinyOt};
 use core::future::Future;
@@ -275,16 +275,6 @@ impl OtAuthBitPool {
         let bits = source.random_bits(net, bits).await?.into_iter().map(to_bit).collect();
         Ok(OtAuthBitPool { party: net.party(), alpha: source.global_key(), bits, triples })
     }
-
-    fn take<T>(party: PartyId, pool: &mut Vec<T>, n: usize, what: &str) -> Result<Vec<T>, TinyTableError> {
-        if pool.len() < n {
-            return Err(TinyTableError::PrepMismatch {
-                party,
-                reason: format!("the OT-generated pool has {} {what} left, {n} requested", pool.len()),
-            });
-        }
-        Ok(pool.drain(..n).collect())
-    }
 }
 
 impl AuthBitSource for OtAuthBitPool {
@@ -292,10 +282,10 @@ impl AuthBitSource for OtAuthBitPool {
         self.alpha
     }
     fn random_bits(&mut self, n: usize) -> Result<Vec<AuthBit>, TinyTableError> {
-        Self::take(self.party, &mut self.bits, n, "bits")
+        take_from_pool(self.party, &mut self.bits, n, "the OT-generated pool", "bits")
     }
     fn triples(&mut self, n: usize) -> Result<Vec<AuthTriple>, TinyTableError> {
-        Self::take(self.party, &mut self.triples, n, "triples")
+        take_from_pool(self.party, &mut self.triples, n, "the OT-generated pool", "triples")
     }
 }
 

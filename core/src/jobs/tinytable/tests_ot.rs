@@ -9,10 +9,9 @@ use super::tests::{aes_spec, connect, xor, FIPS_CT, FIPS_KEY, FIPS_PT};
 use super::*;
 use crate::net::memory::run_session;
 use crate::net::tamper::Tamper;
-use crate::proto::tinytable::tests_malicious::random_circuit;
+use crate::proto::tinytable::tests_malicious::{random_circuit, random_inputs};
 use crate::proto::tinytable::Reveal;
 use crate::rng::seeded_rng;
-use rand_core::RngCore;
 
 fn ot_spec(security: Security, mac_bits: MacBits) -> TinyTableAesSpec {
     TinyTableAesSpec {
@@ -83,15 +82,7 @@ fn random_circuit_job_with_ot_preprocessing_matches_plaintext_evaluation() {
     let circuit = random_circuit(&mut rng, 3, 60, 3);
     let io = IoSpec { input_owners: vec![0, 1, 0], reveal: vec![Reveal::Both, Reveal::To(0), Reveal::To(1)] };
     let n = 3;
-    let values: Vec<Vec<Vec<bool>>> = (0..n)
-        .map(|_| {
-            circuit
-                .input_widths()
-                .iter()
-                .map(|&w| (0..w).map(|_| rng.next_u32() & 1 == 1).collect())
-                .collect()
-        })
-        .collect();
+    let values: Vec<Vec<Vec<bool>>> = random_inputs(&mut rng, &circuit, n);
     let own = |p: PartyId| CircuitJobInput {
         values: values
             .iter()

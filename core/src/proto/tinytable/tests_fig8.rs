@@ -5,7 +5,7 @@
 use super::fig8::{fig8_binary, fig8_malicious};
 use super::malicious::evaluate_malicious;
 use super::online::{evaluate_batch, Outputs};
-use super::tests_malicious::{own_values, random_circuit, shared_aes128, Attack, Tamper};
+use super::tests_malicious::{own_values, random_circuit, random_inputs, shared_aes128, Attack, Tamper};
 use super::tinyot::{IdealTinyOt, OtTinyOt};
 use super::*;
 use crate::circuit::aes_bristol::{input_bits, output_bytes};
@@ -106,15 +106,7 @@ fn random_circuits_fig8<M: MacWord>(seed: u64) {
             input_owners: (0..3).map(|_| (rng.next_u32() % 2) as usize).collect(),
             reveal: vec![Reveal::Both, Reveal::To(0), Reveal::To(1)],
         };
-        let inputs: Vec<Vec<Vec<bool>>> = (0..n)
-            .map(|_| {
-                circuit
-                    .input_widths()
-                    .iter()
-                    .map(|&w| (0..w).map(|_| rng.next_u32() & 1 == 1).collect())
-                    .collect()
-            })
-            .collect();
+        let inputs: Vec<Vec<Vec<bool>>> = random_inputs(&mut rng, &circuit, n);
         let results = fig8_then_online::<M>(&circuit, &io, &inputs, trial as u8 + 10);
         for (party, out) in results.into_iter().enumerate() {
             for (i, values) in inputs.iter().enumerate() {
@@ -244,15 +236,7 @@ fn random_circuit_with_fig8_material_from_ot() {
     let mut rng = ChaCha20Rng::seed_from_u64(71);
     let circuit = random_circuit(&mut rng, 3, 60, 3);
     let io = IoSpec { input_owners: vec![0, 1, 0], reveal: vec![Reveal::Both, Reveal::To(0), Reveal::To(1)] };
-    let inputs: Vec<Vec<Vec<bool>>> = (0..4)
-        .map(|_| {
-            circuit
-                .input_widths()
-                .iter()
-                .map(|&w| (0..w).map(|_| rng.next_u32() & 1 == 1).collect())
-                .collect()
-        })
-        .collect();
+    let inputs: Vec<Vec<Vec<bool>>> = random_inputs(&mut rng, &circuit, 4);
     for (party, out) in fig8_over_ot_then_online::<u64>(&circuit, &io, &inputs).into_iter().enumerate() {
         for (i, values) in inputs.iter().enumerate() {
             for (v, bits) in circuit.evaluate(values).expect("plaintext").iter().enumerate() {

@@ -34,6 +34,19 @@ pub(super) fn dealer(seed: u64) -> TrustedDealer<ChaCha20Rng> {
 }
 
 /// A random circuit with `inputs` values, `gates` random gates and `outputs` output values.
+/// `n` instances of random input values for `circuit`, every value at its width.
+pub(crate) fn random_inputs(rng: &mut ChaCha20Rng, circuit: &Circuit, n: usize) -> Vec<Vec<Vec<bool>>> {
+    (0..n)
+        .map(|_| {
+            circuit
+                .input_widths()
+                .iter()
+                .map(|&w| (0..w).map(|_| rng.next_u32() & 1 == 1).collect())
+                .collect()
+        })
+        .collect()
+}
+
 pub(crate) fn random_circuit(rng: &mut ChaCha20Rng, inputs: usize, gates: usize, outputs: usize) -> Circuit {
     let mut b = CircuitBuilder::new();
     let mut pool: Vec<Wire> = Vec::new();
@@ -266,15 +279,7 @@ fn random_circuits_malicious<M: MacWord>(seed: u64, explicit: bool) {
             })
             .collect();
         let io = IoSpec { input_owners: owners, reveal };
-        let inputs: Vec<Vec<Vec<bool>>> = (0..n)
-            .map(|_| {
-                circuit
-                    .input_widths()
-                    .iter()
-                    .map(|&w| (0..w).map(|_| rng.next_u32() & 1 == 1).collect())
-                    .collect()
-            })
-            .collect();
+        let inputs: Vec<Vec<Vec<bool>>> = random_inputs(&mut rng, &circuit, n);
         let preps = material::<M>(seed + trial as u64, &circuit, &io, n, explicit);
         let results = run_malicious(&circuit, preps, &inputs, 0, Attack::None);
         for (party, (out, _)) in results.into_iter().enumerate() {

@@ -95,3 +95,27 @@ pub trait Network {
         }
     }
 }
+
+/// Yields once to the executor, so that other tasks on the same thread — on a single-threaded
+/// runtime, the transport's writer — run before this task continues: a protocol that sends a
+/// message and then computes for a while calls it after the send, so the message leaves while it
+/// computes. Executor-agnostic (tokio, the browser's microtask queue, a test's `block_on`).
+pub fn yield_now() -> impl Future<Output = ()> {
+    struct YieldOnce(bool);
+    impl Future for YieldOnce {
+        type Output = ();
+        fn poll(
+            mut self: core::pin::Pin<&mut Self>,
+            cx: &mut core::task::Context<'_>,
+        ) -> core::task::Poll<()> {
+            if self.0 {
+                core::task::Poll::Ready(())
+            } else {
+                self.0 = true;
+                cx.waker().wake_by_ref();
+                core::task::Poll::Pending
+            }
+        }
+    }
+    YieldOnce(false)
+}

@@ -36,7 +36,7 @@ use super::prg::Prg;
 use super::{base, block, Block, OtError};
 use crate::field::clmul::Backend;
 use crate::field::Gf128;
-use crate::net::{Network, PartyId};
+use crate::net::{yield_now, Network, PartyId};
 
 const BASE_TAG: &[u8] = b"chorus/ot/cope/base/v1";
 
@@ -103,6 +103,7 @@ impl CopeSender {
         let seeds = base::receive_random(net, peer, &choices, &[BASE_TAG, session].concat(), rng).await?;
         let (coins, commitment) = SenderCoins::new(session, rng);
         net.send(peer, commitment)?;
+        yield_now().await;
         Ok(CopeSender {
             peer,
             delta: Gf128::new(delta),
@@ -198,6 +199,7 @@ impl CopeReceiver {
         let mut msg = Vec::new();
         block::put_blocks(&mut msg, &u);
         net.send(self.peer, msg)?;
+        yield_now().await;
         let t: Vec<Gf128> = (0..m).map(|j| combine((0..128).map(|i| t0[i * m + j]))).collect();
 
         let seed = ReceiverCoins::fresh(rng);

@@ -4,7 +4,7 @@ use rand_core::{CryptoRng, RngCore};
 
 use super::{chunk_lens, padded_len, weighted_sum, KAPPA};
 use crate::field::clmul::Backend;
-use crate::net::{Network, PartyId};
+use crate::net::{yield_now, Network, PartyId};
 use crate::ot::coins::ReceiverCoins;
 use crate::ot::prg::{Prg, TccrHash};
 use crate::ot::transpose::transpose_128;
@@ -142,6 +142,8 @@ impl OtExtReceiver {
                 }
             }
             net.send(self.peer, msg)?;
+            // Let the transport send this chunk while the next one is computed.
+            yield_now().await;
             transpose_128(&t, w, &mut rows[start..start + len]);
             start += len;
         }

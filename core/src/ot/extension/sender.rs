@@ -4,7 +4,7 @@ use rand_core::{CryptoRng, RngCore};
 
 use super::{chunk_lens, padded_len, weighted_sum, CHECK_BYTES, KAPPA};
 use crate::field::clmul::Backend;
-use crate::net::{Network, PartyId};
+use crate::net::{yield_now, Network, PartyId};
 use crate::ot::coins::SenderCoins;
 use crate::ot::prg::{Prg, TccrHash};
 use crate::ot::transpose::transpose_128;
@@ -59,6 +59,8 @@ impl OtExtSender {
         let seeds = base::receive_random(net, peer, &choices, &super::base_session(session), rng).await?;
         let (coins, commitment) = SenderCoins::new(session, rng);
         net.send(peer, commitment)?;
+        // The caller may compute for long before it next awaits the network: send it now.
+        yield_now().await;
         Ok(OtExtSender {
             peer,
             delta,

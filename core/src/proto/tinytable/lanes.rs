@@ -26,11 +26,8 @@
 
 use super::error::{Step, TinyTableError};
 use super::msg::{recv, send};
-use crate::net::Network;
-use core::future::Future;
+use crate::net::{yield_now, Network};
 use core::ops::Range;
-use core::pin::Pin;
-use core::task::{Context, Poll};
 
 /// The fewest blocks per lane: smaller batches run as one lane (their rounds are too short for
 /// the overlap to pay for the extra message).
@@ -89,26 +86,6 @@ pub(crate) async fn run_lanes<N: Network, S: LaneRounds>(
         }
     }
     Ok(())
-}
-
-/// Returns `Pending` once (waking itself), so the executor runs other ready tasks — the
-/// transport's writer — before this task continues. Executor-agnostic (tokio, the browser's
-/// microtask queue, a test's block_on).
-fn yield_now() -> impl Future<Output = ()> {
-    struct YieldOnce(bool);
-    impl Future for YieldOnce {
-        type Output = ();
-        fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
-            if self.0 {
-                Poll::Ready(())
-            } else {
-                self.0 = true;
-                cx.waker().wake_by_ref();
-                Poll::Pending
-            }
-        }
-    }
-    YieldOnce(false)
 }
 
 #[cfg(test)]

@@ -52,16 +52,24 @@ impl SenderCoins {
         (SenderCoins { session: session.to_vec(), batch: 0, next }, c.to_vec())
     }
 
-    /// Opens this batch's seed and commits to the next batch's: returns the message to send and the
-    /// coin stream of this batch (given the peer's seed).
-    pub(crate) fn open<R: RngCore + CryptoRng>(&mut self, peer_seed: &Seed, rng: &mut R) -> (Vec<u8>, Prg) {
+    /// Opens this batch's seed and commits to the next batch's, given the peer's seed message
+    /// (`step` names it in errors): returns the message to send and this batch's coin stream.
+    pub(crate) fn open<R: RngCore + CryptoRng>(
+        &mut self,
+        peer_msg: &[u8],
+        step: &'static str,
+        rng: &mut R,
+    ) -> Result<(Vec<u8>, Prg), OtError> {
+        let peer_seed: Seed = peer_msg
+            .try_into()
+            .map_err(|_| OtError::malformed(step, format!("expected 32 bytes, got {}", peer_msg.len())))?;
         let seed = self.next;
         rng.fill_bytes(&mut self.next);
         let mut msg = seed.to_vec();
         msg.extend_from_slice(&hash(COMMIT_TAG, &self.session, self.batch + 1, &[&self.next]));
-        let stream = stream(&self.session, self.batch, &seed, peer_seed);
+        let stream = stream(&self.session, self.batch, &seed, &peer_seed);
         self.batch += 1;
-        (msg, stream)
+        Ok((msg, stream))
     }
 }
 

@@ -140,11 +140,7 @@ impl CopeSender {
         }
         let q: Vec<Gf128> = (0..m).map(|j| combine((0..128).map(|i| cols[i * m + j]))).collect();
 
-        let msg = net.recv(self.peer).await?;
-        let seed: [u8; 32] = msg.as_slice().try_into().map_err(|_| {
-            OtError::malformed("cope receiver coin", format!("expected 32 bytes, got {}", msg.len()))
-        })?;
-        let (open, mut coins) = self.coins.open(&seed, rng);
+        let (open, mut coins) = self.coins.open(&net.recv(self.peer).await?, "cope receiver coin", rng)?;
         net.send(self.peer, open)?;
         let r = coins.blocks(m);
         let check = block::get_blocks("cope check", &net.recv(self.peer).await?, 2)?;

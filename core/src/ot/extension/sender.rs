@@ -161,11 +161,7 @@ impl OtExtSender {
             start += len;
         }
 
-        let msg = net.recv(self.peer).await?;
-        let receiver_seed: [u8; 32] = msg.as_slice().try_into().map_err(|_| {
-            OtError::malformed("kos15 receiver coin", format!("expected 32 bytes, got {}", msg.len()))
-        })?;
-        let (open, mut coins) = self.coins.open(&receiver_seed, rng);
+        let (open, mut coins) = self.coins.open(&net.recv(self.peer).await?, "kos15 receiver coin", rng)?;
         net.send(self.peer, open)?;
         let chis = coins.blocks(padded);
 

@@ -30,11 +30,11 @@ mod bench {
     use chorus_core::circuit::Circuit;
     use chorus_core::net::memory::run_session;
     use chorus_core::net::Network;
-    use chorus_core::proto::tinytable::aes_tables::encrypt_batch;
-    use chorus_core::proto::tinytable::online::evaluate_batch;
-    use chorus_core::proto::tinytable::online::evaluate_sliced;
-    use chorus_core::proto::tinytable::sbox_construct::{construct_malicious_aes_tables, IdealAuthBits};
-    use chorus_core::proto::tinytable::sbox_malicious;
+    use chorus_core::proto::tinytable::circuit::online::evaluate_batch;
+    use chorus_core::proto::tinytable::circuit::online::evaluate_sliced;
+    use chorus_core::proto::tinytable::sbox::construct::{construct_malicious_aes_tables, IdealAuthBits};
+    use chorus_core::proto::tinytable::sbox::malicious as sbox_malicious;
+    use chorus_core::proto::tinytable::sbox::tables::encrypt_batch;
     use chorus_core::proto::tinytable::{
         evaluate_malicious, fig8_binary, fig8_malicious, IdealTinyOt, IoSpec, MacWord, Reveal, TrustedDealer,
     };

@@ -4,6 +4,8 @@
 //! protocol code natively and in the browser (through `chorus-wasm`).
 //!
 //! Layers (see `shared/GUIDE.md` §1):
+//! - [`arch`]: run-time CPU feature detection (once), the shared AES-NI primitives, prefetch and
+//!   memory hints: the one place fast paths learn what the processor offers;
 //! - [`field`]: binary fields GF(2^k) with run-time selected fast paths, embeddings, bit vectors;
 //! - [`aes`]: AES-128/192/256 in plain form, built from the field operations, whose linear layer and
 //!   key schedule structure the MPC protocols reuse;
@@ -22,6 +24,7 @@
 #![warn(missing_docs)]
 
 pub mod aes;
+pub mod arch;
 pub mod circuit;
 pub mod code;
 pub mod embed;

@@ -39,11 +39,12 @@ use chorus_core::aes::{Aes, Block};
 use chorus_core::circuit::aes_bristol::{output_bytes, value_bits};
 use chorus_core::circuit::{aes_gen, Circuit};
 use chorus_core::net::Network;
-use chorus_core::proto::tinytable::aes_tables::{self, AesTablePrep};
-use chorus_core::proto::tinytable::online::evaluate_sliced;
+use chorus_core::proto::tinytable::circuit::online::evaluate_sliced;
+use chorus_core::proto::tinytable::sbox::malicious as sbox_malicious;
+use chorus_core::proto::tinytable::sbox::tables::{self as aes_tables, AesTablePrep};
 use chorus_core::proto::tinytable::{
-    evaluate_malicious, prepare_circuit, sbox_malicious, IoSpec, MacWord, MaliciousAesPrep, MaliciousPrep,
-    Reveal, SlicedPrep, TrustedDealer,
+    evaluate_malicious, prepare_circuit, IoSpec, MacWord, MaliciousAesPrep, MaliciousPrep, Reveal,
+    SlicedPrep, TrustedDealer,
 };
 use chorus_core::rng::{seeded_rng, session_rng};
 use chorus_native::loopback::{thread_cpu_time, LoopbackMesh};

@@ -12,8 +12,8 @@
 //!   key shares, so neither party ever holds the key. One circuit instance per block; malicious
 //!   security with `k`-bit lookup MACs ([`MacBits`], Fig. 3/5). Either [`Preprocessing`]: OT
 //!   (Fig. 8 between the two parties, no dealer) or the dealer.
-//! - [`AesPath::SboxTables`]: the §2.3 S-box tables of [`crate::proto::tinytable::aes_tables`]
-//!   (semi-honest) and [`crate::proto::tinytable::sbox_malicious`] (malicious, §3 linear MAC
+//! - [`AesPath::SboxTables`]: the §2.3 S-box tables of [`crate::proto::tinytable::sbox::tables`]
+//!   (semi-honest) and [`crate::proto::tinytable::sbox::malicious`] (malicious, §3 linear MAC
 //!   with k = 64 only: `mac_bits` must be 64). 10 lookup rounds instead of 60 AND layers, but
 //!   **one party must own the whole key**: the key owner expands it locally and inputs 11 masked
 //!   round keys (as in §5). So this path needs exactly one key holder, and the plaintext owner
@@ -22,7 +22,7 @@
 //!   tables, not implemented; use the circuit path for XOR-shared keys). Under malicious
 //!   security a cheating key owner can input round keys that are not the schedule of any key
 //!   (the paper's setting). **Dealer preprocessing only**: the two-party §4 construction of the
-//!   tables ([`crate::proto::tinytable::sbox_construct`]) exists over an ideal source of
+//!   tables ([`crate::proto::tinytable::sbox::construct`]) exists over an ideal source of
 //!   authenticated bits, but its cost per block is far above the circuit path's, so
 //!   [`Preprocessing::Ot`] with this path is [`TinyTableJobError::NotAvailable`].
 
@@ -37,7 +37,8 @@ use crate::aes::Block;
 use crate::circuit::aes_bristol::{output_bytes, value_bits};
 use crate::circuit::{aes_gen, Circuit, Gate, LinearGate};
 use crate::net::{NetStats, Network, PartyId};
-use crate::proto::tinytable::{aes_tables, sbox_malicious, IoSpec, Reveal, TrustedDealer};
+use crate::proto::tinytable::sbox::{malicious as sbox_malicious, tables as sbox_tables};
+use crate::proto::tinytable::{IoSpec, Reveal, TrustedDealer};
 use rand_core::{CryptoRng, RngCore};
 use std::sync::OnceLock;
 
@@ -338,7 +339,7 @@ async fn run_sbox_tables<N: Network, R: RngCore + CryptoRng>(
             };
             check_instances(me, preps.len(), blocks)?;
             before = net.stats();
-            aes_tables::encrypt_batch(&mut TwoPartyView::new(net), &preps, &inputs).await?
+            sbox_tables::encrypt_batch(&mut TwoPartyView::new(net), &preps, &inputs).await?
         }
         Security::Malicious => {
             let deal = |d: &mut TrustedDealer<&mut R>| {

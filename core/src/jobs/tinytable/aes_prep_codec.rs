@@ -8,7 +8,7 @@
 //!   a flag byte and the plaintext mask (16), a flag byte and the output mask (16);
 //! - malicious: party, key owner, reveal, block count `u32`, the entries' layout (`0` block-major,
 //!   `1` round-major), the entries with their tags packed in
-//!   16-byte words (`u32` count; see [`crate::proto::tinytable::sbox_prep`]), `α` (8 bytes), the verifier keys (`0` and a 16-byte PRF seed,
+//!   16-byte words (`u32` count; see [`crate::proto::tinytable::sbox::prep`]), `α` (8 bytes), the verifier keys (`0` and a 16-byte PRF seed,
 //!   or `1` and two `u32`-counted arrays of 16-byte keys), the hash key (16), input masks, output
 //!   mask shares and their tags (`u32`-counted).
 //!
@@ -17,9 +17,10 @@
 //! [`MaliciousAesPrep`]'s own check).
 
 use super::prep_codec::{get_reveal, put_len, put_reveal, Reader};
-use crate::proto::tinytable::aes_tables::{AesTablePrep, ROUND_KEYS, TABLE_BYTES_PER_BLOCK};
-use crate::proto::tinytable::batch_open::KeyPrf;
-use crate::proto::tinytable::sbox_prep::{large_zeroed, EntryLayout, PeerKeys};
+use crate::arch::memory::large_zeroed;
+use crate::proto::tinytable::mac::batch_open::KeyPrf;
+use crate::proto::tinytable::sbox::prep::{EntryLayout, PeerKeys};
+use crate::proto::tinytable::sbox::tables::{AesTablePrep, ROUND_KEYS, TABLE_BYTES_PER_BLOCK};
 use crate::proto::tinytable::MaliciousAesPrep;
 
 const TABLES_MAGIC: &[u8] = b"chorus/tt-aes-tables/v1";

@@ -79,7 +79,7 @@ pub mod view;
 pub use super::security::Security;
 use crate::circuit::Circuit;
 use crate::net::{NetError, NetStats, Network, PartyId};
-use crate::proto::tinytable::online::{evaluate_sliced, Outputs};
+use crate::proto::tinytable::circuit::online::{evaluate_sliced, Outputs};
 use crate::proto::tinytable::{
     evaluate_malicious, IoSpec, MacWord, MaliciousPrep, TinyTableError, TrustedDealer,
 };
@@ -229,7 +229,7 @@ impl TinyTableJobError {
 /// Whether the dealer of malicious binary-circuit jobs gives each verifier a 16-byte seed from
 /// which it derives the verification strings of the peer's table entries (`true`, one AES-128
 /// block per opened entry online) or the strings themselves (`false`, `4 · ANDs · 2k` bits per
-/// instance); see [`crate::proto::tinytable::malicious_prep`] for both forms. Every party decodes
+/// instance); see [`crate::proto::tinytable::circuit::malicious_prep`] for both forms. Every party decodes
 /// both ([`prep_codec`] tags the form), so this is the one place the jobs choose. Seeded on every
 /// target, from measurements on the 2-vCPU benchmark VM (AES-128, trusted dealer):
 ///

@@ -22,7 +22,7 @@
 use super::circuit::CircuitJobSpec;
 use super::{MacBits, Preprocessing, Security, TinyTableJobError};
 use crate::net::{NetStats, Network};
-use crate::proto::tinytable::online::{evaluate_sliced, Outputs};
+use crate::proto::tinytable::circuit::online::{evaluate_sliced, Outputs};
 use crate::proto::tinytable::{
     evaluate_malicious, fig8_binary, fig8_malicious, MacWord, OtTinyOt, SlicedPrep, TinyTableError,
 };

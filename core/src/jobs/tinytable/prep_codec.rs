@@ -17,8 +17,8 @@
 //! malformed input is an error, never a panic or a huge allocation; the online phase then checks
 //! the material against the circuit.
 
-use crate::proto::tinytable::mac::SeededKeys;
-use crate::proto::tinytable::malicious_prep::TableKeys;
+use crate::proto::tinytable::circuit::malicious_prep::TableKeys;
+use crate::proto::tinytable::mac::lookup::SeededKeys;
 use crate::proto::tinytable::{BinaryPrep, IoSpec, MacWord, MaliciousPrep, Reveal, SlicedPrep};
 
 const MAGIC: &[u8] = b"chorus/tt-prep/v1";

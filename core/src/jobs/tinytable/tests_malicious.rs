@@ -7,7 +7,7 @@ use super::aes::{self, AesPath, TinyTableAesInput, TinyTableAesOutput, TinyTable
 use super::tests::{aes_spec, connect, xor, FIPS_CT, FIPS_KEY, FIPS_PT};
 use super::*;
 use crate::net::memory::run_session;
-use crate::proto::tinytable::aes_tables::AesTablePrep;
+use crate::proto::tinytable::sbox::tables::AesTablePrep;
 use crate::proto::tinytable::Reveal;
 use crate::rng::seeded_rng;
 use core::future::Future;

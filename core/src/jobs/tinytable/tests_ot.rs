@@ -9,7 +9,7 @@ use super::tests::{aes_spec, connect, xor, FIPS_CT, FIPS_KEY, FIPS_PT};
 use super::*;
 use crate::net::memory::run_session;
 use crate::net::tamper::Tamper;
-use crate::proto::tinytable::tests_malicious::{random_circuit, random_inputs};
+use crate::proto::tinytable::circuit::tests_malicious::{random_circuit, random_inputs};
 use crate::proto::tinytable::Reveal;
 use crate::rng::seeded_rng;
 

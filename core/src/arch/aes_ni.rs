@@ -1,0 +1,126 @@
+//! AES-128 with AES-NI for the TinyTable kernels that run many fixed-key or seeded AES calls in
+//! their own loops ([`crate::proto::tinytable::circuit::opened_macs`], `sbox_malicious::openings`): the key schedule
+//! expanded once with `aeskeygenassist` (FIPS-197 §5.2) and groups of blocks encrypted
+//! interleaved round by round, so the kernels keep the `aesenc` unit busy and the round keys in
+//! registers. x86-64 only; callers check for AES-NI (and SSE4.1) once, where they pick their
+//! backend, and fall back to the `aes` crate elsewhere. Tested against FIPS-197 Appendix C.1 and
+//! the `aes` crate.
+
+use core::arch::x86_64::{
+    __m128i, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_aeskeygenassist_si128, _mm_cvtsi128_si64,
+    _mm_set_epi64x, _mm_shuffle_epi32, _mm_slli_si128, _mm_unpackhi_epi64, _mm_xor_si128,
+};
+
+/// A register as a little-endian `u128` (byte 0 lowest).
+#[inline]
+#[target_feature(enable = "sse2")]
+pub(crate) fn to_u128(v: __m128i) -> u128 {
+    let low = _mm_cvtsi128_si64(v) as u64;
+    let high = _mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v)) as u64;
+    (u128::from(high) << 64) | u128::from(low)
+}
+
+/// A little-endian `u128` as a register.
+#[inline]
+#[target_feature(enable = "sse2")]
+pub(crate) fn from_u128(v: u128) -> __m128i {
+    _mm_set_epi64x((v >> 64) as i64, v as i64)
+}
+
+/// The 11 round keys of AES-128 (FIPS-197 §5.2).
+pub(crate) struct RoundKeys([__m128i; 11]);
+
+/// One step of the AES-128 key expansion: `aeskeygenassist` gives `SubWord(RotWord(w3)) ⊕ Rcon`
+/// in its top word, which is XORed into the prefix XORs of the previous round key's words.
+#[inline]
+#[target_feature(enable = "sse2,aes")]
+fn expand_step<const RCON: i32>(key: __m128i) -> __m128i {
+    let t = _mm_shuffle_epi32::<0xff>(_mm_aeskeygenassist_si128::<RCON>(key));
+    let mut k = _mm_xor_si128(key, _mm_slli_si128::<4>(key));
+    k = _mm_xor_si128(k, _mm_slli_si128::<8>(k));
+    _mm_xor_si128(k, t)
+}
+
+impl RoundKeys {
+    /// The key schedule of `key` (bytes in FIPS-197 order).
+    #[target_feature(enable = "sse2,aes")]
+    pub(crate) fn expand(key: &[u8; 16]) -> Self {
+        let mut rk = [from_u128(u128::from_le_bytes(*key)); 11];
+        rk[1] = expand_step::<0x01>(rk[0]);
+        rk[2] = expand_step::<0x02>(rk[1]);
+        rk[3] = expand_step::<0x04>(rk[2]);
+        rk[4] = expand_step::<0x08>(rk[3]);
+        rk[5] = expand_step::<0x10>(rk[4]);
+        rk[6] = expand_step::<0x20>(rk[5]);
+        rk[7] = expand_step::<0x40>(rk[6]);
+        rk[8] = expand_step::<0x80>(rk[7]);
+        rk[9] = expand_step::<0x1b>(rk[8]);
+        rk[10] = expand_step::<0x36>(rk[9]);
+        RoundKeys(rk)
+    }
+
+    /// AES-128 of `W` blocks, interleaved round by round.
+    #[inline]
+    #[target_feature(enable = "sse2,aes")]
+    pub(crate) fn encrypt_group<const W: usize>(&self, mut b: [__m128i; W]) -> [__m128i; W] {
+        let k = &self.0;
+        for x in b.iter_mut() {
+            *x = _mm_xor_si128(*x, k[0]);
+        }
+        for key in &k[1..10] {
+            for x in b.iter_mut() {
+                *x = _mm_aesenc_si128(*x, *key);
+            }
+        }
+        for x in b.iter_mut() {
+            *x = _mm_aesenclast_si128(*x, k[10]);
+        }
+        b
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use aes::cipher::generic_array::GenericArray;
+    use aes::cipher::{BlockEncrypt, KeyInit};
+    use rand_chacha::ChaCha20Rng;
+    use rand_core::{RngCore, SeedableRng};
+
+    fn available() -> bool {
+        std::is_x86_feature_detected!("aes") && std::is_x86_feature_detected!("sse2")
+    }
+
+    #[test]
+    fn key_schedule_and_groups_match_fips197_and_the_aes_crate() {
+        if !available() {
+            return;
+        }
+        // FIPS-197 Appendix C.1.
+        let key: [u8; 16] = core::array::from_fn(|i| i as u8);
+        let pt: [u8; 16] = core::array::from_fn(|i| (i as u8) * 0x11);
+        let want: [u8; 16] =
+            [0x69, 0xc4, 0xe0, 0xd8, 0x6a, 0x7b, 0x04, 0x30, 0xd8, 0xcd, 0xb7, 0x80, 0x70, 0xb4, 0xc5, 0x5a];
+        // SAFETY: AES-NI and SSE2 were detected above.
+        let [got] = unsafe { RoundKeys::expand(&key).encrypt_group([from_u128(u128::from_le_bytes(pt))]) };
+        // SAFETY: as above.
+        assert_eq!(unsafe { to_u128(got) }.to_le_bytes(), want);
+        let mut rng = ChaCha20Rng::seed_from_u64(3);
+        for _ in 0..20 {
+            let mut key = [0u8; 16];
+            rng.fill_bytes(&mut key);
+            let cipher = aes::Aes128::new(GenericArray::from_slice(&key));
+            let blocks: [u128; 8] =
+                core::array::from_fn(|_| u128::from(rng.next_u64()) << 64 | u128::from(rng.next_u64()));
+            // SAFETY: as above.
+            let got = unsafe { RoundKeys::expand(&key).encrypt_group(blocks.map(|b| from_u128(b))) };
+            let want = blocks.map(|b| {
+                let mut g = GenericArray::from(b.to_le_bytes());
+                cipher.encrypt_block(&mut g);
+                u128::from_le_bytes(g.into())
+            });
+            // SAFETY: as above.
+            assert_eq!(got.map(|b| unsafe { to_u128(b) }), want);
+        }
+    }
+}

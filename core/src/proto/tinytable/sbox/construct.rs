@@ -1,0 +1,451 @@
+//! Two-party construction of authenticated AES S-box tables (TinyTable §4, "Preprocessing for
+//! AES"), from authenticated bits and multiplication triples.
+//!
+//! Data format (§4): an authenticated bit `[[x]]` is held as `(x_A, y_A, β_A)` by A and
+//! `(x_B, y_B, β_B)` by B with `y_A = α_B·x_A + β_B` and `y_B = α_A·x_B + β_A` — the §3 MAC with
+//! k = 64 ([`AuthBit`]). Sums are local; a public constant is added by A flipping its share and B
+//! adjusting its key; products use one triple `[[a]], [[b]], [[c = ab]]` and the opening of `x ⊕ a`
+//! and `y ⊕ b` (\[Bea91\]).
+//!
+//! The source of authenticated bits and triples is the [`AuthBitSource`] trait. The only
+//! implementation here is [`IdealAuthBits`], the **ideal functionality** (both parties' halves
+//! sampled together by a trusted party, like TinyOT's output would be); the paper uses TinyOT
+//! \[NNOB12\] or \[FKOS15\], and an OT-based source can implement the trait and fill its pool with its
+//! own protocol run before the construction starts. Everything after the source is real two-party
+//! message passing over [`Network`], with every opened value MAC-checked by the §3.3 batched
+//! opening (one hash per message).
+//!
+//! Per block (AES-128, key schedule local to the key owner as in [`crate::proto::tinytable::sbox::tables`]):
+//! 1. 2816 random `[[·]]` bits: 11 round-key masks, the plaintext mask and 10 rounds of S-box
+//!    output masks (128 bits each). S-box input masks and the output mask follow by the AES linear
+//!    layer, applied to authenticated bytes ([`crate::aes::linear`] over [`AuthByte`]).
+//! 2. Input masks are opened to their owner (Fig. 8 step 4); the output mask stays shared and
+//!    authenticated and is opened by the online phase after its MAC check.
+//! 3. For each table with input mask `m` and each entry `j`, the indicator `δ_j = [m = j] =
+//!    ∏_i (m_i ⊕ j_i ⊕ 1)` — a product of 8 bits, **7 binary multiplications per entry** (\[DK10\] as
+//!    cited in §4), in 3 rounds (4, 2, 1 products per entry). 160·256·7 = 286 720 triples per block.
+//!    (Sharing the partial products between entries, a demultiplexer tree, would need 304 per table
+//!    instead of 1792; not done, to keep the paper's count.)
+//! 4. Entry `e` of the table is `⊕_j δ_j·S(e ⊕ j) ⊕ m_out = S(e ⊕ m) ⊕ m_out`, linear in the
+//!    `δ_j` with public coefficients: local. The MACs on the 8 bits of an entry become one MAC on
+//!    the byte by the `X^i` scaling of [`crate::proto::tinytable::mac::linear::mul_by_x_power`].
+//!
+//! Rounds: 3 (input-mask opening merged with the first multiplication round). The result is the
+//! same [`MaliciousAesPrep`] the trusted dealer makes, with explicit MAC keys.
+//!
+//! Constant time: shares, tags and keys are combined with masks and XOR; all indices (table
+//! entries `e ⊕ z`, bit positions) are public.
+
+use crate::aes::linear::{mix_columns, shift_rows, AesByte};
+use crate::aes::sbox::sbox_table;
+use crate::field::clmul::Backend;
+use crate::net::{Network, PartyId};
+use crate::proto::tinytable::error::{Step, TinyTableError};
+use crate::proto::tinytable::mac::batch_open::BatchHash;
+use crate::proto::tinytable::mac::linear::{mul_by_x_power, tags_equal, MacParams, K64};
+use crate::proto::tinytable::msg::{bit, check_two_parties, pack_bits, recv, send};
+use crate::proto::tinytable::sbox::prep::{pack_entry, EntryLayout, MaliciousAesPrep, PeerKeys};
+use crate::proto::tinytable::sbox::tables::{
+    check_roles, ROUND_KEYS, TABLES_PER_BLOCK, TABLE_BYTES_PER_BLOCK, TABLE_ENTRIES,
+};
+use crate::proto::tinytable::spec::Reveal;
+use core::ops::{Add, AddAssign, BitXor};
+use rand_core::{CryptoRng, RngCore};
+
+/// Binary multiplications per table entry (\[DK10\] via §4).
+pub const MULTIPLICATIONS_PER_ENTRY: usize = 7;
+/// Random authenticated bits per AES-128 block: 11 round-key, 1 plaintext and 10 S-box output
+/// masks of 128 bits.
+pub const RANDOM_BITS_PER_BLOCK: usize = (ROUND_KEYS + 1 + 10) * 128;
+/// Triples per AES-128 block.
+pub const TRIPLES_PER_BLOCK: usize = TABLES_PER_BLOCK * TABLE_ENTRIES * MULTIPLICATIONS_PER_ENTRY;
+
+/// One party's half of an authenticated bit `[[x]]` (§4).
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+pub struct AuthBit {
+    /// This party's additive share.
+    pub share: bool,
+    /// The MAC on `share` under the peer's key: `α_peer·share + β_peer`.
+    pub tag: u128,
+    /// This party's key `β` for the peer's share (the peer's tag is `α_own·share_peer + β`).
+    pub key: u128,
+}
+
+impl core::fmt::Debug for AuthBit {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("AuthBit(..)")
+    }
+}
+
+impl BitXor for AuthBit {
+    type Output = AuthBit;
+    #[inline]
+    fn bitxor(self, o: AuthBit) -> AuthBit {
+        AuthBit { share: self.share ^ o.share, tag: self.tag ^ o.tag, key: self.key ^ o.key }
+    }
+}
+
+impl AuthBit {
+    /// `[[x ⊕ c]]` for a public bit `c`: party 0 flips its share, party 1 shifts its key by `α_1`.
+    #[inline]
+    pub fn add_public(self, c: bool, party: PartyId, alpha: u64) -> AuthBit {
+        let c_mask = 0u128.wrapping_sub(u128::from(c));
+        if party == 0 {
+            AuthBit { share: self.share ^ c, ..self }
+        } else {
+            AuthBit { key: self.key ^ (u128::from(alpha) & c_mask), ..self }
+        }
+    }
+}
+
+/// One party's half of a multiplication triple `[[a]], [[b]], [[c]]` with `c = a·b`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AuthTriple {
+    /// `[[a]]`.
+    pub a: AuthBit,
+    /// `[[b]]`.
+    pub b: AuthBit,
+    /// `[[a·b]]`.
+    pub c: AuthBit,
+}
+
+/// A source of authenticated random bits and triples for one party (TinyOT's output format, §4).
+pub trait AuthBitSource {
+    /// This party's global MAC key α.
+    fn alpha(&self) -> u64;
+    /// `n` random authenticated bits.
+    fn random_bits(&mut self, n: usize) -> Result<Vec<AuthBit>, TinyTableError>;
+    /// `n` random multiplication triples.
+    fn triples(&mut self, n: usize) -> Result<Vec<AuthTriple>, TinyTableError>;
+}
+
+/// The ideal functionality for authenticated bits and triples: a trusted party samples both halves
+/// together ([`IdealAuthBits::pair`]) and each party draws from its pool. **Trust model:** like the
+/// trusted dealer; it stands in for TinyOT, everything built on it is a real two-party protocol.
+#[derive(Clone)]
+pub struct IdealAuthBits {
+    party: PartyId,
+    alpha: u64,
+    bits: Vec<AuthBit>,
+    triples: Vec<AuthTriple>,
+}
+
+impl core::fmt::Debug for IdealAuthBits {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("IdealAuthBits")
+            .field("party", &self.party)
+            .field("bits", &self.bits.len())
+            .field("triples", &self.triples.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl IdealAuthBits {
+    /// Both parties' pools of `bits` random bits and `triples` triples.
+    pub fn pair<R: RngCore + CryptoRng>(rng: &mut R, bits: usize, triples: usize) -> [IdealAuthBits; 2] {
+        let backend = Backend::detect();
+        let alphas = [K64::random_elem(rng), K64::random_elem(rng)];
+        let share = |rng: &mut R, x: bool| -> [AuthBit; 2] {
+            let x0 = rng.next_u32() & 1 == 1;
+            let xs = [x0, x0 ^ x];
+            let betas = [K64::random_tag(rng), K64::random_tag(rng)];
+            core::array::from_fn(|p| AuthBit {
+                share: xs[p],
+                tag: K64::mul(backend, alphas[1 - p], u64::from(xs[p])) ^ betas[1 - p],
+                key: betas[p],
+            })
+        };
+        let mut out: [IdealAuthBits; 2] = core::array::from_fn(|p| IdealAuthBits {
+            party: p,
+            alpha: alphas[p],
+            bits: Vec::with_capacity(bits),
+            triples: Vec::with_capacity(triples),
+        });
+        for _ in 0..bits {
+            let x = rng.next_u32() & 1 == 1;
+            let [h0, h1] = share(rng, x);
+            out[0].bits.push(h0);
+            out[1].bits.push(h1);
+        }
+        for _ in 0..triples {
+            let (a, b) = (rng.next_u32() & 1 == 1, rng.next_u32() & 1 == 1);
+            let (sa, sb, sc) = (share(rng, a), share(rng, b), share(rng, a & b));
+            for p in 0..2 {
+                out[p].triples.push(AuthTriple { a: sa[p], b: sb[p], c: sc[p] });
+            }
+        }
+        out
+    }
+
+    /// The pools for building `blocks` AES-128 blocks' tables.
+    pub fn pair_for_aes<R: RngCore + CryptoRng>(rng: &mut R, blocks: usize) -> [IdealAuthBits; 2] {
+        Self::pair(rng, blocks * RANDOM_BITS_PER_BLOCK, blocks * TRIPLES_PER_BLOCK)
+    }
+}
+
+/// The first `n` items of a pool of `what` held by `source` (for [`AuthBitSource`] pools), or a
+/// typed error when fewer are left.
+pub(crate) fn take_from_pool<T>(
+    party: PartyId,
+    pool: &mut Vec<T>,
+    n: usize,
+    source: &str,
+    what: &str,
+) -> Result<Vec<T>, TinyTableError> {
+    if pool.len() < n {
+        return Err(TinyTableError::PrepMismatch {
+            party,
+            reason: format!("{source} has {} {what} left, {n} requested", pool.len()),
+        });
+    }
+    Ok(pool.drain(..n).collect())
+}
+
+impl AuthBitSource for IdealAuthBits {
+    fn alpha(&self) -> u64 {
+        self.alpha
+    }
+    fn random_bits(&mut self, n: usize) -> Result<Vec<AuthBit>, TinyTableError> {
+        take_from_pool(self.party, &mut self.bits, n, "ideal functionality", "bits")
+    }
+    fn triples(&mut self, n: usize) -> Result<Vec<AuthTriple>, TinyTableError> {
+        take_from_pool(self.party, &mut self.triples, n, "ideal functionality", "triples")
+    }
+}
+
+/// An authenticated byte (8 [`AuthBit`]s, bit i the coefficient of x^i), with what adding a public
+/// constant needs, so the generic AES linear layer runs on it.
+#[derive(Clone, Copy, Debug)]
+pub struct AuthByte {
+    bits: [AuthBit; 8],
+    party: PartyId,
+    alpha: u64,
+}
+
+impl Add for AuthByte {
+    type Output = AuthByte;
+    fn add(self, o: AuthByte) -> AuthByte {
+        AuthByte { bits: core::array::from_fn(|i| self.bits[i] ^ o.bits[i]), ..self }
+    }
+}
+
+impl AddAssign for AuthByte {
+    fn add_assign(&mut self, o: AuthByte) {
+        *self = *self + o;
+    }
+}
+
+impl AesByte for AuthByte {
+    fn xtime(self) -> AuthByte {
+        // {02}·b = (b << 1) ⊕ b_7·0x1b: a GF(2)-linear map of the bits.
+        let b = self.bits;
+        let bits = [b[7], b[0] ^ b[7], b[1], b[2] ^ b[7], b[3] ^ b[7], b[4], b[5], b[6]];
+        AuthByte { bits, ..self }
+    }
+
+    fn add_public(self, c: u8) -> AuthByte {
+        let bits = core::array::from_fn(|i| self.bits[i].add_public(c >> i & 1 == 1, self.party, self.alpha));
+        AuthByte { bits, ..self }
+    }
+}
+
+impl AuthByte {
+    /// The share byte, its MAC (`⊕ X^i·tag_i`) and the key for the peer's byte (`⊕ X^i·key_i`).
+    fn to_byte_mac(self) -> (u8, u128, u128) {
+        let mut out = (0u8, 0u128, 0u128);
+        for (i, b) in self.bits.iter().enumerate() {
+            out.0 |= u8::from(b.share) << i;
+            out.1 ^= mul_by_x_power(b.tag, i as u32);
+            out.2 ^= mul_by_x_power(b.key, i as u32);
+        }
+        out
+    }
+}
+
+type AuthState = [AuthByte; 16];
+
+/// Opens values in one round: sends the shares of `reveal` with the batched hash of their tags and
+/// checks the peer's shares of `expect` (this party's halves of the values the peer opens).
+async fn exchange<N: Network>(
+    net: &mut N,
+    step: Step,
+    hash_key: &[u8; 16],
+    alpha: u64,
+    backend: Backend,
+    reveal: &[AuthBit],
+    expect: &[AuthBit],
+) -> Result<Vec<bool>, TinyTableError> {
+    let party = net.party();
+    let mut msg = pack_bits(reveal.iter().map(|b| b.share));
+    let mut hash = BatchHash::new(hash_key);
+    hash.absorb(&reveal.iter().map(|b| b.tag).collect::<Vec<_>>());
+    msg.extend(hash.digest());
+    send(net, step, msg)?;
+    let packed = expect.len().div_ceil(8);
+    let theirs = recv(net, step, packed + 16).await?;
+    let shares: Vec<bool> = (0..expect.len()).map(|i| bit(&theirs, i)).collect();
+    let expected_tags: Vec<u128> =
+        expect.iter().zip(&shares).map(|(b, &s)| K64::mul(backend, alpha, u64::from(s)) ^ b.key).collect();
+    let mut check = BatchHash::new(hash_key);
+    check.absorb(&expected_tags);
+    let received = u128::from_le_bytes(theirs[packed..].try_into().unwrap_or([0xff; 16]));
+    if !tags_equal(u128::from_le_bytes(check.digest()), received) {
+        return Err(TinyTableError::AuthenticationFailed { party, step });
+    }
+    Ok(shares)
+}
+
+/// Builds this party's authenticated S-box table material for `blocks` AES-128 blocks with the
+/// peer over `net` (§4), drawing bits and triples from `source`. `hash_key` is the public fixed
+/// AES key of the batched openings (§3.3), the same for both parties and chosen per execution.
+pub async fn construct_malicious_aes_tables<N: Network, S: AuthBitSource>(
+    net: &mut N,
+    source: &mut S,
+    key_owner: PartyId,
+    reveal: Reveal,
+    blocks: usize,
+    hash_key: [u8; 16],
+) -> Result<MaliciousAesPrep, TinyTableError> {
+    check_two_parties(net)?;
+    check_roles(key_owner, reveal)?;
+    let party = net.party();
+    let alpha = source.alpha();
+    let backend = Backend::detect();
+    let random = source.random_bits(blocks * RANDOM_BITS_PER_BLOCK)?;
+    let triples = source.triples(blocks * TRIPLES_PER_BLOCK)?;
+    let byte = |bits: &[AuthBit]| AuthByte { bits: core::array::from_fn(|i| bits[i]), party, alpha };
+    let state = |bits: &[AuthBit]| -> AuthState { core::array::from_fn(|j| byte(&bits[8 * j..8 * j + 8])) };
+
+    // Mask chains (§2.3 on authenticated bytes): S-box input masks and output masks of each block.
+    let mut in_masks: Vec<AuthState> = Vec::with_capacity(10 * blocks);
+    let mut out_masks: Vec<AuthState> = Vec::with_capacity(10 * blocks);
+    let mut output_masks: Vec<AuthState> = Vec::with_capacity(blocks);
+    let (mut mine_to_open, mut peer_to_open) = (Vec::new(), Vec::new());
+    for bits in random.chunks_exact(RANDOM_BITS_PER_BLOCK) {
+        let (keys, rest) = bits.split_at(ROUND_KEYS * 128);
+        let (pt, outs) = rest.split_at(128);
+        let (own, other) = if party == key_owner { (keys, pt) } else { (pt, keys) };
+        mine_to_open.extend_from_slice(own);
+        peer_to_open.extend_from_slice(other);
+        let key_state = |r: usize| state(&keys[128 * r..128 * r + 128]);
+        let mut mask = state(pt);
+        let k0 = key_state(0);
+        mask.iter_mut().zip(k0).for_each(|(m, k)| *m += k);
+        for round in 1..ROUND_KEYS {
+            in_masks.push(mask);
+            let out = state(&outs[128 * (round - 1)..128 * round]);
+            out_masks.push(out);
+            mask = out;
+            shift_rows(&mut mask);
+            if round < ROUND_KEYS - 1 {
+                mix_columns(&mut mask);
+            }
+            mask.iter_mut().zip(key_state(round)).for_each(|(m, k)| *m += k);
+        }
+        output_masks.push(mask);
+    }
+
+    // Literals l_{j,i} = m_i ⊕ j_i ⊕ 1 of every entry, then three levels of Beaver products.
+    let tables = blocks * TABLES_PER_BLOCK;
+    let mut level: Vec<AuthBit> = Vec::with_capacity(tables * TABLE_ENTRIES * 8);
+    for t in 0..tables {
+        let m = in_masks[t / 16][t % 16];
+        for j in 0..TABLE_ENTRIES {
+            for i in 0..8 {
+                level.push(m.bits[i].add_public(j >> i & 1 == 0, party, alpha));
+            }
+        }
+    }
+    let mut own_input_masks: Vec<bool> = Vec::new();
+    let mut triples = triples.into_iter();
+    for round in 1..=3 {
+        let step = Step::TableConstruction(round);
+        let pairs = level.len() / 2;
+        let used: Vec<AuthTriple> = triples.by_ref().take(pairs).collect();
+        let mut opened: Vec<AuthBit> = Vec::with_capacity(2 * pairs);
+        for (xy, t) in level.chunks_exact(2).zip(&used) {
+            opened.push(xy[0] ^ t.a);
+            opened.push(xy[1] ^ t.b);
+        }
+        let (reveal_now, expect_now) = if round == 1 {
+            ([&peer_to_open[..], &opened].concat(), [&mine_to_open[..], &opened].concat())
+        } else {
+            (opened.clone(), opened.clone())
+        };
+        let theirs = exchange(net, step, &hash_key, alpha, backend, &reveal_now, &expect_now).await?;
+        let skip = if round == 1 { mine_to_open.len() } else { 0 };
+        if round == 1 {
+            own_input_masks = mine_to_open.iter().zip(&theirs).map(|(b, &s)| b.share ^ s).collect();
+        }
+        level = used
+            .iter()
+            .enumerate()
+            .map(|(k, t)| {
+                let d = opened[2 * k].share ^ theirs[skip + 2 * k];
+                let e = opened[2 * k + 1].share ^ theirs[skip + 2 * k + 1];
+                let and = |x: AuthBit, c: bool| {
+                    let m = 0u128.wrapping_sub(u128::from(c));
+                    AuthBit { share: x.share & c, tag: x.tag & m, key: x.key & m }
+                };
+                (t.c ^ and(t.b, d) ^ and(t.a, e)).add_public(d & e, party, alpha)
+            })
+            .collect();
+    }
+    // `level` now holds δ_j for every table and entry.
+    let input_masks: Vec<u8> = own_input_masks
+        .chunks_exact(8)
+        .map(|bits| bits.iter().enumerate().fold(0u8, |acc, (i, &b)| acc | u8::from(b) << i))
+        .collect();
+
+    // Entries ⊕_j δ_j·S(e ⊕ j) ⊕ m_out, by bit: bit i of entry e sums δ_{e⊕z} over S(z)_i = 1.
+    let sbox = sbox_table();
+    let support: [Vec<usize>; 8] =
+        core::array::from_fn(|i| (0..256).filter(|&z| sbox[z] >> i & 1 == 1).collect());
+    let entries = blocks * TABLE_BYTES_PER_BLOCK;
+    let (mut packed, mut keys) = (vec![0u128; entries], vec![0u128; entries]);
+    for t in 0..tables {
+        let delta = &level[TABLE_ENTRIES * t..TABLE_ENTRIES * (t + 1)];
+        let (m_out, m_tag, m_key) = out_masks[t / 16][t % 16].to_byte_mac();
+        for e in 0..TABLE_ENTRIES {
+            let (mut s, mut tag, mut key) = (m_out, m_tag, m_key);
+            for (i, zs) in support.iter().enumerate() {
+                let (mut bs, mut bt, mut bk) = (false, 0u128, 0u128);
+                for &z in zs {
+                    let d = delta[e ^ z];
+                    bs ^= d.share;
+                    bt ^= d.tag;
+                    bk ^= d.key;
+                }
+                s ^= u8::from(bs) << i;
+                tag ^= mul_by_x_power(bt, i as u32);
+                key ^= mul_by_x_power(bk, i as u32);
+            }
+            let index = TABLE_ENTRIES * t + e;
+            packed[index] = pack_entry(s, tag);
+            keys[index] = key;
+        }
+    }
+    let mut output_mask_shares = Vec::with_capacity(16 * blocks);
+    let mut output_mask_tags = Vec::with_capacity(16 * blocks);
+    let mut output_keys = Vec::with_capacity(16 * blocks);
+    for b in output_masks.iter().flatten() {
+        let (s, t, k) = b.to_byte_mac();
+        output_mask_shares.push(s);
+        output_mask_tags.push(t);
+        output_keys.push(k);
+    }
+    Ok(MaliciousAesPrep {
+        party,
+        key_owner,
+        reveal,
+        blocks,
+        entries: packed,
+        layout: EntryLayout::BlockMajor,
+        alpha,
+        peer_keys: PeerKeys::Explicit { tables: keys, outputs: output_keys },
+        hash_key,
+        input_masks,
+        output_mask_shares,
+        output_mask_tags,
+    })
+}

@@ -6,6 +6,8 @@
 import type { EventEmitter } from "node:events";
 import type { WebSocket } from "ws";
 import type { RelayConfig } from "./config.js";
+import type { ClientLimits } from "./limits.js";
+import type { Logger } from "./log.js";
 import { FlowControl, Party } from "./party.js";
 import {
   CloseCode,
@@ -70,6 +72,9 @@ export class ConnectionManager {
   constructor(
     private readonly config: RelayConfig,
     private readonly rooms: RoomRegistry<Party>,
+    private readonly limits: ClientLimits,
+    private readonly log: Logger,
+    private readonly refused: (code: ErrorCode) => void,
   ) {
     this.flow = new FlowControl(config.maxBufferedBytes);
     const heartbeat = setInterval(() => this.heartbeat(), config.heartbeatIntervalMs);
@@ -97,8 +102,11 @@ export class ConnectionManager {
     };
   }
 
-  /** Takes over a freshly upgraded socket whose URL carried `params`. */
-  accept(ws: WebSocket, params: URLSearchParams): void {
+  /**
+   * Takes over a freshly upgraded socket whose URL carried `params`, from the client address whose
+   * limit key is `addressKey`.
+   */
+  accept(ws: WebSocket, params: URLSearchParams, address: string, addressKey: string): void {
     this.sockets.add(ws);
     ws.on("close", () => this.sockets.delete(ws));
     // Socket errors (resets, protocol violations) are followed by 'close'; nothing else to do.
@@ -107,6 +115,12 @@ export class ConnectionManager {
       ws.close(CloseCode.GoingAway, "relay shutting down");
       return;
     }
+    if (!this.limits.connections.acquire([addressKey])) {
+      this.log.debug("join-refused", { code: "too-many-connections", address });
+      this.refuse(ws, "too-many-connections", "this address holds too many connections", CloseCode.TooManyConnections);
+      return;
+    }
+    ws.on("close", () => this.limits.connections.release([addressKey]));
     const request = parseJoin(params);
     if (typeof request === "string") {
       this.refuse(ws, "bad-request", request, CloseCode.BadRequest);
@@ -120,9 +134,11 @@ export class ConnectionManager {
     );
     if (!result.ok) {
       const refusal = REFUSALS[result.refusal];
+      this.log.debug("join-refused", { code: result.refusal, address });
       this.refuse(ws, result.refusal, refusal.message, refusal.close);
       return;
     }
+    this.log.debug("joined", { room: request.room, slot: request.slot, address });
     this.parties.add(result.occupant);
     this.attach(result.occupant);
     this.announceJoin(result.occupant);
@@ -152,6 +168,7 @@ export class ConnectionManager {
   }
 
   private refuse(ws: WebSocket, code: ErrorCode, message: string, closeCode: number): void {
+    this.refused(code);
     ws.send(errorFrame(code, message, true));
     ws.close(closeCode, code);
   }
@@ -187,6 +204,7 @@ export class ConnectionManager {
     this.broadcast(room.slots, { type: "joined", slot, roster });
     if (room.isFull()) {
       room.inSession = true;
+      room.settle();
       this.broadcast(room.slots, { type: "ready", roster });
     }
   }

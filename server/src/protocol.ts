@@ -39,6 +39,8 @@ export const CloseCode = {
   UnexpectedText: 4007,
   /** No data frame to or from this party for `idleTimeoutMs`. */
   IdleTimeout: 4008,
+  /** The client address already holds `maxConnectionsPerAddress` connections. */
+  TooManyConnections: 4009,
 } as const;
 
 /** Machine-readable error codes carried in `{type:"error"}` frames and HTTP error bodies. */
@@ -55,6 +57,11 @@ export type ErrorCode =
   | "frame-too-large"
   | "peer-not-connected"
   | "too-many-rooms"
+  | "too-many-pending-rooms"
+  | "too-many-connections"
+  | "rate-limited"
+  | "admission-required"
+  | "bad-admission-token"
   | "not-found"
   | "method-not-allowed"
   | "payload-too-large"

@@ -8,6 +8,7 @@ import type { WebSocket } from "ws";
 import type { RelayConfig } from "./config.js";
 import type { ClientLimits } from "./limits.js";
 import type { Logger } from "./log.js";
+import type { RelayMetrics } from "./metrics.js";
 import { FlowControl, Party } from "./party.js";
 import {
   CloseCode,
@@ -74,7 +75,7 @@ export class ConnectionManager {
     private readonly rooms: RoomRegistry<Party>,
     private readonly limits: ClientLimits,
     private readonly log: Logger,
-    private readonly refused: (code: ErrorCode) => void,
+    private readonly metrics: RelayMetrics,
   ) {
     this.flow = new FlowControl(config.maxBufferedBytes);
     const heartbeat = setInterval(() => this.heartbeat(), config.heartbeatIntervalMs);
@@ -139,6 +140,7 @@ export class ConnectionManager {
       return;
     }
     this.log.debug("joined", { room: request.room, slot: request.slot, address });
+    this.metrics.counters.joins += 1;
     this.parties.add(result.occupant);
     this.attach(result.occupant);
     this.announceJoin(result.occupant);
@@ -168,7 +170,7 @@ export class ConnectionManager {
   }
 
   private refuse(ws: WebSocket, code: ErrorCode, message: string, closeCode: number): void {
-    this.refused(code);
+    this.metrics.refused(code);
     ws.send(errorFrame(code, message, true));
     ws.close(closeCode, code);
   }
@@ -249,6 +251,8 @@ export class ConnectionManager {
     party.lastActivity = now;
     target.lastActivity = now;
     this.flow.send(target, data, party);
+    this.metrics.counters.framesRouted += 1;
+    this.metrics.counters.bytesRouted += data.length;
   }
 
   private fail(party: Party, code: ErrorCode, message: string, closeCode: number): void {
@@ -265,6 +269,8 @@ export class ConnectionManager {
     const { room, slot } = party;
     if (!this.rooms.leave(room, slot, party) || this.shuttingDown) return;
     const reason: LeaveReason = party.leaveReason;
+    this.metrics.departed(reason);
+    this.log.debug("left", { room: room.id, slot, reason });
     const roster = room.roster();
     if (room.inSession) {
       room.inSession = false;

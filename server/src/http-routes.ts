@@ -9,6 +9,7 @@ import { clientAddress, limitKey, type TrustedProxies } from "./client-address.j
 import type { RelayConfig } from "./config.js";
 import { releaseOnce, type ClientLimits } from "./limits.js";
 import type { Logger } from "./log.js";
+import type { RelayMetrics } from "./metrics.js";
 import type { ConnectionManager } from "./connections.js";
 import type { Party } from "./party.js";
 import { MAX_PARTIES, MIN_PARTIES, WS_PATH, type ErrorCode } from "./protocol.js";
@@ -32,12 +33,14 @@ export interface RouteContext {
   log: Logger;
   /** Counts a refused request by its error code (metrics). */
   refused: (code: ErrorCode) => void;
+  metrics: RelayMetrics;
 }
 
 /** Builds the `request` listener of the relay's HTTP server. */
 export function createRequestHandler(context: RouteContext) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     handle(context, req, res).catch((error: unknown) => {
+      context.log.error("http-internal-error", { error: error instanceof Error ? error.name : "unknown" });
       if (!res.headersSent) sendError(context, res, 500, "internal-error", "internal error");
       else res.destroy(error as Error);
     });
@@ -72,6 +75,17 @@ async function handle(context: RouteContext, req: IncomingMessage, res: ServerRe
       pausedConnections: stats.pausedConnections,
       uptimeSeconds: Math.floor((Date.now() - context.startedAt) / 1000),
     });
+  }
+  if (pathname === "/metrics") {
+    if (method !== "GET" && method !== "HEAD") return methodNotAllowed(context, res, "GET, HEAD");
+    const { contentType, body } = await context.metrics.render();
+    res.writeHead(200, {
+      "Content-Type": contentType,
+      "Content-Length": Buffer.byteLength(body),
+      "Cache-Control": "no-store",
+    });
+    res.end(method === "HEAD" ? undefined : body);
+    return;
   }
   if (pathname === WS_PATH) {
     return sendError(context, res, 426, "upgrade-required", "this endpoint takes WebSocket upgrades");
@@ -150,6 +164,7 @@ async function createRoom(context: RouteContext, req: IncomingMessage, res: Serv
   const settle = releaseOnce(limits.pendingRooms, keys);
   try {
     const created = context.rooms.create(parties, settle);
+    context.metrics.counters.roomsCreated += 1;
     log.debug("room-created", { room: created.room, parties, address });
     return sendJson(context, res, 201, created);
   } catch (error) {

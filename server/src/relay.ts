@@ -16,6 +16,7 @@ import { createRequestHandler } from "./http-routes.js";
 import type { Party } from "./party.js";
 import { ClientLimits } from "./limits.js";
 import { Logger, type LogSink } from "./log.js";
+import { RelayMetrics, type MetricsSource } from "./metrics.js";
 import { WS_PATH, type ErrorCode } from "./protocol.js";
 import { RoomRegistry } from "./rooms.js";
 
@@ -52,9 +53,15 @@ export async function startRelay(options: RelayOptions = {}, hooks: RelayHooks =
   const admission = new AdmissionTokens(config.admissionTokens, config.admissionTokensFile, log);
   await admission.reload();
   const limits = new ClientLimits(config);
-  const refused = (_code: ErrorCode): void => undefined;
   const rooms = new RoomRegistry<Party>(config.maxRooms, config.roomTtlMs);
-  const connections = new ConnectionManager(config, rooms, limits, log, refused);
+  // Read at scrape time only, after `connections` exists.
+  const metrics: RelayMetrics = new RelayMetrics((): MetricsSource => ({
+    awayParties: 0,
+    heldBytes: 0,
+    ...connections.stats(),
+  }));
+  const refused = (code: ErrorCode): void => metrics.refused(code);
+  const connections: ConnectionManager = new ConnectionManager(config, rooms, limits, log, metrics);
   const server = createServer(
     createRequestHandler({
       config,
@@ -67,6 +74,7 @@ export async function startRelay(options: RelayOptions = {}, hooks: RelayHooks =
       admission,
       log,
       refused,
+      metrics,
     }),
   );
   const wss = new WebSocketServer({

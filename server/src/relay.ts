@@ -55,11 +55,7 @@ export async function startRelay(options: RelayOptions = {}, hooks: RelayHooks =
   const limits = new ClientLimits(config);
   const rooms = new RoomRegistry<Party>(config.maxRooms, config.roomTtlMs);
   // Read at scrape time only, after `connections` exists.
-  const metrics: RelayMetrics = new RelayMetrics((): MetricsSource => ({
-    awayParties: 0,
-    heldBytes: 0,
-    ...connections.stats(),
-  }));
+  const metrics: RelayMetrics = new RelayMetrics((): MetricsSource => connections.stats());
   const refused = (code: ErrorCode): void => metrics.refused(code);
   const connections: ConnectionManager = new ConnectionManager(config, rooms, limits, log, metrics);
   const server = createServer(

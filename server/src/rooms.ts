@@ -171,6 +171,18 @@ export class RoomRegistry<C> {
   }
 
   /**
+   * Checks room, slot and token like {@link join} but leaves occupancy to the caller: returns the
+   * room and the slot's current occupant (a resume takes an occupied slot over).
+   */
+  claim(id: string, slot: number, token: string): { ok: true; room: Room<C>; occupant: C | undefined } | { ok: false; refusal: JoinRefusal } {
+    const room = this.rooms.get(id);
+    if (room === undefined) return { ok: false, refusal: "unknown-room" };
+    if (!Number.isInteger(slot) || slot < 0 || slot >= room.parties) return { ok: false, refusal: "bad-slot" };
+    if (!room.tokenMatches(slot, token)) return { ok: false, refusal: "bad-token" };
+    return { ok: true, room, occupant: room.slots[slot] };
+  }
+
+  /**
    * Frees `slot` if `connection` holds it; deletes the room when it becomes empty.
    * Returns whether the connection held the slot (so callers notify the others only once).
    */

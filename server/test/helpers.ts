@@ -98,6 +98,16 @@ export class PartyClient {
     this.ws.close(1000);
   }
 
+  /** Cuts the TCP connection without a close frame, as a network drop would. */
+  cut(): void {
+    (this.ws as unknown as { _socket: { destroy(): void } })._socket.destroy();
+  }
+
+  /** Sends a protocol-2 `ack` of `received` data frames. */
+  ack(received: number): void {
+    this.ws.send(JSON.stringify({ type: "ack", received }));
+  }
+
   private notify(): void {
     for (const listener of [...this.listeners]) listener();
   }

@@ -65,7 +65,11 @@ class ScriptedSocket implements WebSocketLike {
 
 const welcome = (overrides: Record<string, unknown> = {}) => ({
   type: "welcome",
-  protocol: 1,
+  protocol: 2,
+  resumeGraceMs: 30_000,
+  ackBytes: 65_536,
+  resumed: false,
+  received: 0,
   room: "room",
   slot: 0,
   parties: 2,
@@ -95,13 +99,13 @@ describe("scripted relay", () => {
   it("joins with the credentials in the URL and asks for ArrayBuffers", async () => {
     const connection = await openScripted((socket) => socket.text(welcome()));
     const socket = ScriptedSocket.last!;
-    expect(socket.url).toBe("ws://relay.test/ws?room=room&slot=0&token=token");
+    expect(socket.url).toBe("ws://relay.test/ws?room=room&slot=0&token=token&protocol=2");
     expect(socket.binaryType).toBe("arraybuffer");
     expect(connection.state).toBe("open");
   });
 
   it("refuses a relay speaking another protocol version", async () => {
-    const error = await rejectionOf(openScripted((socket) => socket.text(welcome({ protocol: 2 }))));
+    const error = await rejectionOf(openScripted((socket) => socket.text(welcome({ protocol: 1 }))));
     expect(error).toMatchObject({ name: "RelayError", code: "unsupported-protocol" });
     expect(ScriptedSocket.last!.closes).toHaveLength(1);
   });

@@ -17,8 +17,8 @@ export const MAX_PARTIES = 16;
 /** Smallest number of parties a room may have. */
 export const MIN_PARTIES = 2;
 
-/** Why a party left, as reported by the relay. */
-export type LeaveReason = 'closed' | 'timeout' | 'idle' | 'error';
+/** Why a party left, as reported by the relay (the last three: it dropped and did not resume). */
+export type LeaveReason = 'closed' | 'timeout' | 'idle' | 'error' | 'grace-expired' | 'buffer-full' | 'resume-failed';
 
 /** `welcome`: the first message after a successful join. */
 export interface WelcomeMessage {

@@ -1,13 +1,52 @@
 /**
- * The first moments of a relay WebSocket: waiting for `welcome` (or the relay's refusal) on a fresh
- * socket, for a first join and for a resume alike. Once `welcome` arrived, every later message and
- * the close go, synchronously and in order, to the handlers the caller returns: frames the relay
- * sends right behind `welcome` (a resume re-sends frames at once) are never lost or reordered.
+ * The first moments of a relay WebSocket: the join URL built from the connection options, and
+ * waiting for `welcome` (or the relay's refusal) on a fresh socket, for a first join and for a
+ * resume alike. Once `welcome` arrived, every later message and the close go, synchronously and
+ * in order, to the handlers the caller returns: frames the relay sends right behind `welcome` (a
+ * resume re-sends frames at once) are never lost or reordered.
  */
-import type { ChorusError } from './errors.js';
-import { RelayError } from './errors.js';
+import type { RelayConnectionOptions } from './connection-types.js';
+import { ConfigError, RelayError, type ChorusError } from './errors.js';
+import { relayWebSocketUrl } from './urls.js';
 import { ReadyState, type WebSocketLike } from './websocket.js';
-import { parseControl, type ControlMessage, type ErrorMessage, type WelcomeMessage } from './wire.js';
+import {
+  MAX_PARTIES,
+  MIN_PARTIES,
+  parseControl,
+  PROTOCOL_VERSION,
+  type ControlMessage,
+  type ErrorMessage,
+  type WelcomeMessage,
+} from './wire.js';
+
+/** Checks the options of `RelayConnection.open`; returns the join URL (`…/ws?room&slot&token&protocol`). */
+export function joinUrl(options: RelayConnectionOptions): URL {
+  if (typeof options !== 'object' || options === null) {
+    throw new ConfigError('options', 'expected an options object');
+  }
+  const url = relayWebSocketUrl(options.relay);
+  const { parties, slot, room, token, signal } = options;
+  if (!Number.isInteger(parties) || parties < MIN_PARTIES || parties > MAX_PARTIES) {
+    throw new ConfigError('parties', `expected an integer in ${MIN_PARTIES}..${MAX_PARTIES}, got ${String(parties)}`);
+  }
+  if (!Number.isInteger(slot) || slot < 0 || slot >= parties) {
+    throw new ConfigError('slot', `expected an integer in 0..${parties - 1}, got ${String(slot)}`);
+  }
+  if (typeof room !== 'string' || room === '') throw new ConfigError('room', 'expected a non-empty room id');
+  if (typeof token !== 'string' || token === '') throw new ConfigError('token', 'expected a non-empty token');
+  if (signal !== undefined && (typeof signal !== 'object' || typeof signal.addEventListener !== 'function')) {
+    throw new ConfigError('signal', 'expected an AbortSignal');
+  }
+  if (options.resume !== undefined && typeof options.resume !== 'boolean') {
+    throw new ConfigError('resume', 'expected a boolean');
+  }
+  const { resumeBufferBytes } = options;
+  if (resumeBufferBytes !== undefined && (!Number.isSafeInteger(resumeBufferBytes) || resumeBufferBytes < 1)) {
+    throw new ConfigError('resumeBufferBytes', `expected a positive integer, got ${String(resumeBufferBytes)}`);
+  }
+  url.search = new URLSearchParams({ room, slot: String(slot), token, protocol: String(PROTOCOL_VERSION) }).toString();
+  return url;
+}
 
 /** Where a socket's traffic goes once it is admitted. */
 export interface SocketHandlers {

@@ -35,17 +35,14 @@ import type {
   WaitOptions,
 } from './connection-types.js';
 import { Emitter, type Listener, type Unsubscribe } from './events.js';
-import { awaitWelcome, type PendingWelcome, type SocketHandlers } from './join-socket.js';
+import { awaitWelcome, joinUrl, type PendingWelcome, type SocketHandlers } from './join-socket.js';
 import { PeerQueues } from './peer-queues.js';
 import { ReceivedFrames, SentFrames } from './retransmit.js';
-import { relayWebSocketUrl } from './urls.js';
 import { ReadyState, resolveWebSocket, type WebSocketConstructor, type WebSocketLike } from './websocket.js';
 import {
   encodeAck,
   encodeFrame,
   MalformedMessageError,
-  MAX_PARTIES,
-  MIN_PARTIES,
   parseControl,
   PROTOCOL_VERSION,
   type ControlMessage,
@@ -63,35 +60,6 @@ const RECONNECT_FIRST_MS = 100;
 const RECONNECT_MAX_MS = 2000;
 /** WebSocket close code of a connection that ended without a close frame (dropped). */
 const ABNORMAL_CLOSURE = 1006;
-
-/** Checks the options of {@link RelayConnection.open}; returns the join URL. */
-function validateOptions(options: RelayConnectionOptions): URL {
-  if (typeof options !== 'object' || options === null) {
-    throw new ConfigError('options', 'expected an options object');
-  }
-  const url = relayWebSocketUrl(options.relay);
-  const { parties, slot, room, token, signal } = options;
-  if (!Number.isInteger(parties) || parties < MIN_PARTIES || parties > MAX_PARTIES) {
-    throw new ConfigError('parties', `expected an integer in ${MIN_PARTIES}..${MAX_PARTIES}, got ${String(parties)}`);
-  }
-  if (!Number.isInteger(slot) || slot < 0 || slot >= parties) {
-    throw new ConfigError('slot', `expected an integer in 0..${parties - 1}, got ${String(slot)}`);
-  }
-  if (typeof room !== 'string' || room === '') throw new ConfigError('room', 'expected a non-empty room id');
-  if (typeof token !== 'string' || token === '') throw new ConfigError('token', 'expected a non-empty token');
-  if (signal !== undefined && (typeof signal !== 'object' || typeof signal.addEventListener !== 'function')) {
-    throw new ConfigError('signal', 'expected an AbortSignal');
-  }
-  if (options.resume !== undefined && typeof options.resume !== 'boolean') {
-    throw new ConfigError('resume', 'expected a boolean');
-  }
-  const { resumeBufferBytes } = options;
-  if (resumeBufferBytes !== undefined && (!Number.isSafeInteger(resumeBufferBytes) || resumeBufferBytes < 1)) {
-    throw new ConfigError('resumeBufferBytes', `expected a positive integer, got ${String(resumeBufferBytes)}`);
-  }
-  url.search = new URLSearchParams({ room, slot: String(slot), token, protocol: String(PROTOCOL_VERSION) }).toString();
-  return url;
-}
 
 /** State of the resume attempts after a drop. */
 interface Reconnecting {
@@ -168,7 +136,7 @@ export class RelayConnection {
    * `bad-token`, and close code) or cannot be reached, and {@link CancelledError} if `signal` aborts.
    */
   static async open(options: RelayConnectionOptions): Promise<RelayConnection> {
-    const url = validateOptions(options);
+    const url = joinUrl(options);
     const { signal } = options;
     if (signal?.aborted) throw abortError(signal, 'opening the relay connection');
     const Impl = await resolveWebSocket(options.WebSocketImpl);

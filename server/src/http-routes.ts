@@ -73,6 +73,7 @@ async function handle(context: RouteContext, req: IncomingMessage, res: ServerRe
       connections: stats.connections,
       bufferedBytes: stats.bufferedBytes,
       pausedConnections: stats.pausedConnections,
+      awayParties: stats.awayParties,
       uptimeSeconds: Math.floor((Date.now() - context.startedAt) / 1000),
     });
   }

@@ -14,7 +14,7 @@ export class RateLimiter {
   private readonly perMs: number;
 
   constructor(
-    private readonly ratePerMinute: number,
+    ratePerMinute: number,
     private readonly burst: number,
     private readonly now: () => number = Date.now,
   ) {
@@ -58,11 +58,6 @@ export class RateLimiter {
     const state = this.buckets.get(key);
     if (state === undefined) return { tokens: this.burst, at: now };
     return { tokens: Math.min(this.burst, state.tokens + (now - state.at) * this.perMs), at: now };
-  }
-
-  /** The configured rate (for messages). */
-  get rate(): number {
-    return this.ratePerMinute;
   }
 }
 

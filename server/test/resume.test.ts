@@ -156,6 +156,56 @@ describe("protocol 2 resume", () => {
   });
 });
 
+describe("resume edge cases", () => {
+  it("keeps a room whose parties all dropped, and lets both resume with what was held for each", async () => {
+    const relay = await relayWith();
+    const { room, zero, one } = await readyPair(relay);
+    zero.sendTo(1, patternBytes(0, 6));
+    one.sendTo(0, patternBytes(1, 6));
+    await zero.dataFrames(1);
+    await one.dataFrames(1);
+    zero.cut();
+    one.cut();
+    await eventually(() => relay.stats().awayParties === 2, 2000, "both parties away");
+    expect(relay.stats().rooms).toBe(1);
+    const zeroBack = await join2(relay, room, 0, 1);
+    expect(await zeroBack.control("welcome")).toMatchObject({ resumed: true, received: 1, roster: [0] });
+    zeroBack.sendTo(1, patternBytes(2, 6));
+    const oneBack = await join2(relay, room, 1, 1);
+    expect(await oneBack.control("welcome")).toMatchObject({ resumed: true, received: 1, roster: [0, 1] });
+    expect(payloads(await oneBack.dataFrames(1))).toEqual([patternBytes(2, 6).toString("hex")]);
+    expect(await zeroBack.control("peer-back")).toMatchObject({ slot: 1 });
+  });
+
+  it.each([
+    ["protocol=abc", { protocol: "abc" }, "bad-request"],
+    ["resume=-1", { resume: "-1" }, "bad-request"],
+    ["a 16-digit resume", { resume: "1234567890123456" }, "bad-request"],
+    ["resume on a room that never got ready", { resume: "0" }, "resume-failed"],
+  ])("refuses %s with a typed error", async (_, extra, code) => {
+    const relay = await relayWith();
+    const room = await createRoom(relay.url, 2);
+    const query = { room: room.room, slot: 0, token: room.tokens[0]!, protocol: 2, ...extra };
+    const client = await PartyClient.connect(relay.wsUrl, query);
+    expect(await client.control("error")).toMatchObject({ code, fatal: true });
+    await client.closed();
+    expect(relay.stats()).toMatchObject({ connections: 0, awayParties: 0 });
+  });
+
+  it("a wrong token cannot resume a slot, and does not end it", async () => {
+    const relay = await relayWith();
+    const { room, zero, one } = await readyPair(relay);
+    one.cut();
+    await zero.control("peer-away");
+    const thief = await PartyClient.connect(relay.wsUrl, { room: room.room, slot: 1, token: room.tokens[0]!, protocol: 2, resume: 0 });
+    expect(await thief.control("error")).toMatchObject({ code: "bad-token" });
+    const fresh = await join2(relay, room, 1);
+    expect(await fresh.control("error")).toMatchObject({ code: "slot-taken" });
+    const back = await join2(relay, room, 1, 0);
+    expect(await back.control("welcome")).toMatchObject({ resumed: true });
+  });
+});
+
 describe("protocol versions", () => {
   it("keeps protocol-1 clients on the old rules: no resume fields, a drop is peer-left at once", async () => {
     const relay = await relayWith();

@@ -192,6 +192,23 @@ describe("resume edge cases", () => {
     expect(relay.stats()).toMatchObject({ connections: 0, awayParties: 0 });
   });
 
+  it("puts a protocol-2 party that stops answering pings away (reason timeout), not gone", async () => {
+    const relay = await relayWith({ heartbeatIntervalMs: 100 });
+    const room = await createRoom(relay.url, 2);
+    const zero = await join2(relay, room, 0);
+    const silent = await PartyClient.connect(
+      relay.wsUrl,
+      { room: room.room, slot: 1, token: room.tokens[1]!, protocol: 2 },
+      { autoPong: false },
+    );
+    await zero.control("ready");
+    await silent.control("ready");
+    expect(await zero.control("peer-away", 0, 3000)).toMatchObject({ slot: 1, reason: "timeout" });
+    const back = await join2(relay, room, 1, 0);
+    expect(await back.control("welcome")).toMatchObject({ resumed: true });
+    expect(await zero.control("peer-back")).toMatchObject({ slot: 1 });
+  });
+
   it("a wrong token cannot resume a slot, and does not end it", async () => {
     const relay = await relayWith();
     const { room, zero, one } = await readyPair(relay);

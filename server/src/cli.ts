@@ -29,6 +29,8 @@ function shutDownOnSignals(relay: RelayHandle): void {
   };
   process.once("SIGTERM", shutdown);
   process.once("SIGINT", shutdown);
+  // SIGHUP: re-read the admission token file now (it is also re-read whenever it changes).
+  process.on("SIGHUP", () => void relay.reloadAdmissionTokens());
 }
 
 async function main(): Promise<void> {
@@ -44,7 +46,7 @@ async function main(): Promise<void> {
   }
   let relay;
   try {
-    relay = await startRelay(parsed.options);
+    relay = await startRelay({ logLevel: "info", ...parsed.options });
   } catch (error) {
     return fail(error);
   }

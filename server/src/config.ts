@@ -31,16 +31,63 @@ export interface RelayOptions {
   shutdownGraceMs?: number;
   /** `Access-Control-Allow-Origin` value for the HTTP API; `null` sends none. Default `*`. */
   corsOrigin?: string | null;
+  /** Room creations one client address may make per minute, on average. Default 60. */
+  roomRatePerMinute?: number;
+  /** Room creations one client address may make in a burst. Default 20. */
+  roomBurst?: number;
+  /** WebSocket upgrades one client address may make per minute, on average. Default 600. */
+  upgradeRatePerMinute?: number;
+  /** WebSocket upgrades one client address may make in a burst. Default 100. */
+  upgradeBurst?: number;
+  /** Rooms created by one client address that are not yet full (every slot joined). Default 20. */
+  maxPendingRoomsPerAddress?: number;
+  /** Open WebSocket connections from one client address. Default 100. */
+  maxConnectionsPerAddress?: number;
+  /**
+   * Addresses or CIDR blocks of reverse proxies whose `X-Forwarded-For` header is trusted.
+   * Default none: the client address is always the TCP peer address.
+   */
+  trustedProxies?: string[];
+  /**
+   * File of admission tokens, one per line (`#` comments and blank lines ignored). When set,
+   * `POST /rooms` needs `Authorization: Bearer <one of them>`. The relay re-reads the file when it
+   * changes, so tokens rotate without a restart.
+   */
+  admissionTokensFile?: string;
+  /** Admission tokens given directly (programmatic use); combined with the file's. */
+  admissionTokens?: string[];
+  /** Log level of the JSON log lines on stderr: `debug`, `info`, `warn`, `error` or `silent`. */
+  logLevel?: LogLevel;
+  /**
+   * How long a party whose connection dropped may take to resume its slot (protocol 2). `0`
+   * disables resume: a dropped party has left. Default 30 s.
+   */
+  resumeGraceMs?: number;
+  /**
+   * Bytes of frames the relay keeps per party for a resume: frames sent but not yet acknowledged,
+   * and frames that arrive while the party is away. Past it, an away party's session fails.
+   * Default 16 MiB.
+   */
+  resumeBufferBytes?: number;
+  /** Lowest relay protocol version a client may speak (1 or 2). Default 1. */
+  minProtocol?: number;
 }
 
+/** Levels of the relay's structured log. */
+export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
+const LOG_LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error", "silent"];
+
 /** A complete, validated configuration. */
-export type RelayConfig = Required<Omit<RelayOptions, "staticDir" | "corsOrigin">> & {
+export type RelayConfig = Required<
+  Omit<RelayOptions, "staticDir" | "corsOrigin" | "admissionTokensFile">
+> & {
   staticDir: string | undefined;
   corsOrigin: string | null;
+  admissionTokensFile: string | undefined;
 };
 
 /** Default values of every limit; README.md lists the same numbers. */
-export const DEFAULTS: Omit<RelayConfig, "staticDir"> = {
+export const DEFAULTS: Omit<RelayConfig, "staticDir" | "admissionTokensFile"> = {
   host: "127.0.0.1",
   port: 8787,
   maxPayloadBytes: 1024 * 1024,
@@ -48,9 +95,21 @@ export const DEFAULTS: Omit<RelayConfig, "staticDir"> = {
   maxBufferedBytes: 8 * 1024 * 1024,
   idleTimeoutMs: 5 * 60 * 1000,
   heartbeatIntervalMs: 30 * 1000,
-  roomTtlMs: 10 * 60 * 1000,
+  roomTtlMs: 2 * 60 * 1000,
   shutdownGraceMs: 2000,
   corsOrigin: "*",
+  roomRatePerMinute: 60,
+  roomBurst: 20,
+  upgradeRatePerMinute: 600,
+  upgradeBurst: 100,
+  maxPendingRoomsPerAddress: 20,
+  maxConnectionsPerAddress: 100,
+  trustedProxies: [],
+  admissionTokens: [],
+  logLevel: "warn",
+  resumeGraceMs: 30 * 1000,
+  resumeBufferBytes: 16 * 1024 * 1024,
+  minProtocol: 1,
 };
 
 /** An option has a value the relay cannot run with. */
@@ -87,7 +146,34 @@ export function resolveConfig(options: RelayOptions = {}): RelayConfig {
     roomTtlMs: integerIn("roomTtlMs", merged.roomTtlMs, 1, 2 ** 31 - 1),
     shutdownGraceMs: integerIn("shutdownGraceMs", merged.shutdownGraceMs, 0, 2 ** 31 - 1),
     corsOrigin: merged.corsOrigin,
+    roomRatePerMinute: integerIn("roomRatePerMinute", merged.roomRatePerMinute, 1, 10_000_000),
+    roomBurst: integerIn("roomBurst", merged.roomBurst, 1, 10_000_000),
+    upgradeRatePerMinute: integerIn("upgradeRatePerMinute", merged.upgradeRatePerMinute, 1, 10_000_000),
+    upgradeBurst: integerIn("upgradeBurst", merged.upgradeBurst, 1, 10_000_000),
+    maxPendingRoomsPerAddress: integerIn("maxPendingRoomsPerAddress", merged.maxPendingRoomsPerAddress, 1, 10_000_000),
+    maxConnectionsPerAddress: integerIn("maxConnectionsPerAddress", merged.maxConnectionsPerAddress, 1, 10_000_000),
+    trustedProxies: stringList("trustedProxies", merged.trustedProxies),
+    admissionTokensFile: options.admissionTokensFile,
+    admissionTokens: stringList("admissionTokens", merged.admissionTokens),
+    logLevel: logLevel(merged.logLevel),
+    resumeGraceMs: integerIn("resumeGraceMs", merged.resumeGraceMs, 0, 2 ** 31 - 1),
+    resumeBufferBytes: integerIn("resumeBufferBytes", merged.resumeBufferBytes, 1, 2 ** 40),
+    minProtocol: integerIn("minProtocol", merged.minProtocol, 1, 2),
   };
+}
+
+function stringList(name: string, value: unknown): string[] {
+  if (!Array.isArray(value) || !value.every((item) => typeof item === "string" && item !== "")) {
+    throw new ConfigError(`${name} must be a list of non-empty strings`);
+  }
+  return [...value] as string[];
+}
+
+function logLevel(value: unknown): LogLevel {
+  if (!LOG_LEVELS.includes(value as LogLevel)) {
+    throw new ConfigError(`logLevel must be one of ${LOG_LEVELS.join(", ")}, got ${String(value)}`);
+  }
+  return value as LogLevel;
 }
 
 function stripUndefined(options: RelayOptions): RelayOptions {
@@ -101,7 +187,7 @@ interface Setting {
   flag: string;
   env: string;
   key: keyof RelayOptions;
-  kind: "string" | "integer";
+  kind: "string" | "integer" | "list";
   help: string;
 }
 
@@ -117,14 +203,29 @@ const SETTINGS: Setting[] = [
   { flag: "room-ttl-ms", env: "CHORUS_RELAY_ROOM_TTL_MS", key: "roomTtlMs", kind: "integer", help: "delete a room nobody joined within this time" },
   { flag: "shutdown-grace-ms", env: "CHORUS_RELAY_SHUTDOWN_GRACE_MS", key: "shutdownGraceMs", kind: "integer", help: "wait for close handshakes on shutdown" },
   { flag: "cors-origin", env: "CHORUS_RELAY_CORS_ORIGIN", key: "corsOrigin", kind: "string", help: "Access-Control-Allow-Origin value, 'none' to disable" },
+  { flag: "room-rate", env: "CHORUS_RELAY_ROOM_RATE", key: "roomRatePerMinute", kind: "integer", help: "room creations per minute per client address" },
+  { flag: "room-burst", env: "CHORUS_RELAY_ROOM_BURST", key: "roomBurst", kind: "integer", help: "room creations in a burst per client address" },
+  { flag: "upgrade-rate", env: "CHORUS_RELAY_UPGRADE_RATE", key: "upgradeRatePerMinute", kind: "integer", help: "WebSocket upgrades per minute per client address" },
+  { flag: "upgrade-burst", env: "CHORUS_RELAY_UPGRADE_BURST", key: "upgradeBurst", kind: "integer", help: "WebSocket upgrades in a burst per client address" },
+  { flag: "max-pending-rooms", env: "CHORUS_RELAY_MAX_PENDING_ROOMS", key: "maxPendingRoomsPerAddress", kind: "integer", help: "rooms not yet full per creating address" },
+  { flag: "max-connections-per-address", env: "CHORUS_RELAY_MAX_CONNECTIONS_PER_ADDRESS", key: "maxConnectionsPerAddress", kind: "integer", help: "open WebSocket connections per client address" },
+  { flag: "trusted-proxies", env: "CHORUS_RELAY_TRUSTED_PROXIES", key: "trustedProxies", kind: "list", help: "comma-separated proxy addresses/CIDRs whose X-Forwarded-For is trusted" },
+  { flag: "admission-tokens-file", env: "CHORUS_RELAY_ADMISSION_TOKENS_FILE", key: "admissionTokensFile", kind: "string", help: "file of bearer tokens required by POST /rooms" },
+  { flag: "log-level", env: "CHORUS_RELAY_LOG_LEVEL", key: "logLevel", kind: "string", help: "debug, info, warn, error or silent" },
+  { flag: "resume-grace-ms", env: "CHORUS_RELAY_RESUME_GRACE_MS", key: "resumeGraceMs", kind: "integer", help: "how long a dropped party may take to resume, 0 = never" },
+  { flag: "resume-buffer", env: "CHORUS_RELAY_RESUME_BUFFER", key: "resumeBufferBytes", kind: "integer", help: "bytes kept per party for a resume" },
+  { flag: "min-protocol", env: "CHORUS_RELAY_MIN_PROTOCOL", key: "minProtocol", kind: "integer", help: "lowest client protocol version admitted (1 or 2)" },
 ];
 
-function parseValue(setting: Setting, raw: string, source: string): string | number | null {
+function parseValue(setting: Setting, raw: string, source: string): string | number | string[] | null {
   if (setting.kind === "integer") {
     if (!/^\d+$/.test(raw)) {
       throw new ConfigError(`${source} must be a non-negative integer, got ${JSON.stringify(raw)}`);
     }
     return Number(raw);
+  }
+  if (setting.kind === "list") {
+    return raw.split(",").map((item) => item.trim()).filter((item) => item !== "");
   }
   if (setting.key === "corsOrigin" && raw === "none") return null;
   return raw;
@@ -142,8 +243,12 @@ export function usage(): string {
 }
 
 function defaultText(setting: Setting): string {
-  if (setting.key === "staticDir") return "none";
-  return String(DEFAULTS[setting.key as keyof typeof DEFAULTS]);
+  if (setting.key === "staticDir" || setting.key === "admissionTokensFile") return "none";
+  // The CLI logs at info level unless told otherwise; programmatic relays default to warn.
+  if (setting.key === "logLevel") return "info";
+  const value = DEFAULTS[setting.key as keyof typeof DEFAULTS];
+  if (Array.isArray(value)) return value.length === 0 ? "none" : value.join(",");
+  return String(value);
 }
 
 /** Parses `argv` (without the node and script paths) on top of environment variables. */

@@ -1,104 +1,112 @@
 /**
  * WebSocket side of the relay: admitting a socket to a room slot, routing binary data frames with
  * the sender slot stamped by the relay, control notifications (`welcome`, `joined`, `ready`,
- * `left`, `peer-left`, `error`), the idle timeout and the ping/pong heartbeat.
+ * `left`, `peer-left`, `peer-away`, `peer-back`, `ack`, `error`), resume of a dropped party
+ * (protocol 2), the idle timeout and the ping/pong heartbeat.
  */
 import type { EventEmitter } from "node:events";
 import type { WebSocket } from "ws";
 import type { RelayConfig } from "./config.js";
+import { errorFrame, parseJoin, REFUSALS, type JoinRequest } from "./join-request.js";
+import type { ClientLimits } from "./limits.js";
+import type { Logger } from "./log.js";
+import type { RelayMetrics } from "./metrics.js";
 import { FlowControl, Party } from "./party.js";
-import {
-  CloseCode,
-  PROTOCOL_VERSION,
-  type ControlMessage,
-  type ErrorCode,
-  type ErrorMessage,
-  type LeaveReason,
-} from "./protocol.js";
-import type { JoinRefusal, RoomRegistry } from "./rooms.js";
+import { CloseCode, type ControlMessage, type ErrorCode, type LeaveReason, type WelcomeMessage } from "./protocol.js";
+import { parseAck } from "./resume.js";
+import type { Room, RoomRegistry } from "./rooms.js";
 
 /** Snapshot of load figures (no room ids, tokens or addresses). */
 export interface ConnectionStats {
   rooms: number;
   connections: number;
-  /** Bytes queued towards all parties and not yet handed to the kernel. */
+  /** Bytes queued towards all parties and not yet handed to the kernel (or held while away). */
   bufferedBytes: number;
   /** Parties the relay currently stops reading from because a destination is full. */
   pausedConnections: number;
+  /** Parties whose connection dropped and who may still resume. */
+  awayParties: number;
+  /** Bytes kept for resumes: sent but unacknowledged, or held for away parties. */
+  heldBytes: number;
 }
 
-const REFUSALS: Record<JoinRefusal, { close: number; message: string }> = {
-  "unknown-room": { close: CloseCode.UnknownRoom, message: "no such room (it may have expired or emptied)" },
-  "bad-slot": { close: CloseCode.BadSlot, message: "slot is outside this room's range" },
-  "bad-token": { close: CloseCode.BadToken, message: "token does not match this room slot" },
-  "slot-taken": { close: CloseCode.SlotTaken, message: "another connection holds this slot" },
-};
+/** WebSocket close code of a connection that ended without a close frame (a dropped connection). */
+const ABNORMAL_CLOSURE = 1006;
+/** How often the relay acknowledges frames that did not reach `ackBytes` (protocol 2). */
+const ACK_SWEEP_MS = 100;
+/** Largest `ackBytes` the relay asks for. */
+const MAX_ACK_BYTES = 1024 * 1024;
 
-/** Query parameters of a join request, parsed but not yet checked against the rooms. */
-interface JoinRequest {
-  room: string;
-  slot: number;
-  token: string;
-}
-
-function parseJoin(params: URLSearchParams): JoinRequest | string {
-  const room = params.get("room");
-  const slot = params.get("slot");
-  const token = params.get("token");
-  if (room === null || room === "") return "missing query parameter 'room'";
-  if (token === null || token === "") return "missing query parameter 'token'";
-  if (slot === null || !/^\d{1,3}$/.test(slot)) {
-    return "query parameter 'slot' must be a decimal slot number";
-  }
-  return { room, slot: Number(slot), token };
-}
-
-function errorFrame(code: ErrorCode, message: string, fatal: boolean, slot?: number): string {
-  const frame: ErrorMessage = { type: "error", code, message, fatal };
-  if (slot !== undefined) frame.slot = slot;
-  return JSON.stringify(frame);
+/** Connected slots of a room: occupied and not away. */
+function rosterOf(room: Room<Party>): number[] {
+  const roster: number[] = [];
+  room.slots.forEach((party, slot) => {
+    if (party !== undefined && !party.away && !party.gone) roster.push(slot);
+  });
+  return roster;
 }
 
 /** Owns every party connection of one relay. */
 export class ConnectionManager {
   private readonly flow: FlowControl;
+  /** Parties with a live connection. */
   private readonly parties = new Set<Party>();
+  /** Parties whose connection dropped, within their grace period. */
+  private readonly away = new Set<Party>();
   private readonly sockets = new Set<WebSocket>();
   private readonly timers: NodeJS.Timeout[] = [];
+  private readonly ackBytes: number;
   private shuttingDown = false;
 
   constructor(
     private readonly config: RelayConfig,
     private readonly rooms: RoomRegistry<Party>,
+    private readonly limits: ClientLimits,
+    private readonly log: Logger,
+    private readonly metrics: RelayMetrics,
   ) {
     this.flow = new FlowControl(config.maxBufferedBytes);
+    this.ackBytes = Math.max(1, Math.min(MAX_ACK_BYTES, Math.floor(config.resumeBufferBytes / 4)));
     const heartbeat = setInterval(() => this.heartbeat(), config.heartbeatIntervalMs);
     // Check idleness often enough that a party is dropped within ~25% after its deadline.
     const sweepMs = Math.max(5, Math.min(1000, Math.floor(config.idleTimeoutMs / 4)));
     const idleSweep = setInterval(() => this.dropIdle(), sweepMs);
-    heartbeat.unref();
-    idleSweep.unref();
-    this.timers.push(heartbeat, idleSweep);
+    const ackSweep = setInterval(() => this.acknowledgeAll(), ACK_SWEEP_MS);
+    for (const timer of [heartbeat, idleSweep, ackSweep]) {
+      timer.unref();
+      this.timers.push(timer);
+    }
   }
 
-  /** Load figures for `/healthz` and tests. */
+  /** Load figures for `/healthz`, `/metrics` and tests. */
   stats(): ConnectionStats {
     let bufferedBytes = 0;
     let pausedConnections = 0;
+    let heldBytes = 0;
     for (const party of this.parties) {
       bufferedBytes += party.bufferedAmount;
+      heldBytes += party.outbox.bytes;
       if (party.paused) pausedConnections += 1;
+    }
+    for (const party of this.away) {
+      bufferedBytes += party.bufferedAmount;
+      heldBytes += party.outbox.bytes;
     }
     return {
       rooms: this.rooms.size,
       connections: this.parties.size,
       bufferedBytes,
       pausedConnections,
+      awayParties: this.away.size,
+      heldBytes,
     };
   }
 
-  /** Takes over a freshly upgraded socket whose URL carried `params`. */
-  accept(ws: WebSocket, params: URLSearchParams): void {
+  /**
+   * Takes over a freshly upgraded socket whose URL carried `params`, from the client `address`
+   * whose limit key is `addressKey`.
+   */
+  accept(ws: WebSocket, params: URLSearchParams, address: string, addressKey: string): void {
     this.sockets.add(ws);
     ws.on("close", () => this.sockets.delete(ws));
     // Socket errors (resets, protocol violations) are followed by 'close'; nothing else to do.
@@ -107,24 +115,38 @@ export class ConnectionManager {
       ws.close(CloseCode.GoingAway, "relay shutting down");
       return;
     }
-    const request = parseJoin(params);
-    if (typeof request === "string") {
-      this.refuse(ws, "bad-request", request, CloseCode.BadRequest);
+    if (!this.limits.connections.acquire([addressKey])) {
+      this.log.debug("join-refused", { code: "too-many-connections", address });
+      this.refuse(ws, "too-many-connections", "this address holds too many connections", CloseCode.TooManyConnections);
+      return;
+    }
+    ws.on("close", () => this.limits.connections.release([addressKey]));
+    const request = parseJoin(params, this.config.minProtocol);
+    if ("code" in request) {
+      this.log.debug("join-refused", { code: request.code, address });
+      this.refuse(ws, request.code, request.message, request.close);
+      return;
+    }
+    if (request.resume !== undefined) {
+      this.resume(ws, request, request.resume, address);
       return;
     }
     const result = this.rooms.join(
       request.room,
       request.slot,
       request.token,
-      (room) => new Party(ws, room, request.slot, Date.now()),
+      (room) => new Party(ws, room, request.slot, request.protocol, Date.now()),
     );
     if (!result.ok) {
       const refusal = REFUSALS[result.refusal];
+      this.log.debug("join-refused", { code: result.refusal, address });
       this.refuse(ws, result.refusal, refusal.message, refusal.close);
       return;
     }
+    this.log.debug("joined", { room: request.room, slot: request.slot, protocol: request.protocol, address });
+    this.metrics.counters.joins += 1;
     this.parties.add(result.occupant);
-    this.attach(result.occupant);
+    this.attach(result.occupant, ws);
     this.announceJoin(result.occupant);
   }
 
@@ -138,7 +160,11 @@ export class ConnectionManager {
         ws.once("close", () => resolve());
       }),
     );
-    for (const party of this.parties) party.gone = true;
+    for (const party of [...this.parties, ...this.away]) {
+      party.gone = true;
+      clearTimeout(party.graceTimer);
+    }
+    this.away.clear();
     for (const ws of this.sockets) ws.close(CloseCode.GoingAway, "relay shutting down");
     const grace = new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, this.config.shutdownGraceMs);
@@ -152,56 +178,133 @@ export class ConnectionManager {
   }
 
   private refuse(ws: WebSocket, code: ErrorCode, message: string, closeCode: number): void {
+    this.metrics.refused(code);
     ws.send(errorFrame(code, message, true));
     ws.close(closeCode, code);
   }
 
-  private attach(party: Party): void {
-    const { ws } = party;
+  /** Resume (protocol 2): `ws` takes over the slot of a party whose connection dropped. */
+  private resume(ws: WebSocket, request: JoinRequest, received: number, address: string): void {
+    const claim = this.rooms.claim(request.room, request.slot, request.token);
+    if (!claim.ok) {
+      const refusal = REFUSALS[claim.refusal];
+      this.log.debug("resume-refused", { code: claim.refusal, address });
+      this.refuse(ws, claim.refusal, refusal.message, refusal.close);
+      return;
+    }
+    const party = claim.occupant;
+    if (party === undefined || party.gone || !party.resumable || !party.room.inSession) {
+      this.log.debug("resume-refused", { code: "resume-failed", address });
+      this.refuse(ws, "resume-failed", "nothing to resume: this slot's session has ended", CloseCode.ResumeFailed);
+      return;
+    }
+    if (!party.outbox.canResumeAfter(received)) {
+      this.log.warn("resume-refused", { code: "resume-failed", room: party.room.id, slot: party.slot, address });
+      this.refuse(ws, "resume-failed", "frames this party has not received are no longer kept", CloseCode.ResumeFailed);
+      party.leaveReason = "resume-failed";
+      if (!party.away) party.ws.terminate();
+      this.depart(party);
+      return;
+    }
+    const wasAway = party.away;
+    const old = party.ws;
+    // From here on, events of the old socket are ignored (they check `party.ws`).
+    party.ws = ws;
+    if (wasAway) {
+      clearTimeout(party.graceTimer);
+      this.away.delete(party);
+      party.away = false;
+    } else {
+      // The relay had not noticed the drop yet (half-open connection): the token holder knows better.
+      old.terminate();
+    }
+    this.flow.detach(party);
+    party.alive = true;
+    party.lastActivity = Date.now();
+    party.leaveReason = "closed";
+    party.outbox.acknowledge(received);
+    this.parties.add(party);
+    this.attach(party, ws);
+    this.flow.sendControl(party, this.welcome(party, true));
+    party.inbox.acknowledge();
+    for (const frame of party.outbox.pending()) this.flow.send(party, frame);
+    this.metrics.counters.resumes += 1;
+    this.log.debug("resumed", { room: party.room.id, slot: party.slot, resent: party.outbox.kept, address });
+    if (wasAway) {
+      this.broadcast(party.room, { type: "peer-back", slot: party.slot, roster: rosterOf(party.room) }, party, true);
+    }
+  }
+
+  private attach(party: Party, ws: WebSocket): void {
     ws.on("pong", () => {
-      party.alive = true;
+      if (party.ws === ws) party.alive = true;
     });
-    ws.on("message", (data, isBinary) => this.onMessage(party, data as Buffer, isBinary));
-    ws.on("close", () => this.leave(party));
+    ws.on("message", (data, isBinary) => {
+      if (party.ws === ws) this.onMessage(party, data as Buffer, isBinary);
+    });
+    ws.on("close", (code) => this.onSocketClose(party, ws, code));
     // ws reports protocol violations (e.g. an oversize frame) here and then closes with its own
     // code; free the slot now rather than after the close handshake.
     ws.on("error", () => {
+      if (party.ws !== ws || party.gone) return;
       party.leaveReason = "error";
-      this.leave(party);
+      this.depart(party);
     });
     interceptOversize(ws, this.config.maxPayloadBytes);
   }
 
-  private announceJoin(party: Party): void {
+  private welcome(party: Party, resumed: boolean): WelcomeMessage {
     const { room, slot } = party;
-    const roster = room.roster();
-    this.flow.sendControl(party, {
+    const welcome: WelcomeMessage = {
       type: "welcome",
-      protocol: PROTOCOL_VERSION,
+      protocol: party.protocol,
       room: room.id,
       slot,
       parties: room.parties,
-      roster,
+      roster: rosterOf(room),
       maxPayloadBytes: this.config.maxPayloadBytes,
-    });
-    this.broadcast(room.slots, { type: "joined", slot, roster });
+    };
+    if (party.resumable) {
+      welcome.resumeGraceMs = this.config.resumeGraceMs;
+      welcome.ackBytes = this.ackBytes;
+      welcome.resumed = resumed;
+      welcome.received = party.inbox.received;
+    }
+    return welcome;
+  }
+
+  private announceJoin(party: Party): void {
+    const { room, slot } = party;
+    this.flow.sendControl(party, this.welcome(party, false));
+    const roster = rosterOf(room);
+    this.broadcast(room, { type: "joined", slot, roster });
     if (room.isFull()) {
       room.inSession = true;
-      this.broadcast(room.slots, { type: "ready", roster });
+      room.settle();
+      this.broadcast(room, { type: "ready", roster });
     }
   }
 
-  private broadcast(slots: (Party | undefined)[], message: ControlMessage): void {
-    for (const member of slots) {
-      if (member !== undefined && !member.gone) this.flow.sendControl(member, message);
+  /** Sends `message` to every connected party of `room` (but `except`; protocol 2 only if asked). */
+  private broadcast(room: Room<Party>, message: ControlMessage, except?: Party, v2Only = false): void {
+    for (const member of room.slots) {
+      if (member === undefined || member === except || member.gone || member.away) continue;
+      if (v2Only && !member.resumable) continue;
+      this.flow.sendControl(member, message);
     }
   }
 
   private onMessage(party: Party, data: Buffer, isBinary: boolean): void {
-    if (party.gone) return;
+    if (party.gone || party.away) return;
     party.alive = true;
     if (!isBinary) {
-      this.fail(party, "unexpected-text", "parties send binary data frames only", CloseCode.UnexpectedText);
+      const received = party.resumable ? parseAck(data.toString("utf8")) : undefined;
+      if (received === undefined) {
+        const what = party.resumable ? "parties send binary data frames and ack messages only" : "parties send binary data frames only";
+        this.fail(party, "unexpected-text", what, CloseCode.UnexpectedText);
+      } else if (!party.outbox.acknowledge(received)) {
+        this.fail(party, "bad-ack", "ack counts more frames than the relay sent", CloseCode.BadAck);
+      }
       return;
     }
     if (data.length === 0) {
@@ -215,6 +318,7 @@ export class ConnectionManager {
       this.fail(party, "bad-destination", why, CloseCode.BadDestination);
       return;
     }
+    if (party.resumable && party.inbox.record(data.length, this.ackBytes)) this.acknowledge(party);
     const target = room.slots[destination];
     if (target === undefined || target.gone) {
       // Not fatal: the destination may have left while this frame was in flight.
@@ -230,38 +334,112 @@ export class ConnectionManager {
     const now = Date.now();
     party.lastActivity = now;
     target.lastActivity = now;
-    this.flow.send(target, data, party);
+    this.metrics.counters.framesRouted += 1;
+    this.metrics.counters.bytesRouted += data.length;
+    if (!target.resumable) {
+      this.flow.send(target, data, party);
+      return;
+    }
+    target.outbox.push(data);
+    if (!target.away) {
+      this.flow.send(target, data, party);
+      target.outbox.trimTo(this.config.resumeBufferBytes);
+    } else if (target.outbox.bytes > this.config.resumeBufferBytes) {
+      this.log.warn("resume-buffer-full", { room: room.id, slot: target.slot });
+      target.leaveReason = "buffer-full";
+      this.depart(target);
+    } else if (target.outbox.bytes > this.config.maxBufferedBytes) {
+      // Held frames count like a full socket buffer: stop reading from the sender for now.
+      this.flow.hold(party, target);
+    }
+  }
+
+  /** Sends a protocol-2 party the count of frames received from it. */
+  private acknowledge(party: Party): void {
+    this.flow.sendControl(party, { type: "ack", received: party.inbox.acknowledge() });
+  }
+
+  private acknowledgeAll(): void {
+    for (const party of this.parties) {
+      if (party.resumable && party.inbox.behind) this.acknowledge(party);
+    }
   }
 
   private fail(party: Party, code: ErrorCode, message: string, closeCode: number): void {
     party.leaveReason = "error";
     this.refuse(party.ws, code, message, closeCode);
-    this.leave(party);
+    this.depart(party);
   }
 
-  private leave(party: Party): void {
-    if (party.gone && !this.parties.has(party)) return;
-    party.gone = true;
+  /** The current socket of `party` closed: away (dropped, resumable) or gone. */
+  private onSocketClose(party: Party, ws: WebSocket, code: number): void {
+    if (party.ws !== ws || party.gone || party.away) return;
+    // A close frame from the client is a deliberate departure; only a dropped connection waits.
+    if (code === ABNORMAL_CLOSURE && party.leaveReason === "closed" && this.canWait(party)) {
+      this.goAway(party, "closed");
+    } else {
+      this.depart(party);
+    }
+  }
+
+  private canWait(party: Party): boolean {
+    return party.resumable && party.room.inSession && this.config.resumeGraceMs > 0 && !this.shuttingDown;
+  }
+
+  /** Keeps the slot of a dropped protocol-2 party for the grace period; tells the others. */
+  private goAway(party: Party, reason: LeaveReason): void {
+    party.away = true;
     this.parties.delete(party);
+    this.away.add(party);
+    this.flow.detach(party);
+    party.graceTimer = setTimeout(() => {
+      party.leaveReason = "grace-expired";
+      this.depart(party);
+    }, this.config.resumeGraceMs);
+    party.graceTimer.unref();
+    const { room, slot } = party;
+    this.log.debug("away", { room: room.id, slot, reason });
+    this.broadcast(room, { type: "peer-away", slot, roster: rosterOf(room), reason }, party, true);
+  }
+
+  /** The party leaves its slot for good. */
+  private depart(party: Party): void {
+    if (party.gone && !this.parties.has(party) && !this.away.has(party)) return;
+    party.gone = true;
+    clearTimeout(party.graceTimer);
+    this.parties.delete(party);
+    this.away.delete(party);
+    party.away = false;
+    party.outbox.clear();
     this.flow.detach(party);
     const { room, slot } = party;
     if (!this.rooms.leave(room, slot, party) || this.shuttingDown) return;
     const reason: LeaveReason = party.leaveReason;
-    const roster = room.roster();
-    if (room.inSession) {
-      room.inSession = false;
-      this.broadcast(room.slots, { type: "peer-left", slot, roster, reason });
-    } else {
-      this.broadcast(room.slots, { type: "left", slot, roster, reason });
+    this.metrics.departed(reason);
+    this.log.debug("left", { room: room.id, slot, reason });
+    const roster = rosterOf(room);
+    if (!room.inSession) {
+      this.broadcast(room, { type: "left", slot, roster, reason });
+      return;
     }
+    room.inSession = false;
+    this.broadcast(room, { type: "peer-left", slot, roster, reason });
+    // The session is over: parties still away have nothing left to resume.
+    for (const other of room.slots) if (other?.away) this.depart(other);
   }
 
   private heartbeat(): void {
     for (const party of this.parties) {
       if (!party.alive) {
         party.leaveReason = "timeout";
-        party.ws.terminate();
-        this.leave(party);
+        const ws = party.ws;
+        if (this.canWait(party)) {
+          party.leaveReason = "closed";
+          this.goAway(party, "timeout");
+        } else {
+          this.depart(party);
+        }
+        ws.terminate();
         continue;
       }
       party.alive = false;
@@ -275,7 +453,7 @@ export class ConnectionManager {
       if (party.lastActivity < deadline) {
         party.leaveReason = "idle";
         this.refuse(party.ws, "idle-timeout", "no data frames for too long", CloseCode.IdleTimeout);
-        this.leave(party);
+        this.depart(party);
       }
     }
   }

@@ -4,7 +4,12 @@
  * WebSocket error frame: `{type:"error", code, message}`.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AdmissionTokens } from "./admission.js";
+import { clientAddress, limitKey, type TrustedProxies } from "./client-address.js";
 import type { RelayConfig } from "./config.js";
+import { releaseOnce, type ClientLimits } from "./limits.js";
+import type { Logger } from "./log.js";
+import type { RelayMetrics } from "./metrics.js";
 import type { ConnectionManager } from "./connections.js";
 import type { Party } from "./party.js";
 import { MAX_PARTIES, MIN_PARTIES, WS_PATH, type ErrorCode } from "./protocol.js";
@@ -22,12 +27,20 @@ export interface RouteContext {
   /** Real path of the static directory, if serving one. */
   staticRoot: string | undefined;
   startedAt: number;
+  proxies: TrustedProxies;
+  limits: ClientLimits;
+  admission: AdmissionTokens;
+  log: Logger;
+  /** Counts a refused request by its error code (metrics). */
+  refused: (code: ErrorCode) => void;
+  metrics: RelayMetrics;
 }
 
 /** Builds the `request` listener of the relay's HTTP server. */
 export function createRequestHandler(context: RouteContext) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     handle(context, req, res).catch((error: unknown) => {
+      context.log.error("http-internal-error", { error: error instanceof Error ? error.name : "unknown" });
       if (!res.headersSent) sendError(context, res, 500, "internal-error", "internal error");
       else res.destroy(error as Error);
     });
@@ -41,7 +54,7 @@ async function handle(context: RouteContext, req: IncomingMessage, res: ServerRe
     res.writeHead(204, {
       ...corsHeaders(context),
       "Access-Control-Allow-Methods": "GET, HEAD, POST, OPTIONS",
-      "Access-Control-Allow-Headers": "Content-Type",
+      "Access-Control-Allow-Headers": "Content-Type, Authorization",
       "Access-Control-Max-Age": "600",
     });
     res.end();
@@ -60,8 +73,20 @@ async function handle(context: RouteContext, req: IncomingMessage, res: ServerRe
       connections: stats.connections,
       bufferedBytes: stats.bufferedBytes,
       pausedConnections: stats.pausedConnections,
+      awayParties: stats.awayParties,
       uptimeSeconds: Math.floor((Date.now() - context.startedAt) / 1000),
     });
+  }
+  if (pathname === "/metrics") {
+    if (method !== "GET" && method !== "HEAD") return methodNotAllowed(context, res, "GET, HEAD");
+    const { contentType, body } = await context.metrics.render();
+    res.writeHead(200, {
+      "Content-Type": contentType,
+      "Content-Length": Buffer.byteLength(body),
+      "Cache-Control": "no-store",
+    });
+    res.end(method === "HEAD" ? undefined : body);
+    return;
   }
   if (pathname === WS_PATH) {
     return sendError(context, res, 426, "upgrade-required", "this endpoint takes WebSocket upgrades");
@@ -75,6 +100,33 @@ async function handle(context: RouteContext, req: IncomingMessage, res: ServerRe
 }
 
 async function createRoom(context: RouteContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { limits, log } = context;
+  const address = clientAddress(req, context.proxies);
+  const addressKey = limitKey(address);
+  // Cheapest checks first, and the rate limit before the credential so guessing is throttled too.
+  const retryAfter = limits.roomRate.take([addressKey]);
+  if (retryAfter > 0) {
+    res.setHeader("Retry-After", String(retryAfter));
+    log.debug("room-refused", { code: "rate-limited", address });
+    return sendError(context, res, 429, "rate-limited", "too many room creations from this address; retry later");
+  }
+  const admission = await context.admission.check(req.headers.authorization);
+  if (!admission.ok) {
+    log.debug("room-refused", { code: admission.code, address });
+    if (admission.code === "admission-required") {
+      res.setHeader("WWW-Authenticate", 'Bearer realm="chorus-relay"');
+      return sendError(context, res, 401, admission.code, "this relay requires an admission token: Authorization: Bearer <token>");
+    }
+    return sendError(context, res, 403, admission.code, "the admission token is not valid");
+  }
+  const keys = admission.credential === undefined ? [addressKey] : [addressKey, admission.credential];
+  if (admission.credential !== undefined) {
+    const credentialRetry = limits.roomRate.take([admission.credential]);
+    if (credentialRetry > 0) {
+      res.setHeader("Retry-After", String(credentialRetry));
+      return sendError(context, res, 429, "rate-limited", "too many room creations with this admission token; retry later");
+    }
+  }
   const body = await readBody(req, MAX_BODY_BYTES);
   if (body === undefined) {
     return sendError(context, res, 413, "payload-too-large", `body is limited to ${MAX_BODY_BYTES} bytes`);
@@ -100,10 +152,26 @@ async function createRoom(context: RouteContext, req: IncomingMessage, res: Serv
       `"parties" must be an integer in ${MIN_PARTIES}..${MAX_PARTIES}`,
     );
   }
+  if (!limits.pendingRooms.acquire(keys)) {
+    log.debug("room-refused", { code: "too-many-pending-rooms", address });
+    return sendError(
+      context,
+      res,
+      429,
+      "too-many-pending-rooms",
+      `at most ${limits.pendingRooms.limit} rooms created here may wait for their parties at once`,
+    );
+  }
+  const settle = releaseOnce(limits.pendingRooms, keys);
   try {
-    return sendJson(context, res, 201, context.rooms.create(parties));
+    const created = context.rooms.create(parties, settle);
+    context.metrics.counters.roomsCreated += 1;
+    log.debug("room-created", { room: created.room, parties, address });
+    return sendJson(context, res, 201, created);
   } catch (error) {
+    settle();
     if (error instanceof TooManyRoomsError) {
+      log.warn("room-refused", { code: "too-many-rooms", address });
       return sendError(context, res, 503, "too-many-rooms", error.message);
     }
     throw error;
@@ -154,6 +222,7 @@ function sendError(
   code: ErrorCode,
   message: string,
 ): void {
+  context.refused(code);
   sendJson(context, res, status, { type: "error", code, message });
 }
 

@@ -11,9 +11,23 @@
 import type { WebSocket } from "ws";
 import type { Room } from "./rooms.js";
 import type { ControlMessage, LeaveReason } from "./protocol.js";
+import { Inbox, Outbox } from "./resume.js";
 
-/** A party that holds a slot in a room. */
+/**
+ * A party that holds a slot in a room. With protocol 2 the party outlives a connection: when its
+ * socket drops it is *away* for a grace period, and a new socket can take its place (resume).
+ */
 export class Party {
+  /** The party's current socket (the latest one, after a resume). */
+  ws: WebSocket;
+  /** Frames routed towards the slot, kept until acknowledged (protocol 2). */
+  readonly outbox = new Outbox();
+  /** Frames received from the slot (protocol 2). */
+  readonly inbox = new Inbox();
+  /** Set while the connection is gone and the slot waits for a resume. */
+  away = false;
+  /** Ends the grace period of an away party. */
+  graceTimer: NodeJS.Timeout | undefined;
   /** Time of the last data frame from or to this party (for the idle timeout). */
   lastActivity: number;
   /** Whether a pong (or any frame) arrived since the last ping. */
@@ -28,17 +42,28 @@ export class Party {
   readonly waiters = new Set<Party>();
 
   constructor(
-    readonly ws: WebSocket,
+    ws: WebSocket,
     readonly room: Room<Party>,
     readonly slot: number,
+    /** Wire protocol version the party speaks (1 or 2). */
+    readonly protocol: number,
     now: number,
   ) {
+    this.ws = ws;
     this.lastActivity = now;
   }
 
-  /** Bytes queued towards this party and not yet handed to the kernel. */
+  /** Whether the party may resume after its connection drops (it speaks protocol 2). */
+  get resumable(): boolean {
+    return this.protocol >= 2;
+  }
+
+  /**
+   * Bytes queued towards this party: in its socket's buffer, or, while it is away, held for its
+   * return.
+   */
   get bufferedAmount(): number {
-    return this.ws.bufferedAmount;
+    return this.away ? this.outbox.bytes : this.ws.bufferedAmount;
   }
 
   /** Whether the relay currently stops reading from this party. */
@@ -57,9 +82,7 @@ export class FlowControl {
    */
   send(dest: Party, data: Buffer | string, sender?: Party): void {
     dest.ws.send(data, { binary: typeof data !== "string" }, () => this.releaseIfDrained(dest));
-    if (sender !== undefined && !sender.gone && dest.bufferedAmount > this.maxBufferedBytes) {
-      this.hold(sender, dest);
-    }
+    if (sender !== undefined && dest.bufferedAmount > this.maxBufferedBytes) this.hold(sender, dest);
   }
 
   /** Sends a JSON control message (a text frame). */
@@ -74,14 +97,16 @@ export class FlowControl {
     this.releaseWaiters(party);
   }
 
-  private hold(sender: Party, dest: Party): void {
-    if (sender.blockedOn.has(dest)) return;
+  /** Stops reading from `sender` until `dest` drained (or left). */
+  hold(sender: Party, dest: Party): void {
+    if (sender.gone || sender.away || sender.blockedOn.has(dest)) return;
     sender.blockedOn.add(dest);
     dest.waiters.add(sender);
     if (sender.blockedOn.size === 1) sender.ws.pause();
   }
 
-  private releaseIfDrained(dest: Party): void {
+  /** Resumes the senders waiting on `dest` if its buffer is back under the limit. */
+  releaseIfDrained(dest: Party): void {
     if (dest.waiters.size > 0 && dest.bufferedAmount <= this.maxBufferedBytes) {
       this.releaseWaiters(dest);
     }
@@ -90,7 +115,7 @@ export class FlowControl {
   private releaseWaiters(dest: Party): void {
     for (const sender of dest.waiters) {
       sender.blockedOn.delete(dest);
-      if (sender.blockedOn.size === 0 && !sender.gone) sender.ws.resume();
+      if (sender.blockedOn.size === 0 && !sender.gone && !sender.away) sender.ws.resume();
     }
     dest.waiters.clear();
   }

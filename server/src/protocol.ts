@@ -4,8 +4,12 @@
  * step.
  */
 
-/** Version of the relay wire protocol, sent in the `welcome` message. */
-export const PROTOCOL_VERSION = 1;
+/**
+ * Newest version of the relay wire protocol. A client names the version it speaks in the join URL
+ * (`protocol=2`; absent means 1) and the `welcome` message echoes it. Version 2 adds resume and
+ * `ack` messages; version-1 clients are still admitted unless `minProtocol` is 2.
+ */
+export const PROTOCOL_VERSION = 2;
 
 /** Path of the WebSocket endpoint. */
 export const WS_PATH = "/ws";
@@ -39,6 +43,14 @@ export const CloseCode = {
   UnexpectedText: 4007,
   /** No data frame to or from this party for `idleTimeoutMs`. */
   IdleTimeout: 4008,
+  /** The client address already holds `maxConnectionsPerAddress` connections. */
+  TooManyConnections: 4009,
+  /** The client asked for a protocol version the relay does not speak (or no longer admits). */
+  UnsupportedProtocol: 4010,
+  /** A resume the relay cannot honour: the slot's session ended, or frames it needs are gone. */
+  ResumeFailed: 4011,
+  /** An `ack` acknowledging more frames than the relay sent. */
+  BadAck: 4012,
 } as const;
 
 /** Machine-readable error codes carried in `{type:"error"}` frames and HTTP error bodies. */
@@ -55,6 +67,14 @@ export type ErrorCode =
   | "frame-too-large"
   | "peer-not-connected"
   | "too-many-rooms"
+  | "too-many-pending-rooms"
+  | "too-many-connections"
+  | "rate-limited"
+  | "unsupported-protocol"
+  | "resume-failed"
+  | "bad-ack"
+  | "admission-required"
+  | "bad-admission-token"
   | "not-found"
   | "method-not-allowed"
   | "payload-too-large"
@@ -62,8 +82,12 @@ export type ErrorCode =
   | "shutting-down"
   | "internal-error";
 
-/** Why a party's connection ended, as reported to the remaining parties. */
-export type LeaveReason = "closed" | "timeout" | "idle" | "error";
+/**
+ * Why a party's connection ended or it left, as reported to the remaining parties. The last three
+ * end an away party's slot (protocol 2): its grace period passed, frames held for it outgrew
+ * `resumeBufferBytes`, or its resume could not be honoured.
+ */
+export type LeaveReason = "closed" | "timeout" | "idle" | "error" | "grace-expired" | "buffer-full" | "resume-failed";
 
 /** Sent to a party right after it joined, before any other message. */
 export interface WelcomeMessage {
@@ -74,6 +98,14 @@ export interface WelcomeMessage {
   parties: number;
   roster: number[];
   maxPayloadBytes: number;
+  /** Protocol 2: how long the slot waits for a resume after the connection drops (0: never). */
+  resumeGraceMs?: number;
+  /** Protocol 2: acknowledge received data frames at least every this many bytes. */
+  ackBytes?: number;
+  /** Protocol 2: whether this join resumed the slot's running session. */
+  resumed?: boolean;
+  /** Protocol 2: data frames the relay has received from this slot in its session so far. */
+  received?: number;
 }
 
 /** Sent to every connected party (the new one included) when a party joins. */
@@ -105,6 +137,27 @@ export interface PeerLeftMessage {
   reason: LeaveReason;
 }
 
+/** Protocol 2: a party of the ready room lost its connection; it may come back (`peer-back`). */
+export interface PeerAwayMessage {
+  type: "peer-away";
+  slot: number;
+  roster: number[];
+  reason: LeaveReason;
+}
+
+/** Protocol 2: an away party resumed its slot. */
+export interface PeerBackMessage {
+  type: "peer-back";
+  slot: number;
+  roster: number[];
+}
+
+/** Protocol 2, both directions: the sender has received `received` data frames in this session. */
+export interface AckMessage {
+  type: "ack";
+  received: number;
+}
+
 /** An error; `fatal: true` means the relay closes the connection right after this frame. */
 export interface ErrorMessage {
   type: "error";
@@ -122,4 +175,7 @@ export type ControlMessage =
   | ReadyMessage
   | LeftMessage
   | PeerLeftMessage
+  | PeerAwayMessage
+  | PeerBackMessage
+  | AckMessage
   | ErrorMessage;

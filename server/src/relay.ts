@@ -8,11 +8,16 @@ import { createServer, STATUS_CODES } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
+import { AdmissionTokens } from "./admission.js";
+import { clientAddress, limitKey, TrustedProxies } from "./client-address.js";
 import { ConfigError, resolveConfig, type RelayConfig, type RelayOptions } from "./config.js";
 import { ConnectionManager, type ConnectionStats } from "./connections.js";
 import { createRequestHandler } from "./http-routes.js";
 import type { Party } from "./party.js";
-import { WS_PATH } from "./protocol.js";
+import { ClientLimits } from "./limits.js";
+import { Logger, type LogSink } from "./log.js";
+import { RelayMetrics, type MetricsSource } from "./metrics.js";
+import { WS_PATH, type ErrorCode } from "./protocol.js";
 import { RoomRegistry } from "./rooms.js";
 
 /** A running relay. */
@@ -27,18 +32,46 @@ export interface RelayHandle {
   config: RelayConfig;
   /** Current load figures (the same numbers `/healthz` reports). */
   stats(): ConnectionStats;
+  /** Re-reads the admission token file now (the CLI calls it on SIGHUP). */
+  reloadAdmissionTokens(): Promise<void>;
   /** Graceful shutdown; resolves once every socket and the listener are closed. Idempotent. */
   close(): Promise<void>;
 }
 
+/** Process-level hooks of `startRelay` that are not configuration. */
+export interface RelayHooks {
+  /** Where JSON log lines go (default: stderr). */
+  logSink?: LogSink;
+}
+
 /** Starts a relay and resolves once it listens. Throws `ConfigError` for bad options. */
-export async function startRelay(options: RelayOptions = {}): Promise<RelayHandle> {
+export async function startRelay(options: RelayOptions = {}, hooks: RelayHooks = {}): Promise<RelayHandle> {
   const config = resolveConfig(options);
+  const proxies = new TrustedProxies(config.trustedProxies);
+  const log = new Logger(config.logLevel, hooks.logSink);
   const staticRoot = config.staticDir === undefined ? undefined : await staticRootOf(config.staticDir);
+  const admission = new AdmissionTokens(config.admissionTokens, config.admissionTokensFile, log);
+  await admission.reload();
+  const limits = new ClientLimits(config);
   const rooms = new RoomRegistry<Party>(config.maxRooms, config.roomTtlMs);
-  const connections = new ConnectionManager(config, rooms);
+  // Read at scrape time only, after `connections` exists.
+  const metrics: RelayMetrics = new RelayMetrics((): MetricsSource => connections.stats());
+  const refused = (code: ErrorCode): void => metrics.refused(code);
+  const connections: ConnectionManager = new ConnectionManager(config, rooms, limits, log, metrics);
   const server = createServer(
-    createRequestHandler({ config, rooms, connections, staticRoot, startedAt: Date.now() }),
+    createRequestHandler({
+      config,
+      rooms,
+      connections,
+      staticRoot,
+      startedAt: Date.now(),
+      proxies,
+      limits,
+      admission,
+      log,
+      refused,
+      metrics,
+    }),
   );
   const wss = new WebSocketServer({
     noServer: true,
@@ -57,7 +90,17 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
     const query = queryStart === -1 ? "" : target.slice(queryStart + 1);
     if (closing !== undefined) return rejectUpgrade(socket, 503, "shutting-down");
     if (pathname !== WS_PATH) return rejectUpgrade(socket, 404, "not-found");
-    wss.handleUpgrade(req, socket, head, (ws) => connections.accept(ws, new URLSearchParams(query)));
+    const address = clientAddress(req, proxies);
+    const addressKey = limitKey(address);
+    const retryAfter = limits.upgradeRate.take([addressKey]);
+    if (retryAfter > 0) {
+      refused("rate-limited");
+      log.debug("upgrade-refused", { code: "rate-limited", address });
+      return rejectUpgrade(socket, 429, "rate-limited", { "Retry-After": String(retryAfter) });
+    }
+    wss.handleUpgrade(req, socket, head, (ws) =>
+      connections.accept(ws, new URLSearchParams(query), address, addressKey),
+    );
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -69,6 +112,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
   });
   const port = (server.address() as AddressInfo).port;
   const hostForUrl = config.host.includes(":") ? `[${config.host}]` : config.host;
+  log.info("listening", { host: config.host, port, admission: admission.required });
 
   const close = (): Promise<void> => {
     closing ??= (async () => {
@@ -77,6 +121,8 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
       server.closeAllConnections();
       await listenerClosed;
       wss.close();
+      limits.stop();
+      log.info("closed");
     })();
     return closing;
   };
@@ -87,6 +133,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<RelayHandl
     port,
     config,
     stats: () => connections.stats(),
+    reloadAdmissionTokens: () => admission.reload(),
     close,
   };
 }
@@ -103,11 +150,12 @@ async function staticRootOf(dir: string): Promise<string> {
 }
 
 /** Answers a refused upgrade with a plain HTTP error carrying the JSON error body. */
-function rejectUpgrade(socket: Duplex, status: number, code: string): void {
+function rejectUpgrade(socket: Duplex, status: number, code: string, headers: Record<string, string> = {}): void {
   const body = JSON.stringify({ type: "error", code, message: STATUS_CODES[status] ?? "error" });
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("");
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ""}\r\n` +
-      "Connection: close\r\nContent-Type: application/json; charset=utf-8\r\n" +
+      `Connection: close\r\n${extra}Content-Type: application/json; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
 }

@@ -13,6 +13,7 @@ export class Room<C> {
   /** True between a `ready` (all slots connected) and the next departure. */
   inSession = false;
   private expiryTimer: NodeJS.Timeout | undefined;
+  private settleHook: (() => void) | undefined;
 
   constructor(
     readonly id: string,
@@ -46,6 +47,21 @@ export class Room<C> {
   tokenMatches(slot: number, token: string): boolean {
     const digest = this.tokenDigests[slot];
     return digest !== undefined && tokenMatches(token, digest);
+  }
+
+  /**
+   * Ends the room's time as a *pending* room (created, not yet full): runs the hook given at
+   * creation once, when every slot is first joined or when the room is deleted, whichever is first.
+   */
+  settle(): void {
+    const hook = this.settleHook;
+    this.settleHook = undefined;
+    hook?.();
+  }
+
+  /** @internal set by the registry at creation. */
+  setSettleHook(hook: (() => void) | undefined): void {
+    this.settleHook = hook;
   }
 
   /** @internal used by the registry to arm and disarm the join deadline. */
@@ -110,7 +126,7 @@ export class RoomRegistry<C> {
    * Creates a room with `parties` slots. The caller has validated `parties`; this checks it again
    * because a room with an out-of-range slot count would break the one-byte header.
    */
-  create(parties: number): CreatedRoom {
+  create(parties: number, onSettle?: () => void): CreatedRoom {
     if (!Number.isInteger(parties) || parties < MIN_PARTIES || parties > MAX_PARTIES) {
       throw new RangeError(`parties must be an integer in ${MIN_PARTIES}..${MAX_PARTIES}`);
     }
@@ -120,8 +136,9 @@ export class RoomRegistry<C> {
     const tokens = Array.from({ length: parties }, () => newToken());
     const expiresAt = this.now() + this.roomTtlMs;
     const room = new Room<C>(id, parties, tokens.map(tokenDigest), expiresAt);
+    room.setSettleHook(onSettle);
     const timer = setTimeout(() => {
-      if (this.rooms.get(id) === room && room.occupancy() === 0) this.rooms.delete(id);
+      if (this.rooms.get(id) === room && room.occupancy() === 0) this.delete(room);
     }, this.roomTtlMs);
     timer.unref();
     room.setExpiryTimer(timer);
@@ -154,19 +171,37 @@ export class RoomRegistry<C> {
   }
 
   /**
+   * Checks room, slot and token like {@link join} but leaves occupancy to the caller: returns the
+   * room and the slot's current occupant (a resume takes an occupied slot over).
+   */
+  claim(id: string, slot: number, token: string): { ok: true; room: Room<C>; occupant: C | undefined } | { ok: false; refusal: JoinRefusal } {
+    const room = this.rooms.get(id);
+    if (room === undefined) return { ok: false, refusal: "unknown-room" };
+    if (!Number.isInteger(slot) || slot < 0 || slot >= room.parties) return { ok: false, refusal: "bad-slot" };
+    if (!room.tokenMatches(slot, token)) return { ok: false, refusal: "bad-token" };
+    return { ok: true, room, occupant: room.slots[slot] };
+  }
+
+  /**
    * Frees `slot` if `connection` holds it; deletes the room when it becomes empty.
    * Returns whether the connection held the slot (so callers notify the others only once).
    */
   leave(room: Room<C>, slot: number, connection: C): boolean {
     if (room.slots[slot] !== connection) return false;
     room.slots[slot] = undefined;
-    if (room.occupancy() === 0 && this.rooms.get(room.id) === room) this.rooms.delete(room.id);
+    if (room.occupancy() === 0 && this.rooms.get(room.id) === room) this.delete(room);
     return true;
+  }
+
+  /** Removes `room` and ends its pending time. */
+  delete(room: Room<C>): void {
+    room.setExpiryTimer(undefined);
+    if (this.rooms.get(room.id) === room) this.rooms.delete(room.id);
+    room.settle();
   }
 
   /** Cancels every expiry timer and forgets all rooms. */
   clear(): void {
-    for (const room of this.rooms.values()) room.setExpiryTimer(undefined);
-    this.rooms.clear();
+    for (const room of [...this.rooms.values()]) this.delete(room);
   }
 }

@@ -2,6 +2,7 @@
  * Test helpers: a recording WebSocket party client and room creation over HTTP. Every wait is
  * bounded so a broken relay fails a test instead of hanging it.
  */
+import { request as httpRequest } from "node:http";
 import { WebSocket } from "ws";
 import type { ControlMessage } from "../src/protocol.js";
 import type { CreatedRoom } from "../src/rooms.js";
@@ -38,7 +39,7 @@ export class PartyClient {
   static async connect(
     wsUrl: string,
     query: Record<string, string | number>,
-    options: { autoPong?: boolean } = {},
+    options: { autoPong?: boolean; localAddress?: string; headers?: Record<string, string> } = {},
   ): Promise<PartyClient> {
     const params = new URLSearchParams(
       Object.entries(query).map(([key, value]): [string, string] => [key, String(value)]),
@@ -57,7 +58,7 @@ export class PartyClient {
     wsUrl: string,
     room: CreatedRoom,
     slot: number,
-    options: { autoPong?: boolean } = {},
+    options: { autoPong?: boolean; localAddress?: string; headers?: Record<string, string> } = {},
   ): Promise<PartyClient> {
     return PartyClient.connect(wsUrl, { room: room.room, slot, token: room.tokens[slot]! }, options);
   }
@@ -95,6 +96,16 @@ export class PartyClient {
   /** Closes from the client side. */
   close(): void {
     this.ws.close(1000);
+  }
+
+  /** Cuts the TCP connection without a close frame, as a network drop would. */
+  cut(): void {
+    (this.ws as unknown as { _socket: { destroy(): void } })._socket.destroy();
+  }
+
+  /** Sends a protocol-2 `ack` of `received` data frames. */
+  ack(received: number): void {
+    this.ws.send(JSON.stringify({ type: "ack", received }));
   }
 
   private notify(): void {
@@ -161,4 +172,59 @@ export function patternBytes(index: number, length: number): Buffer {
   const bytes = Buffer.alloc(length);
   for (let i = 0; i < length; i += 1) bytes[i] = (index * 131 + i * 7) & 0xff;
   return bytes;
+}
+
+/** Response of {@link request}: status, headers and the body parsed as JSON when it is JSON. */
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+}
+
+/**
+ * An HTTP request through `node:http`, so tests can pick the client's source address
+ * (`localAddress: "127.0.0.2"`: Linux routes all of 127/8 over loopback) and send any header.
+ */
+export function request(
+  url: string,
+  options: { method?: string; body?: string; headers?: Record<string, string>; localAddress?: string } = {},
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      url,
+      { method: options.method ?? "GET", headers: options.headers, localAddress: options.localAddress, timeout: DEFAULT_WAIT_MS },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          let body: unknown = text;
+          try {
+            body = JSON.parse(text);
+          } catch {
+            // not JSON: keep the text
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
+        });
+        res.on("error", reject);
+      },
+    );
+    req.on("timeout", () => req.destroy(new Error(`request to ${url} timed out`)));
+    req.on("error", reject);
+    req.end(options.body);
+  });
+}
+
+/** `POST /rooms` with `parties` from `localAddress`, with extra headers; no assertion. */
+export function postRoom(
+  baseUrl: string,
+  parties = 2,
+  options: { headers?: Record<string, string>; localAddress?: string } = {},
+): Promise<RawResponse> {
+  return request(`${baseUrl}/rooms`, {
+    method: "POST",
+    body: JSON.stringify({ parties }),
+    headers: { "Content-Type": "application/json", ...options.headers },
+    localAddress: options.localAddress,
+  });
 }

@@ -21,7 +21,10 @@ import { PARTY_SCRIPT, runParty } from "./party-processes.js";
 
 let relay: RelayProcess;
 beforeAll(async () => {
-  relay = await startRelayProcess();
+  // A crashed process's connection ends without a WebSocket close frame, exactly like a network
+  // drop, so the relay keeps its slot for a resume until the grace period passes; a short grace
+  // keeps the crash test quick.
+  relay = await startRelayProcess(["--resume-grace-ms", "1000"]);
 });
 afterAll(async () => {
   await relay?.stop();
@@ -69,6 +72,7 @@ it("when a party process crashes mid-run, the other processes fail with PeerLeft
   for (const slot of [0, 2]) {
     expect(outcomes[slot], `party ${slot}`).toMatchObject({ ok: false, name: "PeerLeftError", code: "peer-left" });
     expect(outcomes[slot]!.message).toContain("party 1 left");
+    expect(outcomes[slot]!.message).toContain("grace-expired");
   }
   expect(Date.now() - started).toBeLessThan(15_000);
 });

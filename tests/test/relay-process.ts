@@ -24,9 +24,20 @@ export interface RelayProcess {
   stop(): Promise<void>;
 }
 
+/**
+ * Per-address limits far above what a test file needs: every test party shares 127.0.0.1, which the
+ * relay's defaults would treat as one busy client. Later flags win, so `extraArgs` can lower them.
+ */
+export const GENEROUS_LIMIT_ARGS = [
+  "--room-rate", "100000", "--room-burst", "10000",
+  "--upgrade-rate", "1000000", "--upgrade-burst", "100000",
+  "--max-pending-rooms", "10000", "--max-connections-per-address", "100000",
+];
+
 /** Starts the relay CLI on 127.0.0.1 with a free port; resolves with its `listening` line. */
 export async function startRelayProcess(extraArgs: string[] = []): Promise<RelayProcess> {
-  const child = spawn(process.execPath, [RELAY_CLI, "--host", "127.0.0.1", "--port", "0", ...extraArgs], {
+  const args = [RELAY_CLI, "--host", "127.0.0.1", "--port", "0", ...GENEROUS_LIMIT_ARGS, ...extraArgs];
+  const child = spawn(process.execPath, args, {
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stderr = "";

@@ -22,6 +22,17 @@ export interface RelayConnectionOptions {
   signal?: AbortSignal;
   /** A WebSocket class to use instead of the global one (or `ws` on Node without one). */
   WebSocketImpl?: WebSocketConstructor;
+  /**
+   * Whether to resume the slot when the connection drops once the room is ready (default `true`):
+   * the connection reconnects by itself, with backoff, within the relay's grace period, and no
+   * frame is lost or delivered twice. With `false`, a dropped connection fails at once.
+   */
+  resume?: boolean;
+  /**
+   * Bytes of sent frames kept until the relay acknowledges them, for resume (default 64 MiB).
+   * Past it the oldest are forgotten; a resume that would need them fails with `resume-failed`.
+   */
+  resumeBufferBytes?: number;
 }
 
 /** Options of a single wait ({@link RelayConnection.ready}, {@link RelayConnection.recv}). */
@@ -40,10 +51,11 @@ export interface TransportStats {
 
 /**
  * Where a connection is in its life: `open` (admitted, waiting for the others), `ready` (all slots
- * connected, frames flow), `broken` (a peer left a ready room; still connected to the relay),
- * `closed`.
+ * connected, frames flow), `reconnecting` (the connection dropped after `ready`; resuming the slot,
+ * frames sent meanwhile wait and go out on resume), `broken` (a peer left a ready room; still
+ * connected to the relay), `closed`.
  */
-export type ConnectionState = 'open' | 'ready' | 'broken' | 'closed';
+export type ConnectionState = 'open' | 'ready' | 'reconnecting' | 'broken' | 'closed';
 
 /** Payload of the `connection` event: the connection changed state. */
 export interface ConnectionEvent {
@@ -70,6 +82,20 @@ export interface PeerLeftEvent {
   sessionBroken: boolean;
 }
 
+/** Payload of the `peer-away` event: a peer's connection dropped; it may come back. */
+export interface PeerAwayEvent {
+  slot: number;
+  roster: number[];
+  /** `closed` (the connection dropped) or `timeout` (it stopped answering), as reported by the relay. */
+  reason: string;
+}
+
+/** Payload of the `peer-back` event: a peer that was away resumed its slot. */
+export interface PeerBackEvent {
+  slot: number;
+  roster: number[];
+}
+
 /** Payload of the `relay-warning` event: a non-fatal relay error, e.g. `peer-not-connected`. */
 export interface RelayWarningEvent {
   code: string;
@@ -79,12 +105,16 @@ export interface RelayWarningEvent {
 
 /** Events of a {@link RelayConnection}. */
 export type RelayConnectionEvents = {
-  /** The connection became `ready`, `broken` or `closed`. */
+  /** The connection became `ready`, `reconnecting`, `broken` or `closed`. */
   connection: ConnectionEvent;
   /** Another party joined the room. */
   'peer-joined': PeerJoinedEvent;
   /** Another party left the room. */
   'peer-left': PeerLeftEvent;
+  /** Another party's connection dropped; the session waits for it to resume. */
+  'peer-away': PeerAwayEvent;
+  /** That party resumed. */
+  'peer-back': PeerBackEvent;
   /** The relay reported a non-fatal error. */
   'relay-warning': RelayWarningEvent;
 };

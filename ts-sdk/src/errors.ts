@@ -31,14 +31,16 @@ export class ChorusError extends Error {
  * Error codes a {@link RelayError} can carry that originate in the SDK rather than in the relay:
  *
  * - `connect-failed`: the relay could not be reached (WebSocket or HTTP request failed);
- * - `connection-lost`: the connection closed without an error frame from the relay (network drop,
- *   relay shutdown with close code 1001, ...);
+ * - `connection-lost`: the connection closed without an error frame from the relay (relay shutdown
+ *   with close code 1001, ...), or it dropped and could not be resumed within the relay's grace
+ *   period;
  * - `bad-relay-message`: the relay sent something that does not follow the wire protocol;
  * - `unsupported-protocol`: the relay speaks a wire-protocol version this SDK does not know;
  * - `http-<status>`: an HTTP error response without a Chorus error body.
  *
  * All other codes are the relay's own (`bad-token`, `unknown-room`, `slot-taken`, `idle-timeout`,
- * ...; see the relay's PROTOCOL.md).
+ * `resume-failed`, `rate-limited`, ...; see the relay's PROTOCOL.md). `resume-failed` is also
+ * raised by the SDK itself when the relay asks for frames it no longer keeps.
  */
 export type ClientRelayErrorCode =
   | 'connect-failed'

@@ -37,6 +37,8 @@ export type {
   ConnectionState,
   FrameHandler,
   PeerJoinedEvent,
+  PeerAwayEvent,
+  PeerBackEvent,
   PeerLeftEvent,
   RelayConnectionEvents,
   RelayConnectionOptions,

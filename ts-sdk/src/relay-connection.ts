@@ -7,6 +7,13 @@
  * once every slot is connected; then frames flow. A `peer-left` from the relay breaks the session
  * for good: every pending and future receive rejects with {@link PeerLeftError}. The connection is
  * a single-use object; to run another session, open a new one.
+ *
+ * Resume (relay protocol 2): if the WebSocket drops (closes without a close frame) once the room is
+ * ready, the connection turns `reconnecting` and opens new sockets with backoff until the relay
+ * resumes the slot or its grace period is over. Data frames are counted and acknowledged in both
+ * directions, and each side keeps what the other has not acknowledged (`retransmit.ts`), so on
+ * resume exactly the missing frames are sent again. A peer's drop shows as `peer-away`/`peer-back`
+ * events; only a `peer-left` (the peer's grace period passed) breaks the session.
  */
 import {
   abortError,
@@ -28,14 +35,14 @@ import type {
   WaitOptions,
 } from './connection-types.js';
 import { Emitter, type Listener, type Unsubscribe } from './events.js';
+import { awaitWelcome, joinUrl, type PendingWelcome, type SocketHandlers } from './join-socket.js';
 import { PeerQueues } from './peer-queues.js';
-import { relayWebSocketUrl } from './urls.js';
-import { ReadyState, resolveWebSocket, type WebSocketLike } from './websocket.js';
+import { ReceivedFrames, SentFrames } from './retransmit.js';
+import { ReadyState, resolveWebSocket, type WebSocketConstructor, type WebSocketLike } from './websocket.js';
 import {
+  encodeAck,
   encodeFrame,
   MalformedMessageError,
-  MAX_PARTIES,
-  MIN_PARTIES,
   parseControl,
   PROTOCOL_VERSION,
   type ControlMessage,
@@ -44,26 +51,22 @@ import {
   type WelcomeMessage,
 } from './wire.js';
 
-/** Checks the options of {@link RelayConnection.open}; returns the join URL. */
-function validateOptions(options: RelayConnectionOptions): URL {
-  if (typeof options !== 'object' || options === null) {
-    throw new ConfigError('options', 'expected an options object');
-  }
-  const url = relayWebSocketUrl(options.relay);
-  const { parties, slot, room, token, signal } = options;
-  if (!Number.isInteger(parties) || parties < MIN_PARTIES || parties > MAX_PARTIES) {
-    throw new ConfigError('parties', `expected an integer in ${MIN_PARTIES}..${MAX_PARTIES}, got ${String(parties)}`);
-  }
-  if (!Number.isInteger(slot) || slot < 0 || slot >= parties) {
-    throw new ConfigError('slot', `expected an integer in 0..${parties - 1}, got ${String(slot)}`);
-  }
-  if (typeof room !== 'string' || room === '') throw new ConfigError('room', 'expected a non-empty room id');
-  if (typeof token !== 'string' || token === '') throw new ConfigError('token', 'expected a non-empty token');
-  if (signal !== undefined && (typeof signal !== 'object' || typeof signal.addEventListener !== 'function')) {
-    throw new ConfigError('signal', 'expected an AbortSignal');
-  }
-  url.search = new URLSearchParams({ room, slot: String(slot), token }).toString();
-  return url;
+/** Default of {@link RelayConnectionOptions.resumeBufferBytes}. */
+const DEFAULT_RESUME_BUFFER_BYTES = 64 * 1024 * 1024;
+/** Delay before acknowledging frames that did not reach the relay's `ackBytes`. */
+const ACK_DELAY_MS = 50;
+/** Backoff between resume attempts: first delay, and the cap it doubles up to. */
+const RECONNECT_FIRST_MS = 100;
+const RECONNECT_MAX_MS = 2000;
+/** WebSocket close code of a connection that ended without a close frame (dropped). */
+const ABNORMAL_CLOSURE = 1006;
+
+/** State of the resume attempts after a drop. */
+interface Reconnecting {
+  deadline: number;
+  attempts: number;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  pending: PendingWelcome | undefined;
 }
 
 /** A party's WebSocket connection to one room slot of a Chorus relay. */
@@ -89,19 +92,40 @@ export class RelayConnection {
   private failure: ChorusError | undefined;
   /** The relay's fatal error frame, waiting for the close that follows it. */
   private fatalError: ErrorMessage | undefined;
+  /** The current socket; a resume replaces it. */
+  private socket: WebSocketLike;
+  private readonly signal: AbortSignal | undefined;
+  /** Data frames sent and not yet acknowledged by the relay (kept only when resuming is on). */
+  private readonly sentFrames: SentFrames;
+  /** Data frames received, and what was acknowledged to the relay. */
+  private readonly receivedFrames = new ReceivedFrames();
+  private ackTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly ackBytes: number;
+  private readonly resumeGraceMs: number;
+  /** Whether a dropped connection is resumed (the relay offers it and the caller did not opt out). */
+  private readonly resumable: boolean;
+  private reconnecting: Reconnecting | undefined;
 
   private constructor(
-    private readonly socket: WebSocketLike,
+    socket: WebSocketLike,
     welcome: WelcomeMessage,
-    private readonly signal: AbortSignal | undefined,
+    private readonly joinUrl: URL,
+    private readonly Impl: WebSocketConstructor,
+    options: RelayConnectionOptions,
     private readonly onAbort: () => void,
   ) {
+    this.socket = socket;
+    this.signal = options.signal;
     this.room = welcome.room;
     this.slot = welcome.slot;
     this.parties = welcome.parties;
     this.maxPayloadBytes = welcome.maxPayloadBytes;
     this.currentRoster = [...welcome.roster];
     this.queues = new PeerQueues(welcome.parties);
+    this.ackBytes = welcome.ackBytes;
+    this.resumeGraceMs = welcome.resumeGraceMs;
+    this.resumable = options.resume !== false && welcome.resumeGraceMs > 0;
+    this.sentFrames = new SentFrames(this.resumable ? (options.resumeBufferBytes ?? DEFAULT_RESUME_BUFFER_BYTES) : 0);
     this.closed.promise.catch(() => undefined);
   }
 
@@ -112,7 +136,7 @@ export class RelayConnection {
    * `bad-token`, and close code) or cannot be reached, and {@link CancelledError} if `signal` aborts.
    */
   static async open(options: RelayConnectionOptions): Promise<RelayConnection> {
-    const url = validateOptions(options);
+    const url = joinUrl(options);
     const { signal } = options;
     if (signal?.aborted) throw abortError(signal, 'opening the relay connection');
     const Impl = await resolveWebSocket(options.WebSocketImpl);
@@ -126,87 +150,54 @@ export class RelayConnection {
       });
     }
     socket.binaryType = 'arraybuffer';
-    return RelayConnection.admit(socket, options);
+    return RelayConnection.admit(socket, url, Impl, options);
   }
 
   /** Waits for `welcome` on a fresh socket and builds the connection around it. */
-  private static admit(socket: WebSocketLike, options: RelayConnectionOptions): Promise<RelayConnection> {
+  private static admit(
+    socket: WebSocketLike,
+    url: URL,
+    Impl: WebSocketConstructor,
+    options: RelayConnectionOptions,
+  ): Promise<RelayConnection> {
     const { signal } = options;
     return new Promise<RelayConnection>((resolve, reject) => {
       let connection: RelayConnection | undefined;
-      let opened = false;
-      let errorFrame: ErrorMessage | undefined;
-      let settled = false;
-      const fail = (error: ChorusError): void => {
-        if (settled) return;
-        settled = true;
-        signal?.removeEventListener('abort', onAbort);
-        if (socket.readyState === ReadyState.CONNECTING || socket.readyState === ReadyState.OPEN) {
-          socket.close(1000, error instanceof CancelledError ? 'aborted' : 'client error');
-        }
-        reject(error);
-      };
       const onAbort = (): void => {
         if (connection !== undefined) connection.terminate(abortError(signal!, 'the relay connection'), 'aborted');
-        else fail(abortError(signal!, 'opening the relay connection'));
+        else {
+          pending.cancel('aborted');
+          reject(abortError(signal!, 'opening the relay connection'));
+        }
       };
+      const pending = awaitWelcome(socket, {
+        welcome: (message) => {
+          const problem = RelayConnection.checkWelcome(message, options);
+          if (problem !== undefined) return problem;
+          const admitted = new RelayConnection(socket, message, url, Impl, options, onAbort);
+          connection = admitted;
+          resolve(admitted);
+          return admitted.handlersFor(socket);
+        },
+        failure: (error) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      });
       signal?.addEventListener('abort', onAbort, { once: true });
-
-      socket.addEventListener('open', () => {
-        opened = true;
-      });
-      socket.addEventListener('error', () => undefined);
-      socket.addEventListener('message', (event) => {
-        if (connection !== undefined) {
-          connection.handleMessage(event.data);
-          return;
-        }
-        if (settled) return;
-        if (typeof event.data !== 'string') {
-          fail(new RelayError('bad-relay-message', 'the relay sent data before welcome'));
-          return;
-        }
-        let message: ControlMessage | null;
-        try {
-          message = parseControl(event.data);
-        } catch (error) {
-          fail(new RelayError('bad-relay-message', `bad control frame before welcome: ${String(error)}`));
-          return;
-        }
-        if (message === null) return;
-        if (message.type === 'error') {
-          // A refused join: the close frame follows and carries the close code.
-          errorFrame = message;
-          return;
-        }
-        if (message.type !== 'welcome') {
-          fail(new RelayError('bad-relay-message', `expected welcome, got ${message.type}`));
-          return;
-        }
-        const problem = RelayConnection.checkWelcome(message, options);
-        if (problem !== undefined) {
-          fail(problem);
-          return;
-        }
-        settled = true;
-        connection = new RelayConnection(socket, message, signal, onAbort);
-        resolve(connection);
-      });
-      socket.addEventListener('close', (event) => {
-        if (connection !== undefined) {
-          connection.handleClose(event.code, event.reason);
-          return;
-        }
-        const details = { closeCode: event.code, closeReason: event.reason };
-        if (errorFrame !== undefined) {
-          fail(new RelayError(errorFrame.code, `relay refused the join: ${errorFrame.message}`, details));
-        } else if (!opened) {
-          fail(new RelayError('connect-failed', `could not connect to the relay (close code ${event.code})`, details));
-        } else {
-          fail(new RelayError('connection-lost', `the relay closed the connection before welcome (close code ${event.code})`, details));
-        }
-      });
     });
+  }
+
+  /** Routes a socket's traffic to this connection while it is the current socket. */
+  private handlersFor(socket: WebSocketLike): SocketHandlers {
+    return {
+      message: (data) => {
+        if (socket === this.socket) this.handleMessage(data);
+      },
+      close: (code, reason) => {
+        if (socket === this.socket) this.handleClose(code, reason);
+      },
+    };
   }
 
   private static checkWelcome(welcome: WelcomeMessage, options: RelayConnectionOptions): ChorusError | undefined {
@@ -222,6 +213,7 @@ export class RelayConnection {
     if (welcome.slot !== options.slot || welcome.room !== options.room) {
       return new RelayError('bad-relay-message', 'welcome names another room or slot than requested');
     }
+    if (welcome.resumed) return new RelayError('bad-relay-message', 'a first join cannot resume a session');
     return undefined;
   }
 
@@ -273,10 +265,14 @@ export class RelayConnection {
       throw new ConfigError('bytes', `${bytes.length} bytes exceed the relay's limit of ${this.maxPayloadBytes - 1} per frame`);
     }
     if (this.failure !== undefined) throw this.failure;
-    if (this.currentState !== 'ready') {
+    if (this.currentState !== 'ready' && this.currentState !== 'reconnecting') {
       throw new ChorusError('not-ready', 'cannot send before every party is connected; await ready() first');
     }
-    this.socket.send(encodeFrame(to, bytes));
+    const frame = encodeFrame(to, bytes);
+    // Counted always (the relay's acks count it); kept only when resuming is on.
+    this.sentFrames.push(frame);
+    // While reconnecting the frame waits in `sentFrames` and goes out on resume.
+    if (this.currentState === 'ready') this.socket.send(frame);
     this.counters.framesSent += 1;
     this.counters.bytesSent += bytes.length + 1;
   }
@@ -337,6 +333,12 @@ export class RelayConnection {
   /** Fails every wait with `error` and starts closing the socket. */
   private terminate(error: ChorusError, reason: string): void {
     this.fail(error);
+    if (this.reconnecting !== undefined) {
+      // No socket to close: stop resuming and finish here.
+      this.stopReconnecting(reason);
+      this.finish();
+      return;
+    }
     if (this.socket.readyState === ReadyState.CONNECTING || this.socket.readyState === ReadyState.OPEN) {
       this.socket.close(1000, reason);
     }
@@ -348,6 +350,8 @@ export class RelayConnection {
     this.failure = error;
     this.queues.fail(error);
     this.readyWait.reject(error);
+    clearTimeout(this.ackTimer);
+    this.sentFrames.clear();
   }
 
   private setState(state: ConnectionState, error?: ChorusError): void {
@@ -378,6 +382,8 @@ export class RelayConnection {
       this.terminate(new RelayError('bad-relay-message', 'binary frame of an unexpected type'), 'bad relay message');
       return;
     }
+    if (this.receivedFrames.record(frame.length, this.ackBytes)) this.sendAck();
+    else this.ackTimer ??= setTimeout(() => this.sendAck(), ACK_DELAY_MS);
     const from = frame[0];
     if (from === undefined || from >= this.parties || from === this.slot) {
       this.terminate(new RelayError('bad-relay-message', 'data frame with an invalid sender slot'), 'bad relay message');
@@ -422,6 +428,19 @@ export class RelayConnection {
       case 'peer-left':
         this.handleDeparture(message);
         return;
+      case 'peer-away':
+        this.currentRoster = [...message.roster];
+        this.events.emit('peer-away', { slot: message.slot, roster: this.roster, reason: message.reason ?? 'closed' });
+        return;
+      case 'peer-back':
+        this.currentRoster = [...message.roster];
+        this.events.emit('peer-back', { slot: message.slot, roster: this.roster });
+        return;
+      case 'ack':
+        if (!this.sentFrames.acknowledge(message.received)) {
+          this.terminate(new RelayError('bad-relay-message', 'ack of more frames than were sent'), 'bad relay message');
+        }
+        return;
       case 'error':
         if (message.fatal) this.fatalError = message;
         else {
@@ -445,17 +464,130 @@ export class RelayConnection {
 
   private handleClose(code: number, reason: string): void {
     if (this.currentState === 'closed') return;
-    this.signal?.removeEventListener('abort', this.onAbort);
+    clearTimeout(this.ackTimer);
+    this.ackTimer = undefined;
+    if (
+      code === ABNORMAL_CLOSURE &&
+      this.resumable &&
+      this.currentState === 'ready' &&
+      this.failure === undefined &&
+      this.fatalError === undefined
+    ) {
+      this.startReconnecting();
+      return;
+    }
     const details = { closeCode: code, closeReason: reason };
     this.fail(
       this.fatalError !== undefined
         ? new RelayError(this.fatalError.code, `the relay closed the connection: ${this.fatalError.message}`, details)
         : new RelayError('connection-lost', `the connection to the relay closed (code ${code}${reason ? `, ${reason}` : ''})`, details),
     );
+    this.finish();
+  }
+
+  /** The connection is over: state `closed`, `close()` resolves. */
+  private finish(): void {
+    this.signal?.removeEventListener('abort', this.onAbort);
     this.currentRoster = [];
     // The first failure (peer left, abort, relay error) explains the close; a plain close() needs none.
     const failure = this.failure;
     this.setState('closed', failure !== undefined && failure.code !== 'closed' ? failure : undefined);
     this.closed.resolve();
+  }
+
+  /** Acknowledges the data frames received so far (protocol 2). */
+  private sendAck(): void {
+    clearTimeout(this.ackTimer);
+    this.ackTimer = undefined;
+    if (!this.receivedFrames.behind || this.socket.readyState !== ReadyState.OPEN) return;
+    this.socket.send(encodeAck(this.receivedFrames.acknowledge()));
+  }
+
+  /** The socket dropped after `ready`: resume the slot within the relay's grace period. */
+  private startReconnecting(): void {
+    this.reconnecting = { deadline: Date.now() + this.resumeGraceMs, attempts: 0, timer: undefined, pending: undefined };
+    this.setState('reconnecting');
+    this.attemptResume();
+  }
+
+  private stopReconnecting(reason: string): void {
+    const state = this.reconnecting;
+    if (state === undefined) return;
+    this.reconnecting = undefined;
+    clearTimeout(state.timer);
+    state.pending?.cancel(reason);
+  }
+
+  /** Gives up resuming: the connection fails with `error`. */
+  private giveUp(error: ChorusError): void {
+    this.stopReconnecting('client error');
+    this.fail(error);
+    this.finish();
+  }
+
+  private scheduleResume(): void {
+    const state = this.reconnecting!;
+    const remaining = state.deadline - Date.now();
+    if (remaining <= 0) {
+      this.giveUp(new RelayError('connection-lost', `the connection to the relay dropped and could not be resumed within ${this.resumeGraceMs} ms`));
+      return;
+    }
+    const backoff = Math.min(RECONNECT_MAX_MS, RECONNECT_FIRST_MS * 2 ** state.attempts);
+    const delay = Math.min(remaining, backoff * (0.5 + Math.random() / 2));
+    state.attempts += 1;
+    state.timer = setTimeout(() => this.attemptResume(), delay);
+  }
+
+  /** Opens one new socket asking the relay to resume the slot. */
+  private attemptResume(): void {
+    const state = this.reconnecting;
+    if (state === undefined) return;
+    const url = new URL(this.joinUrl.toString());
+    url.searchParams.set('resume', String(this.receivedFrames.received));
+    let socket: WebSocketLike;
+    try {
+      socket = new this.Impl(url.toString());
+    } catch {
+      this.scheduleResume();
+      return;
+    }
+    socket.binaryType = 'arraybuffer';
+    state.pending = awaitWelcome(socket, {
+      welcome: (message) => {
+        const problem = this.checkResume(message);
+        if (problem !== undefined) return problem;
+        state.pending = undefined;
+        this.completeResume(socket, message);
+        return this.handlersFor(socket);
+      },
+      failure: (error, refused) => {
+        state.pending = undefined;
+        if (this.reconnecting !== state) return;
+        if (refused) this.giveUp(error);
+        else this.scheduleResume();
+      },
+    });
+  }
+
+  private checkResume(welcome: WelcomeMessage): ChorusError | undefined {
+    if (welcome.protocol !== PROTOCOL_VERSION || !welcome.resumed || welcome.slot !== this.slot || welcome.room !== this.room) {
+      return new RelayError('bad-relay-message', 'the relay answered a resume with an unexpected welcome');
+    }
+    if (!this.sentFrames.canResumeAfter(welcome.received)) {
+      return new RelayError('resume-failed', 'the relay needs frames this party no longer keeps (resumeBufferBytes)');
+    }
+    return undefined;
+  }
+
+  /** The relay resumed the slot on `socket`: send again what it has not received. */
+  private completeResume(socket: WebSocketLike, welcome: WelcomeMessage): void {
+    this.stopReconnecting('resumed');
+    this.socket = socket;
+    this.currentRoster = [...welcome.roster];
+    // The resume URL told the relay what was received: that counts as acknowledged.
+    this.receivedFrames.acknowledge();
+    this.sentFrames.acknowledge(welcome.received);
+    for (const frame of this.sentFrames.pending()) socket.send(frame);
+    this.setState('ready');
   }
 }

@@ -16,6 +16,11 @@ export interface CreateRoomOptions {
   signal?: AbortSignal;
   /** A `fetch` to use instead of the global one. */
   fetch?: typeof fetch;
+  /**
+   * The relay operator's admission token, when the relay requires one to create rooms (sent as
+   * `Authorization: Bearer …`). Not needed to join: each slot has its own token.
+   */
+  admissionToken?: string;
 }
 
 /** What one party needs to join its slot: pass it to {@link RelayConnection.open}. */
@@ -74,8 +79,9 @@ async function httpError(response: Response): Promise<RelayError> {
 
 /**
  * Creates a room of `parties` slots on the relay. Rejects with {@link ConfigError} for bad options,
- * {@link RelayError} if the relay is unreachable or refuses (its code, e.g. `too-many-rooms`, and
- * the HTTP status), and {@link CancelledError} if `signal` aborts.
+ * {@link RelayError} if the relay is unreachable or refuses (its code, e.g. `too-many-rooms`,
+ * `rate-limited`, `admission-required`, `bad-admission-token`, and the HTTP status), and
+ * {@link CancelledError} if `signal` aborts.
  */
 export async function createRoom(options: CreateRoomOptions): Promise<Room> {
   if (typeof options !== 'object' || options === null) throw new ConfigError('options', 'expected an options object');
@@ -85,6 +91,10 @@ export async function createRoom(options: CreateRoomOptions): Promise<Room> {
   if (!Number.isInteger(parties) || parties < MIN_PARTIES || parties > MAX_PARTIES) {
     throw new ConfigError('parties', `expected an integer in ${MIN_PARTIES}..${MAX_PARTIES}, got ${String(parties)}`);
   }
+  const { admissionToken } = options;
+  if (admissionToken !== undefined && (typeof admissionToken !== 'string' || !/^[\x21-\x7e]+$/.test(admissionToken))) {
+    throw new ConfigError('admissionToken', 'expected a non-empty token of printable ASCII without spaces');
+  }
   const fetchImpl = options.fetch ?? globalThis.fetch;
   if (typeof fetchImpl !== 'function') throw new ConfigError('fetch', 'no global fetch; pass options.fetch');
   if (signal?.aborted) throw abortError(signal, 'creating a room');
@@ -93,7 +103,10 @@ export async function createRoom(options: CreateRoomOptions): Promise<Room> {
   try {
     const init: RequestInit = {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: {
+        'content-type': 'application/json',
+        ...(admissionToken === undefined ? {} : { authorization: `Bearer ${admissionToken}` }),
+      },
       body: JSON.stringify({ parties }),
     };
     if (signal !== undefined) init.signal = signal;

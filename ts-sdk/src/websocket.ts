@@ -19,7 +19,7 @@ export interface WebSocketLike {
   binaryType: string;
   readonly readyState: number;
   readonly bufferedAmount: number;
-  send(data: Uint8Array): void;
+  send(data: Uint8Array | string): void;
   close(code?: number, reason?: string): void;
   addEventListener<K extends keyof WebSocketEventMapLike>(
     type: K,

@@ -1,11 +1,15 @@
 /**
- * The relay wire protocol (version 1) as seen by a party: control messages the relay sends as JSON
- * text frames, and the one-byte slot header of binary data frames. The relay's `PROTOCOL.md` is the
+ * The relay wire protocol (version 2) as seen by a party: control messages the relay sends as JSON
+ * text frames, the `ack` text frames the party sends, and the one-byte slot header of binary data
+ * frames. The relay's `PROTOCOL.md` is the
  * normative description; this module validates what arrives so the connection logic can trust it.
  */
 
-/** Relay wire-protocol version this SDK speaks. */
-export const PROTOCOL_VERSION = 1;
+/**
+ * Relay wire-protocol version this SDK speaks; named in the join URL (`protocol=2`). Version 2 adds
+ * resuming a slot after a dropped connection, with cumulative `ack`s of data frames.
+ */
+export const PROTOCOL_VERSION = 2;
 
 /** Largest number of parties a room may have (slot numbers fit the one-byte header). */
 export const MAX_PARTIES = 16;
@@ -13,8 +17,8 @@ export const MAX_PARTIES = 16;
 /** Smallest number of parties a room may have. */
 export const MIN_PARTIES = 2;
 
-/** Why a party left, as reported by the relay. */
-export type LeaveReason = 'closed' | 'timeout' | 'idle' | 'error';
+/** Why a party left, as reported by the relay (the last three: it dropped and did not resume). */
+export type LeaveReason = 'closed' | 'timeout' | 'idle' | 'error' | 'grace-expired' | 'buffer-full' | 'resume-failed';
 
 /** `welcome`: the first message after a successful join. */
 export interface WelcomeMessage {
@@ -25,6 +29,14 @@ export interface WelcomeMessage {
   parties: number;
   roster: number[];
   maxPayloadBytes: number;
+  /** How long the relay keeps the slot after the connection drops (0: no resume). */
+  resumeGraceMs: number;
+  /** Acknowledge received data frames at least every this many bytes. */
+  ackBytes: number;
+  /** Whether this join resumed the slot's running session. */
+  resumed: boolean;
+  /** Data frames the relay has received from this slot in its session. */
+  received: number;
 }
 
 /** `joined`: a party (possibly this one) joined the room. */
@@ -48,6 +60,21 @@ export interface DepartureMessage {
   reason: string;
 }
 
+/** `peer-away` (a peer's connection dropped; it may resume) or `peer-back` (it resumed). */
+export interface AwayMessage {
+  type: 'peer-away' | 'peer-back';
+  slot: number;
+  roster: number[];
+  /** Why the connection dropped (`peer-away` only). */
+  reason?: string;
+}
+
+/** `ack`: the relay has received `received` data frames from this party in the session. */
+export interface AckMessage {
+  type: 'ack';
+  received: number;
+}
+
 /** `error`: a refused join or a protocol violation; `fatal` errors are followed by a close. */
 export interface ErrorMessage {
   type: 'error';
@@ -58,13 +85,24 @@ export interface ErrorMessage {
 }
 
 /** A control message the SDK understands; `null` from {@link parseControl} means "ignore it". */
-export type ControlMessage = WelcomeMessage | JoinedMessage | ReadyMessage | DepartureMessage | ErrorMessage;
+export type ControlMessage =
+  | WelcomeMessage
+  | JoinedMessage
+  | ReadyMessage
+  | DepartureMessage
+  | AwayMessage
+  | AckMessage
+  | ErrorMessage;
 
 /** A control frame that does not follow the wire protocol. */
 export class MalformedMessageError extends Error {}
 
 function isSlot(value: unknown): value is number {
   return Number.isInteger(value) && (value as number) >= 0 && (value as number) < MAX_PARTIES;
+}
+
+function isCount(value: unknown): value is number {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
 }
 
 function isRoster(value: unknown): value is number[] {
@@ -104,6 +142,14 @@ export function parseControl(text: string): ControlMessage | null {
       ) {
         return malformed('welcome message lacks its fields');
       }
+      // Version 2 fields; a welcome of another version is refused by the version check later.
+      if (
+        m.protocol === PROTOCOL_VERSION &&
+        (!isCount(m.resumeGraceMs) || !isCount(m.ackBytes) || (m.ackBytes as number) < 1 ||
+          typeof m.resumed !== 'boolean' || !isCount(m.received))
+      ) {
+        return malformed('welcome message lacks its resume fields');
+      }
       return m as unknown as WelcomeMessage;
     case 'joined':
       if (!isSlot(m.slot) || !isRoster(m.roster)) return malformed('joined message lacks its fields');
@@ -117,6 +163,15 @@ export function parseControl(text: string): ControlMessage | null {
         return malformed(`${m.type} message lacks its fields`);
       }
       return m as unknown as DepartureMessage;
+    case 'peer-away':
+    case 'peer-back':
+      if (!isSlot(m.slot) || !isRoster(m.roster) || (m.type === 'peer-away' && typeof m.reason !== 'string')) {
+        return malformed(`${m.type} message lacks its fields`);
+      }
+      return m as unknown as AwayMessage;
+    case 'ack':
+      if (!isCount(m.received)) return malformed('ack message lacks its count');
+      return m as unknown as AckMessage;
     case 'error':
       if (typeof m.code !== 'string' || typeof m.message !== 'string' || typeof m.fatal !== 'boolean') {
         return malformed('error message lacks its fields');
@@ -135,4 +190,9 @@ export function encodeFrame(to: number, payload: Uint8Array): Uint8Array {
   frame[0] = to;
   frame.set(payload, 1);
   return frame;
+}
+
+/** The `ack` text frame a party sends: it has received `received` data frames in the session. */
+export function encodeAck(received: number): string {
+  return JSON.stringify({ type: 'ack', received });
 }

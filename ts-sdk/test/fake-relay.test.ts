@@ -11,7 +11,7 @@ import {
   type WebSocketEventMapLike,
   type WebSocketLike,
 } from "../src/index.js";
-import { rejectionOf, within } from "./helpers.js";
+import { eventually, rejectionOf, within } from "./helpers.js";
 
 type Listeners = { [K in keyof WebSocketEventMapLike]: Array<(event: WebSocketEventMapLike[K]) => void> };
 
@@ -33,8 +33,8 @@ class ScriptedSocket implements WebSocketLike {
     (this.listeners[type] as Array<(event: WebSocketEventMapLike[K]) => void>).push(listener);
   }
 
-  send(data: Uint8Array): void {
-    this.sent.push(data.slice());
+  send(data: Uint8Array | string): void {
+    this.sent.push(typeof data === "string" ? new TextEncoder().encode(data) : data.slice());
   }
 
   close(code?: number, reason?: string): void {
@@ -65,7 +65,11 @@ class ScriptedSocket implements WebSocketLike {
 
 const welcome = (overrides: Record<string, unknown> = {}) => ({
   type: "welcome",
-  protocol: 1,
+  protocol: 2,
+  resumeGraceMs: 30_000,
+  ackBytes: 65_536,
+  resumed: false,
+  received: 0,
   room: "room",
   slot: 0,
   parties: 2,
@@ -95,13 +99,13 @@ describe("scripted relay", () => {
   it("joins with the credentials in the URL and asks for ArrayBuffers", async () => {
     const connection = await openScripted((socket) => socket.text(welcome()));
     const socket = ScriptedSocket.last!;
-    expect(socket.url).toBe("ws://relay.test/ws?room=room&slot=0&token=token");
+    expect(socket.url).toBe("ws://relay.test/ws?room=room&slot=0&token=token&protocol=2");
     expect(socket.binaryType).toBe("arraybuffer");
     expect(connection.state).toBe("open");
   });
 
   it("refuses a relay speaking another protocol version", async () => {
-    const error = await rejectionOf(openScripted((socket) => socket.text(welcome({ protocol: 2 }))));
+    const error = await rejectionOf(openScripted((socket) => socket.text(welcome({ protocol: 1 }))));
     expect(error).toMatchObject({ name: "RelayError", code: "unsupported-protocol" });
     expect(ScriptedSocket.last!.closes).toHaveLength(1);
   });
@@ -172,5 +176,64 @@ describe("scripted relay", () => {
     socket.text({ type: "error", code: "bad-destination", message: "no", fatal: true });
     socket.closed(4006, "bad-destination");
     expect(await pending).toMatchObject({ name: "RelayError", code: "bad-destination", closeCode: 4006 });
+  });
+
+  it("resumes after a drop on the wire: resume=<received>, re-sends what the relay lacks, acks both ways", async () => {
+    const connection = await openScripted((socket) => {
+      socket.text(welcome({ ackBytes: 1_000_000 }));
+      socket.text({ type: "ready", roster: [0, 1] });
+    });
+    const first = ScriptedSocket.last!;
+    const states: string[] = [];
+    connection.on("connection", (event) => states.push(event.state));
+    // Two frames in, three frames out; the relay acknowledges the first of ours.
+    first.binary([1, 10]);
+    first.binary([1, 11]);
+    for (const byte of [20, 21, 22]) connection.send(1, Uint8Array.of(byte));
+    first.text({ type: "ack", received: 1 });
+    first.closed(1006);
+    expect(connection.state).toBe("reconnecting");
+    // Sent while reconnecting: kept, not written anywhere yet.
+    connection.send(1, Uint8Array.of(23));
+    await eventually(() => ScriptedSocket.last !== first, "a resume attempt");
+    const second = ScriptedSocket.last!;
+    expect(second.url).toBe("ws://relay.test/ws?room=room&slot=0&token=token&protocol=2&resume=2");
+    second.open();
+    // The relay had received two of our frames; it re-sends one frame we lack.
+    second.text(welcome({ resumed: true, received: 2, roster: [0, 1] }));
+    expect(second.sent).toEqual([Uint8Array.of(1, 22), Uint8Array.of(1, 23)]);
+    second.binary([1, 12]);
+    expect(connection.state).toBe("ready");
+    expect(states).toEqual(["reconnecting", "ready"]);
+    const got = [await connection.recv(1), await connection.recv(1), await connection.recv(1)];
+    expect(got.map((frame) => frame[0])).toEqual([10, 11, 12]);
+    await eventually(() => second.sent.length === 3, "an ack after the delay");
+    expect(new TextDecoder().decode(second.sent[2])).toBe('{"type":"ack","received":3}');
+    expect(first.sent).toEqual([Uint8Array.of(1, 20), Uint8Array.of(1, 21), Uint8Array.of(1, 22)]);
+  });
+
+  it("fails with the relay's code when a resume is refused, and with bad-relay-message on an impossible ack", async () => {
+    const connection = await openScripted((socket) => {
+      socket.text(welcome());
+      socket.text({ type: "ready", roster: [0, 1] });
+    });
+    const first = ScriptedSocket.last!;
+    const pending = rejectionOf(connection.recv(1));
+    first.closed(1006);
+    await eventually(() => ScriptedSocket.last !== first, "a resume attempt");
+    const second = ScriptedSocket.last!;
+    second.open();
+    second.text({ type: "error", code: "resume-failed", message: "session over", fatal: true });
+    second.closed(4011, "resume-failed");
+    expect(await pending).toMatchObject({ name: "RelayError", code: "resume-failed", closeCode: 4011 });
+    expect(connection.state).toBe("closed");
+
+    const other = await openScripted((socket) => {
+      socket.text(welcome());
+      socket.text({ type: "ready", roster: [0, 1] });
+    });
+    const waiting = rejectionOf(other.recv(1));
+    ScriptedSocket.last!.text({ type: "ack", received: 5 });
+    expect(await waiting).toMatchObject({ code: "bad-relay-message" });
   });
 });

@@ -8,9 +8,22 @@ import { createRoom, RelayConnection, type Room } from "../src/index.js";
 /** Default bound of every wait in the tests. */
 export const WAIT_MS = 5000;
 
+/**
+ * Per-address limits far above what a test file needs: every test party shares 127.0.0.1, which the
+ * relay's defaults would treat as one busy client.
+ */
+export const GENEROUS_LIMITS: RelayOptions = {
+  roomRatePerMinute: 100_000,
+  roomBurst: 10_000,
+  upgradeRatePerMinute: 1_000_000,
+  upgradeBurst: 100_000,
+  maxPendingRoomsPerAddress: 10_000,
+  maxConnectionsPerAddress: 100_000,
+};
+
 /** Starts a relay on 127.0.0.1 with a free port. */
 export function loopbackRelay(options: RelayOptions = {}): Promise<RelayHandle> {
-  return startRelay({ host: "127.0.0.1", port: 0, ...options });
+  return startRelay({ host: "127.0.0.1", port: 0, ...GENEROUS_LIMITS, ...options });
 }
 
 /** A room of `parties` slots with every slot joined through the SDK and ready. */

@@ -89,6 +89,22 @@ describe("createRoom", () => {
     expect((error as ConfigError).field).toBe("parties");
   });
 
+  it("sends the admission token as a bearer header when one is given", async () => {
+    const own = await loopbackRelay({ admissionTokens: ["operator-token"] });
+    try {
+      const missing = await rejectionOf(createRoom({ relay: own.url, parties: 2 }));
+      expect(missing).toMatchObject({ code: "admission-required", httpStatus: 401 });
+      const wrong = await rejectionOf(createRoom({ relay: own.url, parties: 2, admissionToken: "nope" }));
+      expect(wrong).toMatchObject({ code: "bad-admission-token", httpStatus: 403 });
+      const room = await createRoom({ relay: own.url, parties: 2, admissionToken: "operator-token" });
+      expect(room.tokens).toHaveLength(2);
+      const bad = await rejectionOf(createRoom({ relay: own.url, parties: 2, admissionToken: "has space" }));
+      expect(bad).toBeInstanceOf(ConfigError);
+    } finally {
+      await own.close();
+    }
+  });
+
   it("maps a relay refusal to RelayError with the relay's code and HTTP status", async () => {
     const own = await loopbackRelay({ maxRooms: 1 });
     await createRoom({ relay: own.url, parties: 2 });

@@ -43,8 +43,8 @@ use chorus_core::proto::tinytable::circuit::online::evaluate_sliced;
 use chorus_core::proto::tinytable::sbox::malicious as sbox_malicious;
 use chorus_core::proto::tinytable::sbox::tables::{self as aes_tables, AesTablePrep};
 use chorus_core::proto::tinytable::{
-    evaluate_malicious, prepare_circuit, IoSpec, MacWord, MaliciousAesPrep, MaliciousPrep, Reveal,
-    SlicedPrep, TrustedDealer,
+    evaluate_malicious, IoSpec, MacWord, MaliciousAesPrep, MaliciousPrep, PlannedCircuit, Reveal, SlicedPrep,
+    TrustedDealer,
 };
 use chorus_core::rng::{seeded_rng, session_rng};
 use chorus_native::loopback::{thread_cpu_time, LoopbackMesh};
@@ -291,11 +291,6 @@ fn run_once(
     let prep_started = Instant::now();
     let (material, prep_bytes) = deal(config, &batches, circuit, &io)?;
     let prep = prep_started.elapsed();
-    // The circuit path's evaluation plan depends on the public circuit only: made once per
-    // process, outside the timed region, as a service evaluating one circuit repeatedly does.
-    if config.path == Path::Circuit {
-        prepare_circuit(circuit);
-    }
     let material: Arc<[Mutex<Option<Material>>; 2]> = Arc::new(material.map(|m| Mutex::new(Some(m))));
 
     let mesh = LoopbackMesh::new(2)?;
@@ -311,6 +306,9 @@ fn run_once(
         async move {
             let (mut net, flush) = mesh.connect(p, b"chorus/bench/tinytable", &secret, TIMEOUT).await?;
             let material = material[p].lock().expect("material").take().ok_or("material missing")?;
+            // The circuit path's evaluation plan depends on the public circuit only: made once,
+            // outside the timed region, as a service evaluating one circuit repeatedly does.
+            let circuit = PlannedCircuit::new(&circuit);
             barrier.wait().await;
             let before = net.stats();
             let cpu_before = thread_cpu_time();
@@ -372,7 +370,7 @@ async fn online<N: Network>(
     material: &Material,
     key: &Block,
     plaintext: &[Block],
-    circuit: &Circuit,
+    circuit: &PlannedCircuit<'_>,
 ) -> Result<Vec<Block>, String> {
     let batch = if mode == "amortized" { plaintext.len() } else { 1 };
     let mut out = Vec::with_capacity(plaintext.len());

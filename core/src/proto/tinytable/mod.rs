@@ -51,7 +51,7 @@ pub mod spec;
 
 pub use circuit::malicious::evaluate_malicious;
 pub use circuit::malicious_prep::MaliciousPrep;
-pub use circuit::online::prepare_circuit;
+pub use circuit::online::PlannedCircuit;
 pub use circuit::prep::{BinaryPrep, Preprocessing};
 pub use circuit::slice::SlicedPrep;
 pub use error::{MacCheck, Step, TinyTableError};

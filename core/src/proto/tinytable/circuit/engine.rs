@@ -13,8 +13,7 @@ use crate::proto::tinytable::circuit::slice::{lane_words, lookup, pack, unpack};
 use crate::proto::tinytable::error::{Step, TinyTableError};
 use crate::proto::tinytable::msg::{recv, send};
 use crate::proto::tinytable::spec::IoSpec;
-use core::cell::RefCell;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 /// What a protocol does with the table bits opened in one AND layer.
 pub(crate) trait Openings {
@@ -149,53 +148,45 @@ impl SlotPlan {
     }
 }
 
-thread_local! {
-    /// The plan of the circuit last evaluated on this thread, with a copy of that circuit. Both
-    /// parties of a session, and every batch after the first, evaluate the same circuit, and
-    /// planning AES-128 costs about a fifth of evaluating 1024 instances; comparing the circuit
-    /// with the copy is a sequential pass, far cheaper than planning again.
-    static LAST_PLAN: RefCell<Option<(Circuit, Arc<SlotPlan>)>> = const { RefCell::new(None) };
+/// A circuit together with its bit-sliced evaluation plan: which storage slot holds each wire
+/// when, a function of the public circuit only. Whoever evaluates one circuit many times (a job,
+/// a benchmark) plans it once and passes this value to every online phase; a bare `&Circuit`
+/// converts into a freshly planned one.
+#[derive(Clone)]
+pub struct PlannedCircuit<'c> {
+    circuit: &'c Circuit,
+    plan: Arc<SlotPlan>,
 }
 
-/// The plan made last in this process, for threads that have not planned that circuit yet (each
-/// party of a session, and each session, may run on a thread of its own).
-static SHARED_PLAN: Mutex<Option<(Circuit, Arc<SlotPlan>)>> = Mutex::new(None);
-
-/// The slot plan of `circuit`: this thread's last plan if its circuit is equal, else the
-/// process's last plan if its circuit is equal, else a new plan (which both then keep).
-fn plan_for(circuit: &Circuit) -> Arc<SlotPlan> {
-    LAST_PLAN.with(|cell| {
-        if let Some((planned, plan)) = &*cell.borrow() {
-            if planned == circuit {
-                return Arc::clone(plan);
-            }
-        }
-        let plan = shared_plan_for(circuit);
-        *cell.borrow_mut() = Some((circuit.clone(), Arc::clone(&plan)));
-        plan
-    })
-}
-
-fn shared_plan_for(circuit: &Circuit) -> Arc<SlotPlan> {
-    // The plan is a function of the public circuit, so a poisoned lock's value is still valid.
-    // Planning under the lock makes a second thread asking for the same circuit wait and reuse it.
-    let mut shared = SHARED_PLAN.lock().unwrap_or_else(PoisonError::into_inner);
-    if let Some((planned, plan)) = &*shared {
-        if planned == circuit {
-            return Arc::clone(plan);
-        }
+impl<'c> PlannedCircuit<'c> {
+    /// Plans the evaluation of `circuit` (for AES-128, about a fifth of the online work of a batch
+    /// of 1024 instances, hence worth doing once).
+    pub fn new(circuit: &'c Circuit) -> Self {
+        PlannedCircuit { circuit, plan: Arc::new(SlotPlan::new(circuit)) }
     }
-    let plan = Arc::new(SlotPlan::new(circuit));
-    *shared = Some((circuit.clone(), Arc::clone(&plan)));
-    plan
+
+    /// The planned circuit.
+    pub fn circuit(&self) -> &'c Circuit {
+        self.circuit
+    }
 }
 
-/// Plans the bit-sliced evaluation of `circuit` ahead of an online phase: which storage slot holds
-/// each wire when (a function of the public circuit only, like parsing it). Evaluations of an
-/// equal circuit on any thread of this process then reuse the plan until another circuit is
-/// planned; without this call the first evaluation on each thread plans it.
-pub(crate) fn prepare_circuit(circuit: &Circuit) {
-    plan_for(circuit);
+impl core::fmt::Debug for PlannedCircuit<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("PlannedCircuit").field("slots", &self.plan.slots).finish()
+    }
+}
+
+impl<'c> From<&'c Circuit> for PlannedCircuit<'c> {
+    fn from(circuit: &'c Circuit) -> Self {
+        PlannedCircuit::new(circuit)
+    }
+}
+
+impl<'c> From<&PlannedCircuit<'c>> for PlannedCircuit<'c> {
+    fn from(planned: &PlannedCircuit<'c>) -> Self {
+        planned.clone()
+    }
 }
 
 /// Masked wire values after evaluation: the slots of the input and output wires.
@@ -226,14 +217,14 @@ pub(crate) struct EngineInput<'a> {
 /// Runs the input exchange and every AND layer; returns the masked values of the output wires.
 pub(crate) async fn evaluate_masked<N: Network, O: Openings>(
     net: &mut N,
-    circuit: &Circuit,
+    planned: &PlannedCircuit<'_>,
     input: EngineInput<'_>,
     openings: &mut O,
 ) -> Result<MaskedWires, TinyTableError> {
     let party = net.party();
     let n = input.instances;
     let l = lane_words(n);
-    let plan = plan_for(circuit);
+    let (circuit, plan) = (planned.circuit, Arc::clone(&planned.plan));
     let mut wires = vec![0u64; plan.slots * l];
 
     let mine = input.io.owned_input_wires(circuit, party);
@@ -313,34 +304,16 @@ mod tests {
 
     /// Slot reuse shrinks the working set of AES-128 far below one word row per wire; correctness
     /// of the renaming is covered by every evaluation test of the module.
-    /// The per-thread plan cache hands out the plan of an equal circuit only.
+    /// A planned circuit converted again shares its plan; a bare circuit is planned afresh.
     #[test]
-    fn plan_cache_matches_the_circuit() {
+    fn planned_circuit_shares_its_plan() {
         let aes = crate::circuit::aes_gen::aes128_circuit().expect("generator");
-        let small = Circuit::new(
-            3,
-            vec![1, 1],
-            vec![1],
-            vec![crate::circuit::Gate::And(AndGate { a: 0, b: 1, out: 2 })],
-        )
-        .expect("one AND gate");
-        let first = plan_for(&aes);
-        assert!(Arc::ptr_eq(&first, &plan_for(&aes.clone())), "equal circuit reuses this thread's plan");
-        let other = plan_for(&small);
-        assert_eq!((other.and_gates.len(), other.linear_gates.len()), (1, 0));
-        // Back to AES: from the process's last plan or planned again (tests on other threads plan
-        // too), the plan is the same.
-        let again = plan_for(&aes);
-        assert_eq!(again.and_gates.len(), first.and_gates.len());
-        assert_eq!(again.slot_of, first.slot_of);
-        // Another thread gets an equal plan, and keeps it as its own.
-        std::thread::scope(|scope| {
-            scope.spawn(|| {
-                let theirs = plan_for(&aes);
-                assert_eq!(theirs.slot_of, first.slot_of);
-                assert!(Arc::ptr_eq(&theirs, &plan_for(&aes)));
-            });
-        });
+        let planned = PlannedCircuit::new(&aes);
+        let again = PlannedCircuit::from(&planned);
+        assert!(Arc::ptr_eq(&planned.plan, &again.plan));
+        let fresh = PlannedCircuit::from(&aes);
+        assert!(!Arc::ptr_eq(&planned.plan, &fresh.plan));
+        assert_eq!(fresh.plan.slot_of, planned.plan.slot_of);
     }
 
     #[test]

@@ -19,9 +19,9 @@
 //! must guess an independent `k`-bit string: detected except with probability `2^-k` before it sees
 //! any output.
 
-use crate::circuit::{AndGate, Circuit};
+use crate::circuit::AndGate;
 use crate::net::Network;
-use crate::proto::tinytable::circuit::engine::{evaluate_masked, EngineInput, Openings};
+use crate::proto::tinytable::circuit::engine::{evaluate_masked, EngineInput, Openings, PlannedCircuit};
 use crate::proto::tinytable::circuit::malicious_prep::{output_positions, MaliciousPrep};
 use crate::proto::tinytable::circuit::online::Outputs;
 use crate::proto::tinytable::circuit::opened_macs::{Backend, OpenedMacs};
@@ -51,13 +51,15 @@ impl<M: MacWord> Openings for MacAccumulator<'_, M> {
 /// docs). `inputs[i]` holds this party's input values of instance `i`, one per owned input value.
 /// Returns, per instance and output value, `Some(bits)` if revealed to this party; returns
 /// [`TinyTableError::MacCheckFailed`] (and reveals nothing) if the peer deviated.
-pub async fn evaluate_malicious<N: Network, M: MacWord>(
+pub async fn evaluate_malicious<'c, N: Network, M: MacWord>(
     net: &mut N,
-    circuit: &Circuit,
+    circuit: impl Into<PlannedCircuit<'c>>,
     prep: &MaliciousPrep<M>,
     inputs: &[Vec<Vec<bool>>],
 ) -> Result<Vec<Outputs>, TinyTableError> {
     check_two_parties(net)?;
+    let planned = circuit.into();
+    let circuit = planned.circuit();
     let party = net.party();
     let n = inputs.len();
     prep.check(circuit, party, n)?;
@@ -71,7 +73,7 @@ pub async fn evaluate_malicious<N: Network, M: MacWord>(
     };
     let macs = OpenedMacs::new(&prep.own_macs, &prep.peer_keys, Backend::detect());
     let mut acc = MacAccumulator { instances: n, macs };
-    let wires = evaluate_masked(net, circuit, input, &mut acc).await?;
+    let wires = evaluate_masked(net, &planned, input, &mut acc).await?;
 
     let (sent, expected) = acc.macs.finish();
     let mut msg = Vec::with_capacity(M::BYTES);

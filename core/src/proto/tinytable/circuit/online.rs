@@ -22,29 +22,20 @@
 //! lookups as bitwise selects, messages packed gate after gate (`n` bits per gate).
 
 use super::prep::BinaryPrep;
-use crate::circuit::Circuit;
 use crate::net::Network;
 use crate::proto::tinytable::circuit::engine::{evaluate_masked, EngineInput, Unchecked};
 use crate::proto::tinytable::circuit::slice::{lane_words, slice_inputs, unslice_outputs, SlicedPrep};
 use crate::proto::tinytable::error::TinyTableError;
 use crate::proto::tinytable::msg::check_two_parties;
 
-/// The outputs of one instance for one party: per output value, its bits if revealed to the party.
-pub type Outputs = Vec<Option<Vec<bool>>>;
+pub use crate::proto::tinytable::circuit::slice::Outputs;
 
-/// Plans the bit-sliced evaluation of `circuit` ahead of its online phases (passive and
-/// malicious): which storage slot holds each wire when, a function of the public circuit only.
-/// Evaluations of an equal circuit on any thread of this process reuse the plan until another
-/// circuit is planned. Optional: without it, the first evaluation on each thread plans (for
-/// AES-128 about a fifth of the online time of a batch of 1024).
-pub fn prepare_circuit(circuit: &Circuit) {
-    crate::proto::tinytable::circuit::engine::prepare_circuit(circuit);
-}
+pub use crate::proto::tinytable::circuit::engine::PlannedCircuit;
 
 /// Evaluates one instance of `circuit`; see [`evaluate_batch`].
-pub async fn evaluate<N: Network>(
+pub async fn evaluate<'c, N: Network>(
     net: &mut N,
-    circuit: &Circuit,
+    circuit: impl Into<PlannedCircuit<'c>>,
     prep: &BinaryPrep,
     inputs: &[Vec<bool>],
 ) -> Result<Outputs, TinyTableError> {
@@ -60,9 +51,9 @@ pub async fn evaluate<N: Network>(
 /// value is revealed to this party, else `None`. The material is transposed into the bit-sliced
 /// layout first ([`SlicedPrep::from_instances`]); callers that evaluate often should keep material
 /// in that layout and call [`evaluate_sliced`].
-pub async fn evaluate_batch<N: Network>(
+pub async fn evaluate_batch<'c, N: Network>(
     net: &mut N,
-    circuit: &Circuit,
+    circuit: impl Into<PlannedCircuit<'c>>,
     preps: &[BinaryPrep],
     inputs: &[Vec<Vec<bool>>],
 ) -> Result<Vec<Outputs>, TinyTableError> {
@@ -70,19 +61,22 @@ pub async fn evaluate_batch<N: Network>(
     if preps.is_empty() {
         return Ok(Vec::new());
     }
-    let sliced = SlicedPrep::from_instances(circuit, preps)?;
-    evaluate_sliced(net, circuit, &sliced, inputs).await
+    let planned = circuit.into();
+    let sliced = SlicedPrep::from_instances(planned.circuit(), preps)?;
+    evaluate_sliced(net, &planned, &sliced, inputs).await
 }
 
 /// Evaluates the `prep.instances()` instances of a bit-sliced batch (see [`evaluate_batch`] for
 /// the input and output formats): 64 instances per machine word, table lookups as bitwise selects.
-pub async fn evaluate_sliced<N: Network>(
+pub async fn evaluate_sliced<'c, N: Network>(
     net: &mut N,
-    circuit: &Circuit,
+    circuit: impl Into<PlannedCircuit<'c>>,
     prep: &SlicedPrep,
     inputs: &[Vec<Vec<bool>>],
 ) -> Result<Vec<Outputs>, TinyTableError> {
     check_two_parties(net)?;
+    let planned = circuit.into();
+    let circuit = planned.circuit();
     let party = net.party();
     let n = inputs.len();
     prep.check(circuit, party, n)?;
@@ -94,7 +88,7 @@ pub async fn evaluate_sliced<N: Network>(
         input_masks: &prep.input_masks,
         inputs: &bits,
     };
-    let wires = evaluate_masked(net, circuit, input, &mut Unchecked).await?;
+    let wires = evaluate_masked(net, &planned, input, &mut Unchecked).await?;
     let l = lane_words(n);
     let revealed = prep.io.revealed_output_wires(circuit, party);
     let mut clear = vec![0u64; revealed.len() * l];

@@ -16,6 +16,9 @@ use crate::net::PartyId;
 use crate::proto::tinytable::error::TinyTableError;
 use crate::proto::tinytable::spec::IoSpec;
 
+/// The outputs of one instance for one party: per output value, its bits if revealed to the party.
+pub type Outputs = Vec<Option<Vec<bool>>>;
+
 /// Number of 64-lane words for `n` instances.
 pub(crate) fn lane_words(n: usize) -> usize {
     n.div_ceil(64)
@@ -286,7 +289,7 @@ pub(crate) fn unslice_outputs(
     party: PartyId,
     clear: &[u64],
     n: usize,
-) -> Vec<crate::proto::tinytable::circuit::online::Outputs> {
+) -> Vec<Outputs> {
     let l = lane_words(n);
     (0..n)
         .map(|instance| {

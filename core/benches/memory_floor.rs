@@ -242,7 +242,7 @@ mod bench {
             }
             acc
         }
-        if !std::arch::is_x86_feature_detected!("aes") {
+        if !chorus_core::arch::Cpu::detected().aes {
             return;
         }
         let parties: [Material<u128>; 2] = core::array::from_fn(|p| material(16, 7 + p as u64));

@@ -207,9 +207,8 @@ mod aesni {
     /// Whether this CPU has the instructions (and the portable path is not forced).
     #[inline]
     pub(super) fn available() -> bool {
-        !cfg!(feature = "force-portable")
-            && std::is_x86_feature_detected!("aes")
-            && std::is_x86_feature_detected!("ssse3")
+        let cpu = crate::arch::cpu();
+        cpu.aes && cpu.ssse3
     }
 
     /// [`super::round_linear_bytes`] with AES-NI.

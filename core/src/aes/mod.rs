@@ -12,6 +12,7 @@
 //! The plain cipher is constant time: the S-box is computed by a fixed addition chain for x^254 and
 //! bit rotations, never by a table indexed with key or state bytes.
 
+pub mod fips197;
 pub mod key_schedule;
 pub mod linear;
 pub mod sbox;

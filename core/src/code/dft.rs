@@ -71,7 +71,7 @@ impl Kernel {
     /// The fastest kernel this CPU supports (the portable one under `force-portable`).
     pub(crate) fn detect() -> Self {
         #[cfg(all(target_arch = "x86_64", not(feature = "force-portable")))]
-        if std::arch::is_x86_feature_detected!("ssse3") {
+        if crate::arch::cpu().ssse3 {
             return Kernel::Ssse3;
         }
         Kernel::Portable
@@ -108,7 +108,7 @@ impl<const P: usize> SmallDft<P> {
             Kernel::Portable => self.apply_lanes_portable(data, active),
             #[cfg(all(target_arch = "x86_64", not(feature = "force-portable")))]
             // SAFETY: `Kernel::Ssse3` is only constructed by `Kernel::detect` after
-            // `is_x86_feature_detected!("ssse3")` returned true.
+            // `crate::arch::cpu()` reported SSSE3.
             Kernel::Ssse3 => unsafe { self.apply_lanes_ssse3(data) },
         }
     }

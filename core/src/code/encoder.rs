@@ -17,11 +17,10 @@ pub enum Encoder {
 impl Encoder {
     /// The encoder to use for the (255, 85) code on this platform: the FFT everywhere.
     ///
-    /// Measured with `cargo bench -p chorus-core --bench code` on x86-64 (see the table in the
-    /// [`super`] module docs): FFT 1.63 µs median (0.91 µs fastest sample) against 7.49 µs for
-    /// the matrix, and with the `force-portable` feature, which is the code path wasm32 runs,
-    /// 11.7 µs (4.1 µs) against 20.3 µs (7.8 µs). The FFT needs a third of the products (4824
-    /// against 14450), so it wins on both paths. This is a build-time choice, not a run-time race;
+    /// The FFT needs a third of the products (4824 against 14450) and was the faster one in
+    /// `cargo bench -p chorus-core --bench code` with and without the `force-portable` feature
+    /// (the code path wasm32 runs; figures in `docs/performance.md`). This is a build-time choice,
+    /// not a run-time race;
     /// re-measure when the SIMD bulk operations land, because they speed up the matrix encoder
     /// (and only the twist of the FFT).
     pub const fn fastest_for_platform() -> Self {

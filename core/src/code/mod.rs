@@ -43,33 +43,10 @@
 //!
 //! # Speed
 //!
-//! `cargo bench -p chorus-core --bench code` (criterion, 100 samples), on the shared 2-core x86-64
-//! build machine (Xeon @ 2.5 GHz, SSSE3/AVX2, no GFNI) with the portable bulk field operations of
-//! this branch. Other builds kept the machine at a load average of 4–8 during the run, so medians
-//! include time slicing; the fastest criterion sample (each averages many iterations) estimates an
-//! unshared core. Times per operation:
-//!
-//! | operation                         | median   | fastest sample |
-//! |-----------------------------------|----------|----------------|
-//! | (255, 85) encode, FFT (SSSE3)     | 1.63 µs  | 0.91 µs        |
-//! | (255, 85) encode, matrix          | 7.49 µs  | 7.43 µs        |
-//! | (255, 85) check C, FFT            | 1.36 µs  | 0.90 µs        |
-//! | (255, 85) check C, matrix         | 12.7 µs  | 7.53 µs        |
-//! | (255, 169) check C*, FFT          | 1.52 µs  | 0.92 µs        |
-//! | (255, 169) check C*, matrix       | 24.7 µs  | 9.20 µs        |
-//! | (255, 85) bit encoding (§4.5)     | 1.74 µs  | 0.86 µs        |
-//! | (256, 120) encode, matrix         | 16.8 µs  | 8.05 µs        |
-//! | (256, 120) check C, matrix        | 17.2 µs  | 7.97 µs        |
-//! | (256, 239) check C*, matrix       | 8.49 µs  | 4.17 µs        |
-//! | (256, 120) bit encoding (§4.5)    | 1.86 µs  | 0.90 µs        |
-//!
-//! So the (255, 85) FFT encoder does about 610,000 encodings per second on one core at the
-//! median under load and about 1.1 million on an unshared core (≥ 500,000 targeted). With the
-//! `force-portable` feature (the code path wasm32 takes; run with
-//! `cargo bench -p chorus-core --features force-portable --bench code`) the FFT encoder took
-//! 11.7 µs median / 4.1 µs fastest and the matrix encoder 20.3 µs / 7.8 µs, so the portable FFT
-//! alone does not reach the target. The matrix encoder speeds up with the SIMD bulk operations of
-//! the field module once merged; [`Encoder::fastest_for_platform`] should then be re-measured.
+//! `cargo bench -p chorus-core --bench code` measures every encoder and membership check, with
+//! `--features force-portable` for the code path wasm32 takes; the figures are in
+//! `docs/performance.md`. The (255, 85) FFT needs a third of the products of the matrix encoder
+//! (4824 against 14450) and is the faster one on both paths.
 
 mod bit_encode;
 mod dft;

@@ -4,9 +4,9 @@
 //! coefficient of x^i). [`Gf64`](super::Gf64), [`Gf128`](super::Gf128) and the runtime-described
 //! [`BinaryField`](super::BinaryField) all multiply through this module, then reduce.
 //!
-//! Backends, chosen once per call by [`Backend::detect`] (the only place that looks at the CPU):
-//! - [`Backend::Pclmulqdq`]: x86-64 `PCLMULQDQ`, selected at run time with
-//!   `is_x86_feature_detected!`, so binaries run on any x86-64;
+//! Backends, chosen by [`Backend::detect`] from [`crate::arch::cpu`] (detected once per process):
+//! - [`Backend::Pclmulqdq`]: x86-64 `PCLMULQDQ`, selected at run time, so binaries run on any
+//!   x86-64;
 //! - [`Backend::Portable`]: constant-time integer code everywhere else (wasm32 included), and
 //!   everywhere when the `force-portable` feature is on.
 //!
@@ -218,7 +218,7 @@ impl Backend {
     fn native() -> Option<Self> {
         #[cfg(target_arch = "x86_64")]
         {
-            if std::is_x86_feature_detected!("pclmulqdq") {
+            if crate::arch::Cpu::detected().pclmulqdq {
                 return Some(Backend::Pclmulqdq);
             }
         }

@@ -51,9 +51,10 @@ impl Gf256Backend {
     #[cfg(target_arch = "x86_64")]
     pub fn available() -> &'static [Self] {
         use Gf256Backend::*;
-        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("ssse3") {
+        let cpu = crate::arch::Cpu::detected();
+        if cpu.avx2 && cpu.ssse3 {
             &[Portable, Ssse3, Avx2]
-        } else if std::is_x86_feature_detected!("ssse3") {
+        } else if cpu.ssse3 {
             &[Portable, Ssse3]
         } else {
             &[Portable]

@@ -7,9 +7,7 @@ use crate::net::memory::run_session;
 use crate::net::secure::{SecureConfig, SecureNetwork};
 use crate::rng::seeded_rng;
 
-const FIPS_KEY: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
-const FIPS_PT: &str = "00112233445566778899aabbccddeeff";
-const FIPS_CT: &str = "69c4e0d86a7b0430d8cdb78070b4c55a";
+use crate::aes::fips197::{CIPHERTEXT as FIPS_CT, KEY as FIPS_KEY, PLAINTEXT as FIPS_PT};
 
 fn spec(blocks: usize, key_holders: Vec<PartyId>, reveal_to: Vec<PartyId>) -> AesJobSpec {
     AesJobSpec {
@@ -50,11 +48,11 @@ fn fips197_with_key_split_between_two_parties() {
     let inputs = [
         AesJobInput { key_share: Some(mask.to_vec()), plaintext: None },
         AesJobInput { key_share: Some(xor_split(&FIPS_KEY, &mask)), plaintext: None },
-        AesJobInput { key_share: None, plaintext: Some(hex::decode(FIPS_PT).unwrap()) },
+        AesJobInput { key_share: None, plaintext: Some(FIPS_PT.to_vec()) },
     ];
     for (p, out) in run_all([s.clone(), s.clone(), s], inputs).into_iter().enumerate() {
         let out = out.unwrap_or_else(|e| panic!("party {p}: {e}"));
-        assert_eq!(hex::encode(out.ciphertext.expect("revealed to all")), FIPS_CT, "party {p}");
+        assert_eq!(out.ciphertext.expect("revealed to all")[..], FIPS_CT, "party {p}");
         // MAESTRO Table 1, GF(2^8)-circuit: 5120 bits per party per block, 30 rounds.
         assert_eq!(out.rounds_stats.bytes_sent * 8, 5120, "party {p}");
         assert_eq!(out.rounds_stats.rounds, 30, "party {p}");
@@ -202,7 +200,7 @@ fn inputs_never_show_in_debug_output() {
 #[test]
 fn every_sbox_variant_matches_fips197_and_the_plain_cipher() {
     let mask = [0x3c; 16];
-    let mut plaintext = hex::decode(FIPS_PT).unwrap();
+    let mut plaintext = FIPS_PT.to_vec();
     plaintext.extend_from_slice(&[0x42; 16]);
     let mut expected = [[0u8; 16], [0x42; 16]];
     expected[0].copy_from_slice(&plaintext[..16]);
@@ -224,7 +222,7 @@ fn every_sbox_variant_matches_fips197_and_the_plain_cipher() {
                 let out = out.unwrap_or_else(|e| panic!("{what}: {e}"));
                 let revealed = out.ciphertext.expect("revealed to all");
                 if direction == Direction::Encrypt {
-                    assert_eq!(hex::encode(&revealed[..16]), FIPS_CT, "{what}");
+                    assert_eq!(revealed[..16][..], FIPS_CT, "{what}");
                 }
                 assert_eq!(revealed, output, "{what}");
             }
@@ -251,12 +249,12 @@ fn malicious_reveal_to_one_party_verifies_before_revealing() {
     let inputs = [
         AesJobInput { key_share: Some(vec![0x11; 16]), plaintext: None },
         AesJobInput { key_share: Some(xor_split(&FIPS_KEY, &[0x11; 16])), plaintext: None },
-        AesJobInput { key_share: None, plaintext: Some(hex::decode(FIPS_PT).unwrap()) },
+        AesJobInput { key_share: None, plaintext: Some(FIPS_PT.to_vec()) },
     ];
     let outs = run_all([s.clone(), s.clone(), s], inputs);
     assert_eq!(outs[0].as_ref().unwrap().ciphertext, None);
     assert_eq!(outs[1].as_ref().unwrap().ciphertext, None);
-    assert_eq!(hex::encode(outs[2].as_ref().unwrap().ciphertext.as_ref().unwrap()), FIPS_CT);
+    assert_eq!(outs[2].as_ref().unwrap().ciphertext.as_ref().unwrap()[..], FIPS_CT);
 }
 
 #[test]

@@ -231,17 +231,10 @@ impl TinyTableJobError {
 /// block per opened entry online) or the strings themselves (`false`, `4 · ANDs · 2k` bits per
 /// instance); see [`crate::proto::tinytable::circuit::malicious_prep`] for both forms. Every party decodes
 /// both ([`prep_codec`] tags the form), so this is the one place the jobs choose. Seeded on every
-/// target, from measurements on the 2-vCPU benchmark VM (AES-128, trusted dealer):
-///
-/// - native, batch 1024 (`chorus-bench-tinytable`, AES-NI): the dealer takes about 0.9 s seeded
-///   against 1.4–2.7 s stored and sends a third (k = 64) or half (k = 32) of the bytes; online,
-///   seeded takes less CPU at k = 64 (94–135 against 127–193 µs per AES-128, both parties) and
-///   about as much at k = 32 (82–130 against 75–131 µs, stored often a little lower), far less
-///   than the dealing it saves;
-/// - WASM through the SDK, whole jobs (`scripts/bench-sdk-tinytable.mjs`, dealing included):
-///   k = 64, 16 blocks, 30 ms per AES-128 seeded against 57 ms stored (the verifiers' software
-///   AES costs less than dealing and shipping 400 KiB more per AES-128 and party); k = 32 about
-///   27 ms either way.
+/// target: the dealer sends a third (k = 64) or half (k = 32) of the bytes, and the verifier's
+/// AES per opened entry costs less online than streaming the stored strings natively and far less
+/// than dealing and shipping them in WASM (`docs/performance.md`, "Seeded or stored verification
+/// strings", has the measurements and commands).
 pub const SEEDED_VERIFIER_KEYS: bool = true;
 
 /// Width `k` of the authentication strings of malicious binary-circuit TinyTable (Fig. 3/5): a

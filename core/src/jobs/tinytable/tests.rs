@@ -12,9 +12,7 @@ use crate::net::secure::{SecureConfig, SecureNetwork};
 use crate::proto::tinytable::Reveal;
 use crate::rng::seeded_rng;
 
-pub(super) const FIPS_KEY: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
-pub(super) const FIPS_PT: &str = "00112233445566778899aabbccddeeff";
-pub(super) const FIPS_CT: &str = "69c4e0d86a7b0430d8cdb78070b4c55a";
+pub(super) use crate::aes::fips197::{CIPHERTEXT as FIPS_CT, KEY as FIPS_KEY, PLAINTEXT as FIPS_PT};
 
 pub(super) fn aes_spec(
     blocks: usize,
@@ -66,16 +64,13 @@ fn fips197_with_the_key_split_between_both_parties() {
     let s = aes_spec(1, vec![0, 1], 1, vec![0, 1]);
     let inputs = [
         TinyTableAesInput { key_share: Some(mask.to_vec()), plaintext: None },
-        TinyTableAesInput {
-            key_share: Some(xor(&FIPS_KEY, &mask)),
-            plaintext: Some(hex::decode(FIPS_PT).unwrap()),
-        },
+        TinyTableAesInput { key_share: Some(xor(&FIPS_KEY, &mask)), plaintext: Some(FIPS_PT.to_vec()) },
         TinyTableAesInput::default(),
     ];
     let outs = run_aes([s.clone(), s.clone(), s], inputs);
     for (p, out) in outs.iter().take(2).enumerate() {
         let out = out.as_ref().unwrap_or_else(|e| panic!("party {p}: {e}"));
-        assert_eq!(hex::encode(out.ciphertext.as_ref().expect("revealed")), FIPS_CT, "party {p}");
+        assert_eq!(out.ciphertext.as_ref().expect("revealed")[..], FIPS_CT, "party {p}");
         // Online: 16 masked bytes per owned input value (party 0: its key share; party 1: its key
         // share and the plaintext) plus 820 bytes of AND-layer openings (proto::tinytable::online
         // docs), in 1 + 60 rounds.
@@ -112,11 +107,11 @@ fn keyed_circuit_matches_the_plain_circuit() {
     let plain = aes_gen::aes128_circuit().unwrap();
     assert_eq!(circuit.gate_counts().and, plain.gate_counts().and);
     assert_eq!(circuit.and_depth(), plain.and_depth());
-    let pt = hex::decode(FIPS_PT).unwrap();
+    let pt = FIPS_PT.to_vec();
     let mask = [0x11u8; 16];
     let out =
         circuit.evaluate(&[value_bits(&mask), value_bits(&xor(&FIPS_KEY, &mask)), value_bits(&pt)]).unwrap();
-    assert_eq!(hex::encode(output_bytes(&out[0]).unwrap()), FIPS_CT);
+    assert_eq!(output_bytes(&out[0]).unwrap()[..], FIPS_CT);
 }
 
 #[test]

@@ -146,14 +146,7 @@ impl ByteLinear {
 /// Whether [`ByteLinear`] uses its SIMD path (the one place this is decided).
 #[inline]
 pub(super) fn simd_available() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        !cfg!(feature = "force-portable") && std::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    crate::arch::cpu().avx2
 }
 
 /// The AVX2 nibble-table path of [`ByteLinear`].

@@ -441,10 +441,7 @@ impl Kernels {
     /// The fastest kernels for this CPU.
     fn detect() -> Self {
         let backend = Backend::detect();
-        #[cfg(target_arch = "x86_64")]
-        let avx2 = std::is_x86_feature_detected!("avx2");
-        #[cfg(not(target_arch = "x86_64"))]
-        let avx2 = false;
+        let avx2 = crate::arch::cpu().avx2;
         Kernels { backend, avx2 }
     }
 

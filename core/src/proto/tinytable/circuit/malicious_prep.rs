@@ -14,27 +14,14 @@
 //!     (`mac::SeededKeys`), so the online verifier reads no key material and computes
 //!     only the strings of opened entries (one AES block each).
 //!
-//! Which is faster online depends on the machine. The accumulation loop (`opened_macs`)
-//! streams, per gate and instance, the 4 own strings and, if stored, the 8 verification strings
-//! (96 bytes for k = 64), and reads one of each; on the 2-core benchmark VM (Cascade Lake, KVM,
-//! about 8 GB/s of single-core streaming read) that stored loop is bound by the memory stream:
-//! about 55 µs of CPU per party and AES-128 at k = 64 and 30 µs at k = 32 at batch 1024, close to
-//! 600 KiB resp. 300 KiB at 8–10 GB/s (a layout with 25% fewer streamed bytes was measured before
-//! without a clear gain; grouping its prefetches per cache line was slower). Seeded strings trade
-//! the 400 / 200 KiB of verification strings for one AES-128 block per opened entry; with the
-//! fused AES-NI loop (8 blocks interleaved, about 26 µs of AES per party and AES-128 at best) the
-//! same measurement gave about 36 µs at k = 64 (faster than stored) and 33 µs at k = 32 (on par),
-//! against 86 / 58 µs through the `aes` crate's block API (the portable path). Since then the
-//! AES-NI loop runs one call per gate and spreads 8 lanes' indices at once (`opened_macs`); in
-//! isolation (one thread, 6400 gates of 1024 instances) it took about 37 µs (k = 64) and 32 µs
-//! (k = 32) per AES-128 with the own strings streamed from memory, 28 µs with them in cache, and
-//! the 6400 AES-128 blocks alone 21 µs on that VM. With both parties on that VM at once the loop
-//! took 40–46 µs per party and AES-128 (k = 64 and 32 alike, own strings in cache or not): the two
-//! parties share one machine's caches and memory, though not its AES units (two threads of pure
-//! fixed-key AES ran each at its own full speed there). [`super::TrustedDealer::malicious_batch`]
+//! Which is faster online depends on the machine. The accumulation loop (`opened_macs`) streams,
+//! per gate and instance, the 4 own strings and, if stored, the 8 verification strings (96 bytes
+//! for k = 64), and reads one of each: the stored form is bound by the memory stream. The seeded
+//! form trades those verification strings for one AES-128 block per opened entry, run by a fused
+//! AES-NI loop where the CPU has it. [`crate::proto::tinytable::TrustedDealer::malicious_batch`]
 //! keeps the explicit representation (the one [`crate::proto::tinytable::prep::fig8`] produces);
-//! `crate::jobs::tinytable::SEEDED_VERIFIER_KEYS` is where the jobs choose the seeded form (less
-//! dealing and material on every target; its docs give the measurements).
+//! `crate::jobs::tinytable::SEEDED_VERIFIER_KEYS` is where the jobs choose the seeded form
+//! (measurements in `docs/performance.md`).
 //!
 //! Sizes per party and instance (table bits and strings; masks excluded as in the paper):
 //! - prover part: `4 · ANDs · (1 + k)` bits ([`MaliciousPrep::prover_bits_per_instance`]);

@@ -67,7 +67,7 @@ impl Backend {
     /// The hardware backend, if this CPU has one.
     fn native() -> Option<Self> {
         #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("aes") && std::is_x86_feature_detected!("sse4.1") {
+        if crate::arch::Cpu::detected().aes && crate::arch::Cpu::detected().sse41 {
             return Some(Backend::AesNi);
         }
         None
@@ -245,9 +245,9 @@ mod x86 {
     /// strings are prefetched together.
     const GROUP: usize = 8;
 
-    /// How far ahead (in instances) the AES-NI loop prefetches own strings: it spends about 4 ns
-    /// per instance, so [`super::PREFETCH_INSTANCES`] would be only about 130 ns, close to one memory
-    /// latency; this is about half a microsecond (4 KiB at k = 64).
+    /// How far ahead (in instances) the AES-NI loop prefetches own strings: it spends longer per
+    /// instance than the streaming loop, so [`super::PREFETCH_INSTANCES`] would cover only about
+    /// one memory latency; this covers several (4 KiB at k = 64).
     const AES_PREFETCH_INSTANCES: usize = 128;
 
     /// One instance (lane `t` of `w`) past the last full group of its lane word: own string

@@ -17,11 +17,7 @@ use crate::proto::tinytable::*;
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 
-const FIPS_KEY: [u8; 16] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
-const FIPS_PT: [u8; 16] =
-    [0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff];
-const FIPS_CT: [u8; 16] =
-    [0x69, 0xc4, 0xe0, 0xd8, 0x6a, 0x7b, 0x04, 0x30, 0xd8, 0xcd, 0xb7, 0x80, 0x70, 0xb4, 0xc5, 0x5a];
+use crate::aes::fips197::{CIPHERTEXT as FIPS_CT, KEY as FIPS_KEY, PLAINTEXT as FIPS_PT};
 
 /// Fig. 8 material for both parties, computed in one two-party session.
 fn fig8_pair<M: MacWord>(circuit: &Circuit, io: &IoSpec, n: usize, seed: u8) -> [MaliciousPrep<M>; 2] {

@@ -30,11 +30,9 @@
 //! and also the input of the verifier's key PRF for it. The trusted dealer lays a batch out
 //! **round-major**: entry `e` of table `16 (r − 1) + j` of block `b` of `n` at
 //! `((r − 1)·n + b)·4096 + 256 j + e`, so the 16 n random reads of one S-box round stay inside
-//! `64 n` KiB instead of spreading over all `640 n` KiB. Measured on the 2-core VM (a C loop of
-//! prefetched random 16-byte reads in 640 MiB of huge pages): about 23 ns per read when each tenth
-//! of the reads stays in 64 MiB, about 50 ns when they spread over all of it. We attribute the
-//! difference to address translation under virtualization (every read of a random 4 KiB table
-//! needs its page's translation; those of a smaller region stay cached), not measured directly. Material from the §4 construction is
+//! `64 n` KiB instead of spreading over all `640 n` KiB: random reads confined to a tenth of the
+//! material are markedly faster (address translation of a smaller region stays cached; figures in
+//! `docs/performance.md`). Material from the §4 construction is
 //! block-major (`(160 b + t)·256 + e`). Output-mask byte `j` of block `b` has index
 //! `OUTPUT_INDEX | (16 b + j)` (disjoint from table indices).
 

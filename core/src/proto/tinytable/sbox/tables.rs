@@ -97,8 +97,7 @@ pub(crate) enum TableShares {
     /// The tables this party derives (`t mod 2` = party) come from `seed`; the other 80 are
     /// stored in the batch's round-major slab (see the module docs) as block `block` of `blocks`.
     /// The dealer backs the slab with huge pages: the gathers read it at random positions, and
-    /// with 4 KiB pages each block's round tables cost a page walk of their own (measured: a fifth
-    /// of the gather's time).
+    /// with 4 KiB pages each block's round tables cost a page walk of their own.
     Split { slab: Arc<Vec<u8>>, block: usize, blocks: usize, seed: TableSeed },
 }
 

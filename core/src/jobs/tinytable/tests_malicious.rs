@@ -176,7 +176,7 @@ fn forged_dealer_material_is_detected() {
     let [mut p0, p1] = TrustedDealer::new(seeded_rng(5)).malicious_batch::<u64>(&circuit, &io, 1).unwrap();
     p0.out_shares[0] ^= 1;
     let key = crate::circuit::aes_bristol::value_bits(&FIPS_KEY);
-    let pt = crate::circuit::aes_bristol::value_bits(&FIPS_PT.to_vec());
+    let pt = crate::circuit::aes_bristol::value_bits(&FIPS_PT);
     let preps = [p0, p1];
     let outs = run_session(2, |mut net| {
         let me = net.party();

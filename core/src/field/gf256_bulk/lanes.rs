@@ -118,6 +118,22 @@ pub(super) unsafe fn mul_slices<V: ByteLanes>(dst: &mut [u8], a: &[u8], b: &[u8]
 /// # Safety
 /// Requires the CPU feature of `V`.
 #[inline(always)]
+pub(super) unsafe fn mul_add_slices<V: ByteLanes>(dst: &mut [u8], a: &[u8], b: &[u8]) {
+    // SAFETY: the caller guarantees the backend's feature; chunks have exactly LANES bytes.
+    unsafe {
+        let mut dst_chunks = dst.chunks_exact_mut(V::LANES);
+        let mut a_chunks = a.chunks_exact(V::LANES);
+        let mut b_chunks = b.chunks_exact(V::LANES);
+        for ((d, x), y) in (&mut dst_chunks).zip(&mut a_chunks).zip(&mut b_chunks) {
+            V::load(d).xor(mul(V::load(x), V::load(y))).store(d);
+        }
+        portable::mul_add_slices(dst_chunks.into_remainder(), a_chunks.remainder(), b_chunks.remainder());
+    }
+}
+
+/// # Safety
+/// Requires the CPU feature of `V`.
+#[inline(always)]
 pub(super) unsafe fn inverse_slice<V: ByteLanes>(values: &mut [u8]) {
     // SAFETY: the caller guarantees the backend's feature; chunks have exactly LANES bytes.
     unsafe {

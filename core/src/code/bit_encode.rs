@@ -68,7 +68,6 @@ pub(crate) struct PlaneTables {
     k: usize,
     redundancy: usize,
     words_per_row: usize,
-    groups: usize,
     /// `table[(g·16 + s)·words_per_row ..]`: XOR of the rows `GROUP·g + b` for the set bits `b` of
     /// `s` (rows at or past `k` are zero).
     table: Vec<u64>,
@@ -90,7 +89,8 @@ impl PlaneTables {
     /// Builds the subset tables of `bits`' rows.
     pub(crate) fn new(bits: &BitEncoder, k: usize) -> Self {
         let words_per_row = bits.words_per_row;
-        let groups = k.div_ceil(GROUP);
+        // Whole bytes of eight symbols: an even number of groups (the padding rows are zero).
+        let groups = 2 * k.div_ceil(8);
         let mut table = vec![0u64; groups * 16 * words_per_row];
         if words_per_row > 0 {
             for g in 0..groups {
@@ -110,41 +110,98 @@ impl PlaneTables {
                 }
             }
         }
-        PlaneTables { k, redundancy: bits.redundancy, words_per_row, groups, table }
+        PlaneTables { k, redundancy: bits.redundancy, words_per_row, table }
     }
 
     /// Writes the codewords of the eight bit planes of `message` (length `k`): plane `i` (the 0/1
     /// vector `(m_j >> i) & 1`) goes to `out[i·n .. (i+1)·n]`, `n = k + redundancy`.
     pub(crate) fn planes_into(&self, message: &[u8], out: &mut [u8]) {
-        let n = self.k + self.redundancy;
-        let mut acc = [[0u64; MAX_WORDS]; 8];
-        let w = self.words_per_row;
-        for (block, chunk) in message.chunks(8).enumerate() {
+        // The plane bytes of every block of eight symbols, from one transposition each.
+        let mut planes = [[0u8; 8]; MAX_WORDS];
+        let blocks = message.len().div_ceil(8);
+        for (block, chunk) in planes.iter_mut().zip(message.chunks(8)) {
             let mut bytes = [0u8; 8];
             bytes[..chunk.len()].copy_from_slice(chunk);
-            let planes = transpose8(u64::from_le_bytes(bytes)).to_le_bytes();
-            for (i, &plane) in planes.iter().enumerate() {
-                for half in 0..2 {
-                    let g = 2 * block + half;
-                    if g >= self.groups || w == 0 {
-                        continue;
-                    }
-                    let s = usize::from((plane >> (4 * half)) & 0x0f);
-                    let row = &self.table[(g * 16 + s) * w..][..w];
-                    for (a, r) in acc[i][..w].iter_mut().zip(row) {
-                        *a ^= r;
+            *block = transpose8(u64::from_le_bytes(bytes)).to_le_bytes();
+        }
+        let planes = &planes[..blocks];
+        // Plane by plane with a fixed-size accumulator the compiler keeps in vector registers
+        // (sizes of the two MiniMac codes; other sizes take the general path), with AVX2 where
+        // the CPU has it (chosen at run time; the result is the same on every path).
+        #[cfg(target_arch = "x86_64")]
+        if !cfg!(feature = "force-portable") && std::is_x86_feature_detected!("avx2") {
+            // SAFETY: AVX2 was detected.
+            unsafe { self.planes_avx2(planes, message, out) };
+            return;
+        }
+        self.planes_dispatch(planes, message, out);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn planes_avx2(&self, planes: &[[u8; 8]], message: &[u8], out: &mut [u8]) {
+        self.planes_dispatch(planes, message, out);
+    }
+
+    #[inline(always)]
+    fn planes_dispatch(&self, planes: &[[u8; 8]], message: &[u8], out: &mut [u8]) {
+        match self.words_per_row {
+            17 => self.planes_fixed::<17>(planes, message, out),
+            22 => self.planes_fixed::<22>(planes, message, out),
+            _ => self.planes_general(planes, message, out),
+        }
+    }
+
+    /// `words_per_row == W`.
+    #[inline(always)]
+    fn planes_fixed<const W: usize>(&self, planes: &[[u8; 8]], message: &[u8], out: &mut [u8]) {
+        let n = self.k + self.redundancy;
+        let row = |index: usize| -> &[u64; W] {
+            let words = &self.table[index * W..];
+            words.first_chunk::<W>().expect("tables have 16 rows per group and 2 groups per block")
+        };
+        for (i, plane_out) in out.chunks_exact_mut(n).take(8).enumerate() {
+            let mut acc = [0u64; W];
+            for (block, bytes) in planes.iter().enumerate() {
+                let s = usize::from(bytes[i]);
+                let (low, high) = (row(32 * block + (s & 0x0f)), row(32 * block + 16 + (s >> 4)));
+                for j in 0..W {
+                    acc[j] ^= low[j] ^ high[j];
+                }
+            }
+            self.write_plane(i, &acc, message, plane_out);
+        }
+    }
+
+    #[inline(always)]
+    fn planes_general(&self, planes: &[[u8; 8]], message: &[u8], out: &mut [u8]) {
+        let n = self.k + self.redundancy;
+        let w = self.words_per_row;
+        for (i, plane_out) in out.chunks_exact_mut(n).take(8).enumerate() {
+            let mut acc = [0u64; MAX_WORDS];
+            if w > 0 {
+                for (block, bytes) in planes.iter().enumerate() {
+                    let s = usize::from(bytes[i]);
+                    let low = &self.table[(32 * block + (s & 0x0f)) * w..][..w];
+                    let high = &self.table[(32 * block + 16 + (s >> 4)) * w..][..w];
+                    for ((a, l), h) in acc[..w].iter_mut().zip(low).zip(high) {
+                        *a ^= l ^ h;
                     }
                 }
             }
+            self.write_plane(i, &acc, message, plane_out);
         }
-        for (i, plane_out) in out.chunks_exact_mut(n).take(8).enumerate() {
-            let (data, red) = plane_out.split_at_mut(self.k);
-            for (d, m) in data.iter_mut().zip(message) {
-                *d = (m >> i) & 1;
-            }
-            for (j, o) in red.iter_mut().enumerate() {
-                *o = (acc[i][j / 8] >> (8 * (j % 8))) as u8;
-            }
+    }
+
+    /// Writes plane `i`'s codeword: its bits, then the redundancy words `acc`.
+    #[inline(always)]
+    fn write_plane(&self, i: usize, acc: &[u64], message: &[u8], plane_out: &mut [u8]) {
+        let (data, red) = plane_out.split_at_mut(self.k);
+        for (d, m) in data.iter_mut().zip(message) {
+            *d = (m >> i) & 1;
+        }
+        for (chunk, word) in red.chunks_mut(8).zip(acc) {
+            chunk.copy_from_slice(&word.to_le_bytes()[..chunk.len()]);
         }
     }
 }

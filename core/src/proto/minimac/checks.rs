@@ -47,8 +47,8 @@ pub const DIGEST_BYTES: usize = 32;
 /// Values opened since the last check, with this party's MAC shares of them.
 pub(crate) struct OpenLog {
     n: usize,
-    values: Vec<u8>,
-    macs: Vec<u8>,
+    /// Per opened value `2n` bytes: the value, then this party's MAC share of it.
+    entries: Vec<u8>,
     /// Hash of every public value this party saw (only with three or more parties: with two, each
     /// party's view is its own and there is nobody to disagree with).
     view: Option<Sha256>,
@@ -61,13 +61,13 @@ impl OpenLog {
             h.update(VIEW_TAG);
             h
         });
-        OpenLog { n, values: Vec::new(), macs: Vec::new(), view }
+        OpenLog { n, entries: Vec::new(), view }
     }
 
     /// Records an opened value `c` (`n` bytes) and this party's MAC share of it.
     pub(crate) fn push(&mut self, value: &[u8], mac: &[u8]) {
-        self.values.extend_from_slice(value);
-        self.macs.extend_from_slice(mac);
+        self.entries.extend_from_slice(value);
+        self.entries.extend_from_slice(mac);
         self.observe(value);
     }
 
@@ -79,7 +79,7 @@ impl OpenLog {
     }
 
     pub(crate) fn len(&self) -> usize {
-        self.values.len() / self.n
+        self.entries.len() / (2 * self.n)
     }
 }
 
@@ -162,32 +162,29 @@ pub(crate) async fn batched_check<N: Network, R: RngCore + CryptoRng>(
     }
     let mut stream = ChaCha20Rng::from_seed(h.finalize().into());
 
-    // The combinations, word by word so every opened value is read once.
+    // The combinations `(V_l, M_l)` (2n symbols each), entry by entry so every opened value is
+    // read once; value and MAC share take the same coin, so one product covers both.
     let count = log.len();
     let mut coins = vec![0u8; COMBINATIONS * count];
     stream.fill_bytes(&mut coins);
-    let mut v = vec![Gf256(0); COMBINATIONS * n];
-    let mut m = vec![Gf256(0); COMBINATIONS * n];
-    for j in 0..count {
-        let value = Gf256::from_bytes(&log.values[j * n..(j + 1) * n]);
-        let mac = Gf256::from_bytes(&log.macs[j * n..(j + 1) * n]);
-        for l in 0..COMBINATIONS {
-            let r = Gf256(coins[l * count + j]);
-            Gf256::mul_add_scalar_slice(&mut v[l * n..(l + 1) * n], value, r);
-            Gf256::mul_add_scalar_slice(&mut m[l * n..(l + 1) * n], mac, r);
+    let mut acc = vec![Gf256(0); COMBINATIONS * 2 * n];
+    for (j, entry) in log.entries.chunks_exact(2 * n).enumerate() {
+        let entry = Gf256::from_bytes(entry);
+        for (l, combination) in acc.chunks_exact_mut(2 * n).enumerate() {
+            Gf256::mul_add_scalar_slice(combination, entry, Gf256(coins[l * count + j]));
         }
     }
-    for combination in v.chunks_exact(n) {
-        if ctx.code.star.check(combination).is_err() {
+    let mut reveal = Vec::with_capacity(COMBINATIONS * n + 2 * DIGEST_BYTES);
+    let alpha = Gf256::from_bytes(ctx.alpha);
+    for combination in acc.chunks_exact_mut(2 * n) {
+        let (v, m) = combination.split_at_mut(n);
+        if ctx.code.star.check(v).is_err() {
             return Err(MiniMacError::CodewordCheckFailed { step });
         }
+        // σ_l = M_l - α_p ∗ V_l.
+        Gf256::mul_add_slices(m, alpha, v);
+        reveal.extend_from_slice(Gf256::as_bytes(m));
     }
-    // σ_l = M_l - α_p ∗ V_l.
-    let alpha = Gf256::from_bytes(ctx.alpha);
-    for (sigma, combination) in m.chunks_exact_mut(n).zip(v.chunks_exact(n)) {
-        Gf256::mul_add_slices(sigma, alpha, combination);
-    }
-    let mut reveal = Gf256::as_bytes(&m).to_vec();
     if let Some(view) = log.view {
         reveal.extend_from_slice(&view.finalize());
     }

@@ -59,7 +59,7 @@ impl Framer {
     }
 
     /// Receives the next message from `from`, checks its header and that its body has `len` bytes,
-    /// and returns the body.
+    /// and returns it (the body is `&msg[HEADER_BYTES..]`, not copied).
     pub(crate) async fn recv<N: Network>(
         &mut self,
         net: &mut N,
@@ -67,10 +67,9 @@ impl Framer {
         kind: Kind,
         len: usize,
         step: Step,
-    ) -> Result<Vec<u8>, MiniMacError> {
+    ) -> Result<Frame, MiniMacError> {
         let me = net.party();
-        let mut msg =
-            net.recv(from).await.map_err(|source| MiniMacError::Network { party: me, step, source })?;
+        let msg = net.recv(from).await.map_err(|source| MiniMacError::Network { party: me, step, source })?;
         if msg.len() < HEADER_BYTES {
             return Err(MiniMacError::Malformed {
                 from,
@@ -97,7 +96,16 @@ impl Framer {
             });
         }
         self.received[from] += 1;
-        msg.drain(..HEADER_BYTES);
-        Ok(msg)
+        Ok(Frame(msg))
+    }
+}
+
+/// A received message whose header was checked; dereferences to its body.
+pub(crate) struct Frame(Vec<u8>);
+
+impl core::ops::Deref for Frame {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.0[HEADER_BYTES..]
     }
 }

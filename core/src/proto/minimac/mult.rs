@@ -61,15 +61,23 @@ pub(crate) fn and_gate(
     out.copy_from_slice(word(C));
     let (value, mac) = out.split_at_mut(n);
     let (value, mac) = (Gf256::from_bytes_mut(value), Gf256::from_bytes_mut(mac));
+    // In the first k positions a plane codeword is its 0/1 data, so the product there is a
+    // selection (a mask); only the redundancy positions need field products.
     for i in 0..8 {
         let delta_plane = &s.delta_planes[i * n..(i + 1) * n];
         let eps_plane = &s.eps_planes[i * n..(i + 1) * n];
         let (a_value, a_mac) = word(A_BITS + i).split_at(n);
         let (b_value, b_mac) = word(B_BITS + i).split_at(n);
-        Gf256::mul_add_slices(value, delta_plane, Gf256::from_bytes(a_value));
-        Gf256::mul_add_slices(mac, delta_plane, Gf256::from_bytes(a_mac));
-        Gf256::mul_add_slices(value, eps_plane, Gf256::from_bytes(b_value));
-        Gf256::mul_add_slices(mac, eps_plane, Gf256::from_bytes(b_mac));
+        for (plane, (v_share, m_share)) in [(delta_plane, (a_value, a_mac)), (eps_plane, (b_value, b_mac))] {
+            let (plane_data, plane_red) = plane.split_at(k);
+            for (dst, src) in [(&mut *value, v_share), (&mut *mac, m_share)] {
+                let (dst_data, dst_red) = dst.split_at_mut(k);
+                for ((d, &x), p) in dst_data.iter_mut().zip(&src[..k]).zip(plane_data) {
+                    d.0 ^= x & 0u8.wrapping_sub(p.0);
+                }
+                Gf256::mul_add_slices(dst_red, plane_red, Gf256::from_bytes(&src[k..]));
+            }
+        }
     }
     if first {
         for (v, p) in value.iter_mut().zip(&s.product) {

@@ -107,9 +107,11 @@ pub async fn evaluate<N: Network, R: RngCore + CryptoRng>(
                     let at = (2 * g + slot) * n;
                     let held = &wires[wire * wire_len..(wire + 1) * wire_len];
                     let mask = &triple[word * wire_len..(word + 1) * wire_len];
-                    for i in 0..n {
-                        shares[at + i] = held[i] ^ mask[i];
-                        macs[at + i] = held[n + i] ^ mask[n + i];
+                    for (s, (h, m)) in shares[at..at + n].iter_mut().zip(held[..n].iter().zip(&mask[..n])) {
+                        *s = h ^ m;
+                    }
+                    for (s, (h, m)) in macs[at..at + n].iter_mut().zip(held[n..].iter().zip(&mask[n..])) {
+                        *s = h ^ m;
                     }
                 }
             }
@@ -202,35 +204,42 @@ fn add_public(share: &mut [u8], word: &[Gf256], alpha: &[u8], first: bool) {
 /// A linear gate on shares: XOR adds, NOT and constant 1 add the all-`0xff` constant codeword.
 fn linear_gate(wires: &mut [u8], len: usize, gate: &LinearGate, alpha_ff: &[u8], first: bool) {
     let n = len / 2;
-    let mut tmp = [0u8; 512];
-    let tmp = &mut tmp[..len];
-    let wire = |w: u32| w as usize * len..(w as usize + 1) * len;
-    let (out, add_ones) = match *gate {
-        LinearGate::Xor { a, b, out } => {
-            tmp.copy_from_slice(&wires[wire(a)]);
-            xor_into(tmp, &wires[wire(b)]);
-            (out, false)
-        }
-        LinearGate::Inv { a, out } => {
-            tmp.copy_from_slice(&wires[wire(a)]);
-            (out, true)
-        }
-        LinearGate::Copy { a, out } => {
-            tmp.copy_from_slice(&wires[wire(a)]);
-            (out, false)
-        }
-        LinearGate::Const { value, out } => {
-            tmp.fill(0);
-            (out, value)
-        }
+    let (out, a, b, add_ones) = match *gate {
+        LinearGate::Xor { a, b, out } => (out, Some(a), Some(b), false),
+        LinearGate::Inv { a, out } => (out, Some(a), None, true),
+        LinearGate::Copy { a, out } => (out, Some(a), None, false),
+        LinearGate::Const { value, out } => (out, None, None, value),
     };
+    let out = out as usize;
+    // Inputs are written before the gate; when they are numbered below its output (the usual
+    // layout) the output is computed in place, otherwise through a copy.
+    let in_place = a.into_iter().chain(b).all(|w| (w as usize) < out);
+    let mut tmp = [0u8; 512];
+    let (inputs, target): (&[u8], &mut [u8]) = if in_place {
+        let (lo, hi) = wires.split_at_mut(out * len);
+        (lo, &mut hi[..len])
+    } else {
+        (&*wires, &mut tmp[..len])
+    };
+    let wire = |w: u32| &inputs[w as usize * len..(w as usize + 1) * len];
+    match (a, b) {
+        (Some(a), Some(b)) => {
+            for (t, (x, y)) in target.iter_mut().zip(wire(a).iter().zip(wire(b))) {
+                *t = x ^ y;
+            }
+        }
+        (Some(a), None) => target.copy_from_slice(wire(a)),
+        _ => target.fill(0),
+    }
     if add_ones {
         if first {
-            tmp[..n].iter_mut().for_each(|v| *v ^= 0xff);
+            target[..n].iter_mut().for_each(|v| *v ^= 0xff);
         }
-        xor_into(&mut tmp[n..], alpha_ff);
+        xor_into(&mut target[n..], alpha_ff);
     }
-    wires[wire(out)].copy_from_slice(tmp);
+    if !in_place {
+        wires[out * len..(out + 1) * len].copy_from_slice(&tmp[..len]);
+    }
 }
 
 /// Checks the session, material and inputs against each other.

@@ -78,7 +78,7 @@ impl PrepRequest {
         let input_owners = value_owners
             .iter()
             .zip(circuit.input_widths())
-            .flat_map(|(&owner, &width)| core::iter::repeat_n(owner, width as usize))
+            .flat_map(|(&owner, &width)| core::iter::repeat(owner).take(width as usize))
             .collect();
         Ok(PrepRequest { code, parties, and_gates: circuit.gate_counts().and, input_owners })
     }

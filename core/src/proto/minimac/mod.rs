@@ -7,8 +7,13 @@
 //! - **Representation** (§2, Fig. 1–2): a wire of up to `8·k` instances is one codeword of a
 //!   systematic Reed-Solomon code `C` over GF(2^8), or of its Schur square `C*` (§2, §2.1),
 //!   additively shared with a shared MAC `α ∗ c` (per-party key shares `α_p`; see [`prep`] for why
-//!   this SPDZ-style form replaces the paper's per-share MACs). Codes: (255, 85) with FFT encoding
-//!   (§4.2) and (256, 120) with matrix encoding (§2.1), [`CodeChoice`], from [`crate::code`].
+//!   this SPDZ-style form replaces the paper's per-share MACs). Codes: (256, 120) with matrix
+//!   encoding (§2.1, the default: more AES per second in `chorus-bench-minimac`, see
+//!   [`CodeChoice::DEFAULT`]) and (255, 85) with FFT encoding (§4.2), [`CodeChoice`], from
+//!   [`crate::code`]. The paper found (255, 85) faster because its online phase encodes every
+//!   product back into `C`; here products stay in `C*`, opened values are encoded bit plane by
+//!   bit plane by table (§4.5), and membership is tested once per batched check, so the FFT's
+//!   advantage matters little and the larger batch of (256, 120) wins.
 //! - **Linear gates** locally: XOR adds shares; NOT and constants add the all-`0xff` codeword
 //!   (zero-degree constants, §4.5) — [`online`].
 //! - **AND gates** by the bit-packing multiplication of §4.3 (all eight bits of every symbol carry

@@ -46,8 +46,7 @@ pub async fn evaluate<N: Network, R: RngCore + CryptoRng>(
     let mut wires = vec![0u8; circuit.num_wires() * wire_len];
     let mut framer = Framer::new(parties);
     let mut log = OpenLog::new(n, parties);
-    let (coins, commitments) = Coins::new(me, parties, rng);
-    let mut coins = coins;
+    let (mut coins, commitments) = Coins::new(me, parties, rng);
     let mut alpha_ff = vec![Gf256(0); n];
     Gf256::mul_add_scalar_slice(&mut alpha_ff, Gf256::from_bytes(&prep.alpha), Gf256(0xff));
     let alpha_ff = Gf256::as_bytes(&alpha_ff).to_vec();

@@ -17,7 +17,10 @@
 //! - [`schur_product`] and [`ReedSolomon::multiply_by_public`]: the coordinate-wise product, e.g.
 //!   `C(u) ∗ C(x) ∈ C*` for a public `u`;
 //! - [`ReedSolomon::encode_bits`] / [`ReedSolomon::encode_bit_plane`]: the XOR-of-rows encoding of
-//!   0/1 vectors of §4.5.
+//!   0/1 vectors of §4.5 (constant time);
+//! - [`ReedSolomon::encode_public_planes`] / [`ReedSolomon::encode_public_into`]: all eight bit
+//!   planes of a *public* message at once by four-row subset tables (variable time, for opened
+//!   values only), as MiniMac's bit-packing multiplication needs them (§4.3 steps 3–4).
 //!
 //! # Distances and the MAC bound
 //!

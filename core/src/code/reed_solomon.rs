@@ -1,6 +1,6 @@
 //! Systematic Reed-Solomon codes over GF(2^8) (paper §2.1) with their Schur squares.
 
-use super::bit_encode::BitEncoder;
+use super::bit_encode::{BitEncoder, PlaneTables};
 use super::encoder::Encoder;
 use super::error::CodeError;
 use super::fft255::{self, Fft255};
@@ -17,6 +17,8 @@ pub struct ReedSolomon {
     k: usize,
     generator: SystematicGenerator,
     bits: BitEncoder,
+    /// Subset tables for [`Self::encode_public_planes`], built on first use.
+    planes: std::sync::OnceLock<PlaneTables>,
     /// Present when `points` are GF(2^8)^* in the order of [`fft255::group_point`].
     fft: Option<Box<Fft255>>,
 }
@@ -45,7 +47,7 @@ impl ReedSolomon {
     fn build(points: Vec<Gf256>, k: usize, fft: Option<Box<Fft255>>) -> Self {
         let generator = SystematicGenerator::from_points(&points, k);
         let bits = BitEncoder::new(&generator, k, points.len() - k);
-        ReedSolomon { points, k, generator, bits, fft }
+        ReedSolomon { points, k, generator, bits, planes: std::sync::OnceLock::new(), fft }
     }
 
     /// The (256, 120) code of §2.1, evaluated at every element: position `j` ↦ point `Gf256(j)`.
@@ -224,5 +226,38 @@ impl ReedSolomon {
         }
         self.bits.redundancy_into(message.iter().map(|m| (m.0 >> bit) & 1), &mut out[self.k..]);
         Ok(out)
+    }
+
+    /// The codewords of the eight bit planes of a **public** `message` (length `k`): plane `i`,
+    /// the 0/1 vector `(m_j >> i) & 1` (the `C(C*^{-1}(δ)↓i)` of §4.3), is written to
+    /// `out[i·n .. (i+1)·n]` (`out` has `8·n` symbols).
+    ///
+    /// Same result as eight calls of [`Self::encode_bit_plane`], by table lookups on groups of four
+    /// message bits (§4.5's XOR of generator rows, four rows per lookup). **Variable time** in the
+    /// message: use it for opened values only, never for secrets.
+    pub fn encode_public_planes(&self, message: &[Gf256], out: &mut [Gf256]) -> Result<(), CodeError> {
+        Self::check_len("message", self.k, message.len())?;
+        Self::check_len("output", 8 * self.n(), out.len())?;
+        let tables = self.planes.get_or_init(|| PlaneTables::new(&self.bits, self.k));
+        tables.planes_into(Gf256::as_bytes(message), Gf256::as_bytes_mut(out));
+        Ok(())
+    }
+
+    /// The codeword of a **public** `message` (length `k`) written to `out` (length `n`), as
+    /// `Σ_i x^i · C(message↓i)` from [`Self::encode_public_planes`]; `scratch` holds `8·n` symbols.
+    /// Variable time in the message, like that function.
+    pub fn encode_public_into(
+        &self,
+        message: &[Gf256],
+        out: &mut [Gf256],
+        scratch: &mut [Gf256],
+    ) -> Result<(), CodeError> {
+        Self::check_len("output", self.n(), out.len())?;
+        self.encode_public_planes(message, scratch)?;
+        out.fill(Gf256(0));
+        for (i, plane) in scratch.chunks_exact(self.n()).enumerate() {
+            Gf256::mul_add_scalar_slice(out, plane, Gf256(1 << i));
+        }
+        Ok(())
     }
 }

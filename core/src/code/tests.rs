@@ -209,6 +209,35 @@ fn bit_encoding_matches_encoding() {
 }
 
 #[test]
+fn transpose8_matches_the_definition() {
+    let mut rng = ChaCha20Rng::seed_from_u64(8);
+    for _ in 0..200 {
+        let x: u64 = rng.gen();
+        let y = super::bit_encode::transpose8(x);
+        for r in 0..8 {
+            for c in 0..8 {
+                assert_eq!((y >> (8 * c + r)) & 1, (x >> (8 * r + c)) & 1, "row {r} column {c}");
+            }
+        }
+    }
+}
+
+#[test]
+fn public_plane_encoding_rejects_bad_lengths() {
+    let code = rs255();
+    let mut out = vec![Gf256::ZERO; 8 * code.n()];
+    assert!(matches!(
+        code.encode_public_planes(&[Gf256::ZERO; 3], &mut out),
+        Err(CodeError::WrongLength { what: "message", .. })
+    ));
+    let message = vec![Gf256::ZERO; code.k()];
+    assert!(matches!(
+        code.encode_public_planes(&message, &mut out[1..]),
+        Err(CodeError::WrongLength { what: "output", .. })
+    ));
+}
+
+#[test]
 fn bad_input_gives_typed_errors() {
     let code = rs256();
     assert_eq!(
@@ -322,5 +351,21 @@ proptest! {
         let reported = if p >= code.k() { p } else { code.k() };
         prop_assert_eq!(code.check(&word), Err(CodeError::NotACodeword { position: reported }));
         prop_assert_eq!(code.check_with(Encoder::Matrix, &word), Err(CodeError::NotACodeword { position: reported }));
+    }
+
+    #[test]
+    fn public_plane_encoding_matches_the_masked_one(index in code_index(), seed in any::<u64>()) {
+        let code = all_codes()[index];
+        let mut rng = ChaCha20Rng::seed_from_u64(seed);
+        let message = random_vec(&mut rng, code.k());
+        let mut planes = vec![Gf256::ZERO; 8 * code.n()];
+        code.encode_public_planes(&message, &mut planes).unwrap();
+        for (bit, plane) in planes.chunks_exact(code.n()).enumerate() {
+            let expected = code.encode_bit_plane(&message, bit as u32).unwrap();
+            prop_assert_eq!(plane, expected.as_slice());
+        }
+        let mut full = vec![Gf256::ZERO; code.n()];
+        code.encode_public_into(&message, &mut full, &mut planes).unwrap();
+        prop_assert_eq!(full, code.encode(&message).unwrap());
     }
 }

@@ -65,6 +65,15 @@ impl Gf256 {
         Gf256Backend::detect().mul_slices(Self::as_bytes_mut(dst), Self::as_bytes(a), Self::as_bytes(b));
     }
 
+    /// `dst[i] += a[i] · b[i]` (the lane-wise multiply-accumulate of MiniMac's products with public
+    /// codewords), with the fastest available backend; constant time.
+    ///
+    /// # Panics
+    /// If the slices differ in length.
+    pub fn mul_add_slices(dst: &mut [Gf256], a: &[Gf256], b: &[Gf256]) {
+        Gf256Backend::detect().mul_add_slices(Self::as_bytes_mut(dst), Self::as_bytes(a), Self::as_bytes(b));
+    }
+
     /// Replaces every element by its inverse (`0 ↦ 0`), with the fastest available backend;
     /// constant time.
     pub fn inverse_slice(values: &mut [Gf256]) {

@@ -3,8 +3,12 @@
 //! - [`maestro`]: three-party honest-majority AES from MAESTRO (Morita et al., USENIX Security
 //!   2025) on (2,3) replicated secret sharing over GF(2^8); currently the semi-honest
 //!   GF(2^8)-circuit S-box variant.
+//! - [`minimac`]: MiniMac (Damgård–Zakarias) with the MiniTrix improvements of Damgård–Lauritsen–
+//!   Toft: n ≥ 2 parties, malicious security with abort, bit-packed AND gates over Reed-Solomon
+//!   codewords, trusted-dealer preprocessing.
 //! - [`tinytable`]: two-party TinyTable (Damgård et al., CRYPTO 2017) with trusted-dealer
 //!   preprocessing; semi-honest online phase for Bristol circuits and table-based AES.
 
 pub mod maestro;
+pub mod minimac;
 pub mod tinytable;

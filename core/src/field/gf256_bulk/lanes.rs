@@ -32,6 +32,9 @@ const SQUARE_TABLES: ([u8; 16], [u8; 16]) = {
     (low, high)
 };
 
+/// The widest `ByteLanes::LANES` of any backend (for zero-padded tails).
+const MAX_LANES: usize = 32;
+
 /// Byte-lane vector operations.
 ///
 /// # Safety
@@ -85,6 +88,7 @@ unsafe fn mul<V: ByteLanes>(a: V, b: V) -> V {
 /// Requires the CPU feature of `V`.
 #[inline(always)]
 pub(super) unsafe fn mul_add_scalar<V: ByteLanes>(dst: &mut [u8], src: &[u8], c: u8) {
+    debug_assert!(V::LANES <= MAX_LANES);
     let (low, high) = scalar_tables(c);
     // SAFETY: the caller guarantees the backend's feature; chunks have exactly LANES bytes.
     unsafe {
@@ -95,7 +99,16 @@ pub(super) unsafe fn mul_add_scalar<V: ByteLanes>(dst: &mut [u8], src: &[u8], c:
             let product = apply_tables(V::load(s), low, high, nibble_mask);
             V::load(d).xor(product).store(d);
         }
-        portable::mul_add_scalar(dst_chunks.into_remainder(), src_chunks.remainder(), c);
+        let (d, s) = (dst_chunks.into_remainder(), src_chunks.remainder());
+        if !d.is_empty() {
+            // The tail as one more vector, through zero-padded copies.
+            let (mut dt, mut st) = ([0u8; MAX_LANES], [0u8; MAX_LANES]);
+            dt[..d.len()].copy_from_slice(d);
+            st[..s.len()].copy_from_slice(s);
+            let product = apply_tables(V::load(&st), low, high, nibble_mask);
+            V::load(&dt).xor(product).store(&mut dt);
+            d.copy_from_slice(&dt[..d.len()]);
+        }
     }
 }
 
@@ -112,6 +125,32 @@ pub(super) unsafe fn mul_slices<V: ByteLanes>(dst: &mut [u8], a: &[u8], b: &[u8]
             mul(V::load(x), V::load(y)).store(d);
         }
         portable::mul_slices(dst_chunks.into_remainder(), a_chunks.remainder(), b_chunks.remainder());
+    }
+}
+
+/// # Safety
+/// Requires the CPU feature of `V`.
+#[inline(always)]
+pub(super) unsafe fn mul_add_slices<V: ByteLanes>(dst: &mut [u8], a: &[u8], b: &[u8]) {
+    debug_assert!(V::LANES <= MAX_LANES);
+    // SAFETY: the caller guarantees the backend's feature; chunks have exactly LANES bytes.
+    unsafe {
+        let mut dst_chunks = dst.chunks_exact_mut(V::LANES);
+        let mut a_chunks = a.chunks_exact(V::LANES);
+        let mut b_chunks = b.chunks_exact(V::LANES);
+        for ((d, x), y) in (&mut dst_chunks).zip(&mut a_chunks).zip(&mut b_chunks) {
+            V::load(d).xor(mul(V::load(x), V::load(y))).store(d);
+        }
+        let (d, x, y) = (dst_chunks.into_remainder(), a_chunks.remainder(), b_chunks.remainder());
+        if !d.is_empty() {
+            // The tail as one more vector, through zero-padded copies.
+            let (mut dt, mut xt, mut yt) = ([0u8; MAX_LANES], [0u8; MAX_LANES], [0u8; MAX_LANES]);
+            dt[..d.len()].copy_from_slice(d);
+            xt[..x.len()].copy_from_slice(x);
+            yt[..y.len()].copy_from_slice(y);
+            V::load(&dt).xor(mul(V::load(&xt), V::load(&yt))).store(&mut dt);
+            d.copy_from_slice(&dt[..d.len()]);
+        }
     }
 }
 

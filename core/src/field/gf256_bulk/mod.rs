@@ -111,6 +111,24 @@ impl Gf256Backend {
         }
     }
 
+    /// `dst[i] ^= a[i] · b[i]`.
+    ///
+    /// # Panics
+    /// If the slices differ in length.
+    pub fn mul_add_slices(self, dst: &mut [u8], a: &[u8], b: &[u8]) {
+        assert!(dst.len() == a.len() && a.len() == b.len(), "mul_add_slices: length mismatch");
+        match self {
+            Gf256Backend::Portable => portable::mul_add_slices(dst, a, b),
+            // SAFETY (all arms below): as in `mul_add_scalar`.
+            #[cfg(target_arch = "x86_64")]
+            Gf256Backend::Ssse3 => unsafe { x86::mul_add_slices_ssse3(dst, a, b) },
+            #[cfg(target_arch = "x86_64")]
+            Gf256Backend::Avx2 => unsafe { x86::mul_add_slices_avx2(dst, a, b) },
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Gf256Backend::Simd128 => unsafe { lanes::mul_add_slices::<wasm::Simd128>(dst, a, b) },
+        }
+    }
+
     /// Replaces every element by its inverse (`0 ↦ 0`).
     pub fn inverse_slice(self, values: &mut [u8]) {
         match self {
@@ -184,6 +202,12 @@ mod tests {
                 backend.mul_slices(&mut product, &a, &b);
                 let expected: Vec<u8> = a.iter().zip(&b).map(|(&x, &y)| mul_byte(x, y)).collect();
                 assert_eq!(product, expected, "{backend:?} mul_slices, len {len}");
+
+                let mut fused = b.clone();
+                backend.mul_add_slices(&mut fused, &a, &product);
+                let expected: Vec<u8> =
+                    a.iter().zip(&b).zip(&product).map(|((&x, &y), &z)| y ^ mul_byte(x, z)).collect();
+                assert_eq!(fused, expected, "{backend:?} mul_add_slices, len {len}");
 
                 let c = rng.next_u32() as u8;
                 let mut acc = b.clone();

@@ -75,6 +75,12 @@ pub(super) fn mul_slices(dst: &mut [u8], a: &[u8], b: &[u8]) {
     }
 }
 
+pub(super) fn mul_add_slices(dst: &mut [u8], a: &[u8], b: &[u8]) {
+    for ((d, x), y) in dst.chunks_mut(8).zip(a.chunks(8)).zip(b.chunks(8)) {
+        store(load(d) ^ mul_words(load(x), load(y)), d);
+    }
+}
+
 pub(super) fn inverse_slice(values: &mut [u8]) {
     for chunk in values.chunks_mut(8) {
         store(inverse_word(load(chunk)), chunk);

@@ -111,7 +111,7 @@ impl ByteLanes for Avx {
     }
 }
 
-// SAFETY (the six entry points): callers have detected the named feature, which the
+// SAFETY (the eight entry points): callers have detected the named feature, which the
 // `ByteLanes` implementation used inside requires.
 #[target_feature(enable = "ssse3")]
 pub(super) unsafe fn mul_add_scalar_ssse3(dst: &mut [u8], src: &[u8], c: u8) {
@@ -128,6 +128,14 @@ pub(super) unsafe fn mul_slices_ssse3(dst: &mut [u8], a: &[u8], b: &[u8]) {
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn mul_slices_avx2(dst: &mut [u8], a: &[u8], b: &[u8]) {
     unsafe { lanes::mul_slices::<Avx>(dst, a, b) }
+}
+#[target_feature(enable = "ssse3")]
+pub(super) unsafe fn mul_add_slices_ssse3(dst: &mut [u8], a: &[u8], b: &[u8]) {
+    unsafe { lanes::mul_add_slices::<Sse>(dst, a, b) }
+}
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn mul_add_slices_avx2(dst: &mut [u8], a: &[u8], b: &[u8]) {
+    unsafe { lanes::mul_add_slices::<Avx>(dst, a, b) }
 }
 #[target_feature(enable = "ssse3")]
 pub(super) unsafe fn inverse_slice_ssse3(values: &mut [u8]) {

@@ -1,0 +1,348 @@
+//! The preprocessed material MiniMac's online phase consumes, the [`MiniMacPreprocessing`] trait,
+//! and its providers: the **trusted dealer** ([`TrustedDealer`], [`DealtMaterial`]) and the
+//! OT-based two-party provider ([`OtPreprocessing`], not available yet).
+//!
+//! Per AND gate one "triple" of §4.3: `[[a]]*, [[b]]*, [[a ∧ b]]*` (uniformly random codewords of
+//! `C*` with the given data in the first `k` positions) and the bit decompositions `[[a^i]]`,
+//! `[[b^i]]`, `i = 0..7` (codewords of `C`; `a^i` keeps bit `i` of every byte of `a` in place).
+//! Per input wire a random `[[r]]` in `C` whose data `r` its owner knows (Fig. 2 "Input"). Per
+//! party a share `α_p` of the MAC key `α ∈ GF(2^8)^n`.
+//!
+//! Representation (the original MiniMac/SPDZ form, which works for any number of parties): a value
+//! with codeword `c` is held as additive shares `c = Σ_p c_p` and MAC shares `γ = Σ_p γ_p` with
+//! `γ = α ∗ c` (coordinate-wise). Shares are uniformly random vectors in `GF(2^8)^n`; only their
+//! sum is a codeword. (The paper's §2 uses per-share MACs for two parties; the shared MAC lets the
+//! checks be batched and makes n ≥ 2 parties work without change.)
+//!
+//! **Trust model of [`TrustedDealer`]:** a third party that sees every value, the whole MAC key and
+//! both parties' shares generates the material. Security holds only if the dealer is honest and
+//! colludes with nobody; it is for tests, demos and benchmarks of the online phase.
+
+use super::error::MiniMacError;
+use super::params::CodeChoice;
+use crate::circuit::Circuit;
+use crate::field::Gf256;
+use crate::net::{Network, PartyId};
+use core::future::Future;
+use rand_core::{CryptoRng, RngCore};
+
+/// Codewords per triple: `a, b, c` and the eight `a^i` and eight `b^i`.
+pub(crate) const TRIPLE_WORDS: usize = 19;
+/// Index of `[[a]]*` in a triple.
+pub(crate) const A: usize = 0;
+/// Index of `[[b]]*`.
+pub(crate) const B: usize = 1;
+/// Index of `[[a ∧ b]]*`.
+pub(crate) const C: usize = 2;
+/// Index of `[[a^0]]` (then `a^1 .. a^7`).
+pub(crate) const A_BITS: usize = 3;
+/// Index of `[[b^0]]` (then `b^1 .. b^7`).
+pub(crate) const B_BITS: usize = 11;
+
+/// What material a run needs.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PrepRequest {
+    /// The code.
+    pub code: CodeChoice,
+    /// Number of parties (≥ 2).
+    pub parties: usize,
+    /// Number of AND gates (triples).
+    pub and_gates: usize,
+    /// Owner of every input wire, in wire order.
+    pub input_owners: Vec<PartyId>,
+}
+
+impl PrepRequest {
+    /// The request for one batch of `circuit`, input value `v` supplied by `value_owners[v]`.
+    pub fn for_circuit(
+        code: CodeChoice,
+        parties: usize,
+        circuit: &Circuit,
+        value_owners: &[PartyId],
+    ) -> Result<Self, MiniMacError> {
+        if parties < 2 {
+            return Err(MiniMacError::TooFewParties(parties));
+        }
+        if value_owners.len() != circuit.input_widths().len() {
+            return Err(MiniMacError::BadInput(format!(
+                "{} input owners for {} input values",
+                value_owners.len(),
+                circuit.input_widths().len()
+            )));
+        }
+        if let Some(p) = value_owners.iter().find(|&&p| p >= parties) {
+            return Err(MiniMacError::BadInput(format!(
+                "input owner {p} is not one of the {parties} parties"
+            )));
+        }
+        let input_owners = value_owners
+            .iter()
+            .zip(circuit.input_widths())
+            .flat_map(|(&owner, &width)| core::iter::repeat(owner).take(width as usize))
+            .collect();
+        Ok(PrepRequest { code, parties, and_gates: circuit.gate_counts().and, input_owners })
+    }
+}
+
+/// One party's material for one batch (see the module docs for its contents).
+#[derive(Clone, PartialEq, Eq)]
+pub struct PartyPrep {
+    pub(crate) party: PartyId,
+    pub(crate) parties: usize,
+    pub(crate) code: CodeChoice,
+    /// `α_p`, `n` symbols.
+    pub(crate) alpha: Vec<u8>,
+    pub(crate) and_gates: usize,
+    /// `and_gates · TRIPLE_WORDS` shares of `2n` bytes (value share, then MAC share).
+    pub(crate) triples: Vec<u8>,
+    pub(crate) input_owners: Vec<PartyId>,
+    /// One share (`2n` bytes) of `[[r]]` per input wire.
+    pub(crate) input_masks: Vec<u8>,
+    /// `r` (`k` bytes) of every input wire this party owns, in wire order.
+    pub(crate) own_masks: Vec<u8>,
+}
+
+impl core::fmt::Debug for PartyPrep {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        // Shares and keys are secret: never print them.
+        f.debug_struct("PartyPrep")
+            .field("party", &self.party)
+            .field("parties", &self.parties)
+            .field("code", &self.code)
+            .field("and_gates", &self.and_gates)
+            .field("input_wires", &self.input_owners.len())
+            .finish()
+    }
+}
+
+impl PartyPrep {
+    /// The party this material belongs to.
+    pub fn party(&self) -> PartyId {
+        self.party
+    }
+
+    /// The code it was made for.
+    pub fn code(&self) -> CodeChoice {
+        self.code
+    }
+
+    /// Number of triples.
+    pub fn and_gates(&self) -> usize {
+        self.and_gates
+    }
+
+    /// Bytes of material this party stores (key, triples, input masks).
+    pub fn stored_bytes(&self) -> usize {
+        self.alpha.len() + self.triples.len() + self.input_masks.len() + self.own_masks.len()
+    }
+
+    /// Share `w` of triple `t` (`2n` bytes).
+    pub(crate) fn triple(&self, t: usize) -> &[u8] {
+        let n = self.alpha.len();
+        &self.triples[t * TRIPLE_WORDS * 2 * n..(t + 1) * TRIPLE_WORDS * 2 * n]
+    }
+
+    /// Mutable access for tests that corrupt a party's material.
+    #[cfg(test)]
+    pub(crate) fn triple_mut(&mut self, t: usize) -> &mut [u8] {
+        let n = self.alpha.len();
+        &mut self.triples[t * TRIPLE_WORDS * 2 * n..(t + 1) * TRIPLE_WORDS * 2 * n]
+    }
+}
+
+/// A source of one party's MiniMac material. Online code takes a [`PartyPrep`] and never knows
+/// which provider made it.
+pub trait MiniMacPreprocessing {
+    /// This party's material for `request`, generated with the peers over `net` where the provider
+    /// is interactive.
+    fn material<N: Network>(
+        &mut self,
+        net: &mut N,
+        request: &PrepRequest,
+    ) -> impl Future<Output = Result<PartyPrep, MiniMacError>>;
+}
+
+/// The trusted-dealer provider (see the module docs for its trust model).
+#[derive(Debug)]
+pub struct TrustedDealer<R> {
+    rng: R,
+}
+
+impl<R: RngCore + CryptoRng> TrustedDealer<R> {
+    /// A dealer drawing its randomness from `rng`.
+    pub fn new(rng: R) -> Self {
+        TrustedDealer { rng }
+    }
+
+    /// Every party's material for `request`, in party order.
+    pub fn deal(&mut self, request: &PrepRequest) -> Result<Vec<PartyPrep>, MiniMacError> {
+        let parties = request.parties;
+        if parties < 2 {
+            return Err(MiniMacError::TooFewParties(parties));
+        }
+        if let Some(p) = request.input_owners.iter().find(|&&p| p >= parties) {
+            return Err(MiniMacError::BadInput(format!(
+                "input owner {p} is not one of the {parties} parties"
+            )));
+        }
+        let code = request.code.code();
+        let (n, k, k_star) = (code.n(), code.k(), code.star.k());
+        let mut out: Vec<PartyPrep> = (0..parties)
+            .map(|party| PartyPrep {
+                party,
+                parties,
+                code: request.code,
+                alpha: self.bytes(n),
+                and_gates: request.and_gates,
+                triples: Vec::with_capacity(request.and_gates * TRIPLE_WORDS * 2 * n),
+                input_owners: request.input_owners.clone(),
+                input_masks: Vec::with_capacity(request.input_owners.len() * 2 * n),
+                own_masks: Vec::new(),
+            })
+            .collect();
+        let mut alpha = vec![0u8; n];
+        for p in &out {
+            xor_into(&mut alpha, &p.alpha);
+        }
+        let mut sharer = Sharer { alpha, n, scratch: vec![0u8; 2 * n] };
+
+        let mut systematic = vec![Gf256(0); k_star];
+        let mut word = vec![Gf256(0); n];
+        for _ in 0..request.and_gates {
+            let a = self.bytes(k);
+            let b = self.bytes(k);
+            let c: Vec<u8> = a.iter().zip(&b).map(|(x, y)| x & y).collect();
+            for data in [&a, &b, &c] {
+                // A uniformly random codeword of C* with `data` in its first k positions.
+                Gf256::as_bytes_mut(&mut systematic[..k]).copy_from_slice(data);
+                self.rng.fill_bytes(Gf256::as_bytes_mut(&mut systematic[k..]));
+                code.star.encode_into(&systematic, &mut word)?;
+                sharer.share(&mut self.rng, Gf256::as_bytes(&word), &mut out, |p| &mut p.triples);
+            }
+            for data in [&a, &b] {
+                let message = Gf256::from_bytes(data);
+                for bit in 0..8u32 {
+                    // [[x^i]] = x^i · C(x↓i), by the constant-time plane encoding (x is secret).
+                    let plane = code.c.encode_bit_plane(message, bit)?;
+                    word.fill(Gf256(0));
+                    Gf256::mul_add_scalar_slice(&mut word, &plane, Gf256(1 << bit));
+                    sharer.share(&mut self.rng, Gf256::as_bytes(&word), &mut out, |p| &mut p.triples);
+                }
+            }
+        }
+        for &owner in &request.input_owners {
+            let r = self.bytes(k);
+            code.c.encode_into(Gf256::from_bytes(&r), &mut word)?;
+            sharer.share(&mut self.rng, Gf256::as_bytes(&word), &mut out, |p| &mut p.input_masks);
+            out[owner].own_masks.extend_from_slice(&r);
+        }
+        Ok(out)
+    }
+
+    fn bytes(&mut self, len: usize) -> Vec<u8> {
+        let mut v = vec![0u8; len];
+        self.rng.fill_bytes(&mut v);
+        v
+    }
+}
+
+/// Splits codewords and their MACs into additive shares.
+struct Sharer {
+    alpha: Vec<u8>,
+    n: usize,
+    scratch: Vec<u8>,
+}
+
+impl Sharer {
+    /// Appends a share of `word` and of `α ∗ word` (`2n` bytes) to each party's buffer.
+    fn share<R: RngCore>(
+        &mut self,
+        rng: &mut R,
+        word: &[u8],
+        parties: &mut [PartyPrep],
+        buffer: impl Fn(&mut PartyPrep) -> &mut Vec<u8>,
+    ) {
+        let n = self.n;
+        let (value, mac) = self.scratch.split_at_mut(n);
+        value.copy_from_slice(word);
+        Gf256::mul_slices(
+            Gf256::from_bytes_mut(mac),
+            Gf256::from_bytes(&self.alpha),
+            Gf256::from_bytes(word),
+        );
+        for p in parties.iter_mut().skip(1) {
+            let buf = buffer(p);
+            let start = buf.len();
+            buf.resize(start + 2 * n, 0);
+            rng.fill_bytes(&mut buf[start..]);
+            xor_into(&mut self.scratch, &buf[start..]);
+        }
+        buffer(&mut parties[0]).extend_from_slice(&self.scratch);
+    }
+}
+
+/// `dst ^= src`.
+pub(crate) fn xor_into(dst: &mut [u8], src: &[u8]) {
+    for (d, s) in dst.iter_mut().zip(src) {
+        *d ^= s;
+    }
+}
+
+/// The trusted dealer's output for one party, handed out through [`MiniMacPreprocessing`]
+/// (in-process dealing: the network is not used).
+#[derive(Debug)]
+pub struct DealtMaterial {
+    material: Option<PartyPrep>,
+}
+
+impl DealtMaterial {
+    /// Wraps one party's dealt material.
+    pub fn new(material: PartyPrep) -> Self {
+        DealtMaterial { material: Some(material) }
+    }
+}
+
+impl MiniMacPreprocessing for DealtMaterial {
+    async fn material<N: Network>(
+        &mut self,
+        net: &mut N,
+        request: &PrepRequest,
+    ) -> Result<PartyPrep, MiniMacError> {
+        let m = self.material.take().ok_or(MiniMacError::NotEnoughMaterial {
+            what: "dealt batches",
+            needed: 1,
+            available: 0,
+        })?;
+        let fits = m.party == net.party()
+            && m.parties == request.parties
+            && m.code == request.code
+            && m.and_gates >= request.and_gates
+            && m.input_owners == request.input_owners;
+        if !fits {
+            return Err(MiniMacError::MaterialMismatch(format!(
+                "dealt material {m:?} does not match the request for party {}",
+                net.party()
+            )));
+        }
+        Ok(m)
+    }
+}
+
+/// The OT-based two-party provider (TinyOT-style preprocessing adapted to MiniMac, §2.2, or
+/// [FKOS15]). **Not implemented**: every request returns [`MiniMacError::NotAvailable`].
+#[derive(Debug, Default)]
+pub struct OtPreprocessing;
+
+impl MiniMacPreprocessing for OtPreprocessing {
+    async fn material<N: Network>(
+        &mut self,
+        _net: &mut N,
+        _request: &PrepRequest,
+    ) -> Result<PartyPrep, MiniMacError> {
+        Err(MiniMacError::NotAvailable {
+            provider: "OT-based",
+            reason: "MiniMac triples in C* and their bit decompositions are not yet generated from \
+                     the OT engine; use the trusted dealer",
+        })
+    }
+}

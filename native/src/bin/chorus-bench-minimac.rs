@@ -1,0 +1,337 @@
+//! `chorus-bench-minimac`: two-party MiniMac AES-128 (**trusted-dealer** preprocessing) between
+//! two local parties over a TCP loopback mesh with Noise channels, for both codes ((255, 85) with
+//! FFT encoding, (256, 120) with matrix encoding) and with simultaneous multiplications (§4.4) on
+//! and off, followed in the same run by TinyTable's binary-circuit AES (the same 6400-AND circuit,
+//! trusted-dealer material, semi-honest and malicious with 64-bit MACs) for comparison. One JSON
+//! line per measurement:
+//!
+//! ```text
+//! {"protocol":"minimac","variant":"rs255-85-fft","simultaneous":true,"security":"malicious",
+//!  "preprocessing":"trusted-dealer","transport":"tcp","mode":"amortized","parties":2,"blocks":680,
+//!  "online_ms":…,"us_per_aes":…,"cpu_ms":…,"cpu_us_per_aes":…,"aes_per_s":…,"bytes_per_party":…,
+//!  "bytes_per_aes":…,"rounds":…,"prep_ms":…,"prep_bytes_per_party":…,"prep_bytes_per_aes":…,"reps":3}
+//! ```
+//!
+//! - `mode: "amortized"`: one batch of `blocks` AES encryptions (a full batch, `8·k` blocks, by
+//!   default); `us_per_aes = online_ms·1000 / blocks`, `bytes_per_aes = bytes_per_party / blocks`.
+//! - `mode: "latency"`: one batch holding a single block: the time until one ciphertext is known.
+//! - `online_ms`: from a barrier after the Noise handshakes until the slower party has its
+//!   ciphertexts (all MiniMac checks included); `cpu_ms`: CPU time of both party threads in that
+//!   region; `bytes_per_party`: payload bytes one party sent (the larger of the two).
+//! - `prep_ms`: the dealer's time for both parties' material (outside the timed region);
+//!   `prep_bytes_per_party`: the material one party stores.
+//!
+//! With `--reps n` (default 3) each configuration runs n times with fresh material and the run
+//! with the median `online_ms` is printed. Key owner: party 0, plaintext: party 1, ciphertext to
+//! both; every ciphertext is checked against the plain AES (exit code 1 on a mismatch).
+
+use chorus_core::aes::{Aes, Block};
+use chorus_core::circuit::aes_bristol::{output_bytes, value_bits};
+use chorus_core::circuit::Circuit;
+use chorus_core::net::Network;
+use chorus_core::proto::minimac::aes::{aes128_circuit, aes_request, encrypt_batch};
+use chorus_core::proto::minimac::{self, CodeChoice, Options, PartyPrep};
+use chorus_core::proto::tinytable::online::evaluate_sliced;
+use chorus_core::proto::tinytable::{
+    evaluate_malicious, prepare_circuit, IoSpec, MaliciousPrep, Reveal, SlicedPrep, TrustedDealer,
+};
+use chorus_core::rng::{seeded_rng, session_rng};
+use chorus_native::loopback::{thread_cpu_time, LoopbackMesh};
+use chorus_native::threads::run_party_threads;
+use clap::Parser;
+use rand_core::RngCore;
+use serde::Serialize;
+use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const TIMEOUT: Duration = Duration::from_secs(120);
+
+/// Benchmarks two-party MiniMac AES-128 over TCP loopback, and TinyTable's circuit AES beside it.
+#[derive(Parser, Debug)]
+#[command(name = "chorus-bench-minimac", version)]
+struct Args {
+    /// Codes: rs255-85-fft, rs256-120-matrix.
+    #[arg(long, value_delimiter = ',', default_value = "rs255-85-fft,rs256-120-matrix")]
+    codes: Vec<String>,
+    /// Simultaneous multiplications (§4.4): on, off.
+    #[arg(long, value_delimiter = ',', default_value = "on,off")]
+    simultaneous: Vec<String>,
+    /// Blocks of the amortized batch (default: a full batch of the code, 8·k).
+    #[arg(long)]
+    blocks: Option<usize>,
+    /// Also measure the latency of a one-block batch.
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    latency: bool,
+    /// Block counts of the TinyTable comparison (amortized, one batch each).
+    #[arg(long, value_delimiter = ',', default_value = "680,960")]
+    tinytable: Vec<usize>,
+    /// Skip the TinyTable comparison.
+    #[arg(long)]
+    no_tinytable: bool,
+    /// Runs per configuration; the run with the median `online_ms` is printed.
+    #[arg(long, default_value_t = 3)]
+    reps: usize,
+}
+
+#[derive(Serialize, Clone)]
+struct Line {
+    protocol: &'static str,
+    variant: String,
+    simultaneous: Option<bool>,
+    security: &'static str,
+    preprocessing: &'static str,
+    transport: &'static str,
+    mode: &'static str,
+    parties: usize,
+    blocks: usize,
+    online_ms: f64,
+    us_per_aes: f64,
+    cpu_ms: Option<f64>,
+    cpu_us_per_aes: Option<f64>,
+    aes_per_s: f64,
+    bytes_per_party: u64,
+    bytes_per_aes: f64,
+    rounds: u64,
+    prep_ms: f64,
+    prep_bytes_per_party: usize,
+    prep_bytes_per_aes: f64,
+    reps: usize,
+}
+
+/// One party's material for a run.
+enum Material {
+    MiniMac(PartyPrep, Options),
+    Sliced(SlicedPrep),
+    Malicious(MaliciousPrep<u64>),
+}
+
+fn main() -> ExitCode {
+    chorus_native::cli::run_main("chorus-bench-minimac", |args: Args| run(&args))
+}
+
+fn run(args: &Args) -> Result<(), String> {
+    if args.reps == 0 || args.blocks == Some(0) || args.tinytable.contains(&0) {
+        return Err("--reps and every block count must be at least 1".into());
+    }
+    let mut codes = Vec::new();
+    for name in &args.codes {
+        let code = CodeChoice::ALL
+            .into_iter()
+            .find(|c| c.name() == name)
+            .ok_or_else(|| format!("unknown code {name:?}: use rs255-85-fft and/or rs256-120-matrix"))?;
+        codes.push(code);
+    }
+    let mut modes = Vec::new();
+    for s in &args.simultaneous {
+        modes.push(match s.as_str() {
+            "on" => true,
+            "off" => false,
+            other => return Err(format!("--simultaneous takes on and/or off, got {other:?}")),
+        });
+    }
+    let circuit = aes128_circuit().map_err(|e| e.to_string())?;
+    for &code in &codes {
+        for &simultaneous in &modes {
+            let options = Options { simultaneous };
+            let full = args.blocks.unwrap_or(code.code().instances());
+            if full > code.code().instances() {
+                return Err(format!(
+                    "--blocks {full} exceeds one batch of {} for {}",
+                    code.code().instances(),
+                    code.name()
+                ));
+            }
+            let mut runs = vec![("amortized", full)];
+            if args.latency {
+                runs.push(("latency", 1));
+            }
+            for (mode, blocks) in runs {
+                let line = median(args.reps, || {
+                    let started = Instant::now();
+                    let preps = minimac::TrustedDealer::new(session_rng().map_err(|e| e.to_string())?)
+                        .deal(&aes_request(code, 2).map_err(|e| e.to_string())?)
+                        .map_err(|e| e.to_string())?;
+                    let prep_ms = started.elapsed().as_secs_f64() * 1e3;
+                    let stored = preps[0].stored_bytes();
+                    let [a, b]: [PartyPrep; 2] = preps.try_into().map_err(|_| "two parties")?;
+                    let material = [Material::MiniMac(a, options), Material::MiniMac(b, options)];
+                    let mut line = run_once(material, blocks, circuit)?;
+                    line.protocol = "minimac";
+                    line.variant = code.name().into();
+                    line.simultaneous = Some(simultaneous);
+                    line.security = "malicious";
+                    line.mode = mode;
+                    line.prep_ms = prep_ms;
+                    line.prep_bytes_per_party = stored;
+                    line.prep_bytes_per_aes = stored as f64 / blocks as f64;
+                    Ok(line)
+                })?;
+                println!("{}", serde_json::to_string(&line).expect("a bench line serializes"));
+            }
+        }
+    }
+    let tinytable: &[usize] = if args.no_tinytable { &[] } else { &args.tinytable };
+    if !tinytable.is_empty() {
+        prepare_circuit(circuit);
+    }
+    let io = IoSpec { input_owners: vec![0, 1], reveal: vec![Reveal::Both] };
+    for &blocks in tinytable {
+        for malicious in [false, true] {
+            let line = median(args.reps, || {
+                let mut dealer = TrustedDealer::new(session_rng().map_err(|e| e.to_string())?);
+                let started = Instant::now();
+                let (material, stored) = if malicious {
+                    let [a, b] = dealer
+                        .malicious_batch_seeded::<u64>(circuit, &io, blocks)
+                        .map_err(|e| e.to_string())?;
+                    let stored = a.table_bits_per_instance() / 8 * blocks;
+                    ([Material::Malicious(a), Material::Malicious(b)], stored)
+                } else {
+                    let [a, b] = dealer.sliced_batch(circuit, &io, blocks).map_err(|e| e.to_string())?;
+                    let stored = a.table_bits_per_instance() / 8 * blocks;
+                    ([Material::Sliced(a), Material::Sliced(b)], stored)
+                };
+                let prep_ms = started.elapsed().as_secs_f64() * 1e3;
+                let mut line = run_once(material, blocks, circuit)?;
+                line.protocol = "tinytable";
+                line.variant = if malicious { "circuit-mac64".into() } else { "circuit".into() };
+                line.security = if malicious { "malicious" } else { "semi-honest" };
+                line.mode = "amortized";
+                line.prep_ms = prep_ms;
+                line.prep_bytes_per_party = stored;
+                line.prep_bytes_per_aes = stored as f64 / blocks as f64;
+                Ok(line)
+            })?;
+            println!("{}", serde_json::to_string(&line).expect("a bench line serializes"));
+        }
+    }
+    Ok(())
+}
+
+/// Runs `once` `reps` times and returns the run with the median online time.
+fn median(reps: usize, mut once: impl FnMut() -> Result<Line, String>) -> Result<Line, String> {
+    let mut lines = (0..reps).map(|_| once()).collect::<Result<Vec<_>, _>>()?;
+    lines.sort_by(|a, b| a.online_ms.total_cmp(&b.online_ms));
+    let mut line = lines.swap_remove(reps / 2);
+    line.reps = reps;
+    Ok(line)
+}
+
+/// One timed online run of `blocks` encryptions with the given material.
+fn run_once(material: [Material; 2], blocks: usize, circuit: &'static Circuit) -> Result<Line, String> {
+    // Benchmark inputs are not secret: a seeded generator makes them reproducible.
+    let mut inputs_rng = seeded_rng(blocks as u64);
+    let mut random_block = || {
+        let mut b = [0u8; 16];
+        inputs_rng.fill_bytes(&mut b);
+        b
+    };
+    let keys: Vec<Block> = (0..blocks).map(|_| random_block()).collect();
+    let plaintexts: Vec<Block> = (0..blocks).map(|_| random_block()).collect();
+    let expected: Vec<Block> = keys
+        .iter()
+        .zip(&plaintexts)
+        .map(|(k, p)| {
+            let mut b = [*p];
+            Aes::new(k).map(|aes| aes.encrypt_blocks(&mut b)).map(|()| b[0]).map_err(|e| e.to_string())
+        })
+        .collect::<Result<_, _>>()?;
+
+    let material: Arc<[Mutex<Option<Material>>; 2]> = Arc::new(material.map(|m| Mutex::new(Some(m))));
+    let mesh = LoopbackMesh::new(2)?;
+    let mut secret = [0u8; 32];
+    session_rng().map_err(|e| e.to_string())?.fill_bytes(&mut secret);
+    let barrier = Arc::new(tokio::sync::Barrier::new(2));
+    let inputs = Arc::new([keys, plaintexts]);
+
+    let results = run_party_threads(2, move |p| {
+        let (mesh, barrier, material, inputs) =
+            (mesh.clone(), barrier.clone(), material.clone(), inputs.clone());
+        async move {
+            let (mut net, flush) = mesh.connect(p, b"chorus/bench/minimac", &secret, TIMEOUT).await?;
+            let material = material[p].lock().expect("material").take().ok_or("material missing")?;
+            let mut rng = session_rng().map_err(|e| e.to_string())?;
+            barrier.wait().await;
+            let before = net.stats();
+            let cpu_before = thread_cpu_time();
+            let started = Instant::now();
+            let own = &inputs[p];
+            let ciphertexts = match &material {
+                Material::MiniMac(prep, options) => {
+                    encrypt_batch(&mut net, prep, own, blocks, *options, &mut rng)
+                        .await
+                        .map_err(|e| e.to_string())?
+                }
+                Material::Sliced(prep) => {
+                    let result = evaluate_sliced(&mut net, circuit, prep, &circuit_inputs(own))
+                        .await
+                        .map_err(|e| e.to_string())?;
+                    ciphertexts(result)
+                }
+                Material::Malicious(prep) => {
+                    let result = evaluate_malicious(&mut net, circuit, prep, &circuit_inputs(own))
+                        .await
+                        .map_err(|e| e.to_string())?;
+                    ciphertexts(result)
+                }
+            };
+            let elapsed = started.elapsed();
+            let cpu = thread_cpu_time().zip(cpu_before).map(|(after, before)| after.saturating_sub(before));
+            drop(material);
+            let stats = net.stats().since(&before);
+            drop(net);
+            flush.finish(Duration::from_secs(10)).await;
+            Ok::<_, String>((ciphertexts, elapsed, stats, cpu))
+        }
+    });
+    let outcomes = results.into_iter().collect::<Result<Vec<_>, _>>()?;
+    for (p, (ciphertexts, _, _, _)) in outcomes.iter().enumerate() {
+        if ciphertexts != &expected {
+            return Err(format!("{blocks} blocks: party {p} got a wrong ciphertext"));
+        }
+    }
+    let online = outcomes.iter().map(|(_, t, _, _)| *t).max().expect("two parties");
+    let online_ms = online.as_secs_f64() * 1e3;
+    let cpu_ms = outcomes.iter().map(|(_, _, _, c)| c.map(|c| c.as_secs_f64() * 1e3)).sum::<Option<f64>>();
+    let bytes = outcomes.iter().map(|(_, _, s, _)| s.bytes_sent).max().expect("two parties");
+    Ok(Line {
+        protocol: "",
+        variant: String::new(),
+        simultaneous: None,
+        security: "",
+        preprocessing: "trusted-dealer",
+        transport: "tcp",
+        mode: "",
+        parties: 2,
+        blocks,
+        online_ms,
+        us_per_aes: online_ms * 1e3 / blocks as f64,
+        cpu_ms,
+        cpu_us_per_aes: cpu_ms.map(|c| c * 1e3 / blocks as f64),
+        aes_per_s: blocks as f64 / online.as_secs_f64(),
+        bytes_per_party: bytes,
+        bytes_per_aes: bytes as f64 / blocks as f64,
+        rounds: outcomes.iter().map(|(_, _, s, _)| s.rounds).max().expect("two parties"),
+        prep_ms: 0.0,
+        prep_bytes_per_party: 0,
+        prep_bytes_per_aes: 0.0,
+        reps: 1,
+    })
+}
+
+/// This party's circuit inputs (key for party 0, plaintext for party 1), one value per block.
+fn circuit_inputs(own: &[Block]) -> Vec<Vec<Vec<bool>>> {
+    own.iter().map(|b| vec![value_bits(b)]).collect()
+}
+
+/// The ciphertext of every instance (zeros where not revealed, which the caller's check rejects).
+fn ciphertexts(result: Vec<Vec<Option<Vec<bool>>>>) -> Vec<Block> {
+    result
+        .into_iter()
+        .map(|outputs| {
+            let bits = outputs.into_iter().next().flatten().unwrap_or_default();
+            output_bytes(&bits).unwrap_or_default()
+        })
+        .collect()
+}

@@ -129,7 +129,7 @@ impl PlaneTables {
         // (sizes of the two MiniMac codes; other sizes take the general path), with AVX2 where
         // the CPU has it (chosen at run time; the result is the same on every path).
         #[cfg(target_arch = "x86_64")]
-        if !cfg!(feature = "force-portable") && std::is_x86_feature_detected!("avx2") {
+        if crate::arch::cpu().avx2 {
             // SAFETY: AVX2 was detected.
             unsafe { self.planes_avx2(planes, message, out) };
             return;

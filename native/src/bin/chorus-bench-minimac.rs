@@ -31,9 +31,9 @@ use chorus_core::circuit::Circuit;
 use chorus_core::net::Network;
 use chorus_core::proto::minimac::aes::{aes128_circuit, aes_request, encrypt_batch};
 use chorus_core::proto::minimac::{self, CodeChoice, Options, PartyPrep};
-use chorus_core::proto::tinytable::online::evaluate_sliced;
+use chorus_core::proto::tinytable::circuit::online::evaluate_sliced;
 use chorus_core::proto::tinytable::{
-    evaluate_malicious, prepare_circuit, IoSpec, MaliciousPrep, Reveal, SlicedPrep, TrustedDealer,
+    evaluate_malicious, IoSpec, PlannedCircuit, MaliciousPrep, Reveal, SlicedPrep, TrustedDealer,
 };
 use chorus_core::rng::{seeded_rng, session_rng};
 use chorus_native::loopback::{thread_cpu_time, LoopbackMesh};
@@ -172,9 +172,6 @@ fn run(args: &Args) -> Result<(), String> {
         }
     }
     let tinytable: &[usize] = if args.no_tinytable { &[] } else { &args.tinytable };
-    if !tinytable.is_empty() {
-        prepare_circuit(circuit);
-    }
     let io = IoSpec { input_owners: vec![0, 1], reveal: vec![Reveal::Both] };
     for &blocks in tinytable {
         for malicious in [false, true] {
@@ -252,6 +249,8 @@ fn run_once(material: [Material; 2], blocks: usize, circuit: &'static Circuit) -
             let (mut net, flush) = mesh.connect(p, b"chorus/bench/minimac", &secret, TIMEOUT).await?;
             let material = material[p].lock().expect("material").take().ok_or("material missing")?;
             let mut rng = session_rng().map_err(|e| e.to_string())?;
+            // TinyTable's evaluation plan depends on the public circuit only: made before timing.
+            let circuit = PlannedCircuit::new(circuit);
             barrier.wait().await;
             let before = net.stats();
             let cpu_before = thread_cpu_time();
@@ -264,13 +263,13 @@ fn run_once(material: [Material; 2], blocks: usize, circuit: &'static Circuit) -
                         .map_err(|e| e.to_string())?
                 }
                 Material::Sliced(prep) => {
-                    let result = evaluate_sliced(&mut net, circuit, prep, &circuit_inputs(own))
+                    let result = evaluate_sliced(&mut net, &circuit, prep, &circuit_inputs(own))
                         .await
                         .map_err(|e| e.to_string())?;
                     ciphertexts(result)
                 }
                 Material::Malicious(prep) => {
-                    let result = evaluate_malicious(&mut net, circuit, prep, &circuit_inputs(own))
+                    let result = evaluate_malicious(&mut net, &circuit, prep, &circuit_inputs(own))
                         .await
                         .map_err(|e| e.to_string())?;
                     ciphertexts(result)

@@ -8,7 +8,7 @@ use crate::circuit::Circuit;
 use crate::net::memory::MemoryNetwork;
 use crate::net::tamper::Tamper;
 use crate::net::{NetStats, Network};
-use crate::proto::tinytable::tests_malicious::{random_circuit, random_inputs};
+use crate::proto::tinytable::circuit::tests_malicious::{random_circuit, random_inputs};
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 use std::cell::RefCell;

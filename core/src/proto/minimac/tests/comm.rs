@@ -7,7 +7,7 @@ use super::super::{CodeChoice, Options, PrepRequest, COMBINATIONS};
 use super::{deal, round_robin_owners, run};
 use crate::circuit::aes_bristol::value_bits;
 use crate::circuit::Circuit;
-use crate::proto::tinytable::tests_malicious::{random_circuit, random_inputs};
+use crate::proto::tinytable::circuit::tests_malicious::{random_circuit, random_inputs};
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 

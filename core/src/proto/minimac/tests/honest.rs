@@ -9,7 +9,7 @@ use crate::circuit::aes_bristol::{output_bytes, value_bits};
 use crate::circuit::Circuit;
 use crate::net::memory::run_session;
 use crate::net::Network;
-use crate::proto::tinytable::tests_malicious::{random_circuit, random_inputs};
+use crate::proto::tinytable::circuit::tests_malicious::{random_circuit, random_inputs};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 

@@ -33,7 +33,7 @@ use chorus_core::proto::minimac::aes::{aes128_circuit, aes_request, encrypt_batc
 use chorus_core::proto::minimac::{self, CodeChoice, Options, PartyPrep};
 use chorus_core::proto::tinytable::circuit::online::evaluate_sliced;
 use chorus_core::proto::tinytable::{
-    evaluate_malicious, IoSpec, PlannedCircuit, MaliciousPrep, Reveal, SlicedPrep, TrustedDealer,
+    evaluate_malicious, IoSpec, MaliciousPrep, PlannedCircuit, Reveal, SlicedPrep, TrustedDealer,
 };
 use chorus_core::rng::{seeded_rng, session_rng};
 use chorus_native::loopback::{thread_cpu_time, LoopbackMesh};

@@ -36,12 +36,18 @@
 //! values are uniform masks (d, e, x − r) or kernel-masked outputs; the MAC log is empty after
 //! every output.
 
+pub mod checks;
+pub mod circuit;
 pub mod error;
 pub mod messages;
+pub mod online;
 pub mod prep;
+pub mod rconv;
 pub mod share;
 
+pub use circuit::{demand as circuit_demand, evaluate as evaluate_circuit, packs, MAX_BATCH};
 pub use error::{Check, CoralError};
+pub use online::{InputRequest, Lanes, Party, ALL_LANES};
 pub use prep::dealer::{DealtMaterial, TrustedDealer};
 pub use prep::ot::OtProvider;
 pub use prep::{CoralMaterial, Demand, Preprocessing};

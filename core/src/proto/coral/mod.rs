@@ -45,6 +45,9 @@ pub mod prep;
 pub mod rconv;
 pub mod share;
 
+#[cfg(test)]
+mod tests;
+
 pub use circuit::{demand as circuit_demand, evaluate as evaluate_circuit, packs, MAX_BATCH};
 pub use error::{Check, CoralError};
 pub use online::{InputRequest, Lanes, Party, ALL_LANES};

@@ -91,6 +91,12 @@ impl OpenedLog {
         self.macs.push(mac);
     }
 
+    /// Makes room for `n` more values.
+    pub fn reserve(&mut self, n: usize) {
+        self.values.reserve(n);
+        self.macs.reserve(n);
+    }
+
     /// Number of values awaiting the check.
     pub fn len(&self) -> usize {
         self.values.len()

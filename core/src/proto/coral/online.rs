@@ -171,6 +171,7 @@ impl Party {
                 *v ^= t;
             }
         }
+        self.opened.reserve(values.len());
         for (v, s) in values.iter().zip(shares) {
             self.opened.push(*v, s.mac);
         }
@@ -250,14 +251,14 @@ impl Party {
         pairs: &[(RShare, RShare)],
     ) -> Result<Vec<RShare>, CoralError> {
         self.check_net(net)?;
-        let quintuples = self.material.take_quintuples(pairs.len())?;
+        let range = self.material.take_quintuple_range(pairs.len())?;
         let mut masked = Vec::with_capacity(2 * pairs.len());
-        for ((x, y), q) in pairs.iter().zip(&quintuples) {
+        for ((x, y), q) in pairs.iter().zip(&self.material.quintuples[range.clone()]) {
             masked.push(*x + q.a);
             masked.push(*y + q.b);
         }
         let opened = self.open(net, Step::MultOpen, &masked).await?;
-        Ok(quintuples
+        Ok(self.material.quintuples[range]
             .iter()
             .zip(opened.chunks_exact(2))
             .map(|(q, de)| self.finish_mul(q, de[0], de[1]))
@@ -267,8 +268,14 @@ impl Party {
     fn finish_mul(&self, q: &Quintuple, d: u64, e: u64) -> RShare {
         let p = &*self.params;
         let (td, te) = (p.tau_public(d), p.tau_public(e));
-        let z = q.tau_b.scale(p, td) + q.tau_a.scale(p, te) + q.c;
-        z.add_public(p, p.mul(td, te), self.me, self.material.alpha)
+        // z = τ(d)·τ(b) + τ(e)·τ(a) + c + τ(d)·τ(e), each sum of products reduced once.
+        let tde = p.mul(td, te);
+        let public = if self.me == 0 { tde } else { 0 };
+        let value = p.reduce(p.clmul(td, q.tau_b.value) ^ p.clmul(te, q.tau_a.value)) ^ q.c.value ^ public;
+        let mac = p
+            .reduce(p.clmul(td, q.tau_b.mac) ^ p.clmul(te, q.tau_a.mac) ^ p.clmul(self.material.alpha, tde))
+            ^ q.c.mac;
+        RShare { value, mac }
     }
 
     /// SIMD constant multiplication (Fig. 11): lane-wise `ψ(x) ⊙ c` for public lanes c, one

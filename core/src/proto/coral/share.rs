@@ -16,6 +16,7 @@
 //! bits; y need not be normal (τ(y) = y) — only φ-images are.
 
 use crate::embed::{CoralEmbedding, Evaluation, LinearMap, CORAL_SET_1};
+use crate::field::clmul::Backend;
 use crate::field::BinaryField;
 use crate::net::PartyId;
 
@@ -30,6 +31,8 @@ pub const LANES: usize = 14;
 #[derive(Debug, Clone)]
 pub struct CoralParams {
     field: BinaryField,
+    /// The carry-less multiplication backend, chosen once.
+    backend: Backend,
     /// φ, ψ, τ in constant time (for secret values, e.g. in the dealer and in rConv).
     secret: CoralEmbedding,
     /// τ with byte tables, for public values only (the opened d, e of a multiplication).
@@ -51,6 +54,7 @@ impl CoralParams {
         debug_assert_eq!(secret.rmfe.m(), FIELD_BITS);
         Ok(CoralParams {
             field,
+            backend: Backend::detect(),
             public_tau: public.rmfe.tau_map().clone(),
             public_phi: public.rmfe.phi_map().clone(),
             secret,
@@ -95,7 +99,19 @@ impl CoralParams {
     /// Field product.
     #[inline]
     pub fn mul(&self, a: u64, b: u64) -> u64 {
-        self.field.mul(a, b)
+        self.field.reduce_with(self.backend, self.backend.clmul64(a, b))
+    }
+
+    /// The unreduced carry-less product (for sums of products reduced once).
+    #[inline]
+    pub fn clmul(&self, a: u64, b: u64) -> u128 {
+        self.backend.clmul64(a, b)
+    }
+
+    /// Reduction of an unreduced product or sum of products.
+    #[inline]
+    pub fn reduce(&self, product: u128) -> u64 {
+        self.field.reduce_with(self.backend, product)
     }
 }
 

@@ -198,8 +198,15 @@ impl CoralMaterial {
             + self.ttriples.len() * 3 * t
     }
 
-    pub(crate) fn take_quintuples(&mut self, n: usize) -> Result<Vec<Quintuple>, CoralError> {
-        take(&self.quintuples, &mut self.cursor.quintuples, n, "quintuple")
+    /// The index range of the next `n` quintuples, marked as consumed.
+    pub(crate) fn take_quintuple_range(&mut self, n: usize) -> Result<core::ops::Range<usize>, CoralError> {
+        let start = self.cursor.quintuples;
+        let available = self.quintuples.len() - start;
+        if n > available {
+            return Err(CoralError::MaterialExhausted { kind: "quintuple", needed: n, available });
+        }
+        self.cursor.quintuples += n;
+        Ok(start..start + n)
     }
 
     pub(crate) fn take_encodings(&mut self, n: usize) -> Result<Vec<Encoding>, CoralError> {

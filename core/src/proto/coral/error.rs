@@ -18,6 +18,8 @@ pub enum Check {
     RConvNormality,
     /// rConv consistency check (Fig. 6 step 8): ψ(w) differs from the opened TinyOT combination.
     RConvConsistency,
+    /// Quintuple sacrifice (Fig. 7 step 8): τ(e_h) ≠ d_h or τ(g_h) ≠ f_h.
+    QuintupleSacrifice,
     /// A TinyOT (BDOZ-style, §2.2.1) MAC of an opened bit share is wrong.
     TinyMac,
 }
@@ -30,6 +32,7 @@ impl core::fmt::Display for Check {
             Check::Mac => "batched SPDZ MAC check",
             Check::RConvNormality => "rConv normality (tau(w) = w)",
             Check::RConvConsistency => "rConv consistency (psi(w) = TinyOT opening)",
+            Check::QuintupleSacrifice => "quintuple sacrifice (tau(e) = d, tau(g) = f)",
             Check::TinyMac => "TinyOT MAC",
         })
     }

@@ -36,6 +36,10 @@ pub enum Step {
     RConvInput = 9,
     /// rConv: opening of the check combinations w_g and z_{g,h} (Fig. 6 steps 5, 7).
     RConvOpen = 10,
+    /// Quintuple generation: owners broadcast their masked a^i, b^i (Fig. 7 step 4).
+    QuintupleInput = 11,
+    /// Quintuple generation: opening of the sacrifice combinations (Fig. 7 step 7).
+    QuintupleSacrifice = 12,
 }
 
 impl Step {
@@ -52,6 +56,8 @@ impl Step {
             Step::Output => "output opening",
             Step::RConvInput => "rConv input",
             Step::RConvOpen => "rConv opening",
+            Step::QuintupleInput => "quintuple input",
+            Step::QuintupleSacrifice => "quintuple sacrifice opening",
         }
     }
 }

@@ -29,8 +29,10 @@
 //! **Parties and trust:** everything runs with any n ≥ 2 (the dealer caps n at
 //! [`prep::dealer::MAX_PARTIES`]); the SPDZ-style online phase and the pairwise TinyOT MACs need
 //! no new cryptography for n > 2. Security: malicious with abort against up to n − 1 corrupt
-//! parties, relative to an honest dealer. Not covered: the paper's OT-based preprocessing
-//! (Fig. 7, §4.3.3) and mixed circuits (§4.3.1).
+//! parties, relative to an honest dealer. Π_rQuintuple (Fig. 7) runs on top of TinyOT triples
+//! ([`prep::quintuple`], fed by the dealer's tTriples and masks here). Not covered: the OT engine
+//! feeding it (TinyOT triples from OT, §4.3.3 MFE-based input authentication), so there is no
+//! OT-based provider yet, and mixed circuits (§4.3.1).
 //!
 //! **Invariants:** a wire's sharing y stands for ψ(y) ∈ F_2^14; only φ-images are normal; opened
 //! values are uniform masks (d, e, x − r) or kernel-masked outputs; the MAC log is empty after

@@ -199,7 +199,6 @@ impl Party {
         requests: &[InputRequest],
     ) -> Result<Vec<RShare>, CoralError> {
         self.check_net(net)?;
-        let mut counts = vec![0usize; self.parties];
         for r in requests {
             if r.owner >= self.parties {
                 return Err(CoralError::BadInput(format!("input owner {} is not a party", r.owner)));
@@ -210,22 +209,52 @@ impl Party {
                     self.me
                 )));
             }
-            if r.lanes.is_some_and(|l| l > ALL_LANES) {
-                return Err(CoralError::Limit { what: "lanes per packed input", found: 64, limit: LANES });
+            if let Some(l) = r.lanes.filter(|&l| l > ALL_LANES) {
+                let found = (64 - l.leading_zeros()) as usize;
+                return Err(CoralError::Limit { what: "lanes per packed input", found, limit: LANES });
             }
-            counts[r.owner] += 1;
+        }
+        let owners: Vec<PartyId> = requests.iter().map(|r| r.owner).collect();
+        let own: Vec<u64> = requests.iter().filter_map(|r| r.lanes).map(|l| self.params.phi(l)).collect();
+        self.input_elements(net, step, &owners, &own).await
+    }
+
+    /// rInput of raw field elements: `owners[i]` owns input i; `own` holds this party's
+    /// elements in order (one per input it owns).
+    pub(crate) async fn input_elements<N: Network>(
+        &mut self,
+        net: &mut N,
+        step: Step,
+        owners: &[PartyId],
+        own: &[u64],
+    ) -> Result<Vec<RShare>, CoralError> {
+        let mut counts = vec![0usize; self.parties];
+        for &o in owners {
+            if o >= self.parties {
+                return Err(CoralError::BadInput(format!("input owner {o} is not a party")));
+            }
+            counts[o] += 1;
+        }
+        if own.len() != counts[self.me] {
+            return Err(CoralError::BadInput(format!(
+                "party {} owns {} inputs but gave {}",
+                self.me,
+                counts[self.me],
+                own.len()
+            )));
         }
         let mut masks = Vec::with_capacity(self.parties);
         for (owner, &count) in counts.iter().enumerate() {
             masks.push(self.material.take_input_masks(owner, count)?.into_iter());
         }
-        let mut own_deltas = Vec::with_capacity(counts[self.me]);
-        let mut shares = Vec::with_capacity(requests.len());
-        for r in requests {
-            let mask = masks[r.owner].next().expect("counted");
-            if let Some(lanes) = r.lanes {
+        let mut own_deltas = Vec::with_capacity(own.len());
+        let mut own_values = own.iter();
+        let mut shares = Vec::with_capacity(owners.len());
+        for &owner in owners {
+            let mask = masks[owner].next().expect("counted");
+            if owner == self.me {
                 let value = mask.value.ok_or(CoralError::BadInput("input mask without its value".into()))?;
-                own_deltas.push(self.params.phi(lanes) ^ value);
+                own_deltas.push(own_values.next().expect("counted") ^ value);
             }
             shares.push(mask.share);
         }
@@ -236,9 +265,9 @@ impl Party {
             .map(|(p, payload)| unpack_elements(payload, counts[p], p, step))
             .collect::<Result<_, _>>()?;
         let mut next = vec![0usize; self.parties];
-        for (r, share) in requests.iter().zip(shares.iter_mut()) {
-            let delta = deltas[r.owner][next[r.owner]];
-            next[r.owner] += 1;
+        for (&owner, share) in owners.iter().zip(shares.iter_mut()) {
+            let delta = deltas[owner][next[owner]];
+            next[owner] += 1;
             *share = share.add_public(&self.params, delta, self.me, self.material.alpha);
         }
         Ok(shares)

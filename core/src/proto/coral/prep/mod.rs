@@ -12,12 +12,15 @@
 //! - input masks: `[[r]]` with r uniform and known to its owner ([`InputMask`]), what rInput
 //!   consumes; in the paper these come from the vectorised MFE-based COPE (§4.3.3, Fig. 15–18).
 //!
+//! [`quintuple`]: Π_rQuintuple (Fig. 7), quintuples from tTriples, rConv and sacrificing.
+//!
 //! Providers: [`dealer::TrustedDealer`] (**trusted dealer**, see its trust model) and
 //! [`ot::OtProvider`], the place of the two-party OT-based provider, which is not implemented and
 //! returns [`CoralError::NotAvailable`].
 
 pub mod dealer;
 pub mod ot;
+pub mod quintuple;
 
 use core::future::Future;
 

@@ -1,6 +1,6 @@
-//! The place of Coral's two-party OT-based preprocessing (§4.2 Fig. 7 quintuples from TinyOT
-//! triples, rConv and sacrificing; §4.3.3 vectorised MFE-based COPE for input authentication, on
-//! the KOS15 / COPE / TinyOT engine of `crate::ot`). **Not implemented**: [`OtProvider`] returns
+//! The place of Coral's two-party OT-based preprocessing: TinyOT triples from the KOS15 / TinyOT
+//! engine of `crate::ot` and §4.3.3's vectorised MFE-based COPE for input authentication, feeding
+//! Π_rQuintuple ([`super::quintuple`], implemented). **Not implemented**: [`OtProvider`] returns
 //! [`CoralError::NotAvailable`] so that a caller selecting it fails with a typed error instead of
 //! running with missing material.
 

@@ -6,6 +6,7 @@ mod circuits;
 mod cost;
 mod ops;
 mod props;
+mod quintuples;
 
 use std::cell::RefCell;
 use std::future::Future;

@@ -1,5 +1,7 @@
 //! MPC protocols over the [`crate::net::Network`] abstraction.
 //!
+//! - [`coral`]: RMFE-packed boolean circuits (Coral), malicious security with a dishonest
+//!   majority, any n ≥ 2, trusted-dealer preprocessing.
 //! - [`maestro`]: three-party honest-majority AES from MAESTRO (Morita et al., USENIX Security
 //!   2025) on (2,3) replicated secret sharing over GF(2^8); currently the semi-honest
 //!   GF(2^8)-circuit S-box variant.
@@ -9,6 +11,7 @@
 //! - [`tinytable`]: two-party TinyTable (Damgård et al., CRYPTO 2017) with trusted-dealer
 //!   preprocessing; semi-honest online phase for Bristol circuits and table-based AES.
 
+pub mod coral;
 pub mod maestro;
 pub mod minimac;
 pub mod tinytable;

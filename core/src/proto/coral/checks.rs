@@ -1,0 +1,168 @@
+//! The checks behind Coral's malicious security: an n-party commit-and-open coin toss and the
+//! batched SPDZ MAC check of every partially opened value (§2.2.1; the rOpen / rCheck commands
+//! of Fig. 13, as in MASCOT).
+//!
+//! **Coin toss.** Each party samples a 256-bit seed, broadcasts `SHA-256(tag, party, seed)`, then
+//! its seed; every party checks every opening against its commitment ([`Check::CoinCommitment`])
+//! and derives the coins from `SHA-256(tag, seed_0, …, seed_{n−1})` through ChaCha20. No party
+//! knows anything of the coins before every commitment is fixed, so a single honest party makes
+//! them uniform.
+//!
+//! **MAC check.** With opened values x_1..x_N, MAC shares m_{i,·} and coins χ_1..χ_N ∈ GF(2^42)
+//! tossed *after* the openings, party i computes `σ_i = Σ_l χ_l m_{i,l} − α_i · Σ_l χ_l x_l`,
+//! commits to σ_i (hash with a 256-bit nonce), opens it, and everyone checks `Σ_i σ_i = 0`
+//! ([`Check::Mac`]). A wrong opening survives with probability ≤ 2/2^42. The check runs before
+//! any output is opened and again after the (masked) outputs are opened; on failure the honest
+//! parties return the error and no output.
+
+use rand_chacha::ChaCha20Rng;
+use rand_core::{CryptoRng, RngCore, SeedableRng};
+use sha2::{Digest, Sha256};
+
+use crate::net::Network;
+
+use super::error::{Check, CoralError};
+use super::messages::{field_bytes, pack_elements, unpack_elements, Channel, Step};
+use super::share::CoralParams;
+
+const COIN_COMMIT_TAG: &[u8] = b"chorus/coral/coin/commit/v1";
+const COIN_STREAM_TAG: &[u8] = b"chorus/coral/coin/stream/v1";
+const MAC_COMMIT_TAG: &[u8] = b"chorus/coral/mac-check/commit/v1";
+
+fn commitment(tag: &[u8], party: usize, parts: &[&[u8]]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(tag);
+    h.update((party as u64).to_le_bytes());
+    for p in parts {
+        h.update((p.len() as u64).to_le_bytes());
+        h.update(p);
+    }
+    h.finalize().into()
+}
+
+fn fixed<const L: usize>(bytes: &[u8], peer: usize, step: Step) -> Result<[u8; L], CoralError> {
+    bytes.try_into().map_err(|_| {
+        CoralError::malformed(peer, step.name(), format!("expected {L} bytes, got {}", bytes.len()))
+    })
+}
+
+/// A public random coin stream agreed by all parties (two rounds, 64 bytes per party to each
+/// other party).
+pub async fn coin_toss<N: Network, R: RngCore + CryptoRng>(
+    channel: &mut Channel,
+    net: &mut N,
+    rng: &mut R,
+) -> Result<ChaCha20Rng, CoralError> {
+    let me = net.party();
+    let mut seed = [0u8; 32];
+    rng.fill_bytes(&mut seed);
+    let own = commitment(COIN_COMMIT_TAG, me, &[&seed]);
+    let commitments = channel.broadcast(net, Step::CoinCommit, own.to_vec()).await?;
+    let commitments: Vec<[u8; 32]> = commitments
+        .iter()
+        .enumerate()
+        .map(|(p, c)| fixed::<32>(c, p, Step::CoinCommit))
+        .collect::<Result<_, _>>()?;
+    let seeds = channel.broadcast(net, Step::CoinOpen, seed.to_vec()).await?;
+    let mut stream = Sha256::new();
+    stream.update(COIN_STREAM_TAG);
+    for (p, s) in seeds.iter().enumerate() {
+        let s = fixed::<32>(s, p, Step::CoinOpen)?;
+        if commitment(COIN_COMMIT_TAG, p, &[&s]) != commitments[p] {
+            return Err(CoralError::failed(Check::CoinCommitment));
+        }
+        stream.update(s);
+    }
+    Ok(ChaCha20Rng::from_seed(stream.finalize().into()))
+}
+
+/// The partially opened values awaiting the batched MAC check, with this party's MAC shares.
+#[derive(Debug, Clone, Default)]
+pub struct OpenedLog {
+    values: Vec<u64>,
+    macs: Vec<u64>,
+}
+
+impl OpenedLog {
+    /// Records an opened value and this party's MAC share of it.
+    #[inline]
+    pub fn push(&mut self, value: u64, mac: u64) {
+        self.values.push(value);
+        self.macs.push(mac);
+    }
+
+    /// Makes room for `n` more values.
+    pub fn reserve(&mut self, n: usize) {
+        self.values.reserve(n);
+        self.macs.reserve(n);
+    }
+
+    /// Number of values awaiting the check.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Whether nothing awaits the check.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+}
+
+/// Bytes of the σ opening (σ and a 32-byte nonce).
+pub const MAC_OPEN_BYTES: usize = field_bytes(1) + 32;
+
+/// The batched MAC check of everything in `log` (which it empties). Four rounds: coin
+/// commitment, coin opening, σ commitment, σ opening. Does nothing if `log` is empty.
+pub async fn mac_check<N: Network, R: RngCore + CryptoRng>(
+    params: &CoralParams,
+    channel: &mut Channel,
+    net: &mut N,
+    rng: &mut R,
+    alpha: u64,
+    log: &mut OpenedLog,
+) -> Result<(), CoralError> {
+    if log.is_empty() {
+        return Ok(());
+    }
+    let me = net.party();
+    let mut coins = coin_toss(channel, net, rng).await?;
+    let field = params.field();
+    let chi: Vec<u64> = (0..log.len()).map(|_| field.random(&mut coins)).collect();
+    let v = field.inner_product(&chi, &log.values);
+    let mu = field.inner_product(&chi, &log.macs);
+    let sigma = mu ^ field.mul(alpha, v);
+    log.values.clear();
+    log.macs.clear();
+    let sigma_bytes = pack_elements(&[sigma]);
+    let mut nonce = [0u8; 32];
+    rng.fill_bytes(&mut nonce);
+    let own = commitment(MAC_COMMIT_TAG, me, &[&nonce, &sigma_bytes]);
+    let commitments = channel.broadcast(net, Step::MacCommit, own.to_vec()).await?;
+    let commitments: Vec<[u8; 32]> = commitments
+        .iter()
+        .enumerate()
+        .map(|(p, c)| fixed::<32>(c, p, Step::MacCommit))
+        .collect::<Result<_, _>>()?;
+    let mut opening = sigma_bytes;
+    opening.extend_from_slice(&nonce);
+    let openings = channel.broadcast(net, Step::MacOpen, opening).await?;
+    let mut total = 0u64;
+    for (p, o) in openings.iter().enumerate() {
+        if o.len() != MAC_OPEN_BYTES {
+            return Err(CoralError::malformed(
+                p,
+                Step::MacOpen.name(),
+                format!("expected {MAC_OPEN_BYTES} bytes, got {}", o.len()),
+            ));
+        }
+        let (s, n) = o.split_at(field_bytes(1));
+        if commitment(MAC_COMMIT_TAG, p, &[n, s]) != commitments[p] {
+            return Err(CoralError::failed(Check::MacCommitment));
+        }
+        total ^= unpack_elements(s, 1, p, Step::MacOpen)?[0];
+    }
+    if total != 0 {
+        return Err(CoralError::failed(Check::Mac));
+    }
+    Ok(())
+}

@@ -1,0 +1,191 @@
+//! Packed evaluation of any Bristol circuit over a batch of instances (§2.2.4, §5.3).
+//!
+//! Packing is across instances: instance `14·p + l` of the batch lives in lane l of pack p, so
+//! every wire of the circuit is one sharing per pack and every gate lines up across the lanes —
+//! any Bristol circuit is evaluated packed, whatever its layer shapes, and a batch that does not
+//! fill its last pack leaves that pack's upper lanes at zero (their outputs are dropped). Per AND
+//! layer: one round, one quintuple per AND gate and pack. The paper's §5.3 runs 140 instances
+//! (10 full packs) this way.
+//!
+//! Inputs: each input value of the circuit has an owner (a party); the owner gives that value
+//! for every instance. Outputs go to every party.
+
+use crate::circuit::{Circuit, LinearGate};
+use crate::net::{Network, PartyId};
+
+use super::error::CoralError;
+use super::online::{InputRequest, Lanes, Party, ALL_LANES};
+use super::prep::Demand;
+use super::share::{RShare, LANES};
+
+/// Largest batch (instances) of one evaluation.
+pub const MAX_BATCH: usize = 1 << 20;
+/// Largest number of wire sharings (wires × packs) one evaluation holds.
+pub const MAX_WIRE_SHARINGS: usize = 1 << 26;
+
+/// Number of packs for `batch` instances.
+pub fn packs(batch: usize) -> usize {
+    batch.div_ceil(LANES)
+}
+
+fn check_shape(
+    circuit: &Circuit,
+    owners: &[PartyId],
+    parties: usize,
+    batch: usize,
+) -> Result<usize, CoralError> {
+    if batch == 0 || batch > MAX_BATCH {
+        return Err(CoralError::Limit {
+            what: "batch size (instances, at least 1)",
+            found: batch,
+            limit: MAX_BATCH,
+        });
+    }
+    if owners.len() != circuit.input_widths().len() {
+        return Err(CoralError::BadInput(format!(
+            "{} input owners for a circuit with {} input values",
+            owners.len(),
+            circuit.input_widths().len()
+        )));
+    }
+    if let Some(&o) = owners.iter().find(|&&o| o >= parties) {
+        return Err(CoralError::BadInput(format!("input owner {o} is not one of {parties} parties")));
+    }
+    let p = packs(batch);
+    let sharings = circuit.num_wires().saturating_mul(p);
+    if sharings > MAX_WIRE_SHARINGS {
+        return Err(CoralError::Limit {
+            what: "wire sharings (wires × packs)",
+            found: sharings,
+            limit: MAX_WIRE_SHARINGS,
+        });
+    }
+    Ok(p)
+}
+
+/// The material one evaluation of `circuit` on `batch` instances consumes.
+///
+/// # Errors
+/// [`CoralError::Limit`] / [`CoralError::BadInput`] as [`evaluate`].
+pub fn demand(
+    circuit: &Circuit,
+    owners: &[PartyId],
+    parties: usize,
+    batch: usize,
+) -> Result<Demand, CoralError> {
+    let p = check_shape(circuit, owners, parties, batch)?;
+    let mut d = Demand::empty(parties);
+    d.quintuples = circuit.gate_counts().and * p;
+    d.encodings = circuit.num_output_wires() * p;
+    for (&owner, &width) in owners.iter().zip(circuit.input_widths()) {
+        d.input_masks[owner] += width as usize * p;
+    }
+    Ok(d)
+}
+
+/// Evaluates `circuit` on `batch` instances. `owners[v]` owns input value v; `my_inputs[i][j]`
+/// is instance i's j-th input value among those this party owns (in circuit order). Returns
+/// `[instance][output value][bit]` at every party.
+///
+/// # Errors
+/// [`CoralError::Limit`] if the batch is empty or above [`MAX_BATCH`] or the wires × packs
+/// exceed [`MAX_WIRE_SHARINGS`]; [`CoralError::BadInput`] if owners or inputs do not match the
+/// circuit; [`CoralError::CheckFailed`] if a party deviated; material or network errors.
+pub async fn evaluate<N: Network>(
+    party: &mut Party,
+    net: &mut N,
+    circuit: &Circuit,
+    owners: &[PartyId],
+    batch: usize,
+    my_inputs: &[Vec<Vec<bool>>],
+) -> Result<Vec<Vec<Vec<bool>>>, CoralError> {
+    let me = party.party();
+    let p = check_shape(circuit, owners, party.parties, batch)?;
+    let mine: Vec<usize> = (0..owners.len()).filter(|&v| owners[v] == me).collect();
+    if !mine.is_empty() && my_inputs.len() != batch {
+        return Err(CoralError::BadInput(format!(
+            "{} input instances for a batch of {batch}",
+            my_inputs.len()
+        )));
+    }
+    for (i, instance) in my_inputs.iter().enumerate() {
+        if instance.len() != mine.len() {
+            return Err(CoralError::BadInput(format!(
+                "instance {i}: {} input values, party {me} owns {}",
+                instance.len(),
+                mine.len()
+            )));
+        }
+        for (value, &v) in instance.iter().zip(&mine) {
+            let width = circuit.input_widths()[v] as usize;
+            if value.len() != width {
+                return Err(CoralError::BadInput(format!(
+                    "instance {i}, input value {v}: {} bits, expected {width}",
+                    value.len()
+                )));
+            }
+        }
+    }
+    // Input requests, wire-major then pack.
+    let mut requests = Vec::with_capacity(circuit.num_input_wires() * p);
+    for (v, &owner) in owners.iter().enumerate() {
+        let own_index = mine.iter().position(|&m| m == v);
+        for bit in 0..circuit.input_widths()[v] as usize {
+            for pack in 0..p {
+                let lanes = own_index.map(|j| {
+                    (0..LANES)
+                        .filter(|l| my_inputs.get(pack * LANES + l).is_some_and(|inst| inst[j][bit]))
+                        .fold(0 as Lanes, |acc, l| acc | 1 << l)
+                });
+                requests.push(InputRequest { owner, lanes });
+            }
+        }
+    }
+    let inputs = party.input(net, &requests).await?;
+    let mut wires = vec![RShare::default(); circuit.num_wires() * p];
+    wires[..inputs.len()].copy_from_slice(&inputs);
+    for layer in circuit.layers() {
+        if !layer.and_gates.is_empty() {
+            let mut pairs = Vec::with_capacity(layer.and_gates.len() * p);
+            for g in layer.and_gates {
+                for pack in 0..p {
+                    pairs.push((wires[g.a as usize * p + pack], wires[g.b as usize * p + pack]));
+                }
+            }
+            let products = party.mul(net, &pairs).await?;
+            for (g, chunk) in layer.and_gates.iter().zip(products.chunks_exact(p)) {
+                wires[g.out as usize * p..(g.out as usize + 1) * p].copy_from_slice(chunk);
+            }
+        }
+        for g in layer.linear_gates {
+            for pack in 0..p {
+                let (out, value) = match *g {
+                    LinearGate::Xor { a, b, out } => {
+                        (out, wires[a as usize * p + pack] + wires[b as usize * p + pack])
+                    }
+                    LinearGate::Inv { a, out } => (out, party.not(wires[a as usize * p + pack])),
+                    LinearGate::Copy { a, out } => (out, wires[a as usize * p + pack]),
+                    LinearGate::Const { value, out } => {
+                        (out, if value { party.constant(ALL_LANES) } else { RShare::default() })
+                    }
+                };
+                wires[out as usize * p + pack] = value;
+            }
+        }
+    }
+    let out_start = circuit.num_wires() - circuit.num_output_wires();
+    let lanes = party.output(net, &wires[out_start * p..]).await?;
+    let mut result: Vec<Vec<Vec<bool>>> = (0..batch)
+        .map(|_| circuit.output_widths().iter().map(|&w| Vec::with_capacity(w as usize)).collect())
+        .collect();
+    let mut wire = 0usize;
+    for (value, &width) in circuit.output_widths().iter().enumerate() {
+        for _ in 0..width {
+            for (i, inst) in result.iter_mut().enumerate() {
+                inst[value].push(lanes[wire * p + i / LANES] >> (i % LANES) & 1 == 1);
+            }
+            wire += 1;
+        }
+    }
+    Ok(result)
+}

@@ -1,0 +1,127 @@
+//! Errors of the Coral protocol: every deviation an honest party can detect names the check that
+//! caught it ([`Check`]); bad input names the limit it broke.
+
+use crate::embed::EmbedError;
+use crate::net::{NetError, PartyId};
+
+/// The checks of the protocol, named in [`CoralError::CheckFailed`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Check {
+    /// A party's opening of its coin-toss seed does not match its commitment.
+    CoinCommitment,
+    /// A party's opening of its MAC-check value σ does not match its commitment.
+    MacCommitment,
+    /// The batched SPDZ MAC check (§2.2.1) of the partially opened values failed: some opened
+    /// share or MAC share was wrong.
+    Mac,
+    /// rConv normality check (Fig. 6 step 6): an opened combination `w` is not normal, τ(w) ≠ w.
+    RConvNormality,
+    /// rConv consistency check (Fig. 6 step 8): ψ(w) differs from the opened TinyOT combination.
+    RConvConsistency,
+    /// Quintuple sacrifice (Fig. 7 step 8): τ(e_h) ≠ d_h or τ(g_h) ≠ f_h.
+    QuintupleSacrifice,
+    /// A TinyOT (BDOZ-style, §2.2.1) MAC of an opened bit share is wrong.
+    TinyMac,
+}
+
+impl core::fmt::Display for Check {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Check::CoinCommitment => "coin-toss commitment",
+            Check::MacCommitment => "MAC-check commitment",
+            Check::Mac => "batched SPDZ MAC check",
+            Check::RConvNormality => "rConv normality (tau(w) = w)",
+            Check::RConvConsistency => "rConv consistency (psi(w) = TinyOT opening)",
+            Check::QuintupleSacrifice => "quintuple sacrifice (tau(e) = d, tau(g) = f)",
+            Check::TinyMac => "TinyOT MAC",
+        })
+    }
+}
+
+/// Errors of the Coral protocol and of its preprocessing providers.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CoralError {
+    /// A check failed: a party deviated (or the network corrupted data). Honest parties abort
+    /// here; no output has been opened.
+    #[error("check failed: {check} (a party deviated; aborting, nothing revealed)")]
+    CheckFailed {
+        /// The check.
+        check: Check,
+    },
+    /// A message did not have the expected form.
+    #[error("malformed message from party {peer} at step {step}: {reason}")]
+    Malformed {
+        /// Sender.
+        peer: PartyId,
+        /// Protocol step that expected the message.
+        step: &'static str,
+        /// What was wrong.
+        reason: String,
+    },
+    /// A well-formed frame from the wrong step or round (e.g. a replayed frame).
+    #[error("unexpected frame from party {peer} at step {step}: expected sequence {expected}, got {found}")]
+    UnexpectedFrame {
+        /// Sender.
+        peer: PartyId,
+        /// Protocol step that expected the message.
+        step: &'static str,
+        /// Expected (step tag, sequence) as one number.
+        expected: u64,
+        /// What arrived.
+        found: u64,
+    },
+    /// The preprocessing material does not hold enough of some kind.
+    #[error("preprocessing exhausted: {kind} needed {needed}, available {available}")]
+    MaterialExhausted {
+        /// Kind of material (quintuple, encoding pair, input mask, tBit, tTriple).
+        kind: &'static str,
+        /// Needed.
+        needed: usize,
+        /// Available.
+        available: usize,
+    },
+    /// The material was dealt for another party or session size.
+    #[error("preprocessing material is for party {found_party} of {found_parties}, not party {party} of {parties}")]
+    MaterialMismatch {
+        /// This party.
+        party: PartyId,
+        /// Parties of this session.
+        parties: usize,
+        /// Party the material is for.
+        found_party: PartyId,
+        /// Session size the material is for.
+        found_parties: usize,
+    },
+    /// A request exceeds a limit of the packing or of the implementation.
+    #[error("limit exceeded: {what} is {found}, limit {limit}")]
+    Limit {
+        /// The quantity (e.g. "batch size", "lanes", "parties").
+        what: &'static str,
+        /// Its value.
+        found: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// Inputs do not match the circuit or the assignment of input values to parties.
+    #[error("bad input: {0}")]
+    BadInput(String),
+    /// The preprocessing provider is not available in this build.
+    #[error("preprocessing provider not available: {0}")]
+    NotAvailable(&'static str),
+    /// An embedding (RMFE/MFE) error.
+    #[error("embedding: {0}")]
+    Embed(#[from] EmbedError),
+    /// A network error.
+    #[error("network: {0}")]
+    Net(#[from] NetError),
+}
+
+impl CoralError {
+    pub(crate) fn malformed(peer: PartyId, step: &'static str, reason: impl Into<String>) -> Self {
+        CoralError::Malformed { peer, step, reason: reason.into() }
+    }
+
+    pub(crate) fn failed(check: Check) -> Self {
+        CoralError::CheckFailed { check }
+    }
+}

@@ -1,0 +1,251 @@
+//! Wire format of Coral's messages.
+//!
+//! Every message is a frame `[step tag: u8][sequence: u32 LE][payload]`. The sequence number
+//! counts the exchanges of a session (the same at every party, since the protocol is in
+//! lockstep), so a replayed, reordered or misrouted frame is rejected with
+//! [`CoralError::UnexpectedFrame`] before its payload is read. Field elements of GF(2^42) are
+//! packed as consecutive 42-bit little-endian strings (⌈42·n/8⌉ bytes, the padding bits must be
+//! zero), so byte counts match the paper's m-bits-per-element accounting.
+
+use crate::net::{Network, PartyId};
+
+use super::error::CoralError;
+use super::share::FIELD_BITS;
+
+/// The steps that exchange messages (the frame's tag).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Step {
+    /// Input owners broadcast `x − r` (rInput with a preprocessed mask).
+    Input = 1,
+    /// Partial opening of the masked multiplication inputs `d, e` of one AND layer (Fig. 8).
+    MultOpen = 2,
+    /// Partial opening of `x − r` in SIMD constant multiplication (Fig. 11).
+    ConstMulOpen = 3,
+    /// Coin toss: commitments to seeds.
+    CoinCommit = 4,
+    /// Coin toss: seeds.
+    CoinOpen = 5,
+    /// MAC check: commitments to σ_i.
+    MacCommit = 6,
+    /// MAC check: σ_i and their openings.
+    MacOpen = 7,
+    /// Output opening (masked with a kernel element).
+    Output = 8,
+    /// rConv: owners broadcast their masked φ(shares) (Fig. 6 step 2).
+    RConvInput = 9,
+    /// rConv: opening of the check combinations w_g and z_{g,h} (Fig. 6 steps 5, 7).
+    RConvOpen = 10,
+    /// Quintuple generation: owners broadcast their masked a^i, b^i (Fig. 7 step 4).
+    QuintupleInput = 11,
+    /// Quintuple generation: opening of the sacrifice combinations (Fig. 7 step 7).
+    QuintupleSacrifice = 12,
+}
+
+impl Step {
+    /// The step's name in errors.
+    pub fn name(self) -> &'static str {
+        match self {
+            Step::Input => "input",
+            Step::MultOpen => "multiplication opening",
+            Step::ConstMulOpen => "constant multiplication opening",
+            Step::CoinCommit => "coin commitment",
+            Step::CoinOpen => "coin opening",
+            Step::MacCommit => "MAC-check commitment",
+            Step::MacOpen => "MAC-check opening",
+            Step::Output => "output opening",
+            Step::RConvInput => "rConv input",
+            Step::RConvOpen => "rConv opening",
+            Step::QuintupleInput => "quintuple input",
+            Step::QuintupleSacrifice => "quintuple sacrifice opening",
+        }
+    }
+}
+
+/// Bytes of a frame header.
+pub const HEADER_BYTES: usize = 5;
+
+/// The exchange counter of a party (one per session).
+#[derive(Debug, Clone, Default)]
+pub struct Channel {
+    seq: u32,
+}
+
+impl Channel {
+    fn frame(&self, step: Step, payload: &[u8]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(HEADER_BYTES + payload.len());
+        out.push(step as u8);
+        out.extend_from_slice(&self.seq.to_le_bytes());
+        out.extend_from_slice(payload);
+        out
+    }
+
+    fn unframe(&self, peer: PartyId, step: Step, mut msg: Vec<u8>) -> Result<Vec<u8>, CoralError> {
+        if msg.len() < HEADER_BYTES {
+            return Err(CoralError::malformed(peer, step.name(), "frame shorter than its header"));
+        }
+        let seq = u32::from_le_bytes(msg[1..5].try_into().expect("4 bytes"));
+        let expected = (u64::from(step as u8) << 32) | u64::from(self.seq);
+        let found = (u64::from(msg[0]) << 32) | u64::from(seq);
+        if found != expected {
+            return Err(CoralError::UnexpectedFrame { peer, step: step.name(), expected, found });
+        }
+        msg.drain(..HEADER_BYTES);
+        Ok(msg)
+    }
+
+    /// Sends `payload` to every other party and receives theirs: returns one payload per party
+    /// (this party's own at its index).
+    pub async fn broadcast<N: Network>(
+        &mut self,
+        net: &mut N,
+        step: Step,
+        payload: Vec<u8>,
+    ) -> Result<Vec<Vec<u8>>, CoralError> {
+        let me = net.party();
+        let frame = self.frame(step, &payload);
+        net.broadcast(&frame)?;
+        let mut out = Vec::with_capacity(net.parties());
+        for peer in 0..net.parties() {
+            if peer == me {
+                out.push(payload.clone());
+            } else {
+                let msg = net.recv(peer).await?;
+                out.push(self.unframe(peer, step, msg)?);
+            }
+        }
+        self.seq = self.seq.wrapping_add(1);
+        Ok(out)
+    }
+
+    /// Sends `payloads[j]` to each party j ≠ me and receives one payload from each (own slot
+    /// empty).
+    pub async fn pairwise<N: Network>(
+        &mut self,
+        net: &mut N,
+        step: Step,
+        payloads: Vec<Vec<u8>>,
+    ) -> Result<Vec<Vec<u8>>, CoralError> {
+        let me = net.party();
+        for (peer, payload) in payloads.iter().enumerate() {
+            if peer != me {
+                net.send(peer, self.frame(step, payload))?;
+            }
+        }
+        let mut out = Vec::with_capacity(net.parties());
+        for peer in 0..net.parties() {
+            if peer == me {
+                out.push(Vec::new());
+            } else {
+                let msg = net.recv(peer).await?;
+                out.push(self.unframe(peer, step, msg)?);
+            }
+        }
+        self.seq = self.seq.wrapping_add(1);
+        Ok(out)
+    }
+}
+
+/// Bytes of `count` packed field elements.
+pub const fn field_bytes(count: usize) -> usize {
+    (count * FIELD_BITS).div_ceil(8)
+}
+
+/// Packs 42-bit elements (higher bits are dropped).
+pub fn pack_elements(values: &[u64]) -> Vec<u8> {
+    let mut out = vec![0u8; field_bytes(values.len())];
+    let mut acc: u128 = 0;
+    let mut bits = 0usize;
+    let mut pos = 0usize;
+    for &v in values {
+        acc |= u128::from(v & ((1 << FIELD_BITS) - 1)) << bits;
+        bits += FIELD_BITS;
+        while bits >= 8 {
+            out[pos] = acc as u8;
+            acc >>= 8;
+            bits -= 8;
+            pos += 1;
+        }
+    }
+    if bits > 0 {
+        out[pos] = acc as u8;
+    }
+    out
+}
+
+/// Unpacks exactly `count` elements; the length must be exact and the padding zero.
+pub fn unpack_elements(
+    bytes: &[u8],
+    count: usize,
+    peer: PartyId,
+    step: Step,
+) -> Result<Vec<u64>, CoralError> {
+    if bytes.len() != field_bytes(count) {
+        return Err(CoralError::malformed(
+            peer,
+            step.name(),
+            format!("expected {} bytes for {count} field elements, got {}", field_bytes(count), bytes.len()),
+        ));
+    }
+    let mut out = Vec::with_capacity(count);
+    let mut acc: u128 = 0;
+    let mut bits = 0usize;
+    let mut iter = bytes.iter();
+    for _ in 0..count {
+        while bits < FIELD_BITS {
+            acc |= u128::from(*iter.next().expect("length checked")) << bits;
+            bits += 8;
+        }
+        out.push((acc as u64) & ((1 << FIELD_BITS) - 1));
+        acc >>= FIELD_BITS;
+        bits -= FIELD_BITS;
+    }
+    if acc != 0 {
+        return Err(CoralError::malformed(peer, step.name(), "non-zero padding bits"));
+    }
+    Ok(out)
+}
+
+/// Packs bits, 8 per byte, least significant first.
+pub fn pack_bits(bits: &[bool]) -> Vec<u8> {
+    let mut out = vec![0u8; bits.len().div_ceil(8)];
+    for (i, &b) in bits.iter().enumerate() {
+        out[i / 8] |= u8::from(b) << (i % 8);
+    }
+    out
+}
+
+/// Unpacks exactly `count` bits (exact length, zero padding).
+pub fn unpack_bits(bytes: &[u8], count: usize, peer: PartyId, step: Step) -> Result<Vec<bool>, CoralError> {
+    if bytes.len() != count.div_ceil(8) {
+        return Err(CoralError::malformed(
+            peer,
+            step.name(),
+            format!("expected {} bytes for {count} bits, got {}", count.div_ceil(8), bytes.len()),
+        ));
+    }
+    if count % 8 != 0 && bytes[bytes.len() - 1] >> (count % 8) != 0 {
+        return Err(CoralError::malformed(peer, step.name(), "non-zero padding bits"));
+    }
+    Ok((0..count).map(|i| bytes[i / 8] >> (i % 8) & 1 == 1).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn element_packing_round_trips_and_rejects_bad_lengths_and_padding() {
+        let values: Vec<u64> = (0..7u64).map(|i| (i * 0x0123_4567_89ab) & ((1 << 42) - 1)).collect();
+        let bytes = pack_elements(&values);
+        assert_eq!(bytes.len(), (7 * 42usize).div_ceil(8));
+        assert_eq!(unpack_elements(&bytes, 7, 1, Step::Input).unwrap(), values);
+        assert!(matches!(unpack_elements(&bytes[1..], 7, 1, Step::Input), Err(CoralError::Malformed { .. })));
+        let mut padded = bytes.clone();
+        *padded.last_mut().unwrap() |= 0x80;
+        assert!(matches!(unpack_elements(&padded, 7, 1, Step::Input), Err(CoralError::Malformed { .. })));
+        let bits = [true, false, true, true, false, false, true, false, true];
+        assert_eq!(unpack_bits(&pack_bits(&bits), 9, 0, Step::Input).unwrap(), bits);
+        assert!(unpack_bits(&[0, 2], 9, 0, Step::Input).is_err());
+    }
+}

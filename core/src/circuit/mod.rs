@@ -30,6 +30,8 @@ pub mod repr;
 pub mod sbox_bp;
 
 #[cfg(test)]
+pub(crate) mod testing;
+#[cfg(test)]
 mod tests;
 
 pub use builder::{CircuitBuilder, Wire};

@@ -6,38 +6,11 @@ use rand_core::{RngCore, SeedableRng};
 
 use super::{aes_circuit, deal, run, Deviation};
 use crate::circuit::aes_bristol::{output_bytes, value_bits};
-use crate::circuit::{Circuit, CircuitBuilder, Wire};
+pub(super) use crate::circuit::testing::random_circuit;
+use crate::circuit::Circuit;
 use crate::net::PartyId;
 use crate::proto::coral::circuit::{demand, evaluate};
 use crate::proto::coral::error::CoralError;
-
-pub(super) fn random_circuit(rng: &mut ChaCha20Rng, inputs: usize, gates: usize, outputs: usize) -> Circuit {
-    let mut b = CircuitBuilder::new();
-    let mut pool: Vec<Wire> = Vec::new();
-    for _ in 0..inputs {
-        let width = 1 + (rng.next_u32() % 5) as usize;
-        pool.extend(b.input(width));
-    }
-    for _ in 0..gates {
-        let x = pool[rng.next_u32() as usize % pool.len()];
-        let y = pool[rng.next_u32() as usize % pool.len()];
-        let w = match rng.next_u32() % 10 {
-            0..=3 => b.and(x, y),
-            4..=6 => b.xor(x, y),
-            7 => b.not(x),
-            8 => b.copy(x),
-            _ => b.constant(rng.next_u32() & 1 == 1),
-        };
-        pool.push(w);
-    }
-    let outs: Vec<Vec<Wire>> = (0..outputs)
-        .map(|_| {
-            let width = 1 + (rng.next_u32() % 6) as usize;
-            (0..width).map(|_| pool[pool.len() - 1 - rng.next_u32() as usize % pool.len().min(40)]).collect()
-        })
-        .collect();
-    b.finish(&outs).expect("random circuit is well formed")
-}
 
 pub(super) fn random_inputs(rng: &mut ChaCha20Rng, circuit: &Circuit, batch: usize) -> Vec<Vec<Vec<bool>>> {
     (0..batch)

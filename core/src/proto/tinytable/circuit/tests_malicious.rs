@@ -4,6 +4,7 @@
 //! must abort with a typed error before any output is revealed.
 
 use crate::circuit::aes_bristol::{input_bits, output_bytes};
+pub(crate) use crate::circuit::testing::random_circuit;
 use crate::circuit::{Circuit, CircuitBuilder, Wire};
 use crate::net::memory::{run_session, MemoryNetwork};
 use crate::net::{NetError, NetStats, Network, PartyId};
@@ -41,34 +42,6 @@ pub(crate) fn random_inputs(rng: &mut ChaCha20Rng, circuit: &Circuit, n: usize) 
                 .collect()
         })
         .collect()
-}
-
-pub(crate) fn random_circuit(rng: &mut ChaCha20Rng, inputs: usize, gates: usize, outputs: usize) -> Circuit {
-    let mut b = CircuitBuilder::new();
-    let mut pool: Vec<Wire> = Vec::new();
-    for _ in 0..inputs {
-        let width = 1 + (rng.next_u32() % 5) as usize;
-        pool.extend(b.input(width));
-    }
-    for _ in 0..gates {
-        let x = pool[rng.next_u32() as usize % pool.len()];
-        let y = pool[rng.next_u32() as usize % pool.len()];
-        let w = match rng.next_u32() % 10 {
-            0..=3 => b.and(x, y),
-            4..=6 => b.xor(x, y),
-            7 => b.not(x),
-            8 => b.copy(x),
-            _ => b.constant(rng.next_u32() & 1 == 1),
-        };
-        pool.push(w);
-    }
-    let outs: Vec<Vec<Wire>> = (0..outputs)
-        .map(|_| {
-            let width = 1 + (rng.next_u32() % 6) as usize;
-            (0..width).map(|_| pool[pool.len() - 1 - rng.next_u32() as usize % pool.len().min(40)]).collect()
-        })
-        .collect();
-    b.finish(&outs).expect("random circuit is well formed")
 }
 
 /// The input values of `party` among all input values of an instance.

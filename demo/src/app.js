@@ -17,7 +17,9 @@
  * preprocessing (`tinytable`: two parties and nobody else — party 0 inputs the key, party 1 the
  * plaintext, and they make the preprocessing between themselves over oblivious transfer;
  * semi-honest); or TinyTable with a trusted dealer (`tinytable-dealer`, the weaker trust model:
- * slot 2 deals the preprocessing, knows every mask and must not collude with either party).
+ * slot 2 deals the preprocessing, knows every mask and must not collude with either party); or
+ * MiniMac with a trusted dealer (`minimac-dealer`: the same roles, malicious with abort online,
+ * the dealer knows the MAC key and every triple).
  */
 const PROTOCOLS = {
   maestro: {
@@ -27,6 +29,7 @@ const PROTOCOLS = {
     dealer: undefined,
   },
   tinytable: {
+    protocol: 'tinytable',
     members: 2,
     preprocessing: 'ot',
     keyHolders: [0],
@@ -37,6 +40,7 @@ const PROTOCOLS = {
     title: 'TinyTable (two parties, preprocessing over OT, semi-honest)',
   },
   'tinytable-dealer': {
+    protocol: 'tinytable',
     members: 3,
     preprocessing: 'dealer',
     keyHolders: [0],
@@ -45,6 +49,17 @@ const PROTOCOLS = {
     /** Spec agreement, the dealer's material, the input exchange and 60 AND layers. */
     expectedRounds: 63,
     title: 'TinyTable with a trusted dealer (weaker trust model, semi-honest)',
+  },
+  'minimac-dealer': {
+    protocol: 'minimac',
+    members: 3,
+    preprocessing: 'dealer',
+    keyHolders: [0],
+    plaintextOwner: 1,
+    dealer: 2,
+    /** Spec agreement, the dealer's triples, inputs, 60 multiplication rounds and the MAC checks. */
+    expectedRounds: 70,
+    title: 'MiniMac with a trusted dealer (weaker trust model, malicious with abort)',
   },
 };
 /**
@@ -76,7 +91,7 @@ function jobOptions() {
   const { keyHolders, plaintextOwner, preprocessing } = config();
   return protocol === 'maestro'
     ? { protocol, variant, security, keyHolders, plaintextOwner }
-    : { protocol: 'tinytable', preprocessing, keyHolders, plaintextOwner };
+    : { protocol: config().protocol, preprocessing, keyHolders, plaintextOwner };
 }
 
 const $ = (id) => document.getElementById(id);

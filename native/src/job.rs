@@ -1,4 +1,4 @@
-//! Running the joint-AES job of `chorus-core` ([`chorus_core::jobs::maestro_aes`]) as one party
+//! Running the joint-AES job of `chorus-core` ([`chorus_core::jobs::run_aes`], any protocol) as one party
 //! over any transport, under the secure channel (`NNpsk0` with the session secret), and the
 //! conventions shared with the TypeScript SDK so native and SDK parties can join one session:
 //!
@@ -9,14 +9,8 @@
 //!   and 1, plaintext from party 2, ciphertext revealed to all ([`default_spec`]).
 
 use chorus_core::aes::KeySize;
-use chorus_core::jobs::maestro_aes::{
-    self, AesJobError, AesJobInput, AesJobOutput, AesJobSpec, Direction, DEFAULT_SECURITY, DEFAULT_VARIANT,
-};
-use chorus_core::jobs::tinytable::{
-    self,
-    aes::{TinyTableAesInput, TinyTableAesSpec},
-    TinyTableJobError,
-};
+use chorus_core::jobs::maestro_aes::{Direction, DEFAULT_SECURITY, DEFAULT_VARIANT};
+use chorus_core::jobs::{self, AesInput, AesOutput, AesProtocol, AesSpec, JobError, JobPhase};
 use chorus_core::net::secure::{SecureConfig, SecureError, SecureNetwork};
 use chorus_core::net::{NetStats, Network};
 use chorus_core::rng::{session_rng, RngError};
@@ -33,12 +27,11 @@ pub fn room_session_id(room: &str, job: u64) -> Vec<u8> {
     format!("{ROOM_SESSION_LABEL}\0{room}\0job {job}").into_bytes()
 }
 
-/// The SDK's default AES job for `blocks` blocks under AES-128: key holders 0 and 1, plaintext
-/// owner 2, revealed to parties 0, 1 and 2.
-pub fn default_spec(blocks: usize) -> AesJobSpec {
-    AesJobSpec {
-        variant: DEFAULT_VARIANT,
-        security: DEFAULT_SECURITY,
+/// The SDK's default AES job for `blocks` blocks under AES-128: MAESTRO with its default S-box
+/// and security, key holders 0 and 1, plaintext owner 2, revealed to parties 0, 1 and 2.
+pub fn default_spec(blocks: usize) -> AesSpec {
+    AesSpec {
+        protocol: AesProtocol::Maestro { variant: DEFAULT_VARIANT, security: DEFAULT_SECURITY },
         direction: Direction::Encrypt,
         key_size: KeySize::Aes128,
         blocks,
@@ -59,35 +52,20 @@ pub enum JobRunError {
     Rng(#[from] RngError),
     /// The job failed.
     #[error(transparent)]
-    Job(#[from] AesJobError),
-    /// The TinyTable job failed.
-    #[error(transparent)]
-    TinyTable(#[from] TinyTableJobError),
-}
-
-/// The AES job a party runs.
-#[derive(Debug, Clone)]
-pub enum AesJob {
-    /// Three-party MAESTRO.
-    Maestro(AesJobSpec, AesJobInput),
-    /// Two-party TinyTable (see [`chorus_core::jobs::tinytable`]): preprocessing over OT between
-    /// parties 0 and 1 (two members) or from the trusted dealer as member 2, as the spec says. Its
-    /// output's `rounds_stats` are the online phase and `preprocessing_stats` the rest of the job
-    /// (spec agreement and preprocessing: OT and Fig. 8, or the dealing).
-    TinyTable(TinyTableAesSpec, TinyTableAesInput),
+    Job(#[from] JobError),
 }
 
 /// What one party's run produced.
 #[derive(Debug, Clone)]
 pub struct PartyOutcome {
     /// The job's output (ciphertext if revealed to this party, protocol statistics).
-    pub output: AesJobOutput,
+    pub output: AesOutput,
     /// Time of the secure-channel handshakes.
     pub handshake: Duration,
     /// When the job started (after the handshakes and the `start` future).
     pub job_started: Instant,
-    /// When the online phase started (after spec agreement, PRSS setup and the S-box
-    /// preprocessing; see [`maestro_aes::JobPhase::OnlineStarts`]).
+    /// When the online phase started (after spec agreement, setup and preprocessing; see
+    /// [`JobPhase::OnlineStarts`]; the job's start for protocols that report no milestone).
     pub online_started: Instant,
     /// Time of the job itself.
     pub job: Duration,
@@ -96,25 +74,14 @@ pub struct PartyOutcome {
 }
 
 /// Establishes the secure channel over `inner` with `secret` for `session_id`, awaits `start`
-/// (e.g. a barrier that lines up the parties of a benchmark), then runs the job with a fresh
-/// OS-seeded session generator.
+/// (e.g. a barrier that lines up the parties of a benchmark), then runs the AES job of any
+/// protocol ([`jobs::run_aes`]) with a fresh OS-seeded session generator.
 pub async fn run_aes_party<N: Network>(
     inner: N,
     session_id: &[u8],
     secret: &[u8],
-    spec: &AesJobSpec,
-    input: AesJobInput,
-    start: impl Future<Output = ()>,
-) -> Result<PartyOutcome, JobRunError> {
-    run_job_party(inner, session_id, secret, AesJob::Maestro(spec.clone(), input), start).await
-}
-
-/// [`run_aes_party`] for either protocol.
-pub async fn run_job_party<N: Network>(
-    inner: N,
-    session_id: &[u8],
-    secret: &[u8],
-    job: AesJob,
+    spec: &AesSpec,
+    input: AesInput,
     start: impl Future<Output = ()>,
 ) -> Result<PartyOutcome, JobRunError> {
     let handshake_started = Instant::now();
@@ -124,24 +91,10 @@ pub async fn run_job_party<N: Network>(
     start.await;
     let job_started = Instant::now();
     let mut online_started = job_started;
-    let output = match job {
-        AesJob::Maestro(spec, input) => {
-            maestro_aes::run_observed(&mut net, &spec, input, &mut rng, |phase| match phase {
-                maestro_aes::JobPhase::OnlineStarts => online_started = Instant::now(),
-            })
-            .await?
-        }
-        AesJob::TinyTable(spec, input) => {
-            let out = tinytable::aes::run(&mut net, &spec, input, &mut rng).await?;
-            online_started = job_started;
-            AesJobOutput {
-                ciphertext: out.ciphertext,
-                stats: out.stats,
-                rounds_stats: out.online_stats,
-                preprocessing_stats: out.stats.since(&out.online_stats),
-            }
-        }
-    };
+    let output = jobs::run_aes_observed(&mut net, spec, input, &mut rng, |phase| match phase {
+        JobPhase::OnlineStarts => online_started = Instant::now(),
+    })
+    .await?;
     let job = job_started.elapsed();
     Ok(PartyOutcome { output, handshake, job_started, online_started, job, transport: net.transport_stats() })
 }
@@ -190,6 +143,7 @@ mod tests {
     fn default_spec_is_valid_and_matches_the_sdk_defaults() {
         let s = default_spec(3);
         s.validate().unwrap();
+        assert_eq!(s.protocol, AesProtocol::Maestro { variant: DEFAULT_VARIANT, security: DEFAULT_SECURITY });
         assert_eq!(
             (s.key_holders, s.plaintext_owner, s.reveal_to, s.blocks),
             (vec![0, 1], 2, vec![0, 1, 2], 3)

@@ -9,9 +9,11 @@ import { valueBits } from './circuits.js';
 import type {
   AesOptions,
   AesProtocol,
+  CircuitProtocol,
   CircuitValueInput,
   EvaluateOptions,
   MaestroVariant,
+  MiniMacCode,
   ParsedCircuit,
   SecurityLevel,
   TinyTablePath,
@@ -20,11 +22,14 @@ import type {
 
 const MAESTRO_VARIANTS: readonly MaestroVariant[] = ['gf256-circuit', 'gf16-circuit', 'lut16', 'lut256', 'lut256-33'];
 const TINYTABLE_PATHS: readonly TinyTablePath[] = ['circuit', 'sbox-tables'];
+const MINIMAC_CODES: readonly MiniMacCode[] = ['rs256-120-matrix', 'rs255-85-fft'];
+/** MiniMac's default code, (256, 120) over GF(2^8) with matrix encoding. */
+export const DEFAULT_MINIMAC_CODE: MiniMacCode = 'rs256-120-matrix';
 /** MAESTRO's default S-box: LUT-16 has the fewest online rounds of the variants with a malicious form. */
 export const DEFAULT_MAESTRO_VARIANT: MaestroVariant = 'lut16';
-/** The default security level: malicious for MAESTRO, semi-honest for TinyTable. */
+/** The default security level: malicious for MAESTRO and MiniMac (its only level), semi-honest for TinyTable. */
 export function defaultSecurity(protocol: AesProtocol): SecurityLevel {
-  return protocol === 'maestro' ? 'malicious' : 'semi-honest';
+  return protocol === 'tinytable' ? 'semi-honest' : 'malicious';
 }
 /** The TinyTable session member that deals the preprocessing with `preprocessing: 'dealer'`. */
 export const DEALER_SLOT = 2;
@@ -51,11 +56,39 @@ function tinyTablePreprocessing(value: unknown, parties: number, what: string): 
   return preprocessing;
 }
 
-/** A bridge call and its arguments for one job. */
+/** A bridge call and its arguments for one job: the bridge has one method per job kind, and the protocol is a field of the spec. */
 export interface BridgeJob {
-  method: 'runMaestroAes' | 'runTinyTableAes' | 'runTinyTableCircuit';
+  method: 'runAes' | 'runCircuit';
   spec: object;
   input: object;
+}
+
+/**
+ * MiniMac's options (`code`, `preprocessing`, `security`), checked against the session size: today
+ * only the trusted dealer in slot 2 makes its material, so the session has three members.
+ */
+function miniMacOptions(loose: Partial<Record<string, unknown>>, parties: number, what: string): { code: MiniMacCode; preprocessing: 'dealer' } {
+  for (const foreign of ['path', 'variant', 'macBits'] as const) {
+    if (loose[foreign] !== undefined) throw new ConfigError(foreign, `${foreign} is not an option of protocol 'minimac'`);
+  }
+  const code = (loose.code ?? DEFAULT_MINIMAC_CODE) as MiniMacCode;
+  if (!MINIMAC_CODES.includes(code)) {
+    throw new ConfigError('code', `unknown MiniMac code ${JSON.stringify(code)}: ${MINIMAC_CODES.map((c) => `'${c}'`).join(' or ')}`);
+  }
+  if (loose.security !== undefined && loose.security !== 'malicious') {
+    throw new ConfigError('security', "MiniMac is malicious with abort only: drop security or pass 'malicious'");
+  }
+  const preprocessing = loose.preprocessing ?? 'ot';
+  if (preprocessing === 'ot') {
+    throw new NotAvailableError('preprocessing', "MiniMac with preprocessing: 'ot'", "its OT-based preprocessing is not implemented yet; pass preprocessing: 'dealer' (a trusted dealer in slot 2 of a session of three)");
+  }
+  if (preprocessing !== 'dealer') {
+    throw new ConfigError('preprocessing', `unknown preprocessing ${JSON.stringify(preprocessing)}: 'dealer' (or 'ot', not yet available for MiniMac)`);
+  }
+  if (parties !== 3) {
+    throw new ConfigError('parties', `${what} with preprocessing 'dealer' runs in a session of 3 (parties 0, 1 and the trusted dealer in slot 2), this one has ${parties}`);
+  }
+  return { code, preprocessing };
 }
 
 function partyList(value: unknown, field: string, parties: number): number[] {
@@ -91,23 +124,30 @@ export function aesJob(
   parties: number,
 ): BridgeJob & {
   protocol: AesProtocol;
-  variant: MaestroVariant | TinyTablePath;
+  variant: MaestroVariant | TinyTablePath | MiniMacCode;
   security: SecurityLevel;
   preprocessing?: TinyTablePreprocessing;
 } {
   if (typeof options !== 'object' || options === null) throw new ConfigError('options', 'expected an object');
   // Read through a loose view: the option types rule out most bad combinations, but JavaScript
   // callers (and casts) can still pass anything.
-  const loose = options as Partial<Record<'path' | 'macBits' | 'preprocessing' | 'variant', unknown>>;
+  const loose = options as Partial<Record<'path' | 'macBits' | 'preprocessing' | 'variant' | 'code' | 'security', unknown>>;
   const protocol = options.protocol ?? 'maestro';
-  if (protocol !== 'maestro' && protocol !== 'tinytable') {
-    throw new ConfigError('protocol', `unknown protocol ${JSON.stringify(protocol)}: 'maestro' or 'tinytable'`);
+  if (protocol !== 'maestro' && protocol !== 'tinytable' && protocol !== 'minimac') {
+    throw new ConfigError('protocol', `unknown protocol ${JSON.stringify(protocol)}: 'maestro', 'tinytable' or 'minimac'`);
   }
   const tinytable = protocol === 'tinytable';
+  const minimac = protocol === 'minimac';
+  const twoParty = tinytable || minimac;
   let preprocessing: TinyTablePreprocessing | undefined;
-  if (tinytable) {
+  let code: MiniMacCode | undefined;
+  if (minimac) {
+    ({ code, preprocessing } = miniMacOptions(loose, parties, 'MiniMac AES'));
+  } else if (tinytable) {
+    if (loose.code !== undefined) throw new ConfigError('code', "code is MiniMac's option");
     preprocessing = tinyTablePreprocessing(loose.preprocessing, parties, 'TinyTable AES');
   } else {
+    if (loose.code !== undefined) throw new ConfigError('code', "code is MiniMac's option");
     if (loose.preprocessing !== undefined) throw new ConfigError('preprocessing', "preprocessing is TinyTable's option");
     if (parties !== 3) throw new ConfigError('parties', `maestro AES runs in a session of 3 (three parties), this one has ${parties}`);
   }
@@ -116,11 +156,13 @@ export function aesJob(
   if (direction !== 'encrypt' && direction !== 'decrypt') {
     throw new ConfigError('direction', `unknown direction ${JSON.stringify(direction)}: 'encrypt' or 'decrypt'`);
   }
-  if (tinytable && direction === 'decrypt') {
-    throw new NotAvailableError('direction', 'TinyTable decryption', "TinyTable runs AES encryption only; use protocol: 'maestro' to decrypt");
+  if (twoParty && direction === 'decrypt') {
+    throw new NotAvailableError('direction', `${tinytable ? 'TinyTable' : 'MiniMac'} decryption`, `${tinytable ? 'TinyTable' : 'MiniMac'} runs AES encryption only; use protocol: 'maestro' to decrypt`);
   }
-  let variant: MaestroVariant | TinyTablePath;
-  if (tinytable) {
+  let variant: MaestroVariant | TinyTablePath | MiniMacCode;
+  if (minimac) {
+    variant = code as MiniMacCode;
+  } else if (tinytable) {
     if (loose.variant !== undefined) throw new ConfigError('variant', "variant is MAESTRO's option; TinyTable takes path");
     variant = (loose.path ?? 'circuit') as TinyTablePath;
     if (!TINYTABLE_PATHS.includes(variant)) {
@@ -148,20 +190,23 @@ export function aesJob(
       throw new NotAvailableError('variant', 'malicious MAESTRO with the (2,3) LUT-256 S-box', "use 'lut256-33', 'lut16', 'gf16-circuit' or 'gf256-circuit' for malicious security");
     }
   }
-  const computing = tinytable ? 2 : 3;
-  const keyHolders = partyList(options.keyHolders ?? (tinytable ? [0] : [0, 1]), 'keyHolders', computing);
+  const computing = twoParty ? 2 : 3;
+  const keyHolders = partyList(options.keyHolders ?? (twoParty ? [0] : [0, 1]), 'keyHolders', computing);
   ascending(keyHolders, 'keyHolders', `1 to ${computing} distinct parties`);
-  const plaintextOwner = options.plaintextOwner ?? (tinytable ? 1 : 2);
+  const plaintextOwner = options.plaintextOwner ?? (twoParty ? 1 : 2);
   if (!Number.isInteger(plaintextOwner) || plaintextOwner < 0 || plaintextOwner >= computing) {
     throw new ConfigError('plaintextOwner', `expected a party index in 0..${computing - 1}`);
   }
   const revealTo = partyList(options.reveal ?? Array.from({ length: computing }, (_, i) => i), 'reveal', computing);
-  if (tinytable) ascending(revealTo, 'reveal', 'party 0, party 1 or both');
+  if (twoParty) ascending(revealTo, 'reveal', 'party 0, party 1 or both');
+  if (minimac && revealTo.length !== 2) {
+    throw new NotAvailableError('reveal', 'MiniMac outputs for one party only', 'MiniMac opens every output to both parties; use reveal: [0, 1]');
+  }
   const blocks = options.blocks ?? 1;
   if (!Number.isInteger(blocks) || blocks < 1) throw new ConfigError('blocks', 'expected a positive integer');
   const keyBits = options.keyBits ?? 128;
   if (keyBits !== 128 && keyBits !== 192 && keyBits !== 256) throw new ConfigError('keyBits', 'expected 128, 192 or 256');
-  if (tinytable && keyBits !== 128) throw new ConfigError('keyBits', 'TinyTable AES is AES-128 only');
+  if (twoParty && keyBits !== 128) throw new ConfigError('keyBits', `${tinytable ? 'TinyTable' : 'MiniMac'} AES is AES-128 only`);
   const macBits = tinytable ? checkMacBits(loose.macBits, options.security) : 64;
   if (variant === 'sbox-tables') {
     if (keyHolders.length !== 1) {
@@ -177,7 +222,7 @@ export function aesJob(
 
   const input: { keyShare?: Uint8Array; plaintext?: Uint8Array } = {};
   const holdsKey = keyHolders.includes(slot);
-  const role = tinytable && preprocessing === 'dealer' && slot === DEALER_SLOT ? 'the trusted dealer has no inputs' : undefined;
+  const role = twoParty && preprocessing === 'dealer' && slot === DEALER_SLOT ? 'the trusted dealer has no inputs' : undefined;
   if (holdsKey !== (options.key !== undefined)) {
     throw new ConfigError('key', holdsKey ? `party ${slot} is a key holder and must pass its key share` : role ?? `party ${slot} is not a key holder (keyHolders: ${keyHolders.join(', ')})`);
   }
@@ -198,10 +243,13 @@ export function aesJob(
     }
   }
   const security = options.security ?? defaultSecurity(protocol);
-  const spec = tinytable
-    ? { path: variant, preprocessing, security, macBits, blocks, keyHolders, plaintextOwner, revealTo }
-    : { variant, security, direction, keyBits, blocks, keyHolders, plaintextOwner, revealTo };
-  const job = { method: tinytable ? 'runTinyTableAes' : 'runMaestroAes', spec, input, protocol, variant, security } as const;
+  const roles = { blocks, keyHolders, plaintextOwner, revealTo };
+  const spec = minimac
+    ? { protocol, code, preprocessing, ...roles }
+    : tinytable
+      ? { protocol, path: variant, preprocessing, security, macBits, ...roles }
+      : { protocol, variant, security, direction, keyBits, ...roles };
+  const job = { method: 'runAes', spec, input, protocol, variant, security } as const;
   return preprocessing === undefined ? job : { ...job, preprocessing };
 }
 
@@ -211,12 +259,28 @@ export function evaluateJob(
   options: EvaluateOptions,
   slot: number,
   parties: number,
-): BridgeJob & { preprocessing: TinyTablePreprocessing } {
+): BridgeJob & { protocol: CircuitProtocol; preprocessing: TinyTablePreprocessing } {
   if (typeof options !== 'object' || options === null) throw new ConfigError('options', 'expected an object');
-  const preprocessing = tinyTablePreprocessing(options.preprocessing, parties, 'evaluate (TinyTable)');
+  const loose = options as Partial<Record<'macBits' | 'preprocessing' | 'code' | 'security' | 'protocol', unknown>>;
+  const protocol = (loose.protocol ?? 'tinytable') as CircuitProtocol;
+  if (protocol !== 'tinytable' && protocol !== 'minimac') {
+    throw new ConfigError('protocol', `unknown circuit protocol ${JSON.stringify(protocol)}: 'tinytable' or 'minimac'`);
+  }
+  const minimac = protocol === 'minimac';
+  let preprocessing: TinyTablePreprocessing;
+  let protocolOptions: object;
+  if (minimac) {
+    const { code, preprocessing: p } = miniMacOptions(loose, parties, 'evaluate (MiniMac)');
+    preprocessing = p;
+    protocolOptions = { protocol, code, preprocessing };
+  } else {
+    if (loose.code !== undefined) throw new ConfigError('code', "code is MiniMac's option");
+    preprocessing = tinyTablePreprocessing(options.preprocessing, parties, 'evaluate (TinyTable)');
+    checkSecurity(options.security);
+    const macBits = checkMacBits(loose.macBits, options.security);
+    protocolOptions = { protocol, preprocessing, security: options.security ?? 'semi-honest', macBits };
+  }
   const dealer = preprocessing === 'dealer' && slot === DEALER_SLOT;
-  checkSecurity(options.security);
-  const macBits = checkMacBits((options as { macBits?: unknown }).macBits, options.security);
   const values = circuit.inputWidths.length;
   const outputs = circuit.outputWidths.length;
   const inputOwners = options.inputOwners ?? (values === 2 ? [0, 1] : undefined);
@@ -234,6 +298,9 @@ export function evaluateJob(
   });
   if (reveal.length !== outputs) {
     throw new CircuitError(`reveal has ${reveal.length} entries, the circuit has ${outputs} output values`);
+  }
+  if (minimac && reveal.some((r) => r !== 2)) {
+    throw new NotAvailableError('reveal', 'MiniMac outputs for one party only', "MiniMac opens every output to both parties; reveal every output to 'both'");
   }
   const given = options.inputs ?? {};
   if (typeof given !== 'object' || given === null) throw new ConfigError('inputs', 'expected an array or object of input values by index');
@@ -256,11 +323,11 @@ export function evaluateJob(
     }
     if (mine) bits.push(Uint8Array.from(valueBits(value as CircuitValueInput, circuit.inputWidths[index]!, index), (b) => (b ? 1 : 0)));
   }
-  const security = options.security ?? 'semi-honest';
   return {
-    method: 'runTinyTableCircuit',
-    spec: { circuit: circuit.text, preprocessing, security, macBits, inputOwners, reveal },
+    method: 'runCircuit',
+    spec: { ...protocolOptions, circuit: circuit.text, inputOwners, reveal },
     input: dealer ? {} : { values: bits },
+    protocol,
     preprocessing,
   };
 }

@@ -26,7 +26,14 @@ export interface ConnectOptions extends RelayConnectionOptions {
 }
 
 /** The AES protocols of `Session.aes`. */
-export type AesProtocol = 'maestro' | 'tinytable';
+export type AesProtocol = 'maestro' | 'tinytable' | 'minimac';
+/** The protocols of `Session.evaluate` (two computing parties). */
+export type CircuitProtocol = 'tinytable' | 'minimac';
+/**
+ * MiniMac's Reed-Solomon code over GF(2^8): (256, 120) with matrix encoding (default; 960
+ * instances per codeword batch) or (255, 85) with FFT encoding (680 instances).
+ */
+export type MiniMacCode = 'rs256-120-matrix' | 'rs255-85-fft';
 /** MAESTRO's S-box variants (MAESTRO Table 1). */
 export type MaestroVariant = 'gf256-circuit' | 'gf16-circuit' | 'lut16' | 'lut256' | 'lut256-33';
 /** Encrypt (default) or decrypt the blocks (MAESTRO only). */
@@ -83,6 +90,7 @@ export interface MaestroAesOptions extends AesRoleOptions {
   path?: never;
   macBits?: never;
   preprocessing?: never;
+  code?: never;
 }
 
 /** TinyTable's preprocessing and the paths it supports. */
@@ -123,8 +131,40 @@ export type TinyTableAesOptions = AesRoleOptions & {
   direction?: 'encrypt';
   /** AES-128 only. */
   keyBits?: 128;
+  code?: never;
 } & TinyTablePreprocessingOptions &
   TinyTableSecurityOptions;
+
+/**
+ * MiniMac's options (two computing parties, malicious with abort, outputs to both). Its triples
+ * come from a **trusted dealer** in slot 2 for now (`preprocessing: 'dealer'`, required, a
+ * session of three; the dealer calls the same method with the same options and no inputs): the
+ * dealer knows the MAC key and every triple, so it must be honest and collude with neither party.
+ */
+export type MiniMacPreprocessingOptions = {
+  /** A trusted dealer in slot 2 (the only source of MiniMac material so far). */
+  preprocessing: 'dealer';
+  /** The code (default `rs256-120-matrix`). */
+  code?: MiniMacCode;
+  /** MiniMac runs malicious with abort only. */
+  security?: 'malicious';
+  macBits?: never;
+};
+
+/** MiniMac's options of `Session.aes` (AES-128 encryption, ciphertext to both parties). */
+export type MiniMacAesOptions = AesRoleOptions &
+  MiniMacPreprocessingOptions & {
+    /** The protocol. */
+    protocol: 'minimac';
+    variant?: never;
+    path?: never;
+    /** MiniMac encrypts only. */
+    direction?: 'encrypt';
+    /** AES-128 only. */
+    keyBits?: 128;
+    /** Both parties learn the ciphertext. */
+    reveal?: readonly [0, 1];
+  };
 
 /**
  * Options of `Session.aes`. Every party must pass the same protocol, variant, roles, `blocks` and
@@ -154,7 +194,7 @@ export type TinyTableAesOptions = AesRoleOptions & {
  * TinyTable's S-box path, `sbox-tables` with OT preprocessing) reject with `NotAvailableError` (a
  * `ConfigError`); the option types rule most of them out already.
  */
-export type AesOptions = MaestroAesOptions | TinyTableAesOptions;
+export type AesOptions = MaestroAesOptions | TinyTableAesOptions | MiniMacAesOptions;
 
 /** Protocol communication of this party (payload bytes inside the encrypted channel). */
 export interface ProtocolStats {
@@ -169,24 +209,31 @@ export interface ProtocolStats {
 export interface AesResult {
   /** The protocol that ran. */
   protocol: AesProtocol;
-  /** The MAESTRO variant or TinyTable path that ran. */
-  variant: MaestroVariant | TinyTablePath;
+  /** The MAESTRO variant, TinyTable path or MiniMac code that ran. */
+  variant: MaestroVariant | TinyTablePath | MiniMacCode;
   /** The security level the job ran at. */
   security: SecurityLevel;
   /** The ciphertext, if this party is in `reveal`. */
   ciphertext?: Uint8Array;
   /** The ciphertext as lower-case hex, if this party is in `reveal`. */
   ciphertextHex?: string;
-  /** TinyTable only: where the preprocessing came from. */
+  /** Two-party protocols: where the preprocessing came from. */
   preprocessing?: TinyTablePreprocessing;
   /** The whole job: spec agreement, setup or preprocessing, inputs, key schedule, rounds, reveal. */
   stats: ProtocolStats & { timeMs: number };
   /**
-   * MAESTRO: the AES rounds alone (what MAESTRO's Table 1 counts). TinyTable: the online phase
-   * (inputs and AND layers; zero at the dealer); `stats` minus this is agreement and
-   * preprocessing (OT and Fig. 8, or the dealing).
+   * The online phase as the protocol's paper counts it — MAESTRO: the AES rounds alone (its
+   * Table 1); TinyTable and MiniMac: inputs, AND layers and output opening (zero at the dealer).
+   * The same as `onlineStats` (this name is kept for existing callers).
    */
   roundsStats: ProtocolStats;
+  /** The online phase (see `roundsStats`), under the name every job result uses. */
+  onlineStats: ProtocolStats;
+  /**
+   * The making of input-independent material — MAESTRO: the S-box preprocessing; TinyTable and
+   * MiniMac: spec agreement with OT and Fig. 8, or the dealing.
+   */
+  preprocessingStats: ProtocolStats;
   /** Encrypted frames and handshakes, as the channel below the protocol counts them. */
   transportStats: ProtocolStats;
 }
@@ -255,17 +302,33 @@ export interface ParsedCircuit {
 }
 
 /**
- * Options of `Session.evaluate` (TinyTable: parties 0 and 1 compute). Every member passes the same
- * circuit, `inputOwners`, `reveal`, `preprocessing` and `security`.
+ * Options of `Session.evaluate` (parties 0 and 1 compute). Every member passes the same circuit,
+ * `protocol`, `inputOwners`, `reveal`, `preprocessing` and `security`.
+ *
+ * - `protocol: 'tinytable'` (default): `preprocessing` `'ot'` (default; a two-member session,
+ *   nobody else trusted) or `'dealer'` (a trusted dealer in slot 2, a weaker trust model; a
+ *   three-member session; see {@link TinyTablePreprocessing}); semi-honest by default.
+ * - `protocol: 'minimac'`: malicious with abort, outputs to both parties, `preprocessing:
+ *   'dealer'` (required for now; see {@link MiniMacPreprocessingOptions}).
  */
-export type EvaluateOptions = EvaluateIoOptions & TinyTableSecurityOptions & {
-  /**
-   * Where the preprocessing comes from: `'ot'` (default; a two-member session, nobody else
-   * trusted) or `'dealer'` (a trusted dealer in slot 2, a weaker trust model; a three-member
-   * session). See {@link TinyTablePreprocessing}.
-   */
-  preprocessing?: TinyTablePreprocessing;
-};
+export type EvaluateOptions = TinyTableEvaluateOptions | MiniMacEvaluateOptions;
+
+/** TinyTable's options of `Session.evaluate`. */
+export type TinyTableEvaluateOptions = EvaluateIoOptions &
+  TinyTableSecurityOptions & {
+    /** The protocol (default). */
+    protocol?: 'tinytable';
+    /** Where the preprocessing comes from (default `'ot'`). */
+    preprocessing?: TinyTablePreprocessing;
+    code?: never;
+  };
+
+/** MiniMac's options of `Session.evaluate`. */
+export type MiniMacEvaluateOptions = EvaluateIoOptions &
+  MiniMacPreprocessingOptions & {
+    /** The protocol. */
+    protocol: 'minimac';
+  };
 
 /** The inputs and outputs of `Session.evaluate`. */
 export interface EvaluateIoOptions {
@@ -286,12 +349,16 @@ export interface EvaluateIoOptions {
 export interface EvaluateResult {
   /** Per output value: the value if revealed to this party, else `undefined` (all at the dealer). */
   outputs: Array<CircuitValue | undefined>;
+  /** The protocol that ran. */
+  protocol: CircuitProtocol;
   /** Where the preprocessing came from. */
   preprocessing: TinyTablePreprocessing;
   /** The whole job: agreement, preprocessing (OT and Fig. 8, or the dealing), online phase. */
   stats: ProtocolStats & { timeMs: number };
   /** The online phase alone (zero at the dealer). */
   onlineStats: ProtocolStats;
+  /** Agreement and preprocessing (OT and Fig. 8, or the dealing). */
+  preprocessingStats: ProtocolStats;
   /** Encrypted frames and handshakes. */
   transportStats: ProtocolStats;
 }

@@ -195,6 +195,10 @@ export class Session {
    * verification or hash comparison, TinyTable's MACs) catches a deviating party (`check` names
    * it; no output is revealed), {@link PeerLeftError}, {@link IntegrityError}, `RelayError`, or
    * `CancelledError` when `signal` (or the session's) aborts. Any failure ends the session.
+   *
+   * `protocol: 'minimac'`: AES-128 between parties 0 and 1 under MiniMac (malicious with abort,
+   * ciphertext to both), with its triples from a **trusted dealer** in slot 2
+   * (`preprocessing: 'dealer'`, required for now).
    */
   async aes(options: AesOptions = {}): Promise<AesResult> {
     this.checkIdle('aes');
@@ -202,8 +206,8 @@ export class Session {
     const { output, timeMs } = await this.runJob<{
       ciphertext?: Uint8Array;
       stats: ProtocolStats;
-      roundsStats?: ProtocolStats;
-      onlineStats?: ProtocolStats;
+      onlineStats: ProtocolStats;
+      preprocessingStats: ProtocolStats;
       transportStats: ProtocolStats;
     }>(job, options.signal, 'the AES job');
     const result: AesResult = {
@@ -212,7 +216,9 @@ export class Session {
       security: job.security,
       ...(job.preprocessing === undefined ? {} : { preprocessing: job.preprocessing }),
       stats: { ...output.stats, timeMs },
-      roundsStats: output.roundsStats ?? output.onlineStats ?? zeroStats(),
+      roundsStats: output.onlineStats,
+      onlineStats: output.onlineStats,
+      preprocessingStats: output.preprocessingStats,
       transportStats: output.transportStats,
     };
     if (output.ciphertext !== undefined) {
@@ -228,7 +234,9 @@ export class Session {
    * outputs `reveal` gives them. Preprocessing over OT between the two parties in a session of two
    * by default; with `preprocessing: 'dealer'` slot 2 is the **trusted dealer** (no inputs, no
    * outputs; it knows every mask and must not collude with either party). Semi-honest by default;
-   * `security: 'malicious'` authenticates every opened table entry. One evaluation per call.
+   * `security: 'malicious'` authenticates every opened table entry. `protocol: 'minimac'` evaluates
+   * it under MiniMac instead (malicious with abort, outputs to both parties, triples from a
+   * trusted dealer in slot 2). One evaluation per call.
    *
    * Rejects with `CircuitError` (a {@link ConfigError} on `circuit`, with the `line` of a parse
    * error), {@link ConfigError} for bad inputs (naming `inputs[i]`), and otherwise like
@@ -242,6 +250,7 @@ export class Session {
       outputs: Array<Uint8Array | undefined>;
       stats: ProtocolStats;
       onlineStats: ProtocolStats;
+      preprocessingStats: ProtocolStats;
       transportStats: ProtocolStats;
     }>(job, options.signal, 'the circuit job');
     const outputs = parsed.outputWidths.map((_, i) => {
@@ -250,9 +259,11 @@ export class Session {
     });
     return {
       outputs,
+      protocol: job.protocol,
       preprocessing: job.preprocessing,
       stats: { ...output.stats, timeMs },
       onlineStats: output.onlineStats,
+      preprocessingStats: output.preprocessingStats,
       transportStats: output.transportStats,
     };
   }

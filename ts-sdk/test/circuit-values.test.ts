@@ -48,13 +48,13 @@ describe("job options", () => {
   const D = { protocol: "tinytable", preprocessing: "dealer" } as const;
   it("builds TinyTable and MAESTRO specs with their defaults", () => {
     expect(aesJob({ ...D, key: "00".repeat(16) }, 0, 3)).toMatchObject({
-      method: "runTinyTableAes",
+      method: "runAes",
       preprocessing: "dealer",
-      spec: { path: "circuit", preprocessing: "dealer", security: "semi-honest", keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] },
+      spec: { protocol: "tinytable", path: "circuit", preprocessing: "dealer", security: "semi-honest", keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] },
     });
     expect(aesJob({ variant: "lut16", plaintext: "00".repeat(16) }, 2, 3)).toMatchObject({
-      method: "runMaestroAes",
-      spec: { variant: "lut16", keyHolders: [0, 1], plaintextOwner: 2, revealTo: [0, 1, 2] },
+      method: "runAes",
+      spec: { protocol: "maestro", variant: "lut16", keyHolders: [0, 1], plaintextOwner: 2, revealTo: [0, 1, 2] },
     });
     // @ts-expect-error TinyTable is AES-128 only
     expect(() => aesJob({ ...D, keyBits: 256, key: "00".repeat(32) }, 0, 3)).toThrow(ConfigError);
@@ -106,6 +106,38 @@ describe("job options", () => {
     expect(job).toMatchObject({ preprocessing: "ot", spec: { preprocessing: "ot" } });
     // Without a dealer, party 2 does not exist: a 2-member session has slots 0 and 1 only.
     expect((job.input as { values: Uint8Array[] }).values).toHaveLength(1);
+  });
+
+  it("builds MiniMac specs for the same two bridge methods and names its limits", () => {
+    const key = "00".repeat(16);
+    const M = { protocol: "minimac", preprocessing: "dealer" } as const;
+    expect(aesJob({ ...M, key }, 0, 3)).toMatchObject({
+      method: "runAes",
+      protocol: "minimac",
+      variant: "rs256-120-matrix",
+      security: "malicious",
+      spec: { protocol: "minimac", code: "rs256-120-matrix", preprocessing: "dealer", keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] },
+    });
+    expect(aesJob({ ...M, code: "rs255-85-fft" }, 2, 3).spec).toMatchObject({ code: "rs255-85-fft" });
+    expect(evaluateJob(TWO_BYTES, { ...M, inputs: { 0: 1n } }, 0, 3)).toMatchObject({
+      method: "runCircuit",
+      protocol: "minimac",
+      spec: { protocol: "minimac", code: "rs256-120-matrix", preprocessing: "dealer", inputOwners: [0, 1], reveal: [2, 2] },
+    });
+    // @ts-expect-error MiniMac needs the dealer for now
+    const overOt = () => aesJob({ protocol: "minimac", key }, 0, 2);
+    expect(overOt).toThrow(NotAvailableError);
+    expect(overOt).toThrow(expect.objectContaining({ field: "preprocessing" }));
+    // @ts-expect-error MiniMac opens outputs to both parties
+    expect(() => aesJob({ ...M, reveal: [0], key }, 0, 3)).toThrow(expect.objectContaining({ field: "reveal" }));
+    expect(() => evaluateJob(TWO_BYTES, { ...M, reveal: [0, "both"], inputs: { 0: 1n } } as never, 0, 3)).toThrow(NotAvailableError);
+    // @ts-expect-error MiniMac is malicious only
+    expect(() => aesJob({ ...M, security: "semi-honest", key }, 0, 3)).toThrow(expect.objectContaining({ field: "security" }));
+    // @ts-expect-error variant is MAESTRO's option
+    expect(() => aesJob({ ...M, variant: "lut16", key }, 0, 3)).toThrow(expect.objectContaining({ field: "variant" }));
+    expect(() => aesJob({ ...M, key }, 0, 2)).toThrow(expect.objectContaining({ field: "parties" }));
+    // @ts-expect-error code is MiniMac's option
+    expect(() => aesJob({ protocol: "tinytable", code: "rs255-85-fft", key }, 0, 2)).toThrow(/MiniMac's option/);
   });
 
   it("passes malicious TinyTable with macBits and rejects bad security, macBits and S-box-table roles", () => {

@@ -40,12 +40,12 @@ describe("WASM bridge", () => {
     const bridges = wire();
     const progress: number[] = [];
     const results = await Promise.all(
-      bridges.map((b, i) => b.runMaestroAes(session(), spec, inputs[i], (s: { rounds: number }) => progress.push(s.rounds))),
+      bridges.map((b, i) => b.runAes(session(), spec, inputs[i], (s: { rounds: number }) => progress.push(s.rounds))),
     );
     for (const r of results) {
       expect(Buffer.from(r.ciphertext).toString("hex")).toBe("69c4e0d86a7b0430d8cdb78070b4c55a");
       // The bridge's default job, malicious LUT-16: MAESTRO Table 1's 2560 online bits per block.
-      expect(r.roundsStats.bytesSent).toBe(320);
+      expect(r.onlineStats.bytesSent).toBe(320);
       expect(r.transportStats.bytesSent).toBeGreaterThan(r.stats.bytesSent);
     }
     expect(progress.length).toBeGreaterThan(0);
@@ -53,27 +53,27 @@ describe("WASM bridge", () => {
 
   it("rejects a short secret, a bad spec and a bad input with kind config naming the field", async () => {
     const [b] = wire();
-    await expect(b!.runMaestroAes({ ...session(), secret: new Uint8Array(8) }, spec, inputs[0], null)).rejects.toMatchObject({
+    await expect(b!.runAes({ ...session(), secret: new Uint8Array(8) }, spec, inputs[0], null)).rejects.toMatchObject({
       kind: "config",
       field: "secret",
     });
-    await expect(wire()[0]!.runMaestroAes(session(), { ...spec, blocks: 0 }, inputs[0], null)).rejects.toMatchObject({
+    await expect(wire()[0]!.runAes(session(), { ...spec, blocks: 0 }, inputs[0], null)).rejects.toMatchObject({
       kind: "config",
       field: "spec",
     });
     // Inputs are checked by the job after the handshake, so this one needs all three parties; the
     // others are released from outside once party 0 gave up (in memory, nobody "leaves").
     const trio = wire();
-    const noInput = trio.map((b, i) => b.runMaestroAes(session(), spec, i === 0 ? {} : inputs[i], null).catch((e: unknown) => e));
+    const noInput = trio.map((b, i) => b.runAes(session(), spec, i === 0 ? {} : inputs[i], null).catch((e: unknown) => e));
     expect(await noInput[0]).toMatchObject({ kind: "config", field: "input" });
     trio[1]!.peerLeft(0);
     trio[2]!.peerLeft(0);
     expect(await Promise.all(noInput.slice(1))).toMatchObject([{ kind: "peer-left", slot: 0 }, { kind: "peer-left", slot: 0 }]);
-    await expect(wire()[0]!.runMaestroAes(session(), { ...spec, keyHolders: "0" }, inputs[0], null)).rejects.toMatchObject({
+    await expect(wire()[0]!.runAes(session(), { ...spec, keyHolders: "0" }, inputs[0], null)).rejects.toMatchObject({
       kind: "config",
       field: "keyHolders",
     });
-    await expect(wire()[0]!.runMaestroAes({ sessionId: new Uint8Array(1) }, spec, inputs[0], null)).rejects.toMatchObject({
+    await expect(wire()[0]!.runAes({ sessionId: new Uint8Array(1) }, spec, inputs[0], null)).rejects.toMatchObject({
       kind: "config",
     });
   });
@@ -81,13 +81,13 @@ describe("WASM bridge", () => {
   it("a bridge runs one job only", async () => {
     const [b] = wire();
     b!.fail("stop");
-    await expect(b!.runMaestroAes(session(), spec, inputs[0], null)).rejects.toMatchObject({ kind: "transport" });
-    await expect(b!.runMaestroAes(session(), spec, inputs[0], null)).rejects.toMatchObject({ kind: "config", field: "bridge" });
+    await expect(b!.runAes(session(), spec, inputs[0], null)).rejects.toMatchObject({ kind: "transport" });
+    await expect(b!.runAes(session(), spec, inputs[0], null)).rejects.toMatchObject({ kind: "config", field: "bridge" });
   });
 
   it("reports peerLeft as kind peer-left with the slot, and a different secret as integrity", async () => {
     const bridges = wire();
-    const running = bridges.map((b, i) => b.runMaestroAes(session(), spec, inputs[i], null).catch((e: unknown) => e));
+    const running = bridges.map((b, i) => b.runAes(session(), spec, inputs[i], null).catch((e: unknown) => e));
     bridges[0]!.peerLeft(2);
     bridges[1]!.peerLeft(2);
     bridges[2]!.fail("closed");
@@ -98,7 +98,7 @@ describe("WASM bridge", () => {
 
     const other = wire();
     const outcomes = other.map((b, i) =>
-      b.runMaestroAes(session(i === 2 ? 9 : 7), spec, inputs[i], null).catch((e: unknown) => e),
+      b.runAes(session(i === 2 ? 9 : 7), spec, inputs[i], null).catch((e: unknown) => e),
     );
     // Party 2's handshakes fail authentication; in memory nobody "leaves", so the others are
     // released from outside afterwards.
@@ -109,10 +109,10 @@ describe("WASM bridge", () => {
   }, 10_000);
 
   it("runs TinyTable AES and a Bristol circuit between two in-memory bridges with OT preprocessing", async () => {
-    const ttSpec = { blocks: 1, keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] };
+    const ttSpec = { protocol: "tinytable", blocks: 1, keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] };
     const ttInputs = [{ keyShare: KEY }, { plaintext: PLAINTEXT }];
     for (const extra of [{}, { preprocessing: "ot", security: "malicious", macBits: 32 }]) {
-      const rs = await Promise.all(wire(2).map((b, i) => b.runTinyTableAes(session(), { ...ttSpec, ...extra }, ttInputs[i], null)));
+      const rs = await Promise.all(wire(2).map((b, i) => b.runAes(session(), { ...ttSpec, ...extra }, ttInputs[i], null)));
       for (const r of rs) {
         expect(Buffer.from(r.ciphertext).toString("hex")).toBe("69c4e0d86a7b0430d8cdb78070b4c55a");
         // The OT preprocessing (megabytes) is in stats, not in the online phase.
@@ -122,27 +122,27 @@ describe("WASM bridge", () => {
     const circuit = "1 3\n2 1 1\n1 1\n\n2 1 0 1 2 AND\n";
     const cInputs = [{ values: [Uint8Array.of(1)] }, { values: [Uint8Array.of(1)] }];
     const outs = await Promise.all(
-      wire(2).map((b, i) => b.runTinyTableCircuit(session(), { circuit, inputOwners: [0, 1], reveal: [2] }, cInputs[i], null)),
+      wire(2).map((b, i) => b.runCircuit(session(), { circuit, inputOwners: [0, 1], reveal: [2] }, cInputs[i], null)),
     );
     for (const out of outs) expect(Array.from(out.outputs[0])).toEqual([1]);
     // A three-member session is the dealer's: OT preprocessing refuses it.
-    await expect(wire()[0]!.runTinyTableAes(session(), ttSpec, { keyShare: KEY }, null)).rejects.toMatchObject({
+    await expect(wire()[0]!.runAes(session(), ttSpec, { keyShare: KEY }, null)).rejects.toMatchObject({
       kind: "config",
       field: "parties",
     });
   }, 30_000);
 
   it("runs TinyTable AES (two parties and the dealer) and a Bristol circuit between in-memory bridges", async () => {
-    const ttSpec = { preprocessing: "dealer", blocks: 1, keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] };
+    const ttSpec = { protocol: "tinytable", preprocessing: "dealer", blocks: 1, keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] };
     const ttInputs = [{ keyShare: KEY }, { plaintext: PLAINTEXT }, {}];
-    const results = await Promise.all(wire().map((b, i) => b.runTinyTableAes(session(), ttSpec, ttInputs[i], null)));
+    const results = await Promise.all(wire().map((b, i) => b.runAes(session(), ttSpec, ttInputs[i], null)));
     for (const r of results.slice(0, 2)) expect(Buffer.from(r.ciphertext).toString("hex")).toBe("69c4e0d86a7b0430d8cdb78070b4c55a");
     expect(results[2].ciphertext).toBeUndefined();
     expect(results[0].onlineStats.bytesSent).toBe(16 + 820);
 
     // Malicious, both paths (the S-box path with the key at party 0 and the plaintext at party 1).
     for (const extra of [{ security: "malicious", macBits: 32 }, { path: "sbox-tables", security: "malicious" }, { path: "sbox-tables" }]) {
-      const rs = await Promise.all(wire().map((b, i) => b.runTinyTableAes(session(), { ...ttSpec, ...extra }, ttInputs[i], null)));
+      const rs = await Promise.all(wire().map((b, i) => b.runAes(session(), { ...ttSpec, ...extra }, ttInputs[i], null)));
       for (const r of rs.slice(0, 2)) expect(Buffer.from(r.ciphertext).toString("hex")).toBe("69c4e0d86a7b0430d8cdb78070b4c55a");
     }
 
@@ -150,43 +150,75 @@ describe("WASM bridge", () => {
     const circuit = "1 3\n2 1 1\n1 1\n\n2 1 0 1 2 AND\n";
     const cSpec = { circuit, preprocessing: "dealer", inputOwners: [0, 1], reveal: [1] };
     const cInputs = [{ values: [Uint8Array.of(1)] }, { values: [Uint8Array.of(1)] }, {}];
-    const outs = await Promise.all(wire().map((b, i) => b.runTinyTableCircuit(session(), cSpec, cInputs[i], null)));
+    const outs = await Promise.all(wire().map((b, i) => b.runCircuit(session(), cSpec, cInputs[i], null)));
     expect(outs[0].outputs).toEqual([undefined]);
     expect(Array.from(outs[1].outputs[0])).toEqual([1]);
   });
 
   it("rejects unavailable MAESTRO combinations, bad TinyTable options, unknown variants and bad circuits with config errors", async () => {
-    await expect(wire()[0]!.runMaestroAes(session(), { ...spec, variant: "lut256", security: "malicious" }, inputs[0], null)).rejects.toMatchObject({
+    await expect(wire()[0]!.runAes(session(), { ...spec, variant: "lut256", security: "malicious" }, inputs[0], null)).rejects.toMatchObject({
       kind: "config",
       field: "variant",
     });
-    await expect(wire()[0]!.runMaestroAes(session(), { ...spec, variant: "lut17" }, inputs[0], null)).rejects.toMatchObject({
+    await expect(wire()[0]!.runAes(session(), { ...spec, variant: "lut17" }, inputs[0], null)).rejects.toMatchObject({
       kind: "config",
       field: "variant",
     });
-    const ttSpec = { preprocessing: "dealer", blocks: 1, keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] };
-    await expect(wire()[0]!.runTinyTableAes(session(), { ...ttSpec, path: "sbox-tables", keyHolders: [0, 1] }, { keyShare: KEY }, null)).rejects.toMatchObject({
+    const ttSpec = { protocol: "tinytable", preprocessing: "dealer", blocks: 1, keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] };
+    await expect(wire()[0]!.runAes(session(), { ...ttSpec, path: "sbox-tables", keyHolders: [0, 1] }, { keyShare: KEY }, null)).rejects.toMatchObject({
       kind: "config",
       field: "spec",
     });
     await expect(
-      wire(2)[0]!.runTinyTableAes(session(), { ...ttSpec, preprocessing: "ot", path: "sbox-tables" }, { keyShare: KEY }, null),
+      wire(2)[0]!.runAes(session(), { ...ttSpec, preprocessing: "ot", path: "sbox-tables" }, { keyShare: KEY }, null),
     ).rejects.toMatchObject({ kind: "config", field: "preprocessing" });
-    await expect(wire(2)[0]!.runTinyTableAes(session(), { ...ttSpec, preprocessing: "trusted" }, { keyShare: KEY }, null)).rejects.toMatchObject({
+    await expect(wire(2)[0]!.runAes(session(), { ...ttSpec, preprocessing: "trusted" }, { keyShare: KEY }, null)).rejects.toMatchObject({
       kind: "config",
       field: "preprocessing",
     });
-    await expect(wire()[0]!.runTinyTableAes(session(), { ...ttSpec, security: "malicious", macBits: 16 }, { keyShare: KEY }, null)).rejects.toMatchObject({
+    await expect(wire()[0]!.runAes(session(), { ...ttSpec, security: "malicious", macBits: 16 }, { keyShare: KEY }, null)).rejects.toMatchObject({
       kind: "config",
       field: "macBits",
     });
-    await expect(wire()[0]!.runTinyTableAes(session(), { ...ttSpec, security: "chaotic" }, { keyShare: KEY }, null)).rejects.toMatchObject({
+    await expect(wire()[0]!.runAes(session(), { ...ttSpec, security: "chaotic" }, { keyShare: KEY }, null)).rejects.toMatchObject({
       kind: "config",
       field: "security",
     });
     const bad = { circuit: "1 3\n2 1 1\n1 1\n\n2 1 0 1 2 NAND\n", inputOwners: [0, 1], reveal: [2] };
-    const error = await wire()[0]!.runTinyTableCircuit(session(), bad, { values: [Uint8Array.of(1)] }, null).catch((e: unknown) => e);
+    const error = await wire()[0]!.runCircuit(session(), bad, { values: [Uint8Array.of(1)] }, null).catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: "config", field: "circuit" });
     expect((error as Error).message).toContain("line 5");
   });
+
+  it("runs MiniMac AES and a circuit (two parties and the dealer) through the same two bridge methods", async () => {
+    const mmSpec = { protocol: "minimac", preprocessing: "dealer", code: "rs255-85-fft", blocks: 2, keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] };
+    const twoBlocks = new Uint8Array(32);
+    twoBlocks.set(PLAINTEXT, 0);
+    twoBlocks.set(PLAINTEXT, 16);
+    const mmInputs = [{ keyShare: KEY }, { plaintext: twoBlocks }, {}];
+    const results = await Promise.all(wire().map((b, i) => b.runAes(session(), mmSpec, mmInputs[i], null)));
+    for (const r of results.slice(0, 2)) {
+      expect(Buffer.from(r.ciphertext).toString("hex")).toBe("69c4e0d86a7b0430d8cdb78070b4c55a".repeat(2));
+      expect(r.onlineStats.bytesSent).toBeGreaterThan(0);
+      expect(r.preprocessingStats.bytesReceived).toBeGreaterThan(r.onlineStats.bytesReceived);
+    }
+    expect(results[2].ciphertext).toBeUndefined();
+
+    const circuit = "1 3\n2 1 1\n1 1\n\n2 1 0 1 2 AND\n";
+    const cSpec = { protocol: "minimac", preprocessing: "dealer", circuit, inputOwners: [0, 1], reveal: [2] };
+    const cInputs = [{ values: [Uint8Array.of(1)] }, { values: [Uint8Array.of(1)] }, {}];
+    const outs = await Promise.all(wire().map((b, i) => b.runCircuit(session(), cSpec, cInputs[i], null)));
+    for (const out of outs.slice(0, 2)) expect(Array.from(out.outputs[0])).toEqual([1]);
+
+    // MiniMac's limits and foreign options are config errors naming the option.
+    for (const [extra, field] of [
+      [{ preprocessing: "ot" }, "preprocessing"],
+      [{ revealTo: [1] }, "reveal"],
+      [{ variant: "lut16" }, "variant"],
+      [{ code: "rs7" }, "code"],
+      [{ security: "semi-honest" }, "security"],
+    ] as const) {
+      await expect(wire()[0]!.runAes(session(), { ...mmSpec, ...extra }, mmInputs[0], null)).rejects.toMatchObject({ kind: "config", field });
+    }
+  }, 60_000);
 });

@@ -4,15 +4,15 @@
 use crate::errors::BridgeError;
 use chorus_core::aes::KeySize;
 use chorus_core::circuit::Circuit;
-use chorus_core::jobs::maestro_aes::{
-    AesJobInput, AesJobSpec, Direction, SboxVariant, DEFAULT_SECURITY, DEFAULT_VARIANT,
+use chorus_core::jobs::maestro_aes::{Direction, SboxVariant, DEFAULT_SECURITY, DEFAULT_VARIANT};
+use chorus_core::jobs::tinytable::aes::AesPath;
+use chorus_core::jobs::tinytable::MacBits;
+use chorus_core::jobs::{
+    AesInput, AesProtocol, AesSpec, CircuitInput, CircuitProtocol, CircuitSpec, Preprocessing, Security,
 };
-use chorus_core::jobs::tinytable::aes::{AesPath, TinyTableAesInput, TinyTableAesSpec};
-use chorus_core::jobs::tinytable::circuit::{CircuitJobInput, CircuitJobSpec};
-use chorus_core::jobs::tinytable::{MacBits, Preprocessing};
-use chorus_core::jobs::Security;
 use chorus_core::net::secure::config::KEY_LEN;
 use chorus_core::net::secure::{PrivateKey, PublicKey, SecureConfig};
+use chorus_core::proto::minimac::CodeChoice;
 use chorus_core::proto::tinytable::{IoSpec, Reveal};
 use js_sys::{Array, Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
@@ -126,26 +126,35 @@ fn mac_bits(spec: &JsValue) -> Result<MacBits, BridgeError> {
     }
 }
 
-/// `preprocessing?: 'ot' | 'dealer'` (default `ot`): where TinyTable's material comes from.
+/// `preprocessing?: 'ot' | 'dealer'` (default `ot`): where a two-party protocol's material comes
+/// from.
 fn preprocessing(spec: &JsValue) -> Result<Preprocessing, BridgeError> {
     match string(spec, "preprocessing")? {
         None => Ok(Preprocessing::default()),
         Some(name) => Preprocessing::from_name(&name).ok_or_else(|| {
-            BridgeError::config(
-                "preprocessing",
-                format!("unknown TinyTable preprocessing {name:?}: 'ot' or 'dealer'"),
-            )
+            BridgeError::config("preprocessing", format!("unknown preprocessing {name:?}: 'ot' or 'dealer'"))
         }),
     }
 }
 
-/// `{ variant?, security?, direction?, keyBits?: 128 | 192 | 256, blocks, keyHolders,
-/// plaintextOwner, revealTo }` with `variant` one of `lut16` (default), `gf256-circuit`,
-/// `gf16-circuit`, `lut256`, `lut256-33`, `security` `malicious` (default) or `semi-honest`, and
-/// `direction` `encrypt` (default) or `decrypt`.
-pub fn aes_spec(spec: &JsValue) -> Result<AesJobSpec, BridgeError> {
-    let variant = match string(spec, "variant")? {
-        None => DEFAULT_VARIANT,
+/// Fails with a `config` error naming the first of `options` that `spec` sets: options of another
+/// protocol than `protocol`.
+fn reject_foreign(spec: &JsValue, protocol: &str, options: &[&str]) -> Result<(), BridgeError> {
+    for &name in options {
+        if field(spec, name)?.is_some() {
+            return Err(BridgeError::config(
+                name,
+                format!("{name} is not an option of protocol '{protocol}'"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `variant?` (MAESTRO): `lut16` (default), `gf256-circuit`, `gf16-circuit`, `lut256`, `lut256-33`.
+fn variant(spec: &JsValue) -> Result<SboxVariant, BridgeError> {
+    match string(spec, "variant")? {
+        None => Ok(DEFAULT_VARIANT),
         Some(name) => SboxVariant::from_name(&name).ok_or_else(|| {
             BridgeError::config(
                 "variant",
@@ -153,7 +162,84 @@ pub fn aes_spec(spec: &JsValue) -> Result<AesJobSpec, BridgeError> {
                     "unknown MAESTRO variant {name:?}: 'gf256-circuit', 'gf16-circuit', 'lut16', 'lut256' or 'lut256-33'"
                 ),
             )
-        })?,
+        }),
+    }
+}
+
+/// `path?` (TinyTable AES): `circuit` (default) or `sbox-tables`.
+fn path(spec: &JsValue) -> Result<AesPath, BridgeError> {
+    match string(spec, "path")? {
+        None => Ok(AesPath::default()),
+        Some(name) => AesPath::from_name(&name).ok_or_else(|| {
+            BridgeError::config(
+                "path",
+                format!("unknown TinyTable AES path {name:?}: 'circuit' or 'sbox-tables'"),
+            )
+        }),
+    }
+}
+
+/// `code?` (MiniMac): `rs256-120-matrix` (default) or `rs255-85-fft`.
+fn code(spec: &JsValue) -> Result<CodeChoice, BridgeError> {
+    match string(spec, "code")? {
+        None => Ok(CodeChoice::DEFAULT),
+        Some(name) => CodeChoice::from_name(&name).ok_or_else(|| {
+            BridgeError::config(
+                "code",
+                format!("unknown MiniMac code {name:?}: 'rs256-120-matrix' or 'rs255-85-fft'"),
+            )
+        }),
+    }
+}
+
+/// MiniMac runs malicious with abort only: `security` may be absent or `malicious`.
+fn minimac_security(spec: &JsValue) -> Result<(), BridgeError> {
+    match security(spec, Security::Malicious)? {
+        Security::Malicious => Ok(()),
+        Security::SemiHonest => Err(BridgeError::config(
+            "security",
+            "MiniMac is malicious with abort only: drop security or pass 'malicious'",
+        )),
+    }
+}
+
+/// `protocol?`: `maestro` (default for AES), `tinytable` or `minimac`.
+fn protocol_name(spec: &JsValue, default: &str) -> Result<String, BridgeError> {
+    Ok(string(spec, "protocol")?.unwrap_or_else(|| default.to_string()))
+}
+
+/// The AES job's spec: `{ protocol?, blocks, keyHolders, plaintextOwner, revealTo, direction?,
+/// keyBits? }` and the protocol's options — MAESTRO (`protocol` absent or `'maestro'`):
+/// `variant?`, `security?` (default `malicious`); TinyTable (`'tinytable'`): `path?`,
+/// `preprocessing?` (`'ot'` default, or `'dealer'`), `security?` (default `semi-honest`),
+/// `macBits?`; MiniMac (`'minimac'`): `code?`, `preprocessing?`. An option of another protocol is
+/// a `config` error naming it.
+pub fn aes_spec(spec: &JsValue) -> Result<AesSpec, BridgeError> {
+    let protocol = match protocol_name(spec, "maestro")?.as_str() {
+        "maestro" => {
+            reject_foreign(spec, "maestro", &["path", "preprocessing", "macBits", "code"])?;
+            AesProtocol::Maestro { variant: variant(spec)?, security: security(spec, DEFAULT_SECURITY)? }
+        }
+        "tinytable" => {
+            reject_foreign(spec, "tinytable", &["variant", "code"])?;
+            AesProtocol::TinyTable {
+                path: path(spec)?,
+                preprocessing: preprocessing(spec)?,
+                security: security(spec, Security::SemiHonest)?,
+                mac_bits: mac_bits(spec)?,
+            }
+        }
+        "minimac" => {
+            reject_foreign(spec, "minimac", &["variant", "path", "macBits"])?;
+            minimac_security(spec)?;
+            AesProtocol::MiniMac { code: code(spec)?, preprocessing: preprocessing(spec)? }
+        }
+        other => {
+            return Err(BridgeError::config(
+                "protocol",
+                format!("unknown protocol {other:?}: 'maestro', 'tinytable' or 'minimac'"),
+            ))
+        }
     };
     let key_size = match field(spec, "keyBits")?.map(|v| v.as_f64()) {
         None | Some(Some(128.0)) => KeySize::Aes128,
@@ -167,9 +253,8 @@ pub fn aes_spec(spec: &JsValue) -> Result<AesJobSpec, BridgeError> {
             BridgeError::config("direction", format!("unknown direction {name:?}: 'encrypt' or 'decrypt'"))
         })?,
     };
-    Ok(AesJobSpec {
-        variant,
-        security: security(spec, DEFAULT_SECURITY)?,
+    Ok(AesSpec {
+        protocol,
         direction,
         key_size,
         blocks: required_index(spec, "blocks")?,
@@ -180,37 +265,8 @@ pub fn aes_spec(spec: &JsValue) -> Result<AesJobSpec, BridgeError> {
 }
 
 /// `{ keyShare?: Uint8Array, plaintext?: Uint8Array }`.
-pub fn aes_input(input: &JsValue) -> Result<AesJobInput, BridgeError> {
-    Ok(AesJobInput { key_share: bytes(input, "keyShare")?, plaintext: bytes(input, "plaintext")? })
-}
-
-/// `{ path?: 'circuit' | 'sbox-tables', preprocessing?, security?, macBits?, blocks, keyHolders,
-/// plaintextOwner, revealTo }`.
-pub fn tinytable_aes_spec(spec: &JsValue) -> Result<TinyTableAesSpec, BridgeError> {
-    let path = match string(spec, "path")? {
-        None => AesPath::default(),
-        Some(name) => AesPath::from_name(&name).ok_or_else(|| {
-            BridgeError::config(
-                "path",
-                format!("unknown TinyTable AES path {name:?}: 'circuit' or 'sbox-tables'"),
-            )
-        })?,
-    };
-    Ok(TinyTableAesSpec {
-        path,
-        preprocessing: preprocessing(spec)?,
-        security: security(spec, Security::SemiHonest)?,
-        mac_bits: mac_bits(spec)?,
-        blocks: required_index(spec, "blocks")?,
-        key_holders: index_list(spec, "keyHolders")?,
-        plaintext_owner: required_index(spec, "plaintextOwner")?,
-        reveal_to: index_list(spec, "revealTo")?,
-    })
-}
-
-/// `{ keyShare?: Uint8Array, plaintext?: Uint8Array }`.
-pub fn tinytable_aes_input(input: &JsValue) -> Result<TinyTableAesInput, BridgeError> {
-    Ok(TinyTableAesInput { key_share: bytes(input, "keyShare")?, plaintext: bytes(input, "plaintext")? })
+pub fn aes_input(input: &JsValue) -> Result<AesInput, BridgeError> {
+    Ok(AesInput { key_share: bytes(input, "keyShare")?, plaintext: bytes(input, "plaintext")? })
 }
 
 /// Parses Bristol Fashion text; a parse error is a `config` error on `circuit` naming the line.
@@ -218,9 +274,32 @@ pub fn circuit(text: &str) -> Result<Circuit, BridgeError> {
     Circuit::parse_bristol(text).map_err(|e| BridgeError::config("circuit", e.to_string()))
 }
 
-/// `{ circuit: string, preprocessing?, security?, macBits?, inputOwners: number[], reveal: number[] }`
-/// where `reveal[v]` is the party (0 or 1) that learns output value `v`, or 2 for both.
-pub fn circuit_spec(spec: &JsValue) -> Result<CircuitJobSpec, BridgeError> {
+/// The circuit job's spec: `{ protocol?, circuit: string, inputOwners: number[], reveal: number[] }`
+/// where `reveal[v]` is the party (0 or 1) that learns output value `v`, or 2 for both, and the
+/// protocol's options — TinyTable (`protocol` absent or `'tinytable'`): `preprocessing?`,
+/// `security?`, `macBits?`; MiniMac (`'minimac'`): `code?`, `preprocessing?`. One instance.
+pub fn circuit_spec(spec: &JsValue) -> Result<CircuitSpec, BridgeError> {
+    let protocol = match protocol_name(spec, "tinytable")?.as_str() {
+        "tinytable" => {
+            reject_foreign(spec, "tinytable", &["code"])?;
+            CircuitProtocol::TinyTable {
+                preprocessing: preprocessing(spec)?,
+                security: security(spec, Security::SemiHonest)?,
+                mac_bits: mac_bits(spec)?,
+            }
+        }
+        "minimac" => {
+            reject_foreign(spec, "minimac", &["macBits"])?;
+            minimac_security(spec)?;
+            CircuitProtocol::MiniMac { code: code(spec)?, preprocessing: preprocessing(spec)? }
+        }
+        other => {
+            return Err(BridgeError::config(
+                "protocol",
+                format!("unknown circuit protocol {other:?}: 'tinytable' or 'minimac'"),
+            ))
+        }
+    };
     let text =
         string(spec, "circuit")?.ok_or_else(|| BridgeError::config("circuit", "circuit is required"))?;
     let reveal = index_list(spec, "reveal")?
@@ -231,10 +310,8 @@ pub fn circuit_spec(spec: &JsValue) -> Result<CircuitJobSpec, BridgeError> {
             _ => Err(BridgeError::config("reveal", format!("reveal entries are 0, 1 or 2 (both), got {p}"))),
         })
         .collect::<Result<_, _>>()?;
-    Ok(CircuitJobSpec {
-        preprocessing: preprocessing(spec)?,
-        security: security(spec, Security::SemiHonest)?,
-        mac_bits: mac_bits(spec)?,
+    Ok(CircuitSpec {
+        protocol,
         circuit: circuit(&text)?,
         io: IoSpec { input_owners: index_list(spec, "inputOwners")?, reveal },
         instances: 1,
@@ -243,8 +320,8 @@ pub fn circuit_spec(spec: &JsValue) -> Result<CircuitJobSpec, BridgeError> {
 
 /// `{ values: Uint8Array[] }`: this party's input values in circuit order, one byte (0 or 1) per
 /// bit in wire order; one instance.
-pub fn circuit_input(input: &JsValue) -> Result<CircuitJobInput, BridgeError> {
-    let Some(values) = field(input, "values")? else { return Ok(CircuitJobInput::default()) };
+pub fn circuit_input(input: &JsValue) -> Result<CircuitInput, BridgeError> {
+    let Some(values) = field(input, "values")? else { return Ok(CircuitInput::default()) };
     if !Array::is_array(&values) {
         return Err(BridgeError::config("inputs", "values must be an array of Uint8Array"));
     }
@@ -261,5 +338,5 @@ pub fn circuit_input(input: &JsValue) -> Result<CircuitJobInput, BridgeError> {
             Ok(bits.into_iter().map(|b| b == 1).collect())
         })
         .collect::<Result<Vec<Vec<bool>>, _>>()?;
-    Ok(CircuitJobInput { values: vec![values] })
+    Ok(CircuitInput { values: vec![values] })
 }

@@ -3,12 +3,12 @@
 //! (`slot`), `integrity` (`slot`), `protocol` (`check` names the failed check) or `transport`
 //! (the JS side failed or cancelled the bridge; the SDK knows the cause).
 
-use chorus_core::jobs::maestro_aes::AesJobError;
-use chorus_core::jobs::tinytable::TinyTableJobError;
+use chorus_core::jobs::JobError;
 use chorus_core::net::secure::SecureError;
 use chorus_core::net::NetError;
 use chorus_core::ot::OtError;
 use chorus_core::proto::maestro::MaestroError;
+use chorus_core::proto::minimac::MiniMacError;
 use chorus_core::proto::tinytable::TinyTableError;
 use js_sys::Reflect;
 use wasm_bindgen::JsValue;
@@ -126,60 +126,8 @@ impl From<SecureError> for BridgeError {
     }
 }
 
-impl From<AesJobError> for BridgeError {
-    fn from(e: AesJobError) -> Self {
-        let message = e.to_string();
-        match e {
-            AesJobError::InvalidSpec(_) => BridgeError::config("spec", message),
-            AesJobError::NotAvailable(_) => BridgeError::config("variant", message),
-            AesJobError::InvalidInput { .. } => BridgeError::config("input", message),
-            AesJobError::SpecMismatch(peer) => BridgeError {
-                kind: ErrorKind::Protocol,
-                message,
-                slot: Some(peer),
-                detail: Some("job spec agreement".into()),
-            },
-            AesJobError::Network(net) => net.into(),
-            AesJobError::Protocol(MaestroError::Network { source, .. }) => {
-                // Keep the step and round in the message, the kind and slot from the network.
-                BridgeError { message, ..BridgeError::from(source) }
-            }
-            AesJobError::Protocol(MaestroError::MalformedMessage { from, .. }) => BridgeError {
-                kind: ErrorKind::Protocol,
-                message,
-                slot: Some(from),
-                detail: Some("message length".into()),
-            },
-            AesJobError::Protocol(MaestroError::VerificationFailed) => BridgeError {
-                kind: ErrorKind::Protocol,
-                message,
-                slot: None,
-                detail: Some("multiplication verification".into()),
-            },
-            AesJobError::Protocol(MaestroError::OpeningMismatch { peer }) => BridgeError {
-                kind: ErrorKind::Protocol,
-                message,
-                slot: Some(peer),
-                detail: Some("opening hash comparison".into()),
-            },
-            AesJobError::Protocol(_) => BridgeError {
-                kind: ErrorKind::Protocol,
-                message,
-                slot: None,
-                detail: Some("MAESTRO arguments".into()),
-            },
-            AesJobError::Internal(_) => BridgeError {
-                kind: ErrorKind::Protocol,
-                message,
-                slot: None,
-                detail: Some("internal".into()),
-            },
-        }
-    }
-}
-
-impl From<TinyTableJobError> for BridgeError {
-    fn from(e: TinyTableJobError) -> Self {
+impl From<JobError> for BridgeError {
+    fn from(e: JobError) -> Self {
         let message = e.to_string();
         let protocol = |slot: Option<usize>, check: &str| BridgeError {
             kind: ErrorKind::Protocol,
@@ -188,48 +136,59 @@ impl From<TinyTableJobError> for BridgeError {
             detail: Some(check.into()),
         };
         if let Some(check) = e.failed_check() {
-            // A MAC check caught the peer: a protocol abort naming the check (no output revealed).
-            let detector = match e {
-                TinyTableJobError::Protocol(
+            // A check caught a deviating party: a protocol abort naming the check (no output was
+            // revealed). Two-party checks name the detector; the deviator is the other party.
+            let slot = match e {
+                JobError::TinyTable(
                     TinyTableError::MacCheckFailed { party, .. }
                     | TinyTableError::AuthenticationFailed { party, .. }
                     | TinyTableError::Preprocessing { party, .. },
-                ) => party,
-                _ => 0,
+                ) => Some(1 - party.min(1)),
+                JobError::Maestro(MaestroError::OpeningMismatch { peer }) => Some(peer),
+                JobError::MiniMac(
+                    MiniMacError::CommitmentMismatch { from, .. }
+                    | MiniMacError::TranscriptMismatch { from, .. },
+                ) => Some(from),
+                _ => None,
             };
-            return protocol(Some(1 - detector.min(1)), &check);
+            return protocol(slot, &check);
         }
         match e {
-            TinyTableJobError::InvalidSpec(_) => BridgeError::config("spec", message),
-            TinyTableJobError::NotAvailable(ref m) if m.contains("k = 64") => {
-                BridgeError::config("macBits", message)
-            }
-            TinyTableJobError::NotAvailable(ref m) if m.contains("OT preprocessing") => {
-                BridgeError::config("preprocessing", message)
-            }
-            TinyTableJobError::NotAvailable(_) => BridgeError::config("path", message),
-            TinyTableJobError::InvalidInput { .. } => BridgeError::config("input", message),
-            TinyTableJobError::WrongSessionSize { .. } => BridgeError::config("parties", message),
-            TinyTableJobError::SpecMismatch(peer) => protocol(Some(peer), "job spec agreement"),
-            TinyTableJobError::BadPreprocessing { .. } => protocol(Some(2), "dealer material"),
-            TinyTableJobError::Network(net) => net.into(),
-            TinyTableJobError::Protocol(TinyTableError::Network { source, .. }) => {
+            JobError::InvalidSpec(_) => BridgeError::config("spec", message),
+            JobError::NotAvailable { option, .. } => BridgeError::config(option, message),
+            JobError::InvalidInput { .. } => BridgeError::config("input", message),
+            JobError::WrongSessionSize { .. } => BridgeError::config("parties", message),
+            JobError::SpecMismatch(peer) => protocol(Some(peer), "job spec agreement"),
+            JobError::BadPreprocessing { .. } => protocol(Some(2), "dealer material"),
+            JobError::Network(net) => net.into(),
+            JobError::Internal(_) => protocol(None, "internal"),
+            // Network failures inside protocol steps keep the step in the message and the kind and
+            // slot of the network error.
+            JobError::Maestro(MaestroError::Network { source, .. })
+            | JobError::TinyTable(TinyTableError::Network { source, .. })
+            | JobError::MiniMac(MiniMacError::Network { source, .. }) => {
                 BridgeError { message, ..BridgeError::from(source) }
             }
-            TinyTableJobError::Protocol(TinyTableError::MalformedMessage { from, .. }) => {
+            JobError::Maestro(MaestroError::MalformedMessage { from, .. })
+            | JobError::TinyTable(TinyTableError::MalformedMessage { from, .. }) => {
                 protocol(Some(from), "message length")
             }
-            TinyTableJobError::Protocol(TinyTableError::BadInput { .. }) => {
-                BridgeError::config("input", message)
+            JobError::MiniMac(MiniMacError::Malformed { from, .. }) => protocol(Some(from), "message format"),
+            JobError::MiniMac(MiniMacError::FrameOutOfOrder { from, .. }) => {
+                protocol(Some(from), "message order")
             }
-            TinyTableJobError::Protocol(TinyTableError::Preprocessing { party, source }) => match source {
+            JobError::Maestro(_) => protocol(None, "MAESTRO arguments"),
+            JobError::TinyTable(TinyTableError::BadInput { .. })
+            | JobError::MiniMac(MiniMacError::BadInput(_)) => BridgeError::config("input", message),
+            JobError::TinyTable(TinyTableError::Preprocessing { party, source }) => match source {
                 OtError::Net(net) => BridgeError { message, ..BridgeError::from(net) },
                 OtError::Malformed { step, .. } => {
                     protocol(Some(1 - party.min(1)), &format!("OT preprocessing message ({step})"))
                 }
                 _ => protocol(None, "OT preprocessing"),
             },
-            TinyTableJobError::Protocol(_) => protocol(None, "TinyTable arguments"),
+            JobError::TinyTable(_) => protocol(None, "TinyTable arguments"),
+            JobError::MiniMac(_) => protocol(None, "MiniMac arguments"),
         }
     }
 }
@@ -241,17 +200,15 @@ mod tests {
 
     #[test]
     fn network_failures_inside_protocol_steps_keep_their_kind_and_slot() {
-        let e = BridgeError::from(AesJobError::Protocol(MaestroError::Network {
+        let e = BridgeError::from(JobError::Maestro(MaestroError::Network {
             step: Step::Multiply,
             round: 7,
             source: NetError::PeerLeft(2),
         }));
         assert_eq!((e.kind, e.slot), (ErrorKind::PeerLeft, Some(2)));
         assert!(e.message.contains("multiplication"), "{}", e.message);
-        let e = BridgeError::from(AesJobError::Network(NetError::Integrity {
-            peer: 1,
-            reason: "bad tag".into(),
-        }));
+        let e =
+            BridgeError::from(JobError::Network(NetError::Integrity { peer: 1, reason: "bad tag".into() }));
         assert_eq!((e.kind, e.slot), (ErrorKind::Integrity, Some(1)));
     }
 
@@ -264,52 +221,54 @@ mod tests {
         assert_eq!(BridgeError::from(auth).kind, ErrorKind::Integrity);
         let short = BridgeError::from(SecureError::SecretTooShort { len: 3, min: 16 });
         assert_eq!((short.kind, short.detail.as_deref()), (ErrorKind::Config, Some("secret")));
-        let mismatch = BridgeError::from(AesJobError::SpecMismatch(2));
+        let mismatch = BridgeError::from(JobError::SpecMismatch(2));
         assert_eq!((mismatch.kind, mismatch.slot), (ErrorKind::Protocol, Some(2)));
-        assert_eq!(BridgeError::from(AesJobError::InvalidSpec("x".into())).kind, ErrorKind::Config);
+        assert_eq!(BridgeError::from(JobError::InvalidSpec("x".into())).kind, ErrorKind::Config);
     }
 
     #[test]
     fn tinytable_job_errors_are_classified() {
-        let k32 = BridgeError::from(TinyTableJobError::NotAvailable("authenticates with k = 64 only".into()));
+        let k32 = BridgeError::from(JobError::not_available("macBits", "authenticates with k = 64 only"));
         assert_eq!((k32.kind, k32.detail.as_deref()), (ErrorKind::Config, Some("macBits")));
-        let tables = BridgeError::from(TinyTableJobError::NotAvailable("the S-box-table path".into()));
+        let tables = BridgeError::from(JobError::not_available("path", "the S-box-table path"));
         assert_eq!((tables.kind, tables.detail.as_deref()), (ErrorKind::Config, Some("path")));
-        let cheat = BridgeError::from(TinyTableJobError::Protocol(TinyTableError::MacCheckFailed {
+        let cheat = BridgeError::from(JobError::TinyTable(TinyTableError::MacCheckFailed {
             party: 1,
             check: chorus_core::proto::tinytable::MacCheck::TableOpenings,
         }));
         assert_eq!((cheat.kind, cheat.slot), (ErrorKind::Protocol, Some(0)));
         assert_eq!(cheat.detail.as_deref(), Some("MAC check on opened table bits"));
-        let sbox = BridgeError::from(TinyTableJobError::Protocol(TinyTableError::AuthenticationFailed {
+        let sbox = BridgeError::from(JobError::TinyTable(TinyTableError::AuthenticationFailed {
             party: 0,
             step: chorus_core::proto::tinytable::Step::SboxMacCheck,
         }));
         assert_eq!((sbox.kind, sbox.slot), (ErrorKind::Protocol, Some(1)));
         assert_eq!(sbox.detail.as_deref(), Some("MAC check during S-box MAC check"));
-        let mismatch = BridgeError::from(TinyTableJobError::SpecMismatch(2));
+        let mismatch = BridgeError::from(JobError::SpecMismatch(2));
         assert_eq!((mismatch.kind, mismatch.slot), (ErrorKind::Protocol, Some(2)));
-        let ot_check = BridgeError::from(TinyTableJobError::Protocol(TinyTableError::Preprocessing {
+        let ot_check = BridgeError::from(JobError::TinyTable(TinyTableError::Preprocessing {
             party: 1,
             source: OtError::CheckFailed { check: "kos15 correlation check" },
         }));
         assert_eq!((ot_check.kind, ot_check.slot), (ErrorKind::Protocol, Some(0)));
         assert_eq!(ot_check.detail.as_deref(), Some("OT preprocessing check 'kos15 correlation check'"));
-        let ot_left = BridgeError::from(TinyTableJobError::Protocol(TinyTableError::Preprocessing {
+        let ot_left = BridgeError::from(JobError::TinyTable(TinyTableError::Preprocessing {
             party: 0,
             source: OtError::Net(NetError::PeerLeft(1)),
         }));
         assert_eq!((ot_left.kind, ot_left.slot), (ErrorKind::PeerLeft, Some(1)));
-        let tables_ot = BridgeError::from(TinyTableJobError::NotAvailable(
-            "the S-box-table path has no OT preprocessing yet".into(),
+        let tables_ot = BridgeError::from(JobError::not_available(
+            "preprocessing",
+            "the S-box-table path has no OT preprocessing yet",
         ));
         assert_eq!(tables_ot.detail.as_deref(), Some("preprocessing"));
-        let size = BridgeError::from(TinyTableJobError::WrongSessionSize {
-            preprocessing: chorus_core::jobs::tinytable::Preprocessing::Ot,
+        let size = BridgeError::from(JobError::WrongSessionSize {
+            protocol: "TinyTable",
+            preprocessing: chorus_core::jobs::Preprocessing::Ot,
             got: 3,
         });
         assert_eq!((size.kind, size.detail.as_deref()), (ErrorKind::Config, Some("parties")));
-        let left = BridgeError::from(TinyTableJobError::Protocol(TinyTableError::Network {
+        let left = BridgeError::from(JobError::TinyTable(TinyTableError::Network {
             party: 0,
             step: chorus_core::proto::tinytable::Step::AndLayer(3),
             round: 9,

@@ -3,9 +3,9 @@
 //! A [`Bridge`] is one party's end of one session. JS constructs it with a `send(to, frame)`
 //! callback that puts a whole frame on the relay connection, feeds it every incoming frame with
 //! `deliver(from, frame)`, and reports the end of the session with `peerLeft(slot)` or
-//! `fail(reason)`. `runMaestroAes(...)` then runs, inside WASM, the Noise handshakes of
-//! [`SecureNetwork`] over the bridge and the three-party MAESTRO AES job
-//! ([`chorus_core::jobs::maestro_aes`]) over the encrypted channels, with randomness from
+//! `fail(reason)`. `runAes(...)` or `runCircuit(...)` then runs, inside WASM, the Noise
+//! handshakes of [`chorus_core::net::secure::SecureNetwork`] over the bridge and the job
+//! ([`chorus_core::jobs`], any protocol) over the encrypted channels, with randomness from
 //! [`session_rng`]; it returns a `Promise`. The JS side passes whole frames in and out — one call
 //! per frame, never one per element — and gets one progress callback per received protocol message.
 //!
@@ -14,10 +14,9 @@
 //! WebAssembly is single-threaded here: the protocol future runs on the JS event loop
 //! (`wasm-bindgen-futures`), and frames delivered by JS wake it.
 //!
-//! Jobs bound: MAESTRO AES (`runMaestroAes`, every S-box variant), and the two-party TinyTable
-//! jobs with OT preprocessing between the two parties or a trusted-dealer member
-//! ([`tinytable_jobs`]: `runTinyTableAes`, `runTinyTableCircuit`); `parseCircuit` checks Bristol
-//! text without a session.
+//! Jobs bound ([`jobs`]): `runAes` (MAESTRO, TinyTable, MiniMac: the protocol is a field of the
+//! spec) and `runCircuit` (TinyTable, MiniMac); `parseCircuit` checks Bristol text without a
+//! session.
 //!
 //! # Limits
 //! - The spec is validated before the handshake, but this party's inputs only inside the job, after
@@ -28,15 +27,13 @@
 pub mod convert;
 pub mod errors;
 pub mod inbox;
+pub mod jobs;
 pub mod js_network;
 pub mod kernel_bench;
-pub mod tinytable_jobs;
 
 use crate::errors::BridgeError;
 use crate::inbox::Inbox;
-use crate::js_network::{stats_to_js, JsNetwork, ProgressNetwork};
-use chorus_core::jobs::maestro_aes;
-use chorus_core::net::secure::SecureNetwork;
+use crate::js_network::JsNetwork;
 use chorus_core::net::{NetError, PartyId};
 use chorus_core::rng::session_rng;
 use core::cell::Cell;
@@ -106,114 +103,66 @@ impl Bridge {
             .collect()
     }
 
-    /// Runs the TinyTable AES job as this member (parties 0 and 1 compute, member 2 is the
-    /// trusted dealer): `spec` is `{ path?, security?, blocks, keyHolders, plaintextOwner,
-    /// revealTo }`, `input` `{ keyShare?, plaintext? }`; resolves like [`Self::run_maestro_aes`]
-    /// with `onlineStats` in place of `roundsStats`.
-    #[wasm_bindgen(js_name = runTinyTableAes)]
-    pub fn run_tinytable_aes(
+    /// Runs the joint-AES job of any protocol as this member ([`jobs::run_aes`]).
+    ///
+    /// - `session`: `{ sessionId, secret }` (`NNpsk0`) or `{ sessionId, privateKey, publicKeys }`
+    ///   (`KK`), all `Uint8Array`s;
+    /// - `spec`: `{ protocol?, blocks, keyHolders, plaintextOwner, revealTo, direction?, keyBits? }`
+    ///   with the protocol's options ([`convert::aes_spec`]), the same at every member;
+    /// - `input`: `{ keyShare?, plaintext? }`, what this member's roles require;
+    /// - `onProgress(stats)`: called after each received protocol message.
+    ///
+    /// Resolves with `{ ciphertext?, stats, onlineStats, preprocessingStats, transportStats }`;
+    /// stats objects are `{ rounds, bytesSent, bytesReceived, messagesSent, messagesReceived }`
+    /// (protocol payload bytes; `transportStats` counts the encrypted frames and handshakes). A
+    /// bridge runs one job.
+    #[wasm_bindgen(js_name = runAes)]
+    pub fn run_aes(
         &self,
         session: JsValue,
         spec: JsValue,
         input: JsValue,
         on_progress: Option<Function>,
     ) -> Promise {
-        let started = self.started.replace(true);
-        let network = self.network();
+        let (started, network) = (self.started.replace(true), self.network());
         wasm_bindgen_futures::future_to_promise(async move {
-            if started {
-                return Err(BridgeError::config("bridge", "a bridge runs one job; create a new one").to_js());
-            }
-            tinytable_jobs::run_aes(network, session, spec, input, on_progress).await.map_err(|e| e.to_js())
+            once(started)?;
+            jobs::run_aes(network, session, spec, input, on_progress).await.map_err(|e| e.to_js())
         })
     }
 
-    /// Runs the TinyTable circuit job as this member: `spec` is `{ circuit: string, security?,
-    /// inputOwners, reveal }` (`reveal[v]`: 0, 1, or 2 for both), `input` `{ values?: Uint8Array[] }`
-    /// (this party's input values in circuit order, one byte 0/1 per bit). Resolves with
-    /// `{ outputs: (Uint8Array | undefined)[], stats, onlineStats, transportStats }`.
-    #[wasm_bindgen(js_name = runTinyTableCircuit)]
-    pub fn run_tinytable_circuit(
+    /// Runs the circuit job of any two-party protocol as this member ([`jobs::run_circuit`]):
+    /// `spec` is `{ protocol?, circuit: string, inputOwners, reveal }` with the protocol's options
+    /// ([`convert::circuit_spec`]; `reveal[v]`: 0, 1, or 2 for both), `input` `{ values?:
+    /// Uint8Array[] }` (this party's input values in circuit order, one byte 0/1 per bit).
+    /// Resolves with `{ outputs: (Uint8Array | undefined)[], stats, onlineStats,
+    /// preprocessingStats, transportStats }`.
+    #[wasm_bindgen(js_name = runCircuit)]
+    pub fn run_circuit(
         &self,
         session: JsValue,
         spec: JsValue,
         input: JsValue,
         on_progress: Option<Function>,
     ) -> Promise {
-        let started = self.started.replace(true);
-        let network = self.network();
+        let (started, network) = (self.started.replace(true), self.network());
         wasm_bindgen_futures::future_to_promise(async move {
-            if started {
-                return Err(BridgeError::config("bridge", "a bridge runs one job; create a new one").to_js());
-            }
-            tinytable_jobs::run_circuit(network, session, spec, input, on_progress)
-                .await
-                .map_err(|e| e.to_js())
+            once(started)?;
+            jobs::run_circuit(network, session, spec, input, on_progress).await.map_err(|e| e.to_js())
         })
     }
 
     fn network(&self) -> JsNetwork {
         JsNetwork::new(self.party, self.parties, self.inbox.clone(), self.send.clone())
     }
-
-    /// Runs the three-party MAESTRO AES job as this party.
-    ///
-    /// - `session`: `{ sessionId, secret }` (`NNpsk0`) or `{ sessionId, privateKey, publicKeys }`
-    ///   (`KK`), all `Uint8Array`s;
-    /// - `spec`: `{ variant?, security?, direction?, keyBits?, blocks, keyHolders, plaintextOwner,
-    ///   revealTo }`, the same at every party (`variant`: `lut16` (default), `gf256-circuit`,
-    ///   `gf16-circuit`, `lut256`, `lut256-33`; `security`: `malicious` (default) or `semi-honest`;
-    ///   combinations without an implementation fail as not available);
-    /// - `input`: `{ keyShare?, plaintext? }`, what this party's roles require;
-    /// - `onProgress(stats)`: called after each received protocol message.
-    ///
-    /// Resolves with `{ ciphertext?, stats, roundsStats, transportStats }`; stats objects are
-    /// `{ rounds, bytesSent, bytesReceived, messagesSent, messagesReceived }` (protocol payload
-    /// bytes; `transportStats` counts the encrypted frames and handshakes). A bridge runs one job.
-    #[wasm_bindgen(js_name = runMaestroAes)]
-    pub fn run_maestro_aes(
-        &self,
-        session: JsValue,
-        spec: JsValue,
-        input: JsValue,
-        on_progress: Option<Function>,
-    ) -> Promise {
-        let started = self.started.replace(true);
-        let network = self.network();
-        wasm_bindgen_futures::future_to_promise(async move {
-            if started {
-                return Err(BridgeError::config("bridge", "a bridge runs one job; create a new one").to_js());
-            }
-            run_aes(network, session, spec, input, on_progress).await.map_err(|e| e.to_js())
-        })
-    }
 }
 
-async fn run_aes(
-    network: JsNetwork,
-    session: JsValue,
-    spec: JsValue,
-    input: JsValue,
-    on_progress: Option<Function>,
-) -> Result<JsValue, BridgeError> {
-    let config = convert::secure_config(&session)?;
-    let spec = convert::aes_spec(&spec)?;
-    let input = convert::aes_input(&input)?;
-    spec.validate()?;
-    let secure = SecureNetwork::establish(network, config).await?;
-    let mut net = ProgressNetwork::new(secure, on_progress);
-    let mut rng = job_rng()?;
-    let output = maestro_aes::run(&mut net, &spec, input, &mut rng).await?;
-
-    let result = Object::new();
-    let set = |k: &str, v: &JsValue| set_field(&result, k, v);
-    if let Some(ciphertext) = &output.ciphertext {
-        set("ciphertext", &Uint8Array::from(ciphertext.as_slice()).into());
+/// A bridge runs one job: the second call fails with a `config` error on `bridge`.
+fn once(started: bool) -> Result<(), JsValue> {
+    if started {
+        return Err(BridgeError::config("bridge", "a bridge runs one job; create a new one").to_js());
     }
-    set("stats", &stats_to_js(&output.stats));
-    set("roundsStats", &stats_to_js(&output.rounds_stats));
-    set("transportStats", &stats_to_js(&net.inner().transport_stats()));
-    Ok(result.into())
+    Ok(())
 }
 
 /// A fresh OS-seeded random generator for one job.

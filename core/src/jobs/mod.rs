@@ -2,12 +2,35 @@
 //! WASM bindings behind the TypeScript SDK, the native runner, tests and benchmarks).
 //!
 //! A job takes an already-connected [`crate::net::Network`] (normally a
-//! [`crate::net::secure::SecureNetwork`] over the relay or TCP), a spec every party must agree on,
-//! and this party's private inputs; it returns what this party is allowed to learn plus its
+//! [`crate::net::secure::SecureNetwork`] over the relay or TCP), a spec every member must agree
+//! on, and this member's private inputs; it returns what this member is allowed to learn plus its
 //! communication statistics.
+//!
+//! There is **one AES job** ([`AesSpec`], [`run_aes`]) and **one circuit job** ([`CircuitSpec`],
+//! [`run_circuit`]) for every protocol: the protocol and its options are one tagged field of the
+//! spec ([`AesProtocol`], [`CircuitProtocol`]), the roles, inputs, outputs and the meaning of the
+//! statistics are shared, errors are one type ([`JobError`]) and spec agreement is one step
+//! ([`agreement`]). Front ends dispatch on these types only; a protocol contributes a runner
+//! module ([`maestro_aes`], [`tinytable`], [`minimac`]) that turns the shared spec into calls of its
+//! online and preprocessing code.
 
+mod aes;
+pub mod agreement;
+mod circuit;
+mod error;
+pub mod keyed_aes;
 pub mod maestro_aes;
+pub mod minimac;
+mod preprocessing;
 pub mod security;
 pub mod tinytable;
+pub mod view;
 
+#[cfg(test)]
+mod tests;
+
+pub use aes::{run_aes, run_aes_observed, AesInput, AesOutput, AesProtocol, AesSpec, JobPhase};
+pub use circuit::{run_circuit, CircuitInput, CircuitOutput, CircuitProtocol, CircuitSpec};
+pub use error::JobError;
+pub use preprocessing::{Preprocessing, DEALER, MEMBERS};
 pub use security::Security;

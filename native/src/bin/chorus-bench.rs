@@ -41,7 +41,8 @@
 //! Skipped relay runs print a message on stderr (and are an error with `--require-relay`).
 
 use chorus_core::aes::Aes;
-use chorus_core::jobs::maestro_aes::{AesJobInput, AesJobSpec, SboxVariant, Security};
+use chorus_core::jobs::maestro_aes::{AesJobInput, SboxVariant, Security};
+use chorus_core::jobs::{AesProtocol, AesSpec};
 use chorus_core::net::memory::MemoryNetwork;
 use chorus_core::rng::{seeded_rng, session_rng};
 use chorus_native::job::{default_spec, room_session_id, run_aes_party, JobRunError, PartyOutcome};
@@ -259,7 +260,8 @@ fn run_once(run: Run, connect: Connect, rep: u64) -> Result<Line, String> {
         let (connect, inputs, barrier) = (connect.clone(), inputs.clone(), barrier.clone());
         async move {
             let started = Instant::now();
-            let spec = AesJobSpec { variant, security, ..default_spec(batch) };
+            let spec =
+                AesSpec { protocol: AesProtocol::Maestro { variant, security }, ..default_spec(batch) };
             let input = inputs[p].clone();
             let lined_up = async move {
                 barrier.wait().await;
@@ -338,8 +340,8 @@ fn run_once(run: Run, connect: Connect, rep: u64) -> Result<Line, String> {
         cpu_ms,
         bytes_per_party: max(&|o| o.output.stats.bytes_sent),
         rounds: max(&|o| o.output.stats.rounds),
-        aes_bytes_per_party: max(&|o| o.output.rounds_stats.bytes_sent),
-        aes_rounds: max(&|o| o.output.rounds_stats.rounds),
+        aes_bytes_per_party: max(&|o| o.output.online_stats.bytes_sent),
+        aes_rounds: max(&|o| o.output.online_stats.rounds),
         preprocessing_bytes_per_party: max(&|o| o.output.preprocessing_stats.bytes_sent),
         preprocessing_rounds: max(&|o| o.output.preprocessing_stats.rounds),
         transport_bytes_per_party: max(&|o| o.transport.bytes_sent),

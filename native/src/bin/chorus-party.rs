@@ -8,8 +8,11 @@
 //! make the material between themselves over OT, the session has two members and nobody else is
 //! trusted; circuit path only) or `--preprocessing dealer` (member 2 is the **trusted dealer**: it
 //! deals the preprocessing, knows every mask and must not collude with either party — a weaker
-//! trust model). Role defaults then are key holder 0, plaintext owner 1, revealed to 0 and 1;
-//! `rounds_stats` is the online phase and `preprocessing_stats` the rest of the job.
+//! trust model). `--protocol minimac`: two-party MiniMac AES-128 (malicious with abort), `--code
+//! rs256-120-matrix` (default) or `rs255-85-fft`, `--preprocessing dealer` only for now (member 2 is the
+//! trusted dealer). Two-party role defaults: key holder 0, plaintext owner 1, revealed to 0
+//! and 1. `rounds_stats` is the online phase (the job's `online_stats`) and
+//! `preprocessing_stats` the making of the preprocessing material.
 //!
 //! ```text
 //! {"party":2,"transport":"relay","ciphertext":"69c4…","stats":{…},"rounds_stats":{…},"preprocessing_stats":{…},"transport_stats":{…},"ms":12.3,"handshake_ms":1.2}
@@ -26,11 +29,13 @@
 //! `CHORUS_SECRET`. Any error prints a message on stderr and exits with code 1.
 
 use chorus_core::aes::KeySize;
-use chorus_core::jobs::maestro_aes::{self, AesJobInput, AesJobSpec, Direction, SboxVariant, Security};
-use chorus_core::jobs::tinytable::aes::{AesPath, TinyTableAesInput, TinyTableAesSpec};
-use chorus_core::jobs::tinytable::{MacBits, Preprocessing};
+use chorus_core::jobs::maestro_aes::{self, Direction, SboxVariant};
+use chorus_core::jobs::tinytable::aes::AesPath;
+use chorus_core::jobs::tinytable::MacBits;
+use chorus_core::jobs::{AesInput, AesProtocol, AesSpec, Preprocessing, Security};
+use chorus_core::proto::minimac::CodeChoice;
 use chorus_native::job::JobRunError;
-use chorus_native::job::{room_session_id, run_job_party, AesJob, PartyOutcome, StatsReport};
+use chorus_native::job::{room_session_id, run_aes_party, PartyOutcome, StatsReport};
 use chorus_native::relay::{RelayAddress, RelayNetwork};
 use chorus_native::tcp::{TcpConfig, TcpNetwork};
 use chorus_native::FlushHandle;
@@ -40,7 +45,7 @@ use std::net::{SocketAddr, ToSocketAddrs};
 use std::process::ExitCode;
 use std::time::Duration;
 
-/// Runs one party of a joint-AES job (three-party MAESTRO or two-party TinyTable).
+/// Runs one party of a joint-AES job (three-party MAESTRO, two-party TinyTable or MiniMac).
 #[derive(Parser, Debug)]
 #[command(name = "chorus-party", version)]
 struct Args {
@@ -83,7 +88,8 @@ struct Args {
     /// AES key size in bits: 128, 192 or 256.
     #[arg(long, default_value_t = 128)]
     key_bits: u16,
-    /// The protocol: maestro (three parties) or tinytable (two parties; see --preprocessing).
+    /// The protocol: maestro (three parties), tinytable or minimac (two parties; see
+    /// --preprocessing).
     #[arg(long, default_value = "maestro")]
     protocol: String,
     /// MAESTRO's S-box variant: gf256-circuit, gf16-circuit, lut16, lut256 or lut256-33.
@@ -100,6 +106,9 @@ struct Args {
     /// trusted dealer as member 2, a weaker trust model).
     #[arg(long, default_value = "ot")]
     preprocessing: String,
+    /// MiniMac's Reed-Solomon code: rs256-120-matrix (default) or rs255-85-fft.
+    #[arg(long, default_value = CodeChoice::DEFAULT.name())]
+    code: String,
     /// TinyTable's MAC width under malicious security: 64 or 32 (circuit path).
     #[arg(long, default_value_t = 64)]
     mac_bits: u32,
@@ -152,11 +161,8 @@ fn run(args: Args) -> Result<Report, String> {
             .map_err(|_| "no session secret: pass --secret-hex or set CHORUS_SECRET".to_string())?,
     };
     let secret = hex::decode(secret_hex.trim()).map_err(|e| format!("the session secret is not hex: {e}"))?;
-    let job = job(&args)?;
-    let members = match &job {
-        AesJob::Maestro(..) => 3,
-        AesJob::TinyTable(spec, _) => spec.preprocessing.members(),
-    };
+    let (spec, input) = job(&args)?;
+    let members = spec.protocol.members();
     let (transport, session_id) = transport(&args, members)?;
     let timeout = Duration::from_secs(args.connect_timeout);
     let runtime = tokio::runtime::Builder::new_current_thread()
@@ -169,7 +175,7 @@ fn run(args: Args) -> Result<Report, String> {
                 let (net, mut handle) = RelayNetwork::join(&address, &room, slot, &token, timeout)
                     .await
                     .map_err(|e| e.to_string())?;
-                let outcome = run_job_party(net, &session_id, &secret, job, async {}).await;
+                let outcome = run_aes_party(net, &session_id, &secret, &spec, input, async {}).await;
                 let linger = if outcome.is_ok() {
                     handle.job_done();
                     LINGER
@@ -188,7 +194,8 @@ fn run(args: Args) -> Result<Report, String> {
                     .await
                     .map_err(|e| e.to_string())?;
                 let outcome =
-                    finish(run_job_party(net, &session_id, &secret, job, async {}).await, flush).await;
+                    finish(run_aes_party(net, &session_id, &secret, &spec, input, async {}).await, flush)
+                        .await;
                 Ok((party, "tcp", outcome?))
             }
         }
@@ -199,7 +206,7 @@ fn run(args: Args) -> Result<Report, String> {
         transport: kind,
         ciphertext: out.ciphertext.map(hex::encode),
         stats: out.stats.into(),
-        rounds_stats: out.rounds_stats.into(),
+        rounds_stats: out.online_stats.into(),
         preprocessing_stats: out.preprocessing_stats.into(),
         transport_stats: outcome.transport.into(),
         ms: outcome.job.as_secs_f64() * 1e3,
@@ -208,71 +215,73 @@ fn run(args: Args) -> Result<Report, String> {
 }
 
 /// The job and this member's inputs from the arguments.
-fn job(args: &Args) -> Result<AesJob, String> {
+fn job(args: &Args) -> Result<(AesSpec, AesInput), String> {
     let security = match (&args.security, args.protocol.as_str()) {
         (Some(name), _) => Security::from_name(name)
             .ok_or_else(|| format!("--security must be semi-honest or malicious, got {name:?}"))?,
-        (None, "maestro") => maestro_aes::DEFAULT_SECURITY,
+        (None, "maestro" | "minimac") => maestro_aes::DEFAULT_SECURITY,
         (None, _) => Security::SemiHonest,
     };
     let decode = |what: &str, v: &Option<String>| -> Result<Option<Vec<u8>>, String> {
         v.as_deref().map(|h| hex::decode(h.trim()).map_err(|e| format!("{what} is not hex: {e}"))).transpose()
     };
-    let key_share = decode("--key-share", &args.key_share)?;
-    let plaintext = decode("--plaintext", &args.plaintext)?;
-    match args.protocol.as_str() {
-        "maestro" => {
-            let key_size = match args.key_bits {
-                128 => KeySize::Aes128,
-                192 => KeySize::Aes192,
-                256 => KeySize::Aes256,
-                other => return Err(format!("--key-bits must be 128, 192 or 256, got {other}")),
-            };
-            let variant = SboxVariant::from_name(&args.variant).ok_or_else(|| {
+    let input = AesInput {
+        key_share: decode("--key-share", &args.key_share)?,
+        plaintext: decode("--plaintext", &args.plaintext)?,
+    };
+    let key_size = match args.key_bits {
+        128 => KeySize::Aes128,
+        192 => KeySize::Aes192,
+        256 => KeySize::Aes256,
+        other => return Err(format!("--key-bits must be 128, 192 or 256, got {other}")),
+    };
+    let preprocessing = || {
+        Preprocessing::from_name(&args.preprocessing)
+            .ok_or_else(|| format!("--preprocessing must be ot or dealer, got {:?}", args.preprocessing))
+    };
+    let protocol = match args.protocol.as_str() {
+        "maestro" => AesProtocol::Maestro {
+            variant: SboxVariant::from_name(&args.variant).ok_or_else(|| {
                 format!(
                     "--variant must be gf256-circuit, gf16-circuit, lut16, lut256 or lut256-33, got {:?}",
                     args.variant
                 )
-            })?;
-            let spec = AesJobSpec {
-                variant,
-                security,
-                direction: Direction::Encrypt,
-                key_size,
-                blocks: args.blocks,
-                key_holders: args.key_holders.clone().unwrap_or_else(|| vec![0, 1]),
-                plaintext_owner: args.plaintext_owner.unwrap_or(2),
-                reveal_to: args.reveal.clone().unwrap_or_else(|| vec![0, 1, 2]),
-            };
-            spec.validate().map_err(|e| e.to_string())?;
-            Ok(AesJob::Maestro(spec, AesJobInput { key_share, plaintext }))
-        }
-        "tinytable" => {
-            if args.key_bits != 128 {
-                return Err("TinyTable AES is AES-128 only".into());
+            })?,
+            security,
+        },
+        "tinytable" => AesProtocol::TinyTable {
+            path: AesPath::from_name(&args.path)
+                .ok_or_else(|| format!("--path must be circuit or sbox-tables, got {:?}", args.path))?,
+            preprocessing: preprocessing()?,
+            security,
+            mac_bits: MacBits::from_bits(args.mac_bits)
+                .ok_or_else(|| format!("--mac-bits must be 64 or 32, got {}", args.mac_bits))?,
+        },
+        "minimac" => {
+            if security != Security::Malicious {
+                return Err("MiniMac is malicious with abort only; drop --security semi-honest".into());
             }
-            let path = AesPath::from_name(&args.path)
-                .ok_or_else(|| format!("--path must be circuit or sbox-tables, got {:?}", args.path))?;
-            let mac_bits = MacBits::from_bits(args.mac_bits)
-                .ok_or_else(|| format!("--mac-bits must be 64 or 32, got {}", args.mac_bits))?;
-            let preprocessing = Preprocessing::from_name(&args.preprocessing).ok_or_else(|| {
-                format!("--preprocessing must be ot or dealer, got {:?}", args.preprocessing)
-            })?;
-            let spec = TinyTableAesSpec {
-                path,
-                preprocessing,
-                security,
-                mac_bits,
-                blocks: args.blocks,
-                key_holders: args.key_holders.clone().unwrap_or_else(|| vec![0]),
-                plaintext_owner: args.plaintext_owner.unwrap_or(1),
-                reveal_to: args.reveal.clone().unwrap_or_else(|| vec![0, 1]),
-            };
-            spec.validate().map_err(|e| e.to_string())?;
-            Ok(AesJob::TinyTable(spec, TinyTableAesInput { key_share, plaintext }))
+            AesProtocol::MiniMac {
+                code: CodeChoice::from_name(&args.code).ok_or_else(|| {
+                    format!("--code must be rs256-120-matrix or rs255-85-fft, got {:?}", args.code)
+                })?,
+                preprocessing: preprocessing()?,
+            }
         }
-        other => Err(format!("--protocol must be maestro or tinytable, got {other:?}")),
-    }
+        other => return Err(format!("--protocol must be maestro, tinytable or minimac, got {other:?}")),
+    };
+    let three = protocol.computing_parties() == 3;
+    let spec = AesSpec {
+        protocol,
+        direction: Direction::Encrypt,
+        key_size,
+        blocks: args.blocks,
+        key_holders: args.key_holders.clone().unwrap_or_else(|| if three { vec![0, 1] } else { vec![0] }),
+        plaintext_owner: args.plaintext_owner.unwrap_or(if three { 2 } else { 1 }),
+        reveal_to: args.reveal.clone().unwrap_or_else(|| if three { vec![0, 1, 2] } else { vec![0, 1] }),
+    };
+    spec.validate().map_err(|e| e.to_string())?;
+    Ok((spec, input))
 }
 
 /// How long a relay party waits for its peers' end markers before leaving (the SDK's default).

@@ -8,19 +8,21 @@
 //! (§2.7): GF(2^8)-circuit, GF(2^4)-circuit, LUT-16 and (3,3) LUT-256 — every multiplication is
 //! recorded and verified by Protocol 2 and every opening hash-compared (§2.4) before the output
 //! is revealed, so a deviating party makes the honest ones fail with a typed error and learn no
-//! output. Other combinations fail with [`AesJobError::NotAvailable`] before any communication.
+//! output. Other combinations fail with [`JobError::NotAvailable`] before any communication.
 //!
 //! Inputs: the key is the XOR of the shares supplied by the `key_holders` (one holder = the key
 //! itself; two or three holders = nobody ever holds the key), and the plaintext comes from one
 //! party. This is what lets, say, two browser tabs each hold half a key and a third encrypt.
 //!
 //! Before anything secret is sent, parties exchange a SHA-256 digest of the encoded spec; any
-//! difference aborts with [`AesJobError::SpecMismatch`] naming the disagreeing party.
+//! difference aborts with [`JobError::SpecMismatch`] naming the disagreeing party.
 
+use super::agreement::agree_on_spec;
 pub use super::security::Security;
+pub use super::{AesOutput, JobError, JobPhase};
 use crate::aes::KeySize;
 use crate::field::Gf256;
-use crate::net::{NetError, NetStats, Network, PartyId};
+use crate::net::{NetStats, Network, PartyId};
 use crate::proto::maestro::aes::{decrypt_blocks, encrypt_blocks, expand_key, to_blocks};
 use crate::proto::maestro::malicious::{
     MaliciousAdditiveLut256Sbox, MaliciousGf16CircuitSbox, MaliciousGf256CircuitSbox, MaliciousLut16Sbox,
@@ -32,7 +34,6 @@ use crate::proto::maestro::{
     RssShare, SboxLayer,
 };
 use rand_core::{CryptoRng, RngCore};
-use sha2::{Digest, Sha256};
 
 /// The S-box variant of the SDK's default AES job: LUT-16 (Table 1: 2560 online bits in 20
 /// rounds per block, 11 preprocessing bits and, malicious, 3 verified triples per S-box). The
@@ -161,90 +162,23 @@ pub struct AesJobSpec {
     pub reveal_to: Vec<PartyId>,
 }
 
-/// This party's private inputs (only what its roles require).
-#[derive(Clone, Default)]
-pub struct AesJobInput {
-    /// This party's XOR share of the key, if it is a key holder.
-    pub key_share: Option<Vec<u8>>,
-    /// The plaintext (`16 · blocks` bytes), if this party owns it.
-    pub plaintext: Option<Vec<u8>>,
-}
-
-impl core::fmt::Debug for AesJobInput {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        // Inputs are secrets: show only which ones are present.
-        f.debug_struct("AesJobInput")
-            .field("key_share", &self.key_share.as_ref().map(|_| "<secret>"))
-            .field("plaintext", &self.plaintext.as_ref().map(|_| "<secret>"))
-            .finish()
-    }
-}
-
-/// What this party learns.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AesJobOutput {
-    /// The ciphertext if this party is in `reveal_to`, else `None`.
-    pub ciphertext: Option<Vec<u8>>,
-    /// This party's protocol communication for the whole job.
-    pub stats: NetStats,
-    /// The part of `stats` spent in the AES rounds alone (no setup, inputs, key schedule or
-    /// opening) — the figure MAESTRO's Table 1 reports.
-    pub rounds_stats: NetStats,
-    /// The part of `stats` spent in the S-box preprocessing (zero for the circuit variants).
-    pub preprocessing_stats: NetStats,
-}
-
-/// Milestones of a job, reported to the observer of [`run_observed`] (e.g. to time phases
-/// natively; the job itself never reads a clock).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum JobPhase {
-    /// Spec agreement, PRSS setup and the S-box preprocessing are done; the online phase
-    /// (inputs, key schedule, AES rounds, opening) starts.
-    OnlineStarts,
-}
-
-/// Errors of the joint-AES job.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum AesJobError {
-    /// The spec is not valid; the message names the field.
-    #[error("invalid AES job spec: {0}")]
-    InvalidSpec(String),
-    /// The spec asks for a combination that is not implemented (malicious (2,3) LUT-256).
-    #[error("not available yet: {0}")]
-    NotAvailable(String),
-    /// This party's inputs do not fit its roles in the spec.
-    #[error("invalid input for party {party}: {reason}")]
-    InvalidInput {
-        /// This party.
-        party: PartyId,
-        /// What is wrong.
-        reason: String,
-    },
-    /// Another party runs a different spec.
-    #[error("party {0} runs a different AES job spec (blocks, key size or roles differ)")]
-    SpecMismatch(PartyId),
-    /// The network failed outside the protocol steps.
-    #[error("network error: {0}")]
-    Network(#[from] NetError),
-    /// The protocol failed.
-    #[error(transparent)]
-    Protocol(#[from] MaestroError),
-    /// An invariant of this implementation failed (a bug, reported instead of a panic).
-    #[error("internal error: {0}")]
-    Internal(&'static str),
-}
+/// This party's private inputs: the shared AES job's.
+pub type AesJobInput = super::AesInput;
 
 impl AesJobSpec {
     /// Checks the spec for a three-party session.
-    pub fn validate(&self) -> Result<(), AesJobError> {
-        let bad = |m: String| Err(AesJobError::InvalidSpec(m));
+    pub fn validate(&self) -> Result<(), JobError> {
+        let bad = |m: String| Err(JobError::InvalidSpec(m));
         if !self.variant.supports(self.security) {
-            return Err(AesJobError::NotAvailable(format!(
-                "{} MAESTRO with the {} S-box is not implemented; use gf256-circuit, gf16-circuit, \
+            return Err(JobError::not_available(
+                "variant",
+                format!(
+                    "{} MAESTRO with the {} S-box is not implemented; use gf256-circuit, gf16-circuit, \
                  lut16 or lut256-33",
-                self.security.name(),
-                self.variant.name()
-            )));
+                    self.security.name(),
+                    self.variant.name()
+                ),
+            ));
         }
         if self.blocks == 0 {
             return bad("blocks must be at least 1".into());
@@ -287,26 +221,8 @@ impl AesJobSpec {
         4 * self.key_size.sub_word_count() + 16 * self.key_size.rounds() * self.blocks
     }
 
-    fn check_input(&self, me: PartyId, input: &AesJobInput) -> Result<(), AesJobError> {
-        let bad = |reason: String| Err(AesJobError::InvalidInput { party: me, reason });
-        let key_bytes = self.key_size.key_bytes();
-        match (&input.key_share, self.key_holders.contains(&me)) {
-            (Some(k), true) if k.len() != key_bytes => {
-                return bad(format!("key share has {} bytes, expected {key_bytes}", k.len()))
-            }
-            (None, true) => return bad("this party is a key holder but supplied no key share".into()),
-            (Some(_), false) => return bad("this party is not a key holder but supplied a key share".into()),
-            _ => {}
-        }
-        let pt_bytes = 16 * self.blocks;
-        match (&input.plaintext, self.plaintext_owner == me) {
-            (Some(p), true) if p.len() != pt_bytes => {
-                bad(format!("plaintext has {} bytes, expected {pt_bytes} ({} blocks)", p.len(), self.blocks))
-            }
-            (None, true) => bad("this party owns the plaintext but supplied none".into()),
-            (Some(_), false) => bad("this party does not own the plaintext but supplied one".into()),
-            _ => Ok(()),
-        }
+    fn check_input(&self, me: PartyId, input: &AesJobInput) -> Result<(), JobError> {
+        input.check(me, &self.key_holders, self.plaintext_owner, self.key_size.key_bytes(), self.blocks)
     }
 }
 
@@ -316,7 +232,7 @@ pub async fn run<N: Network, R: RngCore + CryptoRng>(
     spec: &AesJobSpec,
     input: AesJobInput,
     rng: &mut R,
-) -> Result<AesJobOutput, AesJobError> {
+) -> Result<AesOutput, JobError> {
     run_observed(net, spec, input, rng, |_| {}).await
 }
 
@@ -327,7 +243,7 @@ pub async fn run_observed<N: Network, R: RngCore + CryptoRng>(
     input: AesJobInput,
     rng: &mut R,
     observe: impl FnMut(JobPhase),
-) -> Result<AesJobOutput, AesJobError> {
+) -> Result<AesOutput, JobError> {
     if net.parties() != 3 {
         return Err(MaestroError::NotThreeParties(net.parties()).into());
     }
@@ -335,7 +251,7 @@ pub async fn run_observed<N: Network, R: RngCore + CryptoRng>(
     let me = net.party();
     spec.check_input(me, &input)?;
     let start = net.stats();
-    agree_on_spec(net, spec).await?;
+    agree_on_spec(net, &spec.encode()).await?;
 
     let party = Party::setup(net, rng).await?;
     let phases = Phases { net, spec, input, start, observe };
@@ -359,7 +275,10 @@ pub async fn run_observed<N: Network, R: RngCore + CryptoRng>(
         }
         (SboxVariant::Lut256, Security::Malicious) => {
             // validate() already rejected it; kept as an error rather than a panic.
-            Err(AesJobError::NotAvailable(format!("{} at {}", spec.variant.name(), spec.security.name())))
+            Err(JobError::not_available(
+                "variant",
+                format!("{} at {}", spec.variant.name(), spec.security.name()),
+            ))
         }
     }
 }
@@ -444,7 +363,7 @@ struct Phases<'a, N, F> {
 }
 
 impl<N: Network, F: FnMut(JobPhase)> Phases<'_, N, F> {
-    async fn run<S: JobSbox>(mut self, mut sbox: S) -> Result<AesJobOutput, AesJobError> {
+    async fn run<S: JobSbox>(mut self, mut sbox: S) -> Result<AesOutput, JobError> {
         let (net, spec, input) = (self.net, self.spec, self.input);
         let me = net.party();
         let before_preprocessing = net.stats();
@@ -478,12 +397,12 @@ impl<N: Network, F: FnMut(JobPhase)> Phases<'_, N, F> {
 
         // The driver reshares the cipher output to replicated form (`SboxLayer::to_replicated`).
         let output = replicated_shares(blocks.as_flattened())
-            .map_err(|_| AesJobError::Internal("the cipher output is not replicated"))?;
+            .map_err(|_| JobError::Internal("the cipher output is not replicated"))?;
         let ciphertext = sbox.reveal(net, &output, &spec.reveal_to).await?;
-        Ok(AesJobOutput {
+        Ok(AesOutput {
             ciphertext: ciphertext.map(|c| c.into_iter().map(|b| b.value()).collect()),
             stats: net.stats().since(&self.start),
-            rounds_stats,
+            online_stats: rounds_stats,
             preprocessing_stats,
         })
     }
@@ -491,18 +410,6 @@ impl<N: Network, F: FnMut(JobPhase)> Phases<'_, N, F> {
 
 fn to_field(bytes: &[u8]) -> Vec<Gf256> {
     bytes.iter().map(|&b| Gf256::new(b)).collect()
-}
-
-async fn agree_on_spec<N: Network>(net: &mut N, spec: &AesJobSpec) -> Result<(), AesJobError> {
-    let digest = Sha256::digest(spec.encode()).to_vec();
-    net.broadcast(&digest)?;
-    let me = net.party();
-    for peer in (0..net.parties()).filter(|&p| p != me) {
-        if net.recv(peer).await? != digest {
-            return Err(AesJobError::SpecMismatch(peer));
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

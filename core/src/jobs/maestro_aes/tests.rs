@@ -5,6 +5,7 @@ use super::*;
 use crate::aes::Aes;
 use crate::net::memory::run_session;
 use crate::net::secure::{SecureConfig, SecureNetwork};
+use crate::net::NetError;
 use crate::rng::seeded_rng;
 
 use crate::aes::fips197::{CIPHERTEXT as FIPS_CT, KEY as FIPS_KEY, PLAINTEXT as FIPS_PT};
@@ -23,7 +24,7 @@ fn spec(blocks: usize, key_holders: Vec<PartyId>, reveal_to: Vec<PartyId>) -> Ae
 }
 
 /// Runs the job with per-party specs and inputs over secure channels.
-fn run_all(specs: [AesJobSpec; 3], inputs: [AesJobInput; 3]) -> Vec<Result<AesJobOutput, AesJobError>> {
+fn run_all(specs: [AesJobSpec; 3], inputs: [AesJobInput; 3]) -> Vec<Result<AesOutput, JobError>> {
     run_session(3, |inner| {
         let me = inner.party();
         let (spec, input) = (specs[me].clone(), inputs[me].clone());
@@ -54,8 +55,8 @@ fn fips197_with_key_split_between_two_parties() {
         let out = out.unwrap_or_else(|e| panic!("party {p}: {e}"));
         assert_eq!(out.ciphertext.expect("revealed to all")[..], FIPS_CT, "party {p}");
         // MAESTRO Table 1, GF(2^8)-circuit: 5120 bits per party per block, 30 rounds.
-        assert_eq!(out.rounds_stats.bytes_sent * 8, 5120, "party {p}");
-        assert_eq!(out.rounds_stats.rounds, 30, "party {p}");
+        assert_eq!(out.online_stats.bytes_sent * 8, 5120, "party {p}");
+        assert_eq!(out.online_stats.rounds, 30, "party {p}");
     }
 }
 
@@ -76,7 +77,7 @@ fn batch_of_seven_revealed_only_to_party_two() {
     Aes::new(&key).unwrap().encrypt_blocks(&mut expected);
     for (p, out) in outs.into_iter().enumerate() {
         let out = out.unwrap();
-        assert_eq!(out.rounds_stats.bytes_sent * 8, 7 * 5120, "party {p}");
+        assert_eq!(out.online_stats.bytes_sent * 8, 7 * 5120, "party {p}");
         if p == 2 {
             assert_eq!(out.ciphertext.unwrap(), expected.concat());
         } else {
@@ -113,8 +114,8 @@ fn every_variant_encrypts_with_its_table1_online_cost() {
         for (p, out) in run_all([s.clone(), s.clone(), s.clone()], inputs).into_iter().enumerate() {
             let out = out.unwrap_or_else(|e| panic!("{variant:?}, party {p}: {e}"));
             assert_eq!(out.ciphertext.unwrap(), expected.concat(), "{variant:?}, party {p}");
-            assert_eq!(out.rounds_stats.bytes_sent * 8, 3 * bits, "{variant:?}, party {p}");
-            assert_eq!(out.rounds_stats.rounds, rounds, "{variant:?}, party {p}");
+            assert_eq!(out.online_stats.bytes_sent * 8, 3 * bits, "{variant:?}, party {p}");
+            assert_eq!(out.online_stats.rounds, rounds, "{variant:?}, party {p}");
             // 520 S-boxes: every preprocessing message is a whole number of bytes.
             let sboxes = 40 + 3 * 160;
             assert_eq!(out.preprocessing_stats.bytes_sent * 8, pre_bits * sboxes, "{variant:?}, party {p}");
@@ -143,9 +144,9 @@ fn disagreeing_specs_abort_before_any_input() {
         AesJobInput { key_share: None, plaintext: Some(vec![0; 32]) },
     ];
     let outs = run_all([a.clone(), a, b], inputs);
-    assert_eq!(outs[0].as_ref().unwrap_err(), &AesJobError::SpecMismatch(2));
-    assert_eq!(outs[1].as_ref().unwrap_err(), &AesJobError::SpecMismatch(2));
-    assert!(matches!(outs[2], Err(AesJobError::SpecMismatch(0))), "{:?}", outs[2]);
+    assert_eq!(outs[0].as_ref().unwrap_err(), &JobError::SpecMismatch(2));
+    assert_eq!(outs[1].as_ref().unwrap_err(), &JobError::SpecMismatch(2));
+    assert!(matches!(outs[2], Err(JobError::SpecMismatch(0))), "{:?}", outs[2]);
 }
 
 #[test]
@@ -158,17 +159,13 @@ fn wrong_inputs_are_typed_errors_and_peers_see_the_party_leave() {
     ];
     let outs = run_all([s.clone(), s.clone(), s], inputs);
     match &outs[0] {
-        Err(AesJobError::InvalidInput { party: 0, reason }) => {
+        Err(JobError::InvalidInput { party: 0, reason }) => {
             assert!(reason.contains("15 bytes"), "{reason}")
         }
         other => panic!("party 0: {other:?}"),
     }
     for p in [1, 2] {
-        assert!(
-            matches!(outs[p], Err(AesJobError::Network(NetError::PeerLeft(0)))),
-            "party {p}: {:?}",
-            outs[p]
-        );
+        assert!(matches!(outs[p], Err(JobError::Network(NetError::PeerLeft(0)))), "party {p}: {:?}", outs[p]);
     }
 }
 
@@ -184,7 +181,7 @@ fn invalid_specs_name_the_field() {
     ];
     for (s, needle) in cases {
         match s.validate() {
-            Err(AesJobError::InvalidSpec(m)) => assert!(m.contains(needle), "{m} should mention {needle}"),
+            Err(JobError::InvalidSpec(m)) => assert!(m.contains(needle), "{m} should mention {needle}"),
             other => panic!("{s:?}: {other:?}"),
         }
     }
@@ -267,7 +264,7 @@ fn variants_in_different_specs_disagree() {
         AesJobInput { key_share: None, plaintext: Some(vec![0; 16]) },
     ];
     let outs = run_all([a.clone(), a, b], inputs);
-    assert_eq!(outs[0].as_ref().unwrap_err(), &AesJobError::SpecMismatch(2));
+    assert_eq!(outs[0].as_ref().unwrap_err(), &JobError::SpecMismatch(2));
 }
 
 #[test]
@@ -275,7 +272,7 @@ fn the_unsupported_pair_is_a_typed_not_available_error() {
     let (variant, security) = (SboxVariant::Lut256, Security::Malicious);
     let s = AesJobSpec { variant, security, ..spec(1, vec![0], vec![0]) };
     match s.validate() {
-        Err(AesJobError::NotAvailable(m)) => assert!(m.contains(variant.name()), "{m}"),
+        Err(JobError::NotAvailable { reason: m, .. }) => assert!(m.contains(variant.name()), "{m}"),
         other => panic!("{variant:?}: {other:?}"),
     }
     assert_eq!(supported().len(), 9);
@@ -327,7 +324,7 @@ fn malicious_lut256_33_job_runs_protocol7_in_11_online_rounds() {
         for (p, out) in run_all([s.clone(), s.clone(), s.clone()], inputs).into_iter().enumerate() {
             let out = out.unwrap_or_else(|e| panic!("{variant:?}, party {p}: {e}"));
             assert_eq!(out.ciphertext.unwrap(), expected[..blocks].concat(), "{variant:?}, party {p}");
-            let online = (out.rounds_stats.bytes_sent * 8, out.rounds_stats.rounds);
+            let online = (out.online_stats.bytes_sent * 8, out.online_stats.rounds);
             assert_eq!(
                 online,
                 (2560 * blocks as u64, online_rounds),

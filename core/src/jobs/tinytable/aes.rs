@@ -17,30 +17,27 @@
 //!   with k = 64 only: `mac_bits` must be 64). 10 lookup rounds instead of 60 AND layers, but
 //!   **one party must own the whole key**: the key owner expands it locally and inputs 11 masked
 //!   round keys (as in §5). So this path needs exactly one key holder, and the plaintext owner
-//!   must be the other party; anything else is [`TinyTableJobError::InvalidSpec`] naming
+//!   must be the other party; anything else is [`JobError::InvalidSpec`] naming
 //!   `key_holders` / `plaintext_owner` (a shared key would need the key schedule's 40 S-boxes as
 //!   tables, not implemented; use the circuit path for XOR-shared keys). Under malicious
 //!   security a cheating key owner can input round keys that are not the schedule of any key
 //!   (the paper's setting). **Dealer preprocessing only**: the two-party §4 construction of the
 //!   tables ([`crate::proto::tinytable::sbox::construct`]) exists over an ideal source of
 //!   authenticated bits, but its cost per block is far above the circuit path's, so
-//!   [`Preprocessing::Ot`] with this path is [`TinyTableJobError::NotAvailable`].
+//!   [`Preprocessing::Ot`] with this path is [`JobError::NotAvailable`].
 
 use super::aes_prep_codec;
 use super::circuit::{self, CircuitJobInput, CircuitJobSpec};
-use super::view::TwoPartyView;
 use super::{
-    agree_on_spec, check_common, check_instances, deal_or_receive, MacBits, Preprocessing, Security,
-    TinyTableJobError,
+    agree_on_spec, check_common, check_instances, deal_or_receive, JobError, MacBits, Preprocessing, Security,
 };
 use crate::aes::Block;
-use crate::circuit::aes_bristol::{output_bytes, value_bits};
-use crate::circuit::{aes_gen, Circuit, Gate, LinearGate};
+use crate::jobs::view::TwoPartyView;
+use crate::jobs::{keyed_aes, AesOutput};
 use crate::net::{NetStats, Network, PartyId};
 use crate::proto::tinytable::sbox::{malicious as sbox_malicious, tables as sbox_tables};
 use crate::proto::tinytable::{IoSpec, Reveal, TrustedDealer};
 use rand_core::{CryptoRng, RngCore};
-use std::sync::OnceLock;
 
 /// How the S-box is evaluated.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -90,40 +87,13 @@ pub struct TinyTableAesSpec {
     pub reveal_to: Vec<PartyId>,
 }
 
-/// This member's private inputs (only what its roles require; nothing for the dealer).
-#[derive(Clone, Default)]
-pub struct TinyTableAesInput {
-    /// This party's XOR share of the key (16 bytes), if it is a key holder.
-    pub key_share: Option<Vec<u8>>,
-    /// The plaintext (`16 · blocks` bytes), if this party owns it.
-    pub plaintext: Option<Vec<u8>>,
-}
-
-impl core::fmt::Debug for TinyTableAesInput {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        // Inputs are secrets: show only which ones are present.
-        f.debug_struct("TinyTableAesInput")
-            .field("key_share", &self.key_share.as_ref().map(|_| "<secret>"))
-            .field("plaintext", &self.plaintext.as_ref().map(|_| "<secret>"))
-            .finish()
-    }
-}
-
-/// What this member learns.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TinyTableAesOutput {
-    /// The ciphertext if this party is in `reveal_to`, else `None`.
-    pub ciphertext: Option<Vec<u8>>,
-    /// This member's communication for the whole job.
-    pub stats: NetStats,
-    /// The online phase alone (zero for the dealer).
-    pub online_stats: NetStats,
-}
+/// This member's private inputs: the shared AES job's (nothing for the dealer).
+pub type TinyTableAesInput = crate::jobs::AesInput;
 
 impl TinyTableAesSpec {
     /// Checks the spec, including that its path and security level are available.
-    pub fn validate(&self) -> Result<(), TinyTableJobError> {
-        let bad = |m: String| Err(TinyTableJobError::InvalidSpec(m));
+    pub fn validate(&self) -> Result<(), JobError> {
+        let bad = |m: String| Err(JobError::InvalidSpec(m));
         if self.blocks == 0 {
             return bad("blocks must be at least 1".into());
         }
@@ -143,11 +113,11 @@ impl TinyTableAesSpec {
         }
         if self.path == AesPath::SboxTables {
             if self.preprocessing == Preprocessing::Ot {
-                return Err(TinyTableJobError::NotAvailable(
+                return Err(JobError::not_available(
+                    "preprocessing",
                     "the S-box-table path has no OT preprocessing yet (the two-party construction \
                      of its tables is too costly for now): use path 'circuit' with preprocessing \
-                     'ot', or preprocessing 'dealer' with the S-box tables"
-                        .into(),
+                     'ot', or preprocessing 'dealer' with the S-box tables",
                 ));
             }
             if let [owner] = self.key_holders[..] {
@@ -165,10 +135,10 @@ impl TinyTableAesSpec {
                 ));
             }
             if self.security == Security::Malicious && self.mac_bits != MacBits::K64 {
-                return Err(TinyTableJobError::NotAvailable(
+                return Err(JobError::not_available(
+                    "macBits",
                     "the malicious S-box-table path authenticates with k = 64 only (mac_bits 32 is \
-                     for the circuit path)"
-                        .into(),
+                     for the circuit path)",
                 ));
             }
         }
@@ -192,8 +162,8 @@ impl TinyTableAesSpec {
     }
 
     /// The circuit job this spec runs: key shares XORed into the AES-128 circuit's key.
-    fn circuit_spec(&self) -> Result<CircuitJobSpec, TinyTableJobError> {
-        let circuit = cached_keyed_aes128(self.key_holders.len())?;
+    fn circuit_spec(&self) -> Result<CircuitJobSpec, JobError> {
+        let circuit = keyed_aes::cached(self.key_holders.len())?;
         let mut input_owners = self.key_holders.clone();
         input_owners.push(self.plaintext_owner);
         let reveal = self.reveal();
@@ -214,31 +184,18 @@ impl TinyTableAesSpec {
         }
     }
 
-    fn circuit_input(
-        &self,
-        me: PartyId,
-        input: TinyTableAesInput,
-    ) -> Result<CircuitJobInput, TinyTableJobError> {
+    fn circuit_input(&self, me: PartyId, input: TinyTableAesInput) -> Result<CircuitJobInput, JobError> {
         self.check_input(me, &input)?;
         if self.preprocessing.is_dealer(me) {
             return Ok(CircuitJobInput::default());
         }
-        let key_bits = input.key_share.as_deref().map(value_bits);
-        let values = (0..self.blocks)
-            .map(|block| {
-                let mut values: Vec<Vec<bool>> = key_bits.iter().cloned().collect();
-                if let Some(p) = &input.plaintext {
-                    values.push(value_bits(&p[16 * block..16 * (block + 1)]));
-                }
-                values
-            })
-            .collect();
+        let values = keyed_aes::instance_inputs(&input, self.blocks);
         Ok(CircuitJobInput { values })
     }
 
     /// The S-box path's per-block inputs: the key (repeated) at the key owner, the plaintext
     /// blocks at the other party, nothing at the dealer.
-    fn sbox_input(&self, me: PartyId, input: TinyTableAesInput) -> Result<Vec<Block>, TinyTableJobError> {
+    fn sbox_input(&self, me: PartyId, input: TinyTableAesInput) -> Result<Vec<Block>, JobError> {
         self.check_input(me, &input)?;
         let block = |b: &[u8]| -> Block { b.try_into().unwrap_or_default() };
         Ok(match (&input.key_share, &input.plaintext) {
@@ -248,32 +205,8 @@ impl TinyTableAesSpec {
         })
     }
 
-    fn check_input(&self, me: PartyId, input: &TinyTableAesInput) -> Result<(), TinyTableJobError> {
-        let bad = |reason: String| Err(TinyTableJobError::InvalidInput { party: me, reason });
-        let holder = self.key_holders.contains(&me);
-        let owner = self.plaintext_owner == me;
-        match (&input.key_share, holder) {
-            (Some(k), true) if k.len() != 16 => {
-                return bad(format!("key share has {} bytes, expected 16", k.len()))
-            }
-            (None, true) => return bad("this party is a key holder but supplied no key share".into()),
-            (Some(_), false) => return bad("this member is not a key holder but supplied a key share".into()),
-            _ => {}
-        }
-        match (&input.plaintext, owner) {
-            (Some(p), true) if p.len() != 16 * self.blocks => {
-                return bad(format!(
-                    "plaintext has {} bytes, expected {} ({} blocks)",
-                    p.len(),
-                    16 * self.blocks,
-                    self.blocks
-                ))
-            }
-            (None, true) => return bad("this party owns the plaintext but supplied none".into()),
-            (Some(_), false) => return bad("this member does not own the plaintext but supplied one".into()),
-            _ => {}
-        }
-        Ok(())
+    fn check_input(&self, me: PartyId, input: &TinyTableAesInput) -> Result<(), JobError> {
+        input.check(me, &self.key_holders, self.plaintext_owner, 16, self.blocks)
     }
 }
 
@@ -285,7 +218,7 @@ pub async fn run<N: Network, R: RngCore + CryptoRng>(
     spec: &TinyTableAesSpec,
     input: TinyTableAesInput,
     rng: &mut R,
-) -> Result<TinyTableAesOutput, TinyTableJobError> {
+) -> Result<AesOutput, JobError> {
     spec.validate()?;
     check_common(net, spec.preprocessing)?;
     if spec.path == AesPath::SboxTables {
@@ -293,20 +226,12 @@ pub async fn run<N: Network, R: RngCore + CryptoRng>(
     }
     let input = spec.circuit_input(net.party(), input)?;
     let out = circuit::run_agreed(net, &spec.circuit_spec()?, &spec.encode(), input, rng).await?;
-    let mut ciphertext = Vec::new();
-    for outputs in &out.outputs {
-        match outputs.first() {
-            Some(Some(bits)) => {
-                ciphertext.extend(output_bytes(bits).expect("the AES circuit outputs 128 bits"))
-            }
-            _ => break,
-        }
-    }
-    let revealed = ciphertext.len() == 16 * spec.blocks;
-    Ok(TinyTableAesOutput {
-        ciphertext: revealed.then_some(ciphertext),
+    let ciphertext = keyed_aes::ciphertext(&out.outputs);
+    Ok(AesOutput {
+        ciphertext,
         stats: out.stats,
         online_stats: out.online_stats,
+        preprocessing_stats: out.stats.since(&out.online_stats),
     })
 }
 
@@ -316,16 +241,15 @@ async fn run_sbox_tables<N: Network, R: RngCore + CryptoRng>(
     spec: &TinyTableAesSpec,
     input: TinyTableAesInput,
     rng: &mut R,
-) -> Result<TinyTableAesOutput, TinyTableJobError> {
+) -> Result<AesOutput, JobError> {
     let me = net.party();
     let inputs = spec.sbox_input(me, input)?;
     let start = net.stats();
     agree_on_spec(net, &spec.encode()).await?;
     let (key_owner, reveal, blocks) = (spec.key_holders[0], spec.reveal(), spec.blocks);
-    let dealer_output = |net: &N| TinyTableAesOutput {
-        ciphertext: None,
-        stats: net.stats().since(&start),
-        online_stats: NetStats::default(),
+    let dealer_output = |net: &N| {
+        let stats = net.stats().since(&start);
+        AesOutput { ciphertext: None, stats, online_stats: NetStats::default(), preprocessing_stats: stats }
     };
     let before;
     let ciphertexts = match spec.security {
@@ -356,63 +280,11 @@ async fn run_sbox_tables<N: Network, R: RngCore + CryptoRng>(
     };
     let online_stats = net.stats().since(&before);
     let ciphertext: Option<Vec<Block>> = ciphertexts.into_iter().collect();
-    Ok(TinyTableAesOutput {
+    let stats = net.stats().since(&start);
+    Ok(AesOutput {
         ciphertext: ciphertext.map(|c| c.concat()),
-        stats: net.stats().since(&start),
+        stats,
         online_stats,
+        preprocessing_stats: stats.since(&online_stats),
     })
-}
-
-/// [`keyed_aes128`] for one or two key holders, built once per process (building and checking
-/// the 31 512-wire circuit costs more than a one-block online phase).
-fn cached_keyed_aes128(holders: usize) -> Result<Circuit, TinyTableJobError> {
-    static CIRCUITS: [OnceLock<Result<Circuit, TinyTableJobError>>; 2] = [OnceLock::new(), OnceLock::new()];
-    match CIRCUITS.get(holders.wrapping_sub(1)) {
-        Some(cell) => cell.get_or_init(|| keyed_aes128(holders)).clone(),
-        None => keyed_aes128(holders),
-    }
-}
-
-/// AES-128 whose key is the XOR of `holders` 128-bit input values (1 or 2), followed by the
-/// plaintext value: the generated circuit with its key wires rewired to free XOR gates.
-pub fn keyed_aes128(holders: usize) -> Result<Circuit, TinyTableJobError> {
-    let aes = aes_gen::aes128_circuit().map_err(|e| TinyTableJobError::InvalidSpec(e.to_string()))?;
-    if holders <= 1 {
-        return Ok(aes);
-    }
-    // New wires: the key shares and the plaintext, then the XOR chain's outputs, then AES's own
-    // non-input wires shifted (AES's outputs stay last, as Bristol requires).
-    let shares_end = 128 * holders as u32;
-    let xor_outputs = 128 * (holders as u32 - 1);
-    let first_xor = shares_end + 128;
-    let shift = first_xor + xor_outputs - 256;
-    let key_wire = first_xor + xor_outputs - 128;
-    let map = |w: u32| match w {
-        0..128 => key_wire + w,
-        128..256 => shares_end + (w - 128),
-        _ => w + shift,
-    };
-    let mut gates = Vec::with_capacity(aes.gates().count() + xor_outputs as usize);
-    for bit in 0..128 {
-        gates.push(Gate::Linear(LinearGate::Xor { a: bit, b: 128 + bit, out: first_xor + bit }));
-    }
-    for k in 2..holders as u32 {
-        for bit in 0..128 {
-            let previous = first_xor + 128 * (k - 2) + bit;
-            gates.push(Gate::Linear(LinearGate::Xor { a: previous, b: 128 * k + bit, out: previous + 128 }));
-        }
-    }
-    gates.extend(aes.gates().map(|gate| match gate {
-        Gate::And(g) => Gate::And(crate::circuit::AndGate { a: map(g.a), b: map(g.b), out: map(g.out) }),
-        Gate::Linear(g) => Gate::Linear(match g {
-            LinearGate::Xor { a, b, out } => LinearGate::Xor { a: map(a), b: map(b), out: map(out) },
-            LinearGate::Inv { a, out } => LinearGate::Inv { a: map(a), out: map(out) },
-            LinearGate::Copy { a, out } => LinearGate::Copy { a: map(a), out: map(out) },
-            LinearGate::Const { value, out } => LinearGate::Const { value, out: map(out) },
-        }),
-    }));
-    let mut input_widths = vec![128; holders];
-    input_widths.push(128);
-    Circuit::new(aes.num_wires() as u32 + shift, input_widths, vec![128], gates)
-        .map_err(|e| TinyTableJobError::InvalidSpec(e.to_string()))
 }

@@ -4,12 +4,10 @@
 //! to one or both parties; several instances of the circuit run in one batch (one message per AND
 //! layer for all of them).
 
-use super::{
-    agree_on_spec, check_common, run_instances, InstancesOutput, MacBits, Preprocessing, Security,
-    TinyTableJobError,
-};
+use super::{agree_on_spec, check_common, run_instances, JobError, MacBits, Preprocessing, Security};
 use crate::circuit::Circuit;
-use crate::net::{Network, PartyId};
+use crate::jobs::CircuitOutput;
+use crate::net::Network;
 use crate::proto::tinytable::{IoSpec, Reveal};
 use rand_core::{CryptoRng, RngCore};
 use sha2::{Digest, Sha256};
@@ -32,28 +30,16 @@ pub struct CircuitJobSpec {
     pub instances: usize,
 }
 
-/// This member's private inputs: per instance, the values it owns in circuit order, each as its
-/// bits (wire order, as in the Bristol file). Empty at the dealer.
-#[derive(Clone, Default)]
-pub struct CircuitJobInput {
-    /// `values[i][k]` is the `k`-th owned input value of instance `i`.
-    pub values: Vec<Vec<Vec<bool>>>,
-}
-
-impl core::fmt::Debug for CircuitJobInput {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        // Inputs are secrets: show only their shape.
-        f.debug_struct("CircuitJobInput").field("instances", &self.values.len()).finish()
-    }
-}
+/// This member's private inputs: the shared circuit job's.
+pub type CircuitJobInput = crate::jobs::CircuitInput;
 
 impl CircuitJobSpec {
     /// Checks the spec: instance count and the owners and recipients against the circuit.
-    pub fn validate(&self) -> Result<(), TinyTableJobError> {
+    pub fn validate(&self) -> Result<(), JobError> {
         if self.instances == 0 {
-            return Err(TinyTableJobError::InvalidSpec("instances must be at least 1".into()));
+            return Err(JobError::InvalidSpec("instances must be at least 1".into()));
         }
-        self.io.check(&self.circuit).map_err(|e| TinyTableJobError::InvalidSpec(e.to_string()))
+        self.io.check(&self.circuit).map_err(|e| JobError::InvalidSpec(e.to_string()))
     }
 
     pub(super) fn encode(&self) -> Vec<u8> {
@@ -72,37 +58,6 @@ impl CircuitJobSpec {
         }));
         out
     }
-
-    fn check_input(&self, me: PartyId, input: &CircuitJobInput) -> Result<(), TinyTableJobError> {
-        let bad = |reason: String| Err(TinyTableJobError::InvalidInput { party: me, reason });
-        if self.preprocessing.is_dealer(me) {
-            return if input.values.is_empty() { Ok(()) } else { bad("the dealer has no inputs".into()) };
-        }
-        if input.values.len() != self.instances {
-            return bad(format!("{} input sets for {} instances", input.values.len(), self.instances));
-        }
-        let owned: Vec<usize> =
-            (0..self.io.input_owners.len()).filter(|&v| self.io.input_owners[v] == me).collect();
-        for (instance, values) in input.values.iter().enumerate() {
-            if values.len() != owned.len() {
-                return bad(format!(
-                    "instance {instance}: {} input values supplied, party {me} owns {}",
-                    values.len(),
-                    owned.len()
-                ));
-            }
-            for (&value, bits) in owned.iter().zip(values) {
-                let width = self.circuit.input_widths()[value] as usize;
-                if bits.len() != width {
-                    return bad(format!(
-                        "instance {instance}: input value {value} has {} bits, the circuit expects {width}",
-                        bits.len()
-                    ));
-                }
-            }
-        }
-        Ok(())
-    }
 }
 
 /// Runs the job as this member (party 0, party 1, or the dealer under
@@ -113,7 +68,7 @@ pub async fn run<N: Network, R: RngCore + CryptoRng>(
     spec: &CircuitJobSpec,
     input: CircuitJobInput,
     rng: &mut R,
-) -> Result<InstancesOutput, TinyTableJobError> {
+) -> Result<CircuitOutput, JobError> {
     run_agreed(net, spec, &spec.encode(), input, rng).await
 }
 
@@ -126,12 +81,18 @@ pub(crate) async fn run_agreed<N: Network, R: RngCore + CryptoRng>(
     agreed: &[u8],
     input: CircuitJobInput,
     rng: &mut R,
-) -> Result<InstancesOutput, TinyTableJobError> {
+) -> Result<CircuitOutput, JobError> {
     check_common(net, spec.preprocessing)?;
     spec.validate()?;
-    spec.check_input(net.party(), &input)?;
+    input.check(
+        net.party(),
+        spec.preprocessing.is_dealer(net.party()),
+        &spec.circuit,
+        &spec.io,
+        spec.instances,
+    )?;
     let start = net.stats();
     let digest = agree_on_spec(net, agreed).await?;
     let (outputs, online_stats) = run_instances(net, spec, &digest, &input.values, rng).await?;
-    Ok(InstancesOutput { outputs, stats: net.stats().since(&start), online_stats })
+    Ok(CircuitOutput::new(outputs, net.stats().since(&start), online_stats))
 }

@@ -16,10 +16,10 @@
 //!   [`crate::proto::tinytable::fig8_malicious`]). **Nobody but the two parties is trusted**:
 //!   neither party learns the other's masks, and every opening of the preprocessing is
 //!   MAC-checked, so a party that deviates there makes the honest party's job fail with
-//!   [`TinyTableJobError::Protocol`] holding [`TinyTableError::Preprocessing`] (an OT step or
+//!   [`JobError::Protocol`] holding [`TinyTableError::Preprocessing`] (an OT step or
 //!   check, named) or [`TinyTableError::MacCheckFailed`] (a Fig. 8 opening), before any input is
 //!   used. Available on the circuit paths only; [`aes::AesPath::SboxTables`] needs the §4 S-box
-//!   table construction and rejects it with [`TinyTableJobError::NotAvailable`].
+//!   table construction and rejects it with [`JobError::NotAvailable`].
 //! - [`Preprocessing::Dealer`] (a **weaker trust model**, three members): **member 2 is the
 //!   TRUSTED DEALER** ([`DEALER`]): it samples every wire mask, both shares of every scrambled
 //!   table and (malicious security) every MAC key and authentication string
@@ -39,17 +39,17 @@
 //!   MACs of Fig. 3/5 with k = 64 or 32 bits, [`MacBits`]; S-box tables: the §3 linear MAC with
 //!   k = 64 and the §3.3 batched opening). A party that sends a wrong table entry or output-mask
 //!   share is caught, except with probability `2^-k`, **before any output is revealed**: the
-//!   honest party's job fails with [`TinyTableJobError::Protocol`] holding
+//!   honest party's job fails with [`JobError::Protocol`] holding
 //!   [`TinyTableError::MacCheckFailed`] (naming the check) or
 //!   [`TinyTableError::AuthenticationFailed`] (naming the step); see
-//!   [`TinyTableJobError::failed_check`]. Masked inputs are not authenticated (changing them is
+//!   [`JobError::failed_check`]. Masked inputs are not authenticated (changing them is
 //!   input substitution, allowed by the ideal functionality);
 //! - the relay sees only encrypted frames, as for every job.
 //!
 //! # Steps
 //! 1. Every member sends the others a SHA-256 digest of the encoded spec (for circuits, including
 //!    the digest of the circuit's Bristol text); any difference aborts with
-//!    [`TinyTableJobError::SpecMismatch`].
+//!    [`JobError::SpecMismatch`].
 //! 2. Preprocessing for every instance at once. OT ([`ot_prep`]): both parties set up OT
 //!    extension in both directions (session tag from the spec digest), then run Fig. 8 for the
 //!    whole batch; semi-honest material is converted to the bit-sliced
@@ -57,7 +57,7 @@
 //!    ([`prep_codec`], [`aes_prep_codec`]): bit-sliced `SlicedPrep` (semi-honest),
 //!    [`MaliciousPrep`] with `u64` or `u32` strings (malicious), or S-box tables.
 //! 3. Parties 0 and 1 evaluate all instances at once over the two-party view
-//!    ([`view::TwoPartyView`]) of the session: [`evaluate_sliced`] or [`evaluate_malicious`] (the
+//!    ([`crate::jobs::view::TwoPartyView`]) of the session: [`evaluate_sliced`] or [`evaluate_malicious`] (the
 //!    plug-in point is `run_instances`), or the S-box-table protocols ([`aes`]).
 //!
 //! Outputs report this member's communication for the whole job (`stats`) and for the online
@@ -74,157 +74,20 @@ mod tests;
 mod tests_malicious;
 #[cfg(test)]
 mod tests_ot;
-pub mod view;
 
+use super::agreement::agree_on_spec;
+pub use super::preprocessing::{Preprocessing, DEALER, MEMBERS};
 pub use super::security::Security;
+use super::JobError;
 use crate::circuit::Circuit;
-use crate::net::{NetError, NetStats, Network, PartyId};
+use crate::jobs::view::TwoPartyView;
+use crate::net::{NetStats, Network, PartyId};
 use crate::proto::tinytable::circuit::online::{evaluate_sliced, Outputs};
 use crate::proto::tinytable::{
     evaluate_malicious, IoSpec, MacWord, MaliciousPrep, TinyTableError, TrustedDealer,
 };
 use circuit::CircuitJobSpec;
 use rand_core::{CryptoRng, RngCore};
-use sha2::{Digest, Sha256};
-use view::TwoPartyView;
-
-/// The session member that deals the preprocessing under [`Preprocessing::Dealer`] (parties 0
-/// and 1 compute).
-pub const DEALER: PartyId = 2;
-/// Session members of a TinyTable job with [`Preprocessing::Dealer`]: two computing parties and
-/// the dealer ([`Preprocessing::members`] gives the count for either kind).
-pub const MEMBERS: usize = 3;
-
-/// Where a job's TinyTable material comes from (see the [trust model](self)).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub enum Preprocessing {
-    /// The two parties make it between themselves over OT (Fig. 8 from TinyOT-style bits and
-    /// triples): nobody else is trusted. The session has 2 members.
-    #[default]
-    Ot,
-    /// A trusted dealer, session member 2, deals it (a weaker trust model: the dealer knows every
-    /// mask). The session has 3 members.
-    Dealer,
-}
-
-impl Preprocessing {
-    /// `ot` or `dealer` (the SDK's and the runner's names).
-    pub fn name(self) -> &'static str {
-        match self {
-            Preprocessing::Ot => "ot",
-            Preprocessing::Dealer => "dealer",
-        }
-    }
-
-    /// The kind called `name` (see [`Self::name`]).
-    pub fn from_name(name: &str) -> Option<Preprocessing> {
-        [Preprocessing::Ot, Preprocessing::Dealer].into_iter().find(|p| p.name() == name)
-    }
-
-    /// Session members a job with this preprocessing needs: 2, or 3 with the dealer.
-    pub fn members(self) -> usize {
-        match self {
-            Preprocessing::Ot => 2,
-            Preprocessing::Dealer => MEMBERS,
-        }
-    }
-
-    /// Who the members are, in words.
-    fn roles(self) -> &'static str {
-        match self {
-            Preprocessing::Ot => "parties 0 and 1, no dealer",
-            Preprocessing::Dealer => "parties 0, 1 and the dealer",
-        }
-    }
-
-    /// Whether `member` is the dealer of a session with this preprocessing.
-    pub fn is_dealer(self, member: PartyId) -> bool {
-        self == Preprocessing::Dealer && member == DEALER
-    }
-}
-
-/// Errors of the TinyTable jobs.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum TinyTableJobError {
-    /// The spec is not valid; the message names the field.
-    #[error("invalid TinyTable job spec: {0}")]
-    InvalidSpec(String),
-    /// The spec asks for something not implemented.
-    #[error("not available yet: {0}")]
-    NotAvailable(String),
-    /// This member's inputs do not fit its role in the spec.
-    #[error("invalid input for party {party}: {reason}")]
-    InvalidInput {
-        /// This member.
-        party: PartyId,
-        /// What is wrong.
-        reason: String,
-    },
-    /// Another member runs a different spec.
-    #[error("member {0} runs a different TinyTable job spec")]
-    SpecMismatch(PartyId),
-    /// The session does not have the members the spec's preprocessing needs (2 for OT, 3 with the
-    /// dealer).
-    #[error(
-        "a TinyTable job with {} preprocessing needs {} session members ({}), got {got}",
-        .preprocessing.name(),
-        .preprocessing.members(),
-        .preprocessing.roles()
-    )]
-    WrongSessionSize {
-        /// The spec's preprocessing.
-        preprocessing: Preprocessing,
-        /// The session's member count.
-        got: usize,
-    },
-    /// The dealer's material could not be decoded or does not fit the spec.
-    #[error("party {party}: bad preprocessing from the dealer: {reason}")]
-    BadPreprocessing {
-        /// The receiving party.
-        party: PartyId,
-        /// What is wrong.
-        reason: String,
-    },
-    /// The network failed outside the protocol steps.
-    #[error("network error: {0}")]
-    Network(#[from] NetError),
-    /// The protocol failed.
-    #[error(transparent)]
-    Protocol(#[from] TinyTableError),
-}
-
-/// What one member learns from a job over a batch of instances.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InstancesOutput {
-    /// Per instance, per output value: its bits if revealed to this member (the dealer gets an
-    /// empty list).
-    pub outputs: Vec<Outputs>,
-    /// This member's communication for the whole job (agreement, preprocessing, online).
-    pub stats: NetStats,
-    /// The online phase alone (zero for the dealer).
-    pub online_stats: NetStats,
-}
-
-impl TinyTableJobError {
-    /// If a party deviated and a check caught it (a MAC check under malicious security, or a
-    /// check of the OT preprocessing at either level), the check that failed, in words (for
-    /// example `MAC check on opened table bits`); no output was revealed then.
-    pub fn failed_check(&self) -> Option<String> {
-        match self {
-            TinyTableJobError::Protocol(TinyTableError::Preprocessing {
-                source: crate::ot::OtError::CheckFailed { check },
-                ..
-            }) => Some(format!("OT preprocessing check '{check}'")),
-            TinyTableJobError::Protocol(TinyTableError::MacCheckFailed { check, .. }) => {
-                Some(format!("MAC check on {check}"))
-            }
-            TinyTableJobError::Protocol(TinyTableError::AuthenticationFailed { step, .. }) => {
-                Some(format!("MAC check during {step}"))
-            }
-            _ => None,
-        }
-    }
-}
 
 /// Whether the dealer of malicious binary-circuit jobs gives each verifier a 16-byte seed from
 /// which it derives the verification strings of the peer's table entries (`true`, one AES-128
@@ -264,25 +127,11 @@ impl MacBits {
 }
 
 /// Checks the session size the spec's preprocessing needs.
-fn check_common<N: Network>(net: &N, preprocessing: Preprocessing) -> Result<(), TinyTableJobError> {
+fn check_common<N: Network>(net: &N, preprocessing: Preprocessing) -> Result<(), JobError> {
     if net.parties() != preprocessing.members() {
-        return Err(TinyTableJobError::WrongSessionSize { preprocessing, got: net.parties() });
+        return Err(JobError::WrongSessionSize { protocol: "TinyTable", preprocessing, got: net.parties() });
     }
     Ok(())
-}
-
-/// Exchanges the digest of `encoded_spec` with every other member; returns the digest (the agreed
-/// spec's identity, from which the OT preprocessing derives its session tag).
-async fn agree_on_spec<N: Network>(net: &mut N, encoded_spec: &[u8]) -> Result<Vec<u8>, TinyTableJobError> {
-    let digest = Sha256::digest(encoded_spec).to_vec();
-    net.broadcast(&digest)?;
-    let me = net.party();
-    for peer in (0..net.parties()).filter(|&p| p != me) {
-        if net.recv(peer).await? != digest {
-            return Err(TinyTableJobError::SpecMismatch(peer));
-        }
-    }
-    Ok(digest)
 }
 
 /// Steps 2 and 3 of the module docs for the instances of `spec`, after agreement on `digest`:
@@ -294,7 +143,7 @@ pub(crate) async fn run_instances<N: Network, R: RngCore + CryptoRng>(
     digest: &[u8],
     inputs: &[Vec<Vec<bool>>],
     rng: &mut R,
-) -> Result<(Vec<Outputs>, NetStats), TinyTableJobError> {
+) -> Result<(Vec<Outputs>, NetStats), JobError> {
     if spec.preprocessing == Preprocessing::Ot {
         return ot_prep::run_instances(net, spec, digest, inputs, rng).await;
     }
@@ -329,7 +178,7 @@ async fn run_malicious<N: Network, R: RngCore + CryptoRng, M: MacWord>(
     instances: usize,
     inputs: &[Vec<Vec<bool>>],
     rng: &mut R,
-) -> Result<(Vec<Outputs>, NetStats), TinyTableJobError> {
+) -> Result<(Vec<Outputs>, NetStats), JobError> {
     let deal = |d: &mut TrustedDealer<&mut R>| {
         let [a, b]: [MaliciousPrep<M>; 2] = if SEEDED_VERIFIER_KEYS {
             d.malicious_batch_seeded(circuit, io, instances)?
@@ -354,7 +203,7 @@ pub(crate) async fn deal_or_receive<N: Network, R: RngCore + CryptoRng, P>(
     rng: &mut R,
     deal: impl FnOnce(&mut TrustedDealer<&mut R>) -> Result<[Vec<u8>; 2], TinyTableError>,
     decode: impl FnOnce(&[u8]) -> Result<P, String>,
-) -> Result<Option<P>, TinyTableJobError> {
+) -> Result<Option<P>, JobError> {
     let me = net.party();
     if me == DEALER {
         let [to_0, to_1] = deal(&mut TrustedDealer::new(rng))?;
@@ -363,17 +212,13 @@ pub(crate) async fn deal_or_receive<N: Network, R: RngCore + CryptoRng, P>(
         return Ok(None);
     }
     let bytes = net.recv(DEALER).await?;
-    decode(&bytes).map(Some).map_err(|reason| TinyTableJobError::BadPreprocessing { party: me, reason })
+    decode(&bytes).map(Some).map_err(|reason| JobError::BadPreprocessing { party: me, reason })
 }
 
 /// Checks the dealt instance count against the spec's.
-pub(crate) fn check_instances(
-    party: PartyId,
-    dealt: usize,
-    expected: usize,
-) -> Result<(), TinyTableJobError> {
+pub(crate) fn check_instances(party: PartyId, dealt: usize, expected: usize) -> Result<(), JobError> {
     if dealt != expected {
-        return Err(TinyTableJobError::BadPreprocessing {
+        return Err(JobError::BadPreprocessing {
             party,
             reason: format!("{dealt} instances dealt, the spec has {expected}"),
         });

@@ -20,7 +20,7 @@
 //! used then.
 
 use super::circuit::CircuitJobSpec;
-use super::{MacBits, Preprocessing, Security, TinyTableJobError};
+use super::{JobError, MacBits, Preprocessing, Security};
 use crate::net::{NetStats, Network};
 use crate::proto::tinytable::circuit::online::{evaluate_sliced, Outputs};
 use crate::proto::tinytable::{
@@ -44,7 +44,7 @@ pub(crate) async fn run_instances<N: Network, R: RngCore + CryptoRng>(
     digest: &[u8],
     inputs: &[Vec<Vec<bool>>],
     rng: &mut R,
-) -> Result<(Vec<Outputs>, NetStats), TinyTableJobError> {
+) -> Result<(Vec<Outputs>, NetStats), JobError> {
     debug_assert_eq!(spec.preprocessing, Preprocessing::Ot);
     let session = session_tag(digest);
     let (circuit, io, n) = (&spec.circuit, &spec.io, spec.instances);
@@ -74,7 +74,7 @@ async fn run_malicious<N: Network, R: RngCore + CryptoRng, M: MacWord>(
     session: &[u8],
     inputs: &[Vec<Vec<bool>>],
     rng: &mut R,
-) -> Result<(Vec<Outputs>, NetStats), TinyTableJobError> {
+) -> Result<(Vec<Outputs>, NetStats), JobError> {
     let mut source = setup::<N, R, M>(net, session, rng).await?;
     let prep = fig8_malicious(net, &mut source, &spec.circuit, &spec.io, spec.instances).await?;
     drop(source);

@@ -1,14 +1,17 @@
 //! The TinyTable jobs end to end: two parties and the dealer over encrypted channels on the
 //! in-memory network, checked against FIPS-197, the plain cipher and plaintext circuit evaluation.
 
-use super::aes::{self, keyed_aes128, AesPath, TinyTableAesInput, TinyTableAesOutput, TinyTableAesSpec};
+use super::aes::{self, AesPath, TinyTableAesInput, TinyTableAesSpec};
 use super::circuit::{self as circuit_job, CircuitJobInput, CircuitJobSpec};
 use super::*;
 use crate::aes::Aes;
 use crate::circuit::aes_bristol::{output_bytes, value_bits};
 use crate::circuit::{aes_gen, CircuitBuilder};
+use crate::jobs::keyed_aes::keyed_aes128;
+use crate::jobs::AesOutput as TinyTableAesOutput;
 use crate::net::memory::{run_session, MemoryNetwork};
 use crate::net::secure::{SecureConfig, SecureNetwork};
+use crate::net::NetError;
 use crate::proto::tinytable::Reveal;
 use crate::rng::seeded_rng;
 
@@ -32,7 +35,7 @@ pub(super) fn aes_spec(
     }
 }
 
-pub(super) async fn connect(inner: MemoryNetwork) -> Result<SecureNetwork<MemoryNetwork>, TinyTableJobError> {
+pub(super) async fn connect(inner: MemoryNetwork) -> Result<SecureNetwork<MemoryNetwork>, JobError> {
     let me = inner.party();
     let config = SecureConfig::session_secret(b"tt-job-test", b"a session secret of 32 bytes....");
     Ok(SecureNetwork::establish_with_rng(inner, config, &mut seeded_rng(200 + me as u64))
@@ -43,7 +46,7 @@ pub(super) async fn connect(inner: MemoryNetwork) -> Result<SecureNetwork<Memory
 fn run_aes(
     specs: [TinyTableAesSpec; 3],
     inputs: [TinyTableAesInput; 3],
-) -> Vec<Result<TinyTableAesOutput, TinyTableJobError>> {
+) -> Vec<Result<TinyTableAesOutput, JobError>> {
     run_session(MEMBERS, |inner| {
         let me = inner.party();
         let (spec, input) = (specs[me].clone(), inputs[me].clone());
@@ -178,7 +181,9 @@ fn path_and_mac_width_names_round_trip_and_k32_sbox_is_not_available() {
         mac_bits: MacBits::K32,
         ..aes_spec(1, vec![0], 1, vec![0])
     };
-    assert!(matches!(k32_tables.validate(), Err(TinyTableJobError::NotAvailable(m)) if m.contains("k = 64")));
+    assert!(
+        matches!(k32_tables.validate(), Err(JobError::NotAvailable { reason: m, .. }) if m.contains("k = 64"))
+    );
 }
 
 #[test]
@@ -201,7 +206,7 @@ fn invalid_specs_name_the_field() {
     ];
     for (s, needle) in cases {
         match s.validate() {
-            Err(TinyTableJobError::InvalidSpec(m)) => {
+            Err(JobError::InvalidSpec(m)) => {
                 assert!(m.contains(needle), "{m} should mention {needle}")
             }
             other => panic!("{s:?}: {other:?}"),
@@ -221,18 +226,18 @@ fn disagreeing_specs_abort_and_wrong_inputs_make_peers_see_a_party_leave() {
         ]
     };
     let outs = run_aes([a.clone(), a.clone(), b], inputs());
-    assert_eq!(outs[0].as_ref().unwrap_err(), &TinyTableJobError::SpecMismatch(2));
-    assert!(matches!(outs[2], Err(TinyTableJobError::SpecMismatch(0))), "{:?}", outs[2]);
+    assert_eq!(outs[0].as_ref().unwrap_err(), &JobError::SpecMismatch(2));
+    assert!(matches!(outs[2], Err(JobError::SpecMismatch(0))), "{:?}", outs[2]);
 
     let mut bad = inputs();
     bad[1].plaintext = Some(vec![0; 15]);
     let outs = run_aes([a.clone(), a.clone(), a], bad);
     assert!(
-        matches!(&outs[1], Err(TinyTableJobError::InvalidInput { party: 1, reason }) if reason.contains("15 bytes"))
+        matches!(&outs[1], Err(JobError::InvalidInput { party: 1, reason }) if reason.contains("15 bytes"))
     );
     for p in [0, 2] {
         assert!(
-            matches!(outs[p], Err(TinyTableJobError::Network(NetError::PeerLeft(1)))),
+            matches!(outs[p], Err(JobError::Network(NetError::PeerLeft(1)))),
             "member {p}: {:?}",
             outs[p]
         );
@@ -293,7 +298,14 @@ fn sessions_without_a_dealer_are_rejected() {
     });
     for out in outs {
         let err = out.unwrap_err();
-        assert_eq!(err, TinyTableJobError::WrongSessionSize { preprocessing: Preprocessing::Dealer, got: 2 });
+        assert_eq!(
+            err,
+            JobError::WrongSessionSize {
+                protocol: "TinyTable",
+                preprocessing: Preprocessing::Dealer,
+                got: 2
+            }
+        );
         assert!(err.to_string().contains("needs 3 session members"), "{err}");
     }
 }

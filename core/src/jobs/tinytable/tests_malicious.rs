@@ -3,10 +3,12 @@
 //! under its encrypted channel's plaintext, i.e. the party itself cheating) is caught by the
 //! honest party's MAC check before any output, while semi-honest runs give a wrong answer.
 
-use super::aes::{self, AesPath, TinyTableAesInput, TinyTableAesOutput, TinyTableAesSpec};
+use super::aes::{self, AesPath, TinyTableAesInput, TinyTableAesSpec};
 use super::tests::{aes_spec, connect, xor, FIPS_CT, FIPS_KEY, FIPS_PT};
 use super::*;
+use crate::jobs::AesOutput as TinyTableAesOutput;
 use crate::net::memory::run_session;
+use crate::net::NetError;
 use crate::proto::tinytable::sbox::tables::AesTablePrep;
 use crate::proto::tinytable::Reveal;
 use crate::rng::seeded_rng;
@@ -62,7 +64,7 @@ fn run(
     spec: &TinyTableAesSpec,
     inputs: [TinyTableAesInput; 3],
     cheat_at: Option<usize>,
-) -> Vec<Result<TinyTableAesOutput, TinyTableJobError>> {
+) -> Vec<Result<TinyTableAesOutput, JobError>> {
     run_session(MEMBERS, |inner| {
         let me = inner.party();
         let (spec, input) = (spec.clone(), inputs[me].clone());
@@ -171,7 +173,7 @@ fn a_flipped_table_entry_is_caught_before_any_output_under_malicious_security() 
 fn forged_dealer_material_is_detected() {
     // A corrupt output-mask share in party 0's malicious circuit material (as if the material or
     // party 0 were forged): party 1 rejects the output opening.
-    let circuit = aes::keyed_aes128(1).unwrap();
+    let circuit = crate::jobs::keyed_aes::keyed_aes128(1).unwrap();
     let io = IoSpec { input_owners: vec![0, 1], reveal: vec![Reveal::Both] };
     let [mut p0, p1] = TrustedDealer::new(seeded_rng(5)).malicious_batch::<u64>(&circuit, &io, 1).unwrap();
     p0.out_shares[0] ^= 1;
@@ -185,7 +187,7 @@ fn forged_dealer_material_is_detected() {
         let circuit = circuit.clone();
         async move { crate::proto::tinytable::evaluate_malicious(&mut net, &circuit, &prep, &input).await }
     });
-    let err = TinyTableJobError::Protocol(outs[1].clone().unwrap_err());
+    let err = JobError::TinyTable(outs[1].clone().unwrap_err());
     assert_eq!(err.failed_check().as_deref(), Some("MAC check on output mask shares"));
 }
 

@@ -3,10 +3,11 @@
 //! malicious, k = 64 and 32), a random circuit job against plaintext evaluation, session sizes,
 //! the S-box path's rejection, and a party that tampers with a preprocessing message.
 
-use super::aes::{self, AesPath, TinyTableAesInput, TinyTableAesOutput, TinyTableAesSpec};
+use super::aes::{self, AesPath, TinyTableAesInput, TinyTableAesSpec};
 use super::circuit::{self as circuit_job, CircuitJobInput, CircuitJobSpec};
 use super::tests::{aes_spec, connect, xor, FIPS_CT, FIPS_KEY, FIPS_PT};
 use super::*;
+use crate::jobs::AesOutput as TinyTableAesOutput;
 use crate::net::memory::run_session;
 use crate::net::tamper::Tamper;
 use crate::proto::tinytable::circuit::tests_malicious::{random_circuit, random_inputs};
@@ -37,7 +38,7 @@ fn run_two(
     spec: &TinyTableAesSpec,
     inputs: [TinyTableAesInput; 2],
     cheat: Option<fn(u64, &mut Vec<u8>)>,
-) -> Vec<Result<TinyTableAesOutput, TinyTableJobError>> {
+) -> Vec<Result<TinyTableAesOutput, JobError>> {
     run_session(2, |inner| {
         let me = inner.party();
         let (spec, input) = (spec.clone(), inputs[me].clone());
@@ -130,7 +131,10 @@ fn ot_jobs_need_exactly_two_members_and_dealer_jobs_three() {
     });
     for out in outs {
         let err = out.unwrap_err();
-        assert_eq!(err, TinyTableJobError::WrongSessionSize { preprocessing: Preprocessing::Ot, got: 3 });
+        assert_eq!(
+            err,
+            JobError::WrongSessionSize { protocol: "TinyTable", preprocessing: Preprocessing::Ot, got: 3 }
+        );
         assert!(err.to_string().contains("needs 2 session members"), "{err}");
     }
     // Dealer jobs in a two-member session: see tests::sessions_without_a_dealer_are_rejected.
@@ -144,14 +148,14 @@ fn sbox_tables_with_ot_preprocessing_is_not_available() {
         ..aes_spec(1, vec![0], 1, vec![0])
     };
     match s.validate() {
-        Err(TinyTableJobError::NotAvailable(m)) => {
+        Err(JobError::NotAvailable { reason: m, .. }) => {
             assert!(m.contains("'circuit'") && m.contains("'dealer'"), "{m}")
         }
         other => panic!("{other:?}"),
     }
     // Rejected before any communication, also in a two-member session.
     let outs = run_two(&s, [TinyTableAesInput::default(), TinyTableAesInput::default()], None);
-    assert!(outs.iter().all(|o| matches!(o, Err(TinyTableJobError::NotAvailable(_)))));
+    assert!(outs.iter().all(|o| matches!(o, Err(JobError::NotAvailable { .. }))));
     assert_eq!(Preprocessing::from_name("ot"), Some(Preprocessing::Ot));
     assert_eq!(Preprocessing::from_name("dealer").map(Preprocessing::name), Some("dealer"));
     assert_eq!(Preprocessing::from_name("trusted"), None);
@@ -177,7 +181,7 @@ fn tampered_preprocessing_message_fails_the_honest_party_with_a_typed_error() {
     };
     let outs = run_two(&s, shared_key_inputs(), Some(flip));
     match &outs[1] {
-        Err(e @ TinyTableJobError::Protocol(TinyTableError::Preprocessing { party: 1, .. })) => {
+        Err(e @ JobError::TinyTable(TinyTableError::Preprocessing { party: 1, .. })) => {
             // Message 3 carries OT-extension columns: the receiver's correlation check fails.
             let check = e.failed_check().unwrap_or_else(|| panic!("a named check: {e}"));
             assert!(check.starts_with("OT preprocessing check"), "{check}");

@@ -89,6 +89,7 @@ mod mult;
 pub mod online;
 pub mod params;
 pub mod prep;
+pub mod prep_codec;
 
 #[cfg(test)]
 mod tests;

@@ -31,6 +31,11 @@ impl CodeChoice {
         }
     }
 
+    /// The code called `name` (see [`Self::name`]).
+    pub fn from_name(name: &str) -> Option<CodeChoice> {
+        Self::ALL.into_iter().find(|c| c.name() == name)
+    }
+
     /// The code pair `(C, C*)`, built once per process.
     pub fn code(self) -> &'static MiniMacCode {
         static CODES: [OnceLock<MiniMacCode>; 2] = [OnceLock::new(), OnceLock::new()];

@@ -1,0 +1,275 @@
+//! The one joint-AES job of every protocol: [`AesSpec`] (the protocol and its options as one tagged
+//! field [`AesProtocol`], then the roles, block count, key size and direction every protocol
+//! shares), [`AesInput`], [`AesOutput`] and [`run_aes`], which validates the spec once and hands it
+//! to the protocol's runner.
+//!
+//! Roles: the key is the XOR of the shares of `key_holders` (one holder = the key itself), the
+//! plaintext comes from `plaintext_owner`, the ciphertext goes to `reveal_to`. What a protocol
+//! supports of these (member count, key sizes, decryption, who may learn outputs) is checked by
+//! [`AesSpec::validate`] before any communication, with [`JobError::NotAvailable`] naming the
+//! option to change.
+//!
+//! Statistics have one meaning for every protocol: `stats` is the whole job, `online_stats` the
+//! input-dependent core its paper counts (MAESTRO: the AES rounds, as its Table 1 does; TinyTable
+//! and MiniMac: inputs, AND layers and output opening), `preprocessing_stats` the making of
+//! input-independent material (MAESTRO: the S-box preprocessing; TinyTable and MiniMac: OT and
+//! Fig. 8, or the dealing, with spec agreement).
+
+use super::maestro_aes::{self, AesJobSpec, Direction, SboxVariant};
+use super::minimac as minimac_job;
+use super::tinytable::aes::{AesPath, TinyTableAesSpec};
+use super::tinytable::{self, MacBits};
+use super::{JobError, Preprocessing, Security};
+use crate::aes::KeySize;
+use crate::net::{NetStats, Network, PartyId};
+use crate::proto::minimac::CodeChoice;
+use rand_core::{CryptoRng, RngCore};
+
+/// The protocol of a job and its options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AesProtocol {
+    /// Three-party MAESTRO (honest majority), any S-box variant of its Table 1.
+    Maestro {
+        /// The S-box evaluation.
+        variant: SboxVariant,
+        /// Semi-honest, or malicious with abort.
+        security: Security,
+    },
+    /// Two-party TinyTable (dishonest majority), AES-128 encryption.
+    TinyTable {
+        /// Boolean circuit or S-box tables.
+        path: AesPath,
+        /// Over OT between the two parties, or a trusted dealer as member 2.
+        preprocessing: Preprocessing,
+        /// Semi-honest, or malicious with abort.
+        security: Security,
+        /// MAC width under malicious security.
+        mac_bits: MacBits,
+    },
+    /// Two-party MiniMac (dishonest majority, malicious with abort), AES-128 encryption over the
+    /// boolean circuit, many blocks per codeword batch.
+    MiniMac {
+        /// The Reed-Solomon code.
+        code: CodeChoice,
+        /// Where the triples come from (only the trusted dealer today).
+        preprocessing: Preprocessing,
+    },
+}
+
+impl AesProtocol {
+    /// `maestro`, `tinytable` or `minimac` (the SDK's names).
+    pub fn name(&self) -> &'static str {
+        match self {
+            AesProtocol::Maestro { .. } => "maestro",
+            AesProtocol::TinyTable { .. } => "tinytable",
+            AesProtocol::MiniMac { .. } => "minimac",
+        }
+    }
+
+    /// The security level the protocol runs at.
+    pub fn security(&self) -> Security {
+        match *self {
+            AesProtocol::Maestro { security, .. } | AesProtocol::TinyTable { security, .. } => security,
+            AesProtocol::MiniMac { .. } => Security::Malicious,
+        }
+    }
+
+    /// Session members the protocol needs.
+    pub fn members(&self) -> usize {
+        match *self {
+            AesProtocol::Maestro { .. } => 3,
+            AesProtocol::TinyTable { preprocessing, .. } | AesProtocol::MiniMac { preprocessing, .. } => {
+                preprocessing.members()
+            }
+        }
+    }
+
+    /// Parties that hold inputs or learn outputs (0..computing).
+    pub fn computing_parties(&self) -> usize {
+        match self {
+            AesProtocol::Maestro { .. } => 3,
+            _ => 2,
+        }
+    }
+}
+
+/// What all members agree to compute.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AesSpec {
+    /// The protocol and its options.
+    pub protocol: AesProtocol,
+    /// Encrypt or decrypt the blocks (decryption: MAESTRO only).
+    pub direction: Direction,
+    /// AES-128, -192 or -256 (MAESTRO; the two-party protocols run AES-128).
+    pub key_size: KeySize,
+    /// Number of 16-byte blocks processed under the key.
+    pub blocks: usize,
+    /// Parties that each input an XOR share of the key (distinct, ascending).
+    pub key_holders: Vec<PartyId>,
+    /// The party that inputs the plaintext.
+    pub plaintext_owner: PartyId,
+    /// Parties that learn the output blocks (ascending).
+    pub reveal_to: Vec<PartyId>,
+}
+
+/// This member's private inputs (only what its roles require; nothing for a dealer).
+#[derive(Clone, Default)]
+pub struct AesInput {
+    /// This party's XOR share of the key, if it is a key holder.
+    pub key_share: Option<Vec<u8>>,
+    /// The plaintext (`16 · blocks` bytes), if this party owns it.
+    pub plaintext: Option<Vec<u8>>,
+}
+
+impl core::fmt::Debug for AesInput {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        // Inputs are secrets: show only which ones are present.
+        f.debug_struct("AesInput")
+            .field("key_share", &self.key_share.as_ref().map(|_| "<secret>"))
+            .field("plaintext", &self.plaintext.as_ref().map(|_| "<secret>"))
+            .finish()
+    }
+}
+
+impl AesInput {
+    /// Checks the inputs of member `me` against its roles: a key share of `key_bytes` bytes exactly
+    /// at the key holders, `16 · blocks` bytes of plaintext exactly at the plaintext owner.
+    pub(crate) fn check(
+        &self,
+        me: PartyId,
+        key_holders: &[PartyId],
+        plaintext_owner: PartyId,
+        key_bytes: usize,
+        blocks: usize,
+    ) -> Result<(), JobError> {
+        let bad = |reason: String| Err(JobError::InvalidInput { party: me, reason });
+        match (&self.key_share, key_holders.contains(&me)) {
+            (Some(k), true) if k.len() != key_bytes => {
+                return bad(format!("key share has {} bytes, expected {key_bytes}", k.len()))
+            }
+            (None, true) => return bad("this party is a key holder but supplied no key share".into()),
+            (Some(_), false) => return bad("this member is not a key holder but supplied a key share".into()),
+            _ => {}
+        }
+        match (&self.plaintext, plaintext_owner == me) {
+            (Some(p), true) if p.len() != 16 * blocks => {
+                bad(format!("plaintext has {} bytes, expected {} ({blocks} blocks)", p.len(), 16 * blocks))
+            }
+            (None, true) => bad("this party owns the plaintext but supplied none".into()),
+            (Some(_), false) => bad("this member does not own the plaintext but supplied one".into()),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// What this member learns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AesOutput {
+    /// The output blocks if this member is in `reveal_to`, else `None`.
+    pub ciphertext: Option<Vec<u8>>,
+    /// This member's protocol communication for the whole job.
+    pub stats: NetStats,
+    /// The input-dependent part (see the module docs; zero at a dealer).
+    pub online_stats: NetStats,
+    /// The making of input-independent material (see the module docs).
+    pub preprocessing_stats: NetStats,
+}
+
+/// Milestones of a job, reported to the observer of [`run_aes_observed`] (e.g. to time phases
+/// natively; the job itself never reads a clock). Protocols whose online phase is not a separate
+/// step of the job (TinyTable) report none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JobPhase {
+    /// Spec agreement, setup and preprocessing are done; the online phase starts.
+    OnlineStarts,
+}
+
+impl AesSpec {
+    /// Checks the spec, including that its protocol supports the requested options.
+    pub fn validate(&self) -> Result<(), JobError> {
+        match self.protocol {
+            AesProtocol::Maestro { .. } => self.maestro()?.validate(),
+            AesProtocol::TinyTable { .. } => self.tinytable()?.validate(),
+            AesProtocol::MiniMac { .. } => minimac_job::validate_aes(self),
+        }
+    }
+
+    /// The two-party protocols' common limits: AES-128 encryption.
+    pub(crate) fn check_two_party_aes(&self) -> Result<(), JobError> {
+        let name = self.protocol.name();
+        if self.direction != Direction::Encrypt {
+            return Err(JobError::not_available(
+                "direction",
+                format!("{name} runs AES encryption only; use protocol 'maestro' to decrypt"),
+            ));
+        }
+        if self.key_size != KeySize::Aes128 {
+            return Err(JobError::not_available("keyBits", format!("{name} runs AES-128 only")));
+        }
+        Ok(())
+    }
+
+    fn maestro(&self) -> Result<AesJobSpec, JobError> {
+        let AesProtocol::Maestro { variant, security } = self.protocol else {
+            return Err(JobError::Internal("not a MAESTRO spec"));
+        };
+        Ok(AesJobSpec {
+            variant,
+            security,
+            direction: self.direction,
+            key_size: self.key_size,
+            blocks: self.blocks,
+            key_holders: self.key_holders.clone(),
+            plaintext_owner: self.plaintext_owner,
+            reveal_to: self.reveal_to.clone(),
+        })
+    }
+
+    fn tinytable(&self) -> Result<TinyTableAesSpec, JobError> {
+        let AesProtocol::TinyTable { path, preprocessing, security, mac_bits } = self.protocol else {
+            return Err(JobError::Internal("not a TinyTable spec"));
+        };
+        self.check_two_party_aes()?;
+        Ok(TinyTableAesSpec {
+            path,
+            preprocessing,
+            security,
+            mac_bits,
+            blocks: self.blocks,
+            key_holders: self.key_holders.clone(),
+            plaintext_owner: self.plaintext_owner,
+            reveal_to: self.reveal_to.clone(),
+        })
+    }
+}
+
+/// Runs the AES job as this member; every member calls it with the same spec. `rng` supplies this
+/// member's protocol randomness (PRSS seeds, OT, MAC-check coins, or a dealer's material).
+pub async fn run_aes<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    spec: &AesSpec,
+    input: AesInput,
+    rng: &mut R,
+) -> Result<AesOutput, JobError> {
+    run_aes_observed(net, spec, input, rng, |_| {}).await
+}
+
+/// [`run_aes`], calling `observe` at each [`JobPhase`] milestone.
+pub async fn run_aes_observed<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    spec: &AesSpec,
+    input: AesInput,
+    rng: &mut R,
+    observe: impl FnMut(JobPhase),
+) -> Result<AesOutput, JobError> {
+    spec.validate()?;
+    match spec.protocol {
+        AesProtocol::Maestro { .. } => {
+            maestro_aes::run_observed(net, &spec.maestro()?, input, rng, observe).await
+        }
+        // TinyTable's online phase follows its preprocessing inside one call; it reports no
+        // milestone.
+        AesProtocol::TinyTable { .. } => tinytable::aes::run(net, &spec.tinytable()?, input, rng).await,
+        AesProtocol::MiniMac { .. } => minimac_job::run_aes(net, spec, input, rng, observe).await,
+    }
+}

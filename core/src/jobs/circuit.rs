@@ -1,0 +1,194 @@
+//! The one circuit job of every two-party protocol: [`CircuitSpec`] (the protocol and its options
+//! as one tagged field [`CircuitProtocol`], then the circuit, who owns each input value, who learns
+//! each output value, and how many instances run at once), [`CircuitInput`], [`CircuitOutput`] and
+//! [`run_circuit`], which validates the spec and this member's inputs once and hands them to the
+//! protocol's runner. Statistics mean what they mean for the AES job ([`super::AesOutput`]).
+
+use super::minimac as minimac_job;
+use super::tinytable::circuit::CircuitJobSpec;
+use super::tinytable::{self, MacBits};
+use super::{JobError, Preprocessing, Security};
+use crate::circuit::Circuit;
+use crate::net::{NetStats, Network, PartyId};
+use crate::proto::minimac::CodeChoice;
+use crate::proto::tinytable::circuit::online::Outputs;
+use crate::proto::tinytable::IoSpec;
+use rand_core::{CryptoRng, RngCore};
+
+/// The protocol of a circuit job and its options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CircuitProtocol {
+    /// Two-party TinyTable.
+    TinyTable {
+        /// Over OT between the two parties, or a trusted dealer as member 2.
+        preprocessing: Preprocessing,
+        /// Semi-honest, or malicious with abort.
+        security: Security,
+        /// MAC width under malicious security.
+        mac_bits: MacBits,
+    },
+    /// Two-party MiniMac (malicious with abort); outputs go to both parties.
+    MiniMac {
+        /// The Reed-Solomon code.
+        code: CodeChoice,
+        /// Where the triples come from (only the trusted dealer today).
+        preprocessing: Preprocessing,
+    },
+}
+
+impl CircuitProtocol {
+    /// `tinytable` or `minimac` (the SDK's names).
+    pub fn name(&self) -> &'static str {
+        match self {
+            CircuitProtocol::TinyTable { .. } => "tinytable",
+            CircuitProtocol::MiniMac { .. } => "minimac",
+        }
+    }
+
+    /// Where the material comes from (it decides the session size).
+    pub fn preprocessing(&self) -> Preprocessing {
+        match *self {
+            CircuitProtocol::TinyTable { preprocessing, .. }
+            | CircuitProtocol::MiniMac { preprocessing, .. } => preprocessing,
+        }
+    }
+
+    /// The security level the protocol runs at.
+    pub fn security(&self) -> Security {
+        match *self {
+            CircuitProtocol::TinyTable { security, .. } => security,
+            CircuitProtocol::MiniMac { .. } => Security::Malicious,
+        }
+    }
+}
+
+/// What the session members agree to compute.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CircuitSpec {
+    /// The protocol and its options.
+    pub protocol: CircuitProtocol,
+    /// The circuit (agreement compares the SHA-256 of its Bristol text).
+    pub circuit: Circuit,
+    /// Owner (0 or 1) of each input value and recipients of each output value.
+    pub io: IoSpec,
+    /// Number of independent evaluations.
+    pub instances: usize,
+}
+
+/// This member's private inputs: per instance, the values it owns in circuit order, each as its
+/// bits (wire order, as in the Bristol file). Empty at a dealer.
+#[derive(Clone, Default)]
+pub struct CircuitInput {
+    /// `values[i][k]` is the `k`-th owned input value of instance `i`.
+    pub values: Vec<Vec<Vec<bool>>>,
+}
+
+impl core::fmt::Debug for CircuitInput {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        // Inputs are secrets: show only their shape.
+        f.debug_struct("CircuitInput").field("instances", &self.values.len()).finish()
+    }
+}
+
+/// What one member learns from a job over a batch of instances.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CircuitOutput {
+    /// Per instance, per output value: its bits if revealed to this member (a dealer gets an empty
+    /// list).
+    pub outputs: Vec<Outputs>,
+    /// This member's communication for the whole job.
+    pub stats: NetStats,
+    /// The online phase alone (zero at a dealer).
+    pub online_stats: NetStats,
+    /// Agreement and preprocessing: `stats` minus the online phase.
+    pub preprocessing_stats: NetStats,
+}
+
+impl CircuitOutput {
+    /// The output of a job whose whole communication was `stats`, `online_stats` of it online.
+    pub(crate) fn new(outputs: Vec<Outputs>, stats: NetStats, online_stats: NetStats) -> Self {
+        CircuitOutput { outputs, stats, online_stats, preprocessing_stats: stats.since(&online_stats) }
+    }
+}
+
+impl CircuitInput {
+    /// Checks the inputs of member `me` (`dealer`: a member without inputs) against the circuit
+    /// and the owners of its input values.
+    pub(crate) fn check(
+        &self,
+        me: PartyId,
+        dealer: bool,
+        circuit: &Circuit,
+        io: &IoSpec,
+        instances: usize,
+    ) -> Result<(), JobError> {
+        let bad = |reason: String| Err(JobError::InvalidInput { party: me, reason });
+        if dealer {
+            return if self.values.is_empty() { Ok(()) } else { bad("the dealer has no inputs".into()) };
+        }
+        if self.values.len() != instances {
+            return bad(format!("{} input sets for {instances} instances", self.values.len()));
+        }
+        let owned: Vec<usize> = (0..io.input_owners.len()).filter(|&v| io.input_owners[v] == me).collect();
+        for (instance, values) in self.values.iter().enumerate() {
+            if values.len() != owned.len() {
+                return bad(format!(
+                    "instance {instance}: {} input values supplied, party {me} owns {}",
+                    values.len(),
+                    owned.len()
+                ));
+            }
+            for (&value, bits) in owned.iter().zip(values) {
+                let width = circuit.input_widths()[value] as usize;
+                if bits.len() != width {
+                    return bad(format!(
+                        "instance {instance}: input value {value} has {} bits, the circuit expects {width}",
+                        bits.len()
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl CircuitSpec {
+    /// Checks the spec: instance count, owners and recipients against the circuit, and what the
+    /// protocol supports.
+    pub fn validate(&self) -> Result<(), JobError> {
+        match self.protocol {
+            CircuitProtocol::TinyTable { .. } => self.tinytable()?.validate(),
+            CircuitProtocol::MiniMac { .. } => minimac_job::validate_circuit(self),
+        }
+    }
+
+    fn tinytable(&self) -> Result<CircuitJobSpec, JobError> {
+        let CircuitProtocol::TinyTable { preprocessing, security, mac_bits } = self.protocol else {
+            return Err(JobError::Internal("not a TinyTable spec"));
+        };
+        Ok(CircuitJobSpec {
+            preprocessing,
+            security,
+            mac_bits,
+            circuit: self.circuit.clone(),
+            io: self.io.clone(),
+            instances: self.instances,
+        })
+    }
+}
+
+/// Runs the circuit job as this member; every member calls it with the same spec.
+pub async fn run_circuit<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    spec: &CircuitSpec,
+    input: CircuitInput,
+    rng: &mut R,
+) -> Result<CircuitOutput, JobError> {
+    spec.validate()?;
+    match spec.protocol {
+        CircuitProtocol::TinyTable { .. } => {
+            tinytable::circuit::run(net, &spec.tinytable()?, input, rng).await
+        }
+        CircuitProtocol::MiniMac { .. } => minimac_job::run_circuit(net, spec, input, rng).await,
+    }
+}

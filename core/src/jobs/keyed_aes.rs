@@ -1,0 +1,90 @@
+//! AES-128 as a boolean circuit for the two-party protocols' AES jobs (TinyTable's circuit path,
+//! MiniMac): the project's AES-128 circuit ([`crate::circuit::aes_gen`], key schedule inside)
+//! preceded by free XOR gates that combine the key holders' shares, so that nobody ever holds the
+//! key; the per-instance inputs of one member, and the ciphertext from the opened outputs. One
+//! circuit instance per block.
+
+use super::{AesInput, JobError};
+use crate::circuit::aes_bristol::{output_bytes, value_bits};
+use crate::circuit::{aes_gen, Circuit, Gate, LinearGate};
+use crate::proto::tinytable::circuit::online::Outputs;
+use std::sync::OnceLock;
+
+/// This member's owned input values per block, in circuit order: its key share (if it holds one),
+/// then its plaintext block (if it owns the plaintext). The caller checked the input's shape.
+pub(crate) fn instance_inputs(input: &AesInput, blocks: usize) -> Vec<Vec<Vec<bool>>> {
+    let key_bits = input.key_share.as_deref().map(value_bits);
+    (0..blocks)
+        .map(|block| {
+            let mut values: Vec<Vec<bool>> = key_bits.iter().cloned().collect();
+            if let Some(p) = &input.plaintext {
+                values.push(value_bits(&p[16 * block..16 * (block + 1)]));
+            }
+            values
+        })
+        .collect()
+}
+
+/// The ciphertext from the outputs of every block's instance, if every block's 128-bit output was
+/// revealed to this member.
+pub(crate) fn ciphertext(outputs: &[Outputs]) -> Option<Vec<u8>> {
+    let mut ciphertext = Vec::with_capacity(16 * outputs.len());
+    for values in outputs {
+        ciphertext.extend(output_bytes(values.first()?.as_ref()?)?);
+    }
+    (!outputs.is_empty()).then_some(ciphertext)
+}
+
+/// [`keyed_aes128`] for one or two key holders, built once per process (building and checking
+/// the 31 512-wire circuit costs more than a one-block online phase).
+pub fn cached(holders: usize) -> Result<Circuit, JobError> {
+    static CIRCUITS: [OnceLock<Result<Circuit, JobError>>; 2] = [OnceLock::new(), OnceLock::new()];
+    match CIRCUITS.get(holders.wrapping_sub(1)) {
+        Some(cell) => cell.get_or_init(|| keyed_aes128(holders)).clone(),
+        None => keyed_aes128(holders),
+    }
+}
+
+/// AES-128 whose key is the XOR of `holders` 128-bit input values (1 or 2), followed by the
+/// plaintext value: the generated circuit with its key wires rewired to free XOR gates.
+pub fn keyed_aes128(holders: usize) -> Result<Circuit, JobError> {
+    let aes = aes_gen::aes128_circuit().map_err(|e| JobError::InvalidSpec(e.to_string()))?;
+    if holders <= 1 {
+        return Ok(aes);
+    }
+    // New wires: the key shares and the plaintext, then the XOR chain's outputs, then AES's own
+    // non-input wires shifted (AES's outputs stay last, as Bristol requires).
+    let shares_end = 128 * holders as u32;
+    let xor_outputs = 128 * (holders as u32 - 1);
+    let first_xor = shares_end + 128;
+    let shift = first_xor + xor_outputs - 256;
+    let key_wire = first_xor + xor_outputs - 128;
+    let map = |w: u32| match w {
+        0..128 => key_wire + w,
+        128..256 => shares_end + (w - 128),
+        _ => w + shift,
+    };
+    let mut gates = Vec::with_capacity(aes.gates().count() + xor_outputs as usize);
+    for bit in 0..128 {
+        gates.push(Gate::Linear(LinearGate::Xor { a: bit, b: 128 + bit, out: first_xor + bit }));
+    }
+    for k in 2..holders as u32 {
+        for bit in 0..128 {
+            let previous = first_xor + 128 * (k - 2) + bit;
+            gates.push(Gate::Linear(LinearGate::Xor { a: previous, b: 128 * k + bit, out: previous + 128 }));
+        }
+    }
+    gates.extend(aes.gates().map(|gate| match gate {
+        Gate::And(g) => Gate::And(crate::circuit::AndGate { a: map(g.a), b: map(g.b), out: map(g.out) }),
+        Gate::Linear(g) => Gate::Linear(match g {
+            LinearGate::Xor { a, b, out } => LinearGate::Xor { a: map(a), b: map(b), out: map(out) },
+            LinearGate::Inv { a, out } => LinearGate::Inv { a: map(a), out: map(out) },
+            LinearGate::Copy { a, out } => LinearGate::Copy { a: map(a), out: map(out) },
+            LinearGate::Const { value, out } => LinearGate::Const { value, out: map(out) },
+        }),
+    }));
+    let mut input_widths = vec![128; holders];
+    input_widths.push(128);
+    Circuit::new(aes.num_wires() as u32 + shift, input_widths, vec![128], gates)
+        .map_err(|e| JobError::InvalidSpec(e.to_string()))
+}

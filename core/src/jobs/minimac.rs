@@ -1,0 +1,269 @@
+//! MiniMac's runner for the shared AES and circuit jobs ([`crate::proto::minimac`], the
+//! Damgård–Lauritsen–Toft implementation study of MiniMac): parties 0 and 1 compute, malicious
+//! with abort; outputs go to both parties.
+//!
+//! # Trust model (read this before using these jobs)
+//!
+//! MiniMac's online phase is secure against a malicious party (every opened value is checked by
+//! the batched codeword and MAC checks before any output is opened). Its triples in `C*` come
+//! from [`Preprocessing::Dealer`] only: **member 2 is a TRUSTED DEALER** that makes both parties'
+//! material with [`TrustedDealer`] (it knows the MAC key and every triple), sends each party its
+//! share over that pair's encrypted channel ([`prep_codec`]), and takes no further part. Privacy
+//! and integrity hold only if the dealer follows the protocol and colludes with neither party.
+//! [`Preprocessing::Ot`] is [`JobError::NotAvailable`] until MiniMac's OT-based provider exists.
+//!
+//! # Steps
+//! 1. Spec agreement ([`super::agreement`]) on the encoded spec (circuit jobs: including the
+//!    SHA-256 of the Bristol text).
+//! 2. For each batch of at most `8·k` instances (960 with the (256, 120) code, 680 with
+//!    (255, 85)): the dealer deals and sends the batch's material; the parties decode it and
+//!    evaluate the batch ([`evaluate`], all AND gates of a layer in one round).
+//!
+//! AES runs the key-shared AES-128 circuit of [`super::keyed_aes`], one instance per block.
+
+use super::agreement::agree_on_spec;
+use super::keyed_aes;
+use super::view::TwoPartyView;
+use super::{
+    AesInput, AesOutput, AesSpec, CircuitInput, CircuitOutput, CircuitProtocol, CircuitSpec, JobError,
+    JobPhase, Preprocessing, DEALER,
+};
+use crate::circuit::Circuit;
+use crate::jobs::AesProtocol;
+use crate::net::{NetStats, Network, PartyId};
+use crate::proto::minimac::{evaluate, prep_codec, CodeChoice, Options, PrepRequest, TrustedDealer};
+use crate::proto::tinytable::circuit::online::Outputs;
+use crate::proto::tinytable::{IoSpec, Reveal};
+use rand_core::{CryptoRng, RngCore};
+use sha2::{Digest, Sha256};
+
+const PROTOCOL: &str = "MiniMac";
+
+/// The two-party limits every MiniMac job shares: dealer preprocessing, parties 0 and 1.
+fn check_preprocessing(preprocessing: Preprocessing) -> Result<(), JobError> {
+    if preprocessing == Preprocessing::Ot {
+        return Err(JobError::not_available(
+            "preprocessing",
+            "MiniMac has no OT-based preprocessing yet: use preprocessing 'dealer' (a trusted dealer \
+             in slot 2 of a three-member session)",
+        ));
+    }
+    Ok(())
+}
+
+fn check_parties(field: &str, parties: &[PartyId]) -> Result<(), JobError> {
+    match parties.iter().find(|&&p| p > 1) {
+        Some(p) => Err(JobError::InvalidSpec(format!(
+            "{field} names party {p}, but the computing parties are 0 and 1"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Checks an AES spec whose protocol is MiniMac.
+pub(crate) fn validate_aes(spec: &AesSpec) -> Result<(), JobError> {
+    let AesProtocol::MiniMac { preprocessing, .. } = spec.protocol else {
+        return Err(JobError::Internal("not a MiniMac spec"));
+    };
+    check_preprocessing(preprocessing)?;
+    spec.check_two_party_aes()?;
+    if spec.blocks == 0 {
+        return Err(JobError::InvalidSpec("blocks must be at least 1".into()));
+    }
+    if spec.key_holders.is_empty() || !spec.key_holders.windows(2).all(|w| w[0] < w[1]) {
+        return Err(JobError::InvalidSpec(format!(
+            "key_holders must name party 0, party 1 or both, ascending: {:?}",
+            spec.key_holders
+        )));
+    }
+    check_parties("key_holders", &spec.key_holders)?;
+    check_parties("plaintext_owner", &[spec.plaintext_owner])?;
+    if spec.reveal_to != [0, 1] {
+        return Err(JobError::not_available(
+            "reveal",
+            "MiniMac opens every output to both parties: reveal must be [0, 1]",
+        ));
+    }
+    Ok(())
+}
+
+/// Checks a circuit spec whose protocol is MiniMac.
+pub(crate) fn validate_circuit(spec: &CircuitSpec) -> Result<(), JobError> {
+    check_preprocessing(spec.protocol.preprocessing())?;
+    if spec.instances == 0 {
+        return Err(JobError::InvalidSpec("instances must be at least 1".into()));
+    }
+    spec.io.check(&spec.circuit).map_err(|e| JobError::InvalidSpec(e.to_string()))?;
+    if spec.io.reveal.iter().any(|r| *r != Reveal::Both) {
+        return Err(JobError::not_available(
+            "reveal",
+            "MiniMac opens every output to both parties: reveal every output value to 'both'",
+        ));
+    }
+    Ok(())
+}
+
+fn code_of(protocol: CircuitProtocol) -> CodeChoice {
+    match protocol {
+        CircuitProtocol::MiniMac { code, .. } => code,
+        CircuitProtocol::TinyTable { .. } => CodeChoice::DEFAULT,
+    }
+}
+
+fn code_index(code: CodeChoice) -> u8 {
+    CodeChoice::ALL.iter().position(|&c| c == code).unwrap_or(0) as u8
+}
+
+/// Runs a validated AES spec whose protocol is MiniMac.
+pub(crate) async fn run_aes<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    spec: &AesSpec,
+    input: AesInput,
+    rng: &mut R,
+    observe: impl FnMut(JobPhase),
+) -> Result<AesOutput, JobError> {
+    let AesProtocol::MiniMac { code, preprocessing } = spec.protocol else {
+        return Err(JobError::Internal("not a MiniMac spec"));
+    };
+    check_members(net, preprocessing)?;
+    let me = net.party();
+    input.check(me, &spec.key_holders, spec.plaintext_owner, 16, spec.blocks)?;
+    let mut agreed = b"chorus/minimac-aes/v1".to_vec();
+    agreed.extend_from_slice(&[code_index(code), spec.plaintext_owner as u8]);
+    agreed.extend_from_slice(&(spec.blocks as u64).to_be_bytes());
+    agreed.push(spec.key_holders.len() as u8);
+    agreed.extend(spec.key_holders.iter().map(|&p| p as u8));
+    let circuit = keyed_aes::cached(spec.key_holders.len())?;
+    let mut owners = spec.key_holders.clone();
+    owners.push(spec.plaintext_owner);
+    let inputs = if preprocessing.is_dealer(me) {
+        Vec::new()
+    } else {
+        keyed_aes::instance_inputs(&input, spec.blocks)
+    };
+    let start = net.stats();
+    agree_on_spec(net, &agreed).await?;
+    let (outputs, online_stats) =
+        run_batches(net, code, &circuit, &owners, spec.blocks, &inputs, rng, observe).await?;
+    let stats = net.stats().since(&start);
+    Ok(AesOutput {
+        ciphertext: keyed_aes::ciphertext(&outputs),
+        stats,
+        online_stats,
+        preprocessing_stats: stats.since(&online_stats),
+    })
+}
+
+/// Runs a validated circuit spec whose protocol is MiniMac.
+pub(crate) async fn run_circuit<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    spec: &CircuitSpec,
+    input: CircuitInput,
+    rng: &mut R,
+) -> Result<CircuitOutput, JobError> {
+    let preprocessing = spec.protocol.preprocessing();
+    check_members(net, preprocessing)?;
+    let me = net.party();
+    input.check(me, preprocessing.is_dealer(me), &spec.circuit, &spec.io, spec.instances)?;
+    let code = code_of(spec.protocol);
+    let start = net.stats();
+    agree_on_spec(net, &encode_circuit_spec(code, &spec.circuit, &spec.io, spec.instances)).await?;
+    let (outputs, online_stats) = run_batches(
+        net,
+        code,
+        &spec.circuit,
+        &spec.io.input_owners,
+        spec.instances,
+        &input.values,
+        rng,
+        |_| {},
+    )
+    .await?;
+    Ok(CircuitOutput::new(outputs, net.stats().since(&start), online_stats))
+}
+
+fn check_members<N: Network>(net: &N, preprocessing: Preprocessing) -> Result<(), JobError> {
+    if net.parties() != preprocessing.members() {
+        return Err(JobError::WrongSessionSize { protocol: PROTOCOL, preprocessing, got: net.parties() });
+    }
+    Ok(())
+}
+
+fn encode_circuit_spec(code: CodeChoice, circuit: &Circuit, io: &IoSpec, instances: usize) -> Vec<u8> {
+    let mut out = b"chorus/minimac-circuit/v1".to_vec();
+    out.push(code_index(code));
+    out.extend_from_slice(&Sha256::digest(circuit.to_bristol()));
+    out.extend_from_slice(&(instances as u64).to_be_bytes());
+    out.extend_from_slice(&(io.input_owners.len() as u32).to_be_bytes());
+    out.extend(io.input_owners.iter().map(|&p| p as u8));
+    out
+}
+
+/// Step 2 of the module docs for every batch. Returns the outputs (empty at the dealer) and this
+/// member's online communication.
+#[allow(clippy::too_many_arguments)]
+async fn run_batches<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    code: CodeChoice,
+    circuit: &Circuit,
+    owners: &[PartyId],
+    instances: usize,
+    inputs: &[Vec<Vec<bool>>],
+    rng: &mut R,
+    mut observe: impl FnMut(JobPhase),
+) -> Result<(Vec<Outputs>, NetStats), JobError> {
+    let me = net.party();
+    let request = PrepRequest::for_circuit(code, 2, circuit, owners)?;
+    let capacity = code.code().instances();
+    let mut outputs = Vec::new();
+    let mut online = NetStats::default();
+    let mut done = 0;
+    while done < instances {
+        let batch = capacity.min(instances - done);
+        if me == DEALER {
+            let preps = TrustedDealer::new(&mut *rng).deal(&request)?;
+            for (party, prep) in preps.iter().enumerate() {
+                net.send(party, prep_codec::encode(prep))?;
+            }
+        } else {
+            let bytes = net.recv(DEALER).await?;
+            let prep = prep_codec::decode(&bytes)
+                .map_err(|reason| JobError::BadPreprocessing { party: me, reason })?;
+            if prep.party() != me || prep.code() != code || prep.and_gates() != request.and_gates {
+                return Err(JobError::BadPreprocessing {
+                    party: me,
+                    reason: format!("material {prep:?} does not fit party {me} of this job"),
+                });
+            }
+            if done == 0 {
+                observe(JobPhase::OnlineStarts);
+            }
+            let before = net.stats();
+            let opened = evaluate(
+                &mut TwoPartyView::new(net),
+                circuit,
+                &prep,
+                &inputs[done..done + batch],
+                Options::default(),
+                rng,
+            )
+            .await?;
+            let spent = net.stats().since(&before);
+            online = add(online, spent);
+            outputs
+                .extend(opened.into_iter().map(|values| values.into_iter().map(Some).collect::<Outputs>()));
+        }
+        done += batch;
+    }
+    Ok((outputs, online))
+}
+
+fn add(a: NetStats, b: NetStats) -> NetStats {
+    NetStats {
+        bytes_sent: a.bytes_sent + b.bytes_sent,
+        bytes_received: a.bytes_received + b.bytes_received,
+        messages_sent: a.messages_sent + b.messages_sent,
+        messages_received: a.messages_received + b.messages_received,
+        rounds: a.rounds + b.rounds,
+    }
+}

@@ -1,0 +1,112 @@
+//! A byte encoding of one party's MiniMac material ([`PartyPrep`]), so that a trusted dealer
+//! running as its own session member can send each party its share over that pair's encrypted
+//! channel (the jobs' [`crate::jobs::minimac`] runner). Decoding checks every length against the
+//! code and the header, so a truncated or padded frame is a typed error naming what is wrong,
+//! never a panic.
+//!
+//! Layout (integers big-endian): the tag [`TAG`]; party, parties, code index (one byte each); AND
+//! gates and input wires (`u32` each); `α_p` (`n` bytes); the triples
+//! (`and_gates · 19 · 2n` bytes); the owner of every input wire (one byte each); the input-mask
+//! shares (`2n` bytes per input wire); the owner's masks (`k` bytes per owned input wire).
+
+use super::params::CodeChoice;
+use super::prep::{PartyPrep, TRIPLE_WORDS};
+
+/// The version tag that opens an encoding.
+pub const TAG: &[u8] = b"chorus/minimac/prep/v1";
+
+/// Encodes `prep`.
+pub fn encode(prep: &PartyPrep) -> Vec<u8> {
+    let code_index = CodeChoice::ALL.iter().position(|&c| c == prep.code).unwrap_or(0) as u8;
+    let mut out = Vec::with_capacity(TAG.len() + 11 + prep.stored_bytes() + prep.input_owners.len());
+    out.extend_from_slice(TAG);
+    out.extend_from_slice(&[prep.party as u8, prep.parties as u8, code_index]);
+    out.extend_from_slice(&(prep.and_gates as u32).to_be_bytes());
+    out.extend_from_slice(&(prep.input_owners.len() as u32).to_be_bytes());
+    out.extend_from_slice(&prep.alpha);
+    out.extend_from_slice(&prep.triples);
+    out.extend(prep.input_owners.iter().map(|&p| p as u8));
+    out.extend_from_slice(&prep.input_masks);
+    out.extend_from_slice(&prep.own_masks);
+    out
+}
+
+/// Reads `len` bytes from the front of `rest`.
+fn take<'a>(rest: &mut &'a [u8], len: usize, what: &str) -> Result<&'a [u8], String> {
+    if rest.len() < len {
+        return Err(format!("truncated MiniMac material: {what} needs {len} bytes, {} left", rest.len()));
+    }
+    let (head, tail) = rest.split_at(len);
+    *rest = tail;
+    Ok(head)
+}
+
+/// Decodes one party's material; the message names the first field that does not fit.
+pub fn decode(bytes: &[u8]) -> Result<PartyPrep, String> {
+    let mut rest = bytes;
+    if take(&mut rest, TAG.len(), "the tag")? != TAG {
+        return Err("not MiniMac material (wrong tag)".into());
+    }
+    let head = take(&mut rest, 3, "the header")?;
+    let (party, parties) = (head[0] as usize, head[1] as usize);
+    let code =
+        *CodeChoice::ALL.get(head[2] as usize).ok_or_else(|| format!("unknown code index {}", head[2]))?;
+    if parties < 2 || party >= parties {
+        return Err(format!("party {party} of {parties} is not a MiniMac session"));
+    }
+    let u32_at = |rest: &mut &[u8], what: &str| -> Result<usize, String> {
+        let b = take(rest, 4, what)?;
+        Ok(u32::from_be_bytes([b[0], b[1], b[2], b[3]]) as usize)
+    };
+    let and_gates = u32_at(&mut rest, "the AND-gate count")?;
+    let wires = u32_at(&mut rest, "the input-wire count")?;
+    let (n, k) = (code.code().n(), code.code().k());
+    let alpha = take(&mut rest, n, "the MAC key share")?.to_vec();
+    let triple_bytes = and_gates
+        .checked_mul(TRIPLE_WORDS * 2 * n)
+        .ok_or_else(|| format!("{and_gates} AND gates overflow the material size"))?;
+    let triples = take(&mut rest, triple_bytes, "the triples")?.to_vec();
+    let input_owners: Vec<usize> =
+        take(&mut rest, wires, "the input owners")?.iter().map(|&p| p as usize).collect();
+    if let Some(p) = input_owners.iter().find(|&&p| p >= parties) {
+        return Err(format!("input owner {p} is not one of the {parties} parties"));
+    }
+    let input_masks = take(&mut rest, wires * 2 * n, "the input-mask shares")?.to_vec();
+    let owned = input_owners.iter().filter(|&&p| p == party).count();
+    let own_masks = take(&mut rest, owned * k, "the owned input masks")?.to_vec();
+    if !rest.is_empty() {
+        return Err(format!("{} bytes after the end of the MiniMac material", rest.len()));
+    }
+    Ok(PartyPrep { party, parties, code, alpha, and_gates, triples, input_owners, input_masks, own_masks })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::circuit::testing::random_circuit;
+    use crate::proto::minimac::{PrepRequest, TrustedDealer};
+    use rand_chacha::ChaCha20Rng;
+    use rand_core::SeedableRng;
+
+    #[test]
+    fn material_round_trips_and_bad_frames_are_named() {
+        let mut rng = ChaCha20Rng::seed_from_u64(5);
+        let circuit = random_circuit(&mut rng, 2, 40, 2);
+        let request = PrepRequest::for_circuit(CodeChoice::Rs255_85, 2, &circuit, &[0, 1]).unwrap();
+        let preps = TrustedDealer::new(&mut rng).deal(&request).unwrap();
+        for prep in &preps {
+            let bytes = encode(prep);
+            assert_eq!(&decode(&bytes).unwrap(), prep);
+            let truncated = decode(&bytes[..bytes.len() - 1]).unwrap_err();
+            assert!(truncated.contains("owned input masks"), "{truncated}");
+            let mut padded = bytes.clone();
+            padded.push(0);
+            assert!(decode(&padded).unwrap_err().contains("after the end"));
+            let mut bad_code = bytes.clone();
+            bad_code[TAG.len() + 2] = 9;
+            assert!(decode(&bad_code).unwrap_err().contains("unknown code"));
+            assert!(decode(&bytes[..TAG.len() + 5]).unwrap_err().contains("truncated"));
+        }
+        assert!(decode(b"nonsense").unwrap_err().contains("truncated"));
+    }
+}

@@ -59,6 +59,12 @@ use auth::Contributor;
 pub use auth::ENCODING_SECURITY;
 pub use cope::CHUNK as COPE_CHUNK;
 
+/// tTriples per TinyOT batch: bounds the engine's memory (a batch holds 3·B times this many
+/// authenticated bits). Each batch keeps 40-bit bucketing security on its own; batches of
+/// 2^17..2^20 triples all have bucket size B = 4, so splitting costs only above 2^20 triples,
+/// where one batch could use B = 3 ([`crate::ot::tinyot::bucket_size`]).
+pub const TRIPLE_BATCH: usize = 1 << 18;
+
 /// A deviation of a test attacker inside the provider (material-level cheats that no wire edit
 /// expresses).
 #[cfg(test)]
@@ -142,9 +148,11 @@ impl OtProvider {
             if total.tbits > 0 {
                 tbits = engine.abits(net, total.tbits, &mut rng).await?.iter().map(|b| tiny(b, me)).collect();
             }
-            if total.ttriples > 0 {
-                let triples = engine.and_triples(net, total.ttriples, &mut rng).await?;
-                ttriples = triples.iter().map(|t| t.map(|b| tiny(&b, me))).collect();
+            ttriples.reserve(total.ttriples);
+            while ttriples.len() < total.ttriples {
+                let count = (total.ttriples - ttriples.len()).min(TRIPLE_BATCH);
+                let triples = engine.and_triples(net, count, &mut rng).await?;
+                ttriples.extend(triples.iter().map(|t| t.map(|b| tiny(&b, me))));
             }
         }
 

@@ -282,7 +282,7 @@ fn run_once(
         bytes_per_party: bytes,
         bytes_per_instance: bytes as f64 / instances as f64,
         rounds: outcomes.iter().map(|(_, _, s, _, _)| s.rounds).max().expect("parties"),
-        dealer_ms: is_dealer.then(|| dealer.as_secs_f64() * 1e3),
+        dealer_ms: is_dealer.then_some(dealer.as_secs_f64() * 1e3),
         dealer_bytes_per_party: dealer_bytes,
         dealer_bytes_per_instance: dealer_bytes.map(|b| b as f64 / instances as f64),
         prep_ms,

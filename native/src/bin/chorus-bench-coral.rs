@@ -1,12 +1,16 @@
-//! `chorus-bench-coral`: Coral (RMFE-packed, maliciously secure, **trusted-dealer**
-//! preprocessing) on a Bristol circuit — AES-128 (`circuits/aes_128.txt`) by default — between
-//! local parties over a TCP loopback mesh with Noise channels. One JSON line per batch size:
+//! `chorus-bench-coral`: Coral (RMFE-packed, maliciously secure) on a Bristol circuit — AES-128
+//! (`circuits/aes_128.txt`) by default — between local parties over a TCP loopback mesh with
+//! Noise channels, with **trusted-dealer** (`--prep dealer`, the default) or **two-party
+//! OT-based** (`--prep ot`) preprocessing, or both (`--prep both`). One JSON line per batch size
+//! and provider:
 //!
 //! ```text
 //! {"protocol":"coral","circuit":"aes_128.txt","preprocessing":"trusted-dealer","transport":"tcp",
 //!  "parties":2,"instances":140,"packs":10,"online_ms":…,"us_per_instance":…,"cpu_ms":…,
 //!  "cpu_us_per_instance":…,"bytes_per_party":…,"bytes_per_instance":…,"rounds":…,
-//!  "dealer_ms":…,"dealer_bytes_per_party":…,"dealer_bytes_per_instance":…,"reps":3}
+//!  "dealer_ms":…,"dealer_bytes_per_party":…,"dealer_bytes_per_instance":…,"prep_ms":null,
+//!  "prep_ms_per_instance":null,"prep_bytes_per_party":null,"prep_bytes_per_instance":null,
+//!  "prep_rounds":null,"reps":3}
 //! ```
 //!
 //! - One online run evaluates all `instances` at once (amortized; 14 instances per pack, the last
@@ -18,8 +22,11 @@
 //!   parties); `rounds` likewise.
 //! - `dealer_ms`: the in-process trusted dealer's time to generate every party's material, before
 //!   the timed region; `dealer_bytes_per_party`: the material one party receives and stores
-//!   (value and MAC shares, 6 bytes each). No OT-based preprocessing exists yet, so there is no
-//!   "including preprocessing" communication figure.
+//!   (value and MAC shares, 6 bytes each). Null with `--prep ot`.
+//! - `prep_ms` (`--prep ot` only): the OT-based provider's run (TinyOT bits and triples, COPE,
+//!   checks, Π_rQuintuple) between the two party threads over the same TCP mesh, from a barrier
+//!   until the slower party holds its checked material; `prep_bytes_per_party`: what one party
+//!   sent in it (the maximum over parties), `prep_rounds` likewise. Two parties only.
 //!
 //! Inputs: party 0 owns input value 0 (the AES key), party 1 the others (the plaintext blocks);
 //! outputs go to everybody and are checked against the plain AES (or, for another circuit,
@@ -30,7 +37,10 @@ use chorus_core::aes::Aes;
 use chorus_core::circuit::aes_bristol::{output_bytes, value_bits, value_bytes};
 use chorus_core::circuit::Circuit;
 use chorus_core::net::Network;
-use chorus_core::proto::coral::{circuit_demand, evaluate_circuit, packs, CoralParams, Party, TrustedDealer};
+use chorus_core::proto::coral::{
+    circuit_demand, evaluate_circuit, packs, CoralMaterial, CoralParams, OtProvider, Party, Preprocessing,
+    TrustedDealer,
+};
 use chorus_core::rng::{seeded_rng, session_rng};
 use chorus_native::loopback::{thread_cpu_time, LoopbackMesh};
 use chorus_native::threads::run_party_threads;
@@ -58,6 +68,15 @@ struct Args {
     /// Runs per batch size (fresh material each); the median `online_ms` is printed.
     #[arg(long, default_value_t = 3)]
     reps: usize,
+    /// Preprocessing: `dealer` (trusted dealer), `ot` (two-party OT-based provider) or `both`.
+    #[arg(long, default_value = "dealer")]
+    prep: String,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Prep {
+    Dealer,
+    Ot,
 }
 
 #[derive(Serialize, Clone)]
@@ -76,9 +95,14 @@ struct Line {
     bytes_per_party: u64,
     bytes_per_instance: f64,
     rounds: u64,
-    dealer_ms: f64,
-    dealer_bytes_per_party: usize,
-    dealer_bytes_per_instance: f64,
+    dealer_ms: Option<f64>,
+    dealer_bytes_per_party: Option<usize>,
+    dealer_bytes_per_instance: Option<f64>,
+    prep_ms: Option<f64>,
+    prep_ms_per_instance: Option<f64>,
+    prep_bytes_per_party: Option<u64>,
+    prep_bytes_per_instance: Option<f64>,
+    prep_rounds: Option<u64>,
     reps: usize,
 }
 
@@ -90,20 +114,31 @@ fn run(args: &Args) -> Result<(), String> {
     if args.reps == 0 || args.instances.contains(&0) || args.parties < 2 {
         return Err("--reps and every batch size must be at least 1, --parties at least 2".into());
     }
+    let preps = match args.prep.as_str() {
+        "dealer" => vec![Prep::Dealer],
+        "ot" => vec![Prep::Ot],
+        "both" => vec![Prep::Dealer, Prep::Ot],
+        other => return Err(format!("--prep must be dealer, ot or both, not {other}")),
+    };
+    if preps.contains(&Prep::Ot) && args.parties != 2 {
+        return Err("the OT-based provider runs with exactly 2 parties".into());
+    }
     let text = std::fs::read_to_string(&args.circuit).map_err(|e| format!("{}: {e}", args.circuit))?;
     let circuit = Arc::new(Circuit::parse_bristol(&text).map_err(|e| e.to_string())?);
     let params = Arc::new(CoralParams::new().map_err(|e| e.to_string())?);
     let name = std::path::Path::new(&args.circuit)
         .file_name()
         .map_or(args.circuit.clone(), |n| n.to_string_lossy().into());
-    for &instances in &args.instances {
-        let mut lines = (0..args.reps)
-            .map(|_| run_once(&circuit, &params, &name, args.parties, instances))
-            .collect::<Result<Vec<_>, _>>()?;
-        lines.sort_by(|a, b| a.online_ms.total_cmp(&b.online_ms));
-        let mut line = lines.swap_remove(args.reps / 2);
-        line.reps = args.reps;
-        println!("{}", serde_json::to_string(&line).expect("a bench line serializes"));
+    for &prep in &preps {
+        for &instances in &args.instances {
+            let mut lines = (0..args.reps)
+                .map(|_| run_once(&circuit, &params, &name, args.parties, instances, prep))
+                .collect::<Result<Vec<_>, _>>()?;
+            lines.sort_by(|a, b| a.online_ms.total_cmp(&b.online_ms));
+            let mut line = lines.swap_remove(args.reps / 2);
+            line.reps = args.reps;
+            println!("{}", serde_json::to_string(&line).expect("a bench line serializes"));
+        }
     }
     Ok(())
 }
@@ -118,6 +153,7 @@ fn run_once(
     name: &str,
     parties: usize,
     instances: usize,
+    prep: Prep,
 ) -> Result<Line, String> {
     // Benchmark inputs are not secret: a seeded generator makes them reproducible.
     let mut rng = seeded_rng(instances as u64);
@@ -150,13 +186,20 @@ fn run_once(
     let owners: Vec<usize> = (0..circuit.input_widths().len()).map(|v| usize::from(v > 0)).collect();
     let demand = circuit_demand(circuit, &owners, parties, instances).map_err(|e| e.to_string())?;
     let dealer_started = Instant::now();
-    let materials = TrustedDealer::new(session_rng().map_err(|e| e.to_string())?)
-        .deal(params, parties, &demand)
-        .map_err(|e| e.to_string())?;
+    let materials: Vec<Option<CoralMaterial>> = if prep == Prep::Dealer {
+        TrustedDealer::new(session_rng().map_err(|e| e.to_string())?)
+            .deal(params, parties, &demand)
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .map(Some)
+            .collect()
+    } else {
+        vec![None; parties]
+    };
     let dealer = dealer_started.elapsed();
-    let dealer_bytes = materials[0].stored_bytes();
-    let materials: Arc<Vec<Mutex<Option<_>>>> =
-        Arc::new(materials.into_iter().map(|m| Mutex::new(Some(m))).collect());
+    let dealer_bytes = materials[0].as_ref().map(CoralMaterial::stored_bytes);
+    let materials: Arc<Vec<Mutex<Option<_>>>> = Arc::new(materials.into_iter().map(Mutex::new).collect());
+    let demand = Arc::new(demand);
 
     let mesh = LoopbackMesh::new(parties)?;
     let mut secret = [0u8; 32];
@@ -165,12 +208,26 @@ fn run_once(
     let inputs = Arc::new(inputs);
     let (circuit, params, owners) = (circuit.clone(), params.clone(), Arc::new(owners));
     let results = run_party_threads(parties, move |p| {
-        let (mesh, barrier, materials) = (mesh.clone(), barrier.clone(), materials.clone());
+        let (mesh, barrier, materials, demand) =
+            (mesh.clone(), barrier.clone(), materials.clone(), demand.clone());
         let (inputs, circuit, params, owners) =
             (inputs.clone(), circuit.clone(), params.clone(), owners.clone());
         async move {
             let (mut net, flush) = mesh.connect(p, b"chorus/bench/coral", &secret, TIMEOUT).await?;
-            let material = materials[p].lock().expect("material").take().ok_or("material missing")?;
+            let dealt = materials[p].lock().expect("material").take();
+            // The OT-based provider runs first, timed on its own (None with the dealer).
+            barrier.wait().await;
+            let prep_before = net.stats();
+            let prep_started = Instant::now();
+            let (material, prep_run) = match dealt {
+                Some(m) => (m, None),
+                None => {
+                    let rng = session_rng().map_err(|e| e.to_string())?;
+                    let mut provider = OtProvider::new(params.clone(), rng, b"chorus/bench/coral/ot");
+                    let m = provider.material(&mut net, &demand).await.map_err(|e| e.to_string())?;
+                    (m, Some((prep_started.elapsed(), net.stats().since(&prep_before))))
+                }
+            };
             let mine: Vec<Vec<Vec<bool>>> = inputs
                 .iter()
                 .map(|inst| {
@@ -192,24 +249,28 @@ fn run_once(
             let stats = net.stats().since(&before);
             drop(net);
             flush.finish(Duration::from_secs(10)).await;
-            Ok::<_, String>((out, elapsed, stats, cpu))
+            Ok::<_, String>((out, elapsed, stats, cpu, prep_run))
         }
     });
     let outcomes = results.into_iter().collect::<Result<Vec<_>, _>>()?;
-    for (p, (out, _, _, _)) in outcomes.iter().enumerate() {
+    for (p, (out, _, _, _, _)) in outcomes.iter().enumerate() {
         if out != &expected {
             let first = out.first().and_then(|o| o.first()).and_then(|bits| output_bytes(bits));
             return Err(format!("{instances} instances: party {p} got wrong outputs (first: {first:?})"));
         }
     }
-    let online = outcomes.iter().map(|(_, t, _, _)| *t).max().expect("parties");
+    let online = outcomes.iter().map(|(_, t, _, _, _)| *t).max().expect("parties");
     let online_ms = online.as_secs_f64() * 1e3;
-    let cpu_ms = outcomes.iter().map(|(_, _, _, c)| c.map(|c| c.as_secs_f64() * 1e3)).sum::<Option<f64>>();
-    let bytes = outcomes.iter().map(|(_, _, s, _)| s.bytes_sent).max().expect("parties");
+    let cpu_ms = outcomes.iter().map(|(_, _, _, c, _)| c.map(|c| c.as_secs_f64() * 1e3)).sum::<Option<f64>>();
+    let bytes = outcomes.iter().map(|(_, _, s, _, _)| s.bytes_sent).max().expect("parties");
+    let preps: Vec<_> = outcomes.iter().filter_map(|o| o.4).collect();
+    let prep_ms = preps.iter().map(|(t, _)| t.as_secs_f64() * 1e3).reduce(f64::max);
+    let prep_bytes = preps.iter().map(|(_, s)| s.bytes_sent).max();
+    let is_dealer = prep == Prep::Dealer;
     Ok(Line {
         protocol: "coral",
         circuit: name.to_string(),
-        preprocessing: "trusted-dealer",
+        preprocessing: if is_dealer { "trusted-dealer" } else { "ot" },
         transport: "tcp",
         parties,
         instances,
@@ -220,10 +281,15 @@ fn run_once(
         cpu_us_per_instance: cpu_ms.map(|c| c * 1e3 / instances as f64),
         bytes_per_party: bytes,
         bytes_per_instance: bytes as f64 / instances as f64,
-        rounds: outcomes.iter().map(|(_, _, s, _)| s.rounds).max().expect("parties"),
-        dealer_ms: dealer.as_secs_f64() * 1e3,
+        rounds: outcomes.iter().map(|(_, _, s, _, _)| s.rounds).max().expect("parties"),
+        dealer_ms: is_dealer.then_some(dealer.as_secs_f64() * 1e3),
         dealer_bytes_per_party: dealer_bytes,
-        dealer_bytes_per_instance: dealer_bytes as f64 / instances as f64,
+        dealer_bytes_per_instance: dealer_bytes.map(|b| b as f64 / instances as f64),
+        prep_ms,
+        prep_ms_per_instance: prep_ms.map(|t| t / instances as f64),
+        prep_bytes_per_party: prep_bytes,
+        prep_bytes_per_instance: prep_bytes.map(|b| b as f64 / instances as f64),
+        prep_rounds: preps.iter().map(|(_, s)| s.rounds).max(),
         reps: 1,
     })
 }

@@ -3,6 +3,7 @@
 
 use crate::embed::EmbedError;
 use crate::net::{NetError, PartyId};
+use crate::ot::OtError;
 
 /// The checks of the protocol, named in [`CoralError::CheckFailed`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,6 +23,13 @@ pub enum Check {
     QuintupleSacrifice,
     /// A TinyOT (BDOZ-style, §2.2.1) MAC of an opened bit share is wrong.
     TinyMac,
+    /// The input-authentication check of the OT-based provider (the random-combination MAC
+    /// check of Π_Auth / MASCOT's Π_[[·]] after COPE, Fig. 15–18) failed: a party sent
+    /// inconsistent COPE columns or opened a wrong combination.
+    Authentication,
+    /// The encoding-pair check of the OT-based provider: an opened combination `(d, f)` of
+    /// encoding pairs has τ(d) ≠ f, so some authenticated `τ(r)` was not τ of its `r`.
+    EncodingTau,
 }
 
 impl core::fmt::Display for Check {
@@ -34,6 +42,8 @@ impl core::fmt::Display for Check {
             Check::RConvConsistency => "rConv consistency (psi(w) = TinyOT opening)",
             Check::QuintupleSacrifice => "quintuple sacrifice (tau(e) = d, tau(g) = f)",
             Check::TinyMac => "TinyOT MAC",
+            Check::Authentication => "input authentication (COPE random-combination MAC check)",
+            Check::EncodingTau => "encoding pairs (tau(d) = f)",
         })
     }
 }
@@ -114,6 +124,10 @@ pub enum CoralError {
     /// A network error.
     #[error("network: {0}")]
     Net(#[from] NetError),
+    /// An error of the OT engine under the OT-based provider (a failed KOS15, COPE-setup or
+    /// TinyOT check, a malformed OT message).
+    #[error("OT engine: {0}")]
+    Ot(#[from] OtError),
 }
 
 impl CoralError {

@@ -40,6 +40,12 @@ pub enum Step {
     QuintupleInput = 11,
     /// Quintuple generation: opening of the sacrifice combinations (Fig. 7 step 7).
     QuintupleSacrifice = 12,
+    /// OT-based provider: the COPE columns `u` of one chunk (Fig. 18 via base OTs).
+    CopeColumns = 13,
+    /// OT-based provider: opening of the authentication check combination (Π_Auth).
+    AuthOpen = 14,
+    /// OT-based provider: opening of the encoding-pair check combinations.
+    EncodingOpen = 15,
 }
 
 impl Step {
@@ -58,6 +64,9 @@ impl Step {
             Step::RConvOpen => "rConv opening",
             Step::QuintupleInput => "quintuple input",
             Step::QuintupleSacrifice => "quintuple sacrifice opening",
+            Step::CopeColumns => "COPE columns",
+            Step::AuthOpen => "authentication-check opening",
+            Step::EncodingOpen => "encoding-check opening",
         }
     }
 }

@@ -4,9 +4,9 @@
 //! the material samples it (Fig. 4, 𝓕_prep, played by one honest machine) and hands each party
 //! its shares. Security holds only if the dealer is honest and colludes with nobody; the online
 //! phase's malicious security (against any number of corrupt parties) is relative to that. The
-//! paper's own preprocessing — TinyOT triples from OT and vectorised MFE-based COPE for input
-//! authentication (§4.3.3) — is what [`super::ot::OtProvider`] stands for, and is not
-//! implemented; Π_rQuintuple (Fig. 7) on top of tTriples is ([`super::quintuple`]).
+//! paper's own route — TinyOT triples from OT and COPE for input authentication (§4.3.3) — is
+//! [`super::ot::OtProvider`] (two parties, no trusted party); Π_rQuintuple (Fig. 7) on top of
+//! tTriples serves both ([`super::quintuple`]).
 
 use core::future::Future;
 

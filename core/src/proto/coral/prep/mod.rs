@@ -15,8 +15,8 @@
 //! [`quintuple`]: Π_rQuintuple (Fig. 7), quintuples from tTriples, rConv and sacrificing.
 //!
 //! Providers: [`dealer::TrustedDealer`] (**trusted dealer**, see its trust model) and
-//! [`ot::OtProvider`], the place of the two-party OT-based provider, which is not implemented and
-//! returns [`CoralError::NotAvailable`].
+//! [`ot::OtProvider`], the two-party OT-based provider (malicious security with abort, no trusted
+//! party; a typed [`CoralError::Limit`] for n ≠ 2).
 
 pub mod dealer;
 pub mod ot;

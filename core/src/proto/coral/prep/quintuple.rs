@@ -1,8 +1,7 @@
 //! Π_rQuintuple (§4.2, Fig. 7): quintuples from TinyOT triples, ΠrConv and sacrificing — the
 //! part of the paper's preprocessing that sits above the OT engine. The TinyOT triples and the
-//! input masks it consumes come here from the material (the trusted dealer's tTriples and masks);
-//! an OT-based provider would feed it the triples of the TinyOT engine and MFE-authenticated
-//! masks (§4.3.3) instead.
+//! input masks it consumes come here from the material: the trusted dealer's, or — inside
+//! [`super::ot::OtProvider`] — the TinyOT engine's triples and COPE-authenticated masks (§4.3.3).
 //!
 //! Steps (Fig. 7; s = [`RCONV_SECURITY`], k = 14):
 //! 1. take (s + N)·k tTriples `([[x]]_B, [[y]]_B, [[z]]_B)`;

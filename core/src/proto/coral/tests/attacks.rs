@@ -313,14 +313,3 @@ fn three_parties_one_cheater_is_caught_by_both_honest_parties() {
     assert!(results[2].is_err());
     assert!(!sent[0].contains(&(Step::Output as u8)) && !sent[1].contains(&(Step::Output as u8)));
 }
-
-#[test]
-fn the_ot_provider_is_a_typed_not_available_error() {
-    use crate::proto::coral::prep::{ot::OtProvider, Preprocessing};
-    let results = crate::net::memory::run_session(2, |mut net| async move {
-        OtProvider.material(&mut net, &Demand::empty(2)).await.map(|_| ())
-    });
-    for r in results {
-        assert!(matches!(r, Err(CoralError::NotAvailable(_))));
-    }
-}

@@ -5,6 +5,7 @@ mod attacks;
 mod circuits;
 mod cost;
 mod ops;
+mod ot_provider;
 mod props;
 mod quintuples;
 

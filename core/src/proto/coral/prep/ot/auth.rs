@@ -1,0 +1,152 @@
+//! Authenticated elements from COPE ([`super::cope`]) with their check (Π_Auth of [20] as the
+//! paper uses it in §4.3.3 / App. C, which is MASCOT's Π_[[·]]), and the check of encoding pairs.
+//!
+//! **Sharing from COPE.** Element j has contributions `x_{P,j}` from the parties in its
+//! [`Contributor`] set (both for random shared elements, only the owner for an input mask, whose
+//! other share is the constant 0). With `α = α_0 + α_1`,
+//! `α·x = α_0 x_0 + α_1 x_1 + α_0 x_1 + α_1 x_0`: P's MAC share is `α_P·x_P` plus its COPE output
+//! `t` for its own contribution plus its COPE output `q` for the peer's.
+//!
+//! **Authentication check** ([`Check::Authentication`]): one extra element with contributions from
+//! both parties is appended; after every column has been sent, coins `χ_j ∈ F` are tossed
+//! (commit-and-open, [`coin_toss`]), `y = Σ_j χ_j x_j + x_extra` is opened and the batched SPDZ
+//! MAC check of [`crate::proto::coral::checks`] runs on it. `x_extra` is uniform to the adversary
+//! (the honest party's contribution), so `y` reveals nothing of the x_j. Soundness (MASCOT's proof
+//! of Π_[[·]], reused for vectorised COPEe in the paper's Theorem 9): a receiver that used a
+//! column matrix X not of the form `x·1ᵀ` leaves the honest key holder with
+//! `Σ_i X^i α[i] X_{ij}`; passing needs `Σ_j χ_j (that error − α·e_j)` to be predicted, which, for
+//! coins drawn after the columns, succeeds with probability ≤ 2/|F| = 2^-41 unless the adversary
+//! guessed the α-bits its error depends on — and each guessed bit halves its chance of not
+//! aborting, so leaked key bits and the later forging probability trade off one for one
+//! (MASCOT's selective-failure argument): overall 41-bit statistical security, that of the MAC
+//! layer itself.
+//!
+//! **Encoding pairs** `([[r]], [[τ(r)]])`: each party contributes `r_P` and `τ(r_P)` (τ is
+//! F_2-linear, so `τ(r) = Σ_P τ(r_P)`), but a cheater may authenticate `τ(r_P) + ε`. τ is not
+//! F-linear, so the check combines with **bits**, like Fig. 7 steps 6–8: with s =
+//! [`ENCODING_SECURITY`] extra pairs and public random bit vectors ρ_h (coin toss after the pairs
+//! are authenticated), open `d_h = Σ_j ρ_{h,j} r_j + r_{E+h}` and
+//! `f_h = Σ_j ρ_{h,j} τ(r)_j + τ(r)_{E+h}` and require `τ(d_h) = f_h` ([`Check::EncodingTau`]).
+//! With `ε_j = τ(r)_j − τ(r_j)`, `τ(d_h) − f_h = Σ_j ρ_{h,j} ε_j + ε_{E+h}`; if some ε_j ≠ 0
+//! (j < E) this vanishes with probability ≤ 1/2 for each h independently (flip ρ_{h,j}), so a bad
+//! pair survives with probability ≤ 2^-s — the argument of Theorem 7's proof. `r_{E+h}` is
+//! uniform and used once, so `d_h` reveals nothing; the openings join the MAC log and are
+//! MAC-checked before the material is handed out, so lying about `d_h`, `f_h` is caught there.
+
+use rand_core::RngCore;
+
+use crate::net::{Network, PartyId};
+use crate::proto::coral::checks::coin_toss;
+use crate::proto::coral::error::{Check, CoralError};
+use crate::proto::coral::messages::Step;
+use crate::proto::coral::online::Party;
+use crate::proto::coral::prep::Encoding;
+use crate::proto::coral::share::RShare;
+
+use super::cope::Cope;
+
+/// The statistical security s of the encoding check (2^-40).
+pub const ENCODING_SECURITY: usize = 40;
+
+/// Who contributes to an authenticated element.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Contributor {
+    /// Both parties (a random shared element).
+    Both,
+    /// Only this party (an input mask it knows); the other's share is 0.
+    Only(PartyId),
+}
+
+impl Contributor {
+    fn includes(self, party: PartyId) -> bool {
+        match self {
+            Contributor::Both => true,
+            Contributor::Only(p) => p == party,
+        }
+    }
+}
+
+/// Authenticates elements: `own[j]` is this party's contribution to element j (ignored where it
+/// does not contribute). Runs COPE, then the authentication check.
+///
+/// # Errors
+/// [`CoralError::CheckFailed`] with [`Check::Authentication`] (or a coin-toss / MAC commitment
+/// check) if the peer deviated; malformed frames; network errors.
+pub(crate) async fn authenticate<N: Network>(
+    party: &mut Party,
+    cope: &mut Cope,
+    net: &mut N,
+    kinds: &[Contributor],
+    own: &[u64],
+) -> Result<Vec<RShare>, CoralError> {
+    let (me, peer) = (party.me, 1 - party.me);
+    let params = party.params.clone();
+    let field = *params.field();
+    let mut kinds = kinds.to_vec();
+    kinds.push(Contributor::Both);
+    let mut own = own.to_vec();
+    own.resize(kinds.len() - 1, 0);
+    own.push(field.random(&mut party.rng));
+    let mine: Vec<u64> = kinds.iter().zip(&own).filter(|(k, _)| k.includes(me)).map(|(_, &x)| x).collect();
+    let theirs = kinds.iter().filter(|k| k.includes(peer)).count();
+    let out = cope.extend(&params, &mut party.channel, net, &mine, theirs).await?;
+    let (mut t, mut q) = (out.own.into_iter(), out.peer.into_iter());
+    let alpha = party.material.alpha;
+    let mut shares = Vec::with_capacity(kinds.len());
+    for (&k, &x) in kinds.iter().zip(&own) {
+        let mut s = RShare::default();
+        if k.includes(me) {
+            s.value = x;
+            s.mac = params.mul(alpha, x) ^ t.next().expect("one t per own element");
+        }
+        if k.includes(peer) {
+            s.mac ^= q.next().expect("one q per peer element");
+        }
+        shares.push(s);
+    }
+    let extra = shares.pop().expect("the extra element");
+    let mut coins = coin_toss(&mut party.channel, net, &mut party.rng).await?;
+    let y = shares.iter().fold(extra, |acc, s| acc + s.scale(&params, field.random(&mut coins)));
+    party.open(net, Step::AuthOpen, &[y]).await?;
+    party.check(net).await.map_err(|e| match e {
+        CoralError::CheckFailed { check: Check::Mac } => CoralError::failed(Check::Authentication),
+        e => e,
+    })?;
+    Ok(shares)
+}
+
+/// The encoding-pair check on `pairs` (the last [`ENCODING_SECURITY`] are sacrificed). The
+/// openings are logged for the caller's MAC check.
+///
+/// # Errors
+/// [`CoralError::CheckFailed`] with [`Check::EncodingTau`]; coin-toss, frame or network errors.
+pub(crate) async fn check_encodings<N: Network>(
+    party: &mut Party,
+    net: &mut N,
+    pairs: &[Encoding],
+) -> Result<(), CoralError> {
+    let s = ENCODING_SECURITY;
+    let e = pairs.len().saturating_sub(s);
+    if pairs.len() != e + s {
+        return Err(CoralError::BadInput(format!("the encoding check needs at least {s} pairs")));
+    }
+    let mut coins = coin_toss(&mut party.channel, net, &mut party.rng).await?;
+    let mut opens = Vec::with_capacity(2 * s);
+    for h in 0..s {
+        let (mut d, mut f) = (pairs[e + h].r, pairs[e + h].tau_r);
+        for p in &pairs[..e] {
+            if coins.next_u32() & 1 == 1 {
+                d = d + p.r;
+                f = f + p.tau_r;
+            }
+        }
+        opens.extend([d, f]);
+    }
+    let opened = party.open(net, Step::EncodingOpen, &opens).await?;
+    for df in opened.chunks_exact(2) {
+        if party.params.tau_public(df[0]) != df[1] {
+            return Err(CoralError::failed(Check::EncodingTau));
+        }
+    }
+    Ok(())
+}

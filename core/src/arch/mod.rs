@@ -1,7 +1,7 @@
 //! The CPU-specific layer: which instruction-set extensions this machine has (detected once, in
 //! [`cpu`]), the fixed-key AES-NI primitives and register type the table kernels share
-//! ([`aes_ni`], x86-64 only, with the backend choice [`AesBackend`]), the AVX2 nibble-table byte
-//! map ([`nibble_map`]), software prefetch ([`prefetch`]) and the operating-system memory hints
+//! ([`aes_ni`], x86-64 only, with the backend choice `AesBackend`), the AVX2 nibble-table byte
+//! map (`nibble_map`), software prefetch ([`prefetch`]) and the operating-system memory hints
 //! for large buffers ([`memory`]). Field-arithmetic SIMD lives with the fields
 //! ([`crate::field::clmul`], `field::gf256_bulk`, `field::gf64x2`). Protocol code imports no
 //! `core::arch`: it uses these types and functions.
@@ -12,7 +12,7 @@
 //! a fast path against the portable one enumerate backends from [`Cpu::detected`].
 //!
 //! **Why there is one backend enum per kernel family, not one for the crate.** Each family's enum
-//! ([`crate::field::clmul::Backend`], [`crate::field::Gf256Backend`], [`AesBackend`]) lists exactly
+//! ([`crate::field::clmul::Backend`], [`crate::field::Gf256Backend`], `AesBackend`) lists exactly
 //! the implementations that family has, so a kernel's `match` is exhaustive without unreachable
 //! arms, and the tests iterate `available()` of the family they cross-check. A crate-wide enum
 //! would hand the AES kernels a PCLMULQDQ variant (and vice versa) and make the choices of

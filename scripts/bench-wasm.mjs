@@ -6,6 +6,10 @@
  * a warm-up batch. Run after `bash scripts/build-wasm.sh`:
  *
  *   node scripts/bench-wasm.mjs [batch-milliseconds]
+ *   node scripts/bench-wasm.mjs --check    # only the wasm32 kernel self-checks, exit 1 on failure
+ *
+ * Before timing anything it cross-checks the carry-less multiplication backends compiled into the
+ * module (portable and simd128) against the schoolbook product, inside WASM.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +17,16 @@ import { fileURLToPath } from 'node:url';
 const wasmDir = new URL('../ts-sdk/wasm/', import.meta.url);
 const glue = await import(new URL('chorus_wasm.js', wasmDir).href);
 glue.initSync({ module: readFileSync(fileURLToPath(new URL('chorus_wasm_bg.wasm', wasmDir))) });
+
+const checkOnly = process.argv[2] === '--check';
+try {
+  const backends = glue.KernelBench.selfCheck(checkOnly ? 20000 : 2000);
+  console.log(JSON.stringify({ runtime: `wasm-node-${process.versions.node}`, self_check: 'ok', clmul_backends: backends }));
+} catch (e) {
+  console.error(`wasm self-check failed: ${e.message ?? e}`);
+  process.exit(1);
+}
+if (checkOnly) process.exit(0);
 
 const targetMs = Number(process.argv[2] ?? 300);
 const bench = new glue.KernelBench();

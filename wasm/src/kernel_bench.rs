@@ -5,6 +5,7 @@
 
 use chorus_core::code::{Encoder, ReedSolomon};
 use chorus_core::embed::{CoralEmbedding, CORAL_SET_1};
+use chorus_core::field::clmul::{self, Backend};
 use chorus_core::field::{Gf256, Gf64};
 use chorus_core::rng::seeded_rng;
 use rand_core::RngCore;
@@ -28,12 +29,14 @@ pub struct KernelBench {
 }
 
 /// The kernel names [`KernelBench::run`] accepts, with what one operation is.
-const KERNELS: [(&str, &str); 9] = [
+const KERNELS: [(&str, &str); 11] = [
     ("rs255_85/encode/fft", "one (255,85) encoding"),
     ("rs255_85/encode/matrix", "one (255,85) encoding"),
     ("gf256/mul_slices", "4096 products"),
     ("gf256/mul_add_scalar_slice", "4096 multiply-adds"),
     ("gf64/inner_product", "4096-term inner product"),
+    ("gf64/inner_product/portable", "4096-term inner product"),
+    ("gf64/mul_chain", "4096 dependent products"),
     ("embed/set1/phi", "one φ"),
     ("embed/set1/psi", "one ψ"),
     ("embed/set1/sigma", "one σ"),
@@ -73,6 +76,15 @@ impl KernelBench {
         })
     }
 
+    /// Cross-checks every carry-less multiplication backend compiled into this module (the
+    /// portable one and, with `simd128`, the SIMD one) against the schoolbook product on `cases`
+    /// random operand pairs ([`clmul::self_check`]); returns the backends checked.
+    #[wasm_bindgen(js_name = selfCheck)]
+    pub fn self_check(cases: u32) -> Result<Vec<String>, JsError> {
+        clmul::self_check(cases).map_err(|e| JsError::new(&format!("clmul self-check failed: {e}")))?;
+        Ok(Backend::available().iter().map(|b| format!("{b:?}")).collect())
+    }
+
     /// The kernel names, each with what one operation is, as `name: description` strings.
     pub fn kernels() -> Vec<String> {
         KERNELS.iter().map(|(n, d)| format!("{n}: {d}")).collect()
@@ -101,6 +113,17 @@ impl KernelBench {
                 "gf64/inner_product" => {
                     let (a, b) = self.gf64.split_at(BULK_LEN);
                     Gf64::inner_product(a, b).0 ^ i
+                }
+                "gf64/inner_product/portable" => {
+                    let (a, b) = self.gf64.split_at(BULK_LEN);
+                    Gf64::inner_product_with(Backend::Portable, a, b).0 ^ i
+                }
+                "gf64/mul_chain" => {
+                    let mut acc = Gf64(i | 1);
+                    for &x in &self.gf64[..BULK_LEN] {
+                        acc = Gf64::mul_with(Backend::detect(), acc, x);
+                    }
+                    acc.0
                 }
                 "embed/set1/phi" => self.embedding.rmfe.phi(i & 0x3fff).map_err(|e| err(&e))?,
                 "embed/set1/psi" => self

@@ -2,19 +2,80 @@
 //! their own loops ([`crate::proto::tinytable::circuit::opened_macs`], `sbox_malicious::openings`): the key schedule
 //! expanded once with `aeskeygenassist` (FIPS-197 §5.2) and groups of blocks encrypted
 //! interleaved round by round, so the kernels keep the `aesenc` unit busy and the round keys in
-//! registers. x86-64 only; callers check for AES-NI (and SSE4.1) once, where they pick their
-//! backend, and fall back to the `aes` crate elsewhere. Tested against FIPS-197 Appendix C.1 and
-//! the `aes` crate.
+//! registers, plus the register type [`Block`] those kernels compute on (so protocol code needs no
+//! `core::arch` import). x86-64 only; callers pick their backend once ([`super::AesBackend`]) and
+//! fall back to the `aes` crate elsewhere. Tested against FIPS-197 Appendix C.1 and the `aes`
+//! crate.
+//!
+//! Every function needs SSE2 (x86-64 baseline) and those that say so AES-NI or SSE4.1; they are
+//! `#[target_feature]` functions, callable safely from kernels compiled with the same features,
+//! which are only entered after [`super::AesBackend::detect`] found them.
 
 use core::arch::x86_64::{
-    __m128i, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_aeskeygenassist_si128, _mm_cvtsi128_si64,
-    _mm_set_epi64x, _mm_shuffle_epi32, _mm_slli_si128, _mm_unpackhi_epi64, _mm_xor_si128,
+    __m128i, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_aeskeygenassist_si128, _mm_and_si128,
+    _mm_cvtsi128_si64, _mm_cvtsi64_si128, _mm_extract_epi8, _mm_loadu_si128, _mm_set_epi64x,
+    _mm_shuffle_epi32, _mm_slli_si128, _mm_unpackhi_epi64, _mm_xor_si128,
 };
+
+/// One 128-bit SSE register (an AES block, a tag, an accumulator).
+#[derive(Clone, Copy, Debug)]
+#[repr(transparent)]
+pub(crate) struct Block(__m128i);
+
+impl Block {
+    /// The register holding the little-endian `v`.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub(crate) fn from_u128(v: u128) -> Self {
+        Block(from_u128(v))
+    }
+
+    /// The register as a little-endian `u128`.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub(crate) fn to_u128(self) -> u128 {
+        to_u128(self.0)
+    }
+
+    /// `v` in the low 64 bits, zeros above.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub(crate) fn from_u64(v: u64) -> Self {
+        Block(_mm_cvtsi64_si128(v as i64))
+    }
+
+    /// `*v` loaded straight into a register.
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub(crate) fn load(v: &u128) -> Self {
+        // SAFETY: `v` is a live `u128`; unaligned loads accept any address.
+        Block(unsafe { _mm_loadu_si128((v as *const u128).cast()) })
+    }
+
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub(crate) fn xor(self, other: Self) -> Self {
+        Block(_mm_xor_si128(self.0, other.0))
+    }
+
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub(crate) fn and(self, other: Self) -> Self {
+        Block(_mm_and_si128(self.0, other.0))
+    }
+
+    /// The most significant byte (byte 15).
+    #[inline]
+    #[target_feature(enable = "sse2,sse4.1")]
+    pub(crate) fn top_byte(self) -> u8 {
+        _mm_extract_epi8::<15>(self.0) as u8
+    }
+}
 
 /// A register as a little-endian `u128` (byte 0 lowest).
 #[inline]
 #[target_feature(enable = "sse2")]
-pub(crate) fn to_u128(v: __m128i) -> u128 {
+fn to_u128(v: __m128i) -> u128 {
     let low = _mm_cvtsi128_si64(v) as u64;
     let high = _mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v)) as u64;
     (u128::from(high) << 64) | u128::from(low)
@@ -23,7 +84,7 @@ pub(crate) fn to_u128(v: __m128i) -> u128 {
 /// A little-endian `u128` as a register.
 #[inline]
 #[target_feature(enable = "sse2")]
-pub(crate) fn from_u128(v: u128) -> __m128i {
+fn from_u128(v: u128) -> __m128i {
     _mm_set_epi64x((v >> 64) as i64, v as i64)
 }
 
@@ -62,7 +123,8 @@ impl RoundKeys {
     /// AES-128 of `W` blocks, interleaved round by round.
     #[inline]
     #[target_feature(enable = "sse2,aes")]
-    pub(crate) fn encrypt_group<const W: usize>(&self, mut b: [__m128i; W]) -> [__m128i; W] {
+    pub(crate) fn encrypt_group<const W: usize>(&self, b: [Block; W]) -> [Block; W] {
+        let mut b = b.map(|x| x.0);
         let k = &self.0;
         for x in b.iter_mut() {
             *x = _mm_xor_si128(*x, k[0]);
@@ -75,7 +137,7 @@ impl RoundKeys {
         for x in b.iter_mut() {
             *x = _mm_aesenclast_si128(*x, k[10]);
         }
-        b
+        b.map(Block)
     }
 }
 
@@ -99,10 +161,11 @@ mod tests {
         // FIPS-197 Appendix C.1.
         use crate::aes::fips197::{CIPHERTEXT, KEY, PLAINTEXT};
         // SAFETY: AES-NI and SSE2 were detected above.
-        let [got] =
-            unsafe { RoundKeys::expand(&KEY).encrypt_group([from_u128(u128::from_le_bytes(PLAINTEXT))]) };
+        let [got] = unsafe {
+            RoundKeys::expand(&KEY).encrypt_group([Block::from_u128(u128::from_le_bytes(PLAINTEXT))])
+        };
         // SAFETY: as above.
-        assert_eq!(unsafe { to_u128(got) }.to_le_bytes(), CIPHERTEXT);
+        assert_eq!(unsafe { got.to_u128() }.to_le_bytes(), CIPHERTEXT);
         let mut rng = ChaCha20Rng::seed_from_u64(3);
         for _ in 0..20 {
             let mut key = [0u8; 16];
@@ -111,14 +174,14 @@ mod tests {
             let blocks: [u128; 8] =
                 core::array::from_fn(|_| u128::from(rng.next_u64()) << 64 | u128::from(rng.next_u64()));
             // SAFETY: as above.
-            let got = unsafe { RoundKeys::expand(&key).encrypt_group(blocks.map(|b| from_u128(b))) };
+            let got = unsafe { RoundKeys::expand(&key).encrypt_group(blocks.map(|b| Block::from_u128(b))) };
             let want = blocks.map(|b| {
                 let mut g = GenericArray::from(b.to_le_bytes());
                 cipher.encrypt_block(&mut g);
                 u128::from_le_bytes(g.into())
             });
             // SAFETY: as above.
-            assert_eq!(got.map(|b| unsafe { to_u128(b) }), want);
+            assert_eq!(got.map(|b| unsafe { b.to_u128() }), want);
         }
     }
 }

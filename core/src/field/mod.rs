@@ -24,6 +24,8 @@ mod gf256;
 mod gf256_bulk;
 mod gf2m;
 mod gf64;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod gf64x2;
 mod ops;
 mod tower;
 mod traits;

@@ -1,6 +1,7 @@
 //! [`ByteLinear`]: F2-linear maps on bytes, eight bytes per `u64` portably or 32 per step with
-//! AVX2 register tables (see the type's docs).
+//! AVX2 register tables ([`crate::arch::nibble_map`]; see the type's docs).
 
+use crate::arch::nibble_map::Avx2;
 use crate::proto::maestro::par::{for_chunks_mut, parallel_now, CHUNK};
 
 /// An F2-linear map on bytes. Portable path: eight bytes per `u64` by masked XORs of its
@@ -12,10 +13,8 @@ pub struct ByteLinear {
     /// Column i (the image of bit i) repeated in every byte lane.
     columns: [u64; 8],
     /// L(i) for the low nibble i (the SIMD path's register table).
-    #[cfg(target_arch = "x86_64")]
     low: [u8; 16],
     /// L(i << 4) for the high nibble i.
-    #[cfg(target_arch = "x86_64")]
     high: [u8; 16],
 }
 
@@ -25,15 +24,12 @@ impl ByteLinear {
     /// The map with `linear(1 << i)` as column i; `linear` must be F2-linear.
     pub fn new(linear: impl Fn(u8) -> u8) -> Self {
         let columns: [u8; 8] = core::array::from_fn(|i| linear(1 << i));
-        #[cfg(target_arch = "x86_64")]
         let combine = |bits: usize, shift: usize| {
             (0..4).filter(|j| bits >> j & 1 == 1).fold(0u8, |acc, j| acc ^ columns[j + shift])
         };
         ByteLinear {
             columns: columns.map(|c| u64::from(c) * LANE_LSBS),
-            #[cfg(target_arch = "x86_64")]
             low: core::array::from_fn(|i| combine(i, 0)),
-            #[cfg(target_arch = "x86_64")]
             high: core::array::from_fn(|i| combine(i, 4)),
         }
     }
@@ -63,7 +59,7 @@ impl ByteLinear {
         }
         // Mapped piece by piece through a buffer that stays in L1 and appended, so the output
         // is written once (no zero fill of a large buffer first).
-        let simd = simd_available();
+        let simd = Avx2::detect();
         let mut out = Vec::with_capacity(src.len());
         let mut staging = [0u8; CHUNK];
         for piece in src.chunks(CHUNK) {
@@ -76,23 +72,23 @@ impl ByteLinear {
 
     /// `dst[k] = L(src[k])`.
     pub fn apply_into(&self, dst: &mut [u8], src: &[u8]) {
-        let simd = simd_available();
+        let simd = Avx2::detect();
         for_chunks_mut(dst, |offset, d| self.apply_piece(simd, d, &src[offset..offset + d.len()]));
     }
 
     /// `dst[k] = L(src[k])` on one piece, by the SIMD path if `simd` and the portable path for
     /// what it leaves.
     #[inline]
-    fn apply_piece(&self, simd: bool, dst: &mut [u8], src: &[u8]) {
-        let done = if simd { self.apply_simd(dst, src) } else { 0 };
+    fn apply_piece(&self, simd: Option<Avx2>, dst: &mut [u8], src: &[u8]) {
+        let done = simd.map_or(0, |avx2| avx2.map(&self.low, &self.high, dst, src));
         self.apply_portable(&mut dst[done..], &src[done..]);
     }
 
     /// `bytes[k] = L(bytes[k])`.
     pub fn apply_in_place(&self, bytes: &mut [u8]) {
-        let simd = simd_available();
+        let simd = Avx2::detect();
         for_chunks_mut(bytes, |_, d| {
-            let done = if simd { self.apply_simd_in_place(d) } else { 0 };
+            let done = simd.map_or(0, |avx2| avx2.map_in_place(&self.low, &self.high, d));
             let tail = &mut d[done..];
             for b in tail.iter_mut() {
                 *b = self.apply_byte(*b);
@@ -113,96 +109,16 @@ impl ByteLinear {
         }
     }
 
-    /// The SIMD path on the longest prefix it handles; returns that prefix's length.
-    #[inline]
+    /// The SIMD path on the longest prefix it handles (none without AVX2); returns that prefix's
+    /// length. (The tests' entry to the SIMD path alone.)
+    #[cfg(test)]
     pub(super) fn apply_simd(&self, dst: &mut [u8], src: &[u8]) -> usize {
-        #[cfg(target_arch = "x86_64")]
-        {
-            // SAFETY: only called when `simd_available` detected AVX2.
-            unsafe { simd::apply_avx2(&self.low, &self.high, dst, src) }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let _ = (dst, src);
-            0
-        }
-    }
-
-    #[inline]
-    fn apply_simd_in_place(&self, bytes: &mut [u8]) -> usize {
-        #[cfg(target_arch = "x86_64")]
-        {
-            // SAFETY: only called when `simd_available` detected AVX2.
-            unsafe { simd::apply_avx2_in_place(&self.low, &self.high, bytes) }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let _ = bytes;
-            0
-        }
+        Avx2::detect().map_or(0, |avx2| avx2.map(&self.low, &self.high, dst, src))
     }
 }
 
-/// Whether [`ByteLinear`] uses its SIMD path (the one place this is decided).
-#[inline]
+/// Whether [`ByteLinear`] uses its SIMD path (decided by [`Avx2::detect`]).
+#[cfg(test)]
 pub(super) fn simd_available() -> bool {
-    crate::arch::cpu().avx2
-}
-
-/// The AVX2 nibble-table path of [`ByteLinear`].
-#[cfg(target_arch = "x86_64")]
-mod simd {
-    use core::arch::x86_64::*;
-
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    fn map32(low: __m256i, high: __m256i, mask: __m256i, v: __m256i) -> __m256i {
-        let lo = _mm256_and_si256(v, mask);
-        let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(v), mask);
-        _mm256_xor_si256(_mm256_shuffle_epi8(low, lo), _mm256_shuffle_epi8(high, hi))
-    }
-
-    /// Maps the first ⌊len/32⌋·32 bytes; returns how many.
-    ///
-    /// # Safety
-    /// The CPU must support AVX2.
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn apply_avx2(low: &[u8; 16], high: &[u8; 16], dst: &mut [u8], src: &[u8]) -> usize {
-        let n = dst.len().min(src.len()) / 32 * 32;
-        // SAFETY: loads and stores stay below n ≤ both lengths; tables are 16 bytes.
-        unsafe {
-            let low = _mm256_broadcastsi128_si256(_mm_loadu_si128(low.as_ptr().cast()));
-            let high = _mm256_broadcastsi128_si256(_mm_loadu_si128(high.as_ptr().cast()));
-            let mask = _mm256_set1_epi8(0x0f);
-            let mut k = 0;
-            while k < n {
-                let v = _mm256_loadu_si256(src.as_ptr().add(k).cast());
-                _mm256_storeu_si256(dst.as_mut_ptr().add(k).cast(), map32(low, high, mask, v));
-                k += 32;
-            }
-        }
-        n
-    }
-
-    /// [`apply_avx2`] in place.
-    ///
-    /// # Safety
-    /// The CPU must support AVX2.
-    #[target_feature(enable = "avx2")]
-    pub(super) unsafe fn apply_avx2_in_place(low: &[u8; 16], high: &[u8; 16], bytes: &mut [u8]) -> usize {
-        let n = bytes.len() / 32 * 32;
-        // SAFETY: as in `apply_avx2`.
-        unsafe {
-            let low = _mm256_broadcastsi128_si256(_mm_loadu_si128(low.as_ptr().cast()));
-            let high = _mm256_broadcastsi128_si256(_mm_loadu_si128(high.as_ptr().cast()));
-            let mask = _mm256_set1_epi8(0x0f);
-            let mut k = 0;
-            while k < n {
-                let p = bytes.as_mut_ptr().add(k).cast();
-                _mm256_storeu_si256(p, map32(low, high, mask, _mm256_loadu_si256(p)));
-                k += 32;
-            }
-        }
-        n
-    }
+    Avx2::detect().is_some()
 }

@@ -219,75 +219,35 @@ mod pclmul {
     use super::kernels::{Combination, Element, Evaluations};
     use super::{Rss64, TripleLog};
     use crate::field::clmul::Backend;
+    use crate::field::gf64x2::Gf64x2;
     use crate::proto::maestro::verify::triples::{LiftCursor, LiftedBlock, BLOCK};
-    use core::arch::x86_64::{
-        __m128i, _mm_clmulepi64_si128, _mm_cvtsi128_si64, _mm_set_epi64x, _mm_setzero_si128, _mm_slli_epi64,
-        _mm_srli_epi64, _mm_unpackhi_epi64, _mm_unpacklo_epi64, _mm_xor_si128,
-    };
 
     #[inline]
     #[target_feature(enable = "sse2,pclmulqdq")]
-    fn pair(first: u64, second: u64) -> __m128i {
-        _mm_set_epi64x(second as i64, first as i64)
+    fn pair(first: u64, second: u64) -> Gf64x2 {
+        Gf64x2::new(first, second)
     }
 
     #[inline]
     #[target_feature(enable = "sse2,pclmulqdq")]
-    fn unpair(v: __m128i) -> Rss64 {
-        let first = _mm_cvtsi128_si64(v) as u64;
-        let second = _mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v)) as u64;
+    fn unpair(v: Gf64x2) -> Rss64 {
+        let [first, second] = v.lanes();
         Rss64 { first, second }
-    }
-
-    #[inline]
-    #[target_feature(enable = "sse2,pclmulqdq")]
-    fn to_u128(v: __m128i) -> u128 {
-        let Rss64 { first, second } = unpair(v);
-        u128::from(second) << 64 | u128::from(first)
-    }
-
-    /// h·(Y^4 + Y^3 + Y + 1) on each lane, keeping the low 64 bits.
-    #[inline]
-    #[target_feature(enable = "sse2,pclmulqdq")]
-    fn times_tail(h: __m128i) -> __m128i {
-        let a = _mm_xor_si128(h, _mm_slli_epi64::<1>(h));
-        _mm_xor_si128(a, _mm_xor_si128(_mm_slli_epi64::<3>(h), _mm_slli_epi64::<4>(h)))
-    }
-
-    /// The reductions of two 128-bit products, lane-wise as [`crate::field::Gf64::reduce`].
-    #[inline]
-    #[target_feature(enable = "sse2,pclmulqdq")]
-    fn reduce2(p0: __m128i, p1: __m128i) -> __m128i {
-        let low = _mm_unpacklo_epi64(p0, p1);
-        let high = _mm_unpackhi_epi64(p0, p1);
-        let spill = _mm_xor_si128(
-            _mm_srli_epi64::<63>(high),
-            _mm_xor_si128(_mm_srli_epi64::<61>(high), _mm_srli_epi64::<60>(high)),
-        );
-        _mm_xor_si128(low, _mm_xor_si128(times_tail(high), times_tail(spill)))
-    }
-
-    /// Both lanes of `a` times lane 0 of `b`, reduced.
-    #[inline]
-    #[target_feature(enable = "sse2,pclmulqdq")]
-    fn mul2(a: __m128i, b: __m128i) -> __m128i {
-        reduce2(_mm_clmulepi64_si128::<0x00>(a, b), _mm_clmulepi64_si128::<0x01>(a, b))
     }
 
     /// The unreduced local product x_i(y_i + y_i+1) + x_i+1 y_i of replicated pairs x, y.
     #[inline]
     #[target_feature(enable = "sse2,pclmulqdq")]
-    fn local(x: __m128i, y: __m128i) -> __m128i {
-        let swapped = _mm_unpackhi_epi64(y, y);
-        let y_sum = _mm_unpacklo_epi64(_mm_xor_si128(y, swapped), y);
-        _mm_xor_si128(_mm_clmulepi64_si128::<0x00>(x, y_sum), _mm_clmulepi64_si128::<0x11>(x, y_sum))
+    fn local(x: Gf64x2, y: Gf64x2) -> Gf64x2 {
+        let y_sum = y.xor(y.seconds(y)).firsts(y);
+        x.clmul::<0x00>(y_sum).xor(x.clmul::<0x11>(y_sum))
     }
 
     /// Register form of an [`Element`].
     #[derive(Clone, Copy)]
     struct Lanes {
-        x: __m128i,
-        y: __m128i,
+        x: Gf64x2,
+        y: Gf64x2,
     }
 
     #[inline]
@@ -305,40 +265,32 @@ mod pclmul {
     /// Unreduced h(1), h(∞) accumulators in registers.
     #[derive(Clone, Copy)]
     struct Accumulators {
-        at_one: __m128i,
-        leading: __m128i,
+        at_one: Gf64x2,
+        leading: Gf64x2,
     }
 
     impl Accumulators {
         #[inline]
         #[target_feature(enable = "sse2,pclmulqdq")]
         fn new() -> Self {
-            Accumulators { at_one: _mm_setzero_si128(), leading: _mm_setzero_si128() }
+            Accumulators { at_one: Gf64x2::zero(), leading: Gf64x2::zero() }
         }
 
         #[inline]
         #[target_feature(enable = "sse2,pclmulqdq")]
         fn add_pair(&mut self, a: Lanes, b: Lanes) {
-            self.at_one = _mm_xor_si128(self.at_one, local(b.x, b.y));
-            self.leading =
-                _mm_xor_si128(self.leading, local(_mm_xor_si128(a.x, b.x), _mm_xor_si128(a.y, b.y)));
+            self.at_one = self.at_one.xor(local(b.x, b.y));
+            self.leading = self.leading.xor(local(a.x.xor(b.x), a.y.xor(b.y)));
         }
 
         #[inline]
         #[target_feature(enable = "sse2,pclmulqdq")]
         fn into_evaluations(self, previous: Evaluations) -> Evaluations {
             Evaluations {
-                at_one: previous.at_one ^ to_u128(self.at_one),
-                leading: previous.leading ^ to_u128(self.leading),
+                at_one: previous.at_one ^ self.at_one.to_u128(),
+                leading: previous.leading ^ self.leading.to_u128(),
             }
         }
-    }
-
-    /// Both lanes of `a` times lane 1 of `b`, reduced.
-    #[inline]
-    #[target_feature(enable = "sse2,pclmulqdq")]
-    fn mul2_high(a: __m128i, b: __m128i) -> __m128i {
-        reduce2(_mm_clmulepi64_si128::<0x10>(a, b), _mm_clmulepi64_si128::<0x11>(a, b))
     }
 
     /// [`super::kernels::combine`] on one block. The powers of r advance as two interleaved
@@ -347,11 +299,11 @@ mod pclmul {
     #[inline]
     #[target_feature(enable = "sse2,pclmulqdq")]
     fn combine(acc: &mut Combination, block: &LiftedBlock) {
-        let r = _mm_set_epi64x(0, acc.r as i64);
-        let power = _mm_set_epi64x(0, acc.power as i64);
-        let mut powers = _mm_unpacklo_epi64(power, mul2(power, r));
-        let r_squared = mul2(r, r);
-        let mut z = [_mm_setzero_si128(), _mm_setzero_si128()];
+        let r = Gf64x2::new(acc.r, 0);
+        let power = Gf64x2::new(acc.power, 0);
+        let mut powers = power.firsts(power.mul_by_first(r));
+        let r_squared = r.mul_by_first(r);
+        let mut z = [Gf64x2::zero(), Gf64x2::zero()];
         let start = acc.v.len();
         acc.v.resize(start + block.len, Element::default());
         let out = &mut acc.v[start..];
@@ -359,26 +311,26 @@ mod pclmul {
         for j in 0..block.len / 2 {
             let (k, l) = (2 * j, 2 * j + 1);
             let (zk, zl) = (lanes(&block.z, k), lanes(&block.z, l));
-            z[0] = _mm_xor_si128(z[0], _mm_clmulepi64_si128::<0x00>(zk, powers));
-            z[1] = _mm_xor_si128(z[1], _mm_clmulepi64_si128::<0x01>(zk, powers));
-            z[0] = _mm_xor_si128(z[0], _mm_clmulepi64_si128::<0x10>(zl, powers));
-            z[1] = _mm_xor_si128(z[1], _mm_clmulepi64_si128::<0x11>(zl, powers));
-            out[k] = store(Lanes { x: mul2(lanes(&block.x, k), powers), y: lanes(&block.y, k) });
-            out[l] = store(Lanes { x: mul2_high(lanes(&block.x, l), powers), y: lanes(&block.y, l) });
-            powers = mul2(powers, r_squared);
+            z[0] = z[0].xor(zk.clmul::<0x00>(powers));
+            z[1] = z[1].xor(zk.clmul::<0x01>(powers));
+            z[0] = z[0].xor(zl.clmul::<0x10>(powers));
+            z[1] = z[1].xor(zl.clmul::<0x11>(powers));
+            out[k] = store(Lanes { x: lanes(&block.x, k).mul_by_first(powers), y: lanes(&block.y, k) });
+            out[l] = store(Lanes { x: lanes(&block.x, l).mul_by_second(powers), y: lanes(&block.y, l) });
+            powers = powers.mul_by_first(r_squared);
         }
         if block.len % 2 == 1 {
             let k = block.len - 1;
             let zk = lanes(&block.z, k);
-            z[0] = _mm_xor_si128(z[0], _mm_clmulepi64_si128::<0x00>(zk, powers));
-            z[1] = _mm_xor_si128(z[1], _mm_clmulepi64_si128::<0x01>(zk, powers));
-            out[k] = store(Lanes { x: mul2(lanes(&block.x, k), powers), y: lanes(&block.y, k) });
+            z[0] = z[0].xor(zk.clmul::<0x00>(powers));
+            z[1] = z[1].xor(zk.clmul::<0x01>(powers));
+            out[k] = store(Lanes { x: lanes(&block.x, k).mul_by_first(powers), y: lanes(&block.y, k) });
             acc.power = unpair(powers).second;
         } else {
             acc.power = unpair(powers).first;
         }
-        acc.z_first ^= to_u128(z[0]);
-        acc.z_second ^= to_u128(z[1]);
+        acc.z_first ^= z[0].to_u128();
+        acc.z_second ^= z[1].to_u128();
         let from = start - start % 2;
         let to = acc.v.len() - acc.v.len() % 2;
         let mut sums = Accumulators::new();
@@ -408,17 +360,14 @@ mod pclmul {
 
     #[inline]
     #[target_feature(enable = "sse2,pclmulqdq")]
-    fn fold_one(a: Lanes, b: Lanes, r: __m128i) -> Lanes {
-        Lanes {
-            x: _mm_xor_si128(a.x, mul2(_mm_xor_si128(a.x, b.x), r)),
-            y: _mm_xor_si128(a.y, mul2(_mm_xor_si128(a.y, b.y), r)),
-        }
+    fn fold_one(a: Lanes, b: Lanes, r: Gf64x2) -> Lanes {
+        Lanes { x: a.x.xor(a.x.xor(b.x).mul_by_first(r)), y: a.y.xor(a.y.xor(b.y).mul_by_first(r)) }
     }
 
     /// [`super::kernels::fold`].
     #[target_feature(enable = "sse2,pclmulqdq")]
     pub(super) unsafe fn fold(v: &mut Vec<Element>, r: u64) -> [u64; 2] {
-        let r = _mm_set_epi64x(0, r as i64);
+        let r = Gf64x2::new(r, 0);
         let half = v.len() / 2;
         let mut sums = Accumulators::new();
         // Four in, two out: writes never overtake reads.

@@ -40,39 +40,10 @@ use crate::proto::tinytable::mac::lookup::{key_blocks, MacWord, SeededKeys, KEY_
 /// boundaries, where the hardware stream prefetcher stops.
 const PREFETCH_INSTANCES: usize = 32;
 
-/// An implementation of the accumulation loops.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Backend {
-    /// Scalar loops, the `aes` crate for seeded strings; available everywhere.
-    Portable,
-    /// Fused AES-NI loop for seeded strings (x86-64 with AES-NI and SSE4.1).
-    #[cfg(target_arch = "x86_64")]
-    AesNi,
-}
-
-impl Backend {
-    /// The fastest backend this CPU supports (the portable one under `force-portable`).
-    pub(crate) fn detect() -> Self {
-        if cfg!(feature = "force-portable") {
-            return Backend::Portable;
-        }
-        Self::available().last().copied().unwrap_or(Backend::Portable)
-    }
-
-    /// Every backend usable here, portable first (ignores `force-portable`, for the cross-checks).
-    pub(crate) fn available() -> Vec<Self> {
-        core::iter::once(Backend::Portable).chain(Self::native()).collect()
-    }
-
-    /// The hardware backend, if this CPU has one.
-    fn native() -> Option<Self> {
-        #[cfg(target_arch = "x86_64")]
-        if crate::arch::Cpu::detected().aes && crate::arch::Cpu::detected().sse41 {
-            return Some(Backend::AesNi);
-        }
-        None
-    }
-}
+/// An implementation of the accumulation loops (shared with the S-box openings; see
+/// [`crate::arch::AesBackend`]): `Portable` (scalar loops, the `aes` crate for seeded strings) or
+/// `AesNi` (fused AES-NI loop for seeded strings, x86-64 with AES-NI and SSE4.1).
+pub(crate) use crate::arch::AesBackend as Backend;
 
 /// Table index `2c + d` of lane `t` (public masked wire values).
 #[inline(always)]
@@ -236,9 +207,8 @@ fn seeded_word_portable<M: MacWord>(own: &[M], keys: &SeededKeys, w: Lanes, sent
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::{entry_index, half_mask, prefetch_ahead, Lanes, MacWord};
+    use crate::arch::aes_ni::Block;
     pub(crate) use crate::arch::aes_ni::RoundKeys;
-    use crate::arch::aes_ni::{from_u128, to_u128};
-    use core::arch::x86_64::{__m128i, _mm_and_si128, _mm_cvtsi64_si128, _mm_xor_si128};
 
     /// Instances per group of the AES-NI loop: 8 independent AES blocks interleaved round by round
     /// keep the `aesenc` unit busy (latency 4, one issued per cycle); the group's cache lines of own
@@ -260,14 +230,14 @@ mod x86 {
         own4: &[M],
         w: &Lanes,
         t: usize,
-        sel: &[__m128i; 2],
+        sel: &[Block; 2],
         sent: &mut M,
-        acc: &mut __m128i,
+        acc: &mut Block,
     ) {
         let index = entry_index(w.c, w.d, t);
         *sent ^= own4[index & 3];
-        let [block] = keys.encrypt_group([_mm_cvtsi64_si128((4 * (w.at + t) + index) as i64)]);
-        *acc = _mm_xor_si128(*acc, _mm_and_si128(block, sel[(w.e >> t & 1) as usize]));
+        let [block] = keys.encrypt_group([Block::from_u64((4 * (w.at + t) + index) as u64)]);
+        *acc = acc.xor(block.and(sel[(w.e >> t & 1) as usize]));
     }
 
     /// `x` with bit `i` moved to bit `8·i` (the lowest bit of byte `i`), for every byte value `x`.
@@ -296,23 +266,23 @@ mod x86 {
         own: &[M; 4 * GROUP],
         base: usize,
         [index, bit]: [u64; 2],
-        sel: &[__m128i; 2],
+        sel: &[Block; 2],
         sent: &mut M,
-        acc: &mut __m128i,
+        acc: &mut Block,
     ) {
         let (index, bit) = (index.to_le_bytes(), bit.to_le_bytes());
-        let mut blocks = [from_u128(0); GROUP];
+        let mut blocks = [Block::from_u128(0); GROUP];
         let mut s = *sent;
         for (u, b) in blocks.iter_mut().enumerate() {
             let i = usize::from(index[u] & 3);
             s ^= own[4 * u + i];
-            *b = _mm_cvtsi64_si128((base + 4 * u + i) as i64);
+            *b = Block::from_u64((base + 4 * u + i) as u64);
         }
         *sent = s;
         let blocks = keys.encrypt_group(blocks);
         let mut a = *acc;
         for (u, b) in blocks.iter().enumerate() {
-            a = _mm_xor_si128(a, _mm_and_si128(*b, sel[usize::from(bit[u] & 1)]));
+            a = a.xor(b.and(sel[usize::from(bit[u] & 1)]));
         }
         *acc = a;
     }
@@ -333,8 +303,8 @@ mod x86 {
         sent: &mut M,
         pairs: &mut u128,
     ) {
-        let sel = [from_u128(half_mask::<M>(0)), from_u128(half_mask::<M>(1))];
-        let mut acc = from_u128(*pairs);
+        let sel = [Block::from_u128(half_mask::<M>(0)), Block::from_u128(half_mask::<M>(1))];
+        let mut acc = Block::from_u128(*pairs);
         let per_line = 64 / M::BYTES;
         for (j, ((&c, &d), &e)) in c.iter().zip(d).zip(e).enumerate() {
             let first = at + 64 * j;
@@ -358,7 +328,7 @@ mod x86 {
                 single(keys, strings, &w, done + u, &sel, sent, &mut acc);
             }
         }
-        *pairs = to_u128(acc);
+        *pairs = acc.to_u128();
     }
 }
 

@@ -263,22 +263,19 @@ mod x86 {
     use super::{
         expected_tags, prefetch, Gather, Lookups, PeerKeys, Placement, Range, Verify, AHEAD, BYTE_TAG_MASK,
     };
-    use core::arch::x86_64::{
-        __m128i, _mm_and_si128, _mm_cvtsi64_si128, _mm_extract_epi8, _mm_loadu_si128, _mm_xor_si128,
-    };
 
     /// AES blocks per interleaved group (the `aesenc` latency is 4 cycles, one issues per cycle).
     const GROUP: usize = 8;
 
+    use crate::arch::aes_ni::Block;
     pub(super) use crate::arch::aes_ni::RoundKeys;
-    use crate::arch::aes_ni::{from_u128, to_u128};
 
     /// XORs `F(b)` of a group into `acc` (`F` = AES-128 under `keys`).
     #[inline]
     #[target_feature(enable = "sse2,aes")]
-    fn absorb(keys: &RoundKeys, b: [__m128i; GROUP], acc: &mut __m128i) {
+    fn absorb(keys: &RoundKeys, b: [Block; GROUP], acc: &mut Block) {
         for x in keys.encrypt_group(b) {
-            *acc = _mm_xor_si128(*acc, x);
+            *acc = acc.xor(x);
         }
     }
 
@@ -324,7 +321,7 @@ mod x86 {
 
     /// The group `g` (lookups `8 g .. 8 g + 8`) of a block's 16 values.
     #[inline(always)]
-    fn group(values: &[__m128i; 16], g: usize) -> [__m128i; GROUP] {
+    fn group(values: &[Block; 16], g: usize) -> [Block; GROUP] {
         core::array::from_fn(|u| values[GROUP * g + u])
     }
 
@@ -340,8 +337,8 @@ mod x86 {
         accs: &mut (u128, u128),
     ) {
         let (words, at, multiples) = (keys.words, keys.at, keys.multiples);
-        let mask = from_u128(BYTE_TAG_MASK);
-        let (mut sent, mut expected) = (from_u128(accs.0), from_u128(accs.1));
+        let mask = Block::from_u128(BYTE_TAG_MASK);
+        let (mut sent, mut expected) = (Block::from_u128(accs.0), Block::from_u128(accs.1));
         let end = blocks.end;
         for i in blocks {
             let mut ahead = Ahead { words, indices: [0; 16], done: 16 };
@@ -356,23 +353,20 @@ mod x86 {
             if let Some(v) = &verify {
                 let indices = v.lookups.indices(at, i);
                 let x = &v.theirs[i];
-                let tags: [__m128i; 16] = match keys.prf {
+                let tags: [Block; 16] = match keys.prf {
                     Some(prf) => {
                         let mut tags = [mask; 16];
                         for g in 0..2 {
-                            let input =
-                                core::array::from_fn(|u| _mm_cvtsi64_si128(indices[GROUP * g + u] as i64));
+                            let input = core::array::from_fn(|u| Block::from_u64(indices[GROUP * g + u]));
                             for (u, b) in prf.encrypt_group::<GROUP>(input).into_iter().enumerate() {
-                                let m = &multiples[usize::from(x[GROUP * g + u])];
-                                // SAFETY: `m` is a live `u128`; unaligned loads accept any address.
-                                let m = unsafe { _mm_loadu_si128((m as *const u128).cast()) };
-                                tags[GROUP * g + u] = _mm_and_si128(_mm_xor_si128(b, m), mask);
+                                let m = Block::load(&multiples[usize::from(x[GROUP * g + u])]);
+                                tags[GROUP * g + u] = b.xor(m).and(mask);
                             }
                             ahead.next();
                         }
                         tags
                     }
-                    None => expected_tags(keys.peer, multiples, &indices, x).map(|t| from_u128(t)),
+                    None => expected_tags(keys.peer, multiples, &indices, x).map(|t| Block::from_u128(t)),
                 };
                 absorb(keys.hash, group(&tags, 0), &mut expected);
                 absorb(keys.hash, group(&tags, 1), &mut expected);
@@ -381,11 +375,9 @@ mod x86 {
                 let indices = Lookups::Round { round: g.round, inputs: g.inputs }.indices(at, i);
                 let mut tags = [mask; 16];
                 for ((o, t), &k) in g.out[i].iter_mut().zip(&mut tags).zip(&indices) {
-                    let w = &words[k as usize];
-                    // SAFETY: `w` is a live `u128`; unaligned loads accept any address.
-                    let w = unsafe { _mm_loadu_si128((w as *const u128).cast()) };
-                    *o = _mm_extract_epi8::<15>(w) as u8;
-                    *t = _mm_and_si128(w, mask);
+                    let w = Block::load(&words[k as usize]);
+                    *o = w.top_byte();
+                    *t = w.and(mask);
                 }
                 absorb(keys.hash, group(&tags, 0), &mut sent);
                 ahead.next();
@@ -393,7 +385,7 @@ mod x86 {
             }
             ahead.rest();
         }
-        *accs = (to_u128(sent), to_u128(expected));
+        *accs = (sent.to_u128(), expected.to_u128());
     }
 }
 

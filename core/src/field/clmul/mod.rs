@@ -1,0 +1,277 @@
+//! Carry-less multiplication, the one backend under every GF(2^k) with k > 8 in Chorus.
+//!
+//! A carry-less product multiplies two polynomials over GF(2) given as bit strings (bit i is the
+//! coefficient of x^i). [`Gf64`](super::Gf64), [`Gf128`](super::Gf128) and the runtime-described
+//! [`BinaryField`](super::BinaryField) all multiply through this module, then reduce.
+//!
+//! Backends, chosen in one place ([`Backend::detect`]: at run time from [`crate::arch::cpu`]
+//! natively, at compile time from the `simd128` target feature on wasm32):
+//! - `Backend::Pclmulqdq` (`x86`): x86-64 `PCLMULQDQ`, selected at run time, so binaries run on
+//!   any x86-64;
+//! - `Backend::Simd128` (`wasm`, wasm32 built with `target-feature=+simd128`, as the WASM
+//!   builds are): four 32×32 "holes" products per 64×64 product with `i64x2.extmul_*_i32x4_u`;
+//! - [`Backend::Portable`] ([`portable`]): constant-time 64-bit integer code everywhere else
+//!   (non-x86 native, wasm32 without SIMD), and everywhere when the `force-portable` feature is on.
+//!
+//! All backends are constant time: no branch or memory index depends on the operands (the
+//! portable and wasm ones use only integer multiplication, masks and fixed shuffles), so they are
+//! safe on secret shares and MAC keys.
+//!
+//! Inner products use lazy reduction (MAESTRO §4): the unreduced products are XOR-accumulated and
+//! the caller reduces the sum once; the portable and wasm backends also defer the masking of
+//! their class sums to once per sum.
+//!
+//! Invariant: every backend returns bit-identical results; the tests check each available one
+//! against a schoolbook reference, and [`self_check`] does the same where `cargo test` cannot run
+//! (the WASM module under Node, `scripts/bench-wasm.mjs`).
+
+pub mod portable;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod wasm;
+#[cfg(target_arch = "x86_64")]
+mod x86;
+
+/// A carry-less multiplication backend.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Backend {
+    /// Constant-time integer arithmetic, available everywhere.
+    Portable,
+    /// x86-64 `PCLMULQDQ` (only constructed when the CPU has it).
+    #[cfg(target_arch = "x86_64")]
+    Pclmulqdq,
+    /// wasm32 SIMD (`i64x2.extmul_*_i32x4_u`), when compiled with `target-feature=+simd128`.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    Simd128,
+}
+
+impl Backend {
+    /// The fastest backend this CPU supports (the portable one under `force-portable`).
+    #[inline]
+    pub fn detect() -> Self {
+        if cfg!(feature = "force-portable") {
+            return Backend::Portable;
+        }
+        Self::native().unwrap_or(Backend::Portable)
+    }
+
+    /// Every backend usable on this CPU, portable first (for cross-checks and benchmarks; ignores
+    /// `force-portable`).
+    pub fn available() -> Vec<Self> {
+        core::iter::once(Backend::Portable).chain(Self::native()).collect()
+    }
+
+    /// The hardware backend: PCLMULQDQ if this CPU has it.
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    fn native() -> Option<Self> {
+        crate::arch::Cpu::detected().pclmulqdq.then_some(Backend::Pclmulqdq)
+    }
+
+    /// The SIMD backend the module was compiled for.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    #[inline]
+    fn native() -> Option<Self> {
+        Some(Backend::Simd128)
+    }
+
+    /// No fast path on this target.
+    #[cfg(not(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128"))))]
+    #[inline]
+    fn native() -> Option<Self> {
+        None
+    }
+
+    /// The 128-bit carry-less product of `a` and `b`.
+    #[inline]
+    pub fn clmul64(self, a: u64, b: u64) -> u128 {
+        match self {
+            Backend::Portable => portable::clmul64(a, b),
+            // SAFETY: `Pclmulqdq` is only constructed after detecting the CPU feature.
+            #[cfg(target_arch = "x86_64")]
+            Backend::Pclmulqdq => unsafe { x86::clmul64(a, b) },
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Backend::Simd128 => wasm::clmul64(a, b),
+        }
+    }
+
+    /// The 256-bit carry-less product `[low, high]` of `a` and `b`.
+    #[inline]
+    pub fn clmul128(self, a: u128, b: u128) -> [u128; 2] {
+        match self {
+            Backend::Portable => portable::clmul128(a, b),
+            // SAFETY: `Pclmulqdq` is only constructed after detecting the CPU feature.
+            #[cfg(target_arch = "x86_64")]
+            Backend::Pclmulqdq => unsafe { x86::clmul128(a, b) },
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Backend::Simd128 => wasm::clmul128(a, b),
+        }
+    }
+
+    /// XOR of the unreduced products `a[i] · b[i]` (over the shorter length).
+    pub fn xor_sum_of_products64(self, a: &[u64], b: &[u64]) -> u128 {
+        match self {
+            Backend::Portable => portable::xor_sum_of_products64(a, b),
+            // SAFETY: `Pclmulqdq` is only constructed after detecting the CPU feature.
+            #[cfg(target_arch = "x86_64")]
+            Backend::Pclmulqdq => unsafe { x86::xor_sum_of_products64(a, b) },
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Backend::Simd128 => wasm::xor_sum_of_products64(a, b),
+        }
+    }
+
+    /// XOR of the unreduced 256-bit products `a[i] · b[i]` as `[low, high]` (over the shorter
+    /// length).
+    pub fn xor_sum_of_products128(self, a: &[u128], b: &[u128]) -> [u128; 2] {
+        match self {
+            Backend::Portable => portable::xor_sum_of_products128(a, b),
+            // SAFETY: `Pclmulqdq` is only constructed after detecting the CPU feature.
+            #[cfg(target_arch = "x86_64")]
+            Backend::Pclmulqdq => unsafe { x86::xor_sum_of_products128(a, b) },
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Backend::Simd128 => wasm::xor_sum_of_products128(a, b),
+        }
+    }
+}
+
+/// The 128-bit carry-less product with the detected backend.
+#[inline]
+pub fn clmul64(a: u64, b: u64) -> u128 {
+    Backend::detect().clmul64(a, b)
+}
+
+/// The 256-bit carry-less product `[low, high]` with the detected backend.
+#[inline]
+pub fn clmul128(a: u128, b: u128) -> [u128; 2] {
+    Backend::detect().clmul128(a, b)
+}
+
+/// Textbook shift-and-XOR product, the reference every backend is checked against.
+fn schoolbook64(a: u64, b: u64) -> u128 {
+    (0..64).filter(|i| (b >> i) & 1 == 1).fold(0, |acc, i| acc ^ (u128::from(a) << i))
+}
+
+/// Cross-checks every backend available here against the schoolbook product on `cases`
+/// pseudo-random operand pairs (and the extreme operands), single products, 128-bit products
+/// and inner products of every length up to 20. For targets where `cargo test` cannot run (the
+/// WASM module under Node); the unit tests cover the same ground natively.
+///
+/// # Errors
+/// The first mismatch, described.
+pub fn self_check(cases: u32) -> Result<(), String> {
+    let mut state = 0x243f_6a88_85a3_08d3u64;
+    let mut next = move || {
+        // SplitMix64.
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let extremes = [(u64::MAX, u64::MAX), (1 << 63, 1 << 63), (0, u64::MAX), (1, 1)];
+    let pairs: Vec<(u64, u64)> = extremes.into_iter().chain((0..cases).map(|_| (next(), next()))).collect();
+    for backend in Backend::available() {
+        let fail = |what: &str, a: &dyn core::fmt::Debug| Err(format!("{backend:?} {what} {a:?}"));
+        for &(a, b) in &pairs {
+            if backend.clmul64(a, b) != schoolbook64(a, b) {
+                return fail("clmul64", &(a, b));
+            }
+            let (c, d) = (u128::from(a) << 64 | u128::from(b), u128::from(b) << 64 | u128::from(!a));
+            if backend.clmul128(c, d) != Backend::Portable.clmul128(c, d) {
+                return fail("clmul128", &(c, d));
+            }
+        }
+        for len in 0..=20.min(pairs.len()) {
+            let (a, b): (Vec<u64>, Vec<u64>) = pairs[..len].iter().copied().unzip();
+            let want = a.iter().zip(&b).fold(0, |acc, (&x, &y)| acc ^ schoolbook64(x, y));
+            if backend.xor_sum_of_products64(&a, &b) != want {
+                return fail("xor_sum_of_products64 of length", &len);
+            }
+            let wide: Vec<u128> =
+                a.iter().zip(&b).map(|(&x, &y)| u128::from(x) << 64 | u128::from(y)).collect();
+            let want = wide.iter().rev().zip(&wide).fold([0, 0], |acc, (&x, &y)| {
+                let p = Backend::Portable.clmul128(x, y);
+                [acc[0] ^ p[0], acc[1] ^ p[1]]
+            });
+            let rev: Vec<u128> = wide.iter().rev().copied().collect();
+            if backend.xor_sum_of_products128(&rev, &wide) != want {
+                return fail("xor_sum_of_products128 of length", &len);
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn schoolbook128(a: u128, b: u128) -> [u128; 2] {
+        let mut out = [0u128; 2];
+        for i in 0..128 {
+            if (b >> i) & 1 == 1 {
+                out[0] ^= a << i;
+                if i > 0 {
+                    out[1] ^= a >> (128 - i);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn extreme_operands() {
+        for backend in Backend::available() {
+            assert_eq!(backend.clmul64(u64::MAX, u64::MAX), schoolbook64(u64::MAX, u64::MAX));
+            assert_eq!(backend.clmul64(1 << 63, 1 << 63), 1 << 126);
+            assert_eq!(backend.clmul128(u128::MAX, u128::MAX), schoolbook128(u128::MAX, u128::MAX));
+            assert_eq!(backend.clmul128(1 << 127, 1 << 127), [0, 1 << 126]);
+        }
+    }
+
+    #[test]
+    fn self_check_passes() {
+        assert_eq!(self_check(500), Ok(()));
+    }
+
+    #[test]
+    fn detect_picks_an_available_backend() {
+        assert!(Backend::available().contains(&Backend::detect()));
+        assert_eq!(Backend::available()[0], Backend::Portable);
+        if cfg!(feature = "force-portable") {
+            assert_eq!(Backend::detect(), Backend::Portable);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 256, rng_seed: proptest::test_runner::RngSeed::Fixed(0xc1a5), ..ProptestConfig::default() })]
+
+        #[test]
+        fn backends_match_schoolbook(a: u64, b: u64, c: u128, d: u128) {
+            prop_assert_eq!(
+                u128::from(portable::clmul32(a as u32, b as u32)),
+                schoolbook64(a & 0xffff_ffff, b & 0xffff_ffff)
+            );
+            for backend in Backend::available() {
+                prop_assert_eq!(backend.clmul64(a, b), schoolbook64(a, b));
+                prop_assert_eq!(backend.clmul128(c, d), schoolbook128(c, d));
+            }
+        }
+
+        #[test]
+        fn sums_of_products_match(xs in proptest::collection::vec(any::<(u64, u64)>(), 0..19),
+                                  ys in proptest::collection::vec(any::<(u128, u128)>(), 0..9)) {
+            let (a, b): (Vec<u64>, Vec<u64>) = xs.into_iter().unzip();
+            let expected = a.iter().zip(&b).fold(0, |acc, (&x, &y)| acc ^ schoolbook64(x, y));
+            let (c, d): (Vec<u128>, Vec<u128>) = ys.into_iter().unzip();
+            let expected128 = c.iter().zip(&d).fold([0, 0], |acc, (&x, &y)| {
+                let p = schoolbook128(x, y);
+                [acc[0] ^ p[0], acc[1] ^ p[1]]
+            });
+            for backend in Backend::available() {
+                prop_assert_eq!(backend.xor_sum_of_products64(&a, &b), expected);
+                prop_assert_eq!(backend.xor_sum_of_products128(&c, &d), expected128);
+            }
+        }
+    }
+}

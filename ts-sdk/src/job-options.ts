@@ -10,6 +10,7 @@ import type {
   AesOptions,
   AesProtocol,
   CircuitProtocol,
+  CoralPacking,
   CircuitValueInput,
   EvaluateOptions,
   MaestroVariant,
@@ -27,7 +28,7 @@ const MINIMAC_CODES: readonly MiniMacCode[] = ['rs256-120-matrix', 'rs255-85-fft
 export const DEFAULT_MINIMAC_CODE: MiniMacCode = 'rs256-120-matrix';
 /** MAESTRO's default S-box: LUT-16 has the fewest online rounds of the variants with a malicious form. */
 export const DEFAULT_MAESTRO_VARIANT: MaestroVariant = 'lut16';
-/** The default security level: malicious for MAESTRO and MiniMac (its only level), semi-honest for TinyTable. */
+/** The default security level: malicious for MAESTRO, MiniMac and Coral (their only level), semi-honest for TinyTable. */
 export function defaultSecurity(protocol: AesProtocol): SecurityLevel {
   return protocol === 'tinytable' ? 'semi-honest' : 'malicious';
 }
@@ -61,6 +62,29 @@ export interface BridgeJob {
   method: 'runAes' | 'runCircuit';
   spec: object;
   input: object;
+}
+
+/** Coral's only packing. */
+export const CORAL_PACKING: CoralPacking = 'rmfe-14-42';
+
+/**
+ * Coral's options (`preprocessing`, `security`), checked against the session size: its material is
+ * made over OT by the two parties, in a session of two.
+ */
+function coralOptions(loose: Partial<Record<string, unknown>>, parties: number, what: string): { preprocessing: 'ot' } {
+  for (const foreign of ['path', 'variant', 'macBits', 'code'] as const) {
+    if (loose[foreign] !== undefined) throw new ConfigError(foreign, `${foreign} is not an option of protocol 'coral'`);
+  }
+  if (loose.security !== undefined && loose.security !== 'malicious') {
+    throw new ConfigError('security', "Coral is malicious with abort only: drop security or pass 'malicious'");
+  }
+  const preprocessing = loose.preprocessing ?? 'ot';
+  if (preprocessing === 'dealer') {
+    throw new NotAvailableError('preprocessing', "Coral with preprocessing: 'dealer'", "Coral jobs make their material over OT between the two parties; drop preprocessing (a session of two)");
+  }
+  if (preprocessing !== 'ot') throw new ConfigError('preprocessing', `unknown preprocessing ${JSON.stringify(preprocessing)}: 'ot'`);
+  if (parties !== 2) throw new ConfigError('parties', `${what} runs in a session of 2 (parties 0 and 1, no dealer), this one has ${parties}`);
+  return { preprocessing };
 }
 
 /**
@@ -124,7 +148,7 @@ export function aesJob(
   parties: number,
 ): BridgeJob & {
   protocol: AesProtocol;
-  variant: MaestroVariant | TinyTablePath | MiniMacCode;
+  variant: MaestroVariant | TinyTablePath | MiniMacCode | CoralPacking;
   security: SecurityLevel;
   preprocessing?: TinyTablePreprocessing;
 } {
@@ -133,15 +157,19 @@ export function aesJob(
   // callers (and casts) can still pass anything.
   const loose = options as Partial<Record<'path' | 'macBits' | 'preprocessing' | 'variant' | 'code' | 'security', unknown>>;
   const protocol = options.protocol ?? 'maestro';
-  if (protocol !== 'maestro' && protocol !== 'tinytable' && protocol !== 'minimac') {
-    throw new ConfigError('protocol', `unknown protocol ${JSON.stringify(protocol)}: 'maestro', 'tinytable' or 'minimac'`);
+  if (protocol !== 'maestro' && protocol !== 'tinytable' && protocol !== 'minimac' && protocol !== 'coral') {
+    throw new ConfigError('protocol', `unknown protocol ${JSON.stringify(protocol)}: 'maestro', 'tinytable', 'minimac' or 'coral'`);
   }
   const tinytable = protocol === 'tinytable';
   const minimac = protocol === 'minimac';
-  const twoParty = tinytable || minimac;
+  const coral = protocol === 'coral';
+  const twoParty = tinytable || minimac || coral;
+  const name = { maestro: 'MAESTRO', tinytable: 'TinyTable', minimac: 'MiniMac', coral: 'Coral' }[protocol];
   let preprocessing: TinyTablePreprocessing | undefined;
   let code: MiniMacCode | undefined;
-  if (minimac) {
+  if (coral) {
+    ({ preprocessing } = coralOptions(loose, parties, 'Coral AES'));
+  } else if (minimac) {
     ({ code, preprocessing } = miniMacOptions(loose, parties, 'MiniMac AES'));
   } else if (tinytable) {
     if (loose.code !== undefined) throw new ConfigError('code', "code is MiniMac's option");
@@ -157,10 +185,12 @@ export function aesJob(
     throw new ConfigError('direction', `unknown direction ${JSON.stringify(direction)}: 'encrypt' or 'decrypt'`);
   }
   if (twoParty && direction === 'decrypt') {
-    throw new NotAvailableError('direction', `${tinytable ? 'TinyTable' : 'MiniMac'} decryption`, `${tinytable ? 'TinyTable' : 'MiniMac'} runs AES encryption only; use protocol: 'maestro' to decrypt`);
+    throw new NotAvailableError('direction', `${name} decryption`, `${name} runs AES encryption only; use protocol: 'maestro' to decrypt`);
   }
-  let variant: MaestroVariant | TinyTablePath | MiniMacCode;
-  if (minimac) {
+  let variant: MaestroVariant | TinyTablePath | MiniMacCode | CoralPacking;
+  if (coral) {
+    variant = CORAL_PACKING;
+  } else if (minimac) {
     variant = code as MiniMacCode;
   } else if (tinytable) {
     if (loose.variant !== undefined) throw new ConfigError('variant', "variant is MAESTRO's option; TinyTable takes path");
@@ -199,14 +229,14 @@ export function aesJob(
   }
   const revealTo = partyList(options.reveal ?? Array.from({ length: computing }, (_, i) => i), 'reveal', computing);
   if (twoParty) ascending(revealTo, 'reveal', 'party 0, party 1 or both');
-  if (minimac && revealTo.length !== 2) {
-    throw new NotAvailableError('reveal', 'MiniMac outputs for one party only', 'MiniMac opens every output to both parties; use reveal: [0, 1]');
+  if ((minimac || coral) && revealTo.length !== 2) {
+    throw new NotAvailableError('reveal', `${name} outputs for one party only`, `${name} opens every output to both parties; use reveal: [0, 1]`);
   }
   const blocks = options.blocks ?? 1;
   if (!Number.isInteger(blocks) || blocks < 1) throw new ConfigError('blocks', 'expected a positive integer');
   const keyBits = options.keyBits ?? 128;
   if (keyBits !== 128 && keyBits !== 192 && keyBits !== 256) throw new ConfigError('keyBits', 'expected 128, 192 or 256');
-  if (twoParty && keyBits !== 128) throw new ConfigError('keyBits', `${tinytable ? 'TinyTable' : 'MiniMac'} AES is AES-128 only`);
+  if (twoParty && keyBits !== 128) throw new ConfigError('keyBits', `${name} AES is AES-128 only`);
   const macBits = tinytable ? checkMacBits(loose.macBits, options.security) : 64;
   if (variant === 'sbox-tables') {
     if (keyHolders.length !== 1) {
@@ -244,7 +274,9 @@ export function aesJob(
   }
   const security = options.security ?? defaultSecurity(protocol);
   const roles = { blocks, keyHolders, plaintextOwner, revealTo };
-  const spec = minimac
+  const spec = coral
+    ? { protocol, preprocessing, ...roles }
+    : minimac
     ? { protocol, code, preprocessing, ...roles }
     : tinytable
       ? { protocol, path: variant, preprocessing, security, macBits, ...roles }
@@ -263,13 +295,17 @@ export function evaluateJob(
   if (typeof options !== 'object' || options === null) throw new ConfigError('options', 'expected an object');
   const loose = options as Partial<Record<'macBits' | 'preprocessing' | 'code' | 'security' | 'protocol', unknown>>;
   const protocol = (loose.protocol ?? 'tinytable') as CircuitProtocol;
-  if (protocol !== 'tinytable' && protocol !== 'minimac') {
-    throw new ConfigError('protocol', `unknown circuit protocol ${JSON.stringify(protocol)}: 'tinytable' or 'minimac'`);
+  if (protocol !== 'tinytable' && protocol !== 'minimac' && protocol !== 'coral') {
+    throw new ConfigError('protocol', `unknown circuit protocol ${JSON.stringify(protocol)}: 'tinytable', 'minimac' or 'coral'`);
   }
   const minimac = protocol === 'minimac';
+  const coral = protocol === 'coral';
   let preprocessing: TinyTablePreprocessing;
   let protocolOptions: object;
-  if (minimac) {
+  if (coral) {
+    ({ preprocessing } = coralOptions(loose, parties, 'evaluate (Coral)'));
+    protocolOptions = { protocol, preprocessing };
+  } else if (minimac) {
     const { code, preprocessing: p } = miniMacOptions(loose, parties, 'evaluate (MiniMac)');
     preprocessing = p;
     protocolOptions = { protocol, code, preprocessing };
@@ -299,8 +335,9 @@ export function evaluateJob(
   if (reveal.length !== outputs) {
     throw new CircuitError(`reveal has ${reveal.length} entries, the circuit has ${outputs} output values`);
   }
-  if (minimac && reveal.some((r) => r !== 2)) {
-    throw new NotAvailableError('reveal', 'MiniMac outputs for one party only', "MiniMac opens every output to both parties; reveal every output to 'both'");
+  if ((minimac || coral) && reveal.some((r) => r !== 2)) {
+    const name = minimac ? 'MiniMac' : 'Coral';
+    throw new NotAvailableError('reveal', `${name} outputs for one party only`, `${name} opens every output to both parties; reveal every output to 'both'`);
   }
   const given = options.inputs ?? {};
   if (typeof given !== 'object' || given === null) throw new ConfigError('inputs', 'expected an array or object of input values by index');

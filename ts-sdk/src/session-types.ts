@@ -26,9 +26,11 @@ export interface ConnectOptions extends RelayConnectionOptions {
 }
 
 /** The AES protocols of `Session.aes`. */
-export type AesProtocol = 'maestro' | 'tinytable' | 'minimac';
+export type AesProtocol = 'maestro' | 'tinytable' | 'minimac' | 'coral';
 /** The protocols of `Session.evaluate` (two computing parties). */
-export type CircuitProtocol = 'tinytable' | 'minimac';
+export type CircuitProtocol = 'tinytable' | 'minimac' | 'coral';
+/** Coral's packing: 14 boolean lanes per element of GF(2^42) (the (14, 42)-RMFE of its Table 1). */
+export type CoralPacking = 'rmfe-14-42';
 /**
  * MiniMac's Reed-Solomon code over GF(2^8): (256, 120) with matrix encoding (default; 960
  * instances per codeword batch) or (255, 85) with FFT encoding (680 instances).
@@ -194,7 +196,36 @@ export type MiniMacAesOptions = AesRoleOptions &
  * TinyTable's S-box path, `sbox-tables` with OT preprocessing) reject with `NotAvailableError` (a
  * `ConfigError`); the option types rule most of them out already.
  */
-export type AesOptions = MaestroAesOptions | TinyTableAesOptions | MiniMacAesOptions;
+/**
+ * Coral's options (two computing parties, malicious with abort, RMFE-packed, outputs to both).
+ * Its material is made by the two parties over OT (`preprocessing: 'ot'`, the default and only
+ * choice; a session of two): nobody else is trusted.
+ */
+export type CoralPreprocessingOptions = {
+  /** The two parties over OT (default). */
+  preprocessing?: 'ot';
+  /** Coral runs malicious with abort only. */
+  security?: 'malicious';
+  macBits?: never;
+  code?: never;
+};
+
+/** Coral's options of `Session.aes` (AES-128 encryption, ciphertext to both parties). */
+export type CoralAesOptions = AesRoleOptions &
+  CoralPreprocessingOptions & {
+    /** The protocol. */
+    protocol: 'coral';
+    variant?: never;
+    path?: never;
+    /** Coral encrypts only. */
+    direction?: 'encrypt';
+    /** AES-128 only. */
+    keyBits?: 128;
+    /** Both parties learn the ciphertext. */
+    reveal?: readonly [0, 1];
+  };
+
+export type AesOptions = MaestroAesOptions | TinyTableAesOptions | MiniMacAesOptions | CoralAesOptions;
 
 /** Protocol communication of this party (payload bytes inside the encrypted channel). */
 export interface ProtocolStats {
@@ -209,8 +240,8 @@ export interface ProtocolStats {
 export interface AesResult {
   /** The protocol that ran. */
   protocol: AesProtocol;
-  /** The MAESTRO variant, TinyTable path or MiniMac code that ran. */
-  variant: MaestroVariant | TinyTablePath | MiniMacCode;
+  /** The MAESTRO variant, TinyTable path, MiniMac code or Coral packing that ran. */
+  variant: MaestroVariant | TinyTablePath | MiniMacCode | CoralPacking;
   /** The security level the job ran at. */
   security: SecurityLevel;
   /** The ciphertext, if this party is in `reveal`. */
@@ -310,8 +341,10 @@ export interface ParsedCircuit {
  *   three-member session; see {@link TinyTablePreprocessing}); semi-honest by default.
  * - `protocol: 'minimac'`: malicious with abort, outputs to both parties, `preprocessing:
  *   'dealer'` (required for now; see {@link MiniMacPreprocessingOptions}).
+ * - `protocol: 'coral'`: malicious with abort, outputs to both parties, preprocessing over OT in
+ *   a session of two (see {@link CoralPreprocessingOptions}).
  */
-export type EvaluateOptions = TinyTableEvaluateOptions | MiniMacEvaluateOptions;
+export type EvaluateOptions = TinyTableEvaluateOptions | MiniMacEvaluateOptions | CoralEvaluateOptions;
 
 /** TinyTable's options of `Session.evaluate`. */
 export type TinyTableEvaluateOptions = EvaluateIoOptions &
@@ -321,6 +354,13 @@ export type TinyTableEvaluateOptions = EvaluateIoOptions &
     /** Where the preprocessing comes from (default `'ot'`). */
     preprocessing?: TinyTablePreprocessing;
     code?: never;
+  };
+
+/** Coral's options of `Session.evaluate`. */
+export type CoralEvaluateOptions = EvaluateIoOptions &
+  CoralPreprocessingOptions & {
+    /** The protocol. */
+    protocol: 'coral';
   };
 
 /** MiniMac's options of `Session.evaluate`. */

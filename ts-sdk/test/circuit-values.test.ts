@@ -140,6 +140,32 @@ describe("job options", () => {
     expect(() => aesJob({ protocol: "tinytable", code: "rs255-85-fft", key }, 0, 2)).toThrow(/MiniMac's option/);
   });
 
+  it("builds Coral specs (two parties over OT) and names its limits", () => {
+    const key = "00".repeat(16);
+    expect(aesJob({ protocol: "coral", key }, 0, 2)).toMatchObject({
+      method: "runAes",
+      protocol: "coral",
+      variant: "rmfe-14-42",
+      security: "malicious",
+      preprocessing: "ot",
+      spec: { protocol: "coral", preprocessing: "ot", keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] },
+    });
+    expect(evaluateJob(TWO_BYTES, { protocol: "coral", inputs: { 0: 1n } }, 0, 2)).toMatchObject({
+      method: "runCircuit",
+      protocol: "coral",
+      spec: { protocol: "coral", preprocessing: "ot", inputOwners: [0, 1] },
+    });
+    // @ts-expect-error Coral's material comes from OT between the two parties
+    expect(() => aesJob({ protocol: "coral", preprocessing: "dealer", key }, 0, 3)).toThrow(NotAvailableError);
+    expect(() => aesJob({ protocol: "coral", key }, 0, 3)).toThrow(expect.objectContaining({ field: "parties" }));
+    // @ts-expect-error Coral opens outputs to both parties
+    expect(() => aesJob({ protocol: "coral", reveal: [1], key }, 0, 2)).toThrow(expect.objectContaining({ field: "reveal" }));
+    // @ts-expect-error Coral is malicious only
+    expect(() => aesJob({ protocol: "coral", security: "semi-honest", key }, 0, 2)).toThrow(expect.objectContaining({ field: "security" }));
+    // @ts-expect-error code is MiniMac's option
+    expect(() => aesJob({ protocol: "coral", code: "rs255-85-fft", key }, 0, 2)).toThrow(expect.objectContaining({ field: "code" }));
+  });
+
   it("passes malicious TinyTable with macBits and rejects bad security, macBits and S-box-table roles", () => {
     const key = "00".repeat(16);
     expect(aesJob({ ...D, security: "malicious", key }, 0, 3).spec).toMatchObject({ security: "malicious", macBits: 64 });

@@ -221,4 +221,29 @@ describe("WASM bridge", () => {
       await expect(wire()[0]!.runAes(session(), { ...mmSpec, ...extra }, mmInputs[0], null)).rejects.toMatchObject({ kind: "config", field });
     }
   }, 60_000);
+
+  it("runs Coral AES and a circuit between two bridges with OT preprocessing, through the same two methods", async () => {
+    const crSpec = { protocol: "coral", blocks: 1, keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] };
+    const crInputs = [{ keyShare: KEY }, { plaintext: PLAINTEXT }];
+    const results = await Promise.all(wire(2).map((b, i) => b.runAes(session(), crSpec, crInputs[i], null)));
+    for (const r of results) {
+      expect(Buffer.from(r.ciphertext).toString("hex")).toBe("69c4e0d86a7b0430d8cdb78070b4c55a");
+      // The OT preprocessing (megabytes) dominates; the packed online phase is kilobytes.
+      expect(r.preprocessingStats.bytesSent).toBeGreaterThan(100 * r.onlineStats.bytesSent);
+    }
+    const circuit = "1 3\n2 1 1\n1 1\n\n2 1 0 1 2 AND\n";
+    const cInputs = [{ values: [Uint8Array.of(1)] }, { values: [Uint8Array.of(1)] }];
+    const outs = await Promise.all(
+      wire(2).map((b, i) => b.runCircuit(session(), { protocol: "coral", circuit, inputOwners: [0, 1], reveal: [2] }, cInputs[i], null)),
+    );
+    for (const out of outs) expect(Array.from(out.outputs[0])).toEqual([1]);
+    for (const [extra, field] of [
+      [{ preprocessing: "dealer" }, "preprocessing"],
+      [{ revealTo: [0] }, "reveal"],
+      [{ code: "rs255-85-fft" }, "code"],
+    ] as const) {
+      await expect(wire(2)[0]!.runAes(session(), { ...crSpec, ...extra }, crInputs[0], null)).rejects.toMatchObject({ kind: "config", field });
+    }
+    await expect(wire(3)[0]!.runAes(session(), crSpec, crInputs[0], null)).rejects.toMatchObject({ kind: "config", field: "parties" });
+  }, 120_000);
 });

@@ -192,18 +192,18 @@ fn code(spec: &JsValue) -> Result<CodeChoice, BridgeError> {
     }
 }
 
-/// MiniMac runs malicious with abort only: `security` may be absent or `malicious`.
-fn minimac_security(spec: &JsValue) -> Result<(), BridgeError> {
+/// MiniMac and Coral run malicious with abort only: `security` may be absent or `malicious`.
+fn malicious_only(spec: &JsValue, protocol: &str) -> Result<(), BridgeError> {
     match security(spec, Security::Malicious)? {
         Security::Malicious => Ok(()),
         Security::SemiHonest => Err(BridgeError::config(
             "security",
-            "MiniMac is malicious with abort only: drop security or pass 'malicious'",
+            format!("{protocol} is malicious with abort only: drop security or pass 'malicious'"),
         )),
     }
 }
 
-/// `protocol?`: `maestro` (default for AES), `tinytable` or `minimac`.
+/// `protocol?`: `maestro` (default for AES), `tinytable`, `minimac` or `coral`.
 fn protocol_name(spec: &JsValue, default: &str) -> Result<String, BridgeError> {
     Ok(string(spec, "protocol")?.unwrap_or_else(|| default.to_string()))
 }
@@ -212,8 +212,8 @@ fn protocol_name(spec: &JsValue, default: &str) -> Result<String, BridgeError> {
 /// keyBits? }` and the protocol's options — MAESTRO (`protocol` absent or `'maestro'`):
 /// `variant?`, `security?` (default `malicious`); TinyTable (`'tinytable'`): `path?`,
 /// `preprocessing?` (`'ot'` default, or `'dealer'`), `security?` (default `semi-honest`),
-/// `macBits?`; MiniMac (`'minimac'`): `code?`, `preprocessing?`. An option of another protocol is
-/// a `config` error naming it.
+/// `macBits?`; MiniMac (`'minimac'`): `code?`, `preprocessing?`; Coral (`'coral'`):
+/// `preprocessing?`. An option of another protocol is a `config` error naming it.
 pub fn aes_spec(spec: &JsValue) -> Result<AesSpec, BridgeError> {
     let protocol = match protocol_name(spec, "maestro")?.as_str() {
         "maestro" => {
@@ -231,13 +231,18 @@ pub fn aes_spec(spec: &JsValue) -> Result<AesSpec, BridgeError> {
         }
         "minimac" => {
             reject_foreign(spec, "minimac", &["variant", "path", "macBits"])?;
-            minimac_security(spec)?;
+            malicious_only(spec, "MiniMac")?;
             AesProtocol::MiniMac { code: code(spec)?, preprocessing: preprocessing(spec)? }
+        }
+        "coral" => {
+            reject_foreign(spec, "coral", &["variant", "path", "macBits", "code"])?;
+            malicious_only(spec, "Coral")?;
+            AesProtocol::Coral { preprocessing: preprocessing(spec)? }
         }
         other => {
             return Err(BridgeError::config(
                 "protocol",
-                format!("unknown protocol {other:?}: 'maestro', 'tinytable' or 'minimac'"),
+                format!("unknown protocol {other:?}: 'maestro', 'tinytable', 'minimac' or 'coral'"),
             ))
         }
     };
@@ -277,7 +282,8 @@ pub fn circuit(text: &str) -> Result<Circuit, BridgeError> {
 /// The circuit job's spec: `{ protocol?, circuit: string, inputOwners: number[], reveal: number[] }`
 /// where `reveal[v]` is the party (0 or 1) that learns output value `v`, or 2 for both, and the
 /// protocol's options — TinyTable (`protocol` absent or `'tinytable'`): `preprocessing?`,
-/// `security?`, `macBits?`; MiniMac (`'minimac'`): `code?`, `preprocessing?`. One instance.
+/// `security?`, `macBits?`; MiniMac (`'minimac'`): `code?`, `preprocessing?`; Coral (`'coral'`):
+/// `preprocessing?`. One instance.
 pub fn circuit_spec(spec: &JsValue) -> Result<CircuitSpec, BridgeError> {
     let protocol = match protocol_name(spec, "tinytable")?.as_str() {
         "tinytable" => {
@@ -290,13 +296,18 @@ pub fn circuit_spec(spec: &JsValue) -> Result<CircuitSpec, BridgeError> {
         }
         "minimac" => {
             reject_foreign(spec, "minimac", &["macBits"])?;
-            minimac_security(spec)?;
+            malicious_only(spec, "MiniMac")?;
             CircuitProtocol::MiniMac { code: code(spec)?, preprocessing: preprocessing(spec)? }
+        }
+        "coral" => {
+            reject_foreign(spec, "coral", &["macBits", "code"])?;
+            malicious_only(spec, "Coral")?;
+            CircuitProtocol::Coral { preprocessing: preprocessing(spec)? }
         }
         other => {
             return Err(BridgeError::config(
                 "protocol",
-                format!("unknown circuit protocol {other:?}: 'tinytable' or 'minimac'"),
+                format!("unknown circuit protocol {other:?}: 'tinytable', 'minimac' or 'coral'"),
             ))
         }
     };

@@ -7,6 +7,7 @@ use chorus_core::jobs::JobError;
 use chorus_core::net::secure::SecureError;
 use chorus_core::net::NetError;
 use chorus_core::ot::OtError;
+use chorus_core::proto::coral::CoralError;
 use chorus_core::proto::maestro::MaestroError;
 use chorus_core::proto::minimac::MiniMacError;
 use chorus_core::proto::tinytable::TinyTableError;
@@ -189,6 +190,11 @@ impl From<JobError> for BridgeError {
             },
             JobError::TinyTable(_) => protocol(None, "TinyTable arguments"),
             JobError::MiniMac(_) => protocol(None, "MiniMac arguments"),
+            JobError::Coral(
+                CoralError::Malformed { peer, .. } | CoralError::UnexpectedFrame { peer, .. },
+            ) => protocol(Some(peer), "message format"),
+            JobError::Coral(CoralError::BadInput(_)) => BridgeError::config("input", message),
+            JobError::Coral(_) => protocol(None, "Coral arguments"),
         }
     }
 }

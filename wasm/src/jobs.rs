@@ -37,9 +37,9 @@ fn check_members(
 fn aes_preprocessing(protocol: &AesProtocol) -> Option<jobs::Preprocessing> {
     match *protocol {
         AesProtocol::Maestro { .. } => None,
-        AesProtocol::TinyTable { preprocessing, .. } | AesProtocol::MiniMac { preprocessing, .. } => {
-            Some(preprocessing)
-        }
+        AesProtocol::TinyTable { preprocessing, .. }
+        | AesProtocol::MiniMac { preprocessing, .. }
+        | AesProtocol::Coral { preprocessing } => Some(preprocessing),
     }
 }
 

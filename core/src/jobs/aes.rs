@@ -15,6 +15,7 @@
 //! input-independent material (MAESTRO: the S-box preprocessing; TinyTable and MiniMac: OT and
 //! Fig. 8, or the dealing, with spec agreement).
 
+use super::coral as coral_job;
 use super::maestro_aes::{self, AesJobSpec, Direction, SboxVariant};
 use super::minimac as minimac_job;
 use super::tinytable::aes::{AesPath, TinyTableAesSpec};
@@ -54,15 +55,22 @@ pub enum AesProtocol {
         /// Where the triples come from (only the trusted dealer today).
         preprocessing: Preprocessing,
     },
+    /// Two-party Coral (dishonest majority, malicious with abort), AES-128 encryption over the
+    /// boolean circuit, 14 blocks per packed field element.
+    Coral {
+        /// Where the material comes from (only OT between the two parties today).
+        preprocessing: Preprocessing,
+    },
 }
 
 impl AesProtocol {
-    /// `maestro`, `tinytable` or `minimac` (the SDK's names).
+    /// `maestro`, `tinytable`, `minimac` or `coral` (the SDK's names).
     pub fn name(&self) -> &'static str {
         match self {
             AesProtocol::Maestro { .. } => "maestro",
             AesProtocol::TinyTable { .. } => "tinytable",
             AesProtocol::MiniMac { .. } => "minimac",
+            AesProtocol::Coral { .. } => "coral",
         }
     }
 
@@ -70,7 +78,7 @@ impl AesProtocol {
     pub fn security(&self) -> Security {
         match *self {
             AesProtocol::Maestro { security, .. } | AesProtocol::TinyTable { security, .. } => security,
-            AesProtocol::MiniMac { .. } => Security::Malicious,
+            AesProtocol::MiniMac { .. } | AesProtocol::Coral { .. } => Security::Malicious,
         }
     }
 
@@ -78,9 +86,9 @@ impl AesProtocol {
     pub fn members(&self) -> usize {
         match *self {
             AesProtocol::Maestro { .. } => 3,
-            AesProtocol::TinyTable { preprocessing, .. } | AesProtocol::MiniMac { preprocessing, .. } => {
-                preprocessing.members()
-            }
+            AesProtocol::TinyTable { preprocessing, .. }
+            | AesProtocol::MiniMac { preprocessing, .. }
+            | AesProtocol::Coral { preprocessing } => preprocessing.members(),
         }
     }
 
@@ -191,6 +199,7 @@ impl AesSpec {
             AesProtocol::Maestro { .. } => self.maestro()?.validate(),
             AesProtocol::TinyTable { .. } => self.tinytable()?.validate(),
             AesProtocol::MiniMac { .. } => minimac_job::validate_aes(self),
+            AesProtocol::Coral { .. } => coral_job::validate_aes(self),
         }
     }
 
@@ -205,6 +214,38 @@ impl AesSpec {
         }
         if self.key_size != KeySize::Aes128 {
             return Err(JobError::not_available("keyBits", format!("{name} runs AES-128 only")));
+        }
+        Ok(())
+    }
+
+    /// The limits of AES over a two-party protocol that opens outputs to both parties (MiniMac,
+    /// Coral): AES-128 encryption, key holders and plaintext owner among parties 0 and 1, the
+    /// ciphertext to both; `protocol` names the protocol in the messages.
+    pub(crate) fn check_two_party_roles(&self, protocol: &str) -> Result<(), JobError> {
+        self.check_two_party_aes()?;
+        if self.blocks == 0 {
+            return Err(JobError::InvalidSpec("blocks must be at least 1".into()));
+        }
+        if self.key_holders.is_empty() || !self.key_holders.windows(2).all(|w| w[0] < w[1]) {
+            return Err(JobError::InvalidSpec(format!(
+                "key_holders must name party 0, party 1 or both, ascending: {:?}",
+                self.key_holders
+            )));
+        }
+        for (field, parties) in
+            [("key_holders", &self.key_holders[..]), ("plaintext_owner", &[self.plaintext_owner])]
+        {
+            if let Some(p) = parties.iter().find(|&&p| p > 1) {
+                return Err(JobError::InvalidSpec(format!(
+                    "{field} names party {p}, but the computing parties are 0 and 1"
+                )));
+            }
+        }
+        if self.reveal_to != [0, 1] {
+            return Err(JobError::not_available(
+                "reveal",
+                format!("{protocol} opens every output to both parties: reveal must be [0, 1]"),
+            ));
         }
         Ok(())
     }
@@ -271,5 +312,6 @@ pub async fn run_aes_observed<N: Network, R: RngCore + CryptoRng>(
         // milestone.
         AesProtocol::TinyTable { .. } => tinytable::aes::run(net, &spec.tinytable()?, input, rng).await,
         AesProtocol::MiniMac { .. } => minimac_job::run_aes(net, spec, input, rng, observe).await,
+        AesProtocol::Coral { .. } => coral_job::run_aes(net, spec, input, rng, observe).await,
     }
 }

@@ -4,6 +4,7 @@
 //! [`run_circuit`], which validates the spec and this member's inputs once and hands them to the
 //! protocol's runner. Statistics mean what they mean for the AES job ([`super::AesOutput`]).
 
+use super::coral as coral_job;
 use super::minimac as minimac_job;
 use super::tinytable::circuit::CircuitJobSpec;
 use super::tinytable::{self, MacBits};
@@ -12,7 +13,7 @@ use crate::circuit::Circuit;
 use crate::net::{NetStats, Network, PartyId};
 use crate::proto::minimac::CodeChoice;
 use crate::proto::tinytable::circuit::online::Outputs;
-use crate::proto::tinytable::IoSpec;
+use crate::proto::tinytable::{IoSpec, Reveal};
 use rand_core::{CryptoRng, RngCore};
 
 /// The protocol of a circuit job and its options.
@@ -34,6 +35,11 @@ pub enum CircuitProtocol {
         /// Where the triples come from (only the trusted dealer today).
         preprocessing: Preprocessing,
     },
+    /// Two-party Coral (malicious with abort, RMFE-packed); outputs go to both parties.
+    Coral {
+        /// Where the material comes from (only OT between the two parties today).
+        preprocessing: Preprocessing,
+    },
 }
 
 impl CircuitProtocol {
@@ -42,6 +48,7 @@ impl CircuitProtocol {
         match self {
             CircuitProtocol::TinyTable { .. } => "tinytable",
             CircuitProtocol::MiniMac { .. } => "minimac",
+            CircuitProtocol::Coral { .. } => "coral",
         }
     }
 
@@ -49,7 +56,8 @@ impl CircuitProtocol {
     pub fn preprocessing(&self) -> Preprocessing {
         match *self {
             CircuitProtocol::TinyTable { preprocessing, .. }
-            | CircuitProtocol::MiniMac { preprocessing, .. } => preprocessing,
+            | CircuitProtocol::MiniMac { preprocessing, .. }
+            | CircuitProtocol::Coral { preprocessing } => preprocessing,
         }
     }
 
@@ -57,7 +65,7 @@ impl CircuitProtocol {
     pub fn security(&self) -> Security {
         match *self {
             CircuitProtocol::TinyTable { security, .. } => security,
-            CircuitProtocol::MiniMac { .. } => Security::Malicious,
+            CircuitProtocol::MiniMac { .. } | CircuitProtocol::Coral { .. } => Security::Malicious,
         }
     }
 }
@@ -159,7 +167,24 @@ impl CircuitSpec {
         match self.protocol {
             CircuitProtocol::TinyTable { .. } => self.tinytable()?.validate(),
             CircuitProtocol::MiniMac { .. } => minimac_job::validate_circuit(self),
+            CircuitProtocol::Coral { .. } => coral_job::validate_circuit(self),
         }
+    }
+
+    /// The limits of a protocol that opens every output to both parties (MiniMac, Coral): at least
+    /// one instance, owners and recipients that fit the circuit, every output to `both`.
+    pub(crate) fn check_shared_outputs(&self, protocol: &str) -> Result<(), JobError> {
+        if self.instances == 0 {
+            return Err(JobError::InvalidSpec("instances must be at least 1".into()));
+        }
+        self.io.check(&self.circuit).map_err(|e| JobError::InvalidSpec(e.to_string()))?;
+        if self.io.reveal.iter().any(|r| *r != Reveal::Both) {
+            return Err(JobError::not_available(
+                "reveal",
+                format!("{protocol} opens every output to both parties: reveal every output value to 'both'"),
+            ));
+        }
+        Ok(())
     }
 
     fn tinytable(&self) -> Result<CircuitJobSpec, JobError> {
@@ -190,5 +215,6 @@ pub async fn run_circuit<N: Network, R: RngCore + CryptoRng>(
             tinytable::circuit::run(net, &spec.tinytable()?, input, rng).await
         }
         CircuitProtocol::MiniMac { .. } => minimac_job::run_circuit(net, spec, input, rng).await,
+        CircuitProtocol::Coral { .. } => coral_job::run_circuit(net, spec, input, rng).await,
     }
 }

@@ -1,10 +1,11 @@
 //! The one error type of every job ([`JobError`]): what is wrong with a spec or an input (before
 //! any communication), a disagreement between members, the dealer's material, the network, or the
-//! protocol that ran (MAESTRO, TinyTable, MiniMac), whose own typed error is kept whole so callers
+//! protocol that ran (MAESTRO, TinyTable, MiniMac, Coral), whose own typed error is kept whole so callers
 //! can tell which check caught a deviating party ([`JobError::failed_check`]).
 
 use super::Preprocessing;
 use crate::net::{NetError, PartyId};
+use crate::proto::coral::{Check as CoralCheck, CoralError};
 use crate::proto::maestro::MaestroError;
 use crate::proto::minimac::MiniMacError;
 use crate::proto::tinytable::TinyTableError;
@@ -66,6 +67,9 @@ pub enum JobError {
     /// MiniMac failed.
     #[error(transparent)]
     MiniMac(#[from] MiniMacError),
+    /// Coral (or its OT-based preprocessing) failed.
+    #[error(transparent)]
+    Coral(#[from] CoralError),
     /// An invariant of this implementation failed (a bug, reported instead of a panic).
     #[error("internal error: {0}")]
     Internal(&'static str),
@@ -105,7 +109,16 @@ impl JobError {
             JobError::MiniMac(MiniMacError::TranscriptMismatch { .. }) => {
                 Some("comparison of opened values".into())
             }
+            JobError::Coral(CoralError::CheckFailed { check }) => Some(coral_check(*check)),
+            JobError::Coral(CoralError::Ot(crate::ot::OtError::CheckFailed { check })) => {
+                Some(format!("OT preprocessing check '{check}'"))
+            }
             _ => None,
         }
     }
+}
+
+/// A Coral check in words (its `Display`).
+fn coral_check(check: CoralCheck) -> String {
+    check.to_string()
 }

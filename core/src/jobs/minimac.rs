@@ -33,7 +33,7 @@ use crate::jobs::AesProtocol;
 use crate::net::{NetStats, Network, PartyId};
 use crate::proto::minimac::{evaluate, prep_codec, CodeChoice, Options, PrepRequest, TrustedDealer};
 use crate::proto::tinytable::circuit::online::Outputs;
-use crate::proto::tinytable::{IoSpec, Reveal};
+use crate::proto::tinytable::IoSpec;
 use rand_core::{CryptoRng, RngCore};
 use sha2::{Digest, Sha256};
 
@@ -51,62 +51,25 @@ fn check_preprocessing(preprocessing: Preprocessing) -> Result<(), JobError> {
     Ok(())
 }
 
-fn check_parties(field: &str, parties: &[PartyId]) -> Result<(), JobError> {
-    match parties.iter().find(|&&p| p > 1) {
-        Some(p) => Err(JobError::InvalidSpec(format!(
-            "{field} names party {p}, but the computing parties are 0 and 1"
-        ))),
-        None => Ok(()),
-    }
-}
-
 /// Checks an AES spec whose protocol is MiniMac.
 pub(crate) fn validate_aes(spec: &AesSpec) -> Result<(), JobError> {
     let AesProtocol::MiniMac { preprocessing, .. } = spec.protocol else {
         return Err(JobError::Internal("not a MiniMac spec"));
     };
     check_preprocessing(preprocessing)?;
-    spec.check_two_party_aes()?;
-    if spec.blocks == 0 {
-        return Err(JobError::InvalidSpec("blocks must be at least 1".into()));
-    }
-    if spec.key_holders.is_empty() || !spec.key_holders.windows(2).all(|w| w[0] < w[1]) {
-        return Err(JobError::InvalidSpec(format!(
-            "key_holders must name party 0, party 1 or both, ascending: {:?}",
-            spec.key_holders
-        )));
-    }
-    check_parties("key_holders", &spec.key_holders)?;
-    check_parties("plaintext_owner", &[spec.plaintext_owner])?;
-    if spec.reveal_to != [0, 1] {
-        return Err(JobError::not_available(
-            "reveal",
-            "MiniMac opens every output to both parties: reveal must be [0, 1]",
-        ));
-    }
-    Ok(())
+    spec.check_two_party_roles(PROTOCOL)
 }
 
 /// Checks a circuit spec whose protocol is MiniMac.
 pub(crate) fn validate_circuit(spec: &CircuitSpec) -> Result<(), JobError> {
     check_preprocessing(spec.protocol.preprocessing())?;
-    if spec.instances == 0 {
-        return Err(JobError::InvalidSpec("instances must be at least 1".into()));
-    }
-    spec.io.check(&spec.circuit).map_err(|e| JobError::InvalidSpec(e.to_string()))?;
-    if spec.io.reveal.iter().any(|r| *r != Reveal::Both) {
-        return Err(JobError::not_available(
-            "reveal",
-            "MiniMac opens every output to both parties: reveal every output value to 'both'",
-        ));
-    }
-    Ok(())
+    spec.check_shared_outputs(PROTOCOL)
 }
 
 fn code_of(protocol: CircuitProtocol) -> CodeChoice {
     match protocol {
         CircuitProtocol::MiniMac { code, .. } => code,
-        CircuitProtocol::TinyTable { .. } => CodeChoice::DEFAULT,
+        CircuitProtocol::TinyTable { .. } | CircuitProtocol::Coral { .. } => CodeChoice::DEFAULT,
     }
 }
 

@@ -11,12 +11,13 @@
 //! spec ([`AesProtocol`], [`CircuitProtocol`]), the roles, inputs, outputs and the meaning of the
 //! statistics are shared, errors are one type ([`JobError`]) and spec agreement is one step
 //! ([`agreement`]). Front ends dispatch on these types only; a protocol contributes a runner
-//! module ([`maestro_aes`], [`tinytable`], [`minimac`]) that turns the shared spec into calls of its
+//! module ([`maestro_aes`], [`tinytable`], [`minimac`], [`coral`]) that turns the shared spec into calls of its
 //! online and preprocessing code.
 
 mod aes;
 pub mod agreement;
 mod circuit;
+pub mod coral;
 mod error;
 pub mod keyed_aes;
 pub mod maestro_aes;

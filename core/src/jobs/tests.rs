@@ -95,6 +95,7 @@ fn one_aes_spec_runs_fips197_under_every_protocol() {
             1,
         ),
         (MINIMAC, 1),
+        (AesProtocol::Coral { preprocessing: Preprocessing::Ot }, 1),
     ];
     for (protocol, owner) in protocols {
         let computing = protocol.computing_parties();
@@ -219,6 +220,86 @@ fn minimac_limits_are_named_before_any_communication() {
         run_aes(&mut net, &s, AesInput::default(), &mut seeded_rng(1)).await
     });
     assert!(outs.iter().all(|o| matches!(o, Err(JobError::WrongSessionSize { protocol: "MiniMac", .. }))));
+}
+
+#[test]
+fn coral_limits_are_named_before_any_communication() {
+    let coral = |preprocessing| AesProtocol::Coral { preprocessing };
+    let cases = [
+        (spec(coral(Preprocessing::Dealer), vec![0], 1, vec![0, 1]), "preprocessing"),
+        (spec(coral(Preprocessing::Ot), vec![0], 1, vec![1]), "reveal"),
+        (
+            AesSpec {
+                direction: Direction::Decrypt,
+                ..spec(coral(Preprocessing::Ot), vec![0], 1, vec![0, 1])
+            },
+            "direction",
+        ),
+    ];
+    for (s, field) in cases {
+        match s.validate() {
+            Err(JobError::NotAvailable { option, .. }) => assert_eq!(option, field),
+            other => panic!("{field}: expected NotAvailable, got {other:?}"),
+        }
+    }
+}
+
+/// A Coral circuit job between two parties over OT: the outputs match plaintext evaluation; a
+/// party that flips a byte of one of its messages (OT preprocessing, input, AND layer or check)
+/// makes the honest party fail with a Coral error before any output.
+#[test]
+fn coral_circuit_job_matches_plaintext_and_catches_a_cheating_party() {
+    let mut rng = ChaCha20Rng::seed_from_u64(33);
+    let circuit = random_circuit(&mut rng, 2, 60, 2);
+    let io = IoSpec { input_owners: vec![0, 1], reveal: vec![Reveal::Both; 2] };
+    let instances = 17;
+    let values: Vec<Vec<Vec<bool>>> = (0..instances)
+        .map(|_| {
+            circuit
+                .input_widths()
+                .iter()
+                .map(|&w| (0..w).map(|_| rng.next_u32() & 1 == 1).collect())
+                .collect()
+        })
+        .collect();
+    let spec = CircuitSpec {
+        protocol: CircuitProtocol::Coral { preprocessing: Preprocessing::Ot },
+        circuit: circuit.clone(),
+        io,
+        instances,
+    };
+    let run = |target: Option<u64>| {
+        run_session(2, |inner| {
+            let me = inner.party();
+            let spec = spec.clone();
+            let input = CircuitInput { values: values.iter().map(|vs| vec![vs[me].clone()]).collect() };
+            async move {
+                let mut net = Tamper::new(connect(inner).await?, move |i, m: &mut Vec<u8>| {
+                    if me == 0 && Some(i) == target {
+                        if let Some(b) = m.last_mut() {
+                            *b ^= 0x10;
+                        }
+                    }
+                });
+                run_circuit(&mut net, &spec, input, &mut seeded_rng(70 + me as u64)).await
+            }
+        })
+    };
+    for (p, out) in run(None).into_iter().enumerate() {
+        let out = out.unwrap_or_else(|e| panic!("party {p}: {e}"));
+        for (i, instance) in out.outputs.iter().enumerate() {
+            let got: Vec<Vec<bool>> = instance.iter().map(|v| v.clone().expect("revealed to both")).collect();
+            assert_eq!(got, circuit.evaluate(&values[i]).unwrap(), "party {p} instance {i}");
+        }
+    }
+    for target in [3u64, 20, 45] {
+        let outs = run(Some(target));
+        match &outs[1] {
+            Err(JobError::Coral(_)) => {}
+            other => panic!("message {target}: expected a Coral abort at party 1, got {other:?}"),
+        }
+        assert!(outs[0].as_ref().map_or(true, |o| o.outputs.is_empty()));
+    }
 }
 
 #[test]

@@ -8,11 +8,12 @@
 //! make the material between themselves over OT, the session has two members and nobody else is
 //! trusted; circuit path only) or `--preprocessing dealer` (member 2 is the **trusted dealer**: it
 //! deals the preprocessing, knows every mask and must not collude with either party — a weaker
-//! trust model). `--protocol minimac`: two-party MiniMac AES-128 (malicious with abort), `--code
-//! rs256-120-matrix` (default) or `rs255-85-fft`, `--preprocessing dealer` only for now (member 2 is the
-//! trusted dealer). Two-party role defaults: key holder 0, plaintext owner 1, revealed to 0
-//! and 1. `rounds_stats` is the online phase (the job's `online_stats`) and
-//! `preprocessing_stats` the making of the preprocessing material.
+//! trust model). `--protocol minimac`: two-party MiniMac AES-128 (malicious with abort),
+//! `--code rs256-120-matrix` (default) or `rs255-85-fft`, `--preprocessing dealer` only for now
+//! (member 2 is the trusted dealer). `--protocol coral`: two-party Coral AES-128 (malicious with
+//! abort, RMFE-packed), `--preprocessing ot` only (the two parties over OT). Two-party role
+//! defaults: key holder 0, plaintext owner 1, revealed to 0 and 1. `rounds_stats` is the online
+//! phase (the job's `online_stats`) and `preprocessing_stats` the making of the material.
 //!
 //! ```text
 //! {"party":2,"transport":"relay","ciphertext":"69c4…","stats":{…},"rounds_stats":{…},"preprocessing_stats":{…},"transport_stats":{…},"ms":12.3,"handshake_ms":1.2}
@@ -45,7 +46,7 @@ use std::net::{SocketAddr, ToSocketAddrs};
 use std::process::ExitCode;
 use std::time::Duration;
 
-/// Runs one party of a joint-AES job (three-party MAESTRO, two-party TinyTable or MiniMac).
+/// Runs one party of a joint-AES job (three-party MAESTRO; two-party TinyTable, MiniMac or Coral).
 #[derive(Parser, Debug)]
 #[command(name = "chorus-party", version)]
 struct Args {
@@ -88,7 +89,7 @@ struct Args {
     /// AES key size in bits: 128, 192 or 256.
     #[arg(long, default_value_t = 128)]
     key_bits: u16,
-    /// The protocol: maestro (three parties), tinytable or minimac (two parties; see
+    /// The protocol: maestro (three parties), tinytable, minimac or coral (two parties; see
     /// --preprocessing).
     #[arg(long, default_value = "maestro")]
     protocol: String,
@@ -219,7 +220,7 @@ fn job(args: &Args) -> Result<(AesSpec, AesInput), String> {
     let security = match (&args.security, args.protocol.as_str()) {
         (Some(name), _) => Security::from_name(name)
             .ok_or_else(|| format!("--security must be semi-honest or malicious, got {name:?}"))?,
-        (None, "maestro" | "minimac") => maestro_aes::DEFAULT_SECURITY,
+        (None, "maestro" | "minimac" | "coral") => maestro_aes::DEFAULT_SECURITY,
         (None, _) => Security::SemiHonest,
     };
     let decode = |what: &str, v: &Option<String>| -> Result<Option<Vec<u8>>, String> {
@@ -268,7 +269,15 @@ fn job(args: &Args) -> Result<(AesSpec, AesInput), String> {
                 preprocessing: preprocessing()?,
             }
         }
-        other => return Err(format!("--protocol must be maestro, tinytable or minimac, got {other:?}")),
+        "coral" => {
+            if security != Security::Malicious {
+                return Err("Coral is malicious with abort only; drop --security semi-honest".into());
+            }
+            AesProtocol::Coral { preprocessing: preprocessing()? }
+        }
+        other => {
+            return Err(format!("--protocol must be maestro, tinytable, minimac or coral, got {other:?}"))
+        }
     };
     let three = protocol.computing_parties() == 3;
     let spec = AesSpec {

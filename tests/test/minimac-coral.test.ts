@@ -1,0 +1,103 @@
+/**
+ * MiniMac and Coral through the SDK and a real relay process: both plug into the one AES and
+ * circuit job of the SDK (`session.aes` / `session.evaluate` with `protocol`). MiniMac: two Node
+ * parties and the trusted dealer in slot 2 (its only preprocessing so far). Coral: two Node
+ * parties and nobody else, preprocessing over OT. FIPS-197 with the key split between both
+ * parties, and a two-input circuit against its plaintext value.
+ */
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Session } from "@chorus/sdk";
+import { FIPS_CIPHERTEXT, FIPS_KEY, FIPS_PLAINTEXT, freshSecret, fromHex, startRelayProcess, within, xor, type RelayProcess } from "./relay-process.js";
+import { closeAll, connectThree, connectTwo, runAes } from "./three-parties.js";
+
+/** Bristol: out = a AND b for one-bit inputs a (party 0) and b (party 1). */
+const AND = "1 3\n2 1 1\n1 1\n\n2 1 0 1 2 AND\n";
+
+let relay: RelayProcess;
+beforeAll(async () => {
+  relay = await startRelayProcess();
+});
+afterAll(async () => {
+  await relay?.stop();
+});
+
+async function within3<T>(run: (sessions: Session[]) => Promise<T>, members: 2 | 3): Promise<T> {
+  const sessions = members === 2 ? await connectTwo(relay.url, freshSecret()) : await connectThree(relay.url, freshSecret());
+  try {
+    return await run(sessions);
+  } finally {
+    await closeAll(sessions);
+  }
+}
+
+describe("MiniMac through the SDK (two parties and a trusted dealer)", () => {
+  it("matches FIPS-197 with the key split between both parties; the dealer learns nothing", async () => {
+    const share0 = new Uint8Array(randomBytes(16));
+    const share1 = xor(fromHex(FIPS_KEY), share0);
+    await within3(async (sessions) => {
+      const roles = { protocol: "minimac", preprocessing: "dealer", keyHolders: [0, 1], plaintextOwner: 1 } as const;
+      const results = await within(
+        Promise.all(runAes(sessions, [{ ...roles, key: share0 }, { ...roles, key: share1, plaintext: FIPS_PLAINTEXT }, roles])),
+        "MiniMac AES",
+        120_000,
+      );
+      for (const slot of [0, 1]) {
+        expect(results[slot]!.ciphertextHex, `party ${slot}`).toBe(FIPS_CIPHERTEXT);
+        expect(results[slot]).toMatchObject({ protocol: "minimac", variant: "rs256-120-matrix", security: "malicious", preprocessing: "dealer" });
+        expect(results[slot]!.onlineStats.rounds).toBeGreaterThan(60);
+      }
+      expect(results[2]!.ciphertext).toBeUndefined();
+      expect(results[2]!.onlineStats.bytesSent).toBe(0);
+    }, 3);
+  }, 150_000);
+
+  it("evaluates a circuit; both parties learn the output", async () => {
+    await within3(async (sessions) => {
+      const options = { protocol: "minimac", preprocessing: "dealer", code: "rs255-85-fft" } as const;
+      const results = await Promise.all([
+        sessions[0]!.evaluate(AND, { ...options, inputs: [[true]] }),
+        sessions[1]!.evaluate(AND, { ...options, inputs: [undefined, [true]] }),
+        sessions[2]!.evaluate(AND, options),
+      ]);
+      for (const slot of [0, 1]) expect(results[slot]!.outputs[0]?.bits).toEqual([true]);
+      expect(results[2]!.outputs).toEqual([undefined]);
+      expect(results[0]).toMatchObject({ protocol: "minimac", preprocessing: "dealer" });
+    }, 3);
+  }, 60_000);
+});
+
+describe("Coral through the SDK (two parties over OT, no dealer)", () => {
+  it("matches FIPS-197 with the key split between both parties", async () => {
+    const share0 = new Uint8Array(randomBytes(16));
+    const share1 = xor(fromHex(FIPS_KEY), share0);
+    await within3(async (sessions) => {
+      const roles = { protocol: "coral", keyHolders: [0, 1], plaintextOwner: 1 } as const;
+      const results = await within(
+        Promise.all(runAes(sessions, [{ ...roles, key: share0 }, { ...roles, key: share1, plaintext: FIPS_PLAINTEXT }])),
+        "Coral AES over OT",
+        120_000,
+      );
+      for (const [slot, r] of results.entries()) {
+        expect(r.ciphertextHex, `party ${slot}`).toBe(FIPS_CIPHERTEXT);
+        expect(r).toMatchObject({ protocol: "coral", variant: "rmfe-14-42", security: "malicious", preprocessing: "ot" });
+        expect(r.preprocessingStats.bytesSent).toBeGreaterThan(100 * r.onlineStats.bytesSent);
+      }
+    }, 2);
+  }, 150_000);
+
+  it("evaluates a circuit and refuses a dealer", async () => {
+    await within3(async (sessions) => {
+      const results = await Promise.all([
+        sessions[0]!.evaluate(AND, { protocol: "coral", inputs: [[true]] }),
+        sessions[1]!.evaluate(AND, { protocol: "coral", inputs: [undefined, [false]] }),
+      ]);
+      for (const r of results) expect(r.outputs[0]?.bits).toEqual([false]);
+      // @ts-expect-error Coral has no networked dealer
+      await expect(sessions[0]!.aes({ protocol: "coral", preprocessing: "dealer", key: FIPS_KEY })).rejects.toMatchObject({
+        name: "NotAvailableError",
+        field: "preprocessing",
+      });
+    }, 2);
+  }, 120_000);
+});

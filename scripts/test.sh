@@ -31,5 +31,7 @@ cargo bench --workspace --no-run
 
 log "npm workspaces: build and test (relay, SDK with WASM, cross-component tests in Node and Chromium)"
 npm run build --workspaces --if-present
+log "wasm32 kernel self-checks (every carry-less multiplication backend against schoolbook, in WASM)"
+node scripts/bench-wasm.mjs --check
 npm test --workspaces --if-present
 log "all tests passed"

@@ -15,6 +15,7 @@ use crate::proto::minimac::CodeChoice;
 use crate::proto::tinytable::circuit::online::Outputs;
 use crate::proto::tinytable::{IoSpec, Reveal};
 use rand_core::{CryptoRng, RngCore};
+use sha2::{Digest, Sha256};
 
 /// The protocol of a circuit job and its options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -169,6 +170,18 @@ impl CircuitSpec {
             CircuitProtocol::MiniMac { .. } => minimac_job::validate_circuit(self),
             CircuitProtocol::Coral { .. } => coral_job::validate_circuit(self),
         }
+    }
+
+    /// The bytes members agree on for a circuit job: `tag`, the protocol's option bytes, the
+    /// SHA-256 of the circuit's Bristol text, the instance count and the input owners.
+    pub(crate) fn agreement_bytes(&self, tag: &[u8], options: &[u8]) -> Vec<u8> {
+        let mut out = tag.to_vec();
+        out.extend_from_slice(options);
+        out.extend_from_slice(&Sha256::digest(self.circuit.to_bristol()));
+        out.extend_from_slice(&(self.instances as u64).to_be_bytes());
+        out.extend_from_slice(&(self.io.input_owners.len() as u32).to_be_bytes());
+        out.extend(self.io.input_owners.iter().map(|&p| p as u8));
+        out
     }
 
     /// The limits of a protocol that opens every output to both parties (MiniMac, Coral): at least

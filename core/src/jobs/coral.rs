@@ -21,7 +21,7 @@
 //! AES runs the key-shared AES-128 circuit of [`super::keyed_aes`], one instance per block.
 
 use super::agreement::agree_on_spec;
-use super::keyed_aes;
+use super::keyed_aes::AesAsCircuit;
 use super::{
     AesInput, AesOutput, AesProtocol, AesSpec, CircuitInput, CircuitOutput, CircuitSpec, JobError, JobPhase,
     Preprocessing,
@@ -34,7 +34,6 @@ use crate::proto::coral::{
 use crate::proto::tinytable::circuit::online::Outputs;
 use rand_chacha::ChaCha20Rng;
 use rand_core::{CryptoRng, RngCore, SeedableRng};
-use sha2::{Digest, Sha256};
 use std::sync::{Arc, OnceLock};
 
 const PROTOCOL: &str = "Coral";
@@ -85,26 +84,13 @@ pub(crate) async fn run_aes<N: Network, R: RngCore + CryptoRng>(
     check_members(net)?;
     let me = net.party();
     input.check(me, &spec.key_holders, spec.plaintext_owner, 16, spec.blocks)?;
-    let mut agreed = b"chorus/coral-aes/v1".to_vec();
-    agreed.push(spec.plaintext_owner as u8);
-    agreed.extend_from_slice(&(spec.blocks as u64).to_be_bytes());
-    agreed.push(spec.key_holders.len() as u8);
-    agreed.extend(spec.key_holders.iter().map(|&p| p as u8));
-    let circuit = keyed_aes::cached(spec.key_holders.len())?;
-    let mut owners = spec.key_holders.clone();
-    owners.push(spec.plaintext_owner);
-    let inputs = keyed_aes::instance_inputs(&input, spec.blocks);
+    let job = AesAsCircuit::new(spec, &input, b"chorus/coral-aes/v2", &[])?;
     let start = net.stats();
-    let digest = agree_on_spec(net, &agreed).await?;
-    let (outputs, online_stats) =
-        run_instances(net, &digest, &circuit, &owners, spec.blocks, &inputs, rng, observe).await?;
-    let stats = net.stats().since(&start);
-    Ok(AesOutput {
-        ciphertext: keyed_aes::ciphertext(&outputs),
-        stats,
-        online_stats,
-        preprocessing_stats: stats.since(&online_stats),
-    })
+    let digest = agree_on_spec(net, &job.agreed).await?;
+    let (outputs, online) =
+        run_instances(net, &digest, &job.circuit, &job.owners, spec.blocks, &job.inputs, rng, observe)
+            .await?;
+    Ok(AesAsCircuit::output(&outputs, net.stats().since(&start), online))
 }
 
 /// Runs a validated circuit spec whose protocol is Coral.
@@ -117,11 +103,7 @@ pub(crate) async fn run_circuit<N: Network, R: RngCore + CryptoRng>(
     check_members(net)?;
     let me = net.party();
     input.check(me, false, &spec.circuit, &spec.io, spec.instances)?;
-    let mut agreed = b"chorus/coral-circuit/v1".to_vec();
-    agreed.extend_from_slice(&Sha256::digest(spec.circuit.to_bristol()));
-    agreed.extend_from_slice(&(spec.instances as u64).to_be_bytes());
-    agreed.extend_from_slice(&(spec.io.input_owners.len() as u32).to_be_bytes());
-    agreed.extend(spec.io.input_owners.iter().map(|&p| p as u8));
+    let agreed = spec.agreement_bytes(b"chorus/coral-circuit/v1", &[]);
     let start = net.stats();
     let digest = agree_on_spec(net, &agreed).await?;
     let (outputs, online_stats) = run_instances(

@@ -4,11 +4,62 @@
 //! key; the per-instance inputs of one member, and the ciphertext from the opened outputs. One
 //! circuit instance per block.
 
-use super::{AesInput, JobError};
+use super::{AesInput, AesOutput, AesSpec, JobError};
 use crate::circuit::aes_bristol::{output_bytes, value_bits};
 use crate::circuit::{aes_gen, Circuit, Gate, LinearGate};
+use crate::net::{NetStats, PartyId};
 use crate::proto::tinytable::circuit::online::Outputs;
 use std::sync::OnceLock;
+
+/// An AES spec as a circuit job of a protocol that evaluates circuits (MiniMac, Coral): the
+/// key-shared circuit, the owner of each input value, this member's inputs per block, and the
+/// bytes the members agree on.
+pub(crate) struct AesAsCircuit {
+    /// The key-shared AES-128 circuit.
+    pub circuit: Circuit,
+    /// Owners of the key shares, then of the plaintext.
+    pub owners: Vec<PartyId>,
+    /// This member's input values per block (empty at a member without inputs).
+    pub inputs: Vec<Vec<Vec<bool>>>,
+    /// `tag`, the protocol's option bytes, then the roles and block count.
+    pub agreed: Vec<u8>,
+}
+
+impl AesAsCircuit {
+    /// The circuit job of `spec` for this member's checked `input`; `options` are the protocol's
+    /// option bytes for the agreement.
+    pub(crate) fn new(
+        spec: &AesSpec,
+        input: &AesInput,
+        tag: &[u8],
+        options: &[u8],
+    ) -> Result<Self, JobError> {
+        let mut agreed = tag.to_vec();
+        agreed.extend_from_slice(options);
+        agreed.push(spec.plaintext_owner as u8);
+        agreed.extend_from_slice(&(spec.blocks as u64).to_be_bytes());
+        agreed.push(spec.key_holders.len() as u8);
+        agreed.extend(spec.key_holders.iter().map(|&p| p as u8));
+        let mut owners = spec.key_holders.clone();
+        owners.push(spec.plaintext_owner);
+        Ok(AesAsCircuit {
+            circuit: cached(spec.key_holders.len())?,
+            owners,
+            inputs: instance_inputs(input, spec.blocks),
+            agreed,
+        })
+    }
+
+    /// The AES output from the circuit's outputs and this member's communication.
+    pub(crate) fn output(outputs: &[Outputs], stats: NetStats, online_stats: NetStats) -> AesOutput {
+        AesOutput {
+            ciphertext: ciphertext(outputs),
+            stats,
+            online_stats,
+            preprocessing_stats: stats.since(&online_stats),
+        }
+    }
+}
 
 /// This member's owned input values per block, in circuit order: its key share (if it holds one),
 /// then its plaintext block (if it owns the plaintext). The caller checked the input's shape.

@@ -22,7 +22,7 @@
 //! AES runs the key-shared AES-128 circuit of [`super::keyed_aes`], one instance per block.
 
 use super::agreement::agree_on_spec;
-use super::keyed_aes;
+use super::keyed_aes::AesAsCircuit;
 use super::view::TwoPartyView;
 use super::{
     AesInput, AesOutput, AesSpec, CircuitInput, CircuitOutput, CircuitProtocol, CircuitSpec, JobError,
@@ -33,9 +33,7 @@ use crate::jobs::AesProtocol;
 use crate::net::{NetStats, Network, PartyId};
 use crate::proto::minimac::{evaluate, prep_codec, CodeChoice, Options, PrepRequest, TrustedDealer};
 use crate::proto::tinytable::circuit::online::Outputs;
-use crate::proto::tinytable::IoSpec;
 use rand_core::{CryptoRng, RngCore};
-use sha2::{Digest, Sha256};
 
 const PROTOCOL: &str = "MiniMac";
 
@@ -91,30 +89,12 @@ pub(crate) async fn run_aes<N: Network, R: RngCore + CryptoRng>(
     check_members(net, preprocessing)?;
     let me = net.party();
     input.check(me, &spec.key_holders, spec.plaintext_owner, 16, spec.blocks)?;
-    let mut agreed = b"chorus/minimac-aes/v1".to_vec();
-    agreed.extend_from_slice(&[code_index(code), spec.plaintext_owner as u8]);
-    agreed.extend_from_slice(&(spec.blocks as u64).to_be_bytes());
-    agreed.push(spec.key_holders.len() as u8);
-    agreed.extend(spec.key_holders.iter().map(|&p| p as u8));
-    let circuit = keyed_aes::cached(spec.key_holders.len())?;
-    let mut owners = spec.key_holders.clone();
-    owners.push(spec.plaintext_owner);
-    let inputs = if preprocessing.is_dealer(me) {
-        Vec::new()
-    } else {
-        keyed_aes::instance_inputs(&input, spec.blocks)
-    };
+    let job = AesAsCircuit::new(spec, &input, b"chorus/minimac-aes/v2", &[code_index(code)])?;
     let start = net.stats();
-    agree_on_spec(net, &agreed).await?;
-    let (outputs, online_stats) =
-        run_batches(net, code, &circuit, &owners, spec.blocks, &inputs, rng, observe).await?;
-    let stats = net.stats().since(&start);
-    Ok(AesOutput {
-        ciphertext: keyed_aes::ciphertext(&outputs),
-        stats,
-        online_stats,
-        preprocessing_stats: stats.since(&online_stats),
-    })
+    agree_on_spec(net, &job.agreed).await?;
+    let (outputs, online) =
+        run_batches(net, code, &job.circuit, &job.owners, spec.blocks, &job.inputs, rng, observe).await?;
+    Ok(AesAsCircuit::output(&outputs, net.stats().since(&start), online))
 }
 
 /// Runs a validated circuit spec whose protocol is MiniMac.
@@ -130,7 +110,7 @@ pub(crate) async fn run_circuit<N: Network, R: RngCore + CryptoRng>(
     input.check(me, preprocessing.is_dealer(me), &spec.circuit, &spec.io, spec.instances)?;
     let code = code_of(spec.protocol);
     let start = net.stats();
-    agree_on_spec(net, &encode_circuit_spec(code, &spec.circuit, &spec.io, spec.instances)).await?;
+    agree_on_spec(net, &spec.agreement_bytes(b"chorus/minimac-circuit/v1", &[code_index(code)])).await?;
     let (outputs, online_stats) = run_batches(
         net,
         code,
@@ -150,16 +130,6 @@ fn check_members<N: Network>(net: &N, preprocessing: Preprocessing) -> Result<()
         return Err(JobError::WrongSessionSize { protocol: PROTOCOL, preprocessing, got: net.parties() });
     }
     Ok(())
-}
-
-fn encode_circuit_spec(code: CodeChoice, circuit: &Circuit, io: &IoSpec, instances: usize) -> Vec<u8> {
-    let mut out = b"chorus/minimac-circuit/v1".to_vec();
-    out.push(code_index(code));
-    out.extend_from_slice(&Sha256::digest(circuit.to_bristol()));
-    out.extend_from_slice(&(instances as u64).to_be_bytes());
-    out.extend_from_slice(&(io.input_owners.len() as u32).to_be_bytes());
-    out.extend(io.input_owners.iter().map(|&p| p as u8));
-    out
 }
 
 /// Step 2 of the module docs for every batch. Returns the outputs (empty at the dealer) and this

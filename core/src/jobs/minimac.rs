@@ -37,7 +37,7 @@ use rand_core::{CryptoRng, RngCore};
 
 const PROTOCOL: &str = "MiniMac";
 
-/// The two-party limits every MiniMac job shares: dealer preprocessing, parties 0 and 1.
+/// MiniMac's material comes from the trusted dealer only (see the module docs).
 fn check_preprocessing(preprocessing: Preprocessing) -> Result<(), JobError> {
     if preprocessing == Preprocessing::Ot {
         return Err(JobError::not_available(

@@ -247,7 +247,7 @@ it.skipIf(!haveBrowser)("TinyTable with a trusted dealer from invite links: two 
   expect(pageErrors).toEqual([]);
 });
 
-it.skipIf(!haveBrowser)("'Run all parties here' with both TinyTable variants and with semi-honest MAESTRO GF(2^8) matches WebCrypto", async () => {
+it.skipIf(!haveBrowser)("'Run all parties here' with both TinyTable variants, MiniMac with its dealer and semi-honest MAESTRO GF(2^8) matches WebCrypto", async () => {
   const page = await isolatedPage();
   await page.goto(`${relay!.url}/`);
   // The protocol selector labels the dealer variant as the weaker trust model.
@@ -267,6 +267,14 @@ it.skipIf(!haveBrowser)("'Run all parties here' with both TinyTable variants and
   await expect.poll(() => page.locator("#local-result").isVisible(), { timeout: WAIT_MS }).toBe(true);
   expect(await page.locator("#local-check").textContent()).toBe("match");
   await page.screenshot({ path: join(ARTIFACTS, "demo-run-all-tinytable.png"), fullPage: true });
+  // MiniMac with its trusted dealer: the same roles, the same two-method job layer underneath.
+  expect(await page.locator('label:has(input[value="minimac-dealer"])').textContent()).toContain("weaker trust model");
+  await page.check('input[name="protocol"][value="minimac-dealer"]');
+  await page.getByRole("button", { name: "Run all parties here" }).click();
+  await expect.poll(() => page.locator("#local-parties").textContent(), { timeout: WAIT_MS }).toContain("Dealer 2 (trusted)");
+  await expect.poll(() => page.locator("#local-result").isVisible(), { timeout: WAIT_MS }).toBe(true);
+  expect(await page.locator("#local-check").textContent()).toBe("match");
+  expect(await page.locator("#local-ciphertext").textContent()).toBe(FIPS_CIPHERTEXT);
   await page.check('input[name="protocol"][value="maestro"]');
   await page.selectOption("#variant", "gf256-circuit:semi-honest");
   await page.getByRole("button", { name: "Run all parties here" }).click();

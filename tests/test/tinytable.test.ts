@@ -239,7 +239,7 @@ describe("bad options are typed errors before anything is sent", () => {
     await withSessions(async (sessions) => {
       const s = sessions[0]!;
       const field = (p: Promise<unknown>) => p.then(() => "resolved", (e: unknown) => e);
-      const unknownProtocol = await field(s.aes({ protocol: "coral" as never, key: FIPS_KEY }));
+      const unknownProtocol = await field(s.aes({ protocol: "spdz2k" as never, key: FIPS_KEY }));
       expect(unknownProtocol).toBeInstanceOf(ConfigError);
       expect((unknownProtocol as ConfigError).field).toBe("protocol");
       const unknownVariant = await field(s.aes({ variant: "lut-17" as never, key: FIPS_KEY }));

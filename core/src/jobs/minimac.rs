@@ -16,8 +16,9 @@
 //! 1. Spec agreement ([`super::agreement`]) on the encoded spec (circuit jobs: including the
 //!    SHA-256 of the Bristol text).
 //! 2. For each batch of at most `8·k` instances (960 with the (256, 120) code, 680 with
-//!    (255, 85)): the dealer deals and sends the batch's material; the parties decode it and
-//!    evaluate the batch ([`evaluate`], all AND gates of a layer in one round).
+//!    (255, 85)): the dealer deals and sends the batch's material; the parties decode it, confirm
+//!    it to the dealer (whose part of the batch ends there) and evaluate the batch ([`evaluate`],
+//!    all AND gates of a layer in one round).
 //!
 //! AES runs the key-shared AES-128 circuit of [`super::keyed_aes`], one instance per block.
 
@@ -36,6 +37,8 @@ use crate::proto::tinytable::circuit::online::Outputs;
 use rand_core::{CryptoRng, RngCore};
 
 const PROTOCOL: &str = "MiniMac";
+/// A party's confirmation to the dealer that it decoded a batch's material.
+const RECEIVED: &[u8] = b"received";
 
 /// MiniMac's material comes from the trusted dealer only (see the module docs).
 fn check_preprocessing(preprocessing: Preprocessing) -> Result<(), JobError> {
@@ -158,6 +161,17 @@ async fn run_batches<N: Network, R: RngCore + CryptoRng>(
             for (party, prep) in preps.iter().enumerate() {
                 net.send(party, prep_codec::encode(prep))?;
             }
+            // The dealer's part ends only when both parties hold the batch: a dealer that left
+            // right after sending (tens of megabytes per batch) could otherwise leave before the
+            // transport delivered them. It also bounds the dealer to one batch in flight.
+            for party in 0..2 {
+                if net.recv(party).await? != RECEIVED {
+                    return Err(JobError::BadPreprocessing {
+                        party: DEALER,
+                        reason: format!("party {party} did not confirm its material"),
+                    });
+                }
+            }
         } else {
             let bytes = net.recv(DEALER).await?;
             let prep = prep_codec::decode(&bytes)
@@ -168,6 +182,7 @@ async fn run_batches<N: Network, R: RngCore + CryptoRng>(
                     reason: format!("material {prep:?} does not fit party {me} of this job"),
                 });
             }
+            net.send(DEALER, RECEIVED.to_vec())?;
             if done == 0 {
                 observe(JobPhase::OnlineStarts);
             }

@@ -326,14 +326,15 @@ fn a_truncated_dealer_frame_is_bad_preprocessing_and_reveals_nothing() {
 
 #[test]
 fn a_minimac_party_that_changes_a_share_is_caught_before_outputs() {
-    // Party 0 flips the last byte of one of its protocol messages after the spec digests (its
-    // sends 0 and 1): its input message, a multiplication round, or a check.
-    for target in [2u64, 3, 9, 40] {
+    // Party 0 flips the last byte of one of its protocol messages after the spec digests and its
+    // confirmation to the dealer (its sends 0 to 2): its input message, a multiplication round,
+    // or a check.
+    for target in [3u64, 4, 10, 41] {
         let cheat: fn(PartyId, u64, &mut Vec<u8>) = match target {
-            2 => |m, i, msg| flip_last(m, i, msg, 2),
             3 => |m, i, msg| flip_last(m, i, msg, 3),
-            9 => |m, i, msg| flip_last(m, i, msg, 9),
-            _ => |m, i, msg| flip_last(m, i, msg, 40),
+            4 => |m, i, msg| flip_last(m, i, msg, 4),
+            10 => |m, i, msg| flip_last(m, i, msg, 10),
+            _ => |m, i, msg| flip_last(m, i, msg, 41),
         };
         let s = spec(MINIMAC, vec![0], 1, vec![0, 1]);
         let mut inputs = fips_inputs(3, 1);

@@ -5,18 +5,19 @@
 //! `deliver(from, frame)`, and reports the end of the session with `peerLeft(slot)` or
 //! `fail(reason)`. `runAes(...)` or `runCircuit(...)` then runs, inside WASM, the Noise
 //! handshakes of [`chorus_core::net::secure::SecureNetwork`] over the bridge and the job
-//! ([`chorus_core::jobs`], any protocol) over the encrypted channels, with randomness from
-//! [`session_rng`]; it returns a `Promise`. The JS side passes whole frames in and out — one call
+//! ([`chorus_core::jobs`], any protocol) over the encrypted channels, with an OS-seeded
+//! generator; it returns a `Promise`. Reading the arguments, running the jobs and classifying
+//! errors are shared with the Node addon ([`chorus_bindings`]); this crate only converts JS values. The JS side passes whole frames in and out — one call
 //! per frame, never one per element — and gets one progress callback per received protocol message.
 //!
-//! Errors reject the promise with a JS `Error` carrying a `kind` ([`errors`]).
+//! Errors reject the promise with a JS `Error` carrying a `kind` ([`chorus_bindings::error`]).
 //!
 //! WebAssembly is single-threaded here: the protocol future runs on the JS event loop
 //! (`wasm-bindgen-futures`), and frames delivered by JS wake it.
 //!
-//! Jobs bound ([`jobs`]): `runAes` (MAESTRO, TinyTable, MiniMac: the protocol is a field of the
-//! spec) and `runCircuit` (TinyTable, MiniMac); `parseCircuit` checks Bristol text without a
-//! session.
+//! Jobs bound ([`chorus_bindings::jobs`]): `runAes` (MAESTRO, TinyTable, MiniMac, Coral: the
+//! protocol is a field of the spec) and `runCircuit` (TinyTable, MiniMac, Coral); `parseCircuit`
+//! checks Bristol text without a session.
 //!
 //! # Limits
 //! - The spec is validated before the handshake, but this party's inputs only inside the job, after
@@ -24,20 +25,16 @@
 //! - Secret inputs cross the boundary as copies; the JS copies are the caller's to discard, and the
 //!   Rust copies are freed, not wiped.
 
-pub mod convert;
-pub mod errors;
-pub mod inbox;
-pub mod jobs;
-pub mod js_network;
+pub mod js;
 pub mod kernel_bench;
 
-use crate::errors::BridgeError;
-use crate::inbox::Inbox;
-use crate::js_network::JsNetwork;
-use chorus_core::net::{NetError, PartyId};
-use chorus_core::rng::session_rng;
+use crate::js::{
+    aes_result, circuit_result, describe_js_error, error_to_js, set_field, stats_to_js, JsFields,
+};
+use chorus_bindings::{spec, AesJob, BridgeError, BridgeNetwork, CircuitJob, Inbox};
+use chorus_core::net::{NetError, NetStats, PartyId};
 use core::cell::Cell;
-use js_sys::{Function, Object, Promise, Reflect, Uint8Array};
+use js_sys::{Function, Object, Promise, Uint8Array};
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
@@ -64,14 +61,17 @@ impl Bridge {
     #[wasm_bindgen(constructor)]
     pub fn new(party: usize, parties: usize, send: Function) -> Result<Bridge, JsValue> {
         if parties < 2 || party >= parties {
-            return Err(BridgeError::config("slot", format!("party {party} is not in 0..{parties}")).to_js());
+            return Err(error_to_js(&BridgeError::config(
+                "slot",
+                format!("party {party} is not in 0..{parties}"),
+            )));
         }
         Ok(Bridge { party, parties, inbox: Inbox::new(parties), send, started: Rc::new(Cell::new(false)) })
     }
 
     /// Hands over a frame received from party `from` (the bytes are copied).
     pub fn deliver(&self, from: usize, frame: &[u8]) -> Result<(), JsValue> {
-        self.inbox.deliver(from, frame.to_vec()).map_err(|e| BridgeError::from(e).to_js())
+        self.inbox.deliver(from, frame.to_vec()).map_err(|e| error_to_js(&BridgeError::from(e)))
     }
 
     /// Party `slot` left: the running protocol fails with a `peer-left` error.
@@ -103,12 +103,12 @@ impl Bridge {
             .collect()
     }
 
-    /// Runs the joint-AES job of any protocol as this member ([`jobs::run_aes`]).
+    /// Runs the joint-AES job of any protocol as this member ([`AesJob`]).
     ///
     /// - `session`: `{ sessionId, secret }` (`NNpsk0`) or `{ sessionId, privateKey, publicKeys }`
     ///   (`KK`), all `Uint8Array`s;
     /// - `spec`: `{ protocol?, blocks, keyHolders, plaintextOwner, revealTo, direction?, keyBits? }`
-    ///   with the protocol's options ([`convert::aes_spec`]), the same at every member;
+    ///   with the protocol's options ([`spec::aes_spec`]), the same at every member;
     /// - `input`: `{ keyShare?, plaintext? }`, what this member's roles require;
     /// - `onProgress(stats)`: called after each received protocol message.
     ///
@@ -124,16 +124,21 @@ impl Bridge {
         input: JsValue,
         on_progress: Option<Function>,
     ) -> Promise {
-        let (started, network) = (self.started.replace(true), self.network());
+        let started = self.started.replace(true);
+        let job = once(started).and_then(|()| {
+            AesJob::read(self.parties, &JsFields(&session), &JsFields(&spec), &JsFields(&input))
+        });
+        let network = self.network();
         wasm_bindgen_futures::future_to_promise(async move {
-            once(started)?;
-            jobs::run_aes(network, session, spec, input, on_progress).await.map_err(|e| e.to_js())
+            let done = job.map_err(|e| error_to_js(&e))?;
+            let done = done.run(network, progress(on_progress)).await.map_err(|e| error_to_js(&e))?;
+            Ok(aes_result(&done))
         })
     }
 
-    /// Runs the circuit job of any two-party protocol as this member ([`jobs::run_circuit`]):
+    /// Runs the circuit job of any two-party protocol as this member ([`CircuitJob`]):
     /// `spec` is `{ protocol?, circuit: string, inputOwners, reveal }` with the protocol's options
-    /// ([`convert::circuit_spec`]; `reveal[v]`: 0, 1, or 2 for both), `input` `{ values?:
+    /// ([`spec::circuit_spec`]; `reveal[v]`: 0, 1, or 2 for both), `input` `{ values?:
     /// Uint8Array[] }` (this party's input values in circuit order, one byte 0/1 per bit).
     /// Resolves with `{ outputs: (Uint8Array | undefined)[], stats, onlineStats,
     /// preprocessingStats, transportStats }`.
@@ -145,35 +150,47 @@ impl Bridge {
         input: JsValue,
         on_progress: Option<Function>,
     ) -> Promise {
-        let (started, network) = (self.started.replace(true), self.network());
+        let started = self.started.replace(true);
+        let job = once(started).and_then(|()| {
+            CircuitJob::read(self.parties, &JsFields(&session), &JsFields(&spec), &JsFields(&input))
+        });
+        let network = self.network();
         wasm_bindgen_futures::future_to_promise(async move {
-            once(started)?;
-            jobs::run_circuit(network, session, spec, input, on_progress).await.map_err(|e| e.to_js())
+            let done = job.map_err(|e| error_to_js(&e))?;
+            let done = done.run(network, progress(on_progress)).await.map_err(|e| error_to_js(&e))?;
+            Ok(circuit_result(&done))
         })
     }
 
-    fn network(&self) -> JsNetwork {
-        JsNetwork::new(self.party, self.parties, self.inbox.clone(), self.send.clone())
+    /// The network over this bridge: frames out through the JS `send` callback (a throw fails the
+    /// session with a `transport` error), frames in from the inbox.
+    fn network(&self) -> BridgeNetwork<impl FnMut(PartyId, Vec<u8>) -> Result<(), String>> {
+        let send = self.send.clone();
+        BridgeNetwork::new(self.party, self.parties, self.inbox.clone(), move |to, frame: Vec<u8>| {
+            let frame = Uint8Array::from(frame.as_slice());
+            send.call2(&JsValue::NULL, &JsValue::from(to as u32), &frame)
+                .map(|_| ())
+                .map_err(|e| describe_js_error(&e))
+        })
     }
 }
 
 /// A bridge runs one job: the second call fails with a `config` error on `bridge`.
-fn once(started: bool) -> Result<(), JsValue> {
+fn once(started: bool) -> Result<(), BridgeError> {
     if started {
-        return Err(BridgeError::config("bridge", "a bridge runs one job; create a new one").to_js());
+        return Err(BridgeError::config("bridge", "a bridge runs one job; create a new one"));
     }
     Ok(())
 }
 
-/// A fresh OS-seeded random generator for one job.
-pub(crate) fn job_rng() -> Result<impl rand_core::RngCore + rand_core::CryptoRng, BridgeError> {
-    session_rng().map_err(|e| BridgeError::from(NetError::Transport(e.to_string())))
-}
-
-/// Sets a property on a plain object the caller just created.
-pub(crate) fn set_field(object: &Object, key: &str, value: &JsValue) {
-    // Setting a property on a fresh plain object cannot fail.
-    let _ = Reflect::set(object, &key.into(), value);
+/// Calls `on_progress(stats)`, if given, after each received protocol message. A throwing listener
+/// must not abort the computation; the SDK isolates its listeners, so an exception is dropped.
+fn progress(on_progress: Option<Function>) -> impl FnMut(&NetStats) {
+    move |stats| {
+        if let Some(callback) = &on_progress {
+            let _ = callback.call1(&JsValue::NULL, &stats_to_js(stats));
+        }
+    }
 }
 
 /// Parses Bristol Fashion text and describes the circuit: `{ inputWidths, outputWidths, andGates,
@@ -181,7 +198,7 @@ pub(crate) fn set_field(object: &Object, key: &str, value: &JsValue) {
 /// whose message names the line.
 #[wasm_bindgen(js_name = parseCircuit)]
 pub fn parse_circuit(text: &str) -> Result<JsValue, JsValue> {
-    let circuit = convert::circuit(text).map_err(|e| e.to_js())?;
+    let circuit = spec::circuit(text).map_err(|e| error_to_js(&e))?;
     let info = Object::new();
     let widths =
         |w: &[u32]| -> JsValue { w.iter().map(|&x| JsValue::from(x)).collect::<js_sys::Array>().into() };

@@ -1,7 +1,8 @@
-//! Errors crossing into JavaScript: every failure becomes a JS `Error` with a `kind` the SDK maps
-//! to its typed errors — `config` (bad argument or input; `field` may name it), `peer-left`
-//! (`slot`), `integrity` (`slot`), `protocol` (`check` names the failed check) or `transport`
-//! (the JS side failed or cancelled the bridge; the SDK knows the cause).
+//! Errors crossing into JavaScript, classified once for every binding: each failure has a `kind`
+//! the SDK maps to its typed errors — `config` (bad argument or input; `field` may name it),
+//! `peer-left` (`slot`), `integrity` (`slot`), `protocol` (`check` names the failed check) or
+//! `transport` (the JS side failed or cancelled the bridge; the SDK knows the cause). The WASM and
+//! Node bindings only turn a [`BridgeError`] into their runtime's error object.
 
 use chorus_core::jobs::JobError;
 use chorus_core::net::secure::SecureError;
@@ -11,8 +12,6 @@ use chorus_core::proto::coral::CoralError;
 use chorus_core::proto::maestro::MaestroError;
 use chorus_core::proto::minimac::MiniMacError;
 use chorus_core::proto::tinytable::TinyTableError;
-use js_sys::Reflect;
-use wasm_bindgen::JsValue;
 
 /// The category of a failure, as the SDK sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,7 +29,8 @@ pub enum ErrorKind {
 }
 
 impl ErrorKind {
-    fn as_str(self) -> &'static str {
+    /// The SDK's name of the kind.
+    pub fn as_str(self) -> &'static str {
         match self {
             ErrorKind::Config => "config",
             ErrorKind::PeerLeft => "peer-left",
@@ -65,27 +65,18 @@ impl BridgeError {
         }
     }
 
-    fn plain(kind: ErrorKind, message: String) -> Self {
+    /// An error of `kind` without slot or detail.
+    pub fn plain(kind: ErrorKind, message: String) -> Self {
         BridgeError { kind, message, slot: None, detail: None }
     }
 
-    /// The JS `Error` object: `message`, `kind`, and `slot` / `field` / `check` when known.
-    pub fn to_js(&self) -> JsValue {
-        let error = js_sys::Error::new(&self.message);
-        let set = |k: &str, v: JsValue| {
-            // Setting a property on a fresh Error object cannot fail.
-            let _ = Reflect::set(&error, &k.into(), &v);
-        };
-        set("kind", self.kind.as_str().into());
-        if let Some(slot) = self.slot {
-            set("slot", JsValue::from(slot as u32));
-        }
+    /// The name of the detail field: `field` for `config`, `check` for `protocol`.
+    pub fn detail_name(&self) -> Option<&'static str> {
         match (self.kind, &self.detail) {
-            (ErrorKind::Config, Some(field)) => set("field", field.as_str().into()),
-            (ErrorKind::Protocol, Some(check)) => set("check", check.as_str().into()),
-            _ => {}
+            (ErrorKind::Config, Some(_)) => Some("field"),
+            (ErrorKind::Protocol, Some(_)) => Some("check"),
+            _ => None,
         }
-        error.into()
     }
 }
 

@@ -1,13 +1,13 @@
-//! The receiving half of the JS-bridged network: one FIFO per peer, fed by JS (`deliver`), drained
-//! by Rust futures (`recv`). WebAssembly in a browser or Node runs on one thread, so the state is
-//! an `Rc<RefCell<..>>` and a pending `recv` parks its `Waker` until JS delivers a frame or reports
-//! a failure. Nothing here touches JS, so it is tested natively.
+//! The receiving half of a JS-bridged network: one FIFO per peer, fed by JS (`deliver`), drained
+//! by Rust futures (`recv`); a pending `recv` parks its `Waker` until JS delivers a frame or reports
+//! a failure. In WebAssembly everything runs on the JS thread; in the Node addon the job runs on a
+//! worker thread while JS delivers from the main thread, so the state sits behind a mutex (never
+//! contended in WebAssembly). Nothing here touches JS, so it is tested natively.
 
 use chorus_core::net::{NetError, PartyId};
 use core::task::{Context, Poll, Waker};
-use std::cell::RefCell;
 use std::collections::VecDeque;
-use std::rc::Rc;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 #[derive(Debug)]
 struct State {
@@ -19,14 +19,14 @@ struct State {
 /// Per-peer frame queues shared between the JS side and the protocol future.
 #[derive(Debug, Clone)]
 pub struct Inbox {
-    state: Rc<RefCell<State>>,
+    state: Arc<Mutex<State>>,
 }
 
 impl Inbox {
     /// Empty queues for a session of `parties` parties.
     pub fn new(parties: usize) -> Self {
         Inbox {
-            state: Rc::new(RefCell::new(State {
+            state: Arc::new(Mutex::new(State {
                 queues: vec![VecDeque::new(); parties],
                 waiting: vec![None; parties],
                 failure: None,
@@ -34,11 +34,17 @@ impl Inbox {
         }
     }
 
+    /// The state; a panic while it was held cannot leave it inconsistent (every update is one
+    /// step), so a poisoned lock is taken over.
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
     /// Queues a frame from `from` and wakes a `recv` waiting for it. Frames arriving after a
     /// failure are dropped: the session is over.
     pub fn deliver(&self, from: PartyId, frame: Vec<u8>) -> Result<(), NetError> {
         let waker = {
-            let mut state = self.state.borrow_mut();
+            let mut state = self.lock();
             let parties = state.queues.len();
             if from >= parties {
                 return Err(NetError::UnknownParty { party: from, parties });
@@ -59,7 +65,7 @@ impl Inbox {
     /// failure wins).
     pub fn fail(&self, error: NetError) {
         let wakers: Vec<Waker> = {
-            let mut state = self.state.borrow_mut();
+            let mut state = self.lock();
             if state.failure.is_none() {
                 state.failure = Some(error);
             }
@@ -73,7 +79,7 @@ impl Inbox {
     /// Removes and returns the frames nobody received, per peer in arrival order: after a job, the
     /// frames a faster peer already sent for the next job.
     pub fn drain(&self) -> Vec<(PartyId, Vec<u8>)> {
-        let mut state = self.state.borrow_mut();
+        let mut state = self.lock();
         let mut out = Vec::new();
         for (from, queue) in state.queues.iter_mut().enumerate() {
             out.extend(queue.drain(..).map(|frame| (from, frame)));
@@ -83,14 +89,14 @@ impl Inbox {
 
     /// The failure that ended the session, if any.
     pub fn failure(&self) -> Option<NetError> {
-        self.state.borrow().failure.clone()
+        self.lock().failure.clone()
     }
 
     /// Polls for the next frame from `from`. After a peer left, the frames that arrived before its
     /// departure are still handed out (a party that finished may leave while a slower one still
     /// processes its last messages); any other failure (transport, cancellation) is reported at once.
     pub fn poll_recv(&self, from: PartyId, cx: &mut Context<'_>) -> Poll<Result<Vec<u8>, NetError>> {
-        let mut state = self.state.borrow_mut();
+        let mut state = self.lock();
         let drain_first = matches!(state.failure, None | Some(NetError::PeerLeft(_)));
         if drain_first {
             if let Some(frame) = state.queues[from].pop_front() {
@@ -130,9 +136,9 @@ mod tests {
         let waker = noop_waker();
         let mut cx = Context::from_waker(&waker);
         assert!(inbox.poll_recv(1, &mut cx).is_pending());
-        assert!(inbox.state.borrow().waiting[1].is_some());
+        assert!(inbox.lock().waiting[1].is_some());
         inbox.deliver(1, vec![5]).unwrap();
-        assert!(inbox.state.borrow().waiting[1].is_none());
+        assert!(inbox.lock().waiting[1].is_none());
         assert_eq!(inbox.poll_recv(1, &mut cx), Poll::Ready(Ok(vec![5])));
         assert!(inbox.poll_recv(1, &mut cx).is_pending());
         inbox.fail(NetError::PeerLeft(1));

@@ -1,7 +1,9 @@
 //! Reading the plain JS objects the SDK passes (session configuration, job spec, inputs) into core
-//! types. Every malformed field is a `config` [`BridgeError`] naming the field.
+//! types, once for every binding: a binding implements [`Fields`] for its runtime's objects and
+//! gets the same readers, defaults and messages. Every malformed field is a `config`
+//! [`BridgeError`] naming the field.
 
-use crate::errors::BridgeError;
+use crate::error::BridgeError;
 use chorus_core::aes::KeySize;
 use chorus_core::circuit::Circuit;
 use chorus_core::jobs::maestro_aes::{Direction, SboxVariant, DEFAULT_SECURITY, DEFAULT_VARIANT};
@@ -14,48 +16,60 @@ use chorus_core::net::secure::config::KEY_LEN;
 use chorus_core::net::secure::{PrivateKey, PublicKey, SecureConfig};
 use chorus_core::proto::minimac::CodeChoice;
 use chorus_core::proto::tinytable::{IoSpec, Reveal};
-use js_sys::{Array, Reflect, Uint8Array};
-use wasm_bindgen::{JsCast, JsValue};
 
-fn field(object: &JsValue, name: &str) -> Result<Option<JsValue>, BridgeError> {
-    if !object.is_object() {
-        return Err(BridgeError::config(name, "expected an object holding this field"));
+/// A JS value as the readers see it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// A string.
+    Str(String),
+    /// A number.
+    Num(f64),
+    /// A `Uint8Array` (or Node `Buffer`), copied.
+    Bytes(Vec<u8>),
+    /// An array.
+    List(Vec<Value>),
+    /// Anything else (boolean, plain object, function, other typed array).
+    Other,
+}
+
+/// A JS object whose fields the readers take apart.
+pub trait Fields {
+    /// Field `name`: `None` when absent, `undefined` or `null`; an error naming `name` when `self`
+    /// is not an object or the field cannot be read.
+    fn field(&self, name: &str) -> Result<Option<Value>, BridgeError>;
+}
+
+fn bytes(object: &impl Fields, name: &str) -> Result<Option<Vec<u8>>, BridgeError> {
+    match object.field(name)? {
+        None => Ok(None),
+        Some(Value::Bytes(b)) => Ok(Some(b)),
+        Some(_) => Err(BridgeError::config(name, format!("{name} must be a Uint8Array"))),
     }
-    let value =
-        Reflect::get(object, &name.into()).map_err(|_| BridgeError::config(name, "could not be read"))?;
-    Ok(if value.is_undefined() || value.is_null() { None } else { Some(value) })
 }
 
-fn bytes(object: &JsValue, name: &str) -> Result<Option<Vec<u8>>, BridgeError> {
-    field(object, name)?
-        .map(|v| {
-            v.dyn_into::<Uint8Array>()
-                .map(|a| a.to_vec())
-                .map_err(|_| BridgeError::config(name, format!("{name} must be a Uint8Array")))
-        })
-        .transpose()
+fn number(object: &impl Fields, name: &str) -> Result<Option<f64>, BridgeError> {
+    Ok(object.field(name)?.map(|v| if let Value::Num(n) = v { n } else { f64::NAN }))
 }
 
-fn index(value: &JsValue, name: &str) -> Result<usize, BridgeError> {
-    match value.as_f64() {
-        Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= u32::MAX as f64 => Ok(n as usize),
+fn index(value: &Value, name: &str) -> Result<usize, BridgeError> {
+    match *value {
+        Value::Num(n) if n >= 0.0 && n.fract() == 0.0 && n <= u32::MAX as f64 => Ok(n as usize),
         _ => Err(BridgeError::config(name, format!("{name} must be a non-negative integer"))),
     }
 }
 
-fn required_index(object: &JsValue, name: &str) -> Result<usize, BridgeError> {
+fn required_index(object: &impl Fields, name: &str) -> Result<usize, BridgeError> {
     let value =
-        field(object, name)?.ok_or_else(|| BridgeError::config(name, format!("{name} is required")))?;
+        object.field(name)?.ok_or_else(|| BridgeError::config(name, format!("{name} is required")))?;
     index(&value, name)
 }
 
-fn index_list(object: &JsValue, name: &str) -> Result<Vec<usize>, BridgeError> {
-    let value =
-        field(object, name)?.ok_or_else(|| BridgeError::config(name, format!("{name} is required")))?;
-    if !Array::is_array(&value) {
-        return Err(BridgeError::config(name, format!("{name} must be an array of party indices")));
+fn index_list(object: &impl Fields, name: &str) -> Result<Vec<usize>, BridgeError> {
+    match object.field(name)? {
+        None => Err(BridgeError::config(name, format!("{name} is required"))),
+        Some(Value::List(values)) => values.iter().map(|v| index(v, name)).collect(),
+        Some(_) => Err(BridgeError::config(name, format!("{name} must be an array of party indices"))),
     }
-    Array::from(&value).iter().map(|v| index(&v, name)).collect()
 }
 
 fn key32(bytes: Vec<u8>, name: &str) -> Result<[u8; KEY_LEN], BridgeError> {
@@ -67,25 +81,23 @@ fn key32(bytes: Vec<u8>, name: &str) -> Result<[u8; KEY_LEN], BridgeError> {
 /// `{ sessionId: Uint8Array, secret?: Uint8Array, privateKey?: Uint8Array, publicKeys?: Uint8Array[] }`:
 /// `secret` selects `NNpsk0`, `privateKey` with `publicKeys` (one per party, in party order)
 /// selects `KK`; exactly one of the two modes.
-pub fn secure_config(session: &JsValue) -> Result<SecureConfig, BridgeError> {
+pub fn secure_config(session: &impl Fields) -> Result<SecureConfig, BridgeError> {
     let session_id = bytes(session, "sessionId")?
         .ok_or_else(|| BridgeError::config("sessionId", "sessionId is required"))?;
     let secret = bytes(session, "secret")?;
     let private = bytes(session, "privateKey")?;
-    let publics = field(session, "publicKeys")?;
+    let publics = session.field("publicKeys")?;
     match (secret, private, publics) {
         (Some(secret), None, None) => Ok(SecureConfig::session_secret(&session_id, &secret)),
         (None, Some(private), Some(publics)) => {
-            if !Array::is_array(&publics) {
+            let Value::List(publics) = publics else {
                 return Err(BridgeError::config("publicKeys", "publicKeys must be an array of Uint8Array"));
-            }
-            let public_keys = Array::from(&publics)
-                .iter()
-                .map(|k| {
-                    let k = k
-                        .dyn_into::<Uint8Array>()
-                        .map_err(|_| BridgeError::config("publicKeys", "publicKeys must hold Uint8Arrays"))?;
-                    key32(k.to_vec(), "publicKeys")
+            };
+            let public_keys = publics
+                .into_iter()
+                .map(|k| match k {
+                    Value::Bytes(k) => key32(k, "publicKeys"),
+                    _ => Err(BridgeError::config("publicKeys", "publicKeys must hold Uint8Arrays")),
                 })
                 .collect::<Result<Vec<PublicKey>, _>>()?;
             let private = PrivateKey::from_bytes(key32(private, "privateKey")?);
@@ -98,14 +110,16 @@ pub fn secure_config(session: &JsValue) -> Result<SecureConfig, BridgeError> {
     }
 }
 
-fn string(object: &JsValue, name: &str) -> Result<Option<String>, BridgeError> {
-    field(object, name)?
-        .map(|v| v.as_string().ok_or_else(|| BridgeError::config(name, format!("{name} must be a string"))))
-        .transpose()
+fn string(object: &impl Fields, name: &str) -> Result<Option<String>, BridgeError> {
+    match object.field(name)? {
+        None => Ok(None),
+        Some(Value::Str(s)) => Ok(Some(s)),
+        Some(_) => Err(BridgeError::config(name, format!("{name} must be a string"))),
+    }
 }
 
 /// `security?: 'semi-honest' | 'malicious'` (default `default`).
-fn security(spec: &JsValue, default: Security) -> Result<Security, BridgeError> {
+fn security(spec: &impl Fields, default: Security) -> Result<Security, BridgeError> {
     match string(spec, "security")? {
         None => Ok(default),
         Some(name) => Security::from_name(&name).ok_or_else(|| {
@@ -118,17 +132,17 @@ fn security(spec: &JsValue, default: Security) -> Result<Security, BridgeError> 
 }
 
 /// `macBits?: 64 | 32` (default 64): the MAC width of malicious TinyTable.
-fn mac_bits(spec: &JsValue) -> Result<MacBits, BridgeError> {
-    match field(spec, "macBits")?.map(|v| v.as_f64()) {
-        None | Some(Some(64.0)) => Ok(MacBits::K64),
-        Some(Some(32.0)) => Ok(MacBits::K32),
+fn mac_bits(spec: &impl Fields) -> Result<MacBits, BridgeError> {
+    match number(spec, "macBits")? {
+        None | Some(64.0) => Ok(MacBits::K64),
+        Some(32.0) => Ok(MacBits::K32),
         Some(_) => Err(BridgeError::config("macBits", "macBits must be 64 or 32")),
     }
 }
 
 /// `preprocessing?: 'ot' | 'dealer'` (default `ot`): where a two-party protocol's material comes
 /// from.
-fn preprocessing(spec: &JsValue) -> Result<Preprocessing, BridgeError> {
+fn preprocessing(spec: &impl Fields) -> Result<Preprocessing, BridgeError> {
     match string(spec, "preprocessing")? {
         None => Ok(Preprocessing::default()),
         Some(name) => Preprocessing::from_name(&name).ok_or_else(|| {
@@ -139,9 +153,9 @@ fn preprocessing(spec: &JsValue) -> Result<Preprocessing, BridgeError> {
 
 /// Fails with a `config` error naming the first of `options` that `spec` sets: options of another
 /// protocol than `protocol`.
-fn reject_foreign(spec: &JsValue, protocol: &str, options: &[&str]) -> Result<(), BridgeError> {
+fn reject_foreign(spec: &impl Fields, protocol: &str, options: &[&str]) -> Result<(), BridgeError> {
     for &name in options {
-        if field(spec, name)?.is_some() {
+        if spec.field(name)?.is_some() {
             return Err(BridgeError::config(
                 name,
                 format!("{name} is not an option of protocol '{protocol}'"),
@@ -152,7 +166,7 @@ fn reject_foreign(spec: &JsValue, protocol: &str, options: &[&str]) -> Result<()
 }
 
 /// `variant?` (MAESTRO): `lut16` (default), `gf256-circuit`, `gf16-circuit`, `lut256`, `lut256-33`.
-fn variant(spec: &JsValue) -> Result<SboxVariant, BridgeError> {
+fn variant(spec: &impl Fields) -> Result<SboxVariant, BridgeError> {
     match string(spec, "variant")? {
         None => Ok(DEFAULT_VARIANT),
         Some(name) => SboxVariant::from_name(&name).ok_or_else(|| {
@@ -167,7 +181,7 @@ fn variant(spec: &JsValue) -> Result<SboxVariant, BridgeError> {
 }
 
 /// `path?` (TinyTable AES): `circuit` (default) or `sbox-tables`.
-fn path(spec: &JsValue) -> Result<AesPath, BridgeError> {
+fn path(spec: &impl Fields) -> Result<AesPath, BridgeError> {
     match string(spec, "path")? {
         None => Ok(AesPath::default()),
         Some(name) => AesPath::from_name(&name).ok_or_else(|| {
@@ -180,7 +194,7 @@ fn path(spec: &JsValue) -> Result<AesPath, BridgeError> {
 }
 
 /// `code?` (MiniMac): `rs256-120-matrix` (default) or `rs255-85-fft`.
-fn code(spec: &JsValue) -> Result<CodeChoice, BridgeError> {
+fn code(spec: &impl Fields) -> Result<CodeChoice, BridgeError> {
     match string(spec, "code")? {
         None => Ok(CodeChoice::DEFAULT),
         Some(name) => CodeChoice::from_name(&name).ok_or_else(|| {
@@ -193,7 +207,7 @@ fn code(spec: &JsValue) -> Result<CodeChoice, BridgeError> {
 }
 
 /// MiniMac and Coral run malicious with abort only: `security` may be absent or `malicious`.
-fn malicious_only(spec: &JsValue, protocol: &str) -> Result<(), BridgeError> {
+fn malicious_only(spec: &impl Fields, protocol: &str) -> Result<(), BridgeError> {
     match security(spec, Security::Malicious)? {
         Security::Malicious => Ok(()),
         Security::SemiHonest => Err(BridgeError::config(
@@ -204,7 +218,7 @@ fn malicious_only(spec: &JsValue, protocol: &str) -> Result<(), BridgeError> {
 }
 
 /// `protocol?`: `maestro` (default for AES), `tinytable`, `minimac` or `coral`.
-fn protocol_name(spec: &JsValue, default: &str) -> Result<String, BridgeError> {
+fn protocol_name(spec: &impl Fields, default: &str) -> Result<String, BridgeError> {
     Ok(string(spec, "protocol")?.unwrap_or_else(|| default.to_string()))
 }
 
@@ -214,7 +228,7 @@ fn protocol_name(spec: &JsValue, default: &str) -> Result<String, BridgeError> {
 /// `preprocessing?` (`'ot'` default, or `'dealer'`), `security?` (default `semi-honest`),
 /// `macBits?`; MiniMac (`'minimac'`): `code?`, `preprocessing?`; Coral (`'coral'`):
 /// `preprocessing?`. An option of another protocol is a `config` error naming it.
-pub fn aes_spec(spec: &JsValue) -> Result<AesSpec, BridgeError> {
+pub fn aes_spec(spec: &impl Fields) -> Result<AesSpec, BridgeError> {
     let protocol = match protocol_name(spec, "maestro")?.as_str() {
         "maestro" => {
             reject_foreign(spec, "maestro", &["path", "preprocessing", "macBits", "code"])?;
@@ -246,10 +260,10 @@ pub fn aes_spec(spec: &JsValue) -> Result<AesSpec, BridgeError> {
             ))
         }
     };
-    let key_size = match field(spec, "keyBits")?.map(|v| v.as_f64()) {
-        None | Some(Some(128.0)) => KeySize::Aes128,
-        Some(Some(192.0)) => KeySize::Aes192,
-        Some(Some(256.0)) => KeySize::Aes256,
+    let key_size = match number(spec, "keyBits")? {
+        None | Some(128.0) => KeySize::Aes128,
+        Some(192.0) => KeySize::Aes192,
+        Some(256.0) => KeySize::Aes256,
         Some(_) => return Err(BridgeError::config("keyBits", "keyBits must be 128, 192 or 256")),
     };
     let direction = match string(spec, "direction")? {
@@ -270,7 +284,7 @@ pub fn aes_spec(spec: &JsValue) -> Result<AesSpec, BridgeError> {
 }
 
 /// `{ keyShare?: Uint8Array, plaintext?: Uint8Array }`.
-pub fn aes_input(input: &JsValue) -> Result<AesInput, BridgeError> {
+pub fn aes_input(input: &impl Fields) -> Result<AesInput, BridgeError> {
     Ok(AesInput { key_share: bytes(input, "keyShare")?, plaintext: bytes(input, "plaintext")? })
 }
 
@@ -284,7 +298,7 @@ pub fn circuit(text: &str) -> Result<Circuit, BridgeError> {
 /// protocol's options — TinyTable (`protocol` absent or `'tinytable'`): `preprocessing?`,
 /// `security?`, `macBits?`; MiniMac (`'minimac'`): `code?`, `preprocessing?`; Coral (`'coral'`):
 /// `preprocessing?`. One instance.
-pub fn circuit_spec(spec: &JsValue) -> Result<CircuitSpec, BridgeError> {
+pub fn circuit_spec(spec: &impl Fields) -> Result<CircuitSpec, BridgeError> {
     let protocol = match protocol_name(spec, "tinytable")?.as_str() {
         "tinytable" => {
             reject_foreign(spec, "tinytable", &["code"])?;
@@ -331,18 +345,17 @@ pub fn circuit_spec(spec: &JsValue) -> Result<CircuitSpec, BridgeError> {
 
 /// `{ values: Uint8Array[] }`: this party's input values in circuit order, one byte (0 or 1) per
 /// bit in wire order; one instance.
-pub fn circuit_input(input: &JsValue) -> Result<CircuitInput, BridgeError> {
-    let Some(values) = field(input, "values")? else { return Ok(CircuitInput::default()) };
-    if !Array::is_array(&values) {
+pub fn circuit_input(input: &impl Fields) -> Result<CircuitInput, BridgeError> {
+    let Some(values) = input.field("values")? else { return Ok(CircuitInput::default()) };
+    let Value::List(values) = values else {
         return Err(BridgeError::config("inputs", "values must be an array of Uint8Array"));
-    }
-    let values = Array::from(&values)
-        .iter()
+    };
+    let values = values
+        .into_iter()
         .map(|v| {
-            let bits = v
-                .dyn_into::<Uint8Array>()
-                .map_err(|_| BridgeError::config("inputs", "values must hold Uint8Arrays of bits"))?
-                .to_vec();
+            let Value::Bytes(bits) = v else {
+                return Err(BridgeError::config("inputs", "values must hold Uint8Arrays of bits"));
+            };
             if bits.iter().any(|&b| b > 1) {
                 return Err(BridgeError::config("inputs", "bits must be 0 or 1"));
             }
@@ -350,4 +363,120 @@ pub fn circuit_input(input: &JsValue) -> Result<CircuitInput, BridgeError> {
         })
         .collect::<Result<Vec<Vec<bool>>, _>>()?;
     Ok(CircuitInput { values: vec![values] })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    /// A plain object as a map from field name to value.
+    struct Map(HashMap<&'static str, Value>);
+
+    impl Fields for Map {
+        fn field(&self, name: &str) -> Result<Option<Value>, BridgeError> {
+            Ok(self.0.get(name).cloned())
+        }
+    }
+
+    fn map(entries: &[(&'static str, Value)]) -> Map {
+        Map(entries.iter().cloned().collect())
+    }
+
+    fn indices(list: &[f64]) -> Value {
+        Value::List(list.iter().map(|&n| Value::Num(n)).collect())
+    }
+
+    fn aes_base() -> Vec<(&'static str, Value)> {
+        vec![
+            ("blocks", Value::Num(4.0)),
+            ("keyHolders", indices(&[0, 1].map(f64::from))),
+            ("plaintextOwner", Value::Num(0.0)),
+            ("revealTo", indices(&[1.0])),
+        ]
+    }
+
+    fn field_of(e: BridgeError) -> String {
+        e.detail.unwrap_or_default()
+    }
+
+    #[test]
+    fn an_aes_spec_gets_the_documented_defaults() {
+        let spec = aes_spec(&map(&aes_base())).unwrap();
+        assert_eq!(
+            spec.protocol,
+            AesProtocol::Maestro { variant: DEFAULT_VARIANT, security: DEFAULT_SECURITY }
+        );
+        assert_eq!((spec.blocks, spec.key_size, spec.direction), (4, KeySize::Aes128, Direction::Encrypt));
+        assert_eq!((spec.key_holders, spec.reveal_to), (vec![0, 1], vec![1]));
+        let mut coral = aes_base();
+        coral.push(("protocol", Value::Str("coral".into())));
+        assert_eq!(
+            aes_spec(&map(&coral)).unwrap().protocol,
+            AesProtocol::Coral { preprocessing: Preprocessing::Ot }
+        );
+    }
+
+    #[test]
+    fn bad_aes_fields_are_named() {
+        let with = |extra: (&'static str, Value)| {
+            let mut entries = aes_base();
+            entries.push(extra);
+            field_of(aes_spec(&map(&entries)).unwrap_err())
+        };
+        assert_eq!(with(("protocol", Value::Str("garbled".into()))), "protocol");
+        assert_eq!(with(("keyBits", Value::Num(100.0))), "keyBits");
+        assert_eq!(with(("keyBits", Value::Str("128".into()))), "keyBits");
+        assert_eq!(with(("variant", Value::Str("lut9".into()))), "variant");
+        assert_eq!(with(("blocks", Value::Num(-1.0))), "blocks");
+        assert_eq!(with(("revealTo", Value::Num(1.0))), "revealTo");
+        let mut minimac = aes_base();
+        minimac.extend([("protocol", Value::Str("minimac".into())), ("macBits", Value::Num(32.0))]);
+        let e = aes_spec(&map(&minimac)).unwrap_err();
+        assert_eq!(e.message, "macBits is not an option of protocol 'minimac'");
+        let mut semi = aes_base();
+        semi.extend([
+            ("protocol", Value::Str("coral".into())),
+            ("security", Value::Str("semi-honest".into())),
+        ]);
+        assert_eq!(field_of(aes_spec(&map(&semi)).unwrap_err()), "security");
+        let missing = map(&aes_base()[1..]);
+        assert_eq!(aes_spec(&missing).unwrap_err().message, "blocks is required");
+    }
+
+    #[test]
+    fn a_session_has_a_secret_or_pinned_keys_not_both() {
+        let id = ("sessionId", Value::Bytes(vec![7; 8]));
+        assert!(secure_config(&map(&[id.clone(), ("secret", Value::Bytes(vec![1; 32]))])).is_ok());
+        let keys = Value::List(vec![Value::Bytes(vec![2; KEY_LEN]), Value::Bytes(vec![3; KEY_LEN])]);
+        let pinned =
+            [id.clone(), ("privateKey", Value::Bytes(vec![4; KEY_LEN])), ("publicKeys", keys.clone())];
+        assert!(secure_config(&map(&pinned)).is_ok());
+        let both = [
+            id.clone(),
+            ("secret", Value::Bytes(vec![1; 32])),
+            ("privateKey", Value::Bytes(vec![4; KEY_LEN])),
+        ];
+        assert_eq!(field_of(secure_config(&map(&both)).unwrap_err()), "secret");
+        let short = [id.clone(), ("privateKey", Value::Bytes(vec![4; 5])), ("publicKeys", keys)];
+        assert_eq!(field_of(secure_config(&map(&short)).unwrap_err()), "privateKey");
+        let text = [id, ("secret", Value::Str("hunter2".into()))];
+        assert_eq!(secure_config(&map(&text)).unwrap_err().message, "secret must be a Uint8Array");
+        assert_eq!(field_of(secure_config(&map(&[])).unwrap_err()), "sessionId");
+    }
+
+    #[test]
+    fn circuit_inputs_are_bits() {
+        let ok = map(&[("values", Value::List(vec![Value::Bytes(vec![1, 0, 1])]))]);
+        assert_eq!(circuit_input(&ok).unwrap().values, vec![vec![vec![true, false, true]]]);
+        let two = map(&[("values", Value::List(vec![Value::Bytes(vec![2])]))]);
+        assert_eq!(circuit_input(&two).unwrap_err().message, "bits must be 0 or 1");
+        assert!(circuit_input(&map(&[])).unwrap().values.is_empty());
+        let spec = map(&[
+            ("circuit", Value::Str("not bristol".into())),
+            ("inputOwners", indices(&[0.0])),
+            ("reveal", indices(&[2.0])),
+        ]);
+        assert_eq!(field_of(circuit_spec(&spec).unwrap_err()), "circuit");
+    }
 }

@@ -1,0 +1,158 @@
+//! The two jobs behind every binding — joint AES and circuit evaluation, for every protocol
+//! ([`chorus_core::jobs`]). A job is read and validated first, on the caller's thread
+//! ([`AesJob::read`], [`CircuitJob::read`]: spec, inputs, session credentials, and the session size
+//! against the protocol), then run over the Noise channels of a [`BridgeNetwork`] with a fresh
+//! OS-seeded generator ([`AesJob::run`]). A protocol added to the core's job layer needs nothing
+//! here beyond its options in [`crate::spec`].
+//!
+//! [`BridgeNetwork`]: crate::network::BridgeNetwork
+
+use crate::error::BridgeError;
+use crate::network::ProgressNetwork;
+use crate::spec::{self, Fields};
+use chorus_core::jobs::{
+    self, AesInput, AesOutput, AesProtocol, AesSpec, CircuitInput, CircuitOutput, CircuitSpec, JobError,
+};
+use chorus_core::net::secure::{SecureConfig, SecureNetwork};
+use chorus_core::net::{NetError, NetStats, Network};
+use chorus_core::rng::session_rng;
+
+/// A job's output with the statistics of its encrypted transport (frames and handshakes).
+#[derive(Debug)]
+pub struct Finished<O> {
+    /// What the job returned.
+    pub output: O,
+    /// Bytes and messages of the encrypted frames, handshakes included.
+    pub transport: NetStats,
+}
+
+/// A joint-AES job, read and validated, ready to run.
+#[derive(Debug)]
+pub struct AesJob {
+    config: SecureConfig,
+    spec: AesSpec,
+    input: AesInput,
+}
+
+/// A circuit job, read and validated, ready to run.
+#[derive(Debug)]
+pub struct CircuitJob {
+    config: SecureConfig,
+    spec: CircuitSpec,
+    input: CircuitInput,
+}
+
+/// The session size a job needs, checked before the handshake (the job checks it again).
+fn check_members(
+    parties: usize,
+    protocol: &'static str,
+    members: usize,
+    preprocessing: Option<jobs::Preprocessing>,
+) -> Result<(), BridgeError> {
+    if parties == members {
+        return Ok(());
+    }
+    Err(match preprocessing {
+        Some(preprocessing) => JobError::WrongSessionSize { protocol, preprocessing, got: parties }.into(),
+        None => BridgeError::config(
+            "parties",
+            format!("{protocol} runs in a session of {members}, this one has {parties}"),
+        ),
+    })
+}
+
+fn aes_preprocessing(protocol: &AesProtocol) -> Option<jobs::Preprocessing> {
+    match *protocol {
+        AesProtocol::Maestro { .. } => None,
+        AesProtocol::TinyTable { preprocessing, .. }
+        | AesProtocol::MiniMac { preprocessing, .. }
+        | AesProtocol::Coral { preprocessing } => Some(preprocessing),
+    }
+}
+
+/// A fresh OS-seeded random generator for one job.
+fn job_rng() -> Result<impl rand_core::RngCore + rand_core::CryptoRng, BridgeError> {
+    session_rng().map_err(|e| BridgeError::from(NetError::Transport(e.to_string())))
+}
+
+impl AesJob {
+    /// Reads the session credentials, spec and this member's input ([`spec::secure_config`],
+    /// [`spec::aes_spec`], [`spec::aes_input`]) and checks the spec and the session size.
+    pub fn read(
+        parties: usize,
+        session: &impl Fields,
+        spec: &impl Fields,
+        input: &impl Fields,
+    ) -> Result<Self, BridgeError> {
+        let config = spec::secure_config(session)?;
+        let spec = spec::aes_spec(spec)?;
+        let input = spec::aes_input(input)?;
+        spec.validate()?;
+        check_members(
+            parties,
+            spec.protocol.name(),
+            spec.protocol.members(),
+            aes_preprocessing(&spec.protocol),
+        )?;
+        Ok(AesJob { config, spec, input })
+    }
+
+    /// Runs the job over `network` (handshake, then [`jobs::run_aes`]), reporting statistics after
+    /// every received protocol message.
+    pub async fn run<N: Network>(
+        self,
+        network: N,
+        on_progress: impl FnMut(&NetStats),
+    ) -> Result<Finished<AesOutput>, BridgeError> {
+        let secure = SecureNetwork::establish(network, self.config).await?;
+        let mut net = ProgressNetwork::new(secure, on_progress);
+        let output = jobs::run_aes(&mut net, &self.spec, self.input, &mut job_rng()?).await?;
+        Ok(Finished { output, transport: net.inner().transport_stats() })
+    }
+}
+
+impl CircuitJob {
+    /// Reads the session credentials, spec and this member's input ([`spec::circuit_spec`],
+    /// [`spec::circuit_input`]) and checks the spec and the session size.
+    pub fn read(
+        parties: usize,
+        session: &impl Fields,
+        spec: &impl Fields,
+        input: &impl Fields,
+    ) -> Result<Self, BridgeError> {
+        let config = spec::secure_config(session)?;
+        let spec = spec::circuit_spec(spec)?;
+        let input = spec::circuit_input(input)?;
+        spec.validate()?;
+        let preprocessing = spec.protocol.preprocessing();
+        check_members(parties, spec.protocol.name(), preprocessing.members(), Some(preprocessing))?;
+        Ok(CircuitJob { config, spec, input })
+    }
+
+    /// Runs the job over `network` (handshake, then [`jobs::run_circuit`]).
+    pub async fn run<N: Network>(
+        self,
+        network: N,
+        on_progress: impl FnMut(&NetStats),
+    ) -> Result<Finished<CircuitOutput>, BridgeError> {
+        let secure = SecureNetwork::establish(network, self.config).await?;
+        let mut net = ProgressNetwork::new(secure, on_progress);
+        let output = jobs::run_circuit(&mut net, &self.spec, self.input, &mut job_rng()?).await?;
+        Ok(Finished { output, transport: net.inner().transport_stats() })
+    }
+}
+
+/// The output values of the first (only) instance, as bytes 0/1 per bit; `None` for values this
+/// party does not learn.
+pub fn output_bits(output: &CircuitOutput) -> Vec<Option<Vec<u8>>> {
+    output
+        .outputs
+        .first()
+        .map(|values| {
+            values
+                .iter()
+                .map(|v| v.as_ref().map(|bits| bits.iter().map(|&b| u8::from(b)).collect()))
+                .collect()
+        })
+        .unwrap_or_default()
+}

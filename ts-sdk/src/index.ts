@@ -87,6 +87,7 @@ export type {
 } from './session-types.js';
 export { toBytes, toHex, type BytesLike } from './bytes.js';
 export { initWasm, type WasmSource } from './wasm-loader.js';
+export { loadRuntime, type Runtime, type ResolvedRuntime } from './runtime.js';
 export { relayWebSocketUrl } from './urls.js';
 export type { WebSocketConstructor, WebSocketEventMapLike, WebSocketLike } from './websocket.js';
 export { MAX_PARTIES, MIN_PARTIES, PROTOCOL_VERSION } from './wire.js';

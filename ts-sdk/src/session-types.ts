@@ -3,6 +3,7 @@ import type { BytesLike } from './bytes.js';
 import type { RelayConnectionOptions } from './connection-types.js';
 import type { PeerLeftEvent } from './connection-types.js';
 import type { WasmSource } from './wasm-loader.js';
+import type { ResolvedRuntime, Runtime } from './runtime.js';
 
 /** Pinned static X25519 keys (Noise `KK`): this party's private key, every party's public key. */
 export interface PinnedKeys {
@@ -23,6 +24,13 @@ export interface ConnectOptions extends RelayConnectionOptions {
   keys?: PinnedKeys;
   /** Where to load the WASM module from (default: beside the SDK, see `initWasm`). */
   wasm?: WasmSource;
+  /**
+   * Which core runs the jobs: `'auto'` (default: the native addon `@chorus/node` in Node when it is
+   * installed and loads, else WASM with a one-line notice; browsers always WASM), `'native'`
+   * (the addon or a `ConfigError` on `runtime` saying why not) or `'wasm'`. Parties of different
+   * runtimes share a session.
+   */
+  runtime?: Runtime;
 }
 
 /** The AES protocols of `Session.aes`. */
@@ -240,6 +248,8 @@ export interface ProtocolStats {
 export interface AesResult {
   /** The protocol that ran. */
   protocol: AesProtocol;
+  /** The core it ran on: the native Node addon or the WASM module. */
+  runtime: ResolvedRuntime;
   /** The MAESTRO variant, TinyTable path, MiniMac code or Coral packing that ran. */
   variant: MaestroVariant | TinyTablePath | MiniMacCode | CoralPacking;
   /** The security level the job ran at. */
@@ -391,6 +401,8 @@ export interface EvaluateResult {
   outputs: Array<CircuitValue | undefined>;
   /** The protocol that ran. */
   protocol: CircuitProtocol;
+  /** The core it ran on: the native Node addon or the WASM module. */
+  runtime: ResolvedRuntime;
   /** Where the preprocessing came from. */
   preprocessing: TinyTablePreprocessing;
   /** The whole job: agreement, preprocessing (OT and Fig. 8, or the dealing), online phase. */

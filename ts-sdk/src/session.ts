@@ -1,8 +1,9 @@
 /**
  * The session API: {@link connect} joins a relay room and returns a {@link Session} whose jobs run
- * in the Chorus WASM module. Every frame between the parties is encrypted and authenticated end to
- * end by the Noise channels inside WASM (session secret: `NNpsk0`; pinned keys: `KK`); the relay
- * and this file only move opaque frames.
+ * in the Chorus core — the WASM module, or in Node the native addon (`runtime`, see `runtime.ts`).
+ * Every frame between the parties is encrypted and authenticated end to end by the Noise channels
+ * inside the core (session secret: `NNpsk0`; pinned keys: `KK`); the relay and this file only move
+ * opaque frames.
  *
  * Frames that arrive while no job runs (a faster peer already started the next job) are kept and
  * handed to the next job, so the parties need not call a job at the same instant. A failure of a
@@ -33,7 +34,8 @@ import type {
   SessionEvents,
   SessionStats,
 } from './session-types.js';
-import { Bridge, initWasm } from './wasm-loader.js';
+import { initWasm, type WasmSource } from './wasm-loader.js';
+import { loadRuntime, type CoreRuntime, type JobBridge, type ResolvedRuntime } from './runtime.js';
 
 /** Shortest session secret the channel accepts (bytes). */
 export const MIN_SECRET_BYTES = 16;
@@ -71,25 +73,28 @@ function credentials(options: ConnectOptions): Credentials {
 }
 
 /**
- * Connects to the relay room of an invite, waits until every party is connected, and loads the WASM
- * module. Rejects with {@link ConfigError} for bad options (including a secret under 16 bytes),
+ * Connects to the relay room of an invite, waits until every party is connected, and loads the
+ * core (`runtime`: the native addon in Node when it loads, else the WASM module). Rejects with
+ * {@link ConfigError} for bad options (including a secret under 16 bytes, or `runtime: 'native'`
+ * where the addon cannot be used),
  * `RelayError` if the relay refuses or cannot be reached, `CancelledError` (an `AbortError`) if
  * `signal` aborts. `signal` governs the whole session, like `RelayConnection.open`'s.
  */
 export async function connect(options: ConnectOptions): Promise<Session> {
   if (typeof options !== 'object' || options === null) throw new ConfigError('options', 'expected an object');
   const creds = credentials(options);
-  const wasm = initWasm(options.wasm);
-  wasm.catch(() => undefined);
+  const core = loadRuntime(options.runtime ?? 'auto', options.wasm);
+  core.catch(() => undefined);
   const connection = await RelayConnection.open(options);
+  let runtime: CoreRuntime;
   try {
-    await wasm;
+    runtime = await core;
     await connection.ready();
   } catch (error) {
     await connection.close();
     throw error;
   }
-  return new Session(connection, creds);
+  return new Session(connection, creds, runtime, options.wasm);
 }
 
 interface WasmError {
@@ -112,9 +117,11 @@ export class Session {
   readonly parties: number;
   /** The room id, from which job session ids are derived. */
   readonly room: string;
+  /** The core this session's jobs run on: `'native'` (the Node addon) or `'wasm'`. */
+  readonly runtime: ResolvedRuntime;
 
   private readonly events = new Emitter<SessionEvents>();
-  private bridge: Bridge | undefined;
+  private bridge: JobBridge | undefined;
   private pending: Array<[number, Uint8Array]> = [];
   private failure: ChorusError | undefined;
   private jobsStarted = 0;
@@ -130,7 +137,10 @@ export class Session {
   constructor(
     private readonly connection: RelayConnection,
     private readonly creds: Credentials,
+    private readonly core: CoreRuntime,
+    private readonly wasmSource: WasmSource | undefined,
   ) {
+    this.runtime = core.name;
     this.slot = connection.slot;
     this.parties = connection.parties;
     this.room = connection.room;
@@ -212,6 +222,7 @@ export class Session {
     }>(job, options.signal, 'the AES job');
     const result: AesResult = {
       protocol: job.protocol,
+      runtime: this.runtime,
       variant: job.variant,
       security: job.security,
       ...(job.preprocessing === undefined ? {} : { preprocessing: job.preprocessing }),
@@ -243,6 +254,8 @@ export class Session {
    * {@link Session.aes}.
    */
   async evaluate(circuit: string | ParsedCircuit, options: EvaluateOptions = {}): Promise<EvaluateResult> {
+    // Circuits are parsed by the WASM module whatever runs the job.
+    if (this.core.name !== 'wasm') await initWasm(this.wasmSource);
     this.checkIdle('evaluate');
     const parsed = typeof circuit === 'object' && circuit !== null ? parseLoaded(circuit.text) : parseLoaded(circuit);
     const job = evaluateJob(parsed, options, this.slot, this.parties);
@@ -260,6 +273,7 @@ export class Session {
     return {
       outputs,
       protocol: job.protocol,
+      runtime: this.runtime,
       preprocessing: job.preprocessing,
       stats: { ...output.stats, timeMs },
       onlineStats: output.onlineStats,
@@ -282,7 +296,7 @@ export class Session {
     if (signal?.aborted) throw abortError(signal, what);
     const sessionId = utf8(`chorus/session/v1\u0000${this.room}\u0000job ${this.jobsStarted}`);
     this.jobsStarted += 1;
-    const bridge = new Bridge(this.slot, this.parties, (to: number, frame: Uint8Array) =>
+    const bridge = this.core.createBridge(this.slot, this.parties, (to: number, frame: Uint8Array) =>
       this.connection.send(to, frame),
     );
     this.bridge = bridge;
@@ -309,7 +323,7 @@ export class Session {
       this.totals.timeMs += timeMs;
       this.jobsDone += 1;
       // Frames a faster peer sent for the next job wait for it.
-      for (const pair of bridge.takeUnread() as Array<[number, Uint8Array]>) this.pending.push(pair);
+      for (const pair of bridge.takeUnread()) this.pending.push(pair);
       this.sendEndMarkers();
       return { output, timeMs };
     } catch (error) {

@@ -1,41 +1,52 @@
 /**
- * The WASM bridge on its own: `Bridge`s (three, or two for TinyTable with OT preprocessing) wired
- * to each other in memory (no relay), so the
- * structured errors of the Rust side can be checked directly, including ones the session API's own
- * validation never lets through.
+ * The bridge on its own, in both runtimes — the WASM module and the native Node addon, the same
+ * tests for each: `Bridge`s (three, or two for TinyTable with OT preprocessing) wired to each
+ * other in memory (no relay), so the structured errors of the Rust side can be checked directly,
+ * including ones the session API's own validation never lets through. A last test wires a native
+ * bridge to WASM bridges in one job.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { initWasm } from "../src/index.js";
-import { Bridge } from "../src/wasm-loader.js";
+import { loadRuntime, type ResolvedRuntime } from "../src/index.js";
+import type { CoreRuntime, JobBridge } from "../src/runtime.js";
 
 const KEY = Uint8Array.from({ length: 16 }, (_, i) => i);
 const PLAINTEXT = Uint8Array.from({ length: 16 }, (_, i) => i * 0x11);
 const spec = { blocks: 1, keyHolders: [0], plaintextOwner: 2, revealTo: [0, 1, 2] };
 const inputs = [{ keyShare: KEY }, {}, { plaintext: PLAINTEXT }];
 
-/** `members` bridges whose frames reach each other on a later microtask, like a network would. */
-function wire(members = 3): Bridge[] {
-  const bridges: Bridge[] = [];
+/** The runtime of each party, by name (both loaded once). */
+const runtimes: Record<ResolvedRuntime, Promise<CoreRuntime>> = { wasm: loadRuntime("wasm"), native: loadRuntime("native") };
+let runtimeOf: (party: number) => CoreRuntime;
+
+/**
+ * `members` bridges whose frames reach each other on a later microtask, like a network would; the
+ * jobs' results and errors are those of the runtime's `Bridge` (typed loosely, as in the session).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function wire(members = 3): Array<JobBridge & { runAes(...a: unknown[]): Promise<any>; runCircuit(...a: unknown[]): Promise<any> }> {
+  const bridges: JobBridge[] = [];
   for (let party = 0; party < members; party++) {
     bridges.push(
-      new Bridge(party, members, (to: number, frame: Uint8Array) => {
+      runtimeOf(party).createBridge(party, members, (to: number, frame: Uint8Array) => {
         const copy = frame.slice();
         queueMicrotask(() => bridges[to]!.deliver(party, copy));
       }),
     );
   }
-  return bridges;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return bridges as any;
 }
 
 function session(secretByte = 7) {
   return { sessionId: new TextEncoder().encode("bridge test"), secret: new Uint8Array(32).fill(secretByte) };
 }
 
-beforeAll(async () => {
-  await initWasm();
-});
+describe.each(["wasm", "native"] as const)("%s bridge", (name) => {
+  beforeAll(async () => {
+    const runtime = await runtimes[name];
+    runtimeOf = () => runtime;
+  });
 
-describe("WASM bridge", () => {
   it("runs the FIPS-197 AES between three in-memory bridges", async () => {
     const bridges = wire();
     const progress: number[] = [];
@@ -246,4 +257,21 @@ describe("WASM bridge", () => {
     }
     await expect(wire(3)[0]!.runAes(session(), crSpec, crInputs[0], null)).rejects.toMatchObject({ kind: "config", field: "parties" });
   }, 120_000);
+});
+
+describe("mixed runtimes", () => {
+  it("runs one job between native and WASM bridges: same wire format, same spec digest", async () => {
+    const [wasm, native] = await Promise.all([runtimes.wasm, runtimes.native]);
+    expect([wasm.name, native.name]).toEqual(["wasm", "native"]);
+    runtimeOf = (party) => (party === 1 ? native : wasm);
+    const results = await Promise.all(wire().map((b, i) => b.runAes(session(), spec, inputs[i], null)));
+    for (const r of results) expect(Buffer.from(r.ciphertext).toString("hex")).toBe("69c4e0d86a7b0430d8cdb78070b4c55a");
+    const ttSpec = { protocol: "tinytable", blocks: 1, keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] };
+    const rs = await Promise.all(wire(2).map((b, i) => b.runAes(session(), ttSpec, [{ keyShare: KEY }, { plaintext: PLAINTEXT }][i], null)));
+    for (const r of rs) expect(Buffer.from(r.ciphertext).toString("hex")).toBe("69c4e0d86a7b0430d8cdb78070b4c55a");
+    // A different spec at the native party is caught by the spec agreement, as between two WASM parties.
+    const disagree = wire().map((b, i) => b.runAes(session(), i === 1 ? { ...spec, blocks: 2 } : spec, inputs[i], null).catch((e: unknown) => e));
+    const errors = await Promise.all(disagree);
+    expect(errors[0]).toMatchObject({ kind: "protocol", check: "job spec agreement" });
+  }, 60_000);
 });

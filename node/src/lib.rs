@@ -1,0 +1,232 @@
+//! The Node-API addon of `chorus-core` (napi-rs), published to the SDK as `@chorus/node`: the
+//! native core — PCLMULQDQ, AES-NI and the other fast paths chosen at run time — for Node parties.
+//!
+//! A [`Bridge`] is one party's end of one session, with the same calls as the WASM module's
+//! `Bridge` (`deliver`, `peerLeft`, `fail`, `takeUnread`, `runAes`, `runCircuit`), so the SDK
+//! drives both the same way. The arguments are read, the jobs run and failures classified by the
+//! code the WASM module uses ([`chorus_bindings`]); the two bindings differ only in how values cross
+//! into JS and where the job runs:
+//!
+//! - `runAes` / `runCircuit` read and validate their arguments on the JS thread, then run the job
+//!   (Noise handshakes, then the protocol) on a thread of its own, so the JS event loop stays free
+//!   to move frames; the returned promise settles on the JS thread.
+//! - Frames for peers leave through a thread-safe function that calls `send(to, frame)` on the JS
+//!   thread in the order the job sent them; frames from peers come in through `deliver` into the
+//!   shared inbox, which wakes the job. The job's promise is settled through the same queue, after
+//!   its last frame went to `send` (a settle on a queue of its own could overtake frames, and the
+//!   SDK's end-of-job marker or `close()` would then go out before them); that event calls `send`
+//!   with no frame, which the SDK's adapter ignores.
+//! - A failed job resolves, rather than rejects, with `{ error: { kind, message, slot?, field?,
+//!   check? } }` (Node-API errors carry no extra fields); the SDK's adapter turns it into the same
+//!   error the WASM module throws.
+//!
+//! Trust model: as for the WASM module — the addon sees this party's secrets in process memory;
+//! everything that leaves through `send` is encrypted and authenticated by the Noise channels.
+
+mod values;
+
+use crate::values::{outcome, ObjectFields, Outcome, Stats};
+use chorus_bindings::{AesJob, BridgeError, BridgeNetwork, CircuitJob, Inbox};
+use chorus_core::net::{NetError, NetStats};
+use futures::executor::block_on;
+use napi::bindgen_prelude::{FnArgs, Function, Object, Uint8Array};
+use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
+use napi::{Env, Result, Status};
+use napi_derive::napi;
+use std::future::Future;
+use std::sync::Arc;
+
+/// What the job's thread queues for the JS thread, in order.
+enum Event {
+    /// `send(to, frame)`.
+    Frame(u32, Vec<u8>),
+    /// Settle the job's promise; then `send(0)` without a frame.
+    Settle(Box<dyn FnOnce() + Send>),
+}
+
+/// `send(to, frame?)` on the JS thread, from the job's thread.
+type SendFn = ThreadsafeFunction<Event, (), FnArgs<(u32, Option<Uint8Array>)>, Status, false, true>;
+/// `onProgress(stats)` on the JS thread.
+type ProgressFn = ThreadsafeFunction<NetStats, (), Stats, Status, false, true>;
+
+/// The version of the Chorus core compiled into this addon.
+#[napi]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}
+
+/// One party's end of one session: frames between the JS transport and the protocol.
+#[napi]
+pub struct Bridge {
+    party: usize,
+    parties: usize,
+    inbox: Inbox,
+    send: Arc<SendFn>,
+    started: bool,
+}
+
+#[napi]
+impl Bridge {
+    /// The bridge of party `party` of `parties`; `send(to, frame)` must queue the frame for party
+    /// `to`, and ignore calls without a frame. It runs later on the JS thread, so it must not
+    /// throw: report transport failures with `fail(reason)`.
+    #[napi(constructor)]
+    pub fn new(
+        party: u32,
+        parties: u32,
+        send: Function<FnArgs<(u32, Option<Uint8Array>)>, ()>,
+    ) -> Result<Self> {
+        let (party, parties) = (party as usize, parties as usize);
+        if parties < 2 || party >= parties {
+            return Err(napi::Error::from_reason(format!("party {party} is not in 0..{parties}")));
+        }
+        let send = send.build_threadsafe_function::<Event>().weak::<true>().build_callback(|ctx| {
+            Ok(match ctx.value {
+                Event::Frame(to, frame) => FnArgs::from((to, Some(Uint8Array::from(frame)))),
+                Event::Settle(settle) => {
+                    settle();
+                    FnArgs::from((0, None))
+                }
+            })
+        })?;
+        Ok(Bridge { party, parties, inbox: Inbox::new(parties), send: Arc::new(send), started: false })
+    }
+
+    /// Hands over a frame received from party `from` (the bytes are copied).
+    #[napi]
+    pub fn deliver(&self, from: u32, frame: Uint8Array) -> Result<()> {
+        self.inbox.deliver(from as usize, frame.to_vec()).map_err(|e| napi::Error::from_reason(e.to_string()))
+    }
+
+    /// Party `slot` left: the running protocol fails with a `peer-left` error.
+    #[napi(js_name = "peerLeft")]
+    pub fn peer_left(&self, slot: u32) {
+        self.inbox.fail(NetError::PeerLeft(slot as usize));
+    }
+
+    /// The transport failed or the session was cancelled: the protocol fails with a `transport`
+    /// error carrying `reason`.
+    #[napi]
+    pub fn fail(&self, reason: String) {
+        self.inbox.fail(NetError::Transport(reason));
+    }
+
+    /// Removes and returns the frames no job received, as `[from, frame]` pairs in arrival order
+    /// per sender (the frames a faster peer already sent for the next job).
+    #[napi(js_name = "takeUnread")]
+    pub fn take_unread(&self) -> Vec<(u32, Uint8Array)> {
+        self.inbox.drain().into_iter().map(|(from, frame)| (from as u32, Uint8Array::from(frame))).collect()
+    }
+
+    /// Runs the joint-AES job of any protocol as this member: the arguments and result are those of
+    /// the WASM module's `runAes`, except that a failure resolves with `{ error }`.
+    #[napi(js_name = "runAes", ts_return_type = "Promise<unknown>")]
+    pub fn run_aes<'env>(
+        &mut self,
+        env: &'env Env,
+        session: Object,
+        spec: Object,
+        input: Object,
+        on_progress: Option<Function<Stats, ()>>,
+    ) -> Result<Object<'env>> {
+        let read = self.once().and_then(|()| {
+            let fields = |o| ObjectFields { env, object: o };
+            AesJob::read(self.parties, &fields(session), &fields(spec), &fields(input))
+        });
+        let progress = progress_fn(on_progress)?;
+        let network = self.network();
+        self.spawn_job(env, async move {
+            let done = read?.run(network, report(progress)).await?;
+            Ok(Outcome::aes(done))
+        })
+    }
+
+    /// Runs the circuit job of any two-party protocol as this member: the arguments and result are
+    /// those of the WASM module's `runCircuit`, except that a failure resolves with `{ error }`.
+    #[napi(js_name = "runCircuit", ts_return_type = "Promise<unknown>")]
+    pub fn run_circuit<'env>(
+        &mut self,
+        env: &'env Env,
+        session: Object,
+        spec: Object,
+        input: Object,
+        on_progress: Option<Function<Stats, ()>>,
+    ) -> Result<Object<'env>> {
+        let read = self.once().and_then(|()| {
+            let fields = |o| ObjectFields { env, object: o };
+            CircuitJob::read(self.parties, &fields(session), &fields(spec), &fields(input))
+        });
+        let progress = progress_fn(on_progress)?;
+        let network = self.network();
+        self.spawn_job(env, async move {
+            let done = read?.run(network, report(progress)).await?;
+            Ok(Outcome::circuit(done))
+        })
+    }
+
+    /// Releases nothing the garbage collector would not; present so the SDK frees both runtimes'
+    /// bridges the same way.
+    #[napi]
+    pub fn free(&self) {}
+
+    /// Runs `job` on a thread of its own and returns the promise of its outcome, settled on the JS
+    /// thread after the job's last frame went to `send`.
+    fn spawn_job<'env>(
+        &self,
+        env: &'env Env,
+        job: impl Future<Output = std::result::Result<Outcome, BridgeError>> + Send + 'static,
+    ) -> Result<Object<'env>> {
+        let (deferred, promise) = env.create_deferred()?;
+        let send = Arc::clone(&self.send);
+        std::thread::Builder::new()
+            .name("chorus-job".into())
+            .spawn(move || {
+                let result = block_on(job);
+                let settle = move || deferred.resolve(move |_env: Env| Ok(outcome(result)));
+                // Blocking: the settle must not be dropped on a full queue. It fails only while
+                // Node shuts down, when nobody awaits the promise any more.
+                let _ = send.call(Event::Settle(Box::new(settle)), ThreadsafeFunctionCallMode::Blocking);
+            })
+            .map_err(|e| napi::Error::from_reason(format!("starting the job thread: {e}")))?;
+        Ok(promise)
+    }
+
+    /// A bridge runs one job: the second call fails with a `config` error on `bridge`.
+    fn once(&mut self) -> std::result::Result<(), BridgeError> {
+        if std::mem::replace(&mut self.started, true) {
+            return Err(BridgeError::config("bridge", "a bridge runs one job; create a new one"));
+        }
+        Ok(())
+    }
+
+    /// The network over this bridge: frames out through the thread-safe `send`, in from the inbox.
+    fn network(&self) -> BridgeNetwork<impl FnMut(usize, Vec<u8>) -> std::result::Result<(), String>> {
+        let send = Arc::clone(&self.send);
+        BridgeNetwork::new(self.party, self.parties, self.inbox.clone(), move |to, frame| {
+            match send.call(Event::Frame(to as u32, frame), ThreadsafeFunctionCallMode::NonBlocking) {
+                Status::Ok => Ok(()),
+                status => Err(format!("the JS send callback could not be queued ({status})")),
+            }
+        })
+    }
+}
+
+fn progress_fn(on_progress: Option<Function<Stats, ()>>) -> Result<Option<ProgressFn>> {
+    on_progress
+        .map(|f| {
+            f.build_threadsafe_function::<NetStats>()
+                .weak::<true>()
+                .build_callback(|ctx| Ok(Stats::from(&ctx.value)))
+        })
+        .transpose()
+}
+
+/// Queues `onProgress(stats)` after each received protocol message; a full queue drops a report
+/// (the next one supersedes it).
+fn report(progress: Option<ProgressFn>) -> impl FnMut(&NetStats) {
+    move |stats| {
+        if let Some(f) = &progress {
+            let _ = f.call(*stats, ThreadsafeFunctionCallMode::NonBlocking);
+        }
+    }
+}

@@ -1,0 +1,163 @@
+//! Conversions between Node-API values and the shared binding types ([`chorus_bindings`]): JS
+//! objects as [`Fields`] for the argument readers, and job outcomes (results or classified
+//! failures) as plain objects.
+
+use chorus_bindings::jobs::{output_bits, Finished};
+use chorus_bindings::{BridgeError, Fields, Value};
+use chorus_core::jobs::{AesOutput, CircuitOutput};
+use chorus_core::net::NetStats;
+use napi::bindgen_prelude::{Array, FromNapiValue, Object, Uint8Array};
+use napi::{Env, JsValue, Unknown, ValueType};
+use napi_derive::napi;
+
+/// A JS object read field by field on the JS thread.
+pub struct ObjectFields<'a, 'env> {
+    pub env: &'a Env,
+    pub object: Object<'env>,
+}
+
+/// A JS value as the readers see it; what cannot be read is [`Value::Other`].
+fn value(env: &Env, v: Unknown<'_>) -> napi::Result<Value> {
+    // SAFETY (all `from_napi_value` calls): `v` is a live value of `env`, read on the JS thread,
+    // and its type was checked first.
+    Ok(match v.get_type()? {
+        ValueType::String => Value::Str(unsafe { String::from_napi_value(env.raw(), v.raw()) }?),
+        ValueType::Number => Value::Num(unsafe { f64::from_napi_value(env.raw(), v.raw()) }?),
+        ValueType::Object if v.is_typedarray()? => {
+            match unsafe { Uint8Array::from_napi_value(env.raw(), v.raw()) } {
+                Ok(bytes) => Value::Bytes(bytes.to_vec()),
+                Err(_) => Value::Other,
+            }
+        }
+        ValueType::Object if v.is_array()? => {
+            let array = unsafe { Array::from_napi_value(env.raw(), v.raw()) }?;
+            let mut items = Vec::with_capacity(array.len() as usize);
+            for i in 0..array.len() {
+                items.push(match array.get::<Unknown>(i)? {
+                    Some(item) => value(env, item)?,
+                    None => Value::Other,
+                });
+            }
+            Value::List(items)
+        }
+        _ => Value::Other,
+    })
+}
+
+impl Fields for ObjectFields<'_, '_> {
+    fn field(&self, name: &str) -> Result<Option<Value>, BridgeError> {
+        let unreadable = |_| BridgeError::config(name, "could not be read");
+        let Some(v) = self.object.get::<Unknown>(name).map_err(unreadable)? else { return Ok(None) };
+        match v.get_type().map_err(unreadable)? {
+            ValueType::Undefined | ValueType::Null => Ok(None),
+            _ => value(self.env, v).map(Some).map_err(unreadable),
+        }
+    }
+}
+
+/// `{ rounds, bytesSent, bytesReceived, messagesSent, messagesReceived }`.
+#[napi(object)]
+pub struct Stats {
+    pub rounds: f64,
+    pub bytes_sent: f64,
+    pub bytes_received: f64,
+    pub messages_sent: f64,
+    pub messages_received: f64,
+}
+
+impl From<&NetStats> for Stats {
+    fn from(s: &NetStats) -> Self {
+        Stats {
+            rounds: s.rounds as f64,
+            bytes_sent: s.bytes_sent as f64,
+            bytes_received: s.bytes_received as f64,
+            messages_sent: s.messages_sent as f64,
+            messages_received: s.messages_received as f64,
+        }
+    }
+}
+
+/// A classified failure: the fields the WASM module sets on the `Error` it throws.
+#[napi(object)]
+pub struct JobFailure {
+    pub kind: String,
+    pub message: String,
+    pub slot: Option<u32>,
+    pub field: Option<String>,
+    pub check: Option<String>,
+}
+
+/// What a job's promise resolves with: the result fields of the WASM module's jobs, or `error`.
+#[napi(object)]
+pub struct JobOutcome {
+    pub ciphertext: Option<Uint8Array>,
+    pub outputs: Option<Vec<Option<Uint8Array>>>,
+    pub stats: Option<Stats>,
+    pub online_stats: Option<Stats>,
+    pub preprocessing_stats: Option<Stats>,
+    pub transport_stats: Option<Stats>,
+    pub error: Option<JobFailure>,
+}
+
+/// A finished job, kept as plain Rust data until the JS thread builds its object.
+pub struct Outcome {
+    ciphertext: Option<Vec<u8>>,
+    outputs: Option<Vec<Option<Vec<u8>>>>,
+    stats: [NetStats; 4],
+}
+
+impl Outcome {
+    pub fn aes(done: Finished<AesOutput>) -> Self {
+        let o = done.output;
+        Outcome {
+            ciphertext: o.ciphertext,
+            outputs: None,
+            stats: [o.stats, o.online_stats, o.preprocessing_stats, done.transport],
+        }
+    }
+
+    pub fn circuit(done: Finished<CircuitOutput>) -> Self {
+        let o = &done.output;
+        Outcome {
+            ciphertext: None,
+            outputs: Some(output_bits(o)),
+            stats: [o.stats, o.online_stats, o.preprocessing_stats, done.transport],
+        }
+    }
+}
+
+/// The object a job's promise resolves with.
+pub fn outcome(result: Result<Outcome, BridgeError>) -> JobOutcome {
+    match result {
+        Ok(o) => {
+            let [stats, online, preprocessing, transport] = o.stats.map(|s| Some(Stats::from(&s)));
+            JobOutcome {
+                ciphertext: o.ciphertext.map(Uint8Array::from),
+                outputs: o.outputs.map(|v| v.into_iter().map(|b| b.map(Uint8Array::from)).collect()),
+                stats,
+                online_stats: online,
+                preprocessing_stats: preprocessing,
+                transport_stats: transport,
+                error: None,
+            }
+        }
+        Err(e) => {
+            let detail = |name| if e.detail_name() == Some(name) { e.detail.clone() } else { None };
+            JobOutcome {
+                ciphertext: None,
+                outputs: None,
+                stats: None,
+                online_stats: None,
+                preprocessing_stats: None,
+                transport_stats: None,
+                error: Some(JobFailure {
+                    kind: e.kind.as_str().to_string(),
+                    field: detail("field"),
+                    check: detail("check"),
+                    slot: e.slot.map(|s| s as u32),
+                    message: e.message,
+                }),
+            }
+        }
+    }
+}

@@ -1,0 +1,167 @@
+/**
+ * Which core runs a session's jobs: the WASM module (every platform) or, in Node, the native
+ * Node-API addon `@chorus/node` (the Rust core with its native fast paths: PCLMULQDQ, AES-NI, …).
+ * Both expose the same `Bridge` calls and read the same arguments with the same Rust code, so the
+ * session drives them alike, and parties of different runtimes share one wire format and one spec
+ * digest.
+ *
+ * `runtime: 'auto'` (default) takes the addon in Node when it is installed and loads, else WASM
+ * with a one-line notice (once per process); browsers always use WASM. `'native'` rejects with a
+ * {@link ConfigError} on `runtime` saying why the addon is unusable; `'wasm'` never tries it.
+ */
+import { ConfigError } from './errors.js';
+import { Bridge as WasmBridge, initWasm, type WasmSource } from './wasm-loader.js';
+
+/** The runtime a session asks for. */
+export type Runtime = 'auto' | 'native' | 'wasm';
+/** The runtime a session uses. */
+export type ResolvedRuntime = 'native' | 'wasm';
+
+/** Job statistics as the core reports them. */
+interface CoreStats {
+  rounds: number;
+  bytesSent: number;
+  bytesReceived: number;
+  messagesSent: number;
+  messagesReceived: number;
+}
+
+/** One party's end of one job, as both runtimes expose it (the WASM module's `Bridge` calls). */
+export interface JobBridge {
+  deliver(from: number, frame: Uint8Array): void;
+  peerLeft(slot: number): void;
+  fail(reason: string): void;
+  takeUnread(): Array<[number, Uint8Array]>;
+  runAes(session: object, spec: object, input: object, onProgress?: ((stats: CoreStats) => void) | null): Promise<unknown>;
+  runCircuit(session: object, spec: object, input: object, onProgress?: ((stats: CoreStats) => void) | null): Promise<unknown>;
+  free(): void;
+}
+
+/** A loaded runtime: makes the bridges of a session's jobs. */
+export interface CoreRuntime {
+  readonly name: ResolvedRuntime;
+  /** The bridge of party `party` of `parties`, sending frames through `send(to, frame)`. */
+  createBridge(party: number, parties: number, send: (to: number, frame: Uint8Array) => void): JobBridge;
+}
+
+/** The addon's module, as `@chorus/node` exports it. */
+interface NativeModule {
+  Bridge: new (party: number, parties: number, send: (to: number, frame?: Uint8Array) => void) => NativeBridge;
+  version(): string;
+}
+
+interface NativeOutcome {
+  outputs?: Array<Uint8Array | null>;
+  error?: { kind: string; message: string; slot?: number; field?: string; check?: string };
+}
+
+type NativeBridge = Omit<JobBridge, 'runAes' | 'runCircuit'> & {
+  runAes(session: object, spec: object, input: object, onProgress?: ((stats: CoreStats) => void) | null): Promise<NativeOutcome>;
+  runCircuit(session: object, spec: object, input: object, onProgress?: ((stats: CoreStats) => void) | null): Promise<NativeOutcome>;
+};
+
+/** The addon's package, kept in a variable so browser bundlers leave the import alone. */
+const NATIVE_MODULE = '@chorus/node';
+
+const wasmRuntime: CoreRuntime = {
+  name: 'wasm',
+  createBridge: (party, parties, send) => new WasmBridge(party, parties, send) as unknown as JobBridge,
+};
+
+function isNode(): boolean {
+  const process = (globalThis as { process?: { versions?: { node?: string } } }).process;
+  return typeof process?.versions?.node === 'string';
+}
+
+/** The outcome of a native job as the WASM module reports it: a result, or a thrown `Error` with the same fields. */
+function settle(outcome: NativeOutcome): unknown {
+  if (outcome.error !== undefined) {
+    const { message, ...fields } = outcome.error;
+    throw Object.assign(new Error(message), Object.fromEntries(Object.entries(fields).filter(([, v]) => v != null)));
+  }
+  if (outcome.outputs !== undefined) outcome.outputs = outcome.outputs.map((v) => v ?? undefined) as Array<Uint8Array | null>;
+  return outcome;
+}
+
+function nativeRuntime(module: NativeModule): CoreRuntime {
+  return {
+    name: 'native',
+    createBridge(party, parties, send) {
+      // The addon calls `send` on the JS thread after the job queued the frame, so a throw cannot
+      // reach the job: it fails the bridge instead, as a throw inside the WASM job would. Calls
+      // without a frame mark where the job's promise settles, after its last frame.
+      let bridge: NativeBridge | undefined = undefined;
+      bridge = new module.Bridge(party, parties, (to, frame) => {
+        if (frame === undefined || frame === null) return;
+        try {
+          send(to, frame);
+        } catch (error) {
+          bridge?.fail(error instanceof Error ? error.message : String(error));
+        }
+      });
+      const native = bridge;
+      return {
+        deliver: (from, frame) => native.deliver(from, frame),
+        peerLeft: (slot) => native.peerLeft(slot),
+        fail: (reason) => native.fail(reason),
+        takeUnread: () => native.takeUnread(),
+        runAes: async (...args) => settle(await native.runAes(...args)),
+        runCircuit: async (...args) => settle(await native.runCircuit(...args)),
+        free: () => native.free(),
+      };
+    },
+  };
+}
+
+let native: Promise<CoreRuntime> | undefined;
+let noticeGiven = false;
+
+/** Imports the addon once per realm; rejects with the reason it is unusable. */
+function loadNative(): Promise<CoreRuntime> {
+  native ??= (async () => {
+    if (!isNode()) throw new Error('the native addon runs in Node only; browsers use WASM');
+    const module = (await import(/* @vite-ignore */ NATIVE_MODULE)) as NativeModule;
+    if (typeof module.Bridge !== 'function') throw new Error(`${NATIVE_MODULE} has no Bridge export`);
+    return nativeRuntime(module);
+  })();
+  return native;
+}
+
+function reason(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split('\n')[0] ?? text;
+}
+
+/**
+ * Loads the runtime a session asks for (`wasm` says where the WASM module comes from). Rejects with
+ * a {@link ConfigError} on `runtime` for an unknown name, or for `'native'` when the addon cannot
+ * be used (not installed, built for another platform, failing to load, or not in Node).
+ */
+export async function loadRuntime(runtime: Runtime = 'auto', wasm?: WasmSource): Promise<CoreRuntime> {
+  switch (runtime) {
+    case 'wasm':
+      await initWasm(wasm);
+      return wasmRuntime;
+    case 'native':
+      try {
+        return await loadNative();
+      } catch (error) {
+        throw new ConfigError('runtime', `the native addon ${NATIVE_MODULE} cannot be used: ${reason(error)}`);
+      }
+    case 'auto':
+      if (isNode()) {
+        try {
+          return await loadNative();
+        } catch (error) {
+          if (!noticeGiven) {
+            noticeGiven = true;
+            console.warn(`chorus: using the WASM core; the native addon ${NATIVE_MODULE} is unusable (${reason(error)})`);
+          }
+        }
+      }
+      await initWasm(wasm);
+      return wasmRuntime;
+    default:
+      throw new ConfigError('runtime', `unknown runtime ${JSON.stringify(runtime)}: 'auto', 'native' or 'wasm'`);
+  }
+}

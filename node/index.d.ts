@@ -19,17 +19,20 @@ export interface NativeOutcome {
 }
 
 /**
- * One party's end of one session, with the calls of the WASM module's `Bridge`. `send` runs on the
- * JS thread after the job queued the frame; it must not throw (report failures with `fail`).
+ * One party's end of one session, with the calls of the WASM module's `Bridge`, except that the
+ * job's frames and progress come through one callback, in order: `events(to, frame)` for a frame,
+ * `events(0, undefined, stats)` for progress (when the job was started with `progress` true), and
+ * `events(0)` just before the job's promise settles. It runs on the JS thread after the job queued
+ * the event and must not throw (report failures with `fail`).
  */
 export declare class Bridge {
-  constructor(party: number, parties: number, send: (to: number, frame: Uint8Array) => void);
+  constructor(party: number, parties: number, events: (to: number, frame?: Uint8Array, stats?: NativeStats) => void);
   deliver(from: number, frame: Uint8Array): void;
   peerLeft(slot: number): void;
   fail(reason: string): void;
   takeUnread(): Array<[number, Uint8Array]>;
-  runAes(session: object, spec: object, input: object, onProgress?: (stats: NativeStats) => void): Promise<NativeOutcome>;
-  runCircuit(session: object, spec: object, input: object, onProgress?: (stats: NativeStats) => void): Promise<NativeOutcome>;
+  runAes(session: object, spec: object, input: object, progress?: boolean): Promise<NativeOutcome>;
+  runCircuit(session: object, spec: object, input: object, progress?: boolean): Promise<NativeOutcome>;
   free(): void;
 }
 

@@ -10,18 +10,20 @@
 //! - `runAes` / `runCircuit` read and validate their arguments on the JS thread, then run the job
 //!   (Noise handshakes, then the protocol) on a thread of its own, so the JS event loop stays free
 //!   to move frames; the returned promise settles on the JS thread.
-//! - Frames for peers leave through a thread-safe function that calls `send(to, frame)` on the JS
-//!   thread in the order the job sent them; frames from peers come in through `deliver` into the
-//!   shared inbox, which wakes the job. The job's promise is settled through the same queue, after
-//!   its last frame went to `send` (a settle on a queue of its own could overtake frames, and the
-//!   SDK's end-of-job marker or `close()` would then go out before them); that event calls `send`
-//!   with no frame, which the SDK's adapter ignores.
+//! - Everything the job reports goes through one thread-safe function, in order, to the JS
+//!   callback given at construction, `events(to, frame?, stats?)`: a frame for party `to`, or
+//!   progress statistics, or neither when the job's promise is about to settle. One queue keeps
+//!   the order: the promise settles after the job's last frame went out and its last progress
+//!   report arrived (on a queue of its own the settle could overtake frames, and the SDK's
+//!   end-of-job marker or `close()` would go out before them). The SDK's adapter turns this into
+//!   the WASM module's `send` and `onProgress` callbacks. Frames from peers come in through
+//!   `deliver` into the shared inbox, which wakes the job.
 //! - A failed job resolves, rather than rejects, with `{ error: { kind, message, slot?, field?,
 //!   check? } }` (Node-API errors carry no extra fields); the SDK's adapter turns it into the same
 //!   error the WASM module throws.
 //!
 //! Trust model: as for the WASM module — the addon sees this party's secrets in process memory;
-//! everything that leaves through `send` is encrypted and authenticated by the Noise channels.
+//! every frame that leaves through `events` is encrypted and authenticated by the Noise channels.
 
 mod values;
 
@@ -38,16 +40,18 @@ use std::sync::Arc;
 
 /// What the job's thread queues for the JS thread, in order.
 enum Event {
-    /// `send(to, frame)`.
+    /// `events(to, frame)`.
     Frame(u32, Vec<u8>),
-    /// Settle the job's promise; then `send(0)` without a frame.
+    /// `events(0, undefined, stats)`.
+    Progress(NetStats),
+    /// Settle the job's promise; then `events(0)`.
     Settle(Box<dyn FnOnce() + Send>),
 }
 
-/// `send(to, frame?)` on the JS thread, from the job's thread.
-type SendFn = ThreadsafeFunction<Event, (), FnArgs<(u32, Option<Uint8Array>)>, Status, false, true>;
-/// `onProgress(stats)` on the JS thread.
-type ProgressFn = ThreadsafeFunction<NetStats, (), Stats, Status, false, true>;
+/// The arguments of `events(to, frame?, stats?)`.
+type EventArgs = FnArgs<(u32, Option<Uint8Array>, Option<Stats>)>;
+/// `events(...)` on the JS thread, from the job's thread.
+type EventFn = ThreadsafeFunction<Event, (), EventArgs, Status, false, true>;
 
 /// The version of the Chorus core compiled into this addon.
 #[napi]
@@ -61,35 +65,32 @@ pub struct Bridge {
     party: usize,
     parties: usize,
     inbox: Inbox,
-    send: Arc<SendFn>,
+    events: Arc<EventFn>,
     started: bool,
 }
 
 #[napi]
 impl Bridge {
-    /// The bridge of party `party` of `parties`; `send(to, frame)` must queue the frame for party
-    /// `to`, and ignore calls without a frame. It runs later on the JS thread, so it must not
-    /// throw: report transport failures with `fail(reason)`.
+    /// The bridge of party `party` of `parties`; `events(to, frame?, stats?)` must queue a frame
+    /// for party `to` and pass statistics on to the running job's progress listener. It runs later
+    /// on the JS thread, so it must not throw: report transport failures with `fail(reason)`.
     #[napi(constructor)]
-    pub fn new(
-        party: u32,
-        parties: u32,
-        send: Function<FnArgs<(u32, Option<Uint8Array>)>, ()>,
-    ) -> Result<Self> {
+    pub fn new(party: u32, parties: u32, events: Function<EventArgs, ()>) -> Result<Self> {
         let (party, parties) = (party as usize, parties as usize);
         if parties < 2 || party >= parties {
             return Err(napi::Error::from_reason(format!("party {party} is not in 0..{parties}")));
         }
-        let send = send.build_threadsafe_function::<Event>().weak::<true>().build_callback(|ctx| {
-            Ok(match ctx.value {
-                Event::Frame(to, frame) => FnArgs::from((to, Some(Uint8Array::from(frame)))),
+        let events = events.build_threadsafe_function::<Event>().weak::<true>().build_callback(|ctx| {
+            Ok(FnArgs::from(match ctx.value {
+                Event::Frame(to, frame) => (to, Some(Uint8Array::from(frame)), None),
+                Event::Progress(stats) => (0, None, Some(Stats::from(&stats))),
                 Event::Settle(settle) => {
                     settle();
-                    FnArgs::from((0, None))
+                    (0, None, None)
                 }
-            })
+            }))
         })?;
-        Ok(Bridge { party, parties, inbox: Inbox::new(parties), send: Arc::new(send), started: false })
+        Ok(Bridge { party, parties, inbox: Inbox::new(parties), events: Arc::new(events), started: false })
     }
 
     /// Hands over a frame received from party `from` (the bytes are copied).
@@ -119,7 +120,8 @@ impl Bridge {
     }
 
     /// Runs the joint-AES job of any protocol as this member: the arguments and result are those of
-    /// the WASM module's `runAes`, except that a failure resolves with `{ error }`.
+    /// the WASM module's `runAes`, except that progress goes to `events` when `progress` is true
+    /// and a failure resolves with `{ error }`.
     #[napi(js_name = "runAes", ts_return_type = "Promise<unknown>")]
     pub fn run_aes<'env>(
         &mut self,
@@ -127,22 +129,23 @@ impl Bridge {
         session: Object,
         spec: Object,
         input: Object,
-        on_progress: Option<Function<Stats, ()>>,
+        progress: Option<bool>,
     ) -> Result<Object<'env>> {
         let read = self.once().and_then(|()| {
             let fields = |o| ObjectFields { env, object: o };
             AesJob::read(self.parties, &fields(session), &fields(spec), &fields(input))
         });
-        let progress = progress_fn(on_progress)?;
+        let report = self.reporter(progress.unwrap_or(false));
         let network = self.network();
         self.spawn_job(env, async move {
-            let done = read?.run(network, report(progress)).await?;
+            let done = read?.run(network, report).await?;
             Ok(Outcome::aes(done))
         })
     }
 
     /// Runs the circuit job of any two-party protocol as this member: the arguments and result are
-    /// those of the WASM module's `runCircuit`, except that a failure resolves with `{ error }`.
+    /// those of the WASM module's `runCircuit`, except that progress goes to `events` when
+    /// `progress` is true and a failure resolves with `{ error }`.
     #[napi(js_name = "runCircuit", ts_return_type = "Promise<unknown>")]
     pub fn run_circuit<'env>(
         &mut self,
@@ -150,16 +153,16 @@ impl Bridge {
         session: Object,
         spec: Object,
         input: Object,
-        on_progress: Option<Function<Stats, ()>>,
+        progress: Option<bool>,
     ) -> Result<Object<'env>> {
         let read = self.once().and_then(|()| {
             let fields = |o| ObjectFields { env, object: o };
             CircuitJob::read(self.parties, &fields(session), &fields(spec), &fields(input))
         });
-        let progress = progress_fn(on_progress)?;
+        let report = self.reporter(progress.unwrap_or(false));
         let network = self.network();
         self.spawn_job(env, async move {
-            let done = read?.run(network, report(progress)).await?;
+            let done = read?.run(network, report).await?;
             Ok(Outcome::circuit(done))
         })
     }
@@ -170,14 +173,14 @@ impl Bridge {
     pub fn free(&self) {}
 
     /// Runs `job` on a thread of its own and returns the promise of its outcome, settled on the JS
-    /// thread after the job's last frame went to `send`.
+    /// thread after the job's last event.
     fn spawn_job<'env>(
         &self,
         env: &'env Env,
         job: impl Future<Output = std::result::Result<Outcome, BridgeError>> + Send + 'static,
     ) -> Result<Object<'env>> {
         let (deferred, promise) = env.create_deferred()?;
-        let send = Arc::clone(&self.send);
+        let events = Arc::clone(&self.events);
         std::thread::Builder::new()
             .name("chorus-job".into())
             .spawn(move || {
@@ -185,7 +188,7 @@ impl Bridge {
                 let settle = move || deferred.resolve(move |_env: Env| Ok(outcome(result)));
                 // Blocking: the settle must not be dropped on a full queue. It fails only while
                 // Node shuts down, when nobody awaits the promise any more.
-                let _ = send.call(Event::Settle(Box::new(settle)), ThreadsafeFunctionCallMode::Blocking);
+                let _ = events.call(Event::Settle(Box::new(settle)), ThreadsafeFunctionCallMode::Blocking);
             })
             .map_err(|e| napi::Error::from_reason(format!("starting the job thread: {e}")))?;
         Ok(promise)
@@ -199,34 +202,25 @@ impl Bridge {
         Ok(())
     }
 
-    /// The network over this bridge: frames out through the thread-safe `send`, in from the inbox.
+    /// Queues `events(0, undefined, stats)` after each received protocol message, if asked to.
+    fn reporter(&self, enabled: bool) -> impl FnMut(&NetStats) + Send + 'static {
+        let events = Arc::clone(&self.events);
+        move |stats| {
+            if enabled {
+                let _ = events.call(Event::Progress(*stats), ThreadsafeFunctionCallMode::NonBlocking);
+            }
+        }
+    }
+
+    /// The network over this bridge: frames out through the thread-safe `events`, in from the
+    /// inbox.
     fn network(&self) -> BridgeNetwork<impl FnMut(usize, Vec<u8>) -> std::result::Result<(), String>> {
-        let send = Arc::clone(&self.send);
+        let events = Arc::clone(&self.events);
         BridgeNetwork::new(self.party, self.parties, self.inbox.clone(), move |to, frame| {
-            match send.call(Event::Frame(to as u32, frame), ThreadsafeFunctionCallMode::NonBlocking) {
+            match events.call(Event::Frame(to as u32, frame), ThreadsafeFunctionCallMode::NonBlocking) {
                 Status::Ok => Ok(()),
-                status => Err(format!("the JS send callback could not be queued ({status})")),
+                status => Err(format!("the frame could not be queued for JS ({status})")),
             }
         })
-    }
-}
-
-fn progress_fn(on_progress: Option<Function<Stats, ()>>) -> Result<Option<ProgressFn>> {
-    on_progress
-        .map(|f| {
-            f.build_threadsafe_function::<NetStats>()
-                .weak::<true>()
-                .build_callback(|ctx| Ok(Stats::from(&ctx.value)))
-        })
-        .transpose()
-}
-
-/// Queues `onProgress(stats)` after each received protocol message; a full queue drops a report
-/// (the next one supersedes it).
-fn report(progress: Option<ProgressFn>) -> impl FnMut(&NetStats) {
-    move |stats| {
-        if let Some(f) = &progress {
-            let _ = f.call(*stats, ThreadsafeFunctionCallMode::NonBlocking);
-        }
     }
 }

@@ -46,7 +46,7 @@ export interface CoreRuntime {
 
 /** The addon's module, as `@chorus/node` exports it. */
 interface NativeModule {
-  Bridge: new (party: number, parties: number, send: (to: number, frame?: Uint8Array) => void) => NativeBridge;
+  Bridge: new (party: number, parties: number, events: (to: number, frame?: Uint8Array | null, stats?: CoreStats | null) => void) => NativeBridge;
   version(): string;
 }
 
@@ -56,8 +56,8 @@ interface NativeOutcome {
 }
 
 type NativeBridge = Omit<JobBridge, 'runAes' | 'runCircuit'> & {
-  runAes(session: object, spec: object, input: object, onProgress?: ((stats: CoreStats) => void) | null): Promise<NativeOutcome>;
-  runCircuit(session: object, spec: object, input: object, onProgress?: ((stats: CoreStats) => void) | null): Promise<NativeOutcome>;
+  runAes(session: object, spec: object, input: object, progress: boolean): Promise<NativeOutcome>;
+  runCircuit(session: object, spec: object, input: object, progress: boolean): Promise<NativeOutcome>;
 };
 
 /** The addon's package, kept in a variable so browser bundlers leave the import alone. */
@@ -87,16 +87,17 @@ function nativeRuntime(module: NativeModule): CoreRuntime {
   return {
     name: 'native',
     createBridge(party, parties, send) {
-      // The addon calls `send` on the JS thread after the job queued the frame, so a throw cannot
-      // reach the job: it fails the bridge instead, as a throw inside the WASM job would. Calls
-      // without a frame mark where the job's promise settles, after its last frame.
+      // The addon reports frames and progress through one callback, on the JS thread after the job
+      // queued them, so a throwing `send` cannot reach the job: it fails the bridge instead, as a
+      // throw inside the WASM job would. A progress listener's throw is dropped, as in WASM.
+      let progress: ((stats: CoreStats) => void) | null | undefined;
       let bridge: NativeBridge | undefined = undefined;
-      bridge = new module.Bridge(party, parties, (to, frame) => {
-        if (frame === undefined || frame === null) return;
+      bridge = new module.Bridge(party, parties, (to, frame, stats) => {
         try {
-          send(to, frame);
+          if (frame !== undefined && frame !== null) send(to, frame);
+          else if (stats !== undefined && stats !== null) progress?.(stats);
         } catch (error) {
-          bridge?.fail(error instanceof Error ? error.message : String(error));
+          if (frame !== undefined && frame !== null) bridge?.fail(error instanceof Error ? error.message : String(error));
         }
       });
       const native = bridge;
@@ -105,8 +106,14 @@ function nativeRuntime(module: NativeModule): CoreRuntime {
         peerLeft: (slot) => native.peerLeft(slot),
         fail: (reason) => native.fail(reason),
         takeUnread: () => native.takeUnread(),
-        runAes: async (...args) => settle(await native.runAes(...args)),
-        runCircuit: async (...args) => settle(await native.runCircuit(...args)),
+        runAes: async (session, spec, input, onProgress) => {
+          progress = onProgress;
+          return settle(await native.runAes(session, spec, input, typeof onProgress === 'function'));
+        },
+        runCircuit: async (session, spec, input, onProgress) => {
+          progress = onProgress;
+          return settle(await native.runCircuit(session, spec, input, typeof onProgress === 'function'));
+        },
         free: () => native.free(),
       };
     },

@@ -8,7 +8,8 @@
 //! - [`Mark`] / [`Span`]: what one party did in a region — wall time, the thread's CPU time and
 //!   the network counters — and [`Summary`], the parties' spans of one region together.
 //! - [`median_run`]: repeat a measurement and keep the median run; [`print_json_line`]: the
-//!   commands' output format.
+//!   commands' output format; [`random_blocks`]: the 16-byte blocks (AES keys and plaintexts)
+//!   the commands feed in.
 
 use crate::loopback::{thread_cpu_time, LoopbackMesh};
 use crate::tcp::TcpNetwork;
@@ -190,6 +191,17 @@ pub fn median_run<T>(
     runs.sort_by(|a, b| key(a).total_cmp(&key(b)));
     let mid = runs.len() / 2;
     Ok(runs.swap_remove(mid))
+}
+
+/// `n` blocks of 16 bytes from `rng`, one after another.
+pub fn random_blocks(rng: &mut impl RngCore, n: usize) -> Vec<[u8; 16]> {
+    (0..n)
+        .map(|_| {
+            let mut block = [0u8; 16];
+            rng.fill_bytes(&mut block);
+            block
+        })
+        .collect()
 }
 
 /// Prints `line` as one line of JSON on stdout.

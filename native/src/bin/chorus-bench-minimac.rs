@@ -35,9 +35,10 @@ use chorus_core::proto::tinytable::{
     evaluate_malicious, IoSpec, MaliciousPrep, PlannedCircuit, Reveal, SlicedPrep, TrustedDealer,
 };
 use chorus_core::rng::{seeded_rng, session_rng};
-use chorus_native::bench_harness::{median_run, print_json_line, run_loopback_session, Summary};
+use chorus_native::bench_harness::{
+    median_run, print_json_line, random_blocks, run_loopback_session, Summary,
+};
 use clap::Parser;
-use rand_core::RngCore;
 use serde::Serialize;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
@@ -215,13 +216,8 @@ fn median(reps: usize, once: impl FnMut() -> Result<Line, String>) -> Result<Lin
 fn run_once(material: [Material; 2], blocks: usize, circuit: &'static Circuit) -> Result<Line, String> {
     // Benchmark inputs are not secret: a seeded generator makes them reproducible.
     let mut inputs_rng = seeded_rng(blocks as u64);
-    let mut random_block = || {
-        let mut b = [0u8; 16];
-        inputs_rng.fill_bytes(&mut b);
-        b
-    };
-    let keys: Vec<Block> = (0..blocks).map(|_| random_block()).collect();
-    let plaintexts: Vec<Block> = (0..blocks).map(|_| random_block()).collect();
+    let keys = random_blocks(&mut inputs_rng, blocks);
+    let plaintexts = random_blocks(&mut inputs_rng, blocks);
     let expected: Vec<Block> = keys
         .iter()
         .zip(&plaintexts)

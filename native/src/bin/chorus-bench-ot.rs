@@ -43,7 +43,7 @@ use chorus_core::proto::tinytable::{
 };
 use chorus_core::rng::session_rng;
 use chorus_native::bench_harness::{
-    median_run, ms, print_json_line, run_loopback_session, Mark, Span, Summary,
+    median_run, ms, print_json_line, random_blocks, run_loopback_session, Mark, Span, Summary,
 };
 use clap::Parser;
 use rand_core::RngCore;
@@ -263,15 +263,8 @@ async fn aes_party<N: Network>(
 
 fn run_aes(circuit: &Arc<Circuit>, mode: &str, blocks: usize) -> Result<[AesRun; 2], String> {
     let mut rng = session_rng().map_err(|e| e.to_string())?;
-    let mut key = [0u8; 16];
-    rng.fill_bytes(&mut key);
-    let plaintexts: Vec<[u8; 16]> = (0..blocks)
-        .map(|_| {
-            let mut b = [0u8; 16];
-            rng.fill_bytes(&mut b);
-            b
-        })
-        .collect();
+    let key = random_blocks(&mut rng, 1)[0];
+    let plaintexts = random_blocks(&mut rng, blocks);
     let mut expected = plaintexts.clone();
     Aes::new(&key).map_err(|e| e.to_string())?.encrypt_blocks(&mut expected);
     let batches: Arc<Vec<usize>> =

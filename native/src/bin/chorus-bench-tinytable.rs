@@ -47,9 +47,10 @@ use chorus_core::proto::tinytable::{
     TrustedDealer,
 };
 use chorus_core::rng::{seeded_rng, session_rng};
-use chorus_native::bench_harness::{median_run, print_json_line, run_loopback_session, Summary};
+use chorus_native::bench_harness::{
+    median_run, print_json_line, random_blocks, run_loopback_session, Summary,
+};
 use clap::Parser;
-use rand_core::RngCore;
 use serde::Serialize;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
@@ -273,15 +274,8 @@ fn run_once(
 ) -> Result<Line, String> {
     // Benchmark inputs are not secret: a seeded generator makes them reproducible.
     let mut inputs_rng = seeded_rng(blocks as u64);
-    let mut key = [0u8; 16];
-    inputs_rng.fill_bytes(&mut key);
-    let plaintext: Vec<Block> = (0..blocks)
-        .map(|_| {
-            let mut b = [0u8; 16];
-            inputs_rng.fill_bytes(&mut b);
-            b
-        })
-        .collect();
+    let key = random_blocks(&mut inputs_rng, 1)[0];
+    let plaintext = random_blocks(&mut inputs_rng, blocks);
     let mut expected = plaintext.clone();
     Aes::new(&key).map_err(|e| e.to_string())?.encrypt_blocks(&mut expected);
 

@@ -31,9 +31,11 @@
 //! held by one party) and each block's material is consumed by exactly one encryption, never
 //! reused. The timed region runs from a barrier after the Noise handshakes until the slower party
 //! finished. The circuit path's evaluation plan (which storage slot holds each wire, a function of
-//! the public circuit only) is made before the timed region too ([`prepare_circuit`]). With `--reps n` (default 3) each configuration runs n times, each with fresh
-//! preprocessing, and the run with the median `online_ms` is printed. Key owner: party 0 (`sbox-tables` needs one), plaintext: party 1, ciphertext to both;
-//! every ciphertext is checked against the plain AES (exit code 1 on a mismatch).
+//! the public circuit only) is made before the timed region too ([`PlannedCircuit::new`]). With
+//! `--reps n` (default 3) each configuration runs n times, each with fresh preprocessing, and the
+//! run with the median `online_ms` is printed. Key owner: party 0 (`sbox-tables` needs one),
+//! plaintext: party 1, ciphertext to both; every ciphertext is checked against the plain AES (exit
+//! code 1 on a mismatch).
 
 use chorus_core::aes::{Aes, Block};
 use chorus_core::circuit::aes_bristol::{output_bytes, value_bits};

@@ -1,11 +1,11 @@
 //! Wire format of Coral's messages.
 //!
 //! Every message is a frame `[step tag: u8][sequence: u32 LE][payload]`, the header shared with
-//! MiniMac ([`crate::proto::frame`]). The sequence number counts the exchanges of a session (the
-//! same at every party, since the protocol is in lockstep), so a replayed, reordered or misrouted
-//! frame is rejected with [`CoralError::UnexpectedFrame`] before its payload is read. Field elements of GF(2^42) are
-//! packed as consecutive 42-bit little-endian strings (⌈42·n/8⌉ bytes, the padding bits must be
-//! zero), so byte counts match the paper's m-bits-per-element accounting.
+//! MiniMac (`proto::frame`). The sequence number counts the exchanges of a session (the same at
+//! every party, since the protocol is in lockstep), so a replayed, reordered or misrouted frame is
+//! rejected with [`CoralError::UnexpectedFrame`] before its payload is read. Field elements of
+//! GF(2^42) are packed as consecutive 42-bit little-endian strings (⌈42·n/8⌉ bytes, the padding
+//! bits must be zero), so byte counts match the paper's m-bits-per-element accounting.
 
 use crate::net::{Network, PartyId};
 use crate::proto::frame::{FrameError, Header};

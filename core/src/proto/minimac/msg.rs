@@ -1,6 +1,6 @@
-//! Framing of MiniMac's messages: the shared [`crate::proto::frame`] header (kind, then a
-//! per-direction sequence number, little-endian) in front of each body. A receiver checks both, so
-//! a replayed, dropped or reordered frame is a typed error even without the secure channel
+//! Framing of MiniMac's messages: the header shared with Coral (`proto::frame`: kind, then a
+//! per-direction sequence number, little-endian) in front of each body. A receiver checks both,
+//! so a replayed, dropped or reordered frame is a typed error even without the secure channel
 //! underneath (which catches those too in a real session).
 
 use super::error::{MiniMacError, Step};

@@ -114,20 +114,8 @@ impl Channel {
         step: Step,
         payload: Vec<u8>,
     ) -> Result<Vec<Vec<u8>>, CoralError> {
-        let me = net.party();
-        let frame = self.frame(step, &payload);
-        net.broadcast(&frame)?;
-        let mut out = Vec::with_capacity(net.parties());
-        for peer in 0..net.parties() {
-            if peer == me {
-                out.push(payload.clone());
-            } else {
-                let msg = net.recv(peer).await?;
-                out.push(self.unframe(peer, step, msg)?);
-            }
-        }
-        self.seq = self.seq.wrapping_add(1);
-        Ok(out)
+        net.broadcast(&self.frame(step, &payload))?;
+        self.receive_all(net, step, payload).await
     }
 
     /// Sends `payloads[j]` to each party j ≠ me and receives one payload from each (own slot
@@ -144,10 +132,22 @@ impl Channel {
                 net.send(peer, self.frame(step, payload))?;
             }
         }
+        self.receive_all(net, step, Vec::new()).await
+    }
+
+    /// Receives one frame of `step` from every other party, with `own` in this party's slot, and
+    /// ends the exchange.
+    async fn receive_all<N: Network>(
+        &mut self,
+        net: &mut N,
+        step: Step,
+        mut own: Vec<u8>,
+    ) -> Result<Vec<Vec<u8>>, CoralError> {
+        let me = net.party();
         let mut out = Vec::with_capacity(net.parties());
         for peer in 0..net.parties() {
             if peer == me {
-                out.push(Vec::new());
+                out.push(core::mem::take(&mut own));
             } else {
                 let msg = net.recv(peer).await?;
                 out.push(self.unframe(peer, step, msg)?);

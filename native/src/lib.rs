@@ -10,6 +10,8 @@
 //!   the benchmark.
 //! - [`loopback`]: TCP loopback sessions with Noise channels and thread CPU time, for the
 //!   benchmark commands.
+//! - [`bench_harness`]: the benchmark commands' shared party-thread harness over [`loopback`]
+//!   (session runner, timed regions, median of runs, JSON lines).
 //! - [`threads`]: one OS thread and current-thread runtime per party, for local sessions.
 //! - [`alloc_tuning`]: keeping freed memory for reuse (fewer page faults per protocol round).
 //! - [`cli`]: the shared `main` of the command-line programs.
@@ -22,6 +24,7 @@
 #![warn(missing_docs)]
 
 pub mod alloc_tuning;
+pub mod bench_harness;
 pub mod cli;
 mod inbox;
 pub mod job;

@@ -10,8 +10,11 @@
 //!   codewords, trusted-dealer preprocessing.
 //! - [`tinytable`]: two-party TinyTable (Damgård et al., CRYPTO 2017) with trusted-dealer
 //!   preprocessing; semi-honest online phase for Bristol circuits and table-based AES.
+//!
+//! `frame` holds the message framing (kind byte, sequence number) that MiniMac and Coral share.
 
 pub mod coral;
+pub(crate) mod frame;
 pub mod maestro;
 pub mod minimac;
 pub mod tinytable;

@@ -36,14 +36,12 @@
 use chorus_core::aes::Aes;
 use chorus_core::circuit::aes_bristol::{output_bytes, value_bits, value_bytes};
 use chorus_core::circuit::Circuit;
-use chorus_core::net::Network;
 use chorus_core::proto::coral::{
     circuit_demand, evaluate_circuit, packs, CoralMaterial, CoralParams, OtProvider, Party, Preprocessing,
     TrustedDealer,
 };
 use chorus_core::rng::{seeded_rng, session_rng};
-use chorus_native::loopback::{thread_cpu_time, LoopbackMesh};
-use chorus_native::threads::run_party_threads;
+use chorus_native::bench_harness::{median_run, print_json_line, run_loopback_session, Summary};
 use clap::Parser;
 use rand_core::RngCore;
 use serde::Serialize;
@@ -131,13 +129,13 @@ fn run(args: &Args) -> Result<(), String> {
         .map_or(args.circuit.clone(), |n| n.to_string_lossy().into());
     for &prep in &preps {
         for &instances in &args.instances {
-            let mut lines = (0..args.reps)
-                .map(|_| run_once(&circuit, &params, &name, args.parties, instances, prep))
-                .collect::<Result<Vec<_>, _>>()?;
-            lines.sort_by(|a, b| a.online_ms.total_cmp(&b.online_ms));
-            let mut line = lines.swap_remove(args.reps / 2);
+            let mut line = median_run(
+                args.reps,
+                |line: &Line| line.online_ms,
+                || run_once(&circuit, &params, &name, args.parties, instances, prep),
+            )?;
             line.reps = args.reps;
-            println!("{}", serde_json::to_string(&line).expect("a bench line serializes"));
+            print_json_line(&line);
         }
     }
     Ok(())
@@ -201,31 +199,21 @@ fn run_once(
     let materials: Arc<Vec<Mutex<Option<_>>>> = Arc::new(materials.into_iter().map(Mutex::new).collect());
     let demand = Arc::new(demand);
 
-    let mesh = LoopbackMesh::new(parties)?;
-    let mut secret = [0u8; 32];
-    session_rng().map_err(|e| e.to_string())?.fill_bytes(&mut secret);
-    let barrier = Arc::new(tokio::sync::Barrier::new(parties));
     let inputs = Arc::new(inputs);
     let (circuit, params, owners) = (circuit.clone(), params.clone(), Arc::new(owners));
-    let results = run_party_threads(parties, move |p| {
-        let (mesh, barrier, materials, demand) =
-            (mesh.clone(), barrier.clone(), materials.clone(), demand.clone());
-        let (inputs, circuit, params, owners) =
-            (inputs.clone(), circuit.clone(), params.clone(), owners.clone());
-        async move {
-            let (mut net, flush) = mesh.connect(p, b"chorus/bench/coral", &secret, TIMEOUT).await?;
+    let outcomes =
+        run_loopback_session(parties, b"chorus/bench/coral", TIMEOUT, move |mut local| async move {
+            let p = local.party;
             let dealt = materials[p].lock().expect("material").take();
             // The OT-based provider runs first, timed on its own (None with the dealer).
-            barrier.wait().await;
-            let prep_before = net.stats();
-            let prep_started = Instant::now();
+            let prep_start = local.start().await;
             let (material, prep_run) = match dealt {
                 Some(m) => (m, None),
                 None => {
                     let rng = session_rng().map_err(|e| e.to_string())?;
                     let mut provider = OtProvider::new(params.clone(), rng, b"chorus/bench/coral/ot");
-                    let m = provider.material(&mut net, &demand).await.map_err(|e| e.to_string())?;
-                    (m, Some((prep_started.elapsed(), net.stats().since(&prep_before))))
+                    let m = provider.material(&mut local.net, &demand).await.map_err(|e| e.to_string())?;
+                    (m, Some(prep_start.span(&local.net)))
                 }
             };
             let mine: Vec<Vec<Vec<bool>>> = inputs
@@ -236,36 +224,25 @@ fn run_once(
                 .collect();
             let rng = session_rng().map_err(|e| e.to_string())?;
             let mut party = Party::new(params, p, parties, material, rng).map_err(|e| e.to_string())?;
-            barrier.wait().await;
-            let before = net.stats();
-            let cpu_before = thread_cpu_time();
-            let started = Instant::now();
-            let out = evaluate_circuit(&mut party, &mut net, &circuit, &owners, instances, &mine)
+            let start = local.start().await;
+            let out = evaluate_circuit(&mut party, &mut local.net, &circuit, &owners, instances, &mine)
                 .await
                 .map_err(|e| e.to_string())?;
-            let elapsed = started.elapsed();
-            let cpu = thread_cpu_time().zip(cpu_before).map(|(after, before)| after.saturating_sub(before));
-            drop(party);
-            let stats = net.stats().since(&before);
-            drop(net);
-            flush.finish(Duration::from_secs(10)).await;
-            Ok::<_, String>((out, elapsed, stats, cpu, prep_run))
-        }
-    });
-    let outcomes = results.into_iter().collect::<Result<Vec<_>, _>>()?;
-    for (p, (out, _, _, _, _)) in outcomes.iter().enumerate() {
+            Ok::<_, String>((out, start.span(&local.net), prep_run))
+        })?;
+    for (p, (out, _, _)) in outcomes.iter().enumerate() {
         if out != &expected {
             let first = out.first().and_then(|o| o.first()).and_then(|bits| output_bytes(bits));
             return Err(format!("{instances} instances: party {p} got wrong outputs (first: {first:?})"));
         }
     }
-    let online = outcomes.iter().map(|(_, t, _, _, _)| *t).max().expect("parties");
-    let online_ms = online.as_secs_f64() * 1e3;
-    let cpu_ms = outcomes.iter().map(|(_, _, _, c, _)| c.map(|c| c.as_secs_f64() * 1e3)).sum::<Option<f64>>();
-    let bytes = outcomes.iter().map(|(_, _, s, _, _)| s.bytes_sent).max().expect("parties");
-    let preps: Vec<_> = outcomes.iter().filter_map(|o| o.4).collect();
-    let prep_ms = preps.iter().map(|(t, _)| t.as_secs_f64() * 1e3).reduce(f64::max);
-    let prep_bytes = preps.iter().map(|(_, s)| s.bytes_sent).max();
+    let online = Summary::of(outcomes.iter().map(|(_, s, _)| s)).expect("parties");
+    let online_ms = online.wall_ms();
+    let cpu_ms = online.cpu_ms();
+    let bytes = online.max_bytes_sent;
+    let prep_run = Summary::of(outcomes.iter().filter_map(|(_, _, s)| s.as_ref()));
+    let prep_ms = prep_run.map(|s| s.wall_ms());
+    let prep_bytes = prep_run.map(|s| s.max_bytes_sent);
     let is_dealer = prep == Prep::Dealer;
     Ok(Line {
         protocol: "coral",
@@ -281,7 +258,7 @@ fn run_once(
         cpu_us_per_instance: cpu_ms.map(|c| c * 1e3 / instances as f64),
         bytes_per_party: bytes,
         bytes_per_instance: bytes as f64 / instances as f64,
-        rounds: outcomes.iter().map(|(_, _, s, _, _)| s.rounds).max().expect("parties"),
+        rounds: online.rounds,
         dealer_ms: is_dealer.then_some(dealer.as_secs_f64() * 1e3),
         dealer_bytes_per_party: dealer_bytes,
         dealer_bytes_per_instance: dealer_bytes.map(|b| b as f64 / instances as f64),
@@ -289,7 +266,7 @@ fn run_once(
         prep_ms_per_instance: prep_ms.map(|t| t / instances as f64),
         prep_bytes_per_party: prep_bytes,
         prep_bytes_per_instance: prep_bytes.map(|b| b as f64 / instances as f64),
-        prep_rounds: preps.iter().map(|(_, s)| s.rounds).max(),
+        prep_rounds: prep_run.map(|s| s.rounds),
         reps: 1,
     })
 }

@@ -28,7 +28,6 @@
 use chorus_core::aes::{Aes, Block};
 use chorus_core::circuit::aes_bristol::{output_bytes, value_bits};
 use chorus_core::circuit::Circuit;
-use chorus_core::net::Network;
 use chorus_core::proto::minimac::aes::{aes128_circuit, aes_request, encrypt_batch};
 use chorus_core::proto::minimac::{self, CodeChoice, Options, PartyPrep};
 use chorus_core::proto::tinytable::circuit::online::evaluate_sliced;
@@ -36,10 +35,10 @@ use chorus_core::proto::tinytable::{
     evaluate_malicious, IoSpec, MaliciousPrep, PlannedCircuit, Reveal, SlicedPrep, TrustedDealer,
 };
 use chorus_core::rng::{seeded_rng, session_rng};
-use chorus_native::loopback::{thread_cpu_time, LoopbackMesh};
-use chorus_native::threads::run_party_threads;
+use chorus_native::bench_harness::{
+    median_run, print_json_line, random_blocks, run_loopback_session, Summary,
+};
 use clap::Parser;
-use rand_core::RngCore;
 use serde::Serialize;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
@@ -167,7 +166,7 @@ fn run(args: &Args) -> Result<(), String> {
                     line.prep_bytes_per_aes = stored as f64 / blocks as f64;
                     Ok(line)
                 })?;
-                println!("{}", serde_json::to_string(&line).expect("a bench line serializes"));
+                print_json_line(&line);
             }
         }
     }
@@ -200,17 +199,15 @@ fn run(args: &Args) -> Result<(), String> {
                 line.prep_bytes_per_aes = stored as f64 / blocks as f64;
                 Ok(line)
             })?;
-            println!("{}", serde_json::to_string(&line).expect("a bench line serializes"));
+            print_json_line(&line);
         }
     }
     Ok(())
 }
 
 /// Runs `once` `reps` times and returns the run with the median online time.
-fn median(reps: usize, mut once: impl FnMut() -> Result<Line, String>) -> Result<Line, String> {
-    let mut lines = (0..reps).map(|_| once()).collect::<Result<Vec<_>, _>>()?;
-    lines.sort_by(|a, b| a.online_ms.total_cmp(&b.online_ms));
-    let mut line = lines.swap_remove(reps / 2);
+fn median(reps: usize, once: impl FnMut() -> Result<Line, String>) -> Result<Line, String> {
+    let mut line = median_run(reps, |line: &Line| line.online_ms, once)?;
     line.reps = reps;
     Ok(line)
 }
@@ -219,13 +216,8 @@ fn median(reps: usize, mut once: impl FnMut() -> Result<Line, String>) -> Result
 fn run_once(material: [Material; 2], blocks: usize, circuit: &'static Circuit) -> Result<Line, String> {
     // Benchmark inputs are not secret: a seeded generator makes them reproducible.
     let mut inputs_rng = seeded_rng(blocks as u64);
-    let mut random_block = || {
-        let mut b = [0u8; 16];
-        inputs_rng.fill_bytes(&mut b);
-        b
-    };
-    let keys: Vec<Block> = (0..blocks).map(|_| random_block()).collect();
-    let plaintexts: Vec<Block> = (0..blocks).map(|_| random_block()).collect();
+    let keys = random_blocks(&mut inputs_rng, blocks);
+    let plaintexts = random_blocks(&mut inputs_rng, blocks);
     let expected: Vec<Block> = keys
         .iter()
         .zip(&plaintexts)
@@ -236,64 +228,44 @@ fn run_once(material: [Material; 2], blocks: usize, circuit: &'static Circuit) -
         .collect::<Result<_, _>>()?;
 
     let material: Arc<[Mutex<Option<Material>>; 2]> = Arc::new(material.map(|m| Mutex::new(Some(m))));
-    let mesh = LoopbackMesh::new(2)?;
-    let mut secret = [0u8; 32];
-    session_rng().map_err(|e| e.to_string())?.fill_bytes(&mut secret);
-    let barrier = Arc::new(tokio::sync::Barrier::new(2));
     let inputs = Arc::new([keys, plaintexts]);
-
-    let results = run_party_threads(2, move |p| {
-        let (mesh, barrier, material, inputs) =
-            (mesh.clone(), barrier.clone(), material.clone(), inputs.clone());
-        async move {
-            let (mut net, flush) = mesh.connect(p, b"chorus/bench/minimac", &secret, TIMEOUT).await?;
-            let material = material[p].lock().expect("material").take().ok_or("material missing")?;
-            let mut rng = session_rng().map_err(|e| e.to_string())?;
-            // TinyTable's evaluation plan depends on the public circuit only: made before timing.
-            let circuit = PlannedCircuit::new(circuit);
-            barrier.wait().await;
-            let before = net.stats();
-            let cpu_before = thread_cpu_time();
-            let started = Instant::now();
-            let own = &inputs[p];
-            let ciphertexts = match &material {
-                Material::MiniMac(prep, options) => {
-                    encrypt_batch(&mut net, prep, own, blocks, *options, &mut rng)
-                        .await
-                        .map_err(|e| e.to_string())?
-                }
-                Material::Sliced(prep) => {
-                    let result = evaluate_sliced(&mut net, &circuit, prep, &circuit_inputs(own))
-                        .await
-                        .map_err(|e| e.to_string())?;
-                    ciphertexts(result)
-                }
-                Material::Malicious(prep) => {
-                    let result = evaluate_malicious(&mut net, &circuit, prep, &circuit_inputs(own))
-                        .await
-                        .map_err(|e| e.to_string())?;
-                    ciphertexts(result)
-                }
-            };
-            let elapsed = started.elapsed();
-            let cpu = thread_cpu_time().zip(cpu_before).map(|(after, before)| after.saturating_sub(before));
-            drop(material);
-            let stats = net.stats().since(&before);
-            drop(net);
-            flush.finish(Duration::from_secs(10)).await;
-            Ok::<_, String>((ciphertexts, elapsed, stats, cpu))
-        }
-    });
-    let outcomes = results.into_iter().collect::<Result<Vec<_>, _>>()?;
-    for (p, (ciphertexts, _, _, _)) in outcomes.iter().enumerate() {
+    let outcomes = run_loopback_session(2, b"chorus/bench/minimac", TIMEOUT, move |mut local| async move {
+        let p = local.party;
+        let material = material[p].lock().expect("material").take().ok_or("material missing")?;
+        let mut rng = session_rng().map_err(|e| e.to_string())?;
+        // TinyTable's evaluation plan depends on the public circuit only: made before timing.
+        let circuit = PlannedCircuit::new(circuit);
+        let start = local.start().await;
+        let net = &mut local.net;
+        let own = &inputs[p];
+        let ciphertexts = match &material {
+            Material::MiniMac(prep, options) => {
+                encrypt_batch(net, prep, own, blocks, *options, &mut rng).await.map_err(|e| e.to_string())?
+            }
+            Material::Sliced(prep) => {
+                let result = evaluate_sliced(net, &circuit, prep, &circuit_inputs(own))
+                    .await
+                    .map_err(|e| e.to_string())?;
+                ciphertexts(result)
+            }
+            Material::Malicious(prep) => {
+                let result = evaluate_malicious(net, &circuit, prep, &circuit_inputs(own))
+                    .await
+                    .map_err(|e| e.to_string())?;
+                ciphertexts(result)
+            }
+        };
+        Ok::<_, String>((ciphertexts, start.span(&local.net)))
+    })?;
+    for (p, (ciphertexts, _)) in outcomes.iter().enumerate() {
         if ciphertexts != &expected {
             return Err(format!("{blocks} blocks: party {p} got a wrong ciphertext"));
         }
     }
-    let online = outcomes.iter().map(|(_, t, _, _)| *t).max().expect("two parties");
-    let online_ms = online.as_secs_f64() * 1e3;
-    let cpu_ms = outcomes.iter().map(|(_, _, _, c)| c.map(|c| c.as_secs_f64() * 1e3)).sum::<Option<f64>>();
-    let bytes = outcomes.iter().map(|(_, _, s, _)| s.bytes_sent).max().expect("two parties");
+    let online = Summary::of(outcomes.iter().map(|(_, s)| s)).expect("two parties");
+    let online_ms = online.wall_ms();
+    let cpu_ms = online.cpu_ms();
+    let bytes = online.max_bytes_sent;
     Ok(Line {
         protocol: "",
         variant: String::new(),
@@ -308,10 +280,10 @@ fn run_once(material: [Material; 2], blocks: usize, circuit: &'static Circuit) -
         us_per_aes: online_ms * 1e3 / blocks as f64,
         cpu_ms,
         cpu_us_per_aes: cpu_ms.map(|c| c * 1e3 / blocks as f64),
-        aes_per_s: blocks as f64 / online.as_secs_f64(),
+        aes_per_s: blocks as f64 / online.wall.as_secs_f64(),
         bytes_per_party: bytes,
         bytes_per_aes: bytes as f64 / blocks as f64,
-        rounds: outcomes.iter().map(|(_, _, s, _)| s.rounds).max().expect("two parties"),
+        rounds: online.rounds,
         prep_ms: 0.0,
         prep_bytes_per_party: 0,
         prep_bytes_per_aes: 0.0,

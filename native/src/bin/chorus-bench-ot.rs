@@ -36,14 +36,15 @@
 use chorus_core::aes::Aes;
 use chorus_core::circuit::aes_bristol::{output_bytes, value_bits};
 use chorus_core::circuit::{aes_gen, Circuit};
-use chorus_core::net::{NetStats, Network};
+use chorus_core::net::Network;
 use chorus_core::ot::{Block, OtExtReceiver, OtExtSender};
 use chorus_core::proto::tinytable::{
     evaluate_malicious, fig8_malicious, IoSpec, OtTinyOt, PlannedCircuit, Reveal,
 };
 use chorus_core::rng::session_rng;
-use chorus_native::loopback::{thread_cpu_time, LoopbackMesh};
-use chorus_native::threads::run_party_threads;
+use chorus_native::bench_harness::{
+    median_run, ms, print_json_line, random_blocks, run_loopback_session, Mark, Span, Summary,
+};
 use clap::Parser;
 use rand_core::RngCore;
 use serde::Serialize;
@@ -101,14 +102,8 @@ struct ExtLine {
 /// One party's measurement, and its outputs for the cross-check (the sender's: the block the
 /// receiver must hold for each OT; the receiver's: the blocks it holds).
 struct PartyRun {
-    setup: Duration,
-    setup_cpu: Option<Duration>,
-    setup_bytes: u64,
-    setup_rounds: u64,
-    ext: Duration,
-    ext_cpu: Option<Duration>,
-    ext_bytes: u64,
-    ext_rounds: u64,
+    setup: Span,
+    ext: Span,
     outputs: Vec<Block>,
 }
 
@@ -154,13 +149,6 @@ async fn receiver<N: Network>(
     Ok(out)
 }
 
-/// A point in one party's run: wall clock, thread CPU time, network counters.
-type Mark = (Instant, Option<Duration>, NetStats);
-
-fn mark(net: &impl Network) -> Mark {
-    (Instant::now(), thread_cpu_time(), net.stats())
-}
-
 /// One party's marks: start, setup done, extension done.
 struct Marks {
     start: Mark,
@@ -169,82 +157,45 @@ struct Marks {
 }
 
 impl Marks {
-    fn new(net: &impl Network) -> Self {
-        Marks { start: mark(net), setup: None, ext: None }
+    fn new(start: Mark) -> Self {
+        Marks { start, setup: None, ext: None }
     }
     fn setup_done(&mut self, net: &impl Network) {
-        self.setup = Some(mark(net));
+        self.setup = Some(Mark::now(net));
     }
     fn ext_done(&mut self, net: &impl Network) {
-        self.ext = Some(mark(net));
+        self.ext = Some(Mark::now(net));
     }
     fn into_run(self, outputs: Vec<Block>) -> PartyRun {
-        let (t0, c0, s0) = self.start;
-        let (t1, c1, s1) = self.setup.expect("setup marked");
-        let (t2, c2, s2) = self.ext.expect("extension marked");
-        let cpu = |a: Option<Duration>, b: Option<Duration>| a.zip(b).map(|(a, b)| a.saturating_sub(b));
-        PartyRun {
-            setup: t1 - t0,
-            setup_cpu: cpu(c1, c0),
-            setup_bytes: s1.bytes_sent - s0.bytes_sent,
-            setup_rounds: s1.rounds - s0.rounds,
-            ext: t2 - t1,
-            ext_cpu: cpu(c2, c1),
-            ext_bytes: s2.bytes_sent - s1.bytes_sent,
-            ext_rounds: s2.rounds - s1.rounds,
-            outputs,
-        }
+        let setup = self.setup.expect("setup marked");
+        let ext = self.ext.expect("extension marked");
+        PartyRun { setup: self.start.to(&setup), ext: setup.to(&ext), outputs }
     }
 }
 
 fn run(kind: &str, count: usize) -> Result<[PartyRun; 2], String> {
-    let mesh = LoopbackMesh::new(2)?;
     let mut rng = session_rng().map_err(|e| e.to_string())?;
-    let mut secret = [0u8; 32];
-    rng.fill_bytes(&mut secret);
     // The receiver's choice bits; the sender's thread reads them too, only to cross-check.
     let choices: Arc<Vec<bool>> = Arc::new((0..count).map(|_| rng.next_u32() & 1 == 1).collect());
-    let barrier = Arc::new(tokio::sync::Barrier::new(2));
     let shared_kind = kind.to_string();
-    let results = run_party_threads(2, move |p| {
-        let (mesh, barrier, kind, choices) =
-            (mesh.clone(), barrier.clone(), shared_kind.clone(), choices.clone());
-        async move {
-            let (mut net, flush) = mesh.connect(p, SESSION, &secret, TIMEOUT).await?;
-            barrier.wait().await;
-            let mut marks = Marks::new(&net);
-            let outputs = if p == 0 {
-                sender(&mut net, &kind, &choices, &mut marks).await?
-            } else {
-                receiver(&mut net, &kind, &choices, &mut marks).await?
-            };
-            let run = marks.into_run(outputs);
-            drop(net);
-            flush.finish(Duration::from_secs(10)).await;
-            Ok::<_, String>(run)
-        }
-    });
-    let [a, b]: [Result<PartyRun, String>; 2] = results.try_into().map_err(|_| "two parties".to_string())?;
-    let (a, b) = (a?, b?);
+    let runs = run_loopback_session(2, SESSION, TIMEOUT, move |mut local| async move {
+        let mut marks = Marks::new(local.start().await);
+        let outputs = if local.party == 0 {
+            sender(&mut local.net, &shared_kind, &choices, &mut marks).await?
+        } else {
+            receiver(&mut local.net, &shared_kind, &choices, &mut marks).await?
+        };
+        Ok::<_, String>(marks.into_run(outputs))
+    })?;
+    let [a, b]: [PartyRun; 2] = runs.try_into().map_err(|_| "two parties".to_string())?;
     if a.outputs != b.outputs {
         return Err(format!("{kind}, {count} OTs: the receiver's outputs do not match the sender's"));
     }
     Ok([a, b])
 }
 
-fn median_run(kind: &str, count: usize, reps: usize) -> Result<[PartyRun; 2], String> {
-    let mut runs = (0..reps.max(1)).map(|_| run(kind, count)).collect::<Result<Vec<_>, _>>()?;
-    runs.sort_by_key(|r| r[0].ext.max(r[1].ext));
-    let mid = runs.len() / 2;
-    Ok(runs.swap_remove(mid))
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
-}
-
-fn sum_cpu(a: Option<Duration>, b: Option<Duration>) -> Option<f64> {
-    a.zip(b).map(|(a, b)| ms(a + b))
+fn median_run_ot(kind: &str, count: usize, reps: usize) -> Result<[PartyRun; 2], String> {
+    median_run(reps, |r: &[PartyRun; 2]| ms(r[0].ext.wall.max(r[1].ext.wall)), || run(kind, count))
 }
 
 #[derive(Serialize)]
@@ -261,15 +212,13 @@ struct AesLine {
     rounds: u64,
 }
 
-/// One party's whole-AES run: wall times of setup, preprocessing and online, CPU, bytes, rounds
-/// and the ciphertexts.
+/// One party's whole-AES run: wall times of setup, preprocessing and online, the whole run's
+/// span (CPU, bytes, rounds) and the ciphertexts.
 struct AesRun {
     setup: Duration,
     prep: Duration,
     online: Duration,
-    cpu: Option<Duration>,
-    bytes: u64,
-    rounds: u64,
+    whole: Span,
     ciphertexts: Vec<[u8; 16]>,
 }
 
@@ -284,7 +233,7 @@ async fn aes_party<N: Network>(
     let planned = PlannedCircuit::new(circuit);
     let party = net.party();
     let io = IoSpec { input_owners: vec![0, 1], reveal: vec![Reveal::Both] };
-    let (start, cpu0, s0) = mark(net);
+    let start = Mark::now(net);
     let mut source = OtTinyOt::<u64>::setup(net, SESSION, session_rng().map_err(|e| e.to_string())?)
         .await
         .map_err(|e| e.to_string())?;
@@ -309,53 +258,24 @@ async fn aes_party<N: Network>(
         }
         next += n;
     }
-    let (_, cpu1, s1) = mark(net);
-    Ok(AesRun {
-        setup,
-        prep,
-        online,
-        cpu: cpu1.zip(cpu0).map(|(a, b)| a.saturating_sub(b)),
-        bytes: s1.bytes_sent - s0.bytes_sent,
-        rounds: s1.rounds - s0.rounds,
-        ciphertexts,
-    })
+    Ok(AesRun { setup, prep, online, whole: start.span(net), ciphertexts })
 }
 
 fn run_aes(circuit: &Arc<Circuit>, mode: &str, blocks: usize) -> Result<[AesRun; 2], String> {
-    let mesh = LoopbackMesh::new(2)?;
     let mut rng = session_rng().map_err(|e| e.to_string())?;
-    let mut secret = [0u8; 32];
-    rng.fill_bytes(&mut secret);
-    let mut key = [0u8; 16];
-    rng.fill_bytes(&mut key);
-    let plaintexts: Vec<[u8; 16]> = (0..blocks)
-        .map(|_| {
-            let mut b = [0u8; 16];
-            rng.fill_bytes(&mut b);
-            b
-        })
-        .collect();
+    let key = random_blocks(&mut rng, 1)[0];
+    let plaintexts = random_blocks(&mut rng, blocks);
     let mut expected = plaintexts.clone();
     Aes::new(&key).map_err(|e| e.to_string())?.encrypt_blocks(&mut expected);
     let batches: Arc<Vec<usize>> =
         Arc::new(if mode == "sequential" { vec![1; blocks] } else { vec![blocks] });
-    let barrier = Arc::new(tokio::sync::Barrier::new(2));
     let plaintexts = Arc::new(plaintexts);
     let circuit = circuit.clone();
-    let results = run_party_threads(2, move |p| {
-        let (mesh, barrier, batches, plaintexts, circuit) =
-            (mesh.clone(), barrier.clone(), batches.clone(), plaintexts.clone(), circuit.clone());
-        async move {
-            let (mut net, flush) = mesh.connect(p, SESSION, &secret, TIMEOUT).await?;
-            barrier.wait().await;
-            let run = aes_party(&mut net, &circuit, &batches, &key, &plaintexts).await?;
-            drop(net);
-            flush.finish(Duration::from_secs(10)).await;
-            Ok::<_, String>(run)
-        }
-    });
-    let [a, b]: [Result<AesRun, String>; 2] = results.try_into().map_err(|_| "two parties".to_string())?;
-    let (a, b) = (a?, b?);
+    let runs = run_loopback_session(2, SESSION, TIMEOUT, move |mut local| async move {
+        local.sync().await;
+        aes_party(&mut local.net, &circuit, &batches, &key, &plaintexts).await
+    })?;
+    let [a, b]: [AesRun; 2] = runs.try_into().map_err(|_| "two parties".to_string())?;
     for (p, run) in [&a, &b].into_iter().enumerate() {
         if run.ciphertexts != expected {
             return Err(format!("{mode}, {blocks} blocks: party {p} got a wrong ciphertext"));
@@ -371,28 +291,27 @@ fn print_aes(args: &Args) -> Result<(), String> {
             return Err(format!("unknown --aes-modes value '{mode}' (amortized, sequential)"));
         }
         for &blocks in args.aes_blocks.iter().filter(|&&b| b > 0) {
-            let mut runs = (0..args.reps.max(1))
-                .map(|_| run_aes(&circuit, mode, blocks))
-                .collect::<Result<Vec<_>, _>>()?;
-            let total =
-                |r: &[AesRun; 2]| r.iter().map(|x| x.setup + x.prep + x.online).max().unwrap_or_default();
-            runs.sort_by_key(total);
-            let mid = runs.len() / 2;
-            let [a, b] = runs.swap_remove(mid);
-            let wall = (a.setup + a.prep + a.online).max(b.setup + b.prep + b.online);
+            let total = |x: &AesRun| x.setup + x.prep + x.online;
+            let [a, b] = median_run(
+                args.reps,
+                |r: &[AesRun; 2]| ms(r.iter().map(total).max().unwrap_or_default()),
+                || run_aes(&circuit, mode, blocks),
+            )?;
+            let wall = total(&a).max(total(&b));
+            let whole = Summary::of([&a.whole, &b.whole]).expect("two parties");
             let line = AesLine {
                 bench: "tinytable-aes-ot",
                 mode: mode.clone(),
                 blocks,
                 ms_per_aes: ms(wall) / blocks as f64,
-                mb_per_aes: (a.bytes + b.bytes) as f64 / 1e6 / blocks as f64,
+                mb_per_aes: whole.total_bytes_sent as f64 / 1e6 / blocks as f64,
                 setup_ms: ms(a.setup.max(b.setup)),
                 prep_ms: ms(a.prep.max(b.prep)),
                 online_ms: ms(a.online.max(b.online)),
-                cpu_ms: sum_cpu(a.cpu, b.cpu),
-                rounds: a.rounds.max(b.rounds),
+                cpu_ms: whole.cpu_ms(),
+                rounds: whole.rounds,
             };
-            println!("{}", serde_json::to_string(&line).expect("serializable"));
+            print_json_line(&line);
         }
     }
     Ok(())
@@ -407,7 +326,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
         for &count in &args.counts {
-            let [s, r] = match median_run(kind, count, args.reps) {
+            let [s, r] = match median_run_ot(kind, count, args.reps) {
                 Ok(runs) => runs,
                 Err(e) => {
                     eprintln!("chorus-bench-ot: {e}");
@@ -416,29 +335,30 @@ fn main() -> ExitCode {
             };
             if !base_printed {
                 base_printed = true;
+                let setup = Summary::of([&s.setup, &r.setup]).expect("two parties");
                 let line = BaseLine {
                     bench: "base-ot",
                     count: 128,
-                    ms: ms(s.setup.max(r.setup)),
-                    cpu_ms: sum_cpu(s.setup_cpu, r.setup_cpu),
-                    bytes_sender: s.setup_bytes,
-                    bytes_receiver: r.setup_bytes,
-                    rounds: s.setup_rounds.max(r.setup_rounds),
+                    ms: setup.wall_ms(),
+                    cpu_ms: setup.cpu_ms(),
+                    bytes_sender: s.setup.stats.bytes_sent,
+                    bytes_receiver: r.setup.stats.bytes_sent,
+                    rounds: setup.rounds,
                 };
-                println!("{}", serde_json::to_string(&line).expect("serializable"));
+                print_json_line(&line);
             }
-            let wall = s.ext.max(r.ext);
+            let ext = Summary::of([&s.ext, &r.ext]).expect("two parties");
             let line = ExtLine {
                 bench: "ot-extension",
                 kind: kind.clone(),
                 count,
-                ms: ms(wall),
-                ots_per_s: count as f64 / wall.as_secs_f64(),
-                cpu_ms: sum_cpu(s.ext_cpu, r.ext_cpu),
-                bytes_per_ot: (s.ext_bytes + r.ext_bytes) as f64 / count as f64,
-                rounds: s.ext_rounds.max(r.ext_rounds),
+                ms: ext.wall_ms(),
+                ots_per_s: count as f64 / ext.wall.as_secs_f64(),
+                cpu_ms: ext.cpu_ms(),
+                bytes_per_ot: ext.total_bytes_sent as f64 / count as f64,
+                rounds: ext.rounds,
             };
-            println!("{}", serde_json::to_string(&line).expect("serializable"));
+            print_json_line(&line);
         }
     }
     if let Err(e) = print_aes(&args) {

@@ -31,9 +31,11 @@
 //! held by one party) and each block's material is consumed by exactly one encryption, never
 //! reused. The timed region runs from a barrier after the Noise handshakes until the slower party
 //! finished. The circuit path's evaluation plan (which storage slot holds each wire, a function of
-//! the public circuit only) is made before the timed region too ([`prepare_circuit`]). With `--reps n` (default 3) each configuration runs n times, each with fresh
-//! preprocessing, and the run with the median `online_ms` is printed. Key owner: party 0 (`sbox-tables` needs one), plaintext: party 1, ciphertext to both;
-//! every ciphertext is checked against the plain AES (exit code 1 on a mismatch).
+//! the public circuit only) is made before the timed region too ([`PlannedCircuit::new`]). With
+//! `--reps n` (default 3) each configuration runs n times, each with fresh preprocessing, and the
+//! run with the median `online_ms` is printed. Key owner: party 0 (`sbox-tables` needs one),
+//! plaintext: party 1, ciphertext to both; every ciphertext is checked against the plain AES (exit
+//! code 1 on a mismatch).
 
 use chorus_core::aes::{Aes, Block};
 use chorus_core::circuit::aes_bristol::{output_bytes, value_bits};
@@ -47,10 +49,10 @@ use chorus_core::proto::tinytable::{
     TrustedDealer,
 };
 use chorus_core::rng::{seeded_rng, session_rng};
-use chorus_native::loopback::{thread_cpu_time, LoopbackMesh};
-use chorus_native::threads::run_party_threads;
+use chorus_native::bench_harness::{
+    median_run, print_json_line, random_blocks, run_loopback_session, Summary,
+};
 use clap::Parser;
-use rand_core::RngCore;
 use serde::Serialize;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
@@ -182,13 +184,13 @@ fn run(args: &Args) -> Result<(), String> {
         for config in configs {
             for (mode, counts) in [("sequential", &args.sequential), ("amortized", &args.amortized)] {
                 for &blocks in counts {
-                    let mut lines = (0..args.reps)
-                        .map(|_| run_once(config, mode, blocks, &circuit))
-                        .collect::<Result<Vec<_>, _>>()?;
-                    lines.sort_by(|a, b| a.online_ms.total_cmp(&b.online_ms));
-                    let mut line = lines.swap_remove(args.reps / 2);
+                    let mut line = median_run(
+                        args.reps,
+                        |line: &Line| line.online_ms,
+                        || run_once(config, mode, blocks, &circuit),
+                    )?;
                     line.reps = args.reps;
-                    println!("{}", serde_json::to_string(&line).expect("a bench line serializes"));
+                    print_json_line(&line);
                 }
             }
         }
@@ -274,15 +276,8 @@ fn run_once(
 ) -> Result<Line, String> {
     // Benchmark inputs are not secret: a seeded generator makes them reproducible.
     let mut inputs_rng = seeded_rng(blocks as u64);
-    let mut key = [0u8; 16];
-    inputs_rng.fill_bytes(&mut key);
-    let plaintext: Vec<Block> = (0..blocks)
-        .map(|_| {
-            let mut b = [0u8; 16];
-            inputs_rng.fill_bytes(&mut b);
-            b
-        })
-        .collect();
+    let key = random_blocks(&mut inputs_rng, 1)[0];
+    let plaintext = random_blocks(&mut inputs_rng, blocks);
     let mut expected = plaintext.clone();
     Aes::new(&key).map_err(|e| e.to_string())?.encrypt_blocks(&mut expected);
 
@@ -293,49 +288,29 @@ fn run_once(
     let prep = prep_started.elapsed();
     let material: Arc<[Mutex<Option<Material>>; 2]> = Arc::new(material.map(|m| Mutex::new(Some(m))));
 
-    let mesh = LoopbackMesh::new(2)?;
-    let mut secret = [0u8; 32];
-    session_rng().map_err(|e| e.to_string())?.fill_bytes(&mut secret);
-    let barrier = Arc::new(tokio::sync::Barrier::new(2));
     let plaintext = Arc::new(plaintext);
     let circuit = circuit.clone();
-
-    let results = run_party_threads(2, move |p| {
-        let (mesh, barrier) = (mesh.clone(), barrier.clone());
-        let (material, plaintext, circuit) = (material.clone(), plaintext.clone(), circuit.clone());
-        async move {
-            let (mut net, flush) = mesh.connect(p, b"chorus/bench/tinytable", &secret, TIMEOUT).await?;
+    let outcomes =
+        run_loopback_session(2, b"chorus/bench/tinytable", TIMEOUT, move |mut local| async move {
+            let p = local.party;
             let material = material[p].lock().expect("material").take().ok_or("material missing")?;
             // The circuit path's evaluation plan depends on the public circuit only: made once,
             // outside the timed region, as a service evaluating one circuit repeatedly does.
             let circuit = PlannedCircuit::new(&circuit);
-            barrier.wait().await;
-            let before = net.stats();
-            let cpu_before = thread_cpu_time();
-            let started = Instant::now();
-            let ciphertexts = online(&mut net, p, mode, &material, &key, &plaintext, &circuit).await?;
-            let elapsed = started.elapsed();
-            let cpu = thread_cpu_time().zip(cpu_before).map(|(after, before)| after.saturating_sub(before));
+            let start = local.start().await;
+            let ciphertexts = online(&mut local.net, p, mode, &material, &key, &plaintext, &circuit).await?;
             // Freeing the consumed material (up to hundreds of MB) is not online work, neither in
-            // wall time nor in CPU time.
-            drop(material);
-            let stats = net.stats().since(&before);
-            // The writers end once their queues close, that is when the network is dropped;
-            // waiting for them with the network alive would always run into the timeout.
-            drop(net);
-            flush.finish(Duration::from_secs(10)).await;
-            Ok::<_, String>((ciphertexts, elapsed, stats, cpu))
-        }
-    });
-    let outcomes = results.into_iter().collect::<Result<Vec<_>, _>>()?;
-    for (p, (ciphertexts, _, _, _)) in outcomes.iter().enumerate() {
+            // wall time nor in CPU time: the span ends before it (and the network) are dropped.
+            Ok::<_, String>((ciphertexts, start.span(&local.net)))
+        })?;
+    for (p, (ciphertexts, _)) in outcomes.iter().enumerate() {
         if ciphertexts != &expected {
             return Err(format!("{mode}, {blocks} blocks: party {p} got a wrong ciphertext"));
         }
     }
-    let online_time = outcomes.iter().map(|(_, t, _, _)| *t).max().expect("two parties");
-    let online_ms = online_time.as_secs_f64() * 1e3;
-    let cpu_ms = outcomes.iter().map(|(_, _, _, c)| c.map(|c| c.as_secs_f64() * 1e3)).sum::<Option<f64>>();
+    let online_run = Summary::of(outcomes.iter().map(|(_, s)| s)).expect("two parties");
+    let online_ms = online_run.wall_ms();
+    let cpu_ms = online_run.cpu_ms();
     Ok(Line {
         protocol: "tinytable",
         path: if config.path == Path::SboxTables { "sbox-tables" } else { "circuit" },
@@ -353,11 +328,11 @@ fn run_once(
         ms_per_aes: online_ms / blocks as f64,
         cpu_ms,
         cpu_us_per_aes: cpu_ms.map(|c| c * 1e3 / blocks as f64),
-        aes_per_s: blocks as f64 / online_time.as_secs_f64(),
+        aes_per_s: blocks as f64 / online_run.wall.as_secs_f64(),
         prep_ms: prep.as_secs_f64() * 1e3,
         prep_bytes_per_party: prep_bytes,
-        bytes_per_party: outcomes.iter().map(|(_, _, s, _)| s.bytes_sent).max().expect("two parties"),
-        rounds: outcomes.iter().map(|(_, _, s, _)| s.rounds).max().expect("two parties"),
+        bytes_per_party: online_run.max_bytes_sent,
+        rounds: online_run.rounds,
         reps: 1,
     })
 }

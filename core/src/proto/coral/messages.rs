@@ -1,13 +1,14 @@
 //! Wire format of Coral's messages.
 //!
-//! Every message is a frame `[step tag: u8][sequence: u32 LE][payload]`. The sequence number
-//! counts the exchanges of a session (the same at every party, since the protocol is in
-//! lockstep), so a replayed, reordered or misrouted frame is rejected with
-//! [`CoralError::UnexpectedFrame`] before its payload is read. Field elements of GF(2^42) are
-//! packed as consecutive 42-bit little-endian strings (⌈42·n/8⌉ bytes, the padding bits must be
-//! zero), so byte counts match the paper's m-bits-per-element accounting.
+//! Every message is a frame `[step tag: u8][sequence: u32 LE][payload]`, the header shared with
+//! MiniMac (`proto::frame`). The sequence number counts the exchanges of a session (the same at
+//! every party, since the protocol is in lockstep), so a replayed, reordered or misrouted frame is
+//! rejected with [`CoralError::UnexpectedFrame`] before its payload is read. Field elements of
+//! GF(2^42) are packed as consecutive 42-bit little-endian strings (⌈42·n/8⌉ bytes, the padding
+//! bits must be zero), so byte counts match the paper's m-bits-per-element accounting.
 
 use crate::net::{Network, PartyId};
+use crate::proto::frame::{FrameError, Header};
 
 use super::error::CoralError;
 use super::share::FIELD_BITS;
@@ -72,7 +73,7 @@ impl Step {
 }
 
 /// Bytes of a frame header.
-pub const HEADER_BYTES: usize = 5;
+pub use crate::proto::frame::HEADER_BYTES;
 
 /// The exchange counter of a party (one per session).
 #[derive(Debug, Clone, Default)]
@@ -81,24 +82,26 @@ pub struct Channel {
 }
 
 impl Channel {
+    fn header(&self, step: Step) -> Header {
+        Header { kind: step as u8, seq: self.seq }
+    }
+
     fn frame(&self, step: Step, payload: &[u8]) -> Vec<u8> {
-        let mut out = Vec::with_capacity(HEADER_BYTES + payload.len());
-        out.push(step as u8);
-        out.extend_from_slice(&self.seq.to_le_bytes());
-        out.extend_from_slice(payload);
-        out
+        self.header(step).frame(payload)
     }
 
     fn unframe(&self, peer: PartyId, step: Step, mut msg: Vec<u8>) -> Result<Vec<u8>, CoralError> {
-        if msg.len() < HEADER_BYTES {
-            return Err(CoralError::malformed(peer, step.name(), "frame shorter than its header"));
-        }
-        let seq = u32::from_le_bytes(msg[1..5].try_into().expect("4 bytes"));
-        let expected = (u64::from(step as u8) << 32) | u64::from(self.seq);
-        let found = (u64::from(msg[0]) << 32) | u64::from(seq);
-        if found != expected {
-            return Err(CoralError::UnexpectedFrame { peer, step: step.name(), expected, found });
-        }
+        self.header(step).check(&msg).map_err(|e| match e {
+            FrameError::Truncated(_) => {
+                CoralError::malformed(peer, step.name(), "frame shorter than its header")
+            }
+            FrameError::Unexpected { expected, found } => CoralError::UnexpectedFrame {
+                peer,
+                step: step.name(),
+                expected: expected.packed(),
+                found: found.packed(),
+            },
+        })?;
         msg.drain(..HEADER_BYTES);
         Ok(msg)
     }
@@ -111,20 +114,8 @@ impl Channel {
         step: Step,
         payload: Vec<u8>,
     ) -> Result<Vec<Vec<u8>>, CoralError> {
-        let me = net.party();
-        let frame = self.frame(step, &payload);
-        net.broadcast(&frame)?;
-        let mut out = Vec::with_capacity(net.parties());
-        for peer in 0..net.parties() {
-            if peer == me {
-                out.push(payload.clone());
-            } else {
-                let msg = net.recv(peer).await?;
-                out.push(self.unframe(peer, step, msg)?);
-            }
-        }
-        self.seq = self.seq.wrapping_add(1);
-        Ok(out)
+        net.broadcast(&self.frame(step, &payload))?;
+        self.receive_all(net, step, payload).await
     }
 
     /// Sends `payloads[j]` to each party j ≠ me and receives one payload from each (own slot
@@ -141,10 +132,22 @@ impl Channel {
                 net.send(peer, self.frame(step, payload))?;
             }
         }
+        self.receive_all(net, step, Vec::new()).await
+    }
+
+    /// Receives one frame of `step` from every other party, with `own` in this party's slot, and
+    /// ends the exchange.
+    async fn receive_all<N: Network>(
+        &mut self,
+        net: &mut N,
+        step: Step,
+        mut own: Vec<u8>,
+    ) -> Result<Vec<Vec<u8>>, CoralError> {
+        let me = net.party();
         let mut out = Vec::with_capacity(net.parties());
         for peer in 0..net.parties() {
             if peer == me {
-                out.push(Vec::new());
+                out.push(core::mem::take(&mut own));
             } else {
                 let msg = net.recv(peer).await?;
                 out.push(self.unframe(peer, step, msg)?);

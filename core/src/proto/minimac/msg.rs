@@ -1,13 +1,14 @@
-//! Framing of MiniMac's messages: a 5-byte header (kind, then a per-direction sequence number,
-//! little-endian) in front of each body. A receiver checks both, so a replayed, dropped or
-//! reordered frame is a typed error even without the secure channel underneath (which catches
-//! those too in a real session).
+//! Framing of MiniMac's messages: the header shared with Coral (`proto::frame`: kind, then a
+//! per-direction sequence number, little-endian) in front of each body. A receiver checks both,
+//! so a replayed, dropped or reordered frame is a typed error even without the secure channel
+//! underneath (which catches those too in a real session).
 
 use super::error::{MiniMacError, Step};
 use crate::net::{Network, PartyId};
+use crate::proto::frame::{FrameError, Header, Truncated};
 
 /// Header bytes in front of every message.
-pub const HEADER_BYTES: usize = 5;
+pub use crate::proto::frame::HEADER_BYTES;
 
 /// What a message carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,10 +49,7 @@ impl Framer {
     ) -> Result<(), MiniMacError> {
         let me = net.party();
         for to in (0..net.parties()).filter(|&p| p != me) {
-            let mut msg = Vec::with_capacity(HEADER_BYTES + body.len());
-            msg.push(kind as u8);
-            msg.extend_from_slice(&self.sent[to].to_le_bytes());
-            msg.extend_from_slice(body);
+            let msg = Header { kind: kind as u8, seq: self.sent[to] }.frame(body);
             self.sent[to] += 1;
             net.send(to, msg).map_err(|source| MiniMacError::Network { party: me, step, source })?;
         }
@@ -70,24 +68,8 @@ impl Framer {
     ) -> Result<Frame, MiniMacError> {
         let me = net.party();
         let msg = net.recv(from).await.map_err(|source| MiniMacError::Network { party: me, step, source })?;
-        if msg.len() < HEADER_BYTES {
-            return Err(MiniMacError::Malformed {
-                from,
-                step,
-                reason: format!("{} bytes, no header", msg.len()),
-            });
-        }
-        let got = u32::from_le_bytes(msg[1..HEADER_BYTES].try_into().expect("4 bytes"));
-        if got != self.received[from] {
-            return Err(MiniMacError::FrameOutOfOrder { from, step, expected: self.received[from], got });
-        }
-        if msg[0] != kind as u8 {
-            return Err(MiniMacError::Malformed {
-                from,
-                step,
-                reason: format!("message kind {} where {} ({kind:?}) was expected", msg[0], kind as u8),
-            });
-        }
+        let expected = Header { kind: kind as u8, seq: self.received[from] };
+        expected.check(&msg).map_err(|e| frame_error(e, from, step, kind))?;
         if msg.len() != HEADER_BYTES + len {
             return Err(MiniMacError::Malformed {
                 from,
@@ -97,6 +79,24 @@ impl Framer {
         }
         self.received[from] += 1;
         Ok(Frame(msg))
+    }
+}
+
+/// MiniMac's error for a frame whose header is not the expected one: a wrong sequence number is
+/// [`MiniMacError::FrameOutOfOrder`] (checked first), anything else [`MiniMacError::Malformed`].
+fn frame_error(error: FrameError, from: PartyId, step: Step, kind: Kind) -> MiniMacError {
+    match error {
+        FrameError::Truncated(Truncated { left, .. }) => {
+            MiniMacError::Malformed { from, step, reason: format!("{left} bytes, no header") }
+        }
+        FrameError::Unexpected { expected, found } if found.seq != expected.seq => {
+            MiniMacError::FrameOutOfOrder { from, step, expected: expected.seq, got: found.seq }
+        }
+        FrameError::Unexpected { found, .. } => MiniMacError::Malformed {
+            from,
+            step,
+            reason: format!("message kind {} where {} ({kind:?}) was expected", found.kind, kind as u8),
+        },
     }
 }
 

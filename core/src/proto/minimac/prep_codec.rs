@@ -11,6 +11,7 @@
 
 use super::params::CodeChoice;
 use super::prep::{PartyPrep, TRIPLE_WORDS};
+use crate::proto::frame::{self, Truncated};
 
 /// The version tag that opens an encoding.
 pub const TAG: &[u8] = b"chorus/minimac/prep/v1";
@@ -31,14 +32,11 @@ pub fn encode(prep: &PartyPrep) -> Vec<u8> {
     out
 }
 
-/// Reads `len` bytes from the front of `rest`.
+/// Reads `len` bytes from the front of `rest`; a short input names the field `what`.
 fn take<'a>(rest: &mut &'a [u8], len: usize, what: &str) -> Result<&'a [u8], String> {
-    if rest.len() < len {
-        return Err(format!("truncated MiniMac material: {what} needs {len} bytes, {} left", rest.len()));
-    }
-    let (head, tail) = rest.split_at(len);
-    *rest = tail;
-    Ok(head)
+    frame::take(rest, len).map_err(|Truncated { needed, left }| {
+        format!("truncated MiniMac material: {what} needs {needed} bytes, {left} left")
+    })
 }
 
 /// Decodes one party's material; the message names the first field that does not fit.

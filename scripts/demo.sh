@@ -10,8 +10,9 @@ cd "$CHORUS_ROOT"
 ensure_rust
 ensure_wasm_bindgen
 ensure_node_deps
-log "building the relay, the WASM module, the SDK and the browser demo"
+log "building the relay, the native Node addon, the WASM module, the SDK and the browser demo"
 npm run build -w @chorus/server >/dev/null
+npm run build -w @chorus/node >/dev/null
 npm run build -w @chorus/sdk >/dev/null
 npm run build -w @chorus/demo >/dev/null
 exec node demo/bin/local-parties.mjs --static demo/dist --serve \

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every Chorus test: formatting and lints, Rust (native, incl. the native runner against a real
-# relay process), the wasm32 build, then the npm workspaces (relay, SDK, and cross-component tests
+# relay process), the wasm32 build, then the npm workspaces (the native Node addon, relay, SDK with
+# both runtimes, and cross-component tests
 # with Node parties, the native runner and a Chromium party).
 # Installs what is missing first (wasm32 target, wasm-bindgen-cli into .tools/, Debian chromium, npm
 # packages), then checks that the tool install works from an empty root (scripts/check-install.sh).
@@ -29,7 +30,7 @@ cargo build -p chorus-core -p chorus-wasm --release --target wasm32-unknown-unkn
 log "benchmarks compile"
 cargo bench --workspace --no-run
 
-log "npm workspaces: build and test (relay, SDK with WASM, cross-component tests in Node and Chromium)"
+log "npm workspaces: build and test (native addon, relay, SDK with WASM and the addon, cross-component tests in Node and Chromium)"
 npm run build --workspaces --if-present
 log "wasm32 kernel self-checks (every carry-less multiplication backend against schoolbook, in WASM)"
 node scripts/bench-wasm.mjs --check

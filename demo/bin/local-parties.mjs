@@ -85,7 +85,7 @@ try {
     ok &&= match;
     console.log(
       `party ${r.slot}: ciphertext ${r.ciphertextHex}  FIPS-197 ${FIPS_CIPHERTEXT}  ${match ? 'match' : 'MISMATCH'}` +
-        `  (${r.stats.bytesSent} bytes sent, ${r.stats.rounds} rounds, ${Math.round(r.stats.timeMs)} ms)`,
+        `  (${r.stats.bytesSent} bytes sent, ${r.stats.rounds} rounds, ${Math.round(r.stats.timeMs)} ms, ${r.runtime} core)`,
     );
   }
   if (!ok) process.exitCode = 1;

@@ -9,7 +9,7 @@ const input = JSON.parse(process.env.CHORUS_INPUT);
 const session = await connect({ ...invite, secret: process.env.CHORUS_SECRET, signal: AbortSignal.timeout(120_000) });
 try {
   const result = await session.aes(input);
-  console.log(JSON.stringify({ slot: invite.slot, ciphertextHex: result.ciphertextHex, stats: result.stats }));
+  console.log(JSON.stringify({ slot: invite.slot, ciphertextHex: result.ciphertextHex, stats: result.stats, runtime: result.runtime }));
 } finally {
   await session.close();
 }

@@ -1,4 +1,4 @@
-/** Deterministic benchmark inputs from a seed: two XOR key shares and `blocks` plaintext blocks. */
+/** Deterministic benchmark inputs from a seed: the key, its two XOR shares and `blocks` plaintext blocks. */
 import { createCipheriv, createHash } from 'node:crypto';
 
 function stream(seed, label, length) {

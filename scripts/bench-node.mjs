@@ -1,0 +1,172 @@
+#!/usr/bin/env node
+/**
+ * The SDK benchmark: joint AES-128 between local party processes through a relay it starts on
+ * loopback, for each configuration and batch size in every runtime asked for, side by side in one
+ * run (on a small machine every party shares the same cores, so compare the ratios):
+ *
+ * - `native`: Node parties, the core as the Node-API addon `@chorus/node`;
+ * - `wasm`: Node parties, the core as WASM;
+ * - `runner`: the Rust runner `chorus-party` (target/release; built with
+ *   `cargo build --release -p chorus-native`), the anchor.
+ *
+ * Configurations: every MAESTRO variant at both security levels (three parties; the malicious
+ * 256-entry tables do not exist) and TinyTable's two paths at both levels (the circuit path with
+ * OT preprocessing between two parties, the S-box-table path with its trusted dealer as the third
+ * member). Filters: `--protocol maestro|tinytable`, `--variant lut16,…`, `--security …`.
+ *
+ * Timed: one `session.aes` job of the batch (Noise handshakes, spec agreement, preprocessing,
+ * online phase, reveal), after a one-block warm-up job in Node (V8 compiles WASM lazily); for the
+ * runner, its job time plus its handshake. Connecting to the relay is outside. Every run's
+ * ciphertext is checked against Node's AES. A progress line per run goes to stderr; at the end one
+ * JSON line per configuration and batch goes to stdout, with each runtime's figures and the
+ * ratios `native_vs_runner` and `wasm_vs_native` (throughput ratios; 1 = as fast).
+ *
+ * Usage (after `npm run build --workspaces`):
+ *   node scripts/bench-node.mjs [--runtime native,wasm,runner] [--batch 1,1000]
+ *                               [--protocol maestro,tinytable] [--variant …] [--security …]
+ */
+import { createCipheriv, createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createRoom } from '@chorus/sdk';
+import { startRelay } from '@chorus/server';
+import { benchInputs } from './bench/inputs.mjs';
+import { runMember, runProcess } from './bench/member.mjs';
+
+const PARTY = fileURLToPath(new URL('./bench/party.mjs', import.meta.url));
+const RUNNER = fileURLToPath(new URL('../target/release/chorus-party', import.meta.url));
+const MAESTRO_VARIANTS = ['gf256-circuit', 'gf16-circuit', 'lut16', 'lut256', 'lut256-33'];
+const SECURITIES = ['semi-honest', 'malicious'];
+/** The runner's command line takes the plaintext as hex; beyond this many blocks it is too long. */
+const RUNNER_MAX_BLOCKS = 4096;
+
+const { values: args } = parseArgs({
+  options: {
+    runtime: { type: 'string', default: 'native,wasm,runner' },
+    batch: { type: 'string', default: '1,1000' },
+    protocol: { type: 'string', default: 'maestro,tinytable' },
+    variant: { type: 'string' },
+    security: { type: 'string', default: SECURITIES.join(',') },
+  },
+});
+const list = (text) => text.split(',').map((s) => s.trim()).filter(Boolean);
+const runtimes = list(args.runtime);
+const batches = list(args.batch).map(Number);
+for (const r of runtimes) if (!['native', 'wasm', 'runner'].includes(r)) throw new Error(`unknown runtime ${r}`);
+if (batches.some((b) => !Number.isInteger(b) || b < 1)) throw new Error('--batch takes positive integers');
+if (runtimes.includes('runner') && !existsSync(RUNNER)) {
+  throw new Error(`${RUNNER} is missing: cargo build --release -p chorus-native`);
+}
+
+/** The configurations asked for: job options shared by every member, and the session size. */
+function configurations() {
+  const out = [];
+  const securities = list(args.security);
+  const protocols = list(args.protocol);
+  if (protocols.includes('maestro')) {
+    for (const variant of args.variant ? list(args.variant) : MAESTRO_VARIANTS) {
+      for (const security of securities) {
+        if (security === 'malicious' && variant.startsWith('lut256')) continue;
+        out.push({ name: `maestro ${variant} ${security}`, members: 3, job: { protocol: 'maestro', variant, security, keyHolders: [0, 1], plaintextOwner: 2, reveal: [0, 1, 2] } });
+      }
+    }
+  }
+  if (protocols.includes('tinytable')) {
+    for (const [path, preprocessing, members] of [['circuit', 'ot', 2], ['sbox-tables', 'dealer', 3]]) {
+      for (const security of securities) {
+        out.push({
+          name: `tinytable ${path} ${preprocessing} ${security}`,
+          members,
+          job: { protocol: 'tinytable', path, preprocessing, security, keyHolders: [0], plaintextOwner: 1, reveal: [0, 1] },
+        });
+      }
+    }
+  }
+  return out;
+}
+
+/** The runner's arguments for one member. */
+function runnerArgs(invite, job, blocks, seed) {
+  const { key, plaintext } = benchInputs(seed, blocks);
+  const argv = ['--relay', invite.relay, '--room', invite.room, '--slot', String(invite.slot), '--token', invite.token];
+  argv.push('--blocks', String(blocks), '--protocol', job.protocol, '--security', job.security);
+  argv.push('--key-holders', job.keyHolders.join(','), '--plaintext-owner', String(job.plaintextOwner), '--reveal', job.reveal.join(','));
+  if (job.protocol === 'maestro') argv.push('--variant', job.variant);
+  else argv.push('--path', job.path, '--preprocessing', job.preprocessing);
+  const keyIndex = job.keyHolders.indexOf(invite.slot);
+  if (keyIndex >= 0) argv.push('--key-share', job.keyHolders.length === 1 ? key.toString('hex') : benchInputs(seed, blocks).keyShares[keyIndex]);
+  if (invite.slot === job.plaintextOwner) argv.push('--plaintext', plaintext.toString('hex'));
+  return argv;
+}
+
+/** One job of `blocks` blocks in `runtime`: the slowest member's time and the parties' traffic. */
+async function measure(relay, config, runtime, blocks) {
+  const seed = randomBytes(8).toString('hex');
+  const secret = randomBytes(32).toString('hex');
+  const room = await createRoom({ relay: relay.url, parties: config.members });
+  const members = Array.from({ length: config.members }, (_, slot) => {
+    const invite = room.invite(slot);
+    if (runtime === 'runner') {
+      return runProcess(RUNNER, runnerArgs(invite, config.job, blocks, seed), { CHORUS_SECRET: secret }, `runner ${slot}`).then((r) => ({
+        ms: r.ms + r.handshake_ms,
+        digest: r.ciphertext ? createHash('sha256').update(Buffer.from(r.ciphertext, 'hex')).digest('hex') : undefined,
+        bytesSent: r.stats.bytes_sent,
+        rounds: r.stats.rounds,
+        runtime,
+      }));
+    }
+    const env = { CHORUS_SECRET: secret, CHORUS_BLOCKS: String(blocks), CHORUS_SEED: seed, CHORUS_RUNTIME: runtime, CHORUS_JOB: JSON.stringify(config.job) };
+    return runMember(PARTY, invite, env, 'party').then((r) => ({ ms: r.ms, digest: r.digest, bytesSent: r.stats.bytesSent, rounds: r.stats.rounds, runtime: r.runtime }));
+  });
+  const results = await Promise.all(members);
+  const { key, plaintext } = benchInputs(seed, blocks);
+  const aes = createCipheriv('aes-128-ecb', key, null).setAutoPadding(false);
+  const expected = createHash('sha256').update(Buffer.concat([aes.update(plaintext), aes.final()])).digest('hex');
+  for (const slot of config.job.reveal) {
+    if (results[slot].digest !== expected) throw new Error(`${config.name}, ${runtime}, batch ${blocks}: wrong ciphertext at party ${slot}`);
+  }
+  if (runtime !== 'runner' && results.some((r) => r.runtime !== runtime)) throw new Error(`a party did not run on ${runtime}`);
+  const ms = Math.max(...results.map((r) => r.ms));
+  return {
+    ms: Number(ms.toFixed(2)),
+    blocks_per_s: Number(((blocks * 1000) / ms).toFixed(1)),
+    us_per_aes: Number(((ms * 1000) / blocks).toFixed(1)),
+    bytes_per_party: Math.max(...results.map((r) => r.bytesSent)),
+    rounds: Math.max(...results.map((r) => r.rounds)),
+  };
+}
+
+const relay = await startRelay({ host: '127.0.0.1', port: 0, maxPayloadBytes: 1 << 20 });
+const lines = [];
+try {
+  const runs = configurations().flatMap((config) => batches.map((blocks) => ({ config, blocks })));
+  let done = 0;
+  const total = runs.reduce((n, { blocks }) => n + runtimes.filter((r) => r !== 'runner' || blocks <= RUNNER_MAX_BLOCKS).length, 0);
+  for (const { config, blocks } of runs) {
+    const figures = {};
+    for (const runtime of runtimes) {
+      if (runtime === 'runner' && blocks > RUNNER_MAX_BLOCKS) continue;
+      done += 1;
+      process.stderr.write(`[${done}/${total}] ${config.name}, batch ${blocks}, ${runtime} …`);
+      figures[runtime] = await measure(relay, config, runtime, blocks);
+      process.stderr.write(` ${figures[runtime].ms} ms\n`);
+    }
+    const ratio = (a, b) => (figures[a] && figures[b] ? Number((figures[a].blocks_per_s / figures[b].blocks_per_s).toFixed(3)) : undefined);
+    const { keyHolders, plaintextOwner, reveal, ...options } = config.job;
+    lines.push({
+      ...options,
+      parties: config.members,
+      transport: 'relay',
+      node: process.versions.node,
+      batch: blocks,
+      ...figures,
+      native_vs_runner: ratio('native', 'runner'),
+      wasm_vs_native: ratio('wasm', 'native'),
+      verified: true,
+    });
+  }
+} finally {
+  await relay.close();
+}
+for (const line of lines) console.log(JSON.stringify(line));

@@ -1,0 +1,41 @@
+/**
+ * One Node party of `scripts/bench-node.mjs`: connects through the SDK with the runtime in
+ * CHORUS_RUNTIME (outside the timed region), derives its input from the shared seed (so the
+ * coordinator can recompute the expected ciphertext), runs a one-block warm-up job (V8 compiles
+ * WASM lazily; the first native job maps the addon's pages), times one `session.aes` job of
+ * CHORUS_BLOCKS blocks with the options in CHORUS_JOB (JSON), and prints one JSON line.
+ */
+import { createHash } from 'node:crypto';
+import { connect } from '@chorus/sdk';
+import { benchInputs } from './inputs.mjs';
+
+const invite = JSON.parse(process.env.CHORUS_INVITE);
+const blocks = Number(process.env.CHORUS_BLOCKS);
+const job = JSON.parse(process.env.CHORUS_JOB);
+const { keyShares, key, plaintext } = benchInputs(process.env.CHORUS_SEED, blocks);
+// Two key holders input the two shares; a single one inputs the whole key.
+const keyIndex = job.keyHolders.indexOf(invite.slot);
+const myKey = job.keyHolders.length === 1 ? key.toString('hex') : keyShares[keyIndex];
+const mine = (text) => ({
+  ...(keyIndex >= 0 ? { key: myKey } : {}),
+  ...(invite.slot === job.plaintextOwner ? { plaintext: text } : {}),
+});
+
+const session = await connect({
+  ...invite,
+  secret: process.env.CHORUS_SECRET,
+  runtime: process.env.CHORUS_RUNTIME,
+  signal: AbortSignal.timeout(900_000),
+});
+try {
+  const coldStart = performance.now();
+  await session.aes({ ...job, ...mine(plaintext.subarray(0, 16)), blocks: 1 });
+  const coldMs = performance.now() - coldStart;
+  const t0 = performance.now();
+  const result = await session.aes({ ...job, ...mine(plaintext), blocks });
+  const ms = performance.now() - t0;
+  const digest = result.ciphertext ? createHash('sha256').update(result.ciphertext).digest('hex') : undefined;
+  console.log(JSON.stringify({ slot: invite.slot, ms, coldMs, digest, runtime: result.runtime, stats: result.stats, online: result.onlineStats }));
+} finally {
+  await session.close();
+}

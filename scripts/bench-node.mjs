@@ -17,16 +17,20 @@
  * Timed: one `session.aes` job of the batch (Noise handshakes, spec agreement, preprocessing,
  * online phase, reveal), after a one-block warm-up job in Node (V8 compiles WASM lazily); for the
  * runner, its job time plus its handshake. Connecting to the relay is outside. Every run's
- * ciphertext is checked against Node's AES. A progress line per run goes to stderr; at the end one
- * JSON line per configuration and batch goes to stdout, with each runtime's figures and the
- * ratios `native_vs_runner` and `wasm_vs_native` (throughput ratios; 1 = as fast).
+ * ciphertext is checked against Node's AES. A progress line per run goes to stderr; once a
+ * configuration and batch ran in every runtime, one JSON line goes to stdout with each runtime's
+ * figures and the ratios `native_vs_runner` and `wasm_vs_native` (throughput ratios; 1 = as fast).
  *
  * Usage (after `npm run build --workspaces`):
  *   node scripts/bench-node.mjs [--runtime native,wasm,runner] [--batch 1,1000]
- *                               [--protocol maestro,tinytable] [--variant …] [--security …]
+ *                               [--tinytable-batch 1,16] [--protocol maestro,tinytable]
+ *                               [--variant …] [--security …]
+ * TinyTable has batches of its own: its OT preprocessing moves megabytes per block.
  */
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createRoom } from '@chorus/sdk';
@@ -38,13 +42,12 @@ const PARTY = fileURLToPath(new URL('./bench/party.mjs', import.meta.url));
 const RUNNER = fileURLToPath(new URL('../target/release/chorus-party', import.meta.url));
 const MAESTRO_VARIANTS = ['gf256-circuit', 'gf16-circuit', 'lut16', 'lut256', 'lut256-33'];
 const SECURITIES = ['semi-honest', 'malicious'];
-/** The runner's command line takes the plaintext as hex; beyond this many blocks it is too long. */
-const RUNNER_MAX_BLOCKS = 4096;
 
 const { values: args } = parseArgs({
   options: {
     runtime: { type: 'string', default: 'native,wasm,runner' },
     batch: { type: 'string', default: '1,1000' },
+    'tinytable-batch': { type: 'string', default: '1,16' },
     protocol: { type: 'string', default: 'maestro,tinytable' },
     variant: { type: 'string' },
     security: { type: 'string', default: SECURITIES.join(',') },
@@ -53,8 +56,9 @@ const { values: args } = parseArgs({
 const list = (text) => text.split(',').map((s) => s.trim()).filter(Boolean);
 const runtimes = list(args.runtime);
 const batches = list(args.batch).map(Number);
+const ttBatches = list(args['tinytable-batch']).map(Number);
 for (const r of runtimes) if (!['native', 'wasm', 'runner'].includes(r)) throw new Error(`unknown runtime ${r}`);
-if (batches.some((b) => !Number.isInteger(b) || b < 1)) throw new Error('--batch takes positive integers');
+if ([...batches, ...ttBatches].some((b) => !Number.isInteger(b) || b < 1)) throw new Error('batches are positive integers');
 if (runtimes.includes('runner') && !existsSync(RUNNER)) {
   throw new Error(`${RUNNER} is missing: cargo build --release -p chorus-native`);
 }
@@ -86,7 +90,7 @@ function configurations() {
   return out;
 }
 
-/** The runner's arguments for one member. */
+/** The runner's arguments for one member (the plaintext in a file: a batch is too long for argv). */
 function runnerArgs(invite, job, blocks, seed) {
   const { key, plaintext } = benchInputs(seed, blocks);
   const argv = ['--relay', invite.relay, '--room', invite.room, '--slot', String(invite.slot), '--token', invite.token];
@@ -96,7 +100,11 @@ function runnerArgs(invite, job, blocks, seed) {
   else argv.push('--path', job.path, '--preprocessing', job.preprocessing);
   const keyIndex = job.keyHolders.indexOf(invite.slot);
   if (keyIndex >= 0) argv.push('--key-share', job.keyHolders.length === 1 ? key.toString('hex') : benchInputs(seed, blocks).keyShares[keyIndex]);
-  if (invite.slot === job.plaintextOwner) argv.push('--plaintext', plaintext.toString('hex'));
+  if (invite.slot === job.plaintextOwner) {
+    const file = join(tmpdir(), `chorus-bench-${process.pid}-${seed}.bin`);
+    writeFileSync(file, plaintext);
+    argv.push('--plaintext-file', file);
+  }
   return argv;
 }
 
@@ -119,7 +127,7 @@ async function measure(relay, config, runtime, blocks) {
     const env = { CHORUS_SECRET: secret, CHORUS_BLOCKS: String(blocks), CHORUS_SEED: seed, CHORUS_RUNTIME: runtime, CHORUS_JOB: JSON.stringify(config.job) };
     return runMember(PARTY, invite, env, 'party').then((r) => ({ ms: r.ms, digest: r.digest, bytesSent: r.stats.bytesSent, rounds: r.stats.rounds, runtime: r.runtime }));
   });
-  const results = await Promise.all(members);
+  const results = await Promise.all(members).finally(() => rmSync(join(tmpdir(), `chorus-bench-${process.pid}-${seed}.bin`), { force: true }));
   const { key, plaintext } = benchInputs(seed, blocks);
   const aes = createCipheriv('aes-128-ecb', key, null).setAutoPadding(false);
   const expected = createHash('sha256').update(Buffer.concat([aes.update(plaintext), aes.final()])).digest('hex');
@@ -137,16 +145,23 @@ async function measure(relay, config, runtime, blocks) {
   };
 }
 
-const relay = await startRelay({ host: '127.0.0.1', port: 0, maxPayloadBytes: 1 << 20 });
-const lines = [];
+// One room per run: lift the per-address rate limits meant for the open internet.
+const relay = await startRelay({
+  host: '127.0.0.1',
+  port: 0,
+  maxPayloadBytes: 1 << 20,
+  roomRatePerMinute: 1_000_000,
+  upgradeRatePerMinute: 1_000_000,
+});
 try {
-  const runs = configurations().flatMap((config) => batches.map((blocks) => ({ config, blocks })));
+  const runs = configurations().flatMap((config) =>
+    (config.job.protocol === 'tinytable' ? ttBatches : batches).map((blocks) => ({ config, blocks })),
+  );
   let done = 0;
-  const total = runs.reduce((n, { blocks }) => n + runtimes.filter((r) => r !== 'runner' || blocks <= RUNNER_MAX_BLOCKS).length, 0);
+  const total = runs.length * runtimes.length;
   for (const { config, blocks } of runs) {
     const figures = {};
     for (const runtime of runtimes) {
-      if (runtime === 'runner' && blocks > RUNNER_MAX_BLOCKS) continue;
       done += 1;
       process.stderr.write(`[${done}/${total}] ${config.name}, batch ${blocks}, ${runtime} …`);
       figures[runtime] = await measure(relay, config, runtime, blocks);
@@ -154,7 +169,7 @@ try {
     }
     const ratio = (a, b) => (figures[a] && figures[b] ? Number((figures[a].blocks_per_s / figures[b].blocks_per_s).toFixed(3)) : undefined);
     const { keyHolders, plaintextOwner, reveal, ...options } = config.job;
-    lines.push({
+    const line = {
       ...options,
       parties: config.members,
       transport: 'relay',
@@ -164,9 +179,9 @@ try {
       native_vs_runner: ratio('native', 'runner'),
       wasm_vs_native: ratio('wasm', 'native'),
       verified: true,
-    });
+    };
+    console.log(JSON.stringify(line));
   }
 } finally {
   await relay.close();
 }
-for (const line of lines) console.log(JSON.stringify(line));

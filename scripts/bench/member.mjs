@@ -23,7 +23,11 @@ export function runProcess(command, argv, env, label) {
   });
 }
 
-/** A Node `script` with the member's invite (and `env`) in its environment. */
+/**
+ * A Node `script` with the member's invite (and `env`) in its environment. CHORUS_BENCH_NODE_FLAGS
+ * adds Node flags (for example `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile every party).
+ */
 export function runMember(script, invite, env, label = 'member') {
-  return runProcess(process.execPath, [script], { ...env, CHORUS_INVITE: JSON.stringify(invite) }, `${label} ${invite.slot}`);
+  const flags = (process.env.CHORUS_BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  return runProcess(process.execPath, [...flags, script], { ...env, CHORUS_INVITE: JSON.stringify(invite) }, `${label} ${invite.slot}`);
 }

@@ -18,11 +18,13 @@ export function toBytes(value: unknown, field: string): Uint8Array {
   throw new ConfigError(field, 'expected a hex string or a Uint8Array');
 }
 
-/** Lower-case hex of `bytes`. */
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
+/** Lower-case hex of `bytes` (a table per byte and one join: results can be megabytes). */
 export function toHex(bytes: Uint8Array): string {
-  let out = '';
-  for (const b of bytes) out += b.toString(16).padStart(2, '0');
-  return out;
+  const parts = new Array<string>(bytes.length);
+  for (let i = 0; i < bytes.length; i++) parts[i] = HEX[bytes[i]!]!;
+  return parts.join('');
 }
 
 /** UTF-8 bytes of `text`. */

@@ -81,8 +81,12 @@ struct Args {
     #[arg(long)]
     key_share: Option<String>,
     /// The plaintext, hex, 16 bytes per block (plaintext owner only).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "plaintext_file")]
     plaintext: Option<String>,
+    /// A file holding the plaintext as raw bytes, 16 per block, for batches too long for a
+    /// command line (plaintext owner only).
+    #[arg(long)]
+    plaintext_file: Option<std::path::PathBuf>,
     /// Number of 16-byte blocks.
     #[arg(long, default_value_t = 1)]
     blocks: usize,
@@ -228,7 +232,12 @@ fn job(args: &Args) -> Result<(AesSpec, AesInput), String> {
     };
     let input = AesInput {
         key_share: decode("--key-share", &args.key_share)?,
-        plaintext: decode("--plaintext", &args.plaintext)?,
+        plaintext: match &args.plaintext_file {
+            Some(path) => Some(
+                std::fs::read(path).map_err(|e| format!("--plaintext-file {}: {e}", path.display()))?,
+            ),
+            None => decode("--plaintext", &args.plaintext)?,
+        },
     };
     let key_size = match args.key_bits {
         128 => KeySize::Aes128,

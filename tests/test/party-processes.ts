@@ -14,6 +14,10 @@ export interface PartyOutcome {
   name?: string;
   code?: string;
   message?: string;
+  /** The core the job ran on. */
+  runtime?: string;
+  /** What the process printed on stderr. */
+  stderr?: string;
 }
 
 /** Runs `script` with `args` (JSON) in `cwd`; resolves with its JSON line, bounded by `ms`. */
@@ -28,7 +32,7 @@ export function runParty(script: string, args: unknown, cwd: string, ms = 60_000
     child.once("close", () => {
       const line = stdout.trim().split("\n").at(-1) ?? "";
       try {
-        resolve(JSON.parse(line) as PartyOutcome);
+        resolve({ ...(JSON.parse(line) as PartyOutcome), stderr });
       } catch {
         reject(new Error(`party printed no result: stdout=${stdout} stderr=${stderr}`));
       }

@@ -6,9 +6,9 @@
 use crate::error::BridgeError;
 use chorus_core::aes::KeySize;
 use chorus_core::circuit::Circuit;
-use chorus_core::jobs::maestro_aes::{Direction, SboxVariant, DEFAULT_SECURITY, DEFAULT_VARIANT};
-use chorus_core::jobs::tinytable::aes::AesPath;
-use chorus_core::jobs::tinytable::MacBits;
+use chorus_core::jobs::options::{
+    AesPath, Direction, MacBits, SboxVariant, DEFAULT_SECURITY, DEFAULT_VARIANT,
+};
 use chorus_core::jobs::{
     AesInput, AesProtocol, AesSpec, CircuitInput, CircuitProtocol, CircuitSpec, Preprocessing, Security,
 };

@@ -1,7 +1,8 @@
 //! The one joint-AES job of every protocol: [`AesSpec`] (the protocol and its options as one tagged
 //! field [`AesProtocol`], then the roles, block count, key size and direction every protocol
-//! shares), [`AesInput`], [`AesOutput`] and [`run_aes`], which validates the spec once and hands it
-//! to the protocol's runner.
+//! shares), [`AesInput`] and [`AesOutput`]. [`super::run_aes`] validates the spec once and hands it
+//! to the protocol's runner; the runners use these types, the dispatch ([`super::run`]) sits
+//! above both.
 //!
 //! Roles: the key is the XOR of the shares of `key_holders` (one holder = the key itself), the
 //! plaintext comes from `plaintext_owner`, the ciphertext goes to `reveal_to`. What a protocol
@@ -15,16 +16,13 @@
 //! input-independent material (MAESTRO: the S-box preprocessing; TinyTable and MiniMac: OT and
 //! Fig. 8, or the dealing, with spec agreement).
 
-use super::coral as coral_job;
-use super::maestro_aes::{self, AesJobSpec, Direction, SboxVariant};
-use super::minimac as minimac_job;
-use super::tinytable::aes::{AesPath, TinyTableAesSpec};
-use super::tinytable::{self, MacBits};
-use super::{JobError, Preprocessing, Security};
+use super::error::JobError;
+use super::options::{AesPath, Direction, MacBits, SboxVariant};
+use super::preprocessing::Preprocessing;
+use super::security::Security;
 use crate::aes::KeySize;
-use crate::net::{NetStats, Network, PartyId};
+use crate::net::{NetStats, PartyId};
 use crate::proto::minimac::CodeChoice;
-use rand_core::{CryptoRng, RngCore};
 
 /// The protocol of a job and its options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -193,16 +191,6 @@ pub enum JobPhase {
 }
 
 impl AesSpec {
-    /// Checks the spec, including that its protocol supports the requested options.
-    pub fn validate(&self) -> Result<(), JobError> {
-        match self.protocol {
-            AesProtocol::Maestro { .. } => self.maestro()?.validate(),
-            AesProtocol::TinyTable { .. } => self.tinytable()?.validate(),
-            AesProtocol::MiniMac { .. } => minimac_job::validate_aes(self),
-            AesProtocol::Coral { .. } => coral_job::validate_aes(self),
-        }
-    }
-
     /// The two-party protocols' common limits: AES-128 encryption.
     pub(crate) fn check_two_party_aes(&self) -> Result<(), JobError> {
         let name = self.protocol.name();
@@ -248,70 +236,5 @@ impl AesSpec {
             ));
         }
         Ok(())
-    }
-
-    fn maestro(&self) -> Result<AesJobSpec, JobError> {
-        let AesProtocol::Maestro { variant, security } = self.protocol else {
-            return Err(JobError::Internal("not a MAESTRO spec"));
-        };
-        Ok(AesJobSpec {
-            variant,
-            security,
-            direction: self.direction,
-            key_size: self.key_size,
-            blocks: self.blocks,
-            key_holders: self.key_holders.clone(),
-            plaintext_owner: self.plaintext_owner,
-            reveal_to: self.reveal_to.clone(),
-        })
-    }
-
-    fn tinytable(&self) -> Result<TinyTableAesSpec, JobError> {
-        let AesProtocol::TinyTable { path, preprocessing, security, mac_bits } = self.protocol else {
-            return Err(JobError::Internal("not a TinyTable spec"));
-        };
-        self.check_two_party_aes()?;
-        Ok(TinyTableAesSpec {
-            path,
-            preprocessing,
-            security,
-            mac_bits,
-            blocks: self.blocks,
-            key_holders: self.key_holders.clone(),
-            plaintext_owner: self.plaintext_owner,
-            reveal_to: self.reveal_to.clone(),
-        })
-    }
-}
-
-/// Runs the AES job as this member; every member calls it with the same spec. `rng` supplies this
-/// member's protocol randomness (PRSS seeds, OT, MAC-check coins, or a dealer's material).
-pub async fn run_aes<N: Network, R: RngCore + CryptoRng>(
-    net: &mut N,
-    spec: &AesSpec,
-    input: AesInput,
-    rng: &mut R,
-) -> Result<AesOutput, JobError> {
-    run_aes_observed(net, spec, input, rng, |_| {}).await
-}
-
-/// [`run_aes`], calling `observe` at each [`JobPhase`] milestone.
-pub async fn run_aes_observed<N: Network, R: RngCore + CryptoRng>(
-    net: &mut N,
-    spec: &AesSpec,
-    input: AesInput,
-    rng: &mut R,
-    observe: impl FnMut(JobPhase),
-) -> Result<AesOutput, JobError> {
-    spec.validate()?;
-    match spec.protocol {
-        AesProtocol::Maestro { .. } => {
-            maestro_aes::run_observed(net, &spec.maestro()?, input, rng, observe).await
-        }
-        // TinyTable's online phase follows its preprocessing inside one call; it reports no
-        // milestone.
-        AesProtocol::TinyTable { .. } => tinytable::aes::run(net, &spec.tinytable()?, input, rng).await,
-        AesProtocol::MiniMac { .. } => minimac_job::run_aes(net, spec, input, rng, observe).await,
-        AesProtocol::Coral { .. } => coral_job::run_aes(net, spec, input, rng, observe).await,
     }
 }

@@ -4,7 +4,7 @@
 //! roles, protocol options, circuit) fail with [`JobError::SpecMismatch`] naming a disagreeing
 //! member instead of computing garbage.
 
-use super::JobError;
+use super::error::JobError;
 use crate::net::Network;
 use sha2::{Digest, Sha256};
 

@@ -1,20 +1,19 @@
 //! The one circuit job of every two-party protocol: [`CircuitSpec`] (the protocol and its options
 //! as one tagged field [`CircuitProtocol`], then the circuit, who owns each input value, who learns
 //! each output value, and how many instances run at once), [`CircuitInput`], [`CircuitOutput`] and
-//! [`run_circuit`], which validates the spec and this member's inputs once and hands them to the
-//! protocol's runner. Statistics mean what they mean for the AES job ([`super::AesOutput`]).
+//! [`super::run_circuit`], which validates the spec and this member's inputs once and hands them to the
+//! protocol's runner (the dispatch, in [`super::run`], sits above the runners, which use these
+//! types). Statistics mean what they mean for the AES job ([`super::AesOutput`]).
 
-use super::coral as coral_job;
-use super::minimac as minimac_job;
-use super::tinytable::circuit::CircuitJobSpec;
-use super::tinytable::{self, MacBits};
-use super::{JobError, Preprocessing, Security};
+use super::error::JobError;
+use super::options::MacBits;
+use super::preprocessing::Preprocessing;
+use super::security::Security;
 use crate::circuit::Circuit;
-use crate::net::{NetStats, Network, PartyId};
+use crate::net::{NetStats, PartyId};
 use crate::proto::minimac::CodeChoice;
 use crate::proto::tinytable::circuit::online::Outputs;
 use crate::proto::tinytable::{IoSpec, Reveal};
-use rand_core::{CryptoRng, RngCore};
 use sha2::{Digest, Sha256};
 
 /// The protocol of a circuit job and its options.
@@ -162,16 +161,6 @@ impl CircuitInput {
 }
 
 impl CircuitSpec {
-    /// Checks the spec: instance count, owners and recipients against the circuit, and what the
-    /// protocol supports.
-    pub fn validate(&self) -> Result<(), JobError> {
-        match self.protocol {
-            CircuitProtocol::TinyTable { .. } => self.tinytable()?.validate(),
-            CircuitProtocol::MiniMac { .. } => minimac_job::validate_circuit(self),
-            CircuitProtocol::Coral { .. } => coral_job::validate_circuit(self),
-        }
-    }
-
     /// The bytes members agree on for a circuit job: `tag`, the protocol's option bytes, the
     /// SHA-256 of the circuit's Bristol text, the instance count and the input owners.
     pub(crate) fn agreement_bytes(&self, tag: &[u8], options: &[u8]) -> Vec<u8> {
@@ -198,36 +187,5 @@ impl CircuitSpec {
             ));
         }
         Ok(())
-    }
-
-    fn tinytable(&self) -> Result<CircuitJobSpec, JobError> {
-        let CircuitProtocol::TinyTable { preprocessing, security, mac_bits } = self.protocol else {
-            return Err(JobError::Internal("not a TinyTable spec"));
-        };
-        Ok(CircuitJobSpec {
-            preprocessing,
-            security,
-            mac_bits,
-            circuit: self.circuit.clone(),
-            io: self.io.clone(),
-            instances: self.instances,
-        })
-    }
-}
-
-/// Runs the circuit job as this member; every member calls it with the same spec.
-pub async fn run_circuit<N: Network, R: RngCore + CryptoRng>(
-    net: &mut N,
-    spec: &CircuitSpec,
-    input: CircuitInput,
-    rng: &mut R,
-) -> Result<CircuitOutput, JobError> {
-    spec.validate()?;
-    match spec.protocol {
-        CircuitProtocol::TinyTable { .. } => {
-            tinytable::circuit::run(net, &spec.tinytable()?, input, rng).await
-        }
-        CircuitProtocol::MiniMac { .. } => minimac_job::run_circuit(net, spec, input, rng).await,
-        CircuitProtocol::Coral { .. } => coral_job::run_circuit(net, spec, input, rng).await,
     }
 }

@@ -20,12 +20,12 @@
 //!
 //! AES runs the key-shared AES-128 circuit of [`super::keyed_aes`], one instance per block.
 
+use super::aes::{AesInput, AesOutput, AesProtocol, AesSpec, JobPhase};
 use super::agreement::agree_on_spec;
+use super::circuit::{CircuitInput, CircuitOutput, CircuitSpec};
+use super::error::JobError;
 use super::keyed_aes::AesAsCircuit;
-use super::{
-    AesInput, AesOutput, AesProtocol, AesSpec, CircuitInput, CircuitOutput, CircuitSpec, JobError, JobPhase,
-    Preprocessing,
-};
+use super::preprocessing::Preprocessing;
 use crate::circuit::Circuit;
 use crate::net::{NetStats, Network, PartyId};
 use crate::proto::coral::{

@@ -4,7 +4,8 @@
 //! key; the per-instance inputs of one member, and the ciphertext from the opened outputs. One
 //! circuit instance per block.
 
-use super::{AesInput, AesOutput, AesSpec, JobError};
+use super::aes::{AesInput, AesOutput, AesSpec};
+use super::error::JobError;
 use crate::circuit::aes_bristol::{output_bytes, value_bits};
 use crate::circuit::{aes_gen, Circuit, Gate, LinearGate};
 use crate::net::{NetStats, PartyId};

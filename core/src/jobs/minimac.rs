@@ -22,15 +22,14 @@
 //!
 //! AES runs the key-shared AES-128 circuit of [`super::keyed_aes`], one instance per block.
 
+use super::aes::{AesInput, AesOutput, AesProtocol, AesSpec, JobPhase};
 use super::agreement::agree_on_spec;
+use super::circuit::{CircuitInput, CircuitOutput, CircuitProtocol, CircuitSpec};
+use super::error::JobError;
 use super::keyed_aes::AesAsCircuit;
+use super::preprocessing::{Preprocessing, DEALER};
 use super::view::TwoPartyView;
-use super::{
-    AesInput, AesOutput, AesSpec, CircuitInput, CircuitOutput, CircuitProtocol, CircuitSpec, JobError,
-    JobPhase, Preprocessing, DEALER,
-};
 use crate::circuit::Circuit;
-use crate::jobs::AesProtocol;
 use crate::net::{NetStats, Network, PartyId};
 use crate::proto::minimac::{evaluate, prep_codec, CodeChoice, Options, PrepRequest, TrustedDealer};
 use crate::proto::tinytable::circuit::online::Outputs;

@@ -14,15 +14,17 @@
 //! module ([`maestro_aes`], [`tinytable`], [`minimac`], [`coral`]) that turns the shared spec into calls of its
 //! online and preprocessing code.
 
-mod aes;
+pub(crate) mod aes;
 pub mod agreement;
-mod circuit;
+pub(crate) mod circuit;
 pub mod coral;
 mod error;
 pub mod keyed_aes;
 pub mod maestro_aes;
 pub mod minimac;
+pub mod options;
 mod preprocessing;
+mod run;
 pub mod security;
 pub mod tinytable;
 pub mod view;
@@ -30,8 +32,9 @@ pub mod view;
 #[cfg(test)]
 mod tests;
 
-pub use aes::{run_aes, run_aes_observed, AesInput, AesOutput, AesProtocol, AesSpec, JobPhase};
-pub use circuit::{run_circuit, CircuitInput, CircuitOutput, CircuitProtocol, CircuitSpec};
+pub use aes::{AesInput, AesOutput, AesProtocol, AesSpec, JobPhase};
+pub use circuit::{CircuitInput, CircuitOutput, CircuitProtocol, CircuitSpec};
 pub use error::JobError;
 pub use preprocessing::{Preprocessing, DEALER, MEMBERS};
+pub use run::{run_aes, run_aes_observed, run_circuit};
 pub use security::Security;

@@ -233,9 +233,9 @@ fn job(args: &Args) -> Result<(AesSpec, AesInput), String> {
     let input = AesInput {
         key_share: decode("--key-share", &args.key_share)?,
         plaintext: match &args.plaintext_file {
-            Some(path) => Some(
-                std::fs::read(path).map_err(|e| format!("--plaintext-file {}: {e}", path.display()))?,
-            ),
+            Some(path) => {
+                Some(std::fs::read(path).map_err(|e| format!("--plaintext-file {}: {e}", path.display()))?)
+            }
             None => decode("--plaintext", &args.plaintext)?,
         },
     };

@@ -17,9 +17,11 @@
 //! Before anything secret is sent, parties exchange a SHA-256 digest of the encoded spec; any
 //! difference aborts with [`JobError::SpecMismatch`] naming the disagreeing party.
 
+pub use super::aes::{AesOutput, JobPhase};
 use super::agreement::agree_on_spec;
+pub use super::error::JobError;
+pub use super::options::{Direction, SboxVariant, DEFAULT_SECURITY, DEFAULT_VARIANT};
 pub use super::security::Security;
-pub use super::{AesOutput, JobError, JobPhase};
 use crate::aes::KeySize;
 use crate::field::Gf256;
 use crate::net::{NetStats, Network, PartyId};
@@ -34,111 +36,6 @@ use crate::proto::maestro::{
     RssShare, SboxLayer,
 };
 use rand_core::{CryptoRng, RngCore};
-
-/// The S-box variant of the SDK's default AES job: LUT-16 (Table 1: 2560 online bits in 20
-/// rounds per block, 11 preprocessing bits and, malicious, 3 verified triples per S-box). The
-/// (3,3) LUT-256 needs fewer online rounds (11, Protocol 7) for the same bits, at twice the
-/// preprocessing bits (22) and verified triples (6) per S-box; the circuits need 30 and 40.
-pub const DEFAULT_VARIANT: SboxVariant = SboxVariant::Lut16;
-
-/// The security level of the SDK's default AES job: malicious with abort, so that a deviating
-/// party makes the job fail instead of changing or learning the output.
-pub const DEFAULT_SECURITY: Security = Security::Malicious;
-
-/// The MAESTRO S-box evaluation a job uses (Table 1's rows); [`DEFAULT_VARIANT`] by default.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub enum SboxVariant {
-    /// GF(2^8)-circuit (\[21\], three rounds per S-box layer, no preprocessing).
-    Gf256Circuit,
-    /// GF(2^4)-circuit (§5, four rounds per S-box layer, no preprocessing).
-    Gf16Circuit,
-    /// GF(2^4)-LUT-16 (Protocols 3, 4, 8; preprocessing of one length-16 one-hot vector per S-box).
-    #[default]
-    Lut16,
-    /// (2,3) LUT-256 (Protocols 4, 5; preprocessing of one length-256 one-hot vector per S-box).
-    /// Semi-honest only.
-    Lut256,
-    /// (3,3) LUT-256 (§3.5, Protocols 6/7; two length-16 one-hot vectors per S-box): additive
-    /// shares between rounds and one resharing of the last layer's output, 2560 bits in 11
-    /// online rounds per block at both security levels; malicious, Protocol 7 recovers each
-    /// layer's replicated output from the next layer and checks every S-box by VerifySbox (see
-    /// [`MaliciousAdditiveLut256Sbox`]).
-    Lut256Additive,
-}
-
-impl SboxVariant {
-    /// Every variant, in Table 1's order.
-    pub const ALL: [SboxVariant; 5] = [
-        SboxVariant::Gf256Circuit,
-        SboxVariant::Gf16Circuit,
-        SboxVariant::Lut16,
-        SboxVariant::Lut256,
-        SboxVariant::Lut256Additive,
-    ];
-
-    /// The variant's name on command lines and in benchmark output (`gf256-circuit`,
-    /// `gf16-circuit`, `lut16`, `lut256`, `lut256-33`).
-    pub fn name(self) -> &'static str {
-        match self {
-            SboxVariant::Gf256Circuit => "gf256-circuit",
-            SboxVariant::Gf16Circuit => "gf16-circuit",
-            SboxVariant::Lut16 => "lut16",
-            SboxVariant::Lut256 => "lut256",
-            SboxVariant::Lut256Additive => "lut256-33",
-        }
-    }
-
-    /// The variant called `name` (see [`SboxVariant::name`]), if any.
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|v| v.name() == name)
-    }
-
-    /// Whether a job can run the variant at `security`: every variant but (2,3) LUT-256 has a
-    /// malicious form.
-    pub fn supports(self, security: Security) -> bool {
-        !matches!((self, security), (SboxVariant::Lut256, Security::Malicious))
-    }
-
-    /// Whether the variant needs input-independent preprocessing before the online phase.
-    pub fn preprocesses(self) -> bool {
-        matches!(self, SboxVariant::Lut16 | SboxVariant::Lut256 | SboxVariant::Lut256Additive)
-    }
-
-    fn code(self) -> u8 {
-        match self {
-            SboxVariant::Gf256Circuit => 0,
-            SboxVariant::Gf16Circuit => 1,
-            SboxVariant::Lut16 => 2,
-            SboxVariant::Lut256 => 3,
-            SboxVariant::Lut256Additive => 4,
-        }
-    }
-}
-
-/// Encryption (FIPS-197 §5.1 Cipher) or decryption (§5.3 InvCipher) of the blocks.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub enum Direction {
-    /// Blocks are plaintexts; the output is their ciphertexts.
-    #[default]
-    Encrypt,
-    /// Blocks are ciphertexts; the output is their plaintexts.
-    Decrypt,
-}
-
-impl Direction {
-    /// `encrypt` or `decrypt`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Direction::Encrypt => "encrypt",
-            Direction::Decrypt => "decrypt",
-        }
-    }
-
-    /// The direction called `name` (see [`Self::name`]).
-    pub fn from_name(name: &str) -> Option<Direction> {
-        [Direction::Encrypt, Direction::Decrypt].into_iter().find(|d| d.name() == name)
-    }
-}
 
 /// What all three parties agree to compute.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -32,37 +32,14 @@ use super::{
     agree_on_spec, check_common, check_instances, deal_or_receive, JobError, MacBits, Preprocessing, Security,
 };
 use crate::aes::Block;
+use crate::jobs::aes::AesOutput;
+use crate::jobs::keyed_aes;
+pub use crate::jobs::options::AesPath;
 use crate::jobs::view::TwoPartyView;
-use crate::jobs::{keyed_aes, AesOutput};
 use crate::net::{NetStats, Network, PartyId};
 use crate::proto::tinytable::sbox::{malicious as sbox_malicious, tables as sbox_tables};
 use crate::proto::tinytable::{IoSpec, Reveal, TrustedDealer};
 use rand_core::{CryptoRng, RngCore};
-
-/// How the S-box is evaluated.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub enum AesPath {
-    /// 256-entry S-box tables (§2.3): one key owner (see the module docs).
-    SboxTables,
-    /// The boolean AES-128 circuit with AND tables (Fig. 7).
-    #[default]
-    BinaryCircuit,
-}
-
-impl AesPath {
-    /// `sbox-tables` or `circuit` (the SDK's names).
-    pub fn name(self) -> &'static str {
-        match self {
-            AesPath::SboxTables => "sbox-tables",
-            AesPath::BinaryCircuit => "circuit",
-        }
-    }
-
-    /// The path called `name` (see [`Self::name`]).
-    pub fn from_name(name: &str) -> Option<AesPath> {
-        [AesPath::SboxTables, AesPath::BinaryCircuit].into_iter().find(|p| p.name() == name)
-    }
-}
 
 /// What the session members agree to compute.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,7 +65,7 @@ pub struct TinyTableAesSpec {
 }
 
 /// This member's private inputs: the shared AES job's (nothing for the dealer).
-pub type TinyTableAesInput = crate::jobs::AesInput;
+pub type TinyTableAesInput = crate::jobs::aes::AesInput;
 
 impl TinyTableAesSpec {
     /// Checks the spec, including that its path and security level are available.

@@ -6,7 +6,7 @@
 
 use super::{agree_on_spec, check_common, run_instances, JobError, MacBits, Preprocessing, Security};
 use crate::circuit::Circuit;
-use crate::jobs::CircuitOutput;
+use crate::jobs::circuit::CircuitOutput;
 use crate::net::Network;
 use crate::proto::tinytable::{IoSpec, Reveal};
 use rand_core::{CryptoRng, RngCore};
@@ -31,7 +31,7 @@ pub struct CircuitJobSpec {
 }
 
 /// This member's private inputs: the shared circuit job's.
-pub type CircuitJobInput = crate::jobs::CircuitInput;
+pub type CircuitJobInput = crate::jobs::circuit::CircuitInput;
 
 impl CircuitJobSpec {
     /// Checks the spec: instance count and the owners and recipients against the circuit.

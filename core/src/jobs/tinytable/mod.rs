@@ -76,9 +76,10 @@ mod tests_malicious;
 mod tests_ot;
 
 use super::agreement::agree_on_spec;
+use super::error::JobError;
+pub use super::options::MacBits;
 pub use super::preprocessing::{Preprocessing, DEALER, MEMBERS};
 pub use super::security::Security;
-use super::JobError;
 use crate::circuit::Circuit;
 use crate::jobs::view::TwoPartyView;
 use crate::net::{NetStats, Network, PartyId};
@@ -99,32 +100,6 @@ use rand_core::{CryptoRng, RngCore};
 /// than dealing and shipping them in WASM (`docs/performance.md`, "Seeded or stored verification
 /// strings", has the measurements and commands).
 pub const SEEDED_VERIFIER_KEYS: bool = true;
-
-/// Width `k` of the authentication strings of malicious binary-circuit TinyTable (Fig. 3/5): a
-/// cheater escapes detection with probability `2^-k`; `k = 32` halves the material.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub enum MacBits {
-    /// k = 64 (`u64` strings).
-    #[default]
-    K64,
-    /// k = 32 (`u32` strings).
-    K32,
-}
-
-impl MacBits {
-    /// 64 or 32.
-    pub fn bits(self) -> u32 {
-        match self {
-            MacBits::K64 => 64,
-            MacBits::K32 => 32,
-        }
-    }
-
-    /// The width of `bits` bits (64 or 32).
-    pub fn from_bits(bits: u32) -> Option<MacBits> {
-        [MacBits::K64, MacBits::K32].into_iter().find(|m| m.bits() == bits)
-    }
-}
 
 /// Checks the session size the spec's preprocessing needs.
 fn check_common<N: Network>(net: &N, preprocessing: Preprocessing) -> Result<(), JobError> {

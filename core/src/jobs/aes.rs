@@ -181,7 +181,7 @@ pub struct AesOutput {
     pub preprocessing_stats: NetStats,
 }
 
-/// Milestones of a job, reported to the observer of [`run_aes_observed`] (e.g. to time phases
+/// Milestones of a job, reported to the observer of [`super::run_aes_observed`] (e.g. to time phases
 /// natively; the job itself never reads a clock). Protocols whose online phase is not a separate
 /// step of the job (TinyTable) report none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

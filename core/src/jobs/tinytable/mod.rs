@@ -16,7 +16,7 @@
 //!   [`crate::proto::tinytable::fig8_malicious`]). **Nobody but the two parties is trusted**:
 //!   neither party learns the other's masks, and every opening of the preprocessing is
 //!   MAC-checked, so a party that deviates there makes the honest party's job fail with
-//!   [`JobError::Protocol`] holding [`TinyTableError::Preprocessing`] (an OT step or
+//!   [`JobError::TinyTable`] holding [`TinyTableError::Preprocessing`] (an OT step or
 //!   check, named) or [`TinyTableError::MacCheckFailed`] (a Fig. 8 opening), before any input is
 //!   used. Available on the circuit paths only; [`aes::AesPath::SboxTables`] needs the §4 S-box
 //!   table construction and rejects it with [`JobError::NotAvailable`].
@@ -39,7 +39,7 @@
 //!   MACs of Fig. 3/5 with k = 64 or 32 bits, [`MacBits`]; S-box tables: the §3 linear MAC with
 //!   k = 64 and the §3.3 batched opening). A party that sends a wrong table entry or output-mask
 //!   share is caught, except with probability `2^-k`, **before any output is revealed**: the
-//!   honest party's job fails with [`JobError::Protocol`] holding
+//!   honest party's job fails with [`JobError::TinyTable`] holding
 //!   [`TinyTableError::MacCheckFailed`] (naming the check) or
 //!   [`TinyTableError::AuthenticationFailed`] (naming the step); see
 //!   [`JobError::failed_check`]. Masked inputs are not authenticated (changing them is

@@ -30,7 +30,6 @@ export declare class Bridge {
   deliver(from: number, frame: Uint8Array): void;
   peerLeft(slot: number): void;
   fail(reason: string): void;
-  takeUnread(): Array<[number, Uint8Array]>;
   runAes(session: object, spec: object, input: object, progress?: boolean): Promise<NativeOutcome>;
   runCircuit(session: object, spec: object, input: object, progress?: boolean): Promise<NativeOutcome>;
   free(): void;

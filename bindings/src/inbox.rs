@@ -76,17 +76,6 @@ impl Inbox {
         }
     }
 
-    /// Removes and returns the frames nobody received, per peer in arrival order: after a job, the
-    /// frames a faster peer already sent for the next job.
-    pub fn drain(&self) -> Vec<(PartyId, Vec<u8>)> {
-        let mut state = self.lock();
-        let mut out = Vec::new();
-        for (from, queue) in state.queues.iter_mut().enumerate() {
-            out.extend(queue.drain(..).map(|frame| (from, frame)));
-        }
-        out
-    }
-
     /// The failure that ended the session, if any.
     pub fn failure(&self) -> Option<NetError> {
         self.lock().failure.clone()
@@ -170,16 +159,6 @@ mod tests {
         broken.deliver(2, vec![7]).unwrap();
         broken.fail(NetError::Transport("cancelled".into()));
         assert_eq!(broken.poll_recv(2, &mut cx), Poll::Ready(Err(NetError::Transport("cancelled".into()))));
-    }
-
-    #[test]
-    fn drain_returns_unreceived_frames_per_peer_in_order() {
-        let inbox = Inbox::new(3);
-        inbox.deliver(2, vec![1]).unwrap();
-        inbox.deliver(0, vec![2]).unwrap();
-        inbox.deliver(2, vec![3]).unwrap();
-        assert_eq!(inbox.drain(), vec![(0, vec![2]), (2, vec![1]), (2, vec![3])]);
-        assert_eq!(inbox.drain(), vec![]);
     }
 
     #[test]

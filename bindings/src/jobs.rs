@@ -1,9 +1,15 @@
 //! The two jobs behind every binding — joint AES and circuit evaluation, for every protocol
 //! ([`chorus_core::jobs`]). A job is read and validated first, on the caller's thread
 //! ([`AesJob::read`], [`CircuitJob::read`]: spec, inputs, session credentials, and the session size
-//! against the protocol), then run over the Noise channels of a [`BridgeNetwork`] with a fresh
-//! OS-seeded generator ([`AesJob::run`]). A protocol added to the core's job layer needs nothing
-//! here beyond its options in [`crate::spec`].
+//! against the protocol), then run over the session's Noise channels with a fresh OS-seeded
+//! generator ([`AesJob::run`]). A protocol added to the core's job layer needs nothing here beyond
+//! its options in [`crate::spec`].
+//!
+//! One handshake per session: the first job opens the channels over the binding's
+//! [`BridgeNetwork`] under its credentials; the binding keeps them ([`Channels`]) and every later
+//! job of the session runs over the same channels (their ordered, authenticated frames keep the
+//! jobs apart), with the credentials it passes unused. A failed job closes the channels: the
+//! session is over.
 //!
 //! [`BridgeNetwork`]: crate::network::BridgeNetwork
 
@@ -15,6 +21,9 @@ use chorus_core::jobs::{
 };
 use chorus_core::net::secure::{SecureConfig, SecureNetwork};
 use chorus_core::net::{NetError, NetStats, Network};
+
+/// A session's secure channels between its jobs: none before the first job or after a failed one.
+pub type Channels<N> = Option<SecureNetwork<N>>;
 use chorus_core::rng::session_rng;
 
 /// A job's output with the statistics of its encrypted transport (frames and handshakes).
@@ -70,6 +79,22 @@ fn aes_preprocessing(protocol: &AesProtocol) -> Option<jobs::Preprocessing> {
     }
 }
 
+/// The session's channels for a job, opened first (over `network()`, under `config`) if this is
+/// its first job, with the transport statistics before the job (zero if it opens them, so that the
+/// job's transport counts the handshakes).
+async fn open<N: Network>(
+    channels: &mut Channels<N>,
+    network: impl FnOnce() -> N,
+    config: SecureConfig,
+) -> Result<(&mut SecureNetwork<N>, NetStats), BridgeError> {
+    let before = channels.as_ref().map(SecureNetwork::transport_stats).unwrap_or_default();
+    let secure = match channels.take() {
+        Some(secure) => secure,
+        None => SecureNetwork::establish(network(), config).await?,
+    };
+    Ok((channels.insert(secure), before))
+}
+
 /// A fresh OS-seeded random generator for one job.
 fn job_rng() -> Result<impl rand_core::RngCore + rand_core::CryptoRng, BridgeError> {
     session_rng().map_err(|e| BridgeError::from(NetError::Transport(e.to_string())))
@@ -97,17 +122,27 @@ impl AesJob {
         Ok(AesJob { config, spec, input })
     }
 
-    /// Runs the job over `network` (handshake, then [`jobs::run_aes`]), reporting statistics after
-    /// every received protocol message.
+    /// Runs the job ([`jobs::run_aes`]) over the session's channels, opening them over
+    /// `network()` if this is its first job, and reports this job's statistics after every
+    /// received protocol message.
     pub async fn run<N: Network>(
         self,
-        network: N,
+        channels: &mut Channels<N>,
+        network: impl FnOnce() -> N,
         on_progress: impl FnMut(&NetStats),
     ) -> Result<Finished<AesOutput>, BridgeError> {
-        let secure = SecureNetwork::establish(network, self.config).await?;
-        let mut net = ProgressNetwork::new(secure, on_progress);
-        let output = jobs::run_aes(&mut net, &self.spec, self.input, &mut job_rng()?).await?;
-        Ok(Finished { output, transport: net.inner().transport_stats() })
+        let mut rng = job_rng()?;
+        let (secure, before) = open(channels, network, self.config).await?;
+        let mut net = ProgressNetwork::new(&mut *secure, on_progress);
+        let result = jobs::run_aes(&mut net, &self.spec, self.input, &mut rng).await;
+        drop(net);
+        match result {
+            Ok(output) => Ok(Finished { output, transport: secure.transport_stats().since(&before) }),
+            Err(e) => {
+                *channels = None;
+                Err(e.into())
+            }
+        }
     }
 }
 
@@ -129,16 +164,25 @@ impl CircuitJob {
         Ok(CircuitJob { config, spec, input })
     }
 
-    /// Runs the job over `network` (handshake, then [`jobs::run_circuit`]).
+    /// Runs the job ([`jobs::run_circuit`]) over the session's channels, as [`AesJob::run`].
     pub async fn run<N: Network>(
         self,
-        network: N,
+        channels: &mut Channels<N>,
+        network: impl FnOnce() -> N,
         on_progress: impl FnMut(&NetStats),
     ) -> Result<Finished<CircuitOutput>, BridgeError> {
-        let secure = SecureNetwork::establish(network, self.config).await?;
-        let mut net = ProgressNetwork::new(secure, on_progress);
-        let output = jobs::run_circuit(&mut net, &self.spec, self.input, &mut job_rng()?).await?;
-        Ok(Finished { output, transport: net.inner().transport_stats() })
+        let mut rng = job_rng()?;
+        let (secure, before) = open(channels, network, self.config).await?;
+        let mut net = ProgressNetwork::new(&mut *secure, on_progress);
+        let result = jobs::run_circuit(&mut net, &self.spec, self.input, &mut rng).await;
+        drop(net);
+        match result {
+            Ok(output) => Ok(Finished { output, transport: secure.transport_stats().since(&before) }),
+            Err(e) => {
+                *channels = None;
+                Err(e.into())
+            }
+        }
     }
 }
 

@@ -8,10 +8,12 @@ pub mod error;
 pub mod inbox;
 pub mod jobs;
 pub mod network;
+pub mod slot;
 pub mod spec;
 
 pub use error::{BridgeError, ErrorKind};
 pub use inbox::Inbox;
 pub use jobs::{AesJob, CircuitJob, Finished};
 pub use network::{BridgeNetwork, ProgressNetwork};
+pub use slot::{Claim, JobSlot};
 pub use spec::{Fields, Value};

@@ -63,16 +63,19 @@ impl<S: FnMut(PartyId, Vec<u8>) -> Result<(), String>> Network for BridgeNetwork
     }
 }
 
-/// A network that calls `on_progress(stats)` after every message it receives.
+/// A network that calls `on_progress(stats)` after every message it receives, with the
+/// statistics since it was made (one job's, on a session's channels).
 pub struct ProgressNetwork<N, P> {
     inner: N,
     on_progress: P,
+    base: NetStats,
 }
 
 impl<N: Network, P: FnMut(&NetStats)> ProgressNetwork<N, P> {
     /// Wraps `inner`.
     pub fn new(inner: N, on_progress: P) -> Self {
-        ProgressNetwork { inner, on_progress }
+        let base = inner.stats();
+        ProgressNetwork { inner, on_progress, base }
     }
 
     /// The wrapped network.
@@ -96,7 +99,7 @@ impl<N: Network, P: FnMut(&NetStats)> Network for ProgressNetwork<N, P> {
 
     async fn recv(&mut self, from: PartyId) -> Result<Vec<u8>, NetError> {
         let msg = self.inner.recv(from).await?;
-        let stats = self.inner.stats();
+        let stats = self.inner.stats().since(&self.base);
         (self.on_progress)(&stats);
         Ok(msg)
     }

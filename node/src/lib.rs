@@ -2,14 +2,15 @@
 //! native core — PCLMULQDQ, AES-NI and the other fast paths chosen at run time — for Node parties.
 //!
 //! A [`Bridge`] is one party's end of one session, with the same calls as the WASM module's
-//! `Bridge` (`deliver`, `peerLeft`, `fail`, `takeUnread`, `runAes`, `runCircuit`), so the SDK
+//! `Bridge` (`deliver`, `peerLeft`, `fail`, `runAes`, `runCircuit`, `free`), so the SDK
 //! drives both the same way. The arguments are read, the jobs run and failures classified by the
 //! code the WASM module uses ([`chorus_bindings`]); the two bindings differ only in how values cross
 //! into JS and where the job runs:
 //!
 //! - `runAes` / `runCircuit` read and validate their arguments on the JS thread, then run the job
-//!   (Noise handshakes, then the protocol) on a thread of its own, so the JS event loop stays free
-//!   to move frames; the returned promise settles on the JS thread.
+//!   on a thread of its own (the session's first job opens its Noise channels, later ones reuse
+//!   them; one job at a time), so the JS event loop stays free to move frames; the returned
+//!   promise settles on the JS thread.
 //! - Everything the job reports goes through one thread-safe function, in order, to the JS
 //!   callback given at construction, `events(to, frame?, stats?)`: a frame for party `to`, or
 //!   progress statistics, or neither when the job's promise is about to settle. One queue keeps
@@ -28,7 +29,7 @@
 mod values;
 
 use crate::values::{outcome, ObjectFields, Outcome, Stats};
-use chorus_bindings::{AesJob, BridgeError, BridgeNetwork, CircuitJob, Inbox};
+use chorus_bindings::{AesJob, BridgeError, BridgeNetwork, CircuitJob, Inbox, JobSlot};
 use chorus_core::net::{NetError, NetStats};
 use futures::executor::block_on;
 use napi::bindgen_prelude::{FnArgs, Function, Object, Uint8Array};
@@ -66,7 +67,7 @@ pub struct Bridge {
     parties: usize,
     inbox: Inbox,
     events: Arc<EventFn>,
-    started: bool,
+    jobs: JobSlot<NodeNetwork>,
 }
 
 #[napi]
@@ -90,7 +91,13 @@ impl Bridge {
                 }
             }))
         })?;
-        Ok(Bridge { party, parties, inbox: Inbox::new(parties), events: Arc::new(events), started: false })
+        Ok(Bridge {
+            party,
+            parties,
+            inbox: Inbox::new(parties),
+            events: Arc::new(events),
+            jobs: JobSlot::default(),
+        })
     }
 
     /// Hands over a frame received from party `from` (the bytes are copied).
@@ -112,13 +119,6 @@ impl Bridge {
         self.inbox.fail(NetError::Transport(reason));
     }
 
-    /// Removes and returns the frames no job received, as `[from, frame]` pairs in arrival order
-    /// per sender (the frames a faster peer already sent for the next job).
-    #[napi(js_name = "takeUnread")]
-    pub fn take_unread(&self) -> Vec<(u32, Uint8Array)> {
-        self.inbox.drain().into_iter().map(|(from, frame)| (from as u32, Uint8Array::from(frame))).collect()
-    }
-
     /// Runs the joint-AES job of any protocol as this member: the arguments and result are those of
     /// the WASM module's `runAes`, except that progress goes to `events` when `progress` is true
     /// and a failure resolves with `{ error }`.
@@ -131,15 +131,18 @@ impl Bridge {
         input: Object,
         progress: Option<bool>,
     ) -> Result<Object<'env>> {
-        let read = self.once().and_then(|()| {
+        let job = self.jobs.claim().and_then(|claim| {
             let fields = |o| ObjectFields { env, object: o };
-            AesJob::read(self.parties, &fields(session), &fields(spec), &fields(input))
+            Ok((claim, AesJob::read(self.parties, &fields(session), &fields(spec), &fields(input))?))
         });
         let report = self.reporter(progress.unwrap_or(false));
         let network = self.network();
         self.spawn_job(env, async move {
-            let done = read?.run(network, report).await?;
-            Ok(Outcome::aes(done))
+            let (mut claim, job) = job?;
+            let done = job.run(&mut claim.channels, || network, report).await;
+            // The claim goes back before the promise settles: the next job may start at once.
+            drop(claim);
+            Ok(Outcome::aes(done?))
         })
     }
 
@@ -155,20 +158,23 @@ impl Bridge {
         input: Object,
         progress: Option<bool>,
     ) -> Result<Object<'env>> {
-        let read = self.once().and_then(|()| {
+        let job = self.jobs.claim().and_then(|claim| {
             let fields = |o| ObjectFields { env, object: o };
-            CircuitJob::read(self.parties, &fields(session), &fields(spec), &fields(input))
+            Ok((claim, CircuitJob::read(self.parties, &fields(session), &fields(spec), &fields(input))?))
         });
         let report = self.reporter(progress.unwrap_or(false));
         let network = self.network();
         self.spawn_job(env, async move {
-            let done = read?.run(network, report).await?;
-            Ok(Outcome::circuit(done))
+            let (mut claim, job) = job?;
+            let done = job.run(&mut claim.channels, || network, report).await;
+            // The claim goes back before the promise settles: the next job may start at once.
+            drop(claim);
+            Ok(Outcome::circuit(done?))
         })
     }
 
     /// Releases nothing the garbage collector would not; present so the SDK frees both runtimes'
-    /// bridges the same way.
+    /// bridges the same way (the channels go with the bridge object).
     #[napi]
     pub fn free(&self) {}
 
@@ -194,14 +200,6 @@ impl Bridge {
         Ok(promise)
     }
 
-    /// A bridge runs one job: the second call fails with a `config` error on `bridge`.
-    fn once(&mut self) -> std::result::Result<(), BridgeError> {
-        if std::mem::replace(&mut self.started, true) {
-            return Err(BridgeError::config("bridge", "a bridge runs one job; create a new one"));
-        }
-        Ok(())
-    }
-
     /// Queues `events(0, undefined, stats)` after each received protocol message, if asked to.
     fn reporter(&self, enabled: bool) -> impl FnMut(&NetStats) + Send + 'static {
         let events = Arc::clone(&self.events);
@@ -214,13 +212,21 @@ impl Bridge {
 
     /// The network over this bridge: frames out through the thread-safe `events`, in from the
     /// inbox.
-    fn network(&self) -> BridgeNetwork<impl FnMut(usize, Vec<u8>) -> std::result::Result<(), String>> {
+    fn network(&self) -> NodeNetwork {
         let events = Arc::clone(&self.events);
-        BridgeNetwork::new(self.party, self.parties, self.inbox.clone(), move |to, frame| {
-            match events.call(Event::Frame(to as u32, frame), ThreadsafeFunctionCallMode::NonBlocking) {
-                Status::Ok => Ok(()),
-                status => Err(format!("the frame could not be queued for JS ({status})")),
-            }
-        })
+        BridgeNetwork::new(
+            self.party,
+            self.parties,
+            self.inbox.clone(),
+            Box::new(move |to, frame| {
+                match events.call(Event::Frame(to as u32, frame), ThreadsafeFunctionCallMode::NonBlocking) {
+                    Status::Ok => Ok(()),
+                    status => Err(format!("the frame could not be queued for JS ({status})")),
+                }
+            }),
+        )
     }
 }
+
+/// The network under a bridge's channels: frames out through the thread-safe `events`.
+type NodeNetwork = BridgeNetwork<Box<dyn FnMut(usize, Vec<u8>) -> std::result::Result<(), String> + Send>>;

@@ -31,7 +31,6 @@ export interface JobBridge {
   deliver(from: number, frame: Uint8Array): void;
   peerLeft(slot: number): void;
   fail(reason: string): void;
-  takeUnread(): Array<[number, Uint8Array]>;
   runAes(session: object, spec: object, input: object, onProgress?: ((stats: CoreStats) => void) | null): Promise<unknown>;
   runCircuit(session: object, spec: object, input: object, onProgress?: ((stats: CoreStats) => void) | null): Promise<unknown>;
   free(): void;
@@ -105,7 +104,6 @@ function nativeRuntime(module: NativeModule): CoreRuntime {
         deliver: (from, frame) => native.deliver(from, frame),
         peerLeft: (slot) => native.peerLeft(slot),
         fail: (reason) => native.fail(reason),
-        takeUnread: () => native.takeUnread(),
         runAes: async (session, spec, input, onProgress) => {
           progress = onProgress;
           return settle(await native.runAes(session, spec, input, typeof onProgress === 'function'));

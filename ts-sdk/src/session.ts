@@ -5,8 +5,11 @@
  * inside the core (session secret: `NNpsk0`; pinned keys: `KK`); the relay and this file only move
  * opaque frames.
  *
- * Frames that arrive while no job runs (a faster peer already started the next job) are kept and
- * handed to the next job, so the parties need not call a job at the same instant. A failure of a
+ * One bridge per session: the first job opens the Noise channels to every peer (one handshake per
+ * session, under the id of the room's first job, as the Rust runner uses it) and later jobs run
+ * over the same channels. Frames that arrive while no job runs (a faster peer already started the
+ * next job) wait in the bridge for the next job, so the parties need not call a job at the same
+ * instant. A failure of a
  * job (a peer left, a frame failed authentication, a protocol check failed, cancellation) ends the
  * session: the connection is closed, so the peers fail promptly too.
  *
@@ -121,10 +124,10 @@ export class Session {
   readonly runtime: ResolvedRuntime;
 
   private readonly events = new Emitter<SessionEvents>();
+  /** This party's end of the session in the core; `undefined` once freed. */
   private bridge: JobBridge | undefined;
-  private pending: Array<[number, Uint8Array]> = [];
+  private running = false;
   private failure: ChorusError | undefined;
-  private jobsStarted = 0;
   private jobsDone = 0;
   private readonly totals = { bytesSent: 0, bytesReceived: 0, rounds: 0, timeMs: 0 };
   private live: ProtocolStats = zeroStats();
@@ -145,14 +148,14 @@ export class Session {
     this.parties = connection.parties;
     this.room = connection.room;
     this.markers = new Array<number>(this.parties).fill(0);
+    this.bridge = core.createBridge(this.slot, this.parties, (to: number, frame: Uint8Array) => this.connection.send(to, frame));
     connection.onFrame((from, frame) => {
       if (frame.length === 0) {
         this.markers[from] = (this.markers[from] ?? 0) + 1;
         for (const check of [...this.markerWaiters]) check();
         return;
       }
-      if (this.bridge !== undefined) this.bridge.deliver(from, frame);
-      else this.pending.push([from, frame]);
+      this.bridge?.deliver(from, frame);
     });
     connection.on('peer-left', (event) => {
       this.events.emit('peer-left', event);
@@ -284,24 +287,21 @@ export class Session {
 
   private checkIdle(what: string): void {
     if (this.failure !== undefined) throw this.failure;
-    if (this.bridge !== undefined) throw new ConfigError(what, 'a job is already running in this session');
+    if (this.running) throw new ConfigError(what, 'a job is already running in this session');
   }
 
-  /** Runs one bridge job: session id, pending frames, progress, totals, end markers, errors. */
+  /** Runs one bridge job: progress, totals, end markers, errors. */
   private async runJob<T extends { stats: ProtocolStats }>(
     job: BridgeJob,
     signal: AbortSignal | undefined,
     what: string,
   ): Promise<{ output: T; timeMs: number }> {
     if (signal?.aborted) throw abortError(signal, what);
-    const sessionId = utf8(`chorus/session/v1\u0000${this.room}\u0000job ${this.jobsStarted}`);
-    this.jobsStarted += 1;
-    const bridge = this.core.createBridge(this.slot, this.parties, (to: number, frame: Uint8Array) =>
-      this.connection.send(to, frame),
-    );
-    this.bridge = bridge;
-    for (const [from, frame] of this.pending) bridge.deliver(from, frame);
-    this.pending = [];
+    const bridge = this.bridge;
+    if (bridge === undefined) throw this.failure ?? new ChorusError('closed', 'the session was closed');
+    // The session id of the channels, which the first job opens: the room's first job's id.
+    const sessionId = utf8(`chorus/session/v1\u0000${this.room}\u0000job 0`);
+    this.running = true;
     this.live = zeroStats();
     const start = performance.now();
     this.liveStart = start;
@@ -322,8 +322,6 @@ export class Session {
       this.totals.rounds += output.stats.rounds;
       this.totals.timeMs += timeMs;
       this.jobsDone += 1;
-      // Frames a faster peer sent for the next job wait for it.
-      for (const pair of bridge.takeUnread()) this.pending.push(pair);
       this.sendEndMarkers();
       return { output, timeMs };
     } catch (error) {
@@ -335,8 +333,8 @@ export class Session {
       signal?.removeEventListener('abort', onAbort);
       this.live = zeroStats();
       this.liveStart = undefined;
-      this.bridge = undefined;
-      bridge.free();
+      this.running = false;
+      if (this.failure !== undefined) this.release();
     }
   }
 
@@ -347,8 +345,9 @@ export class Session {
    */
   async close(options: { lingerMs?: number } = {}): Promise<void> {
     const lingerMs = options.lingerMs ?? CLOSE_LINGER_MS;
-    if (this.bridge === undefined && this.failure === undefined) await this.waitForPeers(lingerMs);
+    if (!this.running && this.failure === undefined) await this.waitForPeers(lingerMs);
     this.break(new ChorusError('closed', 'the session was closed'));
+    if (!this.running) this.release();
     await this.connection.close();
   }
 
@@ -384,6 +383,13 @@ export class Session {
   }
 
   /** Records the first failure and tells a running job. */
+  /** Frees the bridge (and with it the session's channels) once no job runs on it. */
+  private release(): void {
+    const bridge = this.bridge;
+    this.bridge = undefined;
+    bridge?.free();
+  }
+
   private break(error: ChorusError, leftSlot?: number): void {
     if (this.failure !== undefined) return;
     this.failure = error;

@@ -31,11 +31,9 @@ pub mod kernel_bench;
 use crate::js::{
     aes_result, circuit_result, describe_js_error, error_to_js, set_field, stats_to_js, JsFields,
 };
-use chorus_bindings::{spec, AesJob, BridgeError, BridgeNetwork, CircuitJob, Inbox};
+use chorus_bindings::{spec, AesJob, BridgeError, BridgeNetwork, CircuitJob, Inbox, JobSlot};
 use chorus_core::net::{NetError, NetStats, PartyId};
-use core::cell::Cell;
 use js_sys::{Function, Object, Promise, Uint8Array};
-use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 /// The version of the Chorus core compiled into this module.
@@ -51,7 +49,7 @@ pub struct Bridge {
     parties: usize,
     inbox: Inbox,
     send: Function,
-    started: Rc<Cell<bool>>,
+    jobs: JobSlot<JsNetwork>,
 }
 
 #[wasm_bindgen]
@@ -66,7 +64,7 @@ impl Bridge {
                 format!("party {party} is not in 0..{parties}"),
             )));
         }
-        Ok(Bridge { party, parties, inbox: Inbox::new(parties), send, started: Rc::new(Cell::new(false)) })
+        Ok(Bridge { party, parties, inbox: Inbox::new(parties), send, jobs: JobSlot::default() })
     }
 
     /// Hands over a frame received from party `from` (the bytes are copied).
@@ -86,23 +84,6 @@ impl Bridge {
         self.inbox.fail(NetError::Transport(reason));
     }
 
-    /// Removes and returns the frames no job received, as `[from, frame]` pairs in arrival order
-    /// per sender: after a job ends, the frames a faster peer already sent for the next job, to be
-    /// delivered to the next bridge.
-    #[wasm_bindgen(js_name = takeUnread)]
-    pub fn take_unread(&self) -> js_sys::Array {
-        self.inbox
-            .drain()
-            .into_iter()
-            .map(|(from, frame)| {
-                let pair = js_sys::Array::new();
-                pair.push(&JsValue::from(from as u32));
-                pair.push(&Uint8Array::from(frame.as_slice()));
-                JsValue::from(pair)
-            })
-            .collect()
-    }
-
     /// Runs the joint-AES job of any protocol as this member ([`AesJob`]).
     ///
     /// - `session`: `{ sessionId, secret }` (`NNpsk0`) or `{ sessionId, privateKey, publicKeys }`
@@ -114,8 +95,9 @@ impl Bridge {
     ///
     /// Resolves with `{ ciphertext?, stats, onlineStats, preprocessingStats, transportStats }`;
     /// stats objects are `{ rounds, bytesSent, bytesReceived, messagesSent, messagesReceived }`
-    /// (protocol payload bytes; `transportStats` counts the encrypted frames and handshakes). A
-    /// bridge runs one job.
+    /// (protocol payload bytes; `transportStats` counts the encrypted frames, and the handshakes in
+    /// the session's first job). A bridge runs one job at a time: the first opens the session's
+    /// channels under its `session` credentials, later ones reuse them.
     #[wasm_bindgen(js_name = runAes)]
     pub fn run_aes(
         &self,
@@ -124,15 +106,17 @@ impl Bridge {
         input: JsValue,
         on_progress: Option<Function>,
     ) -> Promise {
-        let started = self.started.replace(true);
-        let job = once(started).and_then(|()| {
-            AesJob::read(self.parties, &JsFields(&session), &JsFields(&spec), &JsFields(&input))
+        let job = self.jobs.claim().and_then(|claim| {
+            let job = AesJob::read(self.parties, &JsFields(&session), &JsFields(&spec), &JsFields(&input))?;
+            Ok((claim, job))
         });
         let network = self.network();
         wasm_bindgen_futures::future_to_promise(async move {
-            let done = job.map_err(|e| error_to_js(&e))?;
-            let done = done.run(network, progress(on_progress)).await.map_err(|e| error_to_js(&e))?;
-            Ok(aes_result(&done))
+            let (mut claim, job) = job.map_err(|e| error_to_js(&e))?;
+            let done = job.run(&mut claim.channels, || network, progress(on_progress)).await;
+            // The claim goes back before the promise settles: the next job may start at once.
+            drop(claim);
+            Ok(aes_result(&done.map_err(|e| error_to_js(&e))?))
         })
     }
 
@@ -150,38 +134,41 @@ impl Bridge {
         input: JsValue,
         on_progress: Option<Function>,
     ) -> Promise {
-        let started = self.started.replace(true);
-        let job = once(started).and_then(|()| {
-            CircuitJob::read(self.parties, &JsFields(&session), &JsFields(&spec), &JsFields(&input))
+        let job = self.jobs.claim().and_then(|claim| {
+            let job =
+                CircuitJob::read(self.parties, &JsFields(&session), &JsFields(&spec), &JsFields(&input))?;
+            Ok((claim, job))
         });
         let network = self.network();
         wasm_bindgen_futures::future_to_promise(async move {
-            let done = job.map_err(|e| error_to_js(&e))?;
-            let done = done.run(network, progress(on_progress)).await.map_err(|e| error_to_js(&e))?;
-            Ok(circuit_result(&done))
+            let (mut claim, job) = job.map_err(|e| error_to_js(&e))?;
+            let done = job.run(&mut claim.channels, || network, progress(on_progress)).await;
+            // The claim goes back before the promise settles: the next job may start at once.
+            drop(claim);
+            Ok(circuit_result(&done.map_err(|e| error_to_js(&e))?))
         })
     }
 
     /// The network over this bridge: frames out through the JS `send` callback (a throw fails the
     /// session with a `transport` error), frames in from the inbox.
-    fn network(&self) -> BridgeNetwork<impl FnMut(PartyId, Vec<u8>) -> Result<(), String>> {
+    fn network(&self) -> JsNetwork {
         let send = self.send.clone();
-        BridgeNetwork::new(self.party, self.parties, self.inbox.clone(), move |to, frame: Vec<u8>| {
-            let frame = Uint8Array::from(frame.as_slice());
-            send.call2(&JsValue::NULL, &JsValue::from(to as u32), &frame)
-                .map(|_| ())
-                .map_err(|e| describe_js_error(&e))
-        })
+        BridgeNetwork::new(
+            self.party,
+            self.parties,
+            self.inbox.clone(),
+            Box::new(move |to, frame: Vec<u8>| {
+                let frame = Uint8Array::from(frame.as_slice());
+                send.call2(&JsValue::NULL, &JsValue::from(to as u32), &frame)
+                    .map(|_| ())
+                    .map_err(|e| describe_js_error(&e))
+            }),
+        )
     }
 }
 
-/// A bridge runs one job: the second call fails with a `config` error on `bridge`.
-fn once(started: bool) -> Result<(), BridgeError> {
-    if started {
-        return Err(BridgeError::config("bridge", "a bridge runs one job; create a new one"));
-    }
-    Ok(())
-}
+/// The network under a bridge's channels: frames out through the JS `send` callback.
+type JsNetwork = BridgeNetwork<Box<dyn FnMut(PartyId, Vec<u8>) -> Result<(), String>>>;
 
 /// Calls `on_progress(stats)`, if given, after each received protocol message. A throwing listener
 /// must not abort the computation; the SDK isolates its listeners, so an exception is dropped.

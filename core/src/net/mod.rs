@@ -96,6 +96,33 @@ pub trait Network {
     }
 }
 
+/// A network borrowed for a while — one job of a session that keeps its channels between jobs.
+impl<N: Network + ?Sized> Network for &mut N {
+    fn party(&self) -> PartyId {
+        (**self).party()
+    }
+
+    fn parties(&self) -> usize {
+        (**self).parties()
+    }
+
+    fn send(&mut self, to: PartyId, msg: Vec<u8>) -> Result<(), NetError> {
+        (**self).send(to, msg)
+    }
+
+    fn recv(&mut self, from: PartyId) -> impl Future<Output = Result<Vec<u8>, NetError>> {
+        (**self).recv(from)
+    }
+
+    fn stats(&self) -> NetStats {
+        (**self).stats()
+    }
+
+    fn broadcast(&mut self, msg: &[u8]) -> Result<(), NetError> {
+        (**self).broadcast(msg)
+    }
+}
+
 /// Yields once to the executor, so that other tasks on the same thread — on a single-threaded
 /// runtime, the transport's writer — run before this task continues: a protocol that sends a
 /// message and then computes for a while calls it after the send, so the message leaves while it

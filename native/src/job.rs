@@ -2,9 +2,10 @@
 //! over any transport, under the secure channel (`NNpsk0` with the session secret), and the
 //! conventions shared with the TypeScript SDK so native and SDK parties can join one session:
 //!
-//! - the session id of the *n*-th job (from 0) run in relay room `room` is the UTF-8 bytes of
-//!   `"chorus/session/v1\0" + room + "\0job " + n` ([`room_session_id`]; the SDK's `Session`
-//!   counts the jobs it started, so a native party that joins for one job uses `n = 0`);
+//! - the session id of the channels in relay room `room` is the UTF-8 bytes of
+//!   `"chorus/session/v1\0" + room + "\0job 0"` ([`room_session_id`] with `job = 0`): the SDK's
+//!   `Session` opens its channels once, in its first job, under that id and runs every later job
+//!   over them, so a native party that joins for one job uses `n = 0`;
 //! - the default spec is the SDK's `session.aes` default: AES-128, key shares from parties 0
 //!   and 1, plaintext from party 2, ciphertext revealed to all ([`default_spec`]).
 

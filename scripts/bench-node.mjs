@@ -7,7 +7,10 @@
  * - `native`: Node parties, the core as the Node-API addon `@chorus/node`;
  * - `wasm`: Node parties, the core as WASM;
  * - `runner`: the Rust runner `chorus-party` (target/release; built with
- *   `cargo build --release -p chorus-native`), the anchor.
+ *   `cargo build --release -p chorus-native`), the anchor;
+ * - `chromium`: party 0 in a headless Chromium page (Debian's chromium, driven by playwright-core;
+ *   the SDK's browser bundle from ts-sdk/dist, `npm run bundle -w @chorus/sdk`), the other parties
+ *   Node processes on WASM — not in the default set.
  *
  * Configurations: every MAESTRO variant at both security levels (three parties; the malicious
  * 256-entry tables do not exist) and TinyTable's two paths at both levels (the circuit path with
@@ -19,7 +22,8 @@
  * runner, its job time plus its handshake. Connecting to the relay is outside. Every run's
  * ciphertext is checked against Node's AES. A progress line per run goes to stderr; once a
  * configuration and batch ran in every runtime, one JSON line goes to stdout with each runtime's
- * figures and the ratios `native_vs_runner` and `wasm_vs_native` (throughput ratios; 1 = as fast).
+ * figures and the ratios `native_vs_runner`, `wasm_vs_native` and `chromium_vs_native` (throughput ratios; 1 = as
+ * fast).
  *
  * Usage (after `npm run build --workspaces`):
  *   node scripts/bench-node.mjs [--runtime native,wasm,runner] [--batch 1,1000]
@@ -28,7 +32,7 @@
  * TinyTable has batches of its own: its OT preprocessing moves megabytes per block.
  */
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +44,8 @@ import { runMember, runProcess } from './bench/member.mjs';
 
 const PARTY = fileURLToPath(new URL('./bench/party.mjs', import.meta.url));
 const RUNNER = fileURLToPath(new URL('../target/release/chorus-party', import.meta.url));
+const SDK_DIST = fileURLToPath(new URL('../ts-sdk/dist/', import.meta.url));
+const CHROMIUM = process.env.CHORUS_CHROMIUM ?? '/usr/bin/chromium';
 const MAESTRO_VARIANTS = ['gf256-circuit', 'gf16-circuit', 'lut16', 'lut256', 'lut256-33'];
 const SECURITIES = ['semi-honest', 'malicious'];
 
@@ -57,7 +63,7 @@ const list = (text) => text.split(',').map((s) => s.trim()).filter(Boolean);
 const runtimes = list(args.runtime);
 const batches = list(args.batch).map(Number);
 const ttBatches = list(args['tinytable-batch']).map(Number);
-for (const r of runtimes) if (!['native', 'wasm', 'runner'].includes(r)) throw new Error(`unknown runtime ${r}`);
+for (const r of runtimes) if (!['native', 'wasm', 'runner', 'chromium'].includes(r)) throw new Error(`unknown runtime ${r}`);
 if ([...batches, ...ttBatches].some((b) => !Number.isInteger(b) || b < 1)) throw new Error('batches are positive integers');
 if (runtimes.includes('runner') && !existsSync(RUNNER)) {
   throw new Error(`${RUNNER} is missing: cargo build --release -p chorus-native`);
@@ -108,6 +114,53 @@ function runnerArgs(invite, job, blocks, seed) {
   return argv;
 }
 
+/** The headless browser of `chromium` runs, launched on first use, with the SDK's bundle served by the relay. */
+let browser;
+async function chromiumPage(relay) {
+  if (browser === undefined) {
+    const { chromium } = await import('playwright-core');
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+    });
+  }
+  const page = await browser.newPage();
+  await page.goto(`${relay.url}/index.html`);
+  return page;
+}
+
+/**
+ * One member in a Chromium page: the same sequence as `bench/party.mjs` (connect, a one-block
+ * warm-up, the timed job), with its input handed over from here.
+ */
+async function chromiumMember(relay, invite, job, blocks, secret, input) {
+  const page = await chromiumPage(relay);
+  try {
+    const args = JSON.stringify({ invite, job, blocks, secret, input });
+    return await page.evaluate(`(async ({ invite, job, blocks, secret, input }) => {
+      const sdk = await import(location.origin + '/chorus-sdk.browser.js');
+      const session = await sdk.connect({ ...invite, secret, runtime: 'wasm' });
+      try {
+        const warm = input.plaintext ? { ...input, plaintext: input.plaintext.slice(0, 32) } : input;
+        await session.aes({ ...job, ...warm, blocks: 1 });
+        const t0 = performance.now();
+        const result = await session.aes({ ...job, ...input, blocks });
+        const ms = performance.now() - t0;
+        let digest;
+        if (result.ciphertext) {
+          const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', result.ciphertext));
+          digest = Array.from(hash, (b) => b.toString(16).padStart(2, '0')).join('');
+        }
+        return { ms, digest, runtime: 'chromium', bytesSent: result.stats.bytesSent, rounds: result.stats.rounds };
+      } finally {
+        await session.close();
+      }
+    })(${args})`);
+  } finally {
+    await page.close();
+  }
+}
+
 /** One job of `blocks` blocks in `runtime`: the slowest member's time and the parties' traffic. */
 async function measure(relay, config, runtime, blocks) {
   const seed = randomBytes(8).toString('hex');
@@ -115,6 +168,13 @@ async function measure(relay, config, runtime, blocks) {
   const room = await createRoom({ relay: relay.url, parties: config.members });
   const members = Array.from({ length: config.members }, (_, slot) => {
     const invite = room.invite(slot);
+    if (runtime === 'chromium' && slot === 0) {
+      const { keyShares, key } = benchInputs(seed, blocks);
+      const keyIndex = config.job.keyHolders.indexOf(0);
+      const input = keyIndex < 0 ? {} : { key: config.job.keyHolders.length === 1 ? key.toString('hex') : keyShares[keyIndex] };
+      if (config.job.plaintextOwner === 0) throw new Error('the Chromium party holds no plaintext here');
+      return chromiumMember(relay, invite, config.job, blocks, secret, input);
+    }
     if (runtime === 'runner') {
       return runProcess(RUNNER, runnerArgs(invite, config.job, blocks, seed), { CHORUS_SECRET: secret }, `runner ${slot}`).then((r) => ({
         ms: r.ms + r.handshake_ms,
@@ -124,7 +184,8 @@ async function measure(relay, config, runtime, blocks) {
         runtime,
       }));
     }
-    const env = { CHORUS_SECRET: secret, CHORUS_BLOCKS: String(blocks), CHORUS_SEED: seed, CHORUS_RUNTIME: runtime, CHORUS_JOB: JSON.stringify(config.job) };
+    const nodeRuntime = runtime === 'chromium' ? 'wasm' : runtime;
+    const env = { CHORUS_SECRET: secret, CHORUS_BLOCKS: String(blocks), CHORUS_SEED: seed, CHORUS_RUNTIME: nodeRuntime, CHORUS_JOB: JSON.stringify(config.job) };
     return runMember(PARTY, invite, env, 'party').then((r) => ({ ms: r.ms, digest: r.digest, bytesSent: r.stats.bytesSent, rounds: r.stats.rounds, runtime: r.runtime }));
   });
   const results = await Promise.all(members).finally(() => rmSync(join(tmpdir(), `chorus-bench-${process.pid}-${seed}.bin`), { force: true }));
@@ -134,7 +195,10 @@ async function measure(relay, config, runtime, blocks) {
   for (const slot of config.job.reveal) {
     if (results[slot].digest !== expected) throw new Error(`${config.name}, ${runtime}, batch ${blocks}: wrong ciphertext at party ${slot}`);
   }
-  if (runtime !== 'runner' && results.some((r) => r.runtime !== runtime)) throw new Error(`a party did not run on ${runtime}`);
+  const expectedRuntime = (slot) => (runtime === 'chromium' && slot > 0 ? 'wasm' : runtime);
+  if (runtime !== 'runner' && results.some((r, slot) => r.runtime !== expectedRuntime(slot))) {
+    throw new Error(`a party did not run on ${runtime}`);
+  }
   const ms = Math.max(...results.map((r) => r.ms));
   return {
     ms: Number(ms.toFixed(2)),
@@ -145,13 +209,21 @@ async function measure(relay, config, runtime, blocks) {
   };
 }
 
-// One room per run: lift the per-address rate limits meant for the open internet.
+// One room per run: lift the per-address rate limits meant for the open internet. The relay also
+// serves the SDK's browser bundle to the Chromium party.
+const site = mkdtempSync(join(tmpdir(), 'chorus-bench-site-'));
+if (runtimes.includes('chromium')) {
+  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (apt-get install chromium, or CHORUS_CHROMIUM)`);
+  for (const file of ['chorus-sdk.browser.js', 'chorus_wasm_bg.wasm']) copyFileSync(join(SDK_DIST, file), join(site, file));
+  writeFileSync(join(site, 'index.html'), '<!doctype html><title>chorus bench</title>');
+}
 const relay = await startRelay({
   host: '127.0.0.1',
   port: 0,
   maxPayloadBytes: 1 << 20,
   roomRatePerMinute: 1_000_000,
   upgradeRatePerMinute: 1_000_000,
+  staticDir: site,
 });
 try {
   const runs = configurations().flatMap((config) =>
@@ -178,10 +250,13 @@ try {
       ...figures,
       native_vs_runner: ratio('native', 'runner'),
       wasm_vs_native: ratio('wasm', 'native'),
+      chromium_vs_native: ratio('chromium', 'native'),
       verified: true,
     };
     console.log(JSON.stringify(line));
   }
 } finally {
+  await browser?.close();
   await relay.close();
+  rmSync(site, { recursive: true, force: true });
 }

@@ -95,6 +95,24 @@ async fn open<N: Network>(
     Ok((channels.insert(secure), before))
 }
 
+/// A job's result with its transport statistics since `before`; a failure closes the channels.
+fn finish<N: Network, O>(
+    channels: &mut Channels<N>,
+    result: Result<O, JobError>,
+    before: NetStats,
+) -> Result<Finished<O>, BridgeError> {
+    match (result, channels.as_ref()) {
+        (Ok(output), Some(secure)) => {
+            Ok(Finished { output, transport: secure.transport_stats().since(&before) })
+        }
+        (Ok(_), None) => Err(JobError::Internal("the channels vanished during the job").into()),
+        (Err(e), _) => {
+            *channels = None;
+            Err(e.into())
+        }
+    }
+}
+
 /// A fresh OS-seeded random generator for one job.
 fn job_rng() -> Result<impl rand_core::RngCore + rand_core::CryptoRng, BridgeError> {
     session_rng().map_err(|e| BridgeError::from(NetError::Transport(e.to_string())))
@@ -133,16 +151,9 @@ impl AesJob {
     ) -> Result<Finished<AesOutput>, BridgeError> {
         let mut rng = job_rng()?;
         let (secure, before) = open(channels, network, self.config).await?;
-        let mut net = ProgressNetwork::new(&mut *secure, on_progress);
+        let mut net = ProgressNetwork::new(secure, on_progress);
         let result = jobs::run_aes(&mut net, &self.spec, self.input, &mut rng).await;
-        drop(net);
-        match result {
-            Ok(output) => Ok(Finished { output, transport: secure.transport_stats().since(&before) }),
-            Err(e) => {
-                *channels = None;
-                Err(e.into())
-            }
-        }
+        finish(channels, result, before)
     }
 }
 
@@ -173,16 +184,9 @@ impl CircuitJob {
     ) -> Result<Finished<CircuitOutput>, BridgeError> {
         let mut rng = job_rng()?;
         let (secure, before) = open(channels, network, self.config).await?;
-        let mut net = ProgressNetwork::new(&mut *secure, on_progress);
+        let mut net = ProgressNetwork::new(secure, on_progress);
         let result = jobs::run_circuit(&mut net, &self.spec, self.input, &mut rng).await;
-        drop(net);
-        match result {
-            Ok(output) => Ok(Finished { output, transport: secure.transport_stats().since(&before) }),
-            Err(e) => {
-                *channels = None;
-                Err(e.into())
-            }
-        }
+        finish(channels, result, before)
     }
 }
 

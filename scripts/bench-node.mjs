@@ -17,9 +17,10 @@
  * OT preprocessing between two parties, the S-box-table path with its trusted dealer as the third
  * member). Filters: `--protocol maestro|tinytable`, `--variant lut16,…`, `--security …`.
  *
- * Timed: one `session.aes` job of the batch (Noise handshakes, spec agreement, preprocessing,
- * online phase, reveal), after a one-block warm-up job in Node (V8 compiles WASM lazily); for the
- * runner, its job time plus its handshake. Connecting to the relay is outside. Every run's
+ * Timed: one `session.aes` job of the batch (spec agreement, preprocessing, online phase, reveal),
+ * after a one-block warm-up job in Node (V8 compiles WASM lazily), which also opened the session's
+ * Noise channels; for the runner, its job time without its handshake. Connecting to the relay is
+ * outside. Every run's
  * ciphertext is checked against Node's AES. A progress line per run goes to stderr; once a
  * configuration and batch ran in every runtime, one JSON line goes to stdout with each runtime's
  * figures and the ratios `native_vs_runner`, `wasm_vs_native` and `chromium_vs_native` (throughput ratios; 1 = as
@@ -177,7 +178,7 @@ async function measure(relay, config, runtime, blocks) {
     }
     if (runtime === 'runner') {
       return runProcess(RUNNER, runnerArgs(invite, config.job, blocks, seed), { CHORUS_SECRET: secret }, `runner ${slot}`).then((r) => ({
-        ms: r.ms + r.handshake_ms,
+        ms: r.ms,
         digest: r.ciphertext ? createHash('sha256').update(Buffer.from(r.ciphertext, 'hex')).digest('hex') : undefined,
         bytesSent: r.stats.bytes_sent,
         rounds: r.stats.rounds,

@@ -2,7 +2,7 @@
  * One Node party of `scripts/bench-node.mjs`: connects through the SDK with the runtime in
  * CHORUS_RUNTIME (outside the timed region), derives its input from the shared seed (so the
  * coordinator can recompute the expected ciphertext), runs a one-block warm-up job (V8 compiles
- * WASM lazily; the first native job maps the addon's pages), times one `session.aes` job of
+ * WASM lazily; the first job also opens the session's channels), times one `session.aes` job of
  * CHORUS_BLOCKS blocks with the options in CHORUS_JOB (JSON), and prints one JSON line.
  */
 import { createHash } from 'node:crypto';

@@ -100,9 +100,20 @@ pub fn one_hot_basis() -> [u64; 16] {
 }
 
 /// `out[k] = Σ_i bit_i(values[k]) · basis[i]` (over the shorter length), branch-free and without
-/// secret indices.
+/// secret indices. The one place the lift's fast path is chosen: every target runs
+/// [`embed_into_portable`] today.
 #[inline(always)]
 pub fn embed_into<T: Copy + Into<u64>, const B: usize>(out: &mut [u64], values: &[T], basis: &[u64; B]) {
+    embed_into_portable(out, values, basis);
+}
+
+/// [`embed_into`] in plain 64-bit integer code (the reference of every fast path).
+#[inline(always)]
+pub fn embed_into_portable<T: Copy + Into<u64>, const B: usize>(
+    out: &mut [u64],
+    values: &[T],
+    basis: &[u64; B],
+) {
     for (o, &v) in out.iter_mut().zip(values) {
         let v: u64 = v.into();
         let mut acc = 0u64;
@@ -111,6 +122,45 @@ pub fn embed_into<T: Copy + Into<u64>, const B: usize>(out: &mut [u64], values: 
         }
         *o = acc;
     }
+}
+
+/// Cross-checks [`embed_into`] against [`embed_into_portable`] for every basis and every value
+/// of the stored word widths (exhaustively), at every length up to 40 and at an odd offset.
+///
+/// # Errors
+/// The first mismatch, described.
+pub fn self_check() -> Result<(), String> {
+    fn check<T: Copy + Into<u64>, const B: usize>(
+        name: &str,
+        values: &[T],
+        basis: &[u64; B],
+    ) -> Result<(), String> {
+        let (mut fast, mut reference) = (vec![0u64; values.len()], vec![0u64; values.len()]);
+        embed_into(&mut fast, values, basis);
+        embed_into_portable(&mut reference, values, basis);
+        if let Some(k) = (0..values.len()).find(|&k| fast[k] != reference[k]) {
+            return Err(format!("embed {name}: lift of {:#x} differs", values[k].into()));
+        }
+        for len in 0..40.min(values.len()) {
+            for start in [0, 1] {
+                let part = &values[start.min(values.len())..(start + len).min(values.len())];
+                let mut fast = vec![0u64; part.len()];
+                embed_into(&mut fast, part, basis);
+                if fast != reference[start.min(values.len())..][..part.len()] {
+                    return Err(format!("embed {name}: length {len} at {start} differs"));
+                }
+            }
+        }
+        Ok(())
+    }
+    let bytes: Vec<u8> = (0..=255).collect();
+    let words: Vec<u16> = (0..=u16::MAX).collect();
+    check("GF256", &bytes, &GF256)?;
+    check("GF16", &bytes, &GF16)?;
+    check("TOWER_XY", &bytes, &TOWER_XY)?;
+    check("GF256_SHARED", &words, &GF256_SHARED)?;
+    check("TOWER_Z", &words, &TOWER_Z)?;
+    check("one-hot", &words, &one_hot_basis())
 }
 
 #[cfg(test)]

@@ -151,23 +151,38 @@ mod kernels {
     }
 
     /// Adds a lifted block to the combination with the next powers of r (z as two lazy inner
-    /// products with the block's powers).
+    /// products with the block's powers). The powers advance as two interleaved chains
+    /// (r^k, r^(k+1)) ← r²·(r^k, r^(k+1)), a pair of products per two elements.
     #[inline(always)]
     pub(super) fn combine(backend: Backend, acc: &mut Combination, block: &LiftedBlock) {
-        let (mut power, r) = (acc.power, acc.r);
+        let r_squared = mul(backend, acc.r, acc.r);
+        let mut pair = [acc.power, mul(backend, acc.power, acc.r)];
         let start = acc.v.len();
         let mut powers = [0u64; BLOCK];
         acc.v.resize(start + block.len, Element::default());
-        for (k, out) in acc.v[start..].iter_mut().enumerate() {
+        let out = &mut acc.v[start..];
+        let element = |k: usize, power: u64| {
             let [first, second] = mul2(backend, [block.x[0][k], block.x[1][k]], [power, power]);
-            let x = Rss64 { first, second };
-            powers[k] = power;
-            power = mul(backend, power, r);
-            *out = Element { x, y: Rss64 { first: block.y[0][k], second: block.y[1][k] } };
+            Element { x: Rss64 { first, second }, y: Rss64 { first: block.y[0][k], second: block.y[1][k] } }
+        };
+        for j in 0..block.len / 2 {
+            let (k, l) = (2 * j, 2 * j + 1);
+            out[k] = element(k, pair[0]);
+            out[l] = element(l, pair[1]);
+            powers[k] = pair[0];
+            powers[l] = pair[1];
+            pair = mul2(backend, pair, [r_squared, r_squared]);
+        }
+        if block.len % 2 == 1 {
+            let k = block.len - 1;
+            out[k] = element(k, pair[0]);
+            powers[k] = pair[0];
+            acc.power = pair[1];
+        } else {
+            acc.power = pair[0];
         }
         acc.z_first ^= backend.xor_sum_of_products64(&block.z[0][..block.len], &powers[..block.len]);
         acc.z_second ^= backend.xor_sum_of_products64(&block.z[1][..block.len], &powers[..block.len]);
-        acc.power = power;
         // Pairs are aligned to even positions of the whole vector.
         let from = start - start % 2;
         let to = acc.v.len() - acc.v.len() % 2;

@@ -54,12 +54,11 @@ pub fn mul(backend: Backend, a: u64, b: u64) -> u64 {
     Gf64::reduce(backend.clmul64(a, b)).0
 }
 
-/// The reduced products `[a[0]·b[0], a[1]·b[1]]` in GF(2^64), multiplied together where the
-/// backend shares work between two products ([`Backend::clmul64x2`]).
+/// The reduced products `[a[0]·b[0], a[1]·b[1]]` in GF(2^64), multiplied (and reduced) together
+/// where the backend shares work between two products ([`Backend::gf64_mul_pair`]).
 #[inline(always)]
 pub fn mul2(backend: Backend, a: [u64; 2], b: [u64; 2]) -> [u64; 2] {
-    let [p, q] = backend.clmul64x2(a, b);
-    [Gf64::reduce(p).0, Gf64::reduce(q).0]
+    backend.gf64_mul_pair(a, b)
 }
 
 /// This party's unreduced additive share of x·y (the three cross terms it can compute:

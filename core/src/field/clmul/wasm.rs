@@ -17,8 +17,8 @@
 //! three 64-bit lane pairs — 48 extended multiplications per two products instead of 64;
 //! [`gf64_mul_pair`] also reduces both products in vector lanes.
 //!
-//! Constant time: only integer multiplications, AND, XOR and fixed lane shuffles; no branch or
-//! memory index depends on the operands.
+//! Constant time: only integer multiplications, AND, XOR, fixed shifts and fixed lane shuffles;
+//! no branch or memory index depends on the operands.
 
 use core::arch::wasm32::*;
 
@@ -205,7 +205,7 @@ fn wide_pair((low, high): (v128, v128)) -> [u128; 2] {
 }
 
 /// `[a[0]·b[0], a[1]·b[1]]` in GF(2^64) = GF(2)\[Y\]/(Y^64 + Y^4 + Y^3 + Y + 1): the products of
-/// [`LazyPair`] reduced in vector lanes, the same folding as [`crate::field::Gf64::reduce`]
+/// [`pair_product`] reduced in vector lanes, the same folding as [`crate::field::Gf64::reduce`]
 /// (and `Gf64x2::reduce2` on x86-64) applied to both products at once.
 ///
 /// Never inlined: its working set fills the host's vector registers, and inlined into a loop

@@ -7,6 +7,9 @@ use chorus_core::code::{Encoder, ReedSolomon};
 use chorus_core::embed::{CoralEmbedding, CORAL_SET_1};
 use chorus_core::field::clmul::{self, Backend};
 use chorus_core::field::{Gf256, Gf64};
+use chorus_core::proto::maestro::verify::inner_product::{self, local_passes};
+use chorus_core::proto::maestro::verify::triples::{LiftCursor, LiftedBlock};
+use chorus_core::proto::maestro::verify::TripleLog;
 use chorus_core::rng::seeded_rng;
 use rand_core::RngCore;
 use wasm_bindgen::prelude::*;
@@ -26,10 +29,17 @@ pub struct KernelBench {
     embedding: CoralEmbedding,
     mfe_share: Vec<u64>,
     sigma_out: Vec<u64>,
+    /// A MAESTRO triple log shaped like malicious LUT-16 AES's (one Eq. (3) entry and one
+    /// one-hot vector per S-box), and the coins of its verification's folds.
+    log: TripleLog,
+    coins: Vec<u64>,
 }
 
+/// S-boxes in the benchmarked triple log (3 GF(2^64) triples each).
+const LOG_SBOXES: usize = 1024;
+
 /// The kernel names [`KernelBench::run`] accepts, with what one operation is.
-const KERNELS: [(&str, &str); 11] = [
+const KERNELS: [(&str, &str); 14] = [
     ("rs255_85/encode/fft", "one (255,85) encoding"),
     ("rs255_85/encode/matrix", "one (255,85) encoding"),
     ("gf256/mul_slices", "4096 products"),
@@ -41,6 +51,9 @@ const KERNELS: [(&str, &str); 11] = [
     ("embed/set1/psi", "one ψ"),
     ("embed/set1/sigma", "one σ"),
     ("embed/set1/rho", "one ρ"),
+    ("maestro/verify/lift", "lift of 3072 triples (1024 LUT-16 S-boxes)"),
+    ("maestro/verify/passes", "combination and folds of 3072 triples (1024 LUT-16 S-boxes)"),
+    ("maestro/verify/passes/portable", "combination and folds of 3072 triples (1024 LUT-16 S-boxes)"),
 ];
 
 #[wasm_bindgen]
@@ -62,6 +75,9 @@ impl KernelBench {
             (0..2 * BULK_LEN).map(|i| Gf64(0x9e37_79b9_7f4a_7c15u64.wrapping_mul(i as u64 + 1))).collect();
         let embedding = CORAL_SET_1.build().map_err(|e| JsError::new(&e.to_string()))?;
         let mfe_share = embedding.mfe.sigma(0x1234).map_err(|e| JsError::new(&e.to_string()))?;
+        let mut next = || rng.next_u64();
+        let log = TripleLog::pseudo_random([0, 0, 0, LOG_SBOXES, LOG_SBOXES], &mut next);
+        let coins = (0..usize::BITS - log.len().leading_zeros()).map(|_| next()).collect();
         Ok(KernelBench {
             rs,
             message,
@@ -73,15 +89,21 @@ impl KernelBench {
             embedding,
             sigma_out: vec![0; mfe_share.len()],
             mfe_share,
+            log,
+            coins,
         })
     }
 
     /// Cross-checks every carry-less multiplication backend compiled into this module (the
     /// portable one and, with `simd128`, the SIMD one) against the schoolbook product on `cases`
-    /// random operand pairs ([`clmul::self_check`]); returns the backends checked.
+    /// random operand pairs ([`clmul::self_check`]), and MAESTRO's verification kernels (bulk
+    /// lifts, combination, folds) against their portable forms on `cases / 100` random logs
+    /// ([`inner_product::self_check`]); returns the backends checked.
     #[wasm_bindgen(js_name = selfCheck)]
     pub fn self_check(cases: u32) -> Result<Vec<String>, JsError> {
         clmul::self_check(cases).map_err(|e| JsError::new(&format!("clmul self-check failed: {e}")))?;
+        inner_product::self_check(cases / 100)
+            .map_err(|e| JsError::new(&format!("verification self-check failed: {e}")))?;
         Ok(Backend::available().iter().map(|b| format!("{b:?}")).collect())
     }
 
@@ -141,6 +163,18 @@ impl KernelBench {
                 "embed/set1/rho" => {
                     self.mfe_share[0] ^= i & 1;
                     self.embedding.mfe.rho(&self.mfe_share).map_err(|e| err(&e))?
+                }
+                "maestro/verify/lift" => {
+                    let (mut cursor, mut block) = (LiftCursor::default(), LiftedBlock::default());
+                    let mut sum = i;
+                    while self.log.lift_next(&mut cursor, &mut block) {
+                        sum ^= block.x[0][0] ^ block.y[1][block.len - 1] ^ block.z[0][block.len / 2];
+                    }
+                    sum
+                }
+                "maestro/verify/passes" | "maestro/verify/passes/portable" => {
+                    let portable = kernel.ends_with("portable");
+                    local_passes(&self.log, i | 2, &self.coins, portable).iter().fold(0, |a, &b| a ^ b)
                 }
                 other => {
                     return Err(JsError::new(&format!("unknown kernel {other:?}; see KernelBench.kernels()")))

@@ -94,6 +94,32 @@ impl Backend {
         }
     }
 
+    /// The two 128-bit carry-less products `[a[0]·b[0], a[1]·b[1]]` (the wasm backend computes
+    /// them together, sharing its vector multiplications).
+    #[inline]
+    pub fn clmul64x2(self, a: [u64; 2], b: [u64; 2]) -> [u128; 2] {
+        match self {
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Backend::Simd128 => wasm::clmul64x2(a, b),
+            backend => [backend.clmul64(a[0], b[0]), backend.clmul64(a[1], b[1])],
+        }
+    }
+
+    /// The two products `[a[0]·b[0], a[1]·b[1]]` reduced in GF(2^64) (as
+    /// [`Gf64::reduce`](super::Gf64::reduce) does; the wasm backend reduces both in vector
+    /// lanes).
+    #[inline]
+    pub fn gf64_mul_pair(self, a: [u64; 2], b: [u64; 2]) -> [u64; 2] {
+        match self {
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Backend::Simd128 => wasm::gf64_mul_pair(a, b),
+            backend => {
+                let [p, q] = backend.clmul64x2(a, b);
+                [super::Gf64::reduce(p).0, super::Gf64::reduce(q).0]
+            }
+        }
+    }
+
     /// The 256-bit carry-less product `[low, high]` of `a` and `b`.
     #[inline]
     pub fn clmul128(self, a: u128, b: u128) -> [u128; 2] {
@@ -179,6 +205,15 @@ pub fn self_check(cases: u32) -> Result<(), String> {
             if backend.clmul128(c, d) != Backend::Portable.clmul128(c, d) {
                 return fail("clmul128", &(c, d));
             }
+            if backend.clmul64x2([a, !b], [b, a]) != [schoolbook64(a, b), schoolbook64(!b, a)] {
+                return fail("clmul64x2", &(a, b));
+            }
+            let reduced = |p: u128| super::Gf64::reduce(p).0;
+            if backend.gf64_mul_pair([a, !b], [b, a])
+                != [reduced(schoolbook64(a, b)), reduced(schoolbook64(!b, a))]
+            {
+                return fail("gf64_mul_pair", &(a, b));
+            }
         }
         for len in 0..=20.min(pairs.len()) {
             let (a, b): (Vec<u64>, Vec<u64>) = pairs[..len].iter().copied().unzip();
@@ -254,6 +289,9 @@ mod tests {
             );
             for backend in Backend::available() {
                 prop_assert_eq!(backend.clmul64(a, b), schoolbook64(a, b));
+                prop_assert_eq!(backend.clmul64x2([a, c as u64], [b, d as u64]), [schoolbook64(a, b), schoolbook64(c as u64, d as u64)]);
+                let reduced = |p: u128| crate::field::Gf64::reduce(p).0;
+                prop_assert_eq!(backend.gf64_mul_pair([a, c as u64], [b, d as u64]), [reduced(schoolbook64(a, b)), reduced(schoolbook64(c as u64, d as u64))]);
                 prop_assert_eq!(backend.clmul128(c, d), schoolbook128(c, d));
             }
         }

@@ -57,7 +57,7 @@ const fn halves(a: u64) -> [u64; 3] {
 
 /// `low ⊕ (mid ⊕ low ⊕ high)·x^32 ⊕ high·x^64` from the three 64-bit Karatsuba products.
 #[inline(always)]
-const fn recombine(low: u64, high: u64, mid: u64) -> u128 {
+pub(super) const fn recombine(low: u64, high: u64, mid: u64) -> u128 {
     let mid = mid ^ low ^ high;
     (low as u128) ^ ((mid as u128) << 32) ^ ((high as u128) << 64)
 }

@@ -100,9 +100,68 @@ pub fn one_hot_basis() -> [u64; 16] {
 }
 
 /// `out[k] = Σ_i bit_i(values[k]) · basis[i]` (over the shorter length), branch-free and without
-/// secret indices.
+/// secret indices. The one place the lift's fast path is chosen: wasm32 with `simd128` runs
+/// `simd128::embed_into` (four values per vector), every other target [`embed_into_portable`]
+/// (which the compiler vectorises natively).
 #[inline(always)]
 pub fn embed_into<T: Copy + Into<u64>, const B: usize>(out: &mut [u64], values: &[T], basis: &[u64; B]) {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    simd128::embed_into(out, values, basis);
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    embed_into_portable(out, values, basis);
+}
+
+/// The wasm32 `simd128` lift (the crate must be compiled with `target-feature=+simd128`, as the
+/// WASM builds are).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128 {
+    use core::arch::wasm32::*;
+
+    /// [`super::embed_into`] on four values per vector: each value in a 32-bit lane, each bit's
+    /// mask made by shifting the bit to the sign and back (arithmetic shift), the basis split into
+    /// its low and high 32-bit halves, the two halves interleaved into `u64`s at the end. Only
+    /// fixed shifts, AND and XOR: no branch or index depends on a value. Needs `B ≤ 32` (the
+    /// bases have at most 16 elements).
+    #[inline(always)]
+    pub(super) fn embed_into<T: Copy + Into<u64>, const B: usize>(
+        out: &mut [u64],
+        values: &[T],
+        basis: &[u64; B],
+    ) {
+        const { assert!(B <= 32) };
+        let n = out.len().min(values.len());
+        let (out, values) = (&mut out[..n], &values[..n]);
+        let low: [v128; B] = core::array::from_fn(|i| u32x4_splat(basis[i] as u32));
+        let high: [v128; B] = core::array::from_fn(|i| u32x4_splat((basis[i] >> 32) as u32));
+        let mut outs = out.chunks_exact_mut(4);
+        let mut ins = values.chunks_exact(4);
+        for (o, v) in (&mut outs).zip(&mut ins) {
+            let w = |k: usize| v[k].into() as u32;
+            let x = u32x4(w(0), w(1), w(2), w(3));
+            let (mut lo, mut hi) = (u32x4_splat(0), u32x4_splat(0));
+            for i in 0..B {
+                let mask = i32x4_shr(i32x4_shl(x, 31 - i as u32), 31);
+                lo = v128_xor(lo, v128_and(mask, low[i]));
+                hi = v128_xor(hi, v128_and(mask, high[i]));
+            }
+            let first = i32x4_shuffle::<0, 4, 1, 5>(lo, hi);
+            let second = i32x4_shuffle::<2, 6, 3, 7>(lo, hi);
+            o[0] = u64x2_extract_lane::<0>(first);
+            o[1] = u64x2_extract_lane::<1>(first);
+            o[2] = u64x2_extract_lane::<0>(second);
+            o[3] = u64x2_extract_lane::<1>(second);
+        }
+        super::embed_into_portable(outs.into_remainder(), ins.remainder(), basis);
+    }
+}
+
+/// [`embed_into`] in plain 64-bit integer code (the reference of every fast path).
+#[inline(always)]
+pub fn embed_into_portable<T: Copy + Into<u64>, const B: usize>(
+    out: &mut [u64],
+    values: &[T],
+    basis: &[u64; B],
+) {
     for (o, &v) in out.iter_mut().zip(values) {
         let v: u64 = v.into();
         let mut acc = 0u64;
@@ -111,6 +170,45 @@ pub fn embed_into<T: Copy + Into<u64>, const B: usize>(out: &mut [u64], values: 
         }
         *o = acc;
     }
+}
+
+/// Cross-checks [`embed_into`] against [`embed_into_portable`] for every basis and every value
+/// of the stored word widths (exhaustively), at every length up to 40 and at an odd offset.
+///
+/// # Errors
+/// The first mismatch, described.
+pub fn self_check() -> Result<(), String> {
+    fn check<T: Copy + Into<u64>, const B: usize>(
+        name: &str,
+        values: &[T],
+        basis: &[u64; B],
+    ) -> Result<(), String> {
+        let (mut fast, mut reference) = (vec![0u64; values.len()], vec![0u64; values.len()]);
+        embed_into(&mut fast, values, basis);
+        embed_into_portable(&mut reference, values, basis);
+        if let Some(k) = (0..values.len()).find(|&k| fast[k] != reference[k]) {
+            return Err(format!("embed {name}: lift of {:#x} differs", values[k].into()));
+        }
+        for len in 0..40.min(values.len()) {
+            for start in [0, 1] {
+                let part = &values[start.min(values.len())..(start + len).min(values.len())];
+                let mut fast = vec![0u64; part.len()];
+                embed_into(&mut fast, part, basis);
+                if fast != reference[start.min(values.len())..][..part.len()] {
+                    return Err(format!("embed {name}: length {len} at {start} differs"));
+                }
+            }
+        }
+        Ok(())
+    }
+    let bytes: Vec<u8> = (0..=255).collect();
+    let words: Vec<u16> = (0..=u16::MAX).collect();
+    check("GF256", &bytes, &GF256)?;
+    check("GF16", &bytes, &GF16)?;
+    check("TOWER_XY", &bytes, &TOWER_XY)?;
+    check("GF256_SHARED", &words, &GF256_SHARED)?;
+    check("TOWER_Z", &words, &TOWER_Z)?;
+    check("one-hot", &words, &one_hot_basis())
 }
 
 #[cfg(test)]

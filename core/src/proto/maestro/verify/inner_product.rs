@@ -54,8 +54,8 @@ mod kernels {
     use super::Rss64;
     use crate::field::clmul::Backend;
     use crate::field::Gf64;
-    use crate::proto::maestro::verify::rss64::{local_product, mul};
-    use crate::proto::maestro::verify::triples::{LiftCursor, LiftedBlock, TripleLog};
+    use crate::proto::maestro::verify::rss64::{local_product, mul, mul2};
+    use crate::proto::maestro::verify::triples::{LiftCursor, LiftedBlock, TripleLog, BLOCK};
 
     /// This party's shares of one position (x_k, y_k) of the dot product being halved.
     #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -71,14 +71,34 @@ mod kernels {
         pub(super) leading: u128,
     }
 
+    /// Pairs whose products [`Evaluations::add_pairs`] hands to the backend's lazy inner product
+    /// at once.
+    const PAIRS: usize = 32;
+
     impl Evaluations {
-        /// Adds the pairs of `v` (even length).
+        /// Adds the pairs of `v` (even length): the operands of each sum's local products are
+        /// gathered [`PAIRS`] pairs at a time for the backend's inner product, which accumulates
+        /// unreduced (and, for the portable and wasm backends, unmasked) products.
         #[inline(always)]
         fn add_pairs(&mut self, backend: Backend, v: &[Element]) {
-            for pair in v.chunks_exact(2) {
-                let (a, b) = (pair[0], pair[1]);
-                self.at_one ^= local_product(backend, b.x, b.y);
-                self.leading ^= local_product(backend, a.x + b.x, a.y + b.y);
+            let mut operands = [[0u64; 2 * PAIRS]; 4];
+            for pairs in v.chunks(2 * PAIRS) {
+                let n = pairs.len() & !1;
+                for (j, pair) in pairs.chunks_exact(2).enumerate() {
+                    let (a, b) = (pair[0], pair[1]);
+                    let (dx, dy) = (a.x + b.x, a.y + b.y);
+                    // x_i(y_i + y_i+1) + x_i+1 y_i for b (h(1)) and a + b (h(∞)).
+                    operands[0][2 * j] = b.x.first;
+                    operands[1][2 * j] = b.y.first ^ b.y.second;
+                    operands[0][2 * j + 1] = b.x.second;
+                    operands[1][2 * j + 1] = b.y.first;
+                    operands[2][2 * j] = dx.first;
+                    operands[3][2 * j] = dy.first ^ dy.second;
+                    operands[2][2 * j + 1] = dx.second;
+                    operands[3][2 * j + 1] = dy.first;
+                }
+                self.at_one ^= backend.xor_sum_of_products64(&operands[0][..n], &operands[1][..n]);
+                self.leading ^= backend.xor_sum_of_products64(&operands[2][..n], &operands[3][..n]);
             }
         }
 
@@ -130,23 +150,39 @@ mod kernels {
         }
     }
 
-    /// Adds a lifted block to the combination with the next powers of r.
+    /// Adds a lifted block to the combination with the next powers of r (z as two lazy inner
+    /// products with the block's powers). The powers advance as two interleaved chains
+    /// (r^k, r^(k+1)) ← r²·(r^k, r^(k+1)), a pair of products per two elements.
     #[inline(always)]
     pub(super) fn combine(backend: Backend, acc: &mut Combination, block: &LiftedBlock) {
-        let (mut power, r) = (acc.power, acc.r);
+        let r_squared = mul(backend, acc.r, acc.r);
+        let mut pair = [acc.power, mul(backend, acc.power, acc.r)];
         let start = acc.v.len();
+        let mut powers = [0u64; BLOCK];
         acc.v.resize(start + block.len, Element::default());
-        for (k, out) in acc.v[start..].iter_mut().enumerate() {
-            let x = Rss64 {
-                first: mul(backend, block.x[0][k], power),
-                second: mul(backend, block.x[1][k], power),
-            };
-            acc.z_first ^= backend.clmul64(block.z[0][k], power);
-            acc.z_second ^= backend.clmul64(block.z[1][k], power);
-            power = mul(backend, power, r);
-            *out = Element { x, y: Rss64 { first: block.y[0][k], second: block.y[1][k] } };
+        let out = &mut acc.v[start..];
+        let element = |k: usize, power: u64| {
+            let [first, second] = mul2(backend, [block.x[0][k], block.x[1][k]], [power, power]);
+            Element { x: Rss64 { first, second }, y: Rss64 { first: block.y[0][k], second: block.y[1][k] } }
+        };
+        for j in 0..block.len / 2 {
+            let (k, l) = (2 * j, 2 * j + 1);
+            out[k] = element(k, pair[0]);
+            out[l] = element(l, pair[1]);
+            powers[k] = pair[0];
+            powers[l] = pair[1];
+            pair = mul2(backend, pair, [r_squared, r_squared]);
         }
-        acc.power = power;
+        if block.len % 2 == 1 {
+            let k = block.len - 1;
+            out[k] = element(k, pair[0]);
+            powers[k] = pair[0];
+            acc.power = pair[1];
+        } else {
+            acc.power = pair[0];
+        }
+        acc.z_first ^= backend.xor_sum_of_products64(&block.z[0][..block.len], &powers[..block.len]);
+        acc.z_second ^= backend.xor_sum_of_products64(&block.z[1][..block.len], &powers[..block.len]);
         // Pairs are aligned to even positions of the whole vector.
         let from = start - start % 2;
         let to = acc.v.len() - acc.v.len() % 2;
@@ -166,15 +202,11 @@ mod kernels {
     #[inline(always)]
     fn fold_one(backend: Backend, a: Element, b: Element, r: u64) -> Element {
         let (dx, dy) = (a.x + b.x, a.y + b.y);
+        let [x_first, x_second] = mul2(backend, [dx.first, dx.second], [r, r]);
+        let [y_first, y_second] = mul2(backend, [dy.first, dy.second], [r, r]);
         Element {
-            x: Rss64 {
-                first: a.x.first ^ mul(backend, dx.first, r),
-                second: a.x.second ^ mul(backend, dx.second, r),
-            },
-            y: Rss64 {
-                first: a.y.first ^ mul(backend, dy.first, r),
-                second: a.y.second ^ mul(backend, dy.second, r),
-            },
+            x: Rss64 { first: a.x.first ^ x_first, second: a.x.second ^ x_second },
+            y: Rss64 { first: a.y.first ^ y_first, second: a.y.second ^ y_second },
         }
     }
 
@@ -184,15 +216,19 @@ mod kernels {
     pub(super) fn fold(backend: Backend, v: &mut Vec<Element>, r: u64) -> [u64; 2] {
         let half = v.len() / 2;
         let mut evaluations = Evaluations::default();
-        // Four in, two out: writes never overtake reads.
-        for j in 0..half / 2 {
-            let out = [
-                fold_one(backend, v[4 * j], v[4 * j + 1], r),
-                fold_one(backend, v[4 * j + 2], v[4 * j + 3], r),
-            ];
-            v[2 * j] = out[0];
-            v[2 * j + 1] = out[1];
-            evaluations.add_pairs(backend, &out);
+        // Four in, two out: writes never overtake reads. The evaluations take the pairs just
+        // written, [`PAIRS`] at a time.
+        for pairs in (0..half / 2).step_by(PAIRS) {
+            let end = (pairs + PAIRS).min(half / 2);
+            for j in pairs..end {
+                let out = [
+                    fold_one(backend, v[4 * j], v[4 * j + 1], r),
+                    fold_one(backend, v[4 * j + 2], v[4 * j + 3], r),
+                ];
+                v[2 * j] = out[0];
+                v[2 * j + 1] = out[1];
+            }
+            evaluations.add_pairs(backend, &v[2 * pairs..2 * end]);
         }
         if half % 2 == 1 {
             v[half - 1] = fold_one(backend, v[2 * half - 2], v[2 * half - 1], r);
@@ -431,6 +467,64 @@ impl Kernels {
             backend => kernels::fold(backend, v, r),
         }
     }
+}
+
+/// Protocol 2's local passes on `log` without the network: the combination with the powers of
+/// `r`, then one fold per coin in `coins`, with the detected kernels (or the portable ones).
+/// Returns z, every level's local evaluations and the last level's elements, flattened — for
+/// benchmarks of the verification's arithmetic and for [`self_check`].
+pub fn local_passes(log: &TripleLog, r: u64, coins: &[u64], portable: bool) -> Vec<u64> {
+    let kernels =
+        if portable { Kernels { backend: Backend::Portable, avx2: false } } else { Kernels::detect() };
+    let (mut v, z, mut local) = kernels.combine_log(log, r);
+    let mut out = vec![z.first, z.second];
+    for &c in coins {
+        out.extend(local);
+        if v.len() <= 1 {
+            break;
+        }
+        local = kernels.fold(&mut v, c);
+    }
+    out.extend(v.iter().flat_map(|e| [e.x.first, e.x.second, e.y.first, e.y.second]));
+    out
+}
+
+/// Cross-checks the detected verification kernels (and the bulk lifts of [`super::embed`])
+/// against the portable ones on `cases` pseudo-random logs mixing every kind of entry, for
+/// targets where `cargo test` cannot run (the WASM module under Node, `scripts/bench-wasm.mjs`);
+/// the unit tests cover the same ground natively.
+///
+/// # Errors
+/// The first mismatch, described.
+pub fn self_check(cases: u32) -> Result<(), String> {
+    super::embed::self_check()?;
+    let mut state = 0x1319_8a2e_0370_7344u64;
+    let mut next = move || {
+        // SplitMix64.
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    for case in 0..cases {
+        let mut sizes = [0usize; 5];
+        for s in &mut sizes {
+            *s = (next() % 300) as usize;
+        }
+        let log = TripleLog::pseudo_random(sizes, &mut next);
+        if log.is_empty() {
+            continue;
+        }
+        let r = next();
+        let coins: Vec<u64> = (0..usize::BITS - log.len().leading_zeros()).map(|_| next()).collect();
+        if local_passes(&log, r, &coins, false) != local_passes(&log, r, &coins, true) {
+            return Err(format!(
+                "verification kernels differ from the portable ones (case {case}, log {sizes:?})"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Protocol 1 (CheckTriple) on the final triple; returns the opened σ (0 iff the check passes).

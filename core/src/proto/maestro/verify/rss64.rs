@@ -43,7 +43,8 @@ impl Rss64 {
     /// The share of c·x for a public c.
     #[inline(always)]
     pub fn scale(self, backend: Backend, c: u64) -> Self {
-        Rss64 { first: mul(backend, self.first, c), second: mul(backend, self.second, c) }
+        let [first, second] = mul2(backend, [self.first, self.second], [c, c]);
+        Rss64 { first, second }
     }
 }
 
@@ -53,11 +54,19 @@ pub fn mul(backend: Backend, a: u64, b: u64) -> u64 {
     Gf64::reduce(backend.clmul64(a, b)).0
 }
 
+/// The reduced products `[a[0]·b[0], a[1]·b[1]]` in GF(2^64), multiplied (and reduced) together
+/// where the backend shares work between two products ([`Backend::gf64_mul_pair`]).
+#[inline(always)]
+pub fn mul2(backend: Backend, a: [u64; 2], b: [u64; 2]) -> [u64; 2] {
+    backend.gf64_mul_pair(a, b)
+}
+
 /// This party's unreduced additive share of x·y (the three cross terms it can compute:
 /// xᵢ(yᵢ + yᵢ₊₁) + xᵢ₊₁yᵢ, §2.6 "Local Multiplication"), for accumulating inner products.
 #[inline(always)]
 pub fn local_product(backend: Backend, x: Rss64, y: Rss64) -> u128 {
-    backend.clmul64(x.first, y.first ^ y.second) ^ backend.clmul64(x.second, y.first)
+    let [p, q] = backend.clmul64x2([x.first, x.second], [y.first ^ y.second, y.first]);
+    p ^ q
 }
 
 fn words(bytes: &[u8]) -> impl Iterator<Item = u64> + '_ {

@@ -299,6 +299,35 @@ impl TripleLog {
         self.one_hot[1].push(vector.e.1);
     }
 
+    /// A log of `sizes` = (GF(2^8), shared-factor GF(2^8), GF(2^4), Eq. (3), one-hot) entries
+    /// with words from `next` (random shares of not necessarily correct products), for
+    /// benchmarks and self-checks of the verification kernels.
+    pub fn pseudo_random(sizes: [usize; 5], next: &mut impl FnMut() -> u64) -> Self {
+        let mut log = TripleLog::new();
+        for c in 0..2 {
+            for _ in 0..sizes[0] {
+                let w = next();
+                log.gf256.push(c, w as u8, (w >> 8) as u8, (w >> 16) as u8);
+            }
+            for _ in 0..sizes[1] {
+                let w = next();
+                log.gf256_shared.push(c, w as u8, (w >> 8) as u16, (w >> 24) as u16);
+            }
+            for _ in 0..sizes[2] {
+                let w = next();
+                log.gf16.push(c, w as u8 & 15, (w >> 8) as u8 & 15, (w >> 16) as u8 & 15);
+            }
+            for _ in 0..sizes[3] {
+                let w = next();
+                log.tower.push(c, w as u8, (w >> 8) as u8, (w >> 16) as u16);
+            }
+            for _ in 0..sizes[4] {
+                log.one_hot[c].push(next() as u16);
+            }
+        }
+        log
+    }
+
     /// Number of GF(2^64) triples the log lifts to.
     pub fn len(&self) -> usize {
         self.gf256.len()

@@ -124,3 +124,10 @@ fn fused_kernels_agree_with_the_plain_reference_on_every_backend() {
         }
     }
 }
+
+/// The self-check the WASM module runs (detected kernels and bulk lifts against the portable
+/// ones) passes natively too.
+#[test]
+fn self_check_passes() {
+    assert_eq!(self_check(40), Ok(()));
+}

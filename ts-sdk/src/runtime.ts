@@ -26,7 +26,10 @@ interface CoreStats {
   messagesReceived: number;
 }
 
-/** One party's end of one job, as both runtimes expose it (the WASM module's `Bridge` calls). */
+/**
+ * One party's end of a session in the core, as both runtimes expose it (the WASM module's `Bridge`
+ * calls): jobs one at a time over the channels its first job opened.
+ */
 export interface JobBridge {
   deliver(from: number, frame: Uint8Array): void;
   peerLeft(slot: number): void;
@@ -36,7 +39,7 @@ export interface JobBridge {
   free(): void;
 }
 
-/** A loaded runtime: makes the bridges of a session's jobs. */
+/** A loaded runtime: makes a session's bridge. */
 export interface CoreRuntime {
   readonly name: ResolvedRuntime;
   /** The bridge of party `party` of `parties`, sending frames through `send(to, frame)`. */

@@ -9,9 +9,8 @@
  * session, under the id of the room's first job, as the Rust runner uses it) and later jobs run
  * over the same channels. Frames that arrive while no job runs (a faster peer already started the
  * next job) wait in the bridge for the next job, so the parties need not call a job at the same
- * instant. A failure of a
- * job (a peer left, a frame failed authentication, a protocol check failed, cancellation) ends the
- * session: the connection is closed, so the peers fail promptly too.
+ * instant. A failure of a job (a peer left, a frame failed authentication, a protocol check failed,
+ * cancellation) ends the session: the connection is closed, so the peers fail promptly too.
  *
  * Job end marker: after a job succeeds, each party sends every peer one empty data frame (channel
  * frames are never empty). {@link Session.close} waits, up to a bound, for the peers' markers of
@@ -118,7 +117,7 @@ export class Session {
   readonly slot: number;
   /** Number of parties. */
   readonly parties: number;
-  /** The room id, from which job session ids are derived. */
+  /** The room id, from which the session id of the channels is derived. */
   readonly room: string;
   /** The core this session's jobs run on: `'native'` (the Node addon) or `'wasm'`. */
   readonly runtime: ResolvedRuntime;
@@ -382,7 +381,6 @@ export class Session {
     });
   }
 
-  /** Records the first failure and tells a running job. */
   /** Frees the bridge (and with it the session's channels) once no job runs on it. */
   private release(): void {
     const bridge = this.bridge;
@@ -390,6 +388,7 @@ export class Session {
     bridge?.free();
   }
 
+  /** Records the first failure and tells a running job. */
   private break(error: ChorusError, leftSlot?: number): void {
     if (this.failure !== undefined) return;
     this.failure = error;

@@ -21,17 +21,18 @@ use chorus_core::jobs::{
 };
 use chorus_core::net::secure::{SecureConfig, SecureNetwork};
 use chorus_core::net::{NetError, NetStats, Network};
+use chorus_core::rng::session_rng;
 
 /// A session's secure channels between its jobs: none before the first job or after a failed one.
 pub type Channels<N> = Option<SecureNetwork<N>>;
-use chorus_core::rng::session_rng;
 
 /// A job's output with the statistics of its encrypted transport (frames and handshakes).
 #[derive(Debug)]
 pub struct Finished<O> {
     /// What the job returned.
     pub output: O,
-    /// Bytes and messages of the encrypted frames, handshakes included.
+    /// Bytes and messages of the job's encrypted frames, with the handshakes if it opened the
+    /// session's channels.
     pub transport: NetStats,
 }
 

@@ -99,14 +99,14 @@ function configurations() {
 
 /** The runner's arguments for one member (the plaintext in a file: a batch is too long for argv). */
 function runnerArgs(invite, job, blocks, seed) {
-  const { key, plaintext } = benchInputs(seed, blocks);
+  const { key, keyShares, plaintext } = benchInputs(seed, blocks);
   const argv = ['--relay', invite.relay, '--room', invite.room, '--slot', String(invite.slot), '--token', invite.token];
   argv.push('--blocks', String(blocks), '--protocol', job.protocol, '--security', job.security);
   argv.push('--key-holders', job.keyHolders.join(','), '--plaintext-owner', String(job.plaintextOwner), '--reveal', job.reveal.join(','));
   if (job.protocol === 'maestro') argv.push('--variant', job.variant);
   else argv.push('--path', job.path, '--preprocessing', job.preprocessing);
   const keyIndex = job.keyHolders.indexOf(invite.slot);
-  if (keyIndex >= 0) argv.push('--key-share', job.keyHolders.length === 1 ? key.toString('hex') : benchInputs(seed, blocks).keyShares[keyIndex]);
+  if (keyIndex >= 0) argv.push('--key-share', job.keyHolders.length === 1 ? key.toString('hex') : keyShares[keyIndex]);
   if (invite.slot === job.plaintextOwner) {
     const file = join(tmpdir(), `chorus-bench-${process.pid}-${seed}.bin`);
     writeFileSync(file, plaintext);

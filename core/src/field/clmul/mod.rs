@@ -184,15 +184,8 @@ fn schoolbook64(a: u64, b: u64) -> u128 {
 /// # Errors
 /// The first mismatch, described.
 pub fn self_check(cases: u32) -> Result<(), String> {
-    let mut state = 0x243f_6a88_85a3_08d3u64;
-    let mut next = move || {
-        // SplitMix64.
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
+    let mut rng = crate::rng::seeded_rng(0x243f_6a88_85a3_08d3);
+    let mut next = move || rand_core::RngCore::next_u64(&mut rng);
     let extremes = [(u64::MAX, u64::MAX), (1 << 63, 1 << 63), (0, u64::MAX), (1, 1)];
     let pairs: Vec<(u64, u64)> = extremes.into_iter().chain((0..cases).map(|_| (next(), next()))).collect();
     for backend in Backend::available() {

@@ -498,15 +498,8 @@ pub fn local_passes(log: &TripleLog, r: u64, coins: &[u64], portable: bool) -> V
 /// The first mismatch, described.
 pub fn self_check(cases: u32) -> Result<(), String> {
     super::embed::self_check()?;
-    let mut state = 0x1319_8a2e_0370_7344u64;
-    let mut next = move || {
-        // SplitMix64.
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    };
+    let mut rng = crate::rng::seeded_rng(0x1319_8a2e_0370_7344);
+    let mut next = move || rand_core::RngCore::next_u64(&mut rng);
     for case in 0..cases {
         let mut sizes = [0usize; 5];
         for s in &mut sizes {

@@ -1,7 +1,9 @@
 /**
- * Wire-protocol constants shared by the relay modules: WebSocket close codes, error codes and the
- * shapes of the JSON control messages. `PROTOCOL.md` is the normative description; keep the two in
- * step.
+ * The relay wire protocol's one source of constants and message shapes: version, party limits,
+ * WebSocket close codes, error codes, leave reasons and the JSON control messages. The relay's
+ * modules import it, and the SDK compiles a copy made at its build (`ts-sdk/scripts/relay-protocol.mjs`),
+ * so the two cannot drift; keep this file free of imports. `PROTOCOL.md` is the normative
+ * description; keep the two in step.
  */
 
 /**

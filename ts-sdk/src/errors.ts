@@ -4,6 +4,7 @@
  * messages. Cancellation is the one exception to "branch on the class": {@link CancelledError} has
  * `name === 'AbortError'`, the convention `fetch` and other web APIs use for aborted operations.
  */
+import type { ErrorCode } from './relay-protocol.js';
 
 /** Options shared by the error constructors. */
 export interface ChorusErrorOptions {
@@ -47,6 +48,13 @@ export type ClientRelayErrorCode =
   | 'connection-lost'
   | 'bad-relay-message'
   | 'unsupported-protocol';
+
+/**
+ * The codes a {@link RelayError} carries: the relay's own (its `ErrorCode`, from the relay's
+ * protocol definitions) and the SDK's {@link ClientRelayErrorCode}s. `http-<status>` codes and codes
+ * of newer relays are plain strings beyond this union.
+ */
+export type RelayErrorCode = ErrorCode | ClientRelayErrorCode;
 
 /** Details carried by a {@link RelayError}. */
 export interface RelayErrorDetails extends ChorusErrorOptions {

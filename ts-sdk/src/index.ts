@@ -27,6 +27,7 @@ export {
   RelayError,
   type ChorusErrorOptions,
   type ClientRelayErrorCode,
+  type RelayErrorCode,
   type RelayErrorDetails,
 } from './errors.js';
 export { Emitter, type EventMap, type Listener, type Unsubscribe } from './events.js';
@@ -90,4 +91,4 @@ export { initWasm, type WasmSource } from './wasm-loader.js';
 export { loadRuntime, type Runtime, type ResolvedRuntime } from './runtime.js';
 export { relayWebSocketUrl } from './urls.js';
 export type { WebSocketConstructor, WebSocketEventMapLike, WebSocketLike } from './websocket.js';
-export { MAX_PARTIES, MIN_PARTIES, PROTOCOL_VERSION } from './wire.js';
+export { MAX_PARTIES, MIN_PARTIES, PROTOCOL_VERSION, type ErrorCode, type LeaveReason } from './wire.js';

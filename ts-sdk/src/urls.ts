@@ -4,9 +4,10 @@
  * HTTP base for `POST /rooms` and the WebSocket endpoint from it.
  */
 import { ConfigError } from './errors.js';
+import { WS_PATH as RELAY_WS_PATH } from './relay-protocol.js';
 
-/** Path of the relay's WebSocket endpoint, relative to the relay base. */
-const WS_PATH = 'ws';
+/** Path of the relay's WebSocket endpoint, relative to the relay base (`ws` of the relay's `/ws`). */
+const WS_PATH = RELAY_WS_PATH.replace(/^\//, '');
 
 const HTTP_FOR: Record<string, string> = {
   'http:': 'http:',

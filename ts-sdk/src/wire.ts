@@ -1,58 +1,33 @@
 /**
- * The relay wire protocol (version 2) as seen by a party: control messages the relay sends as JSON
- * text frames, the `ack` text frames the party sends, and the one-byte slot header of binary data
- * frames. The relay's `PROTOCOL.md` is the
- * normative description; this module validates what arrives so the connection logic can trust it.
+ * The relay wire protocol (version 2) as seen by a party: validation of the JSON control frames the
+ * relay sends, the `ack` text frames the party sends, and the one-byte slot header of binary data
+ * frames. Its constants and message shapes come from the relay's own definitions
+ * (`relay-protocol.ts`, copied from `server/src/protocol.ts` at build), so SDK and relay cannot
+ * drift; the relay's `PROTOCOL.md` is the normative description. This module checks what arrives
+ * so the connection logic can trust it.
  */
+import {
+  MAX_PARTIES,
+  PROTOCOL_VERSION,
+  type AckMessage,
+  type JoinedMessage,
+  type ReadyMessage,
+  type WelcomeMessage as RelayWelcome,
+} from './relay-protocol.js';
+
+export { CloseCode, MAX_PARTIES, MIN_PARTIES, PROTOCOL_VERSION, WS_PATH } from './relay-protocol.js';
+export type { AckMessage, ErrorCode, JoinedMessage, LeaveReason, ReadyMessage } from './relay-protocol.js';
 
 /**
- * Relay wire-protocol version this SDK speaks; named in the join URL (`protocol=2`). Version 2 adds
- * resuming a slot after a dropped connection, with cumulative `ack`s of data frames.
+ * `welcome` as this SDK accepts it: version 2, so the resume fields the relay adds for version-2
+ * clients are present.
  */
-export const PROTOCOL_VERSION = 2;
+export type WelcomeMessage = RelayWelcome & Required<Pick<RelayWelcome, 'resumeGraceMs' | 'ackBytes' | 'resumed' | 'received'>>;
 
-/** Largest number of parties a room may have (slot numbers fit the one-byte header). */
-export const MAX_PARTIES = 16;
-
-/** Smallest number of parties a room may have. */
-export const MIN_PARTIES = 2;
-
-/** Why a party left, as reported by the relay (the last three: it dropped and did not resume). */
-export type LeaveReason = 'closed' | 'timeout' | 'idle' | 'error' | 'grace-expired' | 'buffer-full' | 'resume-failed';
-
-/** `welcome`: the first message after a successful join. */
-export interface WelcomeMessage {
-  type: 'welcome';
-  protocol: number;
-  room: string;
-  slot: number;
-  parties: number;
-  roster: number[];
-  maxPayloadBytes: number;
-  /** How long the relay keeps the slot after the connection drops (0: no resume). */
-  resumeGraceMs: number;
-  /** Acknowledge received data frames at least every this many bytes. */
-  ackBytes: number;
-  /** Whether this join resumed the slot's running session. */
-  resumed: boolean;
-  /** Data frames the relay has received from this slot in its session. */
-  received: number;
-}
-
-/** `joined`: a party (possibly this one) joined the room. */
-export interface JoinedMessage {
-  type: 'joined';
-  slot: number;
-  roster: number[];
-}
-
-/** `ready`: every slot of the room is connected. */
-export interface ReadyMessage {
-  type: 'ready';
-  roster: number[];
-}
-
-/** `left` (room not ready) or `peer-left` (ready room, session broken): a party left. */
+/**
+ * `left` (room not ready) or `peer-left` (ready room, session broken): a party left. `reason` is
+ * one of the relay's `LeaveReason`s, read as a string so reasons of newer relays pass through.
+ */
 export interface DepartureMessage {
   type: 'left' | 'peer-left';
   slot: number;
@@ -69,13 +44,10 @@ export interface AwayMessage {
   reason?: string;
 }
 
-/** `ack`: the relay has received `received` data frames from this party in the session. */
-export interface AckMessage {
-  type: 'ack';
-  received: number;
-}
-
-/** `error`: a refused join or a protocol violation; `fatal` errors are followed by a close. */
+/**
+ * `error`: a refused join or a protocol violation; `fatal` errors are followed by a close. `code`
+ * is one of the relay's `ErrorCode`s, read as a string so codes of newer relays pass through.
+ */
 export interface ErrorMessage {
   type: 'error';
   code: string;

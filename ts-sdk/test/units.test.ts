@@ -13,6 +13,8 @@ import {
   type WebSocketConstructor,
 } from "../src/index.js";
 import { PeerQueues } from "../src/peer-queues.js";
+import * as relay from "@chorus/server";
+import * as wire from "../src/wire.js";
 import { encodeFrame, MalformedMessageError, parseControl } from "../src/wire.js";
 import { rejectionOf, seededBytes } from "./helpers.js";
 
@@ -196,6 +198,16 @@ describe("PeerQueues", () => {
 });
 
 describe("wire", () => {
+  it("takes the relay protocol's constants from the relay's own definitions", () => {
+    // The SDK compiles a copy of the relay's protocol module; the built relay must agree with it.
+    expect(wire.PROTOCOL_VERSION).toBe(relay.PROTOCOL_VERSION);
+    expect([wire.MIN_PARTIES, wire.MAX_PARTIES]).toEqual([relay.MIN_PARTIES, relay.MAX_PARTIES]);
+    expect(wire.WS_PATH).toBe(relay.WS_PATH);
+    expect(wire.CloseCode).toEqual(relay.CloseCode);
+    expectTypeOf<wire.LeaveReason>().toEqualTypeOf<relay.LeaveReason>();
+    expectTypeOf<wire.ErrorCode>().toEqualTypeOf<relay.ErrorCode>();
+  });
+
   it("parses the relay's control messages", () => {
     expect(parseControl('{"type":"ready","roster":[0,1]}')).toEqual({ type: "ready", roster: [0, 1] });
     expect(parseControl('{"type":"peer-left","slot":1,"roster":[0],"reason":"timeout","extra":1}')).toMatchObject({

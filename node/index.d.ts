@@ -18,6 +18,15 @@ export interface NativeOutcome {
   error?: { kind: string; message: string; slot?: number; field?: string; check?: string };
 }
 
+/** What a job check returns: what the job runs (defaults filled in), or `error`. */
+export interface NativeCheck {
+  protocol?: string;
+  variant?: string;
+  security?: string;
+  preprocessing?: string;
+  error?: NativeOutcome['error'];
+}
+
 /**
  * One party's end of one session, with the calls of the WASM module's `Bridge`, except that the
  * job's frames and progress come through one callback, in order: `events(to, frame)` for a frame,
@@ -30,6 +39,8 @@ export declare class Bridge {
   deliver(from: number, frame: Uint8Array): void;
   peerLeft(slot: number): void;
   fail(reason: string): void;
+  checkAes(spec: object, input: object): NativeCheck;
+  checkCircuit(spec: object, input: object): NativeCheck;
   runAes(session: object, spec: object, input: object, progress?: boolean): Promise<NativeOutcome>;
   runCircuit(session: object, spec: object, input: object, progress?: boolean): Promise<NativeOutcome>;
   free(): void;

@@ -1,5 +1,6 @@
 //! Errors crossing into JavaScript, classified once for every binding: each failure has a `kind`
 //! the SDK maps to its typed errors — `config` (bad argument or input; `field` may name it),
+//! `not-available` (a combination not implemented; `field` names the option to change),
 //! `peer-left` (`slot`), `integrity` (`slot`), `protocol` (`check` names the failed check) or
 //! `transport` (the JS side failed or cancelled the bridge; the SDK knows the cause). The WASM and
 //! Node bindings only turn a [`BridgeError`] into their runtime's error object.
@@ -18,6 +19,8 @@ use chorus_core::proto::tinytable::TinyTableError;
 pub enum ErrorKind {
     /// A bad argument or input.
     Config,
+    /// A valid combination of options that is not implemented.
+    NotAvailable,
     /// A peer left the session.
     PeerLeft,
     /// A frame or handshake failed authentication.
@@ -33,6 +36,7 @@ impl ErrorKind {
     pub fn as_str(self) -> &'static str {
         match self {
             ErrorKind::Config => "config",
+            ErrorKind::NotAvailable => "not-available",
             ErrorKind::PeerLeft => "peer-left",
             ErrorKind::Integrity => "integrity",
             ErrorKind::Protocol => "protocol",
@@ -73,7 +77,7 @@ impl BridgeError {
     /// The name of the detail field: `field` for `config`, `check` for `protocol`.
     pub fn detail_name(&self) -> Option<&'static str> {
         match (self.kind, &self.detail) {
-            (ErrorKind::Config, Some(_)) => Some("field"),
+            (ErrorKind::Config | ErrorKind::NotAvailable, Some(_)) => Some("field"),
             (ErrorKind::Protocol, Some(_)) => Some("check"),
             _ => None,
         }
@@ -146,9 +150,14 @@ impl From<JobError> for BridgeError {
             return protocol(slot, &check);
         }
         match e {
-            JobError::InvalidSpec(_) => BridgeError::config("spec", message),
-            JobError::NotAvailable { option, .. } => BridgeError::config(option, message),
-            JobError::InvalidInput { .. } => BridgeError::config("input", message),
+            JobError::InvalidSpec { field, .. } => BridgeError::config(field, message),
+            JobError::NotAvailable { option, .. } => BridgeError {
+                kind: ErrorKind::NotAvailable,
+                message,
+                slot: None,
+                detail: Some(option.into()),
+            },
+            JobError::InvalidInput { field, .. } => BridgeError::config(&field, message),
             JobError::WrongSessionSize { .. } => BridgeError::config("parties", message),
             JobError::SpecMismatch(peer) => protocol(Some(peer), "job spec agreement"),
             JobError::BadPreprocessing { .. } => protocol(Some(2), "dealer material"),
@@ -220,15 +229,20 @@ mod tests {
         assert_eq!((short.kind, short.detail.as_deref()), (ErrorKind::Config, Some("secret")));
         let mismatch = BridgeError::from(JobError::SpecMismatch(2));
         assert_eq!((mismatch.kind, mismatch.slot), (ErrorKind::Protocol, Some(2)));
-        assert_eq!(BridgeError::from(JobError::InvalidSpec("x".into())).kind, ErrorKind::Config);
+        let spec = BridgeError::from(JobError::invalid_spec("blocks", "x"));
+        assert_eq!((spec.kind, spec.detail.as_deref()), (ErrorKind::Config, Some("blocks")));
+        let input =
+            BridgeError::from(JobError::InvalidInput { party: 0, field: "key".into(), reason: "x".into() });
+        assert_eq!((input.kind, input.detail.as_deref()), (ErrorKind::Config, Some("key")));
     }
 
     #[test]
     fn tinytable_job_errors_are_classified() {
         let k32 = BridgeError::from(JobError::not_available("macBits", "authenticates with k = 64 only"));
-        assert_eq!((k32.kind, k32.detail.as_deref()), (ErrorKind::Config, Some("macBits")));
+        assert_eq!((k32.kind, k32.detail.as_deref()), (ErrorKind::NotAvailable, Some("macBits")));
+        assert_eq!(k32.detail_name(), Some("field"));
         let tables = BridgeError::from(JobError::not_available("path", "the S-box-table path"));
-        assert_eq!((tables.kind, tables.detail.as_deref()), (ErrorKind::Config, Some("path")));
+        assert_eq!((tables.kind, tables.detail.as_deref()), (ErrorKind::NotAvailable, Some("path")));
         let cheat = BridgeError::from(JobError::TinyTable(TinyTableError::MacCheckFailed {
             party: 1,
             check: chorus_core::proto::tinytable::MacCheck::TableOpenings,

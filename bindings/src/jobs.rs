@@ -1,9 +1,12 @@
 //! The two jobs behind every binding — joint AES and circuit evaluation, for every protocol
 //! ([`chorus_core::jobs`]). A job is read and validated first, on the caller's thread
-//! ([`AesJob::read`], [`CircuitJob::read`]: spec, inputs, session credentials, and the session size
-//! against the protocol), then run over the session's Noise channels with a fresh OS-seeded
-//! generator ([`AesJob::run`]). A protocol added to the core's job layer needs nothing here beyond
-//! its options in [`crate::spec`].
+//! ([`AesJob::read`], [`CircuitJob::read`]: spec, this member's inputs against its roles, session
+//! credentials, and the session size against the protocol), then run over the session's Noise
+//! channels with a fresh OS-seeded generator ([`AesJob::run`]). This is the only validation of a
+//! job's options: the SDK passes its users' options through and calls [`AesJob::check`] /
+//! [`CircuitJob::check`] before a job starts, which also tell it the defaults chosen
+//! ([`JobLabels`]). A protocol added to the core's job layer needs nothing here beyond its options
+//! in [`crate::spec`].
 //!
 //! One handshake per session: the first job opens the channels over the binding's
 //! [`BridgeNetwork`] under its credentials; the binding keeps them ([`Channels`]) and every later
@@ -34,6 +37,49 @@ pub struct Finished<O> {
     /// Bytes and messages of the job's encrypted frames, with the handshakes if it opened the
     /// session's channels.
     pub transport: NetStats,
+}
+
+/// What a checked job runs, in the SDK's names, with the defaults filled in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JobLabels {
+    /// `maestro`, `tinytable`, `minimac` or `coral`.
+    pub protocol: &'static str,
+    /// AES only: MAESTRO's S-box variant, TinyTable's path, MiniMac's code or Coral's packing.
+    pub variant: Option<&'static str>,
+    /// `semi-honest` or `malicious`.
+    pub security: &'static str,
+    /// A two-party protocol's preprocessing: `ot` or `dealer`.
+    pub preprocessing: Option<&'static str>,
+}
+
+/// Coral's one packing: the RMFE of GF(2)^14 into GF(2^42).
+const CORAL_PACKING: &str = "rmfe-14-42";
+
+impl JobLabels {
+    fn aes(spec: &AesSpec) -> Self {
+        let protocol = &spec.protocol;
+        let variant = match *protocol {
+            AesProtocol::Maestro { variant, .. } => variant.name(),
+            AesProtocol::TinyTable { path, .. } => path.name(),
+            AesProtocol::MiniMac { code, .. } => code.name(),
+            AesProtocol::Coral { .. } => CORAL_PACKING,
+        };
+        JobLabels {
+            protocol: protocol.name(),
+            variant: Some(variant),
+            security: protocol.security().name(),
+            preprocessing: aes_preprocessing(protocol).map(jobs::Preprocessing::name),
+        }
+    }
+
+    fn circuit(spec: &CircuitSpec) -> Self {
+        JobLabels {
+            protocol: spec.protocol.name(),
+            variant: None,
+            security: spec.protocol.security().name(),
+            preprocessing: Some(spec.protocol.preprocessing().name()),
+        }
+    }
 }
 
 /// A joint-AES job, read and validated, ready to run.
@@ -120,15 +166,14 @@ fn job_rng() -> Result<impl rand_core::RngCore + rand_core::CryptoRng, BridgeErr
 }
 
 impl AesJob {
-    /// Reads the session credentials, spec and this member's input ([`spec::secure_config`],
-    /// [`spec::aes_spec`], [`spec::aes_input`]) and checks the spec and the session size.
-    pub fn read(
+    /// Reads the spec and member `party`'s input ([`spec::aes_spec`], [`spec::aes_input`]) and
+    /// checks the spec, the input against the party's roles and the session size.
+    fn parse(
+        party: usize,
         parties: usize,
-        session: &impl Fields,
         spec: &impl Fields,
         input: &impl Fields,
-    ) -> Result<Self, BridgeError> {
-        let config = spec::secure_config(session)?;
+    ) -> Result<(AesSpec, AesInput), BridgeError> {
         let spec = spec::aes_spec(spec)?;
         let input = spec::aes_input(input)?;
         spec.validate()?;
@@ -138,6 +183,31 @@ impl AesJob {
             spec.protocol.members(),
             aes_preprocessing(&spec.protocol),
         )?;
+        spec.check_input(party, &input)?;
+        Ok((spec, input))
+    }
+
+    /// Checks a job as [`AesJob::read`] does, without session credentials, and says what it runs.
+    pub fn check(
+        party: usize,
+        parties: usize,
+        spec: &impl Fields,
+        input: &impl Fields,
+    ) -> Result<JobLabels, BridgeError> {
+        Self::parse(party, parties, spec, input).map(|(spec, _)| JobLabels::aes(&spec))
+    }
+
+    /// Reads the session credentials ([`spec::secure_config`]), then the job as
+    /// [`AesJob::check`].
+    pub fn read(
+        party: usize,
+        parties: usize,
+        session: &impl Fields,
+        spec: &impl Fields,
+        input: &impl Fields,
+    ) -> Result<Self, BridgeError> {
+        let config = spec::secure_config(session)?;
+        let (spec, input) = Self::parse(party, parties, spec, input)?;
         Ok(AesJob { config, spec, input })
     }
 
@@ -159,20 +229,45 @@ impl AesJob {
 }
 
 impl CircuitJob {
-    /// Reads the session credentials, spec and this member's input ([`spec::circuit_spec`],
-    /// [`spec::circuit_input`]) and checks the spec and the session size.
+    /// Reads the spec and member `party`'s input ([`spec::circuit_spec`], [`spec::circuit_input`])
+    /// and checks the spec, the input against the circuit and the owners, and the session size.
+    fn parse(
+        party: usize,
+        parties: usize,
+        spec: &impl Fields,
+        input: &impl Fields,
+    ) -> Result<(CircuitSpec, CircuitInput), BridgeError> {
+        let spec = spec::circuit_spec(spec)?;
+        spec.validate()?;
+        let preprocessing = spec.protocol.preprocessing();
+        check_members(parties, spec.protocol.name(), preprocessing.members(), Some(preprocessing))?;
+        let input = spec::circuit_input(input, &spec, party)?;
+        spec.check_input(party, &input)?;
+        Ok((spec, input))
+    }
+
+    /// Checks a job as [`CircuitJob::read`] does, without session credentials, and says what it
+    /// runs.
+    pub fn check(
+        party: usize,
+        parties: usize,
+        spec: &impl Fields,
+        input: &impl Fields,
+    ) -> Result<JobLabels, BridgeError> {
+        Self::parse(party, parties, spec, input).map(|(spec, _)| JobLabels::circuit(&spec))
+    }
+
+    /// Reads the session credentials ([`spec::secure_config`]), then the job as
+    /// [`CircuitJob::check`].
     pub fn read(
+        party: usize,
         parties: usize,
         session: &impl Fields,
         spec: &impl Fields,
         input: &impl Fields,
     ) -> Result<Self, BridgeError> {
         let config = spec::secure_config(session)?;
-        let spec = spec::circuit_spec(spec)?;
-        let input = spec::circuit_input(input)?;
-        spec.validate()?;
-        let preprocessing = spec.protocol.preprocessing();
-        check_members(parties, spec.protocol.name(), preprocessing.members(), Some(preprocessing))?;
+        let (spec, input) = Self::parse(party, parties, spec, input)?;
         Ok(CircuitJob { config, spec, input })
     }
 

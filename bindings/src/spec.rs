@@ -28,6 +28,8 @@ pub enum Value {
     Bytes(Vec<u8>),
     /// An array.
     List(Vec<Value>),
+    /// `null` or `undefined` (as an array element; absent fields are `None`).
+    Absent,
     /// Anything else (boolean, plain object, function, other typed array).
     Other,
 }
@@ -58,18 +60,18 @@ fn index(value: &Value, name: &str) -> Result<usize, BridgeError> {
     }
 }
 
-fn required_index(object: &impl Fields, name: &str) -> Result<usize, BridgeError> {
-    let value =
-        object.field(name)?.ok_or_else(|| BridgeError::config(name, format!("{name} is required")))?;
-    index(&value, name)
-}
-
-fn index_list(object: &impl Fields, name: &str) -> Result<Vec<usize>, BridgeError> {
+/// A list of party indices, or `default` when absent.
+fn index_list(object: &impl Fields, name: &str, default: Vec<usize>) -> Result<Vec<usize>, BridgeError> {
     match object.field(name)? {
-        None => Err(BridgeError::config(name, format!("{name} is required"))),
+        None => Ok(default),
         Some(Value::List(values)) => values.iter().map(|v| index(v, name)).collect(),
         Some(_) => Err(BridgeError::config(name, format!("{name} must be an array of party indices"))),
     }
+}
+
+/// An index, or `default` when absent.
+fn index_or(object: &impl Fields, name: &str, default: usize) -> Result<usize, BridgeError> {
+    object.field(name)?.map_or(Ok(default), |v| index(&v, name))
 }
 
 fn key32(bytes: Vec<u8>, name: &str) -> Result<[u8; KEY_LEN], BridgeError> {
@@ -131,12 +133,20 @@ fn security(spec: &impl Fields, default: Security) -> Result<Security, BridgeErr
     }
 }
 
-/// `macBits?: 64 | 32` (default 64): the MAC width of malicious TinyTable.
-fn mac_bits(spec: &impl Fields) -> Result<MacBits, BridgeError> {
-    match number(spec, "macBits")? {
-        None | Some(64.0) => Ok(MacBits::K64),
-        Some(32.0) => Ok(MacBits::K32),
-        Some(_) => Err(BridgeError::config("macBits", "macBits must be 64 or 32")),
+/// `macBits?: 64 | 32` (default 64): the MAC width of malicious TinyTable, so only with
+/// `security` malicious.
+fn mac_bits(spec: &impl Fields, security: Security) -> Result<MacBits, BridgeError> {
+    let bits = match number(spec, "macBits")? {
+        None => return Ok(MacBits::K64),
+        Some(64.0) => MacBits::K64,
+        Some(32.0) => MacBits::K32,
+        Some(_) => return Err(BridgeError::config("macBits", "macBits must be 64 or 32")),
+    };
+    match security {
+        Security::Malicious => Ok(bits),
+        Security::SemiHonest => {
+            Err(BridgeError::config("macBits", "macBits sets the MAC width of security 'malicious'"))
+        }
     }
 }
 
@@ -236,11 +246,12 @@ pub fn aes_spec(spec: &impl Fields) -> Result<AesSpec, BridgeError> {
         }
         "tinytable" => {
             reject_foreign(spec, "tinytable", &["variant", "code"])?;
+            let security = security(spec, Security::SemiHonest)?;
             AesProtocol::TinyTable {
                 path: path(spec)?,
                 preprocessing: preprocessing(spec)?,
-                security: security(spec, Security::SemiHonest)?,
-                mac_bits: mac_bits(spec)?,
+                security,
+                mac_bits: mac_bits(spec, security)?,
             }
         }
         "minimac" => {
@@ -272,14 +283,23 @@ pub fn aes_spec(spec: &impl Fields) -> Result<AesSpec, BridgeError> {
             BridgeError::config("direction", format!("unknown direction {name:?}: 'encrypt' or 'decrypt'"))
         })?,
     };
+    // Roles default to the protocol's computing parties: MAESTRO's key shared by parties 0 and 1,
+    // the plaintext from party 2; a two-party protocol's key at party 0, the plaintext from party
+    // 1; the ciphertext to every computing party.
+    let computing = protocol.computing_parties();
+    let key_holders = if computing == 3 { vec![0, 1] } else { vec![0] };
+    let blocks = index_or(spec, "blocks", 1)?;
+    if blocks == 0 {
+        return Err(BridgeError::config("blocks", "blocks must be a positive integer"));
+    }
     Ok(AesSpec {
         protocol,
         direction,
         key_size,
-        blocks: required_index(spec, "blocks")?,
-        key_holders: index_list(spec, "keyHolders")?,
-        plaintext_owner: required_index(spec, "plaintextOwner")?,
-        reveal_to: index_list(spec, "revealTo")?,
+        blocks,
+        key_holders: index_list(spec, "keyHolders", key_holders)?,
+        plaintext_owner: index_or(spec, "plaintextOwner", computing - 1)?,
+        reveal_to: index_list(spec, "reveal", (0..computing).collect())?,
     })
 }
 
@@ -302,10 +322,11 @@ pub fn circuit_spec(spec: &impl Fields) -> Result<CircuitSpec, BridgeError> {
     let protocol = match protocol_name(spec, "tinytable")?.as_str() {
         "tinytable" => {
             reject_foreign(spec, "tinytable", &["code"])?;
+            let security = security(spec, Security::SemiHonest)?;
             CircuitProtocol::TinyTable {
                 preprocessing: preprocessing(spec)?,
-                security: security(spec, Security::SemiHonest)?,
-                mac_bits: mac_bits(spec)?,
+                security,
+                mac_bits: mac_bits(spec, security)?,
             }
         }
         "minimac" => {
@@ -327,42 +348,84 @@ pub fn circuit_spec(spec: &impl Fields) -> Result<CircuitSpec, BridgeError> {
     };
     let text =
         string(spec, "circuit")?.ok_or_else(|| BridgeError::config("circuit", "circuit is required"))?;
-    let reveal = index_list(spec, "reveal")?
-        .into_iter()
-        .map(|p| match p {
-            0 | 1 => Ok(Reveal::To(p)),
-            2 => Ok(Reveal::Both),
-            _ => Err(BridgeError::config("reveal", format!("reveal entries are 0, 1 or 2 (both), got {p}"))),
-        })
-        .collect::<Result<_, _>>()?;
-    Ok(CircuitSpec {
-        protocol,
-        circuit: circuit(&text)?,
-        io: IoSpec { input_owners: index_list(spec, "inputOwners")?, reveal },
-        instances: 1,
-    })
+    let circuit = circuit(&text)?;
+    let outputs = circuit.output_widths().len();
+    let reveal = match spec.field("reveal")? {
+        None => vec![Reveal::Both; outputs],
+        Some(Value::List(entries)) => entries
+            .iter()
+            .enumerate()
+            .map(|(i, entry)| match entry {
+                Value::Str(s) if s == "both" => Ok(Reveal::Both),
+                Value::Num(n) if *n == 0.0 || *n == 1.0 => Ok(Reveal::To(*n as usize)),
+                _ => Err(BridgeError::config("reveal", format!("reveal[{i}] must be 'both', 0 or 1"))),
+            })
+            .collect::<Result<_, _>>()?,
+        Some(_) => return Err(BridgeError::config("reveal", "reveal must be an array of 'both', 0 or 1")),
+    };
+    // A circuit of two input values has a natural owner for each; others must be told.
+    let inputs = circuit.input_widths().len();
+    let input_owners = match spec.field("inputOwners")? {
+        None if inputs == 2 => vec![0, 1],
+        None => {
+            return Err(BridgeError::config(
+                "inputOwners",
+                format!("the circuit has {inputs} input values: say which party (0 or 1) owns each"),
+            ))
+        }
+        Some(_) => index_list(spec, "inputOwners", Vec::new())?,
+    };
+    Ok(CircuitSpec { protocol, circuit, io: IoSpec { input_owners, reveal }, instances: 1 })
 }
 
-/// `{ values: Uint8Array[] }`: this party's input values in circuit order, one byte (0 or 1) per
-/// bit in wire order; one instance.
-pub fn circuit_input(input: &impl Fields) -> Result<CircuitInput, BridgeError> {
-    let Some(values) = input.field("values")? else { return Ok(CircuitInput::default()) };
-    let Value::List(values) = values else {
-        return Err(BridgeError::config("inputs", "values must be an array of Uint8Array"));
+/// `{ values?: (Uint8Array | undefined)[] }`: this member's input values, indexed by the circuit's
+/// input values (one byte, 0 or 1, per bit in wire order), given exactly for the values `spec`
+/// says member `me` owns; one instance. Errors name `inputs[v]`.
+pub fn circuit_input(
+    input: &impl Fields,
+    spec: &CircuitSpec,
+    me: usize,
+) -> Result<CircuitInput, BridgeError> {
+    let given = match input.field("values")? {
+        None => Vec::new(),
+        Some(Value::List(values)) => values,
+        Some(_) => return Err(BridgeError::config("inputs", "values must be an array of Uint8Array")),
     };
-    let values = values
-        .into_iter()
-        .map(|v| {
-            let Value::Bytes(bits) = v else {
-                return Err(BridgeError::config("inputs", "values must hold Uint8Arrays of bits"));
-            };
-            if bits.iter().any(|&b| b > 1) {
-                return Err(BridgeError::config("inputs", "bits must be 0 or 1"));
+    let owners = &spec.io.input_owners;
+    if given.len() > owners.len() {
+        return Err(BridgeError::config(
+            "inputs",
+            format!("{} input values given, the circuit has {}", given.len(), owners.len()),
+        ));
+    }
+    let mut mine = Vec::new();
+    for (v, &owner) in owners.iter().enumerate() {
+        let field = format!("inputs[{v}]");
+        match (given.get(v).unwrap_or(&Value::Absent), owner == me) {
+            (Value::Absent, false) => {}
+            (Value::Absent, true) => {
+                return Err(BridgeError::config(
+                    &field,
+                    format!("party {me} owns input value {v} and must pass it"),
+                ))
             }
-            Ok(bits.into_iter().map(|b| b == 1).collect())
-        })
-        .collect::<Result<Vec<Vec<bool>>, _>>()?;
-    Ok(CircuitInput { values: vec![values] })
+            (_, false) if spec.protocol.preprocessing().is_dealer(me) => {
+                return Err(BridgeError::config(&field, "the trusted dealer has no inputs"))
+            }
+            (_, false) => {
+                return Err(BridgeError::config(&field, format!("input value {v} belongs to party {owner}")))
+            }
+            (Value::Bytes(bits), true) if bits.iter().all(|&b| b <= 1) => {
+                mine.push(bits.iter().map(|&b| b == 1).collect());
+            }
+            (_, true) => {
+                return Err(BridgeError::config(&field, "an input value is a Uint8Array of bits (0 or 1)"))
+            }
+        }
+    }
+    Ok(CircuitInput {
+        values: if spec.protocol.preprocessing().is_dealer(me) { Vec::new() } else { vec![mine] },
+    })
 }
 
 #[cfg(test)]
@@ -392,7 +455,7 @@ mod tests {
             ("blocks", Value::Num(4.0)),
             ("keyHolders", indices(&[0, 1].map(f64::from))),
             ("plaintextOwner", Value::Num(0.0)),
-            ("revealTo", indices(&[1.0])),
+            ("reveal", indices(&[1.0])),
         ]
     }
 
@@ -429,7 +492,8 @@ mod tests {
         assert_eq!(with(("keyBits", Value::Str("128".into()))), "keyBits");
         assert_eq!(with(("variant", Value::Str("lut9".into()))), "variant");
         assert_eq!(with(("blocks", Value::Num(-1.0))), "blocks");
-        assert_eq!(with(("revealTo", Value::Num(1.0))), "revealTo");
+        assert_eq!(with(("reveal", Value::Num(1.0))), "reveal");
+        assert_eq!(with(("blocks", Value::Num(0.0))), "blocks");
         let mut minimac = aes_base();
         minimac.extend([("protocol", Value::Str("minimac".into())), ("macBits", Value::Num(32.0))]);
         let e = aes_spec(&map(&minimac)).unwrap_err();
@@ -440,8 +504,21 @@ mod tests {
             ("security", Value::Str("semi-honest".into())),
         ]);
         assert_eq!(field_of(aes_spec(&map(&semi)).unwrap_err()), "security");
-        let missing = map(&aes_base()[1..]);
-        assert_eq!(aes_spec(&missing).unwrap_err().message, "blocks is required");
+        let mut semi_k32 = aes_base();
+        semi_k32.extend([("protocol", Value::Str("tinytable".into())), ("macBits", Value::Num(32.0))]);
+        assert_eq!(field_of(aes_spec(&map(&semi_k32)).unwrap_err()), "macBits");
+    }
+
+    #[test]
+    fn aes_roles_default_to_the_protocols_computing_parties() {
+        let maestro = aes_spec(&map(&[])).unwrap();
+        assert_eq!(maestro.blocks, 1);
+        assert_eq!(
+            (maestro.key_holders, maestro.plaintext_owner, maestro.reveal_to),
+            (vec![0, 1], 2, vec![0, 1, 2])
+        );
+        let two = aes_spec(&map(&[("protocol", Value::Str("tinytable".into()))])).unwrap();
+        assert_eq!((two.key_holders, two.plaintext_owner, two.reveal_to), (vec![0], 1, vec![0, 1]));
     }
 
     #[test]
@@ -466,17 +543,23 @@ mod tests {
     }
 
     #[test]
-    fn circuit_inputs_are_bits() {
-        let ok = map(&[("values", Value::List(vec![Value::Bytes(vec![1, 0, 1])]))]);
-        assert_eq!(circuit_input(&ok).unwrap().values, vec![vec![vec![true, false, true]]]);
-        let two = map(&[("values", Value::List(vec![Value::Bytes(vec![2])]))]);
-        assert_eq!(circuit_input(&two).unwrap_err().message, "bits must be 0 or 1");
-        assert!(circuit_input(&map(&[])).unwrap().values.is_empty());
-        let spec = map(&[
-            ("circuit", Value::Str("not bristol".into())),
-            ("inputOwners", indices(&[0.0])),
-            ("reveal", indices(&[2.0])),
-        ]);
-        assert_eq!(field_of(circuit_spec(&spec).unwrap_err()), "circuit");
+    fn circuit_inputs_are_bits_of_the_values_a_party_owns() {
+        // One AND gate of two 1-bit inputs; the defaults give value 0 to party 0, 1 to party 1.
+        let and = ("circuit", Value::Str("1 3\n2 1 1\n1 1\n\n2 1 0 1 2 AND\n".into()));
+        let spec = circuit_spec(&map(std::slice::from_ref(&and))).unwrap();
+        assert_eq!((spec.io.input_owners.clone(), spec.io.reveal.clone()), (vec![0, 1], vec![Reveal::Both]));
+        let values = |v: Vec<Value>| map(&[("values", Value::List(v))]);
+        let mine = values(vec![Value::Bytes(vec![1])]);
+        assert_eq!(circuit_input(&mine, &spec, 0).unwrap().values, vec![vec![vec![true]]]);
+        let theirs = values(vec![Value::Bytes(vec![1]), Value::Bytes(vec![0])]);
+        assert_eq!(circuit_input(&theirs, &spec, 0).unwrap_err().detail.as_deref(), Some("inputs[1]"));
+        assert_eq!(circuit_input(&map(&[]), &spec, 1).unwrap_err().detail.as_deref(), Some("inputs[1]"));
+        let two = values(vec![Value::Bytes(vec![2])]);
+        assert_eq!(field_of(circuit_input(&two, &spec, 0).unwrap_err()), "inputs[0]");
+        let reveal = |r: Value| field_of(circuit_spec(&map(&[and.clone(), ("reveal", r)])).unwrap_err());
+        assert_eq!(reveal(Value::List(vec![Value::Num(2.0)])), "reveal");
+        assert_eq!(reveal(Value::Str("both".into())), "reveal");
+        let parse = map(&[("circuit", Value::Str("not bristol".into()))]);
+        assert_eq!(field_of(circuit_spec(&parse).unwrap_err()), "circuit");
     }
 }

@@ -119,6 +119,22 @@ impl Bridge {
         self.inbox.fail(NetError::Transport(reason));
     }
 
+    /// Checks a joint-AES job for this member as `runAes` would before it starts, without running
+    /// it: the labels of what it runs (`{ protocol, variant, security, preprocessing? }`) or
+    /// `{ error }`. The SDK's only validation of job options.
+    #[napi(js_name = "checkAes")]
+    pub fn check_aes(&self, env: &Env, spec: Object, input: Object) -> values::JobCheck {
+        let fields = |o| ObjectFields { env, object: o };
+        values::check(AesJob::check(self.party, self.parties, &fields(spec), &fields(input)))
+    }
+
+    /// Checks a circuit job for this member as `runCircuit` would, like `checkAes`.
+    #[napi(js_name = "checkCircuit")]
+    pub fn check_circuit(&self, env: &Env, spec: Object, input: Object) -> values::JobCheck {
+        let fields = |o| ObjectFields { env, object: o };
+        values::check(CircuitJob::check(self.party, self.parties, &fields(spec), &fields(input)))
+    }
+
     /// Runs the joint-AES job of any protocol as this member: the arguments and result are those of
     /// the WASM module's `runAes`, except that progress goes to `events` when `progress` is true
     /// and a failure resolves with `{ error }`.
@@ -133,7 +149,10 @@ impl Bridge {
     ) -> Result<Object<'env>> {
         let job = self.jobs.claim().and_then(|claim| {
             let fields = |o| ObjectFields { env, object: o };
-            Ok((claim, AesJob::read(self.parties, &fields(session), &fields(spec), &fields(input))?))
+            Ok((
+                claim,
+                AesJob::read(self.party, self.parties, &fields(session), &fields(spec), &fields(input))?,
+            ))
         });
         let report = self.reporter(progress.unwrap_or(false));
         let network = self.network();
@@ -160,7 +179,10 @@ impl Bridge {
     ) -> Result<Object<'env>> {
         let job = self.jobs.claim().and_then(|claim| {
             let fields = |o| ObjectFields { env, object: o };
-            Ok((claim, CircuitJob::read(self.parties, &fields(session), &fields(spec), &fields(input))?))
+            Ok((
+                claim,
+                CircuitJob::read(self.party, self.parties, &fields(session), &fields(spec), &fields(input))?,
+            ))
         });
         let report = self.reporter(progress.unwrap_or(false));
         let network = self.network();

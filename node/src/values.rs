@@ -2,7 +2,7 @@
 //! objects as [`Fields`] for the argument readers, and job outcomes (results or classified
 //! failures) as plain objects.
 
-use chorus_bindings::jobs::{output_bits, Finished};
+use chorus_bindings::jobs::{output_bits, Finished, JobLabels};
 use chorus_bindings::{BridgeError, Fields, Value};
 use chorus_core::jobs::{AesOutput, CircuitOutput};
 use chorus_core::net::NetStats;
@@ -35,11 +35,12 @@ fn value(env: &Env, v: Unknown<'_>) -> napi::Result<Value> {
             for i in 0..array.len() {
                 items.push(match array.get::<Unknown>(i)? {
                     Some(item) => value(env, item)?,
-                    None => Value::Other,
+                    None => Value::Absent,
                 });
             }
             Value::List(items)
         }
+        ValueType::Null | ValueType::Undefined => Value::Absent,
         _ => Value::Other,
     })
 }
@@ -141,23 +142,56 @@ pub fn outcome(result: Result<Outcome, BridgeError>) -> JobOutcome {
                 error: None,
             }
         }
-        Err(e) => {
-            let detail = |name| if e.detail_name() == Some(name) { e.detail.clone() } else { None };
-            JobOutcome {
-                ciphertext: None,
-                outputs: None,
-                stats: None,
-                online_stats: None,
-                preprocessing_stats: None,
-                transport_stats: None,
-                error: Some(JobFailure {
-                    kind: e.kind.as_str().to_string(),
-                    field: detail("field"),
-                    check: detail("check"),
-                    slot: e.slot.map(|s| s as u32),
-                    message: e.message,
-                }),
-            }
-        }
+        Err(e) => JobOutcome {
+            ciphertext: None,
+            outputs: None,
+            stats: None,
+            online_stats: None,
+            preprocessing_stats: None,
+            transport_stats: None,
+            error: Some(failure(e)),
+        },
+    }
+}
+
+/// A classified failure as its JS object.
+fn failure(e: BridgeError) -> JobFailure {
+    let detail = |name| if e.detail_name() == Some(name) { e.detail.clone() } else { None };
+    JobFailure {
+        kind: e.kind.as_str().to_string(),
+        field: detail("field"),
+        check: detail("check"),
+        slot: e.slot.map(|s| s as u32),
+        message: e.message,
+    }
+}
+
+/// What `checkAes` / `checkCircuit` return: the job's labels ([`JobLabels`]), or `error`.
+#[napi(object)]
+pub struct JobCheck {
+    pub protocol: Option<String>,
+    pub variant: Option<String>,
+    pub security: Option<String>,
+    pub preprocessing: Option<String>,
+    pub error: Option<JobFailure>,
+}
+
+/// The object a job check returns.
+pub fn check(result: Result<JobLabels, BridgeError>) -> JobCheck {
+    match result {
+        Ok(l) => JobCheck {
+            protocol: Some(l.protocol.into()),
+            variant: l.variant.map(Into::into),
+            security: Some(l.security.into()),
+            preprocessing: l.preprocessing.map(Into::into),
+            error: None,
+        },
+        Err(e) => JobCheck {
+            protocol: None,
+            variant: None,
+            security: None,
+            preprocessing: None,
+            error: Some(failure(e)),
+        },
     }
 }

@@ -16,7 +16,7 @@ import {
   RelayError,
   type Session,
 } from "@chorus/sdk";
-import { FIPS_PLAINTEXT, freshSecret, settle, startRelayProcess, within, type RelayProcess } from "./relay-process.js";
+import { FIPS_CIPHERTEXT, FIPS_KEY, FIPS_PLAINTEXT, freshSecret, settle, startRelayProcess, within, type RelayProcess } from "./relay-process.js";
 import { startTamperProxy } from "./tamper-proxy.js";
 import { closeAll, connectThree, runAes } from "./three-parties.js";
 
@@ -188,6 +188,18 @@ describe("failures reach every party as typed errors", () => {
       });
       await expect(sessions[1]!.aes({ key: "00".repeat(16), reveal: [5] })).rejects.toMatchObject({ field: "reveal" });
       await expect(sessions[1]!.aes({ key: "00".repeat(16), blocks: 0 })).rejects.toMatchObject({ field: "blocks" });
+      await expect(sessions[1]!.aes({ variant: "lut256", key: "00".repeat(16) })).rejects.toMatchObject({
+        name: "NotAvailableError",
+        field: "variant",
+      });
+      // The core checked each of these before the job started: nothing was sent, and the sessions
+      // still run a job.
+      const results = await Promise.all([
+        sessions[0]!.aes({ keyHolders: [0], key: FIPS_KEY }),
+        sessions[1]!.aes({ keyHolders: [0] }),
+        sessions[2]!.aes({ keyHolders: [0], plaintext: FIPS_PLAINTEXT }),
+      ]);
+      for (const r of results) expect(r.ciphertextHex).toBe(FIPS_CIPHERTEXT);
     } finally {
       await closeAll(sessions);
     }

@@ -34,6 +34,13 @@ export interface JobBridge {
   deliver(from: number, frame: Uint8Array): void;
   peerLeft(slot: number): void;
   fail(reason: string): void;
+  /**
+   * Checks a job for this party as `runAes` would before it starts (the only validation of job
+   * options): returns what it runs, or throws the core's `config` / `not-available` error.
+   */
+  checkAes(spec: object, input: object): unknown;
+  /** Checks a circuit job like {@link JobBridge.checkAes}. */
+  checkCircuit(spec: object, input: object): unknown;
   runAes(session: object, spec: object, input: object, onProgress?: ((stats: CoreStats) => void) | null): Promise<unknown>;
   runCircuit(session: object, spec: object, input: object, onProgress?: ((stats: CoreStats) => void) | null): Promise<unknown>;
   free(): void;
@@ -57,7 +64,11 @@ interface NativeOutcome {
   error?: { kind: string; message: string; slot?: number; field?: string; check?: string };
 }
 
-type NativeBridge = Omit<JobBridge, 'runAes' | 'runCircuit'> & {
+type NativeCheck = { error?: NativeOutcome['error'] } & Record<string, unknown>;
+
+type NativeBridge = Omit<JobBridge, 'runAes' | 'runCircuit' | 'checkAes' | 'checkCircuit'> & {
+  checkAes(spec: object, input: object): NativeCheck;
+  checkCircuit(spec: object, input: object): NativeCheck;
   runAes(session: object, spec: object, input: object, progress: boolean): Promise<NativeOutcome>;
   runCircuit(session: object, spec: object, input: object, progress: boolean): Promise<NativeOutcome>;
 };
@@ -75,12 +86,21 @@ function isNode(): boolean {
   return typeof process?.versions?.node === 'string';
 }
 
+/** A native failure as the WASM module throws it: an `Error` with the same fields. */
+function thrown(error: NonNullable<NativeOutcome['error']>): Error {
+  const { message, ...fields } = error;
+  return Object.assign(new Error(message), Object.fromEntries(Object.entries(fields).filter(([, v]) => v != null)));
+}
+
+/** A native check as the WASM module reports it: the labels present, or the thrown error. */
+function labels(check: NativeCheck): unknown {
+  if (check.error != null) throw thrown(check.error);
+  return Object.fromEntries(Object.entries(check).filter(([, v]) => v != null));
+}
+
 /** The outcome of a native job as the WASM module reports it: a result, or a thrown `Error` with the same fields. */
 function settle(outcome: NativeOutcome): unknown {
-  if (outcome.error !== undefined) {
-    const { message, ...fields } = outcome.error;
-    throw Object.assign(new Error(message), Object.fromEntries(Object.entries(fields).filter(([, v]) => v != null)));
-  }
+  if (outcome.error != null) throw thrown(outcome.error);
   if (outcome.outputs !== undefined) outcome.outputs = outcome.outputs.map((v) => v ?? undefined) as Array<Uint8Array | null>;
   return outcome;
 }
@@ -107,6 +127,8 @@ function nativeRuntime(module: NativeModule): CoreRuntime {
         deliver: (from, frame) => native.deliver(from, frame),
         peerLeft: (slot) => native.peerLeft(slot),
         fail: (reason) => native.fail(reason),
+        checkAes: (spec, input) => labels(native.checkAes(spec, input)),
+        checkCircuit: (spec, input) => labels(native.checkCircuit(spec, input)),
         runAes: async (session, spec, input, onProgress) => {
           progress = onProgress;
           return settle(await native.runAes(session, spec, input, typeof onProgress === 'function'));

@@ -19,12 +19,12 @@
  * everyone). The marker is not authenticated; forging or dropping it only makes a close earlier or
  * later, which the relay can cause anyway.
  */
-import { abortError, ChorusError, CircuitError, ConfigError, IntegrityError, PeerLeftError, ProtocolAbortError } from './errors.js';
+import { abortError, ChorusError, ConfigError, IntegrityError, PeerLeftError, ProtocolAbortError } from './errors.js';
 import { toBytes, toHex, utf8 } from './bytes.js';
 import { Emitter, type Listener, type Unsubscribe } from './events.js';
 import { RelayConnection } from './relay-connection.js';
 import { outputValue, parseLoaded } from './circuits.js';
-import { aesJob, evaluateJob, type BridgeJob } from './job-options.js';
+import { aesJob, checkError, evaluateJob, type BridgeJob } from './job-options.js';
 import type {
   AesOptions,
   AesResult,
@@ -213,8 +213,7 @@ export class Session {
    * (`preprocessing: 'dealer'`, required for now).
    */
   async aes(options: AesOptions = {}): Promise<AesResult> {
-    this.checkIdle('aes');
-    const job = aesJob(options, this.slot, this.parties);
+    const job = aesJob(this.checkIdle('aes'), options);
     const { output, timeMs } = await this.runJob<{
       ciphertext?: Uint8Array;
       stats: ProtocolStats;
@@ -222,12 +221,13 @@ export class Session {
       preprocessingStats: ProtocolStats;
       transportStats: ProtocolStats;
     }>(job, options.signal, 'the AES job');
+    const { protocol, variant, security, preprocessing } = job.labels;
     const result: AesResult = {
-      protocol: job.protocol,
+      protocol,
       runtime: this.runtime,
-      variant: job.variant,
-      security: job.security,
-      ...(job.preprocessing === undefined ? {} : { preprocessing: job.preprocessing }),
+      variant: variant as AesResult['variant'],
+      security,
+      ...(preprocessing === undefined ? {} : { preprocessing }),
       stats: { ...output.stats, timeMs },
       roundsStats: output.onlineStats,
       onlineStats: output.onlineStats,
@@ -258,9 +258,9 @@ export class Session {
   async evaluate(circuit: string | ParsedCircuit, options: EvaluateOptions = {}): Promise<EvaluateResult> {
     // Circuits are parsed by the WASM module whatever runs the job.
     if (this.core.name !== 'wasm') await initWasm(this.wasmSource);
-    this.checkIdle('evaluate');
+    const bridge = this.checkIdle('evaluate');
     const parsed = typeof circuit === 'object' && circuit !== null ? parseLoaded(circuit.text) : parseLoaded(circuit);
-    const job = evaluateJob(parsed, options, this.slot, this.parties);
+    const job = evaluateJob(bridge, parsed, options);
     const { output, timeMs } = await this.runJob<{
       outputs: Array<Uint8Array | undefined>;
       stats: ProtocolStats;
@@ -274,9 +274,9 @@ export class Session {
     });
     return {
       outputs,
-      protocol: job.protocol,
+      protocol: job.labels.protocol,
       runtime: this.runtime,
-      preprocessing: job.preprocessing,
+      preprocessing: job.labels.preprocessing,
       stats: { ...output.stats, timeMs },
       onlineStats: output.onlineStats,
       preprocessingStats: output.preprocessingStats,
@@ -284,9 +284,12 @@ export class Session {
     };
   }
 
-  private checkIdle(what: string): void {
+  /** The bridge for a new job: the session has not failed and runs no job. */
+  private checkIdle(what: string): JobBridge {
     if (this.failure !== undefined) throw this.failure;
     if (this.running) throw new ConfigError(what, 'a job is already running in this session');
+    if (this.bridge === undefined) throw new ChorusError('closed', 'the session was closed');
+    return this.bridge;
   }
 
   /** Runs one bridge job: progress, totals, end markers, errors. */
@@ -409,14 +412,11 @@ export class Session {
       case 'protocol':
         return new ProtocolAbortError(e.check ?? 'protocol', message, { cause: error });
       case 'config':
-        return e.field === 'circuit' ? new CircuitError(message, lineOf(message)) : new ConfigError(e.field ?? 'job', message);
+      case 'not-available':
+        return checkError(error, {});
       default:
         return this.failure ?? new ChorusError('transport', message, { cause: error });
     }
   }
 }
 
-function lineOf(message: string): number | undefined {
-  const line = /line (\d+)/.exec(message);
-  return line ? Number(line[1]) : undefined;
-}

@@ -2,7 +2,7 @@
  * The bridge on its own, in both runtimes — the WASM module and the native Node addon, the same
  * tests for each: `Bridge`s (three, or two for TinyTable with OT preprocessing) wired to each
  * other in memory (no relay), so the structured errors of the Rust side can be checked directly,
- * including ones the session API's own validation never lets through. A last test wires a native
+ * including ones the session's check (`checkAes`, the same Rust code) stops before a job starts. A last test wires a native
  * bridge to WASM bridges in one job.
  */
 import { beforeAll, describe, expect, it } from "vitest";
@@ -11,7 +11,7 @@ import type { CoreRuntime, JobBridge } from "../src/runtime.js";
 
 const KEY = Uint8Array.from({ length: 16 }, (_, i) => i);
 const PLAINTEXT = Uint8Array.from({ length: 16 }, (_, i) => i * 0x11);
-const spec = { blocks: 1, keyHolders: [0], plaintextOwner: 2, revealTo: [0, 1, 2] };
+const spec = { blocks: 1, keyHolders: [0], plaintextOwner: 2, reveal: [0, 1, 2] };
 const inputs = [{ keyShare: KEY }, {}, { plaintext: PLAINTEXT }];
 
 /** The runtime of each party, by name (both loaded once). */
@@ -70,13 +70,16 @@ describe.each(["wasm", "native"] as const)("%s bridge", (name) => {
     });
     await expect(wire()[0]!.runAes(session(), { ...spec, blocks: 0 }, inputs[0], null)).rejects.toMatchObject({
       kind: "config",
-      field: "spec",
+      field: "blocks",
     });
-    // Inputs are checked by the job after the handshake, so this one needs all three parties; the
-    // others are released from outside once party 0 gave up (in memory, nobody "leaves").
+    // Inputs are checked against the party's roles before the handshake: party 0 fails at once;
+    // the others, already waiting for its handshake, are released from outside (in memory, nobody
+    // "leaves").
     const trio = wire();
     const noInput = trio.map((b, i) => b.runAes(session(), spec, i === 0 ? {} : inputs[i], null).catch((e: unknown) => e));
-    expect(await noInput[0]).toMatchObject({ kind: "config", field: "input" });
+    expect(await noInput[0]).toMatchObject({ kind: "config", field: "key" });
+    expect(trio[0]!.checkAes(spec, inputs[0]!)).toEqual({ protocol: "maestro", variant: "lut16", security: "malicious" });
+    expect(() => trio[0]!.checkAes(spec, {})).toThrow(expect.objectContaining({ kind: "config", field: "key" }));
     trio[1]!.peerLeft(0);
     trio[2]!.peerLeft(0);
     expect(await Promise.all(noInput.slice(1))).toMatchObject([{ kind: "peer-left", slot: 0 }, { kind: "peer-left", slot: 0 }]);
@@ -131,7 +134,7 @@ describe.each(["wasm", "native"] as const)("%s bridge", (name) => {
   }, 10_000);
 
   it("runs TinyTable AES and a Bristol circuit between two in-memory bridges with OT preprocessing", async () => {
-    const ttSpec = { protocol: "tinytable", blocks: 1, keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] };
+    const ttSpec = { protocol: "tinytable", blocks: 1, keyHolders: [0], plaintextOwner: 1, reveal: [0, 1] };
     const ttInputs = [{ keyShare: KEY }, { plaintext: PLAINTEXT }];
     for (const extra of [{}, { preprocessing: "ot", security: "malicious", macBits: 32 }]) {
       const rs = await Promise.all(wire(2).map((b, i) => b.runAes(session(), { ...ttSpec, ...extra }, ttInputs[i], null)));
@@ -142,9 +145,9 @@ describe.each(["wasm", "native"] as const)("%s bridge", (name) => {
       }
     }
     const circuit = "1 3\n2 1 1\n1 1\n\n2 1 0 1 2 AND\n";
-    const cInputs = [{ values: [Uint8Array.of(1)] }, { values: [Uint8Array.of(1)] }];
+    const cInputs = [{ values: [Uint8Array.of(1)] }, { values: [undefined, Uint8Array.of(1)] }];
     const outs = await Promise.all(
-      wire(2).map((b, i) => b.runCircuit(session(), { circuit, inputOwners: [0, 1], reveal: [2] }, cInputs[i], null)),
+      wire(2).map((b, i) => b.runCircuit(session(), { circuit, inputOwners: [0, 1], reveal: ["both"] }, cInputs[i], null)),
     );
     for (const out of outs) expect(Array.from(out.outputs[0])).toEqual([1]);
     // A three-member session is the dealer's: OT preprocessing refuses it.
@@ -155,7 +158,7 @@ describe.each(["wasm", "native"] as const)("%s bridge", (name) => {
   }, 30_000);
 
   it("runs TinyTable AES (two parties and the dealer) and a Bristol circuit between in-memory bridges", async () => {
-    const ttSpec = { protocol: "tinytable", preprocessing: "dealer", blocks: 1, keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] };
+    const ttSpec = { protocol: "tinytable", preprocessing: "dealer", blocks: 1, keyHolders: [0], plaintextOwner: 1, reveal: [0, 1] };
     const ttInputs = [{ keyShare: KEY }, { plaintext: PLAINTEXT }, {}];
     const results = await Promise.all(wire().map((b, i) => b.runAes(session(), ttSpec, ttInputs[i], null)));
     for (const r of results.slice(0, 2)) expect(Buffer.from(r.ciphertext).toString("hex")).toBe("69c4e0d86a7b0430d8cdb78070b4c55a");
@@ -168,32 +171,32 @@ describe.each(["wasm", "native"] as const)("%s bridge", (name) => {
       for (const r of rs.slice(0, 2)) expect(Buffer.from(r.ciphertext).toString("hex")).toBe("69c4e0d86a7b0430d8cdb78070b4c55a");
     }
 
-    // out = a AND b, one bit each, revealed to party 1 only (reveal code 1).
+    // out = a AND b, one bit each, revealed to party 1 only.
     const circuit = "1 3\n2 1 1\n1 1\n\n2 1 0 1 2 AND\n";
     const cSpec = { circuit, preprocessing: "dealer", inputOwners: [0, 1], reveal: [1] };
-    const cInputs = [{ values: [Uint8Array.of(1)] }, { values: [Uint8Array.of(1)] }, {}];
+    const cInputs = [{ values: [Uint8Array.of(1)] }, { values: [undefined, Uint8Array.of(1)] }, {}];
     const outs = await Promise.all(wire().map((b, i) => b.runCircuit(session(), cSpec, cInputs[i], null)));
     expect(outs[0].outputs).toEqual([undefined]);
     expect(Array.from(outs[1].outputs[0])).toEqual([1]);
   });
 
-  it("rejects unavailable MAESTRO combinations, bad TinyTable options, unknown variants and bad circuits with config errors", async () => {
+  it("rejects unavailable MAESTRO combinations, bad TinyTable options, unknown variants and bad circuits, naming the option", async () => {
     await expect(wire()[0]!.runAes(session(), { ...spec, variant: "lut256", security: "malicious" }, inputs[0], null)).rejects.toMatchObject({
-      kind: "config",
+      kind: "not-available",
       field: "variant",
     });
     await expect(wire()[0]!.runAes(session(), { ...spec, variant: "lut17" }, inputs[0], null)).rejects.toMatchObject({
       kind: "config",
       field: "variant",
     });
-    const ttSpec = { protocol: "tinytable", preprocessing: "dealer", blocks: 1, keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] };
+    const ttSpec = { protocol: "tinytable", preprocessing: "dealer", blocks: 1, keyHolders: [0], plaintextOwner: 1, reveal: [0, 1] };
     await expect(wire()[0]!.runAes(session(), { ...ttSpec, path: "sbox-tables", keyHolders: [0, 1] }, { keyShare: KEY }, null)).rejects.toMatchObject({
       kind: "config",
-      field: "spec",
+      field: "keyHolders",
     });
     await expect(
       wire(2)[0]!.runAes(session(), { ...ttSpec, preprocessing: "ot", path: "sbox-tables" }, { keyShare: KEY }, null),
-    ).rejects.toMatchObject({ kind: "config", field: "preprocessing" });
+    ).rejects.toMatchObject({ kind: "not-available", field: "preprocessing" });
     await expect(wire(2)[0]!.runAes(session(), { ...ttSpec, preprocessing: "trusted" }, { keyShare: KEY }, null)).rejects.toMatchObject({
       kind: "config",
       field: "preprocessing",
@@ -206,14 +209,14 @@ describe.each(["wasm", "native"] as const)("%s bridge", (name) => {
       kind: "config",
       field: "security",
     });
-    const bad = { circuit: "1 3\n2 1 1\n1 1\n\n2 1 0 1 2 NAND\n", inputOwners: [0, 1], reveal: [2] };
+    const bad = { circuit: "1 3\n2 1 1\n1 1\n\n2 1 0 1 2 NAND\n", inputOwners: [0, 1], reveal: ["both"] };
     const error = await wire()[0]!.runCircuit(session(), bad, { values: [Uint8Array.of(1)] }, null).catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: "config", field: "circuit" });
     expect((error as Error).message).toContain("line 5");
   });
 
   it("runs MiniMac AES and a circuit (two parties and the dealer) through the same two bridge methods", async () => {
-    const mmSpec = { protocol: "minimac", preprocessing: "dealer", code: "rs255-85-fft", blocks: 2, keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] };
+    const mmSpec = { protocol: "minimac", preprocessing: "dealer", code: "rs255-85-fft", blocks: 2, keyHolders: [0], plaintextOwner: 1, reveal: [0, 1] };
     const twoBlocks = new Uint8Array(32);
     twoBlocks.set(PLAINTEXT, 0);
     twoBlocks.set(PLAINTEXT, 16);
@@ -227,25 +230,25 @@ describe.each(["wasm", "native"] as const)("%s bridge", (name) => {
     expect(results[2].ciphertext).toBeUndefined();
 
     const circuit = "1 3\n2 1 1\n1 1\n\n2 1 0 1 2 AND\n";
-    const cSpec = { protocol: "minimac", preprocessing: "dealer", circuit, inputOwners: [0, 1], reveal: [2] };
-    const cInputs = [{ values: [Uint8Array.of(1)] }, { values: [Uint8Array.of(1)] }, {}];
+    const cSpec = { protocol: "minimac", preprocessing: "dealer", circuit, inputOwners: [0, 1], reveal: ["both"] };
+    const cInputs = [{ values: [Uint8Array.of(1)] }, { values: [undefined, Uint8Array.of(1)] }, {}];
     const outs = await Promise.all(wire().map((b, i) => b.runCircuit(session(), cSpec, cInputs[i], null)));
     for (const out of outs.slice(0, 2)) expect(Array.from(out.outputs[0])).toEqual([1]);
 
     // MiniMac's limits and foreign options are config errors naming the option.
-    for (const [extra, field] of [
-      [{ preprocessing: "ot" }, "preprocessing"],
-      [{ revealTo: [1] }, "reveal"],
-      [{ variant: "lut16" }, "variant"],
-      [{ code: "rs7" }, "code"],
-      [{ security: "semi-honest" }, "security"],
+    for (const [extra, kind, field] of [
+      [{ preprocessing: "ot" }, "not-available", "preprocessing"],
+      [{ reveal: [1] }, "not-available", "reveal"],
+      [{ variant: "lut16" }, "config", "variant"],
+      [{ code: "rs7" }, "config", "code"],
+      [{ security: "semi-honest" }, "config", "security"],
     ] as const) {
-      await expect(wire()[0]!.runAes(session(), { ...mmSpec, ...extra }, mmInputs[0], null)).rejects.toMatchObject({ kind: "config", field });
+      await expect(wire()[0]!.runAes(session(), { ...mmSpec, ...extra }, mmInputs[0], null)).rejects.toMatchObject({ kind, field });
     }
   }, 60_000);
 
   it("runs Coral AES and a circuit between two bridges with OT preprocessing, through the same two methods", async () => {
-    const crSpec = { protocol: "coral", blocks: 1, keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] };
+    const crSpec = { protocol: "coral", blocks: 1, keyHolders: [0], plaintextOwner: 1, reveal: [0, 1] };
     const crInputs = [{ keyShare: KEY }, { plaintext: PLAINTEXT }];
     const results = await Promise.all(wire(2).map((b, i) => b.runAes(session(), crSpec, crInputs[i], null)));
     for (const r of results) {
@@ -254,17 +257,17 @@ describe.each(["wasm", "native"] as const)("%s bridge", (name) => {
       expect(r.preprocessingStats.bytesSent).toBeGreaterThan(100 * r.onlineStats.bytesSent);
     }
     const circuit = "1 3\n2 1 1\n1 1\n\n2 1 0 1 2 AND\n";
-    const cInputs = [{ values: [Uint8Array.of(1)] }, { values: [Uint8Array.of(1)] }];
+    const cInputs = [{ values: [Uint8Array.of(1)] }, { values: [undefined, Uint8Array.of(1)] }];
     const outs = await Promise.all(
-      wire(2).map((b, i) => b.runCircuit(session(), { protocol: "coral", circuit, inputOwners: [0, 1], reveal: [2] }, cInputs[i], null)),
+      wire(2).map((b, i) => b.runCircuit(session(), { protocol: "coral", circuit, inputOwners: [0, 1], reveal: ["both"] }, cInputs[i], null)),
     );
     for (const out of outs) expect(Array.from(out.outputs[0])).toEqual([1]);
-    for (const [extra, field] of [
-      [{ preprocessing: "dealer" }, "preprocessing"],
-      [{ revealTo: [0] }, "reveal"],
-      [{ code: "rs255-85-fft" }, "code"],
+    for (const [extra, kind, field] of [
+      [{ preprocessing: "dealer" }, "not-available", "preprocessing"],
+      [{ reveal: [0] }, "not-available", "reveal"],
+      [{ code: "rs255-85-fft" }, "config", "code"],
     ] as const) {
-      await expect(wire(2)[0]!.runAes(session(), { ...crSpec, ...extra }, crInputs[0], null)).rejects.toMatchObject({ kind: "config", field });
+      await expect(wire(2)[0]!.runAes(session(), { ...crSpec, ...extra }, crInputs[0], null)).rejects.toMatchObject({ kind, field });
     }
     await expect(wire(3)[0]!.runAes(session(), crSpec, crInputs[0], null)).rejects.toMatchObject({ kind: "config", field: "parties" });
   }, 120_000);
@@ -277,7 +280,7 @@ describe("mixed runtimes", () => {
     runtimeOf = (party) => (party === 1 ? native : wasm);
     const results = await Promise.all(wire().map((b, i) => b.runAes(session(), spec, inputs[i], null)));
     for (const r of results) expect(Buffer.from(r.ciphertext).toString("hex")).toBe("69c4e0d86a7b0430d8cdb78070b4c55a");
-    const ttSpec = { protocol: "tinytable", blocks: 1, keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] };
+    const ttSpec = { protocol: "tinytable", blocks: 1, keyHolders: [0], plaintextOwner: 1, reveal: [0, 1] };
     const rs = await Promise.all(wire(2).map((b, i) => b.runAes(session(), ttSpec, [{ keyShare: KEY }, { plaintext: PLAINTEXT }][i], null)));
     for (const r of rs) expect(Buffer.from(r.ciphertext).toString("hex")).toBe("69c4e0d86a7b0430d8cdb78070b4c55a");
     // A different spec at the native party is caught by the spec agreement, as between two WASM parties.

@@ -1,20 +1,23 @@
-/** The value shapes of `session.evaluate` and the option checks of both job kinds, without I/O. */
-import { describe, expect, it } from "vitest";
-import { CircuitError, ConfigError, NotAvailableError } from "../src/index.js";
+/**
+ * The value shapes of `session.evaluate`, and the option checks of both job kinds without I/O: the
+ * SDK passes options through and the core's bridge checks them (`checkAes` / `checkCircuit`), in
+ * both runtimes, so these tests hold the Rust checks to the SDK's typed errors.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { CircuitError, ConfigError, loadRuntime, NotAvailableError, parseCircuit } from "../src/index.js";
 import { outputValue, valueBits } from "../src/circuits.js";
 import { aesJob, evaluateJob } from "../src/job-options.js";
+import type { CoreRuntime, JobBridge } from "../src/runtime.js";
 import type { ParsedCircuit } from "../src/session-types.js";
 
-const TWO_BYTES: ParsedCircuit = {
-  text: "",
-  inputWidths: [16, 16],
-  outputWidths: [16, 3],
-  andGates: 0,
-  xorGates: 0,
-  invGates: 0,
-  andDepth: 0,
-  wires: 0,
-};
+/** Bristol text: two 16-bit inputs; outputs their XOR (16 bits) and the AND of their low 3 bits. */
+function twoBytesText(): string {
+  const gates = [
+    ...Array.from({ length: 16 }, (_, i) => `2 1 ${i} ${16 + i} ${32 + i} XOR`),
+    ...Array.from({ length: 3 }, (_, i) => `2 1 ${i} ${16 + i} ${48 + i} AND`),
+  ];
+  return `19 51\n2 16 16\n2 16 3\n\n${gates.join("\n")}\n`;
+}
 
 describe("circuit values", () => {
   it("bigint, bytes and bit arrays describe the same wires", () => {
@@ -44,137 +47,54 @@ describe("circuit values", () => {
   });
 });
 
-describe("job options", () => {
+describe.each(["wasm", "native"] as const)("job options (%s checks)", (name) => {
+  let runtime: CoreRuntime;
+  let TWO_BYTES: ParsedCircuit;
+  let THREE_INPUTS: ParsedCircuit;
+  beforeAll(async () => {
+    runtime = await loadRuntime(name);
+    TWO_BYTES = await parseCircuit(twoBytesText());
+    THREE_INPUTS = await parseCircuit("1 4\n3 1 1 1\n1 1\n\n2 1 0 1 3 AND\n");
+  });
+  /** The bridge of party `slot` of `parties`, for its checks only. */
+  const at = (slot: number, parties: number): JobBridge => runtime.createBridge(slot, parties, () => {});
+  const key = "00".repeat(16);
   const D = { protocol: "tinytable", preprocessing: "dealer" } as const;
-  it("builds TinyTable and MAESTRO specs with their defaults", () => {
-    expect(aesJob({ ...D, key: "00".repeat(16) }, 0, 3)).toMatchObject({
+
+  it("passes the options through and reports what runs, with the core's defaults", () => {
+    expect(aesJob(at(0, 3), { ...D, key })).toMatchObject({
       method: "runAes",
-      preprocessing: "dealer",
-      spec: { protocol: "tinytable", path: "circuit", preprocessing: "dealer", security: "semi-honest", keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] },
+      spec: { protocol: "tinytable", preprocessing: "dealer" },
+      input: { keyShare: new Uint8Array(16) },
+      labels: { protocol: "tinytable", variant: "circuit", security: "semi-honest", preprocessing: "dealer" },
     });
-    expect(aesJob({ variant: "lut16", plaintext: "00".repeat(16) }, 2, 3)).toMatchObject({
-      method: "runAes",
-      spec: { protocol: "maestro", variant: "lut16", keyHolders: [0, 1], plaintextOwner: 2, revealTo: [0, 1, 2] },
-    });
+    // MAESTRO's defaults: the malicious LUT-16 S-box; no preprocessing option.
+    const maestro = aesJob(at(2, 3), { plaintext: key });
+    expect(maestro.labels).toEqual({ protocol: "maestro", variant: "lut16", security: "malicious" });
+    expect(maestro.spec).toEqual({});
+    expect(aesJob(at(0, 3), { variant: "lut256-33", security: "semi-honest", key }).labels).toMatchObject({ variant: "lut256-33", security: "semi-honest" });
+    expect(aesJob(at(0, 2), { protocol: "tinytable", key }).labels).toMatchObject({ preprocessing: "ot", variant: "circuit" });
+    expect(aesJob(at(1, 2), { protocol: "tinytable", security: "malicious", macBits: 32, plaintext: key }).spec).toMatchObject({ macBits: 32 });
+    expect(aesJob(at(2, 3), { ...D, path: "sbox-tables", security: "malicious" }).labels).toMatchObject({ variant: "sbox-tables", security: "malicious" });
+  });
+
+  it("names the option at fault, and what is not available", () => {
     // @ts-expect-error TinyTable is AES-128 only
-    expect(() => aesJob({ ...D, keyBits: 256, key: "00".repeat(32) }, 0, 3)).toThrow(ConfigError);
+    expect(() => aesJob(at(0, 3), { ...D, keyBits: 256, key: "00".repeat(32) })).toThrow(expect.objectContaining({ field: "keyBits" }));
     // @ts-expect-error variant is MAESTRO's option
-    expect(() => aesJob({ ...D, variant: "lut16" }, 2, 3)).toThrow(/variant/);
-    expect(() => aesJob({ variant: "lut256", security: "malicious", key: "00".repeat(16) }, 0, 3)).toThrow(NotAvailableError);
-    expect(aesJob({ variant: "lut256-33", security: "semi-honest", key: "00".repeat(16) }, 0, 3).spec).toMatchObject({ variant: "lut256-33", security: "semi-honest" });
-    expect(() => aesJob({ direction: "sideways" as never, key: "00".repeat(16) }, 0, 3)).toThrow(/direction/);
+    expect(() => aesJob(at(2, 3), { ...D, variant: "lut16" })).toThrow(expect.objectContaining({ field: "variant" }));
+    const lut256 = () => aesJob(at(0, 3), { variant: "lut256", security: "malicious", key });
+    expect(lut256).toThrow(NotAvailableError);
+    expect(lut256).toThrow(expect.objectContaining({ field: "variant" }));
+    expect(() => aesJob(at(0, 3), { direction: "sideways" as never, key })).toThrow(expect.objectContaining({ field: "direction" }));
     // @ts-expect-error TinyTable encrypts only
-    expect(() => aesJob({ ...D, direction: "decrypt", key: "00".repeat(16) }, 0, 3)).toThrow(NotAvailableError);
-    // MAESTRO's defaults: the malicious LUT-16 S-box, encryption; TinyTable's: semi-honest.
-    expect(aesJob({ key: "00".repeat(16) }, 0, 3)).toMatchObject({
-      variant: "lut16",
-      security: "malicious",
-      spec: { variant: "lut16", security: "malicious", direction: "encrypt" },
-    });
-    expect(aesJob({ security: "semi-honest", key: "00".repeat(16) }, 0, 3).spec).toMatchObject({ variant: "lut16", security: "semi-honest" });
-    expect(aesJob({ ...D, key: "00".repeat(16) }, 0, 3)).toMatchObject({ security: "semi-honest", spec: { security: "semi-honest" } });
-    expect(aesJob({ security: "malicious", variant: "lut16", key: "00".repeat(16) }, 0, 3).spec).toMatchObject({ variant: "lut16", security: "malicious" });
-    expect(() => aesJob(D, 0, 2)).toThrow(/session of 3/);
+    expect(() => aesJob(at(0, 3), { ...D, direction: "decrypt", key })).toThrow(NotAvailableError);
+    expect(() => aesJob(at(0, 2), D)).toThrow(/3 session members/);
+    expect(() => aesJob(at(0, 3), { protocol: "garbled" as never, key })).toThrow(expect.objectContaining({ field: "protocol" }));
+    expect(() => aesJob(at(0, 3), null as never)).toThrow(expect.objectContaining({ field: "options" }));
   });
 
-  it("defaults TinyTable to OT preprocessing in a session of two, with no dealer slot", () => {
-    const key = "00".repeat(16);
-    expect(aesJob({ protocol: "tinytable", key }, 0, 2)).toMatchObject({
-      preprocessing: "ot",
-      spec: { path: "circuit", preprocessing: "ot", keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] },
-    });
-    expect(aesJob({ protocol: "tinytable", preprocessing: "ot", security: "malicious", macBits: 32, plaintext: key }, 1, 2).spec).toMatchObject({
-      preprocessing: "ot",
-      macBits: 32,
-    });
-    const sizes = [() => aesJob({ protocol: "tinytable", key }, 0, 3), () => evaluateJob(TWO_BYTES, { inputs: { 0: 1n } }, 0, 3)];
-    for (const wrongSize of sizes) {
-      expect(wrongSize).toThrow(/session of 2 .*preprocessing: 'dealer'/);
-      expect(wrongSize).toThrow(expect.objectContaining({ field: "parties" }));
-    }
-    expect(() => evaluateJob(TWO_BYTES, { preprocessing: "dealer" }, 0, 2)).toThrow(/session of 3/);
-    // @ts-expect-error the S-box tables need the dealer
-    const tablesOverOt = () => aesJob({ protocol: "tinytable", path: "sbox-tables", key }, 0, 2);
-    expect(tablesOverOt).toThrow(NotAvailableError);
-    expect(tablesOverOt).toThrow(expect.objectContaining({ field: "preprocessing" }));
-    expect(() => aesJob({ protocol: "tinytable", preprocessing: "trusted" as never, key }, 0, 2)).toThrow(
-      expect.objectContaining({ field: "preprocessing" }),
-    );
-    // @ts-expect-error preprocessing is TinyTable's option
-    expect(() => aesJob({ preprocessing: "ot", key }, 0, 3)).toThrow(/TinyTable's option/);
-    const job = evaluateJob(TWO_BYTES, { inputs: { 1: 7n } }, 1, 2);
-    expect(job).toMatchObject({ preprocessing: "ot", spec: { preprocessing: "ot" } });
-    // Without a dealer, party 2 does not exist: a 2-member session has slots 0 and 1 only.
-    expect((job.input as { values: Uint8Array[] }).values).toHaveLength(1);
-  });
-
-  it("builds MiniMac specs for the same two bridge methods and names its limits", () => {
-    const key = "00".repeat(16);
-    const M = { protocol: "minimac", preprocessing: "dealer" } as const;
-    expect(aesJob({ ...M, key }, 0, 3)).toMatchObject({
-      method: "runAes",
-      protocol: "minimac",
-      variant: "rs256-120-matrix",
-      security: "malicious",
-      spec: { protocol: "minimac", code: "rs256-120-matrix", preprocessing: "dealer", keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] },
-    });
-    expect(aesJob({ ...M, code: "rs255-85-fft" }, 2, 3).spec).toMatchObject({ code: "rs255-85-fft" });
-    expect(evaluateJob(TWO_BYTES, { ...M, inputs: { 0: 1n } }, 0, 3)).toMatchObject({
-      method: "runCircuit",
-      protocol: "minimac",
-      spec: { protocol: "minimac", code: "rs256-120-matrix", preprocessing: "dealer", inputOwners: [0, 1], reveal: [2, 2] },
-    });
-    // @ts-expect-error MiniMac needs the dealer for now
-    const overOt = () => aesJob({ protocol: "minimac", key }, 0, 2);
-    expect(overOt).toThrow(NotAvailableError);
-    expect(overOt).toThrow(expect.objectContaining({ field: "preprocessing" }));
-    // @ts-expect-error MiniMac opens outputs to both parties
-    expect(() => aesJob({ ...M, reveal: [0], key }, 0, 3)).toThrow(expect.objectContaining({ field: "reveal" }));
-    expect(() => evaluateJob(TWO_BYTES, { ...M, reveal: [0, "both"], inputs: { 0: 1n } } as never, 0, 3)).toThrow(NotAvailableError);
-    // @ts-expect-error MiniMac is malicious only
-    expect(() => aesJob({ ...M, security: "semi-honest", key }, 0, 3)).toThrow(expect.objectContaining({ field: "security" }));
-    // @ts-expect-error variant is MAESTRO's option
-    expect(() => aesJob({ ...M, variant: "lut16", key }, 0, 3)).toThrow(expect.objectContaining({ field: "variant" }));
-    expect(() => aesJob({ ...M, key }, 0, 2)).toThrow(expect.objectContaining({ field: "parties" }));
-    // @ts-expect-error code is MiniMac's option
-    expect(() => aesJob({ protocol: "tinytable", code: "rs255-85-fft", key }, 0, 2)).toThrow(/MiniMac's option/);
-  });
-
-  it("builds Coral specs (two parties over OT) and names its limits", () => {
-    const key = "00".repeat(16);
-    expect(aesJob({ protocol: "coral", key }, 0, 2)).toMatchObject({
-      method: "runAes",
-      protocol: "coral",
-      variant: "rmfe-14-42",
-      security: "malicious",
-      preprocessing: "ot",
-      spec: { protocol: "coral", preprocessing: "ot", keyHolders: [0], plaintextOwner: 1, revealTo: [0, 1] },
-    });
-    expect(evaluateJob(TWO_BYTES, { protocol: "coral", inputs: { 0: 1n } }, 0, 2)).toMatchObject({
-      method: "runCircuit",
-      protocol: "coral",
-      spec: { protocol: "coral", preprocessing: "ot", inputOwners: [0, 1] },
-    });
-    // @ts-expect-error Coral's material comes from OT between the two parties
-    expect(() => aesJob({ protocol: "coral", preprocessing: "dealer", key }, 0, 3)).toThrow(NotAvailableError);
-    expect(() => aesJob({ protocol: "coral", key }, 0, 3)).toThrow(expect.objectContaining({ field: "parties" }));
-    // @ts-expect-error Coral opens outputs to both parties
-    expect(() => aesJob({ protocol: "coral", reveal: [1], key }, 0, 2)).toThrow(expect.objectContaining({ field: "reveal" }));
-    // @ts-expect-error Coral is malicious only
-    expect(() => aesJob({ protocol: "coral", security: "semi-honest", key }, 0, 2)).toThrow(expect.objectContaining({ field: "security" }));
-    // @ts-expect-error code is MiniMac's option
-    expect(() => aesJob({ protocol: "coral", code: "rs255-85-fft", key }, 0, 2)).toThrow(expect.objectContaining({ field: "code" }));
-  });
-
-  it("passes malicious TinyTable with macBits and rejects bad security, macBits and S-box-table roles", () => {
-    const key = "00".repeat(16);
-    expect(aesJob({ ...D, security: "malicious", key }, 0, 3).spec).toMatchObject({ security: "malicious", macBits: 64 });
-    expect(aesJob({ ...D, security: "malicious", macBits: 32, key }, 0, 3).spec).toMatchObject({ macBits: 32 });
-    expect(aesJob({ ...D, path: "sbox-tables", security: "malicious" }, 2, 3).spec).toMatchObject({
-      path: "sbox-tables",
-      security: "malicious",
-      macBits: 64,
-    });
+  it("checks this party's inputs against its roles", () => {
     const field = (f: () => unknown): string | undefined => {
       try {
         f();
@@ -184,30 +104,117 @@ describe("job options", () => {
       }
       return undefined;
     };
-    expect(field(() => aesJob({ ...D, security: "paranoid" as never, key }, 0, 3))).toBe("security");
-    expect(field(() => aesJob({ ...D, security: "malicious", macBits: 48 as never, key }, 0, 3))).toBe("macBits");
-    // @ts-expect-error macBits needs security: 'malicious'
-    expect(field(() => aesJob({ ...D, macBits: 32, key }, 0, 3))).toBe("macBits");
-    // @ts-expect-error macBits is TinyTable's option
-    expect(field(() => aesJob({ macBits: 64, key }, 0, 3))).toBe("macBits");
-    expect(field(() => aesJob({ ...D, path: "sbox-tables", keyHolders: [0, 1], key }, 0, 3))).toBe("keyHolders");
-    expect(field(() => aesJob({ ...D, path: "sbox-tables", keyHolders: [1], key }, 1, 3))).toBe("plaintextOwner");
-    expect(() => aesJob({ ...D, path: "sbox-tables", security: "malicious", macBits: 32, key }, 0, 3)).toThrow(NotAvailableError);
-    const evalD = { preprocessing: "dealer" } as const;
-    expect(evaluateJob(TWO_BYTES, { ...evalD, security: "malicious", macBits: 32 }, 2, 3).spec).toMatchObject({ security: "malicious", macBits: 32 });
-    expect(field(() => evaluateJob(TWO_BYTES, { ...evalD, security: "malicious", macBits: 16 as never }, 2, 3))).toBe("macBits");
-    expect(field(() => evaluateJob(TWO_BYTES, { ...evalD, security: "byzantine" as never }, 2, 3))).toBe("security");
+    expect(field(() => aesJob(at(0, 3), {}))).toBe("key");
+    expect(field(() => aesJob(at(0, 3), { key: "0011" }))).toBe("key");
+    expect(field(() => aesJob(at(1, 3), { key: "zz" }))).toBe("key");
+    expect(field(() => aesJob(at(2, 3), { plaintext: "00", blocks: 1 }))).toBe("plaintext");
+    expect(field(() => aesJob(at(2, 3), { key, plaintext: key }))).toBe("key");
+    expect(field(() => aesJob(at(1, 3), { key, reveal: [5] }))).toBe("reveal");
+    expect(field(() => aesJob(at(1, 3), { key, blocks: 0 }))).toBe("blocks");
+    expect(field(() => aesJob(at(1, 3), { key, keyHolders: [1, 0] }))).toBe("keyHolders");
+    // The dealer of a two-party protocol holds no inputs.
+    expect(field(() => aesJob(at(2, 3), { ...D, key }))).toBe("key");
   });
 
-  it("checks circuit options against the circuit", () => {
-    const job = evaluateJob(TWO_BYTES, { preprocessing: "dealer", inputs: { 1: 7n }, reveal: ["both", 0] }, 1, 3);
-    expect(job.spec).toMatchObject({ inputOwners: [0, 1], reveal: [2, 0] });
-    expect((job.input as { values: Uint8Array[] }).values[0]!.slice(0, 4)).toEqual(Uint8Array.of(1, 1, 1, 0));
-    expect(evaluateJob(TWO_BYTES, { preprocessing: "dealer" }, 2, 3).input).toEqual({});
-    expect(() => evaluateJob(TWO_BYTES, { reveal: ["both"] }, 1, 2)).toThrow(CircuitError);
-    expect(() => evaluateJob(TWO_BYTES, { inputOwners: [0] }, 1, 2)).toThrow(CircuitError);
-    expect(() => evaluateJob(TWO_BYTES, { inputs: { 5: 1n } }, 0, 2)).toThrow(/input index 5/);
-    expect(() => evaluateJob(TWO_BYTES, {}, 0, 2)).toThrow(/must pass it/);
-    expect(() => evaluateJob({ ...TWO_BYTES, inputWidths: [1, 1, 1] }, {}, 1, 2)).toThrow(/inputOwners/);
+  it("defaults TinyTable to OT preprocessing in a session of two, with no dealer slot", () => {
+    const sizes = [() => aesJob(at(0, 3), { protocol: "tinytable", key }), () => evaluateJob(at(0, 3), TWO_BYTES, { inputs: { 0: 1n } })];
+    for (const wrongSize of sizes) {
+      expect(wrongSize).toThrow(/needs 2 session members/);
+      expect(wrongSize).toThrow(expect.objectContaining({ field: "parties" }));
+    }
+    expect(() => evaluateJob(at(0, 2), TWO_BYTES, { preprocessing: "dealer" })).toThrow(/needs 3 session members/);
+    // @ts-expect-error the S-box tables need the dealer
+    const tablesOverOt = () => aesJob(at(0, 2), { protocol: "tinytable", path: "sbox-tables", key });
+    expect(tablesOverOt).toThrow(NotAvailableError);
+    expect(tablesOverOt).toThrow(expect.objectContaining({ field: "preprocessing" }));
+    expect(() => aesJob(at(0, 2), { protocol: "tinytable", preprocessing: "trusted" as never, key })).toThrow(
+      expect.objectContaining({ field: "preprocessing" }),
+    );
+    // @ts-expect-error preprocessing is not MAESTRO's option
+    expect(() => aesJob(at(0, 3), { preprocessing: "ot", key })).toThrow(/not an option of protocol 'maestro'/);
+    const job = evaluateJob(at(1, 2), TWO_BYTES, { inputs: { 1: 7n } });
+    expect(job).toMatchObject({ labels: { protocol: "tinytable", preprocessing: "ot", security: "semi-honest" } });
+    expect((job.input as { values: Array<Uint8Array | undefined> }).values[1]!.slice(0, 4)).toEqual(Uint8Array.of(1, 1, 1, 0));
+  });
+
+  it("checks MiniMac's options and names its limits", () => {
+    const M = { protocol: "minimac", preprocessing: "dealer" } as const;
+    expect(aesJob(at(0, 3), { ...M, key }).labels).toEqual({ protocol: "minimac", variant: "rs256-120-matrix", security: "malicious", preprocessing: "dealer" });
+    expect(aesJob(at(2, 3), { ...M, code: "rs255-85-fft" }).labels).toMatchObject({ variant: "rs255-85-fft" });
+    expect(evaluateJob(at(0, 3), TWO_BYTES, { ...M, inputs: { 0: 1n } })).toMatchObject({ method: "runCircuit", labels: { protocol: "minimac" } });
+    // @ts-expect-error MiniMac needs the dealer for now
+    const overOt = () => aesJob(at(0, 2), { protocol: "minimac", key });
+    expect(overOt).toThrow(NotAvailableError);
+    expect(overOt).toThrow(expect.objectContaining({ field: "preprocessing" }));
+    // @ts-expect-error MiniMac is malicious only
+    expect(() => aesJob(at(0, 3), { ...M, security: "semi-honest", key })).toThrow(expect.objectContaining({ field: "security" }));
+    // @ts-expect-error variant is MAESTRO's option
+    expect(() => aesJob(at(0, 3), { ...M, variant: "lut16", key })).toThrow(expect.objectContaining({ field: "variant" }));
+    expect(() => aesJob(at(0, 2), { ...M, key })).toThrow(expect.objectContaining({ field: "parties" }));
+    // @ts-expect-error code is MiniMac's option
+    expect(() => aesJob(at(0, 2), { protocol: "tinytable", code: "rs255-85-fft", key })).toThrow(/not an option of protocol 'tinytable'/);
+  });
+
+  it("checks Coral's options (two parties over OT) and names its limits", () => {
+    expect(aesJob(at(0, 2), { protocol: "coral", key }).labels).toEqual({ protocol: "coral", variant: "rmfe-14-42", security: "malicious", preprocessing: "ot" });
+    expect(evaluateJob(at(0, 2), TWO_BYTES, { protocol: "coral", inputs: { 0: 1n } }).labels).toMatchObject({ protocol: "coral", preprocessing: "ot" });
+    // @ts-expect-error Coral's material comes from OT between the two parties
+    expect(() => aesJob(at(0, 3), { protocol: "coral", preprocessing: "dealer", key })).toThrow(NotAvailableError);
+    expect(() => aesJob(at(0, 3), { protocol: "coral", key })).toThrow(expect.objectContaining({ field: "parties" }));
+    // @ts-expect-error Coral is malicious only
+    expect(() => aesJob(at(0, 2), { protocol: "coral", security: "semi-honest", key })).toThrow(expect.objectContaining({ field: "security" }));
+    // @ts-expect-error code is MiniMac's option
+    expect(() => aesJob(at(0, 2), { protocol: "coral", code: "rs255-85-fft", key })).toThrow(expect.objectContaining({ field: "code" }));
+  });
+
+  it("checks malicious TinyTable's macBits and the S-box-table roles", () => {
+    const field = (f: () => unknown): string | undefined => {
+      try {
+        f();
+      } catch (e) {
+        expect(e).toBeInstanceOf(ConfigError);
+        return (e as ConfigError).field;
+      }
+      return undefined;
+    };
+    expect(field(() => aesJob(at(0, 3), { ...D, security: "paranoid" as never, key }))).toBe("security");
+    expect(field(() => aesJob(at(0, 3), { ...D, security: "malicious", macBits: 48 as never, key }))).toBe("macBits");
+    // @ts-expect-error macBits needs security: 'malicious'
+    expect(field(() => aesJob(at(0, 3), { ...D, macBits: 32, key }))).toBe("macBits");
+    // @ts-expect-error macBits is TinyTable's option
+    expect(field(() => aesJob(at(0, 3), { macBits: 64, key }))).toBe("macBits");
+    expect(field(() => aesJob(at(0, 3), { ...D, path: "sbox-tables", keyHolders: [0, 1], key }))).toBe("keyHolders");
+    expect(field(() => aesJob(at(1, 3), { ...D, path: "sbox-tables", keyHolders: [1], key }))).toBe("plaintextOwner");
+    expect(() => aesJob(at(0, 3), { ...D, path: "sbox-tables", security: "malicious", macBits: 32, key })).toThrow(NotAvailableError);
+    const evalD = { preprocessing: "dealer" } as const;
+    expect(evaluateJob(at(2, 3), TWO_BYTES, { ...evalD, security: "malicious", macBits: 32 }).labels).toMatchObject({ security: "malicious" });
+    expect(field(() => evaluateJob(at(2, 3), TWO_BYTES, { ...evalD, security: "malicious", macBits: 16 as never }))).toBe("macBits");
+    expect(field(() => evaluateJob(at(2, 3), TWO_BYTES, { ...evalD, security: "byzantine" as never }))).toBe("security");
+  });
+
+  it("checks circuit options and input values against the circuit", () => {
+    const job = evaluateJob(at(1, 3), TWO_BYTES, { preprocessing: "dealer", inputs: { 1: 7n }, reveal: ["both", 0] });
+    expect(job.spec).toMatchObject({ reveal: ["both", 0], circuit: TWO_BYTES.text });
+    expect(evaluateJob(at(2, 3), TWO_BYTES, { preprocessing: "dealer" }).input).toEqual({ values: [] });
+    const field = (f: () => unknown): string | undefined => {
+      try {
+        f();
+      } catch (e) {
+        expect(e).toBeInstanceOf(ConfigError);
+        return (e as ConfigError).field;
+      }
+      return undefined;
+    };
+    expect(field(() => evaluateJob(at(1, 2), TWO_BYTES, { reveal: ["both"] }))).toBe("reveal");
+    expect(field(() => evaluateJob(at(1, 2), TWO_BYTES, { reveal: ["both", 2 as never] }))).toBe("reveal");
+    expect(field(() => evaluateJob(at(1, 2), TWO_BYTES, { inputOwners: [0] }))).toBe("inputOwners");
+    expect(() => evaluateJob(at(0, 2), TWO_BYTES, { inputs: { 5: 1n } })).toThrow(/input index 5/);
+    expect(() => evaluateJob(at(0, 2), TWO_BYTES, {})).toThrow(expect.objectContaining({ field: "inputs[0]", message: expect.stringMatching(/must pass it/) }));
+    expect(field(() => evaluateJob(at(0, 2), TWO_BYTES, { inputs: { 0: 1n, 1: 2n } }))).toBe("inputs[1]");
+    expect(field(() => evaluateJob(at(2, 3), TWO_BYTES, { preprocessing: "dealer", inputs: { 0: 1n } }))).toBe("inputs[0]");
+    expect(field(() => evaluateJob(at(1, 2), THREE_INPUTS, {}))).toBe("inputOwners");
+    expect(evaluateJob(at(1, 2), THREE_INPUTS, { inputOwners: [0, 1, 0], inputs: { 1: 1n }, reveal: [1] }).labels.protocol).toBe("tinytable");
+    const badText = { ...TWO_BYTES, text: "2 1\nnot bristol" };
+    expect(() => evaluateJob(at(0, 2), badText, { inputs: { 0: 1n } })).toThrow(CircuitError);
   });
 });

@@ -2,7 +2,7 @@
 //! as [`Fields`] for the argument readers, a [`BridgeError`] as a JS `Error`, statistics and job
 //! results as plain objects.
 
-use chorus_bindings::jobs::{output_bits, Finished};
+use chorus_bindings::jobs::{output_bits, Finished, JobLabels};
 use chorus_bindings::{BridgeError, Fields, Value};
 use chorus_core::jobs::{AesOutput, CircuitOutput};
 use chorus_core::net::NetStats;
@@ -21,6 +21,8 @@ fn value(v: JsValue) -> Value {
         Value::Bytes(bytes.to_vec())
     } else if Array::is_array(&v) {
         Value::List(Array::from(&v).iter().map(value).collect())
+    } else if v.is_null() || v.is_undefined() {
+        Value::Absent
     } else {
         Value::Other
     }
@@ -115,4 +117,17 @@ pub fn circuit_result(done: &Finished<CircuitOutput>) -> JsValue {
         .collect();
     set_field(&result, "outputs", &outputs.into());
     result.into()
+}
+
+/// `{ protocol, variant?, security, preprocessing? }`: what a checked job runs.
+pub fn labels_to_js(labels: &JobLabels) -> JsValue {
+    let object = Object::new();
+    set_field(&object, "protocol", &labels.protocol.into());
+    set_field(&object, "security", &labels.security.into());
+    for (name, value) in [("variant", labels.variant), ("preprocessing", labels.preprocessing)] {
+        if let Some(value) = value {
+            set_field(&object, name, &value.into());
+        }
+    }
+    object.into()
 }

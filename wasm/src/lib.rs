@@ -29,7 +29,8 @@ pub mod js;
 pub mod kernel_bench;
 
 use crate::js::{
-    aes_result, circuit_result, describe_js_error, error_to_js, set_field, stats_to_js, JsFields,
+    aes_result, circuit_result, describe_js_error, error_to_js, labels_to_js, set_field, stats_to_js,
+    JsFields,
 };
 use chorus_bindings::{spec, AesJob, BridgeError, BridgeNetwork, CircuitJob, Inbox, JobSlot};
 use chorus_core::net::{NetError, NetStats, PartyId};
@@ -84,12 +85,32 @@ impl Bridge {
         self.inbox.fail(NetError::Transport(reason));
     }
 
+    /// Checks a joint-AES job for this member as `runAes` would before it starts, without running
+    /// it ([`AesJob::check`]): returns what it runs (`{ protocol, variant, security,
+    /// preprocessing? }`, defaults filled in) or throws the `config` / `not-available` error.
+    /// The SDK's only validation of job options.
+    #[wasm_bindgen(js_name = checkAes)]
+    pub fn check_aes(&self, spec: JsValue, input: JsValue) -> Result<JsValue, JsValue> {
+        AesJob::check(self.party, self.parties, &JsFields(&spec), &JsFields(&input))
+            .map(|labels| labels_to_js(&labels))
+            .map_err(|e| error_to_js(&e))
+    }
+
+    /// Checks a circuit job for this member as `runCircuit` would, like `checkAes`.
+    #[wasm_bindgen(js_name = checkCircuit)]
+    pub fn check_circuit(&self, spec: JsValue, input: JsValue) -> Result<JsValue, JsValue> {
+        CircuitJob::check(self.party, self.parties, &JsFields(&spec), &JsFields(&input))
+            .map(|labels| labels_to_js(&labels))
+            .map_err(|e| error_to_js(&e))
+    }
+
     /// Runs the joint-AES job of any protocol as this member ([`AesJob`]).
     ///
     /// - `session`: `{ sessionId, secret }` (`NNpsk0`) or `{ sessionId, privateKey, publicKeys }`
     ///   (`KK`), all `Uint8Array`s;
-    /// - `spec`: `{ protocol?, blocks, keyHolders, plaintextOwner, revealTo, direction?, keyBits? }`
-    ///   with the protocol's options ([`spec::aes_spec`]), the same at every member;
+    /// - `spec`: the SDK's AES options without inputs — `{ protocol?, blocks?, keyHolders?,
+    ///   plaintextOwner?, reveal?, direction?, keyBits? }` with the protocol's options
+    ///   ([`spec::aes_spec`]; roles default to the protocol's), the same at every member;
     /// - `input`: `{ keyShare?, plaintext? }`, what this member's roles require;
     /// - `onProgress(stats)`: called after each received protocol message.
     ///
@@ -107,7 +128,13 @@ impl Bridge {
         on_progress: Option<Function>,
     ) -> Promise {
         let job = self.jobs.claim().and_then(|claim| {
-            let job = AesJob::read(self.parties, &JsFields(&session), &JsFields(&spec), &JsFields(&input))?;
+            let job = AesJob::read(
+                self.party,
+                self.parties,
+                &JsFields(&session),
+                &JsFields(&spec),
+                &JsFields(&input),
+            )?;
             Ok((claim, job))
         });
         let network = self.network();
@@ -121,9 +148,10 @@ impl Bridge {
     }
 
     /// Runs the circuit job of any two-party protocol as this member ([`CircuitJob`]):
-    /// `spec` is `{ protocol?, circuit: string, inputOwners, reveal }` with the protocol's options
-    /// ([`spec::circuit_spec`]; `reveal[v]`: 0, 1, or 2 for both), `input` `{ values?:
-    /// Uint8Array[] }` (this party's input values in circuit order, one byte 0/1 per bit).
+    /// `spec` is `{ protocol?, circuit: string, inputOwners?, reveal? }` with the protocol's options
+    /// ([`spec::circuit_spec`]; `reveal[v]`: `'both'`, 0 or 1), `input` `{ values?:
+    /// (Uint8Array | undefined)[] }` (indexed by input value, given for this party's values only,
+    /// one byte 0/1 per bit).
     /// Resolves with `{ outputs: (Uint8Array | undefined)[], stats, onlineStats,
     /// preprocessingStats, transportStats }`.
     #[wasm_bindgen(js_name = runCircuit)]
@@ -135,8 +163,13 @@ impl Bridge {
         on_progress: Option<Function>,
     ) -> Promise {
         let job = self.jobs.claim().and_then(|claim| {
-            let job =
-                CircuitJob::read(self.parties, &JsFields(&session), &JsFields(&spec), &JsFields(&input))?;
+            let job = CircuitJob::read(
+                self.party,
+                self.parties,
+                &JsFields(&session),
+                &JsFields(&spec),
+                &JsFields(&input),
+            )?;
             Ok((claim, job))
         });
         let network = self.network();

@@ -148,21 +148,30 @@ impl AesInput {
         key_bytes: usize,
         blocks: usize,
     ) -> Result<(), JobError> {
-        let bad = |reason: String| Err(JobError::InvalidInput { party: me, reason });
+        let bad = |field: &str, reason: String| {
+            Err(JobError::InvalidInput { party: me, field: field.into(), reason })
+        };
         match (&self.key_share, key_holders.contains(&me)) {
             (Some(k), true) if k.len() != key_bytes => {
-                return bad(format!("key share has {} bytes, expected {key_bytes}", k.len()))
+                return bad("key", format!("key share has {} bytes, expected {key_bytes}", k.len()))
             }
-            (None, true) => return bad("this party is a key holder but supplied no key share".into()),
-            (Some(_), false) => return bad("this member is not a key holder but supplied a key share".into()),
+            (None, true) => {
+                return bad("key", format!("party {me} is a key holder and must pass its key share"))
+            }
+            (Some(_), false) => {
+                return bad("key", format!("member {me} is not a key holder (keyHolders: {key_holders:?})"))
+            }
             _ => {}
         }
         match (&self.plaintext, plaintext_owner == me) {
-            (Some(p), true) if p.len() != 16 * blocks => {
-                bad(format!("plaintext has {} bytes, expected {} ({blocks} blocks)", p.len(), 16 * blocks))
+            (Some(p), true) if p.len() != 16 * blocks => bad(
+                "plaintext",
+                format!("plaintext has {} bytes, expected {} ({blocks} blocks)", p.len(), 16 * blocks),
+            ),
+            (None, true) => bad("plaintext", format!("party {me} owns the plaintext and must pass it")),
+            (Some(_), false) => {
+                bad("plaintext", format!("member {me} is not the plaintext owner (party {plaintext_owner})"))
             }
-            (None, true) => bad("this party owns the plaintext but supplied none".into()),
-            (Some(_), false) => bad("this member does not own the plaintext but supplied one".into()),
             _ => Ok(()),
         }
     }
@@ -191,6 +200,21 @@ pub enum JobPhase {
 }
 
 impl AesSpec {
+    /// Checks member `me`'s inputs against its roles in this (validated) spec, as the job does
+    /// before any communication: bindings call it to reject bad inputs before a job starts.
+    pub fn check_input(&self, me: PartyId, input: &AesInput) -> Result<(), JobError> {
+        if me >= self.protocol.computing_parties() {
+            // A member beyond the computing parties is a two-party protocol's dealer.
+            let given = [("key", input.key_share.is_some()), ("plaintext", input.plaintext.is_some())];
+            if let Some((field, _)) = given.iter().find(|(_, present)| *present) {
+                let reason = format!("member {me} is the trusted dealer, which has no inputs");
+                return Err(JobError::InvalidInput { party: me, field: (*field).into(), reason });
+            }
+            return Ok(());
+        }
+        input.check(me, &self.key_holders, self.plaintext_owner, self.key_size.key_bytes(), self.blocks)
+    }
+
     /// The two-party protocols' common limits: AES-128 encryption.
     pub(crate) fn check_two_party_aes(&self) -> Result<(), JobError> {
         let name = self.protocol.name();
@@ -212,21 +236,22 @@ impl AesSpec {
     pub(crate) fn check_two_party_roles(&self, protocol: &str) -> Result<(), JobError> {
         self.check_two_party_aes()?;
         if self.blocks == 0 {
-            return Err(JobError::InvalidSpec("blocks must be at least 1".into()));
+            return Err(JobError::invalid_spec("blocks", "blocks must be at least 1"));
         }
         if self.key_holders.is_empty() || !self.key_holders.windows(2).all(|w| w[0] < w[1]) {
-            return Err(JobError::InvalidSpec(format!(
-                "key_holders must name party 0, party 1 or both, ascending: {:?}",
-                self.key_holders
-            )));
+            return Err(JobError::invalid_spec(
+                "keyHolders",
+                format!("keyHolders must name party 0, party 1 or both, ascending: {:?}", self.key_holders),
+            ));
         }
         for (field, parties) in
-            [("key_holders", &self.key_holders[..]), ("plaintext_owner", &[self.plaintext_owner])]
+            [("keyHolders", &self.key_holders[..]), ("plaintextOwner", &[self.plaintext_owner])]
         {
             if let Some(p) = parties.iter().find(|&&p| p > 1) {
-                return Err(JobError::InvalidSpec(format!(
-                    "{field} names party {p}, but the computing parties are 0 and 1"
-                )));
+                return Err(JobError::invalid_spec(
+                    field,
+                    format!("{field} names party {p}, but the computing parties are 0 and 1"),
+                ));
             }
         }
         if self.reveal_to != [0, 1] {

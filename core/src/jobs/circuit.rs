@@ -130,29 +130,43 @@ impl CircuitInput {
         io: &IoSpec,
         instances: usize,
     ) -> Result<(), JobError> {
-        let bad = |reason: String| Err(JobError::InvalidInput { party: me, reason });
+        let bad = |field: String, reason: String| Err(JobError::InvalidInput { party: me, field, reason });
         if dealer {
-            return if self.values.is_empty() { Ok(()) } else { bad("the dealer has no inputs".into()) };
+            let extra = self.values.iter().flatten().count() > 0;
+            return if extra {
+                bad("inputs".into(), "the trusted dealer has no inputs".into())
+            } else {
+                Ok(())
+            };
         }
         if self.values.len() != instances {
-            return bad(format!("{} input sets for {instances} instances", self.values.len()));
+            return bad(
+                "inputs".into(),
+                format!("{} input sets for {instances} instances", self.values.len()),
+            );
         }
         let owned: Vec<usize> = (0..io.input_owners.len()).filter(|&v| io.input_owners[v] == me).collect();
         for (instance, values) in self.values.iter().enumerate() {
             if values.len() != owned.len() {
-                return bad(format!(
-                    "instance {instance}: {} input values supplied, party {me} owns {}",
-                    values.len(),
-                    owned.len()
-                ));
+                return bad(
+                    "inputs".into(),
+                    format!(
+                        "instance {instance}: {} input values supplied, party {me} owns {}",
+                        values.len(),
+                        owned.len()
+                    ),
+                );
             }
             for (&value, bits) in owned.iter().zip(values) {
                 let width = circuit.input_widths()[value] as usize;
                 if bits.len() != width {
-                    return bad(format!(
+                    return bad(
+                        format!("inputs[{value}]"),
+                        format!(
                         "instance {instance}: input value {value} has {} bits, the circuit expects {width}",
                         bits.len()
-                    ));
+                    ),
+                    );
                 }
             }
         }
@@ -161,6 +175,12 @@ impl CircuitInput {
 }
 
 impl CircuitSpec {
+    /// Checks member `me`'s inputs against the circuit and the input owners of this (validated)
+    /// spec, as the job does before any communication; member 2 is the dealer, without inputs.
+    pub fn check_input(&self, me: PartyId, input: &CircuitInput) -> Result<(), JobError> {
+        input.check(me, me == super::preprocessing::DEALER, &self.circuit, &self.io, self.instances)
+    }
+
     /// The bytes members agree on for a circuit job: `tag`, the protocol's option bytes, the
     /// SHA-256 of the circuit's Bristol text, the instance count and the input owners.
     pub(crate) fn agreement_bytes(&self, tag: &[u8], options: &[u8]) -> Vec<u8> {
@@ -177,9 +197,9 @@ impl CircuitSpec {
     /// one instance, owners and recipients that fit the circuit, every output to `both`.
     pub(crate) fn check_shared_outputs(&self, protocol: &str) -> Result<(), JobError> {
         if self.instances == 0 {
-            return Err(JobError::InvalidSpec("instances must be at least 1".into()));
+            return Err(JobError::invalid_spec("instances", "instances must be at least 1"));
         }
-        self.io.check(&self.circuit).map_err(|e| JobError::InvalidSpec(e.to_string()))?;
+        check_io(&self.io, &self.circuit)?;
         if self.io.reveal.iter().any(|r| *r != Reveal::Both) {
             return Err(JobError::not_available(
                 "reveal",
@@ -188,4 +208,26 @@ impl CircuitSpec {
         }
         Ok(())
     }
+}
+
+/// Checks input owners and output recipients against `circuit` ([`IoSpec::check`]), naming the
+/// spec field at fault: one owner (party 0 or 1) per input value, one recipient per output value.
+pub(crate) fn check_io(io: &IoSpec, circuit: &Circuit) -> Result<(), JobError> {
+    let (inputs, outputs) = (circuit.input_widths().len(), circuit.output_widths().len());
+    if io.input_owners.len() != inputs || io.input_owners.iter().any(|&p| p > 1) {
+        return Err(JobError::invalid_spec(
+            "inputOwners",
+            format!(
+                "inputOwners must name party 0 or 1 for each of the circuit's {inputs} input values, got {:?}",
+                io.input_owners
+            ),
+        ));
+    }
+    if io.reveal.len() != outputs {
+        return Err(JobError::invalid_spec(
+            "reveal",
+            format!("reveal has {} entries, the circuit has {outputs} output values", io.reveal.len()),
+        ));
+    }
+    io.check(circuit).map_err(|e| JobError::invalid_spec("reveal", e.to_string()))
 }

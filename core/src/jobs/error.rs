@@ -13,9 +13,15 @@ use crate::proto::tinytable::TinyTableError;
 /// Errors of the jobs.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum JobError {
-    /// The spec is not valid; the message names the field.
-    #[error("invalid job spec: {0}")]
-    InvalidSpec(String),
+    /// The spec is not valid; `field` names the spec field to change (the SDK's name:
+    /// `blocks`, `keyHolders`, `plaintextOwner`, `reveal`, `inputOwners`, `circuit`, …).
+    #[error("invalid job spec: {reason}")]
+    InvalidSpec {
+        /// The spec field at fault.
+        field: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
     /// The spec asks for a combination that is not implemented; `option` names the spec option to
     /// change (`variant`, `path`, `macBits`, `preprocessing`, `direction`, `keyBits`, `reveal`).
     #[error("not available yet: {reason}")]
@@ -30,6 +36,9 @@ pub enum JobError {
     InvalidInput {
         /// This member.
         party: PartyId,
+        /// The input at fault (the SDK's name: `key`, `plaintext`, `inputs[v]` for input value
+        /// `v`, or `inputs`).
+        field: String,
         /// What is wrong.
         reason: String,
     },
@@ -37,8 +46,9 @@ pub enum JobError {
     #[error("member {0} runs a different job spec")]
     SpecMismatch(PartyId),
     /// The session does not have the members the spec needs.
-    #[error("{protocol} with {} preprocessing needs {} session members ({}), got {got}",
-        .preprocessing.name(), .preprocessing.members(), .preprocessing.roles())]
+    #[error("{protocol} with {} preprocessing needs {} session members ({}), got {got}{}",
+        .preprocessing.name(), .preprocessing.members(), .preprocessing.roles(),
+        .preprocessing.other_hint(*got))]
     WrongSessionSize {
         /// The protocol.
         protocol: &'static str,
@@ -76,6 +86,11 @@ pub enum JobError {
 }
 
 impl JobError {
+    /// A [`JobError::InvalidSpec`] about `field`.
+    pub fn invalid_spec(field: &'static str, reason: impl Into<String>) -> Self {
+        JobError::InvalidSpec { field, reason: reason.into() }
+    }
+
     /// A [`JobError::NotAvailable`] about `option`.
     pub fn not_available(option: &'static str, reason: impl Into<String>) -> Self {
         JobError::NotAvailable { option, reason: reason.into() }

@@ -100,7 +100,7 @@ pub fn cached(holders: usize) -> Result<Circuit, JobError> {
 /// AES-128 whose key is the XOR of `holders` 128-bit input values (1 or 2), followed by the
 /// plaintext value: the generated circuit with its key wires rewired to free XOR gates.
 pub fn keyed_aes128(holders: usize) -> Result<Circuit, JobError> {
-    let aes = aes_gen::aes128_circuit().map_err(|e| JobError::InvalidSpec(e.to_string()))?;
+    let aes = aes_gen::aes128_circuit().map_err(|e| JobError::invalid_spec("circuit", e.to_string()))?;
     if holders <= 1 {
         return Ok(aes);
     }
@@ -138,5 +138,5 @@ pub fn keyed_aes128(holders: usize) -> Result<Circuit, JobError> {
     let mut input_widths = vec![128; holders];
     input_widths.push(128);
     Circuit::new(aes.num_wires() as u32 + shift, input_widths, vec![128], gates)
-        .map_err(|e| JobError::InvalidSpec(e.to_string()))
+        .map_err(|e| JobError::invalid_spec("circuit", e.to_string()))
 }

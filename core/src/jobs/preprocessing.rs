@@ -54,6 +54,19 @@ impl Preprocessing {
         }
     }
 
+    /// A pointer to the other kind when a session of `members` fits it, for error messages.
+    pub(crate) fn other_hint(self, members: usize) -> &'static str {
+        match self {
+            Preprocessing::Ot if members == Preprocessing::Dealer.members() => {
+                "; a trusted dealer in slot 2 is preprocessing: 'dealer'"
+            }
+            Preprocessing::Dealer if members == Preprocessing::Ot.members() => {
+                "; two parties without a dealer is preprocessing: 'ot'"
+            }
+            _ => "",
+        }
+    }
+
     /// Whether `member` is the dealer of a session with this preprocessing.
     pub fn is_dealer(self, member: PartyId) -> bool {
         self == Preprocessing::Dealer && member == DEALER

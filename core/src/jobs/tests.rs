@@ -212,7 +212,10 @@ fn minimac_limits_are_named_before_any_communication() {
             other => panic!("{field}: expected NotAvailable, got {other:?}"),
         }
     }
-    assert!(matches!(spec(MINIMAC, vec![0, 2], 1, vec![0, 1]).validate(), Err(JobError::InvalidSpec(_))));
+    assert!(matches!(
+        spec(MINIMAC, vec![0, 2], 1, vec![0, 1]).validate(),
+        Err(JobError::InvalidSpec { field: "keyHolders", .. })
+    ));
     // A session of the wrong size is named too.
     let outs = run_session(2, |inner| async move {
         let s = spec(MINIMAC, vec![0], 1, vec![0, 1]);

@@ -65,7 +65,7 @@ pub type AesJobInput = super::AesInput;
 impl AesJobSpec {
     /// Checks the spec for a three-party session.
     pub fn validate(&self) -> Result<(), JobError> {
-        let bad = |m: String| Err(JobError::InvalidSpec(m));
+        let bad = |field: &'static str, m: String| Err(JobError::invalid_spec(field, m));
         if !self.variant.supports(self.security) {
             return Err(JobError::not_available(
                 "variant",
@@ -78,21 +78,27 @@ impl AesJobSpec {
             ));
         }
         if self.blocks == 0 {
-            return bad("blocks must be at least 1".into());
+            return bad("blocks", "blocks must be at least 1".into());
         }
         if self.key_holders.is_empty() || self.key_holders.len() > 3 {
-            return bad(format!("key_holders must name 1 to 3 parties, got {}", self.key_holders.len()));
+            return bad(
+                "keyHolders",
+                format!("keyHolders must name 1 to 3 parties, got {}", self.key_holders.len()),
+            );
         }
         if !self.key_holders.windows(2).all(|w| w[0] < w[1]) {
-            return bad("key_holders must be distinct and ascending".into());
+            return bad("keyHolders", "keyHolders must be distinct and ascending".into());
         }
-        for (field, parties) in [("key_holders", &self.key_holders), ("reveal_to", &self.reveal_to)] {
+        for (field, parties) in [("keyHolders", &self.key_holders), ("reveal", &self.reveal_to)] {
             if let Some(p) = parties.iter().find(|&&p| p > 2) {
-                return bad(format!("{field} names party {p}, but parties are 0, 1 and 2"));
+                return bad(field, format!("{field} names party {p}, but parties are 0, 1 and 2"));
             }
         }
         if self.plaintext_owner > 2 {
-            return bad(format!("plaintext_owner is {}, but parties are 0, 1 and 2", self.plaintext_owner));
+            return bad(
+                "plaintextOwner",
+                format!("plaintextOwner is {}, but parties are 0, 1 and 2", self.plaintext_owner),
+            );
         }
         Ok(())
     }

@@ -159,8 +159,8 @@ fn wrong_inputs_are_typed_errors_and_peers_see_the_party_leave() {
     ];
     let outs = run_all([s.clone(), s.clone(), s], inputs);
     match &outs[0] {
-        Err(JobError::InvalidInput { party: 0, reason }) => {
-            assert!(reason.contains("15 bytes"), "{reason}")
+        Err(JobError::InvalidInput { party: 0, field, reason }) => {
+            assert!(field == "key" && reason.contains("15 bytes"), "{field}: {reason}")
         }
         other => panic!("party 0: {other:?}"),
     }
@@ -172,16 +172,19 @@ fn wrong_inputs_are_typed_errors_and_peers_see_the_party_leave() {
 #[test]
 fn invalid_specs_name_the_field() {
     let cases = [
-        (spec(0, vec![0], vec![0]), "blocks"),
-        (spec(1, vec![], vec![0]), "key_holders"),
-        (spec(1, vec![1, 0], vec![0]), "ascending"),
-        (spec(1, vec![0, 3], vec![0]), "party 3"),
-        (spec(1, vec![0], vec![5]), "reveal_to"),
-        (AesJobSpec { plaintext_owner: 4, ..spec(1, vec![0], vec![0]) }, "plaintext_owner"),
+        (spec(0, vec![0], vec![0]), "blocks", "at least 1"),
+        (spec(1, vec![], vec![0]), "keyHolders", "1 to 3"),
+        (spec(1, vec![1, 0], vec![0]), "keyHolders", "ascending"),
+        (spec(1, vec![0, 3], vec![0]), "keyHolders", "party 3"),
+        (spec(1, vec![0], vec![5]), "reveal", "party 5"),
+        (AesJobSpec { plaintext_owner: 4, ..spec(1, vec![0], vec![0]) }, "plaintextOwner", "is 4"),
     ];
-    for (s, needle) in cases {
+    for (s, name, needle) in cases {
         match s.validate() {
-            Err(JobError::InvalidSpec(m)) => assert!(m.contains(needle), "{m} should mention {needle}"),
+            Err(JobError::InvalidSpec { field, reason }) => {
+                assert_eq!(field, name, "{reason}");
+                assert!(reason.contains(needle), "{reason} should mention {needle}")
+            }
             other => panic!("{s:?}: {other:?}"),
         }
     }

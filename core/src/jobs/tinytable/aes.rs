@@ -70,23 +70,26 @@ pub type TinyTableAesInput = crate::jobs::aes::AesInput;
 impl TinyTableAesSpec {
     /// Checks the spec, including that its path and security level are available.
     pub fn validate(&self) -> Result<(), JobError> {
-        let bad = |m: String| Err(JobError::InvalidSpec(m));
+        let bad = |field: &'static str, m: String| Err(JobError::invalid_spec(field, m));
         if self.blocks == 0 {
-            return bad("blocks must be at least 1".into());
+            return bad("blocks", "blocks must be at least 1".into());
         }
-        for (field, list) in [("key_holders", &self.key_holders), ("reveal_to", &self.reveal_to)] {
+        for (field, list) in [("keyHolders", &self.key_holders), ("reveal", &self.reveal_to)] {
             if list.is_empty() || list.len() > 2 || !list.windows(2).all(|w| w[0] < w[1]) {
-                return bad(format!("{field} must name party 0, party 1 or both, ascending: {list:?}"));
+                return bad(
+                    field,
+                    format!("{field} must name party 0, party 1 or both, ascending: {list:?}"),
+                );
             }
             if let Some(p) = list.iter().find(|&&p| p > 1) {
-                return bad(format!("{field} names party {p}, but the computing parties are 0 and 1"));
+                return bad(field, format!("{field} names party {p}, but the computing parties are 0 and 1"));
             }
         }
         if self.plaintext_owner > 1 {
-            return bad(format!(
-                "plaintext_owner is {}, but the computing parties are 0 and 1",
-                self.plaintext_owner
-            ));
+            return bad(
+                "plaintextOwner",
+                format!("plaintextOwner is {}, but the computing parties are 0 and 1", self.plaintext_owner),
+            );
         }
         if self.path == AesPath::SboxTables {
             if self.preprocessing == Preprocessing::Ot {
@@ -99,17 +102,23 @@ impl TinyTableAesSpec {
             }
             if let [owner] = self.key_holders[..] {
                 if self.plaintext_owner == owner {
-                    return bad(format!(
-                        "the S-box-table path needs the plaintext_owner to be the other party than \
-                         the key owner (both are party {owner})"
-                    ));
+                    return bad(
+                        "plaintextOwner",
+                        format!(
+                            "the S-box-table path needs the plaintextOwner to be the other party \
+                             than the key holder (both are party {owner})"
+                        ),
+                    );
                 }
             } else {
-                return bad(format!(
-                    "the S-box-table path needs exactly one of key_holders (it expands the whole key \
-                     locally), got {:?}; use path 'circuit' for an XOR-shared key",
-                    self.key_holders
-                ));
+                return bad(
+                    "keyHolders",
+                    format!(
+                        "the S-box-table path needs exactly one of keyHolders (it expands the whole \
+                         key locally), got {:?}; use path 'circuit' for an XOR-shared key",
+                        self.key_holders
+                    ),
+                );
             }
             if self.security == Security::Malicious && self.mac_bits != MacBits::K64 {
                 return Err(JobError::not_available(

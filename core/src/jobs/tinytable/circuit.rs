@@ -37,9 +37,9 @@ impl CircuitJobSpec {
     /// Checks the spec: instance count and the owners and recipients against the circuit.
     pub fn validate(&self) -> Result<(), JobError> {
         if self.instances == 0 {
-            return Err(JobError::InvalidSpec("instances must be at least 1".into()));
+            return Err(JobError::invalid_spec("instances", "instances must be at least 1"));
         }
-        self.io.check(&self.circuit).map_err(|e| JobError::InvalidSpec(e.to_string()))
+        crate::jobs::circuit::check_io(&self.io, &self.circuit)
     }
 
     pub(super) fn encode(&self) -> Vec<u8> {

@@ -189,25 +189,28 @@ fn path_and_mac_width_names_round_trip_and_k32_sbox_is_not_available() {
 #[test]
 fn invalid_specs_name_the_field() {
     let cases = [
-        (aes_spec(0, vec![0], 1, vec![0]), "blocks"),
-        (aes_spec(1, vec![], 1, vec![0]), "key_holders"),
-        (aes_spec(1, vec![1, 0], 1, vec![0]), "ascending"),
-        (aes_spec(1, vec![2], 1, vec![0]), "party 2"),
-        (aes_spec(1, vec![0], 1, vec![3]), "reveal_to"),
-        (aes_spec(1, vec![0], 2, vec![0]), "plaintext_owner"),
+        (aes_spec(0, vec![0], 1, vec![0]), "blocks", "at least 1"),
+        (aes_spec(1, vec![], 1, vec![0]), "keyHolders", "ascending"),
+        (aes_spec(1, vec![1, 0], 1, vec![0]), "keyHolders", "ascending"),
+        (aes_spec(1, vec![2], 1, vec![0]), "keyHolders", "party 2"),
+        (aes_spec(1, vec![0], 1, vec![3]), "reveal", "party 3"),
+        (aes_spec(1, vec![0], 2, vec![0]), "plaintextOwner", "is 2"),
         (
             TinyTableAesSpec { path: AesPath::SboxTables, ..aes_spec(1, vec![0, 1], 1, vec![0]) },
-            "key_holders",
+            "keyHolders",
+            "exactly one",
         ),
         (
             TinyTableAesSpec { path: AesPath::SboxTables, ..aes_spec(1, vec![1], 1, vec![0]) },
-            "plaintext_owner",
+            "plaintextOwner",
+            "other party",
         ),
     ];
-    for (s, needle) in cases {
+    for (s, name, needle) in cases {
         match s.validate() {
-            Err(JobError::InvalidSpec(m)) => {
-                assert!(m.contains(needle), "{m} should mention {needle}")
+            Err(JobError::InvalidSpec { field, reason }) => {
+                assert_eq!(field, name, "{reason}");
+                assert!(reason.contains(needle), "{reason} should mention {needle}")
             }
             other => panic!("{s:?}: {other:?}"),
         }
@@ -233,7 +236,7 @@ fn disagreeing_specs_abort_and_wrong_inputs_make_peers_see_a_party_leave() {
     bad[1].plaintext = Some(vec![0; 15]);
     let outs = run_aes([a.clone(), a.clone(), a], bad);
     assert!(
-        matches!(&outs[1], Err(JobError::InvalidInput { party: 1, reason }) if reason.contains("15 bytes"))
+        matches!(&outs[1], Err(JobError::InvalidInput { party: 1, field, reason }) if field == "plaintext" && reason.contains("15 bytes"))
     );
     for p in [0, 2] {
         assert!(

@@ -32,12 +32,16 @@ export interface JobLabels {
   preprocessing?: TinyTablePreprocessing;
 }
 
-/** A bridge call and its arguments for one job, with what it runs. */
+/** Progress reports of a running job, as the core sends them. */
+type OnProgress = Parameters<JobBridge['runAes']>[3];
+
+/** One checked job: its spec and input, what it runs, and how to run it on a session's bridge. */
 export interface BridgeJob {
-  method: 'runAes' | 'runCircuit';
   spec: object;
   input: object;
   labels: JobLabels;
+  /** Runs the job on `bridge` (the session's channels are opened under `session` by its first job). */
+  run(bridge: JobBridge, session: object, onProgress: OnProgress): Promise<unknown>;
 }
 
 /** A core failure as the bridge reports it. */
@@ -92,7 +96,7 @@ export function aesJob(bridge: Pick<JobBridge, 'checkAes'>, options: AesOptions)
   if (options.key !== undefined) input.keyShare = toBytes(options.key, 'key');
   if (options.plaintext !== undefined) input.plaintext = toBytes(options.plaintext, 'plaintext');
   const labels = checked(() => bridge.checkAes(spec, input), spec) as JobLabels & { protocol: AesProtocol };
-  return { method: 'runAes', spec, input, labels };
+  return { spec, input, labels, run: (b, session, onProgress) => b.runAes(session, spec, input, onProgress) };
 }
 
 /** This party's circuit input values by index, each as its bits (one byte, 0 or 1, per bit). */
@@ -124,5 +128,5 @@ export function evaluateJob(
     protocol: CircuitProtocol;
     preprocessing: TinyTablePreprocessing;
   };
-  return { method: 'runCircuit', spec, input, labels };
+  return { spec, input, labels, run: (b, session, onProgress) => b.runCircuit(session, spec, input, onProgress) };
 }

@@ -317,7 +317,7 @@ export class Session {
         this.live = stats;
         this.events.emit('progress', { round: stats.rounds, bytesSent: stats.bytesSent, bytesReceived: stats.bytesReceived });
       };
-      const output = (await bridge[job.method]({ sessionId, ...this.creds }, job.spec, job.input, onProgress)) as T;
+      const output = (await job.run(bridge, { sessionId, ...this.creds }, onProgress)) as T;
       const timeMs = performance.now() - start;
       this.totals.bytesSent += output.stats.bytesSent;
       this.totals.bytesReceived += output.stats.bytesReceived;

@@ -63,7 +63,6 @@ describe.each(["wasm", "native"] as const)("job options (%s checks)", (name) => 
 
   it("passes the options through and reports what runs, with the core's defaults", () => {
     expect(aesJob(at(0, 3), { ...D, key })).toMatchObject({
-      method: "runAes",
       spec: { protocol: "tinytable", preprocessing: "dealer" },
       input: { keyShare: new Uint8Array(16) },
       labels: { protocol: "tinytable", variant: "circuit", security: "semi-honest", preprocessing: "dealer" },
@@ -141,7 +140,7 @@ describe.each(["wasm", "native"] as const)("job options (%s checks)", (name) => 
     const M = { protocol: "minimac", preprocessing: "dealer" } as const;
     expect(aesJob(at(0, 3), { ...M, key }).labels).toEqual({ protocol: "minimac", variant: "rs256-120-matrix", security: "malicious", preprocessing: "dealer" });
     expect(aesJob(at(2, 3), { ...M, code: "rs255-85-fft" }).labels).toMatchObject({ variant: "rs255-85-fft" });
-    expect(evaluateJob(at(0, 3), TWO_BYTES, { ...M, inputs: { 0: 1n } })).toMatchObject({ method: "runCircuit", labels: { protocol: "minimac" } });
+    expect(evaluateJob(at(0, 3), TWO_BYTES, { ...M, inputs: { 0: 1n } })).toMatchObject({ labels: { protocol: "minimac" } });
     // @ts-expect-error MiniMac needs the dealer for now
     const overOt = () => aesJob(at(0, 2), { protocol: "minimac", key });
     expect(overOt).toThrow(NotAvailableError);

@@ -4,14 +4,13 @@
 use super::support::{aes_bitsliced, aes_bool, hex16, random_pairs, rustcrypto_aes, shared_circuit};
 use crate::circuit::aes_bristol::{input_bits, output_bytes, value_bits, value_bytes};
 
-const FIPS_PLAINTEXT: &str = "00112233445566778899aabbccddeeff";
+use crate::aes::fips197;
 
 #[test]
 fn aes128_reference_matches_fips197_appendix_c1() {
     let circuit = shared_circuit("aes_128.txt");
-    let key = hex::decode("000102030405060708090a0b0c0d0e0f").unwrap();
-    let ciphertext = aes_bool(circuit, &key, &hex16(FIPS_PLAINTEXT));
-    assert_eq!(hex::encode(ciphertext), "69c4e0d86a7b0430d8cdb78070b4c55a");
+    let ciphertext = aes_bool(circuit, &fips197::KEY, &fips197::PLAINTEXT);
+    assert_eq!(ciphertext, fips197::CIPHERTEXT);
 }
 
 #[test]
@@ -26,7 +25,7 @@ fn aes128_reference_matches_fips197_appendix_b() {
 fn aes256_reference_matches_fips197_appendix_c3() {
     let circuit = shared_circuit("aes_256.txt");
     let key = hex::decode("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f").unwrap();
-    let ciphertext = aes_bool(circuit, &key, &hex16(FIPS_PLAINTEXT));
+    let ciphertext = aes_bool(circuit, &key, &fips197::PLAINTEXT);
     assert_eq!(hex::encode(ciphertext), "8ea2b7ca516745bfeafc49904b496089");
 }
 
@@ -61,9 +60,8 @@ fn the_naive_msb_first_byte_order_is_wrong() {
     let msb_first = |bytes: &[u8]| -> Vec<bool> {
         bytes.iter().flat_map(|&b| (0..8).rev().map(move |i| b >> i & 1 == 1)).collect()
     };
-    let key = hex::decode("000102030405060708090a0b0c0d0e0f").unwrap();
-    let outputs = circuit.evaluate(&[msb_first(&key), msb_first(&hex16(FIPS_PLAINTEXT))]).unwrap();
-    assert_ne!(output_bytes(&outputs[0]).unwrap(), hex16("69c4e0d86a7b0430d8cdb78070b4c55a"));
+    let outputs = circuit.evaluate(&[msb_first(&fips197::KEY), msb_first(&fips197::PLAINTEXT)]).unwrap();
+    assert_ne!(output_bytes(&outputs[0]).unwrap(), fips197::CIPHERTEXT);
 }
 
 #[test]

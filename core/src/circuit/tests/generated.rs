@@ -44,9 +44,9 @@ fn sbox_gate_counts_and_depth() {
 #[test]
 fn generated_aes128_matches_fips197() {
     let circuit = generated_aes128();
-    let key = hex::decode("000102030405060708090a0b0c0d0e0f").unwrap();
-    let ciphertext = aes_bool(circuit, &key, &hex16("00112233445566778899aabbccddeeff"));
-    assert_eq!(hex::encode(ciphertext), "69c4e0d86a7b0430d8cdb78070b4c55a");
+    let fips = crate::aes::fips197::CIPHERTEXT;
+    let ciphertext = aes_bool(circuit, &crate::aes::fips197::KEY, &crate::aes::fips197::PLAINTEXT);
+    assert_eq!(ciphertext, fips);
     let key = hex::decode("2b7e151628aed2a6abf7158809cf4f3c").unwrap();
     let ciphertext = aes_bool(circuit, &key, &hex16("3243f6a8885a308d313198a2e0370734"));
     assert_eq!(hex::encode(ciphertext), "3925841d02dc09fbdc118597196a0b32");

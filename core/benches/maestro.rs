@@ -23,7 +23,7 @@ mod bench {
         MaliciousAdditiveLut256Sbox, MaliciousGf16CircuitSbox, MaliciousGf256CircuitSbox, MaliciousLut16Sbox,
         MaliciousSboxLayer,
     };
-    use chorus_core::proto::maestro::tensor_lookup::TensorTable;
+    use chorus_core::proto::maestro::sbox::tensor_lookup::TensorTable;
     use chorus_core::proto::maestro::{
         AdditiveLut256Sbox, Gf16CircuitSbox, Gf256CircuitSbox, Lut16Sbox, Lut256Sbox, Party, RssShare,
         SboxLayer,

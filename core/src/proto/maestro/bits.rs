@@ -1,5 +1,5 @@
 //! Bit-packed messages written and read in runs of bits (LSB-first, the layout of
-//! [`super::one_hot16::pack_bits`]): the one-hot preprocessing protocols build each round's
+//! [`super::sbox::one_hot16::pack_bits`]): the one-hot preprocessing protocols build each round's
 //! message from a few bits per vector with word operations instead of one byte per bit, and
 //! reshare it with [`reshare_bit_message`].
 

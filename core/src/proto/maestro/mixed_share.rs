@@ -1,5 +1,5 @@
 //! State bytes that are either replicated ⟦·⟧ or (3,3) additively ⟨⟨·⟩⟩ shared, the share type of
-//! the (3,3) LUT-256 S-box ([`super::lut256_33`]; MAESTRO §3.5.3, Protocol 7).
+//! the (3,3) LUT-256 S-box ([`super::sbox::lut256_33`]; MAESTRO §3.5.3, Protocol 7).
 //!
 //! Protocol 7 carries the AES state additively between S-box layers: the lookup of Protocol 6
 //! outputs ⟨⟨S(x)⟩⟩, the linear layer and round-key addition run on it locally, and only the

@@ -10,7 +10,7 @@
 //! here: c goes into component x₀, which party 0 holds as its *first* component and party 2 as its
 //! *second*; party 1 does nothing. [`RssShare`] carries its party index for this.
 
-use super::frobenius::{self, BitMatrix};
+use super::sbox::frobenius::{self, BitMatrix};
 use crate::aes::linear::round_linear_bytes;
 use crate::aes::AesByte;
 use crate::field::{Field, Gf256};

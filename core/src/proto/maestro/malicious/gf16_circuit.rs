@@ -1,7 +1,7 @@
 //! GF(2^4)-circuit + Protocol 2 with the single check of Eq. (3) (MAESTRO §3.2 "Reducing the
 //! number of multiplication checks", §5, Table 5 "GF(2^4)-Circuit + Protocol 2").
 //!
-//! The semi-honest circuit ([`crate::proto::maestro::gf16_circuit`]) multiplies five times per
+//! The semi-honest circuit ([`crate::proto::maestro::sbox::gf16_circuit`]) multiplies five times per
 //! S-box: a_h·a_l, v²·v⁴, v⁶·v⁸, a_h·v⁻¹ and (a_h + a_l)·v⁻¹. The first and the last two are
 //! checked together as one Eq. (3) triple over K = (GF(2^4))^4; v⁶ and v⁻¹ = v¹⁴ as two GF(2^4)
 //! triples: 3 GF(2^64) triples per S-box instead of 5.
@@ -9,10 +9,10 @@
 use super::{MaliciousSboxLayer, MaliciousSession};
 use crate::net::Network;
 use crate::proto::maestro::error::MaestroError;
-use crate::proto::maestro::gf16_circuit::inverse_observed;
 use crate::proto::maestro::online::Party;
 use crate::proto::maestro::packed::Packed16;
 use crate::proto::maestro::rss::RssShare;
+use crate::proto::maestro::sbox::gf16_circuit::inverse_observed;
 
 /// The maliciously secure GF(2^4)-circuit S-box layer.
 #[derive(Debug)]

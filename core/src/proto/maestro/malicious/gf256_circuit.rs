@@ -1,5 +1,5 @@
 //! GF(2^8)-circuit \[21\] + Protocol 2 (MAESTRO Table 5, "GF(2^8)-Circuit (\[21\] + Protocol 2)"):
-//! the semi-honest x²⁵⁴ circuit ([`crate::proto::maestro::gf256_circuit`]) with its four
+//! the semi-honest x²⁵⁴ circuit ([`crate::proto::maestro::sbox::gf256_circuit`]) with its four
 //! products per S-box recorded for verification, lifted with Table 2's ψ at verification.
 //!
 //! The two products of round 2 share the factor x¹² (x¹⁴ = x¹²·x² and x¹⁵ = x¹²·x³), so they
@@ -14,9 +14,9 @@
 use super::{MaliciousSboxLayer, MaliciousSession};
 use crate::net::Network;
 use crate::proto::maestro::error::MaestroError;
-use crate::proto::maestro::gf256_circuit::inverse_observed;
 use crate::proto::maestro::online::Party;
 use crate::proto::maestro::rss::RssShare;
+use crate::proto::maestro::sbox::gf256_circuit::inverse_observed;
 
 /// The maliciously secure GF(2^8)-circuit S-box layer.
 #[derive(Debug)]

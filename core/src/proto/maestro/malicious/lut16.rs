@@ -1,5 +1,5 @@
 //! LUT-16 + Protocol 2 (MAESTRO Table 5 "LUT-16 + Protocol 2"): the semi-honest LUT-16 S-box
-//! ([`crate::proto::maestro::lut16`]) with
+//! ([`crate::proto::maestro::sbox::lut16`]) with
 //! - **preprocessing** (Protocol 8 with step 6): the 11 bit products of each one-hot vector
 //!   checked as the two GF(2^64) triples of Eq. (5) and Eq. (6) (Appendix A, Lemma A.2);
 //! - **online** (Protocol 3): one Eq. (3) triple per S-box covering a_h·a_l (through
@@ -14,12 +14,12 @@ use crate::field::{Gf16, Gf16Squared};
 use crate::net::Network;
 use crate::proto::maestro::error::{MaestroError, Step};
 use crate::proto::maestro::gf16_rss::{pack_nibbles, Rss16};
-use crate::proto::maestro::lut16::inverse_observed;
-use crate::proto::maestro::one_hot16::{self, OneHot16};
 use crate::proto::maestro::online::Party;
 use crate::proto::maestro::packed::{nibble_linear, to_tower_packed, Packed, Packed16};
 use crate::proto::maestro::pool::PreprocessedPool;
 use crate::proto::maestro::rss::RssShare;
+use crate::proto::maestro::sbox::lut16::inverse_observed;
+use crate::proto::maestro::sbox::one_hot16::{self, OneHot16};
 
 /// The maliciously secure LUT-16 S-box layer: a session and its pool of one-hot vectors.
 #[derive(Debug)]

@@ -1,11 +1,11 @@
 //! Malicious (3,3) LUT-256: MAESTRO §3.5.3 Protocol 7 (Table 5 "⟨⟨·⟩⟩-LUT-256 + Protocol 2"), the
 //! AES state kept additive between S-box layers as in the semi-honest
-//! [`crate::proto::maestro::lut256_33`], every S-box pair checked by VerifySbox's two GF(2^8)
+//! [`crate::proto::maestro::sbox::lut256_33`], every S-box pair checked by VerifySbox's two GF(2^8)
 //! triples, and the replicated shares those triples need recovered from the next layer instead
 //! of resharing every layer.
 //!
 //! - **Preprocessing** (Protocol 6 step 1 with Protocol 8 step 6): per S-box two length-16
-//!   one-hot vectors from [`crate::proto::maestro::one_hot16`], each recorded for the Eq. (5)/(6)
+//!   one-hot vectors from [`crate::proto::maestro::sbox::one_hot16`], each recorded for the Eq. (5)/(6)
 //!   checks (2 triples per vector), then tensored into the length-256 lookup
 //!   ([`TensorOneHot::from_pair`]). 22 bits per S-box and party, 2 rounds per batch.
 //! - **Step 2** (first layer, replicated input ⟦x⁽⁰⁾⟧; also every key-schedule `SubWord`): open
@@ -60,14 +60,14 @@ use super::{MaliciousSboxLayer, MaliciousSession};
 use crate::aes::AesByte;
 use crate::net::Network;
 use crate::proto::maestro::error::{MaestroError, Step};
-use crate::proto::maestro::lut256_33::{open_masked, tables, TensorOneHot};
 use crate::proto::maestro::mixed_share::{self, AdditiveShare, MixedShare};
-use crate::proto::maestro::one_hot16::{self, OneHot16};
 use crate::proto::maestro::online::Party;
 use crate::proto::maestro::pool::PreprocessedPool;
 use crate::proto::maestro::rss::RssShare;
+use crate::proto::maestro::sbox::lut256_33::{open_masked, tables, TensorOneHot};
+use crate::proto::maestro::sbox::one_hot16::{self, OneHot16};
+use crate::proto::maestro::sbox::tensor_lookup::TensorTable;
 use crate::proto::maestro::sbox::{inv_affine, LinearStep, SboxLayer};
-use crate::proto::maestro::tensor_lookup::TensorTable;
 use crate::proto::maestro::verify::TripleLog;
 
 /// The maliciously secure (3,3) LUT-256 S-box layer: a session, its preprocessed lookups, the

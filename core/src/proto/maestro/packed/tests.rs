@@ -2,8 +2,8 @@ use super::byte_linear::simd_available;
 use super::*;
 use crate::field::Gf16Squared;
 use crate::field::{Gf16, Gf256};
-use crate::proto::maestro::frobenius::SQUARE;
 use crate::proto::maestro::gf16_rss::{from_tower, pack_nibbles, to_tower, Rss16};
+use crate::proto::maestro::sbox::frobenius::SQUARE;
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 

@@ -8,7 +8,7 @@ mod suite;
 mod variants;
 
 use super::aes::{decrypt_blocks, encrypt_blocks, expand_key, round_keys_from_shares, to_blocks};
-use super::gf256_circuit;
+use super::sbox::gf256_circuit;
 use super::*;
 use crate::aes::sbox::{inv_sbox_table, sbox_table};
 use crate::aes::{Aes, AesByte, Block, KeySize};

@@ -96,10 +96,10 @@ fn rayon_split_gives_identical_shares() {
                     .await
                     .unwrap(),
             );
-            out.push(super::gf256_circuit::inverse_packed(&mut party, &mut net, &x).await.unwrap());
-            out.push(super::gf16_circuit::inverse_packed(&mut party, &mut net, &x).await.unwrap());
-            let one_hot16 = super::one_hot16::generate(&mut party, &mut net, 1500).await.unwrap();
-            let one_hot256 = super::lut256::generate(&mut party, &mut net, 700).await.unwrap();
+            out.push(super::sbox::gf256_circuit::inverse_packed(&mut party, &mut net, &x).await.unwrap());
+            out.push(super::sbox::gf16_circuit::inverse_packed(&mut party, &mut net, &x).await.unwrap());
+            let one_hot16 = super::sbox::one_hot16::generate(&mut party, &mut net, 1500).await.unwrap();
+            let one_hot256 = super::sbox::lut256::generate(&mut party, &mut net, 700).await.unwrap();
             let mut bytes = x.to_shares();
             let mut lut = Lut16Sbox::new(party);
             lut.preprocess(&mut net, bytes.len()).await.unwrap();

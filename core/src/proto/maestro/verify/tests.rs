@@ -113,8 +113,10 @@ fn logs(n8: usize, ns: usize, n4: usize, nt: usize, no: usize, fault: Fault, see
         let comps = [a, b, e ^ a ^ b];
         let rs = deal16(Gf16::new(r as u8), &mut rng);
         for p in 0..3 {
-            let v =
-                crate::proto::maestro::one_hot16::OneHot16 { r: rs[p], e: (comps[p], comps[(p + 1) % 3]) };
+            let v = crate::proto::maestro::sbox::one_hot16::OneHot16 {
+                r: rs[p],
+                e: (comps[p], comps[(p + 1) % 3]),
+            };
             logs[p].record_one_hot(&v);
         }
     }

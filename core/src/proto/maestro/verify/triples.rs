@@ -31,9 +31,9 @@ use crate::field::clmul::portable::clmul64;
 use crate::field::embedding::{embed_gf256, GF16_GENERATOR_IMAGE};
 use crate::field::{Gf16, Gf256, Gf64};
 use crate::proto::maestro::gf16_rss::Rss16;
-use crate::proto::maestro::one_hot16::OneHot16;
 use crate::proto::maestro::packed::{Packed, Packed16};
 use crate::proto::maestro::rss::RssShare;
+use crate::proto::maestro::sbox::one_hot16::OneHot16;
 
 /// ψ(α) for K = (GF(2^4))^4 (MAESTRO Table 2); it has degree 4 over ψ(GF(2^4)) (tested), so
 /// 1, α, α² are independent over GF(2^4), which is all Eq. (3)'s soundness needs.
@@ -529,7 +529,7 @@ fn lift_one_hot(e: &[Vec<u16>; 2], basis: &[u64; 16], start: usize, block: &mut 
 }
 
 /// Monomial components m_S (bit S) from one-hot components e_j (bit j): e_j = Σ_{S ⊇ J} m_S
-/// (Eq. (4) expanded, as [`crate::proto::maestro::one_hot16`] builds e), and this superset-sum
+/// (Eq. (4) expanded, as [`crate::proto::maestro::sbox::one_hot16`] builds e), and this superset-sum
 /// transform over GF(2) is its own inverse.
 pub(super) fn monomials(e: u16) -> u16 {
     let mut m = 0u16;

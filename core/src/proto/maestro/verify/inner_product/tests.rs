@@ -5,9 +5,9 @@ use super::kernels::Element;
 use super::*;
 use crate::field::Gf16;
 use crate::proto::maestro::gf16_rss::Rss16;
-use crate::proto::maestro::one_hot16::OneHot16;
 use crate::proto::maestro::packed::Packed;
 use crate::proto::maestro::rss::RssShare;
+use crate::proto::maestro::sbox::one_hot16::OneHot16;
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 

@@ -21,11 +21,13 @@
 //! InvSubBytes runs the inverse affine map share-wise and then the same [`inverse`] routine, at
 //! the same cost.
 
-use super::error::MaestroError;
-use super::online::Party;
-use super::packed::{from_tower_packed, mul16_packed, nibble_linear, to_tower_packed, Packed, Packed16};
-use super::rss::RssShare;
-use super::sbox::{apply_affine_packed, inv_affine, SboxLayer};
+use super::super::error::MaestroError;
+use super::super::online::Party;
+use super::super::packed::{
+    from_tower_packed, mul16_packed, nibble_linear, to_tower_packed, Packed, Packed16,
+};
+use super::super::rss::RssShare;
+use super::{apply_affine_packed, inv_affine, SboxLayer};
 use crate::field::Gf16Squared;
 use crate::net::Network;
 
@@ -40,7 +42,7 @@ pub async fn inverse<N: Network>(
 
 /// [`inverse`], calling `observe(a, b, a·b)` on the nibble-packed shares after each of its four
 /// batched multiplications, in order (the malicious variant records them for verification).
-pub(super) async fn inverse_observed<N: Network>(
+pub(in crate::proto::maestro) async fn inverse_observed<N: Network>(
     party: &mut Party,
     net: &mut N,
     x: &[RssShare],

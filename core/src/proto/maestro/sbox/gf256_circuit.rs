@@ -15,12 +15,12 @@
 //! InvSubBytes runs the inverse affine map share-wise and then the same [`inverse`] routine, at
 //! the same cost.
 
-use super::error::MaestroError;
+use super::super::error::MaestroError;
+use super::super::online::Party;
+use super::super::packed::{ByteLinear, Packed};
+use super::super::rss::RssShare;
 use super::frobenius::{POW16, POW4, SQUARE};
-use super::online::Party;
-use super::packed::{ByteLinear, Packed};
-use super::rss::RssShare;
-use super::sbox::{affine_in_place, apply_affine_packed, inv_affine, SboxLayer};
+use super::{affine_in_place, apply_affine_packed, inv_affine, SboxLayer};
 use crate::net::Network;
 
 /// Shares of x²⁵⁴ (= x⁻¹, with 0 ↦ 0) for every x, in three rounds of batched multiplications.
@@ -35,7 +35,7 @@ pub async fn inverse<N: Network>(
 /// [`inverse`], calling `observe(a, b, a·b)` on the packed shares after each of its three
 /// batched multiplications, in order: x²·x, then [x¹², x¹²]·[x², x³] as one batch of 2n, then
 /// x²⁴⁰·x¹⁴ (the malicious variant records them for verification).
-pub(super) async fn inverse_observed<N: Network>(
+pub(in crate::proto::maestro) async fn inverse_observed<N: Network>(
     party: &mut Party,
     net: &mut N,
     x: &[RssShare],

@@ -20,12 +20,12 @@
 //! Preprocessing is bit-sliced: a level's local products, its bit-packed message and the Ohv
 //! step are word operations on the 256-bit component vectors.
 
-use super::bits::{low_mask, reshare_bit_message, BitReader, BitWriter};
-use super::error::MaestroError;
-use super::online::Party;
-use super::pool::PreprocessedPool;
-use super::rss::RssShare;
-use super::sbox::SboxLayer;
+use super::super::bits::{low_mask, reshare_bit_message, BitReader, BitWriter};
+use super::super::error::MaestroError;
+use super::super::online::Party;
+use super::super::pool::PreprocessedPool;
+use super::super::rss::RssShare;
+use super::SboxLayer;
 use crate::aes::sbox::{inv_sbox_table, sbox_table};
 use crate::field::Gf256;
 use crate::net::Network;

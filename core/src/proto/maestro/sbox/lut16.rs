@@ -21,18 +21,18 @@
 //! InvSubBytes runs the inverse affine map share-wise and then the same inversion routine (one
 //! preprocessed vector per byte), at the same cost.
 
-use super::error::{MaestroError, Step};
-use super::gf16_rss::pack_nibbles;
-use super::msg::{recv_bytes, send_bytes};
-use super::one_hot16::{self, OneHot16};
-use super::online::Party;
-use super::packed::{
+use super::super::error::{MaestroError, Step};
+use super::super::gf16_rss::pack_nibbles;
+use super::super::msg::{recv_bytes, send_bytes};
+use super::super::online::Party;
+use super::super::packed::{
     add_cross_terms16, check_padding, clear_padding, from_tower_packed, mul16_packed, nibble_linear,
     to_tower_packed, Packed, Packed16,
 };
-use super::pool::PreprocessedPool;
-use super::rss::RssShare;
-use super::sbox::{apply_affine_packed, inv_affine, SboxLayer};
+use super::super::pool::PreprocessedPool;
+use super::super::rss::RssShare;
+use super::one_hot16::{self, OneHot16};
+use super::{apply_affine_packed, inv_affine, SboxLayer};
 use crate::field::{Gf16, Gf16Squared};
 use crate::net::Network;
 
@@ -99,7 +99,7 @@ async fn inverse<N: Network>(
 /// [`inverse`] on shares one element at a time, calling `opened(c)` with the opened masked
 /// indices and `multiplied(a, b, a·b)` on the nibble-packed shares after the batched
 /// multiplication (the malicious variant records them for verification).
-pub(super) async fn inverse_observed<N: Network>(
+pub(in crate::proto::maestro) async fn inverse_observed<N: Network>(
     party: &mut Party,
     net: &mut N,
     x: &[RssShare],

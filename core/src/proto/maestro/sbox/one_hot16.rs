@@ -16,10 +16,10 @@
 //! ⌈5n/8⌉ bytes) in 2 rounds per batch; Table 1's LUT-16 preprocessing is 160 vectors per
 //! block = 1760 bits, 2 rounds.
 
-use super::bits::{low_mask, reshare_bit_message, BitReader, BitWriter};
-use super::error::{MaestroError, Step};
-use super::gf16_rss::Rss16;
-use super::online::Party;
+use super::super::bits::{low_mask, reshare_bit_message, BitReader, BitWriter};
+use super::super::error::{MaestroError, Step};
+use super::super::gf16_rss::Rss16;
+use super::super::online::Party;
 use crate::field::Gf16;
 use crate::net::{Network, PartyId};
 

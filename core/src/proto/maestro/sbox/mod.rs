@@ -10,6 +10,15 @@
 //! the same inversion routine as the forward S-box; table-lookup variants look up the inverse
 //! table instead.
 
+pub mod frobenius;
+pub mod gf16_circuit;
+pub mod gf256_circuit;
+pub mod lut16;
+pub mod lut256;
+pub mod lut256_33;
+pub mod one_hot16;
+pub mod tensor_lookup;
+
 use super::error::MaestroError;
 use super::rss::RssShare;
 use crate::aes::linear::{add_round_key, inv_mix_columns, inv_shift_rows, mix_columns, shift_rows};

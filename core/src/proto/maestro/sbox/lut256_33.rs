@@ -32,7 +32,7 @@
 //! costs what encryption's does): 40 × 16 bits in 20 rounds for AES-128.
 //!
 //! **Malicious security** (Protocol 7 steps 10–11, VerifySbox and 𝓕_verify, with the verified
-//! one-hot preprocessing of Protocol 8 step 6) is [`super::malicious::lut256_33`], built on
+//! one-hot preprocessing of Protocol 8 step 6) is [`super::super::malicious::lut256_33`], built on
 //! [`TensorOneHot::from_pair`], `open_masked` and this layer's tables, with the same online
 //! costs: it recovers each layer's ⟦y⟧ from the next layer's ⟦x⟧ = ⟦r⟧ + c (Protocol 7 step 6)
 //! instead of resharing it.
@@ -41,15 +41,15 @@
 //! the public c, and share bits of the one-hot vectors enter as masks. The masked index c itself
 //! is public by design (it is uniformly random).
 
-use super::error::{MaestroError, Step};
-use super::mixed_share::{self, AdditiveShare, MixedShare};
-use super::msg::{recv_elements, send_elements};
+use super::super::error::{MaestroError, Step};
+use super::super::mixed_share::{self, AdditiveShare, MixedShare};
+use super::super::msg::{recv_elements, send_elements};
+use super::super::online::Party;
+use super::super::pool::PreprocessedPool;
+use super::super::rss::RssShare;
 use super::one_hot16::{self, OneHot16};
-use super::online::Party;
-use super::pool::PreprocessedPool;
-use super::rss::RssShare;
-use super::sbox::SboxLayer;
 use super::tensor_lookup::{tensor_share, Bits256, TensorTable};
+use super::SboxLayer;
 use crate::aes::sbox::{inv_sbox_table, sbox_table};
 use crate::field::Gf256;
 use crate::net::Network;
@@ -90,7 +90,7 @@ impl TensorOneHot {
 /// Opens c = x + r for every byte: from replicated shares if all bytes are replicated (8 bits),
 /// otherwise from additive shares re-randomized by a zero sharing (16 bits). The malicious layer
 /// opens through it too, absorbing c into its public view.
-pub(super) async fn open_masked<N: Network>(
+pub(in crate::proto::maestro) async fn open_masked<N: Network>(
     party: &mut Party,
     net: &mut N,
     bytes: &[MixedShare],
@@ -144,7 +144,7 @@ pub struct AdditiveLut256Sbox {
 
 /// The S-box and inverse S-box tables, bit-sliced once per process (2 × 4 KiB) and shared by
 /// every layer.
-pub(super) fn tables() -> &'static (TensorTable, TensorTable) {
+pub(in crate::proto::maestro) fn tables() -> &'static (TensorTable, TensorTable) {
     static TABLES: std::sync::OnceLock<(TensorTable, TensorTable)> = std::sync::OnceLock::new();
     TABLES.get_or_init(|| (TensorTable::new(&sbox_table()), TensorTable::new(&inv_sbox_table())))
 }

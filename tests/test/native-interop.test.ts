@@ -165,7 +165,7 @@ it("chorus-party refuses unavailable combinations and unknown variants before co
   const tinytable = [...base, "--protocol", "tinytable", "--security", "malicious"];
   await expect(nativeMember([...tinytable, "--mac-bits", "16"])).rejects.toThrow(/--mac-bits/);
   await expect(nativeMember([...tinytable, "--path", "sbox-tables", "--key-holders", "0,1", "--preprocessing", "dealer"])).rejects.toThrow(
-    /key_holders/,
+    /exactly one of keyHolders/,
   );
   await expect(nativeMember([...tinytable, "--path", "sbox-tables"])).rejects.toThrow(/not available.*preprocessing 'dealer'/);
 });

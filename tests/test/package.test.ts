@@ -53,8 +53,8 @@ it(
     for (const required of [
       "dist/index.js",
       "dist/index.d.ts",
-      "dist/session.js",
-      "dist/session.d.ts",
+      "dist/session/session.js",
+      "dist/session/session.d.ts",
       "wasm/chorus_wasm.js",
       "wasm/chorus_wasm.d.ts",
       "wasm/chorus_wasm_bg.wasm",

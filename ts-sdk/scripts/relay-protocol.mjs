@@ -1,5 +1,5 @@
 // Copies the relay's wire-protocol module (`server/src/protocol.ts`, the one source of the relay
-// protocol's constants and message shapes) into the SDK as `src/relay-protocol.ts`, so both
+// protocol's constants and message shapes) into the SDK as `src/transport/relay-protocol.ts`, so both
 // packages compile the same definitions and the published SDK still needs no relay package.
 // The copy is a build product (gitignored); the SDK's build, bundle and typecheck run this first.
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const sdk = join(dirname(fileURLToPath(import.meta.url)), '..');
 const source = join(sdk, '..', 'server', 'src', 'protocol.ts');
-const target = join(sdk, 'src', 'relay-protocol.ts');
+const target = join(sdk, 'src', 'transport', 'relay-protocol.ts');
 
 const text = readFileSync(source, 'utf8');
 if (/^\s*(import|export\s+\*\s+from|export\s+\{[^}]*\}\s+from)\b/m.test(text)) {

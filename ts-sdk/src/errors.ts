@@ -4,7 +4,7 @@
  * messages. Cancellation is the one exception to "branch on the class": {@link CancelledError} has
  * `name === 'AbortError'`, the convention `fetch` and other web APIs use for aborted operations.
  */
-import type { ErrorCode } from './relay-protocol.js';
+import type { ErrorCode } from './transport/relay-protocol.js';
 
 /** Options shared by the error constructors. */
 export interface ChorusErrorOptions {

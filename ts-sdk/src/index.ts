@@ -31,8 +31,8 @@ export {
   type RelayErrorDetails,
 } from './errors.js';
 export { Emitter, type EventMap, type Listener, type Unsubscribe } from './events.js';
-export { createRoom, type CreateRoomOptions, type Invite, type Room } from './rooms.js';
-export { RelayConnection } from './relay-connection.js';
+export { createRoom, type CreateRoomOptions, type Invite, type Room } from './transport/rooms.js';
+export { RelayConnection } from './transport/relay-connection.js';
 export type {
   ConnectionEvent,
   ConnectionState,
@@ -46,9 +46,9 @@ export type {
   RelayWarningEvent,
   TransportStats,
   WaitOptions,
-} from './connection-types.js';
-export { connect, MIN_SECRET_BYTES, Session } from './session.js';
-export { parseCircuit } from './circuits.js';
+} from './transport/connection-types.js';
+export { connect, MIN_SECRET_BYTES, Session } from './session/session.js';
+export { parseCircuit } from './session/circuits.js';
 export type {
   AesOptions,
   AesProtocol,
@@ -85,10 +85,10 @@ export type {
   ProtocolStats,
   SessionEvents,
   SessionStats,
-} from './session-types.js';
+} from './session/session-types.js';
 export { toBytes, toHex, type BytesLike } from './bytes.js';
-export { initWasm, type WasmSource } from './wasm-loader.js';
-export { loadRuntime, type Runtime, type ResolvedRuntime } from './runtime.js';
-export { relayWebSocketUrl } from './urls.js';
-export type { WebSocketConstructor, WebSocketEventMapLike, WebSocketLike } from './websocket.js';
-export { MAX_PARTIES, MIN_PARTIES, PROTOCOL_VERSION, type ErrorCode, type LeaveReason } from './wire.js';
+export { initWasm, type WasmSource } from './session/wasm-loader.js';
+export { loadRuntime, type Runtime, type ResolvedRuntime } from './session/runtime.js';
+export { relayWebSocketUrl } from './transport/urls.js';
+export type { WebSocketConstructor, WebSocketEventMapLike, WebSocketLike } from './transport/websocket.js';
+export { MAX_PARTIES, MIN_PARTIES, PROTOCOL_VERSION, type ErrorCode, type LeaveReason } from './transport/wire.js';

@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadRuntime, type ResolvedRuntime } from "../src/index.js";
-import type { CoreRuntime, JobBridge } from "../src/runtime.js";
+import type { CoreRuntime, JobBridge } from "../src/session/runtime.js";
 
 const KEY = Uint8Array.from({ length: 16 }, (_, i) => i);
 const PLAINTEXT = Uint8Array.from({ length: 16 }, (_, i) => i * 0x11);

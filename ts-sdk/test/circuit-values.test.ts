@@ -5,10 +5,10 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { CircuitError, ConfigError, loadRuntime, NotAvailableError, parseCircuit } from "../src/index.js";
-import { outputValue, valueBits } from "../src/circuits.js";
-import { aesJob, evaluateJob } from "../src/job-options.js";
-import type { CoreRuntime, JobBridge } from "../src/runtime.js";
-import type { ParsedCircuit } from "../src/session-types.js";
+import { outputValue, valueBits } from "../src/session/circuits.js";
+import { aesJob, evaluateJob } from "../src/session/job-options.js";
+import type { CoreRuntime, JobBridge } from "../src/session/runtime.js";
+import type { ParsedCircuit } from "../src/session/session-types.js";
 
 /** Bristol text: two 16-bit inputs; outputs their XOR (16 bits) and the AND of their low 3 bits. */
 function twoBytesText(): string {

@@ -2,7 +2,7 @@
 import type { RelayHandle } from "@chorus/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, RelayError, createRoom, relayWebSocketUrl } from "../src/index.js";
-import { relayHttpUrl } from "../src/urls.js";
+import { relayHttpUrl } from "../src/transport/urls.js";
 import { loopbackRelay, rejectionOf } from "./helpers.js";
 
 let relay: RelayHandle;

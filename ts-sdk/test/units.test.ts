@@ -12,10 +12,10 @@ import {
   RelayError,
   type WebSocketConstructor,
 } from "../src/index.js";
-import { PeerQueues } from "../src/peer-queues.js";
+import { PeerQueues } from "../src/transport/peer-queues.js";
 import * as relay from "@chorus/server";
-import * as wire from "../src/wire.js";
-import { encodeFrame, MalformedMessageError, parseControl } from "../src/wire.js";
+import * as wire from "../src/transport/wire.js";
+import { encodeFrame, MalformedMessageError, parseControl } from "../src/transport/wire.js";
 import { rejectionOf, seededBytes } from "./helpers.js";
 
 afterEach(() => {

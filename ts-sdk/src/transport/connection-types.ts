@@ -2,7 +2,7 @@
  * The public types around {@link RelayConnection}: its options, states, events and counters. Kept
  * apart from the connection logic so that the logic file reads as one state machine.
  */
-import type { ChorusError } from './errors.js';
+import type { ChorusError } from '../errors.js';
 import type { RelayConnection } from './relay-connection.js';
 import type { WebSocketConstructor } from './websocket.js';
 

@@ -2,7 +2,7 @@
  * Room creation through the relay's HTTP API (`POST /rooms`). Whoever creates a room receives one
  * token per slot and hands each party its own {@link Invite} out of band.
  */
-import { abortError, ConfigError, RelayError } from './errors.js';
+import { abortError, ConfigError, RelayError } from '../errors.js';
 import { relayHttpUrl, relayWebSocketUrl } from './urls.js';
 import { MAX_PARTIES, MIN_PARTIES } from './wire.js';
 

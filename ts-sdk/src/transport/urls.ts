@@ -3,7 +3,7 @@
  * (`http://host:8787`, `https://relay.example/chorus`, `ws://host:8787/ws`); the SDK derives the
  * HTTP base for `POST /rooms` and the WebSocket endpoint from it.
  */
-import { ConfigError } from './errors.js';
+import { ConfigError } from '../errors.js';
 import { WS_PATH as RELAY_WS_PATH } from './relay-protocol.js';
 
 /** Path of the relay's WebSocket endpoint, relative to the relay base (`ws` of the relay's `/ws`). */

@@ -5,8 +5,8 @@
  * `chorus_wasm_bg.wasm` beside itself (beside the bundle, for the esbuild bundle). Applications that
  * serve the module elsewhere call {@link initWasm} with its URL, bytes or compiled module first.
  */
-import init, { Bridge, parseCircuit as parseCircuitWasm } from '../wasm/chorus_wasm.js';
-import { ConfigError } from './errors.js';
+import init, { Bridge, parseCircuit as parseCircuitWasm } from '../../wasm/chorus_wasm.js';
+import { ConfigError } from '../errors.js';
 
 export { Bridge, parseCircuitWasm };
 
@@ -32,7 +32,7 @@ async function load(source: WasmSource | undefined): Promise<void> {
     const fs = (await import(/* @vite-ignore */ FS_MODULE)) as {
       readFile(path: URL): Promise<Uint8Array>;
     };
-    const bytes = await fs.readFile(new URL('../wasm/chorus_wasm_bg.wasm', import.meta.url));
+    const bytes = await fs.readFile(new URL('../../wasm/chorus_wasm_bg.wasm', import.meta.url));
     await init({ module_or_path: bytes as BufferSource });
     return;
   }

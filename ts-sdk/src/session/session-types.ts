@@ -1,7 +1,7 @@
 /** Types of the session API ({@link connect}, `Session`). */
-import type { BytesLike } from './bytes.js';
-import type { RelayConnectionOptions } from './connection-types.js';
-import type { PeerLeftEvent } from './connection-types.js';
+import type { BytesLike } from '../bytes.js';
+import type { RelayConnectionOptions } from '../transport/connection-types.js';
+import type { PeerLeftEvent } from '../transport/connection-types.js';
 import type { WasmSource } from './wasm-loader.js';
 import type { ResolvedRuntime, Runtime } from './runtime.js';
 

@@ -9,7 +9,7 @@
  * with a one-line notice (once per process); browsers always use WASM. `'native'` rejects with a
  * {@link ConfigError} on `runtime` saying why the addon is unusable; `'wasm'` never tries it.
  */
-import { ConfigError } from './errors.js';
+import { ConfigError } from '../errors.js';
 import { Bridge as WasmBridge, initWasm, type WasmSource } from './wasm-loader.js';
 
 /** The runtime a session asks for. */

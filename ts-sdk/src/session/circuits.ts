@@ -3,8 +3,8 @@
  * WASM, so errors name the line), and the conversions between the value shapes of
  * `Session.evaluate` and the bit lists the core works on.
  */
-import { toBytes, toHex } from './bytes.js';
-import { CircuitError, ConfigError } from './errors.js';
+import { toBytes, toHex } from '../bytes.js';
+import { CircuitError, ConfigError } from '../errors.js';
 import type { CircuitValue, CircuitValueInput, ParsedCircuit } from './session-types.js';
 import { initWasm, parseCircuitWasm } from './wasm-loader.js';
 

@@ -4,7 +4,7 @@
  * arrival order regardless of how frames from different peers interleave. Once failed (peer left,
  * connection closed), every pending and future `recv` rejects with the failure.
  */
-import { abortError } from './errors.js';
+import { abortError } from '../errors.js';
 
 /** A first-in first-out queue with O(1) amortised push and shift. */
 class Fifo<T> {

@@ -19,10 +19,10 @@
  * everyone). The marker is not authenticated; forging or dropping it only makes a close earlier or
  * later, which the relay can cause anyway.
  */
-import { abortError, ChorusError, ConfigError, IntegrityError, PeerLeftError, ProtocolAbortError } from './errors.js';
-import { toBytes, toHex, utf8 } from './bytes.js';
-import { Emitter, type Listener, type Unsubscribe } from './events.js';
-import { RelayConnection } from './relay-connection.js';
+import { abortError, ChorusError, ConfigError, IntegrityError, PeerLeftError, ProtocolAbortError } from '../errors.js';
+import { toBytes, toHex, utf8 } from '../bytes.js';
+import { Emitter, type Listener, type Unsubscribe } from '../events.js';
+import { RelayConnection } from '../transport/relay-connection.js';
 import { outputValue, parseLoaded } from './circuits.js';
 import { aesJob, checkError, evaluateJob, type BridgeJob } from './job-options.js';
 import type {

@@ -22,8 +22,8 @@ import {
   ConfigError,
   PeerLeftError,
   RelayError,
-} from './errors.js';
-import { deferred, reportAsync, withSignal } from './async.js';
+} from '../errors.js';
+import { deferred, reportAsync, withSignal } from '../async.js';
 import type {
   ConnectionEvent,
   ConnectionState,
@@ -34,7 +34,7 @@ import type {
   TransportStats,
   WaitOptions,
 } from './connection-types.js';
-import { Emitter, type Listener, type Unsubscribe } from './events.js';
+import { Emitter, type Listener, type Unsubscribe } from '../events.js';
 import { awaitWelcome, joinUrl, type PendingWelcome, type SocketHandlers } from './join-socket.js';
 import { PeerQueues } from './peer-queues.js';
 import { ReceivedFrames, SentFrames } from './retransmit.js';

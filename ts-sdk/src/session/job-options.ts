@@ -7,9 +7,9 @@
  * and plaintexts, circuit values in their JS forms) and turns the core's verdict into typed
  * errors, so a bad option is a {@link ConfigError} naming it before any frame is sent.
  */
-import { toBytes } from './bytes.js';
+import { toBytes } from '../bytes.js';
 import { valueBits } from './circuits.js';
-import { ChorusError, CircuitError, ConfigError, NotAvailableError } from './errors.js';
+import { ChorusError, CircuitError, ConfigError, NotAvailableError } from '../errors.js';
 import type { JobBridge } from './runtime.js';
 import type {
   AesOptions,

@@ -6,7 +6,7 @@
  * resume re-sends frames at once) are never lost or reordered.
  */
 import type { RelayConnectionOptions } from './connection-types.js';
-import { ConfigError, RelayError, type ChorusError } from './errors.js';
+import { ConfigError, RelayError, type ChorusError } from '../errors.js';
 import { relayWebSocketUrl } from './urls.js';
 import { ReadyState, type WebSocketLike } from './websocket.js';
 import {

@@ -4,7 +4,7 @@
  * caller injects. Only the WHATWG interface is used (`addEventListener`, `binaryType`, `send`,
  * `close`), which `ws` implements too.
  */
-import { ConfigError } from './errors.js';
+import { ConfigError } from '../errors.js';
 
 /** The events of a WebSocket the SDK listens to. */
 export interface WebSocketEventMapLike {

@@ -19,7 +19,8 @@
  * semi-honest); or TinyTable with a trusted dealer (`tinytable-dealer`, the weaker trust model:
  * slot 2 deals the preprocessing, knows every mask and must not collude with either party); or
  * MiniMac with a trusted dealer (`minimac-dealer`: the same roles, malicious with abort online,
- * the dealer knows the MAC key and every triple).
+ * the dealer knows the MAC key and every triple); or Coral (`coral`: two parties and nobody else,
+ * RMFE-packed boolean circuits, malicious with abort, its material made over OT between them).
  */
 const PROTOCOLS = {
   maestro: {
@@ -60,6 +61,17 @@ const PROTOCOLS = {
     /** Spec agreement, the dealer's triples, inputs, 60 multiplication rounds and the MAC checks. */
     expectedRounds: 70,
     title: 'MiniMac with a trusted dealer (weaker trust model, malicious with abort)',
+  },
+  coral: {
+    protocol: 'coral',
+    members: 2,
+    preprocessing: 'ot',
+    keyHolders: [0],
+    plaintextOwner: 1,
+    dealer: undefined,
+    /** Spec agreement, the OT-based preprocessing (base OT, COPE, triples, checks), inputs and the online phase. */
+    expectedRounds: 111,
+    title: 'Coral (two parties, preprocessing over OT, malicious with abort)',
   },
 };
 /**

@@ -247,7 +247,7 @@ it.skipIf(!haveBrowser)("TinyTable with a trusted dealer from invite links: two 
   expect(pageErrors).toEqual([]);
 });
 
-it.skipIf(!haveBrowser)("'Run all parties here' with both TinyTable variants, MiniMac with its dealer and semi-honest MAESTRO GF(2^8) matches WebCrypto", async () => {
+it.skipIf(!haveBrowser)("'Run all parties here' with both TinyTable variants, MiniMac with its dealer, Coral and semi-honest MAESTRO GF(2^8) matches WebCrypto", async () => {
   const page = await isolatedPage();
   await page.goto(`${relay!.url}/`);
   // The protocol selector labels the dealer variant as the weaker trust model.
@@ -275,6 +275,16 @@ it.skipIf(!haveBrowser)("'Run all parties here' with both TinyTable variants, Mi
   await expect.poll(() => page.locator("#local-result").isVisible(), { timeout: WAIT_MS }).toBe(true);
   expect(await page.locator("#local-check").textContent()).toBe("match");
   expect(await page.locator("#local-ciphertext").textContent()).toBe(FIPS_CIPHERTEXT);
+  // Coral: two parties over OT and nobody else; malicious with abort.
+  expect(await page.locator('label:has(input[value="coral"])').textContent()).toContain("nobody else is trusted");
+  await page.check('input[name="protocol"][value="coral"]');
+  await page.getByRole("button", { name: "Run all parties here" }).click();
+  await expect.poll(() => page.locator("#local-parties .party-card").count(), { timeout: WAIT_MS }).toBe(2);
+  expect(await page.locator("#local-parties").textContent()).not.toContain("Dealer");
+  await expect.poll(() => page.locator("#local-result").isVisible(), { timeout: WAIT_MS }).toBe(true);
+  expect(await page.locator("#local-check").textContent()).toBe("match");
+  expect(await page.locator("#local-ciphertext").textContent()).toBe(FIPS_CIPHERTEXT);
+  await page.screenshot({ path: join(ARTIFACTS, "demo-run-all-coral.png"), fullPage: true });
   await page.check('input[name="protocol"][value="maestro"]');
   await page.selectOption("#variant", "gf256-circuit:semi-honest");
   await page.getByRole("button", { name: "Run all parties here" }).click();

@@ -4,7 +4,7 @@
  */
 export { startRelay, type RelayHandle, type RelayHooks } from "./relay.js";
 export { ConfigError, DEFAULTS, resolveConfig, type LogLevel, type RelayConfig, type RelayOptions } from "./config.js";
-export type { ConnectionStats } from "./connections.js";
+export type { ConnectionStats } from "./ws/connections.js";
 export {
   CloseCode,
   MAX_PARTIES,

@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
-import { parseTokenFile } from "../src/admission.js";
+import { parseTokenFile } from "../src/http/admission.js";
 import { clientAddress, limitKey, normalizeAddress, TrustedProxies } from "../src/client-address.js";
 import { ConfigError, parseCli } from "../src/config.js";
 import { Quota, RateLimiter } from "../src/limits.js";

@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../src/config.js";
 import { startRelay, type RelayHandle } from "../src/relay.js";
-import { resolveStaticPath } from "../src/static-files.js";
+import { resolveStaticPath } from "../src/http/static-files.js";
 
 const SECRET = "outside-the-root-secret";
 let base: string;

@@ -13,8 +13,8 @@
  * constant time.
  */
 import { readFile, stat } from "node:fs/promises";
-import type { Logger } from "./log.js";
-import { tokenDigest } from "./tokens.js";
+import type { Logger } from "../log.js";
+import { tokenDigest } from "../tokens.js";
 import { timingSafeEqual } from "node:crypto";
 
 /** Outcome of an admission check. */

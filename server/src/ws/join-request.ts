@@ -2,8 +2,8 @@
  * The join request of a WebSocket upgrade (`/ws?room=…&slot=…&token=…[&protocol=2][&resume=N]`),
  * its parsing, and the refusal close codes and messages.
  */
-import { CloseCode, PROTOCOL_VERSION, type ErrorCode, type ErrorMessage } from "./protocol.js";
-import type { JoinRefusal } from "./rooms.js";
+import { CloseCode, PROTOCOL_VERSION, type ErrorCode, type ErrorMessage } from "../protocol.js";
+import type { JoinRefusal } from "../rooms.js";
 
 /** Close code and message of each refusal of a join. */
 export const REFUSALS: Record<JoinRefusal, { close: number; message: string }> = {

@@ -7,7 +7,7 @@
  * Every series is a count: no room ids, tokens or addresses appear as labels.
  */
 import { collectDefaultMetrics, Counter, Gauge, Registry } from "prom-client";
-import type { ErrorCode } from "./protocol.js";
+import type { ErrorCode } from "../protocol.js";
 
 /** Load figures read at scrape time. */
 export interface MetricsSource {

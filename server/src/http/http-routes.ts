@@ -5,15 +5,15 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AdmissionTokens } from "./admission.js";
-import { clientAddress, limitKey, type TrustedProxies } from "./client-address.js";
-import type { RelayConfig } from "./config.js";
-import { releaseOnce, type ClientLimits } from "./limits.js";
-import type { Logger } from "./log.js";
+import { clientAddress, limitKey, type TrustedProxies } from "../client-address.js";
+import type { RelayConfig } from "../config.js";
+import { releaseOnce, type ClientLimits } from "../limits.js";
+import type { Logger } from "../log.js";
 import type { RelayMetrics } from "./metrics.js";
-import type { ConnectionManager } from "./connections.js";
-import type { Party } from "./party.js";
-import { MAX_PARTIES, MIN_PARTIES, WS_PATH, type ErrorCode } from "./protocol.js";
-import { TooManyRoomsError, type RoomRegistry } from "./rooms.js";
+import type { ConnectionManager } from "../ws/connections.js";
+import type { Party } from "../ws/party.js";
+import { MAX_PARTIES, MIN_PARTIES, WS_PATH, type ErrorCode } from "../protocol.js";
+import { TooManyRoomsError, type RoomRegistry } from "../rooms.js";
 import { serveStatic } from "./static-files.js";
 
 /** Largest accepted `POST /rooms` body; the real one is a few bytes. */

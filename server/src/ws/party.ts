@@ -9,8 +9,8 @@
  * party itself instead of the relay's memory.
  */
 import type { WebSocket } from "ws";
-import type { Room } from "./rooms.js";
-import type { ControlMessage, LeaveReason } from "./protocol.js";
+import type { Room } from "../rooms.js";
+import type { ControlMessage, LeaveReason } from "../protocol.js";
 import { Inbox, Outbox } from "./resume.js";
 
 /**

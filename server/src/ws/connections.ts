@@ -6,15 +6,15 @@
  */
 import type { EventEmitter } from "node:events";
 import type { WebSocket } from "ws";
-import type { RelayConfig } from "./config.js";
+import type { RelayConfig } from "../config.js";
 import { errorFrame, parseJoin, REFUSALS, type JoinRequest } from "./join-request.js";
-import type { ClientLimits } from "./limits.js";
-import type { Logger } from "./log.js";
-import type { RelayMetrics } from "./metrics.js";
+import type { ClientLimits } from "../limits.js";
+import type { Logger } from "../log.js";
+import type { RelayMetrics } from "../http/metrics.js";
 import { FlowControl, Party } from "./party.js";
-import { CloseCode, type ControlMessage, type ErrorCode, type LeaveReason, type WelcomeMessage } from "./protocol.js";
+import { CloseCode, type ControlMessage, type ErrorCode, type LeaveReason, type WelcomeMessage } from "../protocol.js";
 import { parseAck } from "./resume.js";
-import type { Room, RoomRegistry } from "./rooms.js";
+import type { Room, RoomRegistry } from "../rooms.js";
 
 /** Snapshot of load figures (no room ids, tokens or addresses). */
 export interface ConnectionStats {

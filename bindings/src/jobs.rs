@@ -1,12 +1,11 @@
 //! The two jobs behind every binding — joint AES and circuit evaluation, for every protocol
-//! ([`chorus_core::jobs`]). A job is read and validated first, on the caller's thread
-//! ([`AesJob::read`], [`CircuitJob::read`]: spec, this member's inputs against its roles, session
-//! credentials, and the session size against the protocol), then run over the session's Noise
-//! channels with a fresh OS-seeded generator ([`AesJob::run`]). This is the only validation of a
-//! job's options: the SDK passes its users' options through and calls [`AesJob::check`] /
-//! [`CircuitJob::check`] before a job starts, which also tell it the defaults chosen
-//! ([`JobLabels`]). A protocol added to the core's job layer needs nothing here beyond its options
-//! in [`crate::spec`].
+//! ([`chorus_core::jobs`]), as one [`Job`] over a [`JobKind`]. A job is read and validated
+//! first, on the caller's thread ([`Job::read`]: spec, this member's inputs against its roles,
+//! session credentials, and the session size against the protocol), then run over the session's
+//! Noise channels with a fresh OS-seeded generator ([`Job::run`]). This is the only validation of
+//! a job's options: the SDK passes its users' options through and calls [`Job::check`] before a
+//! job starts, which also says which defaults were chosen ([`JobLabels`]). A protocol added to the
+//! core's job layer needs nothing here beyond its options in [`crate::spec`].
 //!
 //! One handshake per session: the first job opens the channels over the binding's
 //! [`BridgeNetwork`] under its credentials; the binding keeps them ([`Channels`]) and every later
@@ -82,20 +81,131 @@ impl JobLabels {
     }
 }
 
-/// A joint-AES job, read and validated, ready to run.
+/// A job of kind `K` ([`Aes`] or [`Circuit`]), read and validated, ready to run.
 #[derive(Debug)]
-pub struct AesJob {
+pub struct Job<K: JobKind> {
     config: SecureConfig,
-    spec: AesSpec,
-    input: AesInput,
+    spec: K::Spec,
+    input: K::Input,
 }
 
-/// A circuit job, read and validated, ready to run.
+/// A joint-AES job.
+pub type AesJob = Job<Aes>;
+/// A circuit job.
+pub type CircuitJob = Job<Circuit>;
+
+/// What differs between the two jobs: how spec and input are read and checked, what the labels
+/// say, and which core job runs.
+pub trait JobKind {
+    /// The core's spec.
+    type Spec: core::fmt::Debug;
+    /// The core's input for one member.
+    type Input: core::fmt::Debug;
+    /// The core's output.
+    type Output;
+
+    /// Reads spec and member `party`'s input and checks them and the session size.
+    fn parse(
+        party: usize,
+        parties: usize,
+        spec: &impl Fields,
+        input: &impl Fields,
+    ) -> Result<(Self::Spec, Self::Input), BridgeError>;
+
+    /// What the spec runs.
+    fn labels(spec: &Self::Spec) -> JobLabels;
+
+    /// Runs the core job.
+    fn run<N: Network, R: rand_core::RngCore + rand_core::CryptoRng>(
+        net: &mut N,
+        spec: &Self::Spec,
+        input: Self::Input,
+        rng: &mut R,
+    ) -> impl core::future::Future<Output = Result<Self::Output, JobError>>;
+}
+
+/// Joint AES ([`jobs::run_aes`]).
 #[derive(Debug)]
-pub struct CircuitJob {
-    config: SecureConfig,
-    spec: CircuitSpec,
-    input: CircuitInput,
+pub enum Aes {}
+
+/// Circuit evaluation ([`jobs::run_circuit`]).
+#[derive(Debug)]
+pub enum Circuit {}
+
+impl JobKind for Aes {
+    type Spec = AesSpec;
+    type Input = AesInput;
+    type Output = AesOutput;
+
+    /// [`spec::aes_spec`] and [`spec::aes_input`], then the spec, the input against the party's
+    /// roles and the session size.
+    fn parse(
+        party: usize,
+        parties: usize,
+        spec: &impl Fields,
+        input: &impl Fields,
+    ) -> Result<(AesSpec, AesInput), BridgeError> {
+        let spec = spec::aes_spec(spec)?;
+        let input = spec::aes_input(input)?;
+        spec.validate()?;
+        check_members(
+            parties,
+            spec.protocol.name(),
+            spec.protocol.members(),
+            aes_preprocessing(&spec.protocol),
+        )?;
+        spec.check_input(party, &input)?;
+        Ok((spec, input))
+    }
+
+    fn labels(spec: &AesSpec) -> JobLabels {
+        JobLabels::aes(spec)
+    }
+
+    async fn run<N: Network, R: rand_core::RngCore + rand_core::CryptoRng>(
+        net: &mut N,
+        spec: &AesSpec,
+        input: AesInput,
+        rng: &mut R,
+    ) -> Result<AesOutput, JobError> {
+        jobs::run_aes(net, spec, input, rng).await
+    }
+}
+
+impl JobKind for Circuit {
+    type Spec = CircuitSpec;
+    type Input = CircuitInput;
+    type Output = CircuitOutput;
+
+    /// [`spec::circuit_spec`], the spec and the session size, then [`spec::circuit_input`] and
+    /// the input against the circuit and its owners.
+    fn parse(
+        party: usize,
+        parties: usize,
+        spec: &impl Fields,
+        input: &impl Fields,
+    ) -> Result<(CircuitSpec, CircuitInput), BridgeError> {
+        let spec = spec::circuit_spec(spec)?;
+        spec.validate()?;
+        let preprocessing = spec.protocol.preprocessing();
+        check_members(parties, spec.protocol.name(), preprocessing.members(), Some(preprocessing))?;
+        let input = spec::circuit_input(input, &spec, party)?;
+        spec.check_input(party, &input)?;
+        Ok((spec, input))
+    }
+
+    fn labels(spec: &CircuitSpec) -> JobLabels {
+        JobLabels::circuit(spec)
+    }
+
+    async fn run<N: Network, R: rand_core::RngCore + rand_core::CryptoRng>(
+        net: &mut N,
+        spec: &CircuitSpec,
+        input: CircuitInput,
+        rng: &mut R,
+    ) -> Result<CircuitOutput, JobError> {
+        jobs::run_circuit(net, spec, input, rng).await
+    }
 }
 
 /// The session size a job needs, checked before the handshake (the job checks it again).
@@ -165,40 +275,19 @@ fn job_rng() -> Result<impl rand_core::RngCore + rand_core::CryptoRng, BridgeErr
     session_rng().map_err(|e| BridgeError::from(NetError::Transport(e.to_string())))
 }
 
-impl AesJob {
-    /// Reads the spec and member `party`'s input ([`spec::aes_spec`], [`spec::aes_input`]) and
-    /// checks the spec, the input against the party's roles and the session size.
-    fn parse(
-        party: usize,
-        parties: usize,
-        spec: &impl Fields,
-        input: &impl Fields,
-    ) -> Result<(AesSpec, AesInput), BridgeError> {
-        let spec = spec::aes_spec(spec)?;
-        let input = spec::aes_input(input)?;
-        spec.validate()?;
-        check_members(
-            parties,
-            spec.protocol.name(),
-            spec.protocol.members(),
-            aes_preprocessing(&spec.protocol),
-        )?;
-        spec.check_input(party, &input)?;
-        Ok((spec, input))
-    }
-
-    /// Checks a job as [`AesJob::read`] does, without session credentials, and says what it runs.
+impl<K: JobKind> Job<K> {
+    /// Checks a job as [`Job::read`] does, without session credentials, and says what it runs.
     pub fn check(
         party: usize,
         parties: usize,
         spec: &impl Fields,
         input: &impl Fields,
     ) -> Result<JobLabels, BridgeError> {
-        Self::parse(party, parties, spec, input).map(|(spec, _)| JobLabels::aes(&spec))
+        K::parse(party, parties, spec, input).map(|(spec, _)| K::labels(&spec))
     }
 
-    /// Reads the session credentials ([`spec::secure_config`]), then the job as
-    /// [`AesJob::check`].
+    /// Reads the session credentials ([`spec::secure_config`]), then spec and member `party`'s
+    /// input, checked as by [`Job::check`].
     pub fn read(
         party: usize,
         parties: usize,
@@ -207,81 +296,22 @@ impl AesJob {
         input: &impl Fields,
     ) -> Result<Self, BridgeError> {
         let config = spec::secure_config(session)?;
-        let (spec, input) = Self::parse(party, parties, spec, input)?;
-        Ok(AesJob { config, spec, input })
+        let (spec, input) = K::parse(party, parties, spec, input)?;
+        Ok(Job { config, spec, input })
     }
 
-    /// Runs the job ([`jobs::run_aes`]) over the session's channels, opening them over
-    /// `network()` if this is its first job, and reports this job's statistics after every
-    /// received protocol message.
+    /// Runs the job over the session's channels, opening them over `network()` if this is its
+    /// first job, and reports this job's statistics after every received protocol message.
     pub async fn run<N: Network>(
         self,
         channels: &mut Channels<N>,
         network: impl FnOnce() -> N,
         on_progress: impl FnMut(&NetStats),
-    ) -> Result<Finished<AesOutput>, BridgeError> {
+    ) -> Result<Finished<K::Output>, BridgeError> {
         let mut rng = job_rng()?;
         let (secure, before) = open(channels, network, self.config).await?;
         let mut net = ProgressNetwork::new(secure, on_progress);
-        let result = jobs::run_aes(&mut net, &self.spec, self.input, &mut rng).await;
-        finish(channels, result, before)
-    }
-}
-
-impl CircuitJob {
-    /// Reads the spec and member `party`'s input ([`spec::circuit_spec`], [`spec::circuit_input`])
-    /// and checks the spec, the input against the circuit and the owners, and the session size.
-    fn parse(
-        party: usize,
-        parties: usize,
-        spec: &impl Fields,
-        input: &impl Fields,
-    ) -> Result<(CircuitSpec, CircuitInput), BridgeError> {
-        let spec = spec::circuit_spec(spec)?;
-        spec.validate()?;
-        let preprocessing = spec.protocol.preprocessing();
-        check_members(parties, spec.protocol.name(), preprocessing.members(), Some(preprocessing))?;
-        let input = spec::circuit_input(input, &spec, party)?;
-        spec.check_input(party, &input)?;
-        Ok((spec, input))
-    }
-
-    /// Checks a job as [`CircuitJob::read`] does, without session credentials, and says what it
-    /// runs.
-    pub fn check(
-        party: usize,
-        parties: usize,
-        spec: &impl Fields,
-        input: &impl Fields,
-    ) -> Result<JobLabels, BridgeError> {
-        Self::parse(party, parties, spec, input).map(|(spec, _)| JobLabels::circuit(&spec))
-    }
-
-    /// Reads the session credentials ([`spec::secure_config`]), then the job as
-    /// [`CircuitJob::check`].
-    pub fn read(
-        party: usize,
-        parties: usize,
-        session: &impl Fields,
-        spec: &impl Fields,
-        input: &impl Fields,
-    ) -> Result<Self, BridgeError> {
-        let config = spec::secure_config(session)?;
-        let (spec, input) = Self::parse(party, parties, spec, input)?;
-        Ok(CircuitJob { config, spec, input })
-    }
-
-    /// Runs the job ([`jobs::run_circuit`]) over the session's channels, as [`AesJob::run`].
-    pub async fn run<N: Network>(
-        self,
-        channels: &mut Channels<N>,
-        network: impl FnOnce() -> N,
-        on_progress: impl FnMut(&NetStats),
-    ) -> Result<Finished<CircuitOutput>, BridgeError> {
-        let mut rng = job_rng()?;
-        let (secure, before) = open(channels, network, self.config).await?;
-        let mut net = ProgressNetwork::new(secure, on_progress);
-        let result = jobs::run_circuit(&mut net, &self.spec, self.input, &mut rng).await;
+        let result = K::run(&mut net, &self.spec, self.input, &mut rng).await;
         finish(channels, result, before)
     }
 }

@@ -60,6 +60,16 @@ describe.each(["wasm", "native"] as const)("job options (%s checks)", (name) => 
   const at = (slot: number, parties: number): JobBridge => runtime.createBridge(slot, parties, () => {});
   const key = "00".repeat(16);
   const D = { protocol: "tinytable", preprocessing: "dealer" } as const;
+  /** The field of the ConfigError `f` throws (undefined if it does not throw). */
+  const field = (f: () => unknown): string | undefined => {
+    try {
+      f();
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      return (e as ConfigError).field;
+    }
+    return undefined;
+  };
 
   it("passes the options through and reports what runs, with the core's defaults", () => {
     expect(aesJob(at(0, 3), { ...D, key })).toMatchObject({
@@ -94,15 +104,6 @@ describe.each(["wasm", "native"] as const)("job options (%s checks)", (name) => 
   });
 
   it("checks this party's inputs against its roles", () => {
-    const field = (f: () => unknown): string | undefined => {
-      try {
-        f();
-      } catch (e) {
-        expect(e).toBeInstanceOf(ConfigError);
-        return (e as ConfigError).field;
-      }
-      return undefined;
-    };
     expect(field(() => aesJob(at(0, 3), {}))).toBe("key");
     expect(field(() => aesJob(at(0, 3), { key: "0011" }))).toBe("key");
     expect(field(() => aesJob(at(1, 3), { key: "zz" }))).toBe("key");
@@ -167,15 +168,6 @@ describe.each(["wasm", "native"] as const)("job options (%s checks)", (name) => 
   });
 
   it("checks malicious TinyTable's macBits and the S-box-table roles", () => {
-    const field = (f: () => unknown): string | undefined => {
-      try {
-        f();
-      } catch (e) {
-        expect(e).toBeInstanceOf(ConfigError);
-        return (e as ConfigError).field;
-      }
-      return undefined;
-    };
     expect(field(() => aesJob(at(0, 3), { ...D, security: "paranoid" as never, key }))).toBe("security");
     expect(field(() => aesJob(at(0, 3), { ...D, security: "malicious", macBits: 48 as never, key }))).toBe("macBits");
     // @ts-expect-error macBits needs security: 'malicious'
@@ -195,15 +187,6 @@ describe.each(["wasm", "native"] as const)("job options (%s checks)", (name) => 
     const job = evaluateJob(at(1, 3), TWO_BYTES, { preprocessing: "dealer", inputs: { 1: 7n }, reveal: ["both", 0] });
     expect(job.spec).toMatchObject({ reveal: ["both", 0], circuit: TWO_BYTES.text });
     expect(evaluateJob(at(2, 3), TWO_BYTES, { preprocessing: "dealer" }).input).toEqual({ values: [] });
-    const field = (f: () => unknown): string | undefined => {
-      try {
-        f();
-      } catch (e) {
-        expect(e).toBeInstanceOf(ConfigError);
-        return (e as ConfigError).field;
-      }
-      return undefined;
-    };
     expect(field(() => evaluateJob(at(1, 2), TWO_BYTES, { reveal: ["both"] }))).toBe("reveal");
     expect(field(() => evaluateJob(at(1, 2), TWO_BYTES, { reveal: ["both", 2 as never] }))).toBe("reveal");
     expect(field(() => evaluateJob(at(1, 2), TWO_BYTES, { inputOwners: [0] }))).toBe("inputOwners");

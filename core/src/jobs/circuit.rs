@@ -13,7 +13,7 @@ use crate::circuit::Circuit;
 use crate::net::{NetStats, PartyId};
 use crate::proto::minimac::CodeChoice;
 use crate::proto::tinytable::circuit::online::Outputs;
-use crate::proto::tinytable::{IoSpec, Reveal};
+use crate::proto::tinytable::IoSpec;
 use sha2::{Digest, Sha256};
 
 /// The protocol of a circuit job and its options.
@@ -173,19 +173,12 @@ impl CircuitSpec {
         out
     }
 
-    /// The limits of a protocol that opens every output to both parties (MiniMac, Coral): at least
-    /// one instance, owners and recipients that fit the circuit, every output to `both`.
-    pub(crate) fn check_shared_outputs(&self, protocol: &str) -> Result<(), JobError> {
+    /// The limits of a two-party circuit protocol with per-value recipients (MiniMac, Coral): at
+    /// least one instance, owners and recipients (party 0, party 1 or both) that fit the circuit.
+    pub(crate) fn check_two_party_io(&self) -> Result<(), JobError> {
         if self.instances == 0 {
             return Err(JobError::InvalidSpec("instances must be at least 1".into()));
         }
-        self.io.check(&self.circuit).map_err(|e| JobError::InvalidSpec(e.to_string()))?;
-        if self.io.reveal.iter().any(|r| *r != Reveal::Both) {
-            return Err(JobError::not_available(
-                "reveal",
-                format!("{protocol} opens every output to both parties: reveal every output value to 'both'"),
-            ));
-        }
-        Ok(())
+        self.io.check(&self.circuit).map_err(|e| JobError::InvalidSpec(e.to_string()))
     }
 }

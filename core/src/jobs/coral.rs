@@ -55,13 +55,27 @@ pub(crate) fn validate_aes(spec: &AesSpec) -> Result<(), JobError> {
         return Err(JobError::Internal("not a Coral spec"));
     };
     check_preprocessing(preprocessing)?;
-    spec.check_two_party_roles(PROTOCOL)
+    spec.check_two_party_roles(PROTOCOL)?;
+    if spec.reveal_to != [0, 1] {
+        return Err(JobError::not_available(
+            "reveal",
+            format!("{PROTOCOL} opens every output to both parties: reveal must be [0, 1]"),
+        ));
+    }
+    Ok(())
 }
 
 /// Checks a circuit spec whose protocol is Coral.
 pub(crate) fn validate_circuit(spec: &CircuitSpec) -> Result<(), JobError> {
     check_preprocessing(spec.protocol.preprocessing())?;
-    spec.check_shared_outputs(PROTOCOL)
+    spec.check_two_party_io()?;
+    if spec.io.reveal.iter().any(|r| *r != crate::proto::tinytable::Reveal::Both) {
+        return Err(JobError::not_available(
+            "reveal",
+            format!("{PROTOCOL} opens every output to both parties: reveal every output value to 'both'"),
+        ));
+    }
+    Ok(())
 }
 
 /// Coral's parameters (the (14, 42)-RMFE of its Table 1), built once per process.

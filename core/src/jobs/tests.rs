@@ -236,7 +236,6 @@ fn coral_limits_are_named_before_any_communication() {
     let coral = |preprocessing| AesProtocol::Coral { preprocessing };
     let cases = [
         (spec(coral(Preprocessing::Dealer), vec![0], 1, vec![0, 1]), "preprocessing"),
-        (spec(coral(Preprocessing::Ot), vec![0], 1, vec![1]), "reveal"),
         (
             AesSpec {
                 direction: Direction::Decrypt,
@@ -251,6 +250,11 @@ fn coral_limits_are_named_before_any_communication() {
             other => panic!("{field}: expected NotAvailable, got {other:?}"),
         }
     }
+    for reveal_to in [vec![], vec![3], vec![1, 0]] {
+        let s = spec(coral(Preprocessing::Ot), vec![0], 1, reveal_to.clone());
+        assert!(matches!(s.validate(), Err(JobError::InvalidSpec(_))), "reveal_to {reveal_to:?}");
+    }
+    spec(coral(Preprocessing::Ot), vec![0], 1, vec![1]).validate().unwrap();
 }
 
 /// A Coral circuit job between two parties over OT: the outputs match plaintext evaluation; a

@@ -4,6 +4,8 @@
 
 use super::*;
 
+const CORAL: AesProtocol = AesProtocol::Coral { preprocessing: Preprocessing::Ot };
+
 /// AES with the ciphertext for one party: the plain cipher there, `None` at the other party (and
 /// at MiniMac's dealer).
 fn aes_to_one_party(protocol: AesProtocol) {
@@ -24,6 +26,11 @@ fn aes_to_one_party(protocol: AesProtocol) {
 #[test]
 fn minimac_aes_to_one_party_matches_the_cipher_there_only() {
     aes_to_one_party(MINIMAC);
+}
+
+#[test]
+fn coral_aes_to_one_party_matches_the_cipher_there_only() {
+    aes_to_one_party(CORAL);
 }
 
 /// A circuit job with output 0 for party 0, output 1 for party 1 and output 2 for both.
@@ -73,6 +80,11 @@ fn minimac_circuit_job_with_mixed_reveals_matches_plaintext() {
     });
 }
 
+#[test]
+fn coral_circuit_job_with_mixed_reveals_matches_plaintext() {
+    mixed_reveals(CircuitProtocol::Coral { preprocessing: Preprocessing::Ot });
+}
+
 /// MiniMac AES for party 0 only: party 1 flips the last byte of its output opening (its share of
 /// `y + s` for the last ciphertext bit), which leaves `C*`; party 0 aborts at the output check and
 /// learns nothing.
@@ -99,4 +111,35 @@ fn minimac_non_recipient_changing_its_private_output_share_is_caught() {
         ),
         other => panic!("expected party 0 to abort at the output check, got {other:?}"),
     }
+}
+
+/// Coral AES for party 1 only: party 0 flips a bit of its output opening (its share of `y + r`,
+/// `r` one of party 1's input masks); party 1 aborts at the MAC check and learns nothing. The
+/// opening is found from the end of an honest run: after it come the four rounds of the check.
+#[test]
+fn coral_non_recipient_changing_its_private_output_share_is_caught() {
+    use crate::proto::coral::messages::{Step, HEADER_BYTES};
+    use crate::proto::coral::{Check, CoralError};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static SENT: AtomicU64 = AtomicU64::new(0);
+    static TARGET: AtomicU64 = AtomicU64::new(u64::MAX);
+    let cheat: fn(PartyId, u64, &mut Vec<u8>) = |member, index, message| {
+        if member == 0 {
+            SENT.fetch_max(index + 1, Ordering::SeqCst);
+            if index == TARGET.load(Ordering::SeqCst) {
+                assert_eq!(message[0], Step::Output as u8, "the output opening");
+                message[HEADER_BYTES] ^= 1;
+            }
+        }
+    };
+    let s = spec(CORAL, vec![0, 1], 1, vec![1]);
+    let honest_run = run_all(&s, fips_inputs(2, 1), cheat);
+    assert_eq!(honest_run[1].as_ref().unwrap().ciphertext.as_deref(), Some(&FIPS_CT[..]));
+    TARGET.store(SENT.load(Ordering::SeqCst) - 5, Ordering::SeqCst);
+    let outs = run_all(&s, fips_inputs(2, 1), cheat);
+    match &outs[1] {
+        Err(JobError::Coral(e)) => assert_eq!(*e, CoralError::CheckFailed { check: Check::Mac }),
+        other => panic!("expected party 1 to abort at the MAC check, got {other:?}"),
+    }
+    assert!(outs[0].as_ref().map_or(true, |o| o.ciphertext.is_none()));
 }

@@ -148,6 +148,16 @@ mod tests {
             bad_code[TAG.len() + 2] = 9;
             assert!(decode(&bad_code).unwrap_err().contains("unknown code"));
             assert!(decode(&bytes[..TAG.len() + 5]).unwrap_err().contains("truncated"));
+            if let Some(first) = prep.output_recipients.iter().position(Option::is_some) {
+                let (n, k) = (prep.code.code().n(), prep.code.code().k());
+                let wires = prep.input_owners.len();
+                let owned = prep.input_owners.iter().filter(|&&p| p == prep.party).count();
+                let recipients = TAG.len() + 15 + n + prep.triples.len() + wires * (1 + 2 * n) + owned * k;
+                let mut bad_recipient = bytes.clone();
+                assert_eq!(bad_recipient[recipients + first], prep.output_recipients[first].unwrap() as u8);
+                bad_recipient[recipients + first] = 2;
+                assert!(decode(&bad_recipient).unwrap_err().contains("output recipient 2"));
+            }
         }
         assert!(decode(b"nonsense").unwrap_err().contains("truncated"));
     }

@@ -28,14 +28,14 @@ pub enum CircuitProtocol {
         /// MAC width under malicious security.
         mac_bits: MacBits,
     },
-    /// Two-party MiniMac (malicious with abort); outputs go to both parties.
+    /// Two-party MiniMac (malicious with abort); each output to both parties or to one.
     MiniMac {
         /// The Reed-Solomon code.
         code: CodeChoice,
         /// Where the triples come from (only the trusted dealer today).
         preprocessing: Preprocessing,
     },
-    /// Two-party Coral (malicious with abort, RMFE-packed); outputs go to both parties.
+    /// Two-party Coral (malicious with abort, RMFE-packed); each output to both parties or to one.
     Coral {
         /// Where the material comes from (only OT between the two parties today).
         preprocessing: Preprocessing,

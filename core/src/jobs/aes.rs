@@ -230,9 +230,9 @@ impl AesSpec {
         Ok(())
     }
 
-    /// The limits of AES over a two-party protocol that opens outputs to both parties (MiniMac,
-    /// Coral): AES-128 encryption, key holders and plaintext owner among parties 0 and 1, the
-    /// ciphertext to both; `protocol` names the protocol in the messages.
+    /// The limits of AES over a two-party circuit protocol (MiniMac, Coral): AES-128 encryption,
+    /// key holders and plaintext owner among parties 0 and 1, the ciphertext to party 0, party 1
+    /// or both; `protocol` names the protocol in the messages.
     pub(crate) fn check_two_party_roles(&self, protocol: &str) -> Result<(), JobError> {
         self.check_two_party_aes()?;
         if self.blocks == 0 {
@@ -254,10 +254,14 @@ impl AesSpec {
                 ));
             }
         }
-        if self.reveal_to != [0, 1] {
-            return Err(JobError::not_available(
+        if !matches!(self.reveal_to[..], [0] | [1] | [0, 1]) {
+            return Err(JobError::invalid_spec(
                 "reveal",
-                format!("{protocol} opens every output to both parties: reveal must be [0, 1]"),
+                format!(
+                    "{protocol} reveals the ciphertext to party 0, party 1 or both: reveal must be \
+                     [0], [1] or [0, 1], got {:?}",
+                    self.reveal_to
+                ),
             ));
         }
         Ok(())

@@ -13,7 +13,7 @@ use crate::circuit::Circuit;
 use crate::net::{NetStats, PartyId};
 use crate::proto::minimac::CodeChoice;
 use crate::proto::tinytable::circuit::online::Outputs;
-use crate::proto::tinytable::{IoSpec, Reveal};
+use crate::proto::tinytable::IoSpec;
 use sha2::{Digest, Sha256};
 
 /// The protocol of a circuit job and its options.
@@ -28,14 +28,14 @@ pub enum CircuitProtocol {
         /// MAC width under malicious security.
         mac_bits: MacBits,
     },
-    /// Two-party MiniMac (malicious with abort); outputs go to both parties.
+    /// Two-party MiniMac (malicious with abort); each output to both parties or to one.
     MiniMac {
         /// The Reed-Solomon code.
         code: CodeChoice,
         /// Where the triples come from (only the trusted dealer today).
         preprocessing: Preprocessing,
     },
-    /// Two-party Coral (malicious with abort, RMFE-packed); outputs go to both parties.
+    /// Two-party Coral (malicious with abort, RMFE-packed); each output to both parties or to one.
     Coral {
         /// Where the material comes from (only OT between the two parties today).
         preprocessing: Preprocessing,
@@ -193,20 +193,13 @@ impl CircuitSpec {
         out
     }
 
-    /// The limits of a protocol that opens every output to both parties (MiniMac, Coral): at least
-    /// one instance, owners and recipients that fit the circuit, every output to `both`.
-    pub(crate) fn check_shared_outputs(&self, protocol: &str) -> Result<(), JobError> {
+    /// The limits of a two-party circuit protocol with per-value recipients (MiniMac, Coral): at
+    /// least one instance, owners and recipients (party 0, party 1 or both) that fit the circuit.
+    pub(crate) fn check_two_party_io(&self) -> Result<(), JobError> {
         if self.instances == 0 {
             return Err(JobError::invalid_spec("instances", "instances must be at least 1"));
         }
-        check_io(&self.io, &self.circuit)?;
-        if self.io.reveal.iter().any(|r| *r != Reveal::Both) {
-            return Err(JobError::not_available(
-                "reveal",
-                format!("{protocol} opens every output to both parties: reveal every output value to 'both'"),
-            ));
-        }
-        Ok(())
+        check_io(&self.io, &self.circuit)
     }
 }
 

@@ -1,6 +1,9 @@
 //! Coral's runner for the shared AES and circuit jobs ([`crate::proto::coral`], RMFE-packed
 //! boolean circuits, Coral paper §3–§4): parties 0 and 1 compute, malicious with abort, 14
-//! instances per packed field element; outputs go to both parties.
+//! instances per packed field element; each output value goes to both parties or to one of them
+//! (`reveal_to` / the circuit's `reveal`): a private output is opened masked by one of its
+//! recipient's input masks and checked with every other opening before anyone returns an output
+//! ([`crate::proto::coral::online`]); the other party's output is `None`.
 //!
 //! # Trust model
 //!
@@ -14,7 +17,7 @@
 //!
 //! # Steps
 //! 1. Spec agreement ([`super::agreement`]); the digest tags the OT session.
-//! 2. The whole job's material at once ([`circuit_demand`] for all instances), by OT.
+//! 2. The whole job's material at once ([`circuit_demand_revealed`] for all instances), by OT.
 //! 3. One evaluation of every instance (`⌈instances / 14⌉` packs per wire, all AND gates of a
 //!    layer in one round), MAC checks before the outputs open.
 //!
@@ -25,11 +28,12 @@ use super::agreement::agree_on_spec;
 use super::circuit::{CircuitInput, CircuitOutput, CircuitSpec};
 use super::error::JobError;
 use super::keyed_aes::AesAsCircuit;
+use super::minimac::{aes_recipients, recipient_bytes, recipients};
 use super::preprocessing::Preprocessing;
 use crate::circuit::Circuit;
 use crate::net::{NetStats, Network, PartyId};
 use crate::proto::coral::{
-    circuit_demand, evaluate_circuit, CoralParams, OtProvider, Party, Preprocessing as _,
+    circuit_demand_revealed, evaluate_circuit_revealed, CoralParams, OtProvider, Party, Preprocessing as _,
 };
 use crate::proto::tinytable::circuit::online::Outputs;
 use rand_chacha::ChaCha20Rng;
@@ -61,7 +65,7 @@ pub(crate) fn validate_aes(spec: &AesSpec) -> Result<(), JobError> {
 /// Checks a circuit spec whose protocol is Coral.
 pub(crate) fn validate_circuit(spec: &CircuitSpec) -> Result<(), JobError> {
     check_preprocessing(spec.protocol.preprocessing())?;
-    spec.check_shared_outputs(PROTOCOL)
+    spec.check_two_party_io()
 }
 
 /// Coral's parameters (the (14, 42)-RMFE of its Table 1), built once per process.
@@ -84,12 +88,13 @@ pub(crate) async fn run_aes<N: Network, R: RngCore + CryptoRng>(
     check_members(net)?;
     let me = net.party();
     input.check(me, &spec.key_holders, spec.plaintext_owner, 16, spec.blocks)?;
-    let job = AesAsCircuit::new(spec, &input, b"chorus/coral-aes/v2", &[])?;
+    let job = AesAsCircuit::new(spec, &input, b"chorus/coral-aes/v3", &[])?;
+    let to = aes_recipients(spec);
     let start = net.stats();
-    let digest = agree_on_spec(net, &job.agreed).await?;
+    let digest = agree_on_spec(net, &[job.agreed.clone(), recipient_bytes(&to)].concat()).await?;
+    let io = (&job.owners[..], &to[..]);
     let (outputs, online) =
-        run_instances(net, &digest, &job.circuit, &job.owners, spec.blocks, &job.inputs, rng, observe)
-            .await?;
+        run_instances(net, &digest, &job.circuit, io, spec.blocks, &job.inputs, rng, observe).await?;
     Ok(AesAsCircuit::output(&outputs, net.stats().since(&start), online))
 }
 
@@ -103,14 +108,15 @@ pub(crate) async fn run_circuit<N: Network, R: RngCore + CryptoRng>(
     check_members(net)?;
     let me = net.party();
     input.check(me, false, &spec.circuit, &spec.io, spec.instances)?;
-    let agreed = spec.agreement_bytes(b"chorus/coral-circuit/v1", &[]);
+    let to = recipients(&spec.io.reveal);
+    let agreed = [spec.agreement_bytes(b"chorus/coral-circuit/v2", &[]), recipient_bytes(&to)].concat();
     let start = net.stats();
     let digest = agree_on_spec(net, &agreed).await?;
     let (outputs, online_stats) = run_instances(
         net,
         &digest,
         &spec.circuit,
-        &spec.io.input_owners,
+        (&spec.io.input_owners, &to),
         spec.instances,
         &input.values,
         rng,
@@ -137,7 +143,7 @@ async fn run_instances<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
     digest: &[u8],
     circuit: &Circuit,
-    owners: &[PartyId],
+    (owners, recipients): (&[PartyId], &[Option<PartyId>]),
     instances: usize,
     inputs: &[Vec<Vec<bool>>],
     rng: &mut R,
@@ -145,7 +151,7 @@ async fn run_instances<N: Network, R: RngCore + CryptoRng>(
 ) -> Result<(Vec<Outputs>, NetStats), JobError> {
     let me = net.party();
     let params = params()?;
-    let demand = circuit_demand(circuit, owners, 2, instances)?;
+    let demand = circuit_demand_revealed(circuit, owners, recipients, 2, instances)?;
     let session = [b"chorus/coral-job/ot-prep/".as_slice(), digest].concat();
     let mut provider = OtProvider::new(params.clone(), ChaCha20Rng::from_seed(seed(rng)), &session);
     let material = provider.material(net, &demand).await?;
@@ -153,9 +159,9 @@ async fn run_instances<N: Network, R: RngCore + CryptoRng>(
     observe(JobPhase::OnlineStarts);
     let before = net.stats();
     let mut party = Party::new(params, me, 2, material, ChaCha20Rng::from_seed(seed(rng)))?;
-    let opened = evaluate_circuit(&mut party, net, circuit, owners, instances, inputs).await?;
+    let outputs =
+        evaluate_circuit_revealed(&mut party, net, circuit, owners, recipients, instances, inputs).await?;
     let online = net.stats().since(&before);
-    let outputs = opened.into_iter().map(|values| values.into_iter().map(Some).collect()).collect();
     Ok((outputs, online))
 }
 

@@ -1,6 +1,9 @@
 //! MiniMac's runner for the shared AES and circuit jobs ([`crate::proto::minimac`], the
 //! Damgård–Lauritsen–Toft implementation study of MiniMac): parties 0 and 1 compute, malicious
-//! with abort; outputs go to both parties.
+//! with abort; each output value goes to both parties or to one of them (`reveal_to` / the
+//! circuit's `reveal`): a private output is opened masked by a dealt output mask whose data only
+//! its recipient knows, and checked with every other opening before anyone returns an output
+//! ([`crate::proto::minimac::online`]); the other party's output is `None`.
 //!
 //! # Trust model (read this before using these jobs)
 //!
@@ -31,8 +34,9 @@ use super::preprocessing::{Preprocessing, DEALER};
 use super::view::TwoPartyView;
 use crate::circuit::Circuit;
 use crate::net::{NetStats, Network, PartyId};
-use crate::proto::minimac::{evaluate, prep_codec, CodeChoice, Options, PrepRequest, TrustedDealer};
+use crate::proto::minimac::{evaluate_revealed, prep_codec, CodeChoice, Options, PrepRequest, TrustedDealer};
 use crate::proto::tinytable::circuit::online::Outputs;
+use crate::proto::tinytable::Reveal;
 use rand_core::{CryptoRng, RngCore};
 
 const PROTOCOL: &str = "MiniMac";
@@ -63,7 +67,34 @@ pub(crate) fn validate_aes(spec: &AesSpec) -> Result<(), JobError> {
 /// Checks a circuit spec whose protocol is MiniMac.
 pub(crate) fn validate_circuit(spec: &CircuitSpec) -> Result<(), JobError> {
     check_preprocessing(spec.protocol.preprocessing())?;
-    spec.check_shared_outputs(PROTOCOL)
+    spec.check_two_party_io()
+}
+
+/// The recipient of every output value: `None` for both parties, `Some(p)` for party `p` only.
+pub(crate) fn recipients(reveal: &[Reveal]) -> Vec<Option<PartyId>> {
+    reveal
+        .iter()
+        .map(|r| match *r {
+            Reveal::Both => None,
+            Reveal::To(p) => Some(p),
+        })
+        .collect()
+}
+
+/// The AES job's one output value's recipient (`reveal_to` is `[0, 1]`, `[0]` or `[1]`).
+pub(crate) fn aes_recipients(spec: &AesSpec) -> Vec<Option<PartyId>> {
+    vec![match spec.reveal_to[..] {
+        [p] => Some(p),
+        _ => None,
+    }]
+}
+
+/// The agreement bytes of the recipients (one byte per output value, `0xff` for both parties),
+/// appended to what the members agree on.
+pub(crate) fn recipient_bytes(recipients: &[Option<PartyId>]) -> Vec<u8> {
+    let mut out = (recipients.len() as u32).to_be_bytes().to_vec();
+    out.extend(recipients.iter().map(|r| r.map_or(0xff, |p| p as u8)));
+    out
 }
 
 fn code_of(protocol: CircuitProtocol) -> CodeChoice {
@@ -91,11 +122,13 @@ pub(crate) async fn run_aes<N: Network, R: RngCore + CryptoRng>(
     check_members(net, preprocessing)?;
     let me = net.party();
     input.check(me, &spec.key_holders, spec.plaintext_owner, 16, spec.blocks)?;
-    let job = AesAsCircuit::new(spec, &input, b"chorus/minimac-aes/v2", &[code_index(code)])?;
+    let job = AesAsCircuit::new(spec, &input, b"chorus/minimac-aes/v3", &[code_index(code)])?;
+    let to = aes_recipients(spec);
     let start = net.stats();
-    agree_on_spec(net, &job.agreed).await?;
+    agree_on_spec(net, &[job.agreed.clone(), recipient_bytes(&to)].concat()).await?;
+    let io = (&job.owners[..], &to[..]);
     let (outputs, online) =
-        run_batches(net, code, &job.circuit, &job.owners, spec.blocks, &job.inputs, rng, observe).await?;
+        run_batches(net, code, &job.circuit, io, spec.blocks, &job.inputs, rng, observe).await?;
     Ok(AesAsCircuit::output(&outputs, net.stats().since(&start), online))
 }
 
@@ -111,13 +144,15 @@ pub(crate) async fn run_circuit<N: Network, R: RngCore + CryptoRng>(
     let me = net.party();
     input.check(me, preprocessing.is_dealer(me), &spec.circuit, &spec.io, spec.instances)?;
     let code = code_of(spec.protocol);
+    let to = recipients(&spec.io.reveal);
     let start = net.stats();
-    agree_on_spec(net, &spec.agreement_bytes(b"chorus/minimac-circuit/v1", &[code_index(code)])).await?;
+    let agreed = spec.agreement_bytes(b"chorus/minimac-circuit/v2", &[code_index(code)]);
+    agree_on_spec(net, &[agreed, recipient_bytes(&to)].concat()).await?;
     let (outputs, online_stats) = run_batches(
         net,
         code,
         &spec.circuit,
-        &spec.io.input_owners,
+        (&spec.io.input_owners, &to),
         spec.instances,
         &input.values,
         rng,
@@ -141,14 +176,14 @@ async fn run_batches<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
     code: CodeChoice,
     circuit: &Circuit,
-    owners: &[PartyId],
+    (owners, recipients): (&[PartyId], &[Option<PartyId>]),
     instances: usize,
     inputs: &[Vec<Vec<bool>>],
     rng: &mut R,
     mut observe: impl FnMut(JobPhase),
 ) -> Result<(Vec<Outputs>, NetStats), JobError> {
     let me = net.party();
-    let request = PrepRequest::for_circuit(code, 2, circuit, owners)?;
+    let request = PrepRequest::for_circuit(code, 2, circuit, owners)?.with_recipients(circuit, recipients)?;
     let capacity = code.code().instances();
     let mut outputs = Vec::new();
     let mut online = NetStats::default();
@@ -175,7 +210,11 @@ async fn run_batches<N: Network, R: RngCore + CryptoRng>(
             let bytes = net.recv(DEALER).await?;
             let prep = prep_codec::decode(&bytes)
                 .map_err(|reason| JobError::BadPreprocessing { party: me, reason })?;
-            if prep.party() != me || prep.code() != code || prep.and_gates() != request.and_gates {
+            if prep.party() != me
+                || prep.code() != code
+                || prep.and_gates() != request.and_gates
+                || prep.output_recipients() != request.output_recipients
+            {
                 return Err(JobError::BadPreprocessing {
                     party: me,
                     reason: format!("material {prep:?} does not fit party {me} of this job"),
@@ -186,7 +225,7 @@ async fn run_batches<N: Network, R: RngCore + CryptoRng>(
                 observe(JobPhase::OnlineStarts);
             }
             let before = net.stats();
-            let opened = evaluate(
+            let opened = evaluate_revealed(
                 &mut TwoPartyView::new(net),
                 circuit,
                 &prep,
@@ -197,8 +236,7 @@ async fn run_batches<N: Network, R: RngCore + CryptoRng>(
             .await?;
             let spent = net.stats().since(&before);
             online = add(online, spent);
-            outputs
-                .extend(opened.into_iter().map(|values| values.into_iter().map(Some).collect::<Outputs>()));
+            outputs.extend(opened);
         }
         done += batch;
     }

@@ -20,6 +20,9 @@ use crate::rng::seeded_rng;
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 
+#[path = "tests_reveal.rs"]
+mod reveal;
+
 async fn connect(inner: MemoryNetwork) -> Result<SecureNetwork<MemoryNetwork>, JobError> {
     let me = inner.party();
     let config = SecureConfig::session_secret(b"jobs-test", b"a session secret of 32 bytes....");
@@ -202,7 +205,6 @@ fn minimac_limits_are_named_before_any_communication() {
     let ot = AesProtocol::MiniMac { code: CodeChoice::DEFAULT, preprocessing: Preprocessing::Ot };
     let cases = [
         (spec(ot, vec![0], 1, vec![0, 1]), "preprocessing"),
-        (spec(MINIMAC, vec![0], 1, vec![0]), "reveal"),
         (AesSpec { direction: Direction::Decrypt, ..spec(MINIMAC, vec![0], 1, vec![0, 1]) }, "direction"),
         (AesSpec { key_size: KeySize::Aes256, ..spec(MINIMAC, vec![0], 1, vec![0, 1]) }, "keyBits"),
     ];
@@ -216,6 +218,16 @@ fn minimac_limits_are_named_before_any_communication() {
         spec(MINIMAC, vec![0, 2], 1, vec![0, 1]).validate(),
         Err(JobError::InvalidSpec { field: "keyHolders", .. })
     ));
+    for reveal_to in [vec![], vec![2], vec![1, 0], vec![0, 0]] {
+        let s = spec(MINIMAC, vec![0], 1, reveal_to.clone());
+        assert!(
+            matches!(s.validate(), Err(JobError::InvalidSpec { field: "reveal", .. })),
+            "reveal_to {reveal_to:?}"
+        );
+    }
+    for reveal_to in [vec![0], vec![1]] {
+        spec(MINIMAC, vec![0], 1, reveal_to).validate().unwrap();
+    }
     // A session of the wrong size is named too.
     let outs = run_session(2, |inner| async move {
         let s = spec(MINIMAC, vec![0], 1, vec![0, 1]);
@@ -230,7 +242,6 @@ fn coral_limits_are_named_before_any_communication() {
     let coral = |preprocessing| AesProtocol::Coral { preprocessing };
     let cases = [
         (spec(coral(Preprocessing::Dealer), vec![0], 1, vec![0, 1]), "preprocessing"),
-        (spec(coral(Preprocessing::Ot), vec![0], 1, vec![1]), "reveal"),
         (
             AesSpec {
                 direction: Direction::Decrypt,
@@ -245,6 +256,14 @@ fn coral_limits_are_named_before_any_communication() {
             other => panic!("{field}: expected NotAvailable, got {other:?}"),
         }
     }
+    for reveal_to in [vec![], vec![3], vec![1, 0]] {
+        let s = spec(coral(Preprocessing::Ot), vec![0], 1, reveal_to.clone());
+        assert!(
+            matches!(s.validate(), Err(JobError::InvalidSpec { field: "reveal", .. })),
+            "reveal_to {reveal_to:?}"
+        );
+    }
+    spec(coral(Preprocessing::Ot), vec![0], 1, vec![1]).validate().unwrap();
 }
 
 /// A Coral circuit job between two parties over OT: the outputs match plaintext evaluation; a

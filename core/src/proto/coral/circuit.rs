@@ -8,13 +8,20 @@
 //! (10 full packs) this way.
 //!
 //! Inputs: each input value of the circuit has an owner (a party); the owner gives that value
-//! for every instance. Outputs go to every party.
+//! for every instance. Outputs go to every party ([`evaluate`]) or, value by value, to every
+//! party or to one party only ([`evaluate_revealed`], by [`Party::output_to`]: a private output
+//! value consumes one of its recipient's input masks per wire and pack instead of an encoding
+//! pair).
 
 use crate::circuit::{Circuit, LinearGate};
 use crate::net::{Network, PartyId};
 
 use super::error::CoralError;
 use super::online::{InputRequest, Lanes, Party, ALL_LANES};
+
+/// One instance's outputs from [`evaluate_revealed`]: per output value its bits, or `None` if it
+/// went to another party.
+pub type RevealedOutputs = Vec<Option<Vec<bool>>>;
 use super::prep::Demand;
 use super::share::{RShare, LANES};
 
@@ -63,7 +70,8 @@ fn check_shape(
     Ok(p)
 }
 
-/// The material one evaluation of `circuit` on `batch` instances consumes.
+/// The material one evaluation of `circuit` on `batch` instances consumes, every output to
+/// every party.
 ///
 /// # Errors
 /// [`CoralError::Limit`] / [`CoralError::BadInput`] as [`evaluate`].
@@ -73,14 +81,53 @@ pub fn demand(
     parties: usize,
     batch: usize,
 ) -> Result<Demand, CoralError> {
+    demand_revealed(circuit, owners, &vec![None; circuit.output_widths().len()], parties, batch)
+}
+
+/// The material of [`evaluate_revealed`]: output value v to `recipients[v]` only (`None`: to
+/// every party).
+///
+/// # Errors
+/// [`CoralError::Limit`] / [`CoralError::BadInput`] as [`evaluate_revealed`].
+pub fn demand_revealed(
+    circuit: &Circuit,
+    owners: &[PartyId],
+    recipients: &[Option<PartyId>],
+    parties: usize,
+    batch: usize,
+) -> Result<Demand, CoralError> {
     let p = check_shape(circuit, owners, parties, batch)?;
+    check_recipients(circuit, recipients, parties)?;
     let mut d = Demand::empty(parties);
     d.quintuples = circuit.gate_counts().and * p;
-    d.encodings = circuit.num_output_wires() * p;
     for (&owner, &width) in owners.iter().zip(circuit.input_widths()) {
         d.input_masks[owner] += width as usize * p;
     }
+    for (&to, &width) in recipients.iter().zip(circuit.output_widths()) {
+        match to {
+            None => d.encodings += width as usize * p,
+            Some(r) => d.input_masks[r] += width as usize * p,
+        }
+    }
     Ok(d)
+}
+
+fn check_recipients(
+    circuit: &Circuit,
+    recipients: &[Option<PartyId>],
+    parties: usize,
+) -> Result<(), CoralError> {
+    if recipients.len() != circuit.output_widths().len() {
+        return Err(CoralError::BadInput(format!(
+            "{} output recipients for a circuit with {} output values",
+            recipients.len(),
+            circuit.output_widths().len()
+        )));
+    }
+    if let Some(r) = recipients.iter().flatten().find(|&&r| r >= parties) {
+        return Err(CoralError::BadInput(format!("output recipient {r} is not one of {parties} parties")));
+    }
+    Ok(())
 }
 
 /// Evaluates `circuit` on `batch` instances. `owners[v]` owns input value v; `my_inputs[i][j]`
@@ -99,8 +146,33 @@ pub async fn evaluate<N: Network>(
     batch: usize,
     my_inputs: &[Vec<Vec<bool>>],
 ) -> Result<Vec<Vec<Vec<bool>>>, CoralError> {
+    let everybody = vec![None; circuit.output_widths().len()];
+    let outputs = evaluate_revealed(party, net, circuit, owners, &everybody, batch, my_inputs).await?;
+    outputs
+        .into_iter()
+        .map(|values| values.into_iter().collect::<Option<Vec<_>>>())
+        .collect::<Option<Vec<_>>>()
+        .ok_or(CoralError::BadInput("an output was withheld".into()))
+}
+
+/// [`evaluate`] with output value v revealed to `recipients[v]` only (`None`: to every party);
+/// returns `[instance][output value]` with `None` for the values of other parties. The material
+/// must cover [`demand_revealed`].
+///
+/// # Errors
+/// As [`evaluate`], and [`CoralError::BadInput`] if the recipients do not fit the circuit.
+pub async fn evaluate_revealed<N: Network>(
+    party: &mut Party,
+    net: &mut N,
+    circuit: &Circuit,
+    owners: &[PartyId],
+    recipients: &[Option<PartyId>],
+    batch: usize,
+    my_inputs: &[Vec<Vec<bool>>],
+) -> Result<Vec<RevealedOutputs>, CoralError> {
     let me = party.party();
     let p = check_shape(circuit, owners, party.parties, batch)?;
+    check_recipients(circuit, recipients, party.parties)?;
     let mine: Vec<usize> = (0..owners.len()).filter(|&v| owners[v] == me).collect();
     if !mine.is_empty() && my_inputs.len() != batch {
         return Err(CoralError::BadInput(format!(
@@ -174,15 +246,28 @@ pub async fn evaluate<N: Network>(
         }
     }
     let out_start = circuit.num_wires() - circuit.num_output_wires();
-    let lanes = party.output(net, &wires[out_start * p..]).await?;
-    let mut result: Vec<Vec<Vec<bool>>> = (0..batch)
-        .map(|_| circuit.output_widths().iter().map(|&w| Vec::with_capacity(w as usize)).collect())
+    let wire_recipients: Vec<Option<PartyId>> = recipients
+        .iter()
+        .zip(circuit.output_widths())
+        .flat_map(|(&to, &width)| core::iter::repeat(to).take(width as usize * p))
+        .collect();
+    let lanes = party.output_to(net, &wires[out_start * p..], &wire_recipients).await?;
+    let mut result: Vec<RevealedOutputs> = (0..batch)
+        .map(|_| {
+            recipients
+                .iter()
+                .zip(circuit.output_widths())
+                .map(|(to, &w)| to.map_or(true, |r| r == me).then(|| Vec::with_capacity(w as usize)))
+                .collect()
+        })
         .collect();
     let mut wire = 0usize;
     for (value, &width) in circuit.output_widths().iter().enumerate() {
         for _ in 0..width {
             for (i, inst) in result.iter_mut().enumerate() {
-                inst[value].push(lanes[wire * p + i / LANES] >> (i % LANES) & 1 == 1);
+                if let (Some(bits), Some(l)) = (&mut inst[value], lanes[wire * p + i / LANES]) {
+                    bits.push(l >> (i % LANES) & 1 == 1);
+                }
             }
             wire += 1;
         }

@@ -11,7 +11,9 @@
 //! **Online** ([`online`], [`circuit`]): rInput with preprocessed masks, local XOR/NOT,
 //! packed AND with quintuples `(a, b, φ(ψ(a)⊙ψ(b)), τ(a), τ(b))` (Fig. 8), SIMD constant
 //! multiplication with encoding pairs (§4.3.2, Fig. 11), output through kernel-element masking
-//! (§2.2.4). Any Bristol circuit runs packed over batches of instances (14 per pack, a last pack
+//! (§2.2.4), or to one party only through the recipient's input mask (rInput's material, §2.2.4,
+//! Fig. 4 / App. A; the masked opening is checked with every other before anyone outputs, see
+//! [`online`]). Any Bristol circuit runs packed over batches of instances (14 per pack, a last pack
 //! may be partial). [`rconv`]: ΠrConv (§4.1, Fig. 6), the general boolean share conversion from
 //! TinyOT sharings to RMFE sharings with its normality and consistency checks.
 //!
@@ -38,8 +40,8 @@
 //! for n > 2, and mixed circuits (§4.3.1).
 //!
 //! **Invariants:** a wire's sharing y stands for ψ(y) ∈ F_2^14; only φ-images are normal; opened
-//! values are uniform masks (d, e, x − r) or kernel-masked outputs; the MAC log is empty after
-//! every output.
+//! values are uniform masks (d, e, x − r, and y + r for an output to one party) or kernel-masked
+//! outputs; the MAC log is empty after every output.
 
 pub mod checks;
 pub mod circuit;
@@ -53,7 +55,10 @@ pub mod share;
 #[cfg(test)]
 mod tests;
 
-pub use circuit::{demand as circuit_demand, evaluate as evaluate_circuit, packs, MAX_BATCH};
+pub use circuit::{
+    demand as circuit_demand, demand_revealed as circuit_demand_revealed, evaluate as evaluate_circuit,
+    evaluate_revealed as evaluate_circuit_revealed, packs, RevealedOutputs, MAX_BATCH,
+};
 pub use error::{Check, CoralError};
 pub use online::{InputRequest, Lanes, Party, ALL_LANES};
 pub use prep::dealer::{DealtMaterial, TrustedDealer};

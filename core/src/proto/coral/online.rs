@@ -19,6 +19,15 @@
 //!   `y + (r − τ(r))` with an encoding pair — r − τ(r) is uniform in ker ψ, so the opening reveals
 //!   ψ(y) only (§2.2.4 "Partial opening") — then the MAC check of the output openings. A party
 //!   returns outputs only after both checks passed.
+//! - **Output to one party p** ([`Party::output_to`]): the same steps, but `y` is masked with one
+//!   of p's input masks `[[r]]` (the material rInput consumes, §2.2.4 "Input", Fig. 4 / App. A;
+//!   r uniform in F and known to p only) instead of a kernel element. Everybody opens `y + r` and
+//!   it goes through the same MAC check as every other opening, before anyone returns; p then
+//!   reads ψ(y) = ψ(y + r) ⊕ ψ(r) (ψ is F2-linear) and every other party returns `None`. The
+//!   others see `y + r`, uniform in F and independent of y; a non-recipient that changes its share
+//!   (or MAC share) of `y + r` is a wrong partial opening, caught by the batched MAC check except
+//!   with probability 2^-41 ([`super::checks`]). This is SPDZ's private output (the paper's
+//!   functionality only opens to all); it costs what an opening to everybody costs.
 //!
 //! All of this works for any number n ≥ 2 of parties (openings are broadcasts of additive
 //! shares; the MAC check is MASCOT's), and is secure against n − 1 corruptions given honest
@@ -358,12 +367,78 @@ impl Party {
     /// masked opening with kernel elements, MAC check of the openings. Returns nothing unless
     /// both checks pass.
     pub async fn output<N: Network>(&mut self, net: &mut N, ys: &[RShare]) -> Result<Vec<Lanes>, CoralError> {
+        let lanes = self.output_to(net, ys, &vec![None; ys.len()]).await?;
+        lanes
+            .into_iter()
+            .collect::<Option<Vec<_>>>()
+            .ok_or(CoralError::BadInput("an output was withheld".into()))
+    }
+
+    /// Opens the lanes ψ(y) of `ys[i]` to party `recipients[i]` only, or to every party for
+    /// `None` (see the module docs): MAC check of all earlier openings, masked opening (kernel
+    /// elements for everybody's outputs, the recipient's input masks for private ones), MAC check
+    /// of the openings. Returns nothing unless both checks pass; `None` for outputs of others.
+    ///
+    /// # Errors
+    /// [`CoralError::BadInput`] if the lengths differ or a recipient is not a party;
+    /// [`CoralError::CheckFailed`] if a party deviated; material or network errors.
+    pub async fn output_to<N: Network>(
+        &mut self,
+        net: &mut N,
+        ys: &[RShare],
+        recipients: &[Option<PartyId>],
+    ) -> Result<Vec<Option<Lanes>>, CoralError> {
         self.check_net(net)?;
-        let encodings = self.material.take_encodings(ys.len())?;
+        if ys.len() != recipients.len() {
+            return Err(CoralError::BadInput(format!(
+                "{} sharings but {} recipients",
+                ys.len(),
+                recipients.len()
+            )));
+        }
+        let mut counts = vec![0usize; self.parties];
+        for &p in recipients.iter().flatten() {
+            *counts
+                .get_mut(p)
+                .ok_or(CoralError::BadInput(format!("output recipient {p} is not a party")))? += 1;
+        }
+        let public = recipients.iter().filter(|r| r.is_none()).count();
+        let mut encodings = self.material.take_encodings(public)?.into_iter();
+        let mut masks = Vec::with_capacity(self.parties);
+        for (owner, &count) in counts.iter().enumerate() {
+            masks.push(self.material.take_input_masks(owner, count)?.into_iter());
+        }
         self.check(net).await?;
-        let masked: Vec<RShare> = ys.iter().zip(&encodings).map(|(y, e)| *y + e.r + e.tau_r).collect();
+        let mut own_masks = Vec::with_capacity(counts[self.me]);
+        let mut masked = Vec::with_capacity(ys.len());
+        for (y, recipient) in ys.iter().zip(recipients) {
+            masked.push(match *recipient {
+                None => {
+                    let e = encodings.next().expect("counted");
+                    *y + e.r + e.tau_r
+                }
+                Some(p) => {
+                    let mask = masks[p].next().expect("counted");
+                    if p == self.me {
+                        own_masks.push(
+                            mask.value.ok_or(CoralError::BadInput("input mask without its value".into()))?,
+                        );
+                    }
+                    *y + mask.share
+                }
+            });
+        }
         let opened = self.open(net, Step::Output, &masked).await?;
         self.check(net).await?;
-        Ok(opened.into_iter().map(|v| self.params.psi(v)).collect())
+        let mut own_masks = own_masks.into_iter();
+        Ok(opened
+            .into_iter()
+            .zip(recipients)
+            .map(|(v, recipient)| match *recipient {
+                None => Some(self.params.psi(v)),
+                Some(p) if p == self.me => Some(self.params.psi(v ^ own_masks.next().expect("counted"))),
+                Some(_) => None,
+            })
+            .collect())
     }
 }

@@ -31,6 +31,12 @@
 //!   ([`TrustedDealer`], [`DealtMaterial`]; labelled, see its trust model) and the OT-based
 //!   provider [`OtPreprocessing`], which is **not implemented** and returns
 //!   [`MiniMacError::NotAvailable`].
+//! - **Outputs to one party** (Fig. 2 "Output" step 1, "opened privately to each player"): an
+//!   output value may go to every party or to one party `p` only ([`evaluate_revealed`],
+//!   [`PrepRequest::with_recipients`]). Because MACs are shared here, the private opening is a
+//!   masked one: the dealer adds per such wire a random `[[s]]*` whose data only `p` knows, `y + s`
+//!   is opened and checked with all other output openings, and `p` subtracts `s` (argument in
+//!   [`online`]). Non-recipients get `None`.
 //! - **AES-128** ([`aes`]) and any Bristol circuit ([`evaluate`]).
 //!
 //! # Parties
@@ -52,11 +58,13 @@
 //!
 //! - The sum of all parties' value shares of a wire is a codeword of `C*` whose first `k` symbols
 //!   are the wire's bits; the sum of their MAC shares is `α ∗` that codeword.
-//! - Every triple and input mask is used once; material is consumed in circuit AND-gate order.
+//! - Every triple, input mask and output mask is used once; material is consumed in circuit
+//!   AND-gate order.
 //! - Nothing secret is revealed before the gate check passed; outputs are returned only after the
 //!   output check passed. Opened values are uniformly random codewords of `C*` (masked by the
 //!   uniformly random `[[a]]*, [[b]]*`), and every output that depends on an AND gate carries the
-//!   fresh randomness of that gate's `[[a ∧ b]]*` in its non-data coefficients.
+//!   fresh randomness of that gate's `[[a ∧ b]]*` in its non-data coefficients; an output for one
+//!   party is opened as `y + s` with `s` uniform in `C*`, so the others see a uniform codeword.
 //! - Variable-time code (the bit-plane tables) only ever sees opened, public values.
 //!
 //! # Trust model
@@ -70,7 +78,6 @@
 //! - The OT-based preprocessing ([`OtPreprocessing`] returns `NotAvailable`).
 //! - Switches to turn off the bit-packing trick (§4.3) or zero-degree constants (§4.5): both are
 //!   built into the representation, so only simultaneous multiplications (§4.4) can be switched.
-//! - Outputs revealed to a subset of parties: every output goes to everybody.
 //!
 //! # Communication (payload bytes each party sends to each peer)
 //!
@@ -78,7 +85,8 @@
 //! commitments, then the data of the `w_p` input wires party `p` owns); each multiplication
 //! round: `2n` per AND gate (the paper's §4.4 counts `4n` because it also sends per-share MACs);
 //! each check: `32` (seed) + `32` (commitment) + `ρ·n + 32` (MAC check values and nonce, plus a
-//! 32-byte view hash with three or more parties); output opening: `n` per output wire. Rounds:
+//! 32-byte view hash with three or more parties); output opening: `n` per output wire, whether it
+//! goes to everybody or (masked) to one party. Rounds:
 //! `1 + (AND depth) + 3 + 1 + 3`. The tests assert these numbers exactly for one AES batch.
 
 pub mod aes;
@@ -95,6 +103,6 @@ pub mod prep_codec;
 mod tests;
 
 pub use error::{MiniMacError, Step};
-pub use online::{evaluate, BatchOutputs};
+pub use online::{evaluate, evaluate_revealed, BatchOutputs, RevealedOutputs};
 pub use params::{CodeChoice, MiniMacCode, Options, COMBINATIONS};
 pub use prep::{DealtMaterial, MiniMacPreprocessing, OtPreprocessing, PartyPrep, PrepRequest, TrustedDealer};

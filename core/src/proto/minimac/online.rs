@@ -2,6 +2,21 @@
 //! XOR/NOT/constants locally, AND gates by the bit-packing multiplication with one round per AND
 //! layer, then the batched check, the output opening and its check.
 //!
+//! **Private outputs** (Fig. 2 "Output", step 1: "`[[y]]` is opened privately to each player
+//! `P_i`"; Fig. 2 "Input" opens `[[r]]` privately the other way round). The paper's per-share MACs
+//! let `P_i` check the other's share with its own key; with the shared MAC of [`super::prep`] no
+//! party can check a MAC alone, so an output wire `y` for party `p` only is opened *masked*, as
+//! SPDZ does: every party adds its share of the dealer's output mask `[[s]]*` (a uniformly random
+//! codeword of `C*` whose data `s` only `p` knows) and the sum `y + s` is opened to everybody like
+//! any other output, logged, and checked by the same batched codeword and MAC check
+//! ([`super::checks`]) before anyone returns an output. `p` then reads `y`'s data as the first `k`
+//! symbols of `y + s` minus `s`; every other party returns `None`. Privacy: `y + s` is uniform in
+//! `C*` and independent of `y` (`s` is uniform in `C*` and used once), so a non-recipient sees
+//! nothing, and the recipient learns only `y`'s data (the non-data coefficients of `s` stay
+//! unknown to it). Integrity: a non-recipient that changes its share or MAC share of `y + s` is a
+//! deviation of an opened value, caught with the bound of [`super::checks`]; `p` returns nothing
+//! unless the check passed. Same bytes and rounds as an opening to everybody.
+//!
 //! SIMD layout (§4.3): one codeword carries one wire of up to `8·k` instances; instance `i` sits in
 //! bit `i mod 8` of data symbol `⌊i/8⌋`. Every instance runs the same circuit, so no positions
 //! ever need to move (the permutation sub-protocol of the original MiniMac is not needed, as §2
@@ -22,7 +37,13 @@ use rand_core::{CryptoRng, RngCore};
 /// Outputs of one batch: `outputs[instance][value]` holds the bits of output value `value`.
 pub type BatchOutputs = Vec<Vec<Vec<bool>>>;
 
-/// Evaluates `circuit` on a batch of instances with this party's material `prep`.
+/// Outputs of one batch with per-value recipients: `outputs[instance][value]` holds the bits of
+/// output value `value` if it was revealed to this party, else `None`.
+pub type RevealedOutputs = Vec<Vec<Option<Vec<bool>>>>;
+
+/// Evaluates `circuit` on a batch of instances with this party's material `prep`, every output
+/// value revealed to every party (material dealt for private outputs is refused, before any
+/// communication, unless all of them are for this party; see [`evaluate_revealed`]).
 ///
 /// `inputs[i]` holds, for instance `i`, the bits of every input value this party owns (in circuit
 /// order; empty for a party that owns none). All parties must pass the same number of instances
@@ -36,6 +57,31 @@ pub async fn evaluate<N: Network, R: RngCore + CryptoRng>(
     options: Options,
     rng: &mut R,
 ) -> Result<BatchOutputs, MiniMacError> {
+    let me = net.party();
+    if let Some(p) = prep.output_recipients.iter().flatten().find(|&&p| p != me) {
+        return Err(MiniMacError::MaterialMismatch(format!(
+            "the material reveals an output to party {p} only: use evaluate_revealed"
+        )));
+    }
+    let outputs = evaluate_revealed(net, circuit, prep, inputs, options, rng).await?;
+    outputs
+        .into_iter()
+        .map(|values| values.into_iter().collect::<Option<Vec<_>>>())
+        .collect::<Option<BatchOutputs>>()
+        .ok_or(MiniMacError::MaterialMismatch("an output was not revealed to this party".into()))
+}
+
+/// [`evaluate`] with the recipients the material was dealt for
+/// ([`super::PrepRequest::with_recipients`]): an output value for one party only is opened to it
+/// by the masked opening of the module docs and is `None` at every other party.
+pub async fn evaluate_revealed<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    circuit: &Circuit,
+    prep: &PartyPrep,
+    inputs: &[Vec<Vec<bool>>],
+    options: Options,
+    rng: &mut R,
+) -> Result<RevealedOutputs, MiniMacError> {
     let (me, parties) = (net.party(), net.parties());
     let code = prep.code.code();
     let (n, k) = (code.n(), code.k());
@@ -141,15 +187,22 @@ pub async fn evaluate<N: Network, R: RngCore + CryptoRng>(
     let ctx = CheckContext { code, alpha: &prep.alpha, framer: &mut framer, coins: &coins };
     batched_check(net, ctx, log, 0, Step::GateCheck, rng).await?;
 
-    // Output (Fig. 2): open every output wire to everybody, then check those openings.
+    // Output (Fig. 2): open every output wire (masked if it has one recipient), then check.
     let step = Step::OutputOpening;
     let out_wires: Vec<usize> =
         (0..circuit.output_widths().len()).filter_map(|v| circuit.output_wires(v)).flatten().collect();
     let mut shares = Vec::with_capacity(out_wires.len() * n);
     let mut macs = Vec::with_capacity(out_wires.len() * n);
-    for &w in &out_wires {
+    let mut masks = prep.output_masks.chunks_exact(wire_len);
+    for (&w, recipient) in out_wires.iter().zip(&prep.output_recipients) {
+        let (at, end) = (shares.len(), shares.len() + n);
         shares.extend_from_slice(&wires[w * wire_len..w * wire_len + n]);
         macs.extend_from_slice(&wires[w * wire_len + n..(w + 1) * wire_len]);
+        if recipient.is_some() {
+            let mask = masks.next().ok_or(MiniMacError::MaterialMismatch("too few output masks".into()))?;
+            xor_into(&mut shares[at..end], &mask[..n]);
+            xor_into(&mut macs[at..end], &mask[n..]);
+        }
     }
     framer.send_all(net, Kind::Output, &shares, step)?;
     let mut opened = shares;
@@ -164,12 +217,25 @@ pub async fn evaluate<N: Network, R: RngCore + CryptoRng>(
     let ctx = CheckContext { code, alpha: &prep.alpha, framer: &mut framer, coins: &coins };
     batched_check(net, ctx, out_log, 1, Step::OutputCheck, rng).await?;
 
+    // Only now, after the check: unmask this party's private outputs.
+    let mut own_masks = prep.own_output_masks.chunks_exact(k);
+    for (word, recipient) in opened.chunks_exact_mut(n).zip(&prep.output_recipients) {
+        if *recipient == Some(me) {
+            let s =
+                own_masks.next().ok_or(MiniMacError::MaterialMismatch("too few own output masks".into()))?;
+            xor_into(&mut word[..k], s);
+        }
+    }
     let mut outputs = vec![Vec::with_capacity(circuit.output_widths().len()); instances];
     let mut at = 0usize;
     for &width in circuit.output_widths() {
         let words = &opened[at * n..(at + width as usize) * n];
+        let revealed = prep.output_recipients.get(at).copied().flatten().map_or(true, |p| p == me);
         for (i, instance) in outputs.iter_mut().enumerate() {
-            instance.push(words.chunks_exact(n).map(|word| (word[i / 8] >> (i % 8)) & 1 == 1).collect());
+            instance.push(
+                revealed
+                    .then(|| words.chunks_exact(n).map(|word| (word[i / 8] >> (i % 8)) & 1 == 1).collect()),
+            );
         }
         at += width as usize;
     }
@@ -274,6 +340,7 @@ fn check_setup<N: Network>(
             circuit.num_input_wires()
         )));
     }
+    check_recipients(circuit, prep, code)?;
     if inputs.is_empty() {
         return Err(MiniMacError::BadInput("a batch needs at least one instance".into()));
     }
@@ -310,6 +377,35 @@ fn check_setup<N: Network>(
                 )));
             }
         }
+    }
+    Ok(())
+}
+
+/// Checks the output recipients of the material against the circuit: one per output wire, the
+/// same for every wire of a value, a party of the session, and one mask per private wire.
+fn check_recipients(circuit: &Circuit, prep: &PartyPrep, code: &MiniMacCode) -> Result<(), MiniMacError> {
+    let recipients = &prep.output_recipients;
+    if recipients.len() != circuit.num_output_wires() {
+        return Err(MiniMacError::MaterialMismatch(format!(
+            "material for {} output wires, the circuit has {}",
+            recipients.len(),
+            circuit.num_output_wires()
+        )));
+    }
+    let mut wire = 0usize;
+    for &width in circuit.output_widths() {
+        let value = &recipients[wire..wire + width as usize];
+        if value.iter().any(|&r| r != value[0]) || value[0].is_some_and(|p| p >= prep.parties) {
+            return Err(MiniMacError::MaterialMismatch(format!(
+                "output value at output wire {wire} has mixed or unknown recipients"
+            )));
+        }
+        wire += width as usize;
+    }
+    let private = recipients.iter().flatten().count();
+    let mine = recipients.iter().filter(|&&r| r == Some(prep.party)).count();
+    if prep.output_masks.len() != private * 2 * code.n() || prep.own_output_masks.len() != mine * code.k() {
+        return Err(MiniMacError::MaterialMismatch("output masks do not match the recipients".into()));
     }
     Ok(())
 }

@@ -6,7 +6,10 @@
 //! `C*` with the given data in the first `k` positions) and the bit decompositions `[[a^i]]`,
 //! `[[b^i]]`, `i = 0..7` (codewords of `C`; `a^i` keeps bit `i` of every byte of `a` in place).
 //! Per input wire a random `[[r]]` in `C` whose data `r` its owner knows (Fig. 2 "Input"). Per
-//! party a share `α_p` of the MAC key `α ∈ GF(2^8)^n`.
+//! output wire revealed to one party `p` only, an output mask `[[s]]*`: a uniformly random codeword
+//! of `C*` whose data `s` (first `k` symbols) only `p` is given — the private opening of Fig. 2
+//! "Output" step 1 ("opened privately to each player"), done as a masked opening, see
+//! [`super::online`]. Per party a share `α_p` of the MAC key `α ∈ GF(2^8)^n`.
 //!
 //! Representation (the original MiniMac/SPDZ form, which works for any number of parties): a value
 //! with codeword `c` is held as additive shares `c = Σ_p c_p` and MAC shares `γ = Σ_p γ_p` with
@@ -50,6 +53,9 @@ pub struct PrepRequest {
     pub and_gates: usize,
     /// Owner of every input wire, in wire order.
     pub input_owners: Vec<PartyId>,
+    /// Recipient of every output wire, in wire order: `None` for every party, `Some(p)` for party
+    /// `p` only (one output mask each).
+    pub output_recipients: Vec<Option<PartyId>>,
 }
 
 impl PrepRequest {
@@ -80,7 +86,42 @@ impl PrepRequest {
             .zip(circuit.input_widths())
             .flat_map(|(&owner, &width)| core::iter::repeat(owner).take(width as usize))
             .collect();
-        Ok(PrepRequest { code, parties, and_gates: circuit.gate_counts().and, input_owners })
+        let output_recipients = vec![None; circuit.num_output_wires()];
+        Ok(PrepRequest {
+            code,
+            parties,
+            and_gates: circuit.gate_counts().and,
+            input_owners,
+            output_recipients,
+        })
+    }
+
+    /// This request with output value `v` of `circuit` revealed to `recipients[v]` only (`None`:
+    /// to every party).
+    pub fn with_recipients(
+        mut self,
+        circuit: &Circuit,
+        recipients: &[Option<PartyId>],
+    ) -> Result<Self, MiniMacError> {
+        if recipients.len() != circuit.output_widths().len() {
+            return Err(MiniMacError::BadInput(format!(
+                "{} output recipients for {} output values",
+                recipients.len(),
+                circuit.output_widths().len()
+            )));
+        }
+        if let Some(p) = recipients.iter().flatten().find(|&&p| p >= self.parties) {
+            return Err(MiniMacError::BadInput(format!(
+                "output recipient {p} is not one of the {} parties",
+                self.parties
+            )));
+        }
+        self.output_recipients = recipients
+            .iter()
+            .zip(circuit.output_widths())
+            .flat_map(|(&to, &width)| core::iter::repeat(to).take(width as usize))
+            .collect();
+        Ok(self)
     }
 }
 
@@ -100,6 +141,12 @@ pub struct PartyPrep {
     pub(crate) input_masks: Vec<u8>,
     /// `r` (`k` bytes) of every input wire this party owns, in wire order.
     pub(crate) own_masks: Vec<u8>,
+    /// Recipient of every output wire (`None`: every party).
+    pub(crate) output_recipients: Vec<Option<PartyId>>,
+    /// One share (`2n` bytes) of `[[s]]*` per output wire with a single recipient, in wire order.
+    pub(crate) output_masks: Vec<u8>,
+    /// `s` (`k` bytes) of every output wire revealed to this party only, in wire order.
+    pub(crate) own_output_masks: Vec<u8>,
 }
 
 impl core::fmt::Debug for PartyPrep {
@@ -111,6 +158,7 @@ impl core::fmt::Debug for PartyPrep {
             .field("code", &self.code)
             .field("and_gates", &self.and_gates)
             .field("input_wires", &self.input_owners.len())
+            .field("output_recipients", &self.output_recipients)
             .finish()
     }
 }
@@ -131,9 +179,19 @@ impl PartyPrep {
         self.and_gates
     }
 
-    /// Bytes of material this party stores (key, triples, input masks).
+    /// Recipient of every output wire (`None`: every party).
+    pub fn output_recipients(&self) -> &[Option<PartyId>] {
+        &self.output_recipients
+    }
+
+    /// Bytes of material this party stores (key, triples, input and output masks).
     pub fn stored_bytes(&self) -> usize {
-        self.alpha.len() + self.triples.len() + self.input_masks.len() + self.own_masks.len()
+        self.alpha.len()
+            + self.triples.len()
+            + self.input_masks.len()
+            + self.own_masks.len()
+            + self.output_masks.len()
+            + self.own_output_masks.len()
     }
 
     /// Share `w` of triple `t` (`2n` bytes).
@@ -185,6 +243,12 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
                 "input owner {p} is not one of the {parties} parties"
             )));
         }
+        if let Some(p) = request.output_recipients.iter().flatten().find(|&&p| p >= parties) {
+            return Err(MiniMacError::BadInput(format!(
+                "output recipient {p} is not one of the {parties} parties"
+            )));
+        }
+        let private_outputs = request.output_recipients.iter().flatten().count();
         let code = request.code.code();
         let (n, k, k_star) = (code.n(), code.k(), code.star.k());
         let mut out: Vec<PartyPrep> = (0..parties)
@@ -198,6 +262,9 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
                 input_owners: request.input_owners.clone(),
                 input_masks: Vec::with_capacity(request.input_owners.len() * 2 * n),
                 own_masks: Vec::new(),
+                output_recipients: request.output_recipients.clone(),
+                output_masks: Vec::with_capacity(private_outputs * 2 * n),
+                own_output_masks: Vec::new(),
             })
             .collect();
         let mut alpha = vec![0u8; n];
@@ -235,6 +302,17 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
             code.c.encode_into(Gf256::from_bytes(&r), &mut word)?;
             sharer.share(&mut self.rng, Gf256::as_bytes(&word), &mut out, |p| &mut p.input_masks);
             out[owner].own_masks.extend_from_slice(&r);
+        }
+        for &recipient in request.output_recipients.iter().flatten() {
+            // A uniformly random codeword of C* (random data and random non-data coefficients), so
+            // that `x + s` is uniform in C* whatever the output codeword x; only its data goes to
+            // the recipient.
+            let s = self.bytes(k);
+            Gf256::as_bytes_mut(&mut systematic[..k]).copy_from_slice(&s);
+            self.rng.fill_bytes(Gf256::as_bytes_mut(&mut systematic[k..]));
+            code.star.encode_into(&systematic, &mut word)?;
+            sharer.share(&mut self.rng, Gf256::as_bytes(&word), &mut out, |p| &mut p.output_masks);
+            out[recipient].own_output_masks.extend_from_slice(&s);
         }
         Ok(out)
     }
@@ -317,7 +395,8 @@ impl MiniMacPreprocessing for DealtMaterial {
             && m.parties == request.parties
             && m.code == request.code
             && m.and_gates >= request.and_gates
-            && m.input_owners == request.input_owners;
+            && m.input_owners == request.input_owners
+            && m.output_recipients == request.output_recipients;
         if !fits {
             return Err(MiniMacError::MaterialMismatch(format!(
                 "dealt material {m:?} does not match the request for party {}",

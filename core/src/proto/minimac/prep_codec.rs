@@ -5,30 +5,41 @@
 //! never a panic.
 //!
 //! Layout (integers big-endian): the tag [`TAG`]; party, parties, code index (one byte each); AND
-//! gates and input wires (`u32` each); `α_p` (`n` bytes); the triples
+//! gates, input wires and output wires (`u32` each); `α_p` (`n` bytes); the triples
 //! (`and_gates · 19 · 2n` bytes); the owner of every input wire (one byte each); the input-mask
-//! shares (`2n` bytes per input wire); the owner's masks (`k` bytes per owned input wire).
+//! shares (`2n` bytes per input wire); the owner's masks (`k` bytes per owned input wire); the
+//! recipient of every output wire (one byte each, [`EVERY_PARTY`] for all); the output-mask
+//! shares (`2n` bytes per output wire with one recipient); the recipient's output masks (`k`
+//! bytes per output wire revealed to this party only).
 
 use super::params::CodeChoice;
 use super::prep::{PartyPrep, TRIPLE_WORDS};
 use crate::proto::frame::{self, Truncated};
 
 /// The version tag that opens an encoding.
-pub const TAG: &[u8] = b"chorus/minimac/prep/v1";
+pub const TAG: &[u8] = b"chorus/minimac/prep/v2";
+
+/// The recipient byte of an output wire revealed to every party.
+pub const EVERY_PARTY: u8 = 0xff;
 
 /// Encodes `prep`.
 pub fn encode(prep: &PartyPrep) -> Vec<u8> {
     let code_index = CodeChoice::ALL.iter().position(|&c| c == prep.code).unwrap_or(0) as u8;
-    let mut out = Vec::with_capacity(TAG.len() + 11 + prep.stored_bytes() + prep.input_owners.len());
+    let wires = prep.input_owners.len() + prep.output_recipients.len();
+    let mut out = Vec::with_capacity(TAG.len() + 15 + prep.stored_bytes() + wires);
     out.extend_from_slice(TAG);
     out.extend_from_slice(&[prep.party as u8, prep.parties as u8, code_index]);
     out.extend_from_slice(&(prep.and_gates as u32).to_be_bytes());
     out.extend_from_slice(&(prep.input_owners.len() as u32).to_be_bytes());
+    out.extend_from_slice(&(prep.output_recipients.len() as u32).to_be_bytes());
     out.extend_from_slice(&prep.alpha);
     out.extend_from_slice(&prep.triples);
     out.extend(prep.input_owners.iter().map(|&p| p as u8));
     out.extend_from_slice(&prep.input_masks);
     out.extend_from_slice(&prep.own_masks);
+    out.extend(prep.output_recipients.iter().map(|r| r.map_or(EVERY_PARTY, |p| p as u8)));
+    out.extend_from_slice(&prep.output_masks);
+    out.extend_from_slice(&prep.own_output_masks);
     out
 }
 
@@ -58,6 +69,7 @@ pub fn decode(bytes: &[u8]) -> Result<PartyPrep, String> {
     };
     let and_gates = u32_at(&mut rest, "the AND-gate count")?;
     let wires = u32_at(&mut rest, "the input-wire count")?;
+    let output_wires = u32_at(&mut rest, "the output-wire count")?;
     let (n, k) = (code.code().n(), code.code().k());
     let alpha = take(&mut rest, n, "the MAC key share")?.to_vec();
     let triple_bytes = and_gates
@@ -72,10 +84,35 @@ pub fn decode(bytes: &[u8]) -> Result<PartyPrep, String> {
     let input_masks = take(&mut rest, wires * 2 * n, "the input-mask shares")?.to_vec();
     let owned = input_owners.iter().filter(|&&p| p == party).count();
     let own_masks = take(&mut rest, owned * k, "the owned input masks")?.to_vec();
+    let output_recipients = take(&mut rest, output_wires, "the output recipients")?
+        .iter()
+        .map(|&p| match p {
+            EVERY_PARTY => Ok(None),
+            p if (p as usize) < parties => Ok(Some(p as usize)),
+            p => Err(format!("output recipient {p} is not one of the {parties} parties")),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let private = output_recipients.iter().flatten().count();
+    let output_masks = take(&mut rest, private * 2 * n, "the output-mask shares")?.to_vec();
+    let mine = output_recipients.iter().filter(|&&r| r == Some(party)).count();
+    let own_output_masks = take(&mut rest, mine * k, "the owned output masks")?.to_vec();
     if !rest.is_empty() {
         return Err(format!("{} bytes after the end of the MiniMac material", rest.len()));
     }
-    Ok(PartyPrep { party, parties, code, alpha, and_gates, triples, input_owners, input_masks, own_masks })
+    Ok(PartyPrep {
+        party,
+        parties,
+        code,
+        alpha,
+        and_gates,
+        triples,
+        input_owners,
+        input_masks,
+        own_masks,
+        output_recipients,
+        output_masks,
+        own_output_masks,
+    })
 }
 
 #[cfg(test)]
@@ -91,12 +128,19 @@ mod tests {
         let mut rng = ChaCha20Rng::seed_from_u64(5);
         let circuit = random_circuit(&mut rng, 2, 40, 2);
         let request = PrepRequest::for_circuit(CodeChoice::Rs255_85, 2, &circuit, &[0, 1]).unwrap();
-        let preps = TrustedDealer::new(&mut rng).deal(&request).unwrap();
+        let private = request.clone().with_recipients(&circuit, &[Some(1), None]).unwrap();
+        let mut preps = TrustedDealer::new(&mut rng).deal(&request).unwrap();
+        preps.extend(TrustedDealer::new(&mut rng).deal(&private).unwrap());
         for prep in &preps {
             let bytes = encode(prep);
             assert_eq!(&decode(&bytes).unwrap(), prep);
             let truncated = decode(&bytes[..bytes.len() - 1]).unwrap_err();
-            assert!(truncated.contains("owned input masks"), "{truncated}");
+            let last = match prep.output_recipients.iter().filter(|&&r| r == Some(prep.party)).count() {
+                0 if prep.output_recipients.iter().any(Option::is_some) => "output-mask shares",
+                0 => "output recipients",
+                _ => "owned output masks",
+            };
+            assert!(truncated.contains(last), "{truncated}");
             let mut padded = bytes.clone();
             padded.push(0);
             assert!(decode(&padded).unwrap_err().contains("after the end"));
@@ -104,6 +148,16 @@ mod tests {
             bad_code[TAG.len() + 2] = 9;
             assert!(decode(&bad_code).unwrap_err().contains("unknown code"));
             assert!(decode(&bytes[..TAG.len() + 5]).unwrap_err().contains("truncated"));
+            if let Some(first) = prep.output_recipients.iter().position(Option::is_some) {
+                let (n, k) = (prep.code.code().n(), prep.code.code().k());
+                let wires = prep.input_owners.len();
+                let owned = prep.input_owners.iter().filter(|&&p| p == prep.party).count();
+                let recipients = TAG.len() + 15 + n + prep.triples.len() + wires * (1 + 2 * n) + owned * k;
+                let mut bad_recipient = bytes.clone();
+                assert_eq!(bad_recipient[recipients + first], prep.output_recipients[first].unwrap() as u8);
+                bad_recipient[recipients + first] = 2;
+                assert!(decode(&bad_recipient).unwrap_err().contains("output recipient 2"));
+            }
         }
         assert!(decode(b"nonsense").unwrap_err().contains("truncated"));
     }

@@ -5,6 +5,7 @@
 mod attacks;
 mod comm;
 mod honest;
+mod private;
 
 use super::prep::{PartyPrep, PrepRequest, TrustedDealer};
 use super::{evaluate, BatchOutputs, MiniMacError, Options};

@@ -3,7 +3,7 @@
  * circuit job of the SDK (`session.aes` / `session.evaluate` with `protocol`). MiniMac: two Node
  * parties and the trusted dealer in slot 2 (its only preprocessing so far). Coral: two Node
  * parties and nobody else, preprocessing over OT. FIPS-197 with the key split between both
- * parties, and a two-input circuit against its plaintext value.
+ * parties, a two-input circuit against its plaintext value, and outputs revealed to one party.
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -52,6 +52,20 @@ describe("MiniMac through the SDK (two parties and a trusted dealer)", () => {
     }, 3);
   }, 150_000);
 
+  it("reveals the ciphertext to party 1 only: party 0 and the dealer get nothing", async () => {
+    await within3(async (sessions) => {
+      const roles = { protocol: "minimac", preprocessing: "dealer", reveal: [1] } as const;
+      const results = await within(
+        Promise.all(runAes(sessions, [{ ...roles, key: FIPS_KEY }, { ...roles, plaintext: FIPS_PLAINTEXT }, roles])),
+        "MiniMac AES to party 1",
+        120_000,
+      );
+      expect(results[1]!.ciphertextHex).toBe(FIPS_CIPHERTEXT);
+      expect(results[0]!.ciphertext).toBeUndefined();
+      expect(results[2]!.ciphertext).toBeUndefined();
+    }, 3);
+  }, 150_000);
+
   it("evaluates a circuit; both parties learn the output", async () => {
     await within3(async (sessions) => {
       const options = { protocol: "minimac", preprocessing: "dealer", code: "rs255-85-fft" } as const;
@@ -83,6 +97,24 @@ describe("Coral through the SDK (two parties over OT, no dealer)", () => {
         expect(r).toMatchObject({ protocol: "coral", variant: "rmfe-14-42", security: "malicious", preprocessing: "ot" });
         expect(r.preprocessingStats.bytesSent).toBeGreaterThan(100 * r.onlineStats.bytesSent);
       }
+    }, 2);
+  }, 150_000);
+
+  it("reveals each circuit output to the party it names", async () => {
+    // out0 = a AND b to party 0, out1 = a XOR b to party 1.
+    const twoOutputs = "2 4\n2 1 1\n2 1 1\n\n2 1 0 1 2 AND\n2 1 0 1 3 XOR\n";
+    await within3(async (sessions) => {
+      const reveal = [0, 1] as const;
+      const [r0, r1] = await within(
+        Promise.all([
+          sessions[0]!.evaluate(twoOutputs, { protocol: "coral", reveal, inputs: [[true]] }),
+          sessions[1]!.evaluate(twoOutputs, { protocol: "coral", reveal, inputs: [undefined, [true]] }),
+        ]),
+        "Coral circuit with one output per party",
+        120_000,
+      );
+      expect(r0!.outputs.map((o) => o?.bits)).toEqual([[true], undefined]);
+      expect(r1!.outputs.map((o) => o?.bits)).toEqual([undefined, [false]]);
     }, 2);
   }, 150_000);
 

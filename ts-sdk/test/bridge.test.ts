@@ -238,7 +238,7 @@ describe.each(["wasm", "native"] as const)("%s bridge", (name) => {
     // MiniMac's limits and foreign options are config errors naming the option.
     for (const [extra, kind, field] of [
       [{ preprocessing: "ot" }, "not-available", "preprocessing"],
-      [{ reveal: [1] }, "not-available", "reveal"],
+      [{ reveal: [1, 0] }, "config", "reveal"],
       [{ variant: "lut16" }, "config", "variant"],
       [{ code: "rs7" }, "config", "code"],
       [{ security: "semi-honest" }, "config", "security"],
@@ -264,7 +264,7 @@ describe.each(["wasm", "native"] as const)("%s bridge", (name) => {
     for (const out of outs) expect(Array.from(out.outputs[0])).toEqual([1]);
     for (const [extra, kind, field] of [
       [{ preprocessing: "dealer" }, "not-available", "preprocessing"],
-      [{ reveal: [0] }, "not-available", "reveal"],
+      [{ reveal: [2] }, "config", "reveal"],
       [{ code: "rs255-85-fft" }, "config", "code"],
     ] as const) {
       await expect(wire(2)[0]!.runAes(session(), { ...crSpec, ...extra }, crInputs[0], null)).rejects.toMatchObject({ kind, field });

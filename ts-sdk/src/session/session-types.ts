@@ -146,7 +146,7 @@ export type TinyTableAesOptions = AesRoleOptions & {
   TinyTableSecurityOptions;
 
 /**
- * MiniMac's options (two computing parties, malicious with abort, outputs to both). Its triples
+ * MiniMac's options (two computing parties, malicious with abort, outputs to both or one). Its triples
  * come from a **trusted dealer** in slot 2 for now (`preprocessing: 'dealer'`, required, a
  * session of three; the dealer calls the same method with the same options and no inputs): the
  * dealer knows the MAC key and every triple, so it must be honest and collude with neither party.
@@ -161,7 +161,7 @@ export type MiniMacPreprocessingOptions = {
   macBits?: never;
 };
 
-/** MiniMac's options of `Session.aes` (AES-128 encryption, ciphertext to both parties). */
+/** MiniMac's options of `Session.aes` (AES-128 encryption, ciphertext to both parties or one). */
 export type MiniMacAesOptions = AesRoleOptions &
   MiniMacPreprocessingOptions & {
     /** The protocol. */
@@ -172,8 +172,8 @@ export type MiniMacAesOptions = AesRoleOptions &
     direction?: 'encrypt';
     /** AES-128 only. */
     keyBits?: 128;
-    /** Both parties learn the ciphertext. */
-    reveal?: readonly [0, 1];
+    /** Who learns the ciphertext: both parties (default) or one; checked before it is revealed. */
+    reveal?: readonly [0, 1] | readonly [0] | readonly [1];
   };
 
 /**
@@ -205,7 +205,8 @@ export type MiniMacAesOptions = AesRoleOptions &
  * `ConfigError`); the option types rule most of them out already.
  */
 /**
- * Coral's options (two computing parties, malicious with abort, RMFE-packed, outputs to both).
+ * Coral's options (two computing parties, malicious with abort, RMFE-packed, outputs to both
+ * parties or to one).
  * Its material is made by the two parties over OT (`preprocessing: 'ot'`, the default and only
  * choice; a session of two): nobody else is trusted.
  */
@@ -218,7 +219,7 @@ export type CoralPreprocessingOptions = {
   code?: never;
 };
 
-/** Coral's options of `Session.aes` (AES-128 encryption, ciphertext to both parties). */
+/** Coral's options of `Session.aes` (AES-128 encryption, ciphertext to both parties or one). */
 export type CoralAesOptions = AesRoleOptions &
   CoralPreprocessingOptions & {
     /** The protocol. */
@@ -229,8 +230,8 @@ export type CoralAesOptions = AesRoleOptions &
     direction?: 'encrypt';
     /** AES-128 only. */
     keyBits?: 128;
-    /** Both parties learn the ciphertext. */
-    reveal?: readonly [0, 1];
+    /** Who learns the ciphertext: both parties (default) or one; checked before it is revealed. */
+    reveal?: readonly [0, 1] | readonly [0] | readonly [1];
   };
 
 export type AesOptions = MaestroAesOptions | TinyTableAesOptions | MiniMacAesOptions | CoralAesOptions;
@@ -349,9 +350,9 @@ export interface ParsedCircuit {
  * - `protocol: 'tinytable'` (default): `preprocessing` `'ot'` (default; a two-member session,
  *   nobody else trusted) or `'dealer'` (a trusted dealer in slot 2, a weaker trust model; a
  *   three-member session; see {@link TinyTablePreprocessing}); semi-honest by default.
- * - `protocol: 'minimac'`: malicious with abort, outputs to both parties, `preprocessing:
+ * - `protocol: 'minimac'`: malicious with abort, each output to both parties or one, `preprocessing:
  *   'dealer'` (required for now; see {@link MiniMacPreprocessingOptions}).
- * - `protocol: 'coral'`: malicious with abort, outputs to both parties, preprocessing over OT in
+ * - `protocol: 'coral'`: malicious with abort, each output to both parties or one, preprocessing over OT in
  *   a session of two (see {@link CoralPreprocessingOptions}).
  */
 export type EvaluateOptions = TinyTableEvaluateOptions | MiniMacEvaluateOptions | CoralEvaluateOptions;

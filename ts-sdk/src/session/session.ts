@@ -209,7 +209,7 @@ export class Session {
    * `CancelledError` when `signal` (or the session's) aborts. Any failure ends the session.
    *
    * `protocol: 'minimac'`: AES-128 between parties 0 and 1 under MiniMac (malicious with abort,
-   * ciphertext to both), with its triples from a **trusted dealer** in slot 2
+   * ciphertext to `reveal`: both or one), with its triples from a **trusted dealer** in slot 2
    * (`preprocessing: 'dealer'`, required for now).
    */
   async aes(options: AesOptions = {}): Promise<AesResult> {
@@ -248,7 +248,7 @@ export class Session {
    * by default; with `preprocessing: 'dealer'` slot 2 is the **trusted dealer** (no inputs, no
    * outputs; it knows every mask and must not collude with either party). Semi-honest by default;
    * `security: 'malicious'` authenticates every opened table entry. `protocol: 'minimac'` evaluates
-   * it under MiniMac instead (malicious with abort, outputs to both parties, triples from a
+   * it under MiniMac instead (malicious with abort, each output to both parties or one, triples from a
    * trusted dealer in slot 2). One evaluation per call.
    *
    * Rejects with `CircuitError` (a {@link ConfigError} on `circuit`, with the `line` of a parse

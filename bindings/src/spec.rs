@@ -309,8 +309,25 @@ pub fn aes_input(input: &impl Fields) -> Result<AesInput, BridgeError> {
 }
 
 /// Parses Bristol Fashion text; a parse error is a `config` error on `circuit` naming the line.
+///
+/// The last circuit parsed on this thread is kept: a job's text is read by the SDK's check and
+/// again by the run (and in WASM by `parseCircuit` first), all on the JS thread, so one parse
+/// serves them (large circuits take milliseconds to parse).
 pub fn circuit(text: &str) -> Result<Circuit, BridgeError> {
-    Circuit::parse_bristol(text).map_err(|e| BridgeError::config("circuit", e.to_string()))
+    thread_local! {
+        static LAST: std::cell::RefCell<Option<(String, Circuit)>> = const { std::cell::RefCell::new(None) };
+    }
+    LAST.with(|last| {
+        if let Some((cached, circuit)) = &*last.borrow() {
+            if cached == text {
+                return Ok(circuit.clone());
+            }
+        }
+        let circuit =
+            Circuit::parse_bristol(text).map_err(|e| BridgeError::config("circuit", e.to_string()))?;
+        *last.borrow_mut() = Some((text.to_owned(), circuit.clone()));
+        Ok(circuit)
+    })
 }
 
 /// The circuit job's spec: `{ protocol?, circuit: string, inputOwners: number[], reveal: number[] }`

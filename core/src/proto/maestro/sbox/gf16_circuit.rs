@@ -27,9 +27,9 @@ use super::super::packed::{
     from_tower_packed, mul16_packed, nibble_linear, to_tower_packed, Packed, Packed16,
 };
 use super::super::rss::RssShare;
-use super::{apply_affine_packed, inv_affine, SboxLayer};
+use super::Gf256Inversion;
 use crate::field::Gf16Squared;
-use crate::net::Network;
+use crate::net::{Network, PartyId};
 
 /// Shares of x⁻¹ (0 ↦ 0) for every x, through the tower field, in four rounds.
 pub async fn inverse<N: Network>(
@@ -112,27 +112,12 @@ impl Gf16CircuitSbox {
     }
 }
 
-impl SboxLayer for Gf16CircuitSbox {
-    type Share = RssShare;
-
-    async fn sub_bytes<N: Network>(
-        &mut self,
-        net: &mut N,
-        bytes: &mut [RssShare],
-    ) -> Result<(), MaestroError> {
-        let x = Packed::from_shares(self.party.id(), bytes);
-        let inverses = inverse_packed(&mut self.party, net, &x).await?;
-        apply_affine_packed(bytes, inverses);
-        Ok(())
+impl Gf256Inversion for Gf16CircuitSbox {
+    fn party_id(&self) -> PartyId {
+        self.party.id()
     }
 
-    async fn inv_sub_bytes<N: Network>(
-        &mut self,
-        net: &mut N,
-        bytes: &mut [RssShare],
-    ) -> Result<(), MaestroError> {
-        let x = Packed::from_shares(self.party.id(), &inv_affine(bytes));
-        inverse_packed(&mut self.party, net, &x).await?.write_to(bytes);
-        Ok(())
+    async fn invert<N: Network>(&mut self, net: &mut N, x: &Packed) -> Result<Packed, MaestroError> {
+        inverse_packed(&mut self.party, net, x).await
     }
 }

@@ -20,8 +20,8 @@ use super::super::online::Party;
 use super::super::packed::{ByteLinear, Packed};
 use super::super::rss::RssShare;
 use super::frobenius::{POW16, POW4, SQUARE};
-use super::{affine_in_place, apply_affine_packed, inv_affine, SboxLayer};
-use crate::net::Network;
+use super::Gf256Inversion;
+use crate::net::{Network, PartyId};
 
 /// Shares of x²⁵⁴ (= x⁻¹, with 0 ↦ 0) for every x, in three rounds of batched multiplications.
 pub async fn inverse<N: Network>(
@@ -107,47 +107,12 @@ impl Gf256CircuitSbox {
     }
 }
 
-impl SboxLayer for Gf256CircuitSbox {
-    type Share = RssShare;
-
-    async fn sub_bytes<N: Network>(
-        &mut self,
-        net: &mut N,
-        bytes: &mut [RssShare],
-    ) -> Result<(), MaestroError> {
-        let x = Packed::from_shares(self.party.id(), bytes);
-        let inverses = inverse_packed(&mut self.party, net, &x).await?;
-        apply_affine_packed(bytes, inverses);
-        Ok(())
+impl Gf256Inversion for Gf256CircuitSbox {
+    fn party_id(&self) -> PartyId {
+        self.party.id()
     }
 
-    /// SubBytes and the round's linear part on the contiguous shares (word-parallel per
-    /// component, [`Packed::write_round_linear`]) as they are written back: one pass fewer
-    /// over the state than the default. The default's Protocol 7 hooks do nothing for this
-    /// layer (its outputs are replicated already), so `_previous_key` is not needed.
-    async fn sub_bytes_and_round_linear<N: Network>(
-        &mut self,
-        net: &mut N,
-        blocks: &mut [[RssShare; 16]],
-        round_key: &[RssShare; 16],
-        _previous_key: Option<&[RssShare; 16]>,
-        last: bool,
-    ) -> Result<(), MaestroError> {
-        let bytes = blocks.as_flattened_mut();
-        let x = Packed::from_shares(self.party.id(), bytes);
-        let mut state = inverse_packed(&mut self.party, net, &x).await?;
-        affine_in_place(&mut state);
-        state.write_round_linear(round_key, last, bytes);
-        Ok(())
-    }
-
-    async fn inv_sub_bytes<N: Network>(
-        &mut self,
-        net: &mut N,
-        bytes: &mut [RssShare],
-    ) -> Result<(), MaestroError> {
-        let x = Packed::from_shares(self.party.id(), &inv_affine(bytes));
-        inverse_packed(&mut self.party, net, &x).await?.write_to(bytes);
-        Ok(())
+    async fn invert<N: Network>(&mut self, net: &mut N, x: &Packed) -> Result<Packed, MaestroError> {
+        inverse_packed(&mut self.party, net, x).await
     }
 }

@@ -32,9 +32,9 @@ use super::super::packed::{
 use super::super::pool::PreprocessedPool;
 use super::super::rss::RssShare;
 use super::one_hot16::{self, OneHot16};
-use super::{apply_affine_packed, inv_affine, SboxLayer};
+use super::Gf256Inversion;
 use crate::field::{Gf16, Gf16Squared};
-use crate::net::Network;
+use crate::net::{Network, PartyId};
 
 /// The public table T\[v\] = v⁻¹ in GF(2^4) (0 ↦ 0), as x¹⁴.
 const INVERSE_TABLE: [u8; 16] = {
@@ -199,33 +199,17 @@ impl Lut16Sbox {
     }
 }
 
-impl SboxLayer for Lut16Sbox {
-    type Share = RssShare;
-
-    /// Consumes one preprocessed vector per byte; fails with
-    /// [`MaestroError::PreprocessingExhausted`] (before any communication) if too few are left.
-    async fn sub_bytes<N: Network>(
-        &mut self,
-        net: &mut N,
-        bytes: &mut [RssShare],
-    ) -> Result<(), MaestroError> {
-        let vectors = self.pool.take(bytes.len())?;
-        let x = Packed::from_shares(self.party.id(), bytes);
-        let inverses = inverse(&mut self.party, net, &x, &vectors).await?;
-        apply_affine_packed(bytes, inverses);
-        Ok(())
+/// Consumes one preprocessed vector per byte; fails with [`MaestroError::PreprocessingExhausted`]
+/// (before any communication) if too few are left. SubBytes and InvSubBytes (inverse affine map
+/// first) each take one vector per byte.
+impl Gf256Inversion for Lut16Sbox {
+    fn party_id(&self) -> PartyId {
+        self.party.id()
     }
 
-    /// The inverse affine map, then the same inversion as `sub_bytes` (one vector per byte).
-    async fn inv_sub_bytes<N: Network>(
-        &mut self,
-        net: &mut N,
-        bytes: &mut [RssShare],
-    ) -> Result<(), MaestroError> {
-        let vectors = self.pool.take(bytes.len())?;
-        let x = Packed::from_shares(self.party.id(), &inv_affine(bytes));
-        inverse(&mut self.party, net, &x, &vectors).await?.write_to(bytes);
-        Ok(())
+    async fn invert<N: Network>(&mut self, net: &mut N, x: &Packed) -> Result<Packed, MaestroError> {
+        let vectors = self.pool.take(x.len())?;
+        inverse(&mut self.party, net, x, &vectors).await
     }
 }
 

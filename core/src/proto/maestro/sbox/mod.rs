@@ -20,11 +20,12 @@ pub mod one_hot16;
 pub mod tensor_lookup;
 
 use super::error::MaestroError;
+use super::packed::Packed;
 use super::rss::RssShare;
 use crate::aes::linear::{add_round_key, inv_mix_columns, inv_shift_rows, mix_columns, shift_rows};
 use crate::aes::sbox::{affine_linear, inv_affine_linear, AFFINE_CONSTANT, INV_AFFINE_CONSTANT};
 use crate::aes::AesByte;
-use crate::net::Network;
+use crate::net::{Network, PartyId};
 use core::future::Future;
 
 /// Oblivious evaluation of the AES S-box on a batch of shared bytes.
@@ -108,6 +109,70 @@ pub trait SboxLayer {
         _step: LinearStep,
         _round_key: &[Self::Share; 16],
     ) -> Result<(), MaestroError> {
+        Ok(())
+    }
+}
+
+/// What an inversion-based S-box variant contributes: shares of x⁻¹ (0 ↦ 0) for contiguous
+/// shares x, in the variant's rounds. SubBytes is S(x) = affine(x⁻¹) (FIPS-197 §5.1.1) and
+/// InvSubBytes S⁻¹(y) = (A⁻¹(y))⁻¹ (§5.3.2), so every type implementing it is an [`SboxLayer`] on
+/// replicated shares with the same glue: the affine maps share-wise around the inversion, and the
+/// round's linear part run on the contiguous shares as they are written back
+/// ([`Packed::write_round_linear`]). The GF(2^8)-circuit, GF(2^4)-circuit and LUT-16 variants
+/// implement it; the table-lookup variants (LUT-256) implement [`SboxLayer`] themselves.
+pub trait Gf256Inversion {
+    /// This party's index (the layout of its contiguous shares).
+    fn party_id(&self) -> PartyId;
+
+    /// Shares of x⁻¹ for every x of `x`, one batch for all of them.
+    fn invert<N: Network>(
+        &mut self,
+        net: &mut N,
+        x: &Packed,
+    ) -> impl Future<Output = Result<Packed, MaestroError>>;
+}
+
+impl<T: Gf256Inversion> SboxLayer for T {
+    type Share = RssShare;
+
+    async fn sub_bytes<N: Network>(
+        &mut self,
+        net: &mut N,
+        bytes: &mut [RssShare],
+    ) -> Result<(), MaestroError> {
+        let x = Packed::from_shares(self.party_id(), bytes);
+        let inverses = self.invert(net, &x).await?;
+        apply_affine_packed(bytes, inverses);
+        Ok(())
+    }
+
+    /// SubBytes and the round's linear part on the contiguous shares (word-parallel per
+    /// component) as they are written back: one pass fewer over the state than the default. The
+    /// default's Protocol 7 hooks do nothing for these layers (their outputs are replicated
+    /// already), so `_previous_key` is not needed.
+    async fn sub_bytes_and_round_linear<N: Network>(
+        &mut self,
+        net: &mut N,
+        blocks: &mut [[RssShare; 16]],
+        round_key: &[RssShare; 16],
+        _previous_key: Option<&[RssShare; 16]>,
+        last: bool,
+    ) -> Result<(), MaestroError> {
+        let bytes = blocks.as_flattened_mut();
+        let x = Packed::from_shares(self.party_id(), bytes);
+        let mut state = self.invert(net, &x).await?;
+        affine_in_place(&mut state);
+        state.write_round_linear(round_key, last, bytes);
+        Ok(())
+    }
+
+    async fn inv_sub_bytes<N: Network>(
+        &mut self,
+        net: &mut N,
+        bytes: &mut [RssShare],
+    ) -> Result<(), MaestroError> {
+        let x = Packed::from_shares(self.party_id(), &inv_affine(bytes));
+        self.invert(net, &x).await?.write_to(bytes);
         Ok(())
     }
 }

@@ -11,7 +11,9 @@
 //!   some parties;
 //! - [`sbox`]: the S-box black-box trait [`SboxLayer`] every variant implements: SubBytes,
 //!   InvSubBytes (inverse affine map, then the same inversion, or the inverse table for the
-//!   LUT-256 variants) and the resharing of non-replicated outputs;
+//!   LUT-256 variants) and the resharing of non-replicated outputs; the inversion-based variants
+//!   implement only [`sbox::Gf256Inversion`] and get the layer from it. The variants and
+//!   their lookup and power pieces are its sub-modules (`sbox::…` below);
 //! - [`gf256_circuit`](sbox::gf256_circuit): the GF(2^8)-circuit S-box of \[21\] (Table 1: 5120 bits, 30 rounds per
 //!   AES-128 block per party, without key schedule);
 //! - [`gf16_rss`]: replicated sharing over GF(2^4), Φ/Φ⁻¹ on shares, and nibble-packed batched

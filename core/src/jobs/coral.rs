@@ -5,19 +5,31 @@
 //! recipient's input masks and checked with every other opening before anyone returns an output
 //! ([`crate::proto::coral::online`]); the other party's output is `None`.
 //!
-//! # Trust model
+//! # Trust model (read this before choosing the preprocessing)
 //!
-//! [`Preprocessing::Ot`] only: the two parties make every quintuple, encoding pair and input mask
-//! between themselves with [`OtProvider`] (TinyOT bits and triples from OT extension, COPE over
-//! GF(2^42) with MASCOT's authentication check, Fig. 7 quintuples), so **nobody but the two
-//! parties is trusted**; a party that deviates in the preprocessing or online makes the honest
-//! party's job fail with [`JobError::Coral`] naming the check, before any output is opened.
-//! Coral's trusted dealer exists for tests and benchmarks in one process; a dealer member over
-//! the network is [`JobError::NotAvailable`] (its material has no wire encoding yet).
+//! - [`Preprocessing::Ot`] (the default, a session of 2): the two parties make every quintuple,
+//!   encoding pair and input mask between themselves with [`OtProvider`] (TinyOT bits and triples
+//!   from OT extension, COPE over GF(2^42) with MASCOT's authentication check, Fig. 7
+//!   quintuples), so **nobody but the two parties is trusted**.
+//! - [`Preprocessing::Dealer`] (a session of 3): **member 2 is a TRUSTED DEALER** that plays
+//!   𝓕_prep (Coral paper §4, Fig. 4; the input masks of §4.3.3) with [`TrustedDealer`]: it knows
+//!   α, every Δ_i and every quintuple, encoding pair and input mask, sends each party its shares
+//!   over that pair's encrypted channel ([`codec`]), and takes no part in the evaluation. This is
+//!   a weaker trust model: privacy and integrity hold only if the dealer follows the protocol and
+//!   colludes with neither party (a dealer that shares its material with one party lets that
+//!   party read the other's inputs and forge MACs).
+//!
+//! Either way the online phase is malicious with abort relative to the material: a party that
+//! deviates makes the honest party's job fail with [`JobError::Coral`] naming the check, before
+//! any output is opened; a dealt frame that does not decode or does not fit the job is
+//! [`JobError::BadPreprocessing`] at the party that received it.
 //!
 //! # Steps
-//! 1. Spec agreement ([`super::agreement`]); the digest tags the OT session.
-//! 2. The whole job's material at once ([`circuit_demand_revealed`] for all instances), by OT.
+//! 1. Spec agreement ([`super::agreement`]) among all members, the preprocessing kind included;
+//!    the digest tags the OT session.
+//! 2. The whole job's material at once ([`circuit_demand_revealed`] for all instances): by OT
+//!    between the parties, or dealt by the dealer, decoded by each party and confirmed to the
+//!    dealer with a short message (the dealer's part ends there, once both hold their material).
 //! 3. One evaluation of every instance (`⌈instances / 14⌉` packs per wire, all AND gates of a
 //!    layer in one round), MAC checks before the outputs open.
 //!
@@ -29,11 +41,14 @@ use super::circuit::{CircuitInput, CircuitOutput, CircuitSpec};
 use super::error::JobError;
 use super::keyed_aes::AesAsCircuit;
 use super::minimac::{aes_recipients, recipient_bytes, recipients};
-use super::preprocessing::Preprocessing;
+use super::preprocessing::{Preprocessing, DEALER};
+use super::view::TwoPartyView;
 use crate::circuit::Circuit;
 use crate::net::{NetStats, Network, PartyId};
+use crate::proto::coral::prep::codec;
 use crate::proto::coral::{
-    circuit_demand_revealed, evaluate_circuit_revealed, CoralParams, OtProvider, Party, Preprocessing as _,
+    circuit_demand_revealed, evaluate_circuit_revealed, CoralMaterial, CoralParams, DealtMaterial, Demand,
+    OtProvider, Party, Preprocessing as _, TrustedDealer,
 };
 use crate::proto::tinytable::circuit::online::Outputs;
 use rand_chacha::ChaCha20Rng;
@@ -42,29 +57,28 @@ use std::sync::{Arc, OnceLock};
 
 const PROTOCOL: &str = "Coral";
 
-fn check_preprocessing(preprocessing: Preprocessing) -> Result<(), JobError> {
-    if preprocessing == Preprocessing::Dealer {
-        return Err(JobError::not_available(
-            "preprocessing",
-            "Coral jobs make their material over OT between the two parties: drop preprocessing \
-             (or pass 'ot') in a session of two; a networked Coral dealer is not implemented",
-        ));
+/// A party's confirmation to the dealer that it decoded its material.
+const RECEIVED: &[u8] = b"received";
+
+/// The agreement byte of the preprocessing kind (both kinds run the same online phase, so the
+/// members must agree on which one they are in).
+fn preprocessing_byte(preprocessing: Preprocessing) -> u8 {
+    match preprocessing {
+        Preprocessing::Ot => 0,
+        Preprocessing::Dealer => 1,
     }
-    Ok(())
 }
 
 /// Checks an AES spec whose protocol is Coral.
 pub(crate) fn validate_aes(spec: &AesSpec) -> Result<(), JobError> {
-    let AesProtocol::Coral { preprocessing } = spec.protocol else {
+    let AesProtocol::Coral { .. } = spec.protocol else {
         return Err(JobError::Internal("not a Coral spec"));
     };
-    check_preprocessing(preprocessing)?;
     spec.check_two_party_roles(PROTOCOL)
 }
 
 /// Checks a circuit spec whose protocol is Coral.
 pub(crate) fn validate_circuit(spec: &CircuitSpec) -> Result<(), JobError> {
-    check_preprocessing(spec.protocol.preprocessing())?;
     spec.check_two_party_io()
 }
 
@@ -85,16 +99,20 @@ pub(crate) async fn run_aes<N: Network, R: RngCore + CryptoRng>(
     rng: &mut R,
     observe: impl FnMut(JobPhase),
 ) -> Result<AesOutput, JobError> {
-    check_members(net)?;
+    let AesProtocol::Coral { preprocessing } = spec.protocol else {
+        return Err(JobError::Internal("not a Coral spec"));
+    };
+    check_members(net, preprocessing)?;
     let me = net.party();
     input.check(me, &spec.key_holders, spec.plaintext_owner, 16, spec.blocks)?;
-    let job = AesAsCircuit::new(spec, &input, b"chorus/coral-aes/v3", &[])?;
+    let job = AesAsCircuit::new(spec, &input, b"chorus/coral-aes/v4", &[preprocessing_byte(preprocessing)])?;
     let to = aes_recipients(spec);
     let start = net.stats();
     let digest = agree_on_spec(net, &[job.agreed.clone(), recipient_bytes(&to)].concat()).await?;
     let io = (&job.owners[..], &to[..]);
     let (outputs, online) =
-        run_instances(net, &digest, &job.circuit, io, spec.blocks, &job.inputs, rng, observe).await?;
+        run_instances(net, preprocessing, &digest, &job.circuit, io, spec.blocks, &job.inputs, rng, observe)
+            .await?;
     Ok(AesAsCircuit::output(&outputs, net.stats().since(&start), online))
 }
 
@@ -105,15 +123,18 @@ pub(crate) async fn run_circuit<N: Network, R: RngCore + CryptoRng>(
     input: CircuitInput,
     rng: &mut R,
 ) -> Result<CircuitOutput, JobError> {
-    check_members(net)?;
+    let preprocessing = spec.protocol.preprocessing();
+    check_members(net, preprocessing)?;
     let me = net.party();
-    input.check(me, false, &spec.circuit, &spec.io, spec.instances)?;
+    input.check(me, preprocessing.is_dealer(me), &spec.circuit, &spec.io, spec.instances)?;
     let to = recipients(&spec.io.reveal);
-    let agreed = [spec.agreement_bytes(b"chorus/coral-circuit/v2", &[]), recipient_bytes(&to)].concat();
+    let options = [preprocessing_byte(preprocessing)];
+    let agreed = [spec.agreement_bytes(b"chorus/coral-circuit/v3", &options), recipient_bytes(&to)].concat();
     let start = net.stats();
     let digest = agree_on_spec(net, &agreed).await?;
     let (outputs, online_stats) = run_instances(
         net,
+        preprocessing,
         &digest,
         &spec.circuit,
         (&spec.io.input_owners, &to),
@@ -126,21 +147,19 @@ pub(crate) async fn run_circuit<N: Network, R: RngCore + CryptoRng>(
     Ok(CircuitOutput::new(outputs, net.stats().since(&start), online_stats))
 }
 
-fn check_members<N: Network>(net: &N) -> Result<(), JobError> {
-    if net.parties() != 2 {
-        return Err(JobError::WrongSessionSize {
-            protocol: PROTOCOL,
-            preprocessing: Preprocessing::Ot,
-            got: net.parties(),
-        });
+fn check_members<N: Network>(net: &N, preprocessing: Preprocessing) -> Result<(), JobError> {
+    if net.parties() != preprocessing.members() {
+        return Err(JobError::WrongSessionSize { protocol: PROTOCOL, preprocessing, got: net.parties() });
     }
     Ok(())
 }
 
-/// Steps 2 and 3 of the module docs. Returns the outputs and this party's online communication.
+/// Steps 2 and 3 of the module docs. Returns the outputs (empty at the dealer) and this member's
+/// online communication (none at the dealer).
 #[allow(clippy::too_many_arguments)]
 async fn run_instances<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
+    preprocessing: Preprocessing,
     digest: &[u8],
     circuit: &Circuit,
     (owners, recipients): (&[PartyId], &[Option<PartyId>]),
@@ -152,17 +171,80 @@ async fn run_instances<N: Network, R: RngCore + CryptoRng>(
     let me = net.party();
     let params = params()?;
     let demand = circuit_demand_revealed(circuit, owners, recipients, 2, instances)?;
-    let session = [b"chorus/coral-job/ot-prep/".as_slice(), digest].concat();
-    let mut provider = OtProvider::new(params.clone(), ChaCha20Rng::from_seed(seed(rng)), &session);
-    let material = provider.material(net, &demand).await?;
-    drop(provider);
+    if preprocessing.is_dealer(me) {
+        deal(net, &params, &demand, rng).await?;
+        return Ok((Vec::new(), NetStats::default()));
+    }
+    let dealt = match preprocessing {
+        Preprocessing::Dealer => Some(receive(net, &demand).await?),
+        Preprocessing::Ot => None,
+    };
+    // Parties 0 and 1 compute among themselves; the dealer (if any) is hidden from here on.
+    let mut view = TwoPartyView::new(net);
+    let material = match dealt {
+        Some(material) => DealtMaterial::new(material).material(&mut view, &demand).await?,
+        None => {
+            let session = [b"chorus/coral-job/ot-prep/".as_slice(), digest].concat();
+            let mut provider = OtProvider::new(params.clone(), ChaCha20Rng::from_seed(seed(rng)), &session);
+            provider.material(&mut view, &demand).await?
+        }
+    };
     observe(JobPhase::OnlineStarts);
-    let before = net.stats();
+    let before = view.stats();
     let mut party = Party::new(params, me, 2, material, ChaCha20Rng::from_seed(seed(rng)))?;
     let outputs =
-        evaluate_circuit_revealed(&mut party, net, circuit, owners, recipients, instances, inputs).await?;
+        evaluate_circuit_revealed(&mut party, &mut view, circuit, owners, recipients, instances, inputs)
+            .await?;
     let online = net.stats().since(&before);
     Ok((outputs, online))
+}
+
+/// The dealer's step 2: deals `demand` to parties 0 and 1, sends each its encoded material and
+/// waits until both confirm it. Its part ends only when both parties hold their material, so a
+/// dealer that left right after sending cannot leave before the transport delivered it.
+async fn deal<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    params: &CoralParams,
+    demand: &Demand,
+    rng: &mut R,
+) -> Result<(), JobError> {
+    let dealt = TrustedDealer::new(ChaCha20Rng::from_seed(seed(rng))).deal(params, 2, demand)?;
+    for (party, material) in dealt.iter().enumerate() {
+        net.send(party, codec::encode(material))?;
+    }
+    drop(dealt);
+    for party in 0..2 {
+        if net.recv(party).await? != RECEIVED {
+            return Err(JobError::BadPreprocessing {
+                party: DEALER,
+                reason: format!("party {party} did not confirm its material"),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// A party's step 2 with the dealer: receives and decodes its material, checks that it is this
+/// party's and covers `demand`, and confirms it to the dealer.
+async fn receive<N: Network>(net: &mut N, demand: &Demand) -> Result<CoralMaterial, JobError> {
+    let me = net.party();
+    let bytes = net.recv(DEALER).await?;
+    let material =
+        codec::decode(&bytes).map_err(|reason| JobError::BadPreprocessing { party: me, reason })?;
+    if material.party() != me || material.parties() != 2 {
+        let reason = format!(
+            "material for party {} of {} does not fit party {me} of 2",
+            material.party(),
+            material.parties()
+        );
+        return Err(JobError::BadPreprocessing { party: me, reason });
+    }
+    material.covers(demand).map_err(|e| JobError::BadPreprocessing {
+        party: me,
+        reason: format!("material does not cover the job: {e}"),
+    })?;
+    net.send(DEALER, RECEIVED.to_vec())?;
+    Ok(material)
 }
 
 fn seed<R: RngCore>(rng: &mut R) -> [u8; 32] {

@@ -1,7 +1,7 @@
 //! Where a two-party job's preprocessing comes from ([`Preprocessing`]): the two computing parties
 //! themselves over OT, or a **trusted dealer** that joins the session as member [`DEALER`]. The
 //! choice decides the session size; each protocol's job module states its trust model in full
-//! (TinyTable: [`super::tinytable`]; MiniMac: [`super::minimac`]).
+//! (TinyTable: [`super::tinytable`]; MiniMac: [`super::minimac`]; Coral: [`super::coral`]).
 
 use crate::net::PartyId;
 

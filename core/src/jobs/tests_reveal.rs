@@ -34,7 +34,7 @@ fn coral_aes_to_one_party_matches_the_cipher_there_only() {
 }
 
 /// A circuit job with output 0 for party 0, output 1 for party 1 and output 2 for both.
-fn mixed_reveals(protocol: CircuitProtocol) {
+pub(super) fn mixed_reveals(protocol: CircuitProtocol) {
     let mut rng = ChaCha20Rng::seed_from_u64(81);
     let circuit = random_circuit(&mut rng, 2, 100, 3);
     let io = IoSpec { input_owners: vec![0, 1], reveal: vec![Reveal::To(0), Reveal::To(1), Reveal::Both] };

@@ -18,6 +18,7 @@
 //! [`ot::OtProvider`], the two-party OT-based provider (malicious security with abort, no trusted
 //! party; a typed [`CoralError::Limit`] for n ≠ 2).
 
+pub mod codec;
 pub mod dealer;
 pub mod ot;
 pub mod quintuple;

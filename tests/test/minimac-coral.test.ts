@@ -2,7 +2,7 @@
  * MiniMac and Coral through the SDK and a real relay process: both plug into the one AES and
  * circuit job of the SDK (`session.aes` / `session.evaluate` with `protocol`). MiniMac: two Node
  * parties and the trusted dealer in slot 2 (its only preprocessing so far). Coral: two Node
- * parties and nobody else, preprocessing over OT. FIPS-197 with the key split between both
+ * parties and nobody else, preprocessing over OT, or with the trusted dealer. FIPS-197 with the key split between both
  * parties, a two-input circuit against its plaintext value, and outputs revealed to one party.
  */
 import { randomBytes } from "node:crypto";
@@ -118,18 +118,31 @@ describe("Coral through the SDK (two parties over OT, no dealer)", () => {
     }, 2);
   }, 150_000);
 
-  it("evaluates a circuit and refuses a dealer", async () => {
+  it("evaluates a circuit", async () => {
     await within3(async (sessions) => {
       const results = await Promise.all([
         sessions[0]!.evaluate(AND, { protocol: "coral", inputs: [[true]] }),
         sessions[1]!.evaluate(AND, { protocol: "coral", inputs: [undefined, [false]] }),
       ]);
       for (const r of results) expect(r.outputs[0]?.bits).toEqual([false]);
-      // @ts-expect-error Coral has no networked dealer
-      await expect(sessions[0]!.aes({ protocol: "coral", preprocessing: "dealer", key: FIPS_KEY })).rejects.toMatchObject({
-        name: "NotAvailableError",
-        field: "preprocessing",
-      });
     }, 2);
   }, 120_000);
+});
+
+describe("Coral through the SDK with a trusted dealer in slot 2", () => {
+  it("matches FIPS-197; the dealer learns nothing", async () => {
+    await within3(async (sessions) => {
+      const roles = { protocol: "coral", preprocessing: "dealer" } as const;
+      const results = await within(
+        Promise.all(runAes(sessions, [{ ...roles, key: FIPS_KEY }, { ...roles, plaintext: FIPS_PLAINTEXT }, roles])),
+        "Coral AES with the dealer",
+        120_000,
+      );
+      for (const slot of [0, 1]) {
+        expect(results[slot]!.ciphertextHex, `party ${slot}`).toBe(FIPS_CIPHERTEXT);
+        expect(results[slot]).toMatchObject({ protocol: "coral", preprocessing: "dealer" });
+      }
+      expect(results[2]!.ciphertext).toBeUndefined();
+    }, 3);
+  }, 150_000);
 });

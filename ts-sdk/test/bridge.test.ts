@@ -263,7 +263,7 @@ describe.each(["wasm", "native"] as const)("%s bridge", (name) => {
     );
     for (const out of outs) expect(Array.from(out.outputs[0])).toEqual([1]);
     for (const [extra, kind, field] of [
-      [{ preprocessing: "dealer" }, "not-available", "preprocessing"],
+      [{ preprocessing: "dealer" }, "config", "parties"],
       [{ reveal: [2] }, "config", "reveal"],
       [{ code: "rs255-85-fft" }, "config", "code"],
     ] as const) {

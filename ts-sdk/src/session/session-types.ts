@@ -206,13 +206,15 @@ export type MiniMacAesOptions = AesRoleOptions &
  */
 /**
  * Coral's options (two computing parties, malicious with abort, RMFE-packed, outputs to both
- * parties or to one).
- * Its material is made by the two parties over OT (`preprocessing: 'ot'`, the default and only
- * choice; a session of two): nobody else is trusted.
+ * parties or to one). Its material is made by the two parties over OT (`preprocessing: 'ot'`, the
+ * default; a session of two: nobody else is trusted), or by a **trusted dealer** in slot 2
+ * (`'dealer'`, a session of three, a weaker trust model: the dealer knows the MAC key and all
+ * material, so it must be honest and collude with neither party; it calls the same method with
+ * the same options and no inputs).
  */
 export type CoralPreprocessingOptions = {
-  /** The two parties over OT (default). */
-  preprocessing?: 'ot';
+  /** The two parties over OT (default), or a trusted dealer in slot 2. */
+  preprocessing?: TinyTablePreprocessing;
   /** Coral runs malicious with abort only. */
   security?: 'malicious';
   macBits?: never;
@@ -353,7 +355,7 @@ export interface ParsedCircuit {
  * - `protocol: 'minimac'`: malicious with abort, each output to both parties or one, `preprocessing:
  *   'dealer'` (required for now; see {@link MiniMacPreprocessingOptions}).
  * - `protocol: 'coral'`: malicious with abort, each output to both parties or one, preprocessing over OT in
- *   a session of two (see {@link CoralPreprocessingOptions}).
+ *   a session of two or from a trusted dealer in slot 2 (see {@link CoralPreprocessingOptions}).
  */
 export type EvaluateOptions = TinyTableEvaluateOptions | MiniMacEvaluateOptions | CoralEvaluateOptions;
 

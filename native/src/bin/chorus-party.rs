@@ -11,7 +11,8 @@
 //! trust model). `--protocol minimac`: two-party MiniMac AES-128 (malicious with abort),
 //! `--code rs256-120-matrix` (default) or `rs255-85-fft`, `--preprocessing dealer` only for now
 //! (member 2 is the trusted dealer). `--protocol coral`: two-party Coral AES-128 (malicious with
-//! abort, RMFE-packed), `--preprocessing ot` only (the two parties over OT). Two-party role
+//! abort, RMFE-packed), `--preprocessing ot` (default, the two parties over OT) or `dealer` (member
+//! 2 is the trusted dealer). Two-party role
 //! defaults: key holder 0, plaintext owner 1, revealed to 0 and 1. `rounds_stats` is the online
 //! phase (the job's `online_stats`) and `preprocessing_stats` the making of the material.
 //!

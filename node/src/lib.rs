@@ -29,7 +29,8 @@
 mod values;
 
 use crate::values::{outcome, ObjectFields, Outcome, Stats};
-use chorus_bindings::{AesJob, BridgeError, BridgeNetwork, CircuitJob, Inbox, JobSlot};
+use chorus_bindings::jobs::{Aes, Circuit, Job, JobKind};
+use chorus_bindings::{AesJob, BridgeError, BridgeNetwork, CircuitJob, Claim, Inbox, JobSlot};
 use chorus_core::net::{NetError, NetStats};
 use futures::executor::block_on;
 use napi::bindgen_prelude::{FnArgs, Function, Object, Uint8Array};
@@ -147,13 +148,7 @@ impl Bridge {
         input: Object,
         progress: Option<bool>,
     ) -> Result<Object<'env>> {
-        let job = self.jobs.claim().and_then(|claim| {
-            let fields = |o| ObjectFields { env, object: o };
-            Ok((
-                claim,
-                AesJob::read(self.party, self.parties, &fields(session), &fields(spec), &fields(input))?,
-            ))
-        });
+        let job = self.read::<Aes>(env, session, spec, input);
         let report = self.reporter(progress.unwrap_or(false));
         let network = self.network();
         self.spawn_job(env, async move {
@@ -177,13 +172,7 @@ impl Bridge {
         input: Object,
         progress: Option<bool>,
     ) -> Result<Object<'env>> {
-        let job = self.jobs.claim().and_then(|claim| {
-            let fields = |o| ObjectFields { env, object: o };
-            Ok((
-                claim,
-                CircuitJob::read(self.party, self.parties, &fields(session), &fields(spec), &fields(input))?,
-            ))
-        });
+        let job = self.read::<Circuit>(env, session, spec, input);
         let report = self.reporter(progress.unwrap_or(false));
         let network = self.network();
         self.spawn_job(env, async move {
@@ -202,6 +191,23 @@ impl Bridge {
 
     /// Runs `job` on a thread of its own and returns the promise of its outcome, settled on the JS
     /// thread after the job's last event.
+    /// Claims the bridge for a job of kind `K` and reads it (on the JS thread, before anything is
+    /// sent).
+    fn read<K: JobKind>(
+        &self,
+        env: &Env,
+        session: Object,
+        spec: Object,
+        input: Object,
+    ) -> std::result::Result<(Claim<NodeNetwork>, Job<K>), BridgeError> {
+        let claim = self.jobs.claim()?;
+        let fields = |o| ObjectFields { env, object: o };
+        Ok((
+            claim,
+            Job::<K>::read(self.party, self.parties, &fields(session), &fields(spec), &fields(input))?,
+        ))
+    }
+
     fn spawn_job<'env>(
         &self,
         env: &'env Env,

@@ -32,6 +32,7 @@ use crate::js::{
     aes_result, circuit_result, describe_js_error, error_to_js, labels_to_js, set_field, stats_to_js,
     JsFields,
 };
+use chorus_bindings::jobs::{Aes, Circuit, Finished, Job, JobKind};
 use chorus_bindings::{spec, AesJob, BridgeError, BridgeNetwork, CircuitJob, Inbox, JobSlot};
 use chorus_core::net::{NetError, NetStats, PartyId};
 use js_sys::{Function, Object, Promise, Uint8Array};
@@ -127,24 +128,7 @@ impl Bridge {
         input: JsValue,
         on_progress: Option<Function>,
     ) -> Promise {
-        let job = self.jobs.claim().and_then(|claim| {
-            let job = AesJob::read(
-                self.party,
-                self.parties,
-                &JsFields(&session),
-                &JsFields(&spec),
-                &JsFields(&input),
-            )?;
-            Ok((claim, job))
-        });
-        let network = self.network();
-        wasm_bindgen_futures::future_to_promise(async move {
-            let (mut claim, job) = job.map_err(|e| error_to_js(&e))?;
-            let done = job.run(&mut claim.channels, || network, progress(on_progress)).await;
-            // The claim goes back before the promise settles: the next job may start at once.
-            drop(claim);
-            Ok(aes_result(&done.map_err(|e| error_to_js(&e))?))
-        })
+        self.run_job::<Aes>(session, spec, input, on_progress, aes_result)
     }
 
     /// Runs the circuit job of any two-party protocol as this member ([`CircuitJob`]):
@@ -162,24 +146,7 @@ impl Bridge {
         input: JsValue,
         on_progress: Option<Function>,
     ) -> Promise {
-        let job = self.jobs.claim().and_then(|claim| {
-            let job = CircuitJob::read(
-                self.party,
-                self.parties,
-                &JsFields(&session),
-                &JsFields(&spec),
-                &JsFields(&input),
-            )?;
-            Ok((claim, job))
-        });
-        let network = self.network();
-        wasm_bindgen_futures::future_to_promise(async move {
-            let (mut claim, job) = job.map_err(|e| error_to_js(&e))?;
-            let done = job.run(&mut claim.channels, || network, progress(on_progress)).await;
-            // The claim goes back before the promise settles: the next job may start at once.
-            drop(claim);
-            Ok(circuit_result(&done.map_err(|e| error_to_js(&e))?))
-        })
+        self.run_job::<Circuit>(session, spec, input, on_progress, circuit_result)
     }
 
     /// The network over this bridge: frames out through the JS `send` callback (a throw fails the
@@ -197,6 +164,36 @@ impl Bridge {
                     .map_err(|e| describe_js_error(&e))
             }),
         )
+    }
+}
+
+impl Bridge {
+    /// Reads a job of kind `K` (before anything is sent: a bad argument rejects at once) and runs
+    /// it on this bridge's channels; `result` is the object the promise resolves with.
+    fn run_job<K: JobKind + 'static>(
+        &self,
+        session: JsValue,
+        spec: JsValue,
+        input: JsValue,
+        on_progress: Option<Function>,
+        result: fn(&Finished<K::Output>) -> JsValue,
+    ) -> Promise
+    where
+        K::Spec: 'static,
+        K::Input: 'static,
+    {
+        let job = self.jobs.claim().and_then(|claim| {
+            let (session, spec, input) = (JsFields(&session), JsFields(&spec), JsFields(&input));
+            Ok((claim, Job::<K>::read(self.party, self.parties, &session, &spec, &input)?))
+        });
+        let network = self.network();
+        wasm_bindgen_futures::future_to_promise(async move {
+            let (mut claim, job) = job.map_err(|e| error_to_js(&e))?;
+            let done = job.run(&mut claim.channels, || network, progress(on_progress)).await;
+            // The claim goes back before the promise settles: the next job may start at once.
+            drop(claim);
+            Ok(result(&done.map_err(|e| error_to_js(&e))?))
+        })
     }
 }
 

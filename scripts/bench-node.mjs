@@ -12,8 +12,8 @@
  *   the SDK's browser bundle from ts-sdk/dist, `npm run bundle -w @chorus/sdk`), the other parties
  *   Node processes on WASM — not in the default set.
  *
- * Configurations: every MAESTRO variant at both security levels (three parties; the malicious
- * 256-entry tables do not exist) and TinyTable's two paths at both levels (the circuit path with
+ * Configurations: every MAESTRO variant at both security levels (three parties; the (2,3) LUT-256
+ * has no malicious form) and TinyTable's two paths at both levels (the circuit path with
  * OT preprocessing between two parties, the S-box-table path with its trusted dealer as the third
  * member). Filters: `--protocol maestro|tinytable`, `--variant lut16,…`, `--security …`.
  *
@@ -26,7 +26,7 @@
  * figures and the ratios `native_vs_runner`, `wasm_vs_native` and `chromium_vs_native` (throughput ratios; 1 = as
  * fast).
  *
- * Usage (after `npm run build --workspaces`):
+ * Usage (after `npm run build --workspaces`; `--help` prints it, bad arguments exit with status 2):
  *   node scripts/bench-node.mjs [--runtime native,wasm,runner] [--batch 1,1000]
  *                               [--tinytable-batch 1,16] [--protocol maestro,tinytable]
  *                               [--variant …] [--security …]
@@ -50,24 +50,45 @@ const CHROMIUM = process.env.CHORUS_CHROMIUM ?? '/usr/bin/chromium';
 const MAESTRO_VARIANTS = ['gf256-circuit', 'gf16-circuit', 'lut16', 'lut256', 'lut256-33'];
 const SECURITIES = ['semi-honest', 'malicious'];
 
-const { values: args } = parseArgs({
-  options: {
-    runtime: { type: 'string', default: 'native,wasm,runner' },
-    batch: { type: 'string', default: '1,1000' },
-    'tinytable-batch': { type: 'string', default: '1,16' },
-    protocol: { type: 'string', default: 'maestro,tinytable' },
-    variant: { type: 'string' },
-    security: { type: 'string', default: SECURITIES.join(',') },
-  },
-});
+const USAGE = `usage: node scripts/bench-node.mjs [--runtime native,wasm,runner,chromium] [--batch 1,1000]
+                                [--tinytable-batch 1,16] [--protocol maestro,tinytable]
+                                [--variant gf256-circuit,…] [--security semi-honest,malicious]`;
+
+/** Exits with the usage and `message` (status 2): bad arguments are not a crash. */
+function usage(message) {
+  if (message) console.error(`bench-node: ${message}`);
+  console.error(USAGE);
+  process.exit(message ? 2 : 0);
+}
+
+let args;
+try {
+  ({ values: args } = parseArgs({
+    options: {
+      runtime: { type: 'string', default: 'native,wasm,runner' },
+      batch: { type: 'string', default: '1,1000' },
+      'tinytable-batch': { type: 'string', default: '1,16' },
+      protocol: { type: 'string', default: 'maestro,tinytable' },
+      variant: { type: 'string' },
+      security: { type: 'string', default: SECURITIES.join(',') },
+      help: { type: 'boolean', default: false },
+    },
+  }));
+} catch (error) {
+  usage(error.message);
+}
+if (args.help) usage();
 const list = (text) => text.split(',').map((s) => s.trim()).filter(Boolean);
 const runtimes = list(args.runtime);
 const batches = list(args.batch).map(Number);
 const ttBatches = list(args['tinytable-batch']).map(Number);
-for (const r of runtimes) if (!['native', 'wasm', 'runner', 'chromium'].includes(r)) throw new Error(`unknown runtime ${r}`);
-if ([...batches, ...ttBatches].some((b) => !Number.isInteger(b) || b < 1)) throw new Error('batches are positive integers');
+for (const r of runtimes) if (!['native', 'wasm', 'runner', 'chromium'].includes(r)) usage(`unknown runtime ${r}`);
+if ([...batches, ...ttBatches].some((b) => !Number.isInteger(b) || b < 1)) usage('batches are positive integers');
+for (const v of args.variant ? list(args.variant) : []) if (!MAESTRO_VARIANTS.includes(v)) usage(`unknown MAESTRO variant ${v}`);
+for (const s of list(args.security)) if (!SECURITIES.includes(s)) usage(`unknown security level ${s}`);
+for (const p of list(args.protocol)) if (!['maestro', 'tinytable'].includes(p)) usage(`unknown protocol ${p}`);
 if (runtimes.includes('runner') && !existsSync(RUNNER)) {
-  throw new Error(`${RUNNER} is missing: cargo build --release -p chorus-native`);
+  usage(`${RUNNER} is missing: cargo build --release -p chorus-native`);
 }
 
 /** The configurations asked for: job options shared by every member, and the session size. */
@@ -78,7 +99,8 @@ function configurations() {
   if (protocols.includes('maestro')) {
     for (const variant of args.variant ? list(args.variant) : MAESTRO_VARIANTS) {
       for (const security of securities) {
-        if (security === 'malicious' && variant.startsWith('lut256')) continue;
+        // The (2,3) LUT-256 has no malicious form; the (3,3) one (lut256-33) has.
+        if (security === 'malicious' && variant === 'lut256') continue;
         out.push({ name: `maestro ${variant} ${security}`, members: 3, job: { protocol: 'maestro', variant, security, keyHolders: [0, 1], plaintextOwner: 2, reveal: [0, 1, 2] } });
       }
     }

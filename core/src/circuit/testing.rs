@@ -35,3 +35,16 @@ pub(crate) fn random_circuit(rng: &mut ChaCha20Rng, inputs: usize, gates: usize,
         .collect();
     b.finish(&outs).expect("random circuit is well formed")
 }
+
+/// `n` instances of random input values for `circuit`, every value at its width.
+pub(crate) fn random_inputs(rng: &mut ChaCha20Rng, circuit: &Circuit, n: usize) -> Vec<Vec<Vec<bool>>> {
+    (0..n)
+        .map(|_| {
+            circuit
+                .input_widths()
+                .iter()
+                .map(|&w| (0..w).map(|_| rng.next_u32() & 1 == 1).collect())
+                .collect()
+        })
+        .collect()
+}

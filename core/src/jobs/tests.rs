@@ -6,8 +6,7 @@
 use super::*;
 use crate::aes::fips197::{CIPHERTEXT as FIPS_CT, KEY as FIPS_KEY, PLAINTEXT as FIPS_PT};
 use crate::aes::KeySize;
-use crate::circuit::testing::random_circuit;
-use crate::circuit::Circuit;
+use crate::circuit::testing::{random_circuit, random_inputs};
 use crate::jobs::maestro_aes::{Direction, SboxVariant};
 use crate::jobs::tinytable::aes::AesPath;
 use crate::jobs::tinytable::MacBits;
@@ -87,23 +86,6 @@ fn fips_inputs(members: usize, owner: PartyId) -> Vec<AesInput> {
         .collect()
 }
 
-/// Random input values of `circuit` for `instances` instances (every value of every instance).
-pub(super) fn random_values(
-    circuit: &Circuit,
-    instances: usize,
-    rng: &mut impl RngCore,
-) -> Vec<Vec<Vec<bool>>> {
-    (0..instances)
-        .map(|_| {
-            circuit
-                .input_widths()
-                .iter()
-                .map(|&w| (0..w).map(|_| rng.next_u32() & 1 == 1).collect())
-                .collect()
-        })
-        .collect()
-}
-
 #[test]
 fn one_aes_spec_runs_fips197_under_every_protocol() {
     let protocols = [
@@ -168,7 +150,7 @@ fn minimac_circuit_job_matches_plaintext_evaluation() {
     let circuit = random_circuit(&mut rng, 3, 120, 3);
     let io = IoSpec { input_owners: vec![0, 1, 0], reveal: vec![Reveal::Both; 3] };
     let instances = 5;
-    let values = random_values(&circuit, instances, &mut rng);
+    let values = random_inputs(&mut rng, &circuit, instances);
     let spec = CircuitSpec {
         protocol: CircuitProtocol::MiniMac {
             code: CodeChoice::Rs256_120,
@@ -283,7 +265,7 @@ fn coral_circuit_job_matches_plaintext_and_catches_a_cheating_party() {
     let circuit = random_circuit(&mut rng, 2, 60, 2);
     let io = IoSpec { input_owners: vec![0, 1], reveal: vec![Reveal::Both; 2] };
     let instances = 17;
-    let values = random_values(&circuit, instances, &mut rng);
+    let values = random_inputs(&mut rng, &circuit, instances);
     let spec = CircuitSpec {
         protocol: CircuitProtocol::Coral { preprocessing: Preprocessing::Ot },
         circuit: circuit.clone(),

@@ -39,7 +39,7 @@ pub(super) fn mixed_reveals(protocol: CircuitProtocol) {
     let circuit = random_circuit(&mut rng, 2, 100, 3);
     let io = IoSpec { input_owners: vec![0, 1], reveal: vec![Reveal::To(0), Reveal::To(1), Reveal::Both] };
     let instances = 20;
-    let values = random_values(&circuit, instances, &mut rng);
+    let values = random_inputs(&mut rng, &circuit, instances);
     let spec = CircuitSpec { protocol, circuit: circuit.clone(), io: io.clone(), instances };
     let members = protocol.preprocessing().members();
     let outs = run_session(members, |inner| {

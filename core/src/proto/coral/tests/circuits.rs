@@ -6,23 +6,11 @@ use rand_core::{RngCore, SeedableRng};
 
 use super::{aes_circuit, deal, run, Deviation};
 use crate::circuit::aes_bristol::{output_bytes, value_bits};
-pub(super) use crate::circuit::testing::random_circuit;
+pub(super) use crate::circuit::testing::{random_circuit, random_inputs};
 use crate::circuit::Circuit;
 use crate::net::PartyId;
 use crate::proto::coral::circuit::{demand, evaluate};
 use crate::proto::coral::error::CoralError;
-
-pub(super) fn random_inputs(rng: &mut ChaCha20Rng, circuit: &Circuit, batch: usize) -> Vec<Vec<Vec<bool>>> {
-    (0..batch)
-        .map(|_| {
-            circuit
-                .input_widths()
-                .iter()
-                .map(|&w| (0..w).map(|_| rng.next_u32() & 1 == 1).collect())
-                .collect()
-        })
-        .collect()
-}
 
 /// Each party's own input values per instance.
 pub(super) fn own(inputs: &[Vec<Vec<bool>>], owners: &[PartyId], party: PartyId) -> Vec<Vec<Vec<bool>>> {

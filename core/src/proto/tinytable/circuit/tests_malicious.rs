@@ -4,7 +4,7 @@
 //! must abort with a typed error before any output is revealed.
 
 use crate::circuit::aes_bristol::{input_bits, output_bytes};
-pub(crate) use crate::circuit::testing::random_circuit;
+pub(crate) use crate::circuit::testing::{random_circuit, random_inputs};
 use crate::circuit::{Circuit, CircuitBuilder, Wire};
 use crate::net::memory::{run_session, MemoryNetwork};
 use crate::net::{NetError, NetStats, Network, PartyId};
@@ -28,20 +28,6 @@ pub(crate) fn shared_aes128() -> &'static Circuit {
 
 pub(crate) fn dealer(seed: u64) -> TrustedDealer<ChaCha20Rng> {
     TrustedDealer::new(ChaCha20Rng::seed_from_u64(seed))
-}
-
-/// A random circuit with `inputs` values, `gates` random gates and `outputs` output values.
-/// `n` instances of random input values for `circuit`, every value at its width.
-pub(crate) fn random_inputs(rng: &mut ChaCha20Rng, circuit: &Circuit, n: usize) -> Vec<Vec<Vec<bool>>> {
-    (0..n)
-        .map(|_| {
-            circuit
-                .input_widths()
-                .iter()
-                .map(|&w| (0..w).map(|_| rng.next_u32() & 1 == 1).collect())
-                .collect()
-        })
-        .collect()
 }
 
 /// The input values of `party` among all input values of an instance.

@@ -36,5 +36,9 @@ pub use aes::{AesInput, AesOutput, AesProtocol, AesSpec, JobPhase};
 pub use circuit::{CircuitInput, CircuitOutput, CircuitProtocol, CircuitSpec};
 pub use error::JobError;
 pub use preprocessing::{Preprocessing, DEALER, MEMBERS};
-pub use run::{run_aes, run_aes_observed, run_circuit};
+pub use run::{
+    aes_uses_prepared, circuit_uses_prepared, prepare_aes, prepare_circuit, run_aes, run_aes_observed,
+    run_aes_prepared, run_circuit, run_circuit_prepared,
+};
 pub use security::Security;
+pub use tinytable::prepared::{PrepareOutput, Prepared, PreparedUse};

@@ -12,6 +12,7 @@ use super::minimac as minimac_job;
 use super::tinytable;
 use super::tinytable::aes::TinyTableAesSpec;
 use super::tinytable::circuit::CircuitJobSpec;
+use super::tinytable::prepared::{refuse_required, PrepareOutput, Prepared, PreparedUse};
 use crate::net::Network;
 use rand_core::{CryptoRng, RngCore};
 
@@ -105,17 +106,98 @@ pub async fn run_aes_observed<N: Network, R: RngCore + CryptoRng>(
     rng: &mut R,
     observe: impl FnMut(JobPhase),
 ) -> Result<AesOutput, JobError> {
+    run_aes_prepared(net, spec, input, rng, (&mut Prepared::default(), PreparedUse::Never), observe).await
+}
+
+/// [`run_aes_observed`] with the session's prepared material `store`, consumed as `usage` says
+/// ([`super::tinytable::prepared`]; TinyTable's OT circuit path only).
+pub async fn run_aes_prepared<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    spec: &AesSpec,
+    input: AesInput,
+    rng: &mut R,
+    (store, usage): (&mut Prepared, PreparedUse),
+    observe: impl FnMut(JobPhase),
+) -> Result<AesOutput, JobError> {
     spec.validate()?;
+    if !matches!(spec.protocol, AesProtocol::TinyTable { .. }) {
+        refuse_required(usage)?;
+    }
     match spec.protocol {
         AesProtocol::Maestro { .. } => {
             maestro_aes::run_observed(net, &spec.maestro()?, input, rng, observe).await
         }
         // TinyTable's online phase follows its preprocessing inside one call; it reports no
         // milestone.
-        AesProtocol::TinyTable { .. } => tinytable::aes::run(net, &spec.tinytable()?, input, rng).await,
+        AesProtocol::TinyTable { .. } => {
+            tinytable::aes::run_prepared(net, &spec.tinytable()?, input, rng, store, usage).await
+        }
         AesProtocol::MiniMac { .. } => minimac_job::run_aes(net, spec, input, rng, observe).await,
         AesProtocol::Coral { .. } => coral_job::run_aes(net, spec, input, rng, observe).await,
     }
+}
+
+/// Whether an AES job of `spec` would consume prepared material from `store` under `usage`; an
+/// error naming `usePrepared` if `usage` requires it and none fits.
+pub fn aes_uses_prepared(spec: &AesSpec, store: &Prepared, usage: PreparedUse) -> Result<bool, JobError> {
+    match spec.protocol {
+        AesProtocol::TinyTable { .. } => tinytable::aes::uses_prepared(&spec.tinytable()?, store, usage),
+        _ => refuse_required(usage),
+    }
+}
+
+/// Whether a circuit job of `spec` would consume prepared material from `store` under `usage`;
+/// an error naming `usePrepared` if `usage` requires it and none fits.
+pub fn circuit_uses_prepared(
+    spec: &CircuitSpec,
+    store: &Prepared,
+    usage: PreparedUse,
+) -> Result<bool, JobError> {
+    match spec.protocol {
+        CircuitProtocol::TinyTable { .. } => store.uses(&spec.tinytable()?, usage),
+        _ => refuse_required(usage),
+    }
+}
+
+/// Makes material ahead of time for `spec.blocks` blocks of future AES jobs like `spec` and adds
+/// it to `store` (TinyTable's circuit path with OT preprocessing, two members; every member calls
+/// it with the same spec).
+pub async fn prepare_aes<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    spec: &AesSpec,
+    rng: &mut R,
+    store: &mut Prepared,
+) -> Result<PrepareOutput, JobError> {
+    spec.validate()?;
+    match spec.protocol {
+        AesProtocol::TinyTable { .. } => tinytable::aes::prepare(net, &spec.tinytable()?, rng, store).await,
+        _ => Err(not_preparable()),
+    }
+}
+
+/// Makes material ahead of time for `spec.instances` future evaluations of `spec`'s circuit with
+/// its inputs, outputs and security, and adds it to `store` (TinyTable with OT preprocessing).
+pub async fn prepare_circuit<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    spec: &CircuitSpec,
+    rng: &mut R,
+    store: &mut Prepared,
+) -> Result<PrepareOutput, JobError> {
+    spec.validate()?;
+    match spec.protocol {
+        CircuitProtocol::TinyTable { .. } => {
+            tinytable::circuit::prepare(net, &spec.tinytable()?, rng, store).await
+        }
+        _ => Err(not_preparable()),
+    }
+}
+
+fn not_preparable() -> JobError {
+    JobError::not_available(
+        "protocol",
+        "preprocessing ahead of time is available for TinyTable with OT preprocessing; other \
+         protocols make their material inside each job",
+    )
 }
 
 /// Runs the circuit job as this member; every member calls it with the same spec.
@@ -125,12 +207,29 @@ pub async fn run_circuit<N: Network, R: RngCore + CryptoRng>(
     input: CircuitInput,
     rng: &mut R,
 ) -> Result<CircuitOutput, JobError> {
+    run_circuit_prepared(net, spec, input, rng, (&mut Prepared::default(), PreparedUse::Never)).await
+}
+
+/// [`run_circuit`] with the session's prepared material `store`, consumed as `usage` says.
+pub async fn run_circuit_prepared<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    spec: &CircuitSpec,
+    input: CircuitInput,
+    rng: &mut R,
+    (store, usage): (&mut Prepared, PreparedUse),
+) -> Result<CircuitOutput, JobError> {
     spec.validate()?;
     match spec.protocol {
         CircuitProtocol::TinyTable { .. } => {
-            tinytable::circuit::run(net, &spec.tinytable()?, input, rng).await
+            tinytable::circuit::run_prepared(net, &spec.tinytable()?, input, rng, store, usage).await
         }
-        CircuitProtocol::MiniMac { .. } => minimac_job::run_circuit(net, spec, input, rng).await,
-        CircuitProtocol::Coral { .. } => coral_job::run_circuit(net, spec, input, rng).await,
+        CircuitProtocol::MiniMac { .. } => {
+            refuse_required(usage)?;
+            minimac_job::run_circuit(net, spec, input, rng).await
+        }
+        CircuitProtocol::Coral { .. } => {
+            refuse_required(usage)?;
+            coral_job::run_circuit(net, spec, input, rng).await
+        }
     }
 }

@@ -28,6 +28,7 @@
 
 use super::aes_prep_codec;
 use super::circuit::{self, CircuitJobInput, CircuitJobSpec};
+use super::prepared::{self, PrepareOutput, Prepared, PreparedUse};
 use super::{
     agree_on_spec, check_common, check_instances, deal_or_receive, JobError, MacBits, Preprocessing, Security,
 };
@@ -205,13 +206,52 @@ pub async fn run<N: Network, R: RngCore + CryptoRng>(
     input: TinyTableAesInput,
     rng: &mut R,
 ) -> Result<AesOutput, JobError> {
+    run_prepared(net, spec, input, rng, &mut Prepared::default(), PreparedUse::Never).await
+}
+
+/// Makes material for `spec.blocks` future blocks of AES jobs like `spec` into `store`
+/// ([`super::prepared`]); the circuit path with OT preprocessing only.
+pub async fn prepare<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    spec: &TinyTableAesSpec,
+    rng: &mut R,
+    store: &mut Prepared,
+) -> Result<PrepareOutput, JobError> {
+    spec.validate()?;
+    prepared::prepare(net, &spec.circuit_spec()?, &spec.encode(), rng, store).await
+}
+
+/// Whether an AES job of `spec` consumes prepared material from `store` under `usage` (an error
+/// naming `usePrepared` if `usage` requires it and none fits; see [`super::prepared`]). The S-box
+/// path and dealer jobs never do.
+pub fn uses_prepared(
+    spec: &TinyTableAesSpec,
+    store: &Prepared,
+    usage: PreparedUse,
+) -> Result<bool, JobError> {
+    if spec.path == AesPath::SboxTables || spec.preprocessing != Preprocessing::Ot {
+        return prepared::refuse_required(usage);
+    }
+    Ok(store.plan(&spec.circuit_spec()?, usage)?.is_some())
+}
+
+/// [`run`] with the session's prepared material (see [`super::prepared`]).
+pub async fn run_prepared<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    spec: &TinyTableAesSpec,
+    input: TinyTableAesInput,
+    rng: &mut R,
+    store: &mut Prepared,
+    usage: PreparedUse,
+) -> Result<AesOutput, JobError> {
     spec.validate()?;
     check_common(net, spec.preprocessing)?;
     if spec.path == AesPath::SboxTables {
         return run_sbox_tables(net, spec, input, rng).await;
     }
     let input = spec.circuit_input(net.party(), input)?;
-    let out = circuit::run_agreed(net, &spec.circuit_spec()?, &spec.encode(), input, rng).await?;
+    let circuit = spec.circuit_spec()?;
+    let out = circuit::run_agreed(net, &circuit, &spec.encode(), input, rng, store, usage).await?;
     let ciphertext = keyed_aes::ciphertext(&out.outputs);
     Ok(AesOutput {
         ciphertext,

@@ -4,6 +4,7 @@
 //! to one or both parties; several instances of the circuit run in one batch (one message per AND
 //! layer for all of them).
 
+use super::prepared::{self, PrepareOutput, Prepared, PreparedUse};
 use super::{agree_on_spec, check_common, run_instances, JobError, MacBits, Preprocessing, Security};
 use crate::circuit::Circuit;
 use crate::jobs::circuit::CircuitOutput;
@@ -69,18 +70,45 @@ pub async fn run<N: Network, R: RngCore + CryptoRng>(
     input: CircuitJobInput,
     rng: &mut R,
 ) -> Result<CircuitOutput, JobError> {
-    run_agreed(net, spec, &spec.encode(), input, rng).await
+    run_agreed(net, spec, &spec.encode(), input, rng, &mut Prepared::default(), PreparedUse::Never).await
+}
+
+/// [`run`] with the session's prepared material: the job consumes some of `store` if `usage` and
+/// the store say so ([`super::prepared`]).
+pub async fn run_prepared<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    spec: &CircuitJobSpec,
+    input: CircuitJobInput,
+    rng: &mut R,
+    store: &mut Prepared,
+    usage: PreparedUse,
+) -> Result<CircuitOutput, JobError> {
+    run_agreed(net, spec, &spec.encode(), input, rng, store, usage).await
+}
+
+/// Makes material for `spec.instances` future evaluations of `spec`'s kind into `store`
+/// ([`super::prepared`]).
+pub async fn prepare<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    spec: &CircuitJobSpec,
+    rng: &mut R,
+    store: &mut Prepared,
+) -> Result<PrepareOutput, JobError> {
+    prepared::prepare(net, spec, &spec.encode(), rng, store).await
 }
 
 /// [`run`] with the bytes the members agree on given by the caller: a job that derives the
 /// circuit from its own spec (as [`super::aes`] does) agrees on that spec instead of hashing the
-/// circuit's Bristol text.
+/// circuit's Bristol text. The plan for `store` (which prepared instances the job consumes, if
+/// any) is agreed on too.
 pub(crate) async fn run_agreed<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
     spec: &CircuitJobSpec,
     agreed: &[u8],
     input: CircuitJobInput,
     rng: &mut R,
+    store: &mut Prepared,
+    usage: PreparedUse,
 ) -> Result<CircuitOutput, JobError> {
     check_common(net, spec.preprocessing)?;
     spec.validate()?;
@@ -91,8 +119,12 @@ pub(crate) async fn run_agreed<N: Network, R: RngCore + CryptoRng>(
         &spec.io,
         spec.instances,
     )?;
+    let plan = if spec.preprocessing == Preprocessing::Ot { store.plan(spec, usage)? } else { None };
     let start = net.stats();
-    let digest = agree_on_spec(net, agreed).await?;
-    let (outputs, online_stats) = run_instances(net, spec, &digest, &input.values, rng).await?;
+    let digest = agree_on_spec(net, &[agreed, &prepared::plan_bytes(plan.as_ref())].concat()).await?;
+    let (outputs, online_stats) = match &plan {
+        Some(plan) => prepared::evaluate(net, spec, plan, store, &input.values).await?,
+        None => run_instances(net, spec, &digest, &input.values, rng).await?,
+    };
     Ok(CircuitOutput::new(outputs, net.stats().since(&start), online_stats))
 }

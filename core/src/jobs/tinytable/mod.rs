@@ -68,12 +68,15 @@ pub mod aes_prep_codec;
 pub mod circuit;
 pub mod ot_prep;
 pub mod prep_codec;
+pub mod prepared;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod tests_malicious;
 #[cfg(test)]
 mod tests_ot;
+#[cfg(test)]
+mod tests_prepared;
 
 use super::agreement::agree_on_spec;
 use super::error::JobError;

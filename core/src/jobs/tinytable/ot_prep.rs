@@ -24,7 +24,8 @@ use super::{JobError, MacBits, Preprocessing, Security};
 use crate::net::{NetStats, Network};
 use crate::proto::tinytable::circuit::online::{evaluate_sliced, Outputs};
 use crate::proto::tinytable::{
-    evaluate_malicious, fig8_binary, fig8_malicious, MacWord, OtTinyOt, SlicedPrep, TinyTableError,
+    evaluate_malicious, fig8_binary, fig8_malicious, BinaryPrep, MacWord, MaliciousPrep, OtTinyOt,
+    SlicedPrep, TinyTableError,
 };
 use rand_chacha::ChaCha20Rng;
 use rand_core::{CryptoRng, RngCore, SeedableRng};
@@ -36,6 +37,43 @@ pub fn session_tag(digest: &[u8]) -> Vec<u8> {
     [b"chorus/tinytable-job/ot-prep/".as_slice(), digest].concat()
 }
 
+/// This party's material for the instances of a batch, made over OT (step 2), in the form the
+/// online engine of its security level takes. Material for many instances can be made ahead of
+/// time and split by instances later ([`Material::take`], [`super::prepared`]).
+pub(crate) enum Material {
+    /// Semi-honest: one Fig. 8 [`BinaryPrep`] per instance (bit-sliced when evaluated).
+    SemiHonest(Vec<BinaryPrep>),
+    /// Malicious with k = 64.
+    K64(MaliciousPrep<u64>),
+    /// Malicious with k = 32.
+    K32(MaliciousPrep<u32>),
+}
+
+impl Material {
+    /// Instances of material held.
+    pub(crate) fn instances(&self) -> usize {
+        match self {
+            Material::SemiHonest(preps) => preps.len(),
+            Material::K64(prep) => prep.instances(),
+            Material::K32(prep) => prep.instances(),
+        }
+    }
+
+    /// Removes the first `m` instances (at most all of them) and returns them as a batch.
+    pub(crate) fn take(&mut self, m: usize) -> Result<Material, JobError> {
+        Ok(match self {
+            Material::SemiHonest(preps) => {
+                if m == 0 || m > preps.len() {
+                    return Err(JobError::Internal("took more prepared instances than there are"));
+                }
+                Material::SemiHonest(preps.drain(..m).collect())
+            }
+            Material::K64(prep) => Material::K64(prep.split_front(m)?),
+            Material::K32(prep) => Material::K32(prep.split_front(m)?),
+        })
+    }
+}
+
 /// Steps 1–3 of the module docs as party 0 or 1 of a two-member session (checked by the caller).
 /// Returns the outputs and this party's online communication.
 pub(crate) async fn run_instances<N: Network, R: RngCore + CryptoRng>(
@@ -45,41 +83,59 @@ pub(crate) async fn run_instances<N: Network, R: RngCore + CryptoRng>(
     inputs: &[Vec<Vec<bool>>],
     rng: &mut R,
 ) -> Result<(Vec<Outputs>, NetStats), JobError> {
+    let material = make(net, spec, digest, rng).await?;
+    evaluate(net, spec, material, inputs).await
+}
+
+/// Steps 1 and 2: this party's material for the `spec.instances` instances of `spec`, made with
+/// the peer over OT under the session tag of `digest`.
+pub(crate) async fn make<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    spec: &CircuitJobSpec,
+    digest: &[u8],
+    rng: &mut R,
+) -> Result<Material, JobError> {
     debug_assert_eq!(spec.preprocessing, Preprocessing::Ot);
     let session = session_tag(digest);
     let (circuit, io, n) = (&spec.circuit, &spec.io, spec.instances);
-    match (spec.security, spec.mac_bits) {
+    Ok(match (spec.security, spec.mac_bits) {
         (Security::SemiHonest, _) => {
             let mut source = setup::<N, R, u64>(net, &session, rng).await?;
-            let preps = fig8_binary(net, &mut source, circuit, io, n).await?;
-            drop(source);
-            let prep = SlicedPrep::from_instances(circuit, &preps)?;
-            drop(preps);
-            let before = net.stats();
-            let outputs = evaluate_sliced(net, circuit, &prep, inputs).await?;
-            Ok((outputs, net.stats().since(&before)))
+            Material::SemiHonest(fig8_binary(net, &mut source, circuit, io, n).await?)
         }
         (Security::Malicious, MacBits::K64) => {
-            run_malicious::<N, R, u64>(net, spec, &session, inputs, rng).await
+            let mut source = setup::<N, R, u64>(net, &session, rng).await?;
+            Material::K64(fig8_malicious(net, &mut source, circuit, io, n).await?)
         }
         (Security::Malicious, MacBits::K32) => {
-            run_malicious::<N, R, u32>(net, spec, &session, inputs, rng).await
+            let mut source = setup::<N, R, u32>(net, &session, rng).await?;
+            Material::K32(fig8_malicious(net, &mut source, circuit, io, n).await?)
         }
-    }
+    })
 }
 
-async fn run_malicious<N: Network, R: RngCore + CryptoRng, M: MacWord>(
+/// Step 3: the online phase of `spec` on `material` (which must hold `spec.instances` instances
+/// of material made for `spec`'s circuit, inputs, outputs and security).
+pub(crate) async fn evaluate<N: Network>(
     net: &mut N,
     spec: &CircuitJobSpec,
-    session: &[u8],
+    material: Material,
     inputs: &[Vec<Vec<bool>>],
-    rng: &mut R,
 ) -> Result<(Vec<Outputs>, NetStats), JobError> {
-    let mut source = setup::<N, R, M>(net, session, rng).await?;
-    let prep = fig8_malicious(net, &mut source, &spec.circuit, &spec.io, spec.instances).await?;
-    drop(source);
+    if material.instances() != spec.instances {
+        return Err(JobError::Internal("prepared material of another batch size"));
+    }
+    let circuit = &spec.circuit;
     let before = net.stats();
-    let outputs = evaluate_malicious(net, &spec.circuit, &prep, inputs).await?;
+    let outputs = match material {
+        Material::SemiHonest(preps) => {
+            let prep = SlicedPrep::from_instances(circuit, &preps)?;
+            drop(preps);
+            evaluate_sliced(net, circuit, &prep, inputs).await?
+        }
+        Material::K64(prep) => evaluate_malicious(net, circuit, &prep, inputs).await?,
+        Material::K32(prep) => evaluate_malicious(net, circuit, &prep, inputs).await?,
+    };
     Ok((outputs, net.stats().since(&before)))
 }
 

@@ -13,6 +13,7 @@ pub mod online;
 pub(crate) mod opened_macs;
 pub mod prep;
 pub mod slice;
+mod split;
 
 #[cfg(test)]
 mod tests;

@@ -19,7 +19,8 @@ use crate::error::BridgeError;
 use crate::network::ProgressNetwork;
 use crate::spec::{self, Fields};
 use chorus_core::jobs::{
-    self, AesInput, AesOutput, AesProtocol, AesSpec, CircuitInput, CircuitOutput, CircuitSpec, JobError,
+    self, AesInput, AesOutput, AesProtocol, AesSpec, CircuitInput, CircuitOutput, CircuitSpec, JobError, Prepared,
+    PreparedUse,
 };
 use chorus_core::net::secure::{SecureConfig, SecureNetwork};
 use chorus_core::net::{NetError, NetStats, Network};
@@ -49,6 +50,8 @@ pub struct JobLabels {
     pub security: &'static str,
     /// A two-party protocol's preprocessing: `ot` or `dealer`.
     pub preprocessing: Option<&'static str>,
+    /// Whether the job consumes the session's prepared material (made ahead by a prepare job).
+    pub prepared: bool,
 }
 
 /// Coral's one packing: the RMFE of GF(2)^14 into GF(2^42).
@@ -68,6 +71,7 @@ impl JobLabels {
             variant: Some(variant),
             security: protocol.security().name(),
             preprocessing: aes_preprocessing(protocol).map(jobs::Preprocessing::name),
+            prepared: false,
         }
     }
 
@@ -77,6 +81,7 @@ impl JobLabels {
             variant: None,
             security: spec.protocol.security().name(),
             preprocessing: Some(spec.protocol.preprocessing().name()),
+            prepared: false,
         }
     }
 }
@@ -87,12 +92,15 @@ pub struct Job<K: JobKind> {
     config: SecureConfig,
     spec: K::Spec,
     input: K::Input,
+    usage: PreparedUse,
 }
 
 /// A joint-AES job.
 pub type AesJob = Job<Aes>;
 /// A circuit job.
 pub type CircuitJob = Job<Circuit>;
+/// A prepare job ([`crate::prepare`]).
+pub type PrepareJob = Job<crate::prepare::Prepare>;
 
 /// What differs between the two jobs: how spec and input are read and checked, what the labels
 /// say, and which core job runs.
@@ -115,12 +123,17 @@ pub trait JobKind {
     /// What the spec runs.
     fn labels(spec: &Self::Spec) -> JobLabels;
 
-    /// Runs the core job.
+    /// Whether the job consumes prepared material from `store` under `usage` (an error naming
+    /// `usePrepared` if `usage` requires it and none fits).
+    fn uses_prepared(spec: &Self::Spec, store: &Prepared, usage: PreparedUse) -> Result<bool, JobError>;
+
+    /// Runs the core job with the session's prepared material.
     fn run<N: Network, R: rand_core::RngCore + rand_core::CryptoRng>(
         net: &mut N,
         spec: &Self::Spec,
         input: Self::Input,
         rng: &mut R,
+        prepared: (&mut Prepared, PreparedUse),
     ) -> impl core::future::Future<Output = Result<Self::Output, JobError>>;
 }
 
@@ -162,13 +175,18 @@ impl JobKind for Aes {
         JobLabels::aes(spec)
     }
 
+    fn uses_prepared(spec: &AesSpec, store: &Prepared, usage: PreparedUse) -> Result<bool, JobError> {
+        jobs::aes_uses_prepared(spec, store, usage)
+    }
+
     async fn run<N: Network, R: rand_core::RngCore + rand_core::CryptoRng>(
         net: &mut N,
         spec: &AesSpec,
         input: AesInput,
         rng: &mut R,
+        prepared: (&mut Prepared, PreparedUse),
     ) -> Result<AesOutput, JobError> {
-        jobs::run_aes(net, spec, input, rng).await
+        jobs::run_aes_prepared(net, spec, input, rng, prepared, |_| {}).await
     }
 }
 
@@ -198,18 +216,23 @@ impl JobKind for Circuit {
         JobLabels::circuit(spec)
     }
 
+    fn uses_prepared(spec: &CircuitSpec, store: &Prepared, usage: PreparedUse) -> Result<bool, JobError> {
+        jobs::circuit_uses_prepared(spec, store, usage)
+    }
+
     async fn run<N: Network, R: rand_core::RngCore + rand_core::CryptoRng>(
         net: &mut N,
         spec: &CircuitSpec,
         input: CircuitInput,
         rng: &mut R,
+        prepared: (&mut Prepared, PreparedUse),
     ) -> Result<CircuitOutput, JobError> {
-        jobs::run_circuit(net, spec, input, rng).await
+        jobs::run_circuit_prepared(net, spec, input, rng, prepared).await
     }
 }
 
 /// The session size a job needs, checked before the handshake (the job checks it again).
-fn check_members(
+pub(crate) fn check_members(
     parties: usize,
     protocol: &'static str,
     members: usize,
@@ -227,7 +250,7 @@ fn check_members(
     })
 }
 
-fn aes_preprocessing(protocol: &AesProtocol) -> Option<jobs::Preprocessing> {
+pub(crate) fn aes_preprocessing(protocol: &AesProtocol) -> Option<jobs::Preprocessing> {
     match *protocol {
         AesProtocol::Maestro { .. } => None,
         AesProtocol::TinyTable { preprocessing, .. }
@@ -276,14 +299,19 @@ fn job_rng() -> Result<impl rand_core::RngCore + rand_core::CryptoRng, BridgeErr
 }
 
 impl<K: JobKind> Job<K> {
-    /// Checks a job as [`Job::read`] does, without session credentials, and says what it runs.
+    /// Checks a job as [`Job::read`] and [`Job::run`] do, without session credentials, against
+    /// the session's prepared material `prepared`, and says what it runs.
     pub fn check(
         party: usize,
         parties: usize,
         spec: &impl Fields,
         input: &impl Fields,
+        prepared: &Prepared,
     ) -> Result<JobLabels, BridgeError> {
-        K::parse(party, parties, spec, input).map(|(spec, _)| K::labels(&spec))
+        let usage = spec::prepared_use(spec)?;
+        let (spec, _) = K::parse(party, parties, spec, input)?;
+        let uses = K::uses_prepared(&spec, prepared, usage)?;
+        Ok(JobLabels { prepared: uses, ..K::labels(&spec) })
     }
 
     /// Reads the session credentials ([`spec::secure_config`]), then spec and member `party`'s
@@ -296,22 +324,27 @@ impl<K: JobKind> Job<K> {
         input: &impl Fields,
     ) -> Result<Self, BridgeError> {
         let config = spec::secure_config(session)?;
+        let usage = spec::prepared_use(spec)?;
         let (spec, input) = K::parse(party, parties, spec, input)?;
-        Ok(Job { config, spec, input })
+        Ok(Job { config, spec, input, usage })
     }
 
     /// Runs the job over the session's channels, opening them over `network()` if this is its
-    /// first job, and reports this job's statistics after every received protocol message.
+    /// first job, with the session's `prepared` material, and reports this job's statistics after
+    /// every received protocol message. A job that requires prepared material none of which fits
+    /// fails before anything is sent, leaving the channels open.
     pub async fn run<N: Network>(
         self,
         channels: &mut Channels<N>,
+        prepared: &mut Prepared,
         network: impl FnOnce() -> N,
         on_progress: impl FnMut(&NetStats),
     ) -> Result<Finished<K::Output>, BridgeError> {
+        K::uses_prepared(&self.spec, prepared, self.usage)?;
         let mut rng = job_rng()?;
         let (secure, before) = open(channels, network, self.config).await?;
         let mut net = ProgressNetwork::new(secure, on_progress);
-        let result = K::run(&mut net, &self.spec, self.input, &mut rng).await;
+        let result = K::run(&mut net, &self.spec, self.input, &mut rng, (prepared, self.usage)).await;
         finish(channels, result, before)
     }
 }

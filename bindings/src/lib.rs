@@ -8,12 +8,14 @@ pub mod error;
 pub mod inbox;
 pub mod jobs;
 pub mod network;
+pub mod prepare;
 pub mod slot;
 pub mod spec;
 
 pub use error::{BridgeError, ErrorKind};
 pub use inbox::Inbox;
-pub use jobs::{AesJob, CircuitJob, Finished};
+pub use jobs::{AesJob, CircuitJob, Finished, PrepareJob};
 pub use network::{BridgeNetwork, ProgressNetwork};
+pub use prepare::Prepare;
 pub use slot::{Claim, JobSlot};
 pub use spec::{Fields, Value};

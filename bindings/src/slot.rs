@@ -1,17 +1,20 @@
 //! A bridge's jobs, one at a time, over the session's channels kept between them: [`JobSlot`]
-//! hands the channels to the running job ([`Claim`]) and takes them back when the job's claim is
-//! dropped — before its promise settles, so the next job can start as soon as the caller sees the
-//! result. Both bindings share it: the WASM job runs on the JS thread, the Node addon's on a thread
+//! hands the channels and the session's prepared material ([`Prepared`]) to the running job
+//! ([`Claim`]) and takes them back when the job's claim is dropped — before its promise settles,
+//! so the next job can start as soon as the caller sees the result. A failed job's session keeps
+//! no prepared material. Both bindings share it: the WASM job runs on the JS thread, the Node addon's on a thread
 //! of its own.
 
 use crate::error::BridgeError;
 use crate::jobs::Channels;
+use chorus_core::jobs::Prepared;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 struct State<N> {
     busy: bool,
     opened: bool,
     channels: Channels<N>,
+    prepared: Prepared,
 }
 
 /// The job slot of one bridge.
@@ -21,7 +24,12 @@ pub struct JobSlot<N> {
 
 impl<N> Default for JobSlot<N> {
     fn default() -> Self {
-        JobSlot { state: Arc::new(Mutex::new(State { busy: false, opened: false, channels: None })) }
+        JobSlot { state: Arc::new(Mutex::new(State {
+            busy: false,
+            opened: false,
+            channels: None,
+            prepared: Prepared::default(),
+        })) }
     }
 }
 
@@ -49,7 +57,21 @@ impl<N> JobSlot<N> {
             ));
         }
         state.busy = true;
-        Ok(Claim { channels: state.channels.take(), state: Arc::clone(&self.state) })
+        Ok(Claim {
+            channels: state.channels.take(),
+            prepared: core::mem::take(&mut state.prepared),
+            state: Arc::clone(&self.state),
+        })
+    }
+
+    /// Reads the session's prepared material between jobs (a `config` error on `bridge` while a
+    /// job runs: the material is the job's then).
+    pub fn peek_prepared<T>(&self, read: impl FnOnce(&Prepared) -> T) -> Result<T, BridgeError> {
+        let state = lock(&self.state);
+        if state.busy {
+            return Err(BridgeError::config("bridge", "a job is already running on this bridge; one at a time"));
+        }
+        Ok(read(&state.prepared))
     }
 }
 
@@ -58,6 +80,8 @@ impl<N> JobSlot<N> {
 pub struct Claim<N> {
     /// The channels the job runs over (the job opens them if none).
     pub channels: Channels<N>,
+    /// The session's prepared material while the job runs.
+    pub prepared: Prepared,
     state: Arc<Mutex<State<N>>>,
 }
 
@@ -66,6 +90,9 @@ impl<N> Drop for Claim<N> {
         let mut state = lock(&self.state);
         state.opened |= self.channels.is_some();
         state.channels = self.channels.take();
+        // Material of a session whose channels closed is of no use any more.
+        state.prepared =
+            if state.channels.is_some() { core::mem::take(&mut self.prepared) } else { Prepared::default() };
         state.busy = false;
     }
 }

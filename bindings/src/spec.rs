@@ -10,7 +10,8 @@ use chorus_core::jobs::options::{
     AesPath, Direction, MacBits, SboxVariant, DEFAULT_SECURITY, DEFAULT_VARIANT,
 };
 use chorus_core::jobs::{
-    AesInput, AesProtocol, AesSpec, CircuitInput, CircuitProtocol, CircuitSpec, Preprocessing, Security,
+    AesInput, AesProtocol, AesSpec, CircuitInput, CircuitProtocol, CircuitSpec, PreparedUse, Preprocessing,
+    Security,
 };
 use chorus_core::net::secure::config::KEY_LEN;
 use chorus_core::net::secure::{PrivateKey, PublicKey, SecureConfig};
@@ -117,6 +118,19 @@ fn string(object: &impl Fields, name: &str) -> Result<Option<String>, BridgeErro
         None => Ok(None),
         Some(Value::Str(s)) => Ok(Some(s)),
         Some(_) => Err(BridgeError::config(name, format!("{name} must be a string"))),
+    }
+}
+
+/// `prepared?: 'auto' | 'require' | 'never'` (default `auto`): whether a job consumes the
+/// session's prepared material (the SDK's `usePrepared` option: absent, `true`, `false`; errors
+/// name it).
+pub fn prepared_use(spec: &impl Fields) -> Result<PreparedUse, BridgeError> {
+    match spec.field("prepared")? {
+        None => Ok(PreparedUse::Auto),
+        Some(Value::Str(s)) if s == "auto" => Ok(PreparedUse::Auto),
+        Some(Value::Str(s)) if s == "require" => Ok(PreparedUse::Require),
+        Some(Value::Str(s)) if s == "never" => Ok(PreparedUse::Never),
+        Some(_) => Err(BridgeError::config("usePrepared", "usePrepared must be true, false or absent")),
     }
 }
 

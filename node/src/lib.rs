@@ -30,7 +30,7 @@ mod values;
 
 use crate::values::{outcome, ObjectFields, Outcome, Stats};
 use chorus_bindings::jobs::{Aes, Circuit, Job, JobKind};
-use chorus_bindings::{AesJob, BridgeError, BridgeNetwork, CircuitJob, Claim, Inbox, JobSlot};
+use chorus_bindings::{BridgeError, BridgeNetwork, Claim, Inbox, JobSlot, Prepare};
 use chorus_core::net::{NetError, NetStats};
 use futures::executor::block_on;
 use napi::bindgen_prelude::{FnArgs, Function, Object, Uint8Array};
@@ -125,15 +125,43 @@ impl Bridge {
     /// `{ error }`. The SDK's only validation of job options.
     #[napi(js_name = "checkAes")]
     pub fn check_aes(&self, env: &Env, spec: Object, input: Object) -> values::JobCheck {
-        let fields = |o| ObjectFields { env, object: o };
-        values::check(AesJob::check(self.party, self.parties, &fields(spec), &fields(input)))
+        self.check::<Aes>(env, spec, Some(input))
     }
 
     /// Checks a circuit job for this member as `runCircuit` would, like `checkAes`.
     #[napi(js_name = "checkCircuit")]
     pub fn check_circuit(&self, env: &Env, spec: Object, input: Object) -> values::JobCheck {
-        let fields = |o| ObjectFields { env, object: o };
-        values::check(CircuitJob::check(self.party, self.parties, &fields(spec), &fields(input)))
+        self.check::<Circuit>(env, spec, Some(input))
+    }
+
+    /// Checks a prepare job for this member as `prepare` would, like `checkAes`.
+    #[napi(js_name = "checkPrepare")]
+    pub fn check_prepare(&self, env: &Env, spec: Object) -> values::JobCheck {
+        self.check::<Prepare>(env, spec, None)
+    }
+
+    /// Makes preprocessing ahead of time for future jobs of this session: the arguments and result
+    /// are those of the WASM module's `prepare`, except that progress goes to `events` when
+    /// `progress` is true and a failure resolves with `{ error }`.
+    #[napi(ts_return_type = "Promise<unknown>")]
+    pub fn prepare<'env>(
+        &mut self,
+        env: &'env Env,
+        session: Object,
+        spec: Object,
+        progress: Option<bool>,
+    ) -> Result<Object<'env>> {
+        let input = Object::new(env)?;
+        let job = self.read::<Prepare>(env, session, spec, input);
+        let report = self.reporter(progress.unwrap_or(false));
+        let network = self.network();
+        self.spawn_job(env, async move {
+            let (mut claim, job) = job?;
+            let done = job.run(&mut claim.channels, &mut claim.prepared, || network, report).await;
+            // The claim goes back before the promise settles: the next job may start at once.
+            drop(claim);
+            Ok(Outcome::prepare(done?))
+        })
     }
 
     /// Runs the joint-AES job of any protocol as this member: the arguments and result are those of
@@ -153,7 +181,7 @@ impl Bridge {
         let network = self.network();
         self.spawn_job(env, async move {
             let (mut claim, job) = job?;
-            let done = job.run(&mut claim.channels, || network, report).await;
+            let done = job.run(&mut claim.channels, &mut claim.prepared, || network, report).await;
             // The claim goes back before the promise settles: the next job may start at once.
             drop(claim);
             Ok(Outcome::aes(done?))
@@ -177,7 +205,7 @@ impl Bridge {
         let network = self.network();
         self.spawn_job(env, async move {
             let (mut claim, job) = job?;
-            let done = job.run(&mut claim.channels, || network, report).await;
+            let done = job.run(&mut claim.channels, &mut claim.prepared, || network, report).await;
             // The claim goes back before the promise settles: the next job may start at once.
             drop(claim);
             Ok(Outcome::circuit(done?))
@@ -191,6 +219,21 @@ impl Bridge {
 
     /// Runs `job` on a thread of its own and returns the promise of its outcome, settled on the JS
     /// thread after the job's last event.
+    /// Checks a job of kind `K` against this session's prepared material (no input: an empty one).
+    fn check<K: JobKind>(&self, env: &Env, spec: Object, input: Option<Object>) -> values::JobCheck {
+        let fields = |o| ObjectFields { env, object: o };
+        let input = match input.map_or_else(|| Object::new(env), Ok) {
+            Ok(input) => input,
+            Err(e) => return values::check(Err(BridgeError::config("input", e.to_string()))),
+        };
+        let (spec, input) = (fields(spec), fields(input));
+        values::check(
+            self.jobs
+                .peek_prepared(|prepared| Job::<K>::check(self.party, self.parties, &spec, &input, prepared))
+                .and_then(|labels| labels),
+        )
+    }
+
     /// Claims the bridge for a job of kind `K` and reads it (on the JS thread, before anything is
     /// sent).
     fn read<K: JobKind>(

@@ -4,7 +4,7 @@
 
 use chorus_bindings::jobs::{output_bits, Finished, JobLabels};
 use chorus_bindings::{BridgeError, Fields, Value};
-use chorus_core::jobs::{AesOutput, CircuitOutput};
+use chorus_core::jobs::{AesOutput, CircuitOutput, PrepareOutput};
 use chorus_core::net::NetStats;
 use napi::bindgen_prelude::{Array, FromNapiValue, Object, Uint8Array};
 use napi::{Env, JsValue, Unknown, ValueType};
@@ -97,6 +97,8 @@ pub struct JobOutcome {
     pub online_stats: Option<Stats>,
     pub preprocessing_stats: Option<Stats>,
     pub transport_stats: Option<Stats>,
+    pub instances: Option<f64>,
+    pub available: Option<f64>,
     pub error: Option<JobFailure>,
 }
 
@@ -105,6 +107,8 @@ pub struct Outcome {
     ciphertext: Option<Vec<u8>>,
     outputs: Option<Vec<Option<Vec<u8>>>>,
     stats: [NetStats; 4],
+    /// A prepare job's instances made and available.
+    prepared: Option<(usize, usize)>,
 }
 
 impl Outcome {
@@ -114,6 +118,18 @@ impl Outcome {
             ciphertext: o.ciphertext,
             outputs: None,
             stats: [o.stats, o.online_stats, o.preprocessing_stats, done.transport],
+            prepared: None,
+        }
+    }
+
+    /// A prepare job: all of its communication is preprocessing.
+    pub fn prepare(done: Finished<PrepareOutput>) -> Self {
+        let o = done.output;
+        Outcome {
+            ciphertext: None,
+            outputs: None,
+            stats: [o.stats, NetStats::default(), o.stats, done.transport],
+            prepared: Some((o.instances, o.available)),
         }
     }
 
@@ -123,6 +139,7 @@ impl Outcome {
             ciphertext: None,
             outputs: Some(output_bits(o)),
             stats: [o.stats, o.online_stats, o.preprocessing_stats, done.transport],
+            prepared: None,
         }
     }
 }
@@ -139,6 +156,8 @@ pub fn outcome(result: Result<Outcome, BridgeError>) -> JobOutcome {
                 online_stats: online,
                 preprocessing_stats: preprocessing,
                 transport_stats: transport,
+                instances: o.prepared.map(|(made, _)| made as f64),
+                available: o.prepared.map(|(_, left)| left as f64),
                 error: None,
             }
         }
@@ -149,6 +168,8 @@ pub fn outcome(result: Result<Outcome, BridgeError>) -> JobOutcome {
             online_stats: None,
             preprocessing_stats: None,
             transport_stats: None,
+            instances: None,
+            available: None,
             error: Some(failure(e)),
         },
     }
@@ -173,6 +194,7 @@ pub struct JobCheck {
     pub variant: Option<String>,
     pub security: Option<String>,
     pub preprocessing: Option<String>,
+    pub prepared: Option<bool>,
     pub error: Option<JobFailure>,
 }
 
@@ -184,6 +206,7 @@ pub fn check(result: Result<JobLabels, BridgeError>) -> JobCheck {
             variant: l.variant.map(Into::into),
             security: Some(l.security.into()),
             preprocessing: l.preprocessing.map(Into::into),
+            prepared: l.prepared.then_some(true),
             error: None,
         },
         Err(e) => JobCheck {
@@ -191,6 +214,7 @@ pub fn check(result: Result<JobLabels, BridgeError>) -> JobCheck {
             variant: None,
             security: None,
             preprocessing: None,
+            prepared: None,
             error: Some(failure(e)),
         },
     }

@@ -2,12 +2,13 @@
  * Two-party TinyTable with OT preprocessing (the default) through a real relay process: **two**
  * Node parties in a two-slot room, no dealer. FIPS-197 via the AES job's circuit path
  * (semi-honest, and malicious with k = 64 and 32), and a seeded random Bristol circuit via
- * `session.evaluate` against plaintext evaluation. Each AES block costs about 6400 AND triples of
- * preprocessing, so every job here is one block.
+ * `session.evaluate` against plaintext evaluation; `session.prepare` (material made ahead of time,
+ * consumed by later jobs) with one WASM and one native party. Each AES block costs about 6400 AND
+ * triples of preprocessing, so jobs here are one to three blocks.
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Session } from "@chorus/sdk";
+import { CancelledError, ConfigError, connect, createRoom, NotAvailableError, PeerLeftError, type Session } from "@chorus/sdk";
 import { FIPS_CIPHERTEXT, FIPS_KEY, FIPS_PLAINTEXT, freshSecret, fromHex, hex, startRelayProcess, within, xor, type RelayProcess } from "./relay-process.js";
 import { closeAll, connectTwo, runAes } from "./three-parties.js";
 
@@ -134,5 +135,133 @@ describe("session.evaluate with OT preprocessing (two parties, no dealer)", () =
         expect(r1!.outputs[1]!.value).toBe(onlyOne);
       }
     });
+  });
+});
+
+/** Two parties of a two-slot room: party 0 on the WASM core, party 1 on the default (native addon). */
+async function mixedTwo(): Promise<Session[]> {
+  const room = await createRoom({ relay: relay.url, parties: 2 });
+  const secret = freshSecret();
+  return Promise.all([
+    connect({ ...room.invite(0), secret, runtime: "wasm" }),
+    connect({ ...room.invite(1), secret }),
+  ]);
+}
+
+describe("session.prepare: preprocessing ahead of time, consumed by later jobs", () => {
+  it("prepared AES blocks and circuit evaluations are consumed once each, with the online phase alone left in the jobs", async () => {
+    const sessions = await mixedTwo();
+    try {
+      expect(sessions.map((s) => s.runtime)).toEqual(["wasm", "native"]);
+      const share0 = new Uint8Array(randomBytes(16));
+      const share1 = xor(fromHex(FIPS_KEY), share0);
+      const level = { protocol: "tinytable", keyHolders: [0, 1], plaintextOwner: 1, security: "malicious", macBits: 64 } as const;
+      const progress: number[] = [];
+      sessions[0]!.on("progress", (e) => progress.push(e.bytesReceived));
+      const made = await within(
+        Promise.all(sessions.map((s) => s.prepare({ job: "aes", ...level, blocks: 3 }))),
+        "preparing 3 AES blocks",
+        90_000,
+      );
+      for (const m of made) {
+        expect(m).toMatchObject({ job: "aes", protocol: "tinytable", security: "malicious", instances: 3, available: 3 });
+        expect(m.stats.bytesSent).toBeGreaterThan(1_000_000);
+      }
+      expect(progress.length, "progress events during the preparation").toBeGreaterThan(10);
+      expect(progress.at(-1)).toBe(made[0]!.stats.bytesReceived);
+
+      // One block, then two: both from the prepared material.
+      for (const blocks of [1, 2]) {
+        const plaintext = FIPS_PLAINTEXT.repeat(blocks);
+        const results = await within(
+          Promise.all(runAes(sessions, [{ ...level, blocks, key: share0 }, { ...level, blocks, key: share1, plaintext }])),
+          `prepared AES, ${blocks} block(s)`,
+          30_000,
+        );
+        for (const [slot, r] of results.entries()) {
+          expect(r.ciphertextHex, `party ${slot}`).toBe(FIPS_CIPHERTEXT.repeat(blocks));
+          expect(r.prepared, `party ${slot}`).toBe(true);
+          // Spec agreement (32 bytes) and the online phase: the preprocessing was done before.
+          expect(r.stats.bytesSent).toBe(r.onlineStats.bytesSent + 32);
+        }
+      }
+
+      // Nothing left: requiring prepared material is a ConfigError before anything is sent, and
+      // the session stays usable; without `usePrepared` the job makes its own material.
+      await expect(sessions[0]!.aes({ ...level, key: share0, usePrepared: true })).rejects.toSatisfy(
+        (e: unknown) => e instanceof ConfigError && e.field === "usePrepared" && /no prepared material is left/.test(e.message),
+      );
+      const inline = await within(
+        Promise.all(runAes(sessions, [{ ...level, key: share0 }, { ...level, key: share1, plaintext: FIPS_PLAINTEXT }])),
+        "AES with its own preprocessing",
+        60_000,
+      );
+      for (const r of inline) {
+        expect(r.ciphertextHex).toBe(FIPS_CIPHERTEXT);
+        expect(r.prepared).toBe(false);
+        expect(r.preprocessingStats.bytesSent).toBeGreaterThan(1_000_000);
+      }
+
+      // Circuit evaluations: two prepared, consumed by two evaluate calls.
+      const circuit = randomCircuit(77);
+      const io = { security: "semi-honest", reveal: ["both", 1] } as const;
+      await within(
+        Promise.all(sessions.map((s) => s.prepare({ job: "evaluate", circuit: circuit.text, evaluations: 2, ...io }))),
+        "preparing two evaluations",
+        30_000,
+      );
+      for (const [a, b] of [
+        [0x12n, 0x34n],
+        [0xf0n, 0x0fn],
+      ] as const) {
+        const [r0, r1] = await within(
+          Promise.all([
+            sessions[0]!.evaluate(circuit.text, { ...io, inputs: { 0: a }, usePrepared: true }),
+            sessions[1]!.evaluate(circuit.text, { ...io, inputs: { 1: b }, usePrepared: true }),
+          ]),
+          "a prepared evaluation",
+          30_000,
+        );
+        const [both, onlyOne] = evaluatePlain(circuit, a, b);
+        expect([r0!.prepared, r1!.prepared]).toEqual([true, true]);
+        expect(r0!.outputs[0]!.value).toBe(both);
+        expect(r1!.outputs[1]!.value).toBe(onlyOne);
+      }
+    } finally {
+      await closeAll(sessions);
+    }
+  });
+
+  it("options that cannot be prepared reject before anything is sent; aborting a preparation ends the session", async () => {
+    const sessions = await connectTwo(relay.url, freshSecret());
+    try {
+      await expect(sessions[0]!.prepare({ job: "aes", protocol: "tinytable", path: "sbox-tables", preprocessing: "dealer" } as never)).rejects.toBeInstanceOf(
+        NotAvailableError,
+      );
+      await expect(sessions[0]!.prepare({ job: "aes", protocol: "minimac", preprocessing: "dealer" } as never)).rejects.toSatisfy(
+        (e: unknown) => e instanceof NotAvailableError && e.field === "protocol",
+      );
+      await expect(sessions[0]!.prepare({ job: "evaluate", circuit: "not a circuit" } as never)).rejects.toBeInstanceOf(ConfigError);
+      await expect(sessions[0]!.prepare({ job: "sha" } as never)).rejects.toSatisfy((e: unknown) => e instanceof ConfigError && e.field === "job");
+
+      const controller = new AbortController();
+      sessions[0]!.on("progress", (e) => {
+        if (e.round === 4) controller.abort(new Error("user cancelled"));
+      });
+      const outcomes = await within(
+        Promise.allSettled([
+          sessions[0]!.prepare({ job: "aes", protocol: "tinytable", blocks: 8, signal: controller.signal }),
+          sessions[1]!.prepare({ job: "aes", protocol: "tinytable", blocks: 8 }),
+        ]),
+        "the cancelled preparation",
+        30_000,
+      );
+      expect(outcomes[0]!.status).toBe("rejected");
+      if (outcomes[0]!.status === "rejected") expect(outcomes[0]!.reason).toBeInstanceOf(CancelledError);
+      expect(outcomes[1]!.status).toBe("rejected");
+      if (outcomes[1]!.status === "rejected") expect(outcomes[1]!.reason).toBeInstanceOf(PeerLeftError);
+    } finally {
+      await closeAll(sessions);
+    }
   });
 });

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { CircuitError, ConfigError, loadRuntime, NotAvailableError, parseCircuit } from "../src/index.js";
 import { outputValue, valueBits } from "../src/session/circuits.js";
-import { aesJob, evaluateJob } from "../src/session/job-options.js";
+import { aesJob, evaluateJob, prepareJob } from "../src/session/job-options.js";
 import type { CoreRuntime, JobBridge } from "../src/session/runtime.js";
 import type { ParsedCircuit } from "../src/session/session-types.js";
 
@@ -166,6 +166,27 @@ describe.each(["wasm", "native"] as const)("job options (%s checks)", (name) => 
     expect(() => aesJob(at(0, 2), { protocol: "coral", security: "semi-honest", key })).toThrow(expect.objectContaining({ field: "security" }));
     // @ts-expect-error code is MiniMac's option
     expect(() => aesJob(at(0, 2), { protocol: "coral", code: "rs255-85-fft", key })).toThrow(expect.objectContaining({ field: "code" }));
+  });
+
+  it("checks preparations and usePrepared against the session's (empty) prepared material", () => {
+    const prepare = prepareJob(at(0, 2), { job: "aes", protocol: "tinytable", blocks: 4, security: "malicious" }, undefined);
+    expect(prepare.labels).toEqual({ protocol: "tinytable", variant: "circuit", security: "malicious", preprocessing: "ot" });
+    expect(prepare.spec).toEqual({ job: "aes", protocol: "tinytable", blocks: 4, security: "malicious" });
+    expect(prepareJob(at(1, 2), { job: "evaluate", circuit: TWO_BYTES, evaluations: 3 }, TWO_BYTES).labels).toMatchObject({ protocol: "tinytable", preprocessing: "ot" });
+    expect(() => prepareJob(at(0, 2), { job: "evaluate", circuit: TWO_BYTES, evaluations: 0 }, TWO_BYTES)).toThrow(expect.objectContaining({ field: "evaluations" }));
+    expect(() => prepareJob(at(0, 3), { job: "aes", protocol: "tinytable", preprocessing: "dealer" }, undefined)).toThrow(NotAvailableError);
+    expect(() => prepareJob(at(0, 3), { job: "aes", protocol: "maestro" } as never, undefined)).toThrow(expect.objectContaining({ field: "protocol" }));
+    expect(() => prepareJob(at(0, 2), { job: "aes", protocol: "tinytable", usePrepared: true } as never, undefined)).toThrow(expect.objectContaining({ field: "usePrepared" }));
+
+    // Nothing prepared: `usePrepared: true` names what is missing; absent or false runs inline.
+    const tiny = { protocol: "tinytable", key } as const;
+    expect(() => aesJob(at(0, 2), { ...tiny, usePrepared: true })).toThrow(/usePrepared.*no prepared material is left/);
+    expect(aesJob(at(0, 2), tiny).labels.prepared).toBeUndefined();
+    expect(aesJob(at(0, 2), { ...tiny, usePrepared: false }).spec).toMatchObject({ prepared: "never" });
+    expect(() => aesJob(at(0, 2), { ...tiny, usePrepared: "yes" as never })).toThrow(expect.objectContaining({ field: "usePrepared" }));
+    expect(() => evaluateJob(at(0, 2), TWO_BYTES, { inputs: { 0: 1n }, usePrepared: true })).toThrow(expect.objectContaining({ field: "usePrepared" }));
+    // Only TinyTable consumes prepared material.
+    expect(() => aesJob(at(0, 3), { protocol: "maestro", key, usePrepared: true } as never)).toThrow(/only TinyTable jobs/);
   });
 
   it("checks malicious TinyTable's macBits and the S-box-table roles", () => {

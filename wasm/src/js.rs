@@ -4,7 +4,7 @@
 
 use chorus_bindings::jobs::{output_bits, Finished, JobLabels};
 use chorus_bindings::{BridgeError, Fields, Value};
-use chorus_core::jobs::{AesOutput, CircuitOutput};
+use chorus_core::jobs::{AesOutput, CircuitOutput, PrepareOutput};
 use chorus_core::net::NetStats;
 use js_sys::{Array, Object, Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
@@ -119,11 +119,25 @@ pub fn circuit_result(done: &Finished<CircuitOutput>) -> JsValue {
     result.into()
 }
 
-/// `{ protocol, variant?, security, preprocessing? }`: what a checked job runs.
+/// `{ instances, available, stats, onlineStats, preprocessingStats, transportStats }` of a prepare
+/// job (all of its communication is preprocessing).
+pub fn prepare_result(done: &Finished<PrepareOutput>) -> JsValue {
+    let o = &done.output;
+    let result = stats_object(&o.stats, &NetStats::default(), &o.stats, &done.transport);
+    set_field(&result, "instances", &JsValue::from(o.instances as u32));
+    set_field(&result, "available", &JsValue::from(o.available as u32));
+    result.into()
+}
+
+/// `{ protocol, variant?, security, preprocessing?, prepared? }`: what a checked job runs
+/// (`prepared: true` when it consumes prepared material).
 pub fn labels_to_js(labels: &JobLabels) -> JsValue {
     let object = Object::new();
     set_field(&object, "protocol", &labels.protocol.into());
     set_field(&object, "security", &labels.security.into());
+    if labels.prepared {
+        set_field(&object, "prepared", &true.into());
+    }
     for (name, value) in [("variant", labels.variant), ("preprocessing", labels.preprocessing)] {
         if let Some(value) = value {
             set_field(&object, name, &value.into());

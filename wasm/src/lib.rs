@@ -16,8 +16,9 @@
 //! (`wasm-bindgen-futures`), and frames delivered by JS wake it.
 //!
 //! Jobs bound ([`chorus_bindings::jobs`]): `runAes` (MAESTRO, TinyTable, MiniMac, Coral: the
-//! protocol is a field of the spec) and `runCircuit` (TinyTable, MiniMac, Coral); `parseCircuit`
-//! checks Bristol text without a session.
+//! protocol is a field of the spec), `runCircuit` (TinyTable, MiniMac, Coral) and `prepare`
+//! (TinyTable material ahead of time, [`chorus_bindings::prepare`]); `parseCircuit` checks Bristol
+//! text without a session.
 //!
 //! # Limits
 //! - The spec is validated before the handshake, but this party's inputs only inside the job, after
@@ -29,11 +30,11 @@ pub mod js;
 pub mod kernel_bench;
 
 use crate::js::{
-    aes_result, circuit_result, describe_js_error, error_to_js, labels_to_js, set_field, stats_to_js,
-    JsFields,
+    aes_result, circuit_result, describe_js_error, error_to_js, labels_to_js, prepare_result, set_field,
+    stats_to_js, JsFields,
 };
 use chorus_bindings::jobs::{Aes, Circuit, Finished, Job, JobKind};
-use chorus_bindings::{spec, AesJob, BridgeError, BridgeNetwork, CircuitJob, Inbox, JobSlot};
+use chorus_bindings::{spec, BridgeError, BridgeNetwork, Inbox, JobSlot, Prepare};
 use chorus_core::net::{NetError, NetStats, PartyId};
 use js_sys::{Function, Object, Promise, Uint8Array};
 use wasm_bindgen::prelude::*;
@@ -92,17 +93,19 @@ impl Bridge {
     /// The SDK's only validation of job options.
     #[wasm_bindgen(js_name = checkAes)]
     pub fn check_aes(&self, spec: JsValue, input: JsValue) -> Result<JsValue, JsValue> {
-        AesJob::check(self.party, self.parties, &JsFields(&spec), &JsFields(&input))
-            .map(|labels| labels_to_js(&labels))
-            .map_err(|e| error_to_js(&e))
+        self.check::<Aes>(spec, input)
     }
 
     /// Checks a circuit job for this member as `runCircuit` would, like `checkAes`.
     #[wasm_bindgen(js_name = checkCircuit)]
     pub fn check_circuit(&self, spec: JsValue, input: JsValue) -> Result<JsValue, JsValue> {
-        CircuitJob::check(self.party, self.parties, &JsFields(&spec), &JsFields(&input))
-            .map(|labels| labels_to_js(&labels))
-            .map_err(|e| error_to_js(&e))
+        self.check::<Circuit>(spec, input)
+    }
+
+    /// Checks a prepare job for this member as `prepare` would, like `checkAes`.
+    #[wasm_bindgen(js_name = checkPrepare)]
+    pub fn check_prepare(&self, spec: JsValue) -> Result<JsValue, JsValue> {
+        self.check::<Prepare>(spec, Object::new().into())
     }
 
     /// Runs the joint-AES job of any protocol as this member ([`AesJob`]).
@@ -149,6 +152,16 @@ impl Bridge {
         self.run_job::<Circuit>(session, spec, input, on_progress, circuit_result)
     }
 
+    /// Makes preprocessing ahead of time for future jobs of this session
+    /// ([`chorus_bindings::prepare`]): `spec` is `{ job: 'aes', ...AES options without inputs }`
+    /// (`blocks` blocks) or `{ job: 'evaluate', ...circuit options, evaluations? }`, the same at
+    /// every member. Later `runAes` / `runCircuit` jobs of the same kind consume the material
+    /// (their spec's `prepared`: `'auto'` (default), `'require'` or `'never'`). Resolves with `{
+    /// instances, available, stats, onlineStats, preprocessingStats, transportStats }`.
+    pub fn prepare(&self, session: JsValue, spec: JsValue, on_progress: Option<Function>) -> Promise {
+        self.run_job::<Prepare>(session, spec, Object::new().into(), on_progress, prepare_result)
+    }
+
     /// The network over this bridge: frames out through the JS `send` callback (a throw fails the
     /// session with a `transport` error), frames in from the inbox.
     fn network(&self) -> JsNetwork {
@@ -168,6 +181,18 @@ impl Bridge {
 }
 
 impl Bridge {
+    /// Checks a job of kind `K` against this session's prepared material: its labels or the
+    /// thrown error.
+    fn check<K: JobKind>(&self, spec: JsValue, input: JsValue) -> Result<JsValue, JsValue> {
+        self.jobs
+            .peek_prepared(|prepared| {
+                Job::<K>::check(self.party, self.parties, &JsFields(&spec), &JsFields(&input), prepared)
+            })
+            .and_then(|labels| labels)
+            .map(|labels| labels_to_js(&labels))
+            .map_err(|e| error_to_js(&e))
+    }
+
     /// Reads a job of kind `K` (before anything is sent: a bad argument rejects at once) and runs
     /// it on this bridge's channels; `result` is the object the promise resolves with.
     fn run_job<K: JobKind + 'static>(
@@ -189,7 +214,7 @@ impl Bridge {
         let network = self.network();
         wasm_bindgen_futures::future_to_promise(async move {
             let (mut claim, job) = job.map_err(|e| error_to_js(&e))?;
-            let done = job.run(&mut claim.channels, || network, progress(on_progress)).await;
+            let done = job.run(&mut claim.channels, &mut claim.prepared, || network, progress(on_progress)).await;
             // The claim goes back before the promise settles: the next job may start at once.
             drop(claim);
             Ok(result(&done.map_err(|e| error_to_js(&e))?))

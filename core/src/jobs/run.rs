@@ -12,7 +12,7 @@ use super::minimac as minimac_job;
 use super::tinytable;
 use super::tinytable::aes::TinyTableAesSpec;
 use super::tinytable::circuit::CircuitJobSpec;
-use super::tinytable::prepared::{refuse_required, PrepareOutput, Prepared, PreparedUse};
+use super::tinytable::prepared::{check_preparable, refuse_required, PrepareOutput, Prepared, PreparedUse};
 use crate::net::Network;
 use rand_core::{CryptoRng, RngCore};
 
@@ -168,9 +168,25 @@ pub async fn prepare_aes<N: Network, R: RngCore + CryptoRng>(
     rng: &mut R,
     store: &mut Prepared,
 ) -> Result<PrepareOutput, JobError> {
+    check_prepare_aes(spec)?;
+    tinytable::aes::prepare(net, &spec.tinytable()?, rng, store).await
+}
+
+/// Checks that AES jobs of `spec` can be prepared ahead of time ([`prepare_aes`]), before
+/// anything is sent.
+pub fn check_prepare_aes(spec: &AesSpec) -> Result<(), JobError> {
     spec.validate()?;
     match spec.protocol {
-        AesProtocol::TinyTable { .. } => tinytable::aes::prepare(net, &spec.tinytable()?, rng, store).await,
+        AesProtocol::TinyTable { preprocessing, .. } => check_preparable(preprocessing),
+        _ => Err(not_preparable()),
+    }
+}
+
+/// Checks that evaluations of `spec` can be prepared ahead of time ([`prepare_circuit`]).
+pub fn check_prepare_circuit(spec: &CircuitSpec) -> Result<(), JobError> {
+    spec.validate()?;
+    match spec.protocol {
+        CircuitProtocol::TinyTable { preprocessing, .. } => check_preparable(preprocessing),
         _ => Err(not_preparable()),
     }
 }
@@ -183,13 +199,8 @@ pub async fn prepare_circuit<N: Network, R: RngCore + CryptoRng>(
     rng: &mut R,
     store: &mut Prepared,
 ) -> Result<PrepareOutput, JobError> {
-    spec.validate()?;
-    match spec.protocol {
-        CircuitProtocol::TinyTable { .. } => {
-            tinytable::circuit::prepare(net, &spec.tinytable()?, rng, store).await
-        }
-        _ => Err(not_preparable()),
-    }
+    check_prepare_circuit(spec)?;
+    tinytable::circuit::prepare(net, &spec.tinytable()?, rng, store).await
 }
 
 fn not_preparable() -> JobError {

@@ -18,6 +18,7 @@ import type {
   CircuitValueInput,
   EvaluateOptions,
   ParsedCircuit,
+  PrepareOptions,
   SecurityLevel,
   TinyTablePreprocessing,
 } from './session-types.js';
@@ -30,6 +31,8 @@ export interface JobLabels {
   security: SecurityLevel;
   /** A two-party protocol's preprocessing. */
   preprocessing?: TinyTablePreprocessing;
+  /** Whether the job consumes material prepared ahead of time. */
+  prepared?: boolean;
 }
 
 /** Progress reports of a running job, as the core sends them. */
@@ -89,9 +92,16 @@ function specOf(options: unknown, omit: readonly string[]): Record<string, unkno
   return Object.fromEntries(Object.entries(options).filter(([name, value]) => !omit.includes(name) && value !== undefined));
 }
 
+/** `usePrepared` as the core's `prepared` field: absent, `'require'` or `'never'`. */
+function withPreparedUse(spec: Record<string, unknown>, usePrepared: unknown): Record<string, unknown> {
+  if (usePrepared === undefined) return spec;
+  if (typeof usePrepared !== 'boolean') throw new ConfigError('usePrepared', 'usePrepared must be true, false or absent');
+  return { ...spec, prepared: usePrepared ? 'require' : 'never' };
+}
+
 /** The bridge job of `Session.aes`, checked for this party by `bridge`. */
 export function aesJob(bridge: Pick<JobBridge, 'checkAes'>, options: AesOptions): BridgeJob & { labels: { protocol: AesProtocol } } {
-  const spec = specOf(options, ['key', 'plaintext', 'signal']);
+  const spec = withPreparedUse(specOf(options, ['key', 'plaintext', 'signal', 'usePrepared']), (options as { usePrepared?: unknown }).usePrepared);
   const input: { keyShare?: Uint8Array; plaintext?: Uint8Array } = {};
   if (options.key !== undefined) input.keyShare = toBytes(options.key, 'key');
   if (options.plaintext !== undefined) input.plaintext = toBytes(options.plaintext, 'plaintext');
@@ -122,11 +132,30 @@ export function evaluateJob(
   circuit: ParsedCircuit,
   options: EvaluateOptions,
 ): BridgeJob & { labels: { protocol: CircuitProtocol; preprocessing: TinyTablePreprocessing } } {
-  const spec = { ...specOf(options, ['inputs', 'signal']), circuit: circuit.text };
+  const given = specOf(options, ['inputs', 'signal', 'usePrepared']);
+  const spec = withPreparedUse({ ...given, circuit: circuit.text }, (options as { usePrepared?: unknown }).usePrepared);
   const input = { values: inputBits(circuit, options.inputs) };
   const labels = checked(() => bridge.checkCircuit(spec, input), spec) as JobLabels & {
     protocol: CircuitProtocol;
     preprocessing: TinyTablePreprocessing;
   };
   return { spec, input, labels, run: (b, session, onProgress) => b.runCircuit(session, spec, input, onProgress) };
+}
+
+/**
+ * The bridge job of `Session.prepare`, checked for this party by `bridge`; `circuit` is the parsed
+ * circuit of a `job: 'evaluate'` preparation.
+ */
+export function prepareJob(
+  bridge: Pick<JobBridge, 'checkPrepare'>,
+  options: PrepareOptions,
+  circuit: ParsedCircuit | undefined,
+): BridgeJob {
+  const spec = specOf(options, ['signal', 'circuit']);
+  if ('usePrepared' in spec) {
+    throw new ConfigError('usePrepared', 'a preparation makes material; usePrepared is an option of the jobs that consume it');
+  }
+  if (circuit !== undefined) spec.circuit = circuit.text;
+  const labels = checked(() => bridge.checkPrepare(spec), spec);
+  return { spec, input: {}, labels, run: (b, session, onProgress) => b.prepare(session, spec, onProgress) };
 }

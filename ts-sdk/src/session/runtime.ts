@@ -41,8 +41,12 @@ export interface JobBridge {
   checkAes(spec: object, input: object): unknown;
   /** Checks a circuit job like {@link JobBridge.checkAes}. */
   checkCircuit(spec: object, input: object): unknown;
+  /** Checks a prepare job like {@link JobBridge.checkAes}. */
+  checkPrepare(spec: object): unknown;
   runAes(session: object, spec: object, input: object, onProgress?: ((stats: CoreStats) => void) | null): Promise<unknown>;
   runCircuit(session: object, spec: object, input: object, onProgress?: ((stats: CoreStats) => void) | null): Promise<unknown>;
+  /** Makes preprocessing ahead of time for later jobs of the session (kept in the core). */
+  prepare(session: object, spec: object, onProgress?: ((stats: CoreStats) => void) | null): Promise<unknown>;
   free(): void;
 }
 
@@ -66,11 +70,13 @@ interface NativeOutcome {
 
 type NativeCheck = { error?: NativeOutcome['error'] } & Record<string, unknown>;
 
-type NativeBridge = Omit<JobBridge, 'runAes' | 'runCircuit' | 'checkAes' | 'checkCircuit'> & {
+type NativeBridge = Omit<JobBridge, 'runAes' | 'runCircuit' | 'prepare' | 'checkAes' | 'checkCircuit' | 'checkPrepare'> & {
   checkAes(spec: object, input: object): NativeCheck;
   checkCircuit(spec: object, input: object): NativeCheck;
+  checkPrepare(spec: object): NativeCheck;
   runAes(session: object, spec: object, input: object, progress: boolean): Promise<NativeOutcome>;
   runCircuit(session: object, spec: object, input: object, progress: boolean): Promise<NativeOutcome>;
+  prepare(session: object, spec: object, progress: boolean): Promise<NativeOutcome>;
 };
 
 /** The addon's package, kept in a variable so browser bundlers leave the import alone. */
@@ -129,6 +135,7 @@ function nativeRuntime(module: NativeModule): CoreRuntime {
         fail: (reason) => native.fail(reason),
         checkAes: (spec, input) => labels(native.checkAes(spec, input)),
         checkCircuit: (spec, input) => labels(native.checkCircuit(spec, input)),
+        checkPrepare: (spec) => labels(native.checkPrepare(spec)),
         runAes: async (session, spec, input, onProgress) => {
           progress = onProgress;
           return settle(await native.runAes(session, spec, input, typeof onProgress === 'function'));
@@ -136,6 +143,10 @@ function nativeRuntime(module: NativeModule): CoreRuntime {
         runCircuit: async (session, spec, input, onProgress) => {
           progress = onProgress;
           return settle(await native.runCircuit(session, spec, input, typeof onProgress === 'function'));
+        },
+        prepare: async (session, spec, onProgress) => {
+          progress = onProgress;
+          return settle(await native.prepare(session, spec, typeof onProgress === 'function'));
         },
         free: () => native.free(),
       };

@@ -132,8 +132,19 @@ export type TinyTableSecurityOptions =
       macBits?: 64 | 32;
     };
 
+/**
+ * Whether a TinyTable job consumes material prepared ahead of time with `Session.prepare`:
+ * absent (default) — yes if a preparation of this job's kind (circuit, roles, outputs, security,
+ * `macBits`) still holds enough instances, else the job makes its own; `true` — it must, else the
+ * job rejects with a `ConfigError` on `usePrepared` saying what was prepared, before anything is
+ * sent; `false` — never. Every member must decide alike (their plans are agreed on).
+ */
+export interface PreparedUseOption {
+  usePrepared?: boolean;
+}
+
 /** TinyTable's options of `Session.aes` (two computing parties, AES-128 encryption). */
-export type TinyTableAesOptions = AesRoleOptions & {
+export type TinyTableAesOptions = AesRoleOptions & PreparedUseOption & {
   /** The protocol. */
   protocol: 'tinytable';
   variant?: never;
@@ -263,6 +274,8 @@ export interface AesResult {
   ciphertextHex?: string;
   /** Two-party protocols: where the preprocessing came from. */
   preprocessing?: TinyTablePreprocessing;
+  /** Whether the job consumed material prepared ahead with `Session.prepare`. */
+  prepared: boolean;
   /** The whole job: spec agreement, setup or preprocessing, inputs, key schedule, rounds, reveal. */
   stats: ProtocolStats & { timeMs: number };
   /**
@@ -361,6 +374,7 @@ export type EvaluateOptions = TinyTableEvaluateOptions | MiniMacEvaluateOptions 
 
 /** TinyTable's options of `Session.evaluate`. */
 export type TinyTableEvaluateOptions = EvaluateIoOptions &
+  PreparedUseOption &
   TinyTableSecurityOptions & {
     /** The protocol (default). */
     protocol?: 'tinytable';
@@ -408,12 +422,56 @@ export interface EvaluateResult {
   runtime: ResolvedRuntime;
   /** Where the preprocessing came from. */
   preprocessing: TinyTablePreprocessing;
+  /** Whether the job consumed material prepared ahead with `Session.prepare`. */
+  prepared: boolean;
   /** The whole job: agreement, preprocessing (OT and Fig. 8, or the dealing), online phase. */
   stats: ProtocolStats & { timeMs: number };
   /** The online phase alone (zero at the dealer). */
   onlineStats: ProtocolStats;
   /** Agreement and preprocessing (OT and Fig. 8, or the dealing). */
   preprocessingStats: ProtocolStats;
+  /** Encrypted frames and handshakes. */
+  transportStats: ProtocolStats;
+}
+
+/** `Omit` applied to each member of a union. */
+type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/**
+ * Options of `Session.prepare`: the options of the TinyTable job to prepare for, without inputs,
+ * and `job`. Every member passes the same options (the two parties of a two-member session;
+ * preprocessing over OT — a dealer deals per job).
+ * - `job: 'aes'`: material for `blocks` future blocks of `aes` jobs with these options (roles,
+ *   `reveal`, `security`, `macBits`), circuit path;
+ * - `job: 'evaluate'`: material for `evaluations` (default 1) future evaluations of `circuit` with
+ *   these options (`inputOwners`, `reveal`, `security`, `macBits`).
+ */
+export type PrepareOptions =
+  | (OmitEach<TinyTableAesOptions, 'key' | 'plaintext' | 'usePrepared'> & { job: 'aes' })
+  | (OmitEach<TinyTableEvaluateOptions, 'inputs' | 'usePrepared'> & {
+      job: 'evaluate';
+      /** The circuit, as `Session.evaluate` takes it. */
+      circuit: string | ParsedCircuit;
+      /** Future evaluations to prepare for (default 1). */
+      evaluations?: number;
+    });
+
+/** The result of `Session.prepare`. */
+export interface PrepareResult {
+  /** The job prepared for. */
+  job: 'aes' | 'evaluate';
+  /** The protocol (TinyTable). */
+  protocol: 'tinytable';
+  /** The core it ran on. */
+  runtime: ResolvedRuntime;
+  /** The security level of the prepared material. */
+  security: SecurityLevel;
+  /** Instances (AES blocks or evaluations) this call prepared. */
+  instances: number;
+  /** Instances of this kind now prepared and not yet consumed. */
+  available: number;
+  /** The preparation's communication (all of it preprocessing: spec agreement, OT, Fig. 8). */
+  stats: ProtocolStats & { timeMs: number };
   /** Encrypted frames and handshakes. */
   transportStats: ProtocolStats;
 }

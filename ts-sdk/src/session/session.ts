@@ -24,7 +24,7 @@ import { toBytes, toHex, utf8 } from '../bytes.js';
 import { Emitter, type Listener, type Unsubscribe } from '../events.js';
 import { RelayConnection } from '../transport/relay-connection.js';
 import { outputValue, parseLoaded } from './circuits.js';
-import { aesJob, checkError, evaluateJob, type BridgeJob } from './job-options.js';
+import { aesJob, checkError, evaluateJob, prepareJob, type BridgeJob } from './job-options.js';
 import type {
   AesOptions,
   AesResult,
@@ -32,6 +32,8 @@ import type {
   EvaluateOptions,
   EvaluateResult,
   ParsedCircuit,
+  PrepareOptions,
+  PrepareResult,
   ProtocolStats,
   SessionEvents,
   SessionStats,
@@ -228,6 +230,7 @@ export class Session {
       variant: variant as AesResult['variant'],
       security,
       ...(preprocessing === undefined ? {} : { preprocessing }),
+      prepared: job.labels.prepared ?? false,
       stats: { ...output.stats, timeMs },
       roundsStats: output.onlineStats,
       onlineStats: output.onlineStats,
@@ -277,9 +280,48 @@ export class Session {
       protocol: job.labels.protocol,
       runtime: this.runtime,
       preprocessing: job.labels.preprocessing,
+      prepared: job.labels.prepared ?? false,
       stats: { ...output.stats, timeMs },
       onlineStats: output.onlineStats,
       preprocessingStats: output.preprocessingStats,
+      transportStats: output.transportStats,
+    };
+  }
+
+  /**
+   * Makes TinyTable preprocessing ahead of time, while the session is idle, for later `aes` or
+   * `evaluate` jobs of the same kind (see {@link PrepareOptions}): those jobs then run their
+   * online phase alone, consuming the prepared instances once each (see the jobs' `usePrepared`).
+   * Both parties call it with the same options. `progress` events report it like a job (it is the
+   * long part); `signal` cancels it and closes the session. Options that cannot be prepared
+   * (another protocol, a dealer, the S-box path) reject with a `NotAvailableError`, bad ones with
+   * a `ConfigError`, before anything is sent. The material lives in this session's core and ends
+   * with the session.
+   */
+  async prepare(options: PrepareOptions): Promise<PrepareResult> {
+    if (typeof options !== 'object' || options === null) throw new ConfigError('options', 'expected an object');
+    let circuit: ParsedCircuit | undefined;
+    if (options.job === 'evaluate') {
+      // Circuits are parsed by the WASM module whatever runs the job.
+      if (this.core.name !== 'wasm') await initWasm(this.wasmSource);
+      const given = options.circuit;
+      circuit = typeof given === 'object' && given !== null ? parseLoaded(given.text) : parseLoaded(given);
+    }
+    const job = prepareJob(this.checkIdle('prepare'), options, circuit);
+    const { output, timeMs } = await this.runJob<{
+      instances: number;
+      available: number;
+      stats: ProtocolStats;
+      transportStats: ProtocolStats;
+    }>(job, options.signal, 'the preparation');
+    return {
+      job: options.job,
+      protocol: 'tinytable',
+      runtime: this.runtime,
+      security: job.labels.security,
+      instances: output.instances,
+      available: output.available,
+      stats: { ...output.stats, timeMs },
       transportStats: output.transportStats,
     };
   }

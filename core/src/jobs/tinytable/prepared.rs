@@ -212,7 +212,7 @@ pub(crate) async fn prepare<N: Network, R: RngCore + CryptoRng>(
     rng: &mut R,
     store: &mut Prepared,
 ) -> Result<PrepareOutput, JobError> {
-    check_preparable(spec)?;
+    check_preparable(spec.preprocessing)?;
     check_common(net, spec.preprocessing)?;
     spec.validate()?;
     let start = net.stats();
@@ -230,8 +230,8 @@ pub(crate) async fn prepare<N: Network, R: RngCore + CryptoRng>(
 
 /// Only OT material is made ahead: a dealer's session has three members and its dealer deals
 /// per job.
-pub(crate) fn check_preparable(spec: &CircuitJobSpec) -> Result<(), JobError> {
-    if spec.preprocessing != Preprocessing::Ot {
+pub(crate) fn check_preparable(preprocessing: Preprocessing) -> Result<(), JobError> {
+    if preprocessing != Preprocessing::Ot {
         return Err(JobError::not_available(
             "preprocessing",
             "only OT preprocessing is prepared ahead of time (a trusted dealer deals per job)",

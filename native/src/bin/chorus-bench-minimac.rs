@@ -1,4 +1,4 @@
-//! `chorus-bench-minimac`: two-party MiniMac AES-128 (**trusted-dealer** preprocessing) between
+//! `chorus-bench-minimac`: two-party MiniMac AES-128 (**trusted-dealer** or OT-based preprocessing) between
 //! two local parties over a TCP loopback mesh with Noise channels, for both codes ((255, 85) with
 //! FFT encoding, (256, 120) with matrix encoding) and with simultaneous multiplications (§4.4) on
 //! and off, followed in the same run by TinyTable's binary-circuit AES (the same 6400-AND circuit,
@@ -19,7 +19,11 @@
 //!   ciphertexts (all MiniMac checks included); `cpu_ms`: CPU time of both party threads in that
 //!   region; `bytes_per_party`: payload bytes one party sent (the larger of the two).
 //! - `prep_ms`: the dealer's time for both parties' material (outside the timed region);
-//!   `prep_bytes_per_party`: the material one party stores.
+//!   `prep_bytes_per_party`: the material one party stores. With `--prep ot` (`"preprocessing":
+//!   "ot"`) the two parties make the material themselves with MiniMac's OT-based provider inside
+//!   the run, before the online phase: `prep_ms` is the slower party's wall time of that, and
+//!   `prep_bytes_per_party` the bytes the busier party sent for it (a whole batch's material is
+//!   made whatever `blocks` is).
 //!
 //! With `--reps n` (default 3) each configuration runs n times with fresh material and the run
 //! with the median `online_ms` is printed. Key owner: party 0, plaintext: party 1, ciphertext to
@@ -29,7 +33,7 @@ use chorus_core::aes::{Aes, Block};
 use chorus_core::circuit::aes_bristol::{output_bytes, value_bits};
 use chorus_core::circuit::Circuit;
 use chorus_core::proto::minimac::aes::{aes128_circuit, aes_request, encrypt_batch};
-use chorus_core::proto::minimac::{self, CodeChoice, Options, PartyPrep};
+use chorus_core::proto::minimac::{self, CodeChoice, MiniMacPreprocessing, Options, OtPreprocessing, PartyPrep, PrepRequest};
 use chorus_core::proto::tinytable::circuit::online::evaluate_sliced;
 use chorus_core::proto::tinytable::{
     evaluate_malicious, IoSpec, MaliciousPrep, PlannedCircuit, Reveal, SlicedPrep, TrustedDealer,
@@ -44,7 +48,8 @@ use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-const TIMEOUT: Duration = Duration::from_secs(120);
+/// Long enough for a whole batch of OT-based material on two shared vCPUs.
+const TIMEOUT: Duration = Duration::from_secs(900);
 
 /// Benchmarks two-party MiniMac AES-128 over TCP loopback, and TinyTable's circuit AES beside it.
 #[derive(Parser, Debug)]
@@ -71,6 +76,10 @@ struct Args {
     /// Runs per configuration; the run with the median `online_ms` is printed.
     #[arg(long, default_value_t = 3)]
     reps: usize,
+    /// MiniMac's material: dealer (the trusted dealer, before the timed region) and/or ot (the two
+    /// parties' OT-based provider, timed as `prep_ms` with its bytes, then the online phase).
+    #[arg(long, value_delimiter = ',', default_value = "dealer")]
+    prep: Vec<String>,
 }
 
 #[derive(Serialize, Clone)]
@@ -101,6 +110,8 @@ struct Line {
 /// One party's material for a run.
 enum Material {
     MiniMac(PartyPrep, Options),
+    /// Made by the two parties over OT inside the run, before the online phase.
+    MiniMacOt(PrepRequest, Options),
     Sliced(SlicedPrep),
     Malicious(MaliciousPrep<u64>),
 }
@@ -146,27 +157,26 @@ fn run(args: &Args) -> Result<(), String> {
                 runs.push(("latency", 1));
             }
             for (mode, blocks) in runs {
-                let line = median(args.reps, || {
-                    let started = Instant::now();
-                    let preps = minimac::TrustedDealer::new(session_rng().map_err(|e| e.to_string())?)
-                        .deal(&aes_request(code, 2).map_err(|e| e.to_string())?)
-                        .map_err(|e| e.to_string())?;
-                    let prep_ms = started.elapsed().as_secs_f64() * 1e3;
-                    let stored = preps[0].stored_bytes();
-                    let [a, b]: [PartyPrep; 2] = preps.try_into().map_err(|_| "two parties")?;
-                    let material = [Material::MiniMac(a, options), Material::MiniMac(b, options)];
-                    let mut line = run_once(material, blocks, circuit)?;
-                    line.protocol = "minimac";
-                    line.variant = code.name().into();
-                    line.simultaneous = Some(simultaneous);
-                    line.security = "malicious";
-                    line.mode = mode;
-                    line.prep_ms = prep_ms;
-                    line.prep_bytes_per_party = stored;
-                    line.prep_bytes_per_aes = stored as f64 / blocks as f64;
-                    Ok(line)
-                })?;
-                print_json_line(&line);
+                for prep in &args.prep {
+                    let line = match prep.as_str() {
+                        "dealer" => median(args.reps, || dealer_run(code, options, blocks, circuit))?,
+                        "ot" => median(args.reps, || {
+                            let request = aes_request(code, 2).map_err(|e| e.to_string())?;
+                            let material = [0, 1].map(|_| Material::MiniMacOt(request.clone(), options));
+                            run_once(material, blocks, circuit)
+                        })?,
+                        other => return Err(format!("--prep takes dealer and/or ot, got {other:?}")),
+                    };
+                    let line = Line {
+                        protocol: "minimac",
+                        variant: code.name().into(),
+                        simultaneous: Some(simultaneous),
+                        security: "malicious",
+                        mode,
+                        ..line
+                    };
+                    print_json_line(&line);
+                }
             }
         }
     }
@@ -205,6 +215,25 @@ fn run(args: &Args) -> Result<(), String> {
     Ok(())
 }
 
+/// One online run on the trusted dealer's material (dealt before the timed region).
+fn dealer_run(code: CodeChoice, options: Options, blocks: usize, circuit: &'static Circuit) -> Result<Line, String> {
+    let started = Instant::now();
+    let preps = minimac::TrustedDealer::new(session_rng().map_err(|e| e.to_string())?)
+        .deal(&aes_request(code, 2).map_err(|e| e.to_string())?)
+        .map_err(|e| e.to_string())?;
+    let prep_ms = started.elapsed().as_secs_f64() * 1e3;
+    let stored = preps[0].stored_bytes();
+    let [a, b]: [PartyPrep; 2] = preps.try_into().map_err(|_| "two parties")?;
+    let material = [Material::MiniMac(a, options), Material::MiniMac(b, options)];
+    let line = run_once(material, blocks, circuit)?;
+    Ok(Line {
+        prep_ms,
+        prep_bytes_per_party: stored,
+        prep_bytes_per_aes: stored as f64 / blocks as f64,
+        ..line
+    })
+}
+
 /// Runs `once` `reps` times and returns the run with the median online time.
 fn median(reps: usize, once: impl FnMut() -> Result<Line, String>) -> Result<Line, String> {
     let mut line = median_run(reps, |line: &Line| line.online_ms, once)?;
@@ -235,6 +264,17 @@ fn run_once(material: [Material; 2], blocks: usize, circuit: &'static Circuit) -
         let mut rng = session_rng().map_err(|e| e.to_string())?;
         // TinyTable's evaluation plan depends on the public circuit only: made before timing.
         let circuit = PlannedCircuit::new(circuit);
+        // The OT provider's run, timed on its own before the online phase.
+        let (material, prep_span) = match material {
+            Material::MiniMacOt(request, options) => {
+                let start = local.start().await;
+                let own_rng = session_rng().map_err(|e| e.to_string())?;
+                let mut provider = OtPreprocessing::new(own_rng, b"chorus/bench/minimac-ot");
+                let prep = provider.material(&mut local.net, &request).await.map_err(|e| e.to_string())?;
+                (Material::MiniMac(prep, options), Some(start.span(&local.net)))
+            }
+            other => (other, None),
+        };
         let start = local.start().await;
         let net = &mut local.net;
         let own = &inputs[p];
@@ -242,6 +282,7 @@ fn run_once(material: [Material; 2], blocks: usize, circuit: &'static Circuit) -
             Material::MiniMac(prep, options) => {
                 encrypt_batch(net, prep, own, blocks, *options, &mut rng).await.map_err(|e| e.to_string())?
             }
+            Material::MiniMacOt(..) => return Err("the OT material was made above".into()),
             Material::Sliced(prep) => {
                 let result = evaluate_sliced(net, &circuit, prep, &circuit_inputs(own))
                     .await
@@ -255,14 +296,15 @@ fn run_once(material: [Material; 2], blocks: usize, circuit: &'static Circuit) -
                 ciphertexts(result)
             }
         };
-        Ok::<_, String>((ciphertexts, start.span(&local.net)))
+        Ok::<_, String>((ciphertexts, start.span(&local.net), prep_span))
     })?;
-    for (p, (ciphertexts, _)) in outcomes.iter().enumerate() {
+    for (p, (ciphertexts, _, _)) in outcomes.iter().enumerate() {
         if ciphertexts != &expected {
             return Err(format!("{blocks} blocks: party {p} got a wrong ciphertext"));
         }
     }
-    let online = Summary::of(outcomes.iter().map(|(_, s)| s)).expect("two parties");
+    let online = Summary::of(outcomes.iter().map(|(_, s, _)| s)).expect("two parties");
+    let prep = Summary::of(outcomes.iter().filter_map(|(_, _, p)| p.as_ref()));
     let online_ms = online.wall_ms();
     let cpu_ms = online.cpu_ms();
     let bytes = online.max_bytes_sent;
@@ -271,7 +313,7 @@ fn run_once(material: [Material; 2], blocks: usize, circuit: &'static Circuit) -
         variant: String::new(),
         simultaneous: None,
         security: "",
-        preprocessing: "trusted-dealer",
+        preprocessing: if prep.is_some() { "ot" } else { "trusted-dealer" },
         transport: "tcp",
         mode: "",
         parties: 2,
@@ -284,9 +326,9 @@ fn run_once(material: [Material; 2], blocks: usize, circuit: &'static Circuit) -
         bytes_per_party: bytes,
         bytes_per_aes: bytes as f64 / blocks as f64,
         rounds: online.rounds,
-        prep_ms: 0.0,
-        prep_bytes_per_party: 0,
-        prep_bytes_per_aes: 0.0,
+        prep_ms: prep.as_ref().map_or(0.0, Summary::wall_ms),
+        prep_bytes_per_party: prep.as_ref().map_or(0, |s| s.max_bytes_sent as usize),
+        prep_bytes_per_aes: prep.as_ref().map_or(0.0, |s| s.max_bytes_sent as f64 / blocks as f64),
         reps: 1,
     })
 }

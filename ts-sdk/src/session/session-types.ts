@@ -157,14 +157,17 @@ export type TinyTableAesOptions = AesRoleOptions & PreparedUseOption & {
   TinyTableSecurityOptions;
 
 /**
- * MiniMac's options (two computing parties, malicious with abort, outputs to both or one). Its triples
- * come from a **trusted dealer** in slot 2 for now (`preprocessing: 'dealer'`, required, a
- * session of three; the dealer calls the same method with the same options and no inputs): the
- * dealer knows the MAC key and every triple, so it must be honest and collude with neither party.
+ * MiniMac's options (two computing parties, malicious with abort, outputs to both or one). Its
+ * material is made by the two parties over OT (`preprocessing: 'ot'`, the default; a session of
+ * two: nobody else is trusted; a whole batch of the code's width — 960 or 680 instances — is made
+ * per job, so it pays off for large batches), or by a **trusted dealer** in slot 2 (`'dealer'`, a
+ * session of three, a weaker trust model: the dealer knows the MAC key and every triple, so it
+ * must be honest and collude with neither party; it calls the same method with the same options
+ * and no inputs).
  */
 export type MiniMacPreprocessingOptions = {
-  /** A trusted dealer in slot 2 (the only source of MiniMac material so far). */
-  preprocessing: 'dealer';
+  /** The two parties over OT (default), or a trusted dealer in slot 2. */
+  preprocessing?: TinyTablePreprocessing;
   /** The code (default `rs256-120-matrix`). */
   code?: MiniMacCode;
   /** MiniMac runs malicious with abort only. */
@@ -365,8 +368,9 @@ export interface ParsedCircuit {
  * - `protocol: 'tinytable'` (default): `preprocessing` `'ot'` (default; a two-member session,
  *   nobody else trusted) or `'dealer'` (a trusted dealer in slot 2, a weaker trust model; a
  *   three-member session; see {@link TinyTablePreprocessing}); semi-honest by default.
- * - `protocol: 'minimac'`: malicious with abort, each output to both parties or one, `preprocessing:
- *   'dealer'` (required for now; see {@link MiniMacPreprocessingOptions}).
+ * - `protocol: 'minimac'`: malicious with abort, each output to both parties or one, preprocessing
+ *   over OT in a session of two or from a trusted dealer in slot 2 (see
+ *   {@link MiniMacPreprocessingOptions}).
  * - `protocol: 'coral'`: malicious with abort, each output to both parties or one, preprocessing over OT in
  *   a session of two or from a trusted dealer in slot 2 (see {@link CoralPreprocessingOptions}).
  */

@@ -49,6 +49,7 @@ fn minimac_ot_circuit_job_across_two_batches_counts_preprocessing_in_the_total()
 /// `j`: party 0's MAC check of the preprocessing fails, and nobody gets an output.
 #[test]
 fn a_party_with_inconsistent_cope_columns_is_caught_before_any_output() {
+    #[allow(clippy::ptr_arg)] // the type of `run_all`'s edit
     fn corrupt_cope(member: PartyId, _: u64, m: &mut Vec<u8>) {
         let n = CodeChoice::Rs255_85.code().n();
         let header = crate::proto::minimac::msg::HEADER_BYTES;

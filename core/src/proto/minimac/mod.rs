@@ -28,7 +28,7 @@
 //!   membership in `C*` and against the MACs; the output openings get the same check before any
 //!   output is returned. Deviations give typed [`MiniMacError`]s naming the check.
 //! - **Preprocessing** ([`prep`]): the [`MiniMacPreprocessing`] trait, the two-party OT-based
-//!   provider [`OtPreprocessing`] (§2.2's "modify the TinyOT preprocessing", as in [FKOS15]: TinyOT
+//!   provider [`OtPreprocessing`] (§2.2's "modify the TinyOT preprocessing", as in \[FKOS15\]: TinyOT
 //!   triples, COPE over GF(2^8)^n as in MASCOT, codeword, zero-data, consistency and MAC checks;
 //!   [`prep::ot`]) and the **trusted dealer** ([`TrustedDealer`], [`DealtMaterial`]; labelled, see
 //!   its trust model).

@@ -27,7 +27,7 @@
 //!   one repetition with probability ≤ 1/2 (flip its `ρ_w`): 2^-40. `Y` is `C(data(Y))` and its
 //!   data is masked by the honest party's `m`.
 //! - **(d) MAC check** ([`PrepCheck::Mac`]): every value opened in (a)–(c) goes through the batched
-//!   SPDZ-style check of the online phase ([`batched_check`], seed 1, ρ = 17 combinations):
+//!   SPDZ-style check of the online phase (`checks::batched_check`, seed 1, ρ = 17 combinations):
 //!   commit to `σ = γ_P − α_P ∗ Y`, open, the sum must be 0. This is also MASCOT's Π_Auth argument
 //!   for COPE: a party that used different `X_w[j]` in the columns of one position leaves the
 //!   honest key holder with `Σ_l 2^l·α_{j,l}·X^{(l)}_w[j]`, not of the form `α_j·x`; every slot is

@@ -58,12 +58,6 @@ const PROTOCOL: &str = "MiniMac";
 /// A party's confirmation to the dealer that it decoded a batch's material.
 const RECEIVED: &[u8] = b"received";
 
-/// Both preprocessing choices are available (see the module docs); kept as the one place that
-/// would name an unavailable one.
-fn check_preprocessing(_preprocessing: Preprocessing) -> Result<(), JobError> {
-    Ok(())
-}
-
 /// The OT session tag of a job whose agreed spec digest is `digest`: both parties derive the same
 /// tag, and jobs of different specs never share one.
 pub fn ot_session_tag(digest: &[u8]) -> Vec<u8> {
@@ -72,16 +66,14 @@ pub fn ot_session_tag(digest: &[u8]) -> Vec<u8> {
 
 /// Checks an AES spec whose protocol is MiniMac.
 pub(crate) fn validate_aes(spec: &AesSpec) -> Result<(), JobError> {
-    let AesProtocol::MiniMac { preprocessing, .. } = spec.protocol else {
+    let AesProtocol::MiniMac { .. } = spec.protocol else {
         return Err(JobError::Internal("not a MiniMac spec"));
     };
-    check_preprocessing(preprocessing)?;
     spec.check_two_party_roles(PROTOCOL)
 }
 
 /// Checks a circuit spec whose protocol is MiniMac.
 pub(crate) fn validate_circuit(spec: &CircuitSpec) -> Result<(), JobError> {
-    check_preprocessing(spec.protocol.preprocessing())?;
     spec.check_two_party_io()
 }
 

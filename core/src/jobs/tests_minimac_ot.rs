@@ -71,7 +71,7 @@ fn a_party_with_inconsistent_cope_columns_is_caught_before_any_output() {
     assert!(outs.iter().all(|o| o.as_ref().map_or(true, |o| o.ciphertext.is_none())), "no output");
 }
 
-/// FIPS-197 with OT-made material (6400 MiniMac triples: about 5.4 M TinyOT triples with the
+/// FIPS-197 with OT-made material (6400 MiniMac triples: about 4.4 M TinyOT triples with the
 /// (255, 85) code), both parties get the ciphertext.
 #[test]
 #[ignore = "minutes: one AES batch of TinyOT triples"]

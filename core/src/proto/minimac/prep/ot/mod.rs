@@ -83,7 +83,7 @@ pub(crate) enum Cheat {
     PlaneData,
     /// Add 1 to data byte 0 of the first `c` word, as a codeword of `C`.
     CData,
-    /// Flip one bit of column `(j, 0)` of the first word for every position `j`.
+    /// Flip one bit of column `(j, 0)` of the first word of every COPE frame, for every position `j`.
     CopeColumn,
     /// Shift this party's share of the first opened value by a codeword of `C`.
     OpenedValue,

@@ -8,20 +8,30 @@
 //! # Trust model (read this before using these jobs)
 //!
 //! MiniMac's online phase is secure against a malicious party (every opened value is checked by
-//! the batched codeword and MAC checks before any output is opened). Its triples in `C*` come
-//! from [`Preprocessing::Dealer`] only: **member 2 is a TRUSTED DEALER** that makes both parties'
-//! material with [`TrustedDealer`] (it knows the MAC key and every triple), sends each party its
-//! share over that pair's encrypted channel ([`prep_codec`]), and takes no further part. Privacy
-//! and integrity hold only if the dealer follows the protocol and colludes with neither party.
-//! [`Preprocessing::Ot`] is [`JobError::NotAvailable`] until MiniMac's OT-based provider exists.
+//! the batched codeword and MAC checks before any output is opened). Its triples in `C*` come from
+//! one of two sources:
+//!
+//! - [`Preprocessing::Ot`] (a session of exactly 2 members): the two parties make their own
+//!   material with MiniMac's OT-based provider ([`OtPreprocessing`]: TinyOT triples, COPE over
+//!   GF(2^8)^n, codeword, zero-data, consistency and MAC checks before any material is used).
+//!   **Nothing is trusted but the two parties**; either may be malicious (security with abort).
+//! - [`Preprocessing::Dealer`] (a session of 3) — a **weaker trust model**: **member 2 is a
+//!   TRUSTED DEALER** that makes both parties' material with [`TrustedDealer`] (it knows the MAC
+//!   key and every triple), sends each party its share over that pair's encrypted channel
+//!   ([`prep_codec`]), and takes no further part. Privacy and integrity hold only if the dealer
+//!   follows the protocol and colludes with neither party.
 //!
 //! # Steps
 //! 1. Spec agreement ([`super::agreement`]) on the encoded spec (circuit jobs: including the
 //!    SHA-256 of the Bristol text).
 //! 2. For each batch of at most `8·k` instances (960 with the (256, 120) code, 680 with
-//!    (255, 85)): the dealer deals and sends the batch's material; the parties decode it, confirm
-//!    it to the dealer (whose part of the batch ends there) and evaluate the batch ([`evaluate`],
-//!    all AND gates of a layer in one round).
+//!    (255, 85)): with [`Preprocessing::Ot`] both parties run the provider for the batch (its OT
+//!    session tag derived from the agreed spec digest, [`ot_session_tag`], so every job has its
+//!    own; one TinyOT setup per batch); with the dealer, the dealer deals and sends the batch's
+//!    material and the parties decode it and confirm it to the dealer (whose part of the batch
+//!    ends there). Then the parties evaluate the batch ([`evaluate_revealed`], all AND gates of a
+//!    layer in one round). The online statistics count only this evaluation; the preprocessing
+//!    bytes are in the job's total statistics.
 //!
 //! AES runs the key-shared AES-128 circuit of [`super::keyed_aes`], one instance per block.
 
@@ -34,39 +44,36 @@ use super::preprocessing::{Preprocessing, DEALER};
 use super::view::TwoPartyView;
 use crate::circuit::Circuit;
 use crate::net::{NetStats, Network, PartyId};
-use crate::proto::minimac::{evaluate_revealed, prep_codec, CodeChoice, Options, PrepRequest, TrustedDealer};
+use crate::proto::minimac::{
+    evaluate_revealed, prep_codec, CodeChoice, MiniMacPreprocessing, Options, OtPreprocessing, PrepRequest,
+    TrustedDealer,
+};
 use crate::proto::tinytable::circuit::online::Outputs;
 use crate::proto::tinytable::Reveal;
-use rand_core::{CryptoRng, RngCore};
+use rand_chacha::ChaCha20Rng;
+use rand_core::{CryptoRng, RngCore, SeedableRng};
+use zeroize::Zeroize;
 
 const PROTOCOL: &str = "MiniMac";
 /// A party's confirmation to the dealer that it decoded a batch's material.
 const RECEIVED: &[u8] = b"received";
 
-/// MiniMac's material comes from the trusted dealer only (see the module docs).
-fn check_preprocessing(preprocessing: Preprocessing) -> Result<(), JobError> {
-    if preprocessing == Preprocessing::Ot {
-        return Err(JobError::not_available(
-            "preprocessing",
-            "MiniMac has no OT-based preprocessing yet: use preprocessing 'dealer' (a trusted dealer \
-             in slot 2 of a three-member session)",
-        ));
-    }
-    Ok(())
+/// The OT session tag of a job whose agreed spec digest is `digest`: both parties derive the same
+/// tag, and jobs of different specs never share one.
+pub fn ot_session_tag(digest: &[u8]) -> Vec<u8> {
+    [b"chorus/minimac-job/ot-prep/".as_slice(), digest].concat()
 }
 
 /// Checks an AES spec whose protocol is MiniMac.
 pub(crate) fn validate_aes(spec: &AesSpec) -> Result<(), JobError> {
-    let AesProtocol::MiniMac { preprocessing, .. } = spec.protocol else {
+    let AesProtocol::MiniMac { .. } = spec.protocol else {
         return Err(JobError::Internal("not a MiniMac spec"));
     };
-    check_preprocessing(preprocessing)?;
     spec.check_two_party_roles(PROTOCOL)
 }
 
 /// Checks a circuit spec whose protocol is MiniMac.
 pub(crate) fn validate_circuit(spec: &CircuitSpec) -> Result<(), JobError> {
-    check_preprocessing(spec.protocol.preprocessing())?;
     spec.check_two_party_io()
 }
 
@@ -125,10 +132,11 @@ pub(crate) async fn run_aes<N: Network, R: RngCore + CryptoRng>(
     let job = AesAsCircuit::new(spec, &input, b"chorus/minimac-aes/v3", &[code_index(code)])?;
     let to = aes_recipients(spec);
     let start = net.stats();
-    agree_on_spec(net, &[job.agreed.clone(), recipient_bytes(&to)].concat()).await?;
+    let digest = agree_on_spec(net, &[job.agreed.clone(), recipient_bytes(&to)].concat()).await?;
     let io = (&job.owners[..], &to[..]);
+    let source = (preprocessing, &digest[..]);
     let (outputs, online) =
-        run_batches(net, code, &job.circuit, io, spec.blocks, &job.inputs, rng, observe).await?;
+        run_batches(net, code, source, &job.circuit, io, spec.blocks, &job.inputs, rng, observe).await?;
     Ok(AesAsCircuit::output(&outputs, net.stats().since(&start), online))
 }
 
@@ -147,10 +155,11 @@ pub(crate) async fn run_circuit<N: Network, R: RngCore + CryptoRng>(
     let to = recipients(&spec.io.reveal);
     let start = net.stats();
     let agreed = spec.agreement_bytes(b"chorus/minimac-circuit/v2", &[code_index(code)]);
-    agree_on_spec(net, &[agreed, recipient_bytes(&to)].concat()).await?;
+    let digest = agree_on_spec(net, &[agreed, recipient_bytes(&to)].concat()).await?;
     let (outputs, online_stats) = run_batches(
         net,
         code,
+        (preprocessing, &digest),
         &spec.circuit,
         (&spec.io.input_owners, &to),
         spec.instances,
@@ -175,6 +184,7 @@ fn check_members<N: Network>(net: &N, preprocessing: Preprocessing) -> Result<()
 async fn run_batches<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
     code: CodeChoice,
+    (preprocessing, digest): (Preprocessing, &[u8]),
     circuit: &Circuit,
     (owners, recipients): (&[PartyId], &[Option<PartyId>]),
     instances: usize,
@@ -188,9 +198,27 @@ async fn run_batches<N: Network, R: RngCore + CryptoRng>(
     let mut outputs = Vec::new();
     let mut online = NetStats::default();
     let mut done = 0;
+    let mut provider = (preprocessing == Preprocessing::Ot).then(|| {
+        let mut seed = [0u8; 32];
+        rng.fill_bytes(&mut seed);
+        let provider = OtPreprocessing::new(ChaCha20Rng::from_seed(seed), &ot_session_tag(digest));
+        seed.zeroize();
+        provider
+    });
     while done < instances {
         let batch = capacity.min(instances - done);
-        if me == DEALER {
+        if let Some(provider) = &mut provider {
+            let prep = provider.material(net, &request).await?;
+            if done == 0 {
+                observe(JobPhase::OnlineStarts);
+            }
+            let before = net.stats();
+            let opened =
+                evaluate_revealed(net, circuit, &prep, &inputs[done..done + batch], Options::default(), rng)
+                    .await?;
+            online = add(online, net.stats().since(&before));
+            outputs.extend(opened);
+        } else if me == DEALER {
             let preps = TrustedDealer::new(&mut *rng).deal(&request)?;
             for (party, prep) in preps.iter().enumerate() {
                 net.send(party, prep_codec::encode(prep))?;

@@ -22,6 +22,8 @@ use rand_core::{RngCore, SeedableRng};
 
 #[path = "tests_coral_dealer.rs"]
 mod coral_dealer;
+#[path = "tests_minimac_ot.rs"]
+mod minimac_ot;
 #[path = "tests_reveal.rs"]
 mod reveal;
 
@@ -196,9 +198,10 @@ fn minimac_circuit_job_matches_plaintext_evaluation() {
 
 #[test]
 fn minimac_limits_are_named_before_any_communication() {
+    // OT-based preprocessing is available (its runs are in `minimac_ot`).
     let ot = AesProtocol::MiniMac { code: CodeChoice::DEFAULT, preprocessing: Preprocessing::Ot };
+    spec(ot, vec![0], 1, vec![0, 1]).validate().unwrap();
     let cases = [
-        (spec(ot, vec![0], 1, vec![0, 1]), "preprocessing"),
         (AesSpec { direction: Direction::Decrypt, ..spec(MINIMAC, vec![0], 1, vec![0, 1]) }, "direction"),
         (AesSpec { key_size: KeySize::Aes256, ..spec(MINIMAC, vec![0], 1, vec![0, 1]) }, "keyBits"),
     ];

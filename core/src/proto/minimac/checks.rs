@@ -130,6 +130,35 @@ pub(crate) struct CheckContext<'a> {
     pub(crate) coins: &'a Coins,
 }
 
+/// Opens this party's coin seed `index`, checks every peer's against its commitment, and returns
+/// the common coin stream of that index (one round).
+pub(crate) async fn open_coins<N: Network>(
+    net: &mut N,
+    framer: &mut Framer,
+    coins: &Coins,
+    index: usize,
+    step: Step,
+) -> Result<ChaCha20Rng, MiniMacError> {
+    let (me, parties) = (net.party(), net.parties());
+    framer.send_all(net, Kind::Seed, &coins.own[index], step)?;
+    let mut seeds = vec![[0u8; DIGEST_BYTES]; parties];
+    seeds[me] = coins.own[index];
+    for p in (0..parties).filter(|&p| p != me) {
+        let seed = framer.recv(net, p, Kind::Seed, DIGEST_BYTES, step).await?;
+        if seed_commitment(p, index, &seed) != coins.commitments[p][index] {
+            return Err(MiniMacError::CommitmentMismatch { from: p, step, what: "coin seed" });
+        }
+        seeds[p].copy_from_slice(&seed);
+    }
+    let mut h = Sha256::new();
+    h.update(COINS_TAG);
+    h.update((index as u64).to_le_bytes());
+    for s in &seeds {
+        h.update(s);
+    }
+    Ok(ChaCha20Rng::from_seed(h.finalize().into()))
+}
+
 /// Runs the batched check of `log` with seed `index` (0: gate openings, 1: output openings).
 pub(crate) async fn batched_check<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
@@ -144,23 +173,7 @@ pub(crate) async fn batched_check<N: Network, R: RngCore + CryptoRng>(
     let n = ctx.code.n();
 
     // Round 1: open the seeds.
-    ctx.framer.send_all(net, Kind::Seed, &ctx.coins.own[index], step)?;
-    let mut seeds = vec![[0u8; DIGEST_BYTES]; parties];
-    seeds[me] = ctx.coins.own[index];
-    for &p in &peers {
-        let seed = ctx.framer.recv(net, p, Kind::Seed, DIGEST_BYTES, step).await?;
-        if seed_commitment(p, index, &seed) != ctx.coins.commitments[p][index] {
-            return Err(MiniMacError::CommitmentMismatch { from: p, step, what: "coin seed" });
-        }
-        seeds[p].copy_from_slice(&seed);
-    }
-    let mut h = Sha256::new();
-    h.update(COINS_TAG);
-    h.update((index as u64).to_le_bytes());
-    for s in &seeds {
-        h.update(s);
-    }
-    let mut stream = ChaCha20Rng::from_seed(h.finalize().into());
+    let mut stream = open_coins(net, ctx.framer, ctx.coins, index, step).await?;
 
     // The combinations `(V_l, M_l)` (2n symbols each), entry by entry so every opened value is
     // read once; value and MAC share take the same coin, so one product covers both.

@@ -20,6 +20,11 @@ pub enum Step {
     OutputOpening,
     /// The batched check of the output openings, run before any output is returned.
     OutputCheck,
+    /// OT-based preprocessing: the coin commitments and the COPE columns
+    /// ([`super::prep::ot`]).
+    PrepCope,
+    /// OT-based preprocessing: the openings of its checks and their batched MAC check.
+    PrepCheck,
 }
 
 impl core::fmt::Display for Step {
@@ -30,7 +35,39 @@ impl core::fmt::Display for Step {
             Step::GateCheck => f.write_str("check of the gate openings"),
             Step::OutputOpening => f.write_str("output opening"),
             Step::OutputCheck => f.write_str("check of the output openings"),
+            Step::PrepCope => f.write_str("OT preprocessing (COPE)"),
+            Step::PrepCheck => f.write_str("check of the OT preprocessing"),
         }
+    }
+}
+
+/// A check of the OT-based preprocessing ([`super::prep::ot`]) that caught a deviation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PrepCheck {
+    /// A random combination of the words that must lie in `C` (bit planes, `c` words, input and
+    /// output-mask data words) is not in `C`.
+    CodewordC,
+    /// A random combination of the random `C*` words that must carry zero data is not a
+    /// zero-data codeword of `C*`.
+    ZeroDataCStar,
+    /// The data of the contributed bit planes or `c` words differ from the parties' TinyOT bits.
+    TinyOtConsistency,
+    /// An opened TinyOT bit does not carry its MAC.
+    TinyOtMac,
+    /// The batched MAC check of the values opened by the checks above (this also catches
+    /// inconsistent COPE columns, MASCOT's Π_Auth argument).
+    Mac,
+}
+
+impl core::fmt::Display for PrepCheck {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            PrepCheck::CodewordC => "codeword check of the C words",
+            PrepCheck::ZeroDataCStar => "zero-data codeword check of the random C* words",
+            PrepCheck::TinyOtConsistency => "TinyOT-to-MiniMac consistency check",
+            PrepCheck::TinyOtMac => "MAC check of the opened TinyOT bits",
+            PrepCheck::Mac => "MAC check of the preprocessing openings",
+        })
     }
 }
 
@@ -135,6 +172,21 @@ pub enum MiniMacError {
         provider: &'static str,
         /// Why.
         reason: &'static str,
+    },
+    /// A check of the OT-based preprocessing failed: the peer deviated; no material was produced.
+    #[error("OT preprocessing: {check} failed, the peer deviated")]
+    PrepCheckFailed {
+        /// The check.
+        check: PrepCheck,
+    },
+    /// The OT engine (base OT, OT extension, TinyOT) failed or caught the peer deviating; no
+    /// material was produced.
+    #[error("party {party}: OT engine error in the preprocessing: {source}")]
+    Ot {
+        /// The party that observed the failure.
+        party: PartyId,
+        /// The engine's error.
+        source: crate::ot::OtError,
     },
     /// An error of the Reed-Solomon layer.
     #[error("code error: {0}")]

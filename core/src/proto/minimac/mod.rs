@@ -27,10 +27,11 @@
 //!   `ρ = 17` random linear combinations (coins from a commit-and-open coin toss) tested for
 //!   membership in `C*` and against the MACs; the output openings get the same check before any
 //!   output is returned. Deviations give typed [`MiniMacError`]s naming the check.
-//! - **Preprocessing** ([`prep`]): the [`MiniMacPreprocessing`] trait, the **trusted dealer**
-//!   ([`TrustedDealer`], [`DealtMaterial`]; labelled, see its trust model) and the OT-based
-//!   provider [`OtPreprocessing`], which is **not implemented** and returns
-//!   [`MiniMacError::NotAvailable`].
+//! - **Preprocessing** ([`prep`]): the [`MiniMacPreprocessing`] trait, the two-party OT-based
+//!   provider [`OtPreprocessing`] (§2.2's "modify the TinyOT preprocessing", as in \[FKOS15\]: TinyOT
+//!   triples, COPE over GF(2^8)^n as in MASCOT, codeword, zero-data, consistency and MAC checks;
+//!   [`prep::ot`]) and the **trusted dealer** ([`TrustedDealer`], [`DealtMaterial`]; labelled, see
+//!   its trust model).
 //! - **Outputs to one party** (Fig. 2 "Output" step 1, "opened privately to each player"): an
 //!   output value may go to every party or to one party `p` only ([`evaluate_revealed`],
 //!   [`PrepRequest::with_recipients`]). Because MACs are shared here, the private opening is a
@@ -70,12 +71,13 @@
 //! # Trust model
 //!
 //! Malicious security with abort against any number of corrupt parties up to `n - 1`, in the
-//! preprocessing model: **with the trusted dealer the dealer must be honest and collude with
-//! nobody**. The messages themselves run over the session's secure channel ([`crate::net`]).
+//! preprocessing model. With [`OtPreprocessing`] (two parties) nothing is trusted but the two
+//! parties; **with the trusted dealer the dealer must be honest and collude with nobody**. The
+//! messages themselves run over the session's secure channel ([`crate::net`]).
 //!
 //! # Not implemented
 //!
-//! - The OT-based preprocessing ([`OtPreprocessing`] returns `NotAvailable`).
+//! - OT-based preprocessing for more than two parties ([`OtPreprocessing`] is two-party).
 //! - Switches to turn off the bit-packing trick (§4.3) or zero-degree constants (§4.5): both are
 //!   built into the representation, so only simultaneous multiplications (§4.4) can be switched.
 //!
@@ -102,7 +104,7 @@ pub mod prep_codec;
 #[cfg(test)]
 mod tests;
 
-pub use error::{MiniMacError, Step};
+pub use error::{MiniMacError, PrepCheck, Step};
 pub use online::{evaluate, evaluate_revealed, BatchOutputs, RevealedOutputs};
 pub use params::{CodeChoice, MiniMacCode, Options, COMBINATIONS};
 pub use prep::{DealtMaterial, MiniMacPreprocessing, OtPreprocessing, PartyPrep, PrepRequest, TrustedDealer};

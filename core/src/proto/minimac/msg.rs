@@ -26,6 +26,12 @@ pub(crate) enum Kind {
     Reveal = 5,
     /// Shares of the output values.
     Output = 6,
+    /// OT-based preprocessing: the coin-toss commitments of one chunk.
+    PrepCommit = 7,
+    /// OT-based preprocessing: one frame of COPE columns.
+    CopeColumns = 8,
+    /// OT-based preprocessing: the shares and TinyOT bits opened by its checks.
+    PrepOpen = 9,
 }
 
 /// Sequence numbers of one party's conversation with every peer.
@@ -54,6 +60,21 @@ impl Framer {
             net.send(to, msg).map_err(|source| MiniMacError::Network { party: me, step, source })?;
         }
         Ok(())
+    }
+
+    /// Sends `body` to `to` again under the sequence number of the last frame sent to it (a
+    /// replay, for tests of the receivers' checks).
+    #[cfg(test)]
+    pub(crate) fn send_again<N: Network>(
+        &mut self,
+        net: &mut N,
+        to: PartyId,
+        kind: Kind,
+        body: &[u8],
+        step: Step,
+    ) -> Result<(), MiniMacError> {
+        let msg = Header { kind: kind as u8, seq: self.sent[to].wrapping_sub(1) }.frame(body);
+        net.send(to, msg).map_err(|source| MiniMacError::Network { party: net.party(), step, source })
     }
 
     /// Receives the next message from `from`, checks its header and that its body has `len` bytes,

@@ -5,6 +5,7 @@
 mod attacks;
 mod comm;
 mod honest;
+mod ot_provider;
 mod private;
 
 use super::prep::{PartyPrep, PrepRequest, TrustedDealer};

@@ -1,0 +1,338 @@
+//! MiniMac's **two-party OT-based preprocessing** ([`OtPreprocessing`]): every kind of material of
+//! [`super`] from oblivious transfer, with no trusted party, maliciously secure with abort.
+//!
+//! The implementation study (`/work/shared/papers/minimac-implementation.txt`, §2.2
+//! "Preprocessing") leaves the preprocessing out and notes that, MACs being set up as in TinyOT
+//! and the field having characteristic 2, "it is straightforward to modify the TinyOT
+//! preprocessing to obtain the one presently needed"; \[FKOS15\] (Frederiksen–Keller–Orsini–Scholl,
+//! "A Unified Approach to MPC with Preprocessing using OT", ASIACRYPT 2015) does that for MiniMac
+//! in general. This provider follows that route with the engine of [`crate::ot`], structured like
+//! Coral's OT provider (`proto::coral::prep::ot`):
+//!
+//! 1. **TinyOT** ([`crate::ot::TinyOt`], KOS15 + WRK17 leaky AND with bucketing): `8k` AND triples
+//!    per MiniMac triple (bit `i` of data byte `j` of `a`, `b`, `c = a ∧ b`), and authenticated
+//!    bits for the COPE seeds and the consistency masks.
+//! 2. **Authenticated contributions.** Party P contributes words `X ∈ GF(2^8)^n`; `[[X]]_P` has
+//!    value shares `X` (P) and `0` (peer), MAC shares `α_P ∗ X + t` (P) and `q = t + α_peer ∗ X`
+//!    (peer), from COPE with per-position 8-bit keys (`cope`, MASCOT's Π_COPE; seeds from abits).
+//!    Per triple each party contributes `C(a_P↓i)`, `C(b_P↓i)` (`i = 0..7`, the codewords of its
+//!    TinyOT share bit planes), `C(c_P)` (its share bytes of `c`, a word of `C ⊂ C*`) and three
+//!    random zero-data words `R_{P,a}, R_{P,b}, R_{P,c}` of `C*`; then
+//!    `[[a^i]] = 2^i·Σ_P [[C(a_P↓i)]]`, `[[a]]* = Σ_i [[a^i]] + Σ_P [[R_{P,a}]]` (uniform in `C*`
+//!    with data `a`; the same for `b`) and `[[c]]* = Σ_P [[C(c_P)]] + Σ_P [[R_{P,c}]]`. Input
+//!    masks: the owner alone contributes `C(r)`. Output masks for `p`: `p` contributes `C(s)`, the
+//!    other party a zero-data `R`, so the sum is uniform in `C*` with data `s` known to `p` only.
+//! 3. **Checks** ([`checks`], all before any material is returned): codeword checks of the `C`
+//!    words and zero-data check of the `R` words (2^-40 each), consistency of the contributed data
+//!    with the TinyOT bits (2^-40), and the batched MAC check of every opened value (MASCOT's
+//!    Π_Auth argument for inconsistent COPE columns).
+//!
+//! **Chunks** (bounded memory): triples are made in chunks of at most [`TRIPLE_BATCH`] TinyOT
+//! triples (273 MiniMac triples with k = 120); each chunk has its own coin toss, COPE frames and
+//! checks, and its material is appended only once its checks passed. Input and output masks are in
+//! the first chunk. Setup once per [`OtPreprocessing::material`] call: TinyOT (256 base OTs) and
+//! `8n` abits for the COPE seeds.
+//!
+//! **Communication per chunk** (each direction, besides TinyOT): 64 (coin commitments) + `8n` per
+//! contributed word in frames of [`cope::FRAME_WORDS`] words + 32 (coin seed) +
+//! `50n + 40k + 32` (openings, [`checks::opening_bytes`]) + `32 + 32 + 17n + 32` (MAC check), each
+//! message with a [`crate::proto::minimac::msg::HEADER_BYTES`]-byte header. Words per party and
+//! chunk: `20` per triple, plus its input masks and output-mask words, plus 50 masks.
+//!
+//! **Trust model:** two parties, either may be malicious (static corruption); security with
+//! abort. Nothing is trusted but the two parties. Failures are typed: [`MiniMacError::Ot`] for the
+//! engine (its own checks included), [`MiniMacError::PrepCheckFailed`] naming the check,
+//! [`MiniMacError::Malformed`] / [`MiniMacError::FrameOutOfOrder`] for bad frames; no material is
+//! returned after any error. Secrets (α, shares) never select a branch or an index; randomness
+//! comes from the caller's ChaCha20 CSPRNG.
+
+pub mod checks;
+mod cope;
+mod layout;
+mod words;
+
+pub use checks::opening_bytes;
+pub use cope::FRAME_WORDS;
+pub use layout::{CODEWORD_REPS, CONSISTENCY_REPS};
+
+use super::{MiniMacPreprocessing, PartyPrep, PrepRequest, TRIPLE_WORDS};
+use crate::field::Gf256;
+use crate::net::{Network, PartyId};
+use crate::ot::{OtError, TinyOt};
+use crate::proto::minimac::checks::Coins;
+use crate::proto::minimac::error::{MiniMacError, Step};
+use crate::proto::minimac::msg::{Framer, Kind};
+use crate::proto::minimac::params::MiniMacCode;
+use layout::Layout;
+use rand_chacha::ChaCha20Rng;
+use rand_core::{RngCore, SeedableRng};
+
+/// Most TinyOT triples per chunk (bounds memory: the engine holds `3·B` abits per triple while it
+/// makes a batch; see Coral's provider for the bucket sizes).
+pub const TRIPLE_BATCH: usize = 1 << 18;
+
+/// A deviation of a test attacker inside the provider.
+#[cfg(test)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Cheat {
+    /// Add 1 to a non-data symbol of the first plane word (not a codeword any more).
+    NonCodewordPlane,
+    /// Add the constant codeword (data all 1) to the first `R_a` word.
+    RData,
+    /// Flip data bit 0 of the first plane word, as a codeword of `C`.
+    PlaneData,
+    /// Add 1 to data byte 0 of the first `c` word, as a codeword of `C`.
+    CData,
+    /// Flip one bit of column `(j, 0)` of the first word of every COPE frame, for every position `j`.
+    CopeColumn,
+    /// Shift this party's share of the first opened value by a codeword of `C`.
+    OpenedValue,
+    /// Flip a bit of this party's MAC share of the first opened value.
+    OpenedMac,
+    /// Send the first COPE frame twice.
+    ReplayCopeFrame,
+}
+
+/// The two-party OT-based provider (see the module docs).
+pub struct OtPreprocessing {
+    rng: ChaCha20Rng,
+    session: Vec<u8>,
+    runs: u64,
+    #[cfg(test)]
+    pub(crate) cheat: Option<Cheat>,
+}
+
+impl core::fmt::Debug for OtPreprocessing {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("OtPreprocessing").field("runs", &self.runs).finish_non_exhaustive()
+    }
+}
+
+impl OtPreprocessing {
+    /// A provider with its CSPRNG; both parties use the same `session` tag (unique per pair of
+    /// parties and job; each [`MiniMacPreprocessing::material`] call appends a run counter).
+    pub fn new(rng: ChaCha20Rng, session: &[u8]) -> Self {
+        OtPreprocessing {
+            rng,
+            session: session.to_vec(),
+            runs: 0,
+            #[cfg(test)]
+            cheat: None,
+        }
+    }
+
+    async fn run<N: Network>(
+        &mut self,
+        net: &mut N,
+        request: &PrepRequest,
+    ) -> Result<PartyPrep, MiniMacError> {
+        let me = net.party();
+        if net.parties() != 2 || request.parties != 2 {
+            return Err(MiniMacError::BadInput(format!(
+                "the OT-based provider is for 2 parties; the session has {}, the request {}",
+                net.parties(),
+                request.parties
+            )));
+        }
+        if request.input_owners.iter().chain(request.output_recipients.iter().flatten()).any(|&p| p >= 2) {
+            return Err(MiniMacError::BadInput(
+                "an input owner or output recipient is not party 0 or 1".into(),
+            ));
+        }
+        let ot = |source: OtError| MiniMacError::Ot { party: me, source };
+        let session = [&self.session[..], b"/run-", &self.runs.to_le_bytes()].concat();
+        self.runs += 1;
+        let mut seed = [0u8; 32];
+        self.rng.fill_bytes(&mut seed);
+        let mut rng = ChaCha20Rng::from_seed(seed);
+        let code = request.code.code();
+        let (n, k) = (code.n(), code.k());
+
+        let mut engine =
+            TinyOt::setup(net, &[&session[..], b"/tinyot"].concat(), &mut rng).await.map_err(ot)?;
+        let delta = engine.delta();
+        let seeds = engine.abits(net, 8 * n, &mut rng).await.map_err(ot)?;
+        let mut cope = cope::Cope::from_abits(&seeds, delta, me, n);
+        drop(seeds);
+        let alpha = cope.alpha().to_vec();
+
+        let per_chunk = (TRIPLE_BATCH / (8 * k)).max(1);
+        let chunks = request.and_gates.div_ceil(per_chunk).max(1);
+        let outputs: Vec<PartyId> = request.output_recipients.iter().flatten().copied().collect();
+        let mut out = PartyPrep {
+            party: me,
+            parties: 2,
+            code: request.code,
+            alpha,
+            and_gates: request.and_gates,
+            triples: Vec::with_capacity(request.and_gates * TRIPLE_WORDS * 2 * n),
+            input_owners: request.input_owners.clone(),
+            input_masks: Vec::new(),
+            own_masks: Vec::new(),
+            output_recipients: request.output_recipients.clone(),
+            output_masks: Vec::new(),
+            own_output_masks: Vec::new(),
+        };
+        let mut framer = Framer::new(2);
+        for chunk in 0..chunks {
+            let first = chunk * per_chunk;
+            let layout = Layout {
+                triples: per_chunk.min(request.and_gates - first.min(request.and_gates)),
+                inputs: if chunk == 0 { request.input_owners.clone() } else { Vec::new() },
+                outputs: if chunk == 0 { outputs.clone() } else { Vec::new() },
+            };
+            let m = self
+                .chunk(net, &mut engine, &mut cope, &mut framer, code, &out.alpha, &layout, &mut rng)
+                .await?;
+            out.triples.extend_from_slice(&m.triples);
+            out.input_masks.extend_from_slice(&m.input_masks);
+            out.own_masks.extend_from_slice(&m.own_masks);
+            out.output_masks.extend_from_slice(&m.output_masks);
+            out.own_output_masks.extend_from_slice(&m.own_output_masks);
+        }
+        Ok(out)
+    }
+
+    /// One chunk: coin commitments, TinyOT triples and masks, contributions, COPE, checks.
+    #[allow(clippy::too_many_arguments)]
+    async fn chunk<N: Network>(
+        &self,
+        net: &mut N,
+        engine: &mut TinyOt,
+        cope: &mut cope::Cope,
+        framer: &mut Framer,
+        code: &'static MiniMacCode,
+        alpha: &[u8],
+        layout: &Layout,
+        rng: &mut ChaCha20Rng,
+    ) -> Result<words::ChunkMaterial, MiniMacError> {
+        let (me, peer) = (net.party(), 1 - net.party());
+        let ot = |source: OtError| MiniMacError::Ot { party: me, source };
+        let (n, k) = (code.n(), code.k());
+        let step = Step::PrepCope;
+        let (mut coins, commitment) = Coins::new(me, 2, rng);
+        framer.send_all(net, Kind::PrepCommit, &commitment, step)?;
+        let theirs = framer.recv(net, peer, Kind::PrepCommit, commitment.len(), step).await?;
+        coins.set_commitments(peer, &theirs);
+
+        let triples = if layout.triples > 0 {
+            engine.and_triples(net, layout.triples * 8 * k, rng).await.map_err(ot)?
+        } else {
+            Vec::new()
+        };
+        let masks = engine.abits(net, CONSISTENCY_REPS * 8 * k, rng).await.map_err(ot)?;
+        let contributions = words::contributions(
+            code,
+            layout,
+            &triples,
+            &masks,
+            me,
+            rng,
+            #[cfg(test)]
+            self.cheat,
+        )?;
+        let shares = self.authenticate(net, cope, framer, layout, alpha, &contributions.words, n).await?;
+        drop(contributions.words);
+
+        let view = checks::ChunkView {
+            code,
+            layout,
+            shares: &shares,
+            triples: &triples,
+            masks: &masks,
+            delta: engine.delta(),
+            alpha,
+        };
+        checks::run(
+            net,
+            framer,
+            &coins,
+            view,
+            rng,
+            #[cfg(test)]
+            self.cheat,
+        )
+        .await?;
+        Ok(words::assemble(layout, &shares, n, contributions.own_masks, contributions.own_output_masks))
+    }
+
+    /// COPE in both directions, in frames: returns this party's `2n`-byte share of every slot.
+    #[allow(clippy::too_many_arguments)]
+    async fn authenticate<N: Network>(
+        &self,
+        net: &mut N,
+        cope: &mut cope::Cope,
+        framer: &mut Framer,
+        layout: &Layout,
+        alpha: &[u8],
+        own: &[u8],
+        n: usize,
+    ) -> Result<Vec<u8>, MiniMacError> {
+        let (me, peer) = (net.party(), 1 - net.party());
+        let step = Step::PrepCope;
+        let slots = layout.len();
+        let mine = own.len() / n;
+        let theirs = (0..slots).filter(|&s| layout.who(s).includes(peer)).count();
+        let frames = mine.max(theirs).div_ceil(FRAME_WORDS);
+        let (mut t, mut q) = (Vec::with_capacity(mine * n), Vec::with_capacity(theirs * n));
+        for f in 0..frames {
+            let range = |count: usize| (f * FRAME_WORDS).min(count)..((f + 1) * FRAME_WORDS).min(count);
+            let words = range(mine);
+            if !words.is_empty() {
+                let (u, tf) = cope.columns(&own[words.start * n..words.end * n]);
+                #[cfg(test)]
+                let u = self.cheat_columns(u, words.len());
+                framer.send_all(net, Kind::CopeColumns, &u, step)?;
+                #[cfg(test)]
+                if f == 0 && self.cheat == Some(Cheat::ReplayCopeFrame) {
+                    framer.send_again(net, peer, Kind::CopeColumns, &u, step)?;
+                }
+                t.extend_from_slice(&tf);
+            }
+            let words = range(theirs);
+            if !words.is_empty() {
+                let u = framer.recv(net, peer, Kind::CopeColumns, 8 * n * words.len(), step).await?;
+                q.extend_from_slice(&cope.keys(&u, words.len()));
+            }
+        }
+        let mut shares = vec![0u8; slots * 2 * n];
+        let (mut next_own, mut next_peer) = (0, 0);
+        for (s, share) in shares.chunks_exact_mut(2 * n).enumerate() {
+            let who = layout.who(s);
+            let (value, mac) = share.split_at_mut(n);
+            if who.includes(me) {
+                let x = &own[next_own * n..(next_own + 1) * n];
+                value.copy_from_slice(x);
+                Gf256::mul_slices(Gf256::from_bytes_mut(mac), Gf256::from_bytes(alpha), Gf256::from_bytes(x));
+                super::xor_into(mac, &t[next_own * n..(next_own + 1) * n]);
+                next_own += 1;
+            }
+            if who.includes(peer) {
+                super::xor_into(mac, &q[next_peer * n..(next_peer + 1) * n]);
+                next_peer += 1;
+            }
+        }
+        Ok(shares)
+    }
+
+    /// The COPE-column cheat: an inconsistent column `(j, 0)` for the first word of every frame.
+    #[cfg(test)]
+    fn cheat_columns(&self, mut u: Vec<u8>, words: usize) -> Vec<u8> {
+        if self.cheat == Some(Cheat::CopeColumn) {
+            for c in (0..u.len() / words).step_by(8) {
+                u[c * words] ^= 1;
+            }
+        }
+        u
+    }
+}
+
+impl MiniMacPreprocessing for OtPreprocessing {
+    async fn material<N: Network>(
+        &mut self,
+        net: &mut N,
+        request: &PrepRequest,
+    ) -> Result<PartyPrep, MiniMacError> {
+        self.run(net, request).await
+    }
+}

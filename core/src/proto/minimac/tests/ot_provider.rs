@@ -1,0 +1,380 @@
+//! The OT-based provider ([`super::super::prep::ot`]): honest material satisfies every relation of
+//! the format and evaluates circuits (and AES, release builds) like the dealer's; each deviation of
+//! a party inside the provider or on its frames is caught with a typed error and no material.
+
+use super::super::aes::{aes_request, encrypt_batch, KEY_OWNER};
+use super::super::msg::HEADER_BYTES;
+use super::super::prep::ot::{opening_bytes, Cheat, CODEWORD_REPS, CONSISTENCY_REPS, FRAME_WORDS};
+use super::super::prep::{PartyPrep, PrepRequest, A, A_BITS, B, B_BITS, C, TRIPLE_WORDS};
+use super::super::{
+    evaluate_revealed, CodeChoice, MiniMacError, MiniMacPreprocessing, Options, OtPreprocessing, PrepCheck,
+    Step, COMBINATIONS,
+};
+use super::{own_inputs, round_robin_owners};
+use crate::circuit::Circuit;
+use crate::field::Gf256;
+use crate::net::memory::{run_session, MemoryNetwork};
+use crate::net::tamper::Tamper;
+use crate::net::{NetStats, Network, PartyId};
+use crate::ot::TinyOt;
+use crate::proto::tinytable::circuit::tests_malicious::{random_circuit, random_inputs};
+use rand_chacha::ChaCha20Rng;
+use rand_core::SeedableRng;
+
+const CODE: CodeChoice = CodeChoice::Rs255_85;
+const CORRUPT: PartyId = 1;
+
+type Edit = Box<dyn FnMut(u64, &mut Vec<u8>)>;
+
+/// Runs the provider at both parties (party [`CORRUPT`] with `cheat` and its sent messages edited
+/// by `edit`); returns each party's material and statistics.
+fn provide(
+    request: &PrepRequest,
+    cheat: Option<Cheat>,
+    edit: Option<Edit>,
+) -> Vec<(Result<PartyPrep, MiniMacError>, NetStats)> {
+    let edit = std::cell::RefCell::new(edit);
+    run_session(2, |net: MemoryNetwork| {
+        let party = net.party();
+        let mut net = match (party == CORRUPT).then(|| edit.borrow_mut().take()).flatten() {
+            Some(mut e) => Tamper::new(net, move |i, m| e(i, m)),
+            None => Tamper::honest(net),
+        };
+        let mut provider = OtPreprocessing::new(ChaCha20Rng::seed_from_u64(40 + party as u64), b"test");
+        if party == CORRUPT {
+            provider.cheat = cheat;
+        }
+        async move {
+            let result = provider.material(&mut net, request).await;
+            (result, net.stats())
+        }
+    })
+}
+
+/// `a ⊕ b` (the reconstruction of two shares).
+fn add(a: &[u8], b: &[u8]) -> Vec<u8> {
+    a.iter().zip(b).map(|(x, y)| x ^ y).collect()
+}
+
+/// Reconstructs one `2n`-byte shared word and checks its MAC under `alpha`; returns the value.
+fn open(a: &[u8], b: &[u8], alpha: &[u8]) -> Vec<Gf256> {
+    let n = alpha.len();
+    let word = add(a, b);
+    let (value, mac) = word.split_at(n);
+    let mut expected = vec![Gf256(0); n];
+    Gf256::mul_slices(&mut expected, Gf256::from_bytes(alpha), Gf256::from_bytes(value));
+    assert_eq!(Gf256::as_bytes(&expected), mac, "MAC = α ∗ value");
+    Gf256::from_bytes(value).to_vec()
+}
+
+/// Checks every relation of the material format on the two parties' material.
+fn check_material(request: &PrepRequest, preps: &[PartyPrep; 2]) {
+    let code = request.code.code();
+    let (n, k) = (code.n(), code.k());
+    let alpha = add(&preps[0].alpha, &preps[1].alpha);
+    for t in 0..request.and_gates {
+        let (x, y) = (preps[0].triple(t), preps[1].triple(t));
+        let word = |w: usize| open(&x[w * 2 * n..(w + 1) * 2 * n], &y[w * 2 * n..(w + 1) * 2 * n], &alpha);
+        let (a, b, c) = (word(A), word(B), word(C));
+        for v in [&a, &b, &c] {
+            code.star.check(v).expect("a, b, c in C*");
+        }
+        for j in 0..k {
+            assert_eq!(c[j].0, a[j].0 & b[j].0, "c = a ∧ b, triple {t}, byte {j}");
+        }
+        for (base, whole) in [(A_BITS, &a), (B_BITS, &b)] {
+            let mut sum = vec![0u8; k];
+            for i in 0..8 {
+                let plane = word(base + i);
+                code.c.check(&plane).expect("planes in C");
+                for j in 0..k {
+                    assert_eq!(plane[j].0, whole[j].0 & (1 << i), "plane {i} of triple {t}, byte {j}");
+                    sum[j] ^= plane[j].0;
+                }
+            }
+            assert_eq!(sum, Gf256::as_bytes(&whole[..k]));
+        }
+    }
+    let mut next = [0usize; 2];
+    for (w, &owner) in request.input_owners.iter().enumerate() {
+        let r = open(
+            &preps[0].input_masks[w * 2 * n..][..2 * n],
+            &preps[1].input_masks[w * 2 * n..][..2 * n],
+            &alpha,
+        );
+        code.c.check(&r).expect("input mask in C");
+        assert_eq!(Gf256::as_bytes(&r[..k]), &preps[owner].own_masks[next[owner] * k..][..k]);
+        next[owner] += 1;
+    }
+    assert_eq!(next.map(|c| c * k), [preps[0].own_masks.len(), preps[1].own_masks.len()]);
+    let mut next = [0usize; 2];
+    for (o, &p) in request.output_recipients.iter().flatten().enumerate() {
+        let s = open(
+            &preps[0].output_masks[o * 2 * n..][..2 * n],
+            &preps[1].output_masks[o * 2 * n..][..2 * n],
+            &alpha,
+        );
+        code.star.check(&s).expect("output mask in C*");
+        assert_eq!(Gf256::as_bytes(&s[..k]), &preps[p].own_output_masks[next[p] * k..][..k]);
+        next[p] += 1;
+    }
+    assert_eq!(next.map(|c| c * k), [preps[0].own_output_masks.len(), preps[1].own_output_masks.len()]);
+    for p in preps {
+        assert_eq!(p.triples.len(), request.and_gates * TRIPLE_WORDS * 2 * n);
+    }
+}
+
+fn small_circuit() -> Circuit {
+    random_circuit(&mut ChaCha20Rng::seed_from_u64(5), 3, 24, 3)
+}
+
+fn small_request(circuit: &Circuit) -> PrepRequest {
+    let owners = round_robin_owners(circuit, 2);
+    PrepRequest::for_circuit(CODE, 2, circuit, &owners)
+        .unwrap()
+        .with_recipients(circuit, &[Some(0), None, Some(1)])
+        .unwrap()
+}
+
+fn honest_pair(request: &PrepRequest) -> [PartyPrep; 2] {
+    let mut out = provide(request, None, None).into_iter().map(|(r, _)| r.expect("honest material"));
+    [out.next().unwrap(), out.next().unwrap()]
+}
+
+#[test]
+fn ot_material_satisfies_every_relation() {
+    let circuit = small_circuit();
+    let request = small_request(&circuit);
+    assert!(request.and_gates > 0);
+    let preps = honest_pair(&request);
+    check_material(&request, &preps);
+}
+
+#[test]
+fn ot_material_for_the_other_code_and_no_private_outputs() {
+    let circuit = random_circuit(&mut ChaCha20Rng::seed_from_u64(6), 2, 12, 1);
+    let owners = round_robin_owners(&circuit, 2);
+    let request = PrepRequest::for_circuit(CodeChoice::Rs256_120, 2, &circuit, &owners).unwrap();
+    check_material(&request, &honest_pair(&request));
+}
+
+/// Provider and online phase in one session: the circuit's outputs equal plaintext evaluation.
+fn evaluate_with_ot(circuit: &Circuit, request: &PrepRequest, inputs: &[Vec<Vec<bool>>], owners: &[PartyId]) {
+    let recipients: Vec<Option<PartyId>> = request.output_recipients.clone();
+    let results = run_session(2, |mut net: MemoryNetwork| {
+        let party = net.party();
+        let own = own_inputs(inputs, owners, party);
+        async move {
+            let mut provider = OtPreprocessing::new(ChaCha20Rng::seed_from_u64(70 + party as u64), b"eval");
+            let prep = provider.material(&mut net, request).await?;
+            let mut rng = ChaCha20Rng::seed_from_u64(80 + party as u64);
+            evaluate_revealed(&mut net, circuit, &prep, &own, Options::default(), &mut rng).await
+        }
+    });
+    for (party, result) in results.into_iter().enumerate() {
+        let outputs = result.unwrap_or_else(|e| panic!("party {party}: {e}"));
+        assert_eq!(outputs.len(), inputs.len());
+        for (i, instance) in outputs.iter().enumerate() {
+            let expected = circuit.evaluate(&inputs[i]).unwrap();
+            let mut wire = 0;
+            for (v, got) in instance.iter().enumerate() {
+                let to = recipients[wire];
+                wire += expected[v].len();
+                let want = to.map_or(true, |p| p == party).then(|| expected[v].clone());
+                assert_eq!(got, &want, "party {party}, instance {i}, value {v}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a_random_circuit_with_ot_material_matches_plaintext() {
+    let mut rng = ChaCha20Rng::seed_from_u64(9);
+    let circuit = random_circuit(&mut rng, 3, 60, 3);
+    let owners = round_robin_owners(&circuit, 2);
+    let request = PrepRequest::for_circuit(CODE, 2, &circuit, &owners)
+        .unwrap()
+        .with_recipients(&circuit, &[Some(1), None, Some(0)])
+        .unwrap();
+    let inputs = random_inputs(&mut rng, &circuit, 200);
+    evaluate_with_ot(&circuit, &request, &inputs, &owners);
+}
+
+/// One AES batch with OT material: 6400 MiniMac triples, about 4.4 M TinyOT triples with the
+/// (255, 85) code, 17 chunks — ignored by default, run with `--ignored` in a release build
+/// (about 34 s and 1.39 GB per party on two shared vCPUs).
+#[test]
+#[ignore = "minutes: 6400 MiniMac triples from TinyOT"]
+fn fips197_aes_with_ot_material() {
+    let code = CodeChoice::Rs255_85;
+    let blocks = 4;
+    let key = [0u8, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+    let pt = [0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff];
+    let ct = [0x69, 0xc4, 0xe0, 0xd8, 0x6a, 0x7b, 0x04, 0x30, 0xd8, 0xcd, 0xb7, 0x80, 0x70, 0xb4, 0xc5, 0x5a];
+    let request = aes_request(code, 2).unwrap();
+    let results = run_session(2, |mut net: MemoryNetwork| {
+        let request = request.clone();
+        async move {
+            let party = net.party();
+            let start = std::time::Instant::now();
+            let mut provider = OtPreprocessing::new(ChaCha20Rng::seed_from_u64(party as u64), b"aes");
+            let prep = provider.material(&mut net, &request).await?;
+            eprintln!("party {party}: AES material in {:?}, {:?}", start.elapsed(), net.stats());
+            let own = if party == KEY_OWNER { vec![key; blocks] } else { vec![pt; blocks] };
+            let mut rng = ChaCha20Rng::seed_from_u64(9 + party as u64);
+            encrypt_batch(&mut net, &prep, &own, blocks, Options::default(), &mut rng).await
+        }
+    });
+    for (party, r) in results.into_iter().enumerate() {
+        let cts = r.unwrap_or_else(|e| panic!("party {party}: {e}"));
+        assert!(cts.iter().all(|c| *c == ct), "party {party}");
+    }
+}
+
+/// The TinyOT engine's traffic alone for the calls one single-chunk provider run makes: setup,
+/// `8n` abits (COPE seeds), `8k` triples per MiniMac triple, `40·8k` abits (consistency masks).
+fn tinyot_alone(request: &PrepRequest) -> Vec<NetStats> {
+    let code = request.code.code();
+    let (n, k) = (code.n(), code.k());
+    run_session(2, |mut net: MemoryNetwork| async move {
+        let mut rng = ChaCha20Rng::seed_from_u64(3);
+        let mut engine = TinyOt::setup(&mut net, b"alone", &mut rng).await.unwrap();
+        engine.abits(&mut net, 8 * n, &mut rng).await.unwrap();
+        if request.and_gates > 0 {
+            engine.and_triples(&mut net, request.and_gates * 8 * k, &mut rng).await.unwrap();
+        }
+        engine.abits(&mut net, CONSISTENCY_REPS * 8 * k, &mut rng).await.unwrap();
+        net.stats()
+    })
+}
+
+/// One provider run for the small test circuit costs exactly TinyOT plus the formula of the
+/// module docs: coin commitments, `8n` bytes of COPE columns per contributed word (frames of
+/// [`FRAME_WORDS`] words), the coin seed, the openings and the batched MAC check. Time and bytes
+/// are printed (`--nocapture`).
+#[test]
+fn one_provider_run_costs_exactly_tinyot_plus_the_formula() {
+    let circuit = small_circuit();
+    let request = small_request(&circuit);
+    let start = std::time::Instant::now();
+    let results = provide(&request, None, None);
+    let elapsed = start.elapsed();
+    let tiny = tinyot_alone(&request);
+    let code = CODE.code();
+    let n = code.n();
+    // Words each party contributes: 20 per triple, its own input masks, one per private output,
+    // the 50 check masks.
+    let words = |p: PartyId| {
+        20 * request.and_gates
+            + request.input_owners.iter().filter(|&&o| o == p).count()
+            + request.output_recipients.iter().flatten().count()
+            + 2 * CODEWORD_REPS
+            + CONSISTENCY_REPS
+    };
+    let frames = |p: PartyId| words(p).div_ceil(FRAME_WORDS);
+    let h = HEADER_BYTES;
+    // Commitments; seed; openings; MAC check (seed, commitment, σ values and nonce).
+    let fixed = (h + 64)
+        + (h + 32)
+        + (h + opening_bytes(n, code.k()))
+        + (h + 32)
+        + (h + 32)
+        + (h + COMBINATIONS * n + 32);
+    for (p, (result, stats)) in results.iter().enumerate() {
+        result.as_ref().expect("honest");
+        let cope = words(p) * 8 * n + frames(p) * h;
+        eprintln!(
+            "party {p}: {} AND gates, {} input and {} output masks: {elapsed:?} (both parties), {stats:?}; \
+             TinyOT {} bytes, COPE {cope}, checks {fixed}",
+            request.and_gates,
+            request.input_owners.len(),
+            request.output_recipients.iter().flatten().count(),
+            tiny[p].bytes_sent
+        );
+        assert_eq!(stats.bytes_sent, tiny[p].bytes_sent + (cope + fixed) as u64, "party {p}");
+        assert_eq!(stats.messages_sent, tiny[p].messages_sent + frames(p) as u64 + 6, "party {p}");
+    }
+}
+
+fn attack(cheat: Option<Cheat>, edit: Option<Edit>) -> MiniMacError {
+    let circuit = small_circuit();
+    let results = provide(&small_request(&circuit), cheat, edit);
+    match &results[1 - CORRUPT].0 {
+        Err(e) => e.clone(),
+        Ok(_) => panic!("the honest party accepted material with {cheat:?}"),
+    }
+}
+
+fn failed(check: PrepCheck) -> MiniMacError {
+    MiniMacError::PrepCheckFailed { check }
+}
+
+#[test]
+fn attack_non_codeword_plane_fails_the_codeword_check() {
+    assert_eq!(attack(Some(Cheat::NonCodewordPlane), None), failed(PrepCheck::CodewordC));
+}
+
+#[test]
+fn attack_nonzero_data_in_an_r_word_fails_the_zero_data_check() {
+    assert_eq!(attack(Some(Cheat::RData), None), failed(PrepCheck::ZeroDataCStar));
+}
+
+#[test]
+fn attack_plane_data_off_its_tinyot_bits_fails_the_consistency_check() {
+    assert_eq!(attack(Some(Cheat::PlaneData), None), failed(PrepCheck::TinyOtConsistency));
+}
+
+#[test]
+fn attack_c_word_off_its_tinyot_z_bits_fails_the_consistency_check() {
+    assert_eq!(attack(Some(Cheat::CData), None), failed(PrepCheck::TinyOtConsistency));
+}
+
+#[test]
+fn attack_inconsistent_cope_columns_fails_the_mac_check() {
+    assert_eq!(attack(Some(Cheat::CopeColumn), None), failed(PrepCheck::Mac));
+}
+
+#[test]
+fn attack_tampered_opened_value_or_mac_share_fails_the_mac_check() {
+    assert_eq!(attack(Some(Cheat::OpenedValue), None), failed(PrepCheck::Mac));
+    assert_eq!(attack(Some(Cheat::OpenedMac), None), failed(PrepCheck::Mac));
+}
+
+#[test]
+fn attack_replayed_cope_frame_is_out_of_order() {
+    match attack(Some(Cheat::ReplayCopeFrame), None) {
+        MiniMacError::FrameOutOfOrder { from: CORRUPT, step: Step::PrepCope, expected, got } => {
+            assert_eq!(expected, got + 1)
+        }
+        other => panic!("expected a replayed frame, got {other:?}"),
+    }
+}
+
+#[test]
+fn attack_truncated_cope_frame_is_malformed() {
+    let n = CODE.code().n();
+    let edit: Edit = Box::new(move |_, m: &mut Vec<u8>| {
+        // The COPE frame: its kind byte and a body of 8n bytes per word.
+        if m.len() > HEADER_BYTES && m[0] == 8 && (m.len() - HEADER_BYTES) % (8 * n) == 0 {
+            m.truncate(m.len() - 1);
+        }
+    });
+    match attack(None, Some(edit)) {
+        MiniMacError::Malformed { from: CORRUPT, step: Step::PrepCope, .. } => {}
+        other => panic!("expected a malformed COPE frame, got {other:?}"),
+    }
+}
+
+#[test]
+fn the_provider_refuses_three_parties_with_a_typed_error() {
+    let circuit = small_circuit();
+    let owners = round_robin_owners(&circuit, 3);
+    let request = PrepRequest::for_circuit(CODE, 3, &circuit, &owners).unwrap();
+    let results = run_session(3, |mut net: MemoryNetwork| {
+        let request = request.clone();
+        async move { OtPreprocessing::new(ChaCha20Rng::seed_from_u64(1), b"x").material(&mut net, &request).await }
+    });
+    for r in results {
+        assert!(matches!(r, Err(MiniMacError::BadInput(_))), "{r:?}");
+    }
+}

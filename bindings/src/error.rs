@@ -145,6 +145,8 @@ impl From<JobError> for BridgeError {
                     MiniMacError::CommitmentMismatch { from, .. }
                     | MiniMacError::TranscriptMismatch { from, .. },
                 ) => Some(from),
+                // MiniMac's OT preprocessing runs between parties 0 and 1 only.
+                JobError::MiniMac(MiniMacError::Ot { party, .. }) => Some(1 - party.min(1)),
                 _ => None,
             };
             return protocol(slot, &check);
@@ -182,6 +184,13 @@ impl From<JobError> for BridgeError {
             JobError::TinyTable(TinyTableError::BadInput { .. })
             | JobError::MiniMac(MiniMacError::BadInput(_)) => BridgeError::config("input", message),
             JobError::TinyTable(TinyTableError::Preprocessing { party, source }) => match source {
+                OtError::Net(net) => BridgeError { message, ..BridgeError::from(net) },
+                OtError::Malformed { step, .. } => {
+                    protocol(Some(1 - party.min(1)), &format!("OT preprocessing message ({step})"))
+                }
+                _ => protocol(None, "OT preprocessing"),
+            },
+            JobError::MiniMac(MiniMacError::Ot { party, source }) => match source {
                 OtError::Net(net) => BridgeError { message, ..BridgeError::from(net) },
                 OtError::Malformed { step, .. } => {
                     protocol(Some(1 - party.min(1)), &format!("OT preprocessing message ({step})"))
@@ -234,6 +243,27 @@ mod tests {
         let input =
             BridgeError::from(JobError::InvalidInput { party: 0, field: "key".into(), reason: "x".into() });
         assert_eq!((input.kind, input.detail.as_deref()), (ErrorKind::Config, Some("key")));
+    }
+
+    #[test]
+    fn minimac_ot_preprocessing_errors_are_classified() {
+        use chorus_core::proto::minimac::PrepCheck;
+        let check = BridgeError::from(JobError::MiniMac(MiniMacError::PrepCheckFailed {
+            check: PrepCheck::TinyOtConsistency,
+        }));
+        assert_eq!(check.kind, ErrorKind::Protocol);
+        assert_eq!(check.detail.as_deref(), Some("OT preprocessing TinyOT-to-MiniMac consistency check"));
+        let engine = BridgeError::from(JobError::MiniMac(MiniMacError::Ot {
+            party: 1,
+            source: OtError::CheckFailed { check: "kos15 correlation check" },
+        }));
+        assert_eq!((engine.kind, engine.slot), (ErrorKind::Protocol, Some(0)));
+        assert_eq!(engine.detail.as_deref(), Some("OT preprocessing check 'kos15 correlation check'"));
+        let left = BridgeError::from(JobError::MiniMac(MiniMacError::Ot {
+            party: 0,
+            source: OtError::Net(NetError::PeerLeft(1)),
+        }));
+        assert_eq!((left.kind, left.slot), (ErrorKind::PeerLeft, Some(1)));
     }
 
     #[test]

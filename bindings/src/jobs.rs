@@ -19,8 +19,8 @@ use crate::error::BridgeError;
 use crate::network::ProgressNetwork;
 use crate::spec::{self, Fields};
 use chorus_core::jobs::{
-    self, AesInput, AesOutput, AesProtocol, AesSpec, CircuitInput, CircuitOutput, CircuitSpec, JobError, Prepared,
-    PreparedUse,
+    self, AesInput, AesOutput, AesProtocol, AesSpec, CircuitInput, CircuitOutput, CircuitSpec, JobError,
+    Prepared, PreparedUse,
 };
 use chorus_core::net::secure::{SecureConfig, SecureNetwork};
 use chorus_core::net::{NetError, NetStats, Network};

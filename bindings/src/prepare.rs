@@ -70,7 +70,12 @@ impl JobKind for Prepare {
                 circuit.instances = evaluations(spec)?;
                 jobs::check_prepare_circuit(&circuit)?;
                 let preprocessing = circuit.protocol.preprocessing();
-                check_members(parties, circuit.protocol.name(), preprocessing.members(), Some(preprocessing))?;
+                check_members(
+                    parties,
+                    circuit.protocol.name(),
+                    preprocessing.members(),
+                    Some(preprocessing),
+                )?;
                 PrepareSpec::Circuit(circuit)
             }
             other => {

@@ -24,12 +24,14 @@ pub struct JobSlot<N> {
 
 impl<N> Default for JobSlot<N> {
     fn default() -> Self {
-        JobSlot { state: Arc::new(Mutex::new(State {
-            busy: false,
-            opened: false,
-            channels: None,
-            prepared: Prepared::default(),
-        })) }
+        JobSlot {
+            state: Arc::new(Mutex::new(State {
+                busy: false,
+                opened: false,
+                channels: None,
+                prepared: Prepared::default(),
+            })),
+        }
     }
 }
 
@@ -69,7 +71,10 @@ impl<N> JobSlot<N> {
     pub fn peek_prepared<T>(&self, read: impl FnOnce(&Prepared) -> T) -> Result<T, BridgeError> {
         let state = lock(&self.state);
         if state.busy {
-            return Err(BridgeError::config("bridge", "a job is already running on this bridge; one at a time"));
+            return Err(BridgeError::config(
+                "bridge",
+                "a job is already running on this bridge; one at a time",
+            ));
         }
         Ok(read(&state.prepared))
     }

@@ -142,10 +142,10 @@ describe.each(["wasm", "native"] as const)("job options (%s checks)", (name) => 
     expect(aesJob(at(0, 3), { ...M, key }).labels).toEqual({ protocol: "minimac", variant: "rs256-120-matrix", security: "malicious", preprocessing: "dealer" });
     expect(aesJob(at(2, 3), { ...M, code: "rs255-85-fft" }).labels).toMatchObject({ variant: "rs255-85-fft" });
     expect(evaluateJob(at(0, 3), TWO_BYTES, { ...M, inputs: { 0: 1n } })).toMatchObject({ labels: { protocol: "minimac" } });
-    // @ts-expect-error MiniMac needs the dealer for now
-    const overOt = () => aesJob(at(0, 2), { protocol: "minimac", key });
-    expect(overOt).toThrow(NotAvailableError);
-    expect(overOt).toThrow(expect.objectContaining({ field: "preprocessing" }));
+    // OT preprocessing (the default) between the two parties, in a session of two.
+    expect(aesJob(at(0, 2), { protocol: "minimac", key }).labels).toEqual({ protocol: "minimac", variant: "rs256-120-matrix", security: "malicious", preprocessing: "ot" });
+    expect(evaluateJob(at(1, 2), TWO_BYTES, { protocol: "minimac", inputs: { 1: 2n } }).labels).toMatchObject({ preprocessing: "ot" });
+    expect(() => aesJob(at(0, 3), { protocol: "minimac", key })).toThrow(expect.objectContaining({ field: "parties" }));
     // @ts-expect-error MiniMac is malicious only
     expect(() => aesJob(at(0, 3), { ...M, security: "semi-honest", key })).toThrow(expect.objectContaining({ field: "security" }));
     // @ts-expect-error variant is MAESTRO's option

@@ -214,7 +214,8 @@ impl Bridge {
         let network = self.network();
         wasm_bindgen_futures::future_to_promise(async move {
             let (mut claim, job) = job.map_err(|e| error_to_js(&e))?;
-            let done = job.run(&mut claim.channels, &mut claim.prepared, || network, progress(on_progress)).await;
+            let done =
+                job.run(&mut claim.channels, &mut claim.prepared, || network, progress(on_progress)).await;
             // The claim goes back before the promise settles: the next job may start at once.
             drop(claim);
             Ok(result(&done.map_err(|e| error_to_js(&e))?))

@@ -124,6 +124,12 @@ impl JobError {
             JobError::MiniMac(MiniMacError::TranscriptMismatch { .. }) => {
                 Some("comparison of opened values".into())
             }
+            JobError::MiniMac(MiniMacError::PrepCheckFailed { check }) => {
+                Some(format!("OT preprocessing {check}"))
+            }
+            JobError::MiniMac(MiniMacError::Ot {
+                source: crate::ot::OtError::CheckFailed { check }, ..
+            }) => Some(format!("OT preprocessing check '{check}'")),
             JobError::Coral(CoralError::CheckFailed { check }) => Some(coral_check(*check)),
             JobError::Coral(CoralError::Ot(crate::ot::OtError::CheckFailed { check })) => {
                 Some(format!("OT preprocessing check '{check}'"))

@@ -37,8 +37,8 @@ pub use circuit::{CircuitInput, CircuitOutput, CircuitProtocol, CircuitSpec};
 pub use error::JobError;
 pub use preprocessing::{Preprocessing, DEALER, MEMBERS};
 pub use run::{
-    aes_uses_prepared, check_prepare_aes, check_prepare_circuit, circuit_uses_prepared, prepare_aes, prepare_circuit, run_aes, run_aes_observed,
-    run_aes_prepared, run_circuit, run_circuit_prepared,
+    aes_uses_prepared, check_prepare_aes, check_prepare_circuit, circuit_uses_prepared, prepare_aes,
+    prepare_circuit, run_aes, run_aes_observed, run_aes_prepared, run_circuit, run_circuit_prepared,
 };
 pub use security::Security;
 pub use tinytable::prepared::{PrepareOutput, Prepared, PreparedUse};

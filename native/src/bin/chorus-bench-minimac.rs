@@ -33,7 +33,9 @@ use chorus_core::aes::{Aes, Block};
 use chorus_core::circuit::aes_bristol::{output_bytes, value_bits};
 use chorus_core::circuit::Circuit;
 use chorus_core::proto::minimac::aes::{aes128_circuit, aes_request, encrypt_batch};
-use chorus_core::proto::minimac::{self, CodeChoice, MiniMacPreprocessing, Options, OtPreprocessing, PartyPrep, PrepRequest};
+use chorus_core::proto::minimac::{
+    self, CodeChoice, MiniMacPreprocessing, Options, OtPreprocessing, PartyPrep, PrepRequest,
+};
 use chorus_core::proto::tinytable::circuit::online::evaluate_sliced;
 use chorus_core::proto::tinytable::{
     evaluate_malicious, IoSpec, MaliciousPrep, PlannedCircuit, Reveal, SlicedPrep, TrustedDealer,
@@ -216,7 +218,12 @@ fn run(args: &Args) -> Result<(), String> {
 }
 
 /// One online run on the trusted dealer's material (dealt before the timed region).
-fn dealer_run(code: CodeChoice, options: Options, blocks: usize, circuit: &'static Circuit) -> Result<Line, String> {
+fn dealer_run(
+    code: CodeChoice,
+    options: Options,
+    blocks: usize,
+    circuit: &'static Circuit,
+) -> Result<Line, String> {
     let started = Instant::now();
     let preps = minimac::TrustedDealer::new(session_rng().map_err(|e| e.to_string())?)
         .deal(&aes_request(code, 2).map_err(|e| e.to_string())?)

@@ -9,8 +9,8 @@
 //! trusted; circuit path only) or `--preprocessing dealer` (member 2 is the **trusted dealer**: it
 //! deals the preprocessing, knows every mask and must not collude with either party — a weaker
 //! trust model). `--protocol minimac`: two-party MiniMac AES-128 (malicious with abort),
-//! `--code rs256-120-matrix` (default) or `rs255-85-fft`, `--preprocessing dealer` only for now
-//! (member 2 is the trusted dealer). `--protocol coral`: two-party Coral AES-128 (malicious with
+//! `--code rs256-120-matrix` (default) or `rs255-85-fft`, `--preprocessing ot` (default, the two
+//! parties over OT; a whole batch's material per job) or `dealer` (member 2 is the trusted dealer). `--protocol coral`: two-party Coral AES-128 (malicious with
 //! abort, RMFE-packed), `--preprocessing ot` (default, the two parties over OT) or `dealer` (member
 //! 2 is the trusted dealer). Two-party role
 //! defaults: key holder 0, plaintext owner 1, revealed to 0 and 1. `rounds_stats` is the online

@@ -2,6 +2,11 @@
 //! the spec once (the specs' `validate`, which asks the protocol) and hand it to the runner of its
 //! protocol. It sits above both the spec types ([`super::aes`], [`super::circuit`]) and the runners,
 //! which use those types, so no module imports one that imports it back.
+//!
+//! The `_prepared` variants take the session's prepared material and whether to use it
+//! ([`Prepared`], [`PreparedUse`]); [`prepare_aes`] and [`prepare_circuit`] make such material
+//! ahead of time. Only TinyTable's OT circuit path prepares and consumes material
+//! ([`super::tinytable::prepared`]); other protocols refuse a job that requires it.
 
 use super::aes::{AesInput, AesOutput, AesProtocol, AesSpec, JobPhase};
 use super::circuit::{CircuitInput, CircuitOutput, CircuitProtocol, CircuitSpec};

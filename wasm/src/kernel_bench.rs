@@ -7,6 +7,7 @@ use chorus_core::code::{Encoder, ReedSolomon};
 use chorus_core::embed::{CoralEmbedding, CORAL_SET_1};
 use chorus_core::field::clmul::{self, Backend};
 use chorus_core::field::{Gf256, Gf64};
+use chorus_core::ot::transpose;
 use chorus_core::proto::maestro::verify::inner_product::{self, local_passes};
 use chorus_core::proto::maestro::verify::triples::{LiftCursor, LiftedBlock};
 use chorus_core::proto::maestro::verify::TripleLog;
@@ -98,12 +99,16 @@ impl KernelBench {
     /// portable one and, with `simd128`, the SIMD one) against the schoolbook product on `cases`
     /// random operand pairs ([`clmul::self_check`]), and MAESTRO's verification kernels (bulk
     /// lifts, combination, folds) against their portable forms on `cases / 100` random logs
-    /// ([`inner_product::self_check`]); returns the backends checked.
+    /// ([`inner_product::self_check`]), and the OT extension's bit-matrix transpose (the
+    /// `simd128` byte-plane kernel and the portable one) against its definition
+    /// ([`transpose::self_check`]); returns the clmul backends checked.
     #[wasm_bindgen(js_name = selfCheck)]
     pub fn self_check(cases: u32) -> Result<Vec<String>, JsError> {
         clmul::self_check(cases).map_err(|e| JsError::new(&format!("clmul self-check failed: {e}")))?;
         inner_product::self_check(cases / 100)
             .map_err(|e| JsError::new(&format!("verification self-check failed: {e}")))?;
+        transpose::self_check(cases / 100 + 4)
+            .map_err(|e| JsError::new(&format!("OT transpose self-check failed: {e}")))?;
         Ok(Backend::available().iter().map(|b| format!("{b:?}")).collect())
     }
 

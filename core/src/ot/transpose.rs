@@ -2,10 +2,20 @@
 //! as one of the two hot loops beside the PRG): the extension works on κ = 128 *columns* of N bits
 //! each, and every OT needs its *row*, a 128-bit block.
 //!
-//! The kernel is portable integer code, the same natively and in WASM: each 64×64 sub-matrix is
-//! transposed in place by six rounds of masked block swaps (Hacker's Delight §7-3, here with bit i
-//! of a word as column i), about 3 integer operations per bit pair moved. [`transpose_naive`] is
-//! the definition it is cross-checked against in tests.
+//! Two kernels, chosen in [`transpose_128`] (the one place):
+//! - **byte-plane (SIMD)**: 16 rows × 8 columns at a time. A vector holds one byte of each of 16
+//!   rows; the byte-wise sign-bit mask (`pmovmskb` on x86-64, where SSE2 is always present, or
+//!   `i8x16.bitmask` in WASM builds with `simd128`) yields one column's 16 bits, and a 1-bit shift
+//!   left of the 64-bit lanes brings the next column's bits into the sign positions (a bit that
+//!   crosses into the next byte lands below its sign bit and is never read). About one instruction
+//!   per output byte.
+//! - **portable**: each 64×64 sub-matrix transposed in place by six rounds of masked block swaps
+//!   (Hacker's Delight §7-3, here with bit i of a word as column i), about 3 integer operations per
+//!   bit pair moved; used where neither vector kernel is compiled.
+//!
+//! Both are cross-checked in tests against [`transpose_naive`], the definition, bit by bit (the
+//! WASM kernel by the WASM self-check, `wasm/src/kernel_bench.rs`). Neither branches on or indexes
+//! by matrix contents.
 
 use super::Block;
 
@@ -32,11 +42,21 @@ pub fn transpose64(m: &mut [u64; 64]) {
 
 /// Transposes a 128 × `64·w` bit matrix given as 128 rows of `w` words (`rows[i·w + k]`, bit `b`
 /// of word `k` is column `64k + b`) into `64·w` blocks: bit `i` of `out[j]` is column `j` of row
-/// `i`.
+/// `i`. Uses the vector kernel where one is compiled in (see the module docs).
 ///
 /// # Panics
 /// If `rows.len() != 128·w` or `out.len() != 64·w` (a caller bug, never peer input).
 pub fn transpose_128(rows: &[u64], w: usize, out: &mut [Block]) {
+    assert_eq!(rows.len(), 128 * w, "transpose_128: rows");
+    assert_eq!(out.len(), 64 * w, "transpose_128: out");
+    #[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
+    transpose_128_bytes(rows, w, out);
+    #[cfg(not(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128"))))]
+    transpose_128_portable(rows, w, out);
+}
+
+/// The portable kernel of [`transpose_128`] (same contract).
+pub fn transpose_128_portable(rows: &[u64], w: usize, out: &mut [Block]) {
     assert_eq!(rows.len(), 128 * w, "transpose_128: rows");
     assert_eq!(out.len(), 64 * w, "transpose_128: out");
     let mut lo = [0u64; 64];
@@ -54,11 +74,204 @@ pub fn transpose_128(rows: &[u64], w: usize, out: &mut [Block]) {
     }
 }
 
+/// The byte-plane kernel of [`transpose_128`] (same contract; see the module docs).
+#[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
+pub fn transpose_128_bytes(rows: &[u64], w: usize, out: &mut [Block]) {
+    assert_eq!(rows.len(), 128 * w, "transpose_128: rows");
+    assert_eq!(out.len(), 64 * w, "transpose_128: out");
+    // masks[c][g]: bit t is column 64k + c of row 16g + t.
+    let mut masks = [[0u16; 8]; 64];
+    for k in 0..w {
+        for g in 0..8 {
+            let words: [u64; 16] = core::array::from_fn(|t| rows[(16 * g + t) * w + k]);
+            let columns = simd::column_masks(&words);
+            for (c, m) in columns.iter().enumerate() {
+                masks[c][g] = *m;
+            }
+        }
+        for (o, m) in out[64 * k..64 * (k + 1)].iter_mut().zip(&masks) {
+            *o = m.iter().enumerate().fold(0u128, |acc, (g, &v)| acc | u128::from(v) << (16 * g));
+        }
+    }
+}
+
+/// The vector steps of [`transpose_128_bytes`] on one 16 × 64 tile, in terms of four lane
+/// operations every target provides: a 16 × 8 byte transpose by interleaving (bytes, then 16-,
+/// 32- and 64-bit units), then per byte column eight sign-bit masks with a 1-bit shift between.
+#[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
+mod simd {
+    use lanes::{from_words, hi16, hi32, hi64, hi8, lo16, lo32, lo64, lo8, shl1, sign_mask};
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    use lanes_wasm as lanes;
+    #[cfg(target_arch = "x86_64")]
+    use lanes_x86 as lanes;
+
+    /// For 16 words (word `t` from row `t`), bit `t` of entry `c` of the result is bit `c` of
+    /// word `t`, for every `c` in 0..64.
+    #[inline]
+    pub(super) fn column_masks(words: &[u64; 16]) -> [u16; 64] {
+        // x[t]: the bytes of word t (low half) and of word t + 8 (high half).
+        let x: [lanes::V; 8] = core::array::from_fn(|t| from_words(words[t], words[t + 8]));
+        // a[t]: byte pairs (rows 2t, 2t + 1) for bytes 0..8 of the low words; a2: high words.
+        let a: [lanes::V; 4] = core::array::from_fn(|t| lo8(x[2 * t], x[2 * t + 1]));
+        let a2: [lanes::V; 4] = core::array::from_fn(|t| hi8(x[2 * t], x[2 * t + 1]));
+        // b: 4-byte groups (rows 4s..4s+4) for bytes 0..4 (lo) and 4..8 (hi).
+        let quads =
+            |a: &[lanes::V; 4]| [lo16(a[0], a[1]), lo16(a[2], a[3]), hi16(a[0], a[1]), hi16(a[2], a[3])];
+        let (b, b2) = (quads(&a), quads(&a2));
+        // c: 8-byte groups (rows 0..8 or 8..16) for byte pairs (0,1), (2,3), (4,5), (6,7).
+        let octets =
+            |b: &[lanes::V; 4]| [lo32(b[0], b[1]), hi32(b[0], b[1]), lo32(b[2], b[3]), hi32(b[2], b[3])];
+        let (c, c2) = (octets(&b), octets(&b2));
+        let mut out = [0u16; 64];
+        for pair in 0..4 {
+            for (half, mut v) in [lo64(c[pair], c2[pair]), hi64(c[pair], c2[pair])].into_iter().enumerate() {
+                // v: byte 2·pair + half of rows 0..16; its bit 7 first.
+                let byte = 2 * pair + half;
+                for bit in (0..8).rev() {
+                    out[8 * byte + bit] = sign_mask(v);
+                    v = shl1(v);
+                }
+            }
+        }
+        out
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    mod lanes_x86 {
+        //! SSE2 (x86-64 baseline): always present, so no run-time check is needed.
+        use core::arch::x86_64::*;
+        pub(super) type V = __m128i;
+        // SAFETY (every function): SSE2 is part of the x86-64 baseline; none touches memory.
+        #[inline(always)]
+        pub(super) fn from_words(low: u64, high: u64) -> V {
+            unsafe { _mm_set_epi64x(high as i64, low as i64) }
+        }
+        #[inline(always)]
+        pub(super) fn lo8(a: V, b: V) -> V {
+            unsafe { _mm_unpacklo_epi8(a, b) }
+        }
+        #[inline(always)]
+        pub(super) fn hi8(a: V, b: V) -> V {
+            unsafe { _mm_unpackhi_epi8(a, b) }
+        }
+        #[inline(always)]
+        pub(super) fn lo16(a: V, b: V) -> V {
+            unsafe { _mm_unpacklo_epi16(a, b) }
+        }
+        #[inline(always)]
+        pub(super) fn hi16(a: V, b: V) -> V {
+            unsafe { _mm_unpackhi_epi16(a, b) }
+        }
+        #[inline(always)]
+        pub(super) fn lo32(a: V, b: V) -> V {
+            unsafe { _mm_unpacklo_epi32(a, b) }
+        }
+        #[inline(always)]
+        pub(super) fn hi32(a: V, b: V) -> V {
+            unsafe { _mm_unpackhi_epi32(a, b) }
+        }
+        #[inline(always)]
+        pub(super) fn lo64(a: V, b: V) -> V {
+            unsafe { _mm_unpacklo_epi64(a, b) }
+        }
+        #[inline(always)]
+        pub(super) fn hi64(a: V, b: V) -> V {
+            unsafe { _mm_unpackhi_epi64(a, b) }
+        }
+        #[inline(always)]
+        pub(super) fn sign_mask(a: V) -> u16 {
+            unsafe { _mm_movemask_epi8(a) as u16 }
+        }
+        #[inline(always)]
+        pub(super) fn shl1(a: V) -> V {
+            unsafe { _mm_slli_epi64(a, 1) }
+        }
+    }
+
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    mod lanes_wasm {
+        //! `simd128` (the WASM builds enable it): the interleavings as constant shuffles.
+        use core::arch::wasm32::*;
+        pub(super) type V = v128;
+        #[inline(always)]
+        pub(super) fn from_words(low: u64, high: u64) -> V {
+            u64x2(low, high)
+        }
+        #[inline(always)]
+        pub(super) fn lo8(a: V, b: V) -> V {
+            i8x16_shuffle::<0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23>(a, b)
+        }
+        #[inline(always)]
+        pub(super) fn hi8(a: V, b: V) -> V {
+            i8x16_shuffle::<8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31>(a, b)
+        }
+        #[inline(always)]
+        pub(super) fn lo16(a: V, b: V) -> V {
+            i16x8_shuffle::<0, 8, 1, 9, 2, 10, 3, 11>(a, b)
+        }
+        #[inline(always)]
+        pub(super) fn hi16(a: V, b: V) -> V {
+            i16x8_shuffle::<4, 12, 5, 13, 6, 14, 7, 15>(a, b)
+        }
+        #[inline(always)]
+        pub(super) fn lo32(a: V, b: V) -> V {
+            i32x4_shuffle::<0, 4, 1, 5>(a, b)
+        }
+        #[inline(always)]
+        pub(super) fn hi32(a: V, b: V) -> V {
+            i32x4_shuffle::<2, 6, 3, 7>(a, b)
+        }
+        #[inline(always)]
+        pub(super) fn lo64(a: V, b: V) -> V {
+            i64x2_shuffle::<0, 2>(a, b)
+        }
+        #[inline(always)]
+        pub(super) fn hi64(a: V, b: V) -> V {
+            i64x2_shuffle::<1, 3>(a, b)
+        }
+        #[inline(always)]
+        pub(super) fn sign_mask(a: V) -> u16 {
+            i8x16_bitmask(a)
+        }
+        #[inline(always)]
+        pub(super) fn shl1(a: V) -> V {
+            i64x2_shl(a, 1)
+        }
+    }
+}
+
 /// The definition of [`transpose_128`], bit by bit (tests only).
 pub fn transpose_naive(rows: &[u64], w: usize) -> Vec<Block> {
     (0..64 * w)
         .map(|j| (0..128).fold(0u128, |acc, i| acc | (((rows[i * w + j / 64] >> (j % 64)) & 1) as u128) << i))
         .collect()
+}
+
+/// Cross-checks [`transpose_128`] (whichever kernel this build chose) and the portable kernel
+/// against [`transpose_naive`] on `cases` pseudo-random matrices of 1 to 4 column words; run by
+/// the tests natively and by the WASM module's self-check in WASM.
+pub fn self_check(cases: u32) -> Result<(), String> {
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    for case in 0..cases as usize {
+        let w = 1 + case % 4;
+        let rows: Vec<u64> = (0..128 * w)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                x
+            })
+            .collect();
+        let want = transpose_naive(&rows, w);
+        let (mut chosen, mut portable) = (vec![0; 64 * w], vec![0; 64 * w]);
+        transpose_128(&rows, w, &mut chosen);
+        transpose_128_portable(&rows, w, &mut portable);
+        if chosen != want || portable != want {
+            return Err(format!("case {case} (w = {w}): a transpose kernel differs from the definition"));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -78,10 +291,25 @@ mod tests {
                     x
                 })
                 .collect();
+            let want = transpose_naive(&rows, w);
             let mut out = vec![0; 64 * w];
             transpose_128(&rows, w, &mut out);
-            prop_assert_eq!(out, transpose_naive(&rows, w));
+            prop_assert_eq!(&out, &want);
+            let mut portable = vec![0; 64 * w];
+            transpose_128_portable(&rows, w, &mut portable);
+            prop_assert_eq!(&portable, &want);
+            #[cfg(target_arch = "x86_64")]
+            {
+                let mut bytes = vec![0; 64 * w];
+                transpose_128_bytes(&rows, w, &mut bytes);
+                prop_assert_eq!(&bytes, &want);
+            }
         }
+    }
+
+    #[test]
+    fn the_self_check_passes() {
+        assert_eq!(self_check(20), Ok(()));
     }
 
     #[test]

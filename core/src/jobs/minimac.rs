@@ -208,7 +208,8 @@ async fn run_batches<N: Network, R: RngCore + CryptoRng>(
     while done < instances {
         let batch = capacity.min(instances - done);
         if let Some(provider) = &mut provider {
-            let prep = provider.material(net, &request).await?;
+            // TinyOT triples only for this batch's instances (the dealer always deals full batches).
+            let prep = provider.material(net, &request.clone().with_instances(batch)?).await?;
             if done == 0 {
                 observe(JobPhase::OnlineStarts);
             }

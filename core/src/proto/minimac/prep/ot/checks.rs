@@ -62,7 +62,8 @@ pub(crate) struct ChunkView<'a> {
     pub layout: &'a Layout,
     /// Per slot `2n` bytes: this party's value share, then its MAC share.
     pub shares: &'a [u8],
-    /// This chunk's TinyOT triples, `(t·k + j)·8 + i` for bit `i` of data byte `j` of triple `t`.
+    /// This chunk's TinyOT triples, [`Layout::tiny`]`(t, 8j + i)` for bit `i` of data byte `j` of
+    /// triple `t` (used positions only).
     pub triples: &'a [[ABit; 3]],
     /// The consistency masks, `(h·k + j)·8 + i`.
     pub masks: &'a [ABit],
@@ -138,15 +139,18 @@ pub(crate) async fn run<N: Network, R: RngCore + CryptoRng>(
                     continue;
                 }
                 axpy(&mut acc, share(view.layout.triple(t, w)), 1);
+                // Unused positions have no TinyOT bit: their data is compared with 0 (public).
                 for j in 0..k {
-                    let base = (t * k + j) * 8;
                     if w < C_WORD {
                         // Plane w % 8 of a (w < 8) or b: bit 0 of the data byte.
-                        let bit = view.triples[base + w % 8][w / 8];
-                        tiny[j * 8] = tiny[j * 8].xor(bit);
+                        if let Some(at) = view.layout.tiny(t, 8 * j + w % 8) {
+                            tiny[j * 8] = tiny[j * 8].xor(view.triples[at][w / 8]);
+                        }
                     } else {
                         for i in 0..8 {
-                            tiny[j * 8 + i] = tiny[j * 8 + i].xor(view.triples[base + i][2]);
+                            if let Some(at) = view.layout.tiny(t, 8 * j + i) {
+                                tiny[j * 8 + i] = tiny[j * 8 + i].xor(view.triples[at][2]);
+                            }
                         }
                     }
                 }

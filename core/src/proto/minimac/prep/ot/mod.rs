@@ -81,6 +81,9 @@ pub(crate) enum Cheat {
     RData,
     /// Flip data bit 0 of the first plane word, as a codeword of `C`.
     PlaneData,
+    /// Set a data bit at an unused position (`8(k - 1)`) of the first plane word, as a codeword of
+    /// `C`.
+    UnusedPlaneData,
     /// Add 1 to data byte 0 of the first `c` word, as a codeword of `C`.
     CData,
     /// Flip one bit of column `(j, 0)` of the first word of every COPE frame, for every position `j`.
@@ -139,6 +142,13 @@ impl OtPreprocessing {
                 "an input owner or output recipient is not party 0 or 1".into(),
             ));
         }
+        let max = request.code.code().instances();
+        if request.instances == 0 || request.instances > max {
+            return Err(MiniMacError::BadInput(format!(
+                "material for {} instances; a batch holds 1 to {max}",
+                request.instances
+            )));
+        }
         let ot = |source: OtError| MiniMacError::Ot { party: me, source };
         let session = [&self.session[..], b"/run-", &self.runs.to_le_bytes()].concat();
         self.runs += 1;
@@ -165,6 +175,7 @@ impl OtPreprocessing {
             code: request.code,
             alpha,
             and_gates: request.and_gates,
+            instances: request.instances,
             triples: Vec::with_capacity(request.and_gates * TRIPLE_WORDS * 2 * n),
             input_owners: request.input_owners.clone(),
             input_masks: Vec::new(),
@@ -178,6 +189,7 @@ impl OtPreprocessing {
             let first = chunk * per_chunk;
             let layout = Layout {
                 triples: per_chunk.min(request.and_gates - first.min(request.and_gates)),
+                instances: request.instances,
                 inputs: if chunk == 0 { request.input_owners.clone() } else { Vec::new() },
                 outputs: if chunk == 0 { outputs.clone() } else { Vec::new() },
             };
@@ -216,7 +228,7 @@ impl OtPreprocessing {
         coins.set_commitments(peer, &theirs);
 
         let triples = if layout.triples > 0 {
-            engine.and_triples(net, layout.triples * 8 * k, rng).await.map_err(ot)?
+            engine.and_triples(net, layout.triples * layout.instances, rng).await.map_err(ot)?
         } else {
             Vec::new()
         };

@@ -17,7 +17,8 @@
 //! - **(c) TinyOT consistency** ([`PrepCheck::TinyOtConsistency`]): each plane word must carry
 //!   the party's TinyOT share bits of its plane, each `c` word the byte `Σ_i 2^i·z_i` of its eight
 //!   `z` share bits — the `c` word is checked against its bits directly (no eight `c` planes are
-//!   contributed). For each of [`CONSISTENCY_REPS`] repetitions, with coins `ρ_w ∈ {0, 1}`: on
+//!   contributed); at a position `p = 8j + i ≥ m` (unused, no TinyOT triple) the bit must be the
+//!   public 0, so it enters the comparison as 0. For each of [`CONSISTENCY_REPS`] repetitions, with coins `ρ_w ∈ {0, 1}`: on
 //!   the TinyOT side open, per position `j` and bit `i`, `O_{i,j} = ⊕_w ρ_w·bit_{w,i,j} ⊕ m_{i,j}`
 //!   (planes have only bit 0; `m` fresh authenticated bits; each party sends its share bits and a
 //!   SHA-256 of its MACs, which the peer recomputes from its keys: [`PrepCheck::TinyOtMac`],

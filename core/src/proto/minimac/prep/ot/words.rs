@@ -1,5 +1,5 @@
 //! The words one party contributes to a chunk ([`contributions`]: TinyOT share planes and bytes,
-//! zero-data `R` words, masks) and the online phase's material assembled from the checked shares
+//! with data 0 at unused positions, zero-data `R` words, masks) and the online phase's material assembled from the checked shares
 //! of every slot ([`assemble`]); see the [parent module](super) for the relations.
 
 use super::layout::{Layout, CODEWORD_REPS, CONSISTENCY_REPS, C_WORD, PER_TRIPLE, R_A};

@@ -25,7 +25,8 @@
 //! 1. Spec agreement ([`super::agreement`]) on the encoded spec (circuit jobs: including the
 //!    SHA-256 of the Bristol text).
 //! 2. For each batch of at most `8·k` instances (960 with the (256, 120) code, 680 with
-//!    (255, 85)): with [`Preprocessing::Ot`] both parties run the provider for the batch (its OT
+//!    (255, 85)): with [`Preprocessing::Ot`] both parties run the provider for the batch's
+//!    instances ([`PrepRequest::with_instances`]: TinyOT triples only for them; its OT
 //!    session tag derived from the agreed spec digest, [`ot_session_tag`], so every job has its
 //!    own; one TinyOT setup per batch); with the dealer, the dealer deals and sends the batch's
 //!    material and the parties decode it and confirm it to the dealer (whose part of the batch
@@ -208,7 +209,8 @@ async fn run_batches<N: Network, R: RngCore + CryptoRng>(
     while done < instances {
         let batch = capacity.min(instances - done);
         if let Some(provider) = &mut provider {
-            let prep = provider.material(net, &request).await?;
+            // TinyOT triples only for this batch's instances (the dealer always deals full batches).
+            let prep = provider.material(net, &request.clone().with_instances(batch)?).await?;
             if done == 0 {
                 observe(JobPhase::OnlineStarts);
             }

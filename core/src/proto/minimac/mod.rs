@@ -30,7 +30,8 @@
 //! - **Preprocessing** ([`prep`]): the [`MiniMacPreprocessing`] trait, the two-party OT-based
 //!   provider [`OtPreprocessing`] (§2.2's "modify the TinyOT preprocessing", as in \[FKOS15\]: TinyOT
 //!   triples, COPE over GF(2^8)^n as in MASCOT, codeword, zero-data, consistency and MAC checks;
-//!   [`prep::ot`]) and the **trusted dealer** ([`TrustedDealer`], [`DealtMaterial`]; labelled, see
+//!   TinyOT triples only for the positions of the instances a batch uses, public zero data
+//!   elsewhere; [`prep::ot`]) and the **trusted dealer** ([`TrustedDealer`], [`DealtMaterial`]; labelled, see
 //!   its trust model).
 //! - **Outputs to one party** (Fig. 2 "Output" step 1, "opened privately to each player"): an
 //!   output value may go to every party or to one party `p` only ([`evaluate_revealed`],

@@ -347,6 +347,14 @@ fn check_setup<N: Network>(
     if inputs.len() > code.instances() {
         return Err(MiniMacError::BatchTooLarge { instances: inputs.len(), max: code.instances() });
     }
+    if inputs.len() > prep.instances {
+        // Positions past the material's instances have zero-data triples: x would be opened.
+        return Err(MiniMacError::NotEnoughMaterial {
+            what: "instances",
+            needed: inputs.len(),
+            available: prep.instances,
+        });
+    }
     let mut owned_widths = Vec::new();
     let mut wire = 0usize;
     for &width in circuit.input_widths() {

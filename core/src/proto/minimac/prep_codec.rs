@@ -10,7 +10,9 @@
 //! shares (`2n` bytes per input wire); the owner's masks (`k` bytes per owned input wire); the
 //! recipient of every output wire (one byte each, [`EVERY_PARTY`] for all); the output-mask
 //! shares (`2n` bytes per output wire with one recipient); the recipient's output masks (`k`
-//! bytes per output wire revealed to this party only).
+//! bytes per output wire revealed to this party only). The dealer's material is always for a full
+//! batch, so the instance count is not encoded: decoded material is for `8·k` instances, and
+//! [`encode`] refuses material made for fewer (the OT provider's).
 
 use super::params::CodeChoice;
 use super::prep::{PartyPrep, TRIPLE_WORDS};
@@ -22,8 +24,10 @@ pub const TAG: &[u8] = b"chorus/minimac/prep/v2";
 /// The recipient byte of an output wire revealed to every party.
 pub const EVERY_PARTY: u8 = 0xff;
 
-/// Encodes `prep`.
+/// Encodes `prep` (material for a full batch; panics on material for fewer instances, which this
+/// format cannot carry).
 pub fn encode(prep: &PartyPrep) -> Vec<u8> {
+    assert_eq!(prep.instances, prep.code.code().instances(), "only full-batch material is encoded");
     let code_index = CodeChoice::ALL.iter().position(|&c| c == prep.code).unwrap_or(0) as u8;
     let wires = prep.input_owners.len() + prep.output_recipients.len();
     let mut out = Vec::with_capacity(TAG.len() + 15 + prep.stored_bytes() + wires);
@@ -105,6 +109,7 @@ pub fn decode(bytes: &[u8]) -> Result<PartyPrep, String> {
         code,
         alpha,
         and_gates,
+        instances: code.code().instances(),
         triples,
         input_owners,
         input_masks,

@@ -50,6 +50,7 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
                 code: request.code,
                 alpha: self.bytes(n),
                 and_gates: request.and_gates,
+                instances: code.instances(),
                 triples: Vec::with_capacity(request.and_gates * TRIPLE_WORDS * 2 * n),
                 input_owners: request.input_owners.clone(),
                 input_masks: Vec::with_capacity(request.input_owners.len() * 2 * n),

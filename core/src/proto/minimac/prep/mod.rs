@@ -58,6 +58,12 @@ pub struct PrepRequest {
     pub parties: usize,
     /// Number of AND gates (triples).
     pub and_gates: usize,
+    /// Number of SIMD instances the material is for, `1..=8·k` ([`PrepRequest::for_circuit`]
+    /// asks for a full batch, [`PrepRequest::with_instances`] for fewer). The OT provider makes
+    /// TinyOT triples only for the bit positions of these instances and gives every other
+    /// position public zero data (see [`ot`]); the trusted dealer ignores it (its material is for
+    /// a full batch, which also serves fewer instances).
+    pub instances: usize,
     /// Owner of every input wire, in wire order.
     pub input_owners: Vec<PartyId>,
     /// Recipient of every output wire, in wire order: `None` for every party, `Some(p)` for party
@@ -66,7 +72,8 @@ pub struct PrepRequest {
 }
 
 impl PrepRequest {
-    /// The request for one batch of `circuit`, input value `v` supplied by `value_owners[v]`.
+    /// The request for one full batch (`8·k` instances) of `circuit`, input value `v` supplied by
+    /// `value_owners[v]`.
     pub fn for_circuit(
         code: CodeChoice,
         parties: usize,
@@ -98,9 +105,25 @@ impl PrepRequest {
             code,
             parties,
             and_gates: circuit.gate_counts().and,
+            instances: code.code().instances(),
             input_owners,
             output_recipients,
         })
+    }
+
+    /// This request for `instances` SIMD instances (`1..=8·k`; instance `i` sits in bit `i mod 8`
+    /// of data symbol `⌊i/8⌋`). Material for fewer instances is valid only for batches of at most
+    /// that many ([`super::evaluate_revealed`] refuses larger ones).
+    pub fn with_instances(mut self, instances: usize) -> Result<Self, MiniMacError> {
+        let max = self.code.code().instances();
+        if instances == 0 {
+            return Err(MiniMacError::BadInput("material for 0 instances".into()));
+        }
+        if instances > max {
+            return Err(MiniMacError::BatchTooLarge { instances, max });
+        }
+        self.instances = instances;
+        Ok(self)
     }
 
     /// This request with output value `v` of `circuit` revealed to `recipients[v]` only (`None`:
@@ -141,6 +164,9 @@ pub struct PartyPrep {
     /// `α_p`, `n` symbols.
     pub(crate) alpha: Vec<u8>,
     pub(crate) and_gates: usize,
+    /// Number of instances the material is for (at most `8·k`): positions `p ≥ instances` of its
+    /// triples may carry zero data only.
+    pub(crate) instances: usize,
     /// `and_gates · TRIPLE_WORDS` shares of `2n` bytes (value share, then MAC share).
     pub(crate) triples: Vec<u8>,
     pub(crate) input_owners: Vec<PartyId>,
@@ -164,6 +190,7 @@ impl core::fmt::Debug for PartyPrep {
             .field("parties", &self.parties)
             .field("code", &self.code)
             .field("and_gates", &self.and_gates)
+            .field("instances", &self.instances)
             .field("input_wires", &self.input_owners.len())
             .field("output_recipients", &self.output_recipients)
             .finish()
@@ -184,6 +211,11 @@ impl PartyPrep {
     /// Number of triples.
     pub fn and_gates(&self) -> usize {
         self.and_gates
+    }
+
+    /// Number of instances the material is for (at most `8·k`).
+    pub fn instances(&self) -> usize {
+        self.instances
     }
 
     /// Recipient of every output wire (`None`: every party).

@@ -81,6 +81,11 @@ fn check_material(request: &PrepRequest, preps: &[PartyPrep; 2]) {
         }
         for j in 0..k {
             assert_eq!(c[j].0, a[j].0 & b[j].0, "c = a ∧ b, triple {t}, byte {j}");
+            // Positions 8j + i past the request's instances carry public zero data.
+            let unused = (0..8).filter(|i| 8 * j + i >= request.instances).fold(0u8, |m, i| m | 1 << i);
+            for v in [&a, &b, &c] {
+                assert_eq!(v[j].0 & unused, 0, "zero data at unused positions, triple {t}, byte {j}");
+            }
         }
         for (base, whole) in [(A_BITS, &a), (B_BITS, &b)] {
             let mut sum = vec![0u8; k];
@@ -121,6 +126,7 @@ fn check_material(request: &PrepRequest, preps: &[PartyPrep; 2]) {
     assert_eq!(next.map(|c| c * k), [preps[0].own_output_masks.len(), preps[1].own_output_masks.len()]);
     for p in preps {
         assert_eq!(p.triples.len(), request.and_gates * TRIPLE_WORDS * 2 * n);
+        assert_eq!(p.instances(), request.instances);
     }
 }
 
@@ -148,6 +154,62 @@ fn ot_material_satisfies_every_relation() {
     assert!(request.and_gates > 0);
     let preps = honest_pair(&request);
     check_material(&request, &preps);
+}
+
+#[test]
+fn ot_material_for_a_full_batch_has_random_data_at_every_position() {
+    let circuit = small_circuit();
+    let request = small_request(&circuit);
+    assert_eq!(request.instances, CODE.code().instances());
+    let preps = honest_pair(&request);
+    check_material(&request, &preps);
+    // The last data byte of a and b (positions 8(k - 1) .. 8k) is used: not all zero.
+    let (n, k) = (CODE.code().n(), CODE.code().k());
+    let last: Vec<u8> = (0..request.and_gates)
+        .flat_map(|t| {
+            [A, B].map(|w| preps[0].triple(t)[w * 2 * n + k - 1] ^ preps[1].triple(t)[w * 2 * n + k - 1])
+        })
+        .collect();
+    assert!(last.iter().any(|&b| b != 0));
+}
+
+/// Material for 3 instances: TinyOT triples for positions 0..3 only, zero data elsewhere; every
+/// relation holds, it evaluates the circuit like plaintext for 3 instances and refuses 4.
+#[test]
+fn ot_material_for_three_instances_has_zero_data_elsewhere_and_evaluates() {
+    let mut rng = ChaCha20Rng::seed_from_u64(11);
+    let circuit = random_circuit(&mut rng, 3, 60, 3);
+    let owners = round_robin_owners(&circuit, 2);
+    let request = PrepRequest::for_circuit(CODE, 2, &circuit, &owners)
+        .unwrap()
+        .with_recipients(&circuit, &[Some(1), None, Some(0)])
+        .unwrap()
+        .with_instances(3)
+        .unwrap();
+    check_material(&request, &honest_pair(&request));
+    let inputs = random_inputs(&mut rng, &circuit, 3);
+    evaluate_with_ot(&circuit, &request, &inputs, &owners);
+    let four = random_inputs(&mut rng, &circuit, 4);
+    let circuit = &circuit;
+    let results = run_session(2, |mut net: MemoryNetwork| {
+        let party = net.party();
+        let own = own_inputs(&four, &owners, party);
+        let request = request.clone();
+        async move {
+            let mut provider = OtPreprocessing::new(ChaCha20Rng::seed_from_u64(90 + party as u64), b"four");
+            let prep = provider.material(&mut net, &request).await?;
+            let mut rng = ChaCha20Rng::seed_from_u64(95 + party as u64);
+            evaluate_revealed(&mut net, circuit, &prep, &own, Options::default(), &mut rng).await
+        }
+    });
+    for r in results {
+        assert!(
+            matches!(r, Err(MiniMacError::NotEnoughMaterial { what: "instances", needed: 4, available: 3 })),
+            "{r:?}"
+        );
+    }
+    assert!(request.clone().with_instances(0).is_err());
+    assert!(request.clone().with_instances(CODE.code().instances() + 1).is_err());
 }
 
 #[test]
@@ -200,18 +262,27 @@ fn a_random_circuit_with_ot_material_matches_plaintext() {
     evaluate_with_ot(&circuit, &request, &inputs, &owners);
 }
 
-/// One AES batch with OT material: 6400 MiniMac triples, about 4.4 M TinyOT triples with the
-/// (255, 85) code, 17 chunks — ignored by default, run with `--ignored` in a release build
-/// (about 34 s and 1.39 GB per party on two shared vCPUs).
+/// One AES batch with OT material for a full batch: 6400 MiniMac triples, about 4.4 M TinyOT
+/// triples with the (255, 85) code, 17 chunks — ignored by default, run with `--ignored` in a
+/// release build (about 34 s and 1.39 GB per party on two shared vCPUs).
 #[test]
-#[ignore = "minutes: 6400 MiniMac triples from TinyOT"]
+#[ignore = "minutes: 6400 MiniMac triples from TinyOT for a full batch"]
 fn fips197_aes_with_ot_material() {
-    let code = CodeChoice::Rs255_85;
-    let blocks = 4;
+    fips197_aes_with_ot(aes_request(CodeChoice::Rs255_85, 2).unwrap(), 4);
+}
+
+/// AES with OT material for 4 instances: 6400 MiniMac triples, 25 600 TinyOT triples (a one-block
+/// job runs in CI: `jobs::tests::minimac_ot::minimac_ot_aes_matches_fips197`).
+#[test]
+#[ignore = "AES material from TinyOT (one block runs in the jobs tests)"]
+fn fips197_aes_with_ot_material_for_four_blocks() {
+    fips197_aes_with_ot(aes_request(CodeChoice::Rs255_85, 2).unwrap().with_instances(4).unwrap(), 4);
+}
+
+fn fips197_aes_with_ot(request: PrepRequest, blocks: usize) {
     let key = [0u8, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
     let pt = [0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff];
     let ct = [0x69, 0xc4, 0xe0, 0xd8, 0x6a, 0x7b, 0x04, 0x30, 0xd8, 0xcd, 0xb7, 0x80, 0x70, 0xb4, 0xc5, 0x5a];
-    let request = aes_request(code, 2).unwrap();
     let results = run_session(2, |mut net: MemoryNetwork| {
         let request = request.clone();
         async move {
@@ -232,7 +303,8 @@ fn fips197_aes_with_ot_material() {
 }
 
 /// The TinyOT engine's traffic alone for the calls one single-chunk provider run makes: setup,
-/// `8n` abits (COPE seeds), `8k` triples per MiniMac triple, `40·8k` abits (consistency masks).
+/// `8n` abits (COPE seeds), one triple per instance and MiniMac triple, `40·8k` abits
+/// (consistency masks).
 fn tinyot_alone(request: &PrepRequest) -> Vec<NetStats> {
     let code = request.code.code();
     let (n, k) = (code.n(), code.k());
@@ -241,7 +313,7 @@ fn tinyot_alone(request: &PrepRequest) -> Vec<NetStats> {
         let mut engine = TinyOt::setup(&mut net, b"alone", &mut rng).await.unwrap();
         engine.abits(&mut net, 8 * n, &mut rng).await.unwrap();
         if request.and_gates > 0 {
-            engine.and_triples(&mut net, request.and_gates * 8 * k, &mut rng).await.unwrap();
+            engine.and_triples(&mut net, request.and_gates * request.instances, &mut rng).await.unwrap();
         }
         engine.abits(&mut net, CONSISTENCY_REPS * 8 * k, &mut rng).await.unwrap();
         net.stats()
@@ -255,11 +327,16 @@ fn tinyot_alone(request: &PrepRequest) -> Vec<NetStats> {
 #[test]
 fn one_provider_run_costs_exactly_tinyot_plus_the_formula() {
     let circuit = small_circuit();
-    let request = small_request(&circuit);
+    for request in [small_request(&circuit), small_request(&circuit).with_instances(3).unwrap()] {
+        provider_run_costs(&request);
+    }
+}
+
+fn provider_run_costs(request: &PrepRequest) {
     let start = std::time::Instant::now();
-    let results = provide(&request, None, None);
+    let results = provide(request, None, None);
     let elapsed = start.elapsed();
-    let tiny = tinyot_alone(&request);
+    let tiny = tinyot_alone(request);
     let code = CODE.code();
     let n = code.n();
     // Words each party contributes: 20 per triple, its own input masks, one per private output,
@@ -284,9 +361,10 @@ fn one_provider_run_costs_exactly_tinyot_plus_the_formula() {
         result.as_ref().expect("honest");
         let cope = words(p) * 8 * n + frames(p) * h;
         eprintln!(
-            "party {p}: {} AND gates, {} input and {} output masks: {elapsed:?} (both parties), {stats:?}; \
-             TinyOT {} bytes, COPE {cope}, checks {fixed}",
+            "party {p}: {} AND gates, {} instances, {} input and {} output masks: {elapsed:?} (both \
+             parties), {stats:?}; TinyOT {} bytes, COPE {cope}, checks {fixed}",
             request.and_gates,
+            request.instances,
             request.input_owners.len(),
             request.output_recipients.iter().flatten().count(),
             tiny[p].bytes_sent
@@ -297,8 +375,11 @@ fn one_provider_run_costs_exactly_tinyot_plus_the_formula() {
 }
 
 fn attack(cheat: Option<Cheat>, edit: Option<Edit>) -> MiniMacError {
-    let circuit = small_circuit();
-    let results = provide(&small_request(&circuit), cheat, edit);
+    attack_on(&small_request(&small_circuit()), cheat, edit)
+}
+
+fn attack_on(request: &PrepRequest, cheat: Option<Cheat>, edit: Option<Edit>) -> MiniMacError {
+    let results = provide(request, cheat, edit);
     match &results[1 - CORRUPT].0 {
         Err(e) => e.clone(),
         Ok(_) => panic!("the honest party accepted material with {cheat:?}"),
@@ -322,6 +403,14 @@ fn attack_nonzero_data_in_an_r_word_fails_the_zero_data_check() {
 #[test]
 fn attack_plane_data_off_its_tinyot_bits_fails_the_consistency_check() {
     assert_eq!(attack(Some(Cheat::PlaneData), None), failed(PrepCheck::TinyOtConsistency));
+}
+
+/// Material for 3 instances: a nonzero data bit at an unused position of a plane word is an
+/// inconsistency with the public 0 there.
+#[test]
+fn attack_nonzero_data_at_an_unused_position_fails_the_consistency_check() {
+    let request = small_request(&small_circuit()).with_instances(3).unwrap();
+    assert_eq!(attack_on(&request, Some(Cheat::UnusedPlaneData), None), failed(PrepCheck::TinyOtConsistency));
 }
 
 #[test]

@@ -17,7 +17,8 @@
 //! - **(c) TinyOT consistency** ([`PrepCheck::TinyOtConsistency`]): each plane word must carry
 //!   the party's TinyOT share bits of its plane, each `c` word the byte `Σ_i 2^i·z_i` of its eight
 //!   `z` share bits — the `c` word is checked against its bits directly (no eight `c` planes are
-//!   contributed). For each of [`CONSISTENCY_REPS`] repetitions, with coins `ρ_w ∈ {0, 1}`: on
+//!   contributed); at a position `p = 8j + i ≥ m` (unused, no TinyOT triple) the bit must be the
+//!   public 0, so it enters the comparison as 0. For each of [`CONSISTENCY_REPS`] repetitions, with coins `ρ_w ∈ {0, 1}`: on
 //!   the TinyOT side open, per position `j` and bit `i`, `O_{i,j} = ⊕_w ρ_w·bit_{w,i,j} ⊕ m_{i,j}`
 //!   (planes have only bit 0; `m` fresh authenticated bits; each party sends its share bits and a
 //!   SHA-256 of its MACs, which the peer recomputes from its keys: [`PrepCheck::TinyOtMac`],
@@ -62,7 +63,8 @@ pub(crate) struct ChunkView<'a> {
     pub layout: &'a Layout,
     /// Per slot `2n` bytes: this party's value share, then its MAC share.
     pub shares: &'a [u8],
-    /// This chunk's TinyOT triples, `(t·k + j)·8 + i` for bit `i` of data byte `j` of triple `t`.
+    /// This chunk's TinyOT triples, [`Layout::tiny`]`(t, 8j + i)` for bit `i` of data byte `j` of
+    /// triple `t` (used positions only).
     pub triples: &'a [[ABit; 3]],
     /// The consistency masks, `(h·k + j)·8 + i`.
     pub masks: &'a [ABit],
@@ -138,15 +140,18 @@ pub(crate) async fn run<N: Network, R: RngCore + CryptoRng>(
                     continue;
                 }
                 axpy(&mut acc, share(view.layout.triple(t, w)), 1);
+                // Unused positions have no TinyOT bit: their data is compared with 0 (public).
                 for j in 0..k {
-                    let base = (t * k + j) * 8;
                     if w < C_WORD {
                         // Plane w % 8 of a (w < 8) or b: bit 0 of the data byte.
-                        let bit = view.triples[base + w % 8][w / 8];
-                        tiny[j * 8] = tiny[j * 8].xor(bit);
+                        if let Some(at) = view.layout.tiny(t, 8 * j + w % 8) {
+                            tiny[j * 8] = tiny[j * 8].xor(view.triples[at][w / 8]);
+                        }
                     } else {
                         for i in 0..8 {
-                            tiny[j * 8 + i] = tiny[j * 8 + i].xor(view.triples[base + i][2]);
+                            if let Some(at) = view.layout.tiny(t, 8 * j + i) {
+                                tiny[j * 8 + i] = tiny[j * 8 + i].xor(view.triples[at][2]);
+                            }
                         }
                     }
                 }

@@ -43,6 +43,10 @@ impl Who {
 pub(crate) struct Layout {
     /// Triples in this chunk.
     pub triples: usize,
+    /// Instances the material is for (`1..=8·k`): the TinyOT triples of a MiniMac triple are for
+    /// positions `p < instances` (`p = 8j + i`: bit `i` of data byte `j`); the data of every
+    /// other position is 0.
+    pub instances: usize,
     /// Owner of every input wire whose mask this chunk makes.
     pub inputs: Vec<PartyId>,
     /// Recipient of every private output wire whose mask this chunk makes.
@@ -50,6 +54,11 @@ pub(crate) struct Layout {
 }
 
 impl Layout {
+    /// The TinyOT triple of position `p = 8j + i` of MiniMac triple `t`, if that position is used.
+    pub(crate) fn tiny(&self, t: usize, p: usize) -> Option<usize> {
+        (p < self.instances).then(|| t * self.instances + p)
+    }
+
     /// Slot `w` of triple `t`.
     pub(crate) fn triple(&self, t: usize, w: usize) -> usize {
         t * PER_TRIPLE + w

@@ -9,9 +9,11 @@
 //! in general. This provider follows that route with the engine of [`crate::ot`], structured like
 //! Coral's OT provider (`proto::coral::prep::ot`):
 //!
-//! 1. **TinyOT** ([`crate::ot::TinyOt`], KOS15 + WRK17 leaky AND with bucketing): `8k` AND triples
-//!    per MiniMac triple (bit `i` of data byte `j` of `a`, `b`, `c = a ∧ b`), and authenticated
-//!    bits for the COPE seeds and the consistency masks.
+//! 1. **TinyOT** ([`crate::ot::TinyOt`], KOS15 + WRK17 leaky AND with bucketing): one AND triple
+//!    per MiniMac triple and *used* position — `m` = [`PrepRequest::instances`] (at most `8k`) per
+//!    MiniMac triple, for positions `p = 8j + i < m` (bit `i` of data byte `j` of `a`, `b`,
+//!    `c = a ∧ b`; see "Unused positions" below) — and authenticated bits for the COPE seeds and
+//!    the consistency masks.
 //! 2. **Authenticated contributions.** Party P contributes words `X ∈ GF(2^8)^n`; `[[X]]_P` has
 //!    value shares `X` (P) and `0` (peer), MAC shares `α_P ∗ X + t` (P) and `q = t + α_peer ∗ X`
 //!    (peer), from COPE with per-position 8-bit keys (`cope`, MASCOT's Π_COPE; seeds from abits).
@@ -24,20 +26,37 @@
 //!    other party a zero-data `R`, so the sum is uniform in `C*` with data `s` known to `p` only.
 //! 3. **Checks** ([`checks`], all before any material is returned): codeword checks of the `C`
 //!    words and zero-data check of the `R` words (2^-40 each), consistency of the contributed data
-//!    with the TinyOT bits (2^-40), and the batched MAC check of every opened value (MASCOT's
-//!    Π_Auth argument for inconsistent COPE columns).
+//!    with the TinyOT bits, and with 0 at unused positions (2^-40), and the batched MAC check of
+//!    every opened value (MASCOT's Π_Auth argument for inconsistent COPE columns).
 //!
-//! **Chunks** (bounded memory): triples are made in chunks of at most [`TRIPLE_BATCH`] TinyOT
-//! triples (273 MiniMac triples with k = 120); each chunk has its own coin toss, COPE frames and
-//! checks, and its material is appended only once its checks passed. Input and output masks are in
-//! the first chunk. Setup once per [`OtPreprocessing::material`] call: TinyOT (256 base OTs) and
-//! `8n` abits for the COPE seeds.
+//! **Unused positions.** A batch of `m < 8k` instances uses positions `p = 8j + i < m` only. At
+//! every other position of a triple both parties' plane words and `c` words carry data 0 (their
+//! `R` words and every non-data symbol are unchanged, so `a, b, c` stay uniform in `C*` outside
+//! the data), so `a = b = c = 0` there; check (c) compares the contributed data at those positions
+//! with the public 0, so a party that puts a nonzero bit there is caught like any other
+//! inconsistency. Input and output masks stay random at every position. Why this is secure: in
+//! the online phase an input owner sends `ε = r` at positions `≥ m` (its input there is 0), so
+//! every wire's data at an unused position is a function of public constants and of data the
+//! adversary chose (a corrupt owner's `ε`), never of an honest party's input. The opened
+//! `ε = x + a`, `δ = y + b` of an AND gate reveal `x` and `y` there — nothing an honest party
+//! input; the product there is correct because `0 ∧ 0 = 0`; and the codeword and MAC checks of
+//! opened values, which do not look at data, are unchanged. Material for `m` instances is refused
+//! by the online phase for a batch of more than `m` instances ([`super::PartyPrep::instances`]).
 //!
+//! **Chunks** (bounded memory): triples are made in chunks of at most `TRIPLE_BATCH / 8k` MiniMac
+//! triples (273 with k = 120, 385 with k = 85), so at most [`TRIPLE_BATCH`] TinyOT triples (`m`
+//! per MiniMac triple); each chunk has its own coin toss, COPE frames and checks, and its
+//! material is appended only once its checks passed. Input and output masks are in the first
+//! chunk. Setup once per [`OtPreprocessing::material`] call: TinyOT (256 base OTs) and `8n` abits
+//! for the COPE seeds.
+//!
+//! **TinyOT per chunk:** `m` AND triples per MiniMac triple and `40·8k` abits (consistency masks).
 //! **Communication per chunk** (each direction, besides TinyOT): 64 (coin commitments) + `8n` per
 //! contributed word in frames of [`cope::FRAME_WORDS`] words + 32 (coin seed) +
 //! `50n + 40k + 32` (openings, [`checks::opening_bytes`]) + `32 + 32 + 17n + 32` (MAC check), each
 //! message with a [`crate::proto::minimac::msg::HEADER_BYTES`]-byte header. Words per party and
-//! chunk: `20` per triple, plus its input masks and output-mask words, plus 50 masks.
+//! chunk (independent of `m`): `20` per triple, plus its input masks and output-mask words, plus
+//! 50 masks.
 //!
 //! **Trust model:** two parties, either may be malicious (static corruption); security with
 //! abort. Nothing is trusted but the two parties. Failures are typed: [`MiniMacError::Ot`] for the
@@ -81,6 +100,9 @@ pub(crate) enum Cheat {
     RData,
     /// Flip data bit 0 of the first plane word, as a codeword of `C`.
     PlaneData,
+    /// Set a data bit at an unused position (`8(k - 1)`) of the first plane word, as a codeword of
+    /// `C`.
+    UnusedPlaneData,
     /// Add 1 to data byte 0 of the first `c` word, as a codeword of `C`.
     CData,
     /// Flip one bit of column `(j, 0)` of the first word of every COPE frame, for every position `j`.
@@ -139,6 +161,13 @@ impl OtPreprocessing {
                 "an input owner or output recipient is not party 0 or 1".into(),
             ));
         }
+        let max = request.code.code().instances();
+        if request.instances == 0 || request.instances > max {
+            return Err(MiniMacError::BadInput(format!(
+                "material for {} instances; a batch holds 1 to {max}",
+                request.instances
+            )));
+        }
         let ot = |source: OtError| MiniMacError::Ot { party: me, source };
         let session = [&self.session[..], b"/run-", &self.runs.to_le_bytes()].concat();
         self.runs += 1;
@@ -165,6 +194,7 @@ impl OtPreprocessing {
             code: request.code,
             alpha,
             and_gates: request.and_gates,
+            instances: request.instances,
             triples: Vec::with_capacity(request.and_gates * TRIPLE_WORDS * 2 * n),
             input_owners: request.input_owners.clone(),
             input_masks: Vec::new(),
@@ -178,6 +208,7 @@ impl OtPreprocessing {
             let first = chunk * per_chunk;
             let layout = Layout {
                 triples: per_chunk.min(request.and_gates - first.min(request.and_gates)),
+                instances: request.instances,
                 inputs: if chunk == 0 { request.input_owners.clone() } else { Vec::new() },
                 outputs: if chunk == 0 { outputs.clone() } else { Vec::new() },
             };
@@ -216,7 +247,7 @@ impl OtPreprocessing {
         coins.set_commitments(peer, &theirs);
 
         let triples = if layout.triples > 0 {
-            engine.and_triples(net, layout.triples * 8 * k, rng).await.map_err(ot)?
+            engine.and_triples(net, layout.triples * layout.instances, rng).await.map_err(ot)?
         } else {
             Vec::new()
         };

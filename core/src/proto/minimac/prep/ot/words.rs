@@ -1,5 +1,5 @@
 //! The words one party contributes to a chunk ([`contributions`]: TinyOT share planes and bytes,
-//! zero-data `R` words, masks) and the online phase's material assembled from the checked shares
+//! with data 0 at unused positions, zero-data `R` words, masks) and the online phase's material assembled from the checked shares
 //! of every slot ([`assemble`]); see the [parent module](super) for the relations.
 
 use super::layout::{Layout, CODEWORD_REPS, CONSISTENCY_REPS, C_WORD, PER_TRIPLE, R_A};
@@ -62,12 +62,10 @@ pub(super) fn contributions(
         v
     };
     for t in 0..layout.triples {
+        // Bit i of byte j is position 8j + i: its TinyOT share bit if used, else 0.
+        let bit = |p: usize, which: usize| layout.tiny(t, p).map_or(0, |at| u8::from(triples[at][which].bit));
         let bytes = |which: usize| -> Vec<u8> {
-            (0..k)
-                .map(|j| {
-                    (0..8).fold(0u8, |acc, i| acc | u8::from(triples[(t * k + j) * 8 + i][which].bit) << i)
-                })
-                .collect()
+            (0..k).map(|j| (0..8).fold(0u8, |acc, i| acc | bit(8 * j + i, which) << i)).collect()
         };
         for which in [0, 1] {
             let data = bytes(which);
@@ -132,6 +130,13 @@ fn apply_cheat(
         Some(Cheat::NonCodewordPlane) if any => words[n - 1] ^= 1,
         Some(Cheat::RData) if any => words[word(R_A)].iter_mut().for_each(|b| *b ^= 1),
         Some(Cheat::PlaneData) if any => xor_into(&mut words[word(0)], Gf256::as_bytes(&unit)),
+        Some(Cheat::UnusedPlaneData) if any => {
+            // Bit 0 of the last data byte of plane 0 of a: position 8(k - 1), unused in a batch
+            // of at most 8(k - 1) instances.
+            let mut last = vec![Gf256(0); k];
+            last[k - 1] = Gf256(1);
+            xor_into(&mut words[word(0)], Gf256::as_bytes(&code.c.encode(&last)?));
+        }
         Some(Cheat::CData) if any => xor_into(&mut words[word(C_WORD)], Gf256::as_bytes(&unit)),
         _ => {}
     }

@@ -22,8 +22,8 @@
 //!   `prep_bytes_per_party`: the material one party stores. With `--prep ot` (`"preprocessing":
 //!   "ot"`) the two parties make the material themselves with MiniMac's OT-based provider inside
 //!   the run, before the online phase: `prep_ms` is the slower party's wall time of that, and
-//!   `prep_bytes_per_party` the bytes the busier party sent for it (a whole batch's material is
-//!   made whatever `blocks` is).
+//!   `prep_bytes_per_party` the bytes the busier party sent for it (TinyOT triples for the `blocks`
+//!   positions used; COPE for the whole codeword width whatever `blocks` is).
 //!
 //! With `--reps n` (default 3) each configuration runs n times with fresh material and the run
 //! with the median `online_ms` is printed. Key owner: party 0, plaintext: party 1, ciphertext to
@@ -163,7 +163,11 @@ fn run(args: &Args) -> Result<(), String> {
                     let line = match prep.as_str() {
                         "dealer" => median(args.reps, || dealer_run(code, options, blocks, circuit))?,
                         "ot" => median(args.reps, || {
-                            let request = aes_request(code, 2).map_err(|e| e.to_string())?;
+                            // OT material for exactly the blocks run (TinyOT triples for those
+                            // positions only).
+                            let request = aes_request(code, 2)
+                                .and_then(|r| r.with_instances(blocks))
+                                .map_err(|e| e.to_string())?;
                             let material = [0, 1].map(|_| Material::MiniMacOt(request.clone(), options));
                             run_once(material, blocks, circuit)
                         })?,

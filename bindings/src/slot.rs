@@ -2,8 +2,8 @@
 //! hands the channels and the session's prepared material ([`Prepared`]) to the running job
 //! ([`Claim`]) and takes them back when the job's claim is dropped — before its promise settles,
 //! so the next job can start as soon as the caller sees the result. A failed job's session keeps
-//! no prepared material. Both bindings share it: the WASM job runs on the JS thread, the Node addon's on a thread
-//! of its own.
+//! no prepared material. Both bindings share it: the WASM job runs on the JS thread, the Node
+//! addon's on a thread of its own.
 
 use crate::error::BridgeError;
 use crate::jobs::Channels;

@@ -1,11 +1,13 @@
 /**
- * The job options of `Session.aes` and `Session.evaluate`, turned into the spec and input objects
- * of the core's bridge. The options are checked once, in Rust: the spec is the caller's options
- * passed through (inputs and `signal` aside), and the bridge's `checkAes` / `checkCircuit` validate
- * it with this party's inputs and the session size exactly as the job will, fill in the defaults
- * and say what runs. This module only converts JavaScript values the core cannot read (hex keys
- * and plaintexts, circuit values in their JS forms) and turns the core's verdict into typed
- * errors, so a bad option is a {@link ConfigError} naming it before any frame is sent.
+ * The job options of `Session.aes`, `Session.evaluate` and `Session.prepare`, turned into the spec
+ * and input objects of the core's bridge. The options are checked once, in Rust: the spec is the
+ * caller's options passed through (inputs and `signal` aside, `usePrepared` as the core's
+ * `prepared`), and the bridge's `checkAes` / `checkCircuit` / `checkPrepare` validate it with this
+ * party's inputs, the session size and the session's prepared material exactly as the job will,
+ * fill in the defaults and say what runs. This module only converts JavaScript values the core
+ * cannot read (hex keys and plaintexts, circuit values in their JS forms) and turns the core's
+ * verdict into typed errors, so a bad option is a {@link ConfigError} naming it before any frame is
+ * sent.
  */
 import { toBytes } from '../bytes.js';
 import { valueBits } from './circuits.js';

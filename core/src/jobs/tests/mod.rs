@@ -20,11 +20,8 @@ use crate::rng::seeded_rng;
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 
-#[path = "tests_coral_dealer.rs"]
 mod coral_dealer;
-#[path = "tests_minimac_ot.rs"]
 mod minimac_ot;
-#[path = "tests_reveal.rs"]
 mod reveal;
 
 async fn connect(inner: MemoryNetwork) -> Result<SecureNetwork<MemoryNetwork>, JobError> {

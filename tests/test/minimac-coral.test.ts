@@ -87,10 +87,11 @@ describe("MiniMac through the SDK (two parties over OT, no dealer)", () => {
     // out0 = a AND b to party 0, out1 = (a AND b) XOR a to party 1.
     const twoOutputs = "2 4\n2 1 1\n2 1 1\n\n2 1 0 1 2 AND\n2 1 2 0 3 XOR\n";
     await within3(async (sessions) => {
-      for (const [a, b] of [
+      const trials: Array<[boolean, boolean]> = [
         [true, true],
         [true, false],
-      ]) {
+      ];
+      for (const [a, b] of trials) {
         const options = { protocol: "minimac", code: "rs255-85-fft", reveal: [0, 1] } as const;
         const [r0, r1] = await within(
           Promise.all([

@@ -12,6 +12,8 @@
 //!   one generic implementation over [`WireWord`].
 //! - [`aes_bristol`]: the bit ordering of the Bristol Fashion AES circuits (key first; values as
 //!   big-endian integers, least significant bit on the first wire) and helpers to map bytes to wires.
+//! - [`slots`]: [`WireSlots`], the layers on reusable storage slots (live wires only) for
+//!   protocols that keep a large value per wire.
 //! - [`CircuitBuilder`], [`sbox_bp`] (Boyar–Peralta S-box with 32 AND gates) and [`aes_gen`]
 //!   ([`aes_gen::aes128_circuit`], 6400 AND gates) generate circuits.
 //!
@@ -28,6 +30,7 @@ pub mod error;
 pub mod eval;
 pub mod repr;
 pub mod sbox_bp;
+pub mod slots;
 
 #[cfg(test)]
 pub(crate) mod testing;
@@ -38,3 +41,4 @@ pub use builder::{CircuitBuilder, Wire};
 pub use error::{CircuitError, EvalError, ParseProblem, WireProblem};
 pub use eval::{pack_lanes, unpack_lanes, WireWord};
 pub use repr::{AndGate, Circuit, Gate, GateCounts, Layer, LinearGate, WireId, MAX_WIRES};
+pub use slots::WireSlots;

@@ -1,7 +1,8 @@
 //! Packed evaluation of any Bristol circuit over a batch of instances (§2.2.4, §5.3).
 //!
 //! Packing is across instances: instance `14·p + l` of the batch lives in lane l of pack p, so
-//! every wire of the circuit is one sharing per pack and every gate lines up across the lanes —
+//! every wire of the circuit is one sharing per pack and every gate lines up across the lanes
+//! (only live wires are stored: [`WireSlots`] reuses the storage of dead ones) —
 //! any Bristol circuit is evaluated packed, whatever its layer shapes, and a batch that does not
 //! fill its last pack leaves that pack's upper lanes at zero (their outputs are dropped). Per AND
 //! layer: one round, one quintuple per AND gate and pack. The paper's §5.3 runs 140 instances
@@ -13,7 +14,7 @@
 //! value consumes one of its recipient's input masks per wire and pack instead of an encoding
 //! pair).
 
-use crate::circuit::{Circuit, LinearGate};
+use crate::circuit::{Circuit, LinearGate, WireId, WireSlots};
 use crate::net::{Network, PartyId};
 
 use super::error::CoralError;
@@ -214,44 +215,53 @@ pub async fn evaluate_revealed<N: Network>(
         }
     }
     let inputs = party.input(net, &requests).await?;
-    let mut wires = vec![RShare::default(); circuit.num_wires() * p];
+    // Live wires only (input wire i is slot i), `p` packs per slot.
+    let slots = WireSlots::new(circuit);
+    let mut wires = vec![RShare::default(); slots.slots() * p];
     wires[..inputs.len()].copy_from_slice(&inputs);
-    for layer in circuit.layers() {
+    let at = |w: WireId| w as usize * p..(w as usize + 1) * p;
+    for layer in slots.layers() {
         if !layer.and_gates.is_empty() {
             let mut pairs = Vec::with_capacity(layer.and_gates.len() * p);
             for g in layer.and_gates {
-                for pack in 0..p {
-                    pairs.push((wires[g.a as usize * p + pack], wires[g.b as usize * p + pack]));
-                }
+                pairs.extend(wires[at(g.a)].iter().copied().zip(wires[at(g.b)].iter().copied()));
             }
             let products = party.mul(net, &pairs).await?;
             for (g, chunk) in layer.and_gates.iter().zip(products.chunks_exact(p)) {
-                wires[g.out as usize * p..(g.out as usize + 1) * p].copy_from_slice(chunk);
+                wires[at(g.out)].copy_from_slice(chunk);
             }
         }
         for g in layer.linear_gates {
-            for pack in 0..p {
-                let (out, value) = match *g {
-                    LinearGate::Xor { a, b, out } => {
-                        (out, wires[a as usize * p + pack] + wires[b as usize * p + pack])
+            // A linear gate's output slot is never one of its input slots (see `WireSlots`).
+            let out = at(g.out());
+            match *g {
+                LinearGate::Xor { a, b, .. } => {
+                    let (a, b) = (at(a).start, at(b).start);
+                    for k in 0..p {
+                        wires[out.start + k] = wires[a + k] + wires[b + k];
                     }
-                    LinearGate::Inv { a, out } => (out, party.not(wires[a as usize * p + pack])),
-                    LinearGate::Copy { a, out } => (out, wires[a as usize * p + pack]),
-                    LinearGate::Const { value, out } => {
-                        (out, if value { party.constant(ALL_LANES) } else { RShare::default() })
+                }
+                LinearGate::Inv { a, .. } => {
+                    let a = at(a).start;
+                    for k in 0..p {
+                        wires[out.start + k] = party.not(wires[a + k]);
                     }
-                };
-                wires[out as usize * p + pack] = value;
+                }
+                LinearGate::Copy { a, .. } => wires.copy_within(at(a), out.start),
+                LinearGate::Const { value, .. } => {
+                    let c = if value { party.constant(ALL_LANES) } else { RShare::default() };
+                    wires[out].fill(c);
+                }
             }
         }
     }
-    let out_start = circuit.num_wires() - circuit.num_output_wires();
+    let outputs: Vec<RShare> = slots.outputs().iter().flat_map(|&o| wires[at(o)].iter().copied()).collect();
     let wire_recipients: Vec<Option<PartyId>> = recipients
         .iter()
         .zip(circuit.output_widths())
         .flat_map(|(&to, &width)| core::iter::repeat(to).take(width as usize * p))
         .collect();
-    let lanes = party.output_to(net, &wires[out_start * p..], &wire_recipients).await?;
+    let lanes = party.output_to(net, &outputs, &wire_recipients).await?;
     let mut result: Vec<RevealedOutputs> = (0..batch)
         .map(|_| {
             recipients

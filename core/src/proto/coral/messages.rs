@@ -163,25 +163,22 @@ pub const fn field_bytes(count: usize) -> usize {
     (count * FIELD_BITS).div_ceil(8)
 }
 
-/// Packs 42-bit elements (higher bits are dropped).
+/// Packs 42-bit elements (higher bits are dropped), least significant bit first.
+///
+/// Element i occupies bits [42i, 42i + 42): it starts at byte 42i/8 with a shift below 8, so it
+/// fits one 64-bit little-endian word there (42 + 7 < 64); eight bytes of slack let every
+/// element be written as a whole word.
 pub fn pack_elements(values: &[u64]) -> Vec<u8> {
-    let mut out = vec![0u8; field_bytes(values.len())];
-    let mut acc: u128 = 0;
-    let mut bits = 0usize;
-    let mut pos = 0usize;
-    for &v in values {
-        acc |= u128::from(v & ((1 << FIELD_BITS) - 1)) << bits;
-        bits += FIELD_BITS;
-        while bits >= 8 {
-            out[pos] = acc as u8;
-            acc >>= 8;
-            bits -= 8;
-            pos += 1;
-        }
+    const MASK: u64 = (1 << FIELD_BITS) - 1;
+    let len = field_bytes(values.len());
+    let mut out = vec![0u8; len + 8];
+    for (i, &v) in values.iter().enumerate() {
+        let bit = i * FIELD_BITS;
+        let (byte, shift) = (bit / 8, bit % 8);
+        let word: &mut [u8; 8] = (&mut out[byte..byte + 8]).try_into().expect("8 bytes");
+        *word = (u64::from_le_bytes(*word) | (v & MASK) << shift).to_le_bytes();
     }
-    if bits > 0 {
-        out[pos] = acc as u8;
-    }
+    out.truncate(len);
     out
 }
 
@@ -192,6 +189,7 @@ pub fn unpack_elements(
     peer: PartyId,
     step: Step,
 ) -> Result<Vec<u64>, CoralError> {
+    const MASK: u64 = (1 << FIELD_BITS) - 1;
     if bytes.len() != field_bytes(count) {
         return Err(CoralError::malformed(
             peer,
@@ -199,21 +197,27 @@ pub fn unpack_elements(
             format!("expected {} bytes for {count} field elements, got {}", field_bytes(count), bytes.len()),
         ));
     }
-    let mut out = Vec::with_capacity(count);
-    let mut acc: u128 = 0;
-    let mut bits = 0usize;
-    let mut iter = bytes.iter();
-    for _ in 0..count {
-        while bits < FIELD_BITS {
-            acc |= u128::from(*iter.next().expect("length checked")) << bits;
-            bits += 8;
-        }
-        out.push((acc as u64) & ((1 << FIELD_BITS) - 1));
-        acc >>= FIELD_BITS;
-        bits -= FIELD_BITS;
-    }
-    if acc != 0 {
+    let tail_bits = count * FIELD_BITS % 8;
+    if tail_bits != 0 && bytes[bytes.len() - 1] >> tail_bits != 0 {
         return Err(CoralError::malformed(peer, step.name(), "non-zero padding bits"));
+    }
+    let word = |byte: usize| {
+        let mut w = [0u8; 8];
+        let end = (byte + 8).min(bytes.len());
+        w[..end - byte].copy_from_slice(&bytes[byte..end]);
+        u64::from_le_bytes(w)
+    };
+    // Elements whose word lies inside the buffer read it directly; the last few go through `word`.
+    let direct = if bytes.len() >= 8 { ((bytes.len() - 8) * 8 / FIELD_BITS + 1).min(count) } else { 0 };
+    let mut out = Vec::with_capacity(count);
+    for i in 0..direct {
+        let bit = i * FIELD_BITS;
+        let w: [u8; 8] = bytes[bit / 8..bit / 8 + 8].try_into().expect("8 bytes");
+        out.push(u64::from_le_bytes(w) >> (bit % 8) & MASK);
+    }
+    for i in direct..count {
+        let bit = i * FIELD_BITS;
+        out.push(word(bit / 8) >> (bit % 8) & MASK);
     }
     Ok(out)
 }
@@ -259,5 +263,30 @@ mod tests {
         let bits = [true, false, true, true, false, false, true, false, true];
         assert_eq!(unpack_bits(&pack_bits(&bits), 9, 0, Step::Input).unwrap(), bits);
         assert!(unpack_bits(&[0, 2], 9, 0, Step::Input).is_err());
+    }
+
+    /// Bit i of the packing is bit i % 42 of element i / 42, for every count around the word
+    /// boundaries of the fast paths.
+    #[test]
+    fn element_packing_matches_the_bit_layout_at_every_length() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for count in 0..40usize {
+            let values: Vec<u64> = (0..count)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    x
+                })
+                .collect();
+            let bytes = pack_elements(&values);
+            assert_eq!(bytes.len(), field_bytes(count));
+            for bit in 0..bytes.len() * 8 {
+                let expected = bit < count * 42 && values[bit / 42] >> (bit % 42) & 1 == 1;
+                assert_eq!(bytes[bit / 8] >> (bit % 8) & 1 == 1, expected, "count {count}, bit {bit}");
+            }
+            let masked: Vec<u64> = values.iter().map(|v| v & ((1 << 42) - 1)).collect();
+            assert_eq!(unpack_elements(&bytes, count, 0, Step::Output).unwrap(), masked, "count {count}");
+        }
     }
 }

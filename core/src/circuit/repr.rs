@@ -15,8 +15,9 @@
 //! AND layers (the AND-depth) is its round count.
 
 use super::error::{CircuitError, ParseProblem, WireProblem};
+use super::slots::WireSlots;
 use std::ops::Range;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// Index of a wire in a [`Circuit`].
 pub type WireId = u32;
@@ -187,6 +188,8 @@ pub struct Circuit {
     /// For each layer, the end (exclusive) of its AND gates and of its linear gates.
     layer_ends: Vec<(usize, usize)>,
     counts: GateCounts,
+    /// The slot plan, made on first use and shared by clones (not part of equality).
+    slots: Arc<OnceLock<WireSlots>>,
 }
 
 impl PartialEq for Circuit {
@@ -376,7 +379,14 @@ impl Circuit {
             linear_gates: linear_gates.into(),
             layer_ends,
             counts,
+            slots: Arc::default(),
         }
+    }
+
+    /// The layers on reusable storage slots ([`WireSlots`]), planned on the first call and kept
+    /// with the circuit (clones share it).
+    pub fn wire_slots(&self) -> &WireSlots {
+        self.slots.get_or_init(|| WireSlots::new(self))
     }
 
     /// Total number of wires.

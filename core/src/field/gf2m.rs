@@ -148,9 +148,22 @@ impl BinaryField {
     /// Reduces an unreduced product (degree `< 2m`) modulo `f`.
     #[inline]
     pub fn reduce_with(&self, backend: Backend, product: u128) -> u64 {
-        let high = (product >> self.m) as u64;
-        let quotient = high ^ (backend.clmul64(high, self.barrett_low) >> self.m) as u64;
-        (product ^ backend.clmul64(quotient, self.modulus_low)) as u64 & self.mask
+        self.barrett().reduce(backend, product)
+    }
+
+    /// [`reduce_with`](Self::reduce_with) of every product: `out[i]` is `products[i]` reduced
+    /// (over the shorter length), in one backend call.
+    pub fn reduce_many(&self, backend: Backend, products: &[u128], out: &mut [u64]) {
+        backend.barrett_many(products, self.barrett(), out);
+    }
+
+    fn barrett(&self) -> clmul::BarrettConstants {
+        clmul::BarrettConstants {
+            m: self.m,
+            barrett_low: self.barrett_low,
+            modulus_low: self.modulus_low,
+            mask: self.mask,
+        }
     }
 
     /// `Σ a[i] · b[i]` with lazy reduction: the carry-less products are XOR-accumulated unreduced

@@ -145,6 +145,51 @@ impl Backend {
         }
     }
 
+    /// `acc[i] ^= a[i] · b[i]` (unreduced) for every i (over the shortest length): many
+    /// independent products in one call, so the hardware backend's loop runs with its instruction
+    /// inlined.
+    pub fn xor_products64_into(self, a: &[u64], b: &[u64], acc: &mut [u128]) {
+        match self {
+            Backend::Portable => {
+                for ((&x, &y), z) in a.iter().zip(b).zip(acc.iter_mut()) {
+                    *z ^= portable::clmul64(x, y);
+                }
+            }
+            // SAFETY: `Pclmulqdq` is only constructed after detecting the CPU feature.
+            #[cfg(target_arch = "x86_64")]
+            Backend::Pclmulqdq => unsafe { x86::xor_products64_into(a, b, acc) },
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Backend::Simd128 => {
+                let n = a.len().min(b.len()).min(acc.len());
+                let (pairs, rest) = (n / 2, n % 2);
+                for k in 0..pairs {
+                    let [p, q] = wasm::clmul64x2([a[2 * k], a[2 * k + 1]], [b[2 * k], b[2 * k + 1]]);
+                    acc[2 * k] ^= p;
+                    acc[2 * k + 1] ^= q;
+                }
+                if rest == 1 {
+                    acc[n - 1] ^= wasm::clmul64(a[n - 1], b[n - 1]);
+                }
+            }
+        }
+    }
+
+    /// Barrett reduction of each unreduced product modulo `x^m + modulus_low`, as
+    /// [`BinaryField::reduce_with`](super::BinaryField::reduce_with) does one at a time
+    /// (`barrett_low` is the field's Barrett constant, `mask` its `2^m − 1`).
+    pub(crate) fn barrett_many(self, products: &[u128], field: BarrettConstants, out: &mut [u64]) {
+        match self {
+            // SAFETY: `Pclmulqdq` is only constructed after detecting the CPU feature.
+            #[cfg(target_arch = "x86_64")]
+            Backend::Pclmulqdq => unsafe { x86::barrett_many(products, field, out) },
+            backend => {
+                for (&p, o) in products.iter().zip(out.iter_mut()) {
+                    *o = field.reduce(backend, p);
+                }
+            }
+        }
+    }
+
     /// XOR of the unreduced 256-bit products `a[i] · b[i]` as `[low, high]` (over the shorter
     /// length).
     pub fn xor_sum_of_products128(self, a: &[u128], b: &[u128]) -> [u128; 2] {
@@ -156,6 +201,32 @@ impl Backend {
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
             Backend::Simd128 => wasm::xor_sum_of_products128(a, b),
         }
+    }
+}
+
+/// The constants of a Barrett reduction modulo `x^m + modulus_low` (see
+/// [`BinaryField`](super::BinaryField)).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BarrettConstants {
+    pub m: u32,
+    pub barrett_low: u64,
+    pub modulus_low: u64,
+    pub mask: u64,
+}
+
+impl BarrettConstants {
+    /// One reduction with `backend`'s product.
+    #[inline(always)]
+    pub fn reduce(self, backend: Backend, product: u128) -> u64 {
+        self.reduce_by(product, |a, b| backend.clmul64(a, b))
+    }
+
+    /// One reduction with the given product (inlined into each backend's loop).
+    #[inline(always)]
+    pub fn reduce_by(self, product: u128, clmul: impl Fn(u64, u64) -> u128) -> u64 {
+        let high = (product >> self.m) as u64;
+        let quotient = high ^ (clmul(high, self.barrett_low) >> self.m) as u64;
+        (product ^ clmul(quotient, self.modulus_low)) as u64 & self.mask
     }
 }
 
@@ -177,8 +248,8 @@ fn schoolbook64(a: u64, b: u64) -> u128 {
 }
 
 /// Cross-checks every backend available here against the schoolbook product on `cases`
-/// pseudo-random operand pairs (and the extreme operands), single products, 128-bit products
-/// and inner products of every length up to 20. For targets where `cargo test` cannot run (the
+/// pseudo-random operand pairs (and the extreme operands), single products, 128-bit products,
+/// inner products and element-wise products and reductions (GF(2^42)) of every length up to 20. For targets where `cargo test` cannot run (the
 /// WASM module under Node); the unit tests cover the same ground natively.
 ///
 /// # Errors
@@ -188,6 +259,7 @@ pub fn self_check(cases: u32) -> Result<(), String> {
     let mut next = move || rand_core::RngCore::next_u64(&mut rng);
     let extremes = [(u64::MAX, u64::MAX), (1 << 63, 1 << 63), (0, u64::MAX), (1, 1)];
     let pairs: Vec<(u64, u64)> = extremes.into_iter().chain((0..cases).map(|_| (next(), next()))).collect();
+    let gf42 = super::BinaryField::new(42, (1 << 29) | 0b111).map_err(|e| e.to_string())?;
     for backend in Backend::available() {
         let fail = |what: &str, a: &dyn core::fmt::Debug| Err(format!("{backend:?} {what} {a:?}"));
         for &(a, b) in &pairs {
@@ -223,6 +295,21 @@ pub fn self_check(cases: u32) -> Result<(), String> {
             let rev: Vec<u128> = wide.iter().rev().copied().collect();
             if backend.xor_sum_of_products128(&rev, &wide) != want {
                 return fail("xor_sum_of_products128 of length", &len);
+            }
+            let mut acc: Vec<u128> = wide.clone();
+            backend.xor_products64_into(&a, &b, &mut acc);
+            if acc
+                .iter()
+                .zip(&wide)
+                .zip(a.iter().zip(&b))
+                .any(|((&z, &w), (&x, &y))| z != w ^ schoolbook64(x, y))
+            {
+                return fail("xor_products64_into of length", &len);
+            }
+            let mut reduced = vec![0u64; len];
+            gf42.reduce_many(backend, &acc, &mut reduced);
+            if reduced.iter().zip(&acc).any(|(&r, &p)| r != gf42.reduce_with(Backend::Portable, p)) {
+                return fail("reduce_many of length", &len);
             }
         }
     }

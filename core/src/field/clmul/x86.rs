@@ -82,3 +82,17 @@ pub(super) fn xor_sum_of_products128(a: &[u128], b: &[u128]) -> [u128; 2] {
     }
     combine(to_u128(low), to_u128(high), to_u128(mid))
 }
+
+#[target_feature(enable = "sse2,pclmulqdq")]
+pub(super) fn xor_products64_into(a: &[u64], b: &[u64], acc: &mut [u128]) {
+    for ((&x, &y), z) in a.iter().zip(b).zip(acc.iter_mut()) {
+        *z ^= clmul64(x, y);
+    }
+}
+
+#[target_feature(enable = "sse2,pclmulqdq")]
+pub(super) fn barrett_many(products: &[u128], field: super::BarrettConstants, out: &mut [u64]) {
+    for (&p, o) in products.iter().zip(out.iter_mut()) {
+        *o = field.reduce_by(p, |a, b| clmul64(a, b));
+    }
+}

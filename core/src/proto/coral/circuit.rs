@@ -2,7 +2,7 @@
 //!
 //! Packing is across instances: instance `14·p + l` of the batch lives in lane l of pack p, so
 //! every wire of the circuit is one sharing per pack and every gate lines up across the lanes
-//! (only live wires are stored: [`WireSlots`] reuses the storage of dead ones) —
+//! (only live wires are stored: [`crate::circuit::WireSlots`] reuses the storage of dead ones) —
 //! any Bristol circuit is evaluated packed, whatever its layer shapes, and a batch that does not
 //! fill its last pack leaves that pack's upper lanes at zero (their outputs are dropped). Per AND
 //! layer: one round, one quintuple per AND gate and pack. The paper's §5.3 runs 140 instances
@@ -14,7 +14,7 @@
 //! value consumes one of its recipient's input masks per wire and pack instead of an encoding
 //! pair).
 
-use crate::circuit::{Circuit, LinearGate, WireId, WireSlots};
+use crate::circuit::{Circuit, LinearGate, WireId};
 use crate::net::{Network, PartyId};
 
 use super::error::CoralError;
@@ -216,7 +216,7 @@ pub async fn evaluate_revealed<N: Network>(
     }
     let inputs = party.input(net, &requests).await?;
     // Live wires only (input wire i is slot i), `p` packs per slot.
-    let slots = WireSlots::new(circuit);
+    let slots = circuit.wire_slots();
     let mut wires = vec![RShare::default(); slots.slots() * p];
     wires[..inputs.len()].copy_from_slice(&inputs);
     let at = |w: WireId| w as usize * p..(w as usize + 1) * p;

@@ -163,21 +163,23 @@ pub const fn field_bytes(count: usize) -> usize {
     (count * FIELD_BITS).div_ceil(8)
 }
 
-/// Packs 42-bit elements (higher bits are dropped), least significant bit first.
-///
-/// Element i occupies bits [42i, 42i + 42): it starts at byte 42i/8 with a shift below 8, so it
-/// fits one 64-bit little-endian word there (42 + 7 < 64); eight bytes of slack let every
-/// element be written as a whole word.
+/// Packs 42-bit elements (higher bits are dropped), least significant bit first: element i
+/// occupies bits [42i, 42i + 42), emitted a 64-bit little-endian word at a time.
 pub fn pack_elements(values: &[u64]) -> Vec<u8> {
     const MASK: u64 = (1 << FIELD_BITS) - 1;
     let len = field_bytes(values.len());
-    let mut out = vec![0u8; len + 8];
-    for (i, &v) in values.iter().enumerate() {
-        let bit = i * FIELD_BITS;
-        let (byte, shift) = (bit / 8, bit % 8);
-        let word: &mut [u8; 8] = (&mut out[byte..byte + 8]).try_into().expect("8 bytes");
-        *word = (u64::from_le_bytes(*word) | (v & MASK) << shift).to_le_bytes();
+    let mut out = Vec::with_capacity(len + 8);
+    let (mut acc, mut bits) = (0u128, 0u32);
+    for &v in values {
+        acc |= u128::from(v & MASK) << bits;
+        bits += FIELD_BITS as u32;
+        if bits >= 64 {
+            out.extend_from_slice(&(acc as u64).to_le_bytes());
+            acc >>= 64;
+            bits -= 64;
+        }
     }
+    out.extend_from_slice(&(acc as u64).to_le_bytes());
     out.truncate(len);
     out
 }

@@ -296,24 +296,39 @@ impl Party {
             masked.push(*y + q.b);
         }
         let opened = self.open(net, Step::MultOpen, &masked).await?;
-        Ok(self.material.quintuples[range]
-            .iter()
-            .zip(opened.chunks_exact(2))
-            .map(|(q, de)| self.finish_mul(q, de[0], de[1]))
-            .collect())
+        Ok(self.finish_mul(&self.material.quintuples[range], &opened))
     }
 
-    fn finish_mul(&self, q: &Quintuple, d: u64, e: u64) -> RShare {
+    /// `[[z]] = τ(d)·[[τ(b)]] + τ(e)·[[τ(a)]] + τ(d)·τ(e) + [[c]]` for a whole layer, from the
+    /// opened `(d, e)` pairs; each sum of products is reduced once, and every product of the
+    /// layer goes through one backend call per term.
+    fn finish_mul(&self, quintuples: &[Quintuple], opened: &[u64]) -> Vec<RShare> {
         let p = &*self.params;
-        let (td, te) = (p.tau_public(d), p.tau_public(e));
-        // z = τ(d)·τ(b) + τ(e)·τ(a) + c + τ(d)·τ(e), each sum of products reduced once.
-        let tde = p.mul(td, te);
-        let public = if self.me == 0 { tde } else { 0 };
-        let value = p.reduce(p.clmul(td, q.tau_b.value) ^ p.clmul(te, q.tau_a.value)) ^ q.c.value ^ public;
-        let mac = p
-            .reduce(p.clmul(td, q.tau_b.mac) ^ p.clmul(te, q.tau_a.mac) ^ p.clmul(self.material.alpha, tde))
-            ^ q.c.mac;
-        RShare { value, mac }
+        let n = quintuples.len();
+        let (td, te): (Vec<u64>, Vec<u64>) =
+            opened.chunks_exact(2).map(|de| (p.tau_public(de[0]), p.tau_public(de[1]))).unzip();
+        let column = |f: fn(&Quintuple) -> u64| quintuples.iter().map(f).collect::<Vec<u64>>();
+        let mut acc = vec![0u128; n];
+        let mut tde = vec![0u64; n];
+        p.clmul_into(&td, &te, &mut acc);
+        p.reduce_into(&acc, &mut tde);
+        let mut values = vec![0u64; n];
+        acc.fill(0);
+        p.clmul_into(&td, &column(|q| q.tau_b.value), &mut acc);
+        p.clmul_into(&te, &column(|q| q.tau_a.value), &mut acc);
+        p.reduce_into(&acc, &mut values);
+        let mut macs = vec![0u64; n];
+        acc.fill(0);
+        p.clmul_into(&td, &column(|q| q.tau_b.mac), &mut acc);
+        p.clmul_into(&te, &column(|q| q.tau_a.mac), &mut acc);
+        p.clmul_into(&vec![self.material.alpha; n], &tde, &mut acc);
+        p.reduce_into(&acc, &mut macs);
+        let public = if self.me == 0 { u64::MAX } else { 0 };
+        quintuples
+            .iter()
+            .zip(values.iter().zip(&macs).zip(&tde))
+            .map(|(q, ((&v, &m), &t))| RShare { value: v ^ q.c.value ^ (t & public), mac: m ^ q.c.mac })
+            .collect()
     }
 
     /// SIMD constant multiplication (Fig. 11): lane-wise `ψ(x) ⊙ c` for public lanes c, one

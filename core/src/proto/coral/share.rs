@@ -113,6 +113,16 @@ impl CoralParams {
     pub fn reduce(&self, product: u128) -> u64 {
         self.field.reduce_with(self.backend, product)
     }
+
+    /// `acc[i] += a[i]·b[i]`, unreduced, for every i (one backend call for a whole layer).
+    pub fn clmul_into(&self, a: &[u64], b: &[u64], acc: &mut [u128]) {
+        self.backend.xor_products64_into(a, b, acc);
+    }
+
+    /// `out[i]` = `products[i]` reduced, for every i (one backend call).
+    pub fn reduce_into(&self, products: &[u128], out: &mut [u64]) {
+        self.field.reduce_many(self.backend, products, out);
+    }
 }
 
 /// One party's part of an authenticated RMFE sharing `[[y]]`.

@@ -10,9 +10,9 @@
 //!
 //! **Evaluation contract** (what makes reuse safe, and what every user must follow):
 //! - input wire `i` is slot `i` (the first [`Circuit::num_input_wires`] slots), as in the circuit;
-//! - per layer, *all* AND gates read their inputs before any writes its output (a protocol gathers
-//!   the whole layer, exchanges, then writes), then the linear gates run in order, each reading its
-//!   inputs before writing its output;
+//! - per layer, the AND gates run first, in any order or all at once: no AND gate's output slot is
+//!   a slot any AND gate of the same layer reads; then the linear gates run in order, and a linear
+//!   gate's output slot is never one of its own input slots;
 //! - output value bits are read after the last layer from [`WireSlots::outputs`].
 //!
 //! A slot is freed after the last read of its wire and handed out again last-in first-out (so
@@ -84,19 +84,17 @@ impl WireSlots {
         let mut tick = 0u32;
         for layer in circuit.layers() {
             tick += 1;
-            // AND phase: every input is read before any output is written, so inputs whose last
-            // read is this phase are free for this phase's outputs.
+            // AND phase: outputs get their slots before this phase's inputs are freed, so no AND
+            // gate writes a slot another AND gate of the layer reads, in whatever order a
+            // protocol handles them.
+            for g in layer.and_gates {
+                let (a, b) = (plan.slot_of[g.a as usize], plan.slot_of[g.b as usize]);
+                let out = plan.assign(g.out, used[g.out as usize]);
+                and_gates.push(AndGate { a, b, out });
+            }
             for g in layer.and_gates {
                 plan.release_if_last(g.a, tick);
                 plan.release_if_last(g.b, tick);
-            }
-            for g in layer.and_gates {
-                let (a, b) = (plan.slot_of[g.a as usize], plan.slot_of[g.b as usize]);
-                and_gates.push(AndGate { a, b, out: 0 });
-            }
-            let first = and_gates.len() - layer.and_gates.len();
-            for (k, g) in layer.and_gates.iter().enumerate() {
-                and_gates[first + k].out = plan.assign(g.out, used[g.out as usize]);
             }
             // Linear gates, one tick each: the output gets its slot before the inputs are freed.
             for g in layer.linear_gates {
@@ -192,17 +190,15 @@ mod tests {
     use rand_chacha::ChaCha20Rng;
     use rand_core::SeedableRng;
 
-    /// Plaintext evaluation on the slots, following the evaluation contract (all AND reads of a
-    /// layer before its writes).
+    /// Plaintext evaluation on the slots, following the evaluation contract; AND gates one at a
+    /// time (reads and write per gate, the strictest order the contract allows).
     fn evaluate_on_slots(slots: &WireSlots, circuit: &Circuit, inputs: &[Vec<bool>]) -> Vec<Vec<bool>> {
         let mut s = vec![false; slots.slots()];
         let flat: Vec<bool> = inputs.iter().flatten().copied().collect();
         s[..flat.len()].copy_from_slice(&flat);
         for layer in slots.layers() {
-            let products: Vec<bool> =
-                layer.and_gates.iter().map(|g| s[g.a as usize] & s[g.b as usize]).collect();
-            for (g, v) in layer.and_gates.iter().zip(products) {
-                s[g.out as usize] = v;
+            for g in layer.and_gates {
+                s[g.out as usize] = s[g.a as usize] & s[g.b as usize];
             }
             for g in layer.linear_gates {
                 let v = match *g {

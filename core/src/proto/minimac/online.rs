@@ -89,7 +89,9 @@ pub async fn evaluate_revealed<N: Network, R: RngCore + CryptoRng>(
     let peers: Vec<PartyId> = (0..parties).filter(|&p| p != me).collect();
     let instances = inputs.len();
     let wire_len = 2 * n;
-    let mut wires = vec![0u8; circuit.num_wires() * wire_len];
+    // Live wires only ([`crate::circuit::WireSlots`]: input wire i is slot i).
+    let slots = circuit.wire_slots();
+    let mut wires = vec![0u8; slots.slots() * wire_len];
     let mut framer = Framer::new(parties);
     let mut log = OpenLog::new(n, parties);
     let (mut coins, commitments) = Coins::new(me, parties, rng);
@@ -137,7 +139,7 @@ pub async fn evaluate_revealed<N: Network, R: RngCore + CryptoRng>(
     let mut scratch = AndScratch::new(code);
     let mut next_triple = 0usize;
     let mut round = 0usize;
-    for layer in circuit.layers() {
+    for layer in slots.layers() {
         let per_round = if options.simultaneous { layer.and_gates.len().max(1) } else { 1 };
         for chunk in layer.and_gates.chunks(per_round) {
             round += 1;
@@ -189,8 +191,7 @@ pub async fn evaluate_revealed<N: Network, R: RngCore + CryptoRng>(
 
     // Output (Fig. 2): open every output wire (masked if it has one recipient), then check.
     let step = Step::OutputOpening;
-    let out_wires: Vec<usize> =
-        (0..circuit.output_widths().len()).filter_map(|v| circuit.output_wires(v)).flatten().collect();
+    let out_wires: Vec<usize> = slots.outputs().iter().map(|&w| w as usize).collect();
     let mut shares = Vec::with_capacity(out_wires.len() * n);
     let mut macs = Vec::with_capacity(out_wires.len() * n);
     let mut masks = prep.output_masks.chunks_exact(wire_len);

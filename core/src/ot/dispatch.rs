@@ -76,19 +76,19 @@ impl Extension {
 /// The sender side of either extension.
 #[derive(Debug)]
 pub enum ExtSender {
-    /// KOS15.
-    Kos15(OtExtSender),
+    /// KOS15 (both variants boxed: their sizes differ by hundreds of bytes).
+    Kos15(Box<OtExtSender>),
     /// SoftSpoken.
-    SoftSpoken(SoftSpokenSender),
+    SoftSpoken(Box<SoftSpokenSender>),
 }
 
 /// The receiver side of either extension.
 #[derive(Debug)]
 pub enum ExtReceiver {
-    /// KOS15.
-    Kos15(OtExtReceiver),
+    /// KOS15 (both variants boxed: their sizes differ by hundreds of bytes).
+    Kos15(Box<OtExtReceiver>),
     /// SoftSpoken.
-    SoftSpoken(SoftSpokenReceiver),
+    SoftSpoken(Box<SoftSpokenReceiver>),
 }
 
 impl ExtSender {
@@ -103,12 +103,12 @@ impl ExtSender {
         rng: &mut R,
     ) -> Result<Self, OtError> {
         Ok(match extension {
-            Extension::Kos15 => {
-                ExtSender::Kos15(OtExtSender::setup_with_delta(net, peer, session, delta, rng).await?)
-            }
-            Extension::SoftSpoken { k } => ExtSender::SoftSpoken(
+            Extension::Kos15 => ExtSender::Kos15(Box::new(
+                OtExtSender::setup_with_delta(net, peer, session, delta, rng).await?,
+            )),
+            Extension::SoftSpoken { k } => ExtSender::SoftSpoken(Box::new(
                 SoftSpokenSender::setup_with_delta(net, peer, session, k, delta, rng).await?,
-            ),
+            )),
         })
     }
 
@@ -144,10 +144,12 @@ impl ExtReceiver {
         rng: &mut R,
     ) -> Result<Self, OtError> {
         Ok(match extension {
-            Extension::Kos15 => ExtReceiver::Kos15(OtExtReceiver::setup(net, peer, session, rng).await?),
-            Extension::SoftSpoken { k } => {
-                ExtReceiver::SoftSpoken(SoftSpokenReceiver::setup(net, peer, session, k, rng).await?)
+            Extension::Kos15 => {
+                ExtReceiver::Kos15(Box::new(OtExtReceiver::setup(net, peer, session, rng).await?))
             }
+            Extension::SoftSpoken { k } => ExtReceiver::SoftSpoken(Box::new(
+                SoftSpokenReceiver::setup(net, peer, session, k, rng).await?,
+            )),
         })
     }
 

@@ -186,8 +186,8 @@ fn fold_matches_its_definition() {
                 }
             }
             assert_eq!(&fold.total[..n], &total[..], "k {k} punctured {punctured}");
-            for c in 0..k {
-                assert_eq!(&fold.columns[c][..n], &columns[c][..], "k {k} column {c}");
+            for (c, want) in columns.iter().enumerate() {
+                assert_eq!(&fold.columns[c][..n], &want[..], "k {k} column {c}");
             }
         }
     }

@@ -1,4 +1,4 @@
-//! The all-but-one OT of SoftSpoken's setup (Roy 2022, §4 / its GGM-tree punctured PRF), for one
+//! The all-but-one OT of SoftSpoken's setup (Roy 2022: a GGM-tree punctured PRF), for one
 //! block of `k` bits of `Δ`: the *holder* (the extension's receiver) expands a random root into
 //! a binary GGM tree of depth `k` with the length-doubling PRG `G(s) = Prg(s)[0..2]`, and the
 //! *puncturer* (the extension's sender) learns every leaf except the one at its secret point

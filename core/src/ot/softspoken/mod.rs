@@ -4,14 +4,14 @@
 //! the sender holds `Δ` (128 bits) and `q_j`, the receiver `t_j = q_j ⊕ r_j·Δ`.
 //!
 //! **Idea.** KOS15 sends one `N`-bit column per bit of `Δ` (16 bytes per OT). SoftSpoken cuts
-//! `Δ` into `b = 128/k` blocks of `k` bits and runs one small-field VOLE per block (Roy §4, the
+//! `Δ` into `b = 128/k` blocks of `k` bits and runs one small-field VOLE per block (Roy's
 //! "subspace VOLE" from an all-but-one OT): the receiver sends one correction per *block*, so
 //! an extension costs `16/k` bytes per OT, paid for with `2^k` PRG streams per block instead of
 //! two. `k` ∈ {1, 2, 4, 8} is chosen at setup; `k = 1` is IKNP03/KOS15 with one redundant base-OT
 //! step. [`crate::ot::tinyot::SOFTSPOKEN_K`] is the value recommended for TinyOT.
 //!
 //! **Protocol** (one [`SoftSpokenSender`] / [`SoftSpokenReceiver`] pair per direction):
-//! 1. *Setup* (Roy §4, all-but-one OT by GGM tree, [`ggm`]). For each block `i` the receiver
+//! 1. *Setup* (all-but-one OT by GGM tree, `ggm`). For each block `i` the receiver
 //!    expands a random root into a depth-`k` GGM tree with leaves `s_{i,x}`, `x ∈ [0, 2^k)`. The
 //!    sender's punctured point is `Δ_i` = bits `[ik, ik + k)` of `Δ` read as an integer. With
 //!    128 random base OTs ([`super::base`]; the receiver sends, the sender chooses the complement
@@ -19,7 +19,7 @@
 //!    per level (4096 bytes in all), the sender learns every `s_{i,x}` with `x ≠ Δ_i`. Each leaf
 //!    keys a [`Prg`](super::prg::Prg) stream that both parties read in the same order, and the
 //!    sender commits to its first coin (as KOS15).
-//! 2. *Extend N* (Roy §4–5, with KOS15's padding). The receiver pads its choices with `κ + s`
+//! 2. *Extend N* (Roy's small-field VOLE, with KOS15's padding). The receiver pads its choices with `κ + s`
 //!    random bits to `N'` = [`padded_len`]`(N)` and, for each block `i`, with `r_x` the next
 //!    `N'` bits of leaf `x`'s stream, keeps the `k` columns `v_{i,c} = ⊕_{x : bit c of x} r_x`
 //!    (column `ik + c`, matching bit `ik + c` of `Δ`) and sends `c_i = u_i ⊕ r` with
@@ -28,11 +28,11 @@
 //!    `w_{i,c} ⊕ Δ_{i,c}·c_i = v_{i,c} ⊕ Δ_{i,c}·r`. Transposed ([`super::transpose`]), row `j`
 //!    reads `q_j = t_j ⊕ r_j·Δ`. Columns travel in chunks of at most [`CHUNK_OTS`] OTs and are
 //!    folded in sub-ranges of [`SUB_BLOCKS`] blocks (both sides sum `2^k` streams with a binary
-//!    counter, about two block XORs per leaf instead of `k/2 + 1`).
+//!    counter, about three buffer copies or XORs per leaf instead of `k/2 + 1` XORs).
 //! 3. *Coins and check*: exactly KOS15's (§3 there; the same code, [`super::extension`]): the
 //!    receiver sends a fresh seed with its last chunk, the sender opens its committed seed,
 //!    `χ_j` come from both, the receiver sends `x = ⊕ χ_j·r_j` and the unreduced `Σ χ_j·t_j`,
-//!    and the sender checks `Σ χ_j·q_j = t ⊕ x·Δ`. Roy §5 proves malicious security of
+//!    and the sender checks `Σ χ_j·q_j = t ⊕ x·Δ`. Roy's §5 treats malicious security of
 //!    SoftSpoken with a check of this kind (a universal-hash check on the VOLE outputs).
 //!
 //! **Costs.** Setup: 128 base OTs (32 bytes from the receiver, 64·128 from the sender), the GGM
@@ -44,8 +44,8 @@
 //!
 //! **Constant time.** The hot loops branch and index only on public values (leaf numbers,
 //! lengths); `Δ`'s bits and the choice bits enter through masks. The sender's puncture point is
-//! used at setup only, through masks too: [`ggm::puncture`] visits every node and
-//! [`ggm::shift_by_point`] re-indexes the leaves by `y = x ⊕ Δ_i` with masked swaps, after which
+//! used at setup only, through masks too: `ggm::puncture` visits every node and
+//! `ggm::shift_by_point` re-indexes the leaves by `y = x ⊕ Δ_i` with masked swaps, after which
 //! the punctured leaf is always number 0, so the hot loop's indices do not depend on `Δ`.
 //!
 //! **Trust model.** Either party may be malicious.

@@ -1,13 +1,14 @@
 //! Kernels of the OT engine (`chorus_core::ot`): the bit-matrix transpose, the AES-CTR PRG, the
 //! fixed-key-AES correlation-robust hash, and a whole KOS15 correlated-OT extension with both
 //! parties in one thread over the in-memory network (no channel encryption, no sockets) — the
-//! compute floor under `chorus-bench-ot`'s loopback figures.
+//! compute floor under `chorus-bench-ot`'s loopback figures — and the same extension with KOS15
+//! against SoftSpoken for k = 2, 4, 8.
 
 use chorus_core::net::memory::run_session;
 use chorus_core::net::Network;
 use chorus_core::ot::prg::{Prg, TccrHash};
 use chorus_core::ot::transpose::{transpose_128, transpose_128_portable};
-use chorus_core::ot::{OtExtReceiver, OtExtSender};
+use chorus_core::ot::{ExtReceiver, ExtSender, Extension, OtExtReceiver, OtExtSender};
 use chorus_core::rng::seeded_rng;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use std::hint::black_box;
@@ -65,5 +66,61 @@ fn extension(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, kernels, extension);
+/// KOS15 against SoftSpoken (k = 2, 4, 8) for 2^20 correlated OTs, setup included, both parties
+/// in one thread; prints each one's bytes per OT (the receiver's extension messages, which
+/// dominate, over the OTs; setup excluded).
+fn kos_vs_softspoken(c: &mut Criterion) {
+    let n = 1usize << 20;
+    let mut g = c.benchmark_group("ot_extension_kos15_vs_softspoken");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(n as u64));
+    let choices: Vec<bool> = (0..n).map(|i| i % 3 == 0).collect();
+    for ext in [
+        Extension::Kos15,
+        Extension::SoftSpoken { k: 2 },
+        Extension::SoftSpoken { k: 4 },
+        Extension::SoftSpoken { k: 8 },
+    ] {
+        let [s, r] = ext.extension_bytes(n);
+        let name = match ext {
+            Extension::Kos15 => "kos15".to_string(),
+            Extension::SoftSpoken { k } => format!("softspoken_k{k}"),
+        };
+        println!("{name}: {:.3} bytes per OT ({} + {} bytes for {n} OTs)", (s + r) as f64 / n as f64, s, r);
+        g.bench_function(format!("{name}_correlated_{n}"), |b| {
+            b.iter_batched(
+                || (),
+                |_| {
+                    run_session(2, |mut net| {
+                        let choices = &choices;
+                        async move {
+                            let mut rng = seeded_rng(net.party() as u64);
+                            if net.party() == 0 {
+                                let mut s = ExtSender::setup_with_delta(
+                                    &mut net,
+                                    1,
+                                    b"bench",
+                                    ext,
+                                    0x5a5a << 64 | 77,
+                                    &mut rng,
+                                )
+                                .await
+                                .unwrap();
+                                s.extend_correlated(&mut net, choices.len(), &mut rng).await.unwrap().len()
+                            } else {
+                                let mut r =
+                                    ExtReceiver::setup(&mut net, 0, b"bench", ext, &mut rng).await.unwrap();
+                                r.extend_correlated(&mut net, choices, &mut rng).await.unwrap().len()
+                            }
+                        }
+                    })
+                },
+                BatchSize::PerIteration,
+            )
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, kernels, extension, kos_vs_softspoken);
 criterion_main!(benches);

@@ -5,8 +5,8 @@
 //! on, its check costs one GF(2^128) inner product per side and 48 bytes of messages, and its
 //! correlated output `q_j = t_j ⊕ r_j·Δ` *is* a TinyOT authenticated bit (§4 of the TinyTable
 //! paper) without any further step. SoftSpoken OT (Roy, CRYPTO 2022) trades computation for
-//! fewer bytes per OT; on two shared vCPUs and loopback networks computation is the scarcer
-//! resource, so it is left as a later option behind the same API.
+//! fewer bytes per OT; it is [`super::softspoken`], with the same output and this module's check
+//! (the helpers below are shared), chosen through [`super::Extension`].
 //!
 //! **Protocol** (one [`OtExtSender`] / [`OtExtReceiver`] pair per direction):
 //! 1. *Setup.* The extension's sender picks `Δ ∈ {0,1}^128` and, as the **receiver** of 128 base
@@ -50,7 +50,7 @@ mod tests;
 pub use receiver::OtExtReceiver;
 pub use sender::OtExtSender;
 
-use super::Block;
+use super::{block, Block, OtError};
 use crate::field::clmul::Backend;
 
 /// κ: base OTs and bits per block.
@@ -68,7 +68,7 @@ pub fn padded_len(count: usize) -> usize {
 }
 
 /// The chunk lengths (in OTs) of an extension of `padded` rows, in order.
-fn chunk_lens(padded: usize) -> impl Iterator<Item = usize> {
+pub(crate) fn chunk_lens(padded: usize) -> impl Iterator<Item = usize> {
     (0..padded).step_by(CHUNK_OTS).map(move |start| CHUNK_OTS.min(padded - start))
 }
 
@@ -79,10 +79,49 @@ fn base_session(session: &[u8]) -> Vec<u8> {
     [BASE_TAG, session].concat()
 }
 
-/// `Σ χ_j·rows_j`, unreduced (256 bits as `[low, high]`).
-fn weighted_sum(backend: Backend, chis: &[Block], rows: &[Block]) -> [u128; 2] {
-    backend.xor_sum_of_products128(chis, rows)
+/// Bytes of the receiver's check message: `x` (16) and the unreduced `t` (32).
+pub(crate) const CHECK_BYTES: usize = 48;
+
+/// Packs bits into little-endian 64-bit words (bit `j` is bit `j % 64` of word `j / 64`).
+pub(crate) fn pack_bits(bits: impl Iterator<Item = bool>, words: usize) -> Vec<u64> {
+    let mut out = vec![0u64; words];
+    for (j, b) in bits.enumerate() {
+        out[j / 64] |= (b as u64) << (j % 64);
+    }
+    out
 }
 
-/// Bytes of the receiver's check message: `x` (16) and the unreduced `t` (32).
-const CHECK_BYTES: usize = 48;
+/// The receiver's check message (step 4): `x = ⊕ χ_j·r_j` for its packed choice bits `r` and the
+/// unreduced `Σ χ_j·t_j` over its rows (no branch on `r`). Shared with
+/// [`softspoken`](super::softspoken), whose output has the same correlation.
+pub(crate) fn check_message(backend: Backend, chis: &[Block], r: &[u64], rows: &[Block]) -> Vec<u8> {
+    let x = chis
+        .iter()
+        .enumerate()
+        .fold(0u128, |x, (j, &chi)| x ^ (chi & 0u128.wrapping_sub(((r[j / 64] >> (j % 64)) & 1) as u128)));
+    let sum = backend.xor_sum_of_products128(chis, rows);
+    let mut check = Vec::with_capacity(CHECK_BYTES);
+    block::put_blocks(&mut check, &[x, sum[0], sum[1]]);
+    check
+}
+
+/// The sender's side of the check (step 4): `Σ χ_j·q_j = t ⊕ x·Δ` for the receiver's message
+/// `msg`; `step` names a malformed message, `check` the failed comparison.
+pub(crate) fn verify_check(
+    backend: Backend,
+    chis: &[Block],
+    rows: &[Block],
+    delta: Block,
+    msg: &[u8],
+    step: &'static str,
+    check: &'static str,
+) -> Result<(), OtError> {
+    let m = block::get_blocks(step, msg, CHECK_BYTES / 16)?;
+    let (x, t) = (m[0], [m[1], m[2]]);
+    let q_sum = backend.xor_sum_of_products128(chis, rows);
+    let x_delta = backend.clmul128(x, delta);
+    if q_sum != [t[0] ^ x_delta[0], t[1] ^ x_delta[1]] {
+        return Err(OtError::CheckFailed { check });
+    }
+    Ok(())
+}

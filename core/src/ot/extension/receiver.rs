@@ -2,7 +2,7 @@
 
 use rand_core::{CryptoRng, RngCore};
 
-use super::{chunk_lens, padded_len, weighted_sum, KAPPA};
+use super::{check_message, chunk_lens, pack_bits, padded_len, KAPPA};
 use crate::field::clmul::Backend;
 use crate::net::{yield_now, Network, PartyId};
 use crate::ot::coins::ReceiverCoins;
@@ -29,15 +29,6 @@ impl core::fmt::Debug for OtExtReceiver {
             .field("batch", &self.batch)
             .finish_non_exhaustive()
     }
-}
-
-/// Packs bits into little-endian 64-bit words (bit `j` is bit `j % 64` of word `j / 64`).
-fn pack_bits(bits: impl Iterator<Item = bool>, words: usize) -> Vec<u64> {
-    let mut out = vec![0u64; words];
-    for (j, b) in bits.enumerate() {
-        out[j / 64] |= (b as u64) << (j % 64);
-    }
-    out
 }
 
 impl OtExtReceiver {
@@ -156,13 +147,7 @@ impl OtExtReceiver {
             .verify(&opening, &seed, "kos15 coin opening", "kos15 sender coin commitment")?
             .blocks(padded);
 
-        let x = chis.iter().enumerate().fold(0u128, |x, (j, &chi)| {
-            x ^ (chi & 0u128.wrapping_sub(((r[j / 64] >> (j % 64)) & 1) as u128))
-        });
-        let sum = weighted_sum(self.backend, &chis, &rows);
-        let mut check = Vec::with_capacity(48);
-        block::put_blocks(&mut check, &[x, sum[0], sum[1]]);
-        net.send(self.peer, check)?;
+        net.send(self.peer, check_message(self.backend, &chis, &r, &rows))?;
         self.batch += 1;
         rows.truncate(choices.len());
         Ok(rows)

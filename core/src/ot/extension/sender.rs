@@ -2,7 +2,7 @@
 
 use rand_core::{CryptoRng, RngCore};
 
-use super::{chunk_lens, padded_len, weighted_sum, CHECK_BYTES, KAPPA};
+use super::{chunk_lens, padded_len, verify_check, KAPPA};
 use crate::field::clmul::Backend;
 use crate::net::{yield_now, Network, PartyId};
 use crate::ot::coins::SenderCoins;
@@ -166,13 +166,7 @@ impl OtExtSender {
         let chis = coins.blocks(padded);
 
         let msg = net.recv(self.peer).await?;
-        let check = block::get_blocks("kos15 check", &msg, CHECK_BYTES / 16)?;
-        let (x, t) = (check[0], [check[1], check[2]]);
-        let q_sum = weighted_sum(self.backend, &chis, &rows);
-        let x_delta = self.backend.clmul128(x, self.delta);
-        if q_sum != [t[0] ^ x_delta[0], t[1] ^ x_delta[1]] {
-            return Err(OtError::CheckFailed { check: "kos15 correlation check" });
-        }
+        verify_check(self.backend, &chis, &rows, self.delta, &msg, "kos15 check", "kos15 correlation check")?;
         self.batch += 1;
         rows.truncate(count);
         Ok(rows)

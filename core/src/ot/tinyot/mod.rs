@@ -7,9 +7,11 @@
 //! global key — 128-bit here ([`ABit`]); callers that use k-bit MACs (TinyTable's k = 64 / 32)
 //! truncate every MAC, key and `Δ` alike, which keeps the relation.
 //!
-//! **Authenticated bits** ([`TinyOt::abits`]) are KOS15 correlated OTs ([`super::extension`]) in
-//! both directions: each party is the extension's receiver with its random shares as choice bits
-//! (its MACs) and the sender with `Δ_P` (its keys). KOS15's check makes the receiver's choice bits
+//! **Authenticated bits** ([`TinyOt::abits`]) are correlated OTs in both directions, from KOS15
+//! ([`super::extension`], [`TinyOt::setup`]) or SoftSpoken ([`super::softspoken`], chosen with
+//! [`TinyOt::setup_with`]; [`SOFTSPOKEN_K`] is the recommended block size): each party is the
+//! extension's receiver with its random shares as choice bits (its MACs) and the sender with
+//! `Δ_P` (its keys). The extensions' correlation check makes the receiver's choice bits
 //! consistent; what a cheating receiver can learn is a few bits of `Δ` at the risk of an abort.
 //!
 //! **AND triples** ([`TinyOt::and_triples`]) follow Wang–Ranellucci–Katz ("Authenticated
@@ -43,7 +45,7 @@ mod tests;
 
 use rand_core::{CryptoRng, RngCore};
 
-use super::extension::{OtExtReceiver, OtExtSender};
+use super::dispatch::{ExtReceiver, ExtSender, Extension};
 use super::prg::TccrHash;
 use super::{Block, OtError};
 use crate::net::{Network, PartyId};
@@ -52,6 +54,12 @@ use crate::net::{Network, PartyId};
 pub const STAT_SECURITY: u32 = 40;
 /// The fewest buckets a triple batch is computed with (smaller requests are padded to it).
 pub const MIN_BUCKETS: usize = 1024;
+/// The SoftSpoken block size recommended for TinyOT's authenticated bits
+/// ([`Extension::SoftSpoken`]): `k = 8` sends 2 bytes per OT and direction instead of KOS15's 16,
+/// for about 32 AES blocks per OT and side instead of about 3 — the trade the Coral
+/// preprocessing's byte budget asks for, where the abits dominate the traffic. Smaller `k` (4:
+/// 4 bytes, about 4 AES per OT) suits links where computation is scarcer than bandwidth.
+pub const SOFTSPOKEN_K: u8 = 8;
 /// The pinned bit of every `Δ` (set for party 0, clear for party 1).
 const PINNED_BIT: u32 = 127;
 
@@ -118,8 +126,8 @@ pub struct TinyOt {
     party: PartyId,
     peer: PartyId,
     session: Vec<u8>,
-    sender: OtExtSender,
-    receiver: OtExtReceiver,
+    sender: ExtSender,
+    receiver: ExtReceiver,
     hash: TccrHash,
     /// Half gates garbled so far (their tweaks).
     gates: u64,
@@ -138,13 +146,26 @@ impl core::fmt::Debug for TinyOt {
 }
 
 impl TinyOt {
-    /// Sets up both directions of OT extension with `peer` (256 base OTs in all). Both parties
-    /// call this with the same `session` tag; the session must have parties 0 and 1 only.
+    /// Sets up both directions of KOS15 OT extension with `peer` (256 base OTs in all). Both
+    /// parties call this with the same `session` tag; the session must have parties 0 and 1 only.
+    /// The same as [`setup_with`](Self::setup_with) with [`Extension::Kos15`].
     pub async fn setup<N: Network, R: RngCore + CryptoRng>(
         net: &mut N,
         session: &[u8],
         rng: &mut R,
     ) -> Result<Self, OtError> {
+        Self::setup_with(net, session, Extension::Kos15, rng).await
+    }
+
+    /// [`setup`](Self::setup) with the OT extension `extension` in both directions (both parties
+    /// must pass the same one).
+    pub async fn setup_with<N: Network, R: RngCore + CryptoRng>(
+        net: &mut N,
+        session: &[u8],
+        extension: Extension,
+        rng: &mut R,
+    ) -> Result<Self, OtError> {
+        extension.validate()?;
         if net.parties() != 2 {
             return Err(OtError::InvalidRequest(format!(
                 "TinyOT needs 2 parties, the session has {}",
@@ -157,11 +178,11 @@ impl TinyOt {
             | if party == 0 { pin } else { 0 };
         let tag = |from: PartyId| [session, b"/from-", &[from as u8]].concat();
         let (sender, receiver) = if party == 0 {
-            let s = OtExtSender::setup_with_delta(net, peer, &tag(party), delta, rng).await?;
-            (s, OtExtReceiver::setup(net, peer, &tag(peer), rng).await?)
+            let s = ExtSender::setup_with_delta(net, peer, &tag(party), extension, delta, rng).await?;
+            (s, ExtReceiver::setup(net, peer, &tag(peer), extension, rng).await?)
         } else {
-            let r = OtExtReceiver::setup(net, peer, &tag(peer), rng).await?;
-            (OtExtSender::setup_with_delta(net, peer, &tag(party), delta, rng).await?, r)
+            let r = ExtReceiver::setup(net, peer, &tag(peer), extension, rng).await?;
+            (ExtSender::setup_with_delta(net, peer, &tag(party), extension, delta, rng).await?, r)
         };
         Ok(TinyOt {
             party,

@@ -27,6 +27,16 @@ fn session<T: 'static>(
     edit: impl FnMut(u64, &mut Vec<u8>) + Clone,
     op: impl AsyncOp<T> + Clone,
 ) -> Result2<T> {
+    session_with(Extension::Kos15, cheater, edit, op)
+}
+
+/// [`session`] with `extension` under the authenticated bits.
+fn session_with<T: 'static>(
+    extension: Extension,
+    cheater: Option<usize>,
+    edit: impl FnMut(u64, &mut Vec<u8>) + Clone,
+    op: impl AsyncOp<T> + Clone,
+) -> Result2<T> {
     let out = run_session(2, |net| {
         let (edit, op) = (edit.clone(), op.clone());
         async move {
@@ -36,7 +46,7 @@ fn session<T: 'static>(
             } else {
                 Tamper::new(net, |_, _| {})
             };
-            let mut t = TinyOt::setup(&mut net, SESSION, &mut rng).await?;
+            let mut t = TinyOt::setup_with(&mut net, SESSION, extension, &mut rng).await?;
             let v = op.run(&mut t, &mut net, &mut rng).await?;
             Ok((v, t.delta()))
         }
@@ -116,6 +126,72 @@ fn and_triples_multiply_and_carry_valid_macs() {
             assert!(seen.iter().flatten().all(|&s| s > 250), "x, y uniform: {seen:?}");
         }
     }
+}
+
+#[test]
+fn and_triples_from_softspoken_multiply_and_carry_valid_macs() {
+    let ext = Extension::SoftSpoken { k: SOFTSPOKEN_K };
+    for count in [1, 1500] {
+        let [a, b] = session_with(ext, None, honest, Triples(count));
+        let ((a, da), (b, db)) = (a.unwrap(), b.unwrap());
+        assert_eq!((da >> 127, db >> 127), (1, 0), "the pinned bit survives the SoftSpoken setup");
+        assert_eq!(a.len(), count);
+        for (ta, tb) in a.iter().zip(&b) {
+            let [x, y, z] = [0, 1, 2].map(|i| open(ta[i], tb[i], [da, db]));
+            assert_eq!(z, x & y, "count {count}");
+        }
+    }
+    let [a, b] = session_with(Extension::SoftSpoken { k: 2 }, None, honest, Bits(300));
+    let ((a, da), (b, db)) = (a.unwrap(), b.unwrap());
+    a.iter().zip(&b).for_each(|(&x, &y)| {
+        open(x, y, [da, db]);
+    });
+}
+
+#[test]
+fn softspoken_abits_are_checked_and_an_unsupported_k_is_refused() {
+    // Party 0's corrections (its second extension message, as for KOS) flipped in every block.
+    let edit = at(P0_COLUMNS + 1, |m: &mut Vec<u8>| {
+        let per_block = m.len() / 16;
+        (0..16).for_each(|i| m[i * per_block] ^= 1);
+    });
+    assert_eq!(
+        honest_error(session_with(Extension::SoftSpoken { k: 8 }, Some(0), edit, Triples(10)), 1),
+        OtError::CheckFailed { check: "softspoken correlation check" }
+    );
+    let [a, b] = session_with(Extension::SoftSpoken { k: 5 }, None, honest, Bits(1));
+    assert!(matches!(a, Err(OtError::InvalidRequest(_))) && matches!(b, Err(OtError::InvalidRequest(_))));
+}
+
+/// Bytes party 0 and party 1 send for setup and `count` AND triples with `extension`.
+fn triple_bytes(extension: Extension, count: usize) -> [u64; 2] {
+    let out = run_session(2, |mut net| async move {
+        let mut rng = seeded_rng(70 + net.party() as u64);
+        let mut t = TinyOt::setup_with(&mut net, SESSION, extension, &mut rng).await.unwrap();
+        let before = net.stats().bytes_sent;
+        t.and_triples(&mut net, count, &mut rng).await.unwrap();
+        net.stats().bytes_sent - before
+    });
+    [out[0], out[1]]
+}
+
+#[test]
+fn softspoken_abits_cut_the_triple_bytes() {
+    // The abits' columns shrink from 16 to 16/k bytes per OT and direction; the rest (half
+    // gates, openings) is unchanged. Printed for the record (`--nocapture`).
+    let count = 4096;
+    let kos = triple_bytes(Extension::Kos15, count);
+    let soft = triple_bytes(Extension::SoftSpoken { k: SOFTSPOKEN_K }, count);
+    let per = |b: [u64; 2]| (b[0] + b[1]) as f64 / count as f64;
+    println!(
+        "bytes per triple (both parties, {count} triples): KOS15 {:.1}, SoftSpoken k = {SOFTSPOKEN_K} {:.1}",
+        per(kos),
+        per(soft)
+    );
+    let m = 3 * count.max(MIN_BUCKETS) * bucket_size(count);
+    let saved = Extension::Kos15.column_bytes(m) - Extension::SoftSpoken { k: SOFTSPOKEN_K }.column_bytes(m);
+    assert_eq!(kos[0] - soft[0], saved as u64);
+    assert_eq!(kos[1] - soft[1], saved as u64);
 }
 
 #[test]

@@ -48,6 +48,14 @@ use super::cope::Cope;
 /// The statistical security s of the encoding check (2^-40).
 pub const ENCODING_SECURITY: usize = 40;
 
+/// Test pairs per party of the key-linearity test: a key holder whose COPE vector makes its MAC
+/// shares non-F-linear passes with probability < 2^-41 + 2^-42 < 2^-40 (see the module docs).
+pub const KEY_TEST: usize = 41;
+
+/// The public multiplier c of the key-linearity test: X (the element 2), which generates F over
+/// F_2 — its minimal polynomial is F's modulus, so it lies in no proper subfield.
+const LINEARITY_C: u64 = 2;
+
 /// Who contributes to an authenticated element.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Contributor {
@@ -82,14 +90,22 @@ pub(crate) async fn authenticate<N: Network>(
     let (me, peer) = (party.me, 1 - party.me);
     let params = party.params.clone();
     let field = *params.field();
+    let real = kinds.len();
     let mut kinds = kinds.to_vec();
-    kinds.push(Contributor::Both);
     let mut own = own.to_vec();
-    own.resize(kinds.len() - 1, 0);
+    own.resize(real, 0);
+    for owner in 0..2 {
+        for _ in 0..KEY_TEST {
+            let x = if owner == me { field.random(&mut party.rng) } else { 0 };
+            kinds.extend([Contributor::Only(owner); 2]);
+            own.extend([x, params.mul(LINEARITY_C, x)]);
+        }
+    }
+    kinds.push(Contributor::Both);
     own.push(field.random(&mut party.rng));
     let mine: Vec<u64> = kinds.iter().zip(&own).filter(|(k, _)| k.includes(me)).map(|(_, &x)| x).collect();
     let theirs = kinds.iter().filter(|k| k.includes(peer)).count();
-    let out = cope.extend(&params, &mut party.channel, net, &mine, theirs).await?;
+    let out = cope.extend(&mut party.channel, net, &mine, theirs).await?;
     let (mut t, mut q) = (out.own.into_iter(), out.peer.into_iter());
     let alpha = party.material.alpha;
     let mut shares = Vec::with_capacity(kinds.len());
@@ -105,13 +121,19 @@ pub(crate) async fn authenticate<N: Network>(
         shares.push(s);
     }
     let extra = shares.pop().expect("the extra element");
+    let tests = shares.split_off(real);
     let mut coins = coin_toss(&mut party.channel, net, &mut party.rng).await?;
     let y = shares.iter().fold(extra, |acc, s| acc + s.scale(&params, field.random(&mut coins)));
-    party.open(net, Step::AuthOpen, &[y]).await?;
+    let mut opens = vec![y];
+    opens.extend(tests.chunks_exact(2).map(|p| p[1] + p[0].scale(&params, LINEARITY_C)));
+    let opened = party.open(net, Step::AuthOpen, &opens).await?;
     party.check(net).await.map_err(|e| match e {
         CoralError::CheckFailed { check: Check::Mac } => CoralError::failed(Check::Authentication),
         e => e,
     })?;
+    if opened[1..].iter().any(|&z| z != 0) {
+        return Err(CoralError::failed(Check::Authentication));
+    }
     Ok(shares)
 }
 

@@ -41,7 +41,7 @@
 //! are those of the paper's "[20] w/ IKNP-OT"-like rows, not Coral's Table 3 figures.
 
 mod auth;
-mod cope;
+pub(crate) mod cope;
 
 use std::sync::Arc;
 
@@ -56,7 +56,7 @@ use crate::proto::coral::share::{CoralParams, TinyBit};
 
 use super::{quintuple, CoralMaterial, Cursors, Demand, Encoding, InputMask, Preprocessing};
 use auth::Contributor;
-pub use auth::ENCODING_SECURITY;
+pub use auth::{ENCODING_SECURITY, KEY_TEST};
 pub use cope::CHUNK as COPE_CHUNK;
 
 /// tTriples per TinyOT batch: bounds the engine's memory (a batch holds 3·B times this many
@@ -74,6 +74,8 @@ pub(crate) enum Cheat {
     EncodingTau { index: usize, offset: u64 },
     /// Flip bit 0 of this party's MAC on the x-bit of tTriple `index` before quintuple generation.
     TinyMac { index: usize },
+    /// Run COPE as key holder with base-OT choice bit `flip` of σ(α_P) flipped (a vector a ∉ σ(F)).
+    CopeChoice { flip: usize },
 }
 
 /// The two-party OT-based provider (see the module docs).
@@ -159,7 +161,14 @@ impl OtProvider {
         // Authenticated elements (COPE + Π_Auth).
         let field = *self.params.field();
         let alpha = field.random(&mut rng);
-        let mut cope = cope::Cope::setup(net, &[&session[..], b"/cope"].concat(), alpha, &mut rng).await?;
+        let cope_session = [&session[..], b"/cope"].concat();
+        #[allow(unused_mut)]
+        let mut choices = cope::choices(&self.params, alpha);
+        #[cfg(test)]
+        if let Some(Cheat::CopeChoice { flip }) = self.cheat {
+            choices[flip] ^= true;
+        }
+        let mut cope = cope::Cope::setup(net, &self.params, &cope_session, &choices, &mut rng).await?;
         let skeleton = CoralMaterial {
             party: me,
             parties: 2,

@@ -1,4 +1,4 @@
-//! Authenticated elements from COPE ([`super::cope`]) with their check (Π_Auth of [20] as the
+//! Authenticated elements from COPE ([`super::cope`]) with their check (Π_Auth of \[20\] as the
 //! paper uses it in §4.3.3 / App. C, which is MASCOT's Π_[[·]]), and the check of encoding pairs.
 //!
 //! **Sharing from COPE.** Element j has contributions `x_{P,j}` from the parties in its
@@ -17,7 +17,7 @@
 //! uniform to the adversary (the honest party's contribution), so `y` reveals nothing of the x_j;
 //! an honest owner's z_k is 0 and its x_k are used nowhere else.
 //!
-//! *Corrupt input side* (the X of F_vCOPEe, Fig. 16; MASCOT's proof of Π_[[·]], which [20]'s
+//! *Corrupt input side* (the X of F_vCOPEe, Fig. 16; MASCOT's proof of Π_[[·]], which \[20\]'s
 //! Π_Auth and the paper's Theorem 9 reuse for the vectorised COPEe). Columns of a bit matrix with
 //! rows `X_j = σ(x_j) + E_j` leave the honest key holder P_h with the MAC-share error
 //! `e_j(α_h) = ρ(σ(α_h) ⊙ E_j) = Σ_h σ(α_h)_h·E_{jh}·ρ(e_h)`, an F_2-linear function of α_h — the
@@ -41,7 +41,7 @@
 //! a selective-failure leak (e.g. one flipped coordinate h and one honest input mask r in the
 //! batch: the check passes with probability about 1/4 and then says σ(r)_h = 0, one linear bit of
 //! the input that r will mask). With bit decomposition every `a` is some α', so the case did not
-//! arise; the paper says [20]'s proof carries over, and we do not rely on that for privacy: the
+//! arise; the paper says \[20\]'s proof carries over, and we do not rely on that for privacy: the
 //! **key-linearity test** rules it out. Write `D(x) = Σ_k d_k x^{2^k}`; then
 //! `D(cx) − c·D(x) = Σ_{k≥1} d_k (c^{2^k} − c) x^{2^k}`, and `c^{2^k} ≠ c` for 0 < k < 42 because
 //! X lies in no proper subfield, so `D' = D(c·) − c·D` is non-zero exactly when D is not

@@ -1,7 +1,7 @@
 //! COPE over F = GF(2^42) between the two parties, in both directions at once: the paper's
 //! vectorised COPEe (§4.3.3 "Vectorizing MFE-based offline phase"; Fig. 16 F_vCOPEe, Fig. 18
 //! Π_vCOPEe over Fig. 17's F_2-vOLE) with the **(195, 42)_2-MFE** (σ, ρ) of Table 1, Example
-//! Param. 1 — the MFE route of Fig. 1 / [20]: t = 195 bits per element and direction.
+//! Param. 1 — the MFE route of Fig. 1 / \[20\]: t = 195 bits per element and direction.
 //!
 //! The MFE is the one of [`CoralParams::embedding`]; its field F_{2^42} is, by construction
 //! ([`crate::embed::ParamSet::build`] checks it), the RMFE's, i.e. Coral's MAC field, in the same
@@ -42,7 +42,7 @@
 //!
 //! **Not covered:** VOLE-style (silent) OT extension behind the F_2-vOLEs — here each vOLE is an
 //! IKNP-style column (L bits sent per column and direction), so the byte counts are those of the
-//! paper's "[20] w/ IKNP-OT" input-authentication row, not Coral's Table 3 figures.
+//! paper's "\[20\] w/ IKNP-OT" input-authentication row, not Coral's Table 3 figures.
 
 use rand_core::{CryptoRng, RngCore};
 
@@ -264,7 +264,7 @@ fn slice(x: &[u64], blocks: usize) -> Vec<Vec<u128>> {
     cols
 }
 
-/// The inverse of [`slice`] for the first `count` rows: element j has bit i = bit j of column i.
+/// The inverse of `slice` for the first `count` rows: element j has bit i = bit j of column i.
 fn unslice(cols: &[Vec<u128>], count: usize) -> Vec<u64> {
     let mut out = Vec::with_capacity(count);
     for w in 0..count.div_ceil(64) {

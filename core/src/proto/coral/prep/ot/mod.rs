@@ -37,7 +37,7 @@
 //! never select a branch or an index; randomness comes from the caller's ChaCha20 CSPRNG.
 //!
 //! **Not covered:** VOLE-style (silent) OT extension behind COPE's F_2-vOLEs and TinyOT — the
-//! engine is IKNP/KOS-style, so COPE sends L bits per column (the paper's "[20] w/ IKNP-OT"-like
+//! engine is IKNP/KOS-style, so COPE sends L bits per column (the paper's "\[20\] w/ IKNP-OT"-like
 //! input-authentication cost) and the byte counts are not Coral's Table 3 figures.
 
 mod auth;

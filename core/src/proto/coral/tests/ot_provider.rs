@@ -16,9 +16,10 @@ use crate::ot::OtError;
 use crate::proto::coral::checks::MAC_OPEN_BYTES;
 use crate::proto::coral::circuit::{demand as circuit_demand, evaluate};
 use crate::proto::coral::error::{Check, CoralError};
-use crate::proto::coral::messages::{field_bytes, pack_elements, unpack_elements, Step, HEADER_BYTES};
+use crate::proto::coral::messages::{field_bytes, Channel, Step, HEADER_BYTES};
 use crate::proto::coral::online::Party;
-use crate::proto::coral::prep::ot::{Cheat, OtProvider, ENCODING_SECURITY};
+use crate::proto::coral::prep::ot::cope::{choices, column_bytes, Cope, CopeOutput, CHUNK};
+use crate::proto::coral::prep::ot::{Cheat, OtProvider, ENCODING_SECURITY, KEY_TEST};
 use crate::proto::coral::prep::{CoralMaterial, Demand, Preprocessing};
 use crate::proto::coral::share::{RShare, TinyBit};
 use crate::rng::seeded_rng;
@@ -190,8 +191,11 @@ fn mac_check_bytes() -> usize {
 
 #[test]
 fn masks_and_encodings_cost_exactly_the_formula() {
-    // No TinyOT material: base OTs for COPE, one column frame, the authentication check, the
-    // encoding check and the final MAC check.
+    // No TinyOT material: t base OTs per direction for COPE, one frame of t bit columns, the
+    // authentication check (with the key-linearity test pairs), the encoding check and the final
+    // MAC check.
+    let t = params().embedding().mfe.t();
+    assert_eq!(t, 195);
     let (encodings, masks) = (2usize, [3usize, 2]);
     let demand = Demand { encodings, input_masks: masks.to_vec(), ..Demand::default() };
     let results = run_ot(&demand, None, None, |_, _| async { Ok(()) });
@@ -199,13 +203,13 @@ fn masks_and_encodings_cost_exactly_the_formula() {
     let coin = 2 * (HEADER_BYTES + 32);
     for (me, r) in results.into_iter().enumerate() {
         let stats = r.expect("honest").1;
-        let elements = 2 * pairs + masks[me] + 1;
-        let expected = (64 * 42 + 32)
+        let elements = 2 * pairs + masks[me] + 2 * KEY_TEST + 1;
+        let expected = (64 * t + 32)
             + HEADER_BYTES
-            + field_bytes(42 * elements)
+            + (t * elements).div_ceil(8)
             + coin
             + HEADER_BYTES
-            + field_bytes(1)
+            + field_bytes(1 + 2 * KEY_TEST)
             + mac_check_bytes()
             + coin
             + HEADER_BYTES
@@ -249,17 +253,32 @@ fn small() -> Demand {
 
 #[test]
 fn attack_inconsistent_cope_columns_fails_authentication() {
-    // Party 1 adds ε to its element 0 in the low 21 columns only: not of the form α·ε'.
-    let elements = 2 * (3 + ENCODING_SECURITY) + 2 + 1;
+    // Party 1 flips the bit of its element 0 in the first 21 of the t columns: its row X_0 is
+    // σ(x_0) + E with E ∉ σ(F), so party 0's MAC share is off by ρ(σ(α_0) ⊙ E).
+    let elements = 2 * (3 + ENCODING_SECURITY) + 2 + 2 * KEY_TEST + 1;
     let edit = on_frame(Step::CopeColumns, Some(0), move |msg| {
-        let mut u = unpack_elements(&msg[HEADER_BYTES..], 42 * elements, 1, Step::CopeColumns).unwrap();
-        for i in 0..21 {
-            u[i * elements] ^= 0x2a5;
+        assert_eq!(msg.len(), HEADER_BYTES + column_bytes(195, elements));
+        for h in 0..21 {
+            let at = h * elements;
+            msg[HEADER_BYTES + at / 8] ^= 1 << (at % 8);
         }
-        msg.truncate(HEADER_BYTES);
-        msg.extend(pack_elements(&u));
     });
     assert_eq!(attack(&small(), edit, None), CoralError::CheckFailed { check: Check::Authentication });
+}
+
+#[test]
+fn attack_key_holder_vector_outside_sigma_fails_authentication() {
+    // Party 1 runs COPE as key holder with one coordinate of σ(α_1) flipped (F_vCOPEe's corrupt
+    // key holder): its MAC shares on party 0's elements are off by an F_2-linear, not F-linear,
+    // function of party 0's values, which the key-linearity test (and Π_Auth) catch.
+    for flip in [0, 7, 194] {
+        let cheat = Cheat::CopeChoice { flip };
+        assert_eq!(
+            attack(&small(), None, Some(cheat)),
+            CoralError::CheckFailed { check: Check::Authentication },
+            "flip {flip}"
+        );
+    }
 }
 
 #[test]
@@ -336,4 +355,119 @@ fn attack_on_the_tinyot_engine_is_an_ot_check_failure() {
     });
     let err = attack(&demand, Some(edit), None);
     assert!(matches!(err, CoralError::Ot(OtError::CheckFailed { .. })), "{err}");
+}
+
+// ---- COPE alone ----
+
+type CopeRun = (u64, Vec<bool>, Vec<(Vec<u64>, CopeOutput)>);
+
+/// Runs COPE setup and one extension per entry of `sizes` (party P inputs `sizes[i][P]` random
+/// elements); party 1's key-holder vector has coordinate `flip` flipped if given.
+fn run_cope(sizes: &[[usize; 2]], flip: Option<usize>) -> [CopeRun; 2] {
+    let sizes = sizes.to_vec();
+    let runs = crate::net::memory::run_session(2, |mut net| {
+        let sizes = sizes.clone();
+        async move {
+            let me = net.party();
+            let p = params();
+            let mut rng = seeded_rng(40 + me as u64);
+            let alpha = p.field().random(&mut rng);
+            let mut a = choices(&p, alpha);
+            if let (1, Some(h)) = (me, flip) {
+                a[h] ^= true;
+            }
+            let mut cope = Cope::setup(&mut net, &p, b"chorus/test/cope", &a, &mut rng).await?;
+            let mut channel = Channel::default();
+            let mut outs = Vec::new();
+            for n in sizes {
+                let x: Vec<u64> = (0..n[me]).map(|_| p.field().random(&mut rng)).collect();
+                let out = cope.extend(&mut channel, &mut net, &x, n[1 - me]).await?;
+                outs.push((x, out));
+            }
+            Ok::<_, CoralError>((alpha, a, outs))
+        }
+    });
+    let runs: Vec<CopeRun> = runs.into_iter().map(|r| r.expect("honest COPE")).collect();
+    runs.try_into().ok().expect("two parties")
+}
+
+/// ρ(a ⊙ σ(x)) with the library's σ and ρ.
+fn rho_of_product(a: &[bool], x: u64) -> u64 {
+    let p = params();
+    let mfe = &p.embedding().mfe;
+    let mut z = mfe.sigma(x).expect("field element");
+    for (h, &bit) in a.iter().enumerate() {
+        if !bit {
+            z[h / 64] &= !(1 << (h % 64));
+        }
+    }
+    mfe.rho(&z).expect("well formed")
+}
+
+#[test]
+fn cope_alone_gives_additive_shares_of_alpha_times_x() {
+    let sizes = [[1, 1], [63, 5], [64, 64], [129, 200], [200, 0], [CHUNK + 77, 3]];
+    let runs = run_cope(&sizes, None);
+    let p = params();
+    for (i, n) in sizes.iter().enumerate() {
+        for input in 0..2 {
+            let key = 1 - input;
+            let (x, own) = (&runs[input].2[i].0, &runs[input].2[i].1.own);
+            let peer = &runs[key].2[i].1.peer;
+            assert_eq!((own.len(), peer.len()), (n[input], n[input]), "sizes {n:?}");
+            for j in 0..n[input] {
+                assert_eq!(own[j] ^ peer[j], p.mul(runs[key].0, x[j]), "sizes {n:?}, party {input}, {j}");
+            }
+        }
+    }
+}
+
+#[test]
+fn cope_with_a_key_vector_outside_sigma_is_f_vcopee_with_errors() {
+    // Fig. 16: a corrupt key holder with a ∈ F_2^t gets ρ(a ⊙ σ(x)) − u, not α·x − u.
+    let sizes = [[70, 9]];
+    let runs = run_cope(&sizes, Some(11));
+    let p = params();
+    let (x, own) = (&runs[0].2[0].0, &runs[0].2[0].1.own);
+    let peer = &runs[1].2[0].1.peer;
+    let mut differs = false;
+    for j in 0..70 {
+        assert_eq!(own[j] ^ peer[j], rho_of_product(&runs[1].1, x[j]));
+        differs |= own[j] ^ peer[j] != p.mul(runs[1].0, x[j]);
+    }
+    assert!(differs, "the flipped coordinate changes some product");
+    // Party 0 as key holder is honest: its products stay α_0·x.
+    let (x, own) = (&runs[1].2[0].0, &runs[1].2[0].1.own);
+    for j in 0..9 {
+        assert_eq!(own[j] ^ runs[0].2[0].1.peer[j], p.mul(runs[0].0, x[j]));
+    }
+}
+
+#[test]
+fn every_single_coordinate_error_is_caught_by_the_key_linearity_test() {
+    // With a = σ(α) + e_h the key holder's MAC-share error is D(x) = σ(x)_h·ρ(e_h); on a test
+    // pair it is D(2x) − 2·D(x), non-zero for at least half of all x whenever ρ(e_h) ≠ 0.
+    let p = params();
+    let mfe = &p.embedding().mfe;
+    let mut rng = ChaCha20Rng::seed_from_u64(5);
+    for h in 0..mfe.t() {
+        let rho_h = mfe.rho_map().column(h)[0];
+        let d = |x: u64| if (mfe.sigma(x).unwrap()[h / 64] >> (h % 64)) & 1 == 1 { rho_h } else { 0 };
+        let caught = (0..32).map(|_| p.field().random(&mut rng)).any(|x| d(p.mul(2, x)) != p.mul(2, d(x)));
+        assert!(caught || rho_h == 0, "coordinate {h}");
+    }
+}
+
+#[test]
+fn a_padded_or_truncated_column_frame_is_rejected() {
+    use crate::proto::coral::prep::ot::cope::unpack_columns;
+    let (t, count) = (195, 77);
+    let good = vec![0u8; column_bytes(t, count)];
+    assert!(unpack_columns(&good, t, count, 1).is_ok());
+    let mut padded = good.clone();
+    padded.push(0);
+    assert!(matches!(unpack_columns(&padded, t, count, 1), Err(CoralError::Malformed { .. })));
+    let mut dirty = good;
+    *dirty.last_mut().unwrap() |= 0x80; // t·count = 15015 bits: the last byte has 7 used bits
+    assert!(matches!(unpack_columns(&dirty, t, count, 1), Err(CoralError::Malformed { .. })));
 }

@@ -1,25 +1,59 @@
-//! Authenticated elements from COPE ([`super::cope`]) with their check (Π_Auth of [20] as the
+//! Authenticated elements from COPE ([`super::cope`]) with their check (Π_Auth of \[20\] as the
 //! paper uses it in §4.3.3 / App. C, which is MASCOT's Π_[[·]]), and the check of encoding pairs.
 //!
 //! **Sharing from COPE.** Element j has contributions `x_{P,j}` from the parties in its
 //! [`Contributor`] set (both for random shared elements, only the owner for an input mask, whose
 //! other share is the constant 0). With `α = α_0 + α_1`,
 //! `α·x = α_0 x_0 + α_1 x_1 + α_0 x_1 + α_1 x_0`: P's MAC share is `α_P·x_P` plus its COPE output
-//! `t` for its own contribution plus its COPE output `q` for the peer's.
+//! `ρ(t)` for its own contribution plus its COPE output `ρ(q)` for the peer's.
 //!
-//! **Authentication check** ([`Check::Authentication`]): one extra element with contributions from
-//! both parties is appended; after every column has been sent, coins `χ_j ∈ F` are tossed
-//! (commit-and-open, [`coin_toss`]), `y = Σ_j χ_j x_j + x_extra` is opened and the batched SPDZ
-//! MAC check of [`crate::proto::coral::checks`] runs on it. `x_extra` is uniform to the adversary
-//! (the honest party's contribution), so `y` reveals nothing of the x_j. Soundness (MASCOT's proof
-//! of Π_[[·]], reused for vectorised COPEe in the paper's Theorem 9): a receiver that used a
-//! column matrix X not of the form `x·1ᵀ` leaves the honest key holder with
-//! `Σ_i X^i α[i] X_{ij}`; passing needs `Σ_j χ_j (that error − α·e_j)` to be predicted, which, for
-//! coins drawn after the columns, succeeds with probability ≤ 2/|F| = 2^-41 unless the adversary
-//! guessed the α-bits its error depends on — and each guessed bit halves its chance of not
-//! aborting, so leaked key bits and the later forging probability trade off one for one
-//! (MASCOT's selective-failure argument): overall 41-bit statistical security, that of the MAC
-//! layer itself.
+//! **Authentication check** ([`Check::Authentication`]): besides the requested elements, each
+//! party P contributes [`KEY_TEST`] test pairs `(x_k, c·x_k)` (only P contributes, c = X, i.e.
+//! [`LINEARITY_C`]), and one extra element with contributions from both parties is appended. After
+//! every column has been sent, coins `χ_j ∈ F` are tossed (commit-and-open, [`coin_toss`]);
+//! `y = Σ_j χ_j x_j + x_extra` over the *requested* elements and the test openings
+//! `z_k = [[c·x_k]] − c·[[x_k]]` are opened, the batched SPDZ MAC check of
+//! [`crate::proto::coral::checks`] runs on all of them, and every z_k must be 0. `x_extra` is
+//! uniform to the adversary (the honest party's contribution), so `y` reveals nothing of the x_j;
+//! an honest owner's z_k is 0 and its x_k are used nowhere else.
+//!
+//! *Corrupt input side* (the X of F_vCOPEe, Fig. 16; MASCOT's proof of Π_[[·]], which \[20\]'s
+//! Π_Auth and the paper's Theorem 9 reuse for the vectorised COPEe). Columns of a bit matrix with
+//! rows `X_j = σ(x_j) + E_j` leave the honest key holder P_h with the MAC-share error
+//! `e_j(α_h) = ρ(σ(α_h) ⊙ E_j) = Σ_h σ(α_h)_h·E_{jh}·ρ(e_h)`, an F_2-linear function of α_h — the
+//! same kind of error as with bit decomposition (`Σ_i X^i α_h[i] E_{ij}`), with the bits of
+//! σ(α_h) in place of those of α_h. Every F_2-linear map F → F is a linearized polynomial
+//! `Σ_k c_k α^{2^k}`; its F-linear part `c_0·α` is merely the different input `x_j + c_0`. Passing
+//! needs `Σ_j χ_j e_j(α_h) + δ·α_h` (δ: the shift of the opening) predicted after the coins: if
+//! some e_j has a part of degree > 1, the combined part vanishes with probability ≤ 2^-42 over χ;
+//! otherwise the check passes only for α_h in an affine subspace of co-dimension r ≥ 1, with
+//! probability 2^-r, and the r key bits learned cut the MAC layer's later forging bound 2^-42 by
+//! the same 2^r (MASCOT's selective-failure trade-off): overall ≤ 2/|F| = 2^-41, the MAC layer's
+//! own security.
+//!
+//! *Corrupt key holder* (the `α^(i,j) ∈ F_2^t` of F_vCOPEe). Its base-OT choices `a` need not be
+//! a σ-image. The honest party's key and MAC shares do not depend on `a` (they are ρ of its own
+//! PRG streams plus α_h·x), so a forgery against it still needs α_h and the bound above stands.
+//! But the adversary's own MAC shares on honest contributions become `ρ(a ⊙ σ(x)) = α'·x + D(x)`
+//! with D F_2-linear. If D is F-linear (`γ·x`), this is an honest key holder with key α' + γ.
+//! Otherwise the adversary does not know its correct MAC shares, and whether a MAC check passes
+//! depends on F_2-linear functions of the honest party's values that the openings do not reveal:
+//! a selective-failure leak (e.g. one flipped coordinate h and one honest input mask r in the
+//! batch: the check passes with probability about 1/4 and then says σ(r)_h = 0, one linear bit of
+//! the input that r will mask). With bit decomposition every `a` is some α', so the case did not
+//! arise; the paper says \[20\]'s proof carries over, and we do not rely on that for privacy: the
+//! **key-linearity test** rules it out. Write `D(x) = Σ_k d_k x^{2^k}`; then
+//! `D(cx) − c·D(x) = Σ_{k≥1} d_k (c^{2^k} − c) x^{2^k}`, and `c^{2^k} ≠ c` for 0 < k < 42 because
+//! X lies in no proper subfield, so `D' = D(c·) − c·D` is non-zero exactly when D is not
+//! F-linear. The adversary's MAC-share error on z_k is then `w_k = D'(x_k)`: uniform on the
+//! non-zero subspace Im D', independent across k, and independent of every other opening's error
+//! (the x_k enter nothing else, not even y). The MAC check combines them with coins λ_k ∈ F drawn
+//! after the openings; `Σ_k λ_k w_k` is uniform on a subspace containing `span_{F_2}(λ_k·v)` for a
+//! fixed `v ∈ Im D' \ {0}`, of dimension `rank_{F_2}(λ_1..λ_s)`, so whatever the adversary
+//! predicts after seeing the coins it passes with probability
+//! ≤ `E[2^-rank] = 2^-42 + 2^-s − 2^-(42+s) < 2^-41 + 2^-42 < 2^-40` (s = [`KEY_TEST`] = 41).
+//! (The Π_Auth opening alone catches a key holder that does not correct its shares, but gives no
+//! batch-independent bound against one that guesses: about 1/4 in the example above.)
 //!
 //! **Encoding pairs** `([[r]], [[τ(r)]])`: each party contributes `r_P` and `τ(r_P)` (τ is
 //! F_2-linear, so `τ(r) = Σ_P τ(r_P)`), but a cheater may authenticate `τ(r_P) + ε`. τ is not
@@ -47,6 +81,14 @@ use super::cope::Cope;
 
 /// The statistical security s of the encoding check (2^-40).
 pub const ENCODING_SECURITY: usize = 40;
+
+/// Test pairs per party of the key-linearity test: a key holder whose COPE vector makes its MAC
+/// shares non-F-linear passes with probability < 2^-41 + 2^-42 < 2^-40 (see the module docs).
+pub const KEY_TEST: usize = 41;
+
+/// The public multiplier c of the key-linearity test: X (the element 2), which generates F over
+/// F_2 — its minimal polynomial is F's modulus, so it lies in no proper subfield.
+pub(crate) const LINEARITY_C: u64 = 2;
 
 /// Who contributes to an authenticated element.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,14 +124,22 @@ pub(crate) async fn authenticate<N: Network>(
     let (me, peer) = (party.me, 1 - party.me);
     let params = party.params.clone();
     let field = *params.field();
+    let real = kinds.len();
     let mut kinds = kinds.to_vec();
-    kinds.push(Contributor::Both);
     let mut own = own.to_vec();
-    own.resize(kinds.len() - 1, 0);
+    own.resize(real, 0);
+    for owner in 0..2 {
+        for _ in 0..KEY_TEST {
+            let x = if owner == me { field.random(&mut party.rng) } else { 0 };
+            kinds.extend([Contributor::Only(owner); 2]);
+            own.extend([x, params.mul(LINEARITY_C, x)]);
+        }
+    }
+    kinds.push(Contributor::Both);
     own.push(field.random(&mut party.rng));
     let mine: Vec<u64> = kinds.iter().zip(&own).filter(|(k, _)| k.includes(me)).map(|(_, &x)| x).collect();
     let theirs = kinds.iter().filter(|k| k.includes(peer)).count();
-    let out = cope.extend(&params, &mut party.channel, net, &mine, theirs).await?;
+    let out = cope.extend(&mut party.channel, net, &mine, theirs).await?;
     let (mut t, mut q) = (out.own.into_iter(), out.peer.into_iter());
     let alpha = party.material.alpha;
     let mut shares = Vec::with_capacity(kinds.len());
@@ -105,13 +155,19 @@ pub(crate) async fn authenticate<N: Network>(
         shares.push(s);
     }
     let extra = shares.pop().expect("the extra element");
+    let tests = shares.split_off(real);
     let mut coins = coin_toss(&mut party.channel, net, &mut party.rng).await?;
     let y = shares.iter().fold(extra, |acc, s| acc + s.scale(&params, field.random(&mut coins)));
-    party.open(net, Step::AuthOpen, &[y]).await?;
+    let mut opens = vec![y];
+    opens.extend(tests.chunks_exact(2).map(|p| p[1] + p[0].scale(&params, LINEARITY_C)));
+    let opened = party.open(net, Step::AuthOpen, &opens).await?;
     party.check(net).await.map_err(|e| match e {
         CoralError::CheckFailed { check: Check::Mac } => CoralError::failed(Check::Authentication),
         e => e,
     })?;
+    if opened[1..].iter().any(|&z| z != 0) {
+        return Err(CoralError::failed(Check::Authentication));
+    }
     Ok(shares)
 }
 

@@ -1,47 +1,112 @@
-//! COPE over F = GF(2^42) between the two parties, in both directions at once: the vectorised
-//! COPEe of the paper (§4.3.3, Fig. 16 functionality, Fig. 18 protocol over the vOLE of Fig. 17)
-//! instantiated with the trivial "MFE" σ = bit decomposition, ρ = Σ_i X^i·(·), t = m = 42 —
-//! i.e. MASCOT's IKNP-style COPE of Fig. 1, carried out directly in Coral's MAC field.
+//! COPE over F = GF(2^42) between the two parties, in both directions at once: the paper's
+//! vectorised COPEe (§4.3.3 "Vectorizing MFE-based offline phase"; Fig. 16 F_vCOPEe, Fig. 18
+//! Π_vCOPEe over Fig. 17's F_2-vOLE) with the **(195, 42)_2-MFE** (σ, ρ) of Table 1, Example
+//! Param. 1 — the MFE route of Fig. 1 / \[20\]: t = 195 bits per element and direction.
 //!
-//! **Setup.** Party P holds its key share α_P ∈ F. For each of the 42 bits α_P[i] the parties run
-//! one random base OT (Masny–Rindal, [`crate::ot::base`]) in which P is the *receiver* with choice
-//! bit α_P[i]: P learns the seed `k_i^{α_P[i]}`, the peer learns both seeds `(k_i^0, k_i^1)`. Both
-//! directions are set up (84 base OTs in all); the choice bits enter only masks, never branches.
+//! The MFE is the one of [`CoralParams::embedding`]; its field F_{2^42} is, by construction
+//! ([`crate::embed::ParamSet::build`] checks it), the RMFE's, i.e. Coral's MAC field, in the same
+//! binary representation. σ: F → F_2^t and ρ: F_2^t → F are F_2-linear with
+//! `ρ(σ(x) ⊙ σ(y)) = x·y`.
 //!
-//! **Extension** (Fig. 18 step 2, one vOLE per column i with scalar α_P[i] ∈ F_2 and a vector in
-//! F^L): the peer (the receiver of the correlation, inputs `x_1..x_L`) expands
-//! `t^b_{ij} = G(k_i^b)_j` and sends `u_{ij} = t^0_{ij} + t^1_{ij} + x_j`; P computes
-//! `q_{ij} = t^{α_P[i]}_{ij} + α_P[i]·u_{ij} = t^0_{ij} + α_P[i]·x_j`. Step 3 (ρ):
-//! `q_j = Σ_i X^i q_{ij}`, `t_j = Σ_i X^i t^0_{ij}` give `q_j = t_j + α_P·x_j`. One frame
-//! ([`Step::CopeColumns`]) per direction and chunk of [`CHUNK`] elements carries
-//! 42 · 42 bits per element; a truncated or padded frame is a typed
-//! [`CoralError::Malformed`], a replayed one an [`CoralError::UnexpectedFrame`].
+//! **Setup.** Party P holds its key share α_P and encodes `a = σ(α_P) ∈ F_2^t`. For each h < t the
+//! parties run one random base OT (Masny–Rindal, [`crate::ot::base`]) in which P is the
+//! *receiver* with choice bit a_h: P learns the seed `k_h^{a_h}`, the peer learns both seeds
+//! `(k_h^0, k_h^1)`. Both directions are set up (2·195 base OTs in all); the choice bits enter only
+//! masks, never branches.
 //!
-//! **What this alone guarantees** (Fig. 16, "with errors"): a corrupt receiver may use a
-//! different x in every column, i.e. input a 42-bit matrix X; the honest P then holds
-//! `q_j = t_j + Σ_i X^i α_P[i] X_{ij}`, not necessarily of the form `α_P·x'`. A corrupt P can only
-//! pick its own α_P (the base OT choices fix it). The inconsistency is caught by the
-//! authentication check of [`super::auth`] (Π_Auth), not here.
+//! **Extension** (Fig. 18 step 2: one F_2-vOLE per column h with scalar a_h and the column
+//! `X_{*h} ∈ F_2^L` of the bit matrix `X = σ(x_1..x_L)`): the peer (input side, inputs x_j) expands
+//! the bit streams `t^b_h = G(k_h^b) ∈ F_2^L` and sends `u_h = t^0_h ⊕ t^1_h ⊕ X_{*h}`; P computes
+//! `q_h = t^{a_h}_h ⊕ a_h·u_h = t^0_h ⊕ a_h·X_{*h}`. Step 3 (ρ row-wise): P's output for element j
+//! is `ρ(q_j)`, the input side's `ρ(t_j)` (rows of the L×t matrices Q and T = (t^0_h)_h), and
+//! `ρ(q_j) = ρ(t_j) + ρ(σ(α_P) ⊙ σ(x_j)) = ρ(t_j) + α_P·x_j`. One frame
+//! ([`Step::CopeColumns`]) per direction and chunk of L ≤ [`CHUNK`] elements carries the t columns
+//! bit-packed back to back, exactly `⌈t·L/8⌉` bytes; a truncated or padded frame (or non-zero
+//! padding bits) is a typed [`CoralError::Malformed`], a replayed one an
+//! [`CoralError::UnexpectedFrame`].
+//!
+//! **Evaluation.** Everything after the PRG is bit-sliced: x is transposed into 42 bit columns
+//! (64×64 transposes), `X_{*h}` is the XOR of the x-columns i with σ(e_i)_h = 1, and ρ is
+//! accumulated column by column (`out_i ⊕= q_h` for the public bits ρ(e_h)_i = 1) into 42 output
+//! columns, transposed back once. Only public matrix entries select branches; secrets are XORed.
+//!
+//! **What this alone guarantees** (F_vCOPEe, Fig. 16, "with errors"):
+//! - a corrupt *input side* may send columns of any bit matrix X ∈ F_2^{L×t}, not of the form
+//!   σ(x); the honest key holder then holds `ρ(t_j) + ρ(σ(α_P) ⊙ X_j)`, whose error against any
+//!   x_j is `ρ(σ(α_P) ⊙ E_j)` (E_j = X_j − σ(x_j)), an F_2-linear function of α_P;
+//! - a corrupt *key holder* may choose any `a ∈ F_2^t` (its base-OT choices), not necessarily a
+//!   σ-image; the honest input side's peer then holds `ρ(q_j) = ρ(t_j) + ρ(a ⊙ σ(x_j))`, an
+//!   F_2-linear but in general not F-linear function of the honest x_j.
+//!
+//! Both are dealt with in [`super::auth`] (the Π_Auth check and the key-linearity test), not here.
+//!
+//! **Not covered:** VOLE-style (silent) OT extension behind the F_2-vOLEs — here each vOLE is an
+//! IKNP-style column (L bits sent per column and direction), so the byte counts are those of the
+//! paper's "\[20\] w/ IKNP-OT" input-authentication row, not Coral's Table 3 figures.
 
 use rand_core::{CryptoRng, RngCore};
 
-use crate::net::Network;
+use crate::net::{Network, PartyId};
 use crate::ot::base;
 use crate::ot::prg::Prg;
+use crate::ot::transpose::transpose64;
 use crate::proto::coral::error::CoralError;
-use crate::proto::coral::messages::{pack_elements, unpack_elements, Channel, Step};
+use crate::proto::coral::messages::{Channel, Step};
 use crate::proto::coral::share::{CoralParams, FIELD_BITS};
 
-const BASE_TAG: &[u8] = b"chorus/coral/prep/cope/base/v1";
-const MASK: u64 = (1 << FIELD_BITS) - 1;
+const BASE_TAG: &[u8] = b"chorus/coral/prep/cope/base/v2";
 
 /// Elements per frame of columns (bounds the memory of one exchange).
 pub const CHUNK: usize = 1 << 13;
 
+/// Bytes of one frame of columns for `count` elements: `⌈t·count/8⌉`.
+pub fn column_bytes(t: usize, count: usize) -> usize {
+    (t * count).div_ceil(8)
+}
+
+/// The MFE's σ and ρ in the bit-sliced form the columns need (public matrices).
+#[derive(Clone)]
+struct Maps {
+    /// Bit i of `sigma[h]` is bit h of σ(e_i): `σ(x)_h = parity(x & sigma[h])`.
+    sigma: Vec<u64>,
+    /// `rho[h] = ρ(e_h) ∈ F`.
+    rho: Vec<u64>,
+}
+
+impl Maps {
+    fn new(params: &CoralParams) -> Self {
+        let mfe = &params.embedding().mfe;
+        debug_assert_eq!(mfe.m(), FIELD_BITS);
+        let t = mfe.t();
+        let mut sigma = vec![0u64; t];
+        for i in 0..FIELD_BITS {
+            let column = mfe.sigma_map().column(i);
+            for (h, s) in sigma.iter_mut().enumerate() {
+                *s |= ((column[h / 64] >> (h % 64)) & 1) << i;
+            }
+        }
+        let rho = (0..t).map(|h| mfe.rho_map().column(h)[0]).collect();
+        Maps { sigma, rho }
+    }
+
+    fn t(&self) -> usize {
+        self.rho.len()
+    }
+}
+
+/// The bits of σ(α) (the key holder's base-OT choices), via the constant-time compiled σ.
+pub(crate) fn choices(params: &CoralParams, alpha: u64) -> Vec<bool> {
+    let mfe = &params.embedding().mfe;
+    let words = mfe.sigma(alpha & params.field().order_minus_one()).expect("a field element");
+    (0..mfe.t()).map(|h| (words[h / 64] >> (h % 64)) & 1 == 1).collect()
+}
+
 /// One party's COPE state with its peer (both directions).
 pub(crate) struct Cope {
-    alpha: u64,
-    /// Key-holder side: the seed `k_i^{α[i]}` of each column.
+    maps: Maps,
+    /// Key-holder side: all ones where a_h = 1 (a = σ(α) for an honest party).
+    masks: Vec<u128>,
+    /// Key-holder side: the seed `k_h^{a_h}` of each column.
     chosen: Vec<Prg>,
     /// Input side: both seeds of each of the peer's columns.
     pairs: Vec<[Prg; 2]>,
@@ -55,34 +120,40 @@ impl core::fmt::Debug for Cope {
 
 /// The outputs of one extension at one party.
 pub(crate) struct CopeOutput {
-    /// `t_j` for this party's inputs (the peer holds `q_j = t_j + α_peer·x_j`).
+    /// `ρ(t_j)` for this party's inputs (the peer holds `ρ(q_j) = ρ(t_j) + α_peer·x_j`).
     pub own: Vec<u64>,
-    /// `q_j` for the peer's inputs (the peer holds `t_j` with `q_j = t_j + α_self·x_j`).
+    /// `ρ(q_j)` for the peer's inputs (the peer holds `ρ(t_j)` with
+    /// `ρ(q_j) = ρ(t_j) + α_self·x_j`).
     pub peer: Vec<u64>,
 }
 
 impl Cope {
-    /// Base OTs in both directions; `alpha` is this party's key share. Both parties use the same
-    /// `session` tag, fresh per run.
+    /// Base OTs in both directions; `a ∈ F_2^t` is this party's key-holder vector, σ(α_P) for an
+    /// honest party ([`choices`]; tests pass other vectors: F_vCOPEe's corrupt key holder). Both
+    /// parties use the same `session` tag, fresh per run.
     pub async fn setup<N: Network, R: RngCore + CryptoRng>(
         net: &mut N,
+        params: &CoralParams,
         session: &[u8],
-        alpha: u64,
+        a: &[bool],
         rng: &mut R,
     ) -> Result<Self, CoralError> {
+        let maps = Maps::new(params);
+        let t = maps.t();
+        assert_eq!(a.len(), t, "one choice per MFE coordinate");
         let me = net.party();
         let peer = 1 - me;
-        let choices: Vec<bool> = (0..FIELD_BITS).map(|i| (alpha >> i) & 1 == 1).collect();
         let tag = |key_holder: usize| [BASE_TAG, session, &[key_holder as u8]].concat();
         let (chosen, pairs) = if me == 0 {
-            let c = base::receive_random(net, peer, &choices, &tag(0), rng).await?;
-            (c, base::send_random(net, peer, FIELD_BITS, &tag(1), rng).await?)
+            let c = base::receive_random(net, peer, a, &tag(0), rng).await?;
+            (c, base::send_random(net, peer, t, &tag(1), rng).await?)
         } else {
-            let p = base::send_random(net, peer, FIELD_BITS, &tag(0), rng).await?;
-            (base::receive_random(net, peer, &choices, &tag(1), rng).await?, p)
+            let p = base::send_random(net, peer, t, &tag(0), rng).await?;
+            (base::receive_random(net, peer, a, &tag(1), rng).await?, p)
         };
         Ok(Cope {
-            alpha,
+            maps,
+            masks: a.iter().map(|&b| 0u128.wrapping_sub(u128::from(b))).collect(),
             chosen: chosen.into_iter().map(Prg::new).collect(),
             pairs: pairs.into_iter().map(|[a, b]| [Prg::new(a), Prg::new(b)]).collect(),
         })
@@ -92,7 +163,6 @@ impl Cope {
     /// `peer_count` elements under this party's key, in ⌈max/[`CHUNK`]⌉ exchanges.
     pub async fn extend<N: Network>(
         &mut self,
-        params: &CoralParams,
         channel: &mut Channel,
         net: &mut N,
         own: &[u64],
@@ -104,44 +174,189 @@ impl Cope {
         for k in 0..rounds {
             let mine = &own[(k * CHUNK).min(own.len())..((k + 1) * CHUNK).min(own.len())];
             let theirs = ((k + 1) * CHUNK).min(peer_count).saturating_sub(k * CHUNK);
-            let (u, t) = self.columns(params, mine);
+            let (u, t) = self.columns(mine);
             out.own.extend(t);
-            let all = channel.broadcast(net, Step::CopeColumns, pack_elements(&u)).await?;
-            let u = unpack_elements(&all[peer], FIELD_BITS * theirs, peer, Step::CopeColumns)?;
-            out.peer.extend(self.keys(params, &u, theirs));
+            let all = channel.broadcast(net, Step::CopeColumns, u).await?;
+            let u = unpack_columns(&all[peer], self.maps.t(), theirs, peer)?;
+            out.peer.extend(self.keys(&u, theirs));
         }
         Ok(out)
     }
 
-    /// Input side: the columns `u` (column-major) and `t_j`.
-    fn columns(&mut self, params: &CoralParams, x: &[u64]) -> (Vec<u64>, Vec<u64>) {
-        let l = x.len();
-        let (mut b0, mut b1) = (vec![0u128; l], vec![0u128; l]);
-        let mut acc = vec![0u128; l];
-        let mut u = Vec::with_capacity(FIELD_BITS * l);
-        for (i, [g0, g1]) in self.pairs.iter_mut().enumerate() {
-            g0.fill(&mut b0);
-            g1.fill(&mut b1);
-            for (((&a, &b), &x), acc) in b0.iter().zip(&b1).zip(x).zip(acc.iter_mut()) {
-                let t0 = a as u64 & MASK;
-                u.push(t0 ^ (b as u64 & MASK) ^ (x & MASK));
-                *acc ^= u128::from(t0) << i;
+    /// Input side: the packed columns `u_h` and `ρ(t_j)`.
+    fn columns(&mut self, x: &[u64]) -> (Vec<u8>, Vec<u64>) {
+        let (l, t) = (x.len(), self.maps.t());
+        let blocks = l.div_ceil(128);
+        let xs = slice(x, blocks);
+        let mut acc = vec![vec![0u128; blocks]; FIELD_BITS];
+        let (mut t0, mut t1) = (vec![0u128; blocks], vec![0u128; blocks]);
+        let mut packed = BitWriter::new(t * l);
+        for (h, [g0, g1]) in self.pairs.iter_mut().enumerate() {
+            g0.fill(&mut t0);
+            g1.fill(&mut t1);
+            for (a, &b) in t1.iter_mut().zip(&t0) {
+                *a ^= b;
+            }
+            for i in ones(self.maps.sigma[h]) {
+                xor_into(&mut t1, &xs[i]);
+            }
+            packed.push_column(&t1, l);
+            for i in ones(self.maps.rho[h]) {
+                xor_into(&mut acc[i], &t0);
             }
         }
-        (u, acc.into_iter().map(|a| params.reduce(a)).collect())
+        (packed.finish(), unslice(&acc, l))
     }
 
-    /// Key side: `q_j` from the peer's columns `u` (column-major, `m` per column).
-    fn keys(&mut self, params: &CoralParams, u: &[u64], m: usize) -> Vec<u64> {
-        let mut b = vec![0u128; m];
-        let mut acc = vec![0u128; m];
-        for (i, g) in self.chosen.iter_mut().enumerate() {
-            g.fill(&mut b);
-            let mask = 0u64.wrapping_sub((self.alpha >> i) & 1);
-            for ((&t, &u), acc) in b.iter().zip(&u[i * m..(i + 1) * m]).zip(acc.iter_mut()) {
-                *acc ^= u128::from((t as u64 & MASK) ^ (u & mask)) << i;
+    /// Key side: `ρ(q_j)` from the peer's columns `u` (`t` columns of `blocks` blocks, `m`
+    /// elements).
+    fn keys(&mut self, u: &[u128], m: usize) -> Vec<u64> {
+        let blocks = m.div_ceil(128);
+        let mut acc = vec![vec![0u128; blocks]; FIELD_BITS];
+        let mut q = vec![0u128; blocks];
+        for (h, (g, &mask)) in self.chosen.iter_mut().zip(&self.masks).enumerate() {
+            g.fill(&mut q);
+            for (q, &u) in q.iter_mut().zip(&u[h * blocks..(h + 1) * blocks]) {
+                *q ^= u & mask;
+            }
+            for i in ones(self.maps.rho[h]) {
+                xor_into(&mut acc[i], &q);
             }
         }
-        acc.into_iter().map(|a| params.reduce(a)).collect()
+        unslice(&acc, m)
     }
+}
+
+/// The indices of the set bits of a public word.
+fn ones(mut word: u64) -> impl Iterator<Item = usize> {
+    core::iter::from_fn(move || {
+        (word != 0).then(|| {
+            let i = word.trailing_zeros() as usize;
+            word &= word - 1;
+            i
+        })
+    })
+}
+
+fn xor_into(acc: &mut [u128], x: &[u128]) {
+    for (a, &b) in acc.iter_mut().zip(x) {
+        *a ^= b;
+    }
+}
+
+/// Word `w` (64 bits) of a column stored as 128-bit blocks.
+fn word(column: &[u128], w: usize) -> u64 {
+    (column[w / 2] >> (64 * (w % 2))) as u64
+}
+
+/// Elements (≤ 64 bits each) into 42 bit columns of `blocks` blocks: bit j of column i is bit i of
+/// `x[j]` (zero beyond `x.len()`).
+fn slice(x: &[u64], blocks: usize) -> Vec<Vec<u128>> {
+    let mut cols = vec![vec![0u128; blocks]; FIELD_BITS];
+    for (w, group) in x.chunks(64).enumerate() {
+        let mut m = [0u64; 64];
+        m[..group.len()].copy_from_slice(group);
+        transpose64(&mut m);
+        for (col, &bits) in cols.iter_mut().zip(&m) {
+            col[w / 2] |= u128::from(bits) << (64 * (w % 2));
+        }
+    }
+    cols
+}
+
+/// The inverse of `slice` for the first `count` rows: element j has bit i = bit j of column i.
+fn unslice(cols: &[Vec<u128>], count: usize) -> Vec<u64> {
+    let mut out = Vec::with_capacity(count);
+    for w in 0..count.div_ceil(64) {
+        let mut m = [0u64; 64];
+        for (row, col) in m.iter_mut().zip(cols) {
+            *row = word(col, w);
+        }
+        transpose64(&mut m);
+        out.extend_from_slice(&m[..(count - 64 * w).min(64)]);
+    }
+    out
+}
+
+/// Columns of `len` bits written back to back into one bit string.
+struct BitWriter {
+    words: Vec<u64>,
+    bits: usize,
+    pos: usize,
+}
+
+impl BitWriter {
+    fn new(bits: usize) -> Self {
+        BitWriter { words: vec![0; bits.div_ceil(64) + 1], bits, pos: 0 }
+    }
+
+    /// Appends the first `len` bits of `column` (later bits are dropped).
+    fn push_column(&mut self, column: &[u128], len: usize) {
+        for w in 0..len.div_ceil(64) {
+            let n = (len - 64 * w).min(64);
+            let v = word(column, w) & low_mask(n);
+            let (at, shift) = (self.pos / 64, self.pos % 64);
+            self.words[at] |= v << shift;
+            if shift != 0 {
+                self.words[at + 1] |= v >> (64 - shift);
+            }
+            self.pos += n;
+        }
+    }
+
+    fn finish(self) -> Vec<u8> {
+        debug_assert_eq!(self.pos, self.bits);
+        let mut bytes: Vec<u8> = self.words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        bytes.truncate(self.bits.div_ceil(8));
+        bytes
+    }
+}
+
+fn low_mask(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1 << n) - 1
+    }
+}
+
+/// Parses a frame of `t` columns of `count` bits: exact length, zero padding. Column h occupies
+/// blocks `[h·b, (h+1)·b)` of the result, b = ⌈count/128⌉, bits beyond `count` zero.
+pub(crate) fn unpack_columns(
+    bytes: &[u8],
+    t: usize,
+    count: usize,
+    peer: PartyId,
+) -> Result<Vec<u128>, CoralError> {
+    let (bits, expected) = (t * count, column_bytes(t, count));
+    let step = Step::CopeColumns.name();
+    if bytes.len() != expected {
+        let reason =
+            format!("expected {expected} bytes for {t} columns of {count} bits, got {}", bytes.len());
+        return Err(CoralError::malformed(peer, step, reason));
+    }
+    if bits % 8 != 0 && bytes[expected - 1] >> (bits % 8) != 0 {
+        return Err(CoralError::malformed(peer, step, "non-zero padding bits"));
+    }
+    let mut words = vec![0u64; bits.div_ceil(64) + 1];
+    for (w, chunk) in words.iter_mut().zip(bytes.chunks(8)) {
+        let mut b = [0u8; 8];
+        b[..chunk.len()].copy_from_slice(chunk);
+        *w = u64::from_le_bytes(b);
+    }
+    let blocks = count.div_ceil(128);
+    let mut out = vec![0u128; t * blocks];
+    for h in 0..t {
+        for w in 0..count.div_ceil(64) {
+            let n = (count - 64 * w).min(64);
+            let pos = h * count + 64 * w;
+            let (at, shift) = (pos / 64, pos % 64);
+            let mut v = words[at] >> shift;
+            if shift != 0 {
+                v |= words[at + 1] << (64 - shift);
+            }
+            out[h * blocks + w / 2] |= u128::from(v & low_mask(n)) << (64 * (w % 2));
+        }
+    }
+    Ok(out)
 }

@@ -8,13 +8,13 @@
 //!   share) maps to Coral's [`TinyBit`] with `macs[peer] = M`, `keys[peer] = K`; each party's Δ is
 //!   its OT-extension Δ (bit 127 pinned by the engine, so BDOZ forgeries succeed with ≤ 2^-127).
 //! - **Authenticated elements** of F = GF(2^42) under α = α_0 + α_1 (each α_P sampled locally):
-//!   [`cope`], MASCOT-style COPE directly over GF(2^42) — the paper's vectorised COPEe (Fig. 16,
-//!   Fig. 18 over Fig. 17's vOLE) with σ the bit decomposition instead of the (195, 42)-MFE, i.e.
-//!   the "traditional" route of Fig. 1 at 42·42 bits per element and direction rather than the
-//!   MFE's t = 195 bits — followed by the Π_Auth / MASCOT Π_[[·]] random-combination MAC check
-//!   ([`auth`], 41-bit statistical security, argued there). Chosen because it is sound with the
-//!   existing base OT and PRG, needs no MFE-specific error analysis, and is the baseline §3.1
-//!   compares against; the MFE encoding would cut the column bytes by 42²/195 ≈ 9×.
+//!   [`cope`], the paper's vectorised COPEe (Fig. 16, Fig. 18 over Fig. 17's F_2-vOLE) with the
+//!   (195, 42)_2-MFE of Table 1 (§4.3.3 "Vectorizing MFE-based offline phase", the MFE route of
+//!   Fig. 1): t = 195 IKNP-style bit columns per direction, one bit per element and column, so
+//!   195 bits per element and direction instead of bit decomposition's 42·42 = 1764 (9.05×
+//!   fewer) — followed by the Π_Auth / MASCOT Π_[[·]] random-combination MAC check with a
+//!   key-linearity test against a key holder whose base-OT choices are not a σ-image ([`auth`],
+//!   argued there: 41 bits against the input side, 40 against the key holder).
 //! - **Input masks** `[[r]]` known to their owner: elements only the owner contributes to.
 //! - **Encoding pairs** `([[r]], [[τ(r)]])`: both parties contribute `(r_P, τ(r_P))`; the
 //!   bit-combination check of [`auth::check_encodings`] (Fig. 7 steps 6–8 style, 2^-40) catches an
@@ -23,25 +23,25 @@
 //!   tTriples, tBits and masks above, with rConv (Fig. 6) and its sacrifice.
 //!
 //! Order of one [`OtProvider::material`] call: TinyOT setup, bits and triples; COPE setup, all
-//! elements in one extension, authentication check (coin toss, one opening, MAC check); encoding
-//! check; quintuple generation; one final batched MAC check of every value opened in the encoding
-//! check and Π_rQuintuple. Material is returned only if every check passed; otherwise the honest
-//! party gets a typed error ([`CoralError::CheckFailed`] naming the check, [`CoralError::Ot`] for
-//! the engine's checks, [`CoralError::Malformed`] / [`CoralError::UnexpectedFrame`] for bad
-//! frames) and no material.
+//! elements (and the key-linearity test pairs) in one extension, authentication check (coin toss,
+//! one opening frame, MAC check); encoding check; quintuple generation; one final batched MAC
+//! check of every value opened in the encoding check and Π_rQuintuple. Material is returned only
+//! if every check passed; otherwise the honest party gets a typed error
+//! ([`CoralError::CheckFailed`] naming the check, [`CoralError::Ot`] for the engine's checks,
+//! [`CoralError::Malformed`] / [`CoralError::UnexpectedFrame`] for bad frames) and no material.
 //!
 //! **Trust model:** two parties, either may be malicious (static corruption); security with
-//! abort. Statistical security: min(40 (bucketing, rConv, sacrifice, encoding check), 41 (MAC
-//! layer, authentication check)) bits; computational: base OT (Ristretto255), AES-based PRG and
-//! correlation-robust hash, SHA-256 commitments. Secrets (α_P, Δ_P, shares) never select a branch
-//! or an index; randomness comes from the caller's ChaCha20 CSPRNG.
+//! abort. Statistical security: min(40 (bucketing, rConv, sacrifice, encoding check, key-linearity
+//! test), 41 (MAC layer, authentication check)) bits; computational: base OT (Ristretto255),
+//! AES-based PRG and correlation-robust hash, SHA-256 commitments. Secrets (α_P, Δ_P, shares)
+//! never select a branch or an index; randomness comes from the caller's ChaCha20 CSPRNG.
 //!
-//! **Not covered:** the (195, 42)-MFE compression of COPE (§4.3.3 "Vectorizing MFE-based offline
-//! phase") and VOLE-style (silent) OT extension — the engine is IKNP/KOS-style, so the byte counts
-//! are those of the paper's "[20] w/ IKNP-OT"-like rows, not Coral's Table 3 figures.
+//! **Not covered:** VOLE-style (silent) OT extension behind COPE's F_2-vOLEs and TinyOT — the
+//! engine is IKNP/KOS-style, so COPE sends L bits per column (the paper's "\[20\] w/ IKNP-OT"-like
+//! input-authentication cost) and the byte counts are not Coral's Table 3 figures.
 
 mod auth;
-mod cope;
+pub(crate) mod cope;
 
 use std::sync::Arc;
 
@@ -56,7 +56,7 @@ use crate::proto::coral::share::{CoralParams, TinyBit};
 
 use super::{quintuple, CoralMaterial, Cursors, Demand, Encoding, InputMask, Preprocessing};
 use auth::Contributor;
-pub use auth::ENCODING_SECURITY;
+pub use auth::{ENCODING_SECURITY, KEY_TEST};
 pub use cope::CHUNK as COPE_CHUNK;
 
 /// tTriples per TinyOT batch: bounds the engine's memory (a batch holds 3·B times this many
@@ -74,6 +74,8 @@ pub(crate) enum Cheat {
     EncodingTau { index: usize, offset: u64 },
     /// Flip bit 0 of this party's MAC on the x-bit of tTriple `index` before quintuple generation.
     TinyMac { index: usize },
+    /// Run COPE as key holder with base-OT choice `flip` of σ(α_P) flipped (a vector a ∉ σ(F)).
+    CopeChoice { flip: usize },
 }
 
 /// The two-party OT-based provider (see the module docs).
@@ -159,7 +161,14 @@ impl OtProvider {
         // Authenticated elements (COPE + Π_Auth).
         let field = *self.params.field();
         let alpha = field.random(&mut rng);
-        let mut cope = cope::Cope::setup(net, &[&session[..], b"/cope"].concat(), alpha, &mut rng).await?;
+        let cope_session = [&session[..], b"/cope"].concat();
+        #[allow(unused_mut)]
+        let mut choices = cope::choices(&self.params, alpha);
+        #[cfg(test)]
+        if let Some(Cheat::CopeChoice { flip }) = self.cheat {
+            choices[flip] ^= true;
+        }
+        let mut cope = cope::Cope::setup(net, &self.params, &cope_session, &choices, &mut rng).await?;
         let skeleton = CoralMaterial {
             party: me,
             parties: 2,

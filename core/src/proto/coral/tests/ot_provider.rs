@@ -340,13 +340,14 @@ fn attack_replayed_frame_is_an_unexpected_frame_error() {
 
 #[test]
 fn attack_on_the_tinyot_engine_is_an_ot_check_failure() {
-    // Flip bits spread over the first large raw OT-extension message (KOS15 columns, not a
-    // Coral frame): a flip in column i is the selective-failure attack on Δ_i, so flipping in
-    // many columns is caught by the engine's consistency check except with negligible chance.
+    // Flip bits spread over the first large raw OT-extension message (SoftSpoken corrections,
+    // not a Coral frame): a flip in block i's correction is the selective-failure attack on Δ_i,
+    // so flipping in many blocks is caught by the engine's consistency check except with
+    // negligible chance.
     let demand = Demand { ttriples: 4, ..Demand::empty(2) };
     let mut done = false;
     let edit: Edit = Box::new(move |_, msg: &mut Vec<u8>| {
-        if msg.len() > 40_000 && !done {
+        if msg.len() > 20_000 && !done {
             done = true;
             for at in (0..msg.len()).step_by(997) {
                 msg[at] ^= 1;

@@ -3,7 +3,8 @@
 //!
 //! What comes from where (paper sections and figures; n = 2 only, [`CoralError::Limit`] else):
 //! - **tBits, tTriples** (Fig. 4; §4.3.3 "TinyOT triple generation"): the TinyOT engine of
-//!   [`crate::ot::tinyot`] — KOS15 correlated OT for authenticated bits, WRK17 leaky AND with
+//!   [`crate::ot::tinyot`] over SoftSpoken OT extension ([`EXTENSION`]; Roy 2022, the
+//!   "VOLE-style OT" family §4.3.3 builds TinyOT on) for authenticated bits, WRK17 leaky AND with
 //!   bucketing for triples. Its [`ABit`] (share, MAC under the peer's Δ, key for the peer's
 //!   share) maps to Coral's [`TinyBit`] with `macs[peer] = M`, `keys[peer] = K`; each party's Δ is
 //!   its OT-extension Δ (bit 127 pinned by the engine, so BDOZ forgeries succeed with ≤ 2^-127).
@@ -36,9 +37,10 @@
 //! AES-based PRG and correlation-robust hash, SHA-256 commitments. Secrets (α_P, Δ_P, shares)
 //! never select a branch or an index; randomness comes from the caller's ChaCha20 CSPRNG.
 //!
-//! **Not covered:** VOLE-style (silent) OT extension behind COPE's F_2-vOLEs and TinyOT — the
-//! engine is IKNP/KOS-style, so COPE sends L bits per column (the paper's "\[20\] w/ IKNP-OT"-like
-//! input-authentication cost) and the byte counts are not Coral's Table 3 figures.
+//! **Not covered:** silent (PCG-style) VOLE behind COPE's F_2-vOLEs — COPE's columns are
+//! IKNP-style and send L bits per column (the paper's "\[20\] w/ IKNP-OT"-like input-authentication
+//! cost, small next to the TinyOT material); TinyOT's abits use SoftSpoken, whose corrections
+//! still cost 16/k bytes per OT, unlike silent OT's sublinear traffic.
 
 mod auth;
 pub(crate) mod cope;
@@ -49,7 +51,8 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 
 use crate::net::{Network, PartyId};
-use crate::ot::{ABit, TinyOt};
+use crate::ot::tinyot::SOFTSPOKEN_K;
+use crate::ot::{ABit, Extension, TinyOt};
 use crate::proto::coral::error::CoralError;
 use crate::proto::coral::online::Party;
 use crate::proto::coral::share::{CoralParams, TinyBit};
@@ -64,6 +67,11 @@ pub use cope::CHUNK as COPE_CHUNK;
 /// 2^17..2^20 triples all have bucket size B = 4, so splitting costs only above 2^20 triples,
 /// where one batch could use B = 3 ([`crate::ot::tinyot::bucket_size`]).
 pub const TRIPLE_BATCH: usize = 1 << 18;
+
+/// The OT extension under the TinyOT material: SoftSpoken with [`SOFTSPOKEN_K`] (2 bytes per
+/// authenticated bit and direction instead of KOS15's 16), because Coral's preprocessing is
+/// bounded by its traffic (§4.3.3 "TinyOT triple generation" replaces the OT engine likewise).
+pub const EXTENSION: Extension = Extension::SoftSpoken { k: SOFTSPOKEN_K };
 
 /// A deviation of a test attacker inside the provider (material-level cheats that no wire edit
 /// expresses).
@@ -145,7 +153,8 @@ impl OtProvider {
         // tBits and tTriples (TinyOT).
         let (mut delta, mut tbits, mut ttriples) = (0, Vec::new(), Vec::new());
         if total.tbits + total.ttriples > 0 {
-            let mut engine = TinyOt::setup(net, &[&session[..], b"/tinyot"].concat(), &mut rng).await?;
+            let tag = [&session[..], b"/tinyot"].concat();
+            let mut engine = TinyOt::setup_with(net, &tag, EXTENSION, &mut rng).await?;
             delta = engine.delta();
             if total.tbits > 0 {
                 tbits = engine.abits(net, total.tbits, &mut rng).await?.iter().map(|b| tiny(b, me)).collect();

@@ -171,6 +171,25 @@ pub struct Layer<'a> {
     pub linear_gates: &'a [LinearGate],
 }
 
+impl<'a> Layer<'a> {
+    /// Layer `depth` of gate lists stored layer after layer, `ends[d]` being the end (exclusive)
+    /// of layer d's AND gates and of its linear gates.
+    pub(crate) fn slice(
+        and_gates: &'a [AndGate],
+        linear_gates: &'a [LinearGate],
+        ends: &[(usize, usize)],
+        depth: usize,
+    ) -> Self {
+        let (and_start, linear_start) = if depth == 0 { (0, 0) } else { ends[depth - 1] };
+        let (and_end, linear_end) = ends[depth];
+        Layer {
+            depth,
+            and_gates: &and_gates[and_start..and_end],
+            linear_gates: &linear_gates[linear_start..linear_end],
+        }
+    }
+}
+
 /// A boolean circuit with Bristol Fashion wire conventions, stored in AND-depth layers.
 ///
 /// The gate lists are shared between clones (a circuit is immutable once built), so cloning is
@@ -450,13 +469,7 @@ impl Circuit {
     }
 
     fn layer(&self, depth: usize) -> Layer<'_> {
-        let (and_start, linear_start) = if depth == 0 { (0, 0) } else { self.layer_ends[depth - 1] };
-        let (and_end, linear_end) = self.layer_ends[depth];
-        Layer {
-            depth,
-            and_gates: &self.and_gates[and_start..and_end],
-            linear_gates: &self.linear_gates[linear_start..linear_end],
-        }
+        Layer::slice(&self.and_gates, &self.linear_gates, &self.layer_ends, depth)
     }
 
     /// All gates in layer order (a valid topological order).

@@ -131,15 +131,8 @@ impl WireSlots {
     /// The layers of the circuit, in order, with slots in place of wires (`Layer::depth` as in
     /// the circuit).
     pub fn layers(&self) -> impl ExactSizeIterator<Item = Layer<'_>> + '_ {
-        (0..self.layer_ends.len()).map(move |depth| {
-            let (and_start, linear_start) = if depth == 0 { (0, 0) } else { self.layer_ends[depth - 1] };
-            let (and_end, linear_end) = self.layer_ends[depth];
-            Layer {
-                depth,
-                and_gates: &self.and_gates[and_start..and_end],
-                linear_gates: &self.linear_gates[linear_start..linear_end],
-            }
-        })
+        (0..self.layer_ends.len())
+            .map(move |depth| Layer::slice(&self.and_gates, &self.linear_gates, &self.layer_ends, depth))
     }
 }
 

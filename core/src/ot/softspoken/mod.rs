@@ -32,8 +32,8 @@
 //! 3. *Coins and check*: exactly KOS15's (§3 there; the same code, [`super::extension`]): the
 //!    receiver sends a fresh seed with its last chunk, the sender opens its committed seed,
 //!    `χ_j` come from both, the receiver sends `x = ⊕ χ_j·r_j` and the unreduced `Σ χ_j·t_j`,
-//!    and the sender checks `Σ χ_j·q_j = t ⊕ x·Δ`. Roy's §5 treats malicious security of
-//!    SoftSpoken with a check of this kind (a universal-hash check on the VOLE outputs).
+//!    and the sender checks `Σ χ_j·q_j = t ⊕ x·Δ`. Roy's paper treats malicious security of
+//!    SoftSpoken with a consistency check of this kind (a universal hash of the VOLE outputs).
 //!
 //! **Costs.** Setup: 128 base OTs (32 bytes from the receiver, 64·128 from the sender), the GGM
 //! level sums (4096 bytes from the receiver) and a 32-byte commitment, one round. Each extension
@@ -58,7 +58,7 @@
 //!   passes only if the receiver guessed the value the error takes on the real `Δ`, since the
 //!   coins are uniform to it once it has sent its corrections; every guessed bit of `Δ` halves
 //!   its chance to pass, which is the selective-failure trade-off KOS15's analysis allows (the
-//!   `κ + s` padding rows keep the check message from revealing the real choices). Roy 2022 §5
+//!   `κ + s` padding rows keep the check message from revealing the real choices). Roy 2022
 //!   analyses the malicious variant with such a check. This module's argument is the one above,
 //!   not a machine-checked proof; the leakage (a few bits of `Δ` at the risk of an abort) is the
 //!   same kind as KOS15's, which TinyOT already tolerates.

@@ -174,9 +174,8 @@ impl Backend {
         }
     }
 
-    /// Barrett reduction of each unreduced product modulo `x^m + modulus_low`, as
-    /// [`BinaryField::reduce_with`](super::BinaryField::reduce_with) does one at a time
-    /// (`barrett_low` is the field's Barrett constant, `mask` its `2^m − 1`).
+    /// Barrett reduction of each unreduced product with `field`'s constants, as
+    /// [`BinaryField::reduce_with`](super::BinaryField::reduce_with) does one at a time.
     pub(crate) fn barrett_many(self, products: &[u128], field: BarrettConstants, out: &mut [u64]) {
         match self {
             // SAFETY: `Pclmulqdq` is only constructed after detecting the CPU feature.
@@ -249,8 +248,9 @@ fn schoolbook64(a: u64, b: u64) -> u128 {
 
 /// Cross-checks every backend available here against the schoolbook product on `cases`
 /// pseudo-random operand pairs (and the extreme operands), single products, 128-bit products,
-/// inner products and element-wise products and reductions (GF(2^42)) of every length up to 20. For targets where `cargo test` cannot run (the
-/// WASM module under Node); the unit tests cover the same ground natively.
+/// inner products and element-wise products and reductions (GF(2^42)) of every length up to
+/// 20. For targets where `cargo test` cannot run (the WASM module under Node); the unit tests
+/// cover the same ground natively.
 ///
 /// # Errors
 /// The first mismatch, described.

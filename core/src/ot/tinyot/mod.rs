@@ -55,11 +55,11 @@ pub const STAT_SECURITY: u32 = 40;
 /// The fewest buckets a triple batch is computed with (smaller requests are padded to it).
 pub const MIN_BUCKETS: usize = 1024;
 /// The SoftSpoken block size recommended for TinyOT's authenticated bits
-/// ([`Extension::SoftSpoken`]): `k = 8` sends 2 bytes per OT and direction instead of KOS15's 16,
-/// for about 32 AES blocks per OT and side instead of about 3 — the trade the Coral
-/// preprocessing's byte budget asks for, where the abits dominate the traffic. Smaller `k` (4:
-/// 4 bytes, about 4 AES per OT) suits links where computation is scarcer than bandwidth.
-pub const SOFTSPOKEN_K: u8 = 8;
+/// ([`Extension::SoftSpoken`]): `k = 4` sends 4 bytes per OT and direction instead of KOS15's 16,
+/// for about 4 AES blocks per OT and side instead of about 2. `k = 8` halves the bytes again, but
+/// at about 32 AES blocks per OT and side it is too slow where AES is software (WASM in the
+/// browser), and both parties of a session must use the same k.
+pub const SOFTSPOKEN_K: u8 = 4;
 /// The pinned bit of every `Δ` (set for party 0, clear for party 1).
 const PINNED_BIT: u32 = 127;
 

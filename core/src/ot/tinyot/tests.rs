@@ -130,15 +130,14 @@ fn and_triples_multiply_and_carry_valid_macs() {
 
 #[test]
 fn and_triples_from_softspoken_multiply_and_carry_valid_macs() {
-    let ext = Extension::SoftSpoken { k: SOFTSPOKEN_K };
-    for count in [1, 1500] {
-        let [a, b] = session_with(ext, None, honest, Triples(count));
+    for (k, count) in [(SOFTSPOKEN_K, 1), (SOFTSPOKEN_K, 1500), (8, 700)] {
+        let [a, b] = session_with(Extension::SoftSpoken { k }, None, honest, Triples(count));
         let ((a, da), (b, db)) = (a.unwrap(), b.unwrap());
         assert_eq!((da >> 127, db >> 127), (1, 0), "the pinned bit survives the SoftSpoken setup");
         assert_eq!(a.len(), count);
         for (ta, tb) in a.iter().zip(&b) {
             let [x, y, z] = [0, 1, 2].map(|i| open(ta[i], tb[i], [da, db]));
-            assert_eq!(z, x & y, "count {count}");
+            assert_eq!(z, x & y, "k {k}, count {count}");
         }
     }
     let [a, b] = session_with(Extension::SoftSpoken { k: 2 }, None, honest, Bits(300));

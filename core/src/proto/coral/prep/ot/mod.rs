@@ -68,7 +68,7 @@ pub use cope::CHUNK as COPE_CHUNK;
 /// where one batch could use B = 3 ([`crate::ot::tinyot::bucket_size`]).
 pub const TRIPLE_BATCH: usize = 1 << 18;
 
-/// The OT extension under the TinyOT material: SoftSpoken with [`SOFTSPOKEN_K`] (2 bytes per
+/// The OT extension under the TinyOT material: SoftSpoken with [`SOFTSPOKEN_K`] (4 bytes per
 /// authenticated bit and direction instead of KOS15's 16), because Coral's preprocessing is
 /// bounded by its traffic (§4.3.3 "TinyOT triple generation" replaces the OT engine likewise).
 pub const EXTENSION: Extension = Extension::SoftSpoken { k: SOFTSPOKEN_K };

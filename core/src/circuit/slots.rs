@@ -42,29 +42,23 @@ impl WireSlots {
         let n_in = circuit.num_input_wires();
         // Time of each read: one tick per layer's AND phase, one per linear gate.
         let mut last_use = vec![0u32; n_wires];
-        let mut used = vec![false; n_wires];
         let mut tick = 0u32;
         for layer in circuit.layers() {
             tick += 1;
             for g in layer.and_gates {
                 for w in [g.a, g.b] {
                     last_use[w as usize] = tick;
-                    used[w as usize] = true;
                 }
             }
             for g in layer.linear_gates {
                 tick += 1;
                 for w in g.inputs() {
                     last_use[w as usize] = tick;
-                    used[w as usize] = true;
                 }
             }
         }
         let first_output = n_wires - circuit.num_output_wires();
-        for w in first_output..n_wires {
-            last_use[w] = FOREVER;
-            used[w] = true;
-        }
+        last_use[first_output..].fill(FOREVER);
 
         let mut plan =
             Planner { slot_of: vec![WireId::MAX; n_wires], free: Vec::new(), slots: n_in, last_use };
@@ -73,11 +67,11 @@ impl WireSlots {
         }
         // Inputs nobody reads.
         for w in (0..n_in).rev() {
-            if !used[w] {
+            if plan.last_use[w] == 0 {
                 plan.free.push(w as WireId);
             }
         }
-        // Readers: wires whose last read is at a tick, to free after that tick.
+        // The gates again, in the same ticks: assign output slots, free slots after last reads.
         let mut and_gates = Vec::with_capacity(circuit.gate_counts().and);
         let mut linear_gates = Vec::with_capacity(circuit.gate_counts().linear());
         let mut layer_ends = Vec::with_capacity(circuit.and_depth() + 1);
@@ -89,7 +83,7 @@ impl WireSlots {
             // protocol handles them.
             for g in layer.and_gates {
                 let (a, b) = (plan.slot_of[g.a as usize], plan.slot_of[g.b as usize]);
-                let out = plan.assign(g.out, used[g.out as usize]);
+                let out = plan.assign(g.out);
                 and_gates.push(AndGate { a, b, out });
             }
             for g in layer.and_gates {
@@ -106,7 +100,7 @@ impl WireSlots {
                     LinearGate::Copy { a, out } => LinearGate::Copy { a: s(a), out },
                     LinearGate::Const { value, out } => LinearGate::Const { value, out },
                 };
-                let out = plan.assign(g.out(), used[g.out() as usize]);
+                let out = plan.assign(g.out());
                 linear_gates.push(with_out(mapped, out));
                 for w in g.inputs() {
                     plan.release_if_last(w, tick);
@@ -149,18 +143,20 @@ struct Planner {
     slot_of: Vec<WireId>,
     free: Vec<WireId>,
     slots: usize,
+    /// The tick of each wire's last read: 0 for a wire nobody reads (or whose slot is already
+    /// free again), [`FOREVER`] for an output wire.
     last_use: Vec<u32>,
 }
 
 impl Planner {
     /// A slot for the new wire `w`; freed again at once if nobody reads `w`.
-    fn assign(&mut self, w: WireId, used: bool) -> WireId {
+    fn assign(&mut self, w: WireId) -> WireId {
         let slot = self.free.pop().unwrap_or_else(|| {
             self.slots += 1;
             (self.slots - 1) as WireId
         });
         self.slot_of[w as usize] = slot;
-        if !used {
+        if self.last_use[w as usize] == 0 {
             self.free.push(slot);
         }
         slot

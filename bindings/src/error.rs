@@ -298,11 +298,11 @@ mod tests {
             source: OtError::Net(NetError::PeerLeft(1)),
         }));
         assert_eq!((ot_left.kind, ot_left.slot), (ErrorKind::PeerLeft, Some(1)));
-        let tables_ot = BridgeError::from(JobError::not_available(
-            "preprocessing",
-            "the S-box-table path has no OT preprocessing yet",
+        let tables_k32 = BridgeError::from(JobError::not_available(
+            "macBits",
+            "the malicious S-box-table path authenticates with k = 64 only",
         ));
-        assert_eq!(tables_ot.detail.as_deref(), Some("preprocessing"));
+        assert_eq!(tables_k32.detail.as_deref(), Some("macBits"));
         let size = BridgeError::from(JobError::WrongSessionSize {
             protocol: "TinyTable",
             preprocessing: chorus_core::jobs::Preprocessing::Ot,

@@ -167,5 +167,5 @@ it("chorus-party refuses unavailable combinations and unknown variants before co
   await expect(nativeMember([...tinytable, "--path", "sbox-tables", "--key-holders", "0,1", "--preprocessing", "dealer"])).rejects.toThrow(
     /exactly one of keyHolders/,
   );
-  await expect(nativeMember([...tinytable, "--path", "sbox-tables"])).rejects.toThrow(/not available.*preprocessing 'dealer'/);
+  await expect(nativeMember([...tinytable, "--path", "sbox-tables", "--mac-bits", "32"])).rejects.toThrow(/not available.*k = 64 only/);
 });

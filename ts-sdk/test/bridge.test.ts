@@ -195,8 +195,8 @@ describe.each(["wasm", "native"] as const)("%s bridge", (name) => {
       field: "keyHolders",
     });
     await expect(
-      wire(2)[0]!.runAes(session(), { ...ttSpec, preprocessing: "ot", path: "sbox-tables" }, { keyShare: KEY }, null),
-    ).rejects.toMatchObject({ kind: "not-available", field: "preprocessing" });
+      wire(2)[0]!.runAes(session(), { ...ttSpec, preprocessing: "ot", path: "sbox-tables", security: "malicious", macBits: 32 }, { keyShare: KEY }, null),
+    ).rejects.toMatchObject({ kind: "not-available", field: "macBits" });
     await expect(wire(2)[0]!.runAes(session(), { ...ttSpec, preprocessing: "trusted" }, { keyShare: KEY }, null)).rejects.toMatchObject({
       kind: "config",
       field: "preprocessing",

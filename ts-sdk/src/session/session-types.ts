@@ -108,8 +108,13 @@ export type TinyTablePreprocessingOptions =
   | {
       /** Preprocessing over OT between the two parties (default; a two-member session). */
       preprocessing?: 'ot';
-      /** The S-box path: `circuit` only with OT preprocessing. */
-      path?: 'circuit';
+      /**
+       * The S-box path (default `circuit`; `sbox-tables` needs exactly one key holder, and its
+       * tables, built by the two parties with the paper's §4 construction, cost about six times
+       * the circuit's preprocessing per block, for an online phase of 12 rounds instead of the
+       * circuit's 60 AND layers; both security levels then run the authenticated online phase).
+       */
+      path?: TinyTablePath;
     }
   | {
       /** A trusted dealer in slot 2 (weaker trust model; a three-member session). */
@@ -205,8 +210,10 @@ export type MiniMacAesOptions = AesRoleOptions &
  *   (see {@link TinyTablePreprocessing}): `'ot'` (default) — the two parties alone, in a session
  *   of two, nobody else trusted; or `'dealer'` — a trusted dealer in slot 2 (a weaker trust
  *   model; see the README's security model), which calls `aes` with the same options and no
- *   inputs. `path` picks the S-box evaluation (default `circuit`; `sbox-tables` needs
- *   `preprocessing: 'dealer'`, exactly one key holder and the other party as plaintext owner).
+ *   inputs. `path` picks the S-box evaluation (default `circuit`; `sbox-tables` needs exactly
+ *   one key holder and the other party as plaintext owner; over OT its tables come from the
+ *   paper's §4 construction, always authenticated, so both levels run the malicious online
+ *   phase).
  *   Role defaults: `keyHolders: [0]`, `plaintextOwner: 1`, `reveal: [0, 1]`.
  *   `security: 'malicious'` authenticates every opened table entry (MAC width `macBits`, 64 or
  *   32 on the circuit path, 64 on `sbox-tables`): a party that deviates makes the honest party's
@@ -215,8 +222,8 @@ export type MiniMacAesOptions = AesRoleOptions &
  *   honest party reject with `ProtocolAbortError` naming the OT check at either security level.
  *
  * Combinations not implemented (malicious `lut256`, decrypting TinyTable, `macBits: 32` on
- * TinyTable's S-box path, `sbox-tables` with OT preprocessing) reject with `NotAvailableError` (a
- * `ConfigError`); the option types rule most of them out already.
+ * TinyTable's S-box path) reject with `NotAvailableError` (a `ConfigError`); the option types
+ * rule most of them out already.
  */
 /**
  * Coral's options (two computing parties, malicious with abort, RMFE-packed, outputs to both

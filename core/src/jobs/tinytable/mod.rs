@@ -18,8 +18,9 @@
 //!   MAC-checked, so a party that deviates there makes the honest party's job fail with
 //!   [`JobError::TinyTable`] holding [`TinyTableError::Preprocessing`] (an OT step or
 //!   check, named) or [`TinyTableError::MacCheckFailed`] (a Fig. 8 opening), before any input is
-//!   used. Available on the circuit paths only; [`aes::AesPath::SboxTables`] needs the §4 S-box
-//!   table construction and rejects it with [`JobError::NotAvailable`].
+//!   used. On [`aes::AesPath::SboxTables`] the parties build the S-box tables with the §4
+//!   construction over the same TinyOT bits and triples ([`sbox_ot`]), every opening MAC-checked
+//!   likewise ([`TinyTableError::AuthenticationFailed`] names the construction round).
 //! - [`Preprocessing::Dealer`] (a **weaker trust model**, three members): **member 2 is the
 //!   TRUSTED DEALER** ([`DEALER`]): it samples every wire mask, both shares of every scrambled
 //!   table and (malicious security) every MAC key and authentication string
@@ -69,6 +70,7 @@ pub mod circuit;
 pub mod ot_prep;
 pub mod prep_codec;
 pub mod prepared;
+pub mod sbox_ot;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
@@ -77,6 +79,8 @@ mod tests_malicious;
 mod tests_ot;
 #[cfg(test)]
 mod tests_prepared;
+#[cfg(test)]
+mod tests_sbox_ot;
 
 use super::agreement::agree_on_spec;
 use super::error::JobError;

@@ -140,7 +140,7 @@ pub(crate) async fn evaluate<N: Network>(
 }
 
 /// Step 1, with this party's own OT randomness drawn from `rng`.
-async fn setup<N: Network, R: RngCore + CryptoRng, M: MacWord>(
+pub(super) async fn setup<N: Network, R: RngCore + CryptoRng, M: MacWord>(
     net: &mut N,
     session: &[u8],
     rng: &mut R,

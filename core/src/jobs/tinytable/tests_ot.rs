@@ -1,9 +1,9 @@
 //! The TinyTable jobs with [`Preprocessing::Ot`]: two members only, no dealer, over encrypted
 //! channels on the in-memory network. FIPS-197 through the AES job's circuit path (semi-honest and
 //! malicious, k = 64 and 32), a random circuit job against plaintext evaluation, session sizes,
-//! the S-box path's rejection, and a party that tampers with a preprocessing message.
+//! and a party that tampers with a preprocessing message.
 
-use super::aes::{self, AesPath, TinyTableAesInput, TinyTableAesSpec};
+use super::aes::{self, TinyTableAesInput, TinyTableAesSpec};
 use super::circuit::{self as circuit_job, CircuitJobInput, CircuitJobSpec};
 use super::tests::{aes_spec, connect, xor, FIPS_CT, FIPS_KEY, FIPS_PT};
 use super::*;
@@ -141,21 +141,8 @@ fn ot_jobs_need_exactly_two_members_and_dealer_jobs_three() {
 }
 
 #[test]
-fn sbox_tables_with_ot_preprocessing_is_not_available() {
-    let s = TinyTableAesSpec {
-        path: AesPath::SboxTables,
-        preprocessing: Preprocessing::Ot,
-        ..aes_spec(1, vec![0], 1, vec![0])
-    };
-    match s.validate() {
-        Err(JobError::NotAvailable { reason: m, .. }) => {
-            assert!(m.contains("'circuit'") && m.contains("'dealer'"), "{m}")
-        }
-        other => panic!("{other:?}"),
-    }
-    // Rejected before any communication, also in a two-member session.
-    let outs = run_two(&s, [TinyTableAesInput::default(), TinyTableAesInput::default()], None);
-    assert!(outs.iter().all(|o| matches!(o, Err(JobError::NotAvailable { .. }))));
+fn preprocessing_names_and_default() {
+    // The S-box path with OT preprocessing: see tests_sbox_ot.rs.
     assert_eq!(Preprocessing::from_name("ot"), Some(Preprocessing::Ot));
     assert_eq!(Preprocessing::from_name("dealer").map(Preprocessing::name), Some("dealer"));
     assert_eq!(Preprocessing::from_name("trusted"), None);

@@ -7,11 +7,11 @@
 //! adjusting its key; products use one triple `[[a]], [[b]], [[c = ab]]` and the opening of `x ⊕ a`
 //! and `y ⊕ b` (\[Bea91\]).
 //!
-//! The source of authenticated bits and triples is the [`AuthBitSource`] trait. The only
-//! implementation here is [`IdealAuthBits`], the **ideal functionality** (both parties' halves
-//! sampled together by a trusted party, like TinyOT's output would be); the paper uses TinyOT
-//! \[NNOB12\] or \[FKOS15\], and an OT-based source can implement the trait and fill its pool with its
-//! own protocol run before the construction starts. Everything after the source is real two-party
+//! The source of authenticated bits and triples is the [`AuthBitSource`] trait, as in the paper
+//! (TinyOT \[NNOB12\] or \[FKOS15\]): the protocol is
+//! [`crate::proto::tinytable::OtAuthBitPool`] (TinyOT over OT between the two parties, filled before
+//! the construction starts); [`IdealAuthBits`], the **ideal functionality** (both parties' halves
+//! sampled together by a trusted party), is a test helper. Everything after the source is real two-party
 //! message passing over [`Network`], with every opened value MAC-checked by the §3.3 batched
 //! opening (one hash per message).
 //!
@@ -21,11 +21,17 @@
 //!    layer, applied to authenticated bytes ([`crate::aes::linear`] over [`AuthByte`]).
 //! 2. Input masks are opened to their owner (Fig. 8 step 4); the output mask stays shared and
 //!    authenticated and is opened by the online phase after its MAC check.
-//! 3. For each table with input mask `m` and each entry `j`, the indicator `δ_j = [m = j] =
-//!    ∏_i (m_i ⊕ j_i ⊕ 1)` — a product of 8 bits, **7 binary multiplications per entry** (\[DK10\] as
-//!    cited in §4), in 3 rounds (4, 2, 1 products per entry). 160·256·7 = 286 720 triples per block.
-//!    (Sharing the partial products between entries, a demultiplexer tree, would need 304 per table
-//!    instead of 1792; not done, to keep the paper's count.)
+//! 3. For each table with input mask `m`, the indicators `δ_j = [m = j]` of all 256 entries `j`
+//!    — \[DK10\] as cited in §4 takes them as products of 8 literals `m_i ⊕ j_i ⊕ 1`, 7 binary
+//!    multiplications per entry (1792 per table). Here they come from an **indicator tree**: the
+//!    1-bit sets `{m_i ⊕ 1, m_i}` are multiplied pairwise into the 16 indicators of each 4-bit
+//!    half and then into the 256 of the byte, `[m = (u, w)] = [m_lo = u]·[m_hi = w]`. Since each
+//!    set sums to 1, only the products with neither factor the set's last entry need a triple;
+//!    the others are XORs of those and the factors. That is 4·1 + 2·9 + 15·15 =
+//!    [`TRIPLES_PER_TABLE`] = 247 products per table, in 3 rounds. No circuit needs fewer: the
+//!    indicators span all 256 Boolean functions of 8 bits, and each AND gate adds at most one
+//!    dimension to the 9 of the affine ones.
+//!    160·247 = 39 520 triples per block.
 //! 4. Entry `e` of the table is `⊕_j δ_j·S(e ⊕ j) ⊕ m_out = S(e ⊕ m) ⊕ m_out`, linear in the
 //!    `δ_j` with public coefficients: local. The MACs on the 8 bits of an entry become one MAC on
 //!    the byte by the `X^i` scaling of [`crate::proto::tinytable::mac::linear::mul_by_x_power`].
@@ -52,13 +58,14 @@ use crate::proto::tinytable::spec::Reveal;
 use core::ops::{Add, AddAssign, BitXor};
 use rand_core::{CryptoRng, RngCore};
 
-/// Binary multiplications per table entry (\[DK10\] via §4).
-pub const MULTIPLICATIONS_PER_ENTRY: usize = 7;
+/// Binary multiplications per table: the indicator tree's 4·1 + 2·9 + 225 products (module docs,
+/// step 3), against 256·7 = 1792 for \[DK10\]'s product of 8 literals per entry.
+pub const TRIPLES_PER_TABLE: usize = 4 + 2 * 9 + 15 * 15;
 /// Random authenticated bits per AES-128 block: 11 round-key, 1 plaintext and 10 S-box output
 /// masks of 128 bits.
 pub const RANDOM_BITS_PER_BLOCK: usize = (ROUND_KEYS + 1 + 10) * 128;
 /// Triples per AES-128 block.
-pub const TRIPLES_PER_BLOCK: usize = TABLES_PER_BLOCK * TABLE_ENTRIES * MULTIPLICATIONS_PER_ENTRY;
+pub const TRIPLES_PER_BLOCK: usize = TABLES_PER_BLOCK * TRIPLES_PER_TABLE;
 
 /// One party's half of an authenticated bit `[[x]]` (§4).
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
@@ -295,6 +302,54 @@ async fn exchange<N: Network>(
     Ok(shares)
 }
 
+/// The Beaver factors of one level of the indicator tree (module docs, step 3): `level` holds,
+/// table by table, indicator sets of `size` entries each (entry `v` is `[bits of the set's group =
+/// v]`, the entries sum to 1); consecutive sets `A` (lower bits) and `B` (higher bits) pair up, and
+/// for `i, j < size − 1` the product `A_i·B_j` is needed, pushed as the factor pair `(A_i, B_j)`,
+/// `j` major. The products with the last entry of either set follow linearly
+/// ([`tree_complete`]), which is why `(size − 1)²` products suffice.
+fn tree_factors(level: &[AuthBit], size: usize) -> Vec<AuthBit> {
+    let n = size - 1;
+    let mut factors = Vec::with_capacity(level.len() / size * n * n);
+    for pair in level.chunks_exact(2 * size) {
+        let (a, b) = pair.split_at(size);
+        for &bj in &b[..n] {
+            for &ai in &a[..n] {
+                factors.push(ai);
+                factors.push(bj);
+            }
+        }
+    }
+    factors
+}
+
+/// The next level of the indicator tree from `level` (as in [`tree_factors`]) and the products
+/// `A_i·B_j` (`i, j < size − 1`, in [`tree_factors`]'s order): the set of `size²` entries
+/// `P[i + size·j] = A_i·B_j` over the union of both groups' bits, where
+/// `A_{last}·B_j = B_j ⊕ ⊕_{i<last} A_i·B_j` and `A_i·B_{last} = A_i ⊕ ⊕_{j<last} A_i·B_j`
+/// because each set sums to 1. Local: XOR of authenticated bits.
+fn tree_complete(level: &[AuthBit], size: usize, products: &[AuthBit]) -> Vec<AuthBit> {
+    let n = size - 1;
+    let mut next = Vec::with_capacity(level.len() / 2 * size);
+    for (pair, prods) in level.chunks_exact(2 * size).zip(products.chunks_exact(n * n)) {
+        let (a, b) = pair.split_at(size);
+        let mut p = vec![AuthBit::default(); size * size];
+        for j in 0..n {
+            let mut last = b[j];
+            for i in 0..n {
+                p[i + size * j] = prods[j * n + i];
+                last = last ^ prods[j * n + i];
+            }
+            p[n + size * j] = last;
+        }
+        for (i, &ai) in a.iter().enumerate() {
+            p[i + size * n] = (0..n).fold(ai, |acc, j| acc ^ p[i + size * j]);
+        }
+        next.extend(p);
+    }
+    next
+}
+
 /// Builds this party's authenticated S-box table material for `blocks` AES-128 blocks with the
 /// peer over `net` (§4), drawing bits and triples from `source`. `hash_key` is the public fixed
 /// AES key of the batched openings (§3.3), the same for both parties and chosen per execution.
@@ -345,25 +400,26 @@ pub async fn construct_malicious_aes_tables<N: Network, S: AuthBitSource>(
         output_masks.push(mask);
     }
 
-    // Literals l_{j,i} = m_i ⊕ j_i ⊕ 1 of every entry, then three levels of Beaver products.
+    // The 1-bit indicator sets {[m_i = 0], [m_i = 1]} = {m_i ⊕ 1, m_i} of every table's input mask,
+    // then three levels of the indicator tree, one round of Beaver products each.
     let tables = blocks * TABLES_PER_BLOCK;
-    let mut level: Vec<AuthBit> = Vec::with_capacity(tables * TABLE_ENTRIES * 8);
+    let mut level: Vec<AuthBit> = Vec::with_capacity(tables * 16);
     for t in 0..tables {
-        let m = in_masks[t / 16][t % 16];
-        for j in 0..TABLE_ENTRIES {
-            for i in 0..8 {
-                level.push(m.bits[i].add_public(j >> i & 1 == 0, party, alpha));
-            }
+        for &m in &in_masks[t / 16][t % 16].bits {
+            level.push(m.add_public(true, party, alpha));
+            level.push(m);
         }
     }
     let mut own_input_masks: Vec<bool> = Vec::new();
     let mut triples = triples.into_iter();
+    let mut size = 2;
     for round in 1..=3 {
         let step = Step::TableConstruction(round);
-        let pairs = level.len() / 2;
+        let factors = tree_factors(&level, size);
+        let pairs = factors.len() / 2;
         let used: Vec<AuthTriple> = triples.by_ref().take(pairs).collect();
         let mut opened: Vec<AuthBit> = Vec::with_capacity(2 * pairs);
-        for (xy, t) in level.chunks_exact(2).zip(&used) {
+        for (xy, t) in factors.chunks_exact(2).zip(&used) {
             opened.push(xy[0] ^ t.a);
             opened.push(xy[1] ^ t.b);
         }
@@ -377,7 +433,7 @@ pub async fn construct_malicious_aes_tables<N: Network, S: AuthBitSource>(
         if round == 1 {
             own_input_masks = mine_to_open.iter().zip(&theirs).map(|(b, &s)| b.share ^ s).collect();
         }
-        level = used
+        let products: Vec<AuthBit> = used
             .iter()
             .enumerate()
             .map(|(k, t)| {
@@ -390,6 +446,8 @@ pub async fn construct_malicious_aes_tables<N: Network, S: AuthBitSource>(
                 (t.c ^ and(t.b, d) ^ and(t.a, e)).add_public(d & e, party, alpha)
             })
             .collect();
+        level = tree_complete(&level, size, &products);
+        size *= size;
     }
     // `level` now holds δ_j for every table and entry.
     let input_masks: Vec<u8> = own_input_masks

@@ -1,6 +1,6 @@
 //! The §4 table construction from the ideal authenticated-bit functionality: the tables it builds
 //! are valid authenticated S-box tables, give FIPS-197 / RustCrypto AES in the malicious online
-//! phase, consume exactly 7 triples per entry, take 3 rounds, and abort on a tampered message.
+//! phase, consume exactly the indicator tree's 247 triples per table, take 3 rounds, and abort on a tampered message.
 
 use crate::aes::sbox::sbox_table;
 use crate::aes::Block;
@@ -72,14 +72,14 @@ fn online(preps: &[MaliciousAesPrep; 2], keys: &[Block], pts: &[Block]) -> Vec<V
 }
 
 #[test]
-fn constructed_tables_give_aes_and_use_seven_triples_per_entry() {
+fn constructed_tables_give_aes_and_use_the_indicator_trees_triples() {
     let (n, key_owner) = (2, 1);
     let built = build(1, key_owner, Reveal::Both, n, None);
     let mut preps = Vec::new();
     for (party, (r, stats, mut source)) in built.into_iter().enumerate() {
         let prep = r.unwrap_or_else(|e| panic!("party {party}: {e}"));
         assert_eq!(stats.rounds, 3);
-        assert_eq!(TRIPLES_PER_BLOCK, 160 * 256 * 7);
+        assert_eq!(TRIPLES_PER_BLOCK, 160 * 247);
         // The pools held exactly what n blocks need, and all of it was consumed.
         assert!(source.triples(1).is_err() && source.random_bits(1).is_err());
         // Per entry: its share and tag packed in 16 bytes, and the explicit 16-byte verifier key.

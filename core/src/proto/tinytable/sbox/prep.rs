@@ -238,6 +238,36 @@ impl MaliciousAesPrep {
         self.entries[i] = pack_entry(entry_of(self.entries[i]), tag);
     }
 
+    /// Appends `later`'s blocks after this material's (material built in chunks of blocks by
+    /// the §4 construction with one source). Both must be block-major with explicit keys, of the
+    /// same party, roles, MAC key and hash key; anything else is an error naming the difference.
+    pub(crate) fn append(&mut self, later: MaliciousAesPrep) -> Result<(), String> {
+        let same = self.party == later.party
+            && self.key_owner == later.key_owner
+            && self.reveal == later.reveal
+            && self.alpha == later.alpha
+            && self.hash_key == later.hash_key;
+        if !same {
+            return Err("material of another party, roles, MAC key or hash key".into());
+        }
+        if self.layout != EntryLayout::BlockMajor || later.layout != EntryLayout::BlockMajor {
+            return Err("only block-major material can be appended".into());
+        }
+        let (PeerKeys::Explicit { tables, outputs }, PeerKeys::Explicit { tables: t2, outputs: o2 }) =
+            (&mut self.peer_keys, later.peer_keys)
+        else {
+            return Err("only material with explicit verifier keys can be appended".into());
+        };
+        tables.extend(t2);
+        outputs.extend(o2);
+        self.entries.extend(later.entries);
+        self.input_masks.extend(later.input_masks);
+        self.output_mask_shares.extend(later.output_mask_shares);
+        self.output_mask_tags.extend(later.output_mask_tags);
+        self.blocks += later.blocks;
+        self.check_shape()
+    }
+
     /// Checks the internal sizes (material from outside the dealer is checked before use).
     pub(crate) fn check_shape(&self) -> Result<(), String> {
         let entries = self.blocks * TABLE_BYTES_PER_BLOCK;

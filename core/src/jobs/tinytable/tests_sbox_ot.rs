@@ -1,0 +1,158 @@
+//! The S-box-table AES path with [`Preprocessing::Ot`]: two members, no dealer, the §4
+//! construction over TinyOT, over encrypted channels on the in-memory network. FIPS-197 at both
+//! security levels with the malicious online phase exactly as with the dealer's tables, a batch
+//! across construction chunks with one recipient, and a party that tampers with a construction
+//! round or an online S-box round.
+
+use super::aes::{self, AesPath, TinyTableAesInput, TinyTableAesSpec};
+use super::sbox_ot::CHUNK_BLOCKS;
+use super::tests::{aes_spec, connect, FIPS_CT, FIPS_KEY, FIPS_PT};
+use super::*;
+use crate::jobs::AesOutput as TinyTableAesOutput;
+use crate::net::memory::run_session;
+use crate::net::tamper::Tamper;
+use crate::proto::tinytable::sbox::construct::TRIPLES_PER_TABLE;
+use crate::proto::tinytable::Step;
+use crate::rng::seeded_rng;
+use core::sync::atomic::{AtomicU64, Ordering};
+
+fn sbox_spec(
+    preprocessing: Preprocessing,
+    security: Security,
+    blocks: usize,
+    reveal: Vec<PartyId>,
+) -> TinyTableAesSpec {
+    TinyTableAesSpec {
+        path: AesPath::SboxTables,
+        preprocessing,
+        security,
+        mac_bits: MacBits::K64,
+        ..aes_spec(blocks, vec![0], 1, reveal)
+    }
+}
+
+fn inputs(plaintext: Vec<u8>) -> [TinyTableAesInput; 3] {
+    [
+        TinyTableAesInput { key_share: Some(FIPS_KEY.to_vec()), plaintext: None },
+        TinyTableAesInput { key_share: None, plaintext: Some(plaintext) },
+        TinyTableAesInput::default(),
+    ]
+}
+
+/// Runs `spec` in a session of its size; `cheat` (if any) edits the messages party 0 sends, under
+/// its encrypted channel (party 0 itself deviating).
+fn run(
+    spec: &TinyTableAesSpec,
+    inputs: [TinyTableAesInput; 3],
+    cheat: Option<fn(u64, &mut Vec<u8>)>,
+) -> Vec<Result<TinyTableAesOutput, JobError>> {
+    run_session(spec.preprocessing.members(), |inner| {
+        let me = inner.party();
+        let (spec, input) = (spec.clone(), inputs[me].clone());
+        async move {
+            let secure = connect(inner).await?;
+            let edit = cheat.filter(|_| me == 0).unwrap_or(|_, _| {});
+            let mut net = Tamper::new(secure, edit);
+            aes::run(&mut net, &spec, input, &mut seeded_rng(700 + me as u64)).await
+        }
+    })
+}
+
+#[test]
+fn fips197_through_the_sbox_tables_built_over_ot_at_both_security_levels() {
+    // The dealer's malicious run is the reference for the online phase.
+    let dealer = run(
+        &sbox_spec(Preprocessing::Dealer, Security::Malicious, 1, vec![0, 1]),
+        inputs(FIPS_PT.to_vec()),
+        None,
+    );
+    for security in [Security::SemiHonest, Security::Malicious] {
+        let s = sbox_spec(Preprocessing::Ot, security, 1, vec![0, 1]);
+        assert_eq!(s.validate(), Ok(()));
+        let outs = run(&s, inputs(FIPS_PT.to_vec()), None);
+        assert_eq!(outs.len(), 2, "two members, no dealer");
+        for (p, out) in outs.iter().enumerate() {
+            let out = out.as_ref().unwrap_or_else(|e| panic!("{security:?} party {p}: {e}"));
+            assert_eq!(out.ciphertext.as_ref().expect("revealed")[..], FIPS_CT, "{security:?} party {p}");
+            // Both levels run the malicious online phase on OT-built tables: the same bytes and
+            // rounds as the dealer's malicious run.
+            let reference = dealer[p].as_ref().expect("dealer run").online_stats;
+            assert_eq!(out.online_stats.bytes_sent, reference.bytes_sent, "{security:?} party {p}");
+            assert_eq!(out.online_stats.rounds, reference.rounds, "{security:?} party {p}");
+            // 1 input round, 10 lookup rounds, 1 output opening (sbox::malicious).
+            assert_eq!(out.online_stats.rounds, 12, "{security:?} party {p}");
+            // The construction opens, per table, two bits per triple: at least that much was sent.
+            let opened_bytes = (160 * 2 * TRIPLES_PER_TABLE / 8) as u64;
+            assert!(out.preprocessing_stats.bytes_sent > opened_bytes, "{security:?} party {p}: {out:?}");
+        }
+    }
+}
+
+#[test]
+fn a_batch_across_construction_chunks_with_one_recipient() {
+    let blocks = CHUNK_BLOCKS + 1;
+    let pt: Vec<u8> = (0..16 * blocks).map(|i| (i * 7) as u8).collect();
+    let outs =
+        run(&sbox_spec(Preprocessing::Ot, Security::Malicious, blocks, vec![1]), inputs(pt.clone()), None);
+    let mut expected: Vec<[u8; 16]> = pt.chunks_exact(16).map(|c| c.try_into().unwrap()).collect();
+    crate::aes::Aes::new(&FIPS_KEY).unwrap().encrypt_blocks(&mut expected);
+    assert_eq!(outs[0].as_ref().expect("party 0").ciphertext, None);
+    assert_eq!(outs[1].as_ref().expect("party 1").ciphertext.as_ref().expect("revealed"), &expected.concat());
+}
+
+/// Length of party 0's message of construction round 3 for one block: the packed `x ⊕ a`,
+/// `y ⊕ b` bits of 160 tables' 225 products, and the 16-byte batched hash.
+const ROUND3_BYTES: usize = 160 * 2 * 225 / 8 + 16;
+
+#[test]
+fn a_tampered_construction_round_aborts_the_honest_party_before_any_input_is_used() {
+    for security in [Security::SemiHonest, Security::Malicious] {
+        let s = sbox_spec(Preprocessing::Ot, security, 1, vec![0, 1]);
+        let flip: fn(u64, &mut Vec<u8>) = |_, msg| {
+            if msg.len() == ROUND3_BYTES {
+                msg[100] ^= 0x08;
+            }
+        };
+        let outs = run(&s, inputs(FIPS_PT.to_vec()), Some(flip));
+        match &outs[1] {
+            Err(e @ JobError::TinyTable(TinyTableError::AuthenticationFailed { party: 1, step })) => {
+                assert_eq!(*step, Step::TableConstruction(3), "{security:?}");
+                assert!(e.failed_check().is_some(), "{security:?}: a named check: {e}");
+            }
+            other => panic!("{security:?}: the honest party must abort in round 3: {other:?}"),
+        }
+        assert!(outs[0].is_err(), "{security:?}: the cheater gets no output either: {:?}", outs[0]);
+    }
+}
+
+/// Index of party 0's construction round-3 message in the current run of
+/// [`a_flipped_online_table_entry_is_caught_at_both_security_levels`].
+static ROUND3_AT: AtomicU64 = AtomicU64::new(u64::MAX);
+
+#[test]
+fn a_flipped_online_table_entry_is_caught_at_both_security_levels() {
+    // With OT-built tables the online phase is the malicious one at both levels. Party 0 flips a
+    // bit of its first 16-byte message after construction round 3: the entries of lookup round 1.
+    for security in [Security::SemiHonest, Security::Malicious] {
+        ROUND3_AT.store(u64::MAX, Ordering::SeqCst);
+        let s = sbox_spec(Preprocessing::Ot, security, 1, vec![0, 1]);
+        let flip: fn(u64, &mut Vec<u8>) = |index, msg| {
+            if msg.len() == ROUND3_BYTES {
+                ROUND3_AT.store(index, Ordering::SeqCst);
+            } else if msg.len() == 16 && index > ROUND3_AT.load(Ordering::SeqCst) {
+                ROUND3_AT.store(u64::MAX - 1, Ordering::SeqCst);
+                msg[0] ^= 1;
+            }
+        };
+        let outs = run(&s, inputs(FIPS_PT.to_vec()), Some(flip));
+        assert_eq!(
+            ROUND3_AT.load(Ordering::SeqCst),
+            u64::MAX - 1,
+            "{security:?}: a lookup message was flipped"
+        );
+        let err = outs[1].as_ref().expect_err("the honest party must abort");
+        let check = err.failed_check().unwrap_or_else(|| panic!("{security:?}: {err}"));
+        assert!(check.contains("S-box MAC check"), "{security:?}: {check}");
+        assert!(outs[0].is_err(), "{security:?}: the cheater got {:?}", outs[0]);
+    }
+}

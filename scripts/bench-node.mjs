@@ -14,8 +14,8 @@
  *
  * Configurations: every MAESTRO variant at both security levels (three parties; the (2,3) LUT-256
  * has no malicious form) and TinyTable's two paths at both levels (the circuit path with
- * OT preprocessing between two parties, the S-box-table path with its trusted dealer as the third
- * member). Filters: `--protocol maestro|tinytable`, `--variant lut16,…`, `--security …`.
+ * OT preprocessing between two parties, the S-box-table path with OT preprocessing and with its
+ * trusted dealer as the third member). Filters: `--protocol maestro|tinytable`, `--variant lut16,…`, `--security …`.
  *
  * Timed: one `session.aes` job of the batch (spec agreement, preprocessing, online phase, reveal),
  * after a one-block warm-up job in Node (V8 compiles WASM lazily), which also opened the session's
@@ -106,7 +106,7 @@ function configurations() {
     }
   }
   if (protocols.includes('tinytable')) {
-    for (const [path, preprocessing, members] of [['circuit', 'ot', 2], ['sbox-tables', 'dealer', 3]]) {
+    for (const [path, preprocessing, members] of [['circuit', 'ot', 2], ['sbox-tables', 'ot', 2], ['sbox-tables', 'dealer', 3]]) {
       for (const security of securities) {
         out.push({
           name: `tinytable ${path} ${preprocessing} ${security}`,

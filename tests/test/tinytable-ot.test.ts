@@ -96,6 +96,38 @@ describe("TinyTable's S-box-table path with OT preprocessing (two parties, no de
       });
     },
   );
+
+  it("tables prepared ahead (one WASM, one native party) leave the later job its 12 online rounds alone", async () => {
+    const sessions = await mixedTwo();
+    try {
+      expect(sessions.map((s) => s.runtime)).toEqual(["wasm", "native"]);
+      const roles = { protocol: "tinytable", path: "sbox-tables", keyHolders: [0], plaintextOwner: 1, security: "malicious" } as const;
+      const made = await within(
+        Promise.all(sessions.map((s) => s.prepare({ job: "aes", ...roles, blocks: 2 }))),
+        "preparing the S-box tables of 2 AES blocks",
+        90_000,
+      );
+      for (const m of made) {
+        expect(m).toMatchObject({ job: "aes", protocol: "tinytable", security: "malicious", instances: 2, available: 2 });
+        expect(m.stats.bytesSent).toBeGreaterThan(2 * 5_000_000);
+      }
+      const plaintext = FIPS_PLAINTEXT.repeat(2);
+      const results = await within(
+        Promise.all(runAes(sessions, [{ ...roles, blocks: 2, key: FIPS_KEY, usePrepared: true }, { ...roles, blocks: 2, plaintext, usePrepared: true }])),
+        "AES on the prepared S-box tables",
+        30_000,
+      );
+      for (const [slot, r] of results.entries()) {
+        expect(r.ciphertextHex, `party ${slot}`).toBe(FIPS_CIPHERTEXT.repeat(2));
+        expect(r.prepared, `party ${slot}`).toBe(true);
+        // Spec agreement (32 bytes) and the online phase: the tables were built before.
+        expect(r.stats.bytesSent).toBe(r.onlineStats.bytesSent + 32);
+        expect(r.roundsStats.rounds).toBe(12);
+      }
+    } finally {
+      await closeAll(sessions);
+    }
+  });
 });
 
 /** A deterministic PRNG (mulberry32) so a failing circuit reproduces. */

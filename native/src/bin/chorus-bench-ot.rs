@@ -24,9 +24,13 @@
 //!   setup. `ms_per_aes` is the whole wall time over `blocks`, `mb_per_aes` both parties' payload
 //!   bytes over `blocks`; `setup_ms`, `prep_ms` and `online_ms` split the wall time.
 //!
+//!   With `--aes-paths sbox-tables` the same on TinyTable's S-box-table path: the §4 construction
+//!   of the 160 authenticated S-box tables per block over TinyOT bits and triples
+//!   (`chorus_core::jobs::tinytable::sbox_ot`), then the §3 malicious online phase.
+//!
 //! ```text
-//! {"bench":"tinytable-aes-ot","mode":…,"blocks":…,"ms_per_aes":…,"mb_per_aes":…,"setup_ms":…,
-//!  "prep_ms":…,"online_ms":…,"cpu_ms":…,"rounds":…}
+//! {"bench":"tinytable-aes-ot","path":"circuit"|"sbox-tables","mode":…,"blocks":…,"ms_per_aes":…,
+//!  "mb_per_aes":…,"setup_ms":…,"prep_ms":…,"online_ms":…,"cpu_ms":…,"rounds":…}
 //! ```
 //!
 //! Every run checks its outputs (the receiver's blocks against the sender's) and exits with 1 on
@@ -36,10 +40,12 @@
 use chorus_core::aes::Aes;
 use chorus_core::circuit::aes_bristol::{output_bytes, value_bits};
 use chorus_core::circuit::{aes_gen, Circuit};
+use chorus_core::jobs::tinytable::sbox_ot;
 use chorus_core::net::Network;
 use chorus_core::ot::{Block, OtExtReceiver, OtExtSender};
 use chorus_core::proto::tinytable::{
-    evaluate_malicious, fig8_malicious, IoSpec, OtTinyOt, PlannedCircuit, Reveal,
+    evaluate_malicious, fig8_malicious, sbox::malicious as sbox_malicious, IoSpec, OtTinyOt, PlannedCircuit,
+    Reveal,
 };
 use chorus_core::rng::session_rng;
 use chorus_native::bench_harness::{
@@ -54,6 +60,8 @@ use std::time::{Duration, Instant};
 
 const TIMEOUT: Duration = Duration::from_secs(60);
 const SESSION: &[u8] = b"chorus/bench/ot";
+/// The S-box path's §3.3 hash key (public; the jobs derive theirs from the spec digest).
+const HASH_KEY: [u8; 16] = *b"chorus/bench/ot.";
 
 /// Benchmarks base OT and KOS15 OT extension between two local parties.
 #[derive(Parser, Debug)]
@@ -68,6 +76,9 @@ struct Args {
     /// Blocks of the whole-AES runs (0 or an empty list skips them).
     #[arg(long, value_delimiter = ',', default_value = "1,256")]
     aes_blocks: Vec<usize>,
+    /// TinyTable AES paths of the whole-AES runs: circuit, sbox-tables.
+    #[arg(long, value_delimiter = ',', default_value = "circuit")]
+    aes_paths: Vec<String>,
     /// Modes of the whole-AES runs: amortized, sequential.
     #[arg(long, value_delimiter = ',', default_value = "amortized,sequential")]
     aes_modes: Vec<String>,
@@ -201,6 +212,7 @@ fn median_run_ot(kind: &str, count: usize, reps: usize) -> Result<[PartyRun; 2],
 #[derive(Serialize)]
 struct AesLine {
     bench: &'static str,
+    path: String,
     mode: String,
     blocks: usize,
     ms_per_aes: f64,
@@ -224,13 +236,13 @@ struct AesRun {
 
 async fn aes_party<N: Network>(
     net: &mut N,
-    circuit: &Circuit,
+    circuit: Option<&Circuit>,
     batches: &[usize],
     key: &[u8; 16],
     plaintexts: &[[u8; 16]],
 ) -> Result<AesRun, String> {
     // The evaluation plan depends on the public circuit only: made once, outside the timed parts.
-    let planned = PlannedCircuit::new(circuit);
+    let planned = circuit.map(PlannedCircuit::new);
     let party = net.party();
     let io = IoSpec { input_owners: vec![0, 1], reveal: vec![Reveal::Both] };
     let start = Mark::now(net);
@@ -242,6 +254,23 @@ async fn aes_party<N: Network>(
     let mut ciphertexts = Vec::with_capacity(plaintexts.len());
     let mut next = 0;
     for &n in batches {
+        let (Some(circuit), Some(planned)) = (circuit, planned.as_ref()) else {
+            // The S-box-table path: key owner party 0, ciphertexts to both.
+            let t = Instant::now();
+            let material = sbox_ot::build_tables(net, &mut source, 0, Reveal::Both, n, HASH_KEY)
+                .await
+                .map_err(|e| e.to_string())?;
+            prep += t.elapsed();
+            let t = Instant::now();
+            let inputs: Vec<[u8; 16]> =
+                if party == 0 { vec![*key; n] } else { plaintexts[next..next + n].to_vec() };
+            let out =
+                sbox_malicious::encrypt_batch(net, &material, &inputs).await.map_err(|e| e.to_string())?;
+            online += t.elapsed();
+            ciphertexts.extend(out.into_iter().map(Option::unwrap_or_default));
+            next += n;
+            continue;
+        };
         let t = Instant::now();
         let material = fig8_malicious(net, &mut source, circuit, &io, n).await.map_err(|e| e.to_string())?;
         prep += t.elapsed();
@@ -250,7 +279,7 @@ async fn aes_party<N: Network>(
             .iter()
             .map(|b| vec![value_bits(if party == 0 { key } else { b })])
             .collect();
-        let out = evaluate_malicious(net, &planned, &material, &inputs).await.map_err(|e| e.to_string())?;
+        let out = evaluate_malicious(net, planned, &material, &inputs).await.map_err(|e| e.to_string())?;
         online += t.elapsed();
         for instance in out {
             let bits = instance.into_iter().next().flatten().unwrap_or_default();
@@ -261,7 +290,7 @@ async fn aes_party<N: Network>(
     Ok(AesRun { setup, prep, online, whole: start.span(net), ciphertexts })
 }
 
-fn run_aes(circuit: &Arc<Circuit>, mode: &str, blocks: usize) -> Result<[AesRun; 2], String> {
+fn run_aes(circuit: Option<&Arc<Circuit>>, mode: &str, blocks: usize) -> Result<[AesRun; 2], String> {
     let mut rng = session_rng().map_err(|e| e.to_string())?;
     let key = random_blocks(&mut rng, 1)[0];
     let plaintexts = random_blocks(&mut rng, blocks);
@@ -270,10 +299,10 @@ fn run_aes(circuit: &Arc<Circuit>, mode: &str, blocks: usize) -> Result<[AesRun;
     let batches: Arc<Vec<usize>> =
         Arc::new(if mode == "sequential" { vec![1; blocks] } else { vec![blocks] });
     let plaintexts = Arc::new(plaintexts);
-    let circuit = circuit.clone();
+    let circuit = circuit.cloned();
     let runs = run_loopback_session(2, SESSION, TIMEOUT, move |mut local| async move {
         local.sync().await;
-        aes_party(&mut local.net, &circuit, &batches, &key, &plaintexts).await
+        aes_party(&mut local.net, circuit.as_deref(), &batches, &key, &plaintexts).await
     })?;
     let [a, b]: [AesRun; 2] = runs.try_into().map_err(|_| "two parties".to_string())?;
     for (p, run) in [&a, &b].into_iter().enumerate() {
@@ -286,6 +315,19 @@ fn run_aes(circuit: &Arc<Circuit>, mode: &str, blocks: usize) -> Result<[AesRun;
 
 fn print_aes(args: &Args) -> Result<(), String> {
     let circuit = Arc::new(aes_gen::aes128_circuit().map_err(|e| e.to_string())?);
+    for path in &args.aes_paths {
+        let circuit = match path.as_str() {
+            "circuit" => Some(&circuit),
+            "sbox-tables" => None,
+            other => return Err(format!("unknown --aes-paths value '{other}' (circuit, sbox-tables)")),
+        };
+        print_aes_path(args, circuit)?;
+    }
+    Ok(())
+}
+
+fn print_aes_path(args: &Args, circuit: Option<&Arc<Circuit>>) -> Result<(), String> {
+    let path = if circuit.is_some() { "circuit" } else { "sbox-tables" };
     for mode in &args.aes_modes {
         if mode != "amortized" && mode != "sequential" {
             return Err(format!("unknown --aes-modes value '{mode}' (amortized, sequential)"));
@@ -295,12 +337,13 @@ fn print_aes(args: &Args) -> Result<(), String> {
             let [a, b] = median_run(
                 args.reps,
                 |r: &[AesRun; 2]| ms(r.iter().map(total).max().unwrap_or_default()),
-                || run_aes(&circuit, mode, blocks),
+                || run_aes(circuit, mode, blocks),
             )?;
             let wall = total(&a).max(total(&b));
             let whole = Summary::of([&a.whole, &b.whole]).expect("two parties");
             let line = AesLine {
                 bench: "tinytable-aes-ot",
+                path: path.to_string(),
                 mode: mode.clone(),
                 blocks,
                 ms_per_aes: ms(wall) / blocks as f64,

@@ -452,8 +452,8 @@ type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
  * Options of `Session.prepare`: the options of the TinyTable job to prepare for, without inputs,
  * and `job`. Every member passes the same options (the two parties of a two-member session;
  * preprocessing over OT — a dealer deals per job).
- * - `job: 'aes'`: material for `blocks` future blocks of `aes` jobs with these options (roles,
- *   `reveal`, `security`, `macBits`), circuit path;
+ * - `job: 'aes'`: material for `blocks` future blocks of `aes` jobs with these options (`path`,
+ *   roles, `reveal`, `security`, `macBits`); on `sbox-tables` the authenticated S-box tables;
  * - `job: 'evaluate'`: material for `evaluations` (default 1) future evaluations of `circuit` with
  *   these options (`inputOwners`, `reveal`, `security`, `macBits`).
  */

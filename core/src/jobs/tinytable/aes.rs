@@ -29,7 +29,8 @@
 
 use super::aes_prep_codec;
 use super::circuit::{self, CircuitJobInput, CircuitJobSpec};
-use super::prepared::{self, PrepareOutput, Prepared, PreparedUse};
+use super::ot_prep::Material;
+use super::prepared::{self, Plan, PrepareOutput, Prepared, PreparedUse};
 use super::sbox_ot;
 use super::{
     agree_on_spec, check_common, check_instances, deal_or_receive, JobError, MacBits, Preprocessing, Security,
@@ -203,7 +204,8 @@ pub async fn run<N: Network, R: RngCore + CryptoRng>(
 }
 
 /// Makes material for `spec.blocks` future blocks of AES jobs like `spec` into `store`
-/// ([`super::prepared`]); the circuit path with OT preprocessing only.
+/// ([`super::prepared`]), on either path; OT preprocessing only. The S-box path's material is its
+/// authenticated tables ([`super::sbox_ot`]), of a kind of its own ([`sbox_kind`]).
 pub async fn prepare<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
     spec: &TinyTableAesSpec,
@@ -211,18 +213,48 @@ pub async fn prepare<N: Network, R: RngCore + CryptoRng>(
     store: &mut Prepared,
 ) -> Result<PrepareOutput, JobError> {
     spec.validate()?;
-    prepared::prepare(net, &spec.circuit_spec()?, &spec.encode(), rng, store).await
+    if spec.path != AesPath::SboxTables {
+        return prepared::prepare(net, &spec.circuit_spec()?, &spec.encode(), rng, store).await;
+    }
+    prepared::check_preparable(spec.preprocessing)?;
+    check_common(net, spec.preprocessing)?;
+    let start = net.stats();
+    let digest = prepared::agree_to_prepare(net, &spec.encode()).await?;
+    let tables = sbox_ot::make(net, spec.key_holders[0], spec.reveal(), spec.blocks, &digest, rng).await?;
+    Ok(store.add(sbox_kind(spec), &digest, Material::SboxTables(tables), net.stats().since(&start)))
+}
+
+/// The kind of prepared material an S-box-table job of `spec` takes: everything it agrees on but
+/// the block count.
+fn sbox_kind(spec: &TinyTableAesSpec) -> [u8; 32] {
+    prepared::kind_of(b"sbox-tables", &TinyTableAesSpec { blocks: 0, ..spec.clone() }.encode())
+}
+
+/// What an S-box-table job of `spec` consumes from `store` under `usage`.
+fn sbox_plan(
+    spec: &TinyTableAesSpec,
+    store: &Prepared,
+    usage: PreparedUse,
+) -> Result<Option<Plan>, JobError> {
+    if spec.preprocessing != Preprocessing::Ot {
+        prepared::refuse_required(usage)?;
+        return Ok(None);
+    }
+    store.plan_kind(&sbox_kind(spec), spec.blocks, usage)
 }
 
 /// Whether an AES job of `spec` consumes prepared material from `store` under `usage` (an error
-/// naming `usePrepared` if `usage` requires it and none fits; see [`super::prepared`]). The S-box
-/// path and dealer jobs never do.
+/// naming `usePrepared` if `usage` requires it and none fits; see [`super::prepared`]). Dealer
+/// jobs never do.
 pub fn uses_prepared(
     spec: &TinyTableAesSpec,
     store: &Prepared,
     usage: PreparedUse,
 ) -> Result<bool, JobError> {
-    if spec.path == AesPath::SboxTables || spec.preprocessing != Preprocessing::Ot {
+    if spec.path == AesPath::SboxTables {
+        return Ok(sbox_plan(spec, store, usage)?.is_some());
+    }
+    if spec.preprocessing != Preprocessing::Ot {
         return prepared::refuse_required(usage);
     }
     Ok(store.plan(&spec.circuit_spec()?, usage)?.is_some())
@@ -240,7 +272,7 @@ pub async fn run_prepared<N: Network, R: RngCore + CryptoRng>(
     spec.validate()?;
     check_common(net, spec.preprocessing)?;
     if spec.path == AesPath::SboxTables {
-        return run_sbox_tables(net, spec, input, rng).await;
+        return run_sbox_tables(net, spec, input, rng, store, usage).await;
     }
     let input = spec.circuit_input(net.party(), input)?;
     let circuit = spec.circuit_spec()?;
@@ -254,18 +286,21 @@ pub async fn run_prepared<N: Network, R: RngCore + CryptoRng>(
     })
 }
 
-/// The S-box-table path (validated spec): agreement, the dealer's tables or the §4 construction
-/// over OT, then the §2.3 online phase.
+/// The S-box-table path (validated spec): agreement (with the plan for prepared tables), the
+/// dealer's tables, prepared ones or the §4 construction over OT, then the §2.3 online phase.
 async fn run_sbox_tables<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
     spec: &TinyTableAesSpec,
     input: TinyTableAesInput,
     rng: &mut R,
+    store: &mut Prepared,
+    usage: PreparedUse,
 ) -> Result<AesOutput, JobError> {
     let me = net.party();
     let inputs = spec.sbox_input(me, input)?;
+    let plan = sbox_plan(spec, store, usage)?;
     let start = net.stats();
-    let digest = agree_on_spec(net, &spec.encode()).await?;
+    let digest = agree_on_spec(net, &[spec.encode(), prepared::plan_bytes(plan.as_ref())].concat()).await?;
     let (key_owner, reveal, blocks) = (spec.key_holders[0], spec.reveal(), spec.blocks);
     let dealer_output = |net: &N| {
         let stats = net.stats().since(&start);
@@ -274,7 +309,13 @@ async fn run_sbox_tables<N: Network, R: RngCore + CryptoRng>(
     let before;
     let ciphertexts = match (spec.preprocessing, spec.security) {
         (Preprocessing::Ot, _) => {
-            let prep = sbox_ot::make(net, key_owner, reveal, blocks, &digest, rng).await?;
+            let prep = match &plan {
+                Some(plan) => match store.take(plan)? {
+                    Material::SboxTables(tables) => tables,
+                    _ => return Err(JobError::Internal("prepared material of another kind")),
+                },
+                None => sbox_ot::make(net, key_owner, reveal, blocks, &digest, rng).await?,
+            };
             check_instances(me, prep.blocks(), blocks)?;
             before = net.stats();
             sbox_malicious::encrypt_batch(net, &prep, &inputs).await?

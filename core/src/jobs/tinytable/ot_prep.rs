@@ -23,6 +23,7 @@ use super::circuit::CircuitJobSpec;
 use super::{JobError, MacBits, Preprocessing, Security};
 use crate::net::{NetStats, Network};
 use crate::proto::tinytable::circuit::online::{evaluate_sliced, Outputs};
+use crate::proto::tinytable::sbox::prep::MaliciousAesPrep;
 use crate::proto::tinytable::{
     evaluate_malicious, fig8_binary, fig8_malicious, BinaryPrep, MacWord, MaliciousPrep, OtTinyOt,
     SlicedPrep, TinyTableError,
@@ -47,6 +48,8 @@ pub(crate) enum Material {
     K64(MaliciousPrep<u64>),
     /// Malicious with k = 32.
     K32(MaliciousPrep<u32>),
+    /// The AES S-box-table path's authenticated tables, one instance per block ([`super::sbox_ot`]).
+    SboxTables(MaliciousAesPrep),
 }
 
 impl Material {
@@ -56,6 +59,7 @@ impl Material {
             Material::SemiHonest(preps) => preps.len(),
             Material::K64(prep) => prep.instances(),
             Material::K32(prep) => prep.instances(),
+            Material::SboxTables(prep) => prep.blocks(),
         }
     }
 
@@ -70,6 +74,9 @@ impl Material {
             }
             Material::K64(prep) => Material::K64(prep.split_front(m)?),
             Material::K32(prep) => Material::K32(prep.split_front(m)?),
+            Material::SboxTables(prep) => Material::SboxTables(prep.split_front(m).map_err(|reason| {
+                JobError::TinyTable(TinyTableError::PrepMismatch { party: prep.party(), reason })
+            })?),
         })
     }
 }
@@ -135,6 +142,7 @@ pub(crate) async fn evaluate<N: Network>(
         }
         Material::K64(prep) => evaluate_malicious(net, circuit, &prep, inputs).await?,
         Material::K32(prep) => evaluate_malicious(net, circuit, &prep, inputs).await?,
+        Material::SboxTables(_) => return Err(JobError::Internal("S-box tables prepared for a circuit job")),
     };
     Ok((outputs, net.stats().since(&before)))
 }

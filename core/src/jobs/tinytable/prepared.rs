@@ -91,9 +91,17 @@ pub(crate) fn plan_bytes(plan: Option<&Plan>) -> Vec<u8> {
 /// The digest of what a job's material depends on (see the module docs).
 pub(crate) fn kind(spec: &CircuitJobSpec) -> [u8; 32] {
     let blank = CircuitJobSpec { instances: 0, preprocessing: Preprocessing::Ot, ..spec.clone() };
+    kind_of(b"circuit", &blank.encode())
+}
+
+/// The kind digest of material described by `encoded` (its spec without the instance count), in
+/// the family `family` (`circuit` for Fig. 8 material, `sbox-tables` for the AES S-box tables).
+pub(crate) fn kind_of(family: &[u8], encoded: &[u8]) -> [u8; 32] {
     Sha256::new()
-        .chain_update(b"chorus/tinytable/prepared-kind/v1")
-        .chain_update(blank.encode())
+        .chain_update(b"chorus/tinytable/prepared-kind/v2/")
+        .chain_update(family)
+        .chain_update(b"/")
+        .chain_update(encoded)
         .finalize()
         .into()
 }
@@ -109,30 +117,40 @@ impl Prepared {
         self.consumed
     }
 
-    /// Instances not yet consumed of the kind of `spec`.
-    pub(crate) fn available_for(&self, spec: &CircuitJobSpec) -> usize {
-        let kind = kind(spec);
-        self.entries.iter().filter(|e| e.kind == kind).map(|e| e.material.instances()).sum()
+    /// Instances not yet consumed of kind `kind`.
+    pub(crate) fn available_of(&self, kind: &[u8; 32]) -> usize {
+        self.entries.iter().filter(|e| e.kind == *kind).map(|e| e.material.instances()).sum()
     }
 
-    /// What a job of `spec` consumes under `usage`: the first preparation of its kind that still
-    /// holds all its instances (a job takes its instances from one preparation).
+    /// What a circuit job of `spec` consumes under `usage` ([`Self::plan_kind`]).
     pub(crate) fn plan(&self, spec: &CircuitJobSpec, usage: PreparedUse) -> Result<Option<Plan>, JobError> {
+        self.plan_kind(&kind(spec), spec.instances, usage)
+    }
+
+    /// What a job of kind `kind` needing `needs` instances consumes under `usage`: the first
+    /// preparation of its kind that still holds all its instances (a job takes its instances
+    /// from one preparation).
+    pub(crate) fn plan_kind(
+        &self,
+        kind: &[u8; 32],
+        needs: usize,
+        usage: PreparedUse,
+    ) -> Result<Option<Plan>, JobError> {
         if usage == PreparedUse::Never {
             return Ok(None);
         }
-        let kind = kind(spec);
-        let fit = self.entries.iter().find(|e| e.kind == kind && e.material.instances() >= spec.instances);
+        let fit = self.entries.iter().find(|e| e.kind == *kind && e.material.instances() >= needs);
         match (fit, usage) {
-            (Some(e), _) => Ok(Some(Plan { id: e.id, from: e.taken, instances: spec.instances })),
-            (None, PreparedUse::Require) => Err(JobError::invalid_spec("usePrepared", self.why_none(spec))),
+            (Some(e), _) => Ok(Some(Plan { id: e.id, from: e.taken, instances: needs })),
+            (None, PreparedUse::Require) => {
+                Err(JobError::invalid_spec("usePrepared", self.why_none(kind, needs)))
+            }
             (None, _) => Ok(None),
         }
     }
 
-    fn why_none(&self, spec: &CircuitJobSpec) -> String {
-        let (same, all) = (self.available_for(spec), self.available());
-        let needs = spec.instances;
+    fn why_none(&self, kind: &[u8; 32], needs: usize) -> String {
+        let (same, all) = (self.available_of(kind), self.available());
         if all == 0 {
             return format!(
                 "no prepared material is left in this session; the job needs {needs} instance(s): \
@@ -142,7 +160,8 @@ impl Prepared {
         if same == 0 {
             return format!(
                 "the {all} prepared instance(s) of this session were made for other jobs (another \
-                 circuit, input owners, outputs, security or macBits); prepare this job's kind first"
+                 circuit or AES path, input owners, outputs, security or macBits); prepare this \
+                 job's kind first"
             );
         }
         format!(
@@ -158,7 +177,7 @@ pub fn refuse_required(usage: PreparedUse) -> Result<bool, JobError> {
     if usage == PreparedUse::Require {
         return Err(JobError::invalid_spec(
             "usePrepared",
-            "only TinyTable jobs on the circuit path with OT preprocessing use prepared material",
+            "only TinyTable jobs with OT preprocessing use prepared material",
         ));
     }
     Ok(false)
@@ -175,7 +194,7 @@ impl Prepared {
     }
 
     /// Removes the instances of `plan` from their preparation.
-    fn take(&mut self, plan: &Plan) -> Result<Material, JobError> {
+    pub(crate) fn take(&mut self, plan: &Plan) -> Result<Material, JobError> {
         let at = self.entries.iter().position(|e| e.id == plan.id && e.taken == plan.from);
         let Some(at) = at else {
             return Err(JobError::Internal("the planned preparation vanished"));
@@ -216,16 +235,33 @@ pub(crate) async fn prepare<N: Network, R: RngCore + CryptoRng>(
     check_common(net, spec.preprocessing)?;
     spec.validate()?;
     let start = net.stats();
-    let digest = agree_on_spec(net, &[b"chorus/tinytable/prepare/v1".as_slice(), agreed].concat()).await?;
+    let digest = agree_to_prepare(net, agreed).await?;
     let material = ot_prep::make(net, spec, &digest, rng).await?;
-    let mut id = [0u8; 32];
-    id.copy_from_slice(&digest[..32]);
-    store.entries.push(Entry { kind: kind(spec), id, taken: 0, material });
-    Ok(PrepareOutput {
-        instances: spec.instances,
-        available: store.available_for(spec),
-        stats: net.stats().since(&start),
-    })
+    Ok(store.add(kind(spec), &digest, material, net.stats().since(&start)))
+}
+
+/// A preparation's agreement on the job spec bytes `agreed` (under its own tag); its digest is
+/// the preparation's id and its OT session tag.
+pub(crate) async fn agree_to_prepare<N: Network>(net: &mut N, agreed: &[u8]) -> Result<Vec<u8>, JobError> {
+    agree_on_spec(net, &[b"chorus/tinytable/prepare/v1".as_slice(), agreed].concat()).await
+}
+
+impl Prepared {
+    /// Stores `material` of kind `kind` made by the preparation agreed as `digest`, with `stats`
+    /// its communication.
+    pub(crate) fn add(
+        &mut self,
+        kind: [u8; 32],
+        digest: &[u8],
+        material: Material,
+        stats: NetStats,
+    ) -> PrepareOutput {
+        let mut id = [0u8; 32];
+        id.copy_from_slice(&digest[..32]);
+        let instances = material.instances();
+        self.entries.push(Entry { kind, id, taken: 0, material });
+        PrepareOutput { instances, available: self.available_of(&kind), stats }
+    }
 }
 
 /// Only OT material is made ahead: a dealer's session has three members and its dealer deals

@@ -24,7 +24,7 @@ use crate::proto::tinytable::sbox::construct::{
     construct_malicious_aes_tables, RANDOM_BITS_PER_BLOCK, TRIPLES_PER_BLOCK,
 };
 use crate::proto::tinytable::sbox::prep::MaliciousAesPrep;
-use crate::proto::tinytable::{OtAuthBitPool, Reveal, TinyTableError};
+use crate::proto::tinytable::{OtAuthBitPool, OtTinyOt, Reveal, TinyTableError};
 use rand_core::{CryptoRng, RngCore};
 use sha2::{Digest, Sha256};
 
@@ -51,26 +51,35 @@ pub(crate) async fn make<N: Network, R: RngCore + CryptoRng>(
     rng: &mut R,
 ) -> Result<MaliciousAesPrep, JobError> {
     let mut source = setup::<N, R, u64>(net, &session_tag(digest), rng).await?;
-    let key = hash_key(digest);
+    Ok(build_tables(net, &mut source, key_owner, reveal, blocks, hash_key(digest)).await?)
+}
+
+/// Step 2 over an existing TinyOT `source` (set up with the peer): the authenticated S-box
+/// tables of `blocks` blocks (at least 1), built [`CHUNK_BLOCKS`] at a time, with the §3.3 hash
+/// key `hash_key`.
+pub async fn build_tables<N: Network>(
+    net: &mut N,
+    source: &mut OtTinyOt<u64>,
+    key_owner: PartyId,
+    reveal: Reveal,
+    blocks: usize,
+    hash_key: [u8; 16],
+) -> Result<MaliciousAesPrep, TinyTableError> {
+    let party = net.party();
     let mut material: Option<MaliciousAesPrep> = None;
     let mut done = 0;
     while done < blocks {
         let chunk = CHUNK_BLOCKS.min(blocks - done);
-        let mut pool = OtAuthBitPool::generate(
-            net,
-            &mut source,
-            chunk * RANDOM_BITS_PER_BLOCK,
-            chunk * TRIPLES_PER_BLOCK,
-        )
-        .await?;
-        let part = construct_malicious_aes_tables(net, &mut pool, key_owner, reveal, chunk, key).await?;
+        let mut pool =
+            OtAuthBitPool::generate(net, source, chunk * RANDOM_BITS_PER_BLOCK, chunk * TRIPLES_PER_BLOCK)
+                .await?;
+        let part = construct_malicious_aes_tables(net, &mut pool, key_owner, reveal, chunk, hash_key).await?;
         match material.as_mut() {
             None => material = Some(part),
-            Some(m) => m.append(part).map_err(|reason| {
-                JobError::TinyTable(TinyTableError::PrepMismatch { party: net.party(), reason })
-            })?,
+            Some(m) => m.append(part).map_err(|reason| TinyTableError::PrepMismatch { party, reason })?,
         }
         done += chunk;
     }
-    material.ok_or(JobError::Internal("S-box tables for zero blocks"))
+    material
+        .ok_or_else(|| TinyTableError::PrepMismatch { party, reason: "S-box tables for zero blocks".into() })
 }

@@ -1,10 +1,11 @@
 //! The S-box-table AES path with [`Preprocessing::Ot`]: two members, no dealer, the §4
 //! construction over TinyOT, over encrypted channels on the in-memory network. FIPS-197 at both
 //! security levels with the malicious online phase exactly as with the dealer's tables, a batch
-//! across construction chunks with one recipient, and a party that tampers with a construction
-//! round or an online S-box round.
+//! across construction chunks with one recipient, a party that tampers with a construction round
+//! or an online S-box round, and tables prepared ahead of time, consumed by later jobs.
 
 use super::aes::{self, AesPath, TinyTableAesInput, TinyTableAesSpec};
+use super::prepared::{Prepared, PreparedUse};
 use super::sbox_ot::CHUNK_BLOCKS;
 use super::tests::{aes_spec, connect, FIPS_CT, FIPS_KEY, FIPS_PT};
 use super::*;
@@ -154,5 +155,58 @@ fn a_flipped_online_table_entry_is_caught_at_both_security_levels() {
         let check = err.failed_check().unwrap_or_else(|| panic!("{security:?}: {err}"));
         assert!(check.contains("S-box MAC check"), "{security:?}: {check}");
         assert!(outs[0].is_err(), "{security:?}: the cheater got {:?}", outs[0]);
+    }
+}
+
+#[test]
+fn prepared_sbox_tables_are_consumed_by_later_jobs_with_the_online_phase_alone() {
+    let spec = |blocks| sbox_spec(Preprocessing::Ot, Security::Malicious, blocks, vec![0, 1]);
+    let input = |me: PartyId, blocks: usize| inputs(FIPS_PT.repeat(blocks))[me].clone();
+    let outs = run_session(2, |inner| {
+        let me = inner.party();
+        async move {
+            let mut net = connect(inner).await?;
+            let mut rng = seeded_rng(900 + me as u64);
+            let mut store = Prepared::default();
+            let made = aes::prepare(&mut net, &spec(3), &mut rng, &mut store).await?;
+            let uses = aes::uses_prepared(&spec(2), &store, PreparedUse::Auto)?;
+            let first =
+                aes::run_prepared(&mut net, &spec(2), input(me, 2), &mut rng, &mut store, PreparedUse::Auto)
+                    .await?;
+            // The block left is S-box material: a circuit-path job that requires prepared material
+            // is refused, before anything is sent.
+            let circuit = TinyTableAesSpec { path: AesPath::BinaryCircuit, ..spec(1) };
+            let other_kind = aes::uses_prepared(&circuit, &store, PreparedUse::Require);
+            let second = aes::run_prepared(
+                &mut net,
+                &spec(1),
+                input(me, 1),
+                &mut rng,
+                &mut store,
+                PreparedUse::Require,
+            )
+            .await?;
+            Ok::<_, JobError>((made, uses, first, other_kind, second, store.available(), store.consumed()))
+        }
+    });
+    for (p, out) in outs.into_iter().enumerate() {
+        let (made, uses, first, other_kind, second, available, consumed) =
+            out.unwrap_or_else(|e| panic!("party {p}: {e}"));
+        assert_eq!((made.instances, made.available), (3, 3), "party {p}");
+        assert!(made.stats.bytes_sent > 3 * 5_000_000, "party {p}: the preparation is the OT work: {made:?}");
+        assert!(uses, "party {p}");
+        assert_eq!(first.ciphertext.as_deref(), Some(&FIPS_CT.repeat(2)[..]), "party {p}");
+        assert_eq!(second.ciphertext.as_deref(), Some(&FIPS_CT[..]), "party {p}");
+        // A prepared job sends its spec digest and the online phase: nothing else.
+        for job in [&first, &second] {
+            assert_eq!(job.stats.bytes_sent, job.online_stats.bytes_sent + 32, "party {p}: {job:?}");
+        }
+        match other_kind {
+            Err(JobError::InvalidSpec { field: "usePrepared", reason }) => {
+                assert!(reason.contains("made for other jobs"), "{reason}")
+            }
+            other => panic!("party {p}: {other:?}"),
+        }
+        assert_eq!((available, consumed), (0, 3), "party {p}");
     }
 }

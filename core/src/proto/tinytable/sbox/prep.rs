@@ -268,6 +268,42 @@ impl MaliciousAesPrep {
         self.check_shape()
     }
 
+    /// Removes the first `m` blocks (1 to all of them) and returns them as material of their own,
+    /// the inverse of [`Self::append`] (prepared material is consumed by jobs this way). Needs
+    /// block-major material with explicit keys.
+    pub(crate) fn split_front(&mut self, m: usize) -> Result<MaliciousAesPrep, String> {
+        if m == 0 || m > self.blocks {
+            return Err(format!("cannot take {m} blocks from material for {}", self.blocks));
+        }
+        if self.layout != EntryLayout::BlockMajor {
+            return Err("only block-major material can be split".into());
+        }
+        let PeerKeys::Explicit { tables, outputs } = &mut self.peer_keys else {
+            return Err("only material with explicit verifier keys can be split".into());
+        };
+        let input = self.input_masks.len() / self.blocks;
+        let front = |v: &mut Vec<u128>, per_block: usize| -> Vec<u128> { v.drain(..m * per_block).collect() };
+        let peer_keys =
+            PeerKeys::Explicit { tables: front(tables, TABLE_BYTES_PER_BLOCK), outputs: front(outputs, 16) };
+        let taken = MaliciousAesPrep {
+            party: self.party,
+            key_owner: self.key_owner,
+            reveal: self.reveal,
+            blocks: m,
+            entries: front(&mut self.entries, TABLE_BYTES_PER_BLOCK),
+            layout: EntryLayout::BlockMajor,
+            alpha: self.alpha,
+            peer_keys,
+            hash_key: self.hash_key,
+            input_masks: self.input_masks.drain(..m * input).collect(),
+            output_mask_shares: self.output_mask_shares.drain(..16 * m).collect(),
+            output_mask_tags: front(&mut self.output_mask_tags, 16),
+        };
+        self.blocks -= m;
+        taken.check_shape()?;
+        Ok(taken)
+    }
+
     /// Checks the internal sizes (material from outside the dealer is checked before use).
     pub(crate) fn check_shape(&self) -> Result<(), String> {
         let entries = self.blocks * TABLE_BYTES_PER_BLOCK;

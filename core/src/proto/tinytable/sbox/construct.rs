@@ -33,8 +33,9 @@
 //!    dimension to the 9 of the affine ones.
 //!    160·247 = 39 520 triples per block.
 //! 4. Entry `e` of the table is `⊕_j δ_j·S(e ⊕ j) ⊕ m_out = S(e ⊕ m) ⊕ m_out`, linear in the
-//!    `δ_j` with public coefficients: local. The MACs on the 8 bits of an entry become one MAC on
-//!    the byte by the `X^i` scaling of [`crate::proto::tinytable::mac::linear::mul_by_x_power`].
+//!    `δ_j` with public coefficients: local (an XOR-convolution with the S-box, computed in a
+//!    transformed basis by [`super::convolve`]). The MACs on the 8 bits of an entry become one MAC
+//!    on the byte by the `X^i` scaling of [`crate::proto::tinytable::mac::linear::mul_by_x_power`].
 //!
 //! Rounds: 3 (input-mask opening merged with the first multiplication round). The result is the
 //! same [`MaliciousAesPrep`] the trusted dealer makes, with explicit MAC keys.
@@ -42,8 +43,8 @@
 //! Constant time: shares, tags and keys are combined with masks and XOR; all indices (table
 //! entries `e ⊕ z`, bit positions) are public.
 
+use super::convolve::sbox_entries;
 use crate::aes::linear::{mix_columns, shift_rows, AesByte};
-use crate::aes::sbox::sbox_table;
 use crate::field::clmul::Backend;
 use crate::net::{Network, PartyId};
 use crate::proto::tinytable::error::{Step, TinyTableError};
@@ -455,32 +456,16 @@ pub async fn construct_malicious_aes_tables<N: Network, S: AuthBitSource>(
         .map(|bits| bits.iter().enumerate().fold(0u8, |acc, (i, &b)| acc | u8::from(b) << i))
         .collect();
 
-    // Entries ⊕_j δ_j·S(e ⊕ j) ⊕ m_out, by bit: bit i of entry e sums δ_{e⊕z} over S(z)_i = 1.
-    let sbox = sbox_table();
-    let support: [Vec<usize>; 8] =
-        core::array::from_fn(|i| (0..256).filter(|&z| sbox[z] >> i & 1 == 1).collect());
+    // Entries ⊕_j δ_j·S(e ⊕ j) ⊕ m_out (step 4, by the transformed convolution of `convolve`).
     let entries = blocks * TABLE_BYTES_PER_BLOCK;
     let (mut packed, mut keys) = (vec![0u128; entries], vec![0u128; entries]);
     for t in 0..tables {
-        let delta = &level[TABLE_ENTRIES * t..TABLE_ENTRIES * (t + 1)];
+        let table = sbox_entries(&level[TABLE_ENTRIES * t..TABLE_ENTRIES * (t + 1)]);
         let (m_out, m_tag, m_key) = out_masks[t / 16][t % 16].to_byte_mac();
-        for e in 0..TABLE_ENTRIES {
-            let (mut s, mut tag, mut key) = (m_out, m_tag, m_key);
-            for (i, zs) in support.iter().enumerate() {
-                let (mut bs, mut bt, mut bk) = (false, 0u128, 0u128);
-                for &z in zs {
-                    let d = delta[e ^ z];
-                    bs ^= d.share;
-                    bt ^= d.tag;
-                    bk ^= d.key;
-                }
-                s ^= u8::from(bs) << i;
-                tag ^= mul_by_x_power(bt, i as u32);
-                key ^= mul_by_x_power(bk, i as u32);
-            }
+        for (e, entry) in table.iter().enumerate() {
             let index = TABLE_ENTRIES * t + e;
-            packed[index] = pack_entry(s, tag);
-            keys[index] = key;
+            packed[index] = pack_entry(entry.share ^ m_out, entry.tag ^ m_tag);
+            keys[index] = entry.key ^ m_key;
         }
     }
     let mut output_mask_shares = Vec::with_capacity(16 * blocks);

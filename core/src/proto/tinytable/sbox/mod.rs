@@ -7,6 +7,7 @@
 //! other's network round trip.
 
 pub mod construct;
+mod convolve;
 mod lanes;
 pub mod malicious;
 pub mod prep;

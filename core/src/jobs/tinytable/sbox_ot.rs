@@ -28,7 +28,12 @@ use crate::proto::tinytable::{OtAuthBitPool, OtTinyOt, Reveal, TinyTableError};
 use rand_core::{CryptoRng, RngCore};
 use sha2::{Digest, Sha256};
 
-/// Blocks whose tables are built per pool of OT-generated bits and triples.
+/// Blocks whose tables are built per pool of OT-generated bits and triples. A trade-off: each
+/// chunk costs about 17 rounds (TinyOT's and the construction's), so larger chunks save round
+/// trips, while the pool and the construction's vectors grow with it (about 6 MB of triples per
+/// block in the construction's format) and larger working sets ran slower per block in the
+/// benchmarks (`docs/performance.md`). Larger chunks would not lower TinyOT's bucket size below 4
+/// until 27 blocks (2^20 triples).
 pub const CHUNK_BLOCKS: usize = 4;
 
 /// The §3.3 hash key of a job whose agreed spec digest is `digest`.
@@ -65,11 +70,24 @@ pub async fn build_tables<N: Network>(
     blocks: usize,
     hash_key: [u8; 16],
 ) -> Result<MaliciousAesPrep, TinyTableError> {
+    build_in_chunks(net, source, key_owner, reveal, blocks, hash_key, CHUNK_BLOCKS).await
+}
+
+/// [`build_tables`] with chunks of `chunk_blocks` blocks.
+pub(crate) async fn build_in_chunks<N: Network>(
+    net: &mut N,
+    source: &mut OtTinyOt<u64>,
+    key_owner: PartyId,
+    reveal: Reveal,
+    blocks: usize,
+    hash_key: [u8; 16],
+    chunk_blocks: usize,
+) -> Result<MaliciousAesPrep, TinyTableError> {
     let party = net.party();
     let mut material: Option<MaliciousAesPrep> = None;
     let mut done = 0;
     while done < blocks {
-        let chunk = CHUNK_BLOCKS.min(blocks - done);
+        let chunk = chunk_blocks.max(1).min(blocks - done);
         let mut pool =
             OtAuthBitPool::generate(net, source, chunk * RANDOM_BITS_PER_BLOCK, chunk * TRIPLES_PER_BLOCK)
                 .await?;

@@ -1,19 +1,24 @@
 //! The S-box-table AES path with [`Preprocessing::Ot`]: two members, no dealer, the §4
 //! construction over TinyOT, over encrypted channels on the in-memory network. FIPS-197 at both
-//! security levels with the malicious online phase exactly as with the dealer's tables, a batch
-//! across construction chunks with one recipient, a party that tampers with a construction round
+//! security levels with the malicious online phase exactly as with the dealer's tables, material
+//! built in chunks, a batch with one recipient, a party that tampers with a construction round
 //! or an online S-box round, and tables prepared ahead of time, consumed by later jobs.
 
 use super::aes::{self, AesPath, TinyTableAesInput, TinyTableAesSpec};
 use super::prepared::{Prepared, PreparedUse};
-use super::sbox_ot::CHUNK_BLOCKS;
+use super::sbox_ot::{build_in_chunks, CHUNK_BLOCKS};
 use super::tests::{aes_spec, connect, FIPS_CT, FIPS_KEY, FIPS_PT};
 use super::*;
+use crate::aes::Block;
 use crate::jobs::AesOutput as TinyTableAesOutput;
 use crate::net::memory::run_session;
 use crate::net::tamper::Tamper;
+use crate::ot::tinyot::bucket_size;
+use crate::proto::tinytable::sbox::construct::TRIPLES_PER_BLOCK;
 use crate::proto::tinytable::sbox::construct::TRIPLES_PER_TABLE;
+use crate::proto::tinytable::sbox::malicious::encrypt_batch;
 use crate::proto::tinytable::Step;
+use crate::proto::tinytable::{OtTinyOt, Reveal};
 use crate::rng::seeded_rng;
 use core::sync::atomic::{AtomicU64, Ordering};
 
@@ -90,8 +95,33 @@ fn fips197_through_the_sbox_tables_built_over_ot_at_both_security_levels() {
 }
 
 #[test]
-fn a_batch_across_construction_chunks_with_one_recipient() {
-    let blocks = CHUNK_BLOCKS + 1;
+fn material_built_in_chunks_encrypts() {
+    // Buckets of 4 leaky triples per chunk; 3 only from 27 blocks (2^20 triples) on.
+    assert_eq!(bucket_size(CHUNK_BLOCKS * TRIPLES_PER_BLOCK), 4);
+    assert_eq!(bucket_size(26 * TRIPLES_PER_BLOCK), 4);
+    assert_eq!(bucket_size(27 * TRIPLES_PER_BLOCK), 3);
+    // Three blocks built one per chunk and appended, then the malicious online phase.
+    let pts: Vec<Block> = (0..3u8).map(|b| core::array::from_fn(|i| b ^ (i as u8 * 3))).collect();
+    let outs = run_session(2, |mut net| {
+        let pts = pts.clone();
+        async move {
+            let me = net.party();
+            let mut source = OtTinyOt::<u64>::setup(&mut net, b"chunks", seeded_rng(40 + me as u64)).await?;
+            let prep = build_in_chunks(&mut net, &mut source, 0, Reveal::To(1), 3, [9; 16], 1).await?;
+            let inputs = if me == 0 { vec![FIPS_KEY; 3] } else { pts };
+            encrypt_batch(&mut net, &prep, &inputs).await
+        }
+    });
+    let mut expected = pts.clone();
+    crate::aes::Aes::new(&FIPS_KEY).unwrap().encrypt_blocks(&mut expected);
+    assert_eq!(outs[0].as_ref().expect("party 0"), &vec![None; 3]);
+    let got: Vec<Block> = outs[1].as_ref().expect("party 1").iter().map(|c| c.expect("revealed")).collect();
+    assert_eq!(got, expected);
+}
+
+#[test]
+fn a_batch_with_one_recipient() {
+    let blocks = 3;
     let pt: Vec<u8> = (0..16 * blocks).map(|i| (i * 7) as u8).collect();
     let outs =
         run(&sbox_spec(Preprocessing::Ot, Security::Malicious, blocks, vec![1]), inputs(pt.clone()), None);

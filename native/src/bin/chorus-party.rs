@@ -6,7 +6,7 @@
 //! `sbox-tables` (one key holder), `--security semi-honest` (default for TinyTable) or `malicious`
 //! (`--mac-bits 64|32` on the circuit path), with `--preprocessing ot` (default: the two parties
 //! make the material between themselves over OT, the session has two members and nobody else is
-//! trusted; circuit path only) or `--preprocessing dealer` (member 2 is the **trusted dealer**: it
+//! trusted; on `sbox-tables` they build the tables with the §4 construction) or `--preprocessing dealer` (member 2 is the **trusted dealer**: it
 //! deals the preprocessing, knows every mask and must not collude with either party — a weaker
 //! trust model). `--protocol minimac`: two-party MiniMac AES-128 (malicious with abort),
 //! `--code rs256-120-matrix` (default) or `rs255-85-fft`, `--preprocessing ot` (default, the two

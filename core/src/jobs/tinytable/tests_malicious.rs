@@ -51,7 +51,7 @@ fn spec(path: AesPath, security: Security, mac_bits: MacBits) -> TinyTableAesSpe
     TinyTableAesSpec { path, security, mac_bits, ..aes_spec(1, vec![0], 1, vec![0, 1]) }
 }
 
-fn fips_inputs() -> [TinyTableAesInput; 3] {
+pub(super) fn fips_inputs() -> [TinyTableAesInput; 3] {
     [
         TinyTableAesInput { key_share: Some(FIPS_KEY.to_vec()), plaintext: None },
         TinyTableAesInput { key_share: None, plaintext: Some(FIPS_PT.to_vec()) },
@@ -60,7 +60,7 @@ fn fips_inputs() -> [TinyTableAesInput; 3] {
 }
 
 /// Runs `spec` with the FIPS-197 inputs; party 0 cheats in its `cheat_at`-th message to party 1.
-fn run(
+pub(super) fn run(
     spec: &TinyTableAesSpec,
     inputs: [TinyTableAesInput; 3],
     cheat_at: Option<usize>,

@@ -34,7 +34,7 @@ fn shared_key_inputs() -> [TinyTableAesInput; 2] {
 
 /// Runs `spec` in a two-member session; `cheat` (if any) edits the messages party 0 sends, under
 /// its encrypted channel (party 0 itself deviating).
-fn run_two(
+pub(super) fn run_two(
     spec: &TinyTableAesSpec,
     inputs: [TinyTableAesInput; 2],
     cheat: Option<fn(u64, &mut Vec<u8>)>,

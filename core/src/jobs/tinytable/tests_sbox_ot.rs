@@ -8,17 +8,15 @@ use super::aes::{self, AesPath, TinyTableAesInput, TinyTableAesSpec};
 use super::prepared::{Prepared, PreparedUse};
 use super::sbox_ot::{build_in_chunks, CHUNK_BLOCKS};
 use super::tests::{aes_spec, connect, FIPS_CT, FIPS_KEY, FIPS_PT};
+use super::tests_malicious::{fips_inputs, run as malicious_run};
+use super::tests_ot::run_two;
 use super::*;
 use crate::aes::Block;
-use crate::jobs::AesOutput as TinyTableAesOutput;
 use crate::net::memory::run_session;
-use crate::net::tamper::Tamper;
 use crate::ot::tinyot::bucket_size;
-use crate::proto::tinytable::sbox::construct::TRIPLES_PER_BLOCK;
-use crate::proto::tinytable::sbox::construct::TRIPLES_PER_TABLE;
+use crate::proto::tinytable::sbox::construct::{TRIPLES_PER_BLOCK, TRIPLES_PER_TABLE};
 use crate::proto::tinytable::sbox::malicious::encrypt_batch;
-use crate::proto::tinytable::Step;
-use crate::proto::tinytable::{OtTinyOt, Reveal};
+use crate::proto::tinytable::{OtTinyOt, Reveal, Step};
 use crate::rng::seeded_rng;
 use core::sync::atomic::{AtomicU64, Ordering};
 
@@ -37,45 +35,26 @@ fn sbox_spec(
     }
 }
 
-fn inputs(plaintext: Vec<u8>) -> [TinyTableAesInput; 3] {
+/// The key at party 0, `plaintext` at party 1.
+fn inputs(plaintext: Vec<u8>) -> [TinyTableAesInput; 2] {
     [
         TinyTableAesInput { key_share: Some(FIPS_KEY.to_vec()), plaintext: None },
         TinyTableAesInput { key_share: None, plaintext: Some(plaintext) },
-        TinyTableAesInput::default(),
     ]
-}
-
-/// Runs `spec` in a session of its size; `cheat` (if any) edits the messages party 0 sends, under
-/// its encrypted channel (party 0 itself deviating).
-fn run(
-    spec: &TinyTableAesSpec,
-    inputs: [TinyTableAesInput; 3],
-    cheat: Option<fn(u64, &mut Vec<u8>)>,
-) -> Vec<Result<TinyTableAesOutput, JobError>> {
-    run_session(spec.preprocessing.members(), |inner| {
-        let me = inner.party();
-        let (spec, input) = (spec.clone(), inputs[me].clone());
-        async move {
-            let secure = connect(inner).await?;
-            let edit = cheat.filter(|_| me == 0).unwrap_or(|_, _| {});
-            let mut net = Tamper::new(secure, edit);
-            aes::run(&mut net, &spec, input, &mut seeded_rng(700 + me as u64)).await
-        }
-    })
 }
 
 #[test]
 fn fips197_through_the_sbox_tables_built_over_ot_at_both_security_levels() {
     // The dealer's malicious run is the reference for the online phase.
-    let dealer = run(
+    let dealer = malicious_run(
         &sbox_spec(Preprocessing::Dealer, Security::Malicious, 1, vec![0, 1]),
-        inputs(FIPS_PT.to_vec()),
+        fips_inputs(),
         None,
     );
     for security in [Security::SemiHonest, Security::Malicious] {
         let s = sbox_spec(Preprocessing::Ot, security, 1, vec![0, 1]);
         assert_eq!(s.validate(), Ok(()));
-        let outs = run(&s, inputs(FIPS_PT.to_vec()), None);
+        let outs = run_two(&s, inputs(FIPS_PT.to_vec()), None);
         assert_eq!(outs.len(), 2, "two members, no dealer");
         for (p, out) in outs.iter().enumerate() {
             let out = out.as_ref().unwrap_or_else(|e| panic!("{security:?} party {p}: {e}"));
@@ -123,8 +102,11 @@ fn material_built_in_chunks_encrypts() {
 fn a_batch_with_one_recipient() {
     let blocks = 3;
     let pt: Vec<u8> = (0..16 * blocks).map(|i| (i * 7) as u8).collect();
-    let outs =
-        run(&sbox_spec(Preprocessing::Ot, Security::Malicious, blocks, vec![1]), inputs(pt.clone()), None);
+    let outs = run_two(
+        &sbox_spec(Preprocessing::Ot, Security::Malicious, blocks, vec![1]),
+        inputs(pt.clone()),
+        None,
+    );
     let mut expected: Vec<[u8; 16]> = pt.chunks_exact(16).map(|c| c.try_into().unwrap()).collect();
     crate::aes::Aes::new(&FIPS_KEY).unwrap().encrypt_blocks(&mut expected);
     assert_eq!(outs[0].as_ref().expect("party 0").ciphertext, None);
@@ -144,7 +126,7 @@ fn a_tampered_construction_round_aborts_the_honest_party_before_any_input_is_use
                 msg[100] ^= 0x08;
             }
         };
-        let outs = run(&s, inputs(FIPS_PT.to_vec()), Some(flip));
+        let outs = run_two(&s, inputs(FIPS_PT.to_vec()), Some(flip));
         match &outs[1] {
             Err(e @ JobError::TinyTable(TinyTableError::AuthenticationFailed { party: 1, step })) => {
                 assert_eq!(*step, Step::TableConstruction(3), "{security:?}");
@@ -175,7 +157,7 @@ fn a_flipped_online_table_entry_is_caught_at_both_security_levels() {
                 msg[0] ^= 1;
             }
         };
-        let outs = run(&s, inputs(FIPS_PT.to_vec()), Some(flip));
+        let outs = run_two(&s, inputs(FIPS_PT.to_vec()), Some(flip));
         assert_eq!(
             ROUND3_AT.load(Ordering::SeqCst),
             u64::MAX - 1,

@@ -5,7 +5,7 @@
 //!
 //! The `_prepared` variants take the session's prepared material and whether to use it
 //! ([`Prepared`], [`PreparedUse`]); [`prepare_aes`] and [`prepare_circuit`] make such material
-//! ahead of time. Only TinyTable's OT circuit path prepares and consumes material
+//! ahead of time. Only TinyTable with OT preprocessing prepares and consumes material
 //! ([`super::tinytable::prepared`]); other protocols refuse a job that requires it.
 
 use super::aes::{AesInput, AesOutput, AesProtocol, AesSpec, JobPhase};
@@ -115,7 +115,7 @@ pub async fn run_aes_observed<N: Network, R: RngCore + CryptoRng>(
 }
 
 /// [`run_aes_observed`] with the session's prepared material `store`, consumed as `usage` says
-/// ([`super::tinytable::prepared`]; TinyTable's OT circuit path only).
+/// ([`super::tinytable::prepared`]; TinyTable with OT preprocessing only).
 pub async fn run_aes_prepared<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
     spec: &AesSpec,
@@ -165,8 +165,8 @@ pub fn circuit_uses_prepared(
 }
 
 /// Makes material ahead of time for `spec.blocks` blocks of future AES jobs like `spec` and adds
-/// it to `store` (TinyTable's circuit path with OT preprocessing, two members; every member calls
-/// it with the same spec).
+/// it to `store` (TinyTable with OT preprocessing, either AES path, two members; every member
+/// calls it with the same spec).
 pub async fn prepare_aes<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
     spec: &AesSpec,

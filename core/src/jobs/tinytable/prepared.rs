@@ -7,7 +7,9 @@
 //! input value, the recipients of every output value, the security level and the MAC width — not
 //! on the inputs. A preparation records the SHA-256 of exactly these ([`kind`]); a job whose
 //! circuit spec (for AES jobs, the key-shared AES circuit its spec derives) has the same digest
-//! can use it. An AES job's instances are its blocks; a circuit job's its evaluations.
+//! can use it. An AES job's instances are its blocks; a circuit job's its evaluations. The AES
+//! S-box-table path's material is its authenticated tables ([`super::sbox_ot`]), a kind of its
+//! own: the digest of its AES spec without the block count.
 //!
 //! **Agreement.** Both parties must consume the same instances: a job's plan (which preparation,
 //! from which instance on, or none) is appended to the bytes the members agree on

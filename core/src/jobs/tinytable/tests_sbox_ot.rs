@@ -2,7 +2,7 @@
 //! construction over TinyOT, over encrypted channels on the in-memory network. FIPS-197 at both
 //! security levels with the malicious online phase exactly as with the dealer's tables, material
 //! built in chunks, a batch with one recipient, a party that tampers with a construction round
-//! or an online S-box round, and tables prepared ahead of time, consumed by later jobs.
+//! or an online S-box round or truncates a construction message, and tables prepared ahead of time, consumed by later jobs.
 
 use super::aes::{self, AesPath, TinyTableAesInput, TinyTableAesSpec};
 use super::prepared::{Prepared, PreparedUse};
@@ -136,6 +136,32 @@ fn a_tampered_construction_round_aborts_the_honest_party_before_any_input_is_use
         }
         assert!(outs[0].is_err(), "{security:?}: the cheater gets no output either: {:?}", outs[0]);
     }
+}
+
+#[test]
+fn a_truncated_construction_round_is_a_typed_error_naming_the_round() {
+    let s = sbox_spec(Preprocessing::Ot, Security::Malicious, 1, vec![0, 1]);
+    let cut: fn(u64, &mut Vec<u8>) = |_, msg| {
+        if msg.len() == ROUND3_BYTES {
+            msg.truncate(ROUND3_BYTES - 16);
+        }
+    };
+    let outs = run_two(&s, inputs(FIPS_PT.to_vec()), Some(cut));
+    match &outs[1] {
+        Err(JobError::TinyTable(TinyTableError::MalformedMessage {
+            party: 1,
+            from: 0,
+            step,
+            expected,
+            actual,
+            ..
+        })) => {
+            assert_eq!(*step, Step::TableConstruction(3));
+            assert_eq!((*expected, *actual), (ROUND3_BYTES, ROUND3_BYTES - 16));
+        }
+        other => panic!("the honest party must reject the short message: {other:?}"),
+    }
+    assert!(outs[0].is_err(), "the cheater gets no output either: {:?}", outs[0]);
 }
 
 /// Index of party 0's construction round-3 message in the current run of

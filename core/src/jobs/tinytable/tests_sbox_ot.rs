@@ -1,8 +1,9 @@
 //! The S-box-table AES path with [`Preprocessing::Ot`]: two members, no dealer, the §4
 //! construction over TinyOT, over encrypted channels on the in-memory network. FIPS-197 at both
 //! security levels with the malicious online phase exactly as with the dealer's tables, material
-//! built in chunks, a batch with one recipient, a party that tampers with a construction round
-//! or an online S-box round or truncates a construction message, and tables prepared ahead of time, consumed by later jobs.
+//! built in chunks, a batch with one recipient, a party that tampers with a construction round or
+//! an online S-box round or truncates a construction message, and tables prepared ahead of time,
+//! consumed by later jobs.
 
 use super::aes::{self, AesPath, TinyTableAesInput, TinyTableAesSpec};
 use super::prepared::{Prepared, PreparedUse};

@@ -334,7 +334,9 @@ fn tree_complete(level: &[AuthBit], size: usize, products: &[AuthBit]) -> Vec<Au
     let mut next = Vec::with_capacity(level.len() / 2 * size);
     for (pair, prods) in level.chunks_exact(2 * size).zip(products.chunks_exact(n * n)) {
         let (a, b) = pair.split_at(size);
-        let mut p = vec![AuthBit::default(); size * size];
+        let start = next.len();
+        next.resize(start + size * size, AuthBit::default());
+        let p = &mut next[start..];
         for j in 0..n {
             let mut last = b[j];
             for i in 0..n {
@@ -346,7 +348,6 @@ fn tree_complete(level: &[AuthBit], size: usize, products: &[AuthBit]) -> Vec<Au
         for (i, &ai) in a.iter().enumerate() {
             p[i + size * n] = (0..n).fold(ai, |acc, j| acc ^ p[i + size * j]);
         }
-        next.extend(p);
     }
     next
 }

@@ -257,9 +257,10 @@ async fn aes_party<N: Network>(
         let (Some(circuit), Some(planned)) = (circuit, planned.as_ref()) else {
             // The S-box-table path: key owner party 0, ciphertexts to both.
             let t = Instant::now();
-            let material = sbox_ot::build_tables(net, &mut source, 0, Reveal::Both, n, HASH_KEY)
-                .await
-                .map_err(|e| e.to_string())?;
+            let material =
+                sbox_ot::build_tables(net, &mut source, 0, Reveal::Both, n, HASH_KEY, sbox_ot::CHUNK_BLOCKS)
+                    .await
+                    .map_err(|e| e.to_string())?;
             prep += t.elapsed();
             let t = Instant::now();
             let inputs: Vec<[u8; 16]> =

@@ -56,25 +56,13 @@ pub(crate) async fn make<N: Network, R: RngCore + CryptoRng>(
     rng: &mut R,
 ) -> Result<MaliciousAesPrep, JobError> {
     let mut source = setup::<N, R, u64>(net, &session_tag(digest), rng).await?;
-    Ok(build_tables(net, &mut source, key_owner, reveal, blocks, hash_key(digest)).await?)
+    Ok(build_tables(net, &mut source, key_owner, reveal, blocks, hash_key(digest), CHUNK_BLOCKS).await?)
 }
 
 /// Step 2 over an existing TinyOT `source` (set up with the peer): the authenticated S-box
-/// tables of `blocks` blocks (at least 1), built [`CHUNK_BLOCKS`] at a time, with the §3.3 hash
-/// key `hash_key`.
+/// tables of `blocks` blocks (at least 1), built `chunk_blocks` at a time (the jobs use
+/// [`CHUNK_BLOCKS`]), with the §3.3 hash key `hash_key`.
 pub async fn build_tables<N: Network>(
-    net: &mut N,
-    source: &mut OtTinyOt<u64>,
-    key_owner: PartyId,
-    reveal: Reveal,
-    blocks: usize,
-    hash_key: [u8; 16],
-) -> Result<MaliciousAesPrep, TinyTableError> {
-    build_in_chunks(net, source, key_owner, reveal, blocks, hash_key, CHUNK_BLOCKS).await
-}
-
-/// [`build_tables`] with chunks of `chunk_blocks` blocks.
-pub(crate) async fn build_in_chunks<N: Network>(
     net: &mut N,
     source: &mut OtTinyOt<u64>,
     key_owner: PartyId,

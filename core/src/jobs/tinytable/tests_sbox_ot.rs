@@ -7,7 +7,7 @@
 
 use super::aes::{self, AesPath, TinyTableAesInput, TinyTableAesSpec};
 use super::prepared::{Prepared, PreparedUse};
-use super::sbox_ot::{build_in_chunks, CHUNK_BLOCKS};
+use super::sbox_ot::{build_tables, CHUNK_BLOCKS};
 use super::tests::{aes_spec, connect, FIPS_CT, FIPS_KEY, FIPS_PT};
 use super::tests_malicious::{fips_inputs, run as malicious_run};
 use super::tests_ot::run_two;
@@ -87,7 +87,7 @@ fn material_built_in_chunks_encrypts() {
         async move {
             let me = net.party();
             let mut source = OtTinyOt::<u64>::setup(&mut net, b"chunks", seeded_rng(40 + me as u64)).await?;
-            let prep = build_in_chunks(&mut net, &mut source, 0, Reveal::To(1), 3, [9; 16], 1).await?;
+            let prep = build_tables(&mut net, &mut source, 0, Reveal::To(1), 3, [9; 16], 1).await?;
             let inputs = if me == 0 { vec![FIPS_KEY; 3] } else { pts };
             encrypt_batch(&mut net, &prep, &inputs).await
         }

@@ -94,14 +94,58 @@ impl Default for TccrHash {
 }
 
 impl TccrHash {
+    /// `xs[j] ← H(tweaks[j], xs[j])` for every `j`, [`BATCH`] blocks at a time in stack buffers
+    /// (two pipelined passes of `π` per batch, no heap allocation).
+    ///
+    /// # Panics
+    /// If `tweaks.len() != xs.len()` (a caller bug).
+    pub fn hash_tweaked(&self, tweaks: &[u128], xs: &mut [Block]) {
+        assert_eq!(tweaks.len(), xs.len(), "TccrHash::hash_tweaked: one tweak per block");
+        let mut p = [aes::Block::default(); BATCH];
+        let mut y = [aes::Block::default(); BATCH];
+        for (xs, tweaks) in xs.chunks_mut(BATCH).zip(tweaks.chunks(BATCH)) {
+            let n = xs.len();
+            for (b, x) in p.iter_mut().zip(xs.iter()) {
+                *b = x.to_le_bytes().into();
+            }
+            self.pi.encrypt_blocks(&mut p[..n]);
+            for ((b, pb), t) in y.iter_mut().zip(&p).zip(tweaks) {
+                *b = (u128::from_le_bytes((*pb).into()) ^ t).to_le_bytes().into();
+            }
+            self.pi.encrypt_blocks(&mut y[..n]);
+            for ((x, pb), yb) in xs.iter_mut().zip(&p).zip(&y) {
+                *x = u128::from_le_bytes((*pb).into()) ^ u128::from_le_bytes((*yb).into());
+            }
+        }
+    }
+
     /// `xs[j] ← H(first_tweak + j, xs[j])` for every `j`.
     pub fn hash_in_place(&self, first_tweak: u128, xs: &mut [Block]) {
-        encrypt_in_place(&self.pi, xs);
-        let mut y: Vec<Block> =
-            xs.iter().enumerate().map(|(j, &p)| p ^ first_tweak.wrapping_add(j as u128)).collect();
-        encrypt_in_place(&self.pi, &mut y);
-        for (x, y) in xs.iter_mut().zip(y) {
-            *x ^= y;
+        let mut tweaks = [0u128; BATCH];
+        for (c, chunk) in xs.chunks_mut(BATCH).enumerate() {
+            let base = first_tweak.wrapping_add((c * BATCH) as u128);
+            for (k, t) in tweaks.iter_mut().enumerate() {
+                *t = base.wrapping_add(k as u128);
+            }
+            self.hash_tweaked(&tweaks[..chunk.len()], chunk);
+        }
+    }
+
+    /// Appends to `out` the random-OT pairs of correlated OTs `q_j` with correlation `delta`:
+    /// `[H(first_tweak + j, q_j), H(first_tweak + j, q_j ⊕ delta)]`, hashed a batch at a time in
+    /// stack buffers.
+    pub fn hash_pairs_into(&self, first_tweak: u128, q: &[Block], delta: Block, out: &mut Vec<[Block; 2]>) {
+        let mut tweaks = [0u128; BATCH];
+        let (mut m0, mut m1) = ([0u128; BATCH], [0u128; BATCH]);
+        for (c, chunk) in q.chunks(BATCH).enumerate() {
+            let n = chunk.len();
+            let base = first_tweak.wrapping_add((c * BATCH) as u128);
+            for (k, (((t, a), b), &x)) in tweaks.iter_mut().zip(&mut m0).zip(&mut m1).zip(chunk).enumerate() {
+                (*t, *a, *b) = (base.wrapping_add(k as u128), x, x ^ delta);
+            }
+            self.hash_tweaked(&tweaks[..n], &mut m0[..n]);
+            self.hash_tweaked(&tweaks[..n], &mut m1[..n]);
+            out.extend(m0[..n].iter().zip(&m1[..n]).map(|(&a, &b)| [a, b]));
         }
     }
 
@@ -158,5 +202,30 @@ mod tests {
             assert_eq!(h.hash(1000 + j as u128, x), want);
         }
         assert_ne!(h.hash(1, xs[3]), h.hash(2, xs[3]), "the tweak must change the output");
+    }
+
+    #[test]
+    fn tccr_pairs_and_arbitrary_tweaks_agree_with_single_hashes() {
+        let h = TccrHash::default();
+        let delta = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210u128;
+        // Lengths around the batch size, so partial batches are covered.
+        for len in [0, 1, BATCH - 1, BATCH, 2 * BATCH + 3] {
+            let q: Vec<Block> =
+                (0..len as u128).map(|i| i.wrapping_mul(0x9e3779b97f4a7c15f39cc0605cedc835) ^ 77).collect();
+            let mut pairs = vec![[1, 2]];
+            h.hash_pairs_into(500, &q, delta, &mut pairs);
+            assert_eq!(pairs.remove(0), [1, 2], "appended after what was there");
+            assert_eq!(pairs.len(), len);
+            for (j, (&x, p)) in q.iter().zip(&pairs).enumerate() {
+                let t = 500 + j as u128;
+                assert_eq!(*p, [h.hash(t, x), h.hash(t, x ^ delta)], "pair {j} of {len}");
+            }
+            let tweaks: Vec<u128> = (0..len as u128).map(|i| (i * 7919) << 64 | 1 << 127).collect();
+            let mut xs = q.clone();
+            h.hash_tweaked(&tweaks, &mut xs);
+            for (j, (&x, &y)) in q.iter().zip(&xs).enumerate() {
+                assert_eq!(y, h.hash(tweaks[j], x), "block {j} of {len}");
+            }
+        }
     }
 }

@@ -30,7 +30,8 @@
 //!    analysis allows; Roy's SoftSpoken paper revisits that analysis.
 //! 5. *Outputs.* Correlated OT: the sender keeps `q_j` (its keys for bit 0; `q_j ⊕ Δ` for bit 1),
 //!    the receiver `t_j`. Random OT: both hash with [`TccrHash`](super::prg::TccrHash) under a
-//!    fresh tweak per OT: `H(j, q_j), H(j, q_j ⊕ Δ)` and `H(j, t_j)`. Chosen-message OT: the sender
+//!    fresh tweak per OT: `H(j, q_j), H(j, q_j ⊕ Δ)` and `H(j, t_j)`, each chunk as soon as it is
+//!    transposed (the hashes are handed out only after the check). Chosen-message OT: the sender
 //!    also sends its messages masked by the random ones (one more message).
 //!
 //! **Costs.** Setup: 128 base OTs (32 + 64·128 bytes, one round) and a 32-byte commitment.

@@ -64,7 +64,7 @@ impl OtExtReceiver {
         rng: &mut R,
     ) -> Result<Vec<Block>, OtError> {
         crate::ot::begin_step(&mut self.failed, "OT extension")?;
-        let rows = self.extend_rows(net, choices, rng).await?;
+        let rows = self.extend_rows(net, choices, rng, false).await?;
         self.failed = false;
         Ok(rows)
     }
@@ -76,8 +76,9 @@ impl OtExtReceiver {
         choices: &[bool],
         rng: &mut R,
     ) -> Result<Vec<Block>, OtError> {
-        let mut t = self.extend_correlated(net, choices, rng).await?;
-        self.hash.hash_in_place(self.tweak, &mut t);
+        crate::ot::begin_step(&mut self.failed, "OT extension")?;
+        let t = self.extend_rows(net, choices, rng, true).await?;
+        self.failed = false;
         self.tweak += choices.len() as u128;
         Ok(t)
     }
@@ -103,16 +104,21 @@ impl OtExtReceiver {
             .collect())
     }
 
+    /// The correlated rows `t_j` of the OTs with choice bits `choices`, or with `hashed` their
+    /// random-OT messages `H(tweak + j, t_j)` (each chunk hashed while it is in cache; the rows
+    /// the check needs are kept until it is sent).
     async fn extend_rows<N: Network, R: RngCore + CryptoRng>(
         &mut self,
         net: &mut N,
         choices: &[bool],
         rng: &mut R,
+        hashed: bool,
     ) -> Result<Vec<Block>, OtError> {
         let padded = padded_len(choices.len());
         let padding: Vec<bool> = (choices.len()..padded).map(|_| rng.next_u32() & 1 == 1).collect();
         let r = pack_bits(choices.iter().chain(&padding).copied(), padded / 64);
         let mut rows = vec![0u128; padded];
+        let mut out = Vec::with_capacity(if hashed { choices.len() } else { 0 });
         let mut t = Vec::new();
         let (mut c0, mut c1) = (Vec::new(), Vec::new());
         let mut start = 0;
@@ -136,6 +142,12 @@ impl OtExtReceiver {
             // Let the transport send this chunk while the next one is computed.
             yield_now().await;
             transpose_128(&t, w, &mut rows[start..start + len]);
+            if hashed {
+                let end = (start + len).min(choices.len());
+                let first = out.len();
+                out.extend_from_slice(&rows[start.min(end)..end]);
+                self.hash.hash_in_place(self.tweak + start as u128, &mut out[first..]);
+            }
             start += len;
         }
 
@@ -149,6 +161,9 @@ impl OtExtReceiver {
 
         net.send(self.peer, check_message(self.backend, &chis, &r, &rows))?;
         self.batch += 1;
+        if hashed {
+            return Ok(out);
+        }
         rows.truncate(choices.len());
         Ok(rows)
     }

@@ -88,7 +88,7 @@ impl OtExtSender {
         rng: &mut R,
     ) -> Result<Vec<Block>, OtError> {
         crate::ot::begin_step(&mut self.failed, "OT extension")?;
-        let rows = self.extend_rows(net, count, rng).await?;
+        let rows = self.extend_rows(net, count, rng, None).await?;
         self.failed = false;
         Ok(rows)
     }
@@ -100,13 +100,12 @@ impl OtExtSender {
         count: usize,
         rng: &mut R,
     ) -> Result<Vec<[Block; 2]>, OtError> {
-        let q = self.extend_correlated(net, count, rng).await?;
-        let mut m0 = q.clone();
-        let mut m1: Vec<Block> = q.iter().map(|&x| x ^ self.delta).collect();
-        self.hash.hash_in_place(self.tweak, &mut m0);
-        self.hash.hash_in_place(self.tweak, &mut m1);
+        crate::ot::begin_step(&mut self.failed, "OT extension")?;
+        let mut pairs = Vec::with_capacity(count);
+        self.extend_rows(net, count, rng, Some(&mut pairs)).await?;
+        self.failed = false;
         self.tweak += count as u128;
-        Ok(m0.into_iter().zip(m1).map(|(a, b)| [a, b]).collect())
+        Ok(pairs)
     }
 
     /// Chosen-message OT: the receiver learns `messages[j][r_j]` and nothing of the other.
@@ -125,11 +124,15 @@ impl OtExtSender {
         Ok(())
     }
 
+    /// The correlated rows `q_j` of `count` OTs. With `pairs`, also appends the random-OT pairs
+    /// of the first `count` rows to it, hashed chunk by chunk while the rows are in cache (they are
+    /// handed out only after the check passed).
     async fn extend_rows<N: Network, R: RngCore + CryptoRng>(
         &mut self,
         net: &mut N,
         count: usize,
         rng: &mut R,
+        mut pairs: Option<&mut Vec<[Block; 2]>>,
     ) -> Result<Vec<Block>, OtError> {
         let padded = padded_len(count);
         let mut rows = vec![0u128; padded];
@@ -158,6 +161,11 @@ impl OtExtSender {
                 }
             }
             transpose_128(&q, w, &mut rows[start..start + len]);
+            if let Some(pairs) = pairs.as_deref_mut() {
+                let end = (start + len).min(count);
+                let first_tweak = self.tweak + start as u128;
+                self.hash.hash_pairs_into(first_tweak, &rows[start.min(end)..end], self.delta, pairs);
+            }
             start += len;
         }
 

@@ -9,8 +9,9 @@
 //!
 //! Independence of `a^0` and `a^1` matters: with linear keys (`a^1 = a^0 ⊕ Δ`) the XOR of the MACs
 //! of two flipped bits would cancel. Fig. 8 derives the strings with a random oracle `F` for that
-//! reason; [`derive`] is that `F`, instantiated with SHA-256 (domain-separated by a tweak naming
-//! the gate, instance, entry and prover, so strings of different entries are unrelated).
+//! reason; [`derive_into`] is that `F`, instantiated with a fixed-key-AES tweakable hash
+//! (domain-separated by a tweak naming the gate, instance, entry and prover, so strings of
+//! different entries are unrelated).
 //!
 //! `SeededKeys`: the trusted dealer's verifier strings are not sampled and stored but derived
 //! from a 16-byte secret seed with AES-128 as a PRF: entry `j`'s pair `(a^0, a^1)` is the first
@@ -57,6 +58,8 @@ pub trait MacWord:
     /// Reads a string from its first [`Self::BYTES`] little-endian bytes; the caller checked the
     /// length.
     fn get(bytes: &[u8]) -> Self;
+    /// The string as the low bits of a block (zero above).
+    fn widen(self) -> u128;
     /// The string for bit `bit` of a PRF block: little-endian bytes `bit·k/8 .. (bit + 1)·k/8`
     /// (see `SeededKeys`). Both halves are read and one is selected by a mask, without a branch.
     fn from_block(block: &[u8; 16], bit: bool) -> Self;
@@ -79,6 +82,9 @@ macro_rules! mac_word {
                 let mut raw = [0u8; core::mem::size_of::<$t>()];
                 raw.copy_from_slice(&bytes[..Self::BYTES]);
                 <$t>::from_le_bytes(raw)
+            }
+            fn widen(self) -> u128 {
+                u128::from(self)
             }
             fn from_block(block: &[u8; 16], bit: bool) -> Self {
                 let x = u128::from_le_bytes(*block);
@@ -158,7 +164,7 @@ impl SeededKeys {
     }
 }
 
-/// Which committed bit a derived string belongs to (the tweak of [`derive`]).
+/// Which committed bit a derived string belongs to (the tweak of [`derive_into`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Tweak {
     /// Entry `entry` of AND table `gate` of instance `instance`, committed by party `prover`.
@@ -167,17 +173,49 @@ pub(crate) enum Tweak {
     Output { prover: usize, position: usize, instance: usize },
 }
 
-/// The random oracle `F` of Fig. 8: maps a TinyOT MAC or key (`value`, a k-bit field element
-/// written as a [`MacWord`]) to an independent-looking k-bit string, domain-separated by `tweak`.
+/// The random oracle `F` of Fig. 8 on every `(tweak, value)` of `items`, appended to `out` in
+/// order: maps a TinyOT MAC or key (`value`, a k-bit field element written as a [`MacWord`]) to an
+/// independent-looking k-bit string, domain-separated by `tweak`.
 ///
 /// Instantiated with the fixed-key-AES tweakable circular correlation-robust hash of
 /// [`crate::ot::prg::TccrHash`] (GKWY20): what Fig. 8 needs of `F` is that the two strings of an
 /// entry, `F(m)` and `F(m ⊕ α)`, look independent to a party that knows one of them, with the
 /// same global key `α` in every entry — circular correlation robustness under a tweak that is
 /// unique per (kind, k, prover, entry, gate or position, instance). Tweaks of this function have
-/// bit 127 set, which the OT engine's tweaks never do.
-pub(crate) fn derive<M: MacWord>(tweak: Tweak, value: M) -> M {
+/// bit 127 set, which the OT engine's tweaks never do. The hashes are computed [`KEY_CHUNK`] at a
+/// time (pipelined fixed-key AES, no allocation per string).
+pub(crate) fn derive_into<M: MacWord>(items: impl IntoIterator<Item = (Tweak, M)>, out: &mut Vec<M>) {
     static HASH: std::sync::OnceLock<crate::ot::prg::TccrHash> = std::sync::OnceLock::new();
+    let hash = HASH.get_or_init(crate::ot::prg::TccrHash::default);
+    let mut tweaks = [0u128; KEY_CHUNK];
+    let mut xs = [0u128; KEY_CHUNK];
+    let mut n = 0;
+    let flush = |tweaks: &[u128], xs: &mut [u128], out: &mut Vec<M>| {
+        hash.hash_tweaked(tweaks, xs);
+        out.extend(xs.iter().map(|h| M::get(&h.to_le_bytes())));
+    };
+    for (tweak, value) in items {
+        tweaks[n] = tweak_word::<M>(tweak);
+        xs[n] = value.widen();
+        n += 1;
+        if n == KEY_CHUNK {
+            flush(&tweaks, &mut xs, out);
+            n = 0;
+        }
+    }
+    flush(&tweaks[..n], &mut xs[..n], out);
+}
+
+/// `F(tweak, value)` of [`derive_into`] for one string.
+#[cfg(test)]
+pub(crate) fn derive<M: MacWord>(tweak: Tweak, value: M) -> M {
+    let mut out = Vec::with_capacity(1);
+    derive_into([(tweak, value)], &mut out);
+    out[0]
+}
+
+/// The 128-bit tweak of [`derive_into`] for strings of type `M`.
+fn tweak_word<M: MacWord>(tweak: Tweak) -> u128 {
     let (kind, prover, index, instance, entry) = match tweak {
         Tweak::Table { prover, gate, instance, entry } => (0u128, prover, gate, instance, entry),
         Tweak::Output { prover, position, instance } => (1u128, prover, position, instance, 0),
@@ -187,19 +225,13 @@ pub(crate) fn derive<M: MacWord>(tweak: Tweak, value: M) -> M {
         (index as u128) < 1 << FIELD && (instance as u128) < 1 << FIELD && prover < 2 && entry < 4,
         "Fig. 8 tweak out of range"
     );
-    let t = 1u128 << 127
+    1u128 << 127
         | kind << 126
         | (M::BYTES as u128) << 120
         | (prover as u128) << 119
         | (entry as u128) << 116
         | (index as u128) << FIELD
-        | instance as u128;
-    let mut raw = Vec::with_capacity(16);
-    value.put(&mut raw);
-    raw.resize(16, 0);
-    let x = u128::from_le_bytes(raw.try_into().expect("16 bytes"));
-    let h = HASH.get_or_init(crate::ot::prg::TccrHash::default).hash(t, x);
-    M::get(&h.to_le_bytes())
+        | instance as u128
 }
 
 #[cfg(test)]
@@ -256,5 +288,37 @@ mod tests {
         assert_ne!(derive(t, v), derive(o, v));
         assert_ne!(derive(t, v), derive(t, v ^ 1));
         assert_ne!(derive::<u32>(t, 5), derive::<u32>(t, 4));
+    }
+
+    #[test]
+    fn derive_into_is_the_hash_of_the_tweak_and_the_widened_value_in_any_batch() {
+        let hash = crate::ot::prg::TccrHash::default();
+        // More than two batches, so full and partial ones are both covered.
+        let items: Vec<(Tweak, u64)> = (0..2 * KEY_CHUNK + 5)
+            .map(|j| {
+                let tweak = if j % 3 == 0 {
+                    Tweak::Output { prover: j % 2, position: j, instance: 7 * j }
+                } else {
+                    Tweak::Table { prover: j % 2, gate: j / 4, instance: j, entry: j % 4 }
+                };
+                (tweak, (j as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            })
+            .collect();
+        let mut all = Vec::new();
+        derive_into(items.iter().copied(), &mut all);
+        assert_eq!(all.len(), items.len());
+        for (j, (&(tweak, value), &got)) in items.iter().zip(&all).enumerate() {
+            let want = hash.hash(tweak_word::<u64>(tweak), u128::from(value)) as u64;
+            assert_eq!(got, want, "string {j}");
+            assert_eq!(derive(tweak, value), want, "string {j} alone");
+        }
+        let narrow: Vec<u32> = {
+            let mut out = Vec::new();
+            derive_into(items.iter().map(|&(t, v)| (t, v as u32)), &mut out);
+            out
+        };
+        for (&(tweak, value), &got) in items.iter().zip(&narrow) {
+            assert_eq!(got, hash.hash(tweak_word::<u32>(tweak), u128::from(value as u32)) as u32);
+        }
     }
 }

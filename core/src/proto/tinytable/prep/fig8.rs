@@ -28,7 +28,7 @@ use crate::proto::tinytable::circuit::malicious_prep::{output_positions, Malicio
 use crate::proto::tinytable::circuit::prep::BinaryPrep;
 use crate::proto::tinytable::circuit::slice::lane_words;
 use crate::proto::tinytable::error::{MacCheck, Step, TinyTableError};
-use crate::proto::tinytable::mac::lookup::{derive, MacWord, Tweak};
+use crate::proto::tinytable::mac::lookup::{derive_into, MacWord, Tweak};
 use crate::proto::tinytable::msg::{bit, check_two_parties, pack_bits, recv, send};
 use crate::proto::tinytable::prep::tinyot::{Auth, TinyOtSource};
 use crate::proto::tinytable::spec::IoSpec;
@@ -154,9 +154,10 @@ impl<M: MacWord> Tables<M> {
         (0..n).flat_map(|i| wires.iter().map(move |&w| w * n + i)).map(|j| self.masks[j]).collect()
     }
 
-    /// Verification strings of the peer's committed bit `share` under `tweak`: `F(β ⊕ b·α)`.
-    fn keys(&self, tweak: Tweak, share: Auth<M>) -> [M; 2] {
-        [false, true].map(|b| derive(tweak, share.expected_peer_mac(b, self.alpha)))
+    /// What `F` hashes into the verification strings of the peer's committed bit `share` under
+    /// `tweak`: `(tweak, β ⊕ b·α)` for `b = 0, 1`.
+    fn key_inputs(&self, tweak: Tweak, share: Auth<M>) -> [(Tweak, M); 2] {
+        [false, true].map(|b| (tweak, share.expected_peer_mac(b, self.alpha)))
     }
 }
 
@@ -226,20 +227,20 @@ pub async fn fig8_malicious<N: Network, M: MacWord, S: TinyOtSource<M>>(
     }
 
     let mut tables = vec![0u64; 4 * t.gates * l];
-    let mut own_macs = Vec::with_capacity(4 * t.gates * n);
-    let mut peer_keys = Vec::with_capacity(8 * t.gates * n);
-    for g in 0..t.gates {
-        for i in 0..n {
-            for entry in 0..4 {
-                let share = t.entries[(g * n + i) * 4 + entry];
-                tables[(4 * g + entry) * l + i / 64] |= u64::from(share.bit) << (i % 64);
-                let mine = Tweak::Table { prover: party, gate: g, instance: i, entry };
-                own_macs.push(derive(mine, share.mac));
-                let theirs = Tweak::Table { prover: peer, gate: g, instance: i, entry };
-                peer_keys.extend(t.keys(theirs, share));
-            }
-        }
+    // Entry j of `t.entries` is entry j % 4 of gate j / 4n, instance (j / 4) % n.
+    let table =
+        |j: usize, prover| Tweak::Table { prover, gate: j / (4 * n), instance: j / 4 % n, entry: j % 4 };
+    for (j, share) in t.entries.iter().enumerate() {
+        let (g, i, entry) = (j / (4 * n), j / 4 % n, j % 4);
+        tables[(4 * g + entry) * l + i / 64] |= u64::from(share.bit) << (i % 64);
     }
+    let mut own_macs = Vec::with_capacity(4 * t.gates * n);
+    derive_into(t.entries.iter().enumerate().map(|(j, share)| (table(j, party), share.mac)), &mut own_macs);
+    let mut peer_keys = Vec::with_capacity(8 * t.gates * n);
+    derive_into(
+        t.entries.iter().enumerate().flat_map(|(j, &share)| t.key_inputs(table(j, peer), share)),
+        &mut peer_keys,
+    );
 
     let first_out = circuit.num_wires() - circuit.num_output_wires();
     let mut out_shares = vec![0u64; circuit.num_output_wires() * l];
@@ -248,20 +249,26 @@ pub async fn fig8_malicious<N: Network, M: MacWord, S: TinyOtSource<M>>(
             out_shares[p * l + i / 64] |= u64::from(t.masks[(first_out + p) * n + i].bit) << (i % 64);
         }
     }
+    let t = &t;
+    let out_share = move |p: usize, i: usize| t.masks[(first_out + p) * n + i];
     let mut out_macs = Vec::new();
-    for p in output_positions(circuit, io, peer) {
-        for i in 0..n {
-            let share = t.masks[(first_out + p) * n + i];
-            out_macs.push(derive(Tweak::Output { prover: party, position: p, instance: i }, share.mac));
-        }
-    }
+    derive_into(
+        output_positions(circuit, io, peer).into_iter().flat_map(|p| {
+            (0..n).map(move |i| {
+                (Tweak::Output { prover: party, position: p, instance: i }, out_share(p, i).mac)
+            })
+        }),
+        &mut out_macs,
+    );
     let mut out_keys = Vec::new();
-    for p in output_positions(circuit, io, party) {
-        for i in 0..n {
-            let share = t.masks[(first_out + p) * n + i];
-            out_keys.extend(t.keys(Tweak::Output { prover: peer, position: p, instance: i }, share));
-        }
-    }
+    derive_into(
+        output_positions(circuit, io, party).into_iter().flat_map(|p| {
+            (0..n).flat_map(move |i| {
+                t.key_inputs(Tweak::Output { prover: peer, position: p, instance: i }, out_share(p, i))
+            })
+        }),
+        &mut out_keys,
+    );
     Ok(MaliciousPrep {
         party,
         io: io.clone(),

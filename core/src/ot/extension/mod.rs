@@ -51,6 +51,7 @@ mod tests;
 pub use receiver::OtExtReceiver;
 pub use sender::OtExtSender;
 
+use super::prg::Prg;
 use super::{block, Block, OtError};
 use crate::field::clmul::Backend;
 
@@ -92,25 +93,47 @@ pub(crate) fn pack_bits(bits: impl Iterator<Item = bool>, words: usize) -> Vec<u
     out
 }
 
+/// Check coefficients drawn from the coin stream per call of [`coin_sum`]: the coefficients of
+/// all rows are never held at once (they would be as large as the rows).
+const COIN_CHUNK: usize = 4096;
+
+/// `(⊕ χ_j·r_j, Σ χ_j·rows_j)` with `χ_j` the next `rows.len()` blocks of `coins` and `r_j` bit
+/// `j` of `r` (all ones when `r` is `None`): the unreduced 256-bit sum of carry-less products,
+/// coefficients drawn [`COIN_CHUNK`] at a time. No branch on `r`.
+fn coin_sum(backend: Backend, coins: &mut Prg, r: Option<&[u64]>, rows: &[Block]) -> (Block, [Block; 2]) {
+    let mut chis = vec![0u128; COIN_CHUNK.min(rows.len())];
+    let (mut x, mut sum) = (0u128, [0u128; 2]);
+    for (c, rows) in rows.chunks(COIN_CHUNK).enumerate() {
+        let chis = &mut chis[..rows.len()];
+        coins.fill(chis);
+        if let Some(r) = r {
+            for (k, &chi) in chis.iter().enumerate() {
+                let j = c * COIN_CHUNK + k;
+                x ^= chi & 0u128.wrapping_sub(((r[j / 64] >> (j % 64)) & 1) as u128);
+            }
+        }
+        let part = backend.xor_sum_of_products128(chis, rows);
+        sum = [sum[0] ^ part[0], sum[1] ^ part[1]];
+    }
+    (x, sum)
+}
+
 /// The receiver's check message (step 4): `x = ⊕ χ_j·r_j` for its packed choice bits `r` and the
-/// unreduced `Σ χ_j·t_j` over its rows (no branch on `r`). Shared with
-/// [`softspoken`](super::softspoken), whose output has the same correlation.
-pub(crate) fn check_message(backend: Backend, chis: &[Block], r: &[u64], rows: &[Block]) -> Vec<u8> {
-    let x = chis
-        .iter()
-        .enumerate()
-        .fold(0u128, |x, (j, &chi)| x ^ (chi & 0u128.wrapping_sub(((r[j / 64] >> (j % 64)) & 1) as u128)));
-    let sum = backend.xor_sum_of_products128(chis, rows);
+/// unreduced `Σ χ_j·t_j` over its rows (no branch on `r`), `χ_j` the next blocks of `coins`.
+/// Shared with [`softspoken`](super::softspoken), whose output has the same correlation.
+pub(crate) fn check_message(backend: Backend, mut coins: Prg, r: &[u64], rows: &[Block]) -> Vec<u8> {
+    let (x, sum) = coin_sum(backend, &mut coins, Some(r), rows);
     let mut check = Vec::with_capacity(CHECK_BYTES);
     block::put_blocks(&mut check, &[x, sum[0], sum[1]]);
     check
 }
 
 /// The sender's side of the check (step 4): `Σ χ_j·q_j = t ⊕ x·Δ` for the receiver's message
-/// `msg`; `step` names a malformed message, `check` the failed comparison.
+/// `msg`, `χ_j` the next blocks of `coins`; `step` names a malformed message, `check` the failed
+/// comparison.
 pub(crate) fn verify_check(
     backend: Backend,
-    chis: &[Block],
+    mut coins: Prg,
     rows: &[Block],
     delta: Block,
     msg: &[u8],
@@ -119,7 +142,7 @@ pub(crate) fn verify_check(
 ) -> Result<(), OtError> {
     let m = block::get_blocks(step, msg, CHECK_BYTES / 16)?;
     let (x, t) = (m[0], [m[1], m[2]]);
-    let q_sum = backend.xor_sum_of_products128(chis, rows);
+    let (_, q_sum) = coin_sum(backend, &mut coins, None, rows);
     let x_delta = backend.clmul128(x, delta);
     if q_sum != [t[0] ^ x_delta[0], t[1] ^ x_delta[1]] {
         return Err(OtError::CheckFailed { check });

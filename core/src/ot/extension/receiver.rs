@@ -154,12 +154,10 @@ impl OtExtReceiver {
         let seed = ReceiverCoins::fresh(rng);
         net.send(self.peer, seed.to_vec())?;
         let opening = net.recv(self.peer).await?;
-        let chis = self
-            .coins
-            .verify(&opening, &seed, "kos15 coin opening", "kos15 sender coin commitment")?
-            .blocks(padded);
+        let coins =
+            self.coins.verify(&opening, &seed, "kos15 coin opening", "kos15 sender coin commitment")?;
 
-        net.send(self.peer, check_message(self.backend, &chis, &r, &rows))?;
+        net.send(self.peer, check_message(self.backend, coins, &r, &rows))?;
         self.batch += 1;
         if hashed {
             return Ok(out);

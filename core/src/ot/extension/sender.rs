@@ -169,12 +169,11 @@ impl OtExtSender {
             start += len;
         }
 
-        let (open, mut coins) = self.coins.open(&net.recv(self.peer).await?, "kos15 receiver coin", rng)?;
+        let (open, coins) = self.coins.open(&net.recv(self.peer).await?, "kos15 receiver coin", rng)?;
         net.send(self.peer, open)?;
-        let chis = coins.blocks(padded);
 
         let msg = net.recv(self.peer).await?;
-        verify_check(self.backend, &chis, &rows, self.delta, &msg, "kos15 check", "kos15 correlation check")?;
+        verify_check(self.backend, coins, &rows, self.delta, &msg, "kos15 check", "kos15 correlation check")?;
         self.batch += 1;
         rows.truncate(count);
         Ok(rows)

@@ -290,3 +290,21 @@ fn an_instance_that_failed_refuses_further_use() {
     assert_eq!(outs[0].0, Err(OtError::CheckFailed { check: "kos15 correlation check" }));
     assert!(matches!(outs[0].1, Err(OtError::InvalidRequest(_))));
 }
+
+#[test]
+fn check_sums_drawn_in_coin_chunks_equal_the_sums_over_all_coefficients() {
+    let n = 2 * COIN_CHUNK + 100;
+    let mut rng = seeded_rng(41);
+    let rows: Vec<Block> =
+        (0..n).map(|_| u128::from(rng.next_u64()) << 64 | u128::from(rng.next_u64())).collect();
+    let r = pack_bits(random_bits(42, n).into_iter(), n.div_ceil(64));
+    let seed = 0x5eed_u128;
+    let chis = crate::ot::prg::Prg::new(seed).blocks(n);
+    let backend = Backend::detect();
+    let want_sum = backend.xor_sum_of_products128(&chis, &rows);
+    let want_x = (0..n).filter(|&j| (r[j / 64] >> (j % 64)) & 1 == 1).fold(0u128, |x, j| x ^ chis[j]);
+    let (x, sum) = coin_sum(backend, &mut crate::ot::prg::Prg::new(seed), Some(&r), &rows);
+    assert_eq!((x, sum), (want_x, want_sum));
+    let (_, sum) = coin_sum(backend, &mut crate::ot::prg::Prg::new(seed), None, &rows);
+    assert_eq!(sum, want_sum);
+}

@@ -148,11 +148,13 @@ impl SoftSpokenReceiver {
         let seed = ReceiverCoins::fresh(rng);
         net.send(self.peer, seed.to_vec())?;
         let opening = net.recv(self.peer).await?;
-        let chis = self
-            .coins
-            .verify(&opening, &seed, "softspoken coin opening", "softspoken sender coin commitment")?
-            .blocks(padded);
-        net.send(self.peer, check_message(self.backend, &chis, &r, &rows))?;
+        let coins = self.coins.verify(
+            &opening,
+            &seed,
+            "softspoken coin opening",
+            "softspoken sender coin commitment",
+        )?;
+        net.send(self.peer, check_message(self.backend, coins, &r, &rows))?;
         self.batch += 1;
         rows.truncate(choices.len());
         Ok(rows)

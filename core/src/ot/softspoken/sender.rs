@@ -170,14 +170,12 @@ impl SoftSpokenSender {
             start += len;
         }
 
-        let (open, mut coins) =
-            self.coins.open(&net.recv(self.peer).await?, "softspoken receiver coin", rng)?;
+        let (open, coins) = self.coins.open(&net.recv(self.peer).await?, "softspoken receiver coin", rng)?;
         net.send(self.peer, open)?;
-        let chis = coins.blocks(padded);
         let msg = net.recv(self.peer).await?;
         verify_check(
             self.backend,
-            &chis,
+            coins,
             &rows,
             self.delta,
             &msg,

@@ -17,6 +17,9 @@ use super::{mask, ABit, TinyOt, PINNED_BIT};
 use crate::net::Network;
 use crate::ot::{block, Block, OtError};
 
+/// Half gates garbled and evaluated per pass (a chunk's pads stay in cache).
+const CHUNK: usize = 1024;
+
 /// Tweaks of party `p`'s half gates start at `p·2^64` (disjoint between the parties).
 fn tweak(party: usize, gate: u64) -> u128 {
     (party as u128) << 64 | gate as u128
@@ -35,35 +38,45 @@ impl TinyOt {
         let n = a.len();
         let delta = self.delta();
         let (me, peer) = (self.party, self.peer);
-        // Garble: pad0 = H(t, K[a']), pad1 = H(t, K[a'] ⊕ Δ).
-        let mut pad0: Vec<Block> = a.iter().map(|x| x.key).collect();
-        let mut pad1: Vec<Block> = a.iter().map(|x| x.key ^ delta).collect();
-        self.hash.hash_in_place(tweak(me, self.gates), &mut pad0);
-        self.hash.hash_in_place(tweak(me, self.gates), &mut pad1);
-        let c: Vec<Block> = b.iter().map(|y| (delta & mask(y.bit)) ^ y.key ^ y.mac).collect();
-        let g: Vec<Block> = (0..n).map(|k| pad0[k] ^ pad1[k] ^ c[k]).collect();
-        drop(pad1);
-        let mut msg = Vec::new();
-        block::put_blocks(&mut msg, &g);
+        let c = |y: &ABit| (delta & mask(y.bit)) ^ y.key ^ y.mac;
+        // Garble, a chunk at a time: `s` holds pad0 = H(t, K[a']) until the evaluation turns it
+        // into S; pad1 = H(t, K[a'] ⊕ Δ) lives in a chunk buffer and G goes straight into the
+        // message.
+        let mut s: Vec<Block> = a.iter().map(|x| x.key).collect();
+        let mut msg = Vec::with_capacity(n * block::BLOCK_BYTES);
+        let mut buf = [0 as Block; CHUNK];
+        for (i, (pad0, b)) in s.chunks_mut(CHUNK).zip(b.chunks(CHUNK)).enumerate() {
+            let first = tweak(me, self.gates + (i * CHUNK) as u64);
+            let pad1 = &mut buf[..pad0.len()];
+            for (p1, &p0) in pad1.iter_mut().zip(pad0.iter()) {
+                *p1 = p0 ^ delta;
+            }
+            self.hash.hash_in_place(first, pad0);
+            self.hash.hash_in_place(first, pad1);
+            for ((p0, p1), y) in pad0.iter().zip(pad1.iter()).zip(b) {
+                msg.extend_from_slice(&(p0 ^ p1 ^ c(y)).to_le_bytes());
+            }
+        }
         net.send(peer, msg)?;
 
-        // Evaluate the peer's half gates.
-        let g_peer = block::get_blocks("tinyot leaky-and half gates", &net.recv(peer).await?, n)?;
-        let mut h_mac: Vec<Block> = a.iter().map(|x| x.mac).collect();
-        self.hash.hash_in_place(tweak(peer, self.gates), &mut h_mac);
-        self.gates += n as u64;
-        let s: Vec<Block> = (0..n)
-            .map(|k| {
+        // Evaluate the peer's half gates: S = pad0 ⊕ H(t', M[a]) ⊕ a·(G' ⊕ C) ⊕ K[r'] ⊕ M[r] ⊕ r·Δ.
+        let g_peer = net.recv(peer).await?;
+        block::check_blocks("tinyot leaky-and half gates", &g_peer, n)?;
+        for (i, (s, ((a, b), r))) in
+            s.chunks_mut(CHUNK).zip(a.chunks(CHUNK).zip(b.chunks(CHUNK)).zip(r.chunks(CHUNK))).enumerate()
+        {
+            let h_mac = &mut buf[..s.len()];
+            for (h, x) in h_mac.iter_mut().zip(a) {
+                *h = x.mac;
+            }
+            self.hash.hash_in_place(tweak(peer, self.gates + (i * CHUNK) as u64), h_mac);
+            for (k, s_k) in s.iter_mut().enumerate() {
+                let g = block::block_at(&g_peer, i * CHUNK + k);
                 let am = mask(a[k].bit);
-                pad0[k]
-                    ^ h_mac[k]
-                    ^ (g_peer[k] & am)
-                    ^ (c[k] & am)
-                    ^ r[k].key
-                    ^ r[k].mac
-                    ^ (delta & mask(r[k].bit))
-            })
-            .collect();
+                *s_k ^= h_mac[k] ^ ((g ^ c(&b[k])) & am) ^ r[k].key ^ r[k].mac ^ (delta & mask(r[k].bit));
+            }
+        }
+        self.gates += n as u64;
 
         // Open d = a·b ⊕ r from bit 127 of S.
         let bit = |x: Block| (x >> PINNED_BIT) & 1 == 1;

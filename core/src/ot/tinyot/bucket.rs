@@ -10,9 +10,20 @@ use sha2::{Digest, Sha256};
 
 use super::leaky_and::pack;
 use super::{mask, ABit, TinyOt};
+use crate::arch::prefetch::prefetch;
 use crate::net::Network;
 use crate::ot::prg::Prg;
 use crate::ot::OtError;
+
+/// How many buckets ahead of the current one the passes prefetch.
+const AHEAD: usize = 8;
+
+/// Prefetches both cache lines an [`ABit`] (48 bytes) may span.
+#[inline(always)]
+fn fetch(v: &ABit) {
+    prefetch(&v.mac);
+    prefetch(&v.bit);
+}
 
 /// A uniformly random permutation of `0..n` from the coins (Fisher–Yates on AES-CTR output;
 /// 64-bit draws reduced modulo at most 2^32 keep the bias below 2^-32 per draw).
@@ -42,9 +53,16 @@ impl TinyOt {
     ) -> Result<Vec<[ABit; 3]>, OtError> {
         let perm = permutation(&coins, x.len());
         let buckets: Vec<&[usize]> = perm.chunks_exact(b).take(count).collect();
-        // This party's shares of every d_j = y_1 ⊕ y_j, in bucket order.
-        let d: Vec<ABit> =
-            buckets.iter().flat_map(|bk| bk[1..].iter().map(|&j| y[bk[0]].xor(y[j]))).collect();
+        // This party's shares of every d_j = y_1 ⊕ y_j, in bucket order. The triples of a bucket
+        // sit at random places of arrays far larger than the caches, so each pass prefetches the
+        // bucket AHEAD places further on.
+        let mut d = Vec::with_capacity(buckets.len() * (b - 1));
+        for (q, bk) in buckets.iter().enumerate() {
+            if let Some(next) = buckets.get(q + AHEAD) {
+                next.iter().for_each(|&j| fetch(&y[j]));
+            }
+            d.extend(bk[1..].iter().map(|&j| y[bk[0]].xor(y[j])));
+        }
         let mut msg = pack(d.iter().map(|v| v.bit), d.len());
         let mut macs = Sha256::new();
         for v in &d {
@@ -73,7 +91,14 @@ impl TinyOt {
 
         let mut out = Vec::with_capacity(count);
         let mut k = 0;
-        for bk in buckets {
+        for (q, bk) in buckets.iter().enumerate() {
+            if let Some(next) = buckets.get(q + AHEAD) {
+                next.iter().for_each(|&j| {
+                    fetch(&x[j]);
+                    fetch(&z[j]);
+                });
+                fetch(&y[next[0]]);
+            }
             let (mut xs, ys, mut zs) = (x[bk[0]], y[bk[0]], z[bk[0]]);
             for &j in &bk[1..] {
                 let dj = d[k].bit ^ peer_bit(k);

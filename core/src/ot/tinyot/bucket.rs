@@ -8,12 +8,14 @@
 
 use sha2::{Digest, Sha256};
 
-use super::leaky_and::pack;
 use super::{mask, ABit, TinyOt};
 use crate::arch::prefetch::prefetch;
 use crate::net::Network;
 use crate::ot::prg::Prg;
-use crate::ot::OtError;
+use crate::ot::{Block, OtError};
+
+/// Stream blocks drawn per call of the permutation's PRG.
+const DRAW_CHUNK: usize = 1024;
 
 /// How many buckets ahead of the current one the passes prefetch.
 const AHEAD: usize = 8;
@@ -29,10 +31,17 @@ fn fetch(v: &ABit) {
 /// 64-bit draws reduced modulo at most 2^32 keep the bias below 2^-32 per draw).
 fn permutation(coins: &[u8; 32], n: usize) -> Vec<usize> {
     let mut prg = Prg::new(u128::from_le_bytes(coins[..16].try_into().expect("16 bytes")));
-    let draws = prg.blocks(n);
     let mut perm: Vec<usize> = (0..n).collect();
+    // The swap for i = n − 1, n − 2, … takes the stream's blocks in order, a chunk at a time.
+    let mut draws = [0 as Block; DRAW_CHUNK];
+    let mut used = DRAW_CHUNK;
     for i in (1..n).rev() {
-        let j = ((draws[i] as u64) % (i as u64 + 1)) as usize;
+        if used == DRAW_CHUNK {
+            prg.fill(&mut draws);
+            used = 0;
+        }
+        let j = ((draws[used] as u64) % (i as u64 + 1)) as usize;
+        used += 1;
         perm.swap(i, j);
     }
     perm
@@ -53,23 +62,30 @@ impl TinyOt {
     ) -> Result<Vec<[ABit; 3]>, OtError> {
         let perm = permutation(&coins, x.len());
         let buckets: Vec<&[usize]> = perm.chunks_exact(b).take(count).collect();
-        // This party's shares of every d_j = y_1 ⊕ y_j, in bucket order. The triples of a bucket
-        // sit at random places of arrays far larger than the caches, so each pass prefetches the
-        // bucket AHEAD places further on.
-        let mut d = Vec::with_capacity(buckets.len() * (b - 1));
+        // This party's shares of every d_j = y_1 ⊕ y_j, in bucket order: the bits packed into the
+        // message, the MACs into its digest, the keys kept for checking the peer's digest. The
+        // triples of a bucket sit at random places of arrays far larger than the caches, so each
+        // pass prefetches the bucket AHEAD places further on.
+        let openings = buckets.len() * (b - 1);
+        let mut msg = vec![0u8; openings.div_ceil(8)];
+        let mut keys = Vec::with_capacity(openings);
+        let mut macs = Sha256::new();
+        let mut k = 0;
         for (q, bk) in buckets.iter().enumerate() {
             if let Some(next) = buckets.get(q + AHEAD) {
                 next.iter().for_each(|&j| fetch(&y[j]));
             }
-            d.extend(bk[1..].iter().map(|&j| y[bk[0]].xor(y[j])));
+            for &j in &bk[1..] {
+                let d = y[bk[0]].xor(y[j]);
+                msg[k / 8] |= (d.bit as u8) << (k % 8);
+                macs.update(d.mac.to_le_bytes());
+                keys.push(d.key);
+                k += 1;
+            }
         }
-        let mut msg = pack(d.iter().map(|v| v.bit), d.len());
-        let mut macs = Sha256::new();
-        for v in &d {
-            macs.update(v.mac.to_le_bytes());
-        }
+        let mine = msg.clone();
         msg.extend_from_slice(&macs.finalize());
-        let bits_len = d.len().div_ceil(8);
+        let bits_len = openings.div_ceil(8);
         net.send(self.peer, msg)?;
 
         let theirs = net.recv(self.peer).await?;
@@ -82,9 +98,10 @@ impl TinyOt {
         let delta = self.delta();
         let peer_bit = |k: usize| (theirs[k / 8] >> (k % 8)) & 1 == 1;
         let mut expected = Sha256::new();
-        for (k, v) in d.iter().enumerate() {
-            expected.update((v.key ^ (delta & mask(peer_bit(k)))).to_le_bytes());
+        for (k, key) in keys.iter().enumerate() {
+            expected.update((key ^ (delta & mask(peer_bit(k)))).to_le_bytes());
         }
+        drop(keys);
         if expected.finalize()[..] != theirs[bits_len..] {
             return Err(OtError::CheckFailed { check: "tinyot bucket opening MACs" });
         }
@@ -101,7 +118,7 @@ impl TinyOt {
             }
             let (mut xs, ys, mut zs) = (x[bk[0]], y[bk[0]], z[bk[0]]);
             for &j in &bk[1..] {
-                let dj = d[k].bit ^ peer_bit(k);
+                let dj = ((mine[k / 8] ^ theirs[k / 8]) >> (k % 8)) & 1 == 1;
                 k += 1;
                 xs = xs.xor(x[j]);
                 zs = zs.xor(z[j]).xor(x[j].times(dj));

@@ -252,13 +252,13 @@ impl TinyOt {
         let buckets = count.max(MIN_BUCKETS);
         let b = bucket_size(buckets);
         let m = buckets * b;
-        let all = self.abits_inner(net, 3 * m, rng).await?;
-        let (x, rest) = all.split_at(m);
-        let (y, r) = rest.split_at(m);
-        let mut z = r.to_vec();
-        let digest = self.leaky_and(net, x, y, &mut z).await?;
+        let mut all = self.abits_inner(net, 3 * m, rng).await?;
+        let (xy, z) = all.split_at_mut(2 * m);
+        let (x, y) = xy.split_at(m);
+        // The leaky AND turns the random bits r into z in place.
+        let digest = self.leaky_and(net, x, y, z).await?;
         let coins = self.equality_and_coins(net, digest, rng).await?;
-        let mut triples = self.bucket(net, x, y, &z, b, count, coins).await?;
+        let mut triples = self.bucket(net, x, y, z, b, count, coins).await?;
         triples.truncate(count);
         self.batches += 1;
         self.failed = false;

@@ -48,9 +48,10 @@ fn permutation(coins: &[u8; 32], n: usize) -> Vec<usize> {
 }
 
 impl TinyOt {
-    /// Combines the leaky triples `(x, y, z)` into `count` triples with buckets of `b`.
+    /// Combines the leaky triples `(x, y, z)` into `count` triples with buckets of `b`, each
+    /// handed to `f` as `[x, y, z]` (so a caller that converts triples builds no second vector).
     #[allow(clippy::too_many_arguments)]
-    pub(super) async fn bucket<N: Network>(
+    pub(super) async fn bucket<N: Network, T>(
         &mut self,
         net: &mut N,
         x: &[ABit],
@@ -59,7 +60,8 @@ impl TinyOt {
         b: usize,
         count: usize,
         coins: [u8; 32],
-    ) -> Result<Vec<[ABit; 3]>, OtError> {
+        f: impl Fn([ABit; 3]) -> T,
+    ) -> Result<Vec<T>, OtError> {
         let perm = permutation(&coins, x.len());
         let buckets: Vec<&[usize]> = perm.chunks_exact(b).take(count).collect();
         // This party's shares of every d_j = y_1 ⊕ y_j, in bucket order: the bits packed into the
@@ -123,7 +125,7 @@ impl TinyOt {
                 xs = xs.xor(x[j]);
                 zs = zs.xor(z[j]).xor(x[j].times(dj));
             }
-            out.push([xs, ys, zs]);
+            out.push(f([xs, ys, zs]));
         }
         Ok(out)
     }

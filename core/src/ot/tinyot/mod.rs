@@ -248,6 +248,18 @@ impl TinyOt {
         count: usize,
         rng: &mut R,
     ) -> Result<Vec<[ABit; 3]>, OtError> {
+        self.and_triples_as(net, count, rng, |t| t).await
+    }
+
+    /// [`and_triples`](Self::and_triples), each triple converted by `f` as it is made (for
+    /// callers that keep triples in another format).
+    pub async fn and_triples_as<N: Network, R: RngCore + CryptoRng, T>(
+        &mut self,
+        net: &mut N,
+        count: usize,
+        rng: &mut R,
+        f: impl Fn([ABit; 3]) -> T,
+    ) -> Result<Vec<T>, OtError> {
         self.guard()?;
         let buckets = count.max(MIN_BUCKETS);
         let b = bucket_size(buckets);
@@ -258,7 +270,7 @@ impl TinyOt {
         // The leaky AND turns the random bits r into z in place.
         let digest = self.leaky_and(net, x, y, z).await?;
         let coins = self.equality_and_coins(net, digest, rng).await?;
-        let mut triples = self.bucket(net, x, y, z, b, count, coins).await?;
+        let mut triples = self.bucket(net, x, y, z, b, count, coins, f).await?;
         triples.truncate(count);
         self.batches += 1;
         self.failed = false;

@@ -230,12 +230,10 @@ impl<M: MacWord> TinyOtSource<M> for OtTinyOt<M> {
         count: usize,
     ) -> Result<Vec<[Auth<M>; 3]>, TinyTableError> {
         let party = net.party();
-        let triples = self
-            .inner
-            .and_triples(net, count, &mut self.rng)
+        self.inner
+            .and_triples_as(net, count, &mut self.rng, |t| t.map(truncate_bit))
             .await
-            .map_err(|source| TinyTableError::Preprocessing { party, source })?;
-        Ok(triples.into_iter().map(|t| t.map(truncate_bit)).collect())
+            .map_err(|source| TinyTableError::Preprocessing { party, source })
     }
 }
 
@@ -267,11 +265,15 @@ impl OtAuthBitPool {
         triples: usize,
     ) -> Result<Self, TinyTableError> {
         let to_bit = |a: Auth<u64>| AuthBit { share: a.bit, tag: a.mac as u128, key: a.key as u128 };
-        let made = source.and_triples(net, triples).await?;
-        let triples = made
-            .into_iter()
-            .map(|[a, b, c]| AuthTriple { a: to_bit(a), b: to_bit(b), c: to_bit(c) })
-            .collect();
+        let party = net.party();
+        let triples = source
+            .inner
+            .and_triples_as(net, triples, &mut source.rng, |t| {
+                let [a, b, c] = t.map(truncate_bit);
+                AuthTriple { a: to_bit(a), b: to_bit(b), c: to_bit(c) }
+            })
+            .await
+            .map_err(|source| TinyTableError::Preprocessing { party, source })?;
         let bits = source.random_bits(net, bits).await?.into_iter().map(to_bit).collect();
         Ok(OtAuthBitPool { party: net.party(), alpha: source.global_key(), bits, triples })
     }

@@ -162,8 +162,8 @@ impl OtProvider {
             ttriples.reserve(total.ttriples);
             while ttriples.len() < total.ttriples {
                 let count = (total.ttriples - ttriples.len()).min(TRIPLE_BATCH);
-                let triples = engine.and_triples(net, count, &mut rng).await?;
-                ttriples.extend(triples.iter().map(|t| t.map(|b| tiny(&b, me))));
+                ttriples
+                    .extend(engine.and_triples_as(net, count, &mut rng, |t| t.map(|b| tiny(&b, me))).await?);
             }
         }
 

@@ -8,10 +8,10 @@
 //!
 //! Two implementations:
 //! - [`OtTinyOt`], the protocol: authenticated bits and triples from OT between the two parties
-//!   ([`crate::ot::TinyOt`]: KOS15 OT extension, WRK17/KRRW18 leaky AND with bucketing), with the
-//!   128-bit MACs, keys and global keys truncated to k bits — the MAC relation holds bit by bit,
-//!   and the bit TinyOT pins in each global key (bit 127) lies outside every truncation. Nothing
-//!   but the two parties is trusted.
+//!   ([`crate::ot::TinyOt`]: SoftSpoken OT extension ([`EXTENSION`]), WRK17/KRRW18 leaky AND
+//!   with bucketing), with the 128-bit MACs, keys and global keys truncated to k bits — the MAC
+//!   relation holds bit by bit, and the bit TinyOT pins in each global key (bit 127) lies outside
+//!   every truncation. Nothing but the two parties is trusted.
 //! - [`OtAuthBitPool`]: the same OT-generated bits and triples, made ahead and handed to the §4
 //!   S-box-table construction through its synchronous [`AuthBitSource`] (k = 64, the §3 MAC's
 //!   64-bit `α`; tags and keys are the low 64 bits of TinyOT's, which keeps the relation).
@@ -21,13 +21,20 @@
 //!   benchmarks*, not a protocol.
 
 use crate::net::{Network, PartyId};
-use crate::ot::{ABit, TinyOt};
+use crate::ot::tinyot::SOFTSPOKEN_K;
+use crate::ot::{ABit, Extension, TinyOt};
 use crate::proto::tinytable::error::TinyTableError;
 use crate::proto::tinytable::mac::lookup::MacWord;
 use crate::proto::tinytable::sbox::construct::{take_from_pool, AuthBit, AuthBitSource, AuthTriple};
 use core::future::Future;
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
+
+/// The OT extension under [`OtTinyOt`]'s authenticated bits: SoftSpoken with [`SOFTSPOKEN_K`],
+/// 4 bytes per OT and direction instead of KOS15's 16. Natively it takes about the time KOS15
+/// takes (its extra AES work is paid back in fewer bytes to encrypt and move), so it is chosen for
+/// the bytes; both parties of a session use it.
+pub const EXTENSION: Extension = Extension::SoftSpoken { k: SOFTSPOKEN_K };
 
 /// One party's part of an authenticated bit `[[x]]`: its share, the MAC of its share under the
 /// peer's global key, and its key for the peer's share.
@@ -198,7 +205,7 @@ impl<M: MacWord> OtTinyOt<M> {
         mut rng: ChaCha20Rng,
     ) -> Result<Self, TinyTableError> {
         let party = net.party();
-        let inner = TinyOt::setup(net, session, &mut rng)
+        let inner = TinyOt::setup_with(net, session, EXTENSION, &mut rng)
             .await
             .map_err(|source| TinyTableError::Preprocessing { party, source })?;
         Ok(OtTinyOt { inner, rng, _mac: core::marker::PhantomData })

@@ -17,7 +17,8 @@
 //!   over `count`, `cpu_ms` both party threads' CPU time.
 //!
 //! - `tinytable-aes-ot`: **whole two-party malicious AES-128 with no dealer**: the OT setup
-//!   (256 base OTs), TinyOT triples and bits over OT extension, Fig. 8 tables with k = 64 lookup
+//!   (256 base OTs), TinyOT triples and bits over SoftSpoken OT extension (TinyTable's
+//!   `prep::tinyot::EXTENSION`), Fig. 8 tables with k = 64 lookup
 //!   MACs, and the malicious online phase, all timed (`--aes-blocks`; party 0 holds the key,
 //!   party 1 the plaintexts; the project's AES-128 circuit). `mode: "amortized"` makes one batch
 //!   of `blocks`, `"sequential"` preprocesses and encrypts one block after another after one

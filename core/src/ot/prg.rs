@@ -94,7 +94,7 @@ impl Default for TccrHash {
 }
 
 impl TccrHash {
-    /// `xs[j] ← H(tweaks[j], xs[j])` for every `j`, [`BATCH`] blocks at a time in stack buffers
+    /// `xs[j] ← H(tweaks[j], xs[j])` for every `j`, a batch of 64 blocks at a time in stack buffers
     /// (two pipelined passes of `π` per batch, no heap allocation).
     ///
     /// # Panics

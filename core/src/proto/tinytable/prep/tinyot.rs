@@ -210,6 +210,20 @@ impl<M: MacWord> OtTinyOt<M> {
             .map_err(|source| TinyTableError::Preprocessing { party, source })?;
         Ok(OtTinyOt { inner, rng, _mac: core::marker::PhantomData })
     }
+
+    /// `count` AND triples with k-bit MACs, each converted by `f` as the bucketing makes it.
+    async fn triples_as<N: Network, T>(
+        &mut self,
+        net: &mut N,
+        count: usize,
+        f: impl Fn([Auth<M>; 3]) -> T,
+    ) -> Result<Vec<T>, TinyTableError> {
+        let party = net.party();
+        self.inner
+            .and_triples_as(net, count, &mut self.rng, |t| f(t.map(truncate_bit)))
+            .await
+            .map_err(|source| TinyTableError::Preprocessing { party, source })
+    }
 }
 
 impl<M: MacWord> TinyOtSource<M> for OtTinyOt<M> {
@@ -236,11 +250,7 @@ impl<M: MacWord> TinyOtSource<M> for OtTinyOt<M> {
         net: &mut N,
         count: usize,
     ) -> Result<Vec<[Auth<M>; 3]>, TinyTableError> {
-        let party = net.party();
-        self.inner
-            .and_triples_as(net, count, &mut self.rng, |t| t.map(truncate_bit))
-            .await
-            .map_err(|source| TinyTableError::Preprocessing { party, source })
+        self.triples_as(net, count, |t| t).await
     }
 }
 
@@ -272,15 +282,9 @@ impl OtAuthBitPool {
         triples: usize,
     ) -> Result<Self, TinyTableError> {
         let to_bit = |a: Auth<u64>| AuthBit { share: a.bit, tag: a.mac as u128, key: a.key as u128 };
-        let party = net.party();
         let triples = source
-            .inner
-            .and_triples_as(net, triples, &mut source.rng, |t| {
-                let [a, b, c] = t.map(truncate_bit);
-                AuthTriple { a: to_bit(a), b: to_bit(b), c: to_bit(c) }
-            })
-            .await
-            .map_err(|source| TinyTableError::Preprocessing { party, source })?;
+            .triples_as(net, triples, |[a, b, c]| AuthTriple { a: to_bit(a), b: to_bit(b), c: to_bit(c) })
+            .await?;
         let bits = source.random_bits(net, bits).await?.into_iter().map(to_bit).collect();
         Ok(OtAuthBitPool { party: net.party(), alpha: source.global_key(), bits, triples })
     }

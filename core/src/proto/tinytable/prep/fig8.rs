@@ -228,10 +228,13 @@ pub async fn fig8_malicious<N: Network, M: MacWord, S: TinyOtSource<M>>(
 
     let mut tables = vec![0u64; 4 * t.gates * l];
     // Entry j of `t.entries` is entry j % 4 of gate j / 4n, instance (j / 4) % n.
-    let table =
-        |j: usize, prover| Tweak::Table { prover, gate: j / (4 * n), instance: j / 4 % n, entry: j % 4 };
+    let position = |j: usize| (j / (4 * n), j / 4 % n, j % 4);
+    let table = |j: usize, prover| {
+        let (gate, instance, entry) = position(j);
+        Tweak::Table { prover, gate, instance, entry }
+    };
     for (j, share) in t.entries.iter().enumerate() {
-        let (g, i, entry) = (j / (4 * n), j / 4 % n, j % 4);
+        let (g, i, entry) = position(j);
         tables[(4 * g + entry) * l + i / 64] |= u64::from(share.bit) << (i % 64);
     }
     let mut own_macs = Vec::with_capacity(4 * t.gates * n);

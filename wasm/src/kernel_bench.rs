@@ -3,6 +3,7 @@
 //! them from JavaScript; each call runs a whole loop of `iterations` in WASM (one FFI call per
 //! loop), and returns a checksum so the work cannot be optimised away.
 
+use chorus_core::arch::many_aes::{self, ManyAes, ManyAesBackend};
 use chorus_core::code::{Encoder, ReedSolomon};
 use chorus_core::embed::{CoralEmbedding, CORAL_SET_1};
 use chorus_core::field::clmul::{self, Backend};
@@ -34,13 +35,16 @@ pub struct KernelBench {
     /// one-hot vector per S-box), and the coins of its verification's folds.
     log: TripleLog,
     coins: Vec<u64>,
+    /// Blocks for the AES kernels, and the cipher on this build's backend and on the `aes` crate.
+    aes_blocks: Vec<u128>,
+    aes: [ManyAes; 2],
 }
 
 /// S-boxes in the benchmarked triple log (3 GF(2^64) triples each).
 const LOG_SBOXES: usize = 1024;
 
 /// The kernel names [`KernelBench::run`] accepts, with what one operation is.
-const KERNELS: [(&str, &str); 14] = [
+const KERNELS: [(&str, &str); 18] = [
     ("rs255_85/encode/fft", "one (255,85) encoding"),
     ("rs255_85/encode/matrix", "one (255,85) encoding"),
     ("gf256/mul_slices", "4096 products"),
@@ -55,7 +59,14 @@ const KERNELS: [(&str, &str); 14] = [
     ("maestro/verify/lift", "lift of 3072 triples (1024 LUT-16 S-boxes)"),
     ("maestro/verify/passes", "combination and folds of 3072 triples (1024 LUT-16 S-boxes)"),
     ("maestro/verify/passes/portable", "combination and folds of 3072 triples (1024 LUT-16 S-boxes)"),
+    ("aes128/encrypt", "64 blocks, this build's ManyAes backend"),
+    ("aes128/encrypt/aes-crate", "64 blocks, the aes crate"),
+    ("aes128/key-schedule", "one key, this build's ManyAes backend"),
+    ("aes128/key-schedule/aes-crate", "one key, the aes crate"),
 ];
+
+/// Blocks per operation of the AES kernels (the OT engine's batch).
+const AES_BLOCKS: usize = 64;
 
 #[wasm_bindgen]
 impl KernelBench {
@@ -92,6 +103,9 @@ impl KernelBench {
             mfe_share,
             log,
             coins,
+            aes_blocks: (0..AES_BLOCKS as u128).collect(),
+            aes: [ManyAesBackend::detect(), ManyAesBackend::RustCrypto]
+                .map(|b| ManyAes::with_backend(b, &[0x2a; 16])),
         })
     }
 
@@ -101,7 +115,9 @@ impl KernelBench {
     /// lifts, combination, folds) against their portable forms on `cases / 100` random logs
     /// ([`inner_product::self_check`]), and the OT extension's bit-matrix transpose (the
     /// `simd128` byte-plane kernel and the portable one) against its definition
-    /// ([`transpose::self_check`]); returns the clmul backends checked.
+    /// ([`transpose::self_check`]), and every AES backend of the symmetric kernels (the `simd128`
+    /// bit-sliced one) against the `aes` crate ([`many_aes::self_check`]); returns the clmul
+    /// backends checked.
     #[wasm_bindgen(js_name = selfCheck)]
     pub fn self_check(cases: u32) -> Result<Vec<String>, JsError> {
         clmul::self_check(cases).map_err(|e| JsError::new(&format!("clmul self-check failed: {e}")))?;
@@ -109,6 +125,8 @@ impl KernelBench {
             .map_err(|e| JsError::new(&format!("verification self-check failed: {e}")))?;
         transpose::self_check(cases / 100 + 4)
             .map_err(|e| JsError::new(&format!("OT transpose self-check failed: {e}")))?;
+        many_aes::self_check(cases / 200 + 7)
+            .map_err(|e| JsError::new(&format!("AES self-check failed: {e}")))?;
         Ok(Backend::available().iter().map(|b| format!("{b:?}")).collect())
     }
 
@@ -180,6 +198,14 @@ impl KernelBench {
                 "maestro/verify/passes" | "maestro/verify/passes/portable" => {
                     let portable = kernel.ends_with("portable");
                     local_passes(&self.log, i | 2, &self.coins, portable).iter().fold(0, |a, &b| a ^ b)
+                }
+                "aes128/encrypt" | "aes128/encrypt/aes-crate" => {
+                    self.aes[usize::from(kernel.ends_with("crate"))].encrypt(&mut self.aes_blocks);
+                    self.aes_blocks[i as usize % AES_BLOCKS] as u64
+                }
+                "aes128/key-schedule" | "aes128/key-schedule/aes-crate" => {
+                    let backend = self.aes[usize::from(kernel.ends_with("crate"))].backend();
+                    ManyAes::with_backend(backend, &(i as u128).to_le_bytes()).encrypt_one(0) as u64
                 }
                 other => {
                     return Err(JsError::new(&format!("unknown kernel {other:?}; see KernelBench.kernels()")))

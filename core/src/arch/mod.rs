@@ -1,8 +1,9 @@
 //! The CPU-specific layer: which instruction-set extensions this machine has (detected once, in
 //! [`cpu`]), the fixed-key AES-NI primitives and register type the table kernels share
-//! ([`aes_ni`], x86-64 only, with the backend choice `AesBackend`), the AVX2 nibble-table byte
-//! map (`nibble_map`), software prefetch ([`prefetch`]) and the operating-system memory hints
-//! for large buffers ([`memory`]). Field-arithmetic SIMD lives with the fields
+//! ([`aes_ni`], x86-64 only, with the backend choice `AesBackend`), AES-128 over many blocks with
+//! its backend choice ([`many_aes`]; the `simd128` bit-sliced AES of the WASM build in
+//! `sliced_aes`), the AVX2 nibble-table byte map (`nibble_map`), software prefetch ([`prefetch`])
+//! and the operating-system memory hints for large buffers ([`memory`]). Field-arithmetic SIMD lives with the fields
 //! ([`crate::field::clmul`], `field::gf256_bulk`, `field::gf64x2`). Protocol code imports no
 //! `core::arch`: it uses these types and functions.
 //!
@@ -22,11 +23,17 @@
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod aes_ni;
 mod features;
+pub mod many_aes;
 pub mod memory;
 pub(crate) mod nibble_map;
 pub(crate) mod prefetch;
+// Native builds use the `aes` crate (AES-NI); the bit-sliced AES is compiled for the WASM build and
+// for the native tests that cross-check its algorithm.
+#[cfg(any(test, all(target_arch = "wasm32", target_feature = "simd128")))]
+pub(crate) mod sliced_aes;
 
 pub use features::{cpu, Cpu};
+pub use many_aes::{ManyAes, ManyAesBackend};
 
 /// The AES implementation of the TinyTable kernels that run many fixed-key or seeded AES calls in
 /// their own loops (`opened_macs`, `sbox::malicious::openings`).

@@ -11,12 +11,43 @@
 //!
 //! Gate counts as built here: 32 AND, 83 XOR and 4 INV (each XNOR is an XOR followed by an INV);
 //! AND-depth 6. The test `sbox_matches_fips197_on_all_256_inputs` checks all 256 inputs.
+//!
+//! The gate list is written once, over any [`Gates`]: the circuit builder (the AES circuit of the
+//! two-party protocols) and bit-sliced registers (`crate::arch::sliced_aes`, the software AES of
+//! the WASM build, where each gate is one SIMD instruction on 128 S-box evaluations at once).
 
 use super::builder::{CircuitBuilder, Wire};
 
-/// Adds the S-box to `b`. `input[i]` and the returned `[i]` are bit `i` (least significant first)
+/// A set of boolean gates the S-box can be written with: wires of a circuit being built, or
+/// registers of bit-sliced values.
+pub trait Gates {
+    /// One signal: a wire, or a register holding one bit of many independent evaluations.
+    type Bit: Copy;
+    /// `a ⊕ b`.
+    fn xor(&mut self, a: Self::Bit, b: Self::Bit) -> Self::Bit;
+    /// `¬(a ⊕ b)`.
+    fn xnor(&mut self, a: Self::Bit, b: Self::Bit) -> Self::Bit;
+    /// `a ∧ b`.
+    fn and(&mut self, a: Self::Bit, b: Self::Bit) -> Self::Bit;
+}
+
+impl Gates for CircuitBuilder {
+    type Bit = Wire;
+    fn xor(&mut self, a: Wire, b: Wire) -> Wire {
+        CircuitBuilder::xor(self, a, b)
+    }
+    fn xnor(&mut self, a: Wire, b: Wire) -> Wire {
+        CircuitBuilder::xnor(self, a, b)
+    }
+    fn and(&mut self, a: Wire, b: Wire) -> Wire {
+        CircuitBuilder::and(self, a, b)
+    }
+}
+
+/// The S-box over `b`. `input[i]` and the returned `[i]` are bit `i` (least significant first)
 /// of the input and output bytes.
-pub fn sbox(b: &mut CircuitBuilder, input: [Wire; 8]) -> [Wire; 8] {
+#[inline(always)]
+pub fn sbox<G: Gates>(b: &mut G, input: [G::Bit; 8]) -> [G::Bit; 8] {
     let [x7, x6, x5, x4, x3, x2, x1, x0] = input;
 
     // Top linear layer.

@@ -1,5 +1,5 @@
-//! The symmetric primitives of the OT engine, all on the `aes` crate (RustCrypto), which picks
-//! AES-NI at run time natively and its constant-time bit-sliced software AES elsewhere (wasm32):
+//! The symmetric primitives of the OT engine, all on AES-128 through [`ManyAes`] (the `aes` crate
+//! with AES-NI natively, detected at run time; a `simd128` bit-sliced AES in the WASM build):
 //!
 //! - [`Prg`]: AES-128 in counter mode keyed by a 128-bit seed — the PRG `G` that stretches each
 //!   base-OT seed into a column of the extension matrix (KOS15 §3 / IKNP03);
@@ -10,34 +10,16 @@
 //! Invariant: a [`Prg`] never repeats a counter, so two calls return disjoint parts of one stream;
 //! both parties that hold a seed read the same stream in the same order.
 
-use aes::cipher::{BlockEncrypt, KeyInit};
-use aes::Aes128;
-
 use super::Block;
+use crate::arch::ManyAes;
 
-/// Blocks encrypted per call into the cipher (lets AES-NI pipeline; bounds the stack buffer).
+/// Blocks hashed per batch in stack buffers (lets AES-NI pipeline; bounds the buffers).
 const BATCH: usize = 64;
-
-/// Encrypts `blocks` in place with `cipher`, `BATCH` at a time.
-fn encrypt_in_place(cipher: &Aes128, blocks: &mut [Block]) {
-    let mut buf = [aes::Block::default(); BATCH];
-    let buf = &mut buf[..blocks.len().min(BATCH)];
-    for chunk in blocks.chunks_mut(BATCH) {
-        let n = chunk.len();
-        for (b, x) in buf.iter_mut().zip(chunk.iter()) {
-            b.copy_from_slice(&x.to_le_bytes());
-        }
-        cipher.encrypt_blocks(&mut buf[..n]);
-        for (x, b) in chunk.iter_mut().zip(buf.iter()) {
-            *x = u128::from_le_bytes((*b).into());
-        }
-    }
-}
 
 /// AES-128-CTR keyed by a seed: a stream of pseudorandom blocks.
 #[derive(Clone)]
 pub struct Prg {
-    cipher: Aes128,
+    cipher: ManyAes,
     counter: u128,
 }
 
@@ -50,7 +32,7 @@ impl core::fmt::Debug for Prg {
 impl Prg {
     /// The stream of `seed`, from its start.
     pub fn new(seed: Block) -> Self {
-        Prg { cipher: Aes128::new(&seed.to_le_bytes().into()), counter: 0 }
+        Prg { cipher: ManyAes::new(&seed.to_le_bytes()), counter: 0 }
     }
 
     /// Fills `out` with the next `out.len()` blocks of the stream.
@@ -59,7 +41,7 @@ impl Prg {
             *x = self.counter + i as u128;
         }
         self.counter += out.len() as u128;
-        encrypt_in_place(&self.cipher, out);
+        self.cipher.encrypt(out);
     }
 
     /// The next `n` blocks of the stream.
@@ -78,7 +60,7 @@ const TCCR_KEY: [u8; 16] =
 /// `H(i, x) = π(π(x) ⊕ i) ⊕ π(x)` with `π` AES-128 under a fixed public key (GKWY20 §7.4).
 #[derive(Clone)]
 pub struct TccrHash {
-    pi: Aes128,
+    pi: ManyAes,
 }
 
 impl core::fmt::Debug for TccrHash {
@@ -89,7 +71,7 @@ impl core::fmt::Debug for TccrHash {
 
 impl Default for TccrHash {
     fn default() -> Self {
-        TccrHash { pi: Aes128::new(&TCCR_KEY.into()) }
+        TccrHash { pi: ManyAes::new(&TCCR_KEY) }
     }
 }
 
@@ -101,20 +83,18 @@ impl TccrHash {
     /// If `tweaks.len() != xs.len()` (a caller bug).
     pub fn hash_tweaked(&self, tweaks: &[u128], xs: &mut [Block]) {
         assert_eq!(tweaks.len(), xs.len(), "TccrHash::hash_tweaked: one tweak per block");
-        let mut p = [aes::Block::default(); BATCH];
-        let mut y = [aes::Block::default(); BATCH];
+        let mut p = [0u128; BATCH];
+        let mut y = [0u128; BATCH];
         for (xs, tweaks) in xs.chunks_mut(BATCH).zip(tweaks.chunks(BATCH)) {
             let n = xs.len();
-            for (b, x) in p.iter_mut().zip(xs.iter()) {
-                *b = x.to_le_bytes().into();
-            }
-            self.pi.encrypt_blocks(&mut p[..n]);
+            p[..n].copy_from_slice(xs);
+            self.pi.encrypt(&mut p[..n]);
             for ((b, pb), t) in y.iter_mut().zip(&p).zip(tweaks) {
-                *b = (u128::from_le_bytes((*pb).into()) ^ t).to_le_bytes().into();
+                *b = pb ^ t;
             }
-            self.pi.encrypt_blocks(&mut y[..n]);
+            self.pi.encrypt(&mut y[..n]);
             for ((x, pb), yb) in xs.iter_mut().zip(&p).zip(&y) {
-                *x = u128::from_le_bytes((*pb).into()) ^ u128::from_le_bytes((*yb).into());
+                *x = pb ^ yb;
             }
         }
     }
@@ -151,18 +131,16 @@ impl TccrHash {
 
     /// `H(tweak, x)` for one block (no batch buffers: two single-block encryptions).
     pub fn hash(&self, tweak: u128, x: Block) -> Block {
-        let mut b = aes::Block::from(x.to_le_bytes());
-        self.pi.encrypt_block(&mut b);
-        let p = u128::from_le_bytes(b.into());
-        let mut b = aes::Block::from((p ^ tweak).to_le_bytes());
-        self.pi.encrypt_block(&mut b);
-        u128::from_le_bytes(b.into()) ^ p
+        let p = self.pi.encrypt_one(x);
+        self.pi.encrypt_one(p ^ tweak) ^ p
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use aes::cipher::{BlockEncrypt, KeyInit};
+    use aes::Aes128;
 
     fn aes(key: [u8; 16], x: Block) -> Block {
         let mut b = aes::Block::from(x.to_le_bytes());

@@ -199,7 +199,7 @@ fn seeded_word_portable<M: MacWord>(own: &[M], keys: &SeededKeys, w: Lanes, sent
     keys.blocks(&entries[..w.count], &mut blocks);
     let mut p = *pairs;
     for (t, b) in blocks[..w.count].iter().enumerate() {
-        p ^= u128::from_le_bytes((*b).into()) & half_mask::<M>(w.e >> t);
+        p ^= b & half_mask::<M>(w.e >> t);
     }
     *pairs = p;
 }

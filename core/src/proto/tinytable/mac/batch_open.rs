@@ -1,8 +1,8 @@
 //! Batched opening (TinyTable §3.3): instead of sending every tag `y_i`, the committer sends
 //! `H(y_1, …, y_n) = ⊕_i F(y_i)` (16 bytes) and the verifier compares it with `H` of the tags it
 //! recomputes as `α·x_i + β_i`. `F` is AES-128 under a fixed, per-execution public key, modelled
-//! as a random permutation (§3.3); RustCrypto's `aes` uses AES-NI natively (runtime detection)
-//! and its constant-time bitsliced software path elsewhere (wasm32).
+//! as a random permutation (§3.3); [`ManyAes`] uses AES-NI natively (runtime detection) and the
+//! constant-time `simd128` bit-sliced AES in the WASM build.
 //!
 //! The hash is an XOR of independent terms, so it is accumulated incrementally (one [`BatchHash`]
 //! per direction, fed round by round) and the order of the terms does not matter.
@@ -11,9 +11,7 @@
 //! derive its per-entry MAC keys `β_i` from a 16-byte seed instead of storing them (so a party
 //! stores `2k` extra bits per table entry — its tag — as §5 counts).
 
-use aes::cipher::generic_array::GenericArray;
-use aes::cipher::{BlockEncrypt, KeyInit};
-use aes::Aes128;
+use crate::arch::ManyAes;
 
 /// AES blocks encrypted per call to the cipher (lets AES-NI pipeline).
 const CHUNK: usize = 32;
@@ -21,7 +19,7 @@ const CHUNK: usize = 32;
 /// An incrementally computed `H(d_1, …, d_n) = ⊕ F(d_i)` with `F` fixed-key AES-128 (§3.3).
 #[derive(Clone)]
 pub struct BatchHash {
-    cipher: Aes128,
+    cipher: ManyAes,
     acc: u128,
 }
 
@@ -34,21 +32,17 @@ impl core::fmt::Debug for BatchHash {
 impl BatchHash {
     /// A hash with the fixed AES key `key` and no terms yet.
     pub fn new(key: &[u8; 16]) -> Self {
-        BatchHash { cipher: Aes128::new(GenericArray::from_slice(key)), acc: 0 }
+        BatchHash { cipher: ManyAes::new(key), acc: 0 }
     }
 
     /// Adds `F(d)` for every `d` in `items`.
     pub fn absorb(&mut self, items: &[u128]) {
-        let mut buf = [GenericArray::from([0u8; 16]); CHUNK];
+        let mut buf = [0u128; CHUNK];
         for chunk in items.chunks(CHUNK) {
             let blocks = &mut buf[..chunk.len()];
-            for (b, &d) in blocks.iter_mut().zip(chunk) {
-                *b = GenericArray::from(d.to_le_bytes());
-            }
-            self.cipher.encrypt_blocks(blocks);
-            for b in blocks.iter() {
-                self.acc ^= u128::from_le_bytes((*b).into());
-            }
+            blocks.copy_from_slice(chunk);
+            self.cipher.encrypt(blocks);
+            self.acc = blocks.iter().fold(self.acc, |acc, b| acc ^ b);
         }
     }
 
@@ -61,7 +55,7 @@ impl BatchHash {
 /// AES-128 under a secret key as a PRF from 64-bit indices to elements of G = GF(2^127).
 #[derive(Clone)]
 pub struct KeyPrf {
-    cipher: Aes128,
+    cipher: ManyAes,
     /// The seed, kept so a dealer's material can be serialized (the AES-128 key schedule is
     /// invertible, so this holds no more secret than `cipher`).
     seed: [u8; 16],
@@ -77,7 +71,7 @@ impl core::fmt::Debug for KeyPrf {
 impl KeyPrf {
     /// The PRF with secret seed `seed`.
     pub fn new(seed: &[u8; 16]) -> Self {
-        KeyPrf { cipher: Aes128::new(GenericArray::from_slice(seed)), seed: *seed }
+        KeyPrf { cipher: ManyAes::new(seed), seed: *seed }
     }
 
     /// The secret seed this PRF was made from (for serializing dealer material).
@@ -87,15 +81,15 @@ impl KeyPrf {
 
     /// `out[j] = PRF(indices[j])`, with bit 127 cleared so the value lies in G.
     pub fn eval(&self, indices: &[u64], out: &mut [u128]) {
-        let mut buf = [GenericArray::from([0u8; 16]); CHUNK];
         for (idx, dst) in indices.chunks(CHUNK).zip(out.chunks_mut(CHUNK)) {
-            let blocks = &mut buf[..idx.len()];
-            for (b, &i) in blocks.iter_mut().zip(idx) {
-                *b = GenericArray::from(u128::from(i).to_le_bytes());
+            for (d, &i) in dst.iter_mut().zip(idx) {
+                *d = u128::from(i);
             }
-            self.cipher.encrypt_blocks(blocks);
-            for (d, b) in dst.iter_mut().zip(blocks.iter()) {
-                *d = u128::from_le_bytes((*b).into()) & crate::proto::tinytable::mac::linear::G127_MASK;
+            let n = idx.len().min(dst.len());
+            let dst = &mut dst[..n];
+            self.cipher.encrypt(dst);
+            for d in dst.iter_mut() {
+                *d &= crate::proto::tinytable::mac::linear::G127_MASK;
             }
         }
     }
@@ -111,6 +105,9 @@ impl KeyPrf {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use aes::cipher::generic_array::GenericArray;
+    use aes::cipher::{BlockEncrypt, KeyInit};
+    use aes::Aes128;
 
     fn f(key: &[u8; 16], d: u128) -> u128 {
         let cipher = Aes128::new(GenericArray::from_slice(key));

@@ -19,8 +19,8 @@
 //! under the PRF assumption). The online verifier then reads no key material: it encrypts the
 //! indices of the entries actually opened (one block per opened entry) and keeps the half the
 //! received bit selects. The online loop (`opened_macs`) computes these blocks with a
-//! fused AES-NI kernel when the CPU has AES-NI (detected at run time) and otherwise through the
-//! `aes` crate (`SeededKeys::blocks`; on wasm32 its constant-time bit-sliced software AES).
+//! fused AES-NI kernel when the CPU has AES-NI (detected at run time) and otherwise through
+//! [`ManyAes`] (`SeededKeys::blocks`; on wasm32 the constant-time `simd128` bit-sliced AES).
 //!
 //! One block per opened entry is also the least a verifier can compute with this derivation, even
 //! at k = 32 where half of each block is unused: which entry of an instance is opened (the public
@@ -30,9 +30,7 @@
 //! fit in one block); and the strings of one instance cannot come from fewer bits, since the prover
 //! knows one string of every entry (Fig. 3) and each other string must stay independent of those.
 
-use aes::cipher::generic_array::GenericArray;
-use aes::cipher::{BlockEncrypt, KeyInit};
-use aes::Aes128;
+use crate::arch::ManyAes;
 use rand_core::RngCore;
 
 /// A k-bit authentication string: the MAC width of the lookup MAC scheme.
@@ -103,7 +101,7 @@ mac_word!(u32);
 /// strings `M::from_block(AES_seed(j), b)`.
 #[derive(Clone)]
 pub(crate) struct SeededKeys {
-    cipher: Aes128,
+    cipher: ManyAes,
     /// Kept so the material can be serialized and compared (the AES-128 key schedule is
     /// invertible, so this holds no more secret than `cipher`).
     seed: [u8; 16],
@@ -120,18 +118,18 @@ impl Eq for SeededKeys {}
 /// AES blocks per call to the cipher: enough for AES-NI to pipeline, small enough for the stack.
 pub(crate) const KEY_CHUNK: usize = 64;
 
-/// A buffer of [`KEY_CHUNK`] AES blocks.
-pub(crate) type KeyBlocks = [GenericArray<u8, aes::cipher::consts::U16>; KEY_CHUNK];
+/// A buffer of [`KEY_CHUNK`] AES blocks (little-endian).
+pub(crate) type KeyBlocks = [u128; KEY_CHUNK];
 
 /// An all-zero [`KeyBlocks`].
 pub(crate) fn key_blocks() -> KeyBlocks {
-    [GenericArray::from([0u8; 16]); KEY_CHUNK]
+    [0; KEY_CHUNK]
 }
 
 impl SeededKeys {
     /// The keys of seed `seed`.
     pub(crate) fn new(seed: [u8; 16]) -> Self {
-        SeededKeys { cipher: Aes128::new(GenericArray::from_slice(&seed)), seed }
+        SeededKeys { cipher: ManyAes::new(&seed), seed }
     }
 
     /// A fresh uniform seed.
@@ -150,9 +148,9 @@ impl SeededKeys {
     pub(crate) fn blocks(&self, entries: &[u64], blocks: &mut KeyBlocks) {
         let blocks = &mut blocks[..entries.len()];
         for (b, &j) in blocks.iter_mut().zip(entries) {
-            *b = GenericArray::from(u128::from(j).to_le_bytes());
+            *b = u128::from(j);
         }
-        self.cipher.encrypt_blocks(blocks);
+        self.cipher.encrypt(blocks);
     }
 
     /// The string of entry `entry` for bit `bit` (one block; for tests).
@@ -160,7 +158,7 @@ impl SeededKeys {
     pub(crate) fn key<M: MacWord>(&self, entry: u64, bit: bool) -> M {
         let mut blocks = key_blocks();
         self.blocks(&[entry], &mut blocks);
-        M::from_block(&blocks[0].into(), bit)
+        M::from_block(&blocks[0].to_le_bytes(), bit)
     }
 }
 
@@ -237,6 +235,7 @@ fn tweak_word<M: MacWord>(tweak: Tweak) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use aes::cipher::{BlockEncrypt, KeyInit};
 
     #[test]
     fn times_bit_and_encoding_round_trip() {
@@ -261,12 +260,12 @@ mod tests {
         let entries: Vec<u64> = (0..KEY_CHUNK as u64).map(|j| j * 3 + 1).collect();
         let mut blocks = key_blocks();
         keys.blocks(&entries, &mut blocks);
-        let cipher = Aes128::new(GenericArray::from_slice(&[7; 16]));
+        let cipher = aes::Aes128::new(&[7; 16].into());
         for (b, &j) in blocks.iter().zip(&entries) {
-            let mut want = GenericArray::from(u128::from(j).to_le_bytes());
+            let mut want = aes::Block::from(u128::from(j).to_le_bytes());
             cipher.encrypt_block(&mut want);
-            assert_eq!(b, &want);
-            let raw: [u8; 16] = (*b).into();
+            let raw = b.to_le_bytes();
+            assert_eq!(raw, <[u8; 16]>::from(want));
             assert_eq!(u64::from_block(&raw, false), u64::get(&raw[..8]));
             assert_eq!(u64::from_block(&raw, true), u64::get(&raw[8..]));
             assert_eq!(u32::from_block(&raw, true), u32::get(&raw[4..]));

@@ -124,7 +124,7 @@ fn commit_seeded<M: MacWord>(keys: &SeededKeys, count: usize, bit: impl Fn(usize
         }
         keys.blocks(&entries[..len], &mut blocks);
         macs.extend(
-            blocks[..len].iter().enumerate().map(|(t, b)| M::from_block(&(*b).into(), bit(start + t))),
+            blocks[..len].iter().enumerate().map(|(t, b)| M::from_block(&b.to_le_bytes(), bit(start + t))),
         );
     }
     macs

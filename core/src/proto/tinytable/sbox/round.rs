@@ -10,22 +10,19 @@
 //! whole derived table with 16 calls and the party computes one entry with one. A party never
 //! learns the peer's seed, so the peer's derived entries look uniform to it, exactly as stored
 //! random shares do. With one fixed key for everything, the online phase runs the AES passes of
-//! many blocks back to back with the round keys in registers. RustCrypto's `aes` selects AES-NI
-//! at run time and its constant-time bitsliced software path elsewhere (wasm32).
+//! many blocks back to back with the round keys in registers. [`ManyAes`] selects AES-NI at run
+//! time natively and the constant-time `simd128` bit-sliced AES in the WASM build.
 
-use aes::cipher::consts::U16;
-use aes::cipher::generic_array::GenericArray;
-use aes::cipher::{BlockEncrypt, KeyInit};
-use aes::Aes128Enc;
+use crate::arch::ManyAes;
 use std::sync::OnceLock;
 
 /// The public key of the fixed permutation `π` of the seed-derived tables.
 pub const PERMUTATION_KEY: [u8; 16] = *b"chorus/tt/sbox-p";
 
 /// `π`: AES-128 under [`PERMUTATION_KEY`], expanded once per process.
-fn permutation() -> &'static Aes128Enc {
-    static PERMUTATION: OnceLock<Aes128Enc> = OnceLock::new();
-    PERMUTATION.get_or_init(|| Aes128Enc::new(GenericArray::from_slice(&PERMUTATION_KEY)))
+fn permutation() -> &'static ManyAes {
+    static PERMUTATION: OnceLock<ManyAes> = OnceLock::new();
+    PERMUTATION.get_or_init(|| ManyAes::new(&PERMUTATION_KEY))
 }
 
 /// A party's seed for its derived table shares of one block: entry `e` of table `t` is byte
@@ -41,31 +38,30 @@ impl TableSeed {
 
     /// The permutation input for entries `16 c .. 16 c + 15` of table `table`.
     #[inline(always)]
-    fn input(self, table: usize, chunk: usize) -> GenericArray<u8, U16> {
-        GenericArray::from((self.0 ^ (16 * table + chunk) as u128).to_le_bytes())
+    fn input(self, table: usize, chunk: usize) -> PermBlock {
+        self.0 ^ (16 * table + chunk) as u128
     }
 
     /// All 256 entries of table `table`.
     pub(crate) fn table(self, table: usize) -> [u8; 256] {
-        let mut blocks: [GenericArray<u8, U16>; 16] = core::array::from_fn(|c| self.input(table, c));
-        permutation().encrypt_blocks(&mut blocks);
+        let mut blocks: [PermBlock; 16] = core::array::from_fn(|c| self.input(table, c));
+        permutation().encrypt(&mut blocks);
         let mut out = [0u8; 256];
-        let seed = self.0.to_le_bytes();
         for (dst, b) in out.chunks_exact_mut(16).zip(&blocks) {
-            dst.iter_mut().zip(b.iter().zip(&seed)).for_each(|(d, (x, k))| *d = x ^ k);
+            dst.copy_from_slice(&(b ^ self.0).to_le_bytes());
         }
         out
     }
 }
 
-/// A permutation input or output block.
-pub(crate) type PermBlock = GenericArray<u8, U16>;
+/// A permutation input or output block (little-endian).
+pub(crate) type PermBlock = u128;
 
 /// Derived entries in bulk: [`TableSeed::request`] writes the permutation input of an entry,
 /// [`permute_all`] runs the permutation over many inputs in one pass (AES-NI pipelines them), and
 /// [`TableSeed::entry_from`] reads the entry off the output.
 pub(crate) fn permute_all(blocks: &mut [PermBlock]) {
-    permutation().encrypt_blocks(blocks);
+    permutation().encrypt(blocks);
 }
 
 impl TableSeed {
@@ -78,8 +74,7 @@ impl TableSeed {
     /// Entry `entry` from the permutation's output on [`Self::request`]'s block.
     #[inline(always)]
     pub(crate) fn entry_from(self, output: &PermBlock, entry: u8) -> u8 {
-        let pos = usize::from(entry & 15);
-        output[pos] ^ self.0.to_le_bytes()[pos]
+        (output ^ self.0).to_le_bytes()[usize::from(entry & 15)]
     }
 }
 
@@ -104,11 +99,12 @@ mod tests {
             assert_eq!(seeds[s].entry_from(&blocks[k], e), want, "request {k}");
         }
         // Entry e of table t is byte e mod 16 of AES_P(k ⊕ (16 t + e / 16)) ⊕ k.
-        let cipher = ::aes::Aes128::new(GenericArray::from_slice(&PERMUTATION_KEY));
+        use aes::cipher::{BlockEncrypt, KeyInit};
+        let cipher = ::aes::Aes128::new(&PERMUTATION_KEY.into());
         let seed: [u8; 16] = core::array::from_fn(|i| i as u8 * 7);
         let (t, e) = (37usize, 0xa5u8);
         let mut x = u128::from_le_bytes(seed) ^ (16 * t + usize::from(e >> 4)) as u128;
-        let mut block = GenericArray::from(x.to_le_bytes());
+        let mut block = aes::Block::from(x.to_le_bytes());
         cipher.encrypt_block(&mut block);
         x = u128::from_le_bytes(block.into()) ^ u128::from_le_bytes(seed);
         assert_eq!(seeds[1].table(t)[usize::from(e)], x.to_le_bytes()[usize::from(e & 15)]);

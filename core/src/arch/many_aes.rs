@@ -21,9 +21,6 @@ use aes::cipher::{BlockEncrypt, KeyInit};
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 use core::arch::wasm32::v128;
 
-/// Blocks converted per call into the `aes` crate (lets AES-NI pipeline; bounds the stack buffer).
-const BATCH: usize = 64;
-
 /// An implementation of [`ManyAes`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ManyAesBackend {
@@ -103,17 +100,10 @@ impl ManyAes {
     pub fn encrypt(&self, blocks: &mut [u128]) {
         match &self.0 {
             Inner::RustCrypto(cipher) => {
-                let mut buf = [aes::Block::default(); BATCH];
-                for chunk in blocks.chunks_mut(BATCH) {
-                    let buf = &mut buf[..chunk.len()];
-                    for (b, x) in buf.iter_mut().zip(chunk.iter()) {
-                        *b = x.to_le_bytes().into();
-                    }
-                    cipher.encrypt_blocks(buf);
-                    for (x, b) in chunk.iter_mut().zip(buf.iter()) {
-                        *x = u128::from_le_bytes((*b).into());
-                    }
-                }
+                // Memory order = little-endian bytes (both loops vanish on little-endian targets).
+                blocks.iter_mut().for_each(|b| *b = b.to_le());
+                cipher.encrypt_blocks(as_aes_blocks(blocks));
+                blocks.iter_mut().for_each(|b| *b = u128::from_le(*b));
             }
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
             Inner::Sliced(key) => key.encrypt(blocks),
@@ -126,6 +116,16 @@ impl ManyAes {
         self.encrypt(&mut b);
         b[0]
     }
+}
+
+/// `blocks` as the `aes` crate's blocks, in place: the crate encrypts them with no copy in or out.
+fn as_aes_blocks(blocks: &mut [u128]) -> &mut [aes::Block] {
+    const _: () =
+        assert!(core::mem::size_of::<aes::Block>() == 16 && core::mem::align_of::<aes::Block>() == 1);
+    // SAFETY: `aes::Block` is `GenericArray<u8, U16>`, a `#[repr(transparent)]` wrapper of 16
+    // bytes (checked above: size 16, alignment 1), valid for every bit pattern like `u128`, whose
+    // alignment is stricter. The result borrows `blocks` mutably, so nothing else aliases it.
+    unsafe { core::slice::from_raw_parts_mut(blocks.as_mut_ptr().cast(), blocks.len()) }
 }
 
 /// Cross-checks every backend of this build against the `aes` crate's single-block encryption on

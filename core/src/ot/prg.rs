@@ -83,18 +83,17 @@ impl TccrHash {
     /// If `tweaks.len() != xs.len()` (a caller bug).
     pub fn hash_tweaked(&self, tweaks: &[u128], xs: &mut [Block]) {
         assert_eq!(tweaks.len(), xs.len(), "TccrHash::hash_tweaked: one tweak per block");
-        let mut p = [0u128; BATCH];
         let mut y = [0u128; BATCH];
         for (xs, tweaks) in xs.chunks_mut(BATCH).zip(tweaks.chunks(BATCH)) {
-            let n = xs.len();
-            p[..n].copy_from_slice(xs);
-            self.pi.encrypt(&mut p[..n]);
-            for ((b, pb), t) in y.iter_mut().zip(&p).zip(tweaks) {
-                *b = pb ^ t;
+            let y = &mut y[..xs.len()];
+            // `xs` becomes `π(x)`, `y` becomes `π(π(x) ⊕ i)`.
+            self.pi.encrypt(xs);
+            for ((y, p), t) in y.iter_mut().zip(xs.iter()).zip(tweaks) {
+                *y = p ^ t;
             }
-            self.pi.encrypt(&mut y[..n]);
-            for ((x, pb), yb) in xs.iter_mut().zip(&p).zip(&y) {
-                *x = pb ^ yb;
+            self.pi.encrypt(y);
+            for (x, y) in xs.iter_mut().zip(y.iter()) {
+                *x ^= y;
             }
         }
     }

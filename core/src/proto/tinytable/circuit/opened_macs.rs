@@ -17,9 +17,9 @@
 //!   folded into a k-bit string once at the end ([`fold_pairs`]).
 //!
 //! Backends:
-//! - [`Backend::Portable`]: scalar code; seeded strings through the `aes` crate in chunks of
-//!   [`KEY_CHUNK`] blocks (AES-NI when the crate detects it, its constant-time bit-sliced software
-//!   AES on wasm32).
+//! - [`Backend::Portable`]: scalar code; seeded strings through [`crate::arch::ManyAes`] in chunks
+//!   of [`KEY_CHUNK`] blocks (the `aes` crate natively; the constant-time `simd128` bit-sliced AES
+//!   on wasm32).
 //! - [`Backend::AesNi`] (x86-64 with AES-NI, detected at run time): for seeded strings one call
 //!   per gate running a fused loop per 8 instances — the 8 table indices and received bits spread
 //!   into bytes by one table read each, own strings, 8 AES-128 blocks (so the `aesenc` pipeline

@@ -14,8 +14,8 @@
 //! in their shadow instead of after them.
 //!
 //! Backends ([`Backend`], chosen in one place):
-//! - [`Backend::Portable`]: the `aes` crate ([`BatchHash`], [`KeyPrf`]) per block of 16 lookups
-//!   (AES-NI if the crate detects it natively, its constant-time bit-sliced software AES on wasm32).
+//! - [`Backend::Portable`]: [`crate::arch::ManyAes`] ([`BatchHash`], [`KeyPrf`]) per block of 16
+//!   lookups (the `aes` crate natively; the constant-time `simd128` bit-sliced AES on wasm32).
 //! - [`Backend::AesNi`] (x86-64 with AES-NI and SSE4.1, detected at run time): the three AES
 //!   streams of a block (own hash, the verifier's PRF and its hash) in groups of 8 blocks
 //!   interleaved round by round, round keys expanded once per pass with `aeskeygenassist`,

@@ -6,7 +6,7 @@
 //! - `RustCrypto`: the `aes` crate, which uses AES-NI when the CPU has it (detected at run time)
 //!   and its constant-time fixsliced software AES elsewhere; every native build;
 //! - `Sliced` (wasm32 built with `target-feature=+simd128`, as the WASM builds are): the
-//!   bit-sliced AES of [`super::sliced_aes`] on `v128` registers, eight blocks per pass. The `aes`
+//!   bit-sliced AES of `super::sliced_aes` on `v128` registers, eight blocks per pass. The `aes`
 //!   crate has no SIMD path for WASM and its software AES there works on 32-bit words, two blocks
 //!   at a time.
 //!

@@ -21,7 +21,7 @@
 //!
 //! The algorithm is written once over [`Lane`]. `u128` is its portable register (the native tests
 //! cross-check the algorithm with it against the `aes` crate); `v128` on wasm32 with `simd128`
-//! ([`wasm`]) is the one the WASM build runs. [`super::many_aes`] chooses where it is used.
+//! (`wasm`) is the one the WASM build runs. [`super::many_aes`] chooses where it is used.
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 pub(crate) mod wasm;

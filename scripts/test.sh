@@ -32,7 +32,7 @@ cargo bench --workspace --no-run
 
 log "npm workspaces: build and test (native addon, relay, SDK with WASM and the addon, cross-component tests in Node and Chromium)"
 npm run build --workspaces --if-present
-log "wasm32 kernel self-checks (every carry-less multiplication backend against schoolbook, in WASM)"
+log "wasm32 kernel self-checks in WASM (carry-less products against schoolbook, verification kernels, OT transpose, bit-sliced AES against the aes crate)"
 node scripts/bench-wasm.mjs --check
 npm test --workspaces --if-present
 log "all tests passed"

@@ -81,16 +81,14 @@ impl KeyPrf {
 
     /// `out[j] = PRF(indices[j])`, with bit 127 cleared so the value lies in G.
     pub fn eval(&self, indices: &[u64], out: &mut [u128]) {
-        for (idx, dst) in indices.chunks(CHUNK).zip(out.chunks_mut(CHUNK)) {
-            for (d, &i) in dst.iter_mut().zip(idx) {
-                *d = u128::from(i);
-            }
-            let n = idx.len().min(dst.len());
-            let dst = &mut dst[..n];
-            self.cipher.encrypt(dst);
-            for d in dst.iter_mut() {
-                *d &= crate::proto::tinytable::mac::linear::G127_MASK;
-            }
+        let n = indices.len().min(out.len());
+        let out = &mut out[..n];
+        for (d, &i) in out.iter_mut().zip(indices) {
+            *d = u128::from(i);
+        }
+        self.cipher.encrypt(out);
+        for d in out.iter_mut() {
+            *d &= crate::proto::tinytable::mac::linear::G127_MASK;
         }
     }
 

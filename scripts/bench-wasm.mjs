@@ -1,15 +1,18 @@
 #!/usr/bin/env node
 /**
  * Kernel benchmarks in WASM under Node: the Reed-Solomon encoders, GF(2^8) bulk operations, the
- * GF(2^64) inner product and Coral's embedding maps, as compiled for the browser (wasm32 +
+ * GF(2^64) inner product, Coral's embedding maps and AES-128 (the bit-sliced `simd128` AES beside
+ * the `aes` crate), as compiled for the browser (wasm32 +
  * simd128). Prints one JSON line per kernel: median ns per operation over 7 timed batches, after
  * a warm-up batch. Run after `bash scripts/build-wasm.sh`:
  *
  *   node scripts/bench-wasm.mjs [batch-milliseconds]
  *   node scripts/bench-wasm.mjs --check    # only the wasm32 kernel self-checks, exit 1 on failure
  *
- * Before timing anything it cross-checks the carry-less multiplication backends compiled into the
- * module (portable and simd128) against the schoolbook product, inside WASM.
+ * Before timing anything it runs the module's self-checks inside WASM: the carry-less
+ * multiplication backends (portable and simd128) against the schoolbook product, the verification
+ * kernels and the OT transpose against their portable forms, and the bit-sliced AES against the
+ * `aes` crate.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

@@ -211,20 +211,32 @@ impl<L: Lane> SlicedKey<L> {
     /// Encrypts every block of `blocks` in place, eight per pass (the last pass padded).
     #[inline]
     pub(crate) fn encrypt(&self, blocks: &mut [u128]) {
-        for chunk in blocks.chunks_mut(BLOCKS) {
-            let mut s: State<L> = core::array::from_fn(|b| L::load(chunk.get(b).copied().unwrap_or(0)));
-            transpose(&mut s);
-            s = add_round_key(s, &self.rounds[0]);
-            for k in &self.rounds[1..10] {
-                s = sub_bytes(s).map(L::shift_rows);
-                s = add_round_key(mix_columns(s), k);
-            }
-            s = add_round_key(sub_bytes(s).map(L::shift_rows), &self.rounds[10]);
-            transpose(&mut s);
-            for (x, r) in chunk.iter_mut().zip(s) {
-                *x = r.store();
-            }
+        let mut full = blocks.chunks_exact_mut(BLOCKS);
+        for chunk in &mut full {
+            let out = self.encrypt8(core::array::from_fn(|b| chunk[b]));
+            chunk.copy_from_slice(&out);
         }
+        let rest = full.into_remainder();
+        if !rest.is_empty() {
+            let out = self.encrypt8(core::array::from_fn(|b| rest.get(b).copied().unwrap_or(0)));
+            let n = rest.len();
+            rest.copy_from_slice(&out[..n]);
+        }
+    }
+
+    /// The encryptions of eight blocks.
+    #[inline(always)]
+    fn encrypt8(&self, blocks: [u128; BLOCKS]) -> [u128; BLOCKS] {
+        let mut s: State<L> = blocks.map(L::load);
+        transpose(&mut s);
+        s = add_round_key(s, &self.rounds[0]);
+        for k in &self.rounds[1..10] {
+            s = sub_bytes(s).map(L::shift_rows);
+            s = add_round_key(mix_columns(s), k);
+        }
+        s = add_round_key(sub_bytes(s).map(L::shift_rows), &self.rounds[10]);
+        transpose(&mut s);
+        s.map(L::store)
     }
 }
 

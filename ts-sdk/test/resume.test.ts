@@ -85,15 +85,18 @@ describe("resume after a dropped connection", () => {
     const flows = [pump(zero, 1, count, size), pump(one, 0, count, size), drain(one, 0, count, size), drain(zero, 1, count, size)];
     let finished = false;
     void Promise.all(flows).then(() => (finished = true), () => undefined);
+    // Counted from the events, not polled from `one.state`: a reconnect can finish between polls.
+    const reconnects = () => states.filter((s) => s === "reconnecting").length;
     for (let k = 0; k < 3; k += 1) {
       expect(finished, "frames still flowing at the cut").toBe(false);
       await new Promise((resolve) => setTimeout(resolve, 15));
+      const before = reconnects();
       cut(one);
-      await eventually(() => one.state === "reconnecting", "party 1 reconnecting");
+      await eventually(() => reconnects() > before, "party 1 reconnecting");
       await eventually(() => one.state === "ready", "party 1 ready again");
     }
     await within(Promise.all(flows), "every frame both ways", 30_000);
-    expect(states.filter((s) => s === "reconnecting").length).toBeGreaterThanOrEqual(3);
+    expect(reconnects()).toBeGreaterThanOrEqual(3);
     expect(one.state).toBe("ready");
     await eventually(() => back.length === away.length && away.length >= 1, "peer-back after each peer-away");
     expect(zero.state).toBe("ready");

@@ -31,9 +31,9 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 
 /// The OT extension under [`OtTinyOt`]'s authenticated bits: SoftSpoken with [`SOFTSPOKEN_K`],
-/// 4 bytes per OT and direction instead of KOS15's 16. Natively it takes about the time KOS15
-/// takes (its extra AES work is paid back in fewer bytes to encrypt and move), so it is chosen for
-/// the bytes; both parties of a session use it.
+/// 4 bytes per OT and direction instead of KOS15's 16. It takes about the time KOS15 takes, natively
+/// and in WASM with the bit-sliced AES (its extra AES work is paid back in fewer bytes to encrypt
+/// and move), so it is chosen for the bytes; both parties of a session use it.
 pub const EXTENSION: Extension = Extension::SoftSpoken { k: SOFTSPOKEN_K };
 
 /// One party's part of an authenticated bit `[[x]]`: its share, the MAC of its share under the

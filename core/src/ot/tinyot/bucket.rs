@@ -48,26 +48,25 @@ fn permutation(coins: &[u8; 32], n: usize) -> Vec<usize> {
 }
 
 impl TinyOt {
-    /// Combines the leaky triples `(x, y, z)` into `count` triples with buckets of `b`, each
-    /// handed to `f` as `[x, y, z]` (so a caller that converts triples builds no second vector).
+    /// Combines the leaky triples (`[x, y, z]` each) into `count` triples with buckets of `b`,
+    /// each handed to `f` as `[x, y, z]` (so a caller that converts triples builds no second
+    /// vector).
     #[allow(clippy::too_many_arguments)]
     pub(super) async fn bucket<N: Network, T>(
         &mut self,
         net: &mut N,
-        x: &[ABit],
-        y: &[ABit],
-        z: &[ABit],
+        leaky: &[[ABit; 3]],
         b: usize,
         count: usize,
         coins: [u8; 32],
         f: impl Fn([ABit; 3]) -> T,
     ) -> Result<Vec<T>, OtError> {
-        let perm = permutation(&coins, x.len());
+        let perm = permutation(&coins, leaky.len());
         let buckets: Vec<&[usize]> = perm.chunks_exact(b).take(count).collect();
         // This party's shares of every d_j = y_1 ⊕ y_j, in bucket order: the bits packed into the
         // message, the MACs into its digest, the keys kept for checking the peer's digest. The
-        // triples of a bucket sit at random places of arrays far larger than the caches, so each
-        // pass prefetches the bucket AHEAD places further on.
+        // triples of a bucket sit at random places of an array far larger than the caches, so
+        // each pass prefetches the bucket AHEAD places further on.
         let openings = buckets.len() * (b - 1);
         let mut msg = vec![0u8; openings.div_ceil(8)];
         let mut keys = Vec::with_capacity(openings);
@@ -75,10 +74,10 @@ impl TinyOt {
         let mut k = 0;
         for (q, bk) in buckets.iter().enumerate() {
             if let Some(next) = buckets.get(q + AHEAD) {
-                next.iter().for_each(|&j| fetch(&y[j]));
+                next.iter().for_each(|&j| fetch(&leaky[j][1]));
             }
             for &j in &bk[1..] {
-                let d = y[bk[0]].xor(y[j]);
+                let d = leaky[bk[0]][1].xor(leaky[j][1]);
                 msg[k / 8] |= (d.bit as u8) << (k % 8);
                 macs.update(d.mac.to_le_bytes());
                 keys.push(d.key);
@@ -113,17 +112,18 @@ impl TinyOt {
         for (q, bk) in buckets.iter().enumerate() {
             if let Some(next) = buckets.get(q + AHEAD) {
                 next.iter().for_each(|&j| {
-                    fetch(&x[j]);
-                    fetch(&z[j]);
+                    fetch(&leaky[j][0]);
+                    fetch(&leaky[j][2]);
                 });
-                fetch(&y[next[0]]);
+                fetch(&leaky[next[0]][1]);
             }
-            let (mut xs, ys, mut zs) = (x[bk[0]], y[bk[0]], z[bk[0]]);
+            let [mut xs, ys, mut zs] = leaky[bk[0]];
             for &j in &bk[1..] {
                 let dj = ((mine[k / 8] ^ theirs[k / 8]) >> (k % 8)) & 1 == 1;
                 k += 1;
-                xs = xs.xor(x[j]);
-                zs = zs.xor(z[j]).xor(x[j].times(dj));
+                let [xj, _, zj] = leaky[j];
+                xs = xs.xor(xj);
+                zs = zs.xor(zj).xor(xj.times(dj));
             }
             out.push(f([xs, ys, zs]));
         }

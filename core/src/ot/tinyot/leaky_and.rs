@@ -27,14 +27,15 @@ fn tweak(party: usize, gate: u64) -> u128 {
 
 impl TinyOt {
     /// Runs the leaky AND on `a`, `b` and `r` (all of one length), turning `r` into `z = a·b` in
-    /// place, and returns the digest of this party's `L` vector for the equality check.
+    /// place, and adds this party's `L` vector to `digest` (for the equality check).
     pub(super) async fn leaky_and<N: Network>(
         &mut self,
         net: &mut N,
         a: &[ABit],
         b: &[ABit],
         r: &mut [ABit],
-    ) -> Result<[u8; 32], OtError> {
+        digest: &mut Sha256,
+    ) -> Result<(), OtError> {
         let n = a.len();
         let delta = self.delta();
         let (me, peer) = (self.party, self.peer);
@@ -89,13 +90,12 @@ impl TinyOt {
                 format!("expected {} bytes, got {}", mine.len(), theirs.len()),
             ));
         }
-        let mut digest = Sha256::new();
         for k in 0..n {
             let d = (mine[k / 8] ^ theirs[k / 8]) >> (k % 8) & 1 == 1;
             r[k] = r[k].add_public(d, me, delta);
             digest.update((s[k] ^ (delta & mask(d))).to_le_bytes());
         }
-        Ok(digest.finalize().into())
+        Ok(())
     }
 }
 

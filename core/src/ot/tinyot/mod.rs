@@ -33,6 +33,11 @@
 //!    size with `(B − 1)·log2 N > s` for `N ≥ 1024` buckets and `s` = [`STAT_SECURITY`] bits
 //!    (the rule emp-ag2pc uses for this step); smaller requests are served from 1024 buckets.
 //!
+//! Steps 1 and the authenticated bits under it run in passes of [`LEAKY_CHUNK`] leaky triples, so
+//! a large batch keeps only its leaky triples (not every pass's OT rows and half gates) in memory;
+//! the equality check's digests run over all passes, so the check and the bucketing are those of
+//! one batch.
+//!
 //! Trust model: two parties, either may be malicious; every failed check is an
 //! [`OtError::CheckFailed`] naming it, and the instance refuses further use. Nothing here
 //! depends on a trusted party.
@@ -44,6 +49,7 @@ mod leaky_and;
 mod tests;
 
 use rand_core::{CryptoRng, RngCore};
+use sha2::{Digest, Sha256};
 
 use super::dispatch::{ExtReceiver, ExtSender, Extension};
 use super::prg::TccrHash;
@@ -60,6 +66,10 @@ pub const MIN_BUCKETS: usize = 1024;
 /// at about 32 AES blocks per OT and side it is too slow where AES is software (WASM in the
 /// browser), and both parties of a session must use the same k.
 pub const SOFTSPOKEN_K: u8 = 4;
+/// Leaky triples made per pass of authenticated bits and leaky ANDs: large enough that each
+/// pass's OT extension and round trips are amortised, small enough that its working vectors are
+/// reused from the heap instead of being fresh pages each time.
+const LEAKY_CHUNK: usize = 1 << 17;
 /// The pinned bit of every `Δ` (set for party 0, clear for party 1).
 const PINNED_BIT: u32 = 127;
 
@@ -133,6 +143,8 @@ pub struct TinyOt {
     gates: u64,
     /// Triple batches so far (their coin tosses).
     batches: u64,
+    /// Leaky triples per pass ([`LEAKY_CHUNK`]; tests lower it to run several passes).
+    leaky_chunk: usize,
     failed: bool,
 }
 
@@ -193,6 +205,7 @@ impl TinyOt {
             hash: TccrHash::default(),
             gates: 0,
             batches: 0,
+            leaky_chunk: LEAKY_CHUNK,
             failed: false,
         })
     }
@@ -264,13 +277,22 @@ impl TinyOt {
         let buckets = count.max(MIN_BUCKETS);
         let b = bucket_size(buckets);
         let m = buckets * b;
-        let mut all = self.abits_inner(net, 3 * m, rng).await?;
-        let (xy, z) = all.split_at_mut(2 * m);
-        let (x, y) = xy.split_at(m);
-        // The leaky AND turns the random bits r into z in place.
-        let digest = self.leaky_and(net, x, y, z).await?;
-        let coins = self.equality_and_coins(net, digest, rng).await?;
-        let mut triples = self.bucket(net, x, y, z, b, count, coins, f).await?;
+        // Authenticated bits and leaky ANDs run `leaky_chunk` triples at a time, so only the
+        // leaky triples themselves are kept for the whole batch; the L digest runs over all
+        // chunks in order, the same digest as one pass would give.
+        let mut leaky = Vec::with_capacity(m);
+        let mut digest = Sha256::new();
+        while leaky.len() < m {
+            let n = self.leaky_chunk.min(m - leaky.len());
+            let mut all = self.abits_inner(net, 3 * n, rng).await?;
+            let (xy, z) = all.split_at_mut(2 * n);
+            let (x, y) = xy.split_at(n);
+            // The leaky AND turns the random bits r into z in place.
+            self.leaky_and(net, x, y, z, &mut digest).await?;
+            leaky.extend(x.iter().zip(y).zip(z.iter()).map(|((&x, &y), &z)| [x, y, z]));
+        }
+        let coins = self.equality_and_coins(net, digest.finalize().into(), rng).await?;
+        let mut triples = self.bucket(net, &leaky, b, count, coins, f).await?;
         triples.truncate(count);
         self.batches += 1;
         self.failed = false;

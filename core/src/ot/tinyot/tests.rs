@@ -128,6 +128,52 @@ fn and_triples_multiply_and_carry_valid_macs() {
     }
 }
 
+/// Triples made in passes of `chunk` leaky triples.
+#[derive(Clone, Copy)]
+struct ChunkedTriples(usize, usize);
+impl AsyncOp<Vec<[ABit; 3]>> for ChunkedTriples {
+    async fn run<N: Network>(
+        &self,
+        t: &mut TinyOt,
+        net: &mut N,
+        rng: &mut rand_chacha::ChaCha20Rng,
+    ) -> Result<Vec<[ABit; 3]>, OtError> {
+        t.leaky_chunk = self.1;
+        t.and_triples(net, self.0, rng).await
+    }
+}
+
+#[test]
+fn triples_made_in_several_passes_multiply_and_are_checked() {
+    // 1024 buckets of 6: three passes of 2500 leaky triples and one of 1144.
+    let [a, b] =
+        session_with(Extension::SoftSpoken { k: SOFTSPOKEN_K }, None, honest, ChunkedTriples(700, 2500));
+    let ((a, da), (b, db)) = (a.unwrap(), b.unwrap());
+    assert_eq!(a.len(), 700);
+    for (ta, tb) in a.iter().zip(&b) {
+        let [x, y, z] = [0, 1, 2].map(|i| open(ta[i], tb[i], [da, db]));
+        assert_eq!(z, x & y);
+    }
+    // Party 0 flips one bit of its second pass's half gates (the second message of 2500
+    // blocks): the equality check over all passes catches it.
+    let mut seen = 0;
+    let edit = move |_: u64, m: &mut Vec<u8>| {
+        if m.len() == 2500 * 16 {
+            seen += 1;
+            if seen == 2 {
+                m[100] ^= 4;
+            }
+        }
+    };
+    assert_eq!(
+        honest_error(
+            session_with(Extension::SoftSpoken { k: SOFTSPOKEN_K }, Some(0), edit, ChunkedTriples(700, 2500)),
+            1
+        ),
+        OtError::CheckFailed { check: "tinyot leaky-and equality" }
+    );
+}
+
 #[test]
 fn and_triples_from_softspoken_multiply_and_carry_valid_macs() {
     for (k, count) in [(SOFTSPOKEN_K, 1), (SOFTSPOKEN_K, 1500), (8, 700)] {

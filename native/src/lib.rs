@@ -27,6 +27,7 @@ pub mod alloc_tuning;
 pub mod bench_harness;
 pub mod cli;
 mod inbox;
+mod io_thread;
 pub mod job;
 pub mod loopback;
 pub mod relay;

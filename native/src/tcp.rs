@@ -19,8 +19,9 @@
 //!
 //! # Tasks
 //! Per peer, a reader task feeds the peer's receive queue and a writer task drains its send
-//! queue (batching queued frames into one flush). They run on the tokio runtime that called
-//! [`TcpNetwork::establish`]; the protocol future itself need not be `Send`, so parties run on
+//! queue (batching queued frames into one flush). They run on the process's transport thread
+//! ([`crate::io_thread`]), which also makes the connections, so frames move while the party's own
+//! thread computes; the protocol future itself need not be `Send`, so parties run on
 //! current-thread runtimes. A peer that closes or resets its connection gives
 //! [`NetError::PeerLeft`] once its queued messages are consumed.
 
@@ -121,8 +122,30 @@ impl core::fmt::Debug for TcpNetwork {
 impl TcpNetwork {
     /// Connects party `me` to every other party. `peers` lists every party's listening address
     /// in party order (the entry for `me` is not used: `listener` is this party's socket). Must
-    /// run inside a tokio runtime, which then hosts the reader and writer tasks.
+    /// run inside a tokio runtime (any kind); the connections and their reader and writer tasks
+    /// live on the transport thread ([`crate::io_thread`]).
     pub async fn establish(
+        me: PartyId,
+        listener: TcpListener,
+        peers: &[SocketAddr],
+        config: &TcpConfig,
+    ) -> Result<(TcpNetwork, FlushHandle), TcpError> {
+        let io = |what: &str, source| TcpError::Io { what: what.to_string(), source };
+        let listener =
+            listener.into_std().map_err(|e| io("moving the listener to the transport thread", e))?;
+        let (peers, config) = (peers.to_vec(), config.clone());
+        crate::io_thread::handle()
+            .spawn(async move {
+                let listener = TcpListener::from_std(listener)
+                    .map_err(|e| io("moving the listener to the transport thread", e))?;
+                Self::establish_here(me, listener, &peers, &config).await
+            })
+            .await
+            .map_err(|e| io("the transport thread", std::io::Error::other(e.to_string())))?
+    }
+
+    /// [`establish`](Self::establish) with the connections and tasks on the calling runtime.
+    async fn establish_here(
         me: PartyId,
         listener: TcpListener,
         peers: &[SocketAddr],

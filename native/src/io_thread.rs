@@ -6,6 +6,11 @@
 //! await, and frames arriving meanwhile would wait in the kernel — the peer idles for the length of
 //! the step. On their own thread, frames go out as soon as they are queued and are read as they
 //! arrive, as in the Node addon, whose transport runs on the JS thread while the job computes.
+//!
+//! The cost is a hand-over between threads per frame, which round-bound jobs (one block, dozens
+//! of rounds) pay in latency. The relay transport ([`crate::relay`]) keeps its tasks on the
+//! party's runtime: its frames already take two hops through the relay, and there the extra
+//! hand-over cost one-block jobs more than large jobs gained.
 
 use std::sync::OnceLock;
 use tokio::runtime::{Builder, Handle};

@@ -363,6 +363,7 @@ fn print_aes_path(args: &Args, circuit: Option<&Arc<Circuit>>) -> Result<(), Str
 }
 
 fn main() -> ExitCode {
+    chorus_native::alloc_tuning::keep_freed_memory();
     let args = Args::parse();
     let mut base_printed = false;
     for kind in &args.kinds {

@@ -66,15 +66,20 @@
 //!   correction; the corrections are one-time-padded by the leaf `Δ_i` it cannot compute, and its
 //!   base-OT choices are hidden by the base OT.
 //!
+//! [`extend_both`] runs the two directions between a pair of parties interleaved, so both
+//! compute at once.
+//!
 //! On any error the batch is discarded and the instance refuses further use
 //! ([`OtError::InvalidRequest`](super::OtError::InvalidRequest) afterwards).
 
+mod both;
 pub(crate) mod ggm;
 mod receiver;
 mod sender;
 #[cfg(test)]
 mod tests;
 
+pub use both::extend_both;
 pub use receiver::SoftSpokenReceiver;
 pub use sender::SoftSpokenSender;
 

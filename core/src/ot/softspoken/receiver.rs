@@ -6,7 +6,7 @@ use rand_core::{CryptoRng, RngCore};
 use super::{base_session, check_k, coin_session, ggm, put_words, Fold, KAPPA, SUB_BLOCKS};
 use crate::field::clmul::Backend;
 use crate::net::{yield_now, Network, PartyId};
-use crate::ot::coins::ReceiverCoins;
+use crate::ot::coins::{ReceiverCoins, Seed};
 use crate::ot::extension::{check_message, chunk_lens, pack_bits, padded_len};
 use crate::ot::prg::Prg;
 use crate::ot::transpose::transpose_128;
@@ -79,6 +79,11 @@ impl SoftSpokenReceiver {
         })
     }
 
+    /// The peer of this instance.
+    pub fn peer(&self) -> PartyId {
+        self.peer
+    }
+
     /// The block size `k` chosen at setup.
     pub fn k(&self) -> u8 {
         self.k as u8
@@ -92,71 +97,110 @@ impl SoftSpokenReceiver {
         choices: &[bool],
         rng: &mut R,
     ) -> Result<Vec<Block>, OtError> {
-        crate::ot::begin_step(&mut self.failed, "SoftSpoken OT extension")?;
-        let rows = self.extend_rows(net, choices, rng).await?;
-        self.failed = false;
-        Ok(rows)
-    }
-
-    async fn extend_rows<N: Network, R: RngCore + CryptoRng>(
-        &mut self,
-        net: &mut N,
-        choices: &[bool],
-        rng: &mut R,
-    ) -> Result<Vec<Block>, OtError> {
-        let k = self.k;
-        let blocks = KAPPA / k;
-        let padded = padded_len(choices.len());
-        let padding: Vec<bool> = (choices.len()..padded).map(|_| rng.next_u32() & 1 == 1).collect();
-        let r = pack_bits(choices.iter().chain(&padding).copied(), padded / 64);
-        let mut rows = vec![0u128; padded];
-        let (mut t, mut corrections) = (Vec::new(), Vec::new());
-        let mut start = 0;
-        for len in chunk_lens(padded) {
-            let (w, first_word, nb) = (len / 64, start / 64, len / 128);
-            t.resize(KAPPA * w, 0u64);
-            corrections.resize(blocks * w, 0u64);
-            for i in 0..blocks {
-                let streams = &mut self.leaves[i << k..(i + 1) << k];
-                let mut at = 0;
-                while at < nb {
-                    let n = SUB_BLOCKS.min(nb - at);
-                    self.fold.run(streams, false, n);
-                    for (c, v) in self.fold.columns.iter().enumerate() {
-                        put_words(&mut t[(i * k + c) * w..(i * k + c + 1) * w], at, &v[..n]);
-                    }
-                    // c_i = u_i ⊕ r on this sub-range.
-                    let c_i = &mut corrections[i * w..(i + 1) * w];
-                    put_words(c_i, at, &self.fold.total[..n]);
-                    for word in 2 * at..2 * (at + n) {
-                        c_i[word] ^= r[first_word + word];
-                    }
-                    at += n;
-                }
-            }
-            let mut msg = Vec::with_capacity(corrections.len() * 8);
-            for word in &corrections {
-                msg.extend_from_slice(&word.to_le_bytes());
-            }
+        let mut batch = self.begin(choices, rng)?;
+        while let Some(msg) = self.next_columns(&mut batch) {
             net.send(self.peer, msg)?;
             // Let the transport send this chunk while the next one is computed.
             yield_now().await;
-            transpose_128(&t, w, &mut rows[start..start + len]);
-            start += len;
         }
-
         let seed = ReceiverCoins::fresh(rng);
         net.send(self.peer, seed.to_vec())?;
         let opening = net.recv(self.peer).await?;
+        let (check, rows) = self.finish(batch, &opening, &seed)?;
+        net.send(self.peer, check)?;
+        Ok(rows)
+    }
+
+    /// Starts a batch with choice bits `choices` (the steps of
+    /// [`extend_correlated`](Self::extend_correlated), for callers that interleave them with
+    /// other messages, as [`super::extend_both`] does). Until [`finish`](Self::finish) succeeds
+    /// the instance counts as failed.
+    pub(crate) fn begin<R: RngCore + CryptoRng>(
+        &mut self,
+        choices: &[bool],
+        rng: &mut R,
+    ) -> Result<ReceiverBatch, OtError> {
+        crate::ot::begin_step(&mut self.failed, "SoftSpoken OT extension")?;
+        let padded = padded_len(choices.len());
+        let padding: Vec<bool> = (choices.len()..padded).map(|_| rng.next_u32() & 1 == 1).collect();
+        Ok(ReceiverBatch {
+            count: choices.len(),
+            r: pack_bits(choices.iter().chain(&padding).copied(), padded / 64),
+            rows: vec![0u128; padded],
+            chunks: chunk_lens(padded).collect::<Vec<_>>().into_iter(),
+            start: 0,
+            t: Vec::new(),
+            corrections: Vec::new(),
+        })
+    }
+
+    /// Computes the batch's next chunk of columns and returns its corrections message, or `None`
+    /// after the last chunk.
+    pub(crate) fn next_columns(&mut self, b: &mut ReceiverBatch) -> Option<Vec<u8>> {
+        let len = b.chunks.next()?;
+        let k = self.k;
+        let blocks = KAPPA / k;
+        let (w, first_word, nb) = (len / 64, b.start / 64, len / 128);
+        b.t.resize(KAPPA * w, 0u64);
+        b.corrections.resize(blocks * w, 0u64);
+        for i in 0..blocks {
+            let streams = &mut self.leaves[i << k..(i + 1) << k];
+            let mut at = 0;
+            while at < nb {
+                let n = SUB_BLOCKS.min(nb - at);
+                self.fold.run(streams, false, n);
+                for (c, v) in self.fold.columns.iter().enumerate() {
+                    put_words(&mut b.t[(i * k + c) * w..(i * k + c + 1) * w], at, &v[..n]);
+                }
+                // c_i = u_i ⊕ r on this sub-range.
+                let c_i = &mut b.corrections[i * w..(i + 1) * w];
+                put_words(c_i, at, &self.fold.total[..n]);
+                let r = &b.r[first_word + 2 * at..first_word + 2 * (at + n)];
+                for (c, r) in c_i[2 * at..2 * (at + n)].iter_mut().zip(r) {
+                    *c ^= r;
+                }
+                at += n;
+            }
+        }
+        let mut msg = Vec::with_capacity(b.corrections.len() * 8);
+        for word in &b.corrections {
+            msg.extend_from_slice(&word.to_le_bytes());
+        }
+        transpose_128(&b.t, w, &mut b.rows[b.start..b.start + len]);
+        b.start += len;
+        Some(msg)
+    }
+
+    /// After the last chunk: checks the sender's coin `opening` against this party's `seed` (sent
+    /// to the sender before), and returns the check message for the sender and the batch's rows.
+    pub(crate) fn finish(
+        &mut self,
+        mut b: ReceiverBatch,
+        opening: &[u8],
+        seed: &Seed,
+    ) -> Result<(Vec<u8>, Vec<Block>), OtError> {
         let coins = self.coins.verify(
-            &opening,
-            &seed,
+            opening,
+            seed,
             "softspoken coin opening",
             "softspoken sender coin commitment",
         )?;
-        net.send(self.peer, check_message(self.backend, coins, &r, &rows))?;
+        let check = check_message(self.backend, coins, &b.r, &b.rows);
         self.batch += 1;
-        rows.truncate(choices.len());
-        Ok(rows)
+        b.rows.truncate(b.count);
+        self.failed = false;
+        Ok((check, b.rows))
     }
+}
+
+/// A receiver's batch between [`SoftSpokenReceiver::begin`] and [`SoftSpokenReceiver::finish`].
+pub(crate) struct ReceiverBatch {
+    count: usize,
+    /// The packed choice bits, padding included.
+    r: Vec<u64>,
+    rows: Vec<Block>,
+    chunks: std::vec::IntoIter<usize>,
+    start: usize,
+    t: Vec<u64>,
+    corrections: Vec<u64>,
 }

@@ -102,6 +102,11 @@ impl SoftSpokenSender {
         self.delta
     }
 
+    /// The peer of this instance.
+    pub fn peer(&self) -> PartyId {
+        self.peer
+    }
+
     /// The block size `k` chosen at setup.
     pub fn k(&self) -> u8 {
         self.k as u8
@@ -115,75 +120,130 @@ impl SoftSpokenSender {
         count: usize,
         rng: &mut R,
     ) -> Result<Vec<Block>, OtError> {
-        crate::ot::begin_step(&mut self.failed, "SoftSpoken OT extension")?;
-        let rows = self.extend_rows(net, count, rng).await?;
-        self.failed = false;
-        Ok(rows)
+        let mut batch = self.begin(count)?;
+        while batch.columns_left() {
+            let msg = net.recv(self.peer).await?;
+            self.next_columns(&mut batch, &msg)?;
+        }
+        let (open, coins) = self.open(&net.recv(self.peer).await?, rng)?;
+        net.send(self.peer, open)?;
+        let check = net.recv(self.peer).await?;
+        self.finish(batch, coins, &check)
     }
 
-    async fn extend_rows<N: Network, R: RngCore + CryptoRng>(
-        &mut self,
-        net: &mut N,
-        count: usize,
-        rng: &mut R,
-    ) -> Result<Vec<Block>, OtError> {
+    /// Starts a batch of `count` OTs (the steps of [`extend_correlated`](Self::extend_correlated),
+    /// for callers that interleave them with other messages, as [`super::extend_both`] does).
+    /// Until [`finish`](Self::finish) succeeds the instance counts as failed.
+    pub(crate) fn begin(&mut self, count: usize) -> Result<SenderBatch, OtError> {
+        crate::ot::begin_step(&mut self.failed, "SoftSpoken OT extension")?;
+        let padded = padded_len(count);
+        Ok(SenderBatch {
+            count,
+            rows: vec![0u128; padded],
+            chunks: chunk_lens(padded).collect::<Vec<_>>().into_iter().peekable(),
+            start: 0,
+            t: Vec::new(),
+            corrections: Vec::new(),
+        })
+    }
+
+    /// Takes the receiver's corrections message `msg` for the batch's next chunk.
+    pub(crate) fn next_columns(&mut self, b: &mut SenderBatch, msg: &[u8]) -> Result<(), OtError> {
+        let Some(len) = b.chunks.next() else {
+            return Err(OtError::malformed(
+                "softspoken corrections",
+                "more chunks than the batch has".to_string(),
+            ));
+        };
         let k = self.k;
         let (blocks, per_block) = (KAPPA / k, (1 << k) - 1);
-        let padded = padded_len(count);
-        let mut rows = vec![0u128; padded];
-        let (mut t, mut corrections) = (Vec::new(), Vec::new());
-        let mut start = 0;
-        for len in chunk_lens(padded) {
-            let (w, nb) = (len / 64, len / 128);
-            let msg = net.recv(self.peer).await?;
-            if msg.len() != blocks * w * 8 {
-                return Err(OtError::malformed(
-                    "softspoken corrections",
-                    format!("expected {} bytes for a chunk of {len} OTs, got {}", blocks * w * 8, msg.len()),
-                ));
-            }
-            corrections.clear();
-            corrections
-                .extend(msg.chunks_exact(8).map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes"))));
-            t.resize(KAPPA * w, 0u64);
-            for i in 0..blocks {
-                let streams = &mut self.leaves[i * per_block..(i + 1) * per_block];
-                let c_i = &corrections[i * w..(i + 1) * w];
-                let mut at = 0;
-                while at < nb {
-                    let n = SUB_BLOCKS.min(nb - at);
-                    self.fold.run(streams, true, n);
-                    for (c, v) in self.fold.columns.iter().enumerate() {
-                        let col = i * k + c;
-                        let column = &mut t[col * w..(col + 1) * w];
-                        put_words(column, at, &v[..n]);
-                        // w_{i,c} ⊕= Δ_{i,c}·c_i, by mask.
-                        let mask = 0u64.wrapping_sub(((self.delta >> col) & 1) as u64);
-                        for word in 2 * at..2 * (at + n) {
-                            column[word] ^= c_i[word] & mask;
-                        }
-                    }
-                    at += n;
-                }
-            }
-            transpose_128(&t, w, &mut rows[start..start + len]);
-            start += len;
+        let (w, nb) = (len / 64, len / 128);
+        if msg.len() != blocks * w * 8 {
+            return Err(OtError::malformed(
+                "softspoken corrections",
+                format!("expected {} bytes for a chunk of {len} OTs, got {}", blocks * w * 8, msg.len()),
+            ));
         }
+        b.corrections.clear();
+        b.corrections.extend(msg.chunks_exact(8).map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes"))));
+        b.t.resize(KAPPA * w, 0u64);
+        for i in 0..blocks {
+            let streams = &mut self.leaves[i * per_block..(i + 1) * per_block];
+            let c_i = &b.corrections[i * w..(i + 1) * w];
+            let mut at = 0;
+            while at < nb {
+                let n = SUB_BLOCKS.min(nb - at);
+                self.fold.run(streams, true, n);
+                for (c, v) in self.fold.columns.iter().enumerate() {
+                    let col = i * k + c;
+                    let column = &mut b.t[col * w..(col + 1) * w];
+                    put_words(column, at, &v[..n]);
+                    // w_{i,c} ⊕= Δ_{i,c}·c_i, by mask.
+                    let mask = 0u64.wrapping_sub(((self.delta >> col) & 1) as u64);
+                    for word in 2 * at..2 * (at + n) {
+                        column[word] ^= c_i[word] & mask;
+                    }
+                }
+                at += n;
+            }
+        }
+        transpose_128(&b.t, w, &mut b.rows[b.start..b.start + len]);
+        b.start += len;
+        Ok(())
+    }
 
-        let (open, coins) = self.coins.open(&net.recv(self.peer).await?, "softspoken receiver coin", rng)?;
-        net.send(self.peer, open)?;
-        let msg = net.recv(self.peer).await?;
+    /// Answers the receiver's coin seed `msg`: the opening to send and the check's coins.
+    pub(crate) fn open<R: RngCore + CryptoRng>(
+        &mut self,
+        msg: &[u8],
+        rng: &mut R,
+    ) -> Result<(Vec<u8>, Prg), OtError> {
+        self.coins.open(msg, "softspoken receiver coin", rng)
+    }
+
+    /// After every chunk and the opening: verifies the receiver's check message `msg` and returns
+    /// the batch's rows.
+    pub(crate) fn finish(
+        &mut self,
+        mut b: SenderBatch,
+        coins: Prg,
+        msg: &[u8],
+    ) -> Result<Vec<Block>, OtError> {
+        if b.chunks.peek().is_some() {
+            return Err(OtError::malformed(
+                "softspoken check",
+                "the check came before the last chunk".to_string(),
+            ));
+        }
         verify_check(
             self.backend,
             coins,
-            &rows,
+            &b.rows,
             self.delta,
-            &msg,
+            msg,
             "softspoken check",
             "softspoken correlation check",
         )?;
         self.batch += 1;
-        rows.truncate(count);
-        Ok(rows)
+        b.rows.truncate(b.count);
+        self.failed = false;
+        Ok(b.rows)
+    }
+}
+
+/// A sender's batch between [`SoftSpokenSender::begin`] and [`SoftSpokenSender::finish`].
+pub(crate) struct SenderBatch {
+    count: usize,
+    rows: Vec<Block>,
+    chunks: core::iter::Peekable<std::vec::IntoIter<usize>>,
+    start: usize,
+    t: Vec<u64>,
+    corrections: Vec<u64>,
+}
+
+impl SenderBatch {
+    /// Whether chunks of corrections are still expected.
+    pub(crate) fn columns_left(&mut self) -> bool {
+        self.chunks.peek().is_some()
     }
 }

@@ -367,3 +367,93 @@ fn an_instance_that_failed_refuses_further_use() {
     assert_eq!(outs[0].0, Err(CHECK));
     assert!(matches!(outs[0].1, Err(OtError::InvalidRequest(_))));
 }
+
+/// Both directions between two parties with [`extend_both`]: each party sets up a sender (with
+/// `deltas[party]`) and a receiver, then runs one interleaved extension per entry of `batches`
+/// (party `p` with choice bits `batches[b][p]`). Party `cheater` sends through `edit`. Returns
+/// per party `Δ` and per batch `(q, t)`.
+type BothOut = Result<(Block, Vec<(Vec<Block>, Vec<Block>)>), OtError>;
+fn both_session(
+    k: u8,
+    deltas: [Block; 2],
+    batches: &[[Vec<bool>; 2]],
+    cheater: Option<usize>,
+    edit: impl FnMut(u64, &mut Vec<u8>) + Clone,
+) -> [BothOut; 2] {
+    let outs = run_session(2, |net: MemoryNetwork| {
+        let edit = edit.clone();
+        async move {
+            let me = net.party();
+            let mut rng = seeded_rng(me as u64 + 300);
+            let mut net = Tamper::new(net, move |i, m: &mut Vec<u8>| {
+                let mut edit = edit.clone();
+                if cheater == Some(me) {
+                    edit(i, m)
+                }
+            });
+            let peer = 1 - me;
+            let tag = |from: usize| [SESSION, &[from as u8]].concat();
+            let (mut s, mut r) = if me == 0 {
+                let s = SoftSpokenSender::setup_with_delta(&mut net, peer, &tag(me), k, deltas[me], &mut rng)
+                    .await?;
+                (s, SoftSpokenReceiver::setup(&mut net, peer, &tag(peer), k, &mut rng).await?)
+            } else {
+                let r = SoftSpokenReceiver::setup(&mut net, peer, &tag(peer), k, &mut rng).await?;
+                (
+                    SoftSpokenSender::setup_with_delta(&mut net, peer, &tag(me), k, deltas[me], &mut rng)
+                        .await?,
+                    r,
+                )
+            };
+            let mut all = Vec::new();
+            for b in batches {
+                all.push(extend_both(&mut s, &mut r, &mut net, &b[me], &mut rng).await?);
+            }
+            Ok((s.delta(), all))
+        }
+    });
+    let mut it = outs.into_iter();
+    [it.next().expect("party 0"), it.next().expect("party 1")]
+}
+
+#[test]
+fn both_directions_at_once_give_correlated_ots_each_way() {
+    let deltas = [delta_with_blocks(4, &[]), delta_with_blocks(4, &[(3, 9)]) ^ 0xff];
+    // Two batches: the second continues every instance's streams and coins; the first spans
+    // a chunk boundary.
+    let batches = [
+        [random_bits(30, CHUNK_OTS + 700), random_bits(31, CHUNK_OTS + 700)],
+        [random_bits(32, 500), random_bits(33, 500)],
+    ];
+    let [a, b] = both_session(4, deltas, &batches, None, honest);
+    let ((da, a), (db, b)) = (a.unwrap(), b.unwrap());
+    assert_eq!((da, db), (deltas[0], deltas[1]));
+    for (i, batch) in batches.iter().enumerate() {
+        // Party 0's sender rows pair with party 1's receiver rows, and the other way round.
+        assert_correlated(da, &a[i].0, &b[i].1, &batch[1]);
+        assert_correlated(db, &b[i].0, &a[i].1, &batch[0]);
+    }
+}
+
+#[test]
+fn both_directions_at_once_catch_a_flipped_correction_and_a_truncated_chunk() {
+    // Every 4-bit block of both Δ is nonzero, so a flip in any block of corrections is seen.
+    let deltas = [0x1111_1111_1111_1111_1111_1111_1111_1111u128, 0x2222_2222_2222_2222_2222_2222_2222_2222];
+    let batches = [[random_bits(40, 900), random_bits(41, 900)]];
+    // Either party's messages: its sender's setup (base-OT points, commitment) and its
+    // receiver's (base-OT key, level sums), in one order or the other, then the first chunk of
+    // its corrections (4).
+    let first_chunk = 4;
+    for cheater in [0, 1] {
+        let flip = at(first_chunk, |m: &mut Vec<u8>| m[9] ^= 0x04);
+        let out = both_session(4, deltas, &batches, Some(cheater), flip);
+        assert_eq!(out[1 - cheater].as_ref().unwrap_err(), &CHECK, "cheater {cheater}");
+        let cut = at(first_chunk, |m: &mut Vec<u8>| m.truncate(m.len() - 8));
+        let out = both_session(4, deltas, &batches, Some(cheater), cut);
+        assert!(
+            matches!(out[1 - cheater], Err(OtError::Malformed { step: "softspoken corrections", .. })),
+            "cheater {cheater}: {:?}",
+            out[1 - cheater]
+        );
+    }
+}

@@ -13,6 +13,8 @@
 //! extension's receiver with its random shares as choice bits (its MACs) and the sender with
 //! `Δ_P` (its keys). The extensions' correlation check makes the receiver's choice bits
 //! consistent; what a cheating receiver can learn is a few bits of `Δ` at the risk of an abort.
+//! With SoftSpoken the two directions run interleaved ([`super::softspoken::extend_both`]), so
+//! both parties compute at once; KOS15's run one after the other.
 //!
 //! **AND triples** ([`TinyOt::and_triples`]) follow Wang–Ranellucci–Katz ("Authenticated
 //! Garbling and Efficient Maliciously Secure Two-Party Computation", CCS 2017, §3 / Π_aAND) with
@@ -53,6 +55,7 @@ use sha2::{Digest, Sha256};
 
 use super::dispatch::{ExtReceiver, ExtSender, Extension};
 use super::prg::TccrHash;
+use super::softspoken;
 use super::{Block, OtError};
 use crate::net::{Network, PartyId};
 
@@ -244,7 +247,11 @@ impl TinyOt {
         rng: &mut R,
     ) -> Result<Vec<ABit>, OtError> {
         let bits: Vec<bool> = (0..count).map(|_| rng.next_u32() & 1 == 1).collect();
-        let (keys, macs) = if self.party == 0 {
+        let (keys, macs) = if let (ExtSender::SoftSpoken(s), ExtReceiver::SoftSpoken(r)) =
+            (&mut self.sender, &mut self.receiver)
+        {
+            softspoken::extend_both(s, r, net, &bits, rng).await?
+        } else if self.party == 0 {
             let keys = self.sender.extend_correlated(net, count, rng).await?;
             (keys, self.receiver.extend_correlated(net, &bits, rng).await?)
         } else {

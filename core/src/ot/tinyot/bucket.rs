@@ -20,11 +20,53 @@ const DRAW_CHUNK: usize = 1024;
 /// How many buckets ahead of the current one the passes prefetch.
 const AHEAD: usize = 8;
 
-/// Prefetches both cache lines an [`ABit`] (48 bytes) may span.
-#[inline(always)]
-fn fetch(v: &ABit) {
-    prefetch(&v.mac);
-    prefetch(&v.bit);
+/// The leaky triples of a batch, compactly: the MACs and keys of `[x, y, z]` in one 96-byte
+/// record per triple and the three share bits in one byte (an `[ABit; 3]` would take 144 bytes;
+/// a large batch holds millions).
+pub(super) struct LeakyTriples {
+    blocks: Vec<LeakyBlocks>,
+    bits: Vec<u8>,
+}
+
+/// MACs and keys of one leaky triple's `x`, `y`, `z`.
+#[derive(Clone, Copy)]
+struct LeakyBlocks {
+    mac: [Block; 3],
+    key: [Block; 3],
+}
+
+impl LeakyTriples {
+    pub(super) fn with_capacity(m: usize) -> Self {
+        LeakyTriples { blocks: Vec::with_capacity(m), bits: Vec::with_capacity(m) }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.blocks.len()
+    }
+
+    /// Appends the triples `(x_i, y_i, z_i)`.
+    pub(super) fn extend(&mut self, x: &[ABit], y: &[ABit], z: &[ABit]) {
+        for ((x, y), z) in x.iter().zip(y).zip(z) {
+            self.blocks.push(LeakyBlocks { mac: [x.mac, y.mac, z.mac], key: [x.key, y.key, z.key] });
+            self.bits.push(x.bit as u8 | (y.bit as u8) << 1 | (z.bit as u8) << 2);
+        }
+    }
+
+    /// Component `c` (0 = x, 1 = y, 2 = z) of triple `j`.
+    #[inline(always)]
+    fn get(&self, j: usize, c: usize) -> ABit {
+        let b = &self.blocks[j];
+        ABit { bit: (self.bits[j] >> c) & 1 == 1, mac: b.mac[c], key: b.key[c] }
+    }
+
+    /// Prefetches both cache lines triple `j`'s record may span, and its bits.
+    #[inline(always)]
+    fn fetch(&self, j: usize) {
+        let b = &self.blocks[j];
+        prefetch(&b.mac[0]);
+        prefetch(&b.key[2]);
+        prefetch(&self.bits[j]);
+    }
 }
 
 /// A uniformly random permutation of `0..n` from the coins (Fisher–Yates on AES-CTR output;
@@ -55,7 +97,7 @@ impl TinyOt {
     pub(super) async fn bucket<N: Network, T>(
         &mut self,
         net: &mut N,
-        leaky: &[[ABit; 3]],
+        leaky: &LeakyTriples,
         b: usize,
         count: usize,
         coins: [u8; 32],
@@ -74,10 +116,10 @@ impl TinyOt {
         let mut k = 0;
         for (q, bk) in buckets.iter().enumerate() {
             if let Some(next) = buckets.get(q + AHEAD) {
-                next.iter().for_each(|&j| fetch(&leaky[j][1]));
+                next.iter().for_each(|&j| leaky.fetch(j));
             }
             for &j in &bk[1..] {
-                let d = leaky[bk[0]][1].xor(leaky[j][1]);
+                let d = leaky.get(bk[0], 1).xor(leaky.get(j, 1));
                 msg[k / 8] |= (d.bit as u8) << (k % 8);
                 macs.update(d.mac.to_le_bytes());
                 keys.push(d.key);
@@ -111,17 +153,13 @@ impl TinyOt {
         let mut k = 0;
         for (q, bk) in buckets.iter().enumerate() {
             if let Some(next) = buckets.get(q + AHEAD) {
-                next.iter().for_each(|&j| {
-                    fetch(&leaky[j][0]);
-                    fetch(&leaky[j][2]);
-                });
-                fetch(&leaky[next[0]][1]);
+                next.iter().for_each(|&j| leaky.fetch(j));
             }
-            let [mut xs, ys, mut zs] = leaky[bk[0]];
+            let (mut xs, ys, mut zs) = (leaky.get(bk[0], 0), leaky.get(bk[0], 1), leaky.get(bk[0], 2));
             for &j in &bk[1..] {
                 let dj = ((mine[k / 8] ^ theirs[k / 8]) >> (k % 8)) & 1 == 1;
                 k += 1;
-                let [xj, _, zj] = leaky[j];
+                let (xj, zj) = (leaky.get(j, 0), leaky.get(j, 2));
                 xs = xs.xor(xj);
                 zs = zs.xor(zj).xor(xj.times(dj));
             }

@@ -287,7 +287,7 @@ impl TinyOt {
         // Authenticated bits and leaky ANDs run `leaky_chunk` triples at a time, so only the
         // leaky triples themselves are kept for the whole batch; the L digest runs over all
         // chunks in order, the same digest as one pass would give.
-        let mut leaky = Vec::with_capacity(m);
+        let mut leaky = bucket::LeakyTriples::with_capacity(m);
         let mut digest = Sha256::new();
         while leaky.len() < m {
             let n = self.leaky_chunk.min(m - leaky.len());
@@ -296,7 +296,7 @@ impl TinyOt {
             let (x, y) = xy.split_at(n);
             // The leaky AND turns the random bits r into z in place.
             self.leaky_and(net, x, y, z, &mut digest).await?;
-            leaky.extend(x.iter().zip(y).zip(z.iter()).map(|((&x, &y), &z)| [x, y, z]));
+            leaky.extend(x, y, z);
         }
         let coins = self.equality_and_coins(net, digest.finalize().into(), rng).await?;
         let mut triples = self.bucket(net, &leaky, b, count, coins, f).await?;

@@ -1,4 +1,5 @@
-//! The process's transport thread (`chorus-io`): one tokio runtime on a thread of its own that owns every socket of the TCP mesh ([`crate::tcp`]) and runs their reader and writer tasks.
+//! The process's transport thread (`chorus-io`): one tokio runtime on a thread of its own that
+//! owns every socket of the TCP mesh ([`crate::tcp`]) and runs their reader and writer tasks.
 //!
 //! Why: a party runs its protocol on a current-thread runtime (protocol futures are not `Send`),
 //! and a protocol step computes for milliseconds between two awaits. If the socket tasks ran on

@@ -70,8 +70,8 @@ pub const MIN_BUCKETS: usize = 1024;
 /// browser), and both parties of a session must use the same k.
 pub const SOFTSPOKEN_K: u8 = 4;
 /// Leaky triples made per pass of authenticated bits and leaky ANDs: large enough that each
-/// pass's OT extension and round trips are amortised, small enough that its working vectors are
-/// reused from the heap instead of being fresh pages each time.
+/// pass's OT extension and round trips are amortised, small enough that a pass's working vectors
+/// (its OT rows, authenticated bits and half gates) stay at tens of megabytes per party.
 const LEAKY_CHUNK: usize = 1 << 17;
 /// The pinned bit of every `Δ` (set for party 0, clear for party 1).
 const PINNED_BIT: u32 = 127;

@@ -20,22 +20,65 @@ const DRAW_CHUNK: usize = 1024;
 /// How many buckets ahead of the current one the passes prefetch.
 const AHEAD: usize = 8;
 
-/// The leaky triples of a batch, compactly: the MACs and keys of `[x, y, z]` in one 96-byte
-/// record per triple and the three share bits in one byte (an `[ABit; 3]` would take 144 bytes;
-/// a large batch holds millions).
-pub(super) struct LeakyTriples {
-    blocks: Vec<LeakyBlocks>,
+/// The width at which [`LeakyTriples`] keeps MACs and keys: the full 128-bit block, or its low
+/// 64 bits for callers whose triples carry k ≤ 64-bit MACs (TinyTable) — the relation
+/// `M = K ⊕ x·Δ` holds bitwise, so truncating early is the same as truncating the finished triple,
+/// and it halves the store the bucketing reads at random.
+pub(super) trait StoredMac: Copy {
+    /// The stored part of `b`.
+    fn narrow(b: Block) -> Self;
+    /// The stored value as a block (bits above the width are zero).
+    fn widen(self) -> Block;
+    /// Feeds the stored bytes to a digest.
+    fn hash_into(self, h: &mut Sha256);
+}
+
+impl StoredMac for Block {
+    #[inline(always)]
+    fn narrow(b: Block) -> Self {
+        b
+    }
+    #[inline(always)]
+    fn widen(self) -> Block {
+        self
+    }
+    #[inline(always)]
+    fn hash_into(self, h: &mut Sha256) {
+        h.update(self.to_le_bytes());
+    }
+}
+
+impl StoredMac for u64 {
+    #[inline(always)]
+    fn narrow(b: Block) -> Self {
+        b as u64
+    }
+    #[inline(always)]
+    fn widen(self) -> Block {
+        self as Block
+    }
+    #[inline(always)]
+    fn hash_into(self, h: &mut Sha256) {
+        h.update(self.to_le_bytes());
+    }
+}
+
+/// The leaky triples of a batch, compactly: the MACs and keys of `[x, y, z]` in one record per
+/// triple (96 bytes at full width, 48 at 64 bits) and the three share bits in one byte (an
+/// `[ABit; 3]` would take 144 bytes; a large batch holds millions).
+pub(super) struct LeakyTriples<W> {
+    blocks: Vec<LeakyBlocks<W>>,
     bits: Vec<u8>,
 }
 
 /// MACs and keys of one leaky triple's `x`, `y`, `z`.
 #[derive(Clone, Copy)]
-struct LeakyBlocks {
-    mac: [Block; 3],
-    key: [Block; 3],
+struct LeakyBlocks<W> {
+    mac: [W; 3],
+    key: [W; 3],
 }
 
-impl LeakyTriples {
+impl<W: StoredMac> LeakyTriples<W> {
     pub(super) fn with_capacity(m: usize) -> Self {
         LeakyTriples { blocks: Vec::with_capacity(m), bits: Vec::with_capacity(m) }
     }
@@ -47,16 +90,19 @@ impl LeakyTriples {
     /// Appends the triples `(x_i, y_i, z_i)`.
     pub(super) fn extend(&mut self, x: &[ABit], y: &[ABit], z: &[ABit]) {
         for ((x, y), z) in x.iter().zip(y).zip(z) {
-            self.blocks.push(LeakyBlocks { mac: [x.mac, y.mac, z.mac], key: [x.key, y.key, z.key] });
+            self.blocks.push(LeakyBlocks {
+                mac: [x.mac, y.mac, z.mac].map(W::narrow),
+                key: [x.key, y.key, z.key].map(W::narrow),
+            });
             self.bits.push(x.bit as u8 | (y.bit as u8) << 1 | (z.bit as u8) << 2);
         }
     }
 
-    /// Component `c` (0 = x, 1 = y, 2 = z) of triple `j`.
+    /// Component `c` (0 = x, 1 = y, 2 = z) of triple `j`, widened to a block.
     #[inline(always)]
     fn get(&self, j: usize, c: usize) -> ABit {
         let b = &self.blocks[j];
-        ABit { bit: (self.bits[j] >> c) & 1 == 1, mac: b.mac[c], key: b.key[c] }
+        ABit { bit: (self.bits[j] >> c) & 1 == 1, mac: b.mac[c].widen(), key: b.key[c].widen() }
     }
 
     /// Prefetches both cache lines triple `j`'s record may span, and its bits.
@@ -94,10 +140,10 @@ impl TinyOt {
     /// each handed to `f` as `[x, y, z]` (so a caller that converts triples builds no second
     /// vector).
     #[allow(clippy::too_many_arguments)]
-    pub(super) async fn bucket<N: Network, T>(
+    pub(super) async fn bucket<N: Network, W: StoredMac, T>(
         &mut self,
         net: &mut N,
-        leaky: &LeakyTriples,
+        leaky: &LeakyTriples<W>,
         b: usize,
         count: usize,
         coins: [u8; 32],
@@ -111,7 +157,7 @@ impl TinyOt {
         // each pass prefetches the bucket AHEAD places further on.
         let openings = buckets.len() * (b - 1);
         let mut msg = vec![0u8; openings.div_ceil(8)];
-        let mut keys = Vec::with_capacity(openings);
+        let mut keys: Vec<W> = Vec::with_capacity(openings);
         let mut macs = Sha256::new();
         let mut k = 0;
         for (q, bk) in buckets.iter().enumerate() {
@@ -121,8 +167,8 @@ impl TinyOt {
             for &j in &bk[1..] {
                 let d = leaky.get(bk[0], 1).xor(leaky.get(j, 1));
                 msg[k / 8] |= (d.bit as u8) << (k % 8);
-                macs.update(d.mac.to_le_bytes());
-                keys.push(d.key);
+                W::narrow(d.mac).hash_into(&mut macs);
+                keys.push(W::narrow(d.key));
                 k += 1;
             }
         }
@@ -142,7 +188,7 @@ impl TinyOt {
         let peer_bit = |k: usize| (theirs[k / 8] >> (k % 8)) & 1 == 1;
         let mut expected = Sha256::new();
         for (k, key) in keys.iter().enumerate() {
-            expected.update((key ^ (delta & mask(peer_bit(k)))).to_le_bytes());
+            W::narrow(key.widen() ^ (delta & mask(peer_bit(k)))).hash_into(&mut expected);
         }
         drop(keys);
         if expected.finalize()[..] != theirs[bits_len..] {

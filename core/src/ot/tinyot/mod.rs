@@ -280,6 +280,31 @@ impl TinyOt {
         rng: &mut R,
         f: impl Fn([ABit; 3]) -> T,
     ) -> Result<Vec<T>, OtError> {
+        self.triples_stored_as::<N, R, Block, T>(net, count, rng, f).await
+    }
+
+    /// [`and_triples_as`](Self::and_triples_as) for callers that use at most 64-bit MACs: the
+    /// leaky triples are kept, and the bucketing's openings checked, on the low 64 bits of every
+    /// MAC, key and `Δ`; the triples handed to `f` have bits 64..128 of their MACs and keys
+    /// zero. The bucket check's forgery chance stays 2^-64 per opening, far below
+    /// 2^-[`STAT_SECURITY`]; the store the bucketing reads is half as large.
+    pub async fn and_triples_low64_as<N: Network, R: RngCore + CryptoRng, T>(
+        &mut self,
+        net: &mut N,
+        count: usize,
+        rng: &mut R,
+        f: impl Fn([ABit; 3]) -> T,
+    ) -> Result<Vec<T>, OtError> {
+        self.triples_stored_as::<N, R, u64, T>(net, count, rng, f).await
+    }
+
+    async fn triples_stored_as<N: Network, R: RngCore + CryptoRng, W: bucket::StoredMac, T>(
+        &mut self,
+        net: &mut N,
+        count: usize,
+        rng: &mut R,
+        f: impl Fn([ABit; 3]) -> T,
+    ) -> Result<Vec<T>, OtError> {
         self.guard()?;
         let buckets = count.max(MIN_BUCKETS);
         let b = bucket_size(buckets);
@@ -287,7 +312,7 @@ impl TinyOt {
         // Authenticated bits and leaky ANDs run `leaky_chunk` triples at a time, so only the
         // leaky triples themselves are kept for the whole batch; the L digest runs over all
         // chunks in order, the same digest as one pass would give.
-        let mut leaky = bucket::LeakyTriples::with_capacity(m);
+        let mut leaky = bucket::LeakyTriples::<W>::with_capacity(m);
         let mut digest = Sha256::new();
         while leaky.len() < m {
             let n = self.leaky_chunk.min(m - leaky.len());

@@ -174,6 +174,39 @@ fn triples_made_in_several_passes_multiply_and_are_checked() {
     );
 }
 
+/// Triples kept on the low 64 bits of their MACs and keys ([`TinyOt::and_triples_low64_as`]).
+#[derive(Clone, Copy)]
+struct Low64Triples(usize);
+impl AsyncOp<Vec<[ABit; 3]>> for Low64Triples {
+    async fn run<N: Network>(
+        &self,
+        t: &mut TinyOt,
+        net: &mut N,
+        rng: &mut rand_chacha::ChaCha20Rng,
+    ) -> Result<Vec<[ABit; 3]>, OtError> {
+        t.and_triples_low64_as(net, self.0, rng, |t| t).await
+    }
+}
+
+#[test]
+fn low64_triples_multiply_under_the_low_half_of_delta_and_their_openings_are_checked() {
+    let ext = Extension::SoftSpoken { k: SOFTSPOKEN_K };
+    let [a, b] = session_with(ext, None, honest, Low64Triples(1500));
+    let ((a, da), (b, db)) = (a.unwrap(), b.unwrap());
+    let low = |d: Block| d & u64::MAX as Block;
+    assert_eq!(a.len(), 1500);
+    for (ta, tb) in a.iter().zip(&b) {
+        assert!(ta.iter().chain(tb).all(|t| (t.mac | t.key) >> 64 == 0), "bits 64..128 are zero");
+        let [x, y, z] = [0, 1, 2].map(|i| open(ta[i], tb[i], [low(da), low(db)]));
+        assert_eq!(z, x & y);
+    }
+    let check = OtError::CheckFailed { check: "tinyot bucket opening MACs" };
+    for cheater in [0, 1] {
+        let share = at(BUCKET_OPENING, |m: &mut Vec<u8>| m[1] ^= 2);
+        assert_eq!(honest_error(session(Some(cheater), share, Low64Triples(10)), 1 - cheater), check);
+    }
+}
+
 #[test]
 fn and_triples_from_softspoken_multiply_and_carry_valid_macs() {
     for (k, count) in [(SOFTSPOKEN_K, 1), (SOFTSPOKEN_K, 1500), (8, 700)] {

@@ -220,7 +220,7 @@ impl<M: MacWord> OtTinyOt<M> {
     ) -> Result<Vec<T>, TinyTableError> {
         let party = net.party();
         self.inner
-            .and_triples_as(net, count, &mut self.rng, |t| f(t.map(truncate_bit)))
+            .and_triples_low64_as(net, count, &mut self.rng, |t| f(t.map(truncate_bit)))
             .await
             .map_err(|source| TinyTableError::Preprocessing { party, source })
     }

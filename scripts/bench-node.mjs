@@ -15,7 +15,8 @@
  * Configurations: every MAESTRO variant at both security levels (three parties; the (2,3) LUT-256
  * has no malicious form) and TinyTable's two paths at both levels (the circuit path with
  * OT preprocessing between two parties, the S-box-table path with OT preprocessing and with its
- * trusted dealer as the third member). Filters: `--protocol maestro|tinytable`, `--variant lut16,…`, `--security …`.
+ * trusted dealer as the third member). Filters: `--protocol maestro|tinytable`, `--variant lut16,…`, `--security …`,
+ * `--tinytable-path circuit/ot,…` (path/preprocessing).
  *
  * Timed: one `session.aes` job of the batch (spec agreement, preprocessing, online phase, reveal),
  * after a one-block warm-up job in Node (V8 compiles WASM lazily), which also opened the session's
@@ -29,7 +30,7 @@
  * Usage (after `npm run build --workspaces`; `--help` prints it, bad arguments exit with status 2):
  *   node scripts/bench-node.mjs [--runtime native,wasm,runner] [--batch 1,1000]
  *                               [--tinytable-batch 1,16] [--protocol maestro,tinytable]
- *                               [--variant …] [--security …]
+ *                               [--variant …] [--security …] [--tinytable-path …]
  * TinyTable has batches of its own: its OT preprocessing moves megabytes per block.
  */
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
@@ -50,9 +51,13 @@ const CHROMIUM = process.env.CHORUS_CHROMIUM ?? '/usr/bin/chromium';
 const MAESTRO_VARIANTS = ['gf256-circuit', 'gf16-circuit', 'lut16', 'lut256', 'lut256-33'];
 const SECURITIES = ['semi-honest', 'malicious'];
 
+/** TinyTable's paths: AES path, preprocessing, members. */
+const TINYTABLE_PATHS = [['circuit', 'ot', 2], ['sbox-tables', 'ot', 2], ['sbox-tables', 'dealer', 3]];
+
 const USAGE = `usage: node scripts/bench-node.mjs [--runtime native,wasm,runner,chromium] [--batch 1,1000]
                                 [--tinytable-batch 1,16] [--protocol maestro,tinytable]
-                                [--variant gf256-circuit,…] [--security semi-honest,malicious]`;
+                                [--variant gf256-circuit,…] [--security semi-honest,malicious]
+                                [--tinytable-path circuit/ot,sbox-tables/ot,sbox-tables/dealer]`;
 
 /** Exits with the usage and `message` (status 2): bad arguments are not a crash. */
 function usage(message) {
@@ -71,6 +76,7 @@ try {
       protocol: { type: 'string', default: 'maestro,tinytable' },
       variant: { type: 'string' },
       security: { type: 'string', default: SECURITIES.join(',') },
+      'tinytable-path': { type: 'string', default: TINYTABLE_PATHS.map((p) => p.slice(0, 2).join('/')).join(',') },
       help: { type: 'boolean', default: false },
     },
   }));
@@ -86,6 +92,9 @@ for (const r of runtimes) if (!['native', 'wasm', 'runner', 'chromium'].includes
 if ([...batches, ...ttBatches].some((b) => !Number.isInteger(b) || b < 1)) usage('batches are positive integers');
 for (const v of args.variant ? list(args.variant) : []) if (!MAESTRO_VARIANTS.includes(v)) usage(`unknown MAESTRO variant ${v}`);
 for (const s of list(args.security)) if (!SECURITIES.includes(s)) usage(`unknown security level ${s}`);
+for (const p of list(args['tinytable-path'])) {
+  if (!TINYTABLE_PATHS.some(([path, prep]) => `${path}/${prep}` === p)) usage(`unknown TinyTable path ${p}`);
+}
 for (const p of list(args.protocol)) if (!['maestro', 'tinytable'].includes(p)) usage(`unknown protocol ${p}`);
 if (runtimes.includes('runner') && !existsSync(RUNNER)) {
   usage(`${RUNNER} is missing: cargo build --release -p chorus-native`);
@@ -106,7 +115,8 @@ function configurations() {
     }
   }
   if (protocols.includes('tinytable')) {
-    for (const [path, preprocessing, members] of [['circuit', 'ot', 2], ['sbox-tables', 'ot', 2], ['sbox-tables', 'dealer', 3]]) {
+    const paths = list(args['tinytable-path']);
+    for (const [path, preprocessing, members] of TINYTABLE_PATHS.filter(([p, q]) => paths.includes(`${p}/${q}`))) {
       for (const security of securities) {
         out.push({
           name: `tinytable ${path} ${preprocessing} ${security}`,

@@ -7,7 +7,7 @@
 use chorus_core::net::memory::run_session;
 use chorus_core::net::Network;
 use chorus_core::ot::prg::{Prg, TccrHash};
-use chorus_core::ot::transpose::{transpose_128, transpose_128_portable};
+use chorus_core::ot::transpose::{transpose_128, transpose_128_bytes, transpose_128_portable};
 use chorus_core::ot::{ExtReceiver, ExtSender, Extension, OtExtReceiver, OtExtSender};
 use chorus_core::rng::seeded_rng;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
@@ -20,8 +20,12 @@ fn kernels(c: &mut Criterion) {
     g.throughput(Throughput::Elements(N as u64));
     let rows: Vec<u64> = (0..128 * N / 64).map(|i| (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)).collect();
     let mut out = vec![0u128; N];
-    // The kernel `transpose_128` chooses (byte-plane SIMD on x86-64), and the portable one.
+    // The kernel `transpose_128` chooses (AVX2 or SSE2 byte planes on x86-64), the SSE2 one and
+    // the portable one.
     g.bench_function("transpose_128_x_64k", |b| b.iter(|| transpose_128(black_box(&rows), N / 64, &mut out)));
+    g.bench_function("transpose_128_x_64k_sse2", |b| {
+        b.iter(|| transpose_128_bytes(black_box(&rows), N / 64, &mut out))
+    });
     g.bench_function("transpose_128_x_64k_portable", |b| {
         b.iter(|| transpose_128_portable(black_box(&rows), N / 64, &mut out))
     });

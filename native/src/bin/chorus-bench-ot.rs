@@ -16,6 +16,19 @@
 //!   in every OT, so it is also the rate per party), `bytes_per_ot` both directions' payload bytes
 //!   over `count`, `cpu_ms` both party threads' CPU time.
 //!
+//! - `tinyot`: TinyOT over SoftSpoken OT extension (TinyTable's `prep::tinyot::EXTENSION`),
+//!   after its setup (`--tinyot-counts`, `--tinyot-kinds`): `abits` makes `count` random
+//!   authenticated bits, `triples` `count` AND triples as TinyTable takes them (kept and checked
+//!   at 64 bits, `TinyOt::and_triples_low64_as`), `triples-128` the same with 128-bit MACs (as
+//!   MiniMac and Coral take them). `per_s` is `count` over the wall time, `bytes_per_item` both
+//!   parties' payload bytes over `count`. Every output's MACs (and every triple's product) are
+//!   checked across the two parties.
+//!
+//! ```text
+//! {"bench":"tinyot","kind":"abits"|"triples"|"triples-128","count":…,"ms":…,"per_s":…,
+//!  "cpu_ms":…,"bytes_per_item":…,"rounds":…}
+//! ```
+//!
 //! - `tinytable-aes-ot`: **whole two-party malicious AES-128 with no dealer**: the OT setup
 //!   (256 base OTs), TinyOT triples and bits over SoftSpoken OT extension (TinyTable's
 //!   `prep::tinyot::EXTENSION`), Fig. 8 tables with k = 64 lookup
@@ -43,14 +56,14 @@ use chorus_core::circuit::aes_bristol::{output_bytes, value_bits};
 use chorus_core::circuit::{aes_gen, Circuit};
 use chorus_core::jobs::tinytable::sbox_ot;
 use chorus_core::net::Network;
-use chorus_core::ot::{Block, OtExtReceiver, OtExtSender};
+use chorus_core::ot::{ABit, Block, OtExtReceiver, OtExtSender, TinyOt};
 use chorus_core::proto::tinytable::{
-    evaluate_malicious, fig8_malicious, sbox::malicious as sbox_malicious, IoSpec, OtTinyOt, PlannedCircuit,
-    Reveal,
+    evaluate_malicious, fig8_malicious, prep::tinyot::EXTENSION as TINYTABLE_EXTENSION,
+    sbox::malicious as sbox_malicious, IoSpec, OtTinyOt, PlannedCircuit, Reveal,
 };
 use chorus_core::rng::session_rng;
 use chorus_native::bench_harness::{
-    median_run, ms, print_json_line, random_blocks, run_loopback_session, Mark, Span, Summary,
+    median_run, ms, print_json_line, random_blocks, run_loopback_session, LoopbackParty, Mark, Span, Summary,
 };
 use clap::Parser;
 use rand_core::RngCore;
@@ -64,7 +77,8 @@ const SESSION: &[u8] = b"chorus/bench/ot";
 /// The S-box path's §3.3 hash key (public; the jobs derive theirs from the spec digest).
 const HASH_KEY: [u8; 16] = *b"chorus/bench/ot.";
 
-/// Benchmarks base OT and KOS15 OT extension between two local parties.
+/// Benchmarks base OT, KOS15 OT extension, TinyOT and whole two-party AES between two local
+/// parties.
 #[derive(Parser, Debug)]
 #[command(name = "chorus-bench-ot", version)]
 struct Args {
@@ -74,6 +88,12 @@ struct Args {
     /// Kinds of extension output: correlated, random.
     #[arg(long, value_delimiter = ',', default_value = "correlated,random")]
     kinds: Vec<String>,
+    /// Numbers of TinyOT outputs per run (0 or an empty list skips them).
+    #[arg(long, value_delimiter = ',', default_value = "1000000")]
+    tinyot_counts: Vec<usize>,
+    /// Kinds of TinyOT output: abits, triples, triples-128.
+    #[arg(long, value_delimiter = ',', default_value = "abits,triples")]
+    tinyot_kinds: Vec<String>,
     /// Blocks of the whole-AES runs (0 or an empty list skips them).
     #[arg(long, value_delimiter = ',', default_value = "1,256")]
     aes_blocks: Vec<usize>,
@@ -208,6 +228,107 @@ fn run(kind: &str, count: usize) -> Result<[PartyRun; 2], String> {
 
 fn median_run_ot(kind: &str, count: usize, reps: usize) -> Result<[PartyRun; 2], String> {
     median_run(reps, |r: &[PartyRun; 2]| ms(r[0].ext.wall.max(r[1].ext.wall)), || run(kind, count))
+}
+
+#[derive(Serialize)]
+struct TinyOtLine {
+    bench: &'static str,
+    kind: String,
+    count: usize,
+    ms: f64,
+    per_s: f64,
+    cpu_ms: Option<f64>,
+    bytes_per_item: f64,
+    rounds: u64,
+}
+
+/// One party's TinyOT run: the span after setup, its `Δ` and its outputs (an authenticated bit
+/// is the first of its three entries).
+struct TinyOtRun {
+    span: Span,
+    delta: Block,
+    items: Vec<[ABit; 3]>,
+}
+
+async fn tinyot_party(local: &mut LoopbackParty, kind: &str, count: usize) -> Result<TinyOtRun, String> {
+    let net = &mut local.net;
+    let mut rng = session_rng().map_err(|e| e.to_string())?;
+    let mut t =
+        TinyOt::setup_with(net, SESSION, TINYTABLE_EXTENSION, &mut rng).await.map_err(|e| e.to_string())?;
+    let start = local.start().await;
+    let net = &mut local.net;
+    let items = match kind {
+        "abits" => t.abits(net, count, &mut rng).await.map(|v| v.into_iter().map(|a| [a; 3]).collect()),
+        "triples" => t.and_triples_low64_as(net, count, &mut rng, |t| t).await,
+        _ => t.and_triples(net, count, &mut rng).await,
+    };
+    let items = items.map_err(|e| e.to_string())?;
+    Ok(TinyOtRun { span: start.span(net), delta: t.delta(), items })
+}
+
+/// Checks the two parties' outputs: every MAC under the peer's `Δ` (its low 64 bits for
+/// `triples`), and `z = x·y` for triples.
+fn check_tinyot(kind: &str, a: &TinyOtRun, b: &TinyOtRun) -> Result<(), String> {
+    let width = if kind == "triples" { u64::MAX as Block } else { Block::MAX };
+    let (da, db) = (a.delta & width, b.delta & width);
+    let open = |x: &ABit, y: &ABit| {
+        let ok = x.mac == y.key ^ if x.bit { db } else { 0 } && y.mac == x.key ^ if y.bit { da } else { 0 };
+        ok.then_some(x.bit ^ y.bit)
+    };
+    for (i, (ta, tb)) in a.items.iter().zip(&b.items).enumerate() {
+        let bits: Option<Vec<bool>> = ta.iter().zip(tb).map(|(x, y)| open(x, y)).collect();
+        let Some(bits) = bits else {
+            return Err(format!("tinyot {kind}: output {i} carries a wrong MAC"));
+        };
+        if kind != "abits" && bits[2] != bits[0] & bits[1] {
+            return Err(format!("tinyot {kind}: triple {i} does not multiply"));
+        }
+    }
+    Ok(())
+}
+
+fn run_tinyot(kind: &str, count: usize) -> Result<[TinyOtRun; 2], String> {
+    let shared_kind = kind.to_string();
+    let runs = run_loopback_session(2, SESSION, TIMEOUT, move |mut local| async move {
+        tinyot_party(&mut local, &shared_kind, count).await
+    })?;
+    let [a, b]: [TinyOtRun; 2] = runs.try_into().map_err(|_| "two parties".to_string())?;
+    if a.items.len() != count || b.items.len() != count {
+        return Err(format!(
+            "tinyot {kind}: {count} outputs asked, {} and {} made",
+            a.items.len(),
+            b.items.len()
+        ));
+    }
+    check_tinyot(kind, &a, &b)?;
+    Ok([a, b])
+}
+
+fn print_tinyot(args: &Args) -> Result<(), String> {
+    for kind in &args.tinyot_kinds {
+        if !["abits", "triples", "triples-128"].contains(&kind.as_str()) {
+            return Err(format!("unknown --tinyot-kinds value '{kind}' (abits, triples, triples-128)"));
+        }
+        for &count in args.tinyot_counts.iter().filter(|&&c| c > 0) {
+            let [a, b] = median_run(
+                args.reps,
+                |r: &[TinyOtRun; 2]| ms(r[0].span.wall.max(r[1].span.wall)),
+                || run_tinyot(kind, count),
+            )?;
+            let span = Summary::of([&a.span, &b.span]).expect("two parties");
+            print_json_line(&TinyOtLine {
+                bench: "tinyot",
+                kind: kind.clone(),
+                count,
+                ms: span.wall_ms(),
+                per_s: count as f64 / span.wall.as_secs_f64(),
+                cpu_ms: span.cpu_ms(),
+                bytes_per_item: span.total_bytes_sent as f64 / count as f64,
+                rounds: span.rounds,
+            });
+        }
+    }
+    Ok(())
 }
 
 #[derive(Serialize)]
@@ -407,7 +528,7 @@ fn main() -> ExitCode {
             print_json_line(&line);
         }
     }
-    if let Err(e) = print_aes(&args) {
+    if let Err(e) = print_tinyot(&args).and_then(|()| print_aes(&args)) {
         eprintln!("chorus-bench-ot: {e}");
         return ExitCode::from(1);
     }

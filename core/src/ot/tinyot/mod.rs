@@ -34,6 +34,9 @@
 //!    MAC check), so its `x` leaks only if every triple of the bucket leaked. `B` is the smallest
 //!    size with `(B − 1)·log2 N > s` for `N ≥ 1024` buckets and `s` = [`STAT_SECURITY`] bits
 //!    (the rule emp-ag2pc uses for this step); smaller requests are served from 1024 buckets.
+//!    Callers with k ≤ 64-bit MACs take the triples from [`TinyOt::and_triples_low64_as`], which
+//!    keeps the leaky triples, and checks the openings, on the low 64 bits of every MAC, key and
+//!    `Δ` (a forged opening then needs 64 bits of `Δ`, still far beyond `s`).
 //!
 //! Steps 1 and the authenticated bits under it run in passes of [`LEAKY_CHUNK`] leaky triples, so
 //! a large batch keeps only its leaky triples (not every pass's OT rows and half gates) in memory;

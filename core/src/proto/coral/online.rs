@@ -45,6 +45,9 @@ use super::messages::{pack_elements, unpack_elements, Channel, Step};
 use super::prep::{CoralMaterial, Quintuple};
 use super::share::{CoralParams, RShare, LANES};
 
+/// Products per pass of a layer's multiplication ([`Party::finish_mul`]).
+const MUL_CHUNK: usize = 1024;
+
 /// The lanes of a pack as a 14-bit word (lane l at bit l).
 pub type Lanes = u64;
 
@@ -300,9 +303,19 @@ impl Party {
     }
 
     /// `[[z]] = τ(d)·[[τ(b)]] + τ(e)·[[τ(a)]] + τ(d)·τ(e) + [[c]]` for a whole layer, from the
-    /// opened `(d, e)` pairs; each sum of products is reduced once, and every product of the
-    /// layer goes through one backend call per term.
+    /// opened `(d, e)` pairs, [`MUL_CHUNK`] products at a time (so a large layer's columns stay in
+    /// the caches between the passes over them).
     fn finish_mul(&self, quintuples: &[Quintuple], opened: &[u64]) -> Vec<RShare> {
+        let mut out = Vec::with_capacity(quintuples.len());
+        for (q, de) in quintuples.chunks(MUL_CHUNK).zip(opened.chunks(2 * MUL_CHUNK)) {
+            out.extend(self.finish_mul_chunk(q, de));
+        }
+        out
+    }
+
+    /// [`finish_mul`](Self::finish_mul) on one chunk: each sum of products is reduced once, and
+    /// every product of the chunk goes through one backend call per term.
+    fn finish_mul_chunk(&self, quintuples: &[Quintuple], opened: &[u64]) -> Vec<RShare> {
         let p = &*self.params;
         let n = quintuples.len();
         let (td, te): (Vec<u64>, Vec<u64>) =

@@ -64,6 +64,41 @@ fn input_and_not_xor_const_mul_open_to_plaintext() {
     }
 }
 
+#[test]
+fn a_layer_larger_than_one_multiplication_chunk_multiplies_every_pair() {
+    // 2,500 pairs: two full chunks of the layer's products and a partial one.
+    let (parties, count) = (2usize, 2500);
+    let mut rng = seeded_rng(41);
+    let xs: Vec<u64> = (0..count).map(|_| lanes(&mut rng)).collect();
+    let ys: Vec<u64> = (0..count).map(|_| lanes(&mut rng)).collect();
+    let mut demand = Demand::empty(parties);
+    demand.input_masks[0] = count;
+    demand.input_masks[1] = count;
+    demand.quintuples = count;
+    demand.encodings = count;
+    let results = run(deal(5, parties, &demand), Deviation::none(), |mut party, mut net| {
+        let (xs, ys) = (xs.clone(), ys.clone());
+        async move {
+            let me = party.party();
+            let mut requests: Vec<InputRequest> =
+                xs.iter().map(|&x| InputRequest { owner: 0, lanes: (me == 0).then_some(x) }).collect();
+            requests.extend(ys.iter().map(|&y| InputRequest { owner: 1, lanes: (me == 1).then_some(y) }));
+            let shares = party.input(&mut net, &requests).await?;
+            let (x, y) = shares.split_at(count);
+            let pairs: Vec<_> = x.iter().copied().zip(y.iter().copied()).collect();
+            let and = party.mul(&mut net, &pairs).await?;
+            party.output(&mut net, &and).await
+        }
+    });
+    for result in results {
+        let out = result.expect("honest run");
+        assert_eq!(out.len(), count);
+        for i in 0..count {
+            assert_eq!(out[i], xs[i] & ys[i], "AND lane word {i}");
+        }
+    }
+}
+
 /// Dealer-made TinyOT bits with known plaintext come from its tBits: their XOR across parties.
 pub(super) fn tbit_values(
     materials: &[crate::proto::coral::prep::CoralMaterial],

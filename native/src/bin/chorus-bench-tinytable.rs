@@ -403,7 +403,7 @@ fn run_once(
         let bytes = table_bytes(&material, batches[0]);
         Ok::<_, String>((ciphertexts, start.span(&local.net), prep, bytes))
     })?;
-    let prep_spans: Vec<_> = outcomes.iter().filter_map(|o| o.2.clone()).collect();
+    let prep_spans: Vec<_> = outcomes.iter().filter_map(|o| o.2).collect();
     let ot_prep = Summary::of(&prep_spans);
     let prep_bytes = outcomes[0].3;
     for (p, (ciphertexts, ..)) in outcomes.iter().enumerate() {

@@ -320,22 +320,8 @@ async fn ot_material<N: Network>(
             }
             Material::Sliced(preps)
         }
-        (Path::Circuit, Some(32)) => {
-            let mut source = OtTinyOt::<u32>::setup(net, SESSION, rng).await.map_err(err)?;
-            let mut preps = Vec::with_capacity(batches.len());
-            for &n in batches {
-                preps.push(fig8_malicious(net, &mut source, circuit, io, n).await.map_err(err)?);
-            }
-            Material::Malicious32(preps)
-        }
-        (Path::Circuit, Some(_)) => {
-            let mut source = OtTinyOt::<u64>::setup(net, SESSION, rng).await.map_err(err)?;
-            let mut preps = Vec::with_capacity(batches.len());
-            for &n in batches {
-                preps.push(fig8_malicious(net, &mut source, circuit, io, n).await.map_err(err)?);
-            }
-            Material::Malicious64(preps)
-        }
+        (Path::Circuit, Some(32)) => Material::Malicious32(fig8_batches(net, circuit, io, batches).await?),
+        (Path::Circuit, Some(_)) => Material::Malicious64(fig8_batches(net, circuit, io, batches).await?),
         (Path::SboxTables, Some(_)) => {
             let mut source = OtTinyOt::<u64>::setup(net, SESSION, rng).await.map_err(err)?;
             let mut preps = Vec::with_capacity(batches.len());
@@ -357,6 +343,23 @@ async fn ot_material<N: Network>(
         }
         (Path::SboxTables, None) => return Err("the S-box-table path has no semi-honest OT material".into()),
     })
+}
+
+/// Malicious Fig. 8 material with k-bit MACs for each batch, after one TinyOT setup.
+async fn fig8_batches<N: Network, M: MacWord>(
+    net: &mut N,
+    circuit: &Circuit,
+    io: &IoSpec,
+    batches: &[usize],
+) -> Result<Vec<MaliciousPrep<M>>, String> {
+    let err = |e: TinyTableError| e.to_string();
+    let rng = session_rng().map_err(|e| e.to_string())?;
+    let mut source = OtTinyOt::<M>::setup(net, SESSION, rng).await.map_err(err)?;
+    let mut preps = Vec::with_capacity(batches.len());
+    for &n in batches {
+        preps.push(fig8_malicious(net, &mut source, circuit, io, n).await.map_err(err)?);
+    }
+    Ok(preps)
 }
 
 fn run_once(

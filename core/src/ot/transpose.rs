@@ -11,7 +11,7 @@
 //!   per output byte.
 //! - **byte-plane, AVX2** (x86-64 when [`crate::arch::cpu`] reports AVX2): the same steps on
 //!   256-bit vectors whose two 128-bit lanes hold two 16-row groups, so each mask yields 32 bits
-//!   of a column; half the instructions per output bit.
+//!   of a column; about half the vector instructions per output bit.
 //! - **portable**: each 64×64 sub-matrix transposed in place by six rounds of masked block swaps
 //!   (Hacker's Delight §7-3, here with bit i of a word as column i), about 3 integer operations per
 //!   bit pair moved; used where neither vector kernel is compiled.

@@ -243,7 +243,7 @@ struct TinyOtLine {
 }
 
 /// One party's TinyOT run: the span after setup, its `Δ` and its outputs (an authenticated bit
-/// is the first of its three entries).
+/// fills all three entries of its item).
 struct TinyOtRun {
     span: Span,
     delta: Block,

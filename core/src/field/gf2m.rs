@@ -127,7 +127,14 @@ impl BinaryField {
 
     /// A uniformly random element.
     pub fn random<R: RngCore + ?Sized>(&self, rng: &mut R) -> u64 {
-        rng.next_u64() & self.mask
+        self.from_random_bits(rng.next_u64())
+    }
+
+    /// The element [`random`](Self::random) makes from the 64 random bits `bits` (for callers
+    /// that draw many coins at once).
+    #[inline]
+    pub const fn from_random_bits(&self, bits: u64) -> u64 {
+        bits & self.mask
     }
 
     /// `true` iff `a < 2^m`, i.e. `a` is the representation of an element.

@@ -13,13 +13,17 @@
 //! commits to σ_i (hash with a 256-bit nonce), opens it, and everyone checks `Σ_i σ_i = 0`
 //! ([`Check::Mac`]). A wrong opening survives with probability ≤ 2/2^42. The check runs before
 //! any output is opened and again after the (masked) outputs are opened; on failure the honest
-//! parties return the error and no output.
+//! parties return the error and no output. The χ are many (two per packed AND gate), so they
+//! are drawn from AES-128-CTR ([`Prg`], AES-NI natively) keyed by the tossed coins, a chunk at a
+//! time as the sums are formed.
 
 use rand_chacha::ChaCha20Rng;
 use rand_core::{CryptoRng, RngCore, SeedableRng};
 use sha2::{Digest, Sha256};
 
 use crate::net::Network;
+use crate::ot::prg::Prg;
+use crate::ot::Block;
 
 use super::error::{Check, CoralError};
 use super::messages::{field_bytes, pack_elements, unpack_elements, Channel, Step};
@@ -108,6 +112,9 @@ impl OpenedLog {
     }
 }
 
+/// Coins drawn and combined at a time by [`mac_check`].
+const COIN_CHUNK: usize = 1024;
+
 /// Bytes of the σ opening (σ and a 32-byte nonce).
 pub const MAC_OPEN_BYTES: usize = field_bytes(1) + 32;
 
@@ -127,9 +134,25 @@ pub async fn mac_check<N: Network, R: RngCore + CryptoRng>(
     let me = net.party();
     let mut coins = coin_toss(channel, net, rng).await?;
     let field = params.field();
-    let chi: Vec<u64> = (0..log.len()).map(|_| field.random(&mut coins)).collect();
-    let v = field.inner_product(&chi, &log.values);
-    let mu = field.inner_product(&chi, &log.macs);
+    // χ_l is the l-th u64 (little-endian) of AES-128-CTR keyed by the coin stream's first 16
+    // bytes, masked to the field. The coins come a chunk at a time, so no list of all χ is kept.
+    let mut key = [0u8; 16];
+    coins.fill_bytes(&mut key);
+    let mut prg = Prg::new(Block::from_le_bytes(key));
+    let (mut v, mut mu) = (0u64, 0u64);
+    let mut blocks = [0 as Block; COIN_CHUNK / 2];
+    let mut chi = [0u64; COIN_CHUNK];
+    for (values, macs) in log.values.chunks(COIN_CHUNK).zip(log.macs.chunks(COIN_CHUNK)) {
+        let blocks = &mut blocks[..values.len().div_ceil(2)];
+        prg.fill(blocks);
+        for (pair, b) in chi.chunks_exact_mut(2).zip(blocks.iter()) {
+            pair[0] = field.from_random_bits(*b as u64);
+            pair[1] = field.from_random_bits((*b >> 64) as u64);
+        }
+        let chi = &chi[..values.len()];
+        v ^= field.inner_product(chi, values);
+        mu ^= field.inner_product(chi, macs);
+    }
     let sigma = mu ^ field.mul(alpha, v);
     log.values.clear();
     log.macs.clear();

@@ -14,6 +14,8 @@
 //! value consumes one of its recipient's input masks per wire and pack instead of an encoding
 //! pair).
 
+use core::ops::Range;
+
 use crate::circuit::{Circuit, LinearGate, WireId};
 use crate::net::{Network, PartyId};
 
@@ -156,6 +158,18 @@ pub async fn evaluate<N: Network>(
         .ok_or(CoralError::BadInput("an output was withheld".into()))
 }
 
+/// `wires[out] = wires[a] + wires[b]` for slots of `out.len()` shares, `out` disjoint from both
+/// inputs (they may be equal). Splitting around `out` first leaves the loop without bounds checks.
+fn xor_slots(wires: &mut [RShare], out: Range<usize>, a: usize, b: usize) {
+    let p = out.len();
+    let (before, rest) = wires.split_at_mut(out.start);
+    let (dst, after) = rest.split_at_mut(p);
+    let slot = |s: usize| if s < out.start { &before[s..s + p] } else { &after[s - out.end..][..p] };
+    for ((d, &x), &y) in dst.iter_mut().zip(slot(a)).zip(slot(b)) {
+        *d = x + y;
+    }
+}
+
 /// [`evaluate`] with output value v revealed to `recipients[v]` only (`None`: to every party);
 /// returns `[instance][output value]` with `None` for the values of other parties. The material
 /// must cover [`demand_revealed`].
@@ -199,6 +213,10 @@ pub async fn evaluate_revealed<N: Network>(
             }
         }
     }
+    // Every AND gate opens two elements per pack, and every output one: make room for them in
+    // the MAC check's log at once rather than growing it layer by layer.
+    let and_gates: usize = circuit.wire_slots().layers().map(|l| l.and_gates.len()).sum();
+    party.opened.reserve((2 * and_gates + circuit.num_output_wires()) * p);
     // Input requests, wire-major then pack.
     let mut requests = Vec::with_capacity(circuit.num_input_wires() * p);
     for (v, &owner) in owners.iter().enumerate() {
@@ -235,12 +253,7 @@ pub async fn evaluate_revealed<N: Network>(
             // A linear gate's output slot is never one of its input slots (see `WireSlots`).
             let out = at(g.out());
             match *g {
-                LinearGate::Xor { a, b, .. } => {
-                    let (a, b) = (at(a).start, at(b).start);
-                    for k in 0..p {
-                        wires[out.start + k] = wires[a + k] + wires[b + k];
-                    }
-                }
+                LinearGate::Xor { a, b, .. } => xor_slots(&mut wires, out, at(a).start, at(b).start),
                 LinearGate::Inv { a, .. } => {
                     let a = at(a).start;
                     for k in 0..p {

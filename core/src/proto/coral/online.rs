@@ -318,8 +318,10 @@ impl Party {
     fn finish_mul_chunk(&self, quintuples: &[Quintuple], opened: &[u64]) -> Vec<RShare> {
         let p = &*self.params;
         let n = quintuples.len();
-        let (td, te): (Vec<u64>, Vec<u64>) =
-            opened.chunks_exact(2).map(|de| (p.tau_public(de[0]), p.tau_public(de[1]))).unzip();
+        let mut td: Vec<u64> = opened.iter().step_by(2).copied().collect();
+        let mut te: Vec<u64> = opened.iter().skip(1).step_by(2).copied().collect();
+        p.tau_public_in_place(&mut td);
+        p.tau_public_in_place(&mut te);
         let column = |f: fn(&Quintuple) -> u64| quintuples.iter().map(f).collect::<Vec<u64>>();
         let mut acc = vec![0u128; n];
         let mut tde = vec![0u64; n];

@@ -91,6 +91,13 @@ impl CoralParams {
         self.public_tau.apply_word(y & self.field.order_minus_one())
     }
 
+    /// [`tau_public`](Self::tau_public) of every element of `ys`, in place.
+    pub fn tau_public_in_place(&self, ys: &mut [u64]) {
+        let mask = self.field.order_minus_one();
+        ys.iter_mut().for_each(|y| *y &= mask);
+        self.public_tau.apply_words_in_place(ys);
+    }
+
     /// φ of **public** lanes (byte tables).
     pub fn phi_public(&self, lanes: u64) -> u64 {
         self.public_phi.apply_word(lanes & ((1 << LANES) - 1))

@@ -55,7 +55,7 @@ impl KeySize {
         let mut count = 0;
         let mut i = nk;
         while i < total {
-            if i % nk == 0 || (nk > 6 && i % nk == 4) {
+            if i.is_multiple_of(nk) || (nk > 6 && i % nk == 4) {
                 count += 1;
             }
             i += 1;
@@ -134,7 +134,7 @@ impl<B: AesByte> KeyExpansion<B> {
 
     fn needs_sub_word(&self, i: usize) -> bool {
         let nk = self.key_size.key_words();
-        i % nk == 0 || (nk > 6 && i % nk == 4)
+        i.is_multiple_of(nk) || (nk > 6 && i % nk == 4)
     }
 
     /// Computes words that need no `SubWord` until the next one that does.
@@ -155,7 +155,7 @@ impl<B: AesByte> KeyExpansion<B> {
             return None;
         }
         let mut temp = self.words[i - 1];
-        if i % self.key_size.key_words() == 0 {
+        if i.is_multiple_of(self.key_size.key_words()) {
             temp.rotate_left(1);
         }
         Some(temp)
@@ -169,7 +169,7 @@ impl<B: AesByte> KeyExpansion<B> {
         let nk = self.key_size.key_words();
         let i = self.words.len();
         assert!(i < self.total_words(), "KeyExpansion: SubWord supplied after completion");
-        if i % nk == 0 {
+        if i.is_multiple_of(nk) {
             substituted[0] = substituted[0].add_public(RCON[i / nk - 1]);
         }
         let prev = self.words[i - nk];

@@ -20,7 +20,7 @@ pub fn value_bits(bytes: &[u8]) -> Vec<bool> {
 
 /// The inverse of [`value_bits`]; `None` if the number of bits is not a multiple of 8.
 pub fn value_bytes(bits: &[bool]) -> Option<Vec<u8>> {
-    if bits.len() % 8 != 0 {
+    if !bits.len().is_multiple_of(8) {
         return None;
     }
     let bytes =

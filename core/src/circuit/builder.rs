@@ -89,8 +89,8 @@ impl CircuitBuilder {
         let mut is_output = vec![false; self.next as usize];
         let mut output_wires = Vec::new();
         for wire in outputs.iter().flatten() {
-            let needs_copy = is_input.get(wire.0 as usize).map_or(true, |&i| i)
-                || is_output.get(wire.0 as usize).map_or(true, |&o| o);
+            let needs_copy = is_input.get(wire.0 as usize).is_none_or(|&i| i)
+                || is_output.get(wire.0 as usize).is_none_or(|&o| o);
             let wire = if needs_copy { self.copy(*wire) } else { *wire };
             is_output.resize(self.next as usize, false);
             is_output[wire.0 as usize] = true;

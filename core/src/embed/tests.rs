@@ -77,7 +77,7 @@ fn large_binary_moduli_are_primitive() {
         for &p in primes {
             assert!((2..p).take_while(|d| d * d <= p).all(|d| p % d != 0), "{p} is not prime");
             assert_eq!(rest % p, 0);
-            while rest % p == 0 {
+            while rest.is_multiple_of(p) {
                 rest /= p;
             }
             assert_ne!(field.pow(2, order / p), 1, "x has order dividing (2^{m}-1)/{p}");

@@ -87,7 +87,7 @@ impl BitVec {
 
     /// Appends one bit.
     pub fn push(&mut self, bit: bool) {
-        if self.len % 64 == 0 {
+        if self.len.is_multiple_of(64) {
             self.words.push(0);
         }
         self.len += 1;
@@ -176,7 +176,7 @@ impl BitVec {
 
     /// Restores the invariant that bits past `len` are zero.
     fn clear_unused_bits(&mut self) {
-        if self.len % 64 != 0 {
+        if !self.len.is_multiple_of(64) {
             if let Some(last) = self.words.last_mut() {
                 *last &= u64::MAX >> (64 - self.len % 64);
             }
@@ -234,7 +234,7 @@ mod tests {
 
     fn invariant_holds(v: &BitVec) -> bool {
         v.words.len() == words_for(v.len)
-            && (v.len % 64 == 0 || v.words.last().is_none_or(|w| w >> (v.len % 64) == 0))
+            && (v.len.is_multiple_of(64) || v.words.last().is_none_or(|w| w >> (v.len % 64) == 0))
     }
 
     #[test]

@@ -164,7 +164,7 @@ impl BinaryField {
         backend.barrett_many(products, self.barrett(), out);
     }
 
-    fn barrett(&self) -> clmul::BarrettConstants {
+    pub(crate) fn barrett(&self) -> clmul::BarrettConstants {
         clmul::BarrettConstants {
             m: self.m,
             barrett_low: self.barrett_low,
@@ -226,8 +226,8 @@ impl BinaryField {
         let mut rest = self.m;
         let mut p = 2;
         while p <= rest {
-            if rest % p == 0 {
-                while rest % p == 0 {
+            if rest.is_multiple_of(p) {
+                while rest.is_multiple_of(p) {
                     rest /= p;
                 }
                 let difference = self.frobenius_of_x(self.m / p) ^ x;

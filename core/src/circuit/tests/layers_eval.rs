@@ -138,7 +138,7 @@ fn new_checks_gate_lists() {
 #[test]
 fn lane_packing_round_trips() {
     let lanes: Vec<Vec<bool>> =
-        (0..64).map(|l: usize| (0..5).map(|k| (l * 7 + k) % 3 == 0).collect()).collect();
+        (0..64).map(|l: usize| (0..5).map(|k| (l * 7 + k).is_multiple_of(3)).collect()).collect();
     let words = pack_lanes(&lanes).unwrap();
     assert_eq!(unpack_lanes(&words, 64), lanes);
     assert_eq!(pack_lanes(&vec![vec![true]; 65]), None);

@@ -54,7 +54,7 @@ fn a_party_with_inconsistent_cope_columns_is_caught_before_any_output() {
         let n = CodeChoice::Rs255_85.code().n();
         let header = crate::proto::minimac::msg::HEADER_BYTES;
         // The COPE frame kind (8) and a body of 8n bytes per word, column-major.
-        if member == 1 && m.len() > header && m[0] == 8 && (m.len() - header) % (8 * n) == 0 {
+        if member == 1 && m.len() > header && m[0] == 8 && (m.len() - header).is_multiple_of(8 * n) {
             let words = (m.len() - header) / (8 * n);
             for c in (0..8 * n).step_by(8) {
                 m[header + c * words] ^= 1;

@@ -272,7 +272,7 @@ pub async fn evaluate_revealed<N: Network>(
     let wire_recipients: Vec<Option<PartyId>> = recipients
         .iter()
         .zip(circuit.output_widths())
-        .flat_map(|(&to, &width)| core::iter::repeat(to).take(width as usize * p))
+        .flat_map(|(&to, &width)| std::iter::repeat_n(to, width as usize * p))
         .collect();
     let lanes = party.output_to(net, &outputs, &wire_recipients).await?;
     let mut result: Vec<RevealedOutputs> = (0..batch)
@@ -280,7 +280,7 @@ pub async fn evaluate_revealed<N: Network>(
             recipients
                 .iter()
                 .zip(circuit.output_widths())
-                .map(|(to, &w)| to.map_or(true, |r| r == me).then(|| Vec::with_capacity(w as usize)))
+                .map(|(to, &w)| to.is_none_or(|r| r == me).then(|| Vec::with_capacity(w as usize)))
                 .collect()
         })
         .collect();

@@ -242,7 +242,7 @@ pub fn unpack_bits(bytes: &[u8], count: usize, peer: PartyId, step: Step) -> Res
             format!("expected {} bytes for {count} bits, got {}", count.div_ceil(8), bytes.len()),
         ));
     }
-    if count % 8 != 0 && bytes[bytes.len() - 1] >> (count % 8) != 0 {
+    if !count.is_multiple_of(8) && bytes[bytes.len() - 1] >> (count % 8) != 0 {
         return Err(CoralError::malformed(peer, step.name(), "non-zero padding bits"));
     }
     Ok((0..count).map(|i| bytes[i / 8] >> (i % 8) & 1 == 1).collect())

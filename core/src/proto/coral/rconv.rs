@@ -63,7 +63,7 @@ impl Party {
         net: &mut N,
         bits: &[TinyBit],
     ) -> Result<Vec<RShare>, CoralError> {
-        if bits.len() % LANES != 0 {
+        if !bits.len().is_multiple_of(LANES) {
             return Err(CoralError::Limit {
                 what: "rConv bits (must be a multiple of 14)",
                 found: bits.len(),

@@ -115,5 +115,8 @@ pub async fn decrypt_blocks<S: SboxLayer, N: Network>(
 /// Groups a flat vector of shared bytes into 16-byte blocks, or `None` if its length is not a
 /// multiple of 16.
 pub fn to_blocks<B: Copy>(bytes: &[B]) -> Option<Vec<[B; 16]>> {
-    (bytes.len() % 16 == 0).then(|| bytes.chunks_exact(16).map(|c| core::array::from_fn(|j| c[j])).collect())
+    bytes
+        .len()
+        .is_multiple_of(16)
+        .then(|| bytes.chunks_exact(16).map(|c| core::array::from_fn(|j| c[j])).collect())
 }

@@ -24,7 +24,7 @@ pub(super) async fn reshare_bit_message<N: Network>(
     for (b, z) in message.iter_mut().zip(&zero) {
         *b ^= z;
     }
-    if total % 8 != 0 {
+    if !total.is_multiple_of(8) {
         if let Some(last) = message.last_mut() {
             *last &= (1u8 << (total % 8)) - 1;
         }
@@ -33,7 +33,7 @@ pub(super) async fn reshare_bit_message<N: Network>(
     send_bytes(net, (me + 2) % 3, message.clone(), step)?;
     let from = (me + 1) % 3;
     let received = recv_bytes(net, from, total.div_ceil(8), step).await?;
-    if total % 8 != 0 && received[received.len() - 1] >> (total % 8) != 0 {
+    if !total.is_multiple_of(8) && received[received.len() - 1] >> (total % 8) != 0 {
         return Err(MaestroError::NonzeroBitPadding { from, step });
     }
     Ok((message, received))

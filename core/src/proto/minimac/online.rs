@@ -231,7 +231,7 @@ pub async fn evaluate_revealed<N: Network, R: RngCore + CryptoRng>(
     let mut at = 0usize;
     for &width in circuit.output_widths() {
         let words = &opened[at * n..(at + width as usize) * n];
-        let revealed = prep.output_recipients.get(at).copied().flatten().map_or(true, |p| p == me);
+        let revealed = prep.output_recipients.get(at).copied().flatten().is_none_or(|p| p == me);
         for (i, instance) in outputs.iter_mut().enumerate() {
             instance.push(
                 revealed

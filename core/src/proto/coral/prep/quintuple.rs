@@ -75,7 +75,7 @@ impl Party {
             }
         }
         let owners: Vec<usize> =
-            (0..self.parties).flat_map(|owner| core::iter::repeat(owner).take(2 * total)).collect();
+            (0..self.parties).flat_map(|owner| std::iter::repeat_n(owner, 2 * total)).collect();
         let inputs = self.input_elements(net, Step::QuintupleInput, &owners, &own).await?;
         // 5.
         let mut ab = vec![RShare::default(); 2 * total];

@@ -314,7 +314,7 @@ impl SboxLayer for MaliciousAdditiveLut256Sbox {
     ) -> Result<(), MaestroError> {
         let Some(previous) = self.awaiting.take() else { return Ok(()) };
         let x = &self.last.as_ref().expect("a call awaiting recovery has a successor").inputs;
-        if x.len() != previous.inputs.len() || x.len() % 16 != 0 {
+        if x.len() != previous.inputs.len() || !x.len().is_multiple_of(16) {
             self.awaiting = Some(previous);
             return Err(self.unverified());
         }

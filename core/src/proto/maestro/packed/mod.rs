@@ -126,7 +126,10 @@ impl Packed {
     /// another party.
     pub fn write_round_linear(&self, round_key: &[RssShare; 16], last: bool, out: &mut [RssShare]) {
         assert!(self.party < 3, "Packed: party {} is not 0, 1 or 2", self.party);
-        assert!(self.len() % 16 == 0 && self.len() == out.len(), "Packed::write_round_linear: lengths");
+        assert!(
+            self.len().is_multiple_of(16) && self.len() == out.len(),
+            "Packed::write_round_linear: lengths"
+        );
         assert!(round_key.iter().all(|k| k.party() == self.party), "round key of another party");
         let (key_first, key_second) = (round_key.map(|k| k.first().0), round_key.map(|k| k.second().0));
         let blocks = self.first.chunks_exact(16).zip(self.second.chunks_exact(16));

@@ -34,7 +34,7 @@ pub(in crate::proto::maestro) fn clear_padding(bytes: &mut [u8], len: usize) {
 
 /// Concatenates two nibble-packed vectors of `a_len` and `b_len` elements.
 fn concat_nibbles(a: &[u8], a_len: usize, b: &[u8], b_len: usize) -> Vec<u8> {
-    if a_len % 2 == 0 {
+    if a_len.is_multiple_of(2) {
         return [a, b].concat();
     }
     // Odd split: every element of b moves by one nibble.
@@ -57,7 +57,7 @@ fn concat_nibbles(a: &[u8], a_len: usize, b: &[u8], b_len: usize) -> Vec<u8> {
 fn split_nibbles(bytes: &[u8], len: usize, at: usize) -> (Vec<u8>, Vec<u8>) {
     let mut head = bytes[..at.div_ceil(2)].to_vec();
     clear_padding(&mut head, at);
-    let tail = if at % 2 == 0 {
+    let tail = if at.is_multiple_of(2) {
         bytes[at / 2..].to_vec()
     } else {
         let mut tail: Vec<u8> = (at / 2..len.div_ceil(2))

@@ -44,7 +44,7 @@ pub fn unpack_bits(bytes: &[u8], count: usize, from: PartyId, step: Step) -> Res
     if bytes.len() != expected {
         return Err(MaestroError::MalformedMessage { from, step, expected, actual: bytes.len() });
     }
-    if count % 8 != 0 && bytes[expected - 1] >> (count % 8) != 0 {
+    if !count.is_multiple_of(8) && bytes[expected - 1] >> (count % 8) != 0 {
         return Err(MaestroError::NonzeroBitPadding { from, step });
     }
     Ok((0..count).map(|k| (bytes[k / 8] >> (k % 8)) & 1).collect())

@@ -98,7 +98,7 @@ impl PrepRequest {
         let input_owners = value_owners
             .iter()
             .zip(circuit.input_widths())
-            .flat_map(|(&owner, &width)| core::iter::repeat(owner).take(width as usize))
+            .flat_map(|(&owner, &width)| std::iter::repeat_n(owner, width as usize))
             .collect();
         let output_recipients = vec![None; circuit.num_output_wires()];
         Ok(PrepRequest {
@@ -149,7 +149,7 @@ impl PrepRequest {
         self.output_recipients = recipients
             .iter()
             .zip(circuit.output_widths())
-            .flat_map(|(&to, &width)| core::iter::repeat(to).take(width as usize))
+            .flat_map(|(&to, &width)| std::iter::repeat_n(to, width as usize))
             .collect();
         Ok(self)
     }

@@ -242,7 +242,7 @@ fn evaluate_with_ot(circuit: &Circuit, request: &PrepRequest, inputs: &[Vec<Vec<
             for (v, got) in instance.iter().enumerate() {
                 let to = recipients[wire];
                 wire += expected[v].len();
-                let want = to.map_or(true, |p| p == party).then(|| expected[v].clone());
+                let want = to.is_none_or(|p| p == party).then(|| expected[v].clone());
                 assert_eq!(got, &want, "party {party}, instance {i}, value {v}");
             }
         }
@@ -444,7 +444,7 @@ fn attack_truncated_cope_frame_is_malformed() {
     let n = CODE.code().n();
     let edit: Edit = Box::new(move |_, m: &mut Vec<u8>| {
         // The COPE frame: its kind byte and a body of 8n bytes per word.
-        if m.len() > HEADER_BYTES && m[0] == 8 && (m.len() - HEADER_BYTES) % (8 * n) == 0 {
+        if m.len() > HEADER_BYTES && m[0] == 8 && (m.len() - HEADER_BYTES).is_multiple_of(8 * n) {
             m.truncate(m.len() - 1);
         }
     });

@@ -74,7 +74,7 @@ fn mixed_recipients_match_plaintext_and_cost_what_opening_to_everybody_costs() {
             for (i, instance) in outputs.iter().enumerate() {
                 let expected = circuit.evaluate(&inputs[i]).unwrap();
                 for (v, got) in instance.iter().enumerate() {
-                    let want = recipients[v].map_or(true, |p| p == party).then(|| expected[v].clone());
+                    let want = recipients[v].is_none_or(|p| p == party).then(|| expected[v].clone());
                     assert_eq!(got, &want, "{parties} parties, party {party}, instance {i}, value {v}");
                 }
             }

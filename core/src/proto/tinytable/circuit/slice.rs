@@ -40,7 +40,7 @@ pub(crate) fn lookup(t: &[u64], c: u64, d: u64) -> u64 {
 /// bits, group after group.
 pub(crate) fn pack(words: &[u64], groups: usize, n: usize) -> Vec<u8> {
     let l = lane_words(n);
-    if n % 64 == 0 {
+    if n.is_multiple_of(64) {
         return words[..groups * l].iter().flat_map(|w| w.to_le_bytes()).collect();
     }
     let mut out = vec![0u8; (groups * n).div_ceil(8)];
@@ -58,7 +58,7 @@ pub(crate) fn pack(words: &[u64], groups: usize, n: usize) -> Vec<u8> {
 /// checked `bytes.len() == ceil(groups · n / 8)`.
 pub(crate) fn unpack(bytes: &[u8], groups: usize, n: usize, out: &mut [u64]) {
     let l = lane_words(n);
-    if n % 64 == 0 {
+    if n.is_multiple_of(64) {
         for (w, chunk) in out[..groups * l].iter_mut().zip(bytes.chunks_exact(8)) {
             let mut raw = [0u8; 8];
             raw.copy_from_slice(chunk);

@@ -19,7 +19,7 @@ fn split_rows(words: &[u64], n: usize, m: usize) -> (Vec<u64>, Vec<u64>) {
     let (l, lf, lb) = (lane_words(n), lane_words(m), lane_words(n - m));
     let rows = words.len().checked_div(l).unwrap_or(0);
     let (mut front, mut back) = (Vec::with_capacity(rows * lf), Vec::with_capacity(rows * lb));
-    let tail = |bits: usize| if bits % 64 == 0 { u64::MAX } else { (1u64 << (bits % 64)) - 1 };
+    let tail = |bits: usize| if bits.is_multiple_of(64) { u64::MAX } else { (1u64 << (bits % 64)) - 1 };
     for row in words.chunks_exact(l) {
         front.extend_from_slice(&row[..lf]);
         if let Some(last) = front.last_mut() {

@@ -150,7 +150,7 @@ impl LaneRounds for SboxRounds<'_> {
 /// `(inputs of round r, inputs of round r − 1)` from the two alternating buffers.
 fn split_rounds(inputs: &mut [Vec<[u8; 16]>; 2], round: usize) -> (&[[u8; 16]], &[[u8; 16]]) {
     let [even, odd] = inputs;
-    if round % 2 == 0 {
+    if round.is_multiple_of(2) {
         (even, odd)
     } else {
         (odd, even)

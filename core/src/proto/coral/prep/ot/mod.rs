@@ -206,7 +206,7 @@ impl OtProvider {
             own[2 * index + 1] ^= offset;
         }
         for (owner, &count) in masks.iter().enumerate() {
-            kinds.extend(core::iter::repeat(Contributor::Only(owner)).take(count));
+            kinds.extend(std::iter::repeat_n(Contributor::Only(owner), count));
             own.extend((0..count).map(|_| if owner == me { field.random(&mut rng) } else { 0 }));
         }
         let shares = auth::authenticate(&mut party, &mut cope, net, &kinds, &own).await?;

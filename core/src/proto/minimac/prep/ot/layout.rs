@@ -95,7 +95,7 @@ impl Layout {
         } else {
             let o = (slot - self.output(0).0) / 2;
             let recipient = self.outputs[o];
-            if (slot - self.output(0).0) % 2 == 0 {
+            if (slot - self.output(0).0).is_multiple_of(2) {
                 Who::Only(recipient)
             } else {
                 Who::Only(1 - recipient)

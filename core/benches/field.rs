@@ -1,6 +1,7 @@
 //! Field kernels, every fast path against its portable fallback:
 //! GF(2^64) / GF(2^128) products and length-10^6 inner products with lazy reduction (per carry-less
-//! backend), GF(2^48) products, and GF(2^8) bulk slice operations on 4096 elements (per bulk backend).
+//! backend), GF(2^48) products, batches of 1,024 GF(2^42) products reduced at once, and GF(2^8)
+//! bulk slice operations on 4096 elements (per bulk backend).
 //!
 //! Run: `cargo bench -p chorus-core --bench field -- --warm-up-time 1 --measurement-time 2`.
 
@@ -14,6 +15,7 @@ mod native {
 
     const INNER_PRODUCT_LEN: usize = 1_000_000;
     const SLICE_LEN: usize = 4096;
+    const BATCH_LEN: usize = 1024;
 
     fn rng() -> ChaCha20Rng {
         ChaCha20Rng::seed_from_u64(0xbe4c)
@@ -64,6 +66,30 @@ mod native {
         group.finish();
     }
 
+    /// Coral's layer kernel: 1,024 independent GF(2^42) products, accumulated unreduced and then
+    /// reduced (`xor_products64_into` + `reduce_many`).
+    fn batched_products(c: &mut Criterion) {
+        let mut rng = rng();
+        let field42 = BinaryField::new(42, (1 << 7) | 1).expect("x^42 + x^7 + 1 is irreducible");
+        let x: Vec<u64> = (0..BATCH_LEN).map(|_| field42.random(&mut rng)).collect();
+        let y: Vec<u64> = (0..BATCH_LEN).map(|_| field42.random(&mut rng)).collect();
+        let mut group = c.benchmark_group("batch_1024");
+        group.throughput(Throughput::Elements(BATCH_LEN as u64));
+        for backend in Backend::available() {
+            let name = format!("{backend:?}");
+            let (mut acc, mut out) = (vec![0u128; BATCH_LEN], vec![0u64; BATCH_LEN]);
+            group.bench_function(BenchmarkId::new("gf2m_42_products_reduced", &name), |bench| {
+                bench.iter(|| {
+                    acc.fill(0);
+                    backend.xor_products64_into(black_box(&x), black_box(&y), &mut acc);
+                    field42.reduce_many(backend, &acc, &mut out);
+                    out[0]
+                })
+            });
+        }
+        group.finish();
+    }
+
     fn gf256_bulk(c: &mut Criterion) {
         let mut rng = rng();
         let mut a = vec![0u8; SLICE_LEN];
@@ -91,7 +117,7 @@ mod native {
         group.finish();
     }
 
-    criterion_group!(field_benches, products, inner_products, gf256_bulk);
+    criterion_group!(field_benches, products, inner_products, batched_products, gf256_bulk);
 
     pub fn main() {
         field_benches();

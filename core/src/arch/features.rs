@@ -16,11 +16,14 @@ pub struct Cpu {
     pub aes: bool,
     /// PCLMULQDQ: carry-less multiplication.
     pub pclmulqdq: bool,
+    /// VPCLMULQDQ with AVX2: two carry-less products per 256-bit instruction.
+    pub vpclmulqdq: bool,
 }
 
 impl Cpu {
     /// No extensions: every fast path takes its portable code.
-    pub const PORTABLE: Cpu = Cpu { ssse3: false, sse41: false, avx2: false, aes: false, pclmulqdq: false };
+    pub const PORTABLE: Cpu =
+        Cpu { ssse3: false, sse41: false, avx2: false, aes: false, pclmulqdq: false, vpclmulqdq: false };
 
     /// What this processor supports, ignoring the `force-portable` feature (for tests that
     /// cross-check every available backend against the portable one).
@@ -37,6 +40,9 @@ impl Cpu {
             avx2: std::is_x86_feature_detected!("avx2"),
             aes: std::is_x86_feature_detected!("aes"),
             pclmulqdq: std::is_x86_feature_detected!("pclmulqdq"),
+            vpclmulqdq: std::is_x86_feature_detected!("vpclmulqdq")
+                && std::is_x86_feature_detected!("avx2")
+                && std::is_x86_feature_detected!("pclmulqdq"),
         }
     }
 
@@ -72,5 +78,6 @@ mod tests {
         let c = Cpu::detected();
         assert!(!c.avx2 || c.ssse3);
         assert!(!c.sse41 || c.ssse3);
+        assert!(!c.vpclmulqdq || (c.avx2 && c.pclmulqdq));
     }
 }

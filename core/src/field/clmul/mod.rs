@@ -7,7 +7,9 @@
 //! Backends, chosen in one place ([`Backend::detect`]: at run time from [`crate::arch::cpu`]
 //! natively, at compile time from the `simd128` target feature on wasm32):
 //! - `Backend::Pclmulqdq` (`x86`): x86-64 `PCLMULQDQ`, selected at run time, so binaries run on
-//!   any x86-64;
+//!   any x86-64; its batch kernels (many independent products, their reductions, sums of
+//!   products) take four products per step with 256-bit `VPCLMULQDQ` where the CPU has it
+//!   (`Cpu::vpclmulqdq`), cross-checked against the one-at-a-time kernels in the tests;
 //! - `Backend::Simd128` (`wasm`, wasm32 built with `target-feature=+simd128`, as the WASM
 //!   builds are): four 32×32 "holes" products per 64×64 product with `i64x2.extmul_*_i32x4_u`;
 //! - [`Backend::Portable`] ([`portable`]): constant-time 64-bit integer code everywhere else

@@ -35,7 +35,7 @@ pub(super) const HANDSHAKE_MSG_LEN: usize = 32 + TAGLEN;
 /// A handshake frame on the wire: version byte and Noise message.
 pub const HANDSHAKE_FRAME_LEN: usize = 1 + HANDSHAKE_MSG_LEN;
 
-/// snow's pure-Rust primitives, with randomness from the session generator instead of snow's
+/// snow's primitives (pure Rust, except the native cipher: see `resolve_cipher`), with randomness from the session generator instead of snow's
 /// own `getrandom` 0.3 source (which needs extra build flags on wasm32). The generator is handed
 /// out once: a second request gets none, so snow fails rather than reuse the stream.
 struct SessionResolver {
@@ -64,7 +64,13 @@ impl CryptoResolver for SessionResolver {
         DefaultResolver.resolve_hash(choice)
     }
 
+    /// Natively, ring's ChaCha20-Poly1305 (assembly); on wasm32 the pure-Rust one. Both are the
+    /// Noise cipher `ChaChaPoly` with the same nonce encoding, so peers interoperate.
     fn resolve_cipher(&self, choice: &CipherChoice) -> Option<Box<dyn Cipher>> {
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(cipher) = snow::resolvers::RingResolver.resolve_cipher(choice) {
+            return Some(cipher);
+        }
         DefaultResolver.resolve_cipher(choice)
     }
 }

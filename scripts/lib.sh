@@ -14,6 +14,15 @@ need_cmd() {
 ensure_rust() {
   need_cmd cargo "install Rust stable with rustup"
   need_cmd rustup "install Rust stable with rustup"
+  local have
+  have="$(rustc --version | cut -d' ' -f2)"
+  if [ "$(printf '%s\n' 1.89.0 "$have" | sort -V | head -n1)" != 1.89.0 ]; then
+    log "Rust $have is older than the project's 1.89: run 'rustup update stable'"
+    exit 1
+  fi
+  # ring (the native Noise cipher) compiles its C and assembly with the system C compiler, which
+  # Rust also needs as its linker.
+  need_cmd cc "install a C compiler (Debian: apt-get install build-essential)"
   if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
     log "adding the wasm32-unknown-unknown target"
     rustup target add wasm32-unknown-unknown

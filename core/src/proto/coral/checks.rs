@@ -95,6 +95,13 @@ impl OpenedLog {
         self.macs.push(mac);
     }
 
+    /// Records opened values and this party's MAC shares of them, in order.
+    pub fn extend(&mut self, values: &[u64], macs: impl ExactSizeIterator<Item = u64>) {
+        debug_assert_eq!(values.len(), macs.len());
+        self.values.extend_from_slice(values);
+        self.macs.extend(macs);
+    }
+
     /// Makes room for `n` more values.
     pub fn reserve(&mut self, n: usize) {
         self.values.reserve(n);

@@ -183,10 +183,7 @@ impl Party {
                 *v ^= t;
             }
         }
-        self.opened.reserve(values.len());
-        for (v, s) in values.iter().zip(shares) {
-            self.opened.push(*v, s.mac);
-        }
+        self.opened.extend(&values, shares.iter().map(|s| s.mac));
         Ok(values)
     }
 

@@ -14,13 +14,14 @@
 //!   big-endian integers, least significant bit on the first wire) and helpers to map bytes to wires.
 //! - [`slots`]: [`WireSlots`], the layers on reusable storage slots (live wires only) for
 //!   protocols that keep a large value per wire.
-//! - [`CircuitBuilder`], [`sbox_bp`] (Boyar–Peralta S-box with 32 AND gates) and [`aes_gen`]
-//!   ([`aes_gen::aes128_circuit`], 6400 AND gates) generate circuits.
+//! - [`CircuitBuilder`], [`sbox_bp`] (Boyar–Peralta S-box with 32 AND gates), [`aes_gen`]
+//!   ([`aes_gen::aes128_circuit`], 6400 AND gates) and [`sha256_gen`]
+//!   ([`sha256_gen::sha256_compression_circuit`], 22,696 AND gates) generate circuits.
 //!
 //! Limits and choices: gates must appear in topological order (as the format requires; files are
 //! not re-sorted); `MAND` gates are read as individual AND gates and the writer emits basic Bristol
-//! Fashion only; at most [`MAX_WIRES`] wires; the generator covers AES-128 only (AES-192/256 come
-//! from the shared reference circuits).
+//! Fashion only; at most [`MAX_WIRES`] wires; the generators cover AES-128 and the SHA-256 compression
+//! function only (AES-192/256 come from the shared reference circuits).
 
 pub mod aes_bristol;
 pub mod aes_gen;
@@ -30,6 +31,7 @@ pub mod error;
 pub mod eval;
 pub mod repr;
 pub mod sbox_bp;
+pub mod sha256_gen;
 pub mod slots;
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! `chorus-bench-coral`: Coral (RMFE-packed, maliciously secure) on a Bristol circuit — AES-128
-//! (`circuits/aes_128.txt`) by default — between local parties over a TCP loopback mesh with
+//! (`circuits/aes_128.txt`) by default, or the built-in SHA-256 compression circuit with
+//! `--circuit sha256-compression` (Coral's Table 6 pair) — between local parties over a TCP loopback mesh with
 //! Noise channels, with **trusted-dealer** (`--prep dealer`, the default) or **two-party
 //! OT-based** (`--prep ot`) preprocessing, or both (`--prep both`). One JSON line per batch size
 //! and provider:
@@ -35,6 +36,7 @@
 
 use chorus_core::aes::Aes;
 use chorus_core::circuit::aes_bristol::{output_bytes, value_bits, value_bytes};
+use chorus_core::circuit::sha256_gen::sha256_compression_circuit;
 use chorus_core::circuit::Circuit;
 use chorus_core::proto::coral::{
     circuit_demand, evaluate_circuit, packs, CoralMaterial, CoralParams, OtProvider, Party, Preprocessing,
@@ -54,7 +56,8 @@ const TIMEOUT: Duration = Duration::from_secs(120);
 #[derive(Parser, Debug)]
 #[command(name = "chorus-bench-coral", version)]
 struct Args {
-    /// The Bristol Fashion circuit.
+    /// The Bristol Fashion circuit, or `sha256-compression` for the project's own SHA-256
+    /// compression circuit (Coral's Table 6; `chorus_core::circuit::sha256_gen`).
     #[arg(long, default_value = "circuits/aes_128.txt")]
     circuit: String,
     /// Batch sizes (instances evaluated at once).
@@ -121,12 +124,17 @@ fn run(args: &Args) -> Result<(), String> {
     if preps.contains(&Prep::Ot) && args.parties != 2 {
         return Err("the OT-based provider runs with exactly 2 parties".into());
     }
-    let text = std::fs::read_to_string(&args.circuit).map_err(|e| format!("{}: {e}", args.circuit))?;
-    let circuit = Arc::new(Circuit::parse_bristol(&text).map_err(|e| e.to_string())?);
+    let (circuit, name) = if args.circuit == SHA256_COMPRESSION {
+        (sha256_compression_circuit().map_err(|e| e.to_string())?, SHA256_COMPRESSION.to_string())
+    } else {
+        let text = std::fs::read_to_string(&args.circuit).map_err(|e| format!("{}: {e}", args.circuit))?;
+        let name = std::path::Path::new(&args.circuit)
+            .file_name()
+            .map_or(args.circuit.clone(), |n| n.to_string_lossy().into());
+        (Circuit::parse_bristol(&text).map_err(|e| e.to_string())?, name)
+    };
+    let circuit = Arc::new(circuit);
     let params = Arc::new(CoralParams::new().map_err(|e| e.to_string())?);
-    let name = std::path::Path::new(&args.circuit)
-        .file_name()
-        .map_or(args.circuit.clone(), |n| n.to_string_lossy().into());
     for &prep in &preps {
         for &instances in &args.instances {
             let mut line = median_run(
@@ -140,6 +148,9 @@ fn run(args: &Args) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// The `--circuit` name of the built-in SHA-256 compression circuit.
+const SHA256_COMPRESSION: &str = "sha256-compression";
 
 fn is_aes128(circuit: &Circuit) -> bool {
     circuit.input_widths() == [128, 128] && circuit.output_widths() == [128]

@@ -11,8 +11,8 @@
 //! Interface: input 0 is the 512-bit message block, input 1 the 256-bit chaining value, output 0
 //! the next chaining value. Each value is its byte string (the block's 64 bytes; the chaining
 //! value's eight words H_0..H_7, big-endian) read as a big-endian integer, wire `i` holding bit `i`
-//! — the convention of [`aes_bristol`](super::aes_bristol), so [`value_bits`](super::aes_bristol::value_bits)
-//! and [`value_bytes`](super::aes_bristol::value_bytes) convert.
+//! — the convention of [`aes_bristol`](super::aes_bristol), whose `value_bits` and `value_bytes`
+//! convert.
 //!
 //! AND gates (pinned by a test): 64 rounds × (2 × 32 for Ch and Maj + 7 additions × 31) + 48
 //! schedule words × 3 × 31 + 8 × 31 = 22,696, 0.5 % more than the reference's 22,573.

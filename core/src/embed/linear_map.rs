@@ -213,7 +213,8 @@ impl LinearMap {
     }
 
     /// [`apply_word`](Self::apply_word) on every word of `words`, in place (same preconditions).
-    /// Byte-table maps of 33 to 64 input bits use a kernel with the number of input bytes fixed at compile time (no bounds checks, unrolled).
+    /// Byte-table maps of 33 to 64 input bits use a kernel with the number of input bytes fixed
+    /// at compile time (unrolled, no bounds checks).
     pub(crate) fn apply_words_in_place(&self, words: &mut [u64]) {
         match (self.evaluation, self.out_words, self.in_bits.div_ceil(8)) {
             (Evaluation::ByteTable, 1, 5) => self.byte_table_words::<5>(words),

@@ -1,9 +1,9 @@
 //! `chorus-bench-coral`: Coral (RMFE-packed, maliciously secure) on a Bristol circuit — AES-128
 //! (`circuits/aes_128.txt`) by default, or the built-in SHA-256 compression circuit with
-//! `--circuit sha256-compression` (Coral's Table 6 pair) — between local parties over a TCP loopback mesh with
-//! Noise channels, with **trusted-dealer** (`--prep dealer`, the default) or **two-party
-//! OT-based** (`--prep ot`) preprocessing, or both (`--prep both`). One JSON line per batch size
-//! and provider:
+//! `--circuit sha256-compression` (Coral's Table 6 pair) — between local parties over a TCP
+//! loopback mesh with Noise channels, with **trusted-dealer** (`--prep dealer`, the default) or
+//! **two-party OT-based** (`--prep ot`) preprocessing, or both (`--prep both`). One JSON line per
+//! batch size and provider:
 //!
 //! ```text
 //! {"protocol":"coral","circuit":"aes_128.txt","preprocessing":"trusted-dealer","transport":"tcp",

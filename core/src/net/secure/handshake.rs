@@ -35,9 +35,10 @@ pub(super) const HANDSHAKE_MSG_LEN: usize = 32 + TAGLEN;
 /// A handshake frame on the wire: version byte and Noise message.
 pub const HANDSHAKE_FRAME_LEN: usize = 1 + HANDSHAKE_MSG_LEN;
 
-/// snow's primitives (pure Rust, except the native cipher: see `resolve_cipher`), with randomness from the session generator instead of snow's
-/// own `getrandom` 0.3 source (which needs extra build flags on wasm32). The generator is handed
-/// out once: a second request gets none, so snow fails rather than reuse the stream.
+/// snow's primitives (pure Rust, except the native cipher: see `resolve_cipher`), with randomness
+/// from the session generator instead of snow's own `getrandom` 0.3 source (which needs extra
+/// build flags on wasm32). The generator is handed out once: a second request gets none, so snow
+/// fails rather than reuse the stream.
 struct SessionResolver {
     rng: Cell<Option<ChaCha20Rng>>,
 }

@@ -10,6 +10,9 @@
 //! The malicious groups also run as `maestro_malicious_cpu_*`, measured in CPU time of the
 //! benchmark thread instead of wall time (for a shared machine).
 //!
+//! `maestro_verify_passes_1024_lut16_sboxes` times the malicious verification's local passes
+//! alone, the kernel `scripts/bench-wasm.mjs` times in WASM.
+//!
 //! Run: `CARGO_TARGET_DIR=$PWD/target cargo bench -p chorus-core --bench maestro`
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -404,8 +407,30 @@ mod bench {
             cpu_malicious_lut256_33
     }
 
+    /// The verification's local passes (combination and folds) over a triple log shaped like
+    /// malicious LUT-16 AES's for 1,024 S-boxes — the kernel `scripts/bench-wasm.mjs` times as
+    /// `maestro/verify/passes` in WASM, for the native-to-WASM ratio.
+    fn verify_passes(c: &mut Criterion) {
+        use chorus_core::proto::maestro::verify::inner_product::local_passes;
+        use chorus_core::proto::maestro::verify::TripleLog;
+        use rand_core::{RngCore, SeedableRng};
+        const SBOXES: usize = 1024;
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(2026);
+        let mut next = || rng.next_u64();
+        let log = TripleLog::pseudo_random([0, 0, 0, SBOXES, SBOXES], &mut next);
+        let coins: Vec<u64> = (0..usize::BITS - log.len().leading_zeros()).map(|_| next()).collect();
+        let mut group = c.benchmark_group("maestro_verify_passes_1024_lut16_sboxes");
+        for (name, portable) in [("detected", false), ("portable", true)] {
+            group.bench_function(name, |b| {
+                b.iter(|| local_passes(criterion::black_box(&log), 3, &coins, portable))
+            });
+        }
+        group.finish();
+    }
+
     criterion_group!(
         benches,
+        verify_passes,
         gf256_circuit,
         gf16_circuit,
         lut16,

@@ -30,6 +30,8 @@
 pub mod portable;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod wasm;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub mod wasm_scalar;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
@@ -313,6 +315,17 @@ pub fn self_check(cases: u32) -> Result<(), String> {
             if reduced.iter().zip(&acc).any(|(&r, &p)| r != gf42.reduce_with(Backend::Portable, p)) {
                 return fail("reduce_many of length", &len);
             }
+        }
+    }
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    for chunk in pairs.chunks_exact(wasm_scalar::LANES) {
+        let c = chunk[0].1;
+        let scalar = wasm_scalar::Gf64Scalar::new(c);
+        let mut x: [u64; wasm_scalar::LANES] = core::array::from_fn(|e| chunk[e].0);
+        let want = x.map(|a| super::Gf64::reduce(schoolbook64(a, c)).0);
+        scalar.mul_in_place(&mut x);
+        if x != want {
+            return Err(format!("wasm_scalar::Gf64Scalar by {c:#x} on {chunk:?}"));
         }
     }
     Ok(())

@@ -73,14 +73,14 @@ mod kernels {
 
     /// Pairs whose products [`Evaluations::add_pairs`] hands to the backend's lazy inner product
     /// at once.
-    const PAIRS: usize = 32;
+    pub(super) const PAIRS: usize = 32;
 
     impl Evaluations {
         /// Adds the pairs of `v` (even length): the operands of each sum's local products are
         /// gathered [`PAIRS`] pairs at a time for the backend's inner product, which accumulates
         /// unreduced (and, for the portable and wasm backends, unmasked) products.
         #[inline(always)]
-        fn add_pairs(&mut self, backend: Backend, v: &[Element]) {
+        pub(super) fn add_pairs(&mut self, backend: Backend, v: &[Element]) {
             let mut operands = [[0u64; 2 * PAIRS]; 4];
             for pairs in v.chunks(2 * PAIRS) {
                 let n = pairs.len() & !1;
@@ -200,7 +200,7 @@ mod kernels {
 
     /// a + r(a + b) for both components of x and y.
     #[inline(always)]
-    fn fold_one(backend: Backend, a: Element, b: Element, r: u64) -> Element {
+    pub(super) fn fold_one(backend: Backend, a: Element, b: Element, r: u64) -> Element {
         let (dx, dy) = (a.x + b.x, a.y + b.y);
         let [x_first, x_second] = mul2(backend, [dx.first, dx.second], [r, r]);
         let [y_first, y_second] = mul2(backend, [dy.first, dy.second], [r, r]);
@@ -237,6 +237,9 @@ mod kernels {
         evaluations.finish(backend, v)
     }
 }
+
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128;
 
 /// Entry points to [`kernels`] for one backend, the one place the fast paths are selected: with
 /// PCLMULQDQ the kernels are compiled with it enabled, and the combination (whose bulk lifts
@@ -464,6 +467,8 @@ impl Kernels {
             // SAFETY: as above.
             #[cfg(target_arch = "x86_64")]
             Backend::Pclmulqdq => unsafe { pclmul::fold(v, r) },
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Backend::Simd128 => simd128::fold(v, r),
             backend => kernels::fold(backend, v, r),
         }
     }

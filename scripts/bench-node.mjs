@@ -27,10 +27,18 @@
  * figures and the ratios `native_vs_runner`, `wasm_vs_native` and `chromium_vs_native` (throughput ratios; 1 = as
  * fast).
  *
+ * `--ring ROUNDS` measures the transport alone instead, no core: three members pass a small frame
+ * around the room for ROUNDS rounds (each sends to the next slot and receives from the previous
+ * one, the pattern of a MAESTRO resharing round), as Node processes with the SDK's
+ * `RelayConnection` (`bench/ring.mjs`, the transport of both Node runtimes) and as Rust processes
+ * with the runner's relay client (`target/release/chorus-ring`); one JSON line per frame size with
+ * the slowest member's µs per round in each. It is the floor under a round-bound job's time.
+ *
  * Usage (after `npm run build --workspaces`; `--help` prints it, bad arguments exit with status 2):
  *   node scripts/bench-node.mjs [--runtime native,wasm,runner] [--batch 1,1000]
  *                               [--tinytable-batch 1,16] [--protocol maestro,tinytable]
  *                               [--variant …] [--security …] [--tinytable-path …]
+ *   node scripts/bench-node.mjs --ring 500 [--frame-bytes 64,4096]
  * TinyTable has batches of its own: its OT preprocessing moves megabytes per block.
  */
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
@@ -45,7 +53,9 @@ import { benchInputs } from './bench/inputs.mjs';
 import { runMember, runProcess } from './bench/member.mjs';
 
 const PARTY = fileURLToPath(new URL('./bench/party.mjs', import.meta.url));
+const RING_MEMBER = fileURLToPath(new URL('./bench/ring.mjs', import.meta.url));
 const RUNNER = fileURLToPath(new URL('../target/release/chorus-party', import.meta.url));
+const RING_RUNNER = fileURLToPath(new URL('../target/release/chorus-ring', import.meta.url));
 const SDK_DIST = fileURLToPath(new URL('../ts-sdk/dist/', import.meta.url));
 const CHROMIUM = process.env.CHORUS_CHROMIUM ?? '/usr/bin/chromium';
 const MAESTRO_VARIANTS = ['gf256-circuit', 'gf16-circuit', 'lut16', 'lut256', 'lut256-33'];
@@ -57,7 +67,8 @@ const TINYTABLE_PATHS = [['circuit', 'ot', 2], ['sbox-tables', 'ot', 2], ['sbox-
 const USAGE = `usage: node scripts/bench-node.mjs [--runtime native,wasm,runner,chromium] [--batch 1,1000]
                                 [--tinytable-batch 1,16] [--protocol maestro,tinytable]
                                 [--variant gf256-circuit,…] [--security semi-honest,malicious]
-                                [--tinytable-path circuit/ot,sbox-tables/ot,sbox-tables/dealer]`;
+                                [--tinytable-path circuit/ot,sbox-tables/ot,sbox-tables/dealer]
+       node scripts/bench-node.mjs --ring ROUNDS [--frame-bytes 64,4096]`;
 
 /** Exits with the usage and `message` (status 2): bad arguments are not a crash. */
 function usage(message) {
@@ -77,6 +88,8 @@ try {
       variant: { type: 'string' },
       security: { type: 'string', default: SECURITIES.join(',') },
       'tinytable-path': { type: 'string', default: TINYTABLE_PATHS.map((p) => p.slice(0, 2).join('/')).join(',') },
+      ring: { type: 'string' },
+      'frame-bytes': { type: 'string', default: '64,4096' },
       help: { type: 'boolean', default: false },
     },
   }));
@@ -96,8 +109,13 @@ for (const p of list(args['tinytable-path'])) {
   if (!TINYTABLE_PATHS.some(([path, prep]) => `${path}/${prep}` === p)) usage(`unknown TinyTable path ${p}`);
 }
 for (const p of list(args.protocol)) if (!['maestro', 'tinytable'].includes(p)) usage(`unknown protocol ${p}`);
-if (runtimes.includes('runner') && !existsSync(RUNNER)) {
-  usage(`${RUNNER} is missing: cargo build --release -p chorus-native`);
+const ringRounds = args.ring === undefined ? undefined : Number(args.ring);
+const frameSizes = list(args['frame-bytes']).map(Number);
+if (ringRounds !== undefined && (!Number.isInteger(ringRounds) || ringRounds < 1)) usage('--ring takes a positive number of rounds');
+if (frameSizes.some((b) => !Number.isInteger(b) || b < 5 || b > 65536)) usage('frame sizes are integers from 5 to 65536');
+const runnerBinary = ringRounds === undefined ? RUNNER : RING_RUNNER;
+if ((runtimes.includes('runner') || ringRounds !== undefined) && !existsSync(runnerBinary)) {
+  usage(`${runnerBinary} is missing: cargo build --release -p chorus-native`);
 }
 
 /** The configurations asked for: job options shared by every member, and the session size. */
@@ -242,6 +260,26 @@ async function measure(relay, config, runtime, blocks) {
   };
 }
 
+/**
+ * The transport alone: `rounds` rounds of `frameBytes`-byte frames around a three-member room, in
+ * `kind` (`node`: the SDK's RelayConnection; `runner`: the Rust runner's relay client), as the
+ * slowest member's µs per round.
+ */
+async function ring(relay, kind, rounds, frameBytes) {
+  const room = await createRoom({ relay: relay.url, parties: 3 });
+  const members = Array.from({ length: 3 }, (_, slot) => {
+    const invite = room.invite(slot);
+    if (kind === 'runner') {
+      const argv = ['--relay', invite.relay, '--room', invite.room, '--slot', String(slot), '--token', invite.token];
+      argv.push('--rounds', String(rounds), '--frame-bytes', String(frameBytes));
+      return runProcess(RING_RUNNER, argv, {}, `chorus-ring ${slot}`);
+    }
+    return runMember(RING_MEMBER, invite, { CHORUS_ROUNDS: String(rounds), CHORUS_FRAME_BYTES: String(frameBytes) }, 'ring member');
+  });
+  const results = await Promise.all(members);
+  return Number(((Math.max(...results.map((r) => r.ms)) * 1000) / rounds).toFixed(1));
+}
+
 // One room per run: lift the per-address rate limits meant for the open internet. The relay also
 // serves the SDK's browser bundle to the Chromium party.
 const site = mkdtempSync(join(tmpdir(), 'chorus-bench-site-'));
@@ -259,7 +297,30 @@ const relay = await startRelay({
   staticDir: site,
 });
 try {
-  const runs = configurations().flatMap((config) =>
+  if (ringRounds !== undefined) {
+    for (const frameBytes of frameSizes) {
+      const figures = {};
+      // Alternating, twice each: the machine's load drifts.
+      for (const kind of ['runner', 'node', 'runner', 'node']) {
+        process.stderr.write(`ring of ${ringRounds} rounds, ${frameBytes}-byte frames, ${kind} …`);
+        const us = await ring(relay, kind, ringRounds, frameBytes);
+        process.stderr.write(` ${us} µs per round\n`);
+        (figures[kind] ??= []).push(us);
+      }
+      const best = (kind) => Math.min(...figures[kind]);
+      console.log(JSON.stringify({
+        ring: true,
+        parties: 3,
+        rounds: ringRounds,
+        frame_bytes: frameBytes,
+        node: process.versions.node,
+        runner_us_per_round: figures.runner,
+        node_us_per_round: figures.node,
+        node_extra_us_per_round: Number((best('node') - best('runner')).toFixed(1)),
+      }));
+    }
+  }
+  const runs = (ringRounds === undefined ? configurations() : []).flatMap((config) =>
     (config.job.protocol === 'tinytable' ? ttBatches : batches).map((blocks) => ({ config, blocks })),
   );
   let done = 0;

@@ -70,6 +70,9 @@ pub struct PartyOutcome {
     pub online_started: Instant,
     /// Time of the job itself.
     pub job: Duration,
+    /// Times of the same job run again on the same channels ([`run_aes_party_repeated`]), in
+    /// order; empty for a single run.
+    pub repeats: Vec<Duration>,
     /// Bytes on the inner network: ciphertext, frame headers and handshake messages.
     pub transport: NetStats,
 }
@@ -85,6 +88,21 @@ pub async fn run_aes_party<N: Network>(
     input: AesInput,
     start: impl Future<Output = ()>,
 ) -> Result<PartyOutcome, JobRunError> {
+    run_aes_party_repeated(inner, session_id, secret, spec, input, start, 1).await
+}
+
+/// [`run_aes_party`], then the same job `runs − 1` more times on the same channels (as an SDK
+/// session runs jobs; every party must ask for the same number): the outcome is the first job's,
+/// with the later jobs' times in [`PartyOutcome::repeats`].
+pub async fn run_aes_party_repeated<N: Network>(
+    inner: N,
+    session_id: &[u8],
+    secret: &[u8],
+    spec: &AesSpec,
+    input: AesInput,
+    start: impl Future<Output = ()>,
+    runs: usize,
+) -> Result<PartyOutcome, JobRunError> {
     let handshake_started = Instant::now();
     let mut net = SecureNetwork::establish(inner, SecureConfig::session_secret(session_id, secret)).await?;
     let handshake = handshake_started.elapsed();
@@ -92,12 +110,19 @@ pub async fn run_aes_party<N: Network>(
     start.await;
     let job_started = Instant::now();
     let mut online_started = job_started;
-    let output = jobs::run_aes_observed(&mut net, spec, input, &mut rng, |phase| match phase {
+    let output = jobs::run_aes_observed(&mut net, spec, input.clone(), &mut rng, |phase| match phase {
         JobPhase::OnlineStarts => online_started = Instant::now(),
     })
     .await?;
     let job = job_started.elapsed();
-    Ok(PartyOutcome { output, handshake, job_started, online_started, job, transport: net.transport_stats() })
+    let transport = net.transport_stats();
+    let mut repeats = Vec::with_capacity(runs.saturating_sub(1));
+    for _ in 1..runs {
+        let started = Instant::now();
+        jobs::run_aes(&mut net, spec, input.clone(), &mut rng).await?;
+        repeats.push(started.elapsed());
+    }
+    Ok(PartyOutcome { output, handshake, job_started, online_started, job, repeats, transport })
 }
 
 /// [`NetStats`] as JSON.

@@ -6,7 +6,7 @@ mod outcome;
 
 use chorus_core::net::secure::{SecureConfig, SecureNetwork};
 use chorus_core::net::{NetError, Network};
-use chorus_native::job::{default_spec, run_aes_party};
+use chorus_native::job::{default_spec, run_aes_party, run_aes_party_repeated};
 use chorus_native::tcp::{TcpConfig, TcpError, TcpNetwork, HELLO_LEN};
 use chorus_native::threads::run_party_threads;
 use common::{fips_input, SECRET};
@@ -61,6 +61,31 @@ fn fips197_job_over_tcp_with_a_split_key() {
     });
     for (p, outcome) in outcomes.into_iter().enumerate() {
         check_fips_outcome(p, &outcome.unwrap_or_else(|e| panic!("party {p}: {e}")));
+    }
+}
+
+#[test]
+fn the_same_job_runs_again_on_the_same_channels() {
+    let outcomes = mesh(3, |p, net, flush| async move {
+        let out = run_aes_party_repeated(
+            net,
+            b"chorus/tcp/runs",
+            SECRET,
+            &default_spec(1),
+            fips_input(p),
+            async {},
+            3,
+        )
+        .await;
+        assert!(flush.finish(Duration::from_secs(5)).await, "party {p} flushed");
+        out
+    });
+    for (p, outcome) in outcomes.into_iter().enumerate() {
+        let outcome = outcome.unwrap_or_else(|e| panic!("party {p}: {e}"));
+        // The first job's outcome (ciphertext, its own traffic), and the two later jobs' times.
+        check_fips_outcome(p, &outcome);
+        assert_eq!(outcome.repeats.len(), 2, "party {p}");
+        assert!(outcome.repeats.iter().all(|t| !t.is_zero()), "party {p}");
     }
 }
 

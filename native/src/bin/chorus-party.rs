@@ -17,7 +17,7 @@
 //! phase (the job's `online_stats`) and `preprocessing_stats` the making of the material.
 //!
 //! ```text
-//! {"party":2,"transport":"relay","ciphertext":"69c4…","stats":{…},"rounds_stats":{…},"preprocessing_stats":{…},"transport_stats":{…},"ms":12.3,"handshake_ms":1.2}
+//! {"party":2,"transport":"relay","ciphertext":"69c4…","stats":{…},"rounds_stats":{…},"preprocessing_stats":{…},"transport_stats":{…},"ms":12.3,"steady_ms":12.3,"handshake_ms":1.2}
 //! ```
 //!
 //! `ciphertext` is present only for parties in `--reveal`. The defaults match the TypeScript
@@ -37,7 +37,7 @@ use chorus_core::jobs::tinytable::MacBits;
 use chorus_core::jobs::{AesInput, AesProtocol, AesSpec, Preprocessing, Security};
 use chorus_core::proto::minimac::CodeChoice;
 use chorus_native::job::JobRunError;
-use chorus_native::job::{room_session_id, run_aes_party, PartyOutcome, StatsReport};
+use chorus_native::job::{room_session_id, run_aes_party_repeated, PartyOutcome, StatsReport};
 use chorus_native::relay::{RelayAddress, RelayNetwork};
 use chorus_native::tcp::{TcpConfig, TcpNetwork};
 use chorus_native::FlushHandle;
@@ -127,6 +127,10 @@ struct Args {
     /// Parties that learn the ciphertext (default 0,1,2; TinyTable: 0,1).
     #[arg(long, value_delimiter = ',')]
     reveal: Option<Vec<usize>>,
+    /// Run the job this many times on the same channels (every party alike), as an SDK session
+    /// runs jobs; `ms` is the first run, `steady_ms` the last.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
+    runs: u32,
     /// Seconds to wait for the other parties to connect (and, for the relay, for the room to be ready).
     #[arg(long, default_value_t = 60)]
     connect_timeout: u64,
@@ -143,6 +147,7 @@ struct Report {
     preprocessing_stats: StatsReport,
     transport_stats: StatsReport,
     ms: f64,
+    steady_ms: f64,
     handshake_ms: f64,
 }
 
@@ -171,6 +176,7 @@ fn run(args: Args) -> Result<Report, String> {
     let members = spec.protocol.members();
     let (transport, session_id) = transport(&args, members)?;
     let timeout = Duration::from_secs(args.connect_timeout);
+    let runs = args.runs as usize;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -181,9 +187,12 @@ fn run(args: Args) -> Result<Report, String> {
                 let (net, mut handle) = RelayNetwork::join(&address, &room, slot, &token, timeout)
                     .await
                     .map_err(|e| e.to_string())?;
-                let outcome = run_aes_party(net, &session_id, &secret, &spec, input, async {}).await;
+                let outcome =
+                    run_aes_party_repeated(net, &session_id, &secret, &spec, input, async {}, runs).await;
                 let linger = if outcome.is_ok() {
-                    handle.job_done();
+                    for _ in 0..runs {
+                        handle.job_done();
+                    }
                     LINGER
                 } else {
                     Duration::ZERO
@@ -199,9 +208,11 @@ fn run(args: Args) -> Result<Report, String> {
                 let (net, flush) = TcpNetwork::establish(party, listener, &peers, &config)
                     .await
                     .map_err(|e| e.to_string())?;
-                let outcome =
-                    finish(run_aes_party(net, &session_id, &secret, &spec, input, async {}).await, flush)
-                        .await;
+                let outcome = finish(
+                    run_aes_party_repeated(net, &session_id, &secret, &spec, input, async {}, runs).await,
+                    flush,
+                )
+                .await;
                 Ok((party, "tcp", outcome?))
             }
         }
@@ -216,6 +227,7 @@ fn run(args: Args) -> Result<Report, String> {
         preprocessing_stats: out.preprocessing_stats.into(),
         transport_stats: outcome.transport.into(),
         ms: outcome.job.as_secs_f64() * 1e3,
+        steady_ms: outcome.repeats.last().unwrap_or(&outcome.job).as_secs_f64() * 1e3,
         handshake_ms: outcome.handshake.as_secs_f64() * 1e3,
     })
 }

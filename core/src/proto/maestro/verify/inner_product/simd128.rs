@@ -1,12 +1,15 @@
-//! [`super::kernels::fold`] for the wasm32 `simd128` backend: the fold's products all have the
-//! same public factor, the coin r, so they go sixteen at a time through the nibble tables of r
-//! ([`Gf64Scalar`]) instead of the general carry-less kernel; the evaluations of the next halving
-//! are the generic ones ([`Evaluations::add_pairs`]). Cross-checked against the portable kernels
-//! by [`super::self_check`], which the WASM module runs under Node.
+//! The wasm32 `simd128` kernels that multiply by a public coin sixteen products at a time through
+//! its nibble tables ([`Gf64Scalar`]) instead of the general carry-less kernel:
+//! [`super::kernels::fold`] (every product of a fold has the factor r; the evaluations of the next
+//! halving are the generic ones, [`Evaluations::add_pairs`]) and the powers of r of the
+//! combination ([`PowerWindow`]: sixteen chains with the factor r^16 instead of two with r²).
+//! Cross-checked against the portable kernels by [`super::self_check`], which the WASM module runs
+//! under Node.
 
 use super::kernels::{fold_one, Element, Evaluations, PAIRS};
 use crate::field::clmul::wasm_scalar::{Gf64Scalar, LANES};
 use crate::field::clmul::Backend;
+use crate::field::Gf64;
 
 /// Shorter vectors are folded by the generic kernel: building the tables of r costs about as much
 /// as this many products.
@@ -60,4 +63,37 @@ pub(super) fn fold(v: &mut Vec<Element>, r: u64) -> [u64; 2] {
     evaluations.add_pairs(backend, &v[whole..half - half % 2]);
     v.truncate(half);
     evaluations.finish(backend, v)
+}
+
+/// The powers r^k, r^(k+1), … of the combination, sixteen computed at once: the window holds
+/// r^k..r^(k+16) and moves on by one multiplication of all sixteen by r^16.
+pub(super) struct PowerWindow {
+    window: [u64; LANES],
+    used: usize,
+    step: Gf64Scalar,
+}
+
+impl PowerWindow {
+    /// From r^0.
+    pub(super) fn new(r: u64) -> Self {
+        let mut window = [1u64; LANES];
+        for k in 1..LANES {
+            window[k] = (Gf64(window[k - 1]) * Gf64(r)).0;
+        }
+        let step = (Gf64(window[LANES - 1]) * Gf64(r)).0;
+        PowerWindow { window, used: 0, step: Gf64Scalar::new(step) }
+    }
+
+    /// The next `out.len()` powers.
+    #[inline(always)]
+    pub(super) fn fill(&mut self, out: &mut [u64]) {
+        for o in out {
+            if self.used == LANES {
+                self.step.mul_in_place(&mut self.window);
+                self.used = 0;
+            }
+            *o = self.window[self.used];
+            self.used += 1;
+        }
+    }
 }

@@ -257,7 +257,8 @@ mod simd128;
 /// Entry points to [`kernels`] for one backend, the one place the fast paths are selected: with
 /// PCLMULQDQ the kernels are compiled with it enabled, and the combination (whose bulk lifts
 /// vectorise across elements) also with AVX2 when the CPU has it; with wasm32 `simd128` the
-/// folds multiply by their coin through its nibble tables (`simd128`).
+/// folds multiply by their coin, and the combination's powers advance, through nibble tables of
+/// the public factor (`simd128`).
 #[derive(Clone, Copy, Debug)]
 struct Kernels {
     backend: Backend,

@@ -13,7 +13,7 @@
 //! - `Backend::Simd128` (`wasm`, wasm32 built with `target-feature=+simd128`, as the WASM
 //!   builds are): four 32×32 "holes" products per 64×64 product with `i64x2.extmul_*_i32x4_u`;
 //!   beside it, `wasm_scalar` multiplies many GF(2^64) elements by one fixed public element
-//!   with `i8x16.swizzle` nibble tables (the MAESTRO verification's folds by a coin);
+//!   with `i8x16.swizzle` nibble tables (the MAESTRO verification's folds and powers of a coin);
 //! - [`Backend::Portable`] ([`portable`]): constant-time 64-bit integer code everywhere else
 //!   (non-x86 native, wasm32 without SIMD), and everywhere when the `force-portable` feature is on.
 //!

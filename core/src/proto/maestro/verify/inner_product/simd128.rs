@@ -66,7 +66,7 @@ pub(super) fn fold(v: &mut Vec<Element>, r: u64) -> [u64; 2] {
 }
 
 /// The powers r^k, r^(k+1), … of the combination, sixteen computed at once: the window holds
-/// r^k..r^(k+16) and moves on by one multiplication of all sixteen by r^16.
+/// r^k, …, r^(k+15) and moves on by one multiplication of all sixteen by r^16.
 pub(super) struct PowerWindow {
     window: [u64; LANES],
     used: usize,

@@ -17,12 +17,28 @@ export interface RelayOptions {
   /** Most rooms that may exist at once. Default 1000. */
   maxRooms?: number;
   /**
-   * Bytes that may wait in a party's outgoing buffer before the relay stops reading from the
-   * parties sending to it. Default 8 MiB.
+   * Payload bytes that may wait in a party's outgoing queue before the relay stops reading from
+   * the parties sending to it. Default 8 MiB.
    */
   maxBufferedBytes?: number;
+  /**
+   * Frames that may wait in a party's outgoing queue before the relay stops reading from the
+   * parties sending to it (whichever of the two caps is reached first). Default 1024.
+   */
+  maxBufferedFrames?: number;
+  /**
+   * Frames (data and `ack`) one connection may send a second, with a burst of one second's worth;
+   * past it the relay stops reading the connection until the budget refills (nothing is dropped).
+   * Bounds the relay's per-frame work any one client can cause. Default 20000.
+   */
+  maxFramesPerSecond?: number;
   /** A party with no data frame to or from it for this long is disconnected. Default 5 min. */
   idleTimeoutMs?: number;
+  /**
+   * A party for which frames wait at the relay and which reads none of them for this long is
+   * dropped as `stalled` (protocol 2 with resume: it is away and may resume). Default 30 s.
+   */
+  stallTimeoutMs?: number;
   /** Interval between WebSocket pings; a party that missed the previous pong is dropped. 30 s. */
   heartbeatIntervalMs?: number;
   /** A room nobody has joined within this time is deleted. Default 10 min. */
@@ -69,8 +85,16 @@ export interface RelayOptions {
    * Default 16 MiB.
    */
   resumeBufferBytes?: number;
+  /** The same cap in frames (whichever is reached first). Default 8192. */
+  resumeBufferFrames?: number;
   /** Lowest relay protocol version a client may speak (1 or 2). Default 1. */
   minProtocol?: number;
+  /**
+   * This relay's name in a cluster: 1 to 16 characters `[a-z0-9]`. Room ids it creates start with
+   * it and a dot (`r1.…`), so a load balancer routes each join to the instance holding the room.
+   * Default none (room ids without a prefix).
+   */
+  instanceId?: string;
 }
 
 /** Levels of the relay's structured log. */
@@ -79,21 +103,25 @@ const LOG_LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error", "sile
 
 /** A complete, validated configuration. */
 export type RelayConfig = Required<
-  Omit<RelayOptions, "staticDir" | "corsOrigin" | "admissionTokensFile">
+  Omit<RelayOptions, "staticDir" | "corsOrigin" | "admissionTokensFile" | "instanceId">
 > & {
   staticDir: string | undefined;
+  instanceId: string | undefined;
   corsOrigin: string | null;
   admissionTokensFile: string | undefined;
 };
 
 /** Default values of every limit; README.md lists the same numbers. */
-export const DEFAULTS: Omit<RelayConfig, "staticDir" | "admissionTokensFile"> = {
+export const DEFAULTS: Omit<RelayConfig, "staticDir" | "admissionTokensFile" | "instanceId"> = {
   host: "127.0.0.1",
   port: 8787,
   maxPayloadBytes: 1024 * 1024,
   maxRooms: 1000,
   maxBufferedBytes: 8 * 1024 * 1024,
+  maxBufferedFrames: 1024,
+  maxFramesPerSecond: 20_000,
   idleTimeoutMs: 5 * 60 * 1000,
+  stallTimeoutMs: 30 * 1000,
   heartbeatIntervalMs: 30 * 1000,
   roomTtlMs: 2 * 60 * 1000,
   shutdownGraceMs: 2000,
@@ -109,6 +137,7 @@ export const DEFAULTS: Omit<RelayConfig, "staticDir" | "admissionTokensFile"> = 
   logLevel: "warn",
   resumeGraceMs: 30 * 1000,
   resumeBufferBytes: 16 * 1024 * 1024,
+  resumeBufferFrames: 8192,
   minProtocol: 1,
 };
 
@@ -141,7 +170,10 @@ export function resolveConfig(options: RelayOptions = {}): RelayConfig {
     maxPayloadBytes: integerIn("maxPayloadBytes", merged.maxPayloadBytes, 2, 2 ** 31),
     maxRooms: integerIn("maxRooms", merged.maxRooms, 1, 10_000_000),
     maxBufferedBytes: integerIn("maxBufferedBytes", merged.maxBufferedBytes, 1, 2 ** 40),
+    maxBufferedFrames: integerIn("maxBufferedFrames", merged.maxBufferedFrames, 1, 2 ** 30),
+    maxFramesPerSecond: integerIn("maxFramesPerSecond", merged.maxFramesPerSecond, 1, 2 ** 30),
     idleTimeoutMs: integerIn("idleTimeoutMs", merged.idleTimeoutMs, 1, 2 ** 31 - 1),
+    stallTimeoutMs: integerIn("stallTimeoutMs", merged.stallTimeoutMs, 1, 2 ** 31 - 1),
     heartbeatIntervalMs: integerIn("heartbeatIntervalMs", merged.heartbeatIntervalMs, 1, 2 ** 31 - 1),
     roomTtlMs: integerIn("roomTtlMs", merged.roomTtlMs, 1, 2 ** 31 - 1),
     shutdownGraceMs: integerIn("shutdownGraceMs", merged.shutdownGraceMs, 0, 2 ** 31 - 1),
@@ -158,8 +190,18 @@ export function resolveConfig(options: RelayOptions = {}): RelayConfig {
     logLevel: logLevel(merged.logLevel),
     resumeGraceMs: integerIn("resumeGraceMs", merged.resumeGraceMs, 0, 2 ** 31 - 1),
     resumeBufferBytes: integerIn("resumeBufferBytes", merged.resumeBufferBytes, 1, 2 ** 40),
+    resumeBufferFrames: integerIn("resumeBufferFrames", merged.resumeBufferFrames, 1, 2 ** 30),
     minProtocol: integerIn("minProtocol", merged.minProtocol, 1, 2),
+    instanceId: instanceId(options.instanceId),
   };
+}
+
+function instanceId(value: unknown): string | undefined {
+  if (value === undefined || value === "") return undefined;
+  if (typeof value !== "string" || !/^[a-z0-9]{1,16}$/.test(value)) {
+    throw new ConfigError(`instanceId must be 1 to 16 characters a-z or 0-9, got ${JSON.stringify(value)}`);
+  }
+  return value;
 }
 
 function stringList(name: string, value: unknown): string[] {
@@ -198,7 +240,10 @@ const SETTINGS: Setting[] = [
   { flag: "max-payload", env: "CHORUS_RELAY_MAX_PAYLOAD", key: "maxPayloadBytes", kind: "integer", help: "largest message in bytes" },
   { flag: "max-rooms", env: "CHORUS_RELAY_MAX_ROOMS", key: "maxRooms", kind: "integer", help: "most rooms at once" },
   { flag: "max-buffered", env: "CHORUS_RELAY_MAX_BUFFERED", key: "maxBufferedBytes", kind: "integer", help: "outgoing bytes queued per party before senders are paused" },
+  { flag: "max-buffered-frames", env: "CHORUS_RELAY_MAX_BUFFERED_FRAMES", key: "maxBufferedFrames", kind: "integer", help: "outgoing frames queued per party before senders are paused" },
+  { flag: "max-frame-rate", env: "CHORUS_RELAY_MAX_FRAME_RATE", key: "maxFramesPerSecond", kind: "integer", help: "frames a connection may send per second before it is not read for a while" },
   { flag: "idle-timeout-ms", env: "CHORUS_RELAY_IDLE_TIMEOUT_MS", key: "idleTimeoutMs", kind: "integer", help: "drop a party idle this long" },
+  { flag: "stall-timeout-ms", env: "CHORUS_RELAY_STALL_TIMEOUT_MS", key: "stallTimeoutMs", kind: "integer", help: "drop a party that reads none of its waiting frames this long" },
   { flag: "heartbeat-ms", env: "CHORUS_RELAY_HEARTBEAT_MS", key: "heartbeatIntervalMs", kind: "integer", help: "ping interval" },
   { flag: "room-ttl-ms", env: "CHORUS_RELAY_ROOM_TTL_MS", key: "roomTtlMs", kind: "integer", help: "delete a room nobody joined within this time" },
   { flag: "shutdown-grace-ms", env: "CHORUS_RELAY_SHUTDOWN_GRACE_MS", key: "shutdownGraceMs", kind: "integer", help: "wait for close handshakes on shutdown" },
@@ -214,7 +259,9 @@ const SETTINGS: Setting[] = [
   { flag: "log-level", env: "CHORUS_RELAY_LOG_LEVEL", key: "logLevel", kind: "string", help: "debug, info, warn, error or silent" },
   { flag: "resume-grace-ms", env: "CHORUS_RELAY_RESUME_GRACE_MS", key: "resumeGraceMs", kind: "integer", help: "how long a dropped party may take to resume, 0 = never" },
   { flag: "resume-buffer", env: "CHORUS_RELAY_RESUME_BUFFER", key: "resumeBufferBytes", kind: "integer", help: "bytes kept per party for a resume" },
+  { flag: "resume-buffer-frames", env: "CHORUS_RELAY_RESUME_BUFFER_FRAMES", key: "resumeBufferFrames", kind: "integer", help: "frames kept per party for a resume" },
   { flag: "min-protocol", env: "CHORUS_RELAY_MIN_PROTOCOL", key: "minProtocol", kind: "integer", help: "lowest client protocol version admitted (1 or 2)" },
+  { flag: "instance", env: "CHORUS_RELAY_INSTANCE", key: "instanceId", kind: "string", help: "this relay's name in a cluster ([a-z0-9]{1,16}); prefixes its room ids" },
 ];
 
 function parseValue(setting: Setting, raw: string, source: string): string | number | string[] | null {
@@ -243,7 +290,7 @@ export function usage(): string {
 }
 
 function defaultText(setting: Setting): string {
-  if (setting.key === "staticDir" || setting.key === "admissionTokensFile") return "none";
+  if (setting.key === "staticDir" || setting.key === "admissionTokensFile" || setting.key === "instanceId") return "none";
   // The CLI logs at info level unless told otherwise; programmatic relays default to warn.
   if (setting.key === "logLevel") return "info";
   const value = DEFAULTS[setting.key as keyof typeof DEFAULTS];

@@ -53,6 +53,8 @@ export const CloseCode = {
   ResumeFailed: 4011,
   /** An `ack` acknowledging more frames than the relay sent. */
   BadAck: 4012,
+  /** Frames waited for this party and it read none of them for `stallTimeoutMs`. */
+  Stalled: 4013,
 } as const;
 
 /** Machine-readable error codes carried in `{type:"error"}` frames and HTTP error bodies. */
@@ -75,6 +77,7 @@ export type ErrorCode =
   | "unsupported-protocol"
   | "resume-failed"
   | "bad-ack"
+  | "stalled"
   | "admission-required"
   | "bad-admission-token"
   | "not-found"
@@ -85,11 +88,20 @@ export type ErrorCode =
   | "internal-error";
 
 /**
- * Why a party's connection ended or it left, as reported to the remaining parties. The last three
- * end an away party's slot (protocol 2): its grace period passed, frames held for it outgrew
+ * Why a party's connection ended or it left, as reported to the remaining parties. `stalled`: frames
+ * waited for the party and it read none of them for `stallTimeoutMs`. The last three end an away
+ * party's slot (protocol 2): its grace period passed, frames held for it outgrew
  * `resumeBufferBytes`, or its resume could not be honoured.
  */
-export type LeaveReason = "closed" | "timeout" | "idle" | "error" | "grace-expired" | "buffer-full" | "resume-failed";
+export type LeaveReason =
+  | "closed"
+  | "timeout"
+  | "idle"
+  | "error"
+  | "stalled"
+  | "grace-expired"
+  | "buffer-full"
+  | "resume-failed";
 
 /** Sent to a party right after it joined, before any other message. */
 export interface WelcomeMessage {

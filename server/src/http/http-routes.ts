@@ -69,9 +69,14 @@ async function handle(context: RouteContext, req: IncomingMessage, res: ServerRe
     const stats = context.connections.stats();
     return sendJson(context, res, 200, {
       status: "ok",
+      ...(context.config.instanceId === undefined ? {} : { instance: context.config.instanceId }),
       rooms: stats.rooms,
       connections: stats.connections,
       bufferedBytes: stats.bufferedBytes,
+      bufferedFrames: stats.bufferedFrames,
+      heldBytes: stats.heldBytes,
+      heldFrames: stats.heldFrames,
+      parkedFrames: stats.parkedFrames,
       pausedConnections: stats.pausedConnections,
       awayParties: stats.awayParties,
       uptimeSeconds: Math.floor((Date.now() - context.startedAt) / 1000),

@@ -14,9 +14,12 @@ export interface MetricsSource {
   rooms: number;
   connections: number;
   bufferedBytes: number;
+  bufferedFrames: number;
   pausedConnections: number;
   awayParties: number;
   heldBytes: number;
+  heldFrames: number;
+  parkedFrames: number;
 }
 
 /** Counters the relay bumps directly. */
@@ -26,6 +29,7 @@ export class RelayCounters {
   roomsCreated = 0;
   joins = 0;
   resumes = 0;
+  stalls = 0;
 }
 
 /** The metrics of one relay. */
@@ -51,10 +55,13 @@ export class RelayMetrics {
     };
     gauge("chorus_relay_rooms", "Rooms that exist.", (s) => s.rooms);
     gauge("chorus_relay_connections", "Parties connected to a room slot.", (s) => s.connections);
-    gauge("chorus_relay_buffered_bytes", "Bytes queued towards parties, not yet handed to the kernel.", (s) => s.bufferedBytes);
+    gauge("chorus_relay_buffered_bytes", "Payload bytes queued towards parties, not yet handed to the kernel.", (s) => s.bufferedBytes);
+    gauge("chorus_relay_buffered_frames", "Frames queued towards parties, not yet handed to the kernel.", (s) => s.bufferedFrames);
     gauge("chorus_relay_paused_senders", "Parties the relay stops reading from because a destination is full.", (s) => s.pausedConnections);
     gauge("chorus_relay_away_parties", "Parties whose connection dropped and who may still resume.", (s) => s.awayParties);
     gauge("chorus_relay_held_bytes", "Bytes kept for resumes (unacknowledged or held for away parties).", (s) => s.heldBytes);
+    gauge("chorus_relay_held_frames", "Frames kept for resumes (unacknowledged or held for away parties).", (s) => s.heldFrames);
+    gauge("chorus_relay_parked_frames", "Frames read from paused senders, waiting to be routed.", (s) => s.parkedFrames);
     const counter = (name: string, help: string, read: () => number): void => {
       let reported = 0;
       new Counter({
@@ -73,6 +80,7 @@ export class RelayMetrics {
     counter("chorus_relay_rooms_created_total", "Rooms created.", () => counters.roomsCreated);
     counter("chorus_relay_joins_total", "Successful joins of a room slot.", () => counters.joins);
     counter("chorus_relay_resumes_total", "Parties that resumed their slot after a dropped connection.", () => counters.resumes);
+    counter("chorus_relay_stalls_total", "Parties cut because frames waited for them and they read none.", () => counters.stalls);
     this.refusals = new Counter({
       name: "chorus_relay_refusals_total",
       help: "Requests, upgrades and frames refused, by error code.",

@@ -2,32 +2,48 @@
  * WebSocket side of the relay: admitting a socket to a room slot, routing binary data frames with
  * the sender slot stamped by the relay, control notifications (`welcome`, `joined`, `ready`,
  * `left`, `peer-left`, `peer-away`, `peer-back`, `ack`, `error`), resume of a dropped party
- * (protocol 2), the idle timeout and the ping/pong heartbeat.
+ * (protocol 2), the idle timeout, the stall check and the ping/pong heartbeat.
+ *
+ * Every queue the relay keeps for a party (its socket's queue, its resume outbox) is capped in
+ * frames as well as bytes, and every frame routed is copied into the destination's arena
+ * (`frame-arena.ts`), so the limits bound the relay's memory for frames of any size. A party for which frames wait and which reads none of them for `stallTimeoutMs` is the
+ * one dropped (`stalled`); a sender the relay paused on its behalf is never dropped for the silence
+ * the pause causes (the heartbeat does not judge a paused party, nor one whose ping waits behind
+ * queued frames).
  */
 import type { EventEmitter } from "node:events";
 import type { WebSocket } from "ws";
 import type { RelayConfig } from "../config.js";
 import { errorFrame, parseJoin, REFUSALS, type JoinRequest } from "./join-request.js";
 import type { ClientLimits } from "../limits.js";
+import { collectorFunction, MemoryReclaimer } from "../memory.js";
 import type { Logger } from "../log.js";
 import type { RelayMetrics } from "../http/metrics.js";
 import { FlowControl, Party } from "./party.js";
 import { CloseCode, type ControlMessage, type ErrorCode, type LeaveReason, type WelcomeMessage } from "../protocol.js";
 import { parseAck } from "./resume.js";
+import { Router } from "./routing.js";
+import type { QueueLimit } from "./send-queue.js";
 import type { Room, RoomRegistry } from "../rooms.js";
 
 /** Snapshot of load figures (no room ids, tokens or addresses). */
 export interface ConnectionStats {
   rooms: number;
   connections: number;
-  /** Bytes queued towards all parties and not yet handed to the kernel (or held while away). */
+  /** Payload bytes queued towards all parties and not yet handed to the kernel (or held while away). */
   bufferedBytes: number;
+  /** Frames queued towards all parties (as `bufferedBytes`). */
+  bufferedFrames: number;
   /** Parties the relay currently stops reading from because a destination is full. */
   pausedConnections: number;
   /** Parties whose connection dropped and who may still resume. */
   awayParties: number;
   /** Bytes kept for resumes: sent but unacknowledged, or held for away parties. */
   heldBytes: number;
+  /** Frames kept for resumes (as `heldBytes`). */
+  heldFrames: number;
+  /** Frames received from paused senders, waiting to be routed (the rest of a socket read). */
+  parkedFrames: number;
 }
 
 /** WebSocket close code of a connection that ended without a close frame (a dropped connection). */
@@ -49,6 +65,7 @@ function rosterOf(room: Room<Party>): number[] {
 /** Owns every party connection of one relay. */
 export class ConnectionManager {
   private readonly flow: FlowControl;
+  private readonly router: Router;
   /** Parties with a live connection. */
   private readonly parties = new Set<Party>();
   /** Parties whose connection dropped, within their grace period. */
@@ -56,6 +73,10 @@ export class ConnectionManager {
   private readonly sockets = new Set<WebSocket>();
   private readonly timers: NodeJS.Timeout[] = [];
   private readonly ackBytes: number;
+  /** Caps of a party's socket queue (backpressure) and of its resume outbox. */
+  private readonly queueLimit: QueueLimit;
+  private readonly outboxLimit: QueueLimit;
+  private readonly reclaimer = new MemoryReclaimer(collectorFunction());
   private shuttingDown = false;
 
   constructor(
@@ -65,14 +86,24 @@ export class ConnectionManager {
     private readonly log: Logger,
     private readonly metrics: RelayMetrics,
   ) {
-    this.flow = new FlowControl(config.maxBufferedBytes);
     this.ackBytes = Math.max(1, Math.min(MAX_ACK_BYTES, Math.floor(config.resumeBufferBytes / 4)));
+    this.queueLimit = { bytes: config.maxBufferedBytes, frames: config.maxBufferedFrames };
+    this.outboxLimit = { bytes: config.resumeBufferBytes, frames: config.resumeBufferFrames };
+    this.flow = new FlowControl(this.queueLimit, (sender) => this.router.unblocked(sender));
+    this.router = new Router(this.flow, this.queueLimit, this.outboxLimit, this.ackBytes, metrics, log, {
+      fail: (party, code, message, closeCode) => this.fail(party, code, message, closeCode),
+      depart: (party) => this.depart(party),
+      acknowledge: (party) => this.acknowledge(party),
+    });
     const heartbeat = setInterval(() => this.heartbeat(), config.heartbeatIntervalMs);
     // Check idleness often enough that a party is dropped within ~25% after its deadline.
     const sweepMs = Math.max(5, Math.min(1000, Math.floor(config.idleTimeoutMs / 4)));
     const idleSweep = setInterval(() => this.dropIdle(), sweepMs);
+    // The same for stalls: a stalled party is dropped within ~25% after its deadline.
+    const stallSweepMs = Math.max(5, Math.min(1000, Math.floor(config.stallTimeoutMs / 4)));
+    const stallSweep = setInterval(() => this.dropStalled(), stallSweepMs);
     const ackSweep = setInterval(() => this.acknowledgeAll(), ACK_SWEEP_MS);
-    for (const timer of [heartbeat, idleSweep, ackSweep]) {
+    for (const timer of [heartbeat, idleSweep, stallSweep, ackSweep]) {
       timer.unref();
       this.timers.push(timer);
     }
@@ -81,24 +112,29 @@ export class ConnectionManager {
   /** Load figures for `/healthz`, `/metrics` and tests. */
   stats(): ConnectionStats {
     let bufferedBytes = 0;
+    let bufferedFrames = 0;
     let pausedConnections = 0;
     let heldBytes = 0;
-    for (const party of this.parties) {
-      bufferedBytes += party.bufferedAmount;
+    let heldFrames = 0;
+    let parkedFrames = 0;
+    for (const party of [...this.parties, ...this.away]) {
+      bufferedBytes += party.bufferedBytes;
+      bufferedFrames += party.bufferedFrames;
       heldBytes += party.outbox.bytes;
+      heldFrames += party.outbox.kept;
+      parkedFrames += party.parked.length;
       if (party.paused) pausedConnections += 1;
-    }
-    for (const party of this.away) {
-      bufferedBytes += party.bufferedAmount;
-      heldBytes += party.outbox.bytes;
     }
     return {
       rooms: this.rooms.size,
       connections: this.parties.size,
       bufferedBytes,
+      bufferedFrames,
       pausedConnections,
       awayParties: this.away.size,
       heldBytes,
+      heldFrames,
+      parkedFrames,
     };
   }
 
@@ -135,7 +171,7 @@ export class ConnectionManager {
       request.room,
       request.slot,
       request.token,
-      (room) => new Party(ws, room, request.slot, request.protocol, Date.now()),
+      (room) => new Party(ws, room, request.slot, request.protocol, Date.now(), this.config.maxFramesPerSecond),
     );
     if (!result.ok) {
       const refusal = REFUSALS[result.refusal];
@@ -154,6 +190,7 @@ export class ConnectionManager {
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
     for (const timer of this.timers) clearInterval(timer);
+    this.reclaimer.stop();
     const closed = [...this.sockets].map(
       (ws) => new Promise<void>((resolve) => {
         if (ws.readyState === ws.CLOSED) return resolve();
@@ -209,7 +246,7 @@ export class ConnectionManager {
     const wasAway = party.away;
     const old = party.ws;
     // From here on, events of the old socket are ignored (they check `party.ws`).
-    party.ws = ws;
+    party.replaceSocket(ws, Date.now());
     if (wasAway) {
       clearTimeout(party.graceTimer);
       this.away.delete(party);
@@ -225,6 +262,8 @@ export class ConnectionManager {
     party.outbox.acknowledge(received);
     this.parties.add(party);
     this.attach(party, ws);
+    // A frame budget spent before the drop still holds for the new socket.
+    party.updateReading();
     this.flow.sendControl(party, this.welcome(party, true));
     party.inbox.acknowledge();
     for (const frame of party.outbox.pending()) this.flow.send(party, frame);
@@ -297,6 +336,7 @@ export class ConnectionManager {
   private onMessage(party: Party, data: Buffer, isBinary: boolean): void {
     if (party.gone || party.away) return;
     party.alive = true;
+    party.spendFrame(Date.now());
     if (!isBinary) {
       const received = party.resumable ? parseAck(data.toString("utf8")) : undefined;
       if (received === undefined) {
@@ -307,51 +347,7 @@ export class ConnectionManager {
       }
       return;
     }
-    if (data.length === 0) {
-      this.fail(party, "empty-frame", "a data frame needs at least the destination byte", CloseCode.EmptyFrame);
-      return;
-    }
-    const { room, slot } = party;
-    const destination = data[0]!;
-    if (destination >= room.parties || destination === slot) {
-      const why = destination === slot ? "a party cannot send to its own slot" : "destination slot out of range";
-      this.fail(party, "bad-destination", why, CloseCode.BadDestination);
-      return;
-    }
-    if (party.resumable && party.inbox.record(data.length, this.ackBytes)) this.acknowledge(party);
-    const target = room.slots[destination];
-    if (target === undefined || target.gone) {
-      // Not fatal: the destination may have left while this frame was in flight.
-      this.flow.send(
-        party,
-        errorFrame("peer-not-connected", "destination slot is not connected; frame dropped", false, destination),
-        party,
-      );
-      return;
-    }
-    // The relay, not the sender, writes the sender slot: a party cannot claim another slot.
-    data[0] = slot;
-    const now = Date.now();
-    party.lastActivity = now;
-    target.lastActivity = now;
-    this.metrics.counters.framesRouted += 1;
-    this.metrics.counters.bytesRouted += data.length;
-    if (!target.resumable) {
-      this.flow.send(target, data, party);
-      return;
-    }
-    target.outbox.push(data);
-    if (!target.away) {
-      this.flow.send(target, data, party);
-      target.outbox.trimTo(this.config.resumeBufferBytes);
-    } else if (target.outbox.bytes > this.config.resumeBufferBytes) {
-      this.log.warn("resume-buffer-full", { room: room.id, slot: target.slot });
-      target.leaveReason = "buffer-full";
-      this.depart(target);
-    } else if (target.outbox.bytes > this.config.maxBufferedBytes) {
-      // Held frames count like a full socket buffer: stop reading from the sender for now.
-      this.flow.hold(party, target);
-    }
+    this.router.receive(party, data);
   }
 
   /** Sends a protocol-2 party the count of frames received from it. */
@@ -386,14 +382,20 @@ export class ConnectionManager {
     return party.resumable && party.room.inSession && this.config.resumeGraceMs > 0 && !this.shuttingDown;
   }
 
-  /** Keeps the slot of a dropped protocol-2 party for the grace period; tells the others. */
-  private goAway(party: Party, reason: LeaveReason): void {
+  /**
+   * Keeps the slot of a dropped protocol-2 party for the grace period; tells the others. If the
+   * grace period passes, the slot ends with `expired` (`grace-expired`, or `stalled` when the relay
+   * cut a party that did not read).
+   */
+  private goAway(party: Party, reason: LeaveReason, expired: LeaveReason = "grace-expired"): void {
+    // The socket's queue goes with the socket; the outbox stays for the resume.
+    this.reclaimer.freed(party.queue.peakFrames, party.queue.peakBytes);
     party.away = true;
     this.parties.delete(party);
     this.away.add(party);
     this.flow.detach(party);
     party.graceTimer = setTimeout(() => {
-      party.leaveReason = "grace-expired";
+      party.leaveReason = expired;
       this.depart(party);
     }, this.config.resumeGraceMs);
     party.graceTimer.unref();
@@ -407,6 +409,11 @@ export class ConnectionManager {
     if (party.gone && !this.parties.has(party) && !this.away.has(party)) return;
     party.gone = true;
     clearTimeout(party.graceTimer);
+    clearTimeout(party.throttleTimer);
+    // Its session is over: what it parked goes nowhere.
+    party.parked.length = 0;
+    if (!party.away) this.reclaimer.freed(party.queue.peakFrames, party.queue.peakBytes);
+    this.reclaimer.freed(party.outbox.kept, party.outbox.bytes);
     this.parties.delete(party);
     this.away.delete(party);
     party.away = false;
@@ -430,6 +437,13 @@ export class ConnectionManager {
 
   private heartbeat(): void {
     for (const party of this.parties) {
+      // A party the relay stopped reading cannot be heard, and one whose frames wait at the relay
+      // gets its ping only after them: silence proves nothing there. The stall check judges the
+      // second; the first is read again once its destinations drain or are dropped.
+      if (party.paused || party.queue.frames > 0) {
+        party.alive = true;
+        continue;
+      }
       if (!party.alive) {
         party.leaveReason = "timeout";
         const ws = party.ws;
@@ -444,6 +458,31 @@ export class ConnectionManager {
       }
       party.alive = false;
       party.ws.ping();
+    }
+  }
+
+  /**
+   * Drops every party whose waiting frames have not moved for `stallTimeoutMs`: it does not read.
+   * A protocol-2 party is cut like a dropped connection (away; it may resume within the grace
+   * period, and its slot ends as `stalled` otherwise); any other leaves at once as `stalled`.
+   */
+  private dropStalled(): void {
+    const now = Date.now();
+    for (const party of [...this.parties]) {
+      const waited = party.queue.stalledFor(now);
+      if (waited < this.config.stallTimeoutMs) continue;
+      const { room, slot, ws } = party;
+      this.metrics.counters.stalls += 1;
+      this.log.warn("stalled", { room: room.id, slot, frames: party.queue.frames, bytes: party.queue.bytes, waitedMs: waited });
+      if (this.canWait(party)) {
+        this.goAway(party, "stalled", "stalled");
+      } else {
+        party.leaveReason = "stalled";
+        this.refuse(ws, "stalled", `frames waited ${waited} ms and none was read`, CloseCode.Stalled);
+        this.depart(party);
+      }
+      // The close frame waits behind frames the party does not read: cut the socket and free them.
+      ws.terminate();
     }
   }
 

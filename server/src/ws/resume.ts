@@ -11,7 +11,12 @@
  * no frame is lost or delivered twice.
  */
 
-/** Frames routed towards one slot, kept until the party acknowledges them. */
+import type { QueueLimit } from "./send-queue.js";
+
+/**
+ * Frames routed towards one slot, kept until the party acknowledges them. Its limits cap frames as
+ * well as bytes, so many tiny frames cannot outgrow them.
+ */
 export class Outbox {
   /** Data frames routed towards the slot so far; the last one has sequence number `sent`. */
   sent = 0;
@@ -25,6 +30,11 @@ export class Outbox {
     return this.frames.length - this.head;
   }
 
+  /** Whether more than either cap of `limit` is kept. */
+  over(limit: QueueLimit): boolean {
+    return this.bytes > limit.bytes || this.kept > limit.frames;
+  }
+
   /** Records a frame routed towards the slot and keeps it. */
   push(frame: Buffer): void {
     this.sent += 1;
@@ -33,11 +43,11 @@ export class Outbox {
   }
 
   /**
-   * Forgets the oldest frames until at most `limit` bytes are kept. A resume that needs a
+   * Forgets the oldest frames until neither cap of `limit` is passed. A resume that needs a
    * forgotten frame is then impossible (see {@link canResumeAfter}).
    */
-  trimTo(limit: number): void {
-    while (this.bytes > limit && this.kept > 0) this.dropOldest();
+  trimTo(limit: QueueLimit): void {
+    while (this.over(limit) && this.kept > 0) this.dropOldest();
   }
 
   /**

@@ -53,7 +53,8 @@ export async function startRelay(options: RelayOptions = {}, hooks: RelayHooks =
   const admission = new AdmissionTokens(config.admissionTokens, config.admissionTokensFile, log);
   await admission.reload();
   const limits = new ClientLimits(config);
-  const rooms = new RoomRegistry<Party>(config.maxRooms, config.roomTtlMs);
+  const roomPrefix = config.instanceId === undefined ? "" : `${config.instanceId}.`;
+  const rooms = new RoomRegistry<Party>(config.maxRooms, config.roomTtlMs, Date.now, roomPrefix);
   // Read at scrape time only, after `connections` exists.
   const metrics: RelayMetrics = new RelayMetrics((): MetricsSource => connections.stats());
   const refused = (code: ErrorCode): void => metrics.refused(code);

@@ -99,10 +99,15 @@ export class TooManyRoomsError extends Error {
 export class RoomRegistry<C> {
   private readonly rooms = new Map<string, Room<C>>();
 
+  /**
+   * @param idPrefix starts every room id (a cluster instance's name and a dot; empty for a lone
+   * relay)
+   */
   constructor(
     private readonly maxRooms: number,
     private readonly roomTtlMs: number,
     private readonly now: () => number = Date.now,
+    private readonly idPrefix = "",
   ) {}
 
   /** Number of rooms that exist. */
@@ -131,8 +136,8 @@ export class RoomRegistry<C> {
       throw new RangeError(`parties must be an integer in ${MIN_PARTIES}..${MAX_PARTIES}`);
     }
     if (this.rooms.size >= this.maxRooms) throw new TooManyRoomsError(this.maxRooms);
-    let id = newRoomId();
-    while (this.rooms.has(id)) id = newRoomId();
+    let id = newRoomId(this.idPrefix);
+    while (this.rooms.has(id)) id = newRoomId(this.idPrefix);
     const tokens = Array.from({ length: parties }, () => newToken());
     const expiresAt = this.now() + this.roomTtlMs;
     const room = new Room<C>(id, parties, tokens.map(tokenDigest), expiresAt);

@@ -8,9 +8,12 @@ const ROOM_ID_BYTES = 16;
 /** Bytes of randomness in a slot token (256 bits: the credential for a slot). */
 const TOKEN_BYTES = 32;
 
-/** A fresh random room id, base64url without padding. */
-export function newRoomId(): string {
-  return randomBytes(ROOM_ID_BYTES).toString("base64url");
+/**
+ * A fresh random room id, base64url without padding, after `prefix` (a cluster instance's name and
+ * a dot, e.g. `r1.`, so a load balancer can route joins by the id alone; empty for a lone relay).
+ */
+export function newRoomId(prefix = ""): string {
+  return prefix + randomBytes(ROOM_ID_BYTES).toString("base64url");
 }
 
 /** A fresh random slot token, base64url without padding. */

@@ -1,4 +1,4 @@
-//! A [`Network`] through the Chorus WebSocket relay, implementing `server/PROTOCOL.md` (version 1)
+//! A [`Network`] through the Chorus WebSocket relay, implementing `server/PROTOCOL.md` (version 2)
 //! as a client, so a native party can share a room with browser and Node parties.
 //!
 //! [`create_room`] is `POST /rooms` (§1). [`RelayNetwork::join`] opens the WebSocket of a slot
@@ -10,14 +10,21 @@
 //! `[sender][payload]` are demultiplexed by the sender slot the relay stamped. Control messages:
 //! - `peer-left` (and `left` after `ready`, which the relay sends for later departures) for slot
 //!   *j*: receives from *j* fail with [`NetError::PeerLeft`] once its queued frames are read;
+//! - `peer-away` / `peer-back`: a peer's connection dropped and came back; nothing fails;
+//! - `ack`: the relay received this party's frames up to the count (kept until then, §6);
 //! - `error`: [`NetError::Transport`] naming the relay's code — for a fatal error (and for a
 //!   close of the connection) on every peer, for the non-fatal `peer-not-connected` on the slot
 //!   named (its frame was dropped, so the session cannot complete);
 //! - unknown types and fields are ignored, as the protocol asks.
 //!
+//! **Resume (§6).** When the connection drops (it ends without a close frame) once the room is
+//! ready, the client resumes the slot on a new connection within the relay's grace period, and no
+//! frame is lost or delivered twice (`connection.rs`); the job does not notice. A relay with
+//! `minProtocol` 2 admits this client.
+//!
 //! A message plus its header byte must fit the relay's `maxPayloadBytes` from `welcome`; the
 //! secure channel cuts protocol messages into frames far below the 1 MiB default. WebSocket
-//! pings are answered by the WebSocket library while the reader task polls the connection.
+//! pings are answered by the WebSocket library while the connection task reads.
 //!
 //! # Job end markers (shared with the TypeScript SDK)
 //! An *empty* data frame is not a message: it is the SDK's job end marker (channel frames are
@@ -29,27 +36,26 @@
 //! refuses empty messages. Markers are not authenticated: forging or dropping one only makes a
 //! close earlier or later, which the relay can cause anyway.
 
+mod connection;
+mod demux;
 mod http;
+mod resend;
+mod wire;
 
 pub use http::{create_room, RelayAddress, Room};
+pub use wire::PROTOCOL_VERSION;
 
-use crate::inbox::{inbox, Delivery, Inbox};
+use crate::inbox::{inbox, Inbox};
 use chorus_core::net::{NetError, NetStats, Network, PartyId, StatsRecorder};
-use futures::stream::{SplitSink, SplitStream};
-use futures::{SinkExt, StreamExt};
-use serde::Deserialize;
+use connection::Connection;
+use demux::{Demux, PeerEnds};
+use futures::StreamExt;
 use std::time::Duration;
-use tokio::net::TcpStream;
-use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
+use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
 use tokio::sync::watch;
-use tokio::task::{AbortHandle, JoinHandle};
+use tokio::task::JoinHandle;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::WebSocketStream;
-
-/// The relay wire protocol version this client speaks.
-pub const PROTOCOL_VERSION: u64 = 1;
-
-type Socket = WebSocketStream<TcpStream>;
+use wire::{open, Control, Seat, Socket};
 
 /// Errors of creating or joining a relay room.
 #[derive(Debug, thiserror::Error)]
@@ -106,21 +112,6 @@ pub enum RelayError {
     Protocol(String),
 }
 
-/// A control message from the relay (PROTOCOL.md §3.2); unknown fields are ignored.
-#[derive(Debug, Deserialize)]
-struct Control {
-    #[serde(rename = "type")]
-    kind: String,
-    protocol: Option<u64>,
-    slot: Option<usize>,
-    parties: Option<usize>,
-    #[serde(rename = "maxPayloadBytes")]
-    max_payload_bytes: Option<usize>,
-    code: Option<String>,
-    message: Option<String>,
-    fatal: Option<bool>,
-}
-
 /// One party's endpoint of a relay room.
 pub struct RelayNetwork {
     slot: PartyId,
@@ -129,14 +120,6 @@ pub struct RelayNetwork {
     outgoing: UnboundedSender<Vec<u8>>,
     inbox: Inbox,
     stats: StatsRecorder,
-}
-
-/// What the reader task knows about each peer beyond its messages: end markers received and
-/// whether it can still be heard.
-#[derive(Debug, Clone)]
-struct PeerEnds {
-    markers: Vec<u64>,
-    gone: Vec<bool>,
 }
 
 /// The connection-level side of a relay membership: end markers and closing. Outlives the
@@ -148,8 +131,7 @@ pub struct RelayHandle {
     outgoing: UnboundedSender<Vec<u8>>,
     ends: watch::Receiver<PeerEnds>,
     jobs_done: u64,
-    reader: AbortHandle,
-    writer: JoinHandle<()>,
+    connection: JoinHandle<()>,
 }
 
 impl RelayHandle {
@@ -175,9 +157,12 @@ impl RelayHandle {
         let peers_finished =
             matches!(tokio::time::timeout(linger, self.ends.wait_for(finished)).await, Ok(Ok(_)));
         drop(self.outgoing);
-        let closed =
-            matches!(tokio::time::timeout(linger.max(Duration::from_secs(1)), self.writer).await, Ok(Ok(())));
-        self.reader.abort();
+        let abort = self.connection.abort_handle();
+        let closed = matches!(
+            tokio::time::timeout(linger.max(Duration::from_secs(1)), self.connection).await,
+            Ok(Ok(()))
+        );
+        abort.abort();
         peers_finished && closed
     }
 }
@@ -190,8 +175,9 @@ impl core::fmt::Debug for RelayNetwork {
 
 impl RelayNetwork {
     /// Joins `slot` of `room` with `token` and waits (at most `timeout`) until the room is
-    /// ready. Must run inside a tokio runtime, which then hosts the reader and writer tasks.
-    /// The handle sends end markers and closes the connection once the network is dropped.
+    /// ready. Must run inside a tokio runtime, which then hosts the connection task (it resumes
+    /// the slot if the connection drops). The handle sends end markers and closes the connection
+    /// once the network is dropped.
     pub async fn join(
         relay: &RelayAddress,
         room: &str,
@@ -199,38 +185,36 @@ impl RelayNetwork {
         token: &str,
         timeout: Duration,
     ) -> Result<(RelayNetwork, RelayHandle), RelayError> {
+        let seat = Seat { relay: relay.clone(), room: room.to_string(), slot, token: token.to_string() };
         let joining = async {
-            let stream = TcpStream::connect(relay.authority()).await.map_err(|source| RelayError::Io {
-                what: format!("connecting to the relay at {}", relay.authority()),
-                source,
-            })?;
-            stream
-                .set_nodelay(true)
-                .map_err(|source| RelayError::Io { what: "configuring the relay socket".into(), source })?;
-            let (mut socket, _) = tokio_tungstenite::client_async(relay.join_url(room, slot, token), stream)
-                .await
-                .map_err(|e| RelayError::WebSocket(e.to_string()))?;
-            let welcome = wait_until_ready(&mut socket, slot).await?;
-            Ok::<_, RelayError>((socket, welcome))
+            let (mut socket, welcome) = open(&seat, None).await?;
+            let early = wait_until_ready(&mut socket).await?;
+            Ok::<_, RelayError>((socket, welcome, early))
         };
-        let (socket, (parties, max_payload, early)) = tokio::time::timeout(timeout, joining)
+        let (socket, welcome, early) = tokio::time::timeout(timeout, joining)
             .await
             .map_err(|_| RelayError::Timeout("the room to be ready"))??;
+        let parties = welcome.parties;
 
         let (inbox, senders) = inbox(parties, slot);
         let (ends_tx, ends) =
             watch::channel(PeerEnds { markers: vec![0; parties], gone: vec![false; parties] });
-        let mut demux = Demux { me: slot, senders, ends: ends_tx };
-        for frame in early {
-            demux.data(&frame);
-        }
-        let (sink, stream) = socket.split();
+        let demux = Demux { me: slot, senders, ends: ends_tx };
         let (tx, rx) = unbounded_channel();
-        let reader = tokio::spawn(read_frames(stream, demux)).abort_handle();
-        let writer = tokio::spawn(write_frames(sink, rx));
-        let handle = RelayHandle { slot, parties, outgoing: tx.clone(), ends, jobs_done: 0, reader, writer };
-        let net =
-            RelayNetwork { slot, parties, max_payload, outgoing: tx, inbox, stats: StatsRecorder::new() };
+        let mut connection = Connection::new(seat, welcome, demux, rx);
+        for frame in early {
+            connection.early(&frame);
+        }
+        let connection = tokio::spawn(connection.run(socket));
+        let handle = RelayHandle { slot, parties, outgoing: tx.clone(), ends, jobs_done: 0, connection };
+        let net = RelayNetwork {
+            slot,
+            parties,
+            max_payload: welcome.max_payload,
+            outgoing: tx,
+            inbox,
+            stats: StatsRecorder::new(),
+        };
         Ok((net, handle))
     }
 }
@@ -280,26 +264,16 @@ impl Network for RelayNetwork {
     }
 }
 
-/// Reads `welcome` and waits for `ready`; returns the party count, the payload limit and any
-/// data frames that arrived first.
-async fn wait_until_ready(
-    socket: &mut Socket,
-    slot: PartyId,
-) -> Result<(usize, usize, Vec<Vec<u8>>), RelayError> {
-    let mut welcome: Option<(usize, usize)> = None;
+/// Waits for `ready` after the `welcome`; returns any data frames that arrived first.
+async fn wait_until_ready(socket: &mut Socket) -> Result<Vec<Vec<u8>>, RelayError> {
     let mut early = Vec::new();
     while let Some(message) = socket.next().await {
         match message.map_err(|e| RelayError::WebSocket(e.to_string()))? {
             Message::Text(text) => {
-                let c: Control = serde_json::from_str(text.as_str())
-                    .map_err(|e| RelayError::Protocol(format!("control message is not JSON: {e}")))?;
+                let c = Control::parse(text.as_str())?;
                 match c.kind.as_str() {
-                    "welcome" => welcome = Some(check_welcome(&c, slot)?),
-                    "ready" => match welcome {
-                        Some((parties, max)) => return Ok((parties, max, early)),
-                        None => return Err(RelayError::Protocol("ready before welcome".into())),
-                    },
-                    "error" => {
+                    "ready" => return Ok(early),
+                    "error" if c.fatal != Some(false) => {
                         return Err(RelayError::Refused {
                             code: c.code.unwrap_or_else(|| "unknown".into()),
                             message: c.message.unwrap_or_default(),
@@ -318,135 +292,4 @@ async fn wait_until_ready(
         }
     }
     Err(RelayError::ClosedEarly("connection ended".into()))
-}
-
-fn check_welcome(c: &Control, slot: PartyId) -> Result<(usize, usize), RelayError> {
-    let bad = |m: String| Err(RelayError::Protocol(m));
-    if c.protocol != Some(PROTOCOL_VERSION) {
-        return bad(format!("relay speaks protocol {:?}, this client {PROTOCOL_VERSION}", c.protocol));
-    }
-    if c.slot != Some(slot) {
-        return bad(format!("welcome names slot {:?}, this party joined slot {slot}", c.slot));
-    }
-    let (Some(parties), Some(max)) = (c.parties, c.max_payload_bytes) else {
-        return bad("welcome lacks parties or maxPayloadBytes".into());
-    };
-    if !(2..=256).contains(&parties) || slot >= parties || max < 2 {
-        return bad(format!("welcome has impossible values: {parties} parties, maxPayloadBytes {max}"));
-    }
-    Ok((parties, max))
-}
-
-/// Routes what the relay sends to the per-peer queues.
-struct Demux {
-    me: PartyId,
-    senders: Vec<Option<UnboundedSender<Delivery>>>,
-    ends: watch::Sender<PeerEnds>,
-}
-
-impl Demux {
-    /// Delivers a data frame `[sender][payload]`; false if the relay broke the protocol.
-    fn data(&mut self, frame: &[u8]) -> bool {
-        let Some((&sender, payload)) = frame.split_first() else {
-            self.fail_all(NetError::Transport("relay sent an empty data frame".into()));
-            return false;
-        };
-        let sender = sender as usize;
-        if sender >= self.senders.len() || sender == self.me {
-            self.fail_all(NetError::Transport(format!(
-                "relay stamped a frame with impossible sender slot {sender}"
-            )));
-            return false;
-        }
-        if payload.is_empty() {
-            self.ends.send_modify(|e| e.markers[sender] += 1);
-        } else if let Some(tx) = &self.senders[sender] {
-            let _ = tx.send(Ok(payload.to_vec()));
-        }
-        true
-    }
-
-    /// Handles a control message; false once the connection is finished.
-    fn control(&mut self, text: &str) -> bool {
-        let Ok(c) = serde_json::from_str::<Control>(text) else {
-            self.fail_all(NetError::Transport(format!(
-                "relay sent a control message that is not JSON: {text:.80}"
-            )));
-            return false;
-        };
-        match (c.kind.as_str(), c.slot) {
-            // Demultiplexing starts after `ready`, so every departure breaks the session.
-            ("peer-left", Some(slot)) | ("left", Some(slot)) => self.fail(slot, NetError::PeerLeft(slot)),
-            ("error", slot) => {
-                let code = c.code.as_deref().unwrap_or("unknown");
-                let e = NetError::Transport(format!(
-                    "relay error {code}: {}",
-                    c.message.as_deref().unwrap_or("")
-                ));
-                match slot {
-                    Some(slot) if c.fatal == Some(false) => self.fail(slot, e),
-                    _ if c.fatal == Some(false) => {}
-                    _ => {
-                        self.fail_all(e);
-                        return false;
-                    }
-                }
-            }
-            _ => {}
-        }
-        true
-    }
-
-    fn fail(&mut self, slot: PartyId, e: NetError) {
-        if let Some(tx) = self.senders.get_mut(slot).and_then(Option::take) {
-            let _ = tx.send(Err(e));
-            self.ends.send_modify(|ends| ends.gone[slot] = true);
-        }
-    }
-
-    fn fail_all(&mut self, e: NetError) {
-        for slot in 0..self.senders.len() {
-            self.fail(slot, e.clone());
-        }
-    }
-}
-
-async fn read_frames(mut stream: SplitStream<Socket>, mut demux: Demux) {
-    while let Some(message) = stream.next().await {
-        let go_on = match message {
-            Ok(Message::Binary(frame)) => demux.data(&frame),
-            Ok(Message::Text(text)) => demux.control(text.as_str()),
-            Ok(Message::Close(frame)) => {
-                let why =
-                    frame.map(|f| format!(" (code {}: {})", u16::from(f.code), f.reason)).unwrap_or_default();
-                demux.fail_all(NetError::Transport(format!("the relay closed the connection{why}")));
-                false
-            }
-            Ok(_) => true,
-            Err(e) => {
-                demux.fail_all(NetError::Transport(format!("relay connection failed: {e}")));
-                false
-            }
-        };
-        if !go_on {
-            return;
-        }
-    }
-    demux.fail_all(NetError::Transport("the relay connection ended".into()));
-}
-
-async fn write_frames(mut sink: SplitSink<Socket, Message>, mut queue: UnboundedReceiver<Vec<u8>>) {
-    while let Some(frame) = queue.recv().await {
-        let mut next = Some(frame);
-        while let Some(frame) = next {
-            if sink.feed(Message::Binary(frame.into())).await.is_err() {
-                return;
-            }
-            next = queue.try_recv().ok();
-        }
-        if sink.flush().await.is_err() {
-            return;
-        }
-    }
-    let _ = sink.close().await;
 }

@@ -38,6 +38,11 @@ impl RelayProcess {
     /// Starts `node <repo_root>/server/dist/cli.js --host 127.0.0.1 --port 0` and waits for its
     /// listening line.
     pub fn start(repo_root: &Path) -> Result<Self, RelayProcessError> {
+        Self::start_with(repo_root, &[])
+    }
+
+    /// As [`start`](Self::start), with more relay flags (e.g. `--min-protocol 2`).
+    pub fn start_with(repo_root: &Path, flags: &[&str]) -> Result<Self, RelayProcessError> {
         let cli = repo_root.join("server/dist/cli.js");
         if !cli.is_file() {
             return Err(RelayProcessError::NotBuilt(cli));
@@ -45,6 +50,7 @@ impl RelayProcess {
         let mut child = Command::new("node")
             .arg(&cli)
             .args(["--host", "127.0.0.1", "--port", "0"])
+            .args(flags)
             .current_dir(repo_root)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())

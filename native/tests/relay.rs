@@ -126,3 +126,45 @@ fn oversize_messages_are_refused_before_sending() {
         assert_eq!(got, vec![(1 - p) as u8; (1 << 20) - 1], "party {p} got the largest allowed message");
     }
 }
+
+#[path = "common/cut_proxy.rs"]
+mod cut_proxy;
+
+/// The runner speaks relay protocol 2: a relay that admits nothing older (`--min-protocol 2`)
+/// takes it, and when party 2's connection drops in the middle of the job (cut by a proxy, no
+/// close frame, in the middle of a frame), it resumes the slot and every party finishes with
+/// FIPS-197's ciphertext.
+#[test]
+fn a_dropped_connection_is_resumed_mid_job() {
+    let relay = RelayProcess::start_with(&repo_root(), &["--min-protocol", "2"])
+        .unwrap_or_else(|e| panic!("cannot run the relay tests: {e}"));
+    let proxy = cut_proxy::CutProxy::start(relay.address.port);
+    let room = new_room(&relay, 3);
+    let direct = relay.address.clone();
+    let via_proxy = chorus_native::relay::RelayAddress { host: "127.0.0.1".into(), port: proxy.port };
+    // Past the joins and the Noise handshakes, inside the job's rounds (party 2 alone sends
+    // 320 bytes per block and round trip of the online phase).
+    const BLOCKS: usize = 64;
+    proxy.cut_after(12_000);
+    let outcomes = run_party_threads(3, move |p| {
+        let (room, address) = (room.clone(), if p == 2 { via_proxy.clone() } else { direct.clone() });
+        async move {
+            let (net, mut handle) =
+                RelayNetwork::join(&address, &room.room, p, &room.tokens[p], BOUND).await.unwrap();
+            let (session, spec) = (room_session_id(&room.room, 0), default_spec(BLOCKS));
+            let mut input = fips_input(p);
+            input.plaintext = input.plaintext.map(|block| block.repeat(BLOCKS));
+            let job = run_aes_party(net, &session, SECRET, &spec, input, async {});
+            let out = tokio::time::timeout(BOUND, job).await.expect("job finished in time");
+            handle.job_done();
+            assert!(handle.close(Duration::from_secs(10)).await, "party {p} closed cleanly");
+            out
+        }
+    });
+    for (p, outcome) in outcomes.into_iter().enumerate() {
+        let outcome = outcome.unwrap_or_else(|e| panic!("party {p}: {e}"));
+        let ciphertext = outcome.output.ciphertext.expect("revealed to every party");
+        assert_eq!(hex::encode(ciphertext), common::FIPS_CT.repeat(BLOCKS), "party {p}");
+    }
+    assert!(proxy.accepted() >= 2, "party 2 reconnected (accepted {})", proxy.accepted());
+}

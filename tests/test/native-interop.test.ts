@@ -17,6 +17,7 @@ import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { connect, createRoom } from "@chorus/sdk";
+import { startCutProxy } from "./cut-proxy.js";
 import {
   FIPS_CIPHERTEXT,
   FIPS_KEY,
@@ -195,3 +196,42 @@ it("chorus-party refuses unavailable combinations and unknown variants before co
   );
   await expect(nativeMember([...tinytable, "--path", "sbox-tables", "--mac-bits", "32"])).rejects.toThrow(/not available.*k = 64 only/);
 });
+
+it("the native runner speaks protocol 2: with SDK parties, its socket cut mid-job, it resumes and the job finishes", async () => {
+  // A relay that admits protocol 2 only; party 2 (native) reaches it through a proxy that drops the
+  // connection in the middle of the job, mid-frame, with no close frame either way.
+  const strict = await startRelayProcess(["--min-protocol", "2"]);
+  const cutProxy = await startCutProxy(strict.port);
+  try {
+    const blocks = 64;
+    const share0 = randomBytes(16);
+    const share1 = xor(fromHex(FIPS_KEY), share0);
+    const room = await createRoom({ relay: strict.url, parties: 3 });
+    const invite = room.invite(2);
+    const cut = cutProxy.cutAfter(12_000);
+    const native = nativeMember([
+      "--relay", cutProxy.url, "--room", invite.room, "--slot", "2", "--token", invite.token,
+      "--plaintext", FIPS_PLAINTEXT.repeat(blocks), "--blocks", String(blocks),
+    ]);
+    const sdkCiphertexts = await Promise.all(
+      [hex(share0), hex(share1)].map(async (key, slot) => {
+        const session = await connect({ ...room.invite(slot), secret: SECRET, signal: AbortSignal.timeout(60_000) });
+        try {
+          return (await session.aes({ key, blocks })).ciphertextHex;
+        } finally {
+          await session.close();
+        }
+      }),
+    );
+    await cut;
+    const report = await native;
+    expect(sdkCiphertexts).toEqual([FIPS_CIPHERTEXT.repeat(blocks), FIPS_CIPHERTEXT.repeat(blocks)]);
+    expect(report.ciphertext).toBe(FIPS_CIPHERTEXT.repeat(blocks));
+    expect(cutProxy.accepted(), "the native party connected again").toBeGreaterThanOrEqual(2);
+    const metrics = await (await fetch(`${strict.url}/metrics`)).text();
+    expect(metrics).toMatch(/^chorus_relay_resumes_total [1-9]/m);
+  } finally {
+    await cutProxy.close();
+    await strict.stop();
+  }
+}, 90_000);

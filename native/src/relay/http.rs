@@ -90,13 +90,16 @@ impl RelayAddress {
         }
     }
 
-    /// The WebSocket URL that joins `slot` of `room` with `token` (PROTOCOL.md §2).
-    pub fn join_url(&self, room: &str, slot: usize, token: &str) -> String {
+    /// The WebSocket URL that joins `slot` of `room` with `token` in protocol 2 (PROTOCOL.md
+    /// §2), resuming the slot's session after `resume` received data frames if given (§6).
+    pub fn join_url(&self, room: &str, slot: usize, token: &str, resume: Option<u64>) -> String {
+        let resume = resume.map(|n| format!("&resume={n}")).unwrap_or_default();
         format!(
-            "ws://{}/ws?room={}&slot={slot}&token={}",
+            "ws://{}/ws?room={}&slot={slot}&token={}&protocol={}{resume}",
             self.authority(),
             url_encode(room),
-            url_encode(token)
+            url_encode(token),
+            super::PROTOCOL_VERSION,
         )
     }
 }
@@ -241,7 +244,14 @@ mod tests {
     #[test]
     fn join_urls_escape_what_is_not_base64url() {
         let a = RelayAddress::parse("127.0.0.1:1").unwrap();
-        assert_eq!(a.join_url("ab-_", 2, "t&x=1"), "ws://127.0.0.1:1/ws?room=ab-_&slot=2&token=t%26x%3D1");
+        assert_eq!(
+            a.join_url("ab-_", 2, "t&x=1", None),
+            "ws://127.0.0.1:1/ws?room=ab-_&slot=2&token=t%26x%3D1&protocol=2"
+        );
+        assert_eq!(
+            a.join_url("r1.ab", 0, "t", Some(7)),
+            "ws://127.0.0.1:1/ws?room=r1.ab&slot=0&token=t&protocol=2&resume=7"
+        );
     }
 
     #[test]

@@ -103,10 +103,24 @@ describe("a Node party's dropped connection is resumed mid-job", () => {
         progress += 1;
         if (progress === 3 || progress === 12) cuts += cutProxy.cut();
       });
+      // The session forwards the relay's view: the dropped party sees its own reconnections, the
+      // others see it away and back.
+      const own: string[] = [];
+      sessions[2]!.on("reconnecting", () => own.push("reconnecting"));
+      sessions[2]!.on("reconnected", () => own.push("reconnected"));
+      const seen: string[] = [];
+      sessions[0]!.on("peer-away", (event) => seen.push(`away ${event.slot}`));
+      sessions[0]!.on("peer-back", (event) => seen.push(`back ${event.slot}`));
       const results = await within(Promise.all(runAes(sessions, options)), "MAESTRO AES across two cuts", 30_000);
       expect(cuts).toBe(2);
       for (const result of results) expect(result.ciphertextHex).toBe(expected);
       expect(cutProxy.accepted()).toBeGreaterThanOrEqual(3);
+      expect(own).toEqual(["reconnecting", "reconnected", "reconnecting", "reconnected"]);
+      // Each drop the relay noticed before the resume arrived shows as away, then back (a resume
+      // that takes over a connection the relay still thought open sends neither).
+      expect(seen.length).toBeGreaterThanOrEqual(2);
+      expect(seen.length % 2).toBe(0);
+      for (let i = 0; i < seen.length; i += 2) expect(seen.slice(i, i + 2)).toEqual(["away 2", "back 2"]);
     } finally {
       await closeAll(sessions);
     }

@@ -85,6 +85,7 @@ export type {
   ConnectOptions,
   PinnedKeys,
   ProgressEvent,
+  ReconnectEvent,
   ProtocolStats,
   SessionEvents,
   SessionStats,

@@ -1,7 +1,7 @@
 /** Types of the session API ({@link connect}, `Session`). */
 import type { BytesLike } from '../bytes.js';
 import type { RelayConnectionOptions } from '../transport/connection-types.js';
-import type { PeerLeftEvent } from '../transport/connection-types.js';
+import type { PeerAwayEvent, PeerBackEvent, PeerLeftEvent } from '../transport/connection-types.js';
 import type { WasmSource } from './wasm-loader.js';
 import type { ResolvedRuntime, Runtime } from './runtime.js';
 
@@ -326,10 +326,28 @@ export interface ProgressEvent {
   bytesReceived: number;
 }
 
+/**
+ * A `reconnecting` or `reconnected` event: this party's own relay connection dropped and is being
+ * resumed (relay protocol 2), or was resumed. Jobs keep running meanwhile; nothing is lost.
+ */
+export interface ReconnectEvent {
+  /** The connected slots as last known (this party's own slot is missing while reconnecting). */
+  roster: number[];
+}
+
 /** Events of a `Session`. */
 export type SessionEvents = {
   progress: ProgressEvent;
+  /** Another party left: with `sessionBroken`, running and later jobs fail with `PeerLeftError`. */
   'peer-left': PeerLeftEvent;
+  /** Another party's connection dropped; the relay keeps its slot while it resumes. */
+  'peer-away': PeerAwayEvent;
+  /** That party resumed its slot. */
+  'peer-back': PeerBackEvent;
+  /** This party's connection dropped; the session resumes it by itself. */
+  reconnecting: ReconnectEvent;
+  /** This party's connection was resumed. */
+  reconnected: ReconnectEvent;
 };
 
 /**

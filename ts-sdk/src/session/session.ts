@@ -162,7 +162,17 @@ export class Session {
       this.events.emit('peer-left', event);
       if (event.sessionBroken) this.break(new PeerLeftError(event.slot, event.reason), event.slot);
     });
+    connection.on('peer-away', (event) => this.events.emit('peer-away', event));
+    connection.on('peer-back', (event) => this.events.emit('peer-back', event));
+    let reconnecting = false;
     connection.on('connection', (event) => {
+      if (event.state === 'reconnecting') {
+        reconnecting = true;
+        this.events.emit('reconnecting', { roster: event.roster });
+      } else if (event.state === 'ready' && reconnecting) {
+        reconnecting = false;
+        this.events.emit('reconnected', { roster: event.roster });
+      }
       if (event.state === 'broken' || event.state === 'closed') {
         const error = event.error ?? new ChorusError('closed', 'the session was closed');
         this.break(error, error instanceof PeerLeftError ? error.slot : undefined);
@@ -170,7 +180,10 @@ export class Session {
     });
   }
 
-  /** Listens to `progress` or `peer-left`; returns the unsubscribe function. */
+  /**
+   * Listens to `progress`, `peer-left`, `peer-away`, `peer-back`, `reconnecting` or `reconnected`;
+   * returns the unsubscribe function.
+   */
   on<K extends keyof SessionEvents>(name: K, listener: Listener<SessionEvents[K]>): Unsubscribe {
     return this.events.on(name, listener);
   }

@@ -25,8 +25,31 @@ ensure_rust() {
   need_cmd cc "install a C compiler (Debian: apt-get install build-essential)"
   if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
     log "adding the wasm32-unknown-unknown target"
-    rustup target add wasm32-unknown-unknown
+    rustup target add wasm32-unknown-unknown || fail_hint "cannot add the wasm32-unknown-unknown target" "run 'rustup target add wasm32-unknown-unknown' and check that rustup can reach its distribution server"
   fi
+}
+
+# Prints a one-line failure with what to do about it, and exits.
+fail_hint() {
+  log "error: $1 ($2)"
+  exit 1
+}
+
+# rustfmt and clippy, which rustup's 'minimal' profile leaves out; the tests run both.
+ensure_rust_components() {
+  local missing=()
+  cargo fmt --version >/dev/null 2>&1 || missing+=(rustfmt)
+  cargo clippy --version >/dev/null 2>&1 || missing+=(clippy)
+  [ "${#missing[@]}" -eq 0 ] && return 0
+  log "adding the Rust components ${missing[*]} (rustup's minimal profile has none)"
+  rustup component add "${missing[@]}" >/dev/null ||
+    fail_hint "cannot add ${missing[*]}" "run 'rustup component add ${missing[*]}'; with a toolchain not managed by rustup, install them with it"
+  for component in "${missing[@]}"; do
+    local command=fmt
+    [ "$component" = clippy ] && command=clippy
+    cargo "$command" --version >/dev/null 2>&1 ||
+      fail_hint "'cargo $command' still does not run after adding $component" "check that the active toolchain is rustup's (rustup show)"
+  done
 }
 
 ensure_node_deps() {
@@ -88,15 +111,28 @@ ensure_wasm_bindgen() {
   [ "$have" = "$want" ] || { log "wasm-bindgen-cli install finished but '$CHORUS_TOOLS_ROOT/bin/wasm-bindgen --version' says '$have', not $want"; exit 1; }
 }
 
+# Installs a Debian package when `command` is missing (as root, or with sudo).
+ensure_debian_package() {
+  local command="$1" package="$2" why="$3"
+  command -v "$command" >/dev/null 2>&1 && return 0
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  command -v apt-get >/dev/null 2>&1 ||
+    fail_hint "'$command' is missing and this is not a Debian-like system" "install the package providing $command ($why)"
+  log "installing Debian $package ($why)"
+  { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$package" >/dev/null; } ||
+    fail_hint "cannot install $package" "run 'apt-get install $package' as root"
+}
+
+# HAProxy for the relay cluster (scripts/relay-cluster.sh) and its test.
+ensure_haproxy() {
+  ensure_debian_package haproxy haproxy "the load balancer in front of a relay cluster"
+  export CHORUS_REQUIRE_HAPROXY=1
+}
+
 ensure_chromium() {
   # Debian's Chromium for the headless browser tests (playwright-core drives it; browser
   # downloads by test tools are not possible here).
-  if [ ! -x /usr/bin/chromium ]; then
-    local sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    log "installing Debian chromium for the browser tests"
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
-  fi
+  [ -x /usr/bin/chromium ] || ensure_debian_package /usr/bin/chromium chromium "the browser tests"
   export CHORUS_REQUIRE_BROWSER=1
 }

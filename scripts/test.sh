@@ -3,15 +3,18 @@
 # relay process), the wasm32 build, then the npm workspaces (the native Node addon, relay, SDK with
 # both runtimes, and cross-component tests
 # with Node parties, the native runner and a Chromium party).
-# Installs what is missing first (wasm32 target, wasm-bindgen-cli into .tools/, Debian chromium, npm
-# packages), then checks that the tool install works from an empty root (scripts/check-install.sh).
+# Installs what is missing first (wasm32 target, rustfmt and clippy, wasm-bindgen-cli into .tools/,
+# Debian chromium and haproxy, npm packages), then checks that the tool install works from an empty
+# root (scripts/check-install.sh).
 # Usage: ./scripts/test.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$CHORUS_ROOT"
 
 ensure_rust
+ensure_rust_components
 ensure_wasm_bindgen
 ensure_chromium
+ensure_haproxy
 ensure_node_deps
 bash scripts/check-install.sh
 

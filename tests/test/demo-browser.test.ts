@@ -55,6 +55,14 @@ async function isolatedPage(width = 900): Promise<Page> {
   const context = await browser!.newContext({ viewport: { width, height: 900 } });
   const page = await context.newPage();
   page.on("pageerror", (e) => pageErrors.push(String(e)));
+  // Console errors (a failed resource load, such as a missing favicon, logs one) and HTTP errors
+  // count as page errors too: the demo loads without either.
+  page.on("console", (message) => {
+    if (message.type() === "error") pageErrors.push(`console: ${message.text()}`);
+  });
+  page.on("response", (response) => {
+    if (response.status() >= 400) pageErrors.push(`HTTP ${response.status()} for ${response.url()}`);
+  });
   return page;
 }
 

@@ -213,8 +213,9 @@ describe("slow consumer", () => {
         if (now.buffered > peak.buffered) peak = now;
         if (now.paused > 0 && i > 10) break;
       }
-      // PROTOCOL.md §4: maxBufferedBytes + (parties - 1) x (maxPayloadBytes + 64 KiB).
-      const bound = maxBuffered + (maxPayload + 64 * 1024);
+      // PROTOCOL.md §4: the queue holds maxBufferedBytes plus the message that crossed it; the
+      // rest of the sender's socket read (at most 64 KiB) is parked, not queued.
+      const bound = maxBuffered + maxPayload + 64 * 1024;
       console.log(
         `[relay-load] slow consumer: ${MiB(total)} offered; relay buffered at most ${MiB(peak.buffered)} ` +
           `(bound ${MiB(bound)}), held for resume ${MiB(peak.held)} (bound ${MiB(resumeBuffer)}), ` +

@@ -81,15 +81,34 @@ fn key32(bytes: Vec<u8>, name: &str) -> Result<[u8; KEY_LEN], BridgeError> {
     })
 }
 
-/// `{ sessionId: Uint8Array, secret?: Uint8Array, privateKey?: Uint8Array, publicKeys?: Uint8Array[] }`:
-/// `secret` selects `NNpsk0`, `privateKey` with `publicKeys` (one per party, in party order)
-/// selects `KK`; exactly one of the two modes.
+/// `{ sessionId: Uint8Array, secret?: Uint8Array, privateKey?: Uint8Array, publicKeys?: Uint8Array[],
+/// channel?: 'unauthenticated' }`: `secret` selects `NNpsk0`, `privateKey` with `publicKeys` (one per
+/// party, in party order) selects `KK`, `channel: 'unauthenticated'` alone selects `NN`; exactly
+/// one of the three modes.
 pub fn secure_config(session: &impl Fields) -> Result<SecureConfig, BridgeError> {
     let session_id = bytes(session, "sessionId")?
         .ok_or_else(|| BridgeError::config("sessionId", "sessionId is required"))?;
     let secret = bytes(session, "secret")?;
     let private = bytes(session, "privateKey")?;
     let publics = session.field("publicKeys")?;
+    match string(session, "channel")?.as_deref() {
+        None => {}
+        Some("unauthenticated") if secret.is_none() && private.is_none() && publics.is_none() => {
+            return Ok(SecureConfig::unauthenticated(&session_id));
+        }
+        Some("unauthenticated") => {
+            return Err(BridgeError::config(
+                "channel",
+                "an unauthenticated channel takes no secret and no keys",
+            ));
+        }
+        Some(other) => {
+            return Err(BridgeError::config(
+                "channel",
+                format!("channel must be 'unauthenticated' or absent, got {other:?}"),
+            ));
+        }
+    }
     match (secret, private, publics) {
         (Some(secret), None, None) => Ok(SecureConfig::session_secret(&session_id, &secret)),
         (None, Some(private), Some(publics)) => {
@@ -550,6 +569,19 @@ mod tests {
         );
         let two = aes_spec(&map(&[("protocol", Value::Str("tinytable".into()))])).unwrap();
         assert_eq!((two.key_holders, two.plaintext_owner, two.reveal_to), (vec![0], 1, vec![0, 1]));
+    }
+
+    #[test]
+    fn an_unauthenticated_channel_is_asked_for_by_name_and_alone() {
+        use chorus_core::net::secure::ChannelMode;
+        let id = ("sessionId", Value::Bytes(b"s".to_vec()));
+        let nn = [id.clone(), ("channel", Value::Str("unauthenticated".into()))];
+        assert_eq!(secure_config(&map(&nn)).unwrap().mode(), ChannelMode::Nn);
+        let with_secret = [nn[0].clone(), nn[1].clone(), ("secret", Value::Bytes(vec![1; 32]))];
+        assert_eq!(field_of(secure_config(&map(&with_secret)).unwrap_err()), "channel");
+        let other = [id.clone(), ("channel", Value::Str("plain".into()))];
+        assert_eq!(field_of(secure_config(&map(&other)).unwrap_err()), "channel");
+        assert_eq!(field_of(secure_config(&map(&[id])).unwrap_err()), "secret");
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! What a party brings to the secure channel: its session id and either pinned static keys
-//! (Noise `KK`) or a session secret (Noise `NNpsk0`), and the per-pair values derived from them.
+//! (Noise `KK`), a session secret (Noise `NNpsk0`), or nothing (Noise `NN`, unauthenticated), and
+//! the per-pair values derived from them.
 
 use super::error::SecureError;
 use crate::net::PartyId;
@@ -23,6 +24,9 @@ pub const KK_PROTOCOL: &str = "Noise_KK_25519_ChaChaPoly_SHA256";
 /// Noise protocol name of the session-secret mode (Noise spec rev. 34, §9.4: the
 /// `psk0` modifier on the §7.5 pattern `NN`).
 pub const NNPSK0_PROTOCOL: &str = "Noise_NNpsk0_25519_ChaChaPoly_SHA256";
+
+/// Noise protocol name of the unauthenticated mode (Noise spec rev. 34, §7.5 `NN`).
+pub const NN_PROTOCOL: &str = "Noise_NN_25519_ChaChaPoly_SHA256";
 
 /// Version tag bound into prologues and key derivation, so a changed wire format never
 /// interoperates silently with an old one.
@@ -83,6 +87,8 @@ pub enum ChannelMode {
     Kk,
     /// `Noise_NNpsk0_25519_ChaChaPoly_SHA256`: a per-pair key derived from a shared session secret.
     NnPsk0,
+    /// `Noise_NN_25519_ChaChaPoly_SHA256`: ephemeral keys only, no authentication of the peer.
+    Nn,
 }
 
 impl ChannelMode {
@@ -91,6 +97,7 @@ impl ChannelMode {
         match self {
             ChannelMode::Kk => KK_PROTOCOL,
             ChannelMode::NnPsk0 => NNPSK0_PROTOCOL,
+            ChannelMode::Nn => NN_PROTOCOL,
         }
     }
 }
@@ -105,6 +112,7 @@ impl core::fmt::Display for ChannelMode {
 enum Credentials {
     Pinned { private: PrivateKey, public_keys: Vec<PublicKey> },
     Secret { secret: Vec<u8> },
+    Unauthenticated,
 }
 
 impl Drop for Credentials {
@@ -150,11 +158,19 @@ impl SecureConfig {
         }
     }
 
+    /// `NN` mode: no credentials. The channels are encrypted and integrity-protected against
+    /// whoever only observes the transport, but an active attacker on it can sit between any two
+    /// parties (see the module docs); for transports the application already trusts.
+    pub fn unauthenticated(session_id: &[u8]) -> Self {
+        SecureConfig { session_id: session_id.to_vec(), credentials: Credentials::Unauthenticated }
+    }
+
     /// The handshake this configuration runs.
     pub fn mode(&self) -> ChannelMode {
         match self.credentials {
             Credentials::Pinned { .. } => ChannelMode::Kk,
             Credentials::Secret { .. } => ChannelMode::NnPsk0,
+            Credentials::Unauthenticated => ChannelMode::Nn,
         }
     }
 
@@ -182,6 +198,7 @@ impl SecureConfig {
                     Ok(())
                 }
             }
+            Credentials::Unauthenticated => Ok(()),
         }
     }
 
@@ -195,6 +212,7 @@ impl SecureConfig {
             Credentials::Secret { secret } => {
                 PairCredentials::Psk(derive_pair_psk(secret, &self.session_id, me, peer))
             }
+            Credentials::Unauthenticated => PairCredentials::None,
         }
     }
 
@@ -216,6 +234,7 @@ impl SecureConfig {
 pub(super) enum PairCredentials {
     Pinned { private: PrivateKey, peer_public: PublicKey },
     Psk(Psk),
+    None,
 }
 
 /// A 32-byte Noise pre-shared key, wiped on drop.

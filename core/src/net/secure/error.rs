@@ -40,6 +40,7 @@ pub enum SecureError {
         match mode {
             ChannelMode::Kk => "the peer's static key is not the pinned one, or the message was altered",
             ChannelMode::NnPsk0 => "the peer uses a different session secret or session id, or the message was altered",
+            ChannelMode::Nn => "the message was altered, or the peer uses a different session id",
         }
     )]
     HandshakeAuthentication {

@@ -1,13 +1,13 @@
 //! The Noise handshakes of all pairs of a session, run concurrently through the inner network.
 //!
-//! Both patterns have two messages (Noise spec §7.5 for `KK` and `NN`, §9.4 for `NNpsk0`):
+//! The three patterns have two messages (Noise spec §7.5 for `KK` and `NN`, §9.4 for `NNpsk0`):
 //!
 //! ```text
-//! KK:   -> s                         NNpsk0:
+//! KK:   -> s                         NNpsk0:                  NN:
 //!       <- s
 //!       ...
-//!       -> e, es, ss                         -> psk, e
-//!       <- e, ee, se                         <- e, ee
+//!       -> e, es, ss                         -> psk, e              -> e
+//!       <- e, ee, se                         <- e, ee               <- e, ee
 //! ```
 //!
 //! The lower party index of a pair is the initiator. Every party first sends message 1 to all
@@ -15,6 +15,8 @@
 //! higher party. All sends are queued at once, so the whole mesh completes in two message
 //! latencies however many parties there are, never serialising pairs' round trips. Handshake
 //! payloads are empty: the prologue (see [`super::config`]) already binds the session and pair.
+//! The one exception keeps every handshake frame the same length: `NN`'s first message has no key
+//! to encrypt under, hence no tag, so it carries [`NN_PADDING`] (16 zero bytes, in clear) instead.
 
 use super::config::{ChannelMode, PairCredentials, SecureConfig};
 use super::error::SecureError;
@@ -34,6 +36,19 @@ pub(super) const HANDSHAKE_MSG_LEN: usize = 32 + TAGLEN;
 
 /// A handshake frame on the wire: version byte and Noise message.
 pub const HANDSHAKE_FRAME_LEN: usize = 1 + HANDSHAKE_MSG_LEN;
+
+/// The payload of `NN`'s first message, which stands in for the tag the other messages carry.
+const NN_PADDING: [u8; TAGLEN] = [0; TAGLEN];
+
+/// The payload `state` writes or reads in its next message of `mode`.
+fn payload_of(mode: ChannelMode, state: &HandshakeState) -> &'static [u8] {
+    let first_message = state.is_initiator() == state.is_my_turn();
+    if mode == ChannelMode::Nn && first_message {
+        &NN_PADDING
+    } else {
+        &[]
+    }
+}
 
 /// snow's primitives (pure Rust, except the native cipher: see `resolve_cipher`), with randomness
 /// from the session generator instead of snow's own `getrandom` 0.3 source (which needs extra
@@ -102,20 +117,25 @@ fn start(
             .remote_public_key(peer_public)
             .map_err(&err)?,
         PairCredentials::Psk(psk) => builder.psk(0, &psk.0).map_err(&err)?,
+        PairCredentials::None => builder,
     };
     if me < peer { builder.build_initiator() } else { builder.build_responder() }.map_err(err)
 }
 
-fn write(state: &mut HandshakeState, peer: PartyId) -> Result<Vec<u8>, SecureError> {
-    let mut frame = vec![0u8; HANDSHAKE_FRAME_LEN];
-    frame[0] = HANDSHAKE_VERSION;
-    let len = state.write_message(&[], &mut frame[1..]).map_err(noise_error(peer))?;
+fn write(state: &mut HandshakeState, peer: PartyId, mode: ChannelMode) -> Result<Vec<u8>, SecureError> {
+    // snow asks for room for a tag even where the message has none (`NN`'s first).
+    let mut message = [0u8; HANDSHAKE_MSG_LEN + TAGLEN];
+    let payload = payload_of(mode, state);
+    let len = state.write_message(payload, &mut message).map_err(noise_error(peer))?;
     if len != HANDSHAKE_MSG_LEN {
         return Err(SecureError::Noise {
             peer,
             reason: format!("handshake message of {len} bytes, expected {HANDSHAKE_MSG_LEN}"),
         });
     }
+    let mut frame = Vec::with_capacity(HANDSHAKE_FRAME_LEN);
+    frame.push(HANDSHAKE_VERSION);
+    frame.extend_from_slice(&message[..len]);
     Ok(frame)
 }
 
@@ -132,9 +152,10 @@ fn read(
     if frame[0] != HANDSHAKE_VERSION {
         return Err(malformed(format!("channel version {}, expected {HANDSHAKE_VERSION}", frame[0])));
     }
+    let expected = payload_of(mode, state);
     let mut payload = [0u8; HANDSHAKE_MSG_LEN];
     match state.read_message(&frame[1..], &mut payload) {
-        Ok(0) => Ok(()),
+        Ok(len) if payload[..len] == *expected => Ok(()),
         Ok(len) => Err(malformed(format!("unexpected {len}-byte handshake payload"))),
         Err(snow::Error::Decrypt) => Err(SecureError::HandshakeAuthentication { peer, mode }),
         Err(e) => Err(malformed(e.to_string())),
@@ -162,14 +183,14 @@ pub(super) async fn handshake_all<N: Network, R: RngCore + CryptoRng>(
         });
     }
     for (peer, hs) in states.iter_mut().enumerate().skip(me + 1) {
-        let msg = write(hs.as_mut().expect("a state exists for every peer"), peer)?;
+        let msg = write(hs.as_mut().expect("a state exists for every peer"), peer, mode)?;
         inner.send(peer, msg)?;
     }
     for (peer, hs) in states.iter_mut().enumerate().take(me) {
         let hs = hs.as_mut().expect("a state exists for every peer");
         let frame = inner.recv(peer).await?;
         read(hs, peer, mode, &frame)?;
-        let msg = write(hs, peer)?;
+        let msg = write(hs, peer, mode)?;
         inner.send(peer, msg)?;
     }
     for (peer, hs) in states.iter_mut().enumerate().skip(me + 1) {

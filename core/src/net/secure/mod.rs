@@ -5,7 +5,7 @@
 //! # Construction
 //! Each pair runs a two-message Noise handshake (Noise Protocol Framework, revision 34) through
 //! the inner network; the lower party index is the initiator ([`handshake`] describes the
-//! schedule, which runs all pairs concurrently). Two modes, chosen by [`SecureConfig`]:
+//! schedule, which runs all pairs concurrently). Three modes, chosen by [`SecureConfig`]:
 //! - **`KK`** (`Noise_KK_25519_ChaChaPoly_SHA256`, Noise spec §7.5): the application
 //!   pins every party's static X25519 public key; this party holds its static private key. A
 //!   peer that does not hold the pinned key fails the handshake with
@@ -17,7 +17,12 @@
 //!   and per session. A peer with another secret or session id fails the handshake with the same
 //!   typed error.
 //!
-//! In both modes the Noise prologue (spec §6) binds the channel version, the session id, the
+//! - **`NN`** (`Noise_NN_25519_ChaChaPoly_SHA256`, spec §7.5): no credentials at all, for a
+//!   transport the application already trusts to connect the right parties (see the threat model
+//!   below). Its first message carries 16 zero bytes in clear where the other modes carry a tag,
+//!   so every handshake frame has the same length.
+//!
+//! In every mode the Noise prologue (spec §6) binds the channel version, the session id, the
 //! party count and the pair, so a handshake cannot be moved to another session or pair.
 //! The suite is X25519 / ChaCha20-Poly1305 / SHA-256 (spec §12.1, §12.3, §12.5): ChaCha20-Poly1305
 //! is fast without AES hardware (browsers, wasm32), and SHA-256 is also the hash of the PSK
@@ -38,7 +43,7 @@
 //! the session aborts instead of continuing on a channel an attacker touched.
 //!
 //! # Threat model
-//! Both modes give every pair confidentiality and integrity of its messages, and detection of
+//! `KK` and `NNpsk0` give every pair confidentiality and integrity of its messages, and detection of
 //! replay, reordering, dropping, truncation and injection, against the relay and any network
 //! attacker who lacks the credentials (pinned private keys, resp. the session secret). Messages
 //! of one pair cannot be replayed into another pair or session (prologue, per-pair keys).
@@ -72,7 +77,16 @@
 //! - A protocol message is reassembled in memory without a size cap: only an authenticated peer
 //!   can make it grow, and the transport (relay) limits apply beneath.
 //!
-//! Not covered in either mode: a malicious party misbehaving inside the protocol (that is the
+//! `NN` authenticates nobody. Against whoever only reads the transport it gives what the other
+//! modes give (confidentiality and integrity per pair, detection of replay, reordering, dropping,
+//! truncation); but an active attacker on the transport can run a separate handshake with each
+//! party and relay between them (man in the middle): it then reads and alters every message, and
+//! in a protocol that means it can take part as the other party towards each honest party —
+//! supply inputs of its choice and learn what that party would learn. Use it only where the
+//! transport itself authenticates the parties (a channel the application already secured), and
+//! say so to users.
+//!
+//! Not covered in any mode: a malicious party misbehaving inside the protocol (that is the
 //! protocols' job), traffic analysis, denial of service, and side channels of the host.
 
 pub mod config;

@@ -137,6 +137,23 @@ fn three_parties_kk() {
 }
 
 #[test]
+fn two_and_three_parties_nn() {
+    honest_exchange(vec![SecureConfig::unauthenticated(b"session two nn"); 2]);
+    honest_exchange(vec![SecureConfig::unauthenticated(b"session three nn"); 3]);
+}
+
+#[test]
+fn nn_with_another_session_id_fails_the_handshake() {
+    let configs =
+        vec![SecureConfig::unauthenticated(b"session A"), SecureConfig::unauthenticated(b"session B")];
+    let outcomes = establish_outcomes(configs);
+    // The first message has no key to check it under, so it is the initiator, reading the second,
+    // that finds the mismatch (the responder finds out at the first frame, or when the initiator
+    // leaves).
+    assert_eq!(outcomes[0], Err(SecureError::HandshakeAuthentication { peer: 1, mode: ChannelMode::Nn }));
+}
+
+#[test]
 fn os_seeded_establishment_works() {
     let configs = psk_configs(2, b"os seeded");
     let configs = &configs;

@@ -88,6 +88,27 @@ export class RelayError extends ChorusError {
 }
 
 /**
+ * A caller-supplied transport ({@link MessageTransport}) failed or delivered something it cannot
+ * have received. Codes:
+ *
+ * - `transport-failed`: the caller reported a failure of its transport (`receiver.failed`), with
+ *   the caller's error as `cause`;
+ * - `send-failed`: the transport's `send` threw (its error is the `cause`);
+ * - `bad-message`: the transport delivered a message with an impossible sender (not another
+ *   party's index) or a payload that is not bytes; `slot` names the sender when it is one.
+ */
+export class TransportError extends ChorusError {
+  /** The party the problem concerns, when there is one. */
+  readonly slot: number | undefined;
+
+  constructor(code: 'transport-failed' | 'send-failed' | 'bad-message', message: string, options: ChorusErrorOptions & { slot?: number } = {}) {
+    super(code, message, options);
+    this.name = 'TransportError';
+    this.slot = options.slot;
+  }
+}
+
+/**
  * Another party left a room that was ready: the running session is broken and cannot continue.
  * Code `peer-left`.
  */

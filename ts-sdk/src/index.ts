@@ -1,12 +1,12 @@
 /**
  * The Chorus TypeScript SDK.
  *
- * Sessions ({@link connect}, {@link Session}) run MPC jobs — joint AES with three-party MAESTRO
- * or two-party TinyTable (with a trusted dealer), and Bristol circuits with TinyTable — in the
- * Chorus WASM module, whose Noise channels encrypt and authenticate every frame end
- * to end. Beneath them is the transport: creating relay rooms ({@link createRoom}), joining a room
- * slot and moving opaque byte frames between parties ({@link RelayConnection}), typed errors and a
- * small event emitter.
+ * Sessions ({@link connect}, {@link Session}) run MPC jobs — joint AES with MAESTRO, TinyTable,
+ * MiniMac or Coral, and Bristol circuits — in the Chorus core (WASM, or the native addon in Node),
+ * whose Noise channels encrypt and authenticate every frame end to end. Beneath them is the
+ * transport: the Chorus relay (creating rooms with {@link createRoom}, joining a room slot and
+ * moving opaque byte frames between parties with {@link RelayConnection}), or any transport the
+ * caller brings ({@link MessageTransport}). Typed errors and a small event emitter.
  *
  * @packageDocumentation
  */
@@ -25,6 +25,7 @@ export {
   PeerLeftError,
   ProtocolAbortError,
   RelayError,
+  TransportError,
   type ChorusErrorOptions,
   type ClientRelayErrorCode,
   type RelayErrorCode,
@@ -33,6 +34,7 @@ export {
 export { Emitter, type EventMap, type Listener, type Unsubscribe } from './events.js';
 export { createRoom, type CreateRoomOptions, type Invite, type Room } from './transport/rooms.js';
 export { RelayConnection } from './transport/relay-connection.js';
+export type { MessageReceiver, MessageTransport } from './transport/message-link.js';
 export type {
   ConnectionEvent,
   ConnectionState,
@@ -83,6 +85,7 @@ export type {
   SecurityLevel,
   TinyTablePath,
   ConnectOptions,
+  TransportConnectOptions,
   PinnedKeys,
   ProgressEvent,
   ReconnectEvent,

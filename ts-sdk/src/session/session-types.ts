@@ -2,6 +2,7 @@
 import type { BytesLike } from '../bytes.js';
 import type { RelayConnectionOptions } from '../transport/connection-types.js';
 import type { PeerAwayEvent, PeerBackEvent, PeerLeftEvent } from '../transport/connection-types.js';
+import type { MessageTransport } from '../transport/message-link.js';
 import type { WasmSource } from './wasm-loader.js';
 import type { ResolvedRuntime, Runtime } from './runtime.js';
 
@@ -31,6 +32,40 @@ export interface ConnectOptions extends RelayConnectionOptions {
    * runtimes share a session.
    */
   runtime?: Runtime;
+}
+
+/**
+ * Options of {@link connect} over a transport the caller brings instead of the relay: the
+ * caller's {@link MessageTransport}, this party's index, the party count and a session id every
+ * party gives alike, plus the channel credentials as with the relay — or, where the transport
+ * itself authenticates the parties, `unauthenticated: true` (Noise `NN`: the channels are
+ * encrypted, but an active attacker on the transport can sit between the parties and act as the
+ * other party towards each; see the README's security model).
+ */
+export interface TransportConnectOptions {
+  /** The caller's transport. */
+  transport: MessageTransport;
+  /** This party's index, `0..parties-1`. */
+  slot: number;
+  /** The number of parties. */
+  parties: number;
+  /**
+   * Names the session: every party passes the same string, and the channels bind it, so frames of
+   * one session cannot be replayed into another. Use a fresh one per session where possible.
+   */
+  sessionId: string;
+  /** The session secret (Noise `NNpsk0`), as for relay sessions. */
+  secret?: BytesLike;
+  /** Pinned static keys (Noise `KK`), instead of `secret`. */
+  keys?: PinnedKeys;
+  /** No secret and no keys: the unauthenticated Noise `NN` (see above). */
+  unauthenticated?: boolean;
+  /** Where to load the WASM module from. */
+  wasm?: WasmSource;
+  /** Which core runs the jobs (as for relay sessions). */
+  runtime?: Runtime;
+  /** Aborting it closes the session. */
+  signal?: AbortSignal;
 }
 
 /** The AES protocols of `Session.aes`. */

@@ -1,9 +1,11 @@
 /**
- * The session API: {@link connect} joins a relay room and returns a {@link Session} whose jobs run
+ * The session API: {@link connect} joins a relay room, or starts a session over a transport the
+ * caller brings (`transport`, see `message-link.ts`), and returns a {@link Session} whose jobs run
  * in the Chorus core — the WASM module, or in Node the native addon (`runtime`, see `runtime.ts`).
- * Every frame between the parties is encrypted and authenticated end to end by the Noise channels
- * inside the core (session secret: `NNpsk0`; pinned keys: `KK`); the relay and this file only move
- * opaque frames.
+ * The session sees its transport only as a {@link SessionLink}. Every frame between the parties is
+ * encrypted and authenticated end to end by the Noise channels inside the core (session secret:
+ * `NNpsk0`; pinned keys: `KK`; over a caller's transport also `unauthenticated`: `NN`); the
+ * transport and this file only move opaque frames.
  *
  * One bridge per session: the first job opens the Noise channels to every peer (one handshake per
  * session, under the id of the room's first job, as the Rust runner uses it) and later jobs run
@@ -23,6 +25,9 @@ import { abortError, ChorusError, ConfigError, IntegrityError, PeerLeftError, Pr
 import { toBytes, toHex, utf8 } from '../bytes.js';
 import { Emitter, type Listener, type Unsubscribe } from '../events.js';
 import { RelayConnection } from '../transport/relay-connection.js';
+import { MessageLink } from '../transport/message-link.js';
+import type { SessionLink } from '../transport/session-link.js';
+import type { TransportStats } from '../transport/connection-types.js';
 import { outputValue, parseLoaded } from './circuits.js';
 import { aesJob, checkError, evaluateJob, prepareJob, type BridgeJob } from './job-options.js';
 import type {
@@ -37,6 +42,7 @@ import type {
   ProtocolStats,
   SessionEvents,
   SessionStats,
+  TransportConnectOptions,
 } from './session-types.js';
 import { initWasm, type WasmSource } from './wasm-loader.js';
 import { loadRuntime, type CoreRuntime, type JobBridge, type ResolvedRuntime } from './runtime.js';
@@ -48,12 +54,23 @@ const KEY_BYTES = 32;
 const CLOSE_LINGER_MS = 2000;
 const END_MARKER = new Uint8Array(0);
 
-type Credentials = { secret: Uint8Array } | { privateKey: Uint8Array; publicKeys: Uint8Array[] };
+type Credentials =
+  | { secret: Uint8Array }
+  | { privateKey: Uint8Array; publicKeys: Uint8Array[] }
+  | { channel: 'unauthenticated' };
 
-function credentials(options: ConnectOptions): Credentials {
+function credentials(options: ConnectOptions | TransportConnectOptions): Credentials {
   const { secret, keys } = options;
+  const unauthenticated = 'transport' in options && options.unauthenticated === true;
+  if (unauthenticated) {
+    if (secret !== undefined || keys !== undefined) {
+      throw new ConfigError('unauthenticated', 'an unauthenticated session takes neither `secret` nor `keys`');
+    }
+    return { channel: 'unauthenticated' };
+  }
   if ((secret === undefined) === (keys === undefined)) {
-    throw new ConfigError('secret', 'give exactly one of `secret` (session secret) and `keys` (pinned keys)');
+    const more = 'transport' in options ? ', or `unauthenticated: true` where the transport authenticates the parties' : '';
+    throw new ConfigError('secret', `give exactly one of \`secret\` (session secret) and \`keys\` (pinned keys)${more}`);
   }
   if (secret !== undefined) {
     const bytes = toBytes(secret, 'secret');
@@ -84,8 +101,9 @@ function credentials(options: ConnectOptions): Credentials {
  * `RelayError` if the relay refuses or cannot be reached, `CancelledError` (an `AbortError`) if
  * `signal` aborts. `signal` governs the whole session, like `RelayConnection.open`'s.
  */
-export async function connect(options: ConnectOptions): Promise<Session> {
+export async function connect(options: ConnectOptions | TransportConnectOptions): Promise<Session> {
   if (typeof options !== 'object' || options === null) throw new ConfigError('options', 'expected an object');
+  if ('transport' in options) return connectTransport(options);
   const creds = credentials(options);
   const core = loadRuntime(options.runtime ?? 'auto', options.wasm);
   core.catch(() => undefined);
@@ -101,6 +119,25 @@ export async function connect(options: ConnectOptions): Promise<Session> {
   return new Session(connection, creds, runtime, options.wasm);
 }
 
+/**
+ * A session over the caller's transport: no relay, no room, no `ready` to wait for (the first
+ * job's handshakes wait for the peers). The transport's `listen` is called before this resolves.
+ */
+async function connectTransport(options: TransportConnectOptions): Promise<Session> {
+  const { transport, slot, parties, sessionId, signal } = options;
+  MessageLink.check(transport, slot, parties, sessionId);
+  const creds = credentials(options);
+  if (signal?.aborted) throw abortError(signal, 'connecting');
+  const runtime = await loadRuntime(options.runtime ?? 'auto', options.wasm);
+  if (signal?.aborted) throw abortError(signal, 'connecting');
+  const link = new MessageLink(transport, slot, parties, sessionId);
+  const session = new Session(link, creds, runtime, options.wasm);
+  if (signal !== undefined) {
+    signal.addEventListener('abort', () => void session.abort(abortError(signal, 'the session')), { once: true });
+  }
+  return session;
+}
+
 interface WasmError {
   kind?: string;
   message?: string;
@@ -113,13 +150,19 @@ function zeroStats(): ProtocolStats {
   return { rounds: 0, bytesSent: 0, bytesReceived: 0, messagesSent: 0, messagesReceived: 0 };
 }
 
-/** One party's session in a relay room; run jobs with {@link Session.aes} and {@link Session.evaluate}. */
+/**
+ * One party's session (in a relay room, or over the caller's transport); run jobs with
+ * {@link Session.aes} and {@link Session.evaluate}.
+ */
 export class Session {
   /** This party's slot. */
   readonly slot: number;
   /** Number of parties. */
   readonly parties: number;
-  /** The room id, from which the session id of the channels is derived. */
+  /**
+   * The room id (or, over the caller's transport, its `sessionId`), from which the session id of
+   * the channels is derived.
+   */
   readonly room: string;
   /** The core this session's jobs run on: `'native'` (the Node addon) or `'wasm'`. */
   readonly runtime: ResolvedRuntime;
@@ -139,7 +182,7 @@ export class Session {
 
   /** @internal use {@link connect} */
   constructor(
-    private readonly connection: RelayConnection,
+    private readonly connection: SessionLink,
     private readonly creds: Credentials,
     private readonly core: CoreRuntime,
     private readonly wasmSource: WasmSource | undefined,
@@ -147,7 +190,7 @@ export class Session {
     this.runtime = core.name;
     this.slot = connection.slot;
     this.parties = connection.parties;
-    this.room = connection.room;
+    this.room = connection.sessionName;
     this.markers = new Array<number>(this.parties).fill(0);
     this.bridge = core.createBridge(this.slot, this.parties, (to: number, frame: Uint8Array) => this.connection.send(to, frame));
     connection.onFrame((from, frame) => {
@@ -200,8 +243,8 @@ export class Session {
     };
   }
 
-  /** Transport counters of the relay connection (encrypted frames, including handshakes). */
-  transportStats(): ReturnType<RelayConnection['stats']> {
+  /** Transport counters of the relay connection or transport (encrypted frames, including handshakes). */
+  transportStats(): TransportStats {
     return this.connection.stats();
   }
 
@@ -393,6 +436,16 @@ export class Session {
       this.running = false;
       if (this.failure !== undefined) this.release();
     }
+  }
+
+  /**
+   * Ends the session at once with `error` (a running job rejects with it) and closes the
+   * transport. What `signal` of a session over the caller's transport does.
+   */
+  async abort(error: ChorusError): Promise<void> {
+    this.break(error);
+    if (!this.running) this.release();
+    await this.connection.close();
   }
 
   /**

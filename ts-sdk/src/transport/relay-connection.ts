@@ -37,6 +37,7 @@ import type {
 import { Emitter, type Listener, type Unsubscribe } from '../events.js';
 import { awaitWelcome, joinUrl, type PendingWelcome, type SocketHandlers } from './join-socket.js';
 import { PeerQueues } from './peer-queues.js';
+import type { SessionLink } from './session-link.js';
 import { ReceivedFrames, SentFrames } from './retransmit.js';
 import { ReadyState, resolveWebSocket, type WebSocketConstructor, type WebSocketLike } from './websocket.js';
 import {
@@ -70,7 +71,7 @@ interface Reconnecting {
 }
 
 /** A party's WebSocket connection to one room slot of a Chorus relay. */
-export class RelayConnection {
+export class RelayConnection implements SessionLink {
   /** The room id. */
   readonly room: string;
   /** This party's slot. */
@@ -215,6 +216,11 @@ export class RelayConnection {
     }
     if (welcome.resumed) return new RelayError('bad-relay-message', 'a first join cannot resume a session');
     return undefined;
+  }
+
+  /** The room id: the name a session over this connection derives its channels' session id from. */
+  get sessionName(): string {
+    return this.room;
   }
 
   /** Where the connection is in its life. */

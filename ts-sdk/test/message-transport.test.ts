@@ -1,0 +1,206 @@
+/**
+ * Sessions over a transport the caller brings instead of the relay: an in-memory hub (each
+ * party's messages delivered in order, asynchronously) and Node's `BroadcastChannel`. The same
+ * jobs run and give the same results; bad transports and bad deliveries end in typed errors.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  CancelledError,
+  ConfigError,
+  connect,
+  IntegrityError,
+  PeerLeftError,
+  TransportError,
+  type MessageReceiver,
+  type MessageTransport,
+  type Session,
+} from "../src/index.js";
+import { rejectionOf, within } from "./helpers.js";
+
+/** An 8-bit adder's worth of circuit is not needed: a 2-input, 2-output circuit (AND and XOR of two bits). */
+const AND_XOR = "2 4\n2 1 1\n2 1 1\n\n2 1 0 1 2 AND\n2 1 0 1 3 XOR\n";
+const SECRET = new Uint8Array(32).fill(7);
+
+/** In-memory transports for `parties` parties; `tap` may alter or drop a message in flight. */
+function hub(parties: number, tap?: (from: number, to: number, bytes: Uint8Array) => Uint8Array | undefined) {
+  const receivers: (MessageReceiver | undefined)[] = new Array(parties).fill(undefined);
+  const pending: Array<Array<[number, Uint8Array]>> = Array.from({ length: parties }, () => []);
+  const transports: MessageTransport[] = Array.from({ length: parties }, (_, me) => ({
+    send(to, message) {
+      const copy = tap === undefined ? message.slice() : tap(me, to, message.slice());
+      if (copy === undefined) return;
+      // Asynchronous and in order, like a socket.
+      queueMicrotask(() => {
+        const receiver = receivers[to];
+        if (receiver === undefined) pending[to]!.push([me, copy]);
+        else receiver.message(me, copy);
+      });
+    },
+    listen(receiver) {
+      receivers[me] = receiver;
+      for (const [from, bytes] of pending[me]!.splice(0)) receiver.message(from, bytes);
+      return () => {
+        receivers[me] = undefined;
+      };
+    },
+    // Closing tells the others, as a socket server would.
+    close() {
+      receivers.forEach((receiver, slot) => {
+        if (slot !== me) queueMicrotask(() => receiver?.peerLeft(me, "closed"));
+      });
+    },
+  }));
+  return { transports, receivers };
+}
+
+async function connectAll(transports: MessageTransport[], extra: Record<string, unknown> = { secret: SECRET }): Promise<Session[]> {
+  return Promise.all(
+    transports.map((transport, slot) => connect({ transport, slot, parties: transports.length, sessionId: "test session", ...extra })),
+  );
+}
+
+describe("a session over the caller's transport", () => {
+  it("evaluates a circuit (TinyTable over OT) and runs MAESTRO AES, as over the relay", async () => {
+    const two = await connectAll(hub(2).transports);
+    const results = await within(
+      Promise.all([two[0]!.evaluate(AND_XOR, { inputs: [[true]] }), two[1]!.evaluate(AND_XOR, { inputs: { 1: [true] } })]),
+      "the circuit job",
+      30_000,
+    );
+    for (const result of results) expect(result.outputs.map((o) => o!.value)).toEqual([1n, 0n]);
+    await Promise.all(two.map((s) => s.close()));
+
+    const three = await connectAll(hub(3).transports);
+    const key = new Uint8Array(16).map((_, i) => i);
+    const share0 = new Uint8Array(16).fill(0x5a);
+    const aes = await within(
+      Promise.all([
+        three[0]!.aes({ key: share0 }),
+        three[1]!.aes({ key: key.map((b, i) => b ^ share0[i]!) }),
+        three[2]!.aes({ plaintext: "00112233445566778899aabbccddeeff" }),
+      ]),
+      "MAESTRO AES",
+      30_000,
+    );
+    for (const result of aes) expect(result.ciphertextHex).toBe("69c4e0d86a7b0430d8cdb78070b4c55a");
+    expect(three[0]!.transportStats().framesSent).toBeGreaterThan(0);
+    await Promise.all(three.map((s) => s.close()));
+  }, 60_000);
+
+  it("runs unauthenticated (Noise NN) when asked, and only then without credentials", async () => {
+    const sessions = await connectAll(hub(2).transports, { unauthenticated: true });
+    const results = await within(
+      Promise.all([sessions[0]!.evaluate(AND_XOR, { inputs: [[true]] }), sessions[1]!.evaluate(AND_XOR, { inputs: { 1: [false] } })]),
+      "the circuit job",
+      30_000,
+    );
+    for (const result of results) expect(result.outputs.map((o) => o!.value)).toEqual([0n, 1n]);
+    await Promise.all(sessions.map((s) => s.close()));
+    const { transports } = hub(2);
+    await expect(connect({ transport: transports[0]!, slot: 0, parties: 2, sessionId: "s" })).rejects.toBeInstanceOf(ConfigError);
+    await expect(
+      connect({ transport: transports[0]!, slot: 0, parties: 2, sessionId: "s", unauthenticated: true, secret: SECRET }),
+    ).rejects.toMatchObject({ field: "unauthenticated" });
+  }, 60_000);
+
+  it("runs over Node's BroadcastChannel", async () => {
+    const name = `chorus-test-${Math.random()}`;
+    const channels: BroadcastChannel[] = [];
+    const transports: MessageTransport[] = [0, 1].map((me) => {
+      const channel = new BroadcastChannel(name);
+      channels.push(channel);
+      return {
+        send: (to, message) => channel.postMessage({ from: me, to, message }),
+        listen(receiver) {
+          channel.onmessage = (event: MessageEvent) => {
+            const { from, to, message } = event.data as { from: number; to: number; message: Uint8Array };
+            if (to === me) receiver.message(from, message);
+          };
+        },
+        close: () => channel.close(),
+      };
+    });
+    const sessions = await connectAll(transports);
+    const results = await within(
+      Promise.all([sessions[0]!.evaluate(AND_XOR, { inputs: [[false]] }), sessions[1]!.evaluate(AND_XOR, { inputs: { 1: [true] } })]),
+      "the circuit job",
+      30_000,
+    );
+    for (const result of results) expect(result.outputs.map((o) => o!.value)).toEqual([0n, 1n]);
+    await Promise.all(sessions.map((s) => s.close()));
+    for (const channel of channels) channel.close();
+  }, 60_000);
+});
+
+describe("bad transports and deliveries", () => {
+  it("refuses a transport without send and listen, and bad slots or session ids", async () => {
+    const { transports } = hub(2);
+    await expect(connect({ transport: {} as MessageTransport, slot: 0, parties: 2, sessionId: "s", secret: SECRET })).rejects.toMatchObject({ field: "transport" });
+    await expect(connect({ transport: transports[0]!, slot: 2, parties: 2, sessionId: "s", secret: SECRET })).rejects.toMatchObject({ field: "slot" });
+    await expect(connect({ transport: transports[0]!, slot: 0, parties: 2, sessionId: "", secret: SECRET })).rejects.toMatchObject({ field: "sessionId" });
+  });
+
+  it("fails the job with IntegrityError when a message is altered in flight", async () => {
+    let flipped = false;
+    const { transports } = hub(2, (from, _to, bytes) => {
+      // The third message from party 1 (after its handshake) gets one bit flipped.
+      if (from === 1 && !flipped && bytes.length > 60) {
+        flipped = true;
+        bytes[bytes.length - 1]! ^= 1;
+      }
+      return bytes;
+    });
+    const sessions = await connectAll(transports);
+    const outcomes = await Promise.allSettled([
+      sessions[0]!.evaluate(AND_XOR, { inputs: [[true]] }),
+      sessions[1]!.evaluate(AND_XOR, { inputs: { 1: [true] } }),
+    ]);
+    expect(flipped).toBe(true);
+    expect(outcomes[0]).toMatchObject({ status: "rejected" });
+    expect((outcomes[0] as PromiseRejectedResult).reason).toBeInstanceOf(IntegrityError);
+    await Promise.all(sessions.map((s) => s.close()));
+  }, 30_000);
+
+  it("fails with TransportError for an impossible sender, a non-bytes message, a failing send and a reported failure", async () => {
+    for (const deliver of [
+      (r: MessageReceiver) => r.message(0, new Uint8Array(4)),
+      (r: MessageReceiver) => r.message(7, new Uint8Array(4)),
+      (r: MessageReceiver) => r.message(1, "text" as unknown as Uint8Array),
+      (r: MessageReceiver) => r.failed(new Error("socket reset")),
+    ]) {
+      const { transports, receivers } = hub(2);
+      const [session] = await Promise.all([connect({ transport: transports[0]!, slot: 0, parties: 2, sessionId: "s", secret: SECRET })]);
+      const job = session!.evaluate(AND_XOR, { inputs: [[true]] });
+      deliver(receivers[0]!);
+      const error = await rejectionOf(job);
+      expect(error).toBeInstanceOf(TransportError);
+      await session!.close();
+    }
+    const failing: MessageTransport = {
+      send: () => {
+        throw new Error("no route");
+      },
+      listen: () => undefined,
+    };
+    const session = await connect({ transport: failing, slot: 0, parties: 2, sessionId: "s", secret: SECRET });
+    const error = await rejectionOf(session.evaluate(AND_XOR, { inputs: [[true]] }));
+    expect(error).toMatchObject({ code: "send-failed", slot: 1 });
+    await session.close();
+  }, 30_000);
+
+  it("fails with PeerLeftError when the transport reports a departure, and with CancelledError on abort", async () => {
+    const { transports, receivers } = hub(2);
+    const session = await connect({ transport: transports[0]!, slot: 0, parties: 2, sessionId: "s", secret: SECRET });
+    const job = session.evaluate(AND_XOR, { inputs: [[true]] });
+    receivers[0]!.peerLeft(1, "closed");
+    expect(await rejectionOf(job)).toMatchObject({ slot: 1, reason: "closed" });
+    expect(await rejectionOf(job)).toBeInstanceOf(PeerLeftError);
+    await session.close();
+
+    const controller = new AbortController();
+    const other = await connect({ transport: hub(2).transports[0]!, slot: 0, parties: 2, sessionId: "s", secret: SECRET, signal: controller.signal });
+    const waiting = other.evaluate(AND_XOR, { inputs: [[true]] });
+    controller.abort();
+    expect(await rejectionOf(waiting)).toBeInstanceOf(CancelledError);
+  }, 30_000);
+});

@@ -1,0 +1,20 @@
+/**
+ * `@chorus/mpc-framework-engine`: Chorus as an engine of mpc-framework. Summon programs run on
+ * Chorus's two-party protocols (TinyTable by default; MiniMac, Coral) over the app's own
+ * transport, in Node (native addon or WASM) and in browsers (WASM).
+ *
+ * ```ts
+ * import { Protocol } from 'mpc-framework';
+ * import { ChorusEngine } from '@chorus/mpc-framework-engine';
+ * const protocol = new Protocol(circuit, new ChorusEngine());
+ * const session = protocol.join('alice', { a: 3 }, (to, msg) => socket.send(to, msg));
+ * socket.onMessage((from, msg) => session.handleMessage(from, msg));
+ * console.log(await session.output());
+ * ```
+ *
+ * @packageDocumentation
+ */
+export { ChorusEngine } from './engine.js';
+export { ChorusEngineSession, type ChorusEngineEvents, type ChorusRunReport } from './engine-session.js';
+export type { ChorusEngineOptions } from './engine-options.js';
+export { decodeOutputs, planJob, type JobPlan, type Recipient } from './circuit-plan.js';

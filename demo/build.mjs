@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
  * Builds the browser demo into `demo/dist/` (served by the relay with `--static demo/dist`):
- * esbuild bundles the page script and the party worker (the worker bundles the SDK, whose WASM
- * module is copied beside it), and the HTML and CSS are copied as they are.
- * Needs the SDK built first (`npm run build -w @chorus/sdk`). Usage: npm run build -w @chorus/demo
+ * esbuild bundles the page scripts and the party worker (the worker and the Summon page bundle the
+ * SDK, whose WASM module is copied beside them; the Summon page also bundles summon-ts, mpc-framework
+ * and the Chorus engine), and the HTML and CSS are copied as they are.
+ * Needs the SDK and the engine built first (`npm run build -w @chorus/sdk -w @chorus/mpc-framework-engine`). Usage: npm run build -w @chorus/demo
  */
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +20,7 @@ if (!existsSync(wasm)) {
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 await build({
-  entryPoints: [here('./src/app.js'), here('./src/party-worker.js')],
+  entryPoints: [here('./src/app.js'), here('./src/party-worker.js'), here('./src/summon.js')],
   bundle: true,
   format: 'esm',
   platform: 'browser',
@@ -27,6 +28,6 @@ await build({
   outdir: out,
   logLevel: 'warning',
 });
-for (const file of ['index.html', 'style.css']) copyFileSync(here(`./src/${file}`), `${out}${file}`);
+for (const file of ['index.html', 'summon.html', 'style.css']) copyFileSync(here(`./src/${file}`), `${out}${file}`);
 copyFileSync(wasm, `${out}chorus_wasm_bg.wasm`);
 console.log(`demo built into ${out}`);

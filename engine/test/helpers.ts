@@ -42,7 +42,7 @@ export function startParties(
   for (const name of names) {
     sessions[name] = protocol.join(name, inputs[name] ?? {}, (to, msg) => {
       const copy = tap(name, to, msg.slice());
-      setTimeout(() => sessions[to]?.handleMessage(name, copy), 0);
+      setImmediate(() => sessions[to]?.handleMessage(name, copy));
     }).engineSession;
   }
   const outcomes: Record<string, Outcome> = {};

@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+// The mpc-framework engine benchmark: Summon programs (engine/bench/programs.mjs, from a 32-bit
+// comparison to a SHA-256 compression) on ChorusEngine (WASM and the native addon) and on
+// emp-wasm-engine, in the same run, alternating engines per round; both parties of each run in
+// this Node process over an in-memory transport. With --chromium, also in headless Chromium (each
+// party in a Web Worker of one page, engines alike).
+//
+// Prints one JSON line per program, engine and place:
+//   {"program","engine","runtime","place","runs","ms","min","max","firstMs","bytes","messages",
+//    "flights","andGates"}
+// (ms: median over the timed runs after one untimed warm-up; firstMs: that warm-up run, a fresh
+// engine's first; bytes and messages: both parties, on the app's transport; flights: maximal runs
+// of messages in one direction, the rounds a network sees), then one line per program and place
+// with the ratio of emp-wasm-engine's median to each Chorus median.
+//
+// Usage: node scripts/bench-engine.mjs [--runs 5] [--programs compare32,mul32] [--chromium]
+//                                      [--engines chorus-wasm,chorus-native,emp]
+// Needs the workspaces built (npm run build --workspaces) and npm's dev dependencies installed.
+import { parseArgs } from 'node:util';
+import * as summon from 'summon-ts';
+import { Protocol } from 'mpc-framework';
+import { EmpWasmEngine } from 'emp-wasm-engine';
+import { ChorusEngine } from '@chorus/mpc-framework-engine';
+import { PROGRAMS } from '../engine/bench/programs.mjs';
+import { median, timedRun } from '../engine/bench/run-program.mjs';
+
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '5' },
+    programs: { type: 'string' },
+    engines: { type: 'string', default: 'chorus-wasm,chorus-native,emp' },
+    chromium: { type: 'boolean', default: false },
+  },
+});
+const runs = Number(values.runs);
+const wanted = values.programs?.split(',');
+const programs = PROGRAMS.filter((p) => wanted === undefined || wanted.includes(p.name));
+const engineNames = values.engines.split(',');
+
+const ENGINES = {
+  'chorus-wasm': () => new ChorusEngine({ runtime: 'wasm' }),
+  'chorus-native': () => new ChorusEngine({ runtime: 'native' }),
+  emp: () => new EmpWasmEngine(),
+};
+
+await summon.init();
+const emit = (line) => process.stdout.write(`${JSON.stringify(line)}\n`);
+
+/**
+ * The outputs of every engine must agree; a benchmark of wrong answers measures nothing. Numbers
+ * are compared as unsigned 32-bit values: emp-wasm-engine reads a 32-bit output with its top bit
+ * set as a negative JS number, Chorus (like mpc-framework's plaintext engine) as unsigned.
+ */
+function checkAgree(program, results) {
+  const unsigned = (outputs) =>
+    JSON.stringify(outputs.map((o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, typeof v === 'number' ? v >>> 0 : v]))));
+  const reference = unsigned(results[0].outputs);
+  for (const r of results) {
+    if (unsigned(r.outputs) !== reference) {
+      throw new Error(`${program}: ${r.engine} gave ${JSON.stringify(r.outputs)}, ${results[0].engine} ${reference}`);
+    }
+  }
+}
+
+const compiled = programs.map((program) => {
+  const { circuit } = summon.compile({ path: '/src/main.ts', boolifyWidth: program.width, files: { '/src/main.ts': program.source } });
+  const andGates = circuit.bristol.split('\n').filter((line) => line.endsWith(' AND')).length;
+  return { program, circuit, andGates };
+});
+
+for (const { program, circuit, andGates } of compiled) {
+  const results = {};
+  for (const name of engineNames) {
+    const first = await timedRun(Protocol, ENGINES[name](), circuit, program.inputs);
+    results[name] = { engine: name, first, timed: [] };
+  }
+  // A B A B: every engine once per round, so drift in the machine's load hits all alike.
+  for (let round = 0; round < runs; round += 1) {
+    for (const name of engineNames) results[name].timed.push(await timedRun(Protocol, ENGINES[name](), circuit, program.inputs));
+  }
+  checkAgree(program.name, [
+    { engine: 'plain JS', outputs: Object.keys(program.inputs).map(() => program.expected(program.inputs)) },
+    ...engineNames.map((name) => ({ engine: name, outputs: results[name].first.outputs })),
+  ]);
+  for (const name of engineNames) {
+    const { first, timed } = results[name];
+    const ms = timed.map((r) => r.ms);
+    emit({
+      program: program.name,
+      engine: name.startsWith('chorus') ? 'chorus' : 'emp-wasm-engine',
+      runtime: name === 'chorus-native' ? 'native' : 'wasm',
+      place: 'node',
+      runs,
+      ms: Math.round(median(ms) * 10) / 10,
+      min: Math.round(Math.min(...ms) * 10) / 10,
+      max: Math.round(Math.max(...ms) * 10) / 10,
+      firstMs: Math.round(first.ms * 10) / 10,
+      bytes: first.bytes,
+      messages: first.messages,
+      flights: first.flights,
+      andGates,
+    });
+  }
+  if (results.emp !== undefined) {
+    const emp = median(results.emp.timed.map((r) => r.ms));
+    const ratios = Object.fromEntries(
+      engineNames.filter((n) => n !== 'emp').map((n) => [n, Math.round((emp / median(results[n].timed.map((r) => r.ms))) * 100) / 100]),
+    );
+    emit({ program: program.name, place: 'node', speedupOverEmp: ratios });
+  }
+}
+
+if (values.chromium) {
+  const { runInChromium } = await import('../engine/bench/chromium.mjs');
+  for (const line of await runInChromium(compiled, runs, engineNames.filter((n) => n !== 'chorus-native'))) emit(line);
+}
+process.exit(0);

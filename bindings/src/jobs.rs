@@ -16,11 +16,11 @@
 //! [`BridgeNetwork`]: crate::network::BridgeNetwork
 
 use crate::error::BridgeError;
-use crate::network::ProgressNetwork;
+use crate::network::{InstanceProgress, Progress, ProgressNetwork};
 use crate::spec::{self, Fields};
 use chorus_core::jobs::{
     self, AesInput, AesOutput, AesProtocol, AesSpec, CircuitInput, CircuitOutput, CircuitSpec, JobError,
-    Prepared, PreparedUse,
+    JobPhase, Prepared, PreparedUse,
 };
 use chorus_core::net::secure::{SecureConfig, SecureNetwork};
 use chorus_core::net::{NetError, NetStats, Network};
@@ -127,13 +127,14 @@ pub trait JobKind {
     /// `usePrepared` if `usage` requires it and none fits).
     fn uses_prepared(spec: &Self::Spec, store: &Prepared, usage: PreparedUse) -> Result<bool, JobError>;
 
-    /// Runs the core job with the session's prepared material.
+    /// Runs the core job with the session's prepared material, telling `observe` its milestones.
     fn run<N: Network, R: rand_core::RngCore + rand_core::CryptoRng>(
         net: &mut N,
         spec: &Self::Spec,
         input: Self::Input,
         rng: &mut R,
         prepared: (&mut Prepared, PreparedUse),
+        observe: impl FnMut(JobPhase),
     ) -> impl core::future::Future<Output = Result<Self::Output, JobError>>;
 }
 
@@ -185,8 +186,9 @@ impl JobKind for Aes {
         input: AesInput,
         rng: &mut R,
         prepared: (&mut Prepared, PreparedUse),
+        observe: impl FnMut(JobPhase),
     ) -> Result<AesOutput, JobError> {
-        jobs::run_aes_prepared(net, spec, input, rng, prepared, |_| {}).await
+        jobs::run_aes_prepared(net, spec, input, rng, prepared, observe).await
     }
 }
 
@@ -226,8 +228,9 @@ impl JobKind for Circuit {
         input: CircuitInput,
         rng: &mut R,
         prepared: (&mut Prepared, PreparedUse),
+        observe: impl FnMut(JobPhase),
     ) -> Result<CircuitOutput, JobError> {
-        jobs::run_circuit_prepared(net, spec, input, rng, prepared).await
+        jobs::run_circuit_observed(net, spec, input, rng, prepared, observe).await
     }
 }
 
@@ -330,7 +333,7 @@ impl<K: JobKind> Job<K> {
     }
 
     /// Runs the job over the session's channels, opening them over `network()` if this is its
-    /// first job, with the session's `prepared` material, and reports this job's statistics after
+    /// first job, with the session's `prepared` material, and reports this job's [`Progress`] after
     /// every received protocol message. A job that requires prepared material none of which fits
     /// fails before anything is sent, leaving the channels open.
     pub async fn run<N: Network>(
@@ -338,28 +341,47 @@ impl<K: JobKind> Job<K> {
         channels: &mut Channels<N>,
         prepared: &mut Prepared,
         network: impl FnOnce() -> N,
-        on_progress: impl FnMut(&NetStats),
+        on_progress: impl FnMut(&Progress),
     ) -> Result<Finished<K::Output>, BridgeError> {
         K::uses_prepared(&self.spec, prepared, self.usage)?;
         let mut rng = job_rng()?;
         let (secure, before) = open(channels, network, self.config).await?;
-        let mut net = ProgressNetwork::new(secure, on_progress);
-        let result = K::run(&mut net, &self.spec, self.input, &mut rng, (prepared, self.usage)).await;
+        let instances = InstanceProgress::default();
+        let mut net = ProgressNetwork::new(secure, on_progress, instances.clone());
+        let observe = |phase: JobPhase| instances.observe(phase);
+        let result =
+            K::run(&mut net, &self.spec, self.input, &mut rng, (prepared, self.usage), observe).await;
         finish(channels, result, before)
     }
 }
 
-/// The output values of the first (only) instance, as bytes 0/1 per bit; `None` for values this
-/// party does not learn.
-pub fn output_bits(output: &CircuitOutput) -> Vec<Option<Vec<u8>>> {
-    output
+/// A circuit job's outputs as the JS side takes them in one piece: the indices of the output
+/// values this party learns (the same in every instance), and their bits (one byte, 0 or 1, per
+/// bit), instance after instance, each instance's revealed values in index order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutputBatch {
+    /// Instances evaluated (0 at a dealer).
+    pub instances: usize,
+    /// The output values revealed to this party.
+    pub revealed: Vec<usize>,
+    /// Their bits, instance-major.
+    pub bits: Vec<u8>,
+}
+
+/// The [`OutputBatch`] of `output`.
+pub fn output_batch(output: &CircuitOutput) -> OutputBatch {
+    let revealed: Vec<usize> = output
         .outputs
         .first()
-        .map(|values| {
-            values
-                .iter()
-                .map(|v| v.as_ref().map(|bits| bits.iter().map(|&b| u8::from(b)).collect()))
-                .collect()
-        })
-        .unwrap_or_default()
+        .map(|values| values.iter().enumerate().filter(|(_, v)| v.is_some()).map(|(i, _)| i).collect())
+        .unwrap_or_default();
+    let mut bits = Vec::new();
+    for instance in &output.outputs {
+        for &v in &revealed {
+            if let Some(value) = &instance[v] {
+                bits.extend(value.iter().map(|&b| u8::from(b)));
+            }
+        }
+    }
+    OutputBatch { instances: output.outputs.len(), revealed, bits }
 }

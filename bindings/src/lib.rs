@@ -15,7 +15,7 @@ pub mod spec;
 pub use error::{BridgeError, ErrorKind};
 pub use inbox::Inbox;
 pub use jobs::{AesJob, CircuitJob, Finished, PrepareJob};
-pub use network::{BridgeNetwork, ProgressNetwork};
+pub use network::{BridgeNetwork, InstanceProgress, Progress, ProgressNetwork};
 pub use prepare::Prepare;
 pub use slot::{Claim, JobSlot};
 pub use spec::{Fields, Value};

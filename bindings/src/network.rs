@@ -8,8 +8,11 @@
 //! (one call per message, never per element).
 
 use crate::inbox::Inbox;
+use chorus_core::jobs::JobPhase;
 use chorus_core::net::{NetError, NetStats, Network, PartyId, StatsRecorder};
 use core::future::{poll_fn, Future};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 /// A party's network over a frame sender and an [`Inbox`]; counts the bytes of the frames it
 /// moves. `send(to, frame)` must queue the frame for party `to`, or describe why it cannot.
@@ -63,19 +66,68 @@ impl<S: FnMut(PartyId, Vec<u8>) -> Result<(), String>> Network for BridgeNetwork
     }
 }
 
-/// A network that calls `on_progress(stats)` after every message it receives, with the
-/// statistics since it was made (one job's, on a session's channels).
+/// What a running job reports after each received protocol message: its statistics so far, its
+/// phase once it said, and, for a circuit job that streams its instances, how many are done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// The job's statistics since it started.
+    pub stats: NetStats,
+    /// Whether the job is in an online phase (`Some(true)`), making material (`Some(false)`), or
+    /// has not said (jobs that report no [`JobPhase`]).
+    pub online: Option<bool>,
+    /// Instances evaluated and in all, once a circuit job reported its first chunk.
+    pub instances: Option<(usize, usize)>,
+}
+
+/// The job's milestones as its observer hears them ([`JobPhase`]), read by its
+/// [`ProgressNetwork`] (shared, so the job and the network need not borrow each other): the phase
+/// (0 not said, 1 preprocessing, 2 online) and the instances done and in all.
+#[derive(Debug, Clone, Default)]
+pub struct InstanceProgress(Arc<[AtomicUsize; 3]>);
+
+impl InstanceProgress {
+    /// Records a milestone: an online phase starts, or a chunk of instances is done (the next
+    /// chunk's material is made next, if any).
+    pub fn observe(&self, phase: JobPhase) {
+        match phase {
+            JobPhase::OnlineStarts => self.0[2].store(2, Ordering::Relaxed),
+            JobPhase::Instances { done, total } => {
+                self.0[1].store(total, Ordering::Relaxed);
+                self.0[0].store(done, Ordering::Relaxed);
+                self.0[2].store(if done < total { 1 } else { 2 }, Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// The phase, if said.
+    pub fn online(&self) -> Option<bool> {
+        match self.0[2].load(Ordering::Relaxed) {
+            0 => None,
+            phase => Some(phase == 2),
+        }
+    }
+
+    /// The last recorded instance counts, if any.
+    pub fn instances(&self) -> Option<(usize, usize)> {
+        let total = self.0[1].load(Ordering::Relaxed);
+        (total > 0).then(|| (self.0[0].load(Ordering::Relaxed), total))
+    }
+}
+
+/// A network that calls `on_progress` after every message it receives, with the statistics since
+/// it was made (one job's, on a session's channels) and the job's instance counts.
 pub struct ProgressNetwork<N, P> {
     inner: N,
     on_progress: P,
     base: NetStats,
+    instances: InstanceProgress,
 }
 
-impl<N: Network, P: FnMut(&NetStats)> ProgressNetwork<N, P> {
-    /// Wraps `inner`.
-    pub fn new(inner: N, on_progress: P) -> Self {
+impl<N: Network, P: FnMut(&Progress)> ProgressNetwork<N, P> {
+    /// Wraps `inner`; `instances` is what the job records.
+    pub fn new(inner: N, on_progress: P, instances: InstanceProgress) -> Self {
         let base = inner.stats();
-        ProgressNetwork { inner, on_progress, base }
+        ProgressNetwork { inner, on_progress, base, instances }
     }
 
     /// The wrapped network.
@@ -84,7 +136,7 @@ impl<N: Network, P: FnMut(&NetStats)> ProgressNetwork<N, P> {
     }
 }
 
-impl<N: Network, P: FnMut(&NetStats)> Network for ProgressNetwork<N, P> {
+impl<N: Network, P: FnMut(&Progress)> Network for ProgressNetwork<N, P> {
     fn party(&self) -> PartyId {
         self.inner.party()
     }
@@ -100,7 +152,9 @@ impl<N: Network, P: FnMut(&NetStats)> Network for ProgressNetwork<N, P> {
     async fn recv(&mut self, from: PartyId) -> Result<Vec<u8>, NetError> {
         let msg = self.inner.recv(from).await?;
         let stats = self.inner.stats().since(&self.base);
-        (self.on_progress)(&stats);
+        let progress =
+            Progress { stats, online: self.instances.online(), instances: self.instances.instances() };
+        (self.on_progress)(&progress);
         Ok(msg)
     }
 
@@ -151,7 +205,11 @@ mod tests {
         let mut reports = Vec::new();
         {
             let net = BridgeNetwork::new(1, 2, inbox.clone(), |_, _| Ok(()));
-            let mut net = ProgressNetwork::new(net, |s: &NetStats| reports.push(s.messages_received));
+            let mut net = ProgressNetwork::new(
+                net,
+                |p: &Progress| reports.push(p.stats.messages_received),
+                InstanceProgress::default(),
+            );
             inbox.deliver(0, vec![1]).unwrap();
             inbox.deliver(0, vec![2]).unwrap();
             block_on(net.recv(0)).unwrap();

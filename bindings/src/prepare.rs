@@ -12,7 +12,9 @@
 use crate::error::BridgeError;
 use crate::jobs::{aes_preprocessing, check_members, JobKind, JobLabels};
 use crate::spec::{self, Fields, Value};
-use chorus_core::jobs::{self, AesSpec, CircuitSpec, JobError, PrepareOutput, Prepared, PreparedUse};
+use chorus_core::jobs::{
+    self, AesSpec, CircuitSpec, JobError, JobPhase, PrepareOutput, Prepared, PreparedUse,
+};
 use chorus_core::net::Network;
 
 /// Preparing material ahead of time ([`chorus_core::jobs::Prepared`]).
@@ -106,6 +108,7 @@ impl JobKind for Prepare {
         _input: (),
         rng: &mut R,
         (store, _): (&mut Prepared, PreparedUse),
+        _observe: impl FnMut(JobPhase),
     ) -> Result<PrepareOutput, JobError> {
         match spec {
             PrepareSpec::Aes(aes) => jobs::prepare_aes(net, aes, rng, store).await,

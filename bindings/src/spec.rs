@@ -363,11 +363,15 @@ pub fn circuit(text: &str) -> Result<Circuit, BridgeError> {
     })
 }
 
-/// The circuit job's spec: `{ protocol?, circuit: string, inputOwners: number[], reveal: number[] }`
-/// where `reveal[v]` is the party (0 or 1) that learns output value `v`, or 2 for both, and the
-/// protocol's options — TinyTable (`protocol` absent or `'tinytable'`): `preprocessing?`,
+/// Most instances one circuit job evaluates (the SDK documents the same number).
+pub const MAX_INSTANCES: usize = 100_000;
+
+/// The circuit job's spec: `{ protocol?, circuit: string, inputOwners: number[], reveal: number[],
+/// instances?: number }` where `reveal[v]` is the party (0 or 1) that learns output value `v`, or
+/// 2 for both, `instances` the number of evaluations (default 1, at most [`MAX_INSTANCES`]), and
+/// the protocol's options — TinyTable (`protocol` absent or `'tinytable'`): `preprocessing?`,
 /// `security?`, `macBits?`; MiniMac (`'minimac'`): `code?`, `preprocessing?`; Coral (`'coral'`):
-/// `preprocessing?`. One instance.
+/// `preprocessing?`.
 pub fn circuit_spec(spec: &impl Fields) -> Result<CircuitSpec, BridgeError> {
     let protocol = match protocol_name(spec, "tinytable")?.as_str() {
         "tinytable" => {
@@ -425,32 +429,92 @@ pub fn circuit_spec(spec: &impl Fields) -> Result<CircuitSpec, BridgeError> {
         }
         Some(_) => index_list(spec, "inputOwners", Vec::new())?,
     };
-    Ok(CircuitSpec { protocol, circuit, io: IoSpec { input_owners, reveal }, instances: 1 })
+    let instances = match number(spec, "instances")? {
+        None => 1,
+        Some(n) if n.fract() == 0.0 && n >= 1.0 && n <= MAX_INSTANCES as f64 => n as usize,
+        Some(n) => {
+            return Err(BridgeError::config(
+                "instances",
+                format!("instances must be an integer in 1..={MAX_INSTANCES}, got {n}"),
+            ))
+        }
+    };
+    Ok(CircuitSpec { protocol, circuit, io: IoSpec { input_owners, reveal }, instances })
 }
 
-/// `{ values?: (Uint8Array | undefined)[] }`: this member's input values, indexed by the circuit's
-/// input values (one byte, 0 or 1, per bit in wire order), given exactly for the values `spec`
-/// says member `me` owns; one instance. Errors name `inputs[v]`.
+/// This member's inputs: `{ values?: (Uint8Array | undefined)[] }` for a job of one instance, or
+/// `{ instances: { values? }[] }` with one entry per instance of the spec — the input values
+/// indexed by the circuit's input values (one byte, 0 or 1, per bit in wire order), given exactly
+/// for the values `spec` says member `me` owns. Errors name `inputs[v]`, or
+/// `instances[i].inputs[v]` for instance `i` of a batch.
 pub fn circuit_input(
     input: &impl Fields,
     spec: &CircuitSpec,
     me: usize,
 ) -> Result<CircuitInput, BridgeError> {
-    let given = match input.field("values")? {
+    let dealer = spec.protocol.preprocessing().is_dealer(me);
+    let Some(batch) = input.field("instances")? else {
+        if spec.instances != 1 {
+            return Err(BridgeError::config(
+                "instances",
+                format!("the spec has {} instances: give the inputs of each", spec.instances),
+            ));
+        }
+        let values = instance_values(input.field("values")?, spec, me, "inputs")?;
+        return Ok(CircuitInput { values: if dealer { Vec::new() } else { vec![values] } });
+    };
+    let Value::List(batch) = batch else {
+        return Err(BridgeError::config("instances", "instances must be an array of { values } objects"));
+    };
+    if batch.len() != spec.instances {
+        return Err(BridgeError::config(
+            "instances",
+            format!("{} instances of inputs given, the spec has {}", batch.len(), spec.instances),
+        ));
+    }
+    let mut values = Vec::with_capacity(if dealer { 0 } else { batch.len() });
+    for (i, entry) in batch.into_iter().enumerate() {
+        let given = match entry {
+            Value::List(list) => Some(Value::List(list)),
+            Value::Absent => None,
+            _ => {
+                return Err(BridgeError::config(
+                    &format!("instances[{i}]"),
+                    "each instance's values are an array",
+                ))
+            }
+        };
+        let mine = instance_values(given, spec, me, &format!("instances[{i}].inputs"))?;
+        if !dealer {
+            values.push(mine);
+        }
+    }
+    Ok(CircuitInput { values })
+}
+
+/// One instance's input values of member `me` (see [`circuit_input`]); errors name
+/// `{prefix}[v]`.
+fn instance_values(
+    given: Option<Value>,
+    spec: &CircuitSpec,
+    me: usize,
+    prefix: &str,
+) -> Result<Vec<Vec<bool>>, BridgeError> {
+    let given = match given {
         None => Vec::new(),
         Some(Value::List(values)) => values,
-        Some(_) => return Err(BridgeError::config("inputs", "values must be an array of Uint8Array")),
+        Some(_) => return Err(BridgeError::config(prefix, "values must be an array of Uint8Array")),
     };
     let owners = &spec.io.input_owners;
     if given.len() > owners.len() {
         return Err(BridgeError::config(
-            "inputs",
+            prefix,
             format!("{} input values given, the circuit has {}", given.len(), owners.len()),
         ));
     }
     let mut mine = Vec::new();
     for (v, &owner) in owners.iter().enumerate() {
-        let field = format!("inputs[{v}]");
+        let field = format!("{prefix}[{v}]");
         match (given.get(v).unwrap_or(&Value::Absent), owner == me) {
             (Value::Absent, false) => {}
             (Value::Absent, true) => {
@@ -473,9 +537,7 @@ pub fn circuit_input(
             }
         }
     }
-    Ok(CircuitInput {
-        values: if spec.protocol.preprocessing().is_dealer(me) { Vec::new() } else { vec![mine] },
-    })
+    Ok(mine)
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ const K = [
 ];
 
 /** SHA-256's compression function on 16 words with the IV, in plain JS (the programs' reference). */
-function sha256Compress(words) {
+export function sha256Compress(words) {
   const rotr = (x, n) => ((x >>> n) | (x << (32 - n))) >>> 0;
   const w = [...words];
   for (let t = 16; t < 64; t++) {

@@ -30,8 +30,8 @@ mod values;
 
 use crate::values::{outcome, ObjectFields, Outcome, Stats};
 use chorus_bindings::jobs::{Aes, Circuit, Job, JobKind};
-use chorus_bindings::{BridgeError, BridgeNetwork, Claim, Inbox, JobSlot, Prepare};
-use chorus_core::net::{NetError, NetStats};
+use chorus_bindings::{BridgeError, BridgeNetwork, Claim, Inbox, JobSlot, Prepare, Progress};
+use chorus_core::net::NetError;
 use futures::executor::block_on;
 use napi::bindgen_prelude::{FnArgs, Function, Object, Uint8Array};
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
@@ -45,7 +45,7 @@ enum Event {
     /// `events(to, frame)`.
     Frame(u32, Vec<u8>),
     /// `events(0, undefined, stats)`.
-    Progress(NetStats),
+    Progress(Progress),
     /// Settle the job's promise; then `events(0)`.
     Settle(Box<dyn FnOnce() + Send>),
 }
@@ -272,11 +272,11 @@ impl Bridge {
     }
 
     /// Queues `events(0, undefined, stats)` after each received protocol message, if asked to.
-    fn reporter(&self, enabled: bool) -> impl FnMut(&NetStats) + Send + 'static {
+    fn reporter(&self, enabled: bool) -> impl FnMut(&Progress) + Send + 'static {
         let events = Arc::clone(&self.events);
-        move |stats| {
+        move |progress| {
             if enabled {
-                let _ = events.call(Event::Progress(*stats), ThreadsafeFunctionCallMode::NonBlocking);
+                let _ = events.call(Event::Progress(*progress), ThreadsafeFunctionCallMode::NonBlocking);
             }
         }
     }

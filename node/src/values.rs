@@ -2,8 +2,8 @@
 //! objects as [`Fields`] for the argument readers, and job outcomes (results or classified
 //! failures) as plain objects.
 
-use chorus_bindings::jobs::{output_bits, Finished, JobLabels};
-use chorus_bindings::{BridgeError, Fields, Value};
+use chorus_bindings::jobs::{output_batch, Finished, JobLabels, OutputBatch};
+use chorus_bindings::{BridgeError, Fields, Progress, Value};
 use chorus_core::jobs::{AesOutput, CircuitOutput, PrepareOutput};
 use chorus_core::net::NetStats;
 use napi::bindgen_prelude::{Array, FromNapiValue, Object, Uint8Array};
@@ -64,6 +64,11 @@ pub struct Stats {
     pub bytes_received: f64,
     pub messages_sent: f64,
     pub messages_received: f64,
+    /// Progress events only: whether the job is in an online phase, once it said.
+    pub online: Option<bool>,
+    /// A streaming circuit job's progress: instances evaluated and in all.
+    pub instances_done: Option<f64>,
+    pub instances_total: Option<f64>,
 }
 
 impl From<&NetStats> for Stats {
@@ -74,7 +79,22 @@ impl From<&NetStats> for Stats {
             bytes_received: s.bytes_received as f64,
             messages_sent: s.messages_sent as f64,
             messages_received: s.messages_received as f64,
+            online: None,
+            instances_done: None,
+            instances_total: None,
         }
+    }
+}
+
+impl From<&Progress> for Stats {
+    fn from(p: &Progress) -> Self {
+        let mut stats = Stats::from(&p.stats);
+        stats.online = p.online;
+        if let Some((done, total)) = p.instances {
+            stats.instances_done = Some(done as f64);
+            stats.instances_total = Some(total as f64);
+        }
+        stats
     }
 }
 
@@ -92,7 +112,9 @@ pub struct JobFailure {
 #[napi(object)]
 pub struct JobOutcome {
     pub ciphertext: Option<Uint8Array>,
-    pub outputs: Option<Vec<Option<Uint8Array>>>,
+    pub output_instances: Option<f64>,
+    pub revealed: Option<Vec<u32>>,
+    pub bits: Option<Uint8Array>,
     pub stats: Option<Stats>,
     pub online_stats: Option<Stats>,
     pub preprocessing_stats: Option<Stats>,
@@ -105,7 +127,7 @@ pub struct JobOutcome {
 /// A finished job, kept as plain Rust data until the JS thread builds its object.
 pub struct Outcome {
     ciphertext: Option<Vec<u8>>,
-    outputs: Option<Vec<Option<Vec<u8>>>>,
+    outputs: Option<OutputBatch>,
     stats: [NetStats; 4],
     /// A prepare job's instances made and available.
     prepared: Option<(usize, usize)>,
@@ -137,7 +159,7 @@ impl Outcome {
         let o = &done.output;
         Outcome {
             ciphertext: None,
-            outputs: Some(output_bits(o)),
+            outputs: Some(output_batch(o)),
             stats: [o.stats, o.online_stats, o.preprocessing_stats, done.transport],
             prepared: None,
         }
@@ -151,7 +173,9 @@ pub fn outcome(result: Result<Outcome, BridgeError>) -> JobOutcome {
             let [stats, online, preprocessing, transport] = o.stats.map(|s| Some(Stats::from(&s)));
             JobOutcome {
                 ciphertext: o.ciphertext.map(Uint8Array::from),
-                outputs: o.outputs.map(|v| v.into_iter().map(|b| b.map(Uint8Array::from)).collect()),
+                output_instances: o.outputs.as_ref().map(|b| b.instances as f64),
+                revealed: o.outputs.as_ref().map(|b| b.revealed.iter().map(|&v| v as u32).collect()),
+                bits: o.outputs.map(|b| Uint8Array::from(b.bits)),
                 stats,
                 online_stats: online,
                 preprocessing_stats: preprocessing,
@@ -163,7 +187,9 @@ pub fn outcome(result: Result<Outcome, BridgeError>) -> JobOutcome {
         }
         Err(e) => JobOutcome {
             ciphertext: None,
-            outputs: None,
+            output_instances: None,
+            revealed: None,
+            bits: None,
             stats: None,
             online_stats: None,
             preprocessing_stats: None,

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CancelledError, ConfigError, connect, createRoom, NotAvailableError, PeerLeftError, type Session } from "@chorus/sdk";
 import { FIPS_CIPHERTEXT, FIPS_KEY, FIPS_PLAINTEXT, freshSecret, fromHex, hex, startRelayProcess, within, xor, type RelayProcess } from "./relay-process.js";
 import { closeAll, connectTwo, runAes } from "./three-parties.js";
+import { evaluatePlain, randomCircuit } from "./random-circuit.js";
 
 let relay: RelayProcess;
 beforeAll(async () => {
@@ -131,49 +132,6 @@ describe("TinyTable's S-box-table path with OT preprocessing (two parties, no de
     }
   });
 });
-
-/** A deterministic PRNG (mulberry32) so a failing circuit reproduces. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-type Gate = { op: "AND" | "XOR" | "INV"; a: number; b: number; out: number };
-
-/** A random Bristol circuit: inputs a, b (8 bits each), 60 gates, outputs of 4 and 4 bits (the last 8 wires). */
-function randomCircuit(seed: number): { text: string; gates: Gate[]; wires: number } {
-  const next = prng(seed);
-  const pick = (n: number) => Math.floor(next() * n);
-  const gates: Gate[] = [];
-  const count = 60;
-  for (let g = 0; g < count; g++) {
-    const out = 16 + g;
-    const r = next();
-    const op = r < 0.45 ? "AND" : r < 0.85 ? "XOR" : "INV";
-    gates.push({ op, a: pick(out), b: pick(out), out });
-  }
-  const wires = 16 + count;
-  const lines = gates.map((g) => (g.op === "INV" ? `1 1 ${g.a} ${g.out} INV` : `2 1 ${g.a} ${g.b} ${g.out} ${g.op}`));
-  return { text: `${count} ${wires}\n2 8 8\n2 4 4\n\n${lines.join("\n")}\n`, gates, wires };
-}
-
-/** Plaintext evaluation: output values as bigints (wire i of a value is bit i). */
-function evaluatePlain(circuit: { gates: Gate[]; wires: number }, a: bigint, b: bigint): [bigint, bigint] {
-  const w = new Array<boolean>(circuit.wires).fill(false);
-  for (let i = 0; i < 8; i++) {
-    w[i] = ((a >> BigInt(i)) & 1n) === 1n;
-    w[8 + i] = ((b >> BigInt(i)) & 1n) === 1n;
-  }
-  for (const g of circuit.gates) w[g.out] = g.op === "AND" ? w[g.a]! && w[g.b]! : g.op === "XOR" ? w[g.a] !== w[g.b] : !w[g.a];
-  const value = (from: number) => w.slice(from, from + 4).reduce((v, bit, i) => v | (bit ? 1n << BigInt(i) : 0n), 0n);
-  return [value(circuit.wires - 8), value(circuit.wires - 4)];
-}
 
 describe("session.evaluate with OT preprocessing (two parties, no dealer)", () => {
   it("a random Bristol circuit matches plaintext evaluation, semi-honest and malicious", async () => {

@@ -51,6 +51,7 @@ export type {
 } from './transport/connection-types.js';
 export { connect, MIN_SECRET_BYTES, Session } from './session/session.js';
 export { parseCircuit } from './session/circuits.js';
+export { MAX_INSTANCES } from './session/session-types.js';
 export type {
   AesOptions,
   AesProtocol,
@@ -89,6 +90,7 @@ export type {
   PinnedKeys,
   ProgressEvent,
   ReconnectEvent,
+  InstanceOutputs,
   ProtocolStats,
   SessionEvents,
   SessionStats,

@@ -2,7 +2,7 @@
 //! as [`Fields`] for the argument readers, a [`BridgeError`] as a JS `Error`, statistics and job
 //! results as plain objects.
 
-use chorus_bindings::jobs::{output_bits, Finished, JobLabels};
+use chorus_bindings::jobs::{output_batch, Finished, JobLabels};
 use chorus_bindings::{BridgeError, Fields, Value};
 use chorus_core::jobs::{AesOutput, CircuitOutput, PrepareOutput};
 use chorus_core::net::NetStats;
@@ -107,15 +107,16 @@ pub fn aes_result(done: &Finished<AesOutput>) -> JsValue {
     result.into()
 }
 
-/// `{ outputs: (Uint8Array | undefined)[], stats, onlineStats, preprocessingStats, transportStats }`.
+/// `{ outputInstances, revealed: number[], bits: Uint8Array, stats, onlineStats,
+/// preprocessingStats, transportStats }` (see [`output_batch`]).
 pub fn circuit_result(done: &Finished<CircuitOutput>) -> JsValue {
     let o = &done.output;
     let result = stats_object(&o.stats, &o.online_stats, &o.preprocessing_stats, &done.transport);
-    let outputs: Array = output_bits(o)
-        .iter()
-        .map(|v| v.as_ref().map_or(JsValue::UNDEFINED, |bits| Uint8Array::from(bits.as_slice()).into()))
-        .collect();
-    set_field(&result, "outputs", &outputs.into());
+    let batch = output_batch(o);
+    let revealed: Array = batch.revealed.iter().map(|&v| JsValue::from(v as u32)).collect();
+    set_field(&result, "outputInstances", &JsValue::from(batch.instances as u32));
+    set_field(&result, "revealed", &revealed.into());
+    set_field(&result, "bits", &Uint8Array::from(batch.bits.as_slice()).into());
     result.into()
 }
 

@@ -34,8 +34,8 @@ use crate::js::{
     stats_to_js, JsFields,
 };
 use chorus_bindings::jobs::{Aes, Circuit, Finished, Job, JobKind};
-use chorus_bindings::{spec, BridgeError, BridgeNetwork, Inbox, JobSlot, Prepare};
-use chorus_core::net::{NetError, NetStats, PartyId};
+use chorus_bindings::{spec, BridgeError, BridgeNetwork, Inbox, JobSlot, Prepare, Progress};
+use chorus_core::net::{NetError, PartyId};
 use js_sys::{Function, Object, Promise, Uint8Array};
 use wasm_bindgen::prelude::*;
 
@@ -226,12 +226,23 @@ impl Bridge {
 /// The network under a bridge's channels: frames out through the JS `send` callback.
 type JsNetwork = BridgeNetwork<Box<dyn FnMut(PartyId, Vec<u8>) -> Result<(), String>>>;
 
-/// Calls `on_progress(stats)`, if given, after each received protocol message. A throwing listener
-/// must not abort the computation; the SDK isolates its listeners, so an exception is dropped.
-fn progress(on_progress: Option<Function>) -> impl FnMut(&NetStats) {
-    move |stats| {
+/// Calls `on_progress(stats)`, if given, after each received protocol message; the stats carry
+/// `online` once the job said its phase, and a streaming circuit job's `instancesDone` and
+/// `instancesTotal`. A throwing listener must not abort the
+/// computation; the SDK isolates its listeners, so an exception is dropped.
+fn progress(on_progress: Option<Function>) -> impl FnMut(&Progress) {
+    move |progress| {
         if let Some(callback) = &on_progress {
-            let _ = callback.call1(&JsValue::NULL, &stats_to_js(stats));
+            let stats = stats_to_js(&progress.stats);
+            let object: &Object = stats.unchecked_ref();
+            if let Some(online) = progress.online {
+                let _ = js_sys::Reflect::set(object, &"online".into(), &JsValue::from(online));
+            }
+            if let Some((done, total)) = progress.instances {
+                let _ = js_sys::Reflect::set(object, &"instancesDone".into(), &JsValue::from(done as u32));
+                let _ = js_sys::Reflect::set(object, &"instancesTotal".into(), &JsValue::from(total as u32));
+            }
+            let _ = callback.call1(&JsValue::NULL, &stats);
         }
     }
 }

@@ -195,8 +195,16 @@ pub struct AesOutput {
 /// step of the job (TinyTable) report none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum JobPhase {
-    /// Spec agreement, setup and preprocessing are done; the online phase starts.
+    /// Spec agreement, setup and preprocessing are done; the online phase starts (for a circuit
+    /// job that streams its instances: the online phase of each chunk).
     OnlineStarts,
+    /// A circuit job finished the first `done` of its `total` instances (after each chunk).
+    Instances {
+        /// Instances evaluated so far.
+        done: usize,
+        /// The job's instances.
+        total: usize,
+    },
 }
 
 impl AesSpec {

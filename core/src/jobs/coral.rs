@@ -27,11 +27,15 @@
 //! # Steps
 //! 1. Spec agreement ([`super::agreement`]) among all members, the preprocessing kind included;
 //!    the digest tags the OT session.
-//! 2. The whole job's material at once ([`circuit_demand_revealed`] for all instances): by OT
+//! 2. One chunk's material at once ([`circuit_demand_revealed`] for its instances): by OT
 //!    between the parties, or dealt by the dealer, decoded by each party and confirmed to the
-//!    dealer with a short message (the dealer's part ends there, once both hold their material).
-//! 3. One evaluation of every instance (`⌈instances / 14⌉` packs per wire, all AND gates of a
-//!    layer in one round), MAC checks before the outputs open.
+//!    dealer with a short message (the dealer's part of the chunk ends there, once both hold
+//!    their material).
+//! 3. One evaluation of every instance of the chunk (`⌈instances / 14⌉` packs per wire, all AND
+//!    gates of a layer in one round), MAC checks before the outputs open; then steps 2 and 3 for
+//!    the next chunk. Chunks are whole packs sized to [`stream::MATERIAL_BUDGET_BYTES`]
+//!    ([`chunk_size`]), so a job of any instance count holds one chunk's material at a time; a
+//!    job that fits is one chunk, with exactly the messages of an unchunked run.
 //!
 //! AES runs the key-shared AES-128 circuit of [`super::keyed_aes`], one instance per block.
 
@@ -42,6 +46,7 @@ use super::error::JobError;
 use super::keyed_aes::AesAsCircuit;
 use super::minimac::{aes_recipients, recipient_bytes, recipients};
 use super::preprocessing::{Preprocessing, DEALER};
+use super::stream;
 use super::view::TwoPartyView;
 use crate::circuit::Circuit;
 use crate::net::{NetStats, Network, PartyId};
@@ -122,6 +127,7 @@ pub(crate) async fn run_circuit<N: Network, R: RngCore + CryptoRng>(
     spec: &CircuitSpec,
     input: CircuitInput,
     rng: &mut R,
+    observe: impl FnMut(JobPhase),
 ) -> Result<CircuitOutput, JobError> {
     let preprocessing = spec.protocol.preprocessing();
     check_members(net, preprocessing)?;
@@ -141,7 +147,7 @@ pub(crate) async fn run_circuit<N: Network, R: RngCore + CryptoRng>(
         spec.instances,
         &input.values,
         rng,
-        |_| {},
+        observe,
     )
     .await?;
     Ok(CircuitOutput::new(outputs, net.stats().since(&start), online_stats))
@@ -154,10 +160,67 @@ fn check_members<N: Network>(net: &N, preprocessing: Preprocessing) -> Result<()
     Ok(())
 }
 
-/// Steps 2 and 3 of the module docs. Returns the outputs (empty at the dealer) and this member's
-/// online communication (none at the dealer).
+/// An upper estimate of one pack's material (14 instances) per AND gate: a quintuple of
+/// authenticated GF(2^42) elements, its share of encoding pairs, TinyOT bits and triples.
+const BYTES_PER_PACK_AND: usize = 256;
+
+/// Instances per chunk of a job of `circuit` (whole packs within the material budget).
+pub(crate) fn chunk_size(circuit: &Circuit, instances: usize) -> usize {
+    let per_instance = circuit.gate_counts().and.max(1) * BYTES_PER_PACK_AND / 14;
+    stream::chunk_size(per_instance, 14, instances)
+}
+
+/// Steps 2 and 3 of the module docs, chunk by chunk ([`chunk_size`] instances each). Returns the
+/// outputs (empty at the dealer) and this member's online communication (none at the dealer);
+/// `observe` hears when each chunk's online phase starts and when it is done.
 #[allow(clippy::too_many_arguments)]
 async fn run_instances<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    preprocessing: Preprocessing,
+    digest: &[u8],
+    circuit: &Circuit,
+    io: (&[PartyId], &[Option<PartyId>]),
+    instances: usize,
+    inputs: &[Vec<Vec<bool>>],
+    rng: &mut R,
+    observe: impl FnMut(JobPhase),
+) -> Result<(Vec<Outputs>, NetStats), JobError> {
+    let per_chunk = chunk_size(circuit, instances);
+    run_chunked(net, preprocessing, digest, circuit, io, (instances, per_chunk), inputs, rng, observe).await
+}
+
+/// [`run_instances`] with `per_chunk` instances per chunk.
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn run_chunked<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    preprocessing: Preprocessing,
+    digest: &[u8],
+    circuit: &Circuit,
+    io: (&[PartyId], &[Option<PartyId>]),
+    (instances, per_chunk): (usize, usize),
+    inputs: &[Vec<Vec<bool>>],
+    rng: &mut R,
+    mut observe: impl FnMut(JobPhase),
+) -> Result<(Vec<Outputs>, NetStats), JobError> {
+    let mut outputs = Vec::new();
+    let mut online = NetStats::default();
+    for (index, range) in stream::chunks(instances, per_chunk).enumerate() {
+        // Every chunk's OT runs under a session of its own.
+        let tag = if index == 0 { digest.to_vec() } else { [digest, &(index as u64).to_be_bytes()].concat() };
+        let chunk_inputs = if inputs.is_empty() { inputs } else { &inputs[range.clone()] };
+        let (mut chunk, stats) =
+            run_chunk(net, preprocessing, &tag, circuit, io, range.len(), chunk_inputs, rng, &mut observe)
+                .await?;
+        outputs.append(&mut chunk);
+        online = online.plus(&stats);
+        observe(JobPhase::Instances { done: range.end, total: instances });
+    }
+    Ok((outputs, online))
+}
+
+/// Steps 2 and 3 for one chunk of `instances` instances.
+#[allow(clippy::too_many_arguments)]
+async fn run_chunk<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
     preprocessing: Preprocessing,
     digest: &[u8],
@@ -166,7 +229,7 @@ async fn run_instances<N: Network, R: RngCore + CryptoRng>(
     instances: usize,
     inputs: &[Vec<Vec<bool>>],
     rng: &mut R,
-    mut observe: impl FnMut(JobPhase),
+    observe: &mut impl FnMut(JobPhase),
 ) -> Result<(Vec<Outputs>, NetStats), JobError> {
     let me = net.party();
     let params = params()?;

@@ -147,6 +147,7 @@ pub(crate) async fn run_circuit<N: Network, R: RngCore + CryptoRng>(
     spec: &CircuitSpec,
     input: CircuitInput,
     rng: &mut R,
+    observe: impl FnMut(JobPhase),
 ) -> Result<CircuitOutput, JobError> {
     let preprocessing = spec.protocol.preprocessing();
     check_members(net, preprocessing)?;
@@ -166,7 +167,7 @@ pub(crate) async fn run_circuit<N: Network, R: RngCore + CryptoRng>(
         spec.instances,
         &input.values,
         rng,
-        |_| {},
+        observe,
     )
     .await?;
     Ok(CircuitOutput::new(outputs, net.stats().since(&start), online_stats))
@@ -211,14 +212,12 @@ async fn run_batches<N: Network, R: RngCore + CryptoRng>(
         if let Some(provider) = &mut provider {
             // TinyOT triples only for this batch's instances (the dealer always deals full batches).
             let prep = provider.material(net, &request.clone().with_instances(batch)?).await?;
-            if done == 0 {
-                observe(JobPhase::OnlineStarts);
-            }
+            observe(JobPhase::OnlineStarts);
             let before = net.stats();
             let opened =
                 evaluate_revealed(net, circuit, &prep, &inputs[done..done + batch], Options::default(), rng)
                     .await?;
-            online = add(online, net.stats().since(&before));
+            online = online.plus(&net.stats().since(&before));
             outputs.extend(opened);
         } else if me == DEALER {
             let preps = TrustedDealer::new(&mut *rng).deal(&request)?;
@@ -251,9 +250,7 @@ async fn run_batches<N: Network, R: RngCore + CryptoRng>(
                 });
             }
             net.send(DEALER, RECEIVED.to_vec())?;
-            if done == 0 {
-                observe(JobPhase::OnlineStarts);
-            }
+            observe(JobPhase::OnlineStarts);
             let before = net.stats();
             let opened = evaluate_revealed(
                 &mut TwoPartyView::new(net),
@@ -265,20 +262,11 @@ async fn run_batches<N: Network, R: RngCore + CryptoRng>(
             )
             .await?;
             let spent = net.stats().since(&before);
-            online = add(online, spent);
+            online = online.plus(&spent);
             outputs.extend(opened);
         }
         done += batch;
+        observe(JobPhase::Instances { done, total: instances });
     }
     Ok((outputs, online))
-}
-
-fn add(a: NetStats, b: NetStats) -> NetStats {
-    NetStats {
-        bytes_sent: a.bytes_sent + b.bytes_sent,
-        bytes_received: a.bytes_received + b.bytes_received,
-        messages_sent: a.messages_sent + b.messages_sent,
-        messages_received: a.messages_received + b.messages_received,
-        rounds: a.rounds + b.rounds,
-    }
 }

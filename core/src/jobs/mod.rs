@@ -26,6 +26,7 @@ pub mod options;
 mod preprocessing;
 mod run;
 pub mod security;
+pub mod stream;
 pub mod tinytable;
 pub mod view;
 
@@ -38,7 +39,8 @@ pub use error::JobError;
 pub use preprocessing::{Preprocessing, DEALER, MEMBERS};
 pub use run::{
     aes_uses_prepared, check_prepare_aes, check_prepare_circuit, circuit_uses_prepared, prepare_aes,
-    prepare_circuit, run_aes, run_aes_observed, run_aes_prepared, run_circuit, run_circuit_prepared,
+    prepare_circuit, run_aes, run_aes_observed, run_aes_prepared, run_circuit, run_circuit_observed,
+    run_circuit_prepared,
 };
 pub use security::Security;
 pub use tinytable::prepared::{PrepareOutput, Prepared, PreparedUse};

@@ -232,20 +232,34 @@ pub async fn run_circuit_prepared<N: Network, R: RngCore + CryptoRng>(
     spec: &CircuitSpec,
     input: CircuitInput,
     rng: &mut R,
+    prepared: (&mut Prepared, PreparedUse),
+) -> Result<CircuitOutput, JobError> {
+    run_circuit_observed(net, spec, input, rng, prepared, |_| {}).await
+}
+
+/// [`run_circuit_prepared`], calling `observe` at each [`JobPhase`] milestone: when the online
+/// phase starts, and after each chunk of instances ([`super::stream`]).
+pub async fn run_circuit_observed<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    spec: &CircuitSpec,
+    input: CircuitInput,
+    rng: &mut R,
     (store, usage): (&mut Prepared, PreparedUse),
+    mut observe: impl FnMut(JobPhase),
 ) -> Result<CircuitOutput, JobError> {
     spec.validate()?;
     match spec.protocol {
         CircuitProtocol::TinyTable { .. } => {
-            tinytable::circuit::run_prepared(net, &spec.tinytable()?, input, rng, store, usage).await
+            tinytable::circuit::run_prepared(net, &spec.tinytable()?, input, rng, store, usage, &mut observe)
+                .await
         }
         CircuitProtocol::MiniMac { .. } => {
             refuse_required(usage)?;
-            minimac_job::run_circuit(net, spec, input, rng).await
+            minimac_job::run_circuit(net, spec, input, rng, observe).await
         }
         CircuitProtocol::Coral { .. } => {
             refuse_required(usage)?;
-            coral_job::run_circuit(net, spec, input, rng).await
+            coral_job::run_circuit(net, spec, input, rng, observe).await
         }
     }
 }

@@ -27,6 +27,17 @@ impl NetStats {
             rounds: self.rounds - earlier.rounds,
         }
     }
+
+    /// The sum of two phases' statistics (for a phase measured in several pieces).
+    pub fn plus(&self, other: &NetStats) -> NetStats {
+        NetStats {
+            bytes_sent: self.bytes_sent + other.bytes_sent,
+            bytes_received: self.bytes_received + other.bytes_received,
+            messages_sent: self.messages_sent + other.messages_sent,
+            messages_received: self.messages_received + other.messages_received,
+            rounds: self.rounds + other.rounds,
+        }
+    }
 }
 
 /// Records [`NetStats`] from send and receive events; owned per party (never global).

@@ -13,6 +13,7 @@ import { toBytes } from '../bytes.js';
 import { valueBits } from './circuits.js';
 import { ChorusError, CircuitError, ConfigError, NotAvailableError } from '../errors.js';
 import type { JobBridge } from './runtime.js';
+import { MAX_INSTANCES } from './session-types.js';
 import type {
   AesOptions,
   AesProtocol,
@@ -128,15 +129,49 @@ function inputBits(circuit: ParsedCircuit, given: unknown): Array<Uint8Array | u
   return values;
 }
 
+/**
+ * The core's input and instance count of an evaluation: `{ values }` for one instance, or
+ * `{ instances: [{ values }] }` with the count for a batch (`options.instances`).
+ */
+function evaluateInput(circuit: ParsedCircuit, options: EvaluateOptions): { input: object; instances?: number } {
+  const { instances } = options;
+  if (instances === undefined) return { input: { values: inputBits(circuit, options.inputs) } };
+  if (options.inputs !== undefined) {
+    throw new ConfigError('inputs', 'give one evaluation\'s inputs, or instances: [{ inputs }, ...], not both');
+  }
+  if (typeof instances === 'number') {
+    if (!Number.isInteger(instances) || instances < 1 || instances > MAX_INSTANCES) {
+      throw new ConfigError('instances', `expected an integer in 1..${MAX_INSTANCES} or an array of instances, got ${instances}`);
+    }
+    return { input: { instances: new Array(instances).fill(null) }, instances };
+  }
+  if (!Array.isArray(instances)) throw new ConfigError('instances', 'expected an array of { inputs } or a count');
+  if (instances.length === 0) throw new ConfigError('instances', 'a batch needs at least one instance');
+  if (instances.length > MAX_INSTANCES) {
+    throw new ConfigError('instances', `${instances.length} instances exceed the limit of ${MAX_INSTANCES} per job`);
+  }
+  const batch = instances.map((entry: unknown, i) => {
+    if (typeof entry !== 'object' || entry === null) throw new ConfigError(`instances[${i}]`, 'expected { inputs }');
+    try {
+      return inputBits(circuit, (entry as { inputs?: unknown }).inputs);
+    } catch (error) {
+      if (error instanceof ConfigError) throw new ConfigError(`instances[${i}].${error.field}`, error.message.replace(/^invalid [^:]*: /, ''));
+      throw error;
+    }
+  });
+  return { input: { instances: batch }, instances: batch.length };
+}
+
 /** The bridge job of `Session.evaluate`, checked for this party by `bridge`. */
 export function evaluateJob(
   bridge: Pick<JobBridge, 'checkCircuit'>,
   circuit: ParsedCircuit,
   options: EvaluateOptions,
 ): BridgeJob & { labels: { protocol: CircuitProtocol; preprocessing: TinyTablePreprocessing } } {
-  const given = specOf(options, ['inputs', 'signal', 'usePrepared']);
-  const spec = withPreparedUse({ ...given, circuit: circuit.text }, (options as { usePrepared?: unknown }).usePrepared);
-  const input = { values: inputBits(circuit, options.inputs) };
+  const given = specOf(options, ['inputs', 'instances', 'signal', 'usePrepared']);
+  const { input, instances } = evaluateInput(circuit, options);
+  const withCount = instances === undefined ? given : { ...given, instances };
+  const spec = withPreparedUse({ ...withCount, circuit: circuit.text }, (options as { usePrepared?: unknown }).usePrepared);
   const labels = checked(() => bridge.checkCircuit(spec, input), spec) as JobLabels & {
     protocol: CircuitProtocol;
     preprocessing: TinyTablePreprocessing;

@@ -24,6 +24,11 @@ interface CoreStats {
   bytesReceived: number;
   messagesSent: number;
   messagesReceived: number;
+  /** Progress only: the job's phase, once it said. */
+  online?: boolean | null;
+  /** Progress only: a batched circuit job's instances done and in all. */
+  instancesDone?: number | null;
+  instancesTotal?: number | null;
 }
 
 /**
@@ -64,7 +69,6 @@ interface NativeModule {
 }
 
 interface NativeOutcome {
-  outputs?: Array<Uint8Array | null>;
   error?: { kind: string; message: string; slot?: number; field?: string; check?: string };
 }
 
@@ -107,7 +111,6 @@ function labels(check: NativeCheck): unknown {
 /** The outcome of a native job as the WASM module reports it: a result, or a thrown `Error` with the same fields. */
 function settle(outcome: NativeOutcome): unknown {
   if (outcome.error != null) throw thrown(outcome.error);
-  if (outcome.outputs !== undefined) outcome.outputs = outcome.outputs.map((v) => v ?? undefined) as Array<Uint8Array | null>;
   return outcome;
 }
 

@@ -359,6 +359,14 @@ export interface ProgressEvent {
   round: number;
   bytesSent: number;
   bytesReceived: number;
+  /**
+   * `'preprocessing'` or `'online'` when the job says (circuit jobs that stream their instances:
+   * after the first chunk's material is made the job alternates; this is the phase of the chunk
+   * in progress).
+   */
+  phase?: 'preprocessing' | 'online';
+  /** A batched circuit job: instances evaluated so far and in all. */
+  instances?: { done: number; total: number };
 }
 
 /**
@@ -470,16 +478,39 @@ export interface EvaluateIoOptions {
    * the values it owns. The dealer passes none.
    */
   inputs?: Array<CircuitValueInput | undefined> | Record<number, CircuitValueInput>;
+  /**
+   * Many evaluations of the circuit in one job, each with its own inputs (this party's, as
+   * `inputs` takes them): `result.instances[i]` is instance `i`'s outputs. Every member passes the
+   * same number of instances; a member without inputs (the dealer, or a party that owns none) may
+   * pass the count instead. At most {@link MAX_INSTANCES}. Large batches stream through
+   * protocol-sized chunks, so memory stays bounded; `progress` events then carry the instances
+   * done. Give either `inputs` (one evaluation) or `instances`.
+   */
+  instances?: ReadonlyArray<{ inputs?: EvaluateIoOptions['inputs'] }> | number;
   /** Who learns each output value: `'both'` (default), `0` or `1`. */
   reveal?: ReadonlyArray<'both' | 0 | 1>;
   /** Aborting it cancels the job and closes the session. */
   signal?: AbortSignal;
 }
 
+/** Most instances one `Session.evaluate` job takes. */
+export const MAX_INSTANCES = 100_000;
+
+/** One instance's outputs in a batched `Session.evaluate`. */
+export interface InstanceOutputs {
+  /** Per output value: the value if revealed to this party, else `undefined`. */
+  outputs: Array<CircuitValue | undefined>;
+}
+
 /** The result of `Session.evaluate`. */
 export interface EvaluateResult {
-  /** Per output value: the value if revealed to this party, else `undefined` (all at the dealer). */
+  /**
+   * Per output value: the value if revealed to this party, else `undefined` (all at the dealer).
+   * For a batched job (`instances`), the first instance's.
+   */
   outputs: Array<CircuitValue | undefined>;
+  /** A batched job's outputs, one entry per instance (absent without `instances`). */
+  instances?: InstanceOutputs[];
   /** The protocol that ran. */
   protocol: CircuitProtocol;
   /** The core it ran on: the native Node addon or the WASM module. */

@@ -36,10 +36,12 @@ import type {
   ConnectOptions,
   EvaluateOptions,
   EvaluateResult,
+  InstanceOutputs,
   ParsedCircuit,
   PrepareOptions,
   PrepareResult,
   ProtocolStats,
+  ProgressEvent,
   SessionEvents,
   SessionStats,
   TransportConnectOptions,
@@ -144,6 +146,45 @@ interface WasmError {
   slot?: number;
   field?: string;
   check?: string;
+}
+
+/** What the core adds to a progress report: the job's phase and a batch's instances, once said. */
+interface CoreProgress {
+  online?: boolean | null;
+  instancesDone?: number | null;
+  instancesTotal?: number | null;
+}
+
+/** A circuit job's result from the core (see the bindings' `OutputBatch`). */
+interface CoreCircuitOutput {
+  /** Instances evaluated (0 at a dealer). */
+  outputInstances: number;
+  /** The output values revealed to this party. */
+  revealed: number[];
+  /** Their bits (0 or 1), instance after instance, each instance's revealed values in order. */
+  bits: Uint8Array;
+  stats: ProtocolStats;
+  onlineStats: ProtocolStats;
+  preprocessingStats: ProtocolStats;
+  transportStats: ProtocolStats;
+}
+
+/** Each instance's outputs from the core's batch. */
+function instanceOutputs(circuit: ParsedCircuit, output: CoreCircuitOutput): InstanceOutputs[] {
+  const revealed = new Set(output.revealed);
+  const perInstance = output.revealed.reduce((sum, v) => sum + (circuit.outputWidths[v] ?? 0), 0);
+  const instances: InstanceOutputs[] = [];
+  for (let i = 0; i < output.outputInstances; i++) {
+    let at = i * perInstance;
+    const outputs = circuit.outputWidths.map((width, v) => {
+      if (!revealed.has(v)) return undefined;
+      const bits = output.bits.subarray(at, at + width);
+      at += width;
+      return outputValue(Array.from(bits, (b) => b === 1));
+    });
+    instances.push({ outputs });
+  }
+  return instances;
 }
 
 function zeroStats(): ProtocolStats {
@@ -320,19 +361,10 @@ export class Session {
     const bridge = this.checkIdle('evaluate');
     const parsed = typeof circuit === 'object' && circuit !== null ? parseLoaded(circuit.text) : parseLoaded(circuit);
     const job = evaluateJob(bridge, parsed, options);
-    const { output, timeMs } = await this.runJob<{
-      outputs: Array<Uint8Array | undefined>;
-      stats: ProtocolStats;
-      onlineStats: ProtocolStats;
-      preprocessingStats: ProtocolStats;
-      transportStats: ProtocolStats;
-    }>(job, options.signal, 'the circuit job');
-    const outputs = parsed.outputWidths.map((_, i) => {
-      const bits = output.outputs[i];
-      return bits === undefined ? undefined : outputValue(Array.from(bits, (b) => b === 1));
-    });
-    return {
-      outputs,
+    const { output, timeMs } = await this.runJob<CoreCircuitOutput>(job, options.signal, 'the circuit job');
+    const instances = instanceOutputs(parsed, output);
+    const result: EvaluateResult = {
+      outputs: instances[0]?.outputs ?? parsed.outputWidths.map(() => undefined),
       protocol: job.labels.protocol,
       runtime: this.runtime,
       preprocessing: job.labels.preprocessing,
@@ -342,6 +374,8 @@ export class Session {
       preprocessingStats: output.preprocessingStats,
       transportStats: output.transportStats,
     };
+    if (options.instances !== undefined) result.instances = instances;
+    return result;
   }
 
   /**
@@ -411,9 +445,14 @@ export class Session {
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      const onProgress = (stats: ProtocolStats): void => {
+      const onProgress = (stats: ProtocolStats & CoreProgress): void => {
         this.live = stats;
-        this.events.emit('progress', { round: stats.rounds, bytesSent: stats.bytesSent, bytesReceived: stats.bytesReceived });
+        const event: ProgressEvent = { round: stats.rounds, bytesSent: stats.bytesSent, bytesReceived: stats.bytesReceived };
+        if (typeof stats.online === 'boolean') event.phase = stats.online ? 'online' : 'preprocessing';
+        if (typeof stats.instancesTotal === 'number' && typeof stats.instancesDone === 'number') {
+          event.instances = { done: stats.instancesDone, total: stats.instancesTotal };
+        }
+        this.events.emit('progress', event);
       };
       const output = (await job.run(bridge, { sessionId, ...this.creds }, onProgress)) as T;
       const timeMs = performance.now() - start;

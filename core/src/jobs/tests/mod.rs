@@ -23,6 +23,7 @@ use rand_core::{RngCore, SeedableRng};
 mod coral_dealer;
 mod minimac_ot;
 mod reveal;
+mod stream;
 
 async fn connect(inner: MemoryNetwork) -> Result<SecureNetwork<MemoryNetwork>, JobError> {
     let me = inner.party();

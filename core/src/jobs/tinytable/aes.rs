@@ -276,7 +276,8 @@ pub async fn run_prepared<N: Network, R: RngCore + CryptoRng>(
     }
     let input = spec.circuit_input(net.party(), input)?;
     let circuit = spec.circuit_spec()?;
-    let out = circuit::run_agreed(net, &circuit, &spec.encode(), input, rng, store, usage).await?;
+    let out =
+        circuit::run_agreed(net, &circuit, &spec.encode(), input, rng, (store, usage), &mut |_| {}).await?;
     let ciphertext = keyed_aes::ciphertext(&out.outputs);
     Ok(AesOutput {
         ciphertext,

@@ -7,6 +7,7 @@
 use super::prepared::{self, PrepareOutput, Prepared, PreparedUse};
 use super::{agree_on_spec, check_common, run_instances, JobError, MacBits, Preprocessing, Security};
 use crate::circuit::Circuit;
+use crate::jobs::aes::JobPhase;
 use crate::jobs::circuit::CircuitOutput;
 use crate::net::Network;
 use crate::proto::tinytable::{IoSpec, Reveal};
@@ -70,7 +71,17 @@ pub async fn run<N: Network, R: RngCore + CryptoRng>(
     input: CircuitJobInput,
     rng: &mut R,
 ) -> Result<CircuitOutput, JobError> {
-    run_agreed(net, spec, &spec.encode(), input, rng, &mut Prepared::default(), PreparedUse::Never).await
+    let mut ignore = |_: JobPhase| {};
+    run_agreed(
+        net,
+        spec,
+        &spec.encode(),
+        input,
+        rng,
+        (&mut Prepared::default(), PreparedUse::Never),
+        &mut ignore,
+    )
+    .await
 }
 
 /// [`run`] with the session's prepared material: the job consumes some of `store` if `usage` and
@@ -82,8 +93,9 @@ pub async fn run_prepared<N: Network, R: RngCore + CryptoRng>(
     rng: &mut R,
     store: &mut Prepared,
     usage: PreparedUse,
+    observe: &mut impl FnMut(JobPhase),
 ) -> Result<CircuitOutput, JobError> {
-    run_agreed(net, spec, &spec.encode(), input, rng, store, usage).await
+    run_agreed(net, spec, &spec.encode(), input, rng, (store, usage), observe).await
 }
 
 /// Makes material for `spec.instances` future evaluations of `spec`'s kind into `store`
@@ -100,15 +112,15 @@ pub async fn prepare<N: Network, R: RngCore + CryptoRng>(
 /// [`run`] with the bytes the members agree on given by the caller: a job that derives the
 /// circuit from its own spec (as [`super::aes`] does) agrees on that spec instead of hashing the
 /// circuit's Bristol text. The plan for `store` (which prepared instances the job consumes, if
-/// any) is agreed on too.
+/// any) is agreed on too. `observe` hears of each chunk of instances evaluated.
 pub(crate) async fn run_agreed<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
     spec: &CircuitJobSpec,
     agreed: &[u8],
     input: CircuitJobInput,
     rng: &mut R,
-    store: &mut Prepared,
-    usage: PreparedUse,
+    (store, usage): (&mut Prepared, PreparedUse),
+    observe: &mut impl FnMut(JobPhase),
 ) -> Result<CircuitOutput, JobError> {
     check_common(net, spec.preprocessing)?;
     spec.validate()?;
@@ -124,7 +136,7 @@ pub(crate) async fn run_agreed<N: Network, R: RngCore + CryptoRng>(
     let digest = agree_on_spec(net, &[agreed, &prepared::plan_bytes(plan.as_ref())].concat()).await?;
     let (outputs, online_stats) = match &plan {
         Some(plan) => prepared::evaluate(net, spec, plan, store, &input.values).await?,
-        None => run_instances(net, spec, &digest, &input.values, rng).await?,
+        None => run_instances(net, spec, &digest, &input.values, rng, observe).await?,
     };
     Ok(CircuitOutput::new(outputs, net.stats().since(&start), online_stats))
 }

@@ -82,6 +82,7 @@ mod tests_prepared;
 #[cfg(test)]
 mod tests_sbox_ot;
 
+use super::aes::JobPhase;
 use super::agreement::agree_on_spec;
 use super::error::JobError;
 pub use super::options::MacBits;
@@ -118,16 +119,18 @@ fn check_common<N: Network>(net: &N, preprocessing: Preprocessing) -> Result<(),
 
 /// Steps 2 and 3 of the module docs for the instances of `spec`, after agreement on `digest`:
 /// the parties evaluate with `inputs` (one entry per instance; empty at the dealer). Returns the
-/// outputs and this member's online communication.
+/// outputs and this member's online communication. Over OT the instances stream in chunks
+/// ([`ot_prep`]), `observe` hearing of each; the dealer deals the whole job at once.
 pub(crate) async fn run_instances<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
     spec: &CircuitJobSpec,
     digest: &[u8],
     inputs: &[Vec<Vec<bool>>],
     rng: &mut R,
+    observe: &mut impl FnMut(JobPhase),
 ) -> Result<(Vec<Outputs>, NetStats), JobError> {
     if spec.preprocessing == Preprocessing::Ot {
-        return ot_prep::run_instances(net, spec, digest, inputs, rng).await;
+        return ot_prep::run_instances(net, spec, digest, inputs, rng, observe).await;
     }
     let (circuit, io, instances) = (&spec.circuit, &spec.io, spec.instances);
     match (spec.security, spec.mac_bits) {

@@ -4,12 +4,15 @@
 //! 1. [`OtTinyOt::setup`]: base OTs and OT extension in both directions between parties 0 and 1,
 //!    under a session tag derived from the agreed spec digest ([`session_tag`]); each party's
 //!    OT randomness is a fresh ChaCha20 stream seeded from the job's `rng`.
-//! 2. Fig. 8 for every instance of the batch at once: [`fig8_binary`] (semi-honest; the
+//! 2. Fig. 8 for the instances of one chunk at once: [`fig8_binary`] (semi-honest; the
 //!    per-instance [`crate::proto::tinytable::BinaryPrep`]s are then bit-sliced with
 //!    [`SlicedPrep::from_instances`] for the same online engine the dealer's material feeds) or
 //!    [`fig8_malicious`] (malicious).
-//! 3. The online phase, exactly as with the dealer: [`evaluate_sliced`] or
-//!    [`evaluate_malicious`].
+//! 3. The online phase of that chunk, exactly as with the dealer: [`evaluate_sliced`] or
+//!    [`evaluate_malicious`]; then steps 2 and 3 again for the next chunk, over the same OT
+//!    setup. A job streams its instances in chunks of whole 64-instance words sized to
+//!    [`stream::MATERIAL_BUDGET_BYTES`] ([`chunk_size`]), so its material stays bounded whatever
+//!    its instance count; a small job is one chunk.
 //!
 //! MAC widths: malicious jobs use the spec's [`MacBits`] for the TinyOT MACs, from which Fig. 8
 //! derives the lookup MACs, so one `k` covers both; semi-honest jobs check the openings of their
@@ -21,6 +24,9 @@
 
 use super::circuit::CircuitJobSpec;
 use super::{JobError, MacBits, Preprocessing, Security};
+use crate::circuit::Circuit;
+use crate::jobs::aes::JobPhase;
+use crate::jobs::stream;
 use crate::net::{NetStats, Network};
 use crate::proto::tinytable::circuit::online::{evaluate_sliced, Outputs};
 use crate::proto::tinytable::sbox::prep::MaliciousAesPrep;
@@ -81,17 +87,103 @@ impl Material {
     }
 }
 
-/// Steps 1–3 of the module docs as party 0 or 1 of a two-member session (checked by the caller).
-/// Returns the outputs and this party's online communication.
+/// An upper estimate of one instance's material, per AND gate: the semi-honest table entries
+/// and masks; the malicious ones with a `k`-bit MAC and key per entry and their verifier seeds.
+fn bytes_per_and(spec: &CircuitJobSpec) -> usize {
+    match (spec.security, spec.mac_bits) {
+        (Security::SemiHonest, _) => 32,
+        (Security::Malicious, MacBits::K64) => 160,
+        (Security::Malicious, MacBits::K32) => 96,
+    }
+}
+
+/// Instances per chunk of `spec`'s job (whole 64-instance words within the material budget).
+pub(crate) fn chunk_size(spec: &CircuitJobSpec) -> usize {
+    let ands = spec.circuit.gate_counts().and.max(1);
+    stream::chunk_size(ands * bytes_per_and(spec), 64, spec.instances)
+}
+
+/// Steps 1–3 of the module docs as party 0 or 1 of a two-member session (checked by the caller),
+/// calling `observe` after each chunk. Returns the outputs and this party's online communication.
 pub(crate) async fn run_instances<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
     spec: &CircuitJobSpec,
     digest: &[u8],
     inputs: &[Vec<Vec<bool>>],
     rng: &mut R,
+    observe: &mut impl FnMut(JobPhase),
 ) -> Result<(Vec<Outputs>, NetStats), JobError> {
-    let material = make(net, spec, digest, rng).await?;
-    evaluate(net, spec, material, inputs).await
+    run_chunked(net, spec, digest, inputs, rng, chunk_size(spec), observe).await
+}
+
+/// [`run_instances`] with `per_chunk` instances per chunk.
+pub(crate) async fn run_chunked<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    spec: &CircuitJobSpec,
+    digest: &[u8],
+    inputs: &[Vec<Vec<bool>>],
+    rng: &mut R,
+    per_chunk: usize,
+    observe: &mut impl FnMut(JobPhase),
+) -> Result<(Vec<Outputs>, NetStats), JobError> {
+    debug_assert_eq!(spec.preprocessing, Preprocessing::Ot);
+    let mut source = Source::setup(net, spec, &session_tag(digest), rng).await?;
+    let mut outputs = Vec::with_capacity(spec.instances);
+    let mut online = NetStats::default();
+    for range in stream::chunks(spec.instances, per_chunk) {
+        let material = source.material(net, spec, range.len()).await?;
+        observe(JobPhase::OnlineStarts);
+        let (mut chunk, stats) =
+            evaluate_material(net, &spec.circuit, material, &inputs[range.clone()]).await?;
+        outputs.append(&mut chunk);
+        online = online.plus(&stats);
+        observe(JobPhase::Instances { done: range.end, total: spec.instances });
+    }
+    Ok((outputs, online))
+}
+
+/// The OT-based TinyOT engine of step 1, of the MAC width `spec` needs.
+enum Source {
+    K64(OtTinyOt<u64>),
+    K32(OtTinyOt<u32>),
+}
+
+impl Source {
+    async fn setup<N: Network, R: RngCore + CryptoRng>(
+        net: &mut N,
+        spec: &CircuitJobSpec,
+        session: &[u8],
+        rng: &mut R,
+    ) -> Result<Source, JobError> {
+        Ok(match (spec.security, spec.mac_bits) {
+            (Security::Malicious, MacBits::K32) => Source::K32(setup(net, session, rng).await?),
+            _ => Source::K64(setup(net, session, rng).await?),
+        })
+    }
+
+    /// Step 2 for `n` instances of `spec`.
+    async fn material<N: Network>(
+        &mut self,
+        net: &mut N,
+        spec: &CircuitJobSpec,
+        n: usize,
+    ) -> Result<Material, JobError> {
+        let (circuit, io) = (&spec.circuit, &spec.io);
+        Ok(match (spec.security, self) {
+            (Security::SemiHonest, Source::K64(source)) => {
+                Material::SemiHonest(fig8_binary(net, source, circuit, io, n).await?)
+            }
+            (Security::Malicious, Source::K64(source)) => {
+                Material::K64(fig8_malicious(net, source, circuit, io, n).await?)
+            }
+            (Security::Malicious, Source::K32(source)) => {
+                Material::K32(fig8_malicious(net, source, circuit, io, n).await?)
+            }
+            (Security::SemiHonest, Source::K32(_)) => {
+                return Err(JobError::Internal("semi-honest material from a k = 32 engine"))
+            }
+        })
+    }
 }
 
 /// Steps 1 and 2: this party's material for the `spec.instances` instances of `spec`, made with
@@ -103,22 +195,8 @@ pub(crate) async fn make<N: Network, R: RngCore + CryptoRng>(
     rng: &mut R,
 ) -> Result<Material, JobError> {
     debug_assert_eq!(spec.preprocessing, Preprocessing::Ot);
-    let session = session_tag(digest);
-    let (circuit, io, n) = (&spec.circuit, &spec.io, spec.instances);
-    Ok(match (spec.security, spec.mac_bits) {
-        (Security::SemiHonest, _) => {
-            let mut source = setup::<N, R, u64>(net, &session, rng).await?;
-            Material::SemiHonest(fig8_binary(net, &mut source, circuit, io, n).await?)
-        }
-        (Security::Malicious, MacBits::K64) => {
-            let mut source = setup::<N, R, u64>(net, &session, rng).await?;
-            Material::K64(fig8_malicious(net, &mut source, circuit, io, n).await?)
-        }
-        (Security::Malicious, MacBits::K32) => {
-            let mut source = setup::<N, R, u32>(net, &session, rng).await?;
-            Material::K32(fig8_malicious(net, &mut source, circuit, io, n).await?)
-        }
-    })
+    let mut source = Source::setup(net, spec, &session_tag(digest), rng).await?;
+    source.material(net, spec, spec.instances).await
 }
 
 /// Step 3: the online phase of `spec` on `material` (which must hold `spec.instances` instances
@@ -132,7 +210,16 @@ pub(crate) async fn evaluate<N: Network>(
     if material.instances() != spec.instances {
         return Err(JobError::Internal("prepared material of another batch size"));
     }
-    let circuit = &spec.circuit;
+    evaluate_material(net, &spec.circuit, material, inputs).await
+}
+
+/// Step 3 for the instances `material` was made for (one entry of `inputs` each).
+async fn evaluate_material<N: Network>(
+    net: &mut N,
+    circuit: &Circuit,
+    material: Material,
+    inputs: &[Vec<Vec<bool>>],
+) -> Result<(Vec<Outputs>, NetStats), JobError> {
     let before = net.stats();
     let outputs = match material {
         Material::SemiHonest(preps) => {

@@ -142,8 +142,12 @@ fn prepared_circuit_instances_split_across_lane_words_match_plaintext_evaluation
                 let mut store = Prepared::default();
                 circuit_job::prepare(&mut net, &all, &mut rng, &mut store).await?;
                 let use_it = PreparedUse::Require;
-                let x = circuit_job::run_prepared(&mut net, &first, a, &mut rng, &mut store, use_it).await?;
-                let y = circuit_job::run_prepared(&mut net, &rest, b, &mut rng, &mut store, use_it).await?;
+                let x =
+                    circuit_job::run_prepared(&mut net, &first, a, &mut rng, &mut store, use_it, &mut |_| {})
+                        .await?;
+                let y =
+                    circuit_job::run_prepared(&mut net, &rest, b, &mut rng, &mut store, use_it, &mut |_| {})
+                        .await?;
                 Ok::<_, JobError>([x, y].map(|o| o.outputs).concat())
             }
         });

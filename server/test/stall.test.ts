@@ -6,7 +6,8 @@
  */
 import { connect as tcpConnect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { startRelay, type RelayHandle, type RelayOptions } from "../src/relay.js";
+import type { RelayOptions } from "../src/config.js";
+import { startRelay, type RelayHandle } from "../src/relay.js";
 import { createRoom, eventually, fillRoom, PartyClient, patternBytes } from "./helpers.js";
 
 let relay: RelayHandle | undefined;

@@ -4,43 +4,33 @@
 //! more [`JobKind`], so it is read, checked, run over the session's channels and reported like the
 //! two jobs.
 //!
-//! Spec: `{ job: 'aes' | 'evaluate', ... }` with the options of the job it prepares for, without
-//! inputs — for `'aes'` those of [`spec::aes_spec`] (`blocks` is the number of blocks prepared),
-//! for `'evaluate'` those of [`spec::circuit_spec`] and `evaluations?` (default 1), the number of
-//! future evaluations prepared.
+//! Spec: `{ job: 'aes' | 'evaluate', perJob?, ... }` with the options of the job it prepares for,
+//! without inputs — for `'aes'` those of [`spec::aes_spec`] (`blocks` is the number of blocks
+//! prepared), for `'evaluate'` those of [`spec::circuit_spec`] and `evaluations?` (default 1), the
+//! number of future evaluations prepared. `perJob` (MiniMac and Coral) is the instance count of
+//! the jobs to come (default: all prepared instances in one job); see
+//! [`chorus_core::jobs::prepared`].
 
 use crate::error::BridgeError;
 use crate::jobs::{aes_preprocessing, check_members, JobKind, JobLabels};
 use crate::spec::{self, Fields, Value};
-use chorus_core::jobs::{
-    self, AesSpec, CircuitSpec, JobError, JobPhase, PrepareOutput, Prepared, PreparedUse,
-};
+use chorus_core::jobs::{self, JobError, JobPhase, PrepareOutput, PrepareSpec, Prepared, PreparedUse};
 use chorus_core::net::Network;
 
 /// Preparing material ahead of time ([`chorus_core::jobs::Prepared`]).
 #[derive(Debug)]
 pub enum Prepare {}
 
-/// What a prepare job prepares for.
-#[derive(Debug)]
-pub enum PrepareSpec {
-    /// Future AES jobs like this one (its `blocks` blocks).
-    Aes(AesSpec),
-    /// Future evaluations of this circuit job (its `instances`).
-    Circuit(CircuitSpec),
-}
-
-/// Most evaluations one prepare job makes material for (the material is held in memory).
+/// Most evaluations one prepare job makes material for (the material is held in memory, within
+/// [`chorus_core::jobs::PREPARED_BUDGET_BYTES`]).
 const MAX_EVALUATIONS: usize = 1 << 16;
 
-fn evaluations(spec: &impl Fields) -> Result<usize, BridgeError> {
-    match spec.field("evaluations")? {
-        None => Ok(1),
-        Some(Value::Num(n)) if n >= 1.0 && n.fract() == 0.0 && n <= MAX_EVALUATIONS as f64 => Ok(n as usize),
-        Some(_) => Err(BridgeError::config(
-            "evaluations",
-            format!("evaluations must be an integer from 1 to {MAX_EVALUATIONS}"),
-        )),
+/// An optional count field from 1 to `max` (`default` when absent).
+fn count(spec: &impl Fields, field: &'static str, max: usize) -> Result<Option<usize>, BridgeError> {
+    match spec.field(field)? {
+        None => Ok(None),
+        Some(Value::Num(n)) if n >= 1.0 && n.fract() == 0.0 && n <= max as f64 => Ok(Some(n as usize)),
+        Some(_) => Err(BridgeError::config(field, format!("{field} must be an integer from 1 to {max}"))),
     }
 }
 
@@ -59,18 +49,19 @@ impl JobKind for Prepare {
             Some(Value::Str(job)) => job,
             _ => return Err(BridgeError::config("job", "job must be 'aes' or 'evaluate'")),
         };
+        let per_job = count(spec, "perJob", MAX_EVALUATIONS)?;
         let prepared = match job.as_str() {
             "aes" => {
                 let aes = spec::aes_spec(spec)?;
-                jobs::check_prepare_aes(&aes)?;
+                jobs::check_prepare_aes(&aes, per_job)?;
                 let protocol = &aes.protocol;
                 check_members(parties, protocol.name(), protocol.members(), aes_preprocessing(protocol))?;
-                PrepareSpec::Aes(aes)
+                PrepareSpec::Aes { spec: aes, per_job }
             }
             "evaluate" => {
                 let mut circuit = spec::circuit_spec(spec)?;
-                circuit.instances = evaluations(spec)?;
-                jobs::check_prepare_circuit(&circuit)?;
+                circuit.instances = count(spec, "evaluations", MAX_EVALUATIONS)?.unwrap_or(1);
+                jobs::check_prepare_circuit(&circuit, per_job)?;
                 let preprocessing = circuit.protocol.preprocessing();
                 check_members(
                     parties,
@@ -78,7 +69,7 @@ impl JobKind for Prepare {
                     preprocessing.members(),
                     Some(preprocessing),
                 )?;
-                PrepareSpec::Circuit(circuit)
+                PrepareSpec::Circuit { spec: circuit, per_job }
             }
             other => {
                 return Err(BridgeError::config("job", format!("unknown job {other:?}: 'aes' or 'evaluate'")))
@@ -89,16 +80,18 @@ impl JobKind for Prepare {
 
     fn labels(spec: &PrepareSpec) -> JobLabels {
         match spec {
-            PrepareSpec::Aes(aes) => crate::jobs::Aes::labels(aes),
-            PrepareSpec::Circuit(circuit) => crate::jobs::Circuit::labels(circuit),
+            PrepareSpec::Aes { spec, .. } => crate::jobs::Aes::labels(spec),
+            PrepareSpec::Circuit { spec, .. } => crate::jobs::Circuit::labels(spec),
         }
     }
 
-    /// A preparation makes material; it consumes none.
-    fn uses_prepared(_: &PrepareSpec, _: &Prepared, usage: PreparedUse) -> Result<bool, JobError> {
+    /// A preparation makes material; it consumes none, and its material must fit the store's
+    /// bound.
+    fn uses_prepared(spec: &PrepareSpec, store: &Prepared, usage: PreparedUse) -> Result<bool, JobError> {
         if usage == PreparedUse::Require {
             return Err(JobError::invalid_spec("usePrepared", "a preparation makes material; it uses none"));
         }
+        jobs::check_prepare_room(spec, store)?;
         Ok(false)
     }
 
@@ -108,11 +101,8 @@ impl JobKind for Prepare {
         _input: (),
         rng: &mut R,
         (store, _): (&mut Prepared, PreparedUse),
-        _observe: impl FnMut(JobPhase),
+        observe: impl FnMut(JobPhase),
     ) -> Result<PrepareOutput, JobError> {
-        match spec {
-            PrepareSpec::Aes(aes) => jobs::prepare_aes(net, aes, rng, store).await,
-            PrepareSpec::Circuit(circuit) => jobs::prepare_circuit(net, circuit, rng, store).await,
-        }
+        jobs::prepare(net, spec, rng, store, observe).await
     }
 }

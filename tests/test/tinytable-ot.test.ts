@@ -263,7 +263,7 @@ describe("session.prepare: preprocessing ahead of time, consumed by later jobs",
       await expect(sessions[0]!.prepare({ job: "aes", protocol: "tinytable", path: "sbox-tables", preprocessing: "dealer" } as never)).rejects.toBeInstanceOf(
         NotAvailableError,
       );
-      await expect(sessions[0]!.prepare({ job: "aes", protocol: "minimac", preprocessing: "dealer" } as never)).rejects.toSatisfy(
+      await expect(sessions[0]!.prepare({ job: "aes", protocol: "maestro" } as never)).rejects.toSatisfy(
         (e: unknown) => e instanceof NotAvailableError && e.field === "protocol",
       );
       await expect(sessions[0]!.prepare({ job: "evaluate", circuit: "not a circuit" } as never)).rejects.toBeInstanceOf(ConfigError);

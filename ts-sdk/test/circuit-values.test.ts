@@ -183,8 +183,12 @@ describe.each(["wasm", "native"] as const)("job options (%s checks)", (name) => 
     expect(aesJob(at(0, 2), { ...tiny, usePrepared: false }).spec).toMatchObject({ prepared: "never" });
     expect(() => aesJob(at(0, 2), { ...tiny, usePrepared: "yes" as never })).toThrow(expect.objectContaining({ field: "usePrepared" }));
     expect(() => evaluateJob(at(0, 2), TWO_BYTES, { inputs: { 0: 1n }, usePrepared: true })).toThrow(expect.objectContaining({ field: "usePrepared" }));
-    // Only TinyTable consumes prepared material.
-    expect(() => aesJob(at(0, 3), { protocol: "maestro", key, usePrepared: true } as never)).toThrow(/only TinyTable jobs/);
+    // MAESTRO makes its material inside each job; MiniMac and Coral consume prepared units.
+    expect(() => aesJob(at(0, 3), { protocol: "maestro", key, usePrepared: true } as never)).toThrow(/usePrepared.*MAESTRO makes its material inside each job/);
+    expect(() => aesJob(at(0, 2), { protocol: "minimac", key, usePrepared: true })).toThrow(/usePrepared.*no prepared material is left/);
+    expect(() => evaluateJob(at(0, 2), TWO_BYTES, { protocol: "coral", inputs: { 0: 1n }, usePrepared: true })).toThrow(
+      expect.objectContaining({ field: "usePrepared" }),
+    );
   });
 
   it("checks malicious TinyTable's macBits and the S-box-table roles", () => {

@@ -14,7 +14,6 @@ use crate::net::{NetStats, PartyId};
 use crate::proto::minimac::CodeChoice;
 use crate::proto::tinytable::circuit::online::Outputs;
 use crate::proto::tinytable::IoSpec;
-use sha2::{Digest, Sha256};
 
 /// The protocol of a circuit job and its options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -179,18 +178,6 @@ impl CircuitSpec {
     /// spec, as the job does before any communication; member 2 is the dealer, without inputs.
     pub fn check_input(&self, me: PartyId, input: &CircuitInput) -> Result<(), JobError> {
         input.check(me, me == super::preprocessing::DEALER, &self.circuit, &self.io, self.instances)
-    }
-
-    /// The bytes members agree on for a circuit job: `tag`, the protocol's option bytes, the
-    /// SHA-256 of the circuit's Bristol text, the instance count and the input owners.
-    pub(crate) fn agreement_bytes(&self, tag: &[u8], options: &[u8]) -> Vec<u8> {
-        let mut out = tag.to_vec();
-        out.extend_from_slice(options);
-        out.extend_from_slice(&Sha256::digest(self.circuit.to_bristol()));
-        out.extend_from_slice(&(self.instances as u64).to_be_bytes());
-        out.extend_from_slice(&(self.io.input_owners.len() as u32).to_be_bytes());
-        out.extend(self.io.input_owners.iter().map(|&p| p as u8));
-        out
     }
 
     /// The limits of a two-party circuit protocol with per-value recipients (MiniMac, Coral): at

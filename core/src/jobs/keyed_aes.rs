@@ -22,7 +22,7 @@ pub(crate) struct AesAsCircuit {
     pub owners: Vec<PartyId>,
     /// This member's input values per block (empty at a member without inputs).
     pub inputs: Vec<Vec<Vec<bool>>>,
-    /// `tag`, the protocol's option bytes, then the roles and block count.
+    /// `tag`, the protocol's option bytes, then the roles (the block count is agreed apart).
     pub agreed: Vec<u8>,
 }
 
@@ -38,7 +38,6 @@ impl AesAsCircuit {
         let mut agreed = tag.to_vec();
         agreed.extend_from_slice(options);
         agreed.push(spec.plaintext_owner as u8);
-        agreed.extend_from_slice(&(spec.blocks as u64).to_be_bytes());
         agreed.push(spec.key_holders.len() as u8);
         agreed.extend(spec.key_holders.iter().map(|&p| p as u8));
         let mut owners = spec.key_holders.clone();

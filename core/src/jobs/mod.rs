@@ -23,9 +23,12 @@ pub mod keyed_aes;
 pub mod maestro_aes;
 pub mod minimac;
 pub mod options;
+mod prepare;
+pub mod prepared;
 mod preprocessing;
 mod run;
 pub mod security;
+pub(crate) mod simd;
 pub mod stream;
 pub mod tinytable;
 pub mod view;
@@ -36,11 +39,14 @@ mod tests;
 pub use aes::{AesInput, AesOutput, AesProtocol, AesSpec, JobPhase};
 pub use circuit::{CircuitInput, CircuitOutput, CircuitProtocol, CircuitSpec};
 pub use error::JobError;
+pub use prepare::{
+    check_prepare, check_prepare_aes, check_prepare_circuit, check_prepare_room, prepare, prepare_aes,
+    prepare_circuit, PrepareSpec,
+};
+pub use prepared::{PrepareOutput, Prepared, PreparedUse, PREPARED_BUDGET_BYTES};
 pub use preprocessing::{Preprocessing, DEALER, MEMBERS};
 pub use run::{
-    aes_uses_prepared, check_prepare_aes, check_prepare_circuit, circuit_uses_prepared, prepare_aes,
-    prepare_circuit, run_aes, run_aes_observed, run_aes_prepared, run_circuit, run_circuit_observed,
-    run_circuit_prepared,
+    aes_uses_prepared, circuit_uses_prepared, run_aes, run_aes_observed, run_aes_prepared, run_circuit,
+    run_circuit_observed, run_circuit_prepared,
 };
 pub use security::Security;
-pub use tinytable::prepared::{PrepareOutput, Prepared, PreparedUse};

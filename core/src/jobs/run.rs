@@ -5,8 +5,9 @@
 //!
 //! The `_prepared` variants take the session's prepared material and whether to use it
 //! ([`Prepared`], [`PreparedUse`]); [`prepare_aes`] and [`prepare_circuit`] make such material
-//! ahead of time. Only TinyTable with OT preprocessing prepares and consumes material
-//! ([`super::tinytable::prepared`]); other protocols refuse a job that requires it.
+//! ahead of time ([`super::prepared`]): TinyTable with OT preprocessing, MiniMac and Coral with
+//! either preprocessing. MAESTRO makes its material inside each job and refuses a job that
+//! requires prepared material.
 
 use super::aes::{AesInput, AesOutput, AesProtocol, AesSpec, JobPhase};
 use super::circuit::{CircuitInput, CircuitOutput, CircuitProtocol, CircuitSpec};
@@ -14,10 +15,11 @@ use super::coral as coral_job;
 use super::error::JobError;
 use super::maestro_aes::{self, AesJobSpec};
 use super::minimac as minimac_job;
+use super::prepared::{refuse_required, Prepared, PreparedUse};
+use super::simd::SimdJob;
 use super::tinytable;
 use super::tinytable::aes::TinyTableAesSpec;
 use super::tinytable::circuit::CircuitJobSpec;
-use super::tinytable::prepared::{check_preparable, refuse_required, PrepareOutput, Prepared, PreparedUse};
 use crate::net::Network;
 use rand_core::{CryptoRng, RngCore};
 
@@ -32,7 +34,7 @@ impl AesSpec {
         }
     }
 
-    fn maestro(&self) -> Result<AesJobSpec, JobError> {
+    pub(crate) fn maestro(&self) -> Result<AesJobSpec, JobError> {
         let AesProtocol::Maestro { variant, security } = self.protocol else {
             return Err(JobError::Internal("not a MAESTRO spec"));
         };
@@ -48,7 +50,7 @@ impl AesSpec {
         })
     }
 
-    fn tinytable(&self) -> Result<TinyTableAesSpec, JobError> {
+    pub(crate) fn tinytable(&self) -> Result<TinyTableAesSpec, JobError> {
         let AesProtocol::TinyTable { path, preprocessing, security, mac_bits } = self.protocol else {
             return Err(JobError::Internal("not a TinyTable spec"));
         };
@@ -77,7 +79,7 @@ impl CircuitSpec {
         }
     }
 
-    fn tinytable(&self) -> Result<CircuitJobSpec, JobError> {
+    pub(crate) fn tinytable(&self) -> Result<CircuitJobSpec, JobError> {
         let CircuitProtocol::TinyTable { preprocessing, security, mac_bits } = self.protocol else {
             return Err(JobError::Internal("not a TinyTable spec"));
         };
@@ -125,11 +127,9 @@ pub async fn run_aes_prepared<N: Network, R: RngCore + CryptoRng>(
     observe: impl FnMut(JobPhase),
 ) -> Result<AesOutput, JobError> {
     spec.validate()?;
-    if !matches!(spec.protocol, AesProtocol::TinyTable { .. }) {
-        refuse_required(usage)?;
-    }
     match spec.protocol {
         AesProtocol::Maestro { .. } => {
+            refuse_required(usage, MAESTRO_MAKES_NONE)?;
             maestro_aes::run_observed(net, &spec.maestro()?, input, rng, observe).await
         }
         // TinyTable's online phase follows its preprocessing inside one call; it reports no
@@ -137,18 +137,41 @@ pub async fn run_aes_prepared<N: Network, R: RngCore + CryptoRng>(
         AesProtocol::TinyTable { .. } => {
             tinytable::aes::run_prepared(net, &spec.tinytable()?, input, rng, store, usage).await
         }
-        AesProtocol::MiniMac { .. } => minimac_job::run_aes(net, spec, input, rng, observe).await,
-        AesProtocol::Coral { .. } => coral_job::run_aes(net, spec, input, rng, observe).await,
+        AesProtocol::MiniMac { .. } => {
+            minimac_job::run_aes(net, spec, input, rng, (store, usage), observe).await
+        }
+        AesProtocol::Coral { .. } => coral_job::run_aes(net, spec, input, rng, (store, usage), observe).await,
     }
 }
+
+/// Why a MAESTRO job uses no prepared material.
+const MAESTRO_MAKES_NONE: &str =
+    "MAESTRO makes its material inside each job; prepared material is for TinyTable (OT), MiniMac and Coral";
 
 /// Whether an AES job of `spec` would consume prepared material from `store` under `usage`; an
 /// error naming `usePrepared` if `usage` requires it and none fits.
 pub fn aes_uses_prepared(spec: &AesSpec, store: &Prepared, usage: PreparedUse) -> Result<bool, JobError> {
+    let input = AesInput::default();
     match spec.protocol {
         AesProtocol::TinyTable { .. } => tinytable::aes::uses_prepared(&spec.tinytable()?, store, usage),
-        _ => refuse_required(usage),
+        AesProtocol::MiniMac { .. } => {
+            simd_uses(&minimac_job::aes_job(spec, &input)?.0, minimac_job::prepared::FAMILY, store, usage)
+        }
+        AesProtocol::Coral { .. } => {
+            simd_uses(&coral_job::aes_job(spec, &input)?.0, coral_job::prepared::FAMILY, store, usage)
+        }
+        AesProtocol::Maestro { .. } => refuse_required(usage, MAESTRO_MAKES_NONE),
     }
+}
+
+/// Whether a MiniMac or Coral job consumes prepared material of `family` under `usage`.
+fn simd_uses(
+    job: &SimdJob<'_>,
+    family: &[u8],
+    store: &Prepared,
+    usage: PreparedUse,
+) -> Result<bool, JobError> {
+    Ok(store.plan(&job.kind(family), job.instances, usage)?.is_some())
 }
 
 /// Whether a circuit job of `spec` would consume prepared material from `store` under `usage`;
@@ -158,62 +181,16 @@ pub fn circuit_uses_prepared(
     store: &Prepared,
     usage: PreparedUse,
 ) -> Result<bool, JobError> {
+    let input = CircuitInput::default();
     match spec.protocol {
-        CircuitProtocol::TinyTable { .. } => store.uses(&spec.tinytable()?, usage),
-        _ => refuse_required(usage),
+        CircuitProtocol::TinyTable { .. } => tinytable::prepared::uses(&spec.tinytable()?, store, usage),
+        CircuitProtocol::MiniMac { .. } => {
+            simd_uses(&minimac_job::circuit_job(spec, input).0, minimac_job::prepared::FAMILY, store, usage)
+        }
+        CircuitProtocol::Coral { .. } => {
+            simd_uses(&coral_job::circuit_job(spec, input).0, coral_job::prepared::FAMILY, store, usage)
+        }
     }
-}
-
-/// Makes material ahead of time for `spec.blocks` blocks of future AES jobs like `spec` and adds
-/// it to `store` (TinyTable with OT preprocessing, either AES path, two members; every member
-/// calls it with the same spec).
-pub async fn prepare_aes<N: Network, R: RngCore + CryptoRng>(
-    net: &mut N,
-    spec: &AesSpec,
-    rng: &mut R,
-    store: &mut Prepared,
-) -> Result<PrepareOutput, JobError> {
-    check_prepare_aes(spec)?;
-    tinytable::aes::prepare(net, &spec.tinytable()?, rng, store).await
-}
-
-/// Checks that AES jobs of `spec` can be prepared ahead of time ([`prepare_aes`]), before
-/// anything is sent.
-pub fn check_prepare_aes(spec: &AesSpec) -> Result<(), JobError> {
-    spec.validate()?;
-    match spec.protocol {
-        AesProtocol::TinyTable { preprocessing, .. } => check_preparable(preprocessing),
-        _ => Err(not_preparable()),
-    }
-}
-
-/// Checks that evaluations of `spec` can be prepared ahead of time ([`prepare_circuit`]).
-pub fn check_prepare_circuit(spec: &CircuitSpec) -> Result<(), JobError> {
-    spec.validate()?;
-    match spec.protocol {
-        CircuitProtocol::TinyTable { preprocessing, .. } => check_preparable(preprocessing),
-        _ => Err(not_preparable()),
-    }
-}
-
-/// Makes material ahead of time for `spec.instances` future evaluations of `spec`'s circuit with
-/// its inputs, outputs and security, and adds it to `store` (TinyTable with OT preprocessing).
-pub async fn prepare_circuit<N: Network, R: RngCore + CryptoRng>(
-    net: &mut N,
-    spec: &CircuitSpec,
-    rng: &mut R,
-    store: &mut Prepared,
-) -> Result<PrepareOutput, JobError> {
-    check_prepare_circuit(spec)?;
-    tinytable::circuit::prepare(net, &spec.tinytable()?, rng, store).await
-}
-
-fn not_preparable() -> JobError {
-    JobError::not_available(
-        "protocol",
-        "preprocessing ahead of time is available for TinyTable with OT preprocessing; other \
-         protocols make their material inside each job",
-    )
 }
 
 /// Runs the circuit job as this member; every member calls it with the same spec.
@@ -254,12 +231,10 @@ pub async fn run_circuit_observed<N: Network, R: RngCore + CryptoRng>(
                 .await
         }
         CircuitProtocol::MiniMac { .. } => {
-            refuse_required(usage)?;
-            minimac_job::run_circuit(net, spec, input, rng, observe).await
+            minimac_job::run_circuit(net, spec, input, rng, (store, usage), observe).await
         }
         CircuitProtocol::Coral { .. } => {
-            refuse_required(usage)?;
-            coral_job::run_circuit(net, spec, input, rng, observe).await
+            coral_job::run_circuit(net, spec, input, rng, (store, usage), observe).await
         }
     }
 }

@@ -173,11 +173,12 @@ export type TinyTableSecurityOptions =
     };
 
 /**
- * Whether a TinyTable job consumes material prepared ahead of time with `Session.prepare`:
- * absent (default) — yes if a preparation of this job's kind (circuit, roles, outputs, security,
- * `macBits`) still holds enough instances, else the job makes its own; `true` — it must, else the
- * job rejects with a `ConfigError` on `usePrepared` saying what was prepared, before anything is
- * sent; `false` — never. Every member must decide alike (their plans are agreed on).
+ * Whether a TinyTable, MiniMac or Coral job consumes material prepared ahead of time with
+ * `Session.prepare`: absent (default) — yes if a preparation of this job's kind (protocol and its
+ * options, circuit, roles, outputs) still covers the job, else the job makes its own; `true` — it
+ * must, else the job rejects with a `ConfigError` on `usePrepared` saying what was prepared,
+ * before anything is sent; `false` — never. Every member must decide alike (their plans are
+ * agreed on).
  */
 export interface PreparedUseOption {
   usePrepared?: boolean;
@@ -217,6 +218,7 @@ export type MiniMacPreprocessingOptions = {
 
 /** MiniMac's options of `Session.aes` (AES-128 encryption, ciphertext to both parties or one). */
 export type MiniMacAesOptions = AesRoleOptions &
+  PreparedUseOption &
   MiniMacPreprocessingOptions & {
     /** The protocol. */
     protocol: 'minimac';
@@ -279,6 +281,7 @@ export type CoralPreprocessingOptions = {
 
 /** Coral's options of `Session.aes` (AES-128 encryption, ciphertext to both parties or one). */
 export type CoralAesOptions = AesRoleOptions &
+  PreparedUseOption &
   CoralPreprocessingOptions & {
     /** The protocol. */
     protocol: 'coral';
@@ -354,7 +357,10 @@ export interface SessionStats {
   jobs: number;
 }
 
-/** A `progress` event: the running job's counters after a received protocol message. */
+/**
+ * A `progress` event: the running job's counters after a received protocol message (and, for a job
+ * that counts instances, once more when it ends, with every instance done).
+ */
 export interface ProgressEvent {
   round: number;
   bytesSent: number;
@@ -365,7 +371,10 @@ export interface ProgressEvent {
    * in progress).
    */
   phase?: 'preprocessing' | 'online';
-  /** A batched circuit job: instances evaluated so far and in all. */
+  /**
+   * A job that streams instances (batched circuit jobs, MiniMac and Coral preparations): instances
+   * evaluated (or prepared) so far and in all.
+   */
   instances?: { done: number; total: number };
 }
 
@@ -457,6 +466,7 @@ export type TinyTableEvaluateOptions = EvaluateIoOptions &
 
 /** Coral's options of `Session.evaluate`. */
 export type CoralEvaluateOptions = EvaluateIoOptions &
+  PreparedUseOption &
   CoralPreprocessingOptions & {
     /** The protocol. */
     protocol: 'coral';
@@ -464,6 +474,7 @@ export type CoralEvaluateOptions = EvaluateIoOptions &
 
 /** MiniMac's options of `Session.evaluate`. */
 export type MiniMacEvaluateOptions = EvaluateIoOptions &
+  PreparedUseOption &
   MiniMacPreprocessingOptions & {
     /** The protocol. */
     protocol: 'minimac';
@@ -533,30 +544,56 @@ export interface EvaluateResult {
 type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /**
- * Options of `Session.prepare`: the options of the TinyTable job to prepare for, without inputs,
- * and `job`. Every member passes the same options (the two parties of a two-member session;
- * preprocessing over OT — a dealer deals per job).
- * - `job: 'aes'`: material for `blocks` future blocks of `aes` jobs with these options (`path`,
- *   roles, `reveal`, `security`, `macBits`); on `sbox-tables` the authenticated S-box tables;
+ * Options of `Session.prepare`: the options of the job to prepare for, without inputs, and `job`.
+ * Every member passes the same options (TinyTable: the two parties of a session of two, over OT —
+ * its dealer deals per job; MiniMac and Coral: over OT in a session of two, or with the trusted
+ * dealer in slot 2, which calls `prepare` with the same options).
+ * - `job: 'aes'`: material for `blocks` future blocks of `aes` jobs with these options (protocol,
+ *   `path`, roles, `reveal`, `security`, `macBits`, `code`, `preprocessing`);
  * - `job: 'evaluate'`: material for `evaluations` (default 1) future evaluations of `circuit` with
- *   these options (`inputOwners`, `reveal`, `security`, `macBits`).
+ *   these options (`inputOwners`, `reveal`, protocol options).
+ *
+ * TinyTable's material is per instance: a job takes any number of the prepared instances. MiniMac
+ * and Coral are SIMD protocols: their material comes in units (a codeword batch of up to 960 or
+ * 680 instances, a chunk of 14-instance packs) that are opened once, so a unit a job fills only
+ * in part is spent with it. `perJob` says how many instances each job to come will run (default:
+ * all the prepared ones in one job); the material is made in units that fit jobs of that size, so
+ * `prepare({ job: 'aes', protocol: 'minimac', blocks: 10, perJob: 1 })` serves ten one-block jobs
+ * with nothing wasted. A session keeps at most 1 GiB of prepared material (a MiniMac AES batch is
+ * tens of MB per party); a preparation past it rejects with a `ConfigError` before anything is
+ * sent.
  */
 export type PrepareOptions =
-  | (OmitEach<TinyTableAesOptions, 'key' | 'plaintext' | 'usePrepared'> & { job: 'aes' })
-  | (OmitEach<TinyTableEvaluateOptions, 'inputs' | 'usePrepared'> & {
+  | (OmitEach<TinyTableAesOptions, 'key' | 'plaintext' | 'usePrepared'> & { job: 'aes'; perJob?: never })
+  | (OmitEach<MiniMacAesOptions | CoralAesOptions, 'key' | 'plaintext' | 'usePrepared'> & {
+      job: 'aes';
+      /** Blocks each future job runs (default `blocks`). */
+      perJob?: number;
+    })
+  | (OmitEach<TinyTableEvaluateOptions, 'inputs' | 'instances' | 'usePrepared'> & {
       job: 'evaluate';
       /** The circuit, as `Session.evaluate` takes it. */
       circuit: string | ParsedCircuit;
       /** Future evaluations to prepare for (default 1). */
       evaluations?: number;
+      perJob?: never;
+    })
+  | (OmitEach<MiniMacEvaluateOptions | CoralEvaluateOptions, 'inputs' | 'instances' | 'usePrepared'> & {
+      job: 'evaluate';
+      /** The circuit, as `Session.evaluate` takes it. */
+      circuit: string | ParsedCircuit;
+      /** Future evaluations to prepare for (default 1). */
+      evaluations?: number;
+      /** Evaluations each future job runs (default `evaluations`). */
+      perJob?: number;
     });
 
 /** The result of `Session.prepare`. */
 export interface PrepareResult {
   /** The job prepared for. */
   job: 'aes' | 'evaluate';
-  /** The protocol (TinyTable). */
-  protocol: 'tinytable';
+  /** The protocol. */
+  protocol: 'tinytable' | 'minimac' | 'coral';
   /** The core it ran on. */
   runtime: ResolvedRuntime;
   /** The security level of the prepared material. */

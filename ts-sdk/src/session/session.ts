@@ -379,14 +379,15 @@ export class Session {
   }
 
   /**
-   * Makes TinyTable preprocessing ahead of time, while the session is idle, for later `aes` or
-   * `evaluate` jobs of the same kind (see {@link PrepareOptions}): those jobs then run their
-   * online phase alone, consuming the prepared instances once each (see the jobs' `usePrepared`).
-   * Both parties call it with the same options. `progress` events report it like a job (it is the
-   * long part); `signal` cancels it and closes the session. Options that cannot be prepared
-   * (another protocol, a dealer, the S-box path) reject with a `NotAvailableError`, bad ones with
-   * a `ConfigError`, before anything is sent. The material lives in this session's core and ends
-   * with the session.
+   * Makes preprocessing ahead of time (TinyTable over OT, MiniMac and Coral over OT or from the
+   * dealer), while the session is idle, for later `aes` or `evaluate` jobs of the same kind (see
+   * {@link PrepareOptions}): those jobs then run their online phase alone, consuming the prepared
+   * instances once each (see the jobs' `usePrepared`). Every member calls it with the same
+   * options. `progress` events report it like a job (it is the long part; MiniMac and Coral say
+   * the instances made so far); `signal` cancels it and closes the session. Options that cannot
+   * be prepared (MAESTRO, TinyTable with a dealer) reject with a `NotAvailableError`, bad ones
+   * with a `ConfigError`, before anything is sent. The material lives in this session's core and
+   * ends with the session.
    */
   async prepare(options: PrepareOptions): Promise<PrepareResult> {
     if (typeof options !== 'object' || options === null) throw new ConfigError('options', 'expected an object');
@@ -406,7 +407,7 @@ export class Session {
     }>(job, options.signal, 'the preparation');
     return {
       job: options.job,
-      protocol: 'tinytable',
+      protocol: job.labels.protocol as PrepareResult['protocol'],
       runtime: this.runtime,
       security: job.labels.security,
       instances: output.instances,
@@ -445,6 +446,7 @@ export class Session {
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
+      let last: ProgressEvent | undefined;
       const onProgress = (stats: ProtocolStats & CoreProgress): void => {
         this.live = stats;
         const event: ProgressEvent = { round: stats.rounds, bytesSent: stats.bytesSent, bytesReceived: stats.bytesReceived };
@@ -452,9 +454,16 @@ export class Session {
         if (typeof stats.instancesTotal === 'number' && typeof stats.instancesDone === 'number') {
           event.instances = { done: stats.instancesDone, total: stats.instancesTotal };
         }
+        last = event;
         this.events.emit('progress', event);
       };
       const output = (await job.run(bridge, { sessionId, ...this.creds }, onProgress)) as T;
+      // Progress is reported as messages arrive; a job that counts instances ends with an event
+      // saying all of them are done, whatever message came last.
+      if (last?.instances !== undefined && last.instances.done < last.instances.total) {
+        const { rounds, bytesSent, bytesReceived } = output.stats;
+        this.events.emit('progress', { ...last, round: rounds, bytesSent, bytesReceived, instances: { done: last.instances.total, total: last.instances.total } });
+      }
       const timeMs = performance.now() - start;
       this.totals.bytesSent += output.stats.bytesSent;
       this.totals.bytesReceived += output.stats.bytesReceived;

@@ -38,18 +38,22 @@
 //!    job that fits is one chunk, with exactly the messages of an unchunked run.
 //!
 //! AES runs the key-shared AES-128 circuit of [`super::keyed_aes`], one instance per block.
+//!
+//! Material can also be made ahead of time ([`prepared`]): a job that takes prepared chunks runs
+//! step 3 on them alone.
 
 use super::aes::{AesInput, AesOutput, AesProtocol, AesSpec, JobPhase};
 use super::agreement::agree_on_spec;
 use super::circuit::{CircuitInput, CircuitOutput, CircuitSpec};
 use super::error::JobError;
 use super::keyed_aes::AesAsCircuit;
-use super::minimac::{aes_recipients, recipient_bytes, recipients};
+use super::prepared::{Prepared, PreparedUse, UnitMaterial};
 use super::preprocessing::{Preprocessing, DEALER};
+use super::simd::SimdJob;
 use super::stream;
 use super::view::TwoPartyView;
 use crate::circuit::Circuit;
-use crate::net::{NetStats, Network, PartyId};
+use crate::net::{NetStats, Network};
 use crate::proto::coral::prep::codec;
 use crate::proto::coral::{
     circuit_demand_revealed, evaluate_circuit_revealed, CoralMaterial, CoralParams, DealtMaterial, Demand,
@@ -59,6 +63,8 @@ use crate::proto::tinytable::circuit::online::Outputs;
 use rand_chacha::ChaCha20Rng;
 use rand_core::{CryptoRng, RngCore, SeedableRng};
 use std::sync::{Arc, OnceLock};
+
+pub mod prepared;
 
 const PROTOCOL: &str = "Coral";
 
@@ -96,64 +102,87 @@ fn params() -> Result<Arc<CoralParams>, JobError> {
         .map_err(|_| JobError::Internal("Coral's RMFE parameters failed to build"))
 }
 
-/// Runs a validated AES spec whose protocol is Coral.
+/// The Coral job of a validated AES spec, for this member's checked `input`.
+pub(crate) fn aes_job(
+    spec: &AesSpec,
+    input: &AesInput,
+) -> Result<(SimdJob<'static>, Preprocessing), JobError> {
+    let AesProtocol::Coral { preprocessing } = spec.protocol else {
+        return Err(JobError::Internal("not a Coral spec"));
+    };
+    let options = [preprocessing_byte(preprocessing)];
+    Ok((SimdJob::aes(spec, input, b"chorus/coral-aes/v5", &options)?, preprocessing))
+}
+
+/// The Coral job of a validated circuit spec, with this member's checked `input`.
+pub(crate) fn circuit_job(spec: &CircuitSpec, input: CircuitInput) -> (SimdJob<'_>, Preprocessing) {
+    let preprocessing = spec.protocol.preprocessing();
+    let options = [preprocessing_byte(preprocessing)];
+    (SimdJob::circuit(spec, input, b"chorus/coral-circuit/v4", &options), preprocessing)
+}
+
+/// Runs a validated AES spec whose protocol is Coral, on prepared chunks if `prepared` says so.
 pub(crate) async fn run_aes<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
     spec: &AesSpec,
     input: AesInput,
     rng: &mut R,
+    prepared: (&mut Prepared, PreparedUse),
     observe: impl FnMut(JobPhase),
 ) -> Result<AesOutput, JobError> {
     let AesProtocol::Coral { preprocessing } = spec.protocol else {
         return Err(JobError::Internal("not a Coral spec"));
     };
     check_members(net, preprocessing)?;
-    let me = net.party();
-    input.check(me, &spec.key_holders, spec.plaintext_owner, 16, spec.blocks)?;
-    let job = AesAsCircuit::new(spec, &input, b"chorus/coral-aes/v4", &[preprocessing_byte(preprocessing)])?;
-    let to = aes_recipients(spec);
+    input.check(net.party(), &spec.key_holders, spec.plaintext_owner, 16, spec.blocks)?;
+    let job = aes_job(spec, &input)?;
     let start = net.stats();
-    let digest = agree_on_spec(net, &[job.agreed.clone(), recipient_bytes(&to)].concat()).await?;
-    let io = (&job.owners[..], &to[..]);
-    let (outputs, online) =
-        run_instances(net, preprocessing, &digest, &job.circuit, io, spec.blocks, &job.inputs, rng, observe)
-            .await?;
+    let (outputs, online) = run_job(net, &job, rng, prepared, observe).await?;
     Ok(AesAsCircuit::output(&outputs, net.stats().since(&start), online))
 }
 
-/// Runs a validated circuit spec whose protocol is Coral.
+/// Runs a validated circuit spec whose protocol is Coral, on prepared chunks if `prepared` says
+/// so.
 pub(crate) async fn run_circuit<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
     spec: &CircuitSpec,
     input: CircuitInput,
     rng: &mut R,
+    prepared: (&mut Prepared, PreparedUse),
     observe: impl FnMut(JobPhase),
 ) -> Result<CircuitOutput, JobError> {
     let preprocessing = spec.protocol.preprocessing();
     check_members(net, preprocessing)?;
     let me = net.party();
     input.check(me, preprocessing.is_dealer(me), &spec.circuit, &spec.io, spec.instances)?;
-    let to = recipients(&spec.io.reveal);
-    let options = [preprocessing_byte(preprocessing)];
-    let agreed = [spec.agreement_bytes(b"chorus/coral-circuit/v3", &options), recipient_bytes(&to)].concat();
+    let job = circuit_job(spec, input);
     let start = net.stats();
-    let digest = agree_on_spec(net, &agreed).await?;
-    let (outputs, online_stats) = run_instances(
-        net,
-        preprocessing,
-        &digest,
-        &spec.circuit,
-        (&spec.io.input_owners, &to),
-        spec.instances,
-        &input.values,
-        rng,
-        observe,
-    )
-    .await?;
+    let (outputs, online_stats) = run_job(net, &job, rng, prepared, observe).await?;
     Ok(CircuitOutput::new(outputs, net.stats().since(&start), online_stats))
 }
 
-fn check_members<N: Network>(net: &N, preprocessing: Preprocessing) -> Result<(), JobError> {
+/// Step 1 of the module docs with the plan for prepared material, then steps 2 and 3 per chunk,
+/// or step 3 on prepared chunks. Returns the outputs (empty at the dealer) and this member's
+/// online communication.
+async fn run_job<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    (job, preprocessing): &(SimdJob<'_>, Preprocessing),
+    rng: &mut R,
+    (store, usage): (&mut Prepared, PreparedUse),
+    observe: impl FnMut(JobPhase),
+) -> Result<(Vec<Outputs>, NetStats), JobError> {
+    let plan = store.plan(&job.kind(prepared::FAMILY), job.instances, usage)?;
+    let digest = agree_on_spec(net, &job.agreed(plan.as_ref())).await?;
+    match plan {
+        Some(plan) => prepared::evaluate(net, job, store.take(&plan)?.into_units()?, rng, observe).await,
+        None => {
+            let per_chunk = chunk_size(&job.circuit, job.instances);
+            run_chunked(net, *preprocessing, &digest, job, per_chunk, rng, observe).await
+        }
+    }
+}
+
+pub(crate) fn check_members<N: Network>(net: &N, preprocessing: Preprocessing) -> Result<(), JobError> {
     if net.parties() != preprocessing.members() {
         return Err(JobError::WrongSessionSize { protocol: PROTOCOL, preprocessing, got: net.parties() });
     }
@@ -164,79 +193,70 @@ fn check_members<N: Network>(net: &N, preprocessing: Preprocessing) -> Result<()
 /// authenticated GF(2^42) elements, its share of encoding pairs, TinyOT bits and triples.
 const BYTES_PER_PACK_AND: usize = 256;
 
+/// The estimated bytes of a chunk of `instances` instances of `circuit`.
+pub(crate) fn chunk_bytes(circuit: &Circuit, instances: usize) -> usize {
+    instances.div_ceil(14) * circuit.gate_counts().and.max(1) * BYTES_PER_PACK_AND
+}
+
 /// Instances per chunk of a job of `circuit` (whole packs within the material budget).
 pub(crate) fn chunk_size(circuit: &Circuit, instances: usize) -> usize {
     let per_instance = circuit.gate_counts().and.max(1) * BYTES_PER_PACK_AND / 14;
     stream::chunk_size(per_instance, 14, instances)
 }
 
-/// Steps 2 and 3 of the module docs, chunk by chunk ([`chunk_size`] instances each). Returns the
-/// outputs (empty at the dealer) and this member's online communication (none at the dealer);
-/// `observe` hears when each chunk's online phase starts and when it is done.
-#[allow(clippy::too_many_arguments)]
-async fn run_instances<N: Network, R: RngCore + CryptoRng>(
-    net: &mut N,
-    preprocessing: Preprocessing,
-    digest: &[u8],
-    circuit: &Circuit,
-    io: (&[PartyId], &[Option<PartyId>]),
-    instances: usize,
-    inputs: &[Vec<Vec<bool>>],
-    rng: &mut R,
-    observe: impl FnMut(JobPhase),
-) -> Result<(Vec<Outputs>, NetStats), JobError> {
-    let per_chunk = chunk_size(circuit, instances);
-    run_chunked(net, preprocessing, digest, circuit, io, (instances, per_chunk), inputs, rng, observe).await
+/// The OT session tag of chunk `index` of the job or preparation agreed as `digest`: every
+/// chunk's OT runs under a session of its own.
+fn chunk_tag(digest: &[u8], index: usize) -> Vec<u8> {
+    if index == 0 {
+        digest.to_vec()
+    } else {
+        [digest, &(index as u64).to_be_bytes()].concat()
+    }
 }
 
-/// [`run_instances`] with `per_chunk` instances per chunk.
-#[allow(clippy::too_many_arguments)]
+/// Steps 2 and 3 of the module docs, chunk by chunk (`per_chunk` instances each). Returns the
+/// outputs (empty at the dealer) and this member's online communication (none at the dealer);
+/// `observe` hears when each chunk's online phase starts and when it is done.
 pub(crate) async fn run_chunked<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
     preprocessing: Preprocessing,
     digest: &[u8],
-    circuit: &Circuit,
-    io: (&[PartyId], &[Option<PartyId>]),
-    (instances, per_chunk): (usize, usize),
-    inputs: &[Vec<Vec<bool>>],
+    job: &SimdJob<'_>,
+    per_chunk: usize,
     rng: &mut R,
     mut observe: impl FnMut(JobPhase),
 ) -> Result<(Vec<Outputs>, NetStats), JobError> {
     let mut outputs = Vec::new();
     let mut online = NetStats::default();
-    for (index, range) in stream::chunks(instances, per_chunk).enumerate() {
-        // Every chunk's OT runs under a session of its own.
-        let tag = if index == 0 { digest.to_vec() } else { [digest, &(index as u64).to_be_bytes()].concat() };
-        let chunk_inputs = if inputs.is_empty() { inputs } else { &inputs[range.clone()] };
-        let (mut chunk, stats) =
-            run_chunk(net, preprocessing, &tag, circuit, io, range.len(), chunk_inputs, rng, &mut observe)
-                .await?;
-        outputs.append(&mut chunk);
-        online = online.plus(&stats);
-        observe(JobPhase::Instances { done: range.end, total: instances });
+    for (index, range) in stream::chunks(job.instances, per_chunk).enumerate() {
+        let tag = chunk_tag(digest, index);
+        if let Some(material) = chunk_material(net, preprocessing, &tag, job, range.len(), rng).await? {
+            observe(JobPhase::OnlineStarts);
+            let (mut chunk, stats) = evaluate_chunk(net, job, material, range.clone(), rng).await?;
+            outputs.append(&mut chunk);
+            online = online.plus(&stats);
+        }
+        observe(JobPhase::Instances { done: range.end, total: job.instances });
     }
     Ok((outputs, online))
 }
 
-/// Steps 2 and 3 for one chunk of `instances` instances.
-#[allow(clippy::too_many_arguments)]
-async fn run_chunk<N: Network, R: RngCore + CryptoRng>(
+/// Step 2 for one chunk of `instances` instances: this member's material (`None` at the dealer,
+/// whose part of the chunk ends once both parties confirmed theirs).
+pub(crate) async fn chunk_material<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
     preprocessing: Preprocessing,
-    digest: &[u8],
-    circuit: &Circuit,
-    (owners, recipients): (&[PartyId], &[Option<PartyId>]),
+    tag: &[u8],
+    job: &SimdJob<'_>,
     instances: usize,
-    inputs: &[Vec<Vec<bool>>],
     rng: &mut R,
-    observe: &mut impl FnMut(JobPhase),
-) -> Result<(Vec<Outputs>, NetStats), JobError> {
+) -> Result<Option<CoralMaterial>, JobError> {
     let me = net.party();
     let params = params()?;
-    let demand = circuit_demand_revealed(circuit, owners, recipients, 2, instances)?;
+    let demand = circuit_demand_revealed(&job.circuit, &job.owners, &job.recipients, 2, instances)?;
     if preprocessing.is_dealer(me) {
         deal(net, &params, &demand, rng).await?;
-        return Ok((Vec::new(), NetStats::default()));
+        return Ok(None);
     }
     let dealt = match preprocessing {
         Preprocessing::Dealer => Some(receive(net, &demand).await?),
@@ -244,22 +264,49 @@ async fn run_chunk<N: Network, R: RngCore + CryptoRng>(
     };
     // Parties 0 and 1 compute among themselves; the dealer (if any) is hidden from here on.
     let mut view = TwoPartyView::new(net);
-    let material = match dealt {
+    Ok(Some(match dealt {
         Some(material) => DealtMaterial::new(material).material(&mut view, &demand).await?,
         None => {
-            let session = [b"chorus/coral-job/ot-prep/".as_slice(), digest].concat();
-            let mut provider = OtProvider::new(params.clone(), ChaCha20Rng::from_seed(seed(rng)), &session);
+            let session = [b"chorus/coral-job/ot-prep/".as_slice(), tag].concat();
+            let mut provider = OtProvider::new(params, ChaCha20Rng::from_seed(seed(rng)), &session);
             provider.material(&mut view, &demand).await?
         }
-    };
-    observe(JobPhase::OnlineStarts);
+    }))
+}
+
+/// Step 3 for the instances `range` of `job` on `material`, among the two parties. Returns the
+/// outputs and this party's communication.
+pub(crate) async fn evaluate_chunk<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    job: &SimdJob<'_>,
+    material: CoralMaterial,
+    range: core::ops::Range<usize>,
+    rng: &mut R,
+) -> Result<(Vec<Outputs>, NetStats), JobError> {
+    let me = net.party();
+    let mut view = TwoPartyView::new(net);
     let before = view.stats();
-    let mut party = Party::new(params, me, 2, material, ChaCha20Rng::from_seed(seed(rng)))?;
-    let outputs =
-        evaluate_circuit_revealed(&mut party, &mut view, circuit, owners, recipients, instances, inputs)
-            .await?;
-    let online = net.stats().since(&before);
-    Ok((outputs, online))
+    let mut party = Party::new(params()?, me, 2, material, ChaCha20Rng::from_seed(seed(rng)))?;
+    let (instances, inputs) = (range.len(), job.inputs_of(range));
+    let outputs = evaluate_circuit_revealed(
+        &mut party,
+        &mut view,
+        &job.circuit,
+        &job.owners,
+        &job.recipients,
+        instances,
+        inputs,
+    )
+    .await?;
+    Ok((outputs, view.stats().since(&before)))
+}
+
+/// The unit of prepared material a chunk is at this member.
+pub(crate) fn unit_material(material: Option<CoralMaterial>) -> UnitMaterial {
+    match material {
+        Some(material) => UnitMaterial::Coral(Box::new(material)),
+        None => UnitMaterial::Dealt,
+    }
 }
 
 /// The dealer's step 2: deals `demand` to parties 0 and 1, sends each its encoded material and

@@ -35,25 +35,30 @@
 //!    bytes are in the job's total statistics.
 //!
 //! AES runs the key-shared AES-128 circuit of [`super::keyed_aes`], one instance per block.
+//!
+//! Material can also be made ahead of time ([`prepared`]): a job that takes prepared batches
+//! runs step 2's evaluations on them alone.
 
 use super::aes::{AesInput, AesOutput, AesProtocol, AesSpec, JobPhase};
 use super::agreement::agree_on_spec;
 use super::circuit::{CircuitInput, CircuitOutput, CircuitProtocol, CircuitSpec};
 use super::error::JobError;
 use super::keyed_aes::AesAsCircuit;
+use super::prepared::{Prepared, PreparedUse, UnitMaterial};
 use super::preprocessing::{Preprocessing, DEALER};
+use super::simd::SimdJob;
 use super::view::TwoPartyView;
-use crate::circuit::Circuit;
-use crate::net::{NetStats, Network, PartyId};
+use crate::net::{NetStats, Network};
 use crate::proto::minimac::{
-    evaluate_revealed, prep_codec, CodeChoice, MiniMacPreprocessing, Options, OtPreprocessing, PrepRequest,
-    TrustedDealer,
+    evaluate_revealed, prep_codec, CodeChoice, MiniMacPreprocessing, Options, OtPreprocessing, PartyPrep,
+    PrepRequest, TrustedDealer,
 };
 use crate::proto::tinytable::circuit::online::Outputs;
-use crate::proto::tinytable::Reveal;
 use rand_chacha::ChaCha20Rng;
 use rand_core::{CryptoRng, RngCore, SeedableRng};
 use zeroize::Zeroize;
+
+pub mod prepared;
 
 const PROTOCOL: &str = "MiniMac";
 /// A party's confirmation to the dealer that it decoded a batch's material.
@@ -78,33 +83,6 @@ pub(crate) fn validate_circuit(spec: &CircuitSpec) -> Result<(), JobError> {
     spec.check_two_party_io()
 }
 
-/// The recipient of every output value: `None` for both parties, `Some(p)` for party `p` only.
-pub(crate) fn recipients(reveal: &[Reveal]) -> Vec<Option<PartyId>> {
-    reveal
-        .iter()
-        .map(|r| match *r {
-            Reveal::Both => None,
-            Reveal::To(p) => Some(p),
-        })
-        .collect()
-}
-
-/// The AES job's one output value's recipient (`reveal_to` is `[0, 1]`, `[0]` or `[1]`).
-pub(crate) fn aes_recipients(spec: &AesSpec) -> Vec<Option<PartyId>> {
-    vec![match spec.reveal_to[..] {
-        [p] => Some(p),
-        _ => None,
-    }]
-}
-
-/// The agreement bytes of the recipients (one byte per output value, `0xff` for both parties),
-/// appended to what the members agree on.
-pub(crate) fn recipient_bytes(recipients: &[Option<PartyId>]) -> Vec<u8> {
-    let mut out = (recipients.len() as u32).to_be_bytes().to_vec();
-    out.extend(recipients.iter().map(|r| r.map_or(0xff, |p| p as u8)));
-    out
-}
-
 fn code_of(protocol: CircuitProtocol) -> CodeChoice {
     match protocol {
         CircuitProtocol::MiniMac { code, .. } => code,
@@ -116,157 +94,241 @@ fn code_index(code: CodeChoice) -> u8 {
     CodeChoice::ALL.iter().position(|&c| c == code).unwrap_or(0) as u8
 }
 
-/// Runs a validated AES spec whose protocol is MiniMac.
+/// The MiniMac job of a validated AES spec, for this member's checked `input`.
+pub(crate) fn aes_job(
+    spec: &AesSpec,
+    input: &AesInput,
+) -> Result<(SimdJob<'static>, CodeChoice, Preprocessing), JobError> {
+    let AesProtocol::MiniMac { code, preprocessing } = spec.protocol else {
+        return Err(JobError::Internal("not a MiniMac spec"));
+    };
+    let options = [code_index(code), u8::from(preprocessing == Preprocessing::Dealer)];
+    Ok((SimdJob::aes(spec, input, b"chorus/minimac-aes/v4", &options)?, code, preprocessing))
+}
+
+/// The MiniMac job of a validated circuit spec, with this member's checked `input`.
+pub(crate) fn circuit_job(
+    spec: &CircuitSpec,
+    input: CircuitInput,
+) -> (SimdJob<'_>, CodeChoice, Preprocessing) {
+    let (code, preprocessing) = (code_of(spec.protocol), spec.protocol.preprocessing());
+    let options = [code_index(code), u8::from(preprocessing == Preprocessing::Dealer)];
+    (SimdJob::circuit(spec, input, b"chorus/minimac-circuit/v3", &options), code, preprocessing)
+}
+
+/// Runs a validated AES spec whose protocol is MiniMac, on prepared batches if `prepared` says so.
 pub(crate) async fn run_aes<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
     spec: &AesSpec,
     input: AesInput,
     rng: &mut R,
+    prepared: (&mut Prepared, PreparedUse),
     observe: impl FnMut(JobPhase),
 ) -> Result<AesOutput, JobError> {
-    let AesProtocol::MiniMac { code, preprocessing } = spec.protocol else {
+    let AesProtocol::MiniMac { preprocessing, .. } = spec.protocol else {
         return Err(JobError::Internal("not a MiniMac spec"));
     };
     check_members(net, preprocessing)?;
-    let me = net.party();
-    input.check(me, &spec.key_holders, spec.plaintext_owner, 16, spec.blocks)?;
-    let job = AesAsCircuit::new(spec, &input, b"chorus/minimac-aes/v3", &[code_index(code)])?;
-    let to = aes_recipients(spec);
+    input.check(net.party(), &spec.key_holders, spec.plaintext_owner, 16, spec.blocks)?;
+    let job = aes_job(spec, &input)?;
     let start = net.stats();
-    let digest = agree_on_spec(net, &[job.agreed.clone(), recipient_bytes(&to)].concat()).await?;
-    let io = (&job.owners[..], &to[..]);
-    let source = (preprocessing, &digest[..]);
-    let (outputs, online) =
-        run_batches(net, code, source, &job.circuit, io, spec.blocks, &job.inputs, rng, observe).await?;
+    let (outputs, online) = run_job(net, &job, rng, prepared, observe).await?;
     Ok(AesAsCircuit::output(&outputs, net.stats().since(&start), online))
 }
 
-/// Runs a validated circuit spec whose protocol is MiniMac.
+/// Runs a validated circuit spec whose protocol is MiniMac, on prepared batches if `prepared`
+/// says so.
 pub(crate) async fn run_circuit<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
     spec: &CircuitSpec,
     input: CircuitInput,
     rng: &mut R,
+    prepared: (&mut Prepared, PreparedUse),
     observe: impl FnMut(JobPhase),
 ) -> Result<CircuitOutput, JobError> {
     let preprocessing = spec.protocol.preprocessing();
     check_members(net, preprocessing)?;
     let me = net.party();
     input.check(me, preprocessing.is_dealer(me), &spec.circuit, &spec.io, spec.instances)?;
-    let code = code_of(spec.protocol);
-    let to = recipients(&spec.io.reveal);
+    let job = circuit_job(spec, input);
     let start = net.stats();
-    let agreed = spec.agreement_bytes(b"chorus/minimac-circuit/v2", &[code_index(code)]);
-    let digest = agree_on_spec(net, &[agreed, recipient_bytes(&to)].concat()).await?;
-    let (outputs, online_stats) = run_batches(
-        net,
-        code,
-        (preprocessing, &digest),
-        &spec.circuit,
-        (&spec.io.input_owners, &to),
-        spec.instances,
-        &input.values,
-        rng,
-        observe,
-    )
-    .await?;
+    let (outputs, online_stats) = run_job(net, &job, rng, prepared, observe).await?;
     Ok(CircuitOutput::new(outputs, net.stats().since(&start), online_stats))
 }
 
-fn check_members<N: Network>(net: &N, preprocessing: Preprocessing) -> Result<(), JobError> {
+/// Step 1 of the module docs with the plan for prepared material, then step 2 on prepared batches
+/// or on batches made here. Returns the outputs (empty at the dealer) and this member's online
+/// communication.
+async fn run_job<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    (job, code, preprocessing): &(SimdJob<'_>, CodeChoice, Preprocessing),
+    rng: &mut R,
+    (store, usage): (&mut Prepared, PreparedUse),
+    observe: impl FnMut(JobPhase),
+) -> Result<(Vec<Outputs>, NetStats), JobError> {
+    let plan = store.plan(&job.kind(prepared::FAMILY), job.instances, usage)?;
+    let digest = agree_on_spec(net, &job.agreed(plan.as_ref())).await?;
+    match plan {
+        Some(plan) => {
+            prepared::evaluate(net, job, *preprocessing, store.take(&plan)?.into_units()?, rng, observe).await
+        }
+        None => run_batches(net, *code, (*preprocessing, &digest), job, rng, observe).await,
+    }
+}
+
+pub(crate) fn check_members<N: Network>(net: &N, preprocessing: Preprocessing) -> Result<(), JobError> {
     if net.parties() != preprocessing.members() {
         return Err(JobError::WrongSessionSize { protocol: PROTOCOL, preprocessing, got: net.parties() });
     }
     Ok(())
 }
 
+/// The request for the material of `job`'s batches.
+fn request(code: CodeChoice, job: &SimdJob<'_>) -> Result<PrepRequest, JobError> {
+    Ok(PrepRequest::for_circuit(code, 2, &job.circuit, &job.owners)?
+        .with_recipients(&job.circuit, &job.recipients)?)
+}
+
+/// Where a job's batches come from: the parties' OT provider, or the dealer.
+pub(crate) enum Source {
+    Ot(Box<OtPreprocessing>),
+    Dealer,
+}
+
+impl Source {
+    /// The source of `preprocessing` for the job or preparation agreed as `digest`.
+    pub(crate) fn new<R: RngCore + CryptoRng>(
+        preprocessing: Preprocessing,
+        digest: &[u8],
+        rng: &mut R,
+    ) -> Self {
+        match preprocessing {
+            Preprocessing::Ot => {
+                let mut seed = [0u8; 32];
+                rng.fill_bytes(&mut seed);
+                let provider = OtPreprocessing::new(ChaCha20Rng::from_seed(seed), &ot_session_tag(digest));
+                seed.zeroize();
+                Source::Ot(Box::new(provider))
+            }
+            Preprocessing::Dealer => Source::Dealer,
+        }
+    }
+
+    /// This member's material for one batch of `request` (`None` at the dealer, whose part of the
+    /// batch ends once both parties confirmed theirs).
+    pub(crate) async fn batch<N: Network, R: RngCore + CryptoRng>(
+        &mut self,
+        net: &mut N,
+        request: &PrepRequest,
+        rng: &mut R,
+    ) -> Result<Option<PartyPrep>, JobError> {
+        let me = net.party();
+        match self {
+            Source::Ot(provider) => Ok(Some(provider.material(net, request).await?)),
+            Source::Dealer if me == DEALER => {
+                let preps = TrustedDealer::new(&mut *rng).deal(request)?;
+                for (party, prep) in preps.iter().enumerate() {
+                    net.send(party, prep_codec::encode(prep))?;
+                }
+                // The dealer's part ends only when both parties hold the batch: a dealer that left
+                // right after sending (tens of megabytes per batch) could otherwise leave before
+                // the transport delivered them. It also bounds the dealer to one batch in flight.
+                for party in 0..2 {
+                    if net.recv(party).await? != RECEIVED {
+                        return Err(JobError::BadPreprocessing {
+                            party: DEALER,
+                            reason: format!("party {party} did not confirm its material"),
+                        });
+                    }
+                }
+                Ok(None)
+            }
+            Source::Dealer => {
+                let bytes = net.recv(DEALER).await?;
+                let prep = prep_codec::decode(&bytes)
+                    .map_err(|reason| JobError::BadPreprocessing { party: me, reason })?;
+                if prep.party() != me
+                    || prep.code() != request.code
+                    || prep.and_gates() != request.and_gates
+                    || prep.output_recipients() != request.output_recipients
+                {
+                    return Err(JobError::BadPreprocessing {
+                        party: me,
+                        reason: format!("material {prep:?} does not fit party {me} of this job"),
+                    });
+                }
+                net.send(DEALER, RECEIVED.to_vec())?;
+                Ok(Some(prep))
+            }
+        }
+    }
+}
+
+/// The online phase of one batch (`inputs`, one entry per instance) on `prep`; with the dealer,
+/// among the two parties alone. Returns the outputs and this party's communication.
+pub(crate) async fn evaluate_batch<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    preprocessing: Preprocessing,
+    job: &SimdJob<'_>,
+    prep: &PartyPrep,
+    inputs: &[Vec<Vec<bool>>],
+    rng: &mut R,
+) -> Result<(Vec<Outputs>, NetStats), JobError> {
+    let before = net.stats();
+    let outputs = match preprocessing {
+        Preprocessing::Ot => {
+            evaluate_revealed(net, &job.circuit, prep, inputs, Options::default(), rng).await?
+        }
+        Preprocessing::Dealer => {
+            evaluate_revealed(
+                &mut TwoPartyView::new(net),
+                &job.circuit,
+                prep,
+                inputs,
+                Options::default(),
+                rng,
+            )
+            .await?
+        }
+    };
+    Ok((outputs, net.stats().since(&before)))
+}
+
 /// Step 2 of the module docs for every batch. Returns the outputs (empty at the dealer) and this
 /// member's online communication.
-#[allow(clippy::too_many_arguments)]
 async fn run_batches<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
     code: CodeChoice,
     (preprocessing, digest): (Preprocessing, &[u8]),
-    circuit: &Circuit,
-    (owners, recipients): (&[PartyId], &[Option<PartyId>]),
-    instances: usize,
-    inputs: &[Vec<Vec<bool>>],
+    job: &SimdJob<'_>,
     rng: &mut R,
     mut observe: impl FnMut(JobPhase),
 ) -> Result<(Vec<Outputs>, NetStats), JobError> {
-    let me = net.party();
-    let request = PrepRequest::for_circuit(code, 2, circuit, owners)?.with_recipients(circuit, recipients)?;
+    let request = request(code, job)?;
     let capacity = code.code().instances();
+    let mut source = Source::new(preprocessing, digest, rng);
     let mut outputs = Vec::new();
     let mut online = NetStats::default();
-    let mut done = 0;
-    let mut provider = (preprocessing == Preprocessing::Ot).then(|| {
-        let mut seed = [0u8; 32];
-        rng.fill_bytes(&mut seed);
-        let provider = OtPreprocessing::new(ChaCha20Rng::from_seed(seed), &ot_session_tag(digest));
-        seed.zeroize();
-        provider
-    });
-    while done < instances {
-        let batch = capacity.min(instances - done);
-        if let Some(provider) = &mut provider {
-            // TinyOT triples only for this batch's instances (the dealer always deals full batches).
-            let prep = provider.material(net, &request.clone().with_instances(batch)?).await?;
+    for range in super::stream::chunks(job.instances, capacity) {
+        // With OT, TinyOT triples only for this batch's instances (the dealer always deals full
+        // batches).
+        let batch_request = request.clone().with_instances(range.len())?;
+        if let Some(prep) = source.batch(net, &batch_request, rng).await? {
             observe(JobPhase::OnlineStarts);
-            let before = net.stats();
-            let opened =
-                evaluate_revealed(net, circuit, &prep, &inputs[done..done + batch], Options::default(), rng)
-                    .await?;
-            online = online.plus(&net.stats().since(&before));
-            outputs.extend(opened);
-        } else if me == DEALER {
-            let preps = TrustedDealer::new(&mut *rng).deal(&request)?;
-            for (party, prep) in preps.iter().enumerate() {
-                net.send(party, prep_codec::encode(prep))?;
-            }
-            // The dealer's part ends only when both parties hold the batch: a dealer that left
-            // right after sending (tens of megabytes per batch) could otherwise leave before the
-            // transport delivered them. It also bounds the dealer to one batch in flight.
-            for party in 0..2 {
-                if net.recv(party).await? != RECEIVED {
-                    return Err(JobError::BadPreprocessing {
-                        party: DEALER,
-                        reason: format!("party {party} did not confirm its material"),
-                    });
-                }
-            }
-        } else {
-            let bytes = net.recv(DEALER).await?;
-            let prep = prep_codec::decode(&bytes)
-                .map_err(|reason| JobError::BadPreprocessing { party: me, reason })?;
-            if prep.party() != me
-                || prep.code() != code
-                || prep.and_gates() != request.and_gates
-                || prep.output_recipients() != request.output_recipients
-            {
-                return Err(JobError::BadPreprocessing {
-                    party: me,
-                    reason: format!("material {prep:?} does not fit party {me} of this job"),
-                });
-            }
-            net.send(DEALER, RECEIVED.to_vec())?;
-            observe(JobPhase::OnlineStarts);
-            let before = net.stats();
-            let opened = evaluate_revealed(
-                &mut TwoPartyView::new(net),
-                circuit,
-                &prep,
-                &inputs[done..done + batch],
-                Options::default(),
-                rng,
-            )
-            .await?;
-            let spent = net.stats().since(&before);
+            let (mut opened, spent) =
+                evaluate_batch(net, preprocessing, job, &prep, job.inputs_of(range.clone()), rng).await?;
             online = online.plus(&spent);
-            outputs.extend(opened);
+            outputs.append(&mut opened);
         }
-        done += batch;
-        observe(JobPhase::Instances { done, total: instances });
+        observe(JobPhase::Instances { done: range.end, total: job.instances });
     }
     Ok((outputs, online))
+}
+
+/// The unit of prepared material a batch is at this member.
+pub(crate) fn unit_material(prep: Option<PartyPrep>) -> UnitMaterial {
+    match prep {
+        Some(prep) => UnitMaterial::MiniMac(Box::new(prep)),
+        None => UnitMaterial::Dealt,
+    }
 }

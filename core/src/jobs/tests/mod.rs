@@ -22,6 +22,7 @@ use rand_core::{RngCore, SeedableRng};
 
 mod coral_dealer;
 mod minimac_ot;
+mod prepared_simd;
 mod reveal;
 mod stream;
 

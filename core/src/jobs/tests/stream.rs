@@ -1,6 +1,6 @@
 //! Jobs that stream their instances in chunks ([`crate::jobs::stream`]): the outputs of every
 //! chunk are the plain evaluation of its instances, in order, the same as one chunk gives, and
-//! the job reports the start of the online phase once and every chunk done.
+//! the job reports the start of each chunk's online phase and every chunk done.
 
 use super::*;
 use crate::circuit::Circuit;
@@ -87,31 +87,30 @@ fn coral_in_chunks_of_one_pack_gives_every_instance_in_order() {
     let mut rng = ChaCha20Rng::seed_from_u64(502);
     let circuit = random_circuit(&mut rng, 2, 40, 2);
     let values = random_inputs(&mut rng, &circuit, 30);
-    let owners = [0, 1];
-    let recipients = [None, None];
+    let spec = CircuitSpec {
+        protocol: CircuitProtocol::Coral { preprocessing: Preprocessing::Ot },
+        circuit: circuit.clone(),
+        io: IoSpec { input_owners: vec![0, 1], reveal: vec![Reveal::Both; 2] },
+        instances: values.len(),
+    };
     let runs = both(&values, |mut net, mine| {
-        let circuit = circuit.clone();
+        let spec = spec.clone();
         async move {
             let mut phases = Vec::new();
             let mut rng = seeded_rng(520 + net.party() as u64);
-            let (outputs, _) = coral_job::run_chunked(
-                &mut net,
-                Preprocessing::Ot,
-                b"digest",
-                &circuit,
-                (&owners, &recipients),
-                (mine.len(), 14),
-                &mine,
-                &mut rng,
-                |p| phases.push(p),
-            )
-            .await?;
+            let (job, _) = coral_job::circuit_job(&spec, CircuitInput { values: mine });
+            let (outputs, _) =
+                coral_job::run_chunked(&mut net, Preprocessing::Ot, b"digest", &job, 14, &mut rng, |p| {
+                    phases.push(p)
+                })
+                .await?;
             Ok((outputs, phases))
         }
     });
     for (outputs, phases) in &runs {
         check_outputs(&circuit, &values, outputs);
-        assert_eq!(phases.iter().filter(|p| **p == JobPhase::OnlineStarts).count(), 1);
+        // Each chunk's online phase starts after its material is made.
+        assert_eq!(phases.iter().filter(|p| **p == JobPhase::OnlineStarts).count(), 3);
         assert_eq!(instances_seen(phases), vec![14, 28, 30]);
     }
 }

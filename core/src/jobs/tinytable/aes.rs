@@ -30,7 +30,7 @@
 use super::aes_prep_codec;
 use super::circuit::{self, CircuitJobInput, CircuitJobSpec};
 use super::ot_prep::Material;
-use super::prepared::{self, Plan, PrepareOutput, Prepared, PreparedUse};
+use super::prepared;
 use super::sbox_ot;
 use super::{
     agree_on_spec, check_common, check_instances, deal_or_receive, JobError, MacBits, Preprocessing, Security,
@@ -39,6 +39,9 @@ use crate::aes::Block;
 use crate::jobs::aes::AesOutput;
 use crate::jobs::keyed_aes;
 pub use crate::jobs::options::AesPath;
+use crate::jobs::prepared::{
+    agree_to_prepare, kind_of, plan_bytes, Plan, PrepareOutput, Prepared, PreparedUse, Stock,
+};
 use crate::jobs::view::TwoPartyView;
 use crate::net::{NetStats, Network, PartyId};
 use crate::proto::tinytable::sbox::{malicious as sbox_malicious, tables as sbox_tables};
@@ -214,20 +217,37 @@ pub async fn prepare<N: Network, R: RngCore + CryptoRng>(
 ) -> Result<PrepareOutput, JobError> {
     spec.validate()?;
     if spec.path != AesPath::SboxTables {
-        return prepared::prepare(net, &spec.circuit_spec()?, &spec.encode(), rng, store).await;
+        return prepared::prepare(net, &spec.circuit_spec()?, &spec.encode(), rng, (store, "blocks")).await;
     }
     prepared::check_preparable(spec.preprocessing)?;
     check_common(net, spec.preprocessing)?;
+    check_room(spec, store)?;
     let start = net.stats();
-    let digest = prepared::agree_to_prepare(net, &spec.encode()).await?;
+    let digest = agree_to_prepare(net, &spec.encode()).await?;
     let tables = sbox_ot::make(net, spec.key_holders[0], spec.reveal(), spec.blocks, &digest, rng).await?;
-    Ok(store.add(sbox_kind(spec), &digest, Material::SboxTables(tables), net.stats().since(&start)))
+    let stock = Stock::Instances {
+        material: Box::new(Material::SboxTables(tables)),
+        bytes_per_instance: SBOX_BYTES_PER_BLOCK,
+    };
+    Ok(store.add(sbox_kind(spec), &digest, stock, net.stats().since(&start)))
 }
+
+/// Checks that `spec.blocks` blocks of material fit `store`'s bound.
+pub(crate) fn check_room(spec: &TinyTableAesSpec, store: &Prepared) -> Result<(), JobError> {
+    if spec.path != AesPath::SboxTables {
+        return prepared::check_room(&spec.circuit_spec()?, store, "blocks");
+    }
+    store.check_room(spec.blocks.saturating_mul(SBOX_BYTES_PER_BLOCK), "blocks")
+}
+
+/// One block's authenticated S-box tables: 160 tables of 256 entries, each a share with its MAC
+/// (16 bytes) and the verifier's key for the peer's (16 bytes).
+const SBOX_BYTES_PER_BLOCK: usize = crate::proto::tinytable::sbox::tables::TABLE_BYTES_PER_BLOCK * 32;
 
 /// The kind of prepared material an S-box-table job of `spec` takes: everything it agrees on but
 /// the block count.
 fn sbox_kind(spec: &TinyTableAesSpec) -> [u8; 32] {
-    prepared::kind_of(b"sbox-tables", &TinyTableAesSpec { blocks: 0, ..spec.clone() }.encode())
+    kind_of(b"tinytable/sbox-tables", &TinyTableAesSpec { blocks: 0, ..spec.clone() }.encode())
 }
 
 /// What an S-box-table job of `spec` consumes from `store` under `usage`.
@@ -237,10 +257,10 @@ fn sbox_plan(
     usage: PreparedUse,
 ) -> Result<Option<Plan>, JobError> {
     if spec.preprocessing != Preprocessing::Ot {
-        prepared::refuse_required(usage)?;
+        crate::jobs::prepared::refuse_required(usage, prepared::DEALER_MAKES_NONE)?;
         return Ok(None);
     }
-    store.plan_kind(&sbox_kind(spec), spec.blocks, usage)
+    store.plan(&sbox_kind(spec), spec.blocks, usage)
 }
 
 /// Whether an AES job of `spec` consumes prepared material from `store` under `usage` (an error
@@ -254,10 +274,7 @@ pub fn uses_prepared(
     if spec.path == AesPath::SboxTables {
         return Ok(sbox_plan(spec, store, usage)?.is_some());
     }
-    if spec.preprocessing != Preprocessing::Ot {
-        return prepared::refuse_required(usage);
-    }
-    Ok(store.plan(&spec.circuit_spec()?, usage)?.is_some())
+    prepared::uses(&spec.circuit_spec()?, store, usage)
 }
 
 /// [`run`] with the session's prepared material (see [`super::prepared`]).
@@ -301,7 +318,7 @@ async fn run_sbox_tables<N: Network, R: RngCore + CryptoRng>(
     let inputs = spec.sbox_input(me, input)?;
     let plan = sbox_plan(spec, store, usage)?;
     let start = net.stats();
-    let digest = agree_on_spec(net, &[spec.encode(), prepared::plan_bytes(plan.as_ref())].concat()).await?;
+    let digest = agree_on_spec(net, &[spec.encode(), plan_bytes(plan.as_ref())].concat()).await?;
     let (key_owner, reveal, blocks) = (spec.key_holders[0], spec.reveal(), spec.blocks);
     let dealer_output = |net: &N| {
         let stats = net.stats().since(&start);
@@ -311,7 +328,7 @@ async fn run_sbox_tables<N: Network, R: RngCore + CryptoRng>(
     let ciphertexts = match (spec.preprocessing, spec.security) {
         (Preprocessing::Ot, _) => {
             let prep = match &plan {
-                Some(plan) => match store.take(plan)? {
+                Some(plan) => match store.take(plan)?.into_material()? {
                     Material::SboxTables(tables) => tables,
                     _ => return Err(JobError::Internal("prepared material of another kind")),
                 },

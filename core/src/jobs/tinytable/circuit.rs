@@ -4,11 +4,12 @@
 //! to one or both parties; several instances of the circuit run in one batch (one message per AND
 //! layer for all of them).
 
-use super::prepared::{self, PrepareOutput, Prepared, PreparedUse};
+use super::prepared;
 use super::{agree_on_spec, check_common, run_instances, JobError, MacBits, Preprocessing, Security};
 use crate::circuit::Circuit;
 use crate::jobs::aes::JobPhase;
 use crate::jobs::circuit::CircuitOutput;
+use crate::jobs::prepared::{plan_bytes, PrepareOutput, Prepared, PreparedUse};
 use crate::net::Network;
 use crate::proto::tinytable::{IoSpec, Reveal};
 use rand_core::{CryptoRng, RngCore};
@@ -106,7 +107,7 @@ pub async fn prepare<N: Network, R: RngCore + CryptoRng>(
     rng: &mut R,
     store: &mut Prepared,
 ) -> Result<PrepareOutput, JobError> {
-    prepared::prepare(net, spec, &spec.encode(), rng, store).await
+    prepared::prepare(net, spec, &spec.encode(), rng, (store, "evaluations")).await
 }
 
 /// [`run`] with the bytes the members agree on given by the caller: a job that derives the
@@ -131,9 +132,9 @@ pub(crate) async fn run_agreed<N: Network, R: RngCore + CryptoRng>(
         &spec.io,
         spec.instances,
     )?;
-    let plan = if spec.preprocessing == Preprocessing::Ot { store.plan(spec, usage)? } else { None };
+    let plan = prepared::plan(spec, store, usage)?;
     let start = net.stats();
-    let digest = agree_on_spec(net, &[agreed, &prepared::plan_bytes(plan.as_ref())].concat()).await?;
+    let digest = agree_on_spec(net, &[agreed, &plan_bytes(plan.as_ref())].concat()).await?;
     let (outputs, online_stats) = match &plan {
         Some(plan) => prepared::evaluate(net, spec, plan, store, &input.values).await?,
         None => run_instances(net, spec, &digest, &input.values, rng, observe).await?,

@@ -97,10 +97,14 @@ fn bytes_per_and(spec: &CircuitJobSpec) -> usize {
     }
 }
 
+/// An upper estimate of one instance's material for `spec`'s circuit.
+pub(crate) fn bytes_per_instance(spec: &CircuitJobSpec) -> usize {
+    spec.circuit.gate_counts().and.max(1) * bytes_per_and(spec)
+}
+
 /// Instances per chunk of `spec`'s job (whole 64-instance words within the material budget).
 pub(crate) fn chunk_size(spec: &CircuitJobSpec) -> usize {
-    let ands = spec.circuit.gate_counts().and.max(1);
-    stream::chunk_size(ands * bytes_per_and(spec), 64, spec.instances)
+    stream::chunk_size(bytes_per_instance(spec), 64, spec.instances)
 }
 
 /// Steps 1–3 of the module docs as party 0 or 1 of a two-member session (checked by the caller),

@@ -5,9 +5,9 @@
 
 use super::aes::{self, TinyTableAesInput, TinyTableAesSpec};
 use super::circuit::{self as circuit_job, CircuitJobInput, CircuitJobSpec};
-use super::prepared::{Prepared, PreparedUse};
 use super::tests::{aes_spec, connect, xor, FIPS_CT, FIPS_KEY, FIPS_PT};
 use super::*;
+use crate::jobs::prepared::{Prepared, PreparedUse};
 use crate::jobs::AesOutput;
 use crate::net::memory::run_session;
 use crate::proto::tinytable::circuit::tests_malicious::{random_circuit, random_inputs};

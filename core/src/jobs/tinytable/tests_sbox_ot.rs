@@ -6,13 +6,13 @@
 //! consumed by later jobs.
 
 use super::aes::{self, AesPath, TinyTableAesInput, TinyTableAesSpec};
-use super::prepared::{Prepared, PreparedUse};
 use super::sbox_ot::{build_tables, CHUNK_BLOCKS};
 use super::tests::{aes_spec, connect, FIPS_CT, FIPS_KEY, FIPS_PT};
 use super::tests_malicious::{fips_inputs, run as malicious_run};
 use super::tests_ot::run_two;
 use super::*;
 use crate::aes::Block;
+use crate::jobs::prepared::{Prepared, PreparedUse};
 use crate::net::memory::run_session;
 use crate::ot::tinyot::bucket_size;
 use crate::proto::tinytable::sbox::construct::{TRIPLES_PER_BLOCK, TRIPLES_PER_TABLE};

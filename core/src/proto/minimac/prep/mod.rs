@@ -153,6 +153,16 @@ impl PrepRequest {
             .collect();
         Ok(self)
     }
+
+    /// The bytes one party stores of the material for this request ([`PartyPrep::stored_bytes`]
+    /// at most): its triples and a share of every input and output mask, `2n` bytes each, and its
+    /// own masks.
+    pub fn party_bytes(&self) -> usize {
+        let n = self.code.code().n();
+        let shares =
+            self.and_gates * TRIPLE_WORDS + 2 * self.input_owners.len() + 2 * self.output_recipients.len();
+        n + shares * 2 * n
+    }
 }
 
 /// One party's material for one batch (see the module docs for its contents).

@@ -1,5 +1,6 @@
-//! Running the joint-AES job of `chorus-core` ([`chorus_core::jobs::run_aes`], any protocol) as one party
-//! over any transport, under the secure channel (`NNpsk0` with the session secret), and the
+//! Running a job of `chorus-core` as one party — the joint-AES job ([`chorus_core::jobs::run_aes`])
+//! or the circuit job ([`chorus_core::jobs::run_circuit`]), any protocol ([`PartyJob`]) — over any
+//! transport, under the secure channel (`NNpsk0` with the session secret), and the
 //! conventions shared with the TypeScript SDK so native and SDK parties can join one session:
 //!
 //! - the session id of the channels in relay room `room` is the UTF-8 bytes of
@@ -11,10 +12,14 @@
 
 use chorus_core::aes::KeySize;
 use chorus_core::jobs::maestro_aes::{Direction, DEFAULT_SECURITY, DEFAULT_VARIANT};
-use chorus_core::jobs::{self, AesInput, AesOutput, AesProtocol, AesSpec, JobError, JobPhase};
+use chorus_core::jobs::{
+    self, AesInput, AesOutput, AesProtocol, AesSpec, CircuitInput, CircuitOutput, CircuitSpec, JobError,
+    JobPhase, Prepared, PreparedUse,
+};
 use chorus_core::net::secure::{SecureConfig, SecureError, SecureNetwork};
 use chorus_core::net::{NetStats, Network};
 use chorus_core::rng::{session_rng, RngError};
+use rand_core::{CryptoRng, RngCore};
 use serde::Serialize;
 use std::future::Future;
 use std::time::{Duration, Instant};
@@ -56,11 +61,68 @@ pub enum JobRunError {
     Job(#[from] JobError),
 }
 
+/// A job one party runs with the core: [`AesJob`] or [`CircuitJob`].
+pub trait PartyJob {
+    /// What the job gives this party.
+    type Output;
+    /// Runs the job once on `net` (no prepared material), calling `observe` at each milestone.
+    fn run<'a, N: Network, R: RngCore + CryptoRng>(
+        &'a self,
+        net: &'a mut N,
+        rng: &'a mut R,
+        observe: impl FnMut(JobPhase) + 'a,
+    ) -> impl Future<Output = Result<Self::Output, JobError>> + 'a;
+}
+
+/// The joint-AES job of `spec` with this party's `input`.
+#[derive(Debug, Clone)]
+pub struct AesJob {
+    /// The job every member runs.
+    pub spec: AesSpec,
+    /// This party's key share and plaintext, as its roles say.
+    pub input: AesInput,
+}
+
+impl PartyJob for AesJob {
+    type Output = AesOutput;
+    fn run<'a, N: Network, R: RngCore + CryptoRng>(
+        &'a self,
+        net: &'a mut N,
+        rng: &'a mut R,
+        observe: impl FnMut(JobPhase) + 'a,
+    ) -> impl Future<Output = Result<AesOutput, JobError>> + 'a {
+        jobs::run_aes_observed(net, &self.spec, self.input.clone(), rng, observe)
+    }
+}
+
+/// The circuit job of `spec` (any number of instances) with this party's `input`.
+#[derive(Debug, Clone)]
+pub struct CircuitJob {
+    /// The job every member runs.
+    pub spec: CircuitSpec,
+    /// This party's input values, per instance.
+    pub input: CircuitInput,
+}
+
+impl PartyJob for CircuitJob {
+    type Output = CircuitOutput;
+    async fn run<'a, N: Network, R: RngCore + CryptoRng>(
+        &'a self,
+        net: &'a mut N,
+        rng: &'a mut R,
+        observe: impl FnMut(JobPhase) + 'a,
+    ) -> Result<CircuitOutput, JobError> {
+        let mut nothing_prepared = Prepared::default();
+        let prepared = (&mut nothing_prepared, PreparedUse::Never);
+        jobs::run_circuit_observed(net, &self.spec, self.input.clone(), rng, prepared, observe).await
+    }
+}
+
 /// What one party's run produced.
 #[derive(Debug, Clone)]
-pub struct PartyOutcome {
-    /// The job's output (ciphertext if revealed to this party, protocol statistics).
-    pub output: AesOutput,
+pub struct PartyOutcome<O = AesOutput> {
+    /// The job's output (what was revealed to this party, protocol statistics).
+    pub output: O,
     /// Time of the secure-channel handshakes.
     pub handshake: Duration,
     /// When the job started (after the handshakes and the `start` future).
@@ -75,6 +137,14 @@ pub struct PartyOutcome {
     pub repeats: Vec<Duration>,
     /// Bytes on the inner network: ciphertext, frame headers and handshake messages.
     pub transport: NetStats,
+}
+
+impl<O> PartyOutcome<O> {
+    /// The same outcome with its output mapped by `f`.
+    pub fn map<P>(self, f: impl FnOnce(O) -> P) -> PartyOutcome<P> {
+        let PartyOutcome { output, handshake, job_started, online_started, job, repeats, transport } = self;
+        PartyOutcome { output: f(output), handshake, job_started, online_started, job, repeats, transport }
+    }
 }
 
 /// Establishes the secure channel over `inner` with `secret` for `session_id`, awaits `start`
@@ -103,6 +173,22 @@ pub async fn run_aes_party_repeated<N: Network>(
     start: impl Future<Output = ()>,
     runs: usize,
 ) -> Result<PartyOutcome, JobRunError> {
+    let job = AesJob { spec: spec.clone(), input };
+    run_party_repeated(inner, session_id, secret, &job, start, runs).await
+}
+
+/// Establishes the secure channel over `inner` with `secret` for `session_id`, awaits `start`
+/// (e.g. a barrier that lines up the parties of a benchmark), then runs `job` with a fresh
+/// OS-seeded session generator, and `runs − 1` more times on the same channels: the outcome is
+/// the first run's, with the later runs' times in [`PartyOutcome::repeats`].
+pub async fn run_party_repeated<N: Network, J: PartyJob>(
+    inner: N,
+    session_id: &[u8],
+    secret: &[u8],
+    job: &J,
+    start: impl Future<Output = ()>,
+    runs: usize,
+) -> Result<PartyOutcome<J::Output>, JobRunError> {
     let handshake_started = Instant::now();
     let mut net = SecureNetwork::establish(inner, SecureConfig::session_secret(session_id, secret)).await?;
     let handshake = handshake_started.elapsed();
@@ -110,23 +196,24 @@ pub async fn run_aes_party_repeated<N: Network>(
     start.await;
     let job_started = Instant::now();
     let mut online_started = None;
-    let output = jobs::run_aes_observed(&mut net, spec, input.clone(), &mut rng, |phase| {
-        // The first online phase (a job that streams its blocks has one per chunk).
-        if phase == JobPhase::OnlineStarts && online_started.is_none() {
-            online_started = Some(Instant::now());
-        }
-    })
-    .await?;
-    let job = job_started.elapsed();
+    let output = job
+        .run(&mut net, &mut rng, |phase| {
+            // The first online phase (a job that streams its instances has one per chunk).
+            if phase == JobPhase::OnlineStarts && online_started.is_none() {
+                online_started = Some(Instant::now());
+            }
+        })
+        .await?;
+    let elapsed = job_started.elapsed();
     let transport = net.transport_stats();
     let mut repeats = Vec::with_capacity(runs.saturating_sub(1));
     for _ in 1..runs {
         let started = Instant::now();
-        jobs::run_aes(&mut net, spec, input.clone(), &mut rng).await?;
+        job.run(&mut net, &mut rng, |_| {}).await?;
         repeats.push(started.elapsed());
     }
     let online_started = online_started.unwrap_or(job_started);
-    Ok(PartyOutcome { output, handshake, job_started, online_started, job, repeats, transport })
+    Ok(PartyOutcome { output, handshake, job_started, online_started, job: elapsed, repeats, transport })
 }
 
 /// [`NetStats`] as JSON.

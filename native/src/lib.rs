@@ -25,6 +25,7 @@
 
 pub mod alloc_tuning;
 pub mod bench_harness;
+pub mod circuit_io;
 pub mod cli;
 mod inbox;
 mod io_thread;

@@ -1,6 +1,7 @@
 //! The `chorus-party` binary: three processes run the FIPS-197 job over TCP and over a relay
-//! process, two run TinyTable with OT preprocessing (no dealer) over TCP, and bad arguments exit
-//! with code 1 and a message.
+//! process, two run TinyTable with OT preprocessing (no dealer) over TCP, circuit jobs run a batch
+//! of instances (TinyTable over OT, Coral with its dealer across a pack boundary), and bad
+//! arguments exit with code 1 and a message.
 
 mod common;
 
@@ -119,6 +120,69 @@ fn two_tinytable_processes_over_tcp_with_ot_preprocessing() {
     }
 }
 
+/// `out = a AND b`: one bit from party 0, one from party 1.
+const AND_CIRCUIT: &str = "1 3\n2 1 1\n1 1\n\n2 1 0 1 2 AND\n";
+
+/// Runs the AND circuit on `instances` instances as `members` processes over TCP with `protocol`
+/// arguments, and checks every instance's output at both parties (the dealer learns nothing).
+fn and_circuit_over_tcp(protocol: &[&str], members: usize, instances: usize) {
+    let dir = std::env::temp_dir().join(format!(
+        "chorus-cli-circuit-{}-{}",
+        std::process::id(),
+        protocol.join("-")
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let circuit = dir.join("and.txt");
+    std::fs::write(&circuit, AND_CIRCUIT).unwrap();
+    let bit = |p: usize, i: usize| if p == 0 { i % 2 } else { (i / 2) % 2 };
+    let files: Vec<_> = (0..2)
+        .map(|p| {
+            let file = dir.join(format!("party{p}.txt"));
+            let lines: String = (0..instances).map(|i| format!("0{}\n", bit(p, i))).collect();
+            std::fs::write(&file, lines).unwrap();
+            file
+        })
+        .collect();
+    let peers = free_ports(members);
+    let count = instances.to_string();
+    let children: Vec<Child> = (0..members)
+        .map(|p| {
+            let index = p.to_string();
+            let mut args = vec!["--tcp", "--party", &index, "--peers", &peers, "--connect-timeout", "20"];
+            args.extend(protocol);
+            args.extend(["--circuit", circuit.to_str().unwrap(), "--input-owners", "0,1"]);
+            match files.get(p) {
+                Some(file) => args.extend(["--instances-file", file.to_str().unwrap()]),
+                None => args.extend(["--instances", &count]),
+            }
+            party(&args)
+        })
+        .collect();
+    let expected: Vec<Vec<Option<String>>> =
+        (0..instances).map(|i| vec![Some(format!("0{}", bit(0, i) & bit(1, i)))]).collect();
+    for (p, child) in children.into_iter().enumerate() {
+        let out = wait_bounded(child, Duration::from_secs(60));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "party {p} failed: {stderr}");
+        let line: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON line");
+        let outputs: Vec<Vec<Option<String>>> = serde_json::from_value(line["outputs"].clone()).unwrap();
+        if p < 2 {
+            assert_eq!(outputs, expected, "party {p}");
+        } else {
+            assert!(outputs.iter().all(|values| values.iter().all(Option::is_none)), "the dealer: {line}");
+        }
+        assert!(line.get("ciphertext").is_none());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn circuit_jobs_run_a_batch_of_instances_over_tcp() {
+    and_circuit_over_tcp(&["--protocol", "tinytable", "--preprocessing", "ot"], 2, 5);
+    // Coral packs 14 instances: 15 fill one pack and start another.
+    and_circuit_over_tcp(&["--protocol", "coral", "--preprocessing", "dealer"], 3, 15);
+}
+
 #[test]
 fn three_processes_through_the_relay() {
     let relay =
@@ -153,7 +217,7 @@ fn three_processes_through_the_relay() {
 fn bad_arguments_exit_with_code_1_and_a_message() {
     let two = "127.0.0.1:1,127.0.0.1:2";
     let three = "127.0.0.1:1,127.0.0.1:2,127.0.0.1:3";
-    let cases: [(&[&str], &str); 9] = [
+    let cases: [(&[&str], &str); 11] = [
         (&[], "choose a transport"),
         (&["--tcp", "--party", "0"], "--peers"),
         (&["--tcp", "--party", "4", "--peers", "a:1,b:2,c:3"], "--party 4"),
@@ -183,6 +247,24 @@ fn bad_arguments_exit_with_code_1_and_a_message() {
                 "dealer",
             ],
             "the 3 session members",
+        ),
+        (
+            &["--tcp", "--party", "0", "--peers", three, "--circuit", "circuits/aes_128.txt"],
+            "circuits run on",
+        ),
+        (
+            &[
+                "--tcp",
+                "--party",
+                "0",
+                "--peers",
+                two,
+                "--protocol",
+                "coral",
+                "--circuit",
+                "/nonexistent.txt",
+            ],
+            "/nonexistent.txt",
         ),
     ];
     for (args, needle) in cases {

@@ -20,7 +20,16 @@
 //! {"party":2,"transport":"relay","ciphertext":"69c4…","stats":{…},"rounds_stats":{…},"preprocessing_stats":{…},"transport_stats":{…},"ms":12.3,"steady_ms":12.3,"handshake_ms":1.2}
 //! ```
 //!
-//! `ciphertext` is present only for parties in `--reveal`. The defaults match the TypeScript
+//! `ciphertext` is present only for parties in `--reveal`.
+//!
+//! `--circuit FILE` runs the circuit job on a Bristol Fashion circuit instead (TinyTable, MiniMac
+//! or Coral; the protocol options as above), on any number of instances at once:
+//! `--input-owners` gives the owner (0 or 1) of each input value, `--outputs-to` who learns each
+//! output value (`both`, `0` or `1`; one entry for all; default both), `--instances-file` this
+//! member's input values, one line per instance, each value in hex in the SDK's byte form
+//! ([`chorus_native::circuit_io`]), and `--instances` the count for a member that owns no input
+//! (the dealer). The report then has `outputs`: per instance, per output value, its hex or null
+//! where it is not revealed to this member. The defaults match the TypeScript
 //! SDK's `session.aes` (AES-128, key shares from parties 0 and 1, plaintext from party 2,
 //! revealed to all), and in relay mode the session id is the SDK's id of the first job of room
 //! ([`chorus_native::job::room_session_id`] with job 0) and the party sends and awaits the
@@ -31,13 +40,22 @@
 //! `CHORUS_SECRET`. Any error prints a message on stderr and exits with code 1.
 
 use chorus_core::aes::KeySize;
+use chorus_core::circuit::Circuit;
 use chorus_core::jobs::maestro_aes::{self, Direction, SboxVariant};
 use chorus_core::jobs::tinytable::aes::AesPath;
 use chorus_core::jobs::tinytable::MacBits;
-use chorus_core::jobs::{AesInput, AesProtocol, AesSpec, Preprocessing, Security};
+use chorus_core::jobs::{
+    AesInput, AesOutput, AesProtocol, AesSpec, CircuitInput, CircuitOutput, CircuitProtocol, CircuitSpec,
+    Preprocessing, Security,
+};
+use chorus_core::net::Network;
 use chorus_core::proto::minimac::CodeChoice;
+use chorus_core::proto::tinytable::IoSpec;
+use chorus_native::circuit_io;
 use chorus_native::job::JobRunError;
-use chorus_native::job::{room_session_id, run_aes_party_repeated, PartyOutcome, StatsReport};
+use chorus_native::job::{
+    room_session_id, run_party_repeated, AesJob, CircuitJob, PartyOutcome, StatsReport,
+};
 use chorus_native::relay::{RelayAddress, RelayNetwork};
 use chorus_native::tcp::{TcpConfig, TcpNetwork};
 use chorus_native::FlushHandle;
@@ -134,6 +152,22 @@ struct Args {
     /// Seconds to wait for the other parties to connect (and, for the relay, for the room to be ready).
     #[arg(long, default_value_t = 60)]
     connect_timeout: u64,
+    /// Run the circuit job on this Bristol Fashion circuit instead of AES (tinytable, minimac or
+    /// coral).
+    #[arg(long)]
+    circuit: Option<std::path::PathBuf>,
+    /// Circuit job: the owner (0 or 1) of each input value, in circuit order.
+    #[arg(long, value_delimiter = ',', requires = "circuit")]
+    input_owners: Vec<usize>,
+    /// Circuit job: who learns each output value — both, 0 or 1; one entry for all (default both).
+    #[arg(long, value_delimiter = ',', requires = "circuit")]
+    outputs_to: Vec<String>,
+    /// Circuit job: this member's input values, one line per instance, hex values in circuit order.
+    #[arg(long, requires = "circuit")]
+    instances_file: Option<std::path::PathBuf>,
+    /// Circuit job: the number of instances (needed by a member that owns no input).
+    #[arg(long, requires = "circuit")]
+    instances: Option<usize>,
 }
 
 #[derive(Serialize)]
@@ -142,6 +176,9 @@ struct Report {
     transport: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     ciphertext: Option<String>,
+    /// Circuit job: per instance, per output value, its hex if revealed to this member.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    outputs: Option<Vec<Vec<Option<String>>>>,
     stats: StatsReport,
     rounds_stats: StatsReport,
     preprocessing_stats: StatsReport,
@@ -172,8 +209,8 @@ fn run(args: Args) -> Result<Report, String> {
             .map_err(|_| "no session secret: pass --secret-hex or set CHORUS_SECRET".to_string())?,
     };
     let secret = hex::decode(secret_hex.trim()).map_err(|e| format!("the session secret is not hex: {e}"))?;
-    let (spec, input) = job(&args)?;
-    let members = spec.protocol.members();
+    let job = job(&args)?;
+    let members = job.members();
     let (transport, session_id) = transport(&args, members)?;
     let timeout = Duration::from_secs(args.connect_timeout);
     let runs = args.runs as usize;
@@ -187,8 +224,7 @@ fn run(args: Args) -> Result<Report, String> {
                 let (net, mut handle) = RelayNetwork::join(&address, &room, slot, &token, timeout)
                     .await
                     .map_err(|e| e.to_string())?;
-                let outcome =
-                    run_aes_party_repeated(net, &session_id, &secret, &spec, input, async {}, runs).await;
+                let outcome = job.run(net, &session_id, &secret, runs).await;
                 let linger = if outcome.is_ok() {
                     for _ in 0..runs {
                         handle.job_done();
@@ -208,23 +244,32 @@ fn run(args: Args) -> Result<Report, String> {
                 let (net, flush) = TcpNetwork::establish(party, listener, &peers, &config)
                     .await
                     .map_err(|e| e.to_string())?;
-                let outcome = finish(
-                    run_aes_party_repeated(net, &session_id, &secret, &spec, input, async {}, runs).await,
-                    flush,
-                )
-                .await;
+                let outcome = finish(job.run(net, &session_id, &secret, runs).await, flush).await;
                 Ok((party, "tcp", outcome?))
             }
         }
     })?;
-    let out = outcome.output;
+    let (ciphertext, outputs, [stats, online, preprocessing]) = match outcome.output {
+        Output::Aes(o) => {
+            (o.ciphertext.map(hex::encode), None, [o.stats, o.online_stats, o.preprocessing_stats])
+        }
+        Output::Circuit(o) => {
+            let outputs = o
+                .outputs
+                .iter()
+                .map(|values| values.iter().map(|v| v.as_deref().map(circuit_io::value_hex)).collect())
+                .collect();
+            (None, Some(outputs), [o.stats, o.online_stats, o.preprocessing_stats])
+        }
+    };
     Ok(Report {
         party,
         transport: kind,
-        ciphertext: out.ciphertext.map(hex::encode),
-        stats: out.stats.into(),
-        rounds_stats: out.online_stats.into(),
-        preprocessing_stats: out.preprocessing_stats.into(),
+        ciphertext,
+        outputs,
+        stats: stats.into(),
+        rounds_stats: online.into(),
+        preprocessing_stats: preprocessing.into(),
         transport_stats: outcome.transport.into(),
         ms: outcome.job.as_secs_f64() * 1e3,
         steady_ms: outcome.repeats.last().unwrap_or(&outcome.job).as_secs_f64() * 1e3,
@@ -233,7 +278,94 @@ fn run(args: Args) -> Result<Report, String> {
 }
 
 /// The job and this member's inputs from the arguments.
-fn job(args: &Args) -> Result<(AesSpec, AesInput), String> {
+/// The job this member runs: AES, or the circuit job with `--circuit`.
+enum Job {
+    Aes(AesJob),
+    Circuit(CircuitJob),
+}
+
+/// What it gave this member.
+enum Output {
+    Aes(AesOutput),
+    Circuit(CircuitOutput),
+}
+
+impl Job {
+    fn members(&self) -> usize {
+        match self {
+            Job::Aes(j) => j.spec.protocol.members(),
+            Job::Circuit(j) => j.spec.protocol.preprocessing().members(),
+        }
+    }
+
+    async fn run<N: Network>(
+        &self,
+        net: N,
+        session_id: &[u8],
+        secret: &[u8],
+        runs: usize,
+    ) -> Result<PartyOutcome<Output>, JobRunError> {
+        Ok(match self {
+            Job::Aes(j) => {
+                run_party_repeated(net, session_id, secret, j, async {}, runs).await?.map(Output::Aes)
+            }
+            Job::Circuit(j) => {
+                run_party_repeated(net, session_id, secret, j, async {}, runs).await?.map(Output::Circuit)
+            }
+        })
+    }
+}
+
+fn job(args: &Args) -> Result<Job, String> {
+    let (spec, input) = aes_job(args)?;
+    let Some(path) = &args.circuit else {
+        spec.validate().map_err(|e| e.to_string())?;
+        return Ok(Job::Aes(AesJob { spec, input }));
+    };
+    let protocol = match spec.protocol {
+        AesProtocol::Maestro { .. } => {
+            return Err("circuits run on tinytable, minimac or coral; choose one with --protocol".into())
+        }
+        AesProtocol::TinyTable { path: AesPath::SboxTables, .. } => {
+            return Err("--path sbox-tables is an AES path; a circuit job has none".into())
+        }
+        AesProtocol::TinyTable { preprocessing, security, mac_bits, .. } => {
+            CircuitProtocol::TinyTable { preprocessing, security, mac_bits }
+        }
+        AesProtocol::MiniMac { code, preprocessing } => CircuitProtocol::MiniMac { code, preprocessing },
+        AesProtocol::Coral { preprocessing } => CircuitProtocol::Coral { preprocessing },
+    };
+    let read = |p: &std::path::Path| std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()));
+    let circuit =
+        Circuit::parse_bristol(&read(path)?).map_err(|e| format!("--circuit {}: {e}", path.display()))?;
+    if args.input_owners.len() != circuit.input_widths().len() {
+        return Err(format!(
+            "--input-owners lists {} owners; the circuit has {} input values",
+            args.input_owners.len(),
+            circuit.input_widths().len()
+        ));
+    }
+    let reveal = circuit_io::reveal(&args.outputs_to, circuit.output_widths().len())?;
+    let me = args.slot.or(args.party).unwrap_or(0);
+    let values = match &args.instances_file {
+        Some(file) => circuit_io::instances(&read(file)?, &circuit, &args.input_owners, me)?,
+        None => vec![Vec::new(); args.instances.ok_or("--instances or --instances-file is needed")?],
+    };
+    if args.instances.is_some_and(|n| n != values.len()) {
+        return Err(format!(
+            "--instances says {:?}; the instances file has {}",
+            args.instances,
+            values.len()
+        ));
+    }
+    let io = IoSpec { input_owners: args.input_owners.clone(), reveal };
+    let spec = CircuitSpec { protocol, circuit, io, instances: values.len() };
+    spec.validate().map_err(|e| e.to_string())?;
+    Ok(Job::Circuit(CircuitJob { spec, input: CircuitInput { values } }))
+}
+
+/// The AES job of the arguments (its protocol options serve the circuit job too), unvalidated.
+fn aes_job(args: &Args) -> Result<(AesSpec, AesInput), String> {
     let security = match (&args.security, args.protocol.as_str()) {
         (Some(name), _) => Security::from_name(name)
             .ok_or_else(|| format!("--security must be semi-honest or malicious, got {name:?}"))?,
@@ -311,7 +443,6 @@ fn job(args: &Args) -> Result<(AesSpec, AesInput), String> {
         plaintext_owner: args.plaintext_owner.unwrap_or(if three { 2 } else { 1 }),
         reveal_to: args.reveal.clone().unwrap_or_else(|| if three { vec![0, 1, 2] } else { vec![0, 1] }),
     };
-    spec.validate().map_err(|e| e.to_string())?;
     Ok((spec, input))
 }
 
@@ -319,10 +450,10 @@ fn job(args: &Args) -> Result<(AesSpec, AesInput), String> {
 const LINGER: Duration = Duration::from_secs(2);
 
 /// Lets the writers put the last messages on the wire before the process exits.
-async fn finish(
-    outcome: Result<PartyOutcome, JobRunError>,
+async fn finish<O>(
+    outcome: Result<PartyOutcome<O>, JobRunError>,
     flush: FlushHandle,
-) -> Result<PartyOutcome, String> {
+) -> Result<PartyOutcome<O>, String> {
     flush.finish(Duration::from_secs(10)).await;
     outcome.map_err(|e| e.to_string())
 }

@@ -1,0 +1,133 @@
+//! The command-line form of a circuit job's values (`chorus-party --circuit`), the same as the
+//! TypeScript SDK's byte form so native and SDK members can share a job: a value of width `w` is
+//! `⌈w/8⌉` bytes in hex, big-endian, whose bit `i` (counting from the least significant bit of
+//! the last byte) is the value's `i`-th wire. An instances file has one line per instance with
+//! this member's input values in circuit order, separated by white space.
+
+use chorus_core::circuit::Circuit;
+use chorus_core::proto::tinytable::Reveal;
+
+/// The bits (wire order) of the `width`-bit value written as `hex`; errors name `what`.
+pub fn value_bits(hex: &str, width: usize, what: &str) -> Result<Vec<bool>, String> {
+    let bytes = hex::decode(hex).map_err(|e| format!("{what} is not hex: {e}"))?;
+    let needed = width.div_ceil(8);
+    if bytes.len() != needed {
+        return Err(format!("{what} has {} bytes; a {width}-bit value takes {needed}", bytes.len()));
+    }
+    let bit = |i: usize| bytes[needed - 1 - i / 8] >> (i % 8) & 1 == 1;
+    if (width..needed * 8).any(bit) {
+        return Err(format!("{what} does not fit in {width} bits"));
+    }
+    Ok((0..width).map(bit).collect())
+}
+
+/// The hex form of a value's bits (wire order).
+pub fn value_hex(bits: &[bool]) -> String {
+    let n = bits.len().div_ceil(8);
+    let mut bytes = vec![0u8; n];
+    for (i, _) in bits.iter().enumerate().filter(|(_, &b)| b) {
+        bytes[n - 1 - i / 8] |= 1 << (i % 8);
+    }
+    hex::encode(bytes)
+}
+
+/// The recipients of each of `outputs` output values: `both`, `0` or `1` each, or one entry for
+/// all of them; none means `both`.
+pub fn reveal(list: &[String], outputs: usize) -> Result<Vec<Reveal>, String> {
+    let one = |s: &str| match s {
+        "both" => Ok(Reveal::Both),
+        "0" => Ok(Reveal::To(0)),
+        "1" => Ok(Reveal::To(1)),
+        other => Err(format!("--outputs-to takes both, 0 or 1 per output value, got {other:?}")),
+    };
+    match list {
+        [] => Ok(vec![Reveal::Both; outputs]),
+        [all] => Ok(vec![one(all)?; outputs]),
+        each if each.len() == outputs => each.iter().map(|s| one(s)).collect(),
+        each => {
+            Err(format!("--outputs-to lists {} entries; the circuit has {outputs} output values", each.len()))
+        }
+    }
+}
+
+/// This member's (`me`) input values per instance from an instances file's `text`.
+pub fn instances(
+    text: &str,
+    circuit: &Circuit,
+    owners: &[usize],
+    me: usize,
+) -> Result<Vec<Vec<Vec<bool>>>, String> {
+    let widths: Vec<usize> = circuit
+        .input_widths()
+        .iter()
+        .zip(owners)
+        .filter(|(_, &owner)| owner == me)
+        .map(|(&w, _)| w as usize)
+        .collect();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    if lines.is_empty() {
+        return Err("the instances file has no instance".into());
+    }
+    lines
+        .iter()
+        .enumerate()
+        .map(|(i, line)| {
+            let values: Vec<&str> = line.split_whitespace().collect();
+            if values.len() != widths.len() {
+                return Err(format!(
+                    "instance {i}: {} values given; party {me} owns {} input values",
+                    values.len(),
+                    widths.len()
+                ));
+            }
+            values
+                .iter()
+                .zip(&widths)
+                .enumerate()
+                .map(|(k, (v, &w))| value_bits(v, w, &format!("instance {i}, owned value {k}")))
+                .collect()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_round_trip_in_the_sdk_byte_order() {
+        // 0x0102 over 16 wires: wire 1 (of 0x02) and wire 8 (of 0x01) are set.
+        let bits = value_bits("0102", 16, "v").unwrap();
+        let set: Vec<usize> = (0..16).filter(|&i| bits[i]).collect();
+        assert_eq!(set, vec![1, 8]);
+        assert_eq!(value_hex(&bits), "0102");
+        assert_eq!(value_bits("05", 3, "v").unwrap(), vec![true, false, true]);
+        assert_eq!(value_hex(&[true, false, true]), "05");
+    }
+
+    #[test]
+    fn bad_values_name_what_is_wrong() {
+        assert!(value_bits("zz", 8, "instance 2, owned value 0")
+            .unwrap_err()
+            .starts_with("instance 2, owned value 0 is not hex"));
+        assert!(value_bits("0102", 8, "v").unwrap_err().contains("takes 1"));
+        assert!(value_bits("08", 3, "v").unwrap_err().contains("does not fit in 3 bits"));
+    }
+
+    #[test]
+    fn reveal_lists_and_instances_files_are_checked() {
+        assert_eq!(reveal(&[], 2).unwrap(), vec![Reveal::Both; 2]);
+        assert_eq!(reveal(&["1".into()], 2).unwrap(), vec![Reveal::To(1); 2]);
+        assert!(reveal(&["both".into(), "2".into()], 2).is_err());
+        assert!(reveal(&vec!["0".to_string(); 3], 2).unwrap_err().contains("3 entries"));
+
+        // out = a AND b, one bit each, a from party 0 and b from party 1.
+        let circuit = Circuit::parse_bristol("1 3\n2 1 1\n1 1\n\n2 1 0 1 2 AND\n").unwrap();
+        assert_eq!(
+            instances("01\n00\n", &circuit, &[0, 1], 0).unwrap(),
+            vec![vec![vec![true]], vec![vec![false]]]
+        );
+        assert!(instances("", &circuit, &[0, 1], 0).is_err());
+        assert!(instances("01 01\n", &circuit, &[0, 1], 1).unwrap_err().starts_with("instance 0: 2 values"));
+    }
+}

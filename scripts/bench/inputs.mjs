@@ -11,3 +11,18 @@ export function benchInputs(seed, blocks) {
   const key = Buffer.from(shares[0].map((b, i) => b ^ shares[1][i]));
   return { keyShares: shares.map((s) => s.toString('hex')), key, plaintext: stream(seed, 'plaintext', 16 * blocks) };
 }
+
+/** Inputs of a batch of `instances` from a seed: a key per instance and a plaintext block per instance. */
+export function batchInputs(seed, instances) {
+  const keys = stream(seed, 'keys', 16 * instances);
+  const blocks = stream(seed, 'blocks', 16 * instances);
+  const split = (buf) => Array.from({ length: instances }, (_, i) => buf.subarray(16 * i, 16 * i + 16));
+  return { keys: split(keys), blocks: split(blocks) };
+}
+
+/** AES-128 in ECB mode (the blocks encrypted one by one under `key`), the outputs' reference. */
+export function aesEcb(key, data) {
+  const cipher = createCipheriv('aes-128-ecb', key, null);
+  cipher.setAutoPadding(false);
+  return Buffer.concat([cipher.update(data), cipher.final()]);
+}

@@ -1,0 +1,241 @@
+#!/usr/bin/env node
+/**
+ * Batched jobs through the SDK next to the Rust benchmark of the same protocol and batch, side by
+ * side in one run (every party shares this machine's cores, so compare the ratios):
+ *
+ * - `tinytable`: `session.aes` of N blocks (default 64, one bit-sliced word of instances), circuit
+ *   path, semi-honest, material prepared over OT; the anchor is `chorus-bench-tinytable
+ *   --amortized N --paths circuit --preprocessing ot`.
+ * - `minimac`: `session.aes` of N blocks (default 960, one full batch of the (256, 120) code),
+ *   material prepared by the trusted dealer (member 2) or over OT (`--preprocessing ot`); the
+ *   anchor is `chorus-bench-minimac --codes rs256-120-matrix --simultaneous on --blocks N`. Both
+ *   run the project's AES-128 circuit (6,400 AND gates). Then the latency of one-block jobs on
+ *   prepared material (`latency_ms`).
+ * - `coral`: `session.evaluate` of the Bristol AES-128 circuit (`circuits/aes_128.txt`) on N
+ *   instances (default 1400, 100 packs of 14), a key and a block per instance, material prepared
+ *   as MiniMac's; the anchor is `chorus-bench-coral --instances N` on the same circuit.
+ *
+ * Through the SDK, with the core as the Node addon (`native`) or WASM (`wasm`), over two
+ * transports (`--transport`): `relay`, every member a Node process (`bench/batch-party.mjs`) in a
+ * relay room on loopback; `memory`, every member a session in this process over an in-memory
+ * transport (`connect({ transport })`, each message delivered on a later turn of the event loop),
+ * which shows the SDK and its core without the relay's hops (in WASM the members then share one
+ * thread, so `wasm/memory` is a floor, not a figure of one party per process). Each member prepares one
+ * job's material (`session.prepare`, outside the timed region), then the timed job consumes it
+ * (`usePrepared: true`): spec agreement and the online phase. That twice: `ms` is the first job,
+ * `steady_ms` the second (WASM's first large job runs partly in V8's baseline tier). The anchor
+ * times the online phase alone between two threads over TCP loopback, after its material is made.
+ * `us_per_instance` is the slowest member's steady time over N; `bytes_per_instance` what one
+ * party sent in the online phase over N. Ratios (1 = as fast), for each transport:
+ * `native_vs_rust` and `wasm_vs_native`.
+ * Every output is checked against Node's AES (the members exit with status 1 on a mismatch, the
+ * anchors likewise).
+ *
+ * Usage (after `npm run build --workspaces` and `cargo build --release -p chorus-native`):
+ *   node scripts/bench-batch.mjs [--protocol tinytable,minimac,coral] [--runtime native,wasm]
+ *     [--transport relay,memory] [--preprocessing dealer|ot] [--tinytable-blocks 64] [--minimac-blocks 960]
+ *     [--coral-instances 1400] [--latency 5] [--no-rust]
+ * One JSON line per protocol on stdout, progress on stderr; bad arguments exit with status 2.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { connect, createRoom } from '@chorus/sdk';
+import { startRelay } from '@chorus/server';
+import { runBatchMember } from './bench/batch-party.mjs';
+import { runMember, runProcess } from './bench/member.mjs';
+
+const MEMBER = fileURLToPath(new URL('./bench/batch-party.mjs', import.meta.url));
+const AES_CIRCUIT = fileURLToPath(new URL('../circuits/aes_128.txt', import.meta.url));
+const binary = (name) => fileURLToPath(new URL(`../target/release/${name}`, import.meta.url));
+
+const USAGE = `usage: node scripts/bench-batch.mjs [--protocol tinytable,minimac,coral] [--runtime native,wasm]
+         [--transport relay,memory] [--preprocessing dealer|ot] [--tinytable-blocks 64] [--minimac-blocks 960]
+         [--coral-instances 1400] [--latency 5] [--no-rust]`;
+
+function usage(message) {
+  if (message) console.error(`bench-batch: ${message}`);
+  console.error(USAGE);
+  process.exit(message ? 2 : 0);
+}
+
+let args;
+try {
+  ({ values: args } = parseArgs({
+    options: {
+      protocol: { type: 'string', default: 'tinytable,minimac,coral' },
+      runtime: { type: 'string', default: 'native,wasm' },
+      transport: { type: 'string', default: 'relay,memory' },
+      preprocessing: { type: 'string', default: 'dealer' },
+      'tinytable-blocks': { type: 'string', default: '64' },
+      'minimac-blocks': { type: 'string', default: '960' },
+      'coral-instances': { type: 'string', default: '1400' },
+      latency: { type: 'string', default: '5' },
+      'no-rust': { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+  }));
+} catch (error) {
+  usage(error.message);
+}
+if (args.help) usage();
+const list = (text) => text.split(',').map((s) => s.trim()).filter(Boolean);
+const count = (name, max) => {
+  const n = Number(args[name]);
+  if (!Number.isInteger(n) || n < 1 || n > max) usage(`--${name} takes an integer in 1..${max}`);
+  return n;
+};
+const protocols = list(args.protocol);
+const runtimes = list(args.runtime);
+for (const p of protocols) if (!['tinytable', 'minimac', 'coral'].includes(p)) usage(`unknown protocol ${p}`);
+for (const r of runtimes) if (!['native', 'wasm'].includes(r)) usage(`unknown runtime ${r}`);
+const transports = list(args.transport);
+for (const t of transports) if (!['relay', 'memory'].includes(t)) usage(`unknown transport ${t}`);
+if (!['dealer', 'ot'].includes(args.preprocessing)) usage('--preprocessing is dealer or ot');
+const sizes = {
+  tinytable: count('tinytable-blocks', 4096),
+  minimac: count('minimac-blocks', 960),
+  coral: count('coral-instances', 100_000),
+};
+const latency = Number(args.latency);
+if (!Number.isInteger(latency) || latency < 0 || latency > 100) usage('--latency takes an integer in 0..100');
+const prep = args.preprocessing;
+
+/** What each protocol runs: the SDK job, its members and the anchor's command line. */
+function plan(protocol, n) {
+  const dealer = prep === 'dealer';
+  const roles = { keyHolders: [0], plaintextOwner: 1, reveal: [0, 1] };
+  if (protocol === 'tinytable') {
+    return {
+      members: 2,
+      batch: { job: 'aes', instances: n, options: { protocol, path: 'circuit', preprocessing: 'ot', security: 'semi-honest', ...roles } },
+      rust: ['chorus-bench-tinytable', '--amortized', String(n), '--sequential', '1', '--paths', 'circuit', '--security', 'semi-honest', '--preprocessing', 'ot', '--reps', '1'],
+      rustUs: (r) => r.ms_per_aes * 1000,
+      rustBytes: (r) => r.bytes_per_party / n,
+    };
+  }
+  if (protocol === 'minimac') {
+    return {
+      members: dealer ? 3 : 2,
+      batch: { job: 'aes', instances: n, latency, options: { protocol, code: 'rs256-120-matrix', preprocessing: prep, ...roles } },
+      rust: ['chorus-bench-minimac', '--codes', 'rs256-120-matrix', '--simultaneous', 'on', '--blocks', String(n), '--latency', 'false', '--no-tinytable', '--prep', prep, '--reps', '1'],
+      rustUs: (r) => r.us_per_aes,
+      rustBytes: (r) => r.bytes_per_aes,
+    };
+  }
+  return {
+    members: dealer ? 3 : 2,
+    batch: { job: 'evaluate', instances: n, circuit: AES_CIRCUIT, options: { protocol, preprocessing: prep, inputOwners: [0, 1], reveal: ['both'] } },
+    rust: ['chorus-bench-coral', '--circuit', AES_CIRCUIT, '--instances', String(n), '--prep', prep, '--reps', '1'],
+    rustUs: (r) => r.us_per_instance,
+    rustBytes: (r) => r.bytes_per_instance,
+  };
+}
+
+/** `parties` in-memory transports: each message delivered in order on a later event-loop turn. */
+function memoryHub(parties) {
+  const receivers = new Array(parties).fill(undefined);
+  const pending = Array.from({ length: parties }, () => []);
+  return Array.from({ length: parties }, (_, me) => ({
+    send(to, message) {
+      const copy = message.slice();
+      setImmediate(() => (receivers[to] ? receivers[to].message(me, copy) : pending[to].push([me, copy])));
+    },
+    listen(receiver) {
+      receivers[me] = receiver;
+      for (const [from, bytes] of pending[me].splice(0)) receiver.message(from, bytes);
+      return () => (receivers[me] = undefined);
+    },
+  }));
+}
+
+/** Every member of one SDK run, over `transport`: each member's figures. */
+async function members(relay, transport, runtime, count, batch) {
+  const secret = randomBytes(32).toString('hex');
+  const seed = randomBytes(8).toString('hex');
+  if (transport === 'relay') {
+    const room = await createRoom({ relay: relay.url, parties: count });
+    const env = { CHORUS_SECRET: secret, CHORUS_SEED: seed, CHORUS_RUNTIME: runtime, CHORUS_BATCH: JSON.stringify(batch) };
+    return Promise.all(Array.from({ length: count }, (_, slot) => runMember(MEMBER, room.invite(slot), env, 'member')));
+  }
+  const hub = memoryHub(count);
+  const sessions = await Promise.all(
+    hub.map((t, slot) => connect({ transport: t, slot, parties: count, sessionId: `bench-batch ${seed}`, secret, runtime })),
+  );
+  try {
+    return await Promise.all(sessions.map((session, slot) => runBatchMember(session, slot, batch, seed)));
+  } finally {
+    await Promise.all(sessions.map((session) => session.close()));
+  }
+}
+
+/** One SDK run of `protocol` in `runtime` over `transport`: the slowest member's times, one party's online bytes. */
+async function sdk(relay, protocol, transport, runtime, n) {
+  const { members: count, batch } = plan(protocol, n);
+  const results = await members(relay, transport, runtime, count, batch);
+  if (results.some((r) => r.runtime !== runtime)) throw new Error(`a member did not run on ${runtime}`);
+  const parties = results.slice(0, 2);
+  const slowest = (key) => Math.max(...results.map((r) => r[key]));
+  const latencies = parties[0].latencyMs.map((_, i) => Math.max(...results.map((r) => r.latencyMs[i])));
+  const round = (x, d = 1) => Number(x.toFixed(d));
+  return {
+    ms: round(slowest('ms')),
+    steady_ms: round(slowest('steadyMs')),
+    us_per_instance: round((slowest('steadyMs') * 1000) / n),
+    bytes_per_instance: round(Math.max(...parties.map((r) => r.online.bytesSent)) / n),
+    rounds: Math.max(...parties.map((r) => r.online.rounds)),
+    prepare_ms: round(slowest('prepareMs')),
+    prepare_bytes_per_party: Math.max(...results.map((r) => r.prepareBytes)),
+    ...(latencies.length ? { latency_ms: latencies.map((x) => round(x, 2)) } : {}),
+  };
+}
+
+/** The Rust benchmark of the same protocol and batch (the last JSON line it prints: the batch's). */
+async function rust(protocol, n) {
+  const { rust: [name, ...argv], rustUs, rustBytes } = plan(protocol, n);
+  const r = await runProcess(binary(name), argv, {}, name);
+  return { us_per_instance: Number(rustUs(r).toFixed(1)), bytes_per_instance: Number(rustBytes(r).toFixed(1)), online_ms: r.online_ms };
+}
+
+if (!args['no-rust']) {
+  for (const p of protocols) {
+    const name = plan(p, 1).rust[0];
+    if (!existsSync(binary(name))) usage(`${binary(name)} is missing: cargo build --release -p chorus-native`);
+  }
+}
+const relay = await startRelay({ host: '127.0.0.1', port: 0, maxPayloadBytes: 1 << 20, roomRatePerMinute: 1_000_000, upgradeRatePerMinute: 1_000_000 });
+try {
+  for (const protocol of protocols) {
+    const n = sizes[protocol];
+    const figures = {};
+    const runs = [...(args['no-rust'] ? [] : ['rust']), ...transports.flatMap((t) => runtimes.map((r) => `${r}/${t}`))];
+    for (const run of runs) {
+      process.stderr.write(`${protocol}, ${n} instances, ${run} …`);
+      const [runtime, transport] = run.split('/');
+      figures[run] = run === 'rust' ? await rust(protocol, n) : await sdk(relay, protocol, transport, runtime, n);
+      process.stderr.write(` ${figures[run].us_per_instance} µs per instance\n`);
+    }
+    const ratio = (a, b) => (figures[a] && figures[b] ? Number((figures[a].us_per_instance / figures[b].us_per_instance).toFixed(3)) : undefined);
+    const ratios = Object.fromEntries(
+      transports.flatMap((t) => [
+        [`native_vs_rust/${t}`, ratio('rust', `native/${t}`)],
+        [`wasm_vs_native/${t}`, ratio(`native/${t}`, `wasm/${t}`)],
+      ]),
+    );
+    console.log(
+      JSON.stringify({
+        protocol,
+        instances: n,
+        preprocessing: protocol === 'tinytable' ? 'ot' : prep,
+        transport: { rust: 'tcp', sdk: transports },
+        node: process.versions.node,
+        ...figures,
+        ...ratios,
+        verified: true,
+      }),
+    );
+  }
+} finally {
+  await relay.close();
+}

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, type EvaluateOptions, type ProgressEvent, type Session } from "@chorus/sdk";
 import { freshSecret, REPO, startRelayProcess, within, type RelayProcess } from "./relay-process.js";
 import { evaluatePlain, prng, randomCircuit } from "./random-circuit.js";
-import { closeAll, connectTwo } from "./three-parties.js";
+import { closeAll, connectTwo, withTwo as withTwoOn } from "./three-parties.js";
 import * as summon from "summon-ts";
 // @ts-expect-error: a plain ES module of the engine benchmark, without types.
 import { PROGRAMS, sha256Compress } from "../../engine/bench/programs.mjs";
@@ -26,13 +26,8 @@ afterAll(async () => {
   await relay?.stop();
 });
 
-async function withTwo<T>(run: (sessions: Session[]) => Promise<T>): Promise<T> {
-  const sessions = await connectTwo(relay.url, freshSecret());
-  try {
-    return await run(sessions);
-  } finally {
-    await closeAll(sessions);
-  }
+function withTwo<T>(run: (sessions: Session[]) => Promise<T>): Promise<T> {
+  return withTwoOn(relay.url, run);
 }
 
 /** The protocols' options, all over OT between the two parties (no dealer). */

@@ -1,5 +1,6 @@
 /** Runs the SDK parties of one room (three, or two for TinyTable with OT preprocessing) in this process. */
 import { connect, createRoom, type AesOptions, type AesResult, type ConnectOptions, type Session } from "@chorus/sdk";
+import { freshSecret } from "./relay-process.js";
 
 /** Creates a 3-party room on `relay` and connects all three parties with one session secret. */
 export async function connectThree(
@@ -25,4 +26,14 @@ export function runAes(sessions: Session[], options: AesOptions[]): Promise<AesR
 /** Closes every session (idempotent). */
 export async function closeAll(sessions: Session[]): Promise<void> {
   await Promise.all(sessions.map((s) => s.close()));
+}
+
+/** Runs `run` on the two sessions of a fresh 2-party room on `relay`, closing both afterwards. */
+export async function withTwo<T>(relay: string, run: (sessions: Session[]) => Promise<T>): Promise<T> {
+  const sessions = await connectTwo(relay, freshSecret());
+  try {
+    return await run(sessions);
+  } finally {
+    await closeAll(sessions);
+  }
 }

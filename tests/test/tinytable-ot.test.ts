@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CancelledError, ConfigError, connect, createRoom, NotAvailableError, PeerLeftError, type Session } from "@chorus/sdk";
 import { FIPS_CIPHERTEXT, FIPS_KEY, FIPS_PLAINTEXT, freshSecret, fromHex, hex, startRelayProcess, within, xor, type RelayProcess } from "./relay-process.js";
-import { closeAll, connectTwo, runAes } from "./three-parties.js";
+import { closeAll, connectTwo, withTwo as withTwoOn, runAes } from "./three-parties.js";
 import { evaluatePlain, randomCircuit } from "./random-circuit.js";
 
 let relay: RelayProcess;
@@ -22,13 +22,8 @@ afterAll(async () => {
   await relay?.stop();
 });
 
-async function withTwo<T>(run: (sessions: Session[]) => Promise<T>): Promise<T> {
-  const sessions = await connectTwo(relay.url, freshSecret());
-  try {
-    return await run(sessions);
-  } finally {
-    await closeAll(sessions);
-  }
+function withTwo<T>(run: (sessions: Session[]) => Promise<T>): Promise<T> {
+  return withTwoOn(relay.url, run);
 }
 
 describe("TinyTable AES with OT preprocessing (two parties, no dealer)", () => {

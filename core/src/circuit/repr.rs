@@ -209,6 +209,8 @@ pub struct Circuit {
     counts: GateCounts,
     /// The slot plan, made on first use and shared by clones (not part of equality).
     slots: Arc<OnceLock<WireSlots>>,
+    /// [`Circuit::digest`], computed on first use and shared by clones (not part of equality).
+    digest: Arc<OnceLock<[u8; 32]>>,
 }
 
 impl PartialEq for Circuit {
@@ -399,7 +401,17 @@ impl Circuit {
             layer_ends,
             counts,
             slots: Arc::default(),
+            digest: Arc::default(),
         }
+    }
+
+    /// SHA-256 of the circuit's [`Circuit::to_bristol`] text: what jobs hash into their kind and
+    /// agreement so that members (and prepared material) match on the circuit itself. Computed on
+    /// the first call and kept with the circuit (clones share it), so repeated jobs on one parsed
+    /// circuit do not write it out again.
+    pub fn digest(&self) -> [u8; 32] {
+        use sha2::{Digest, Sha256};
+        *self.digest.get_or_init(|| Sha256::digest(self.to_bristol()).into())
     }
 
     /// The layers on reusable storage slots ([`WireSlots`]), planned on the first call and kept

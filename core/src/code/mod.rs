@@ -61,6 +61,7 @@ mod reed_solomon;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use bit_encode::transpose8;
 pub use encoder::Encoder;
 pub use error::CodeError;
 pub use fft255::{group_point, OMEGA};

@@ -13,7 +13,6 @@ use super::prepared::{kind_of, plan_bytes, Plan};
 use crate::circuit::Circuit;
 use crate::net::PartyId;
 use crate::proto::tinytable::Reveal;
-use sha2::{Digest, Sha256};
 use std::borrow::Cow;
 
 /// A job of MiniMac or Coral as a circuit job (see the module docs).
@@ -72,7 +71,7 @@ impl<'a> SimdJob<'a> {
             .collect();
         let mut described = tag.to_vec();
         described.extend_from_slice(options);
-        described.extend_from_slice(&Sha256::digest(spec.circuit.to_bristol()));
+        described.extend_from_slice(&spec.circuit.digest());
         described.extend_from_slice(&(spec.io.input_owners.len() as u32).to_be_bytes());
         described.extend(spec.io.input_owners.iter().map(|&p| p as u8));
         described.extend(recipient_bytes(&recipients));

@@ -13,7 +13,6 @@ use crate::jobs::prepared::{plan_bytes, PrepareOutput, Prepared, PreparedUse};
 use crate::net::Network;
 use crate::proto::tinytable::{IoSpec, Reveal};
 use rand_core::{CryptoRng, RngCore};
-use sha2::{Digest, Sha256};
 
 /// What the session members agree to compute.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,7 +49,7 @@ impl CircuitJobSpec {
         out.push(u8::from(self.preprocessing == Preprocessing::Dealer));
         out.push(u8::from(self.security == Security::Malicious));
         out.push(self.mac_bits.bits() as u8);
-        out.extend_from_slice(&Sha256::digest(self.circuit.to_bristol()));
+        out.extend_from_slice(&self.circuit.digest());
         out.extend_from_slice(&(self.instances as u64).to_be_bytes());
         out.extend_from_slice(&(self.io.input_owners.len() as u32).to_be_bytes());
         out.extend(self.io.input_owners.iter().map(|&p| p as u8));

@@ -20,6 +20,7 @@ use super::super::bits::{low_mask, reshare_bit_message, BitReader, BitWriter};
 use super::super::error::{MaestroError, Step};
 use super::super::gf16_rss::Rss16;
 use super::super::online::Party;
+use crate::code::transpose8;
 use crate::field::Gf16;
 use crate::net::{Network, PartyId};
 
@@ -87,17 +88,6 @@ const GROUP: usize = 64;
 /// Vectors in group `g` of `count`.
 fn group_len(count: usize, g: usize) -> usize {
     (count - GROUP * g).min(GROUP)
-}
-
-/// Transposes an 8×8 bit matrix held as eight bytes (byte r = row r, bit c = column c).
-#[inline]
-fn transpose8(mut x: u64) -> u64 {
-    let t = (x ^ (x >> 7)) & 0x00aa_00aa_00aa_00aa;
-    x ^= t ^ (t << 7);
-    let t = (x ^ (x >> 14)) & 0x0000_cccc_0000_cccc;
-    x ^= t ^ (t << 14);
-    let t = (x ^ (x >> 28)) & 0x0000_0000_f0f0_f0f0;
-    x ^ t ^ (t << 28)
 }
 
 /// Bit planes of the low nibbles of up to 64 bytes: bit k of plane i is bit i of `bytes[k]`.

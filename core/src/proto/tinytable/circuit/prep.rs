@@ -57,6 +57,7 @@ impl BinaryPrep {
     }
 
     /// This party's share of AND gate `gate`'s table (4 bits).
+    #[cfg(test)]
     pub(crate) fn table(&self, gate: usize) -> u8 {
         self.tables[gate / 2] >> (4 * (gate % 2)) & 0xf
     }

@@ -13,6 +13,7 @@
 use super::prep::BinaryPrep;
 use crate::circuit::Circuit;
 use crate::net::PartyId;
+use crate::ot::transpose::transpose64;
 use crate::proto::tinytable::error::TinyTableError;
 use crate::proto::tinytable::spec::IoSpec;
 
@@ -22,6 +23,34 @@ pub type Outputs = Vec<Option<Vec<bool>>>;
 /// Number of 64-lane words for `n` instances.
 pub(crate) fn lane_words(n: usize) -> usize {
     n.div_ceil(64)
+}
+
+/// Writes the table shares of `preps` (`ands` gates each, two 4-bit tables a byte) in the sliced
+/// layout: bit `i mod 64` of word `(4g + e)·l + i/64` is entry `e` of table `g` of instance `i`.
+///
+/// Bit `c` of a 64-bit little-endian chunk `q` of an instance's packed tables is entry `c mod 4`
+/// of gate `16q + c/4`, i.e. sliced row `64q + c`; so 64 instances' chunk `q` is a 64×64 bit
+/// matrix whose transpose is rows `64q ..` of one lane word — one [`transpose64`] per 64
+/// instances and 16 gates instead of a shift per bit.
+fn slice_tables(preps: &[BinaryPrep], ands: usize, l: usize, tables: &mut [u64]) {
+    let rows = 4 * ands;
+    let mut m = [0u64; 64];
+    for (word, group) in preps.chunks(64).enumerate() {
+        for q in 0..rows.div_ceil(64) {
+            m.fill(0);
+            for (i, prep) in group.iter().enumerate() {
+                let bytes = prep.tables.get(8 * q..).unwrap_or(&[]);
+                let mut chunk = [0u8; 8];
+                let take = bytes.len().min(8);
+                chunk[..take].copy_from_slice(&bytes[..take]);
+                m[i] = u64::from_le_bytes(chunk);
+            }
+            transpose64(&mut m);
+            for (c, &row) in m.iter().enumerate().take(rows - 64 * q) {
+                tables[(64 * q + c) * l + word] = row;
+            }
+        }
+    }
 }
 
 /// `if sel { one } else { zero }` lane-wise.
@@ -126,16 +155,11 @@ impl SlicedPrep {
         }
         let (n, l, ands) = (preps.len(), lane_words(preps.len()), first.and_gates);
         let mut tables = vec![0u64; 4 * ands * l];
+        slice_tables(preps, ands, l, &mut tables);
         let mut input_masks = vec![0u64; first.input_masks.len() * l];
         let mut output_masks = vec![0u64; first.output_masks.len() * l];
         for (i, prep) in preps.iter().enumerate() {
             let (word, shift) = (i / 64, i % 64);
-            for g in 0..ands {
-                let t = prep.table(g);
-                for e in 0..4 {
-                    tables[(4 * g + e) * l + word] |= u64::from(t >> e & 1) << shift;
-                }
-            }
             for (k, &m) in prep.input_masks.iter().enumerate() {
                 input_masks[k * l + word] |= u64::from(m) << shift;
             }

@@ -295,3 +295,40 @@ fn value_bits_cover_the_aes_inputs() {
     // Guards the helper the AES tests depend on: key bits are the key's value order.
     assert_eq!(value_bits(&FIPS_KEY), input_bits(&FIPS_KEY, &FIPS_PT)[0]);
 }
+
+#[test]
+fn slicing_per_instance_material_matches_the_per_bit_definition() {
+    // `SlicedPrep::from_instances` transposes 64×64 blocks; check it against the layout's
+    // definition bit by bit, for odd and even AND counts and partial and whole lane words.
+    use crate::proto::tinytable::circuit::slice::lane_words;
+    let mut rng = ChaCha20Rng::seed_from_u64(12);
+    for (seed, &n) in [1usize, 63, 64, 65, 130].iter().enumerate() {
+        let circuit = crate::circuit::testing::random_circuit(&mut rng, 3, 20 + 7 * seed, 2);
+        let io = IoSpec { input_owners: vec![0, 1, 0], reveal: vec![Reveal::Both, Reveal::To(1)] };
+        let [preps, _] = dealer(seed as u64).binary_batch(&circuit, &io, n).unwrap();
+        let sliced = SlicedPrep::from_instances(&circuit, &preps).unwrap();
+        let (l, ands) = (lane_words(n), preps[0].and_gates());
+        assert_eq!(sliced.tables.len(), 4 * ands * l);
+        for (i, prep) in preps.iter().enumerate() {
+            for g in 0..ands {
+                for e in 0..4 {
+                    let bit = sliced.tables[(4 * g + e) * l + i / 64] >> (i % 64) & 1;
+                    assert_eq!(
+                        bit,
+                        u64::from(prep.table(g) >> e & 1),
+                        "n {n}, instance {i}, gate {g}, entry {e}"
+                    );
+                }
+            }
+            for (k, &m) in prep.input_masks.iter().enumerate() {
+                assert_eq!(sliced.input_masks[k * l + i / 64] >> (i % 64) & 1 == 1, m);
+            }
+        }
+        // Lanes past the batch stay zero.
+        for (w, word) in sliced.tables.iter().enumerate() {
+            if w % l == l - 1 && n % 64 != 0 {
+                assert_eq!(word >> (n % 64), 0, "n {n}: padding lanes");
+            }
+        }
+    }
+}

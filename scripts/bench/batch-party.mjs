@@ -6,10 +6,10 @@
  * For the batch (`{ job: 'aes' | 'evaluate', options, instances, circuit?, latency? }`), twice in a row, the member:
  * prepares the material of one job of `instances` (`session.prepare` with `perJob` where the
  * protocol takes it) and times the job that consumes it (`usePrepared: true`), so the timed region
- * is the job's spec agreement and online phase alone. The first pair is `ms`, the second
- * `steadyMs` (in WASM, V8 runs a long call in its baseline tier, so the first large job runs
+ * is the job's spec agreement and online phase alone. The first pair is `first`, the second
+ * `steady` (in WASM, V8 runs a long call in its baseline tier, so the first large job runs
  * partly unoptimized). With `latency: n`, it then prepares n one-instance jobs and times them one
- * after another (`latencyMs`, each). Inputs come from the seed, so every member knows the expected
+ * after another (`latency`, each). Inputs come from the seed, so every member knows the expected
  * outputs; each output is checked against Node's AES (a mismatch throws, or, as a process, exits
  * with status 1).
  */
@@ -21,7 +21,15 @@ import { aesEcb, batchInputs } from './inputs.mjs';
 const KEY_OWNER = 0;
 const PLAINTEXT_OWNER = 1;
 
-/** Runs the batch as member `slot` of `session`; resolves with its figures. */
+/** Milliseconds on a clock all processes of this machine share (the wall clock, sub-millisecond). */
+const now = () => performance.timeOrigin + performance.now();
+
+/**
+ * Runs the batch as member `slot` of `session`; resolves with its figures. A timed job is given
+ * as its `[start, end]` on the shared clock ({@link now}): a job cannot start before every member
+ * asked for it, so the runner times it from the last member's start to the last member's end
+ * (a member that finished its `prepare` earlier waits for the others inside its own span).
+ */
 export async function runBatchMember(session, slot, batch, seed) {
   const { job, options, instances } = batch;
   const circuit = batch.circuit ? readFileSync(batch.circuit, 'utf8') : undefined;
@@ -68,33 +76,33 @@ export async function runBatchMember(session, slot, batch, seed) {
     const t0 = performance.now();
     const made = await session.prepare(prepareOptions(n, n));
     const prepareMs = performance.now() - t0;
-    const t1 = performance.now();
+    const start = now();
     const result = await run(n);
-    const ms = performance.now() - t1;
+    const end = now();
     check(result, n);
-    return { ms, prepareMs, prepareBytes: made.stats.bytesSent, result };
+    return { span: [start, end], prepareMs, prepareBytes: made.stats.bytesSent, result };
   };
 
   const first = await preparedJob(instances);
   const steady = await preparedJob(instances);
-  const latencyMs = [];
+  const latency = [];
   if (batch.latency) {
     await session.prepare(prepareOptions(batch.latency, 1));
     for (let i = 0; i < batch.latency; i++) {
-      const t0 = performance.now();
+      const start = now();
       const result = await run(1);
-      latencyMs.push(performance.now() - t0);
+      latency.push([start, now()]);
       check(result, 1);
     }
   }
   const { result } = steady;
   return {
     slot,
-    ms: first.ms,
-    steadyMs: steady.ms,
+    first: first.span,
+    steady: steady.span,
     prepareMs: first.prepareMs,
     prepareBytes: first.prepareBytes,
-    latencyMs,
+    latency,
     runtime: result.runtime,
     stats: result.stats,
     online: result.onlineStats,

@@ -5,8 +5,8 @@
 //!    under a session tag derived from the agreed spec digest ([`session_tag`]); each party's
 //!    OT randomness is a fresh ChaCha20 stream seeded from the job's `rng`.
 //! 2. Fig. 8 for the instances of one chunk at once: [`fig8_binary`] (semi-honest; the
-//!    per-instance [`crate::proto::tinytable::BinaryPrep`]s are then bit-sliced with
-//!    [`SlicedPrep::from_instances`] for the same online engine the dealer's material feeds) or
+//!    per-instance [`crate::proto::tinytable::BinaryPrep`]s are bit-sliced as soon as they are made,
+//!    with [`SlicedPrep::from_instances`], for the same online engine the dealer's material feeds) or
 //!    [`fig8_malicious`] (malicious).
 //! 3. The online phase of that chunk, exactly as with the dealer: [`evaluate_sliced`] or
 //!    [`evaluate_malicious`]; then steps 2 and 3 again for the next chunk, over the same OT
@@ -31,8 +31,8 @@ use crate::net::{NetStats, Network};
 use crate::proto::tinytable::circuit::online::{evaluate_sliced, Outputs};
 use crate::proto::tinytable::sbox::prep::MaliciousAesPrep;
 use crate::proto::tinytable::{
-    evaluate_malicious, fig8_binary, fig8_malicious, BinaryPrep, MacWord, MaliciousPrep, OtTinyOt,
-    SlicedPrep, TinyTableError,
+    evaluate_malicious, fig8_binary, fig8_malicious, MacWord, MaliciousPrep, OtTinyOt, SlicedPrep,
+    TinyTableError,
 };
 use rand_chacha::ChaCha20Rng;
 use rand_core::{CryptoRng, RngCore, SeedableRng};
@@ -48,8 +48,9 @@ pub fn session_tag(digest: &[u8]) -> Vec<u8> {
 /// online engine of its security level takes. Material for many instances can be made ahead of
 /// time and split by instances later ([`Material::take`], [`super::prepared`]).
 pub(crate) enum Material {
-    /// Semi-honest: one Fig. 8 [`BinaryPrep`] per instance (bit-sliced when evaluated).
-    SemiHonest(Vec<BinaryPrep>),
+    /// Semi-honest: Fig. 8's per-instance [`crate::proto::tinytable::BinaryPrep`]s, bit-sliced
+    /// once when made (a job that consumes prepared material then pays no transposition).
+    SemiHonest(SlicedPrep),
     /// Malicious with k = 64.
     K64(MaliciousPrep<u64>),
     /// Malicious with k = 32.
@@ -62,7 +63,7 @@ impl Material {
     /// Instances of material held.
     pub(crate) fn instances(&self) -> usize {
         match self {
-            Material::SemiHonest(preps) => preps.len(),
+            Material::SemiHonest(prep) => prep.instances(),
             Material::K64(prep) => prep.instances(),
             Material::K32(prep) => prep.instances(),
             Material::SboxTables(prep) => prep.blocks(),
@@ -72,12 +73,7 @@ impl Material {
     /// Removes the first `m` instances (at most all of them) and returns them as a batch.
     pub(crate) fn take(&mut self, m: usize) -> Result<Material, JobError> {
         Ok(match self {
-            Material::SemiHonest(preps) => {
-                if m == 0 || m > preps.len() {
-                    return Err(JobError::Internal("took more prepared instances than there are"));
-                }
-                Material::SemiHonest(preps.drain(..m).collect())
-            }
+            Material::SemiHonest(prep) => Material::SemiHonest(prep.split_front(m)?),
             Material::K64(prep) => Material::K64(prep.split_front(m)?),
             Material::K32(prep) => Material::K32(prep.split_front(m)?),
             Material::SboxTables(prep) => Material::SboxTables(prep.split_front(m).map_err(|reason| {
@@ -175,7 +171,8 @@ impl Source {
         let (circuit, io) = (&spec.circuit, &spec.io);
         Ok(match (spec.security, self) {
             (Security::SemiHonest, Source::K64(source)) => {
-                Material::SemiHonest(fig8_binary(net, source, circuit, io, n).await?)
+                let preps = fig8_binary(net, source, circuit, io, n).await?;
+                Material::SemiHonest(SlicedPrep::from_instances(circuit, &preps)?)
             }
             (Security::Malicious, Source::K64(source)) => {
                 Material::K64(fig8_malicious(net, source, circuit, io, n).await?)
@@ -226,11 +223,7 @@ async fn evaluate_material<N: Network>(
 ) -> Result<(Vec<Outputs>, NetStats), JobError> {
     let before = net.stats();
     let outputs = match material {
-        Material::SemiHonest(preps) => {
-            let prep = SlicedPrep::from_instances(circuit, &preps)?;
-            drop(preps);
-            evaluate_sliced(net, circuit, &prep, inputs).await?
-        }
+        Material::SemiHonest(prep) => evaluate_sliced(net, circuit, &prep, inputs).await?,
         Material::K64(prep) => evaluate_malicious(net, circuit, &prep, inputs).await?,
         Material::K32(prep) => evaluate_malicious(net, circuit, &prep, inputs).await?,
         Material::SboxTables(_) => return Err(JobError::Internal("S-box tables prepared for a circuit job")),

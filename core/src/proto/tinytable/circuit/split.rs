@@ -1,4 +1,5 @@
-//! Splitting a batch of malicious material by instances: [`MaliciousPrep::split_front`] gives the
+//! Splitting a batch of material by instances: [`MaliciousPrep::split_front`] (and
+//! [`SlicedPrep::split_front`] for the passive material) gives the
 //! first `m` instances of a batch as a batch of their own and keeps the rest, so material made
 //! ahead of time for many instances (Fig. 8 over one TinyOT batch, the cheapest way to make it)
 //! can be consumed by several later jobs, each instance once.
@@ -10,7 +11,7 @@
 //! be split: a dealer's seeded strings are derived from a per-batch seed and entry positions.
 
 use super::malicious_prep::{MaliciousPrep, TableKeys};
-use super::slice::lane_words;
+use super::slice::{lane_words, SlicedPrep};
 use crate::proto::tinytable::error::TinyTableError;
 
 /// Splits `rows` bit-sliced rows of `n` instances (`lane_words(n)` words each) into the rows of
@@ -96,6 +97,51 @@ impl<M: Copy> MaliciousPrep<M> {
         self.peer_keys = TableKeys::Explicit(rest_keys);
         self.out_macs = rest_out_macs;
         self.out_keys = rest_out_keys;
+        Ok(front)
+    }
+}
+
+impl SlicedPrep {
+    /// Removes the first `m` instances (`1 ≤ m ≤ instances`) from this batch and returns them as
+    /// a batch of their own; `self` keeps the others (none if `m` is all of them). Every row of
+    /// the passive material (table entries, input and output masks) is per instance.
+    pub fn split_front(&mut self, m: usize) -> Result<SlicedPrep, TinyTableError> {
+        let n = self.instances;
+        if m == 0 || m > n {
+            return Err(TinyTableError::PrepMismatch {
+                party: self.party,
+                reason: format!("cannot take {m} instances from a batch of {n}"),
+            });
+        }
+        if m == n {
+            // All of it: moved, not copied.
+            let empty = SlicedPrep {
+                party: self.party,
+                io: self.io.clone(),
+                instances: 0,
+                and_gates: self.and_gates,
+                tables: Vec::new(),
+                input_masks: Vec::new(),
+                output_masks: Vec::new(),
+            };
+            return Ok(core::mem::replace(self, empty));
+        }
+        let (tables, rest_tables) = split_rows(&self.tables, n, m);
+        let (input_masks, rest_inputs) = split_rows(&self.input_masks, n, m);
+        let (output_masks, rest_outputs) = split_rows(&self.output_masks, n, m);
+        let front = SlicedPrep {
+            party: self.party,
+            io: self.io.clone(),
+            instances: m,
+            and_gates: self.and_gates,
+            tables,
+            input_masks,
+            output_masks,
+        };
+        self.instances = n - m;
+        self.tables = rest_tables;
+        self.input_masks = rest_inputs;
+        self.output_masks = rest_outputs;
         Ok(front)
     }
 }

@@ -32,6 +32,25 @@ describe("circuit values", () => {
     expect(outputValue([true, false, true])).toEqual({ bits: [true, false, true], value: 5n });
   });
 
+  it("integers convert bit by bit at every width, both ways", () => {
+    // Against the definition (bit i of the integer on wire i), with widths that are not whole bytes.
+    let x = 0x9e3779b97f4a7c15f39cc0605cedc834n;
+    for (let width = 0; width <= 140; width++) {
+      x = (x * 6364136223846793005n + 1442695040888963407n) % (1n << 128n);
+      const value = width === 0 ? 0n : (x * x) % (1n << BigInt(width));
+      const bits = valueBits(value, width, 0);
+      expect(bits).toEqual(Array.from({ length: width }, (_, i) => ((value >> BigInt(i)) & 1n) === 1n));
+      const out = outputValue(bits);
+      expect(out.value).toBe(value);
+      if (width % 8 === 0) {
+        expect(out.hex).toBe(width === 0 ? "" : value.toString(16).padStart(width / 4, "0"));
+        expect(valueBits(out.bytes!, width, 0)).toEqual(bits);
+      } else {
+        expect(out.hex).toBeUndefined();
+      }
+    }
+  });
+
   it("ill-sized values name the input", () => {
     for (const bad of [0x10000n, -1n, [true], Uint8Array.of(1), "zz"] as const) {
       const error = (() => {

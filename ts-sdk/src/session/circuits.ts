@@ -43,27 +43,34 @@ export function valueBits(value: CircuitValueInput, width: number, index: number
     if (value < 0n || value >> BigInt(width) !== 0n) {
       throw new ConfigError(field, `the integer does not fit in ${width} bits`);
     }
-    return Array.from({ length: width }, (_, i) => ((value >> BigInt(i)) & 1n) === 1n);
+    // Through its big-endian bytes: one conversion instead of a BigInt shift per bit.
+    if (width === 0) return [];
+    return bytesBits(toBytes(value.toString(16).padStart(2 * Math.ceil(width / 8), '0'), field), width);
   }
   const bytes = toBytes(value, field);
   if (bytes.length * 8 !== width) {
     throw new ConfigError(field, `expected ${width / 8} bytes for a ${width}-bit value, got ${bytes.length}`);
   }
-  // Big-endian integer: wire 8j + b is bit b of byte n - 1 - j.
+  return bytesBits(bytes, width);
+}
+
+/** The low `width` bits (wire order) of the big-endian integer `bytes`: wire 8j + b is bit b of byte n − 1 − j. */
+function bytesBits(bytes: Uint8Array, width: number): boolean[] {
   return Array.from({ length: width }, (_, i) => ((bytes[bytes.length - 1 - (i >> 3)]! >> (i & 7)) & 1) === 1);
 }
 
 /** An output value from its bits (wire order). */
 export function outputValue(bits: boolean[]): CircuitValue {
-  let value = 0n;
-  for (let i = bits.length - 1; i >= 0; i--) value = (value << 1n) | (bits[i] ? 1n : 0n);
-  const out: CircuitValue = { bits, value };
+  // The big-endian bytes first (padded to whole bytes), the integer from their hex: one BigInt
+  // parse instead of a BigInt shift per bit (results can hold thousands of values).
+  const n = Math.ceil(bits.length / 8);
+  const bytes = new Uint8Array(n);
+  for (let i = 0; i < bits.length; i++) if (bits[i]) bytes[n - 1 - (i >> 3)]! |= 1 << (i & 7);
+  const hex = toHex(bytes);
+  const out: CircuitValue = { bits, value: n === 0 ? 0n : BigInt(`0x${hex}`) };
   if (bits.length % 8 === 0) {
-    const n = bits.length / 8;
-    const bytes = new Uint8Array(n);
-    for (let i = 0; i < bits.length; i++) if (bits[i]) bytes[n - 1 - (i >> 3)]! |= 1 << (i & 7);
     out.bytes = bytes;
-    out.hex = toHex(bytes);
+    out.hex = hex;
   }
   return out;
 }

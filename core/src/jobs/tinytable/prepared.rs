@@ -14,7 +14,7 @@
 
 use super::circuit::CircuitJobSpec;
 use super::ot_prep::{self, Material};
-use super::{check_common, JobError, Preprocessing, Security};
+use super::{check_common, JobError, Preprocessing};
 use crate::jobs::prepared::{
     agree_to_prepare, kind_of, refuse_required, Plan, PrepareOutput, Prepared, PreparedUse, Stock,
 };
@@ -50,19 +50,13 @@ pub fn uses(spec: &CircuitJobSpec, store: &Prepared, usage: PreparedUse) -> Resu
     Ok(plan(spec, store, usage)?.is_some())
 }
 
-/// The bytes one instance of `spec`'s material occupies in the store: semi-honest material is
-/// kept bit-sliced (four table bits per AND gate, a mask bit per own input and revealed output
-/// wire, rounded up to a byte); malicious material by [`ot_prep::bytes_per_instance`]'s upper
-/// estimate.
+/// The estimated bytes of one instance of `spec`'s material ([`ot_prep::bytes_per_instance`]).
+/// Semi-honest material is held bit-sliced in far fewer bytes (four table bits per AND gate), but
+/// making it over OT takes more working memory than this estimate (see `docs/performance.md`),
+/// and a preparation is made in one piece, so the store keeps counting it at this size: it is
+/// what bounds a preparation's size.
 fn bytes_per_instance(spec: &CircuitJobSpec) -> usize {
-    match spec.security {
-        Security::SemiHonest => {
-            let circuit = &spec.circuit;
-            let bits = 4 * circuit.gate_counts().and + circuit.num_input_wires() + circuit.num_output_wires();
-            bits.div_ceil(8).max(1)
-        }
-        Security::Malicious => ot_prep::bytes_per_instance(spec),
-    }
+    ot_prep::bytes_per_instance(spec)
 }
 
 /// Checks that `spec.instances` instances of `spec`'s material fit `store`'s bound.

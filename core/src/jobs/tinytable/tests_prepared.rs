@@ -229,16 +229,3 @@ fn only_ot_material_is_prepared() {
         assert!(matches!(out, Err(JobError::NotAvailable { option: "preprocessing", .. })), "{out:?}");
     }
 }
-
-#[test]
-fn the_store_counts_semi_honest_material_at_its_sliced_size() {
-    // Semi-honest material is kept bit-sliced: 6,400 AND gates of AES-128 take 3,200 bytes of
-    // table bits an instance, so 100,000 prepared blocks (about 310 MiB) fit the session's bound;
-    // malicious material (MACs and keys per entry) of as many blocks does not.
-    let store = Prepared::default();
-    aes::check_room(&ot_spec(Security::SemiHonest, 100_000), &store).unwrap();
-    match aes::check_room(&ot_spec(Security::Malicious, 100_000), &store) {
-        Err(JobError::InvalidSpec { field: "blocks", .. }) => {}
-        other => panic!("expected the bound to refuse malicious material, got {other:?}"),
-    }
-}

@@ -113,31 +113,25 @@ impl SlicedPrep {
                 reason: format!("cannot take {m} instances from a batch of {n}"),
             });
         }
-        if m == n {
-            // All of it: moved, not copied.
-            let empty = SlicedPrep {
-                party: self.party,
-                io: self.io.clone(),
-                instances: 0,
-                and_gates: self.and_gates,
-                tables: Vec::new(),
-                input_masks: Vec::new(),
-                output_masks: Vec::new(),
-            };
-            return Ok(core::mem::replace(self, empty));
-        }
-        let (tables, rest_tables) = split_rows(&self.tables, n, m);
-        let (input_masks, rest_inputs) = split_rows(&self.input_masks, n, m);
-        let (output_masks, rest_outputs) = split_rows(&self.output_masks, n, m);
-        let front = SlicedPrep {
+        // This batch's party, IoSpec and gate count with other rows.
+        let rows = |instances, tables, input_masks, output_masks| SlicedPrep {
             party: self.party,
             io: self.io.clone(),
-            instances: m,
+            instances,
             and_gates: self.and_gates,
             tables,
             input_masks,
             output_masks,
         };
+        if m == n {
+            // All of it: moved, not copied.
+            let empty = rows(0, Vec::new(), Vec::new(), Vec::new());
+            return Ok(core::mem::replace(self, empty));
+        }
+        let (tables, rest_tables) = split_rows(&self.tables, n, m);
+        let (input_masks, rest_inputs) = split_rows(&self.input_masks, n, m);
+        let (output_masks, rest_outputs) = split_rows(&self.output_masks, n, m);
+        let front = rows(m, tables, input_masks, output_masks);
         self.instances = n - m;
         self.tables = rest_tables;
         self.input_masks = rest_inputs;

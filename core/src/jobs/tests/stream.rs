@@ -48,7 +48,7 @@ fn instances_seen(phases: &[JobPhase]) -> Vec<usize> {
 }
 
 #[test]
-fn tinytable_over_ot_in_chunks_of_64_instances_gives_every_instance_in_order() {
+fn tinytable_over_ot_in_chunks_of_64_instances_made_20_at_a_time_gives_every_instance_in_order() {
     let mut rng = ChaCha20Rng::seed_from_u64(501);
     let circuit = random_circuit(&mut rng, 2, 60, 2);
     let values = random_inputs(&mut rng, &circuit, 150);
@@ -66,8 +66,9 @@ fn tinytable_over_ot_in_chunks_of_64_instances_gives_every_instance_in_order() {
             async move {
                 let mut phases = Vec::new();
                 let mut rng = seeded_rng(510 + net.party() as u64);
+                let sizes = ot_prep::ChunkSizes { online: 64, making: 20 };
                 let (outputs, _) =
-                    ot_prep::run_chunked(&mut net, &spec, b"digest", &mine, &mut rng, 64, &mut |p| {
+                    ot_prep::run_chunked(&mut net, &spec, b"digest", &mine, &mut rng, sizes, &mut |p| {
                         phases.push(p)
                     })
                     .await?;

@@ -50,11 +50,9 @@ pub fn uses(spec: &CircuitJobSpec, store: &Prepared, usage: PreparedUse) -> Resu
     Ok(plan(spec, store, usage)?.is_some())
 }
 
-/// The estimated bytes of one instance of `spec`'s material ([`ot_prep::bytes_per_instance`]).
-/// Semi-honest material is held bit-sliced in far fewer bytes (four table bits per AND gate), but
-/// making it over OT takes more working memory than this estimate (see `docs/performance.md`),
-/// and a preparation is made in one piece, so the store keeps counting it at this size: it is
-/// what bounds a preparation's size.
+/// The estimated bytes of one instance of `spec`'s material as held
+/// ([`ot_prep::bytes_per_instance`]); a preparation is made in chunks whose working memory has a
+/// bound of its own ([`ot_prep::making_chunk_size`]).
 fn bytes_per_instance(spec: &CircuitJobSpec) -> usize {
     ot_prep::bytes_per_instance(spec)
 }

@@ -7,6 +7,7 @@
 //! Providers of the material are in [`super::prep`]; this folder only consumes it.
 
 mod engine;
+pub(crate) mod join;
 pub mod malicious;
 pub mod malicious_prep;
 pub mod online;

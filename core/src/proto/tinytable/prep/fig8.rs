@@ -120,6 +120,8 @@ async fn build_tables<N: Network, M: MacWord, S: TinyOtSource<M>>(
             }
         }
     }
+    // The working memory peaks below; what is no longer needed goes first.
+    drop(fresh);
     let mut opened = Vec::with_capacity(2 * gates.len() * n);
     for (g, gate) in gates.iter().enumerate() {
         for i in 0..n {
@@ -129,6 +131,7 @@ async fn build_tables<N: Network, M: MacWord, S: TinyOtSource<M>>(
         }
     }
     let de = open(net, Step::PrepBeaver, MacCheck::PrepBeaver, alpha, &opened, &opened).await?;
+    drop(opened);
     let mut entries = Vec::with_capacity(4 * gates.len() * n);
     for (g, gate) in gates.iter().enumerate() {
         for i in 0..n {

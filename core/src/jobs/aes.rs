@@ -153,7 +153,16 @@ impl AesInput {
         };
         match (&self.key_share, key_holders.contains(&me)) {
             (Some(k), true) if k.len() != key_bytes => {
-                return bad("key", format!("key share has {} bytes, expected {key_bytes}", k.len()))
+                let hint = match k.len() {
+                    16 | 24 | 32 => format!(
+                        " (keyBits is {}: pass keyBits {} at every member for a {}-byte key)",
+                        8 * key_bytes,
+                        8 * k.len(),
+                        k.len()
+                    ),
+                    _ => format!(" (keyBits {})", 8 * key_bytes),
+                };
+                return bad("key", format!("key share has {} bytes, expected {key_bytes}{hint}", k.len()));
             }
             (None, true) => {
                 return bad("key", format!("party {me} is a key holder and must pass its key share"))

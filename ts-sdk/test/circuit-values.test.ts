@@ -66,6 +66,28 @@ describe("circuit values", () => {
   });
 });
 
+describe("parsed circuits", () => {
+  it("a circuit parsed again gives the same facts, in arrays of its own; a bad one fails every time", async () => {
+    const text = "1 4\n3 1 1 1\n1 1\n\n2 1 0 1 3 AND\n";
+    const first = await parseCircuit(text);
+    first.inputWidths[0] = 99;
+    first.outputWidths.push(7);
+    const again = await parseCircuit(text);
+    expect(again).toEqual({ ...first, inputWidths: [1, 1, 1], outputWidths: [1] });
+    expect(again.andGates).toBe(1);
+    const bad = "1 4\n3 1 1 1\n1 1\n\n2 1 0 9 3 AND\n";
+    for (let i = 0; i < 2; i++) {
+      await expect(parseCircuit(bad)).rejects.toBeInstanceOf(CircuitError);
+    }
+    // Many distinct circuits: each still parses to its own facts (the remembered ones are bounded).
+    for (let n = 1; n <= 20; n++) {
+      const wide = await parseCircuit(`1 ${n + 2}\n2 ${n} 1\n1 1\n\n2 1 0 ${n} ${n + 1} AND\n`);
+      expect(wide.inputWidths).toEqual([n, 1]);
+    }
+    expect((await parseCircuit(text)).inputWidths).toEqual([1, 1, 1]);
+  });
+});
+
 describe.each(["wasm", "native"] as const)("job options (%s checks)", (name) => {
   let runtime: CoreRuntime;
   let TWO_BYTES: ParsedCircuit;

@@ -8,17 +8,46 @@ import { CircuitError, ConfigError } from '../errors.js';
 import type { CircuitValue, CircuitValueInput, ParsedCircuit } from './session-types.js';
 import { initWasm, parseCircuitWasm } from './wasm-loader.js';
 
+/** What a parse tells about a circuit, besides its text. */
+type CircuitInfo = Omit<ParsedCircuit, 'text'>;
+
+/**
+ * The circuits parsed last, by text (oldest first): a session evaluates the same circuit job after
+ * job, and parsing an AES-sized circuit in WASM takes milliseconds of the caller's thread. At most
+ * {@link PARSED_MAX} entries and {@link PARSED_MAX_CHARS} characters of text are kept.
+ */
+const parsed = new Map<string, CircuitInfo>();
+const PARSED_MAX = 8;
+const PARSED_MAX_CHARS = 32 << 20;
+let parsedChars = 0;
+
+function remember(text: string, info: CircuitInfo): void {
+  if (text.length > PARSED_MAX_CHARS) return;
+  parsed.set(text, info);
+  parsedChars += text.length;
+  for (const oldest of parsed.keys()) {
+    if (parsed.size <= PARSED_MAX && parsedChars <= PARSED_MAX_CHARS) break;
+    parsed.delete(oldest);
+    parsedChars -= oldest.length;
+  }
+}
+
 /** Parses Bristol text with the loaded module; throws {@link CircuitError} naming the line. */
 export function parseLoaded(text: unknown): ParsedCircuit {
   if (typeof text !== 'string') throw new CircuitError('expected Bristol Fashion text (a string)');
-  try {
-    const info = parseCircuitWasm(text) as Omit<ParsedCircuit, 'text'>;
-    return { text, ...info };
-  } catch (error) {
-    const message = (error as { message?: string }).message ?? String(error);
-    const line = /line (\d+)/.exec(message);
-    throw new CircuitError(message, line ? Number(line[1]) : undefined);
+  let info = parsed.get(text);
+  if (info === undefined) {
+    try {
+      info = parseCircuitWasm(text) as CircuitInfo;
+    } catch (error) {
+      const message = (error as { message?: string }).message ?? String(error);
+      const line = /line (\d+)/.exec(message);
+      throw new CircuitError(message, line ? Number(line[1]) : undefined);
+    }
+    remember(text, info);
   }
+  // Fresh arrays: a caller that changes its result does not change the next one.
+  return { text, ...info, inputWidths: [...info.inputWidths], outputWidths: [...info.outputWidths] };
 }
 
 /**

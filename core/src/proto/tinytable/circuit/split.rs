@@ -69,6 +69,23 @@ impl<M: Copy> MaliciousPrep<M> {
         let TableKeys::Explicit(keys) = &self.peer_keys else {
             return refuse("material with seeded verification strings cannot be split".into());
         };
+        if m == n {
+            // All of it: moved, not copied.
+            let empty = MaliciousPrep {
+                party: self.party,
+                io: self.io.clone(),
+                instances: 0,
+                and_gates: self.and_gates,
+                tables: Vec::new(),
+                input_masks: Vec::new(),
+                own_macs: Vec::new(),
+                peer_keys: TableKeys::Explicit(Vec::new()),
+                out_shares: Vec::new(),
+                out_macs: Vec::new(),
+                out_keys: Vec::new(),
+            };
+            return Ok(core::mem::replace(self, empty));
+        }
         let (tables, rest_tables) = split_rows(&self.tables, n, m);
         let (input_masks, rest_inputs) = split_rows(&self.input_masks, n, m);
         let (out_shares, rest_shares) = split_rows(&self.out_shares, n, m);

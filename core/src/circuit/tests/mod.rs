@@ -2,6 +2,7 @@
 
 mod aes_reference;
 mod generated;
+mod generated_sizes;
 mod layers_eval;
 mod mutations;
 mod parse_errors;

@@ -4,13 +4,14 @@
  * XOR-shared by parties 0 and 1, and decrypts them back, through a real relay process. Every AES
  * round costs the same, so the cipher rounds' bytes of a key size are exactly Nr/10 of AES-128's
  * (Nr = 10, 12, 14) and its message rounds grow by the same number with every two AES rounds;
- * the key schedule runs before them.
+ * the key schedule runs before them. The two-party protocols run the AES circuit of the key size
+ * and direction: TinyTable over OT, MiniMac and Coral with their dealer, checked the same way.
  */
 import { createCipheriv, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AesResult, type MaestroVariant, type SecurityLevel } from "@chorus/sdk";
 import { freshSecret, fromHex, hex, startRelayProcess, within, xor, type RelayProcess } from "./relay-process.js";
-import { closeAll, connectThree, runAes } from "./three-parties.js";
+import { closeAll, connectThree, connectTwo, runAes } from "./three-parties.js";
 
 const PLAINTEXT = "00112233445566778899aabbccddeeff";
 /** FIPS-197 Appendix C: key bits, key (bytes 00, 01, … ), ciphertext of PLAINTEXT, rounds Nr. */
@@ -115,4 +116,51 @@ describe("AES-192 and AES-256 on MAESTRO", () => {
       await closeAll(sessions);
     }
   });
+});
+
+describe("AES-192, AES-256 and decryption on the two-party protocols", () => {
+  /** The FIPS-197 Appendix C key of `keyBits` and its ciphertext of PLAINTEXT. */
+  const vector = (keyBits: 128 | 192 | 256) => ({
+    key: fromHex(Array.from({ length: keyBits / 8 }, (_, i) => i.toString(16).padStart(2, "0")).join("")),
+    ciphertext: VECTORS.find((v) => v.keyBits === keyBits)!.ciphertext,
+  });
+
+  it("TinyTable over OT (malicious): AES-192 decryption and AES-256 encryption of FIPS-197 C.2/C.3", async () => {
+    const sessions = await connectTwo(relay.url, freshSecret());
+    try {
+      for (const [keyBits, direction] of [[192, "decrypt"], [256, "encrypt"]] as const) {
+        const { key, ciphertext } = vector(keyBits);
+        const input = direction === "encrypt" ? PLAINTEXT : ciphertext;
+        const roles = { protocol: "tinytable", security: "malicious", keyBits, direction, keyHolders: [0], plaintextOwner: 1 } as const;
+        const results = await within(
+          Promise.all(runAes(sessions, [{ ...roles, key }, { ...roles, plaintext: input }])),
+          `TinyTable AES-${keyBits} ${direction}`,
+          60_000,
+        );
+        for (const r of results) expect(r.ciphertextHex).toBe(direction === "encrypt" ? ciphertext : PLAINTEXT);
+      }
+    } finally {
+      await closeAll(sessions);
+    }
+  });
+
+  for (const protocol of ["minimac", "coral"] as const) {
+    it(`${protocol} with its dealer: AES-256 decryption of FIPS-197 C.3 from a key split between both parties`, async () => {
+      const { key, ciphertext } = vector(256);
+      const share0 = new Uint8Array(randomBytes(32));
+      const sessions = await connectThree(relay.url, freshSecret());
+      try {
+        const roles = { protocol, preprocessing: "dealer", keyBits: 256, direction: "decrypt", keyHolders: [0, 1], plaintextOwner: 1 } as const;
+        const results = await within(
+          Promise.all(runAes(sessions, [{ ...roles, key: share0 }, { ...roles, key: xor(key, share0), plaintext: ciphertext }, roles])),
+          `${protocol} AES-256 decryption`,
+          120_000,
+        );
+        for (const slot of [0, 1]) expect(results[slot]!.ciphertextHex, `party ${slot}`).toBe(PLAINTEXT);
+        expect(results[2]!.ciphertext).toBeUndefined();
+      } finally {
+        await closeAll(sessions);
+      }
+    }, 150_000);
+  }
 });

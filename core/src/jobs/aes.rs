@@ -232,26 +232,11 @@ impl AesSpec {
         input.check(me, &self.key_holders, self.plaintext_owner, self.key_size.key_bytes(), self.blocks)
     }
 
-    /// The two-party protocols' common limits: AES-128 encryption.
-    pub(crate) fn check_two_party_aes(&self) -> Result<(), JobError> {
-        let name = self.protocol.name();
-        if self.direction != Direction::Encrypt {
-            return Err(JobError::not_available(
-                "direction",
-                format!("{name} runs AES encryption only; use protocol 'maestro' to decrypt"),
-            ));
-        }
-        if self.key_size != KeySize::Aes128 {
-            return Err(JobError::not_available("keyBits", format!("{name} runs AES-128 only")));
-        }
-        Ok(())
-    }
-
-    /// The limits of AES over a two-party circuit protocol (MiniMac, Coral): AES-128 encryption,
-    /// key holders and plaintext owner among parties 0 and 1, the ciphertext to party 0, party 1
-    /// or both; `protocol` names the protocol in the messages.
+    /// The limits of AES over a two-party circuit protocol (MiniMac, Coral): key holders and
+    /// plaintext owner among parties 0 and 1, the ciphertext to party 0, party 1 or both;
+    /// `protocol` names the protocol in the messages. Every key size and direction runs (the
+    /// protocols evaluate the AES circuit of the spec's, [`super::keyed_aes`]).
     pub(crate) fn check_two_party_roles(&self, protocol: &str) -> Result<(), JobError> {
-        self.check_two_party_aes()?;
         if self.blocks == 0 {
             return Err(JobError::invalid_spec("blocks", "blocks must be at least 1"));
         }

@@ -54,12 +54,13 @@ impl AesSpec {
         let AesProtocol::TinyTable { path, preprocessing, security, mac_bits } = self.protocol else {
             return Err(JobError::Internal("not a TinyTable spec"));
         };
-        self.check_two_party_aes()?;
         Ok(TinyTableAesSpec {
             path,
             preprocessing,
             security,
             mac_bits,
+            key_size: self.key_size,
+            direction: self.direction,
             blocks: self.blocks,
             key_holders: self.key_holders.clone(),
             plaintext_owner: self.plaintext_owner,

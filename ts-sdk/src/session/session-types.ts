@@ -184,15 +184,19 @@ export interface PreparedUseOption {
   usePrepared?: boolean;
 }
 
-/** TinyTable's options of `Session.aes` (two computing parties, AES-128 encryption). */
+/**
+ * TinyTable's options of `Session.aes` (two computing parties). The circuit path runs every key
+ * size in both directions (the AES circuit of the key size and direction); the S-box-table path
+ * AES-128 encryption only (anything else is a `NotAvailableError` naming the option).
+ */
 export type TinyTableAesOptions = AesRoleOptions & PreparedUseOption & {
   /** The protocol. */
   protocol: 'tinytable';
   variant?: never;
-  /** TinyTable encrypts only. */
-  direction?: 'encrypt';
-  /** AES-128 only. */
-  keyBits?: 128;
+  /** Encrypt (default) or decrypt (the circuit path). */
+  direction?: AesDirection;
+  /** AES key size in bits: 128 (default), 192 or 256 (the circuit path). */
+  keyBits?: 128 | 192 | 256;
   code?: never;
 } & TinyTablePreprocessingOptions &
   TinyTableSecurityOptions;
@@ -216,7 +220,10 @@ export type MiniMacPreprocessingOptions = {
   macBits?: never;
 };
 
-/** MiniMac's options of `Session.aes` (AES-128 encryption, ciphertext to both parties or one). */
+/**
+ * MiniMac's options of `Session.aes` (every key size, both directions: the AES circuit of the key size
+ * and direction; ciphertext to both parties or one).
+ */
 export type MiniMacAesOptions = AesRoleOptions &
   PreparedUseOption &
   MiniMacPreprocessingOptions & {
@@ -224,10 +231,10 @@ export type MiniMacAesOptions = AesRoleOptions &
     protocol: 'minimac';
     variant?: never;
     path?: never;
-    /** MiniMac encrypts only. */
-    direction?: 'encrypt';
-    /** AES-128 only. */
-    keyBits?: 128;
+    /** Encrypt (default) or decrypt. */
+    direction?: AesDirection;
+    /** AES key size in bits: 128 (default), 192 or 256. */
+    keyBits?: 128 | 192 | 256;
     /** Who learns the ciphertext: both parties (default) or one; checked before it is revealed. */
     reveal?: readonly [0, 1] | readonly [0] | readonly [1];
   };
@@ -243,7 +250,8 @@ export type MiniMacAesOptions = AesRoleOptions &
  *   faster and trusts every party to follow the protocol).
  *   Malicious: `gf256-circuit`, `gf16-circuit`, `lut16`, `lut256-33`; semi-honest: all five. `direction: 'decrypt'` decrypts (the
  *   `plaintext` option then carries the ciphertext).
- * - `protocol: 'tinytable'`: two computing parties (slots 0 and 1), AES-128 only. `preprocessing`
+ * - `protocol: 'tinytable'`: two computing parties (slots 0 and 1); the circuit path runs
+ *   `keyBits` 128, 192 or 256 in both directions, `sbox-tables` AES-128 encryption. `preprocessing`
  *   (see {@link TinyTablePreprocessing}): `'ot'` (default) — the two parties alone, in a session
  *   of two, nobody else trusted; or `'dealer'` — a trusted dealer in slot 2 (a weaker trust
  *   model; see the README's security model), which calls `aes` with the same options and no
@@ -258,8 +266,8 @@ export type MiniMacAesOptions = AesRoleOptions &
  *   revealed. With OT preprocessing, a party that deviates in the preprocessing makes the
  *   honest party reject with `ProtocolAbortError` naming the OT check at either security level.
  *
- * Combinations not implemented (malicious `lut256`, decrypting TinyTable, `macBits: 32` on
- * TinyTable's S-box path) reject with `NotAvailableError` (a `ConfigError`); the option types
+ * Combinations not implemented (malicious `lut256`, decryption or AES-192/256 on TinyTable's
+ * S-box path, `macBits: 32` there) reject with `NotAvailableError` (a `ConfigError`); the option types
  * rule most of them out already.
  */
 /**
@@ -279,7 +287,10 @@ export type CoralPreprocessingOptions = {
   code?: never;
 };
 
-/** Coral's options of `Session.aes` (AES-128 encryption, ciphertext to both parties or one). */
+/**
+ * Coral's options of `Session.aes` (every key size, both directions: the AES circuit of the key size
+ * and direction; ciphertext to both parties or one).
+ */
 export type CoralAesOptions = AesRoleOptions &
   PreparedUseOption &
   CoralPreprocessingOptions & {
@@ -287,10 +298,10 @@ export type CoralAesOptions = AesRoleOptions &
     protocol: 'coral';
     variant?: never;
     path?: never;
-    /** Coral encrypts only. */
-    direction?: 'encrypt';
-    /** AES-128 only. */
-    keyBits?: 128;
+    /** Encrypt (default) or decrypt. */
+    direction?: AesDirection;
+    /** AES key size in bits: 128 (default), 192 or 256. */
+    keyBits?: 128 | 192 | 256;
     /** Who learns the ciphertext: both parties (default) or one; checked before it is revealed. */
     reveal?: readonly [0, 1] | readonly [0] | readonly [1];
   };

@@ -85,7 +85,9 @@ fn minimac_non_recipient_changing_its_private_output_share_is_caught() {
     // Party 1's sends: two spec digests, its confirmation to the dealer, its input message, one
     // per AND layer, the three messages of the gate check, then the output opening.
     let cheat: fn(PartyId, u64, &mut Vec<u8>) = |member, index, message| {
-        let depth = crate::jobs::keyed_aes::cached(2).expect("circuit").and_depth() as u64;
+        let depth = crate::jobs::keyed_aes::cached(2, crate::aes::KeySize::Aes128, Direction::Encrypt)
+            .expect("circuit")
+            .and_depth() as u64;
         if member == 1 && index == 3 + 1 + depth + 3 {
             if let Some(b) = message.last_mut() {
                 *b ^= 1;

@@ -35,10 +35,11 @@ use super::sbox_ot;
 use super::{
     agree_on_spec, check_common, check_instances, deal_or_receive, JobError, MacBits, Preprocessing, Security,
 };
-use crate::aes::Block;
+use crate::aes::{Block, KeySize};
 use crate::jobs::aes::AesOutput;
 use crate::jobs::keyed_aes;
 pub use crate::jobs::options::AesPath;
+use crate::jobs::options::Direction;
 use crate::jobs::prepared::{
     agree_to_prepare, kind_of, plan_bytes, Plan, PrepareOutput, Prepared, PreparedUse, Stock,
 };
@@ -60,9 +61,13 @@ pub struct TinyTableAesSpec {
     /// Width of the authentication strings under [`Security::Malicious`] (the S-box path supports
     /// [`MacBits::K64`] only).
     pub mac_bits: MacBits,
-    /// Number of 16-byte blocks encrypted under the key.
+    /// The key size (the circuit path: any; the S-box-table path: AES-128).
+    pub key_size: KeySize,
+    /// Encryption or decryption (the circuit path: either; the S-box-table path: encryption).
+    pub direction: Direction,
+    /// Number of 16-byte blocks processed under the key.
     pub blocks: usize,
-    /// Parties (0 and/or 1, ascending) that each input an XOR share of the 16-byte key.
+    /// Parties (0 and/or 1, ascending) that each input an XOR share of the key.
     pub key_holders: Vec<PartyId>,
     /// The party (0 or 1) that inputs the plaintext.
     pub plaintext_owner: PartyId,
@@ -98,6 +103,18 @@ impl TinyTableAesSpec {
             );
         }
         if self.path == AesPath::SboxTables {
+            if self.direction != Direction::Encrypt {
+                return Err(JobError::not_available(
+                    "direction",
+                    "the S-box-table path encrypts only; use path 'circuit' to decrypt",
+                ));
+            }
+            if self.key_size != KeySize::Aes128 {
+                return Err(JobError::not_available(
+                    "keyBits",
+                    "the S-box-table path runs AES-128 only; use path 'circuit' for 192- and 256-bit keys",
+                ));
+            }
             if let [owner] = self.key_holders[..] {
                 if self.plaintext_owner == owner {
                     return bad(
@@ -131,11 +148,13 @@ impl TinyTableAesSpec {
 
     /// A canonical byte encoding, used for the agreement check (the circuit follows from it).
     pub(super) fn encode(&self) -> Vec<u8> {
-        let mut out = b"chorus/tinytable-aes/v3".to_vec();
+        let mut out = b"chorus/tinytable-aes/v4".to_vec();
         out.push(u8::from(self.path == AesPath::SboxTables));
         out.push(u8::from(self.preprocessing == Preprocessing::Dealer));
         out.push(u8::from(self.security == Security::Malicious));
         out.push(self.mac_bits.bits() as u8);
+        out.push(self.key_size.key_bytes() as u8);
+        out.push(u8::from(self.direction == Direction::Decrypt));
         out.extend_from_slice(&(self.blocks as u64).to_be_bytes());
         for list in [&self.key_holders, &self.reveal_to] {
             out.push(list.len() as u8);
@@ -147,7 +166,7 @@ impl TinyTableAesSpec {
 
     /// The circuit job this spec runs: key shares XORed into the AES-128 circuit's key.
     fn circuit_spec(&self) -> Result<CircuitJobSpec, JobError> {
-        let circuit = keyed_aes::cached(self.key_holders.len())?;
+        let circuit = keyed_aes::cached(self.key_holders.len(), self.key_size, self.direction)?;
         let mut input_owners = self.key_holders.clone();
         input_owners.push(self.plaintext_owner);
         let reveal = self.reveal();
@@ -190,7 +209,7 @@ impl TinyTableAesSpec {
     }
 
     fn check_input(&self, me: PartyId, input: &TinyTableAesInput) -> Result<(), JobError> {
-        input.check(me, &self.key_holders, self.plaintext_owner, 16, self.blocks)
+        input.check(me, &self.key_holders, self.plaintext_owner, self.key_size.key_bytes(), self.blocks)
     }
 }
 

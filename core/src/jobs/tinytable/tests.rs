@@ -4,10 +4,11 @@
 use super::aes::{self, AesPath, TinyTableAesInput, TinyTableAesSpec};
 use super::circuit::{self as circuit_job, CircuitJobInput, CircuitJobSpec};
 use super::*;
-use crate::aes::Aes;
+use crate::aes::{Aes, KeySize};
 use crate::circuit::aes_bristol::{output_bytes, value_bits};
 use crate::circuit::{aes_gen, CircuitBuilder};
-use crate::jobs::keyed_aes::keyed_aes128;
+use crate::jobs::keyed_aes::keyed_aes;
+use crate::jobs::options::Direction;
 use crate::jobs::AesOutput as TinyTableAesOutput;
 use crate::net::memory::{run_session, MemoryNetwork};
 use crate::net::secure::{SecureConfig, SecureNetwork};
@@ -28,6 +29,8 @@ pub(super) fn aes_spec(
         preprocessing: Preprocessing::Dealer,
         security: Security::SemiHonest,
         mac_bits: MacBits::K64,
+        key_size: KeySize::Aes128,
+        direction: Direction::Encrypt,
         blocks,
         key_holders,
         plaintext_owner: owner,
@@ -106,7 +109,7 @@ fn batch_with_one_key_owner_revealed_to_one_party() {
 
 #[test]
 fn keyed_circuit_matches_the_plain_circuit() {
-    let circuit = keyed_aes128(2).unwrap();
+    let circuit = keyed_aes(2, KeySize::Aes128, Direction::Encrypt).unwrap();
     let plain = aes_gen::aes128_circuit().unwrap();
     assert_eq!(circuit.gate_counts().and, plain.gate_counts().and);
     assert_eq!(circuit.and_depth(), plain.and_depth());
@@ -249,7 +252,7 @@ fn disagreeing_specs_abort_and_wrong_inputs_make_peers_see_a_party_leave() {
 
 #[test]
 fn prep_codec_round_trips_and_rejects_garbage() {
-    let circuit = keyed_aes128(1).unwrap();
+    let circuit = keyed_aes(1, KeySize::Aes128, Direction::Encrypt).unwrap();
     let io = IoSpec { input_owners: vec![0, 1], reveal: vec![Reveal::Both] };
     let mut dealer = TrustedDealer::new(seeded_rng(3));
     for prep in dealer.sliced_batch(&circuit, &io, 70).unwrap() {

@@ -173,7 +173,12 @@ fn a_flipped_table_entry_is_caught_before_any_output_under_malicious_security() 
 fn forged_dealer_material_is_detected() {
     // A corrupt output-mask share in party 0's malicious circuit material (as if the material or
     // party 0 were forged): party 1 rejects the output opening.
-    let circuit = crate::jobs::keyed_aes::keyed_aes128(1).unwrap();
+    let circuit = crate::jobs::keyed_aes::keyed_aes(
+        1,
+        crate::aes::KeySize::Aes128,
+        crate::jobs::options::Direction::Encrypt,
+    )
+    .unwrap();
     let io = IoSpec { input_owners: vec![0, 1], reveal: vec![Reveal::Both] };
     let [mut p0, p1] = TrustedDealer::new(seeded_rng(5)).malicious_batch::<u64>(&circuit, &io, 1).unwrap();
     p0.out_shares[0] ^= 1;

@@ -134,13 +134,7 @@ pub(crate) async fn run_aes<N: Network, R: RngCore + CryptoRng>(
         return Err(JobError::Internal("not a Coral spec"));
     };
     check_members(net, preprocessing)?;
-    input.check(
-        net.party(),
-        &spec.key_holders,
-        spec.plaintext_owner,
-        spec.key_size.key_bytes(),
-        spec.blocks,
-    )?;
+    spec.check_input(net.party(), &input)?;
     let job = aes_job(spec, &input)?;
     let start = net.stats();
     let (outputs, online) = run_job(net, &job, rng, prepared, observe).await?;

@@ -164,7 +164,8 @@ impl TinyTableAesSpec {
         out
     }
 
-    /// The circuit job this spec runs: key shares XORed into the AES-128 circuit's key.
+    /// The circuit job this spec runs: key shares XORed into the key of the AES circuit of the
+    /// spec's key size and direction.
     fn circuit_spec(&self) -> Result<CircuitJobSpec, JobError> {
         let circuit = keyed_aes::cached(self.key_holders.len(), self.key_size, self.direction)?;
         let mut input_owners = self.key_holders.clone();

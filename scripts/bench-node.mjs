@@ -129,8 +129,6 @@ function configurations() {
   if (protocols.includes('maestro')) {
     for (const variant of args.variant ? list(args.variant) : MAESTRO_VARIANTS) {
       for (const security of securities) {
-        // The (2,3) LUT-256 has no malicious form; the (3,3) one (lut256-33) has.
-        if (security === 'malicious' && variant === 'lut256') continue;
         out.push({ name: `maestro ${variant} ${security}`, members: 3, job: { protocol: 'maestro', variant, security, keyHolders: [0, 1], plaintextOwner: 2, reveal: [0, 1, 2] } });
       }
     }

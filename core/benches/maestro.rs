@@ -417,7 +417,7 @@ mod bench {
         const SBOXES: usize = 1024;
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(2026);
         let mut next = || rng.next_u64();
-        let log = TripleLog::pseudo_random([0, 0, 0, SBOXES, SBOXES], &mut next);
+        let log = TripleLog::pseudo_random([0, 0, 0, SBOXES, SBOXES, 0], &mut next);
         let coins: Vec<u64> = (0..usize::BITS - log.len().leading_zeros()).map(|_| next()).collect();
         let mut group = c.benchmark_group("maestro_verify_passes_1024_lut16_sboxes");
         for (name, portable) in [("detected", false), ("portable", true)] {

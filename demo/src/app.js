@@ -84,6 +84,7 @@ const MAESTRO_CHOICES = {
   'gf16-circuit:malicious': 112,
   'gf256-circuit:malicious': 92,
   'lut256-33:malicious': 67,
+  'lut256:malicious': 61,
   'gf256-circuit:semi-honest': 64,
   'gf16-circuit:semi-honest': 84,
   'lut16:semi-honest': 46,

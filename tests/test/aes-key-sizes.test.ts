@@ -21,15 +21,12 @@ const VECTORS = [
   { keyBits: 256, ciphertext: "8ea2b7ca516745bfeafc49904b496089", rounds: 14 },
 ] as const;
 
-/** Every (variant, security) pair the jobs support: LUT-256 (2,3) is semi-honest only. */
-const PAIRS: [MaestroVariant, SecurityLevel][] = [
-  ...(["gf256-circuit", "gf16-circuit", "lut16", "lut256", "lut256-33"] as const).map(
-    (v) => [v, "semi-honest"] as [MaestroVariant, SecurityLevel],
+/** Every (variant, security) pair: the jobs run all ten. */
+const PAIRS: [MaestroVariant, SecurityLevel][] = (["semi-honest", "malicious"] as const).flatMap((security) =>
+  (["gf256-circuit", "gf16-circuit", "lut16", "lut256", "lut256-33"] as const).map(
+    (v) => [v, security] as [MaestroVariant, SecurityLevel],
   ),
-  ...(["gf256-circuit", "gf16-circuit", "lut16", "lut256-33"] as const).map(
-    (v) => [v, "malicious"] as [MaestroVariant, SecurityLevel],
-  ),
-];
+);
 
 let relay: RelayProcess;
 beforeAll(async () => {

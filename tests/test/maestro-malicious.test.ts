@@ -28,7 +28,7 @@ afterAll(async () => {
   await relay?.stop();
 });
 
-const MALICIOUS: MaestroVariant[] = ["gf256-circuit", "gf16-circuit", "lut16", "lut256-33"];
+const MALICIOUS: MaestroVariant[] = ["gf256-circuit", "gf16-circuit", "lut16", "lut256", "lut256-33"];
 
 describe("malicious MAESTRO through the relay", () => {
   for (const variant of MALICIOUS) {

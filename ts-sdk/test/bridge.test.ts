@@ -185,16 +185,16 @@ describe.each(["wasm", "native"] as const)("%s bridge", (name) => {
     expect(batchOf(outs[1])).toEqual({ instances: 1, revealed: [0], bits: [1] });
   });
 
-  it("rejects unavailable MAESTRO combinations, bad TinyTable options, unknown variants and bad circuits, naming the option", async () => {
-    await expect(wire()[0]!.runAes(session(), { ...spec, variant: "lut256", security: "malicious" }, inputs[0], null)).rejects.toMatchObject({
-      kind: "not-available",
-      field: "variant",
-    });
+  it("rejects unavailable TinyTable combinations, bad TinyTable options, unknown variants and bad circuits, naming the option", async () => {
     await expect(wire()[0]!.runAes(session(), { ...spec, variant: "lut17" }, inputs[0], null)).rejects.toMatchObject({
       kind: "config",
       field: "variant",
     });
     const ttSpec = { protocol: "tinytable", preprocessing: "dealer", blocks: 1, keyHolders: [0], plaintextOwner: 1, reveal: [0, 1] };
+    await expect(wire()[0]!.runAes(session(), { ...ttSpec, path: "sbox-tables", direction: "decrypt" }, { keyShare: KEY }, null)).rejects.toMatchObject({
+      kind: "not-available",
+      field: "direction",
+    });
     await expect(wire()[0]!.runAes(session(), { ...ttSpec, path: "sbox-tables", keyHolders: [0, 1] }, { keyShare: KEY }, null)).rejects.toMatchObject({
       kind: "config",
       field: "keyHolders",

@@ -123,6 +123,7 @@ describe.each(["wasm", "native"] as const)("job options (%s checks)", (name) => 
     expect(maestro.labels).toEqual({ protocol: "maestro", variant: "lut16", security: "malicious" });
     expect(maestro.spec).toEqual({});
     expect(aesJob(at(0, 3), { variant: "lut256-33", security: "semi-honest", key }).labels).toMatchObject({ variant: "lut256-33", security: "semi-honest" });
+    expect(aesJob(at(0, 3), { variant: "lut256", security: "malicious", key }).labels).toMatchObject({ variant: "lut256", security: "malicious" });
     expect(aesJob(at(0, 2), { protocol: "tinytable", key }).labels).toMatchObject({ preprocessing: "ot", variant: "circuit" });
     expect(aesJob(at(1, 2), { protocol: "tinytable", security: "malicious", macBits: 32, plaintext: key }).spec).toMatchObject({ macBits: 32 });
     expect(aesJob(at(2, 3), { ...D, path: "sbox-tables", security: "malicious" }).labels).toMatchObject({ variant: "sbox-tables", security: "malicious" });
@@ -136,9 +137,6 @@ describe.each(["wasm", "native"] as const)("job options (%s checks)", (name) => 
     expect(() => aesJob(at(0, 3), { ...sbox, direction: "decrypt", key })).toThrow(NotAvailableError);
     // @ts-expect-error variant is MAESTRO's option
     expect(() => aesJob(at(2, 3), { ...D, variant: "lut16" })).toThrow(expect.objectContaining({ field: "variant" }));
-    const lut256 = () => aesJob(at(0, 3), { variant: "lut256", security: "malicious", key });
-    expect(lut256).toThrow(NotAvailableError);
-    expect(lut256).toThrow(expect.objectContaining({ field: "variant" }));
     expect(() => aesJob(at(0, 3), { direction: "sideways" as never, key })).toThrow(expect.objectContaining({ field: "direction" }));
     expect(() => aesJob(at(0, 2), D)).toThrow(/3 session members/);
     expect(() => aesJob(at(0, 3), { protocol: "garbled" as never, key })).toThrow(expect.objectContaining({ field: "protocol" }));

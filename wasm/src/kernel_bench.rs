@@ -88,7 +88,7 @@ impl KernelBench {
         let embedding = CORAL_SET_1.build().map_err(|e| JsError::new(&e.to_string()))?;
         let mfe_share = embedding.mfe.sigma(0x1234).map_err(|e| JsError::new(&e.to_string()))?;
         let mut next = || rng.next_u64();
-        let log = TripleLog::pseudo_random([0, 0, 0, LOG_SBOXES, LOG_SBOXES], &mut next);
+        let log = TripleLog::pseudo_random([0, 0, 0, LOG_SBOXES, LOG_SBOXES, 0], &mut next);
         let coins = (0..usize::BITS - log.len().leading_zeros()).map(|_| next()).collect();
         Ok(KernelBench {
             rs,

@@ -29,8 +29,9 @@ pub enum SboxVariant {
     /// GF(2^4)-LUT-16 (Protocols 3, 4, 8; preprocessing of one length-16 one-hot vector per S-box).
     #[default]
     Lut16,
-    /// (2,3) LUT-256 (Protocols 4, 5; preprocessing of one length-256 one-hot vector per S-box).
-    /// Semi-honest only.
+    /// (2,3) LUT-256 (Protocols 4, 5; preprocessing of one length-256 one-hot vector per S-box);
+    /// malicious, Protocol 5's bit products are checked by Protocol 2 (see
+    /// [`MaliciousLut256Sbox`](crate::proto::maestro::malicious::MaliciousLut256Sbox)).
     Lut256,
     /// (3,3) LUT-256 (§3.5, Protocols 6/7; two length-16 one-hot vectors per S-box): additive
     /// shares between rounds and one resharing of the last layer's output, 2560 bits in 11
@@ -65,12 +66,6 @@ impl SboxVariant {
     /// The variant called `name` (see [`SboxVariant::name`]), if any.
     pub fn from_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|v| v.name() == name)
-    }
-
-    /// Whether a job can run the variant at `security`: every variant but (2,3) LUT-256 has a
-    /// malicious form.
-    pub fn supports(self, security: Security) -> bool {
-        !matches!((self, security), (SboxVariant::Lut256, Security::Malicious))
     }
 
     /// Whether the variant needs input-independent preprocessing before the online phase.

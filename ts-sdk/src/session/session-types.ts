@@ -248,7 +248,8 @@ export type MiniMacAesOptions = AesRoleOptions &
  *   verified and every opening hash-compared before the output is revealed, so a deviating party
  *   makes the others reject with a `ProtocolAbortError` and learn nothing; `semi-honest` is
  *   faster and trusts every party to follow the protocol).
- *   Malicious: `gf256-circuit`, `gf16-circuit`, `lut16`, `lut256-33`; semi-honest: all five. `direction: 'decrypt'` decrypts (the
+ *   Every variant runs at both levels (malicious `lut256` verifies its one-hot preprocessing,
+ *   8 checked triples per S-box, and keeps the semi-honest online cost). `direction: 'decrypt'` decrypts (the
  *   `plaintext` option then carries the ciphertext).
  * - `protocol: 'tinytable'`: two computing parties (slots 0 and 1); the circuit path runs
  *   `keyBits` 128, 192 or 256 in both directions, `sbox-tables` AES-128 encryption. `preprocessing`
@@ -266,8 +267,8 @@ export type MiniMacAesOptions = AesRoleOptions &
  *   revealed. With OT preprocessing, a party that deviates in the preprocessing makes the
  *   honest party reject with `ProtocolAbortError` naming the OT check at either security level.
  *
- * Combinations not implemented (malicious `lut256`, decryption or AES-192/256 on TinyTable's
- * S-box path, `macBits: 32` there) reject with `NotAvailableError` (a `ConfigError`); the option types
+ * Combinations not implemented (decryption or AES-192/256 on TinyTable's S-box path, `macBits: 32`
+ * there) reject with `NotAvailableError` (a `ConfigError`); the option types
  * rule most of them out already.
  */
 /**

@@ -28,7 +28,7 @@ use crate::net::{NetStats, Network, PartyId};
 use crate::proto::maestro::aes::{decrypt_blocks, encrypt_blocks, expand_key, to_blocks};
 use crate::proto::maestro::malicious::{
     MaliciousAdditiveLut256Sbox, MaliciousGf16CircuitSbox, MaliciousGf256CircuitSbox, MaliciousLut16Sbox,
-    MaliciousSboxLayer,
+    MaliciousLut256Sbox, MaliciousSboxLayer,
 };
 use crate::proto::maestro::mixed_share::{replicated_shares, StateShare};
 use crate::proto::maestro::{
@@ -66,17 +66,6 @@ impl AesJobSpec {
     /// Checks the spec for a three-party session.
     pub fn validate(&self) -> Result<(), JobError> {
         let bad = |field: &'static str, m: String| Err(JobError::invalid_spec(field, m));
-        if !self.variant.supports(self.security) {
-            return Err(JobError::not_available(
-                "variant",
-                format!(
-                    "{} MAESTRO with the {} S-box is not implemented; use gf256-circuit, gf16-circuit, \
-                 lut16 or lut256-33",
-                    self.security.name(),
-                    self.variant.name()
-                ),
-            ));
-        }
         if self.blocks == 0 {
             return bad("blocks", "blocks must be at least 1".into());
         }
@@ -173,15 +162,9 @@ pub async fn run_observed<N: Network, R: RngCore + CryptoRng>(
             phases.run(MaliciousGf16CircuitSbox::new(party)).await
         }
         (SboxVariant::Lut16, Security::Malicious) => phases.run(MaliciousLut16Sbox::new(party)).await,
+        (SboxVariant::Lut256, Security::Malicious) => phases.run(MaliciousLut256Sbox::new(party)).await,
         (SboxVariant::Lut256Additive, Security::Malicious) => {
             phases.run(MaliciousAdditiveLut256Sbox::new(party)).await
-        }
-        (SboxVariant::Lut256, Security::Malicious) => {
-            // validate() already rejected it; kept as an error rather than a panic.
-            Err(JobError::not_available(
-                "variant",
-                format!("{} at {}", spec.variant.name(), spec.security.name()),
-            ))
         }
     }
 }
@@ -254,6 +237,7 @@ job_sbox!(AdditiveLut256Sbox, party, preprocess);
 job_sbox!(MaliciousGf256CircuitSbox, session);
 job_sbox!(MaliciousGf16CircuitSbox, session);
 job_sbox!(MaliciousLut16Sbox, session, preprocess);
+job_sbox!(MaliciousLut256Sbox, session, preprocess);
 job_sbox!(MaliciousAdditiveLut256Sbox, session, preprocess);
 
 /// The job after PRSS setup, for any variant.

@@ -230,13 +230,9 @@ fn every_sbox_variant_matches_fips197_and_the_plain_cipher() {
     }
 }
 
-/// Every (variant, security) combination a job runs.
+/// Every (variant, security) combination: a job runs each.
 fn supported() -> Vec<(SboxVariant, Security)> {
-    SboxVariant::ALL
-        .into_iter()
-        .flat_map(|v| [(v, Security::SemiHonest), (v, Security::Malicious)])
-        .filter(|&(v, s)| v.supports(s))
-        .collect()
+    SboxVariant::ALL.into_iter().flat_map(|v| [(v, Security::SemiHonest), (v, Security::Malicious)]).collect()
 }
 
 #[test]
@@ -268,17 +264,6 @@ fn variants_in_different_specs_disagree() {
     ];
     let outs = run_all([a.clone(), a, b], inputs);
     assert_eq!(outs[0].as_ref().unwrap_err(), &JobError::SpecMismatch(2));
-}
-
-#[test]
-fn the_unsupported_pair_is_a_typed_not_available_error() {
-    let (variant, security) = (SboxVariant::Lut256, Security::Malicious);
-    let s = AesJobSpec { variant, security, ..spec(1, vec![0], vec![0]) };
-    match s.validate() {
-        Err(JobError::NotAvailable { reason: m, .. }) => assert!(m.contains(variant.name()), "{m}"),
-        other => panic!("{variant:?}: {other:?}"),
-    }
-    assert_eq!(supported().len(), 9);
 }
 
 #[test]

@@ -18,11 +18,14 @@
 //!   S-box) with the Eq. (5)/(6) checks of both length-16 one-hot vectors of each lookup (2560
 //!   online bits in 11 rounds per AES-128 block and party).
 //!
-//! The (2,3) LUT-256 variant has no malicious version here.
+//! - [`lut256`]: (2,3) LUT-256 (Protocol 4 with Protocol 5's length-256 one-hot vectors): the
+//!   247 bit products of each vector's preprocessing checked as 8 GF(2^64) triples (products
+//!   with a common bit factor, 64 per triple), the online lookup at its semi-honest cost (1280
+//!   bits in 10 rounds per AES-128 block and party) with the opened c in the view.
 //!
 //! **Running a malicious job end to end** (every party runs the same code):
 //! 1. `let party = Party::setup(net, rng)`, `let mut sbox = MaliciousLut16Sbox::new(party)` (or
-//!    another variant); LUT-16 and (3,3) LUT-256 also call `sbox.preprocess(net, sboxes)`;
+//!    another variant); LUT-16 and both LUT-256 variants also call `sbox.preprocess(net, sboxes)`;
 //! 2. inputs through `sbox.session().input(net, owner, values, len)` (the third input component
 //!    goes into the view, so an owner who sends different components is caught);
 //! 3. [`super::aes::expand_key`] / [`super::aes::encrypt_blocks`] unchanged on `sbox` (inputs
@@ -36,7 +39,8 @@
 //! Verification cost per party for N recorded GF(2^64) triples: 2⌈log₂ N⌉ + 7 rounds and
 //! 24⌈log₂ N⌉ + 112 bytes (tested exactly); the verified opening of ℓ output bytes adds ℓ + 64
 //! bytes in two rounds. Triples per S-box: 3 (GF(2^8)-circuit), 3 (GF(2^4)-circuit), 3 (LUT-16:
-//! 1 online + 2 preprocessing), 6 ((3,3) LUT-256: 2 online + 4 preprocessing).
+//! 1 online + 2 preprocessing), 6 ((3,3) LUT-256: 2 online + 4 preprocessing), 8 ((2,3) LUT-256,
+//! all preprocessing).
 
 /// [`SboxLayer`] for a malicious inversion-based layer with a recording
 /// `invert(&mut self, net, x: Vec<RssShare>)`: SubBytes is the inversion then the affine map,
@@ -76,6 +80,7 @@ macro_rules! inversion_sbox_layer {
 pub mod gf16_circuit;
 pub mod gf256_circuit;
 pub mod lut16;
+pub mod lut256;
 pub mod lut256_33;
 
 #[cfg(test)]
@@ -83,11 +88,14 @@ mod tamper;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_lut256;
+#[cfg(test)]
 mod tests_lut256_33;
 
 pub use gf16_circuit::MaliciousGf16CircuitSbox;
 pub use gf256_circuit::MaliciousGf256CircuitSbox;
 pub use lut16::MaliciousLut16Sbox;
+pub use lut256::MaliciousLut256Sbox;
 pub use lut256_33::MaliciousAdditiveLut256Sbox;
 
 use super::error::{MaestroError, Step};

@@ -6,6 +6,7 @@ use crate::field::Gf256;
 use crate::net::{NetError, NetStats, Network, PartyId};
 use crate::proto::maestro::mixed_share::{AdditiveShare, MixedShare};
 use crate::proto::maestro::rss::RssShare;
+use crate::proto::maestro::sbox::lut256::BitProducts;
 
 /// A corrupt party's deviation on its own shares.
 #[derive(Clone, Copy, Debug)]
@@ -19,11 +20,38 @@ pub(crate) enum Deviation {
     /// resharing ((3,3) LUT-256).
     LookupOutput { call: usize, byte: usize, delta: u8 },
     /// Flips `bits` of its first component of preprocessed one-hot vector `index` (LUT-16 and
-    /// (3,3) LUT-256).
+    /// (3,3) LUT-256; (2,3) LUT-256: of entries 16·(index mod 16) to 16·(index mod 16) + 15).
     OneHot { index: usize, bits: u16 },
     /// Adds `delta` to the first component of its share of output `byte` of call `call` when
     /// that output is recovered from the next call's input ((3,3) LUT-256, Protocol 7 step 6).
     Recovered { call: usize, byte: usize, delta: u8 },
+    /// Flips product `bit` of its own component of the level with `count` products of vector
+    /// `vector` ((2,3) LUT-256 preprocessing). With the same bit flipped in the message that
+    /// carries it ([`product_message`]), this is an additive error in its share of the product
+    /// before resharing: the sharing stays consistent, and only the triple check can catch it.
+    Product { count: usize, vector: usize, bit: usize },
+}
+
+/// The flip of the sent message matching [`Deviation::Product`]: the resharing of the level
+/// with `count` products is the preprocessing's message `level` (0-based) after `first`.
+pub(crate) fn product_message(
+    first: usize,
+    level: usize,
+    count: usize,
+    vector: usize,
+    bit: usize,
+) -> MessageAttack {
+    let pos = vector * count + bit;
+    MessageAttack { message: first + level, count: 1, byte: pos / 8, mask: 1 << (pos % 8), also: None }
+}
+
+/// Applies a [`Deviation::Product`] to the products of vector `first + p.vector` it names.
+pub(crate) fn deviate_product(deviation: Option<Deviation>, first: usize, p: &mut BitProducts) {
+    if let Some(Deviation::Product { count, vector, bit }) = deviation {
+        if p.count == count && first + p.vector == vector {
+            p.products.0[bit / 64] ^= 1 << (bit % 64);
+        }
+    }
 }
 
 /// Adds `delta` to the first component of a share.

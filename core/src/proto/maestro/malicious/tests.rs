@@ -17,7 +17,7 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 
 /// A malicious variant under test.
-trait Malicious: MaliciousSboxLayer + Sized {
+pub(super) trait Malicious: MaliciousSboxLayer + Sized {
     /// GF(2^64) triples recorded per S-box (online and preprocessing together).
     const TRIPLES_PER_SBOX: usize;
     /// Messages each party sends in one AES-128 encryption (10 S-box layers).
@@ -146,14 +146,14 @@ fn malicious_lut16_aes_suite() {
 
 /// Messages a party had sent at the end of each phase of [`job`].
 #[derive(Clone, Copy, Debug, Default)]
-struct Phases {
-    setup: usize,
-    preprocessing: usize,
-    inputs: usize,
-    key_schedule: usize,
-    encryption: usize,
+pub(super) struct Phases {
+    pub(super) setup: usize,
+    pub(super) preprocessing: usize,
+    pub(super) inputs: usize,
+    pub(super) key_schedule: usize,
+    pub(super) encryption: usize,
     /// End of the verified opening (verification, output shares, output hashes).
-    open: usize,
+    pub(super) open: usize,
 }
 
 struct JobRun {
@@ -245,7 +245,7 @@ pub(super) fn random_blocks(n: usize, seed: u64) -> Vec<Block> {
 /// N = TRIPLES_PER_SBOX × (40 + 160 × blocks) triples (24⌈log₂ N⌉ + 112 bytes, 2⌈log₂ N⌉ + 7
 /// rounds) plus the output opening (16 bytes per block, one round) and its hash comparison (64
 /// bytes, one round).
-fn honest_runs_reveal_after_verification<S: Malicious>() {
+pub(super) fn honest_runs_reveal_after_verification<S: Malicious>() {
     for (blocks, seed) in [(vec![FIPS_PT], 1u64), (random_blocks(9, 2), 3)] {
         let runs = job::<S>(FIPS_KEY, &blocks, 0, None, None, seed);
         let expected = expected_ciphertext(&FIPS_KEY, &blocks);
@@ -285,23 +285,26 @@ fn malicious_lut16_honest_runs_reveal_after_verification() {
 
 /// Which variant-specific attacks [`attacks`] adds to the common ones.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
+pub(super) enum Kind {
     Circuit,
     /// The GF(2^8) circuit, whose round-2 batch [x¹²·x², x¹²·x³] is checked as one triple.
     Gf256Circuit,
     Lut16,
+    /// The (2,3) LUT-256 (attacks in `tests_lut256.rs`).
     Lut256,
+    /// The (3,3) LUT-256.
+    Lut256Additive,
 }
 
 /// A named attack: a corrupted message of `corrupt`, or a local deviation.
-struct Attack {
-    name: &'static str,
-    corrupt: usize,
-    message: Option<MessageAttack>,
-    deviation: Option<Deviation>,
+pub(super) struct Attack {
+    pub(super) name: &'static str,
+    pub(super) corrupt: usize,
+    pub(super) message: Option<MessageAttack>,
+    pub(super) deviation: Option<Deviation>,
 }
 
-fn flip(message: usize, byte: usize, mask: u8) -> Option<MessageAttack> {
+pub(super) fn flip(message: usize, byte: usize, mask: u8) -> Option<MessageAttack> {
     Some(MessageAttack { message, count: 1, byte, mask, also: None })
 }
 
@@ -332,7 +335,7 @@ fn attacks<S: Malicious>(honest: [Phases; 3], kind: Kind) -> Vec<Attack> {
     message("verification: opening of sigma", 1, |p| p.open - 6, 0, 0x01);
     message("verification: view hash", 0, |p| p.open - 5, 31, 0x01);
     message("output share", 1, |p| p.open - 3, 6, 0x01);
-    if kind == Kind::Lut256 {
+    if kind == Kind::Lut256Additive {
         message("one-hot preprocessing round 1", 1, |p| p.setup, 0, 0x01);
         message("one-hot preprocessing round 2", 0, |p| p.setup + 1, 33, 0x04);
         // Key schedule: each SubWord sends the replicated opening of c, then the resharing.
@@ -393,7 +396,7 @@ fn attacks<S: Malicious>(honest: [Phases; 3], kind: Kind) -> Vec<Attack> {
             deviation: None,
         });
     }
-    if kind == Kind::Lut256 {
+    if kind == Kind::Lut256Additive {
         // The same error in both copies of an additive opening gives a consistent c + e, i.e.
         // x + e: caught through the recovered output of the layer before.
         for (name, corrupt, layer) in [
@@ -463,6 +466,9 @@ fn attacks<S: Malicious>(honest: [Phases; 3], kind: Kind) -> Vec<Attack> {
             list.push(Attack { name, corrupt, message: None, deviation: Some(deviation) });
         }
     }
+    if kind == Kind::Lut256 {
+        list.extend(super::tests_lut256::attacks(&honest));
+    }
     list.push(Attack {
         name: "local S-box input share",
         corrupt: 2,
@@ -489,7 +495,7 @@ fn attacks<S: Malicious>(honest: [Phases; 3], kind: Kind) -> Vec<Attack> {
 /// The one exception is the last message of the protocol, the output hash: a corrupt party can
 /// always send a wrong hash to one honest party only (security with abort is not fair). That
 /// party aborts; the other, whose checks all passed, outputs the correct ciphertext.
-fn cheating_aborts<S: Malicious>(kind: Kind) {
+pub(super) fn cheating_aborts<S: Malicious>(kind: Kind) {
     let blocks = random_blocks(2, 50);
     let honest = job::<S>(FIPS_KEY, &blocks, 0, None, None, 51);
     let expected = expected_ciphertext(&FIPS_KEY, &blocks);
@@ -539,12 +545,12 @@ fn malicious_lut16_cheating_parties_are_caught() {
 
 #[test]
 fn malicious_lut256_33_cheating_parties_are_caught() {
-    cheating_aborts::<MaliciousAdditiveLut256Sbox>(Kind::Lut256);
+    cheating_aborts::<MaliciousAdditiveLut256Sbox>(Kind::Lut256Additive);
 }
 
 /// Reveal to a subset: only the recipient learns the ciphertext, after verification and the
 /// hash confirmation of its received component; a corrupted output share aborts it.
-fn reveal_to_one_party<S: Malicious>() {
+pub(super) fn reveal_to_one_party<S: Malicious>() {
     let blocks = random_blocks(3, 60);
     let expected = expected_ciphertext(&FIPS_KEY, &blocks);
     for cheat in [false, true] {

@@ -1,6 +1,7 @@
 //! The semi-honest (2,3) LUT-256 S-box (MAESTRO §3.4–3.5: Protocol 4's lookup on replicated
 //! input, the "⟦·⟧ ↦ ⟦·⟧ (Prot. 4 variant)" of Table 4, with length-256 random one-hot vectors
-//! from Protocol 5; Table 1 row "⟦·⟧-LUT-256", without the malicious verification).
+//! from Protocol 5; Table 1 row "⟦·⟧-LUT-256", without the malicious verification, which
+//! [`crate::proto::maestro::malicious::lut256`] adds on top of [`generate_observed`] and [`lookup`]).
 //!
 //! **Preprocessing** ([`Lut256Sbox::preprocess`]): per S-box, eight random shared bits r₀..r₇
 //! (PRSS, no communication) and the one-hot vector e⁽ʳ⁾ built by Protocol 5's Ohv recursion:
@@ -31,7 +32,7 @@ use crate::field::Gf256;
 use crate::net::Network;
 
 /// 256 share bits of one component, bit j in word j / 64.
-type Bits256 = [u64; 4];
+pub type Bits256 = [u64; 4];
 
 #[cfg(test)]
 fn set(bits: &mut Bits256, j: usize, b: u8) {
@@ -81,6 +82,38 @@ pub async fn generate<N: Network>(
     net: &mut N,
     count: usize,
 ) -> Result<Vec<OneHot256>, MaestroError> {
+    generate_observed(party, net, count, &mut |_: &mut BitProducts| {}).await
+}
+
+/// This party's components of one vector's bit products at one level of the Ohv recursion:
+/// `products[i] = left · right[i]` for i < `count` (the M − 1 products that were reshared; the
+/// last one is derived locally). Each pair is (first, second) component; `left` is a bit.
+#[derive(Debug)]
+pub struct BitProducts<'a> {
+    /// The vector's index in the batch.
+    pub vector: usize,
+    /// The bit r_{k−1} of this level.
+    pub left: (u8, u8),
+    /// The entries of f (bit i = fᵢ; bits at and above `count` are not factors).
+    pub right: (&'a Bits256, &'a Bits256),
+    /// The products r_{k−1}·fᵢ after the resharing: this party's own masked share (first
+    /// component) and the one received (second); bits above `count` are zero.
+    pub products: (&'a mut Bits256, &'a Bits256),
+    /// Number of products, M − 1 at level M.
+    pub count: usize,
+}
+
+/// [`generate`], handing every level's products of every vector to `observe` (in level order,
+/// vectors in order within a level) before they are used: the malicious layer records them for
+/// verification. `observe` may change this party's own component of the products, which is
+/// then used as changed — the attack tests model a party that adds an error to its share of a
+/// product (and sends the same error, through a corrupting network) this way.
+pub async fn generate_observed<N: Network>(
+    party: &mut Party,
+    net: &mut N,
+    count: usize,
+    observe: &mut impl FnMut(&mut BitProducts),
+) -> Result<Vec<OneHot256>, MaestroError> {
     let me = party.id();
     let r = party.prss_mut().random(count);
     let mask = |b: u8| 0u64.wrapping_sub(u64::from(b & 1));
@@ -117,10 +150,15 @@ pub async fn generate<N: Network>(
                 xor(&xor(component, &e), &shl(&e, m))
             };
             let pos = idx * products;
-            *fv = (
-                advance(&fv.0, own.get_bits(pos, products), v0),
-                advance(&fv.1, next.get_bits(pos, products), v1),
-            );
+            let (mut p0, p1) = (own.get_bits(pos, products), next.get_bits(pos, products));
+            observe(&mut BitProducts {
+                vector: idx,
+                left: ((v0 & 1) as u8, (v1 & 1) as u8),
+                right: (&fv.0, &fv.1),
+                products: (&mut p0, &p1),
+                count: products,
+            });
+            *fv = (advance(&fv.0, p0, v0), advance(&fv.1, p1, v1));
         }
         m *= 2;
     }
@@ -128,7 +166,7 @@ pub async fn generate<N: Network>(
 }
 
 /// For each output bit b, the set of j (bit j) with bit b of S\[j\] set.
-fn output_bit_masks(table: &[u8; 256]) -> [Bits256; 8] {
+pub(in crate::proto::maestro) fn output_bit_masks(table: &[u8; 256]) -> [Bits256; 8] {
     let mut masks = [[0u64; 4]; 8];
     for (j, &t) in table.iter().enumerate() {
         for (b, mask) in masks.iter_mut().enumerate() {
@@ -236,19 +274,22 @@ impl Lut256Sbox {
 
 /// Replaces every byte x of `bytes` by a sharing of `T[x]` for the table T whose output-bit masks
 /// are `masks`, one preprocessed vector each
-/// (taken before any communication, so a short pool fails without sending).
-async fn lookup<N: Network>(
+/// (taken before any communication, so a short pool fails without sending). `opened` sees the
+/// opened c = x + r before they are used (the malicious layer adds them to its view).
+pub(in crate::proto::maestro) async fn lookup<N: Network>(
     party: &mut Party,
     pool: &mut PreprocessedPool<OneHot256>,
     net: &mut N,
     bytes: &mut [RssShare],
     masks: &[Bits256; 8],
+    opened: &mut impl FnMut(&[Gf256]),
 ) -> Result<(), MaestroError> {
     let vectors = pool.take(bytes.len())?;
     let masked: Vec<RssShare> = bytes.iter().zip(&vectors).map(|(&x, v)| x + v.r).collect();
-    let opened = party.open(net, &masked).await?;
+    let c = party.open(net, &masked).await?;
+    opened(&c);
     let me = party.id();
-    for ((b, c), v) in bytes.iter_mut().zip(opened).zip(&vectors) {
+    for ((b, c), v) in bytes.iter_mut().zip(c).zip(&vectors) {
         let first = lookup_component(&v.e.0, c.0, masks);
         let second = lookup_component(&v.e.1, c.0, masks);
         *b = RssShare::new(me, first, second);
@@ -266,7 +307,7 @@ impl SboxLayer for Lut256Sbox {
         net: &mut N,
         bytes: &mut [RssShare],
     ) -> Result<(), MaestroError> {
-        lookup(&mut self.party, &mut self.pool, net, bytes, &self.masks).await
+        lookup(&mut self.party, &mut self.pool, net, bytes, &self.masks, &mut |_| {}).await
     }
 
     /// The same lookup in the inverse S-box table.
@@ -275,7 +316,7 @@ impl SboxLayer for Lut256Sbox {
         net: &mut N,
         bytes: &mut [RssShare],
     ) -> Result<(), MaestroError> {
-        lookup(&mut self.party, &mut self.pool, net, bytes, &self.inv_masks).await
+        lookup(&mut self.party, &mut self.pool, net, bytes, &self.inv_masks, &mut |_| {}).await
     }
 }
 

@@ -353,7 +353,7 @@ pub fn self_check(cases: u32) -> Result<(), String> {
     let mut rng = crate::rng::seeded_rng(0x1319_8a2e_0370_7344);
     let mut next = move || rand_core::RngCore::next_u64(&mut rng);
     for case in 0..cases {
-        let mut sizes = [0usize; 5];
+        let mut sizes = [0usize; 6];
         for s in &mut sizes {
             *s = (next() % 300) as usize;
         }

@@ -1,7 +1,7 @@
 //! The triple log: every multiplication a malicious S-box layer performs, kept in its small field
 //! and lifted into GF(2^64) only when the batch is verified (MAESTRO §2.7, Table 2 embeddings).
 //!
-//! Five kinds of entries, each one GF(2^64) triple (x, y, z) for Protocol 2 except the last:
+//! Six kinds of entries, each one GF(2^64) triple (x, y, z) for Protocol 2 except the fifth:
 //! - [`TripleLog::record_gf256`]: a GF(2^8) product, embedded with ψ of Table 2 (GF(2^8) row);
 //! - [`TripleLog::record_gf256_shared_packed`]: two GF(2^8) products a·b and a·c with a common factor,
 //!   checked as **one** product in the spirit of Eq. (3) (§3.2): with A = [`PAIR_IMAGE`] outside
@@ -18,6 +18,11 @@
 //! - [`TripleLog::record_one_hot`]: the 11 bit products of Protocol 8 checked as **two**
 //!   products (Appendix A, Eq. (5) and Eq. (6)) with the bit embedding b₀ + b₁Y + … of Table 2's
 //!   note: both sides have degree ≤ 8, so no reduction can cancel errors.
+//! - [`TripleLog::record_bit_products`]: up to 64 bit products a·bᵢ = cᵢ with a common bit a
+//!   (one level of Protocol 5's Ohv recursion for one (2,3) LUT-256 vector) checked as **one**
+//!   product a · B = C with B = Σ bᵢXⁱ and C = Σ cᵢXⁱ in GF(2^64)'s own polynomial basis (the
+//!   identity lift). a is a bit — the sharing is over GF(2) — so a · B multiplies no coefficient
+//!   into another, and errors dᵢ in the cᵢ change C by D = Σ dᵢXⁱ, nonzero unless every dᵢ is 0.
 //!
 //! The embeddings are GF(2)-linear, so each party applies them to its own components; they are
 //! evaluated with masks (no table indexed by share values). The log stores small words
@@ -142,7 +147,8 @@ impl Default for LiftedBlock {
 /// - Eq. (3) entries: x = a_h | a_l << 4, y = a_l | v⁻¹ << 4 and
 ///   z = a_h a_l | a'_h << 4 | a'_l << 8 | a_l << 12, the words the lifts of [`super::embed`]
 ///   take;
-/// - one-hot vectors: the 16 bits of e.
+/// - one-hot vectors: the 16 bits of e;
+/// - common-bit products: x = a (0 or 1), y and z the words of up to 64 bits bᵢ and cᵢ.
 #[derive(Clone, Debug, Default)]
 pub struct TripleLog {
     gf256: Columns<u8, u8>,
@@ -150,6 +156,7 @@ pub struct TripleLog {
     gf16: Columns<u8, u8>,
     tower: Columns<u8, u16>,
     one_hot: [Vec<u16>; 2],
+    bit_products: Columns<u64, u64>,
 }
 
 /// Component `c` (0: x_i, 1: x_i+1) of nibble-packed shares.
@@ -299,10 +306,27 @@ impl TripleLog {
         self.one_hot[1].push(vector.e.1);
     }
 
-    /// A log of `sizes` = (GF(2^8), shared-factor GF(2^8), GF(2^4), Eq. (3), one-hot) entries
-    /// with words from `next` (random shares of not necessarily correct products), for
-    /// benchmarks and self-checks of the verification kernels.
-    pub fn pseudo_random(sizes: [usize; 5], next: &mut impl FnMut() -> u64) -> Self {
+    /// Records the products `products[i] = left · right[i]` of one bit `left` with up to 64 bits,
+    /// given as this party's components: `left` = (first, second) bits (0 or 1), `right` and
+    /// `products` = (first, second) words with bit i the i-th factor or product. Bits at and
+    /// above `count` are ignored; `count` is at most 64.
+    pub fn record_bit_products(
+        &mut self,
+        left: (u8, u8),
+        right: (u64, u64),
+        products: (u64, u64),
+        count: usize,
+    ) {
+        debug_assert!(count <= 64);
+        let mask = if count >= 64 { u64::MAX } else { (1u64 << count) - 1 };
+        self.bit_products.push(0, left.0 & 1, right.0 & mask, products.0 & mask);
+        self.bit_products.push(1, left.1 & 1, right.1 & mask, products.1 & mask);
+    }
+
+    /// A log of `sizes` = (GF(2^8), shared-factor GF(2^8), GF(2^4), Eq. (3), one-hot,
+    /// common-bit) entries with words from `next` (random shares of not necessarily correct
+    /// products), for benchmarks and self-checks of the verification kernels.
+    pub fn pseudo_random(sizes: [usize; 6], next: &mut impl FnMut() -> u64) -> Self {
         let mut log = TripleLog::new();
         for c in 0..2 {
             for _ in 0..sizes[0] {
@@ -324,6 +348,9 @@ impl TripleLog {
             for _ in 0..sizes[4] {
                 log.one_hot[c].push(next() as u16);
             }
+            for _ in 0..sizes[5] {
+                log.bit_products.push(c, next() as u8 & 1, next(), next());
+            }
         }
         log
     }
@@ -335,6 +362,7 @@ impl TripleLog {
             + self.gf16.len()
             + self.tower.len()
             + 2 * self.one_hot[0].len()
+            + self.bit_products.len()
     }
 
     /// Whether nothing was recorded.
@@ -381,6 +409,7 @@ impl TripleLog {
                     block,
                 ),
                 4 => lift_one_hot(&self.one_hot, &cursor.one_hot_basis, cursor.start, block),
+                5 => lift_bit_products(&self.bit_products, cursor.start, block),
                 _ => return false,
             };
             if consumed == 0 {
@@ -459,6 +488,14 @@ impl TripleLog {
             sink(Triple64 { x: pair(a[0], c[0]), y: pair(a[1], c[1]), z: pair(a[2], c[2]) });
             sink(Triple64 { x: pair(b[0], d[0]), y: pair(b[1], d[1]), z: pair(b[2], d[2]) });
         }
+        let cols = &self.bit_products;
+        for k in 0..cols.len() {
+            sink(Triple64 {
+                x: pair(u64::from(cols.x[0][k]), u64::from(cols.x[1][k])),
+                y: pair(cols.y[0][k], cols.y[1][k]),
+                z: pair(cols.z[0][k], cols.z[1][k]),
+            });
+        }
         if !buffer.is_empty() {
             consume(&buffer);
         }
@@ -525,6 +562,22 @@ fn lift_one_hot(e: &[Vec<u16>; 2], basis: &[u64; 16], start: usize, block: &mut 
         }
     }
     block.len = 2 * m;
+    m
+}
+
+/// Lifts up to [`BLOCK`] common-bit entries from `start`: the identity (the bit a is 0 or 1 in
+/// GF(2^64), the words are already in its polynomial basis); returns the number lifted.
+#[inline(always)]
+fn lift_bit_products(cols: &Columns<u64, u64>, start: usize, block: &mut LiftedBlock) -> usize {
+    let m = cols.len().saturating_sub(start).min(BLOCK);
+    for c in 0..2 {
+        for (out, &a) in block.x[c][..m].iter_mut().zip(&cols.x[c][start..start + m]) {
+            *out = u64::from(a);
+        }
+        block.y[c][..m].copy_from_slice(&cols.y[c][start..start + m]);
+        block.z[c][..m].copy_from_slice(&cols.z[c][start..start + m]);
+    }
+    block.len = m;
     m
 }
 

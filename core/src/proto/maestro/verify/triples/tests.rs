@@ -182,3 +182,50 @@ fn gf256_lift_is_multiplicative() {
         }
     }
 }
+
+/// The common-bit check: a · B = C in GF(2^64) holds exactly when every cᵢ = a·bᵢ, for a = 0
+/// and 1, any count up to 64, and every single or paired error among the recorded products;
+/// bits at and above the count are not recorded. The bulk lift equals the reference lift.
+#[test]
+fn bit_product_check_is_exact_and_catches_every_product_error() {
+    let b = 0x9e37_79b9_7f4a_7c15u64;
+    for count in [1usize, 3, 7, 63, 64] {
+        let mask = if count == 64 { u64::MAX } else { (1 << count) - 1 };
+        for a in [0u8, 1] {
+            let c = if a == 1 { b } else { 0 };
+            let check = |d: u64| {
+                let mut log = TripleLog::new();
+                // One party's components: (a, B, C + errors) as the first, zero as the second.
+                log.record_bit_products((a, 0), (b, 0), (c ^ d, 0), count);
+                let t = lifted(&log)[0];
+                assert_eq!((t.y.first, t.z.first & !mask), (b & mask, 0), "bits above the count");
+                Gf64(t.x.first) * Gf64(t.y.first) == Gf64(t.z.first)
+            };
+            assert!(check(0), "a = {a}, count {count}");
+            assert!(check(!mask), "errors above the count are not recorded");
+            for i in 0..count {
+                assert!(!check(1 << i), "error in product {i}, a = {a}, count {count}");
+                assert!(!check((1 << i) | (1 << (count - 1 - i))), "paired errors, a = {a}");
+            }
+        }
+    }
+    let mut log = TripleLog::new();
+    for k in 0..300u64 {
+        log.record_bit_products(
+            ((k & 1) as u8, (k >> 1 & 1) as u8),
+            (k * b, !k),
+            (k ^ b, k << 3),
+            (k % 64 + 1) as usize,
+        );
+    }
+    let mut bulk = Vec::new();
+    let (mut cursor, mut block) = (LiftCursor::default(), LiftedBlock::default());
+    while log.lift_next(&mut cursor, &mut block) {
+        for k in 0..block.len {
+            let pair = |v: &[[u64; BLOCK]; 2]| Rss64 { first: v[0][k], second: v[1][k] };
+            bulk.push(Triple64 { x: pair(&block.x), y: pair(&block.y), z: pair(&block.z) });
+        }
+    }
+    assert_eq!(bulk, lifted(&log));
+    assert_eq!(log.len(), 300);
+}

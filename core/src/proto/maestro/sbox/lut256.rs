@@ -1,7 +1,7 @@
 //! The semi-honest (2,3) LUT-256 S-box (MAESTRO §3.4–3.5: Protocol 4's lookup on replicated
 //! input, the "⟦·⟧ ↦ ⟦·⟧ (Prot. 4 variant)" of Table 4, with length-256 random one-hot vectors
 //! from Protocol 5; Table 1 row "⟦·⟧-LUT-256", without the malicious verification, which
-//! [`crate::proto::maestro::malicious::lut256`] adds on top of [`generate_observed`] and [`lookup`]).
+//! [`crate::proto::maestro::malicious::lut256`] adds on top of [`generate_observed`] and `lookup`).
 //!
 //! **Preprocessing** ([`Lut256Sbox::preprocess`]): per S-box, eight random shared bits r₀..r₇
 //! (PRSS, no communication) and the one-hot vector e⁽ʳ⁾ built by Protocol 5's Ohv recursion:

@@ -25,6 +25,7 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 mod bench {
+    use chorus_core::aes::Direction;
     use chorus_core::circuit::aes_bristol::input_bits;
     use chorus_core::circuit::aes_gen::aes128_circuit;
     use chorus_core::circuit::Circuit;
@@ -88,7 +89,9 @@ mod bench {
         group.bench_function("sbox_tables_aes128_1024_blocks", |b| {
             b.iter(|| {
                 let preps = passive.get_or_init(|| {
-                    fresh_dealer().aes_tables_batch(0, Reveal::Both, TABLE_BLOCKS).expect("dealer")
+                    fresh_dealer()
+                        .aes_tables_batch(Direction::Encrypt, 0, Reveal::Both, TABLE_BLOCKS)
+                        .expect("dealer")
                 });
                 run_session(2, |mut net| {
                     let party = net.party();
@@ -102,7 +105,7 @@ mod bench {
         group.bench_function("sbox_malicious_aes128_1024_blocks", |b| {
             b.iter(|| {
                 let preps = malicious_tables.get_or_init(|| {
-                    fresh_dealer().malicious_aes_tables(0, Reveal::Both, TABLE_BLOCKS).expect("dealer")
+                    fresh_dealer().malicious_aes_tables(Direction::Encrypt, 0, Reveal::Both, TABLE_BLOCKS).expect("dealer")
                 });
                 run_session(2, |mut net| {
                     let party = net.party();
@@ -162,10 +165,18 @@ mod bench {
         const DEALER_BLOCKS: usize = 64;
         group.throughput(Throughput::Elements(DEALER_BLOCKS as u64));
         group.bench_function("dealer_passive_64_blocks", |b| {
-            b.iter(|| fresh_dealer().aes_tables_batch(0, Reveal::Both, DEALER_BLOCKS).expect("dealer"))
+            b.iter(|| {
+                fresh_dealer()
+                    .aes_tables_batch(Direction::Encrypt, 0, Reveal::Both, DEALER_BLOCKS)
+                    .expect("dealer")
+            })
         });
         group.bench_function("dealer_malicious_64_blocks", |b| {
-            b.iter(|| fresh_dealer().malicious_aes_tables(0, Reveal::Both, DEALER_BLOCKS).expect("dealer"))
+            b.iter(|| {
+                fresh_dealer()
+                    .malicious_aes_tables(Direction::Encrypt, 0, Reveal::Both, DEALER_BLOCKS)
+                    .expect("dealer")
+            })
         });
         group.throughput(Throughput::Elements(1));
         group.bench_function("construct_ideal_bits_1_block", |b| {
@@ -179,9 +190,17 @@ mod bench {
                     run_session(2, |mut net| {
                         let mut source = sources[net.party()].take().expect("one source per party");
                         async move {
-                            construct_malicious_aes_tables(&mut net, &mut source, 0, Reveal::Both, 1, [7; 16])
-                                .await
-                                .expect("construction")
+                            construct_malicious_aes_tables(
+                                &mut net,
+                                &mut source,
+                                Direction::Encrypt,
+                                0,
+                                Reveal::Both,
+                                1,
+                                [7; 16],
+                            )
+                            .await
+                            .expect("construction")
                         }
                     })
                 },

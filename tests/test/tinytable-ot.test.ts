@@ -94,6 +94,21 @@ describe("TinyTable's S-box-table path with OT preprocessing (two parties, no de
     },
   );
 
+  it("decrypts FIPS-197's ciphertext on inverse S-box tables the two parties built (malicious)", async () => {
+    await withTwo(async (sessions) => {
+      const roles = { protocol: "tinytable", path: "sbox-tables", direction: "decrypt", keyHolders: [0], plaintextOwner: 1, security: "malicious" } as const;
+      const results = await within(
+        Promise.all(runAes(sessions, [{ ...roles, key: FIPS_KEY }, { ...roles, plaintext: FIPS_CIPHERTEXT }])),
+        "TinyTable S-box-table decryption over OT",
+        90_000,
+      );
+      for (const [slot, r] of results.entries()) {
+        expect(r.ciphertextHex, `party ${slot}`).toBe(FIPS_PLAINTEXT);
+        expect(r.roundsStats.rounds).toBe(12);
+      }
+    });
+  });
+
   it("tables prepared ahead (one WASM, one native party) leave the later job its 12 online rounds alone", async () => {
     const sessions = await mixedTwo();
     try {

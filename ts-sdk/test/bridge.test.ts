@@ -191,9 +191,9 @@ describe.each(["wasm", "native"] as const)("%s bridge", (name) => {
       field: "variant",
     });
     const ttSpec = { protocol: "tinytable", preprocessing: "dealer", blocks: 1, keyHolders: [0], plaintextOwner: 1, reveal: [0, 1] };
-    await expect(wire()[0]!.runAes(session(), { ...ttSpec, path: "sbox-tables", direction: "decrypt" }, { keyShare: KEY }, null)).rejects.toMatchObject({
+    await expect(wire()[0]!.runAes(session(), { ...ttSpec, path: "sbox-tables", keyBits: 256 }, { keyShare: new Uint8Array(32) }, null)).rejects.toMatchObject({
       kind: "not-available",
-      field: "direction",
+      field: "keyBits",
     });
     await expect(wire()[0]!.runAes(session(), { ...ttSpec, path: "sbox-tables", keyHolders: [0, 1] }, { keyShare: KEY }, null)).rejects.toMatchObject({
       kind: "config",

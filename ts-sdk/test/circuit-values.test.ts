@@ -130,11 +130,12 @@ describe.each(["wasm", "native"] as const)("job options (%s checks)", (name) => 
   });
 
   it("names the option at fault, and what is not available", () => {
-    // TinyTable's circuit path runs every key size both ways; the S-box-table path AES-128 encryption.
+    // TinyTable's circuit path runs every key size both ways; the S-box-table path AES-128 both ways.
     expect(aesJob(at(0, 3), { ...D, keyBits: 256, direction: "decrypt", key: "00".repeat(32) }).spec).toMatchObject({ keyBits: 256, direction: "decrypt" });
     const sbox = { ...D, path: "sbox-tables" } as const;
     expect(() => aesJob(at(0, 3), { ...sbox, keyBits: 256, key: "00".repeat(32) })).toThrow(expect.objectContaining({ field: "keyBits" }));
-    expect(() => aesJob(at(0, 3), { ...sbox, direction: "decrypt", key })).toThrow(NotAvailableError);
+    expect(() => aesJob(at(0, 3), { ...sbox, keyBits: 256, key: "00".repeat(32) })).toThrow(NotAvailableError);
+    expect(aesJob(at(0, 3), { ...sbox, direction: "decrypt", key }).spec).toMatchObject({ path: "sbox-tables", direction: "decrypt" });
     // @ts-expect-error variant is MAESTRO's option
     expect(() => aesJob(at(2, 3), { ...D, variant: "lut16" })).toThrow(expect.objectContaining({ field: "variant" }));
     expect(() => aesJob(at(0, 3), { direction: "sideways" as never, key })).toThrow(expect.objectContaining({ field: "direction" }));

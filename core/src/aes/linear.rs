@@ -192,6 +192,28 @@ fn round_linear_portable(state: &mut [u8; 16], key: &[u8; 16], last: bool) {
     *state = (x ^ u128::from_le_bytes(*key)).to_le_bytes();
 }
 
+/// InvShiftRows as a byte permutation: output byte `r + 4c` is input byte `r + 4 ((c − r) mod 4)`.
+const INV_SHIFT_ROWS: [usize; 16] = [0, 13, 10, 7, 4, 1, 14, 11, 8, 5, 2, 15, 12, 9, 6, 3];
+
+/// The round of FIPS-197 §5.3.5's equivalent inverse cipher after InvSubBytes, on plain bytes:
+/// InvShiftRows, InvMixColumns (skipped when `last`), AddRoundKey with `round_key` (16 bytes; the
+/// equivalent cipher's key, InvMixColumns of the round key, in the middle rounds). Word-parallel
+/// like the portable [`round_linear_bytes`]: InvMixColumns is MixColumns after adding
+/// {04}(a_r + a_{r+2}) to every byte (see [`inv_mix_columns`]). No branch or index on the state.
+/// Panics if `round_key` is shorter than 16 bytes.
+#[inline]
+pub fn inv_round_linear_bytes(state: &mut [u8; 16], round_key: &[u8], last: bool) {
+    let key: &[u8; 16] = round_key[..16].try_into().expect("a round key has 16 bytes");
+    let shifted: [u8; 16] = core::array::from_fn(|k| state[INV_SHIFT_ROWS[k]]);
+    let mut x = u128::from_le_bytes(shifted);
+    if !last {
+        x ^= xtime_all(xtime_all(x ^ rotate_lanes(x, 2)));
+        let doubled = xtime_all(x);
+        x = doubled ^ rotate_lanes(x ^ doubled, 1) ^ rotate_lanes(x, 2) ^ rotate_lanes(x, 3);
+    }
+    *state = (x ^ u128::from_le_bytes(*key)).to_le_bytes();
+}
+
 /// The AES round instructions used for the linear layer alone. `aesenc(y, k)` computes
 /// `MixColumns(SubBytes(ShiftRows(y))) ⊕ k`, and `aesdeclast(z, 0)` computes
 /// `InvSubBytes(InvShiftRows(z))`. With `z = ShiftRows(x)` (one byte shuffle) the latter is
@@ -291,6 +313,30 @@ mod tests {
                     unsafe { aesni::round_linear(&mut aesni_out, &key, last) };
                     assert_eq!(aesni_out, want, "AES-NI: state {state:?}, last {last}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn inv_round_linear_bytes_matches_the_generic_inverse_maps() {
+        let mut rng = ChaCha20Rng::seed_from_u64(43);
+        for i in 0..1000 {
+            let (mut state, mut key) = ([0u8; 16], [0u8; 16]);
+            rng.fill_bytes(&mut state);
+            rng.fill_bytes(&mut key);
+            if i < 256 {
+                state = core::array::from_fn(|j| (i as u8).wrapping_add(j as u8));
+            }
+            for last in [false, true] {
+                let mut s = state.map(Gf256);
+                inv_shift_rows(&mut s);
+                if !last {
+                    inv_mix_columns(&mut s);
+                }
+                let want: [u8; 16] = core::array::from_fn(|j| s[j].0 ^ key[j]);
+                let mut fast = state;
+                inv_round_linear_bytes(&mut fast, &key, last);
+                assert_eq!(fast, want, "state {state:?}, last {last}");
             }
         }
     }

@@ -24,6 +24,31 @@ pub use linear::AesByte;
 /// One AES state or block: 16 bytes in FIPS-197 input order (column-major state).
 pub type Block = [u8; 16];
 
+/// Encryption (FIPS-197 §5.1 Cipher) or decryption (§5.3 InvCipher) of the blocks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// Blocks are plaintexts; the output is their ciphertexts.
+    #[default]
+    Encrypt,
+    /// Blocks are ciphertexts; the output is their plaintexts.
+    Decrypt,
+}
+
+impl Direction {
+    /// `encrypt` or `decrypt`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Direction::Encrypt => "encrypt",
+            Direction::Decrypt => "decrypt",
+        }
+    }
+
+    /// The direction called `name` (see [`Self::name`]).
+    pub fn from_name(name: &str) -> Option<Direction> {
+        [Direction::Encrypt, Direction::Decrypt].into_iter().find(|d| d.name() == name)
+    }
+}
+
 /// Errors of the plain AES API.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum AesError {

@@ -34,7 +34,8 @@ pub enum AesProtocol {
         /// Semi-honest, or malicious with abort.
         security: Security,
     },
-    /// Two-party TinyTable (dishonest majority), AES-128 encryption.
+    /// Two-party TinyTable (dishonest majority): every key size and direction on the circuit path,
+    /// AES-128 in both directions on the S-box-table path.
     TinyTable {
         /// Boolean circuit or S-box tables.
         path: AesPath,
@@ -45,18 +46,18 @@ pub enum AesProtocol {
         /// MAC width under malicious security.
         mac_bits: MacBits,
     },
-    /// Two-party MiniMac (dishonest majority, malicious with abort), AES-128 encryption over the
-    /// boolean circuit, many blocks per codeword batch.
+    /// Two-party MiniMac (dishonest majority, malicious with abort), AES of every key size and
+    /// direction over the boolean circuit, many blocks per codeword batch.
     MiniMac {
         /// The Reed-Solomon code.
         code: CodeChoice,
-        /// Where the triples come from (only the trusted dealer today).
+        /// Where the triples come from: OT between the two parties, or a trusted dealer.
         preprocessing: Preprocessing,
     },
-    /// Two-party Coral (dishonest majority, malicious with abort), AES-128 encryption over the
-    /// boolean circuit, 14 blocks per packed field element.
+    /// Two-party Coral (dishonest majority, malicious with abort), AES of every key size and
+    /// direction over the boolean circuit, 14 blocks per packed field element.
     Coral {
-        /// Where the material comes from (only OT between the two parties today).
+        /// Where the material comes from: OT between the two parties, or a trusted dealer.
         preprocessing: Preprocessing,
     },
 }

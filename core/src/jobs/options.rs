@@ -8,6 +8,7 @@
 //! [`Preprocessing`]: crate::jobs::Preprocessing
 
 use super::security::Security;
+pub use crate::aes::Direction;
 
 /// The S-box variant of the SDK's default AES job: LUT-16 (Table 1: 2560 online bits in 20
 /// rounds per block, 11 preprocessing bits and, malicious, 3 verified triples per S-box). The
@@ -82,31 +83,6 @@ impl SboxVariant {
             SboxVariant::Lut256 => 3,
             SboxVariant::Lut256Additive => 4,
         }
-    }
-}
-
-/// Encryption (FIPS-197 §5.1 Cipher) or decryption (§5.3 InvCipher) of the blocks.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
-pub enum Direction {
-    /// Blocks are plaintexts; the output is their ciphertexts.
-    #[default]
-    Encrypt,
-    /// Blocks are ciphertexts; the output is their plaintexts.
-    Decrypt,
-}
-
-impl Direction {
-    /// `encrypt` or `decrypt`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Direction::Encrypt => "encrypt",
-            Direction::Decrypt => "decrypt",
-        }
-    }
-
-    /// The direction called `name` (see [`Self::name`]).
-    pub fn from_name(name: &str) -> Option<Direction> {
-        [Direction::Encrypt, Direction::Decrypt].into_iter().find(|d| d.name() == name)
     }
 }
 

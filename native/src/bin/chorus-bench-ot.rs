@@ -51,7 +51,7 @@
 //! a mismatch. With `--reps n` (default 3) each configuration runs n times and the median wall time
 //! is printed.
 
-use chorus_core::aes::Aes;
+use chorus_core::aes::{Aes, Direction};
 use chorus_core::circuit::aes_bristol::{output_bytes, value_bits};
 use chorus_core::circuit::{aes_gen, Circuit};
 use chorus_core::jobs::tinytable::sbox_ot;
@@ -379,10 +379,18 @@ async fn aes_party<N: Network>(
         let (Some(circuit), Some(planned)) = (circuit, planned.as_ref()) else {
             // The S-box-table path: key owner party 0, ciphertexts to both.
             let t = Instant::now();
-            let material =
-                sbox_ot::build_tables(net, &mut source, 0, Reveal::Both, n, HASH_KEY, sbox_ot::CHUNK_BLOCKS)
-                    .await
-                    .map_err(|e| e.to_string())?;
+            let material = sbox_ot::build_tables(
+                net,
+                &mut source,
+                Direction::Encrypt,
+                0,
+                Reveal::Both,
+                n,
+                HASH_KEY,
+                sbox_ot::CHUNK_BLOCKS,
+            )
+            .await
+            .map_err(|e| e.to_string())?;
             prep += t.elapsed();
             let t = Instant::now();
             let inputs: Vec<[u8; 16]> =

@@ -44,7 +44,7 @@
 //! plaintext: party 1, ciphertext to both; every ciphertext is checked against the plain AES (exit
 //! code 1 on a mismatch).
 
-use chorus_core::aes::{Aes, Block};
+use chorus_core::aes::{Aes, Block, Direction};
 use chorus_core::circuit::aes_bristol::{output_bytes, value_bits};
 use chorus_core::circuit::{aes_gen, Circuit};
 use chorus_core::jobs::tinytable::sbox_ot;
@@ -246,13 +246,14 @@ fn deal(config: Config, batches: &[usize], circuit: &Circuit, io: &IoSpec) -> Re
     let blocks: usize = batches.iter().sum();
     Ok(match (config.path, config.mac_bits) {
         (Path::SboxTables, None) => {
-            let [a, b] = dealer.aes_tables_batch(0, Reveal::Both, blocks).map_err(err)?;
+            let [a, b] = dealer.aes_tables_batch(Direction::Encrypt, 0, Reveal::Both, blocks).map_err(err)?;
             [Material::Tables(a), Material::Tables(b)]
         }
         (Path::SboxTables, Some(_)) => {
             let (mut a, mut b) = (Vec::new(), Vec::new());
             for &n in batches {
-                let [x, y] = dealer.malicious_aes_tables(0, Reveal::Both, n).map_err(err)?;
+                let [x, y] =
+                    dealer.malicious_aes_tables(Direction::Encrypt, 0, Reveal::Both, n).map_err(err)?;
                 a.push(x);
                 b.push(y);
             }
@@ -329,6 +330,7 @@ async fn ot_material<N: Network>(
                 let prep = sbox_ot::build_tables(
                     net,
                     &mut source,
+                    Direction::Encrypt,
                     0,
                     Reveal::Both,
                     n,

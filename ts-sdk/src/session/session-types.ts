@@ -187,13 +187,14 @@ export interface PreparedUseOption {
 /**
  * TinyTable's options of `Session.aes` (two computing parties). The circuit path runs every key
  * size in both directions (the AES circuit of the key size and direction); the S-box-table path
- * AES-128 encryption only (anything else is a `NotAvailableError` naming the option).
+ * AES-128 in both directions (decryption on inverse S-box tables; other key sizes are a
+ * `NotAvailableError` naming `keyBits`).
  */
 export type TinyTableAesOptions = AesRoleOptions & PreparedUseOption & {
   /** The protocol. */
   protocol: 'tinytable';
   variant?: never;
-  /** Encrypt (default) or decrypt (the circuit path). */
+  /** Encrypt (default) or decrypt (either path). */
   direction?: AesDirection;
   /** AES key size in bits: 128 (default), 192 or 256 (the circuit path). */
   keyBits?: 128 | 192 | 256;
@@ -252,7 +253,7 @@ export type MiniMacAesOptions = AesRoleOptions &
  *   8 checked triples per S-box, and keeps the semi-honest online cost). `direction: 'decrypt'` decrypts (the
  *   `plaintext` option then carries the ciphertext).
  * - `protocol: 'tinytable'`: two computing parties (slots 0 and 1); the circuit path runs
- *   `keyBits` 128, 192 or 256 in both directions, `sbox-tables` AES-128 encryption. `preprocessing`
+ *   `keyBits` 128, 192 or 256 in both directions, `sbox-tables` AES-128 in both directions. `preprocessing`
  *   (see {@link TinyTablePreprocessing}): `'ot'` (default) — the two parties alone, in a session
  *   of two, nobody else trusted; or `'dealer'` — a trusted dealer in slot 2 (a weaker trust
  *   model; see the README's security model), which calls `aes` with the same options and no
@@ -267,8 +268,7 @@ export type MiniMacAesOptions = AesRoleOptions &
  *   revealed. With OT preprocessing, a party that deviates in the preprocessing makes the
  *   honest party reject with `ProtocolAbortError` naming the OT check at either security level.
  *
- * Combinations not implemented (decryption or AES-192/256 on TinyTable's S-box path, `macBits: 32`
- * there) reject with `NotAvailableError` (a `ConfigError`); the option types
+ * Combinations not implemented (AES-192/256 on TinyTable's S-box path, `macBits: 32` there) reject with `NotAvailableError` (a `ConfigError`); the option types
  * rule most of them out already.
  */
 /**

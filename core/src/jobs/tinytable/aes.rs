@@ -33,7 +33,8 @@ use super::ot_prep::Material;
 use super::prepared;
 use super::sbox_ot;
 use super::{
-    agree_on_spec, check_common, check_instances, deal_or_receive, JobError, MacBits, Preprocessing, Security,
+    agree_on_spec, check_common, check_direction, check_instances, deal_or_receive, JobError, MacBits,
+    Preprocessing, Security,
 };
 use crate::aes::{Block, KeySize};
 use crate::jobs::aes::AesOutput;
@@ -103,12 +104,6 @@ impl TinyTableAesSpec {
             );
         }
         if self.path == AesPath::SboxTables {
-            if self.direction != Direction::Encrypt {
-                return Err(JobError::not_available(
-                    "direction",
-                    "the S-box-table path encrypts only; use path 'circuit' to decrypt",
-                ));
-            }
             if self.key_size != KeySize::Aes128 {
                 return Err(JobError::not_available(
                     "keyBits",
@@ -244,7 +239,9 @@ pub async fn prepare<N: Network, R: RngCore + CryptoRng>(
     check_room(spec, store)?;
     let start = net.stats();
     let digest = agree_to_prepare(net, &spec.encode()).await?;
-    let tables = sbox_ot::make(net, spec.key_holders[0], spec.reveal(), spec.blocks, &digest, rng).await?;
+    let tables =
+        sbox_ot::make(net, spec.direction, spec.key_holders[0], spec.reveal(), spec.blocks, &digest, rng)
+            .await?;
     let stock = Stock::Instances {
         material: Box::new(Material::SboxTables(tables)),
         bytes_per_instance: SBOX_BYTES_PER_BLOCK,
@@ -339,7 +336,8 @@ async fn run_sbox_tables<N: Network, R: RngCore + CryptoRng>(
     let plan = sbox_plan(spec, store, usage)?;
     let start = net.stats();
     let digest = agree_on_spec(net, &[spec.encode(), plan_bytes(plan.as_ref())].concat()).await?;
-    let (key_owner, reveal, blocks) = (spec.key_holders[0], spec.reveal(), spec.blocks);
+    let (key_owner, reveal, blocks, direction) =
+        (spec.key_holders[0], spec.reveal(), spec.blocks, spec.direction);
     let dealer_output = |net: &N| {
         let stats = net.stats().since(&start);
         AesOutput { ciphertext: None, stats, online_stats: NetStats::default(), preprocessing_stats: stats }
@@ -352,33 +350,38 @@ async fn run_sbox_tables<N: Network, R: RngCore + CryptoRng>(
                     Material::SboxTables(tables) => tables,
                     _ => return Err(JobError::Internal("prepared material of another kind")),
                 },
-                None => sbox_ot::make(net, key_owner, reveal, blocks, &digest, rng).await?,
+                None => sbox_ot::make(net, direction, key_owner, reveal, blocks, &digest, rng).await?,
             };
             check_instances(me, prep.blocks(), blocks)?;
+            check_direction(me, prep.direction(), direction)?;
             before = net.stats();
             sbox_malicious::encrypt_batch(net, &prep, &inputs).await?
         }
         (Preprocessing::Dealer, Security::SemiHonest) => {
             let deal = |d: &mut TrustedDealer<&mut R>| {
-                let [a, b] = d.aes_tables_batch(key_owner, reveal, blocks)?;
+                let [a, b] = d.aes_tables_batch(direction, key_owner, reveal, blocks)?;
                 Ok([aes_prep_codec::encode_tables(&a), aes_prep_codec::encode_tables(&b)])
             };
             let Some(preps) = deal_or_receive(net, rng, deal, aes_prep_codec::decode_tables).await? else {
                 return Ok(dealer_output(net));
             };
             check_instances(me, preps.len(), blocks)?;
+            for prep in &preps {
+                check_direction(me, prep.direction(), direction)?;
+            }
             before = net.stats();
             sbox_tables::encrypt_batch(&mut TwoPartyView::new(net), &preps, &inputs).await?
         }
         (Preprocessing::Dealer, Security::Malicious) => {
             let deal = |d: &mut TrustedDealer<&mut R>| {
-                let [a, b] = d.malicious_aes_tables(key_owner, reveal, blocks)?;
+                let [a, b] = d.malicious_aes_tables(direction, key_owner, reveal, blocks)?;
                 Ok([aes_prep_codec::encode_malicious(&a), aes_prep_codec::encode_malicious(&b)])
             };
             let Some(prep) = deal_or_receive(net, rng, deal, aes_prep_codec::decode_malicious).await? else {
                 return Ok(dealer_output(net));
             };
             check_instances(me, prep.blocks(), blocks)?;
+            check_direction(me, prep.direction(), direction)?;
             before = net.stats();
             sbox_malicious::encrypt_batch(&mut TwoPartyView::new(net), &prep, &inputs).await?
         }

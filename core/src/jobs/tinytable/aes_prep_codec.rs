@@ -2,11 +2,11 @@
 //! batches ([`encode_tables`]) and malicious [`MaliciousAesPrep`] batches ([`encode_malicious`]).
 //!
 //! Layouts (integers big-endian, MAC values little-endian), after a header naming the kind:
-//! - semi-honest: block count `u32`, then per block party, key owner, reveal (`u8` each, reveal
-//!   `0xff` = both), the 40 960 table bytes (the dealer's seed-derived half is sent expanded, so
+//! - semi-honest: block count `u32`, then per block party, direction (`0` encrypt, `1` decrypt),
+//!   key owner, reveal (`u8` each, reveal `0xff` = both), the 40 960 table bytes (the dealer's seed-derived half is sent expanded, so
 //!   decoded material stores all 160 tables; the online phase takes both forms), then a flag byte and the round-key masks (176 bytes),
 //!   a flag byte and the plaintext mask (16), a flag byte and the output mask (16);
-//! - malicious: party, key owner, reveal, block count `u32`, the entries' layout (`0` block-major,
+//! - malicious: party, direction, key owner, reveal, block count `u32`, the entries' layout (`0` block-major,
 //!   `1` round-major), the entries with their tags packed in
 //!   16-byte words (`u32` count; see [`crate::proto::tinytable::sbox::prep`]), `α` (8 bytes), the verifier keys (`0` and a 16-byte PRF seed,
 //!   or `1` and two `u32`-counted arrays of 16-byte keys), the hash key (16), input masks, output
@@ -17,21 +17,42 @@
 //! [`MaliciousAesPrep`]'s own check).
 
 use super::prep_codec::{get_reveal, put_len, put_reveal, Reader};
+use crate::aes::Direction;
 use crate::arch::memory::large_zeroed;
 use crate::proto::tinytable::mac::batch_open::KeyPrf;
 use crate::proto::tinytable::sbox::prep::{EntryLayout, PeerKeys};
 use crate::proto::tinytable::sbox::tables::{AesTablePrep, ROUND_KEYS, TABLE_BYTES_PER_BLOCK};
 use crate::proto::tinytable::MaliciousAesPrep;
 
-const TABLES_MAGIC: &[u8] = b"chorus/tt-aes-tables/v1";
-const MALICIOUS_MAGIC: &[u8] = b"chorus/tt-aes-tables-malicious/v3";
+const TABLES_MAGIC: &[u8] = b"chorus/tt-aes-tables/v2";
+const MALICIOUS_MAGIC: &[u8] = b"chorus/tt-aes-tables-malicious/v4";
+
+fn put_direction(direction: Direction) -> u8 {
+    match direction {
+        Direction::Encrypt => 0,
+        Direction::Decrypt => 1,
+    }
+}
+
+fn get_direction(code: u8) -> Result<Direction, String> {
+    match code {
+        0 => Ok(Direction::Encrypt),
+        1 => Ok(Direction::Decrypt),
+        other => Err(format!("direction {other} is neither 0 (encrypt) nor 1 (decrypt)")),
+    }
+}
 
 /// Encodes one party's semi-honest S-box-table material for a batch of blocks.
 pub fn encode_tables(preps: &[AesTablePrep]) -> Vec<u8> {
     let mut out = TABLES_MAGIC.to_vec();
     put_len(&mut out, preps.len());
     for prep in preps {
-        out.extend([prep.party() as u8, prep.key_owner() as u8, put_reveal(prep.reveal())]);
+        out.extend([
+            prep.party() as u8,
+            put_direction(prep.direction()),
+            prep.key_owner() as u8,
+            put_reveal(prep.reveal()),
+        ]);
         out.extend_from_slice(&prep.tables());
         let keys = prep.round_key_masks().map(|k| k.as_flattened());
         for part in [keys, prep.plaintext_mask().map(|m| &m[..]), prep.output_mask().map(|m| &m[..])] {
@@ -49,8 +70,9 @@ pub fn decode_tables(bytes: &[u8]) -> Result<Vec<AesTablePrep>, String> {
     let count = r.len("block count", TABLE_BYTES_PER_BLOCK)?;
     let mut preps = Vec::with_capacity(count);
     for _ in 0..count {
-        let roles = r.take(3, "roles")?;
-        let (party, key_owner, reveal) = (usize::from(roles[0]), usize::from(roles[1]), get_reveal(roles[2]));
+        let roles = r.take(4, "roles")?;
+        let (party, key_owner, reveal) = (usize::from(roles[0]), usize::from(roles[2]), get_reveal(roles[3]));
+        let direction = get_direction(roles[1])?;
         let tables = r.take(TABLE_BYTES_PER_BLOCK, "tables")?.to_vec();
         let mut optional = |len: usize, what: &str| -> Result<Option<&[u8]>, String> {
             match r.take(1, what)?[0] {
@@ -64,8 +86,9 @@ pub fn decode_tables(bytes: &[u8]) -> Result<Vec<AesTablePrep>, String> {
         let block = |m: &[u8]| -> [u8; 16] { m.try_into().unwrap_or_default() };
         let plaintext = optional(16, "plaintext mask")?.map(block);
         let output = optional(16, "output mask")?.map(block);
-        let prep = AesTablePrep::from_parts(party, key_owner, reveal, tables, keys, plaintext, output)
-            .map_err(|e| e.to_string())?;
+        let prep =
+            AesTablePrep::from_parts(party, direction, key_owner, reveal, tables, keys, plaintext, output)
+                .map_err(|e| e.to_string())?;
         preps.push(prep);
     }
     r.finish()?;
@@ -75,7 +98,12 @@ pub fn decode_tables(bytes: &[u8]) -> Result<Vec<AesTablePrep>, String> {
 /// Encodes one party's malicious S-box-table material.
 pub fn encode_malicious(prep: &MaliciousAesPrep) -> Vec<u8> {
     let mut out = MALICIOUS_MAGIC.to_vec();
-    out.extend([prep.party as u8, prep.key_owner as u8, put_reveal(prep.reveal)]);
+    out.extend([
+        prep.party as u8,
+        put_direction(prep.direction),
+        prep.key_owner as u8,
+        put_reveal(prep.reveal),
+    ]);
     put_len(&mut out, prep.blocks);
     out.push(prep.layout.code());
     put_tags(&mut out, &prep.entries);
@@ -102,8 +130,9 @@ pub fn encode_malicious(prep: &MaliciousAesPrep) -> Vec<u8> {
 pub fn decode_malicious(bytes: &[u8]) -> Result<MaliciousAesPrep, String> {
     let mut r = Reader { bytes, at: 0 };
     r.magic(MALICIOUS_MAGIC, "malicious S-box-table preprocessing")?;
-    let roles = r.take(3, "roles")?;
-    let (party, key_owner, reveal) = (usize::from(roles[0]), usize::from(roles[1]), get_reveal(roles[2]));
+    let roles = r.take(4, "roles")?;
+    let (party, key_owner, reveal) = (usize::from(roles[0]), usize::from(roles[2]), get_reveal(roles[3]));
+    let direction = get_direction(roles[1])?;
     let blocks = r.len("block count", TABLE_BYTES_PER_BLOCK)?;
     let code = r.take(1, "entry layout")?[0];
     let layout =
@@ -121,6 +150,7 @@ pub fn decode_malicious(bytes: &[u8]) -> Result<MaliciousAesPrep, String> {
     let hash_key = r.take(16, "hash key")?.try_into().unwrap_or_default();
     let prep = MaliciousAesPrep {
         party,
+        direction,
         key_owner,
         reveal,
         blocks,

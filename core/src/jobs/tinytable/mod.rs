@@ -88,6 +88,7 @@ use super::error::JobError;
 pub use super::options::MacBits;
 pub use super::preprocessing::{Preprocessing, DEALER, MEMBERS};
 pub use super::security::Security;
+use crate::aes::Direction;
 use crate::circuit::Circuit;
 use crate::jobs::view::TwoPartyView;
 use crate::net::{NetStats, Network, PartyId};
@@ -206,6 +207,18 @@ pub(crate) fn check_instances(party: PartyId, dealt: usize, expected: usize) -> 
         return Err(JobError::BadPreprocessing {
             party,
             reason: format!("{dealt} instances dealt, the spec has {expected}"),
+        });
+    }
+    Ok(())
+}
+
+/// Checks that S-box-table material was made for the spec's direction (tables of S⁻¹ decrypt,
+/// tables of S encrypt; using the other would give a wrong output under valid MACs).
+pub(crate) fn check_direction(party: PartyId, made: Direction, expected: Direction) -> Result<(), JobError> {
+    if made != expected {
+        return Err(JobError::BadPreprocessing {
+            party,
+            reason: format!("S-box tables made to {}, the spec says {}", made.name(), expected.name()),
         });
     }
     Ok(())

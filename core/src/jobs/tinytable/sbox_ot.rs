@@ -19,6 +19,7 @@
 
 use super::ot_prep::{session_tag, setup};
 use super::JobError;
+use crate::aes::Direction;
 use crate::net::{Network, PartyId};
 use crate::proto::tinytable::sbox::construct::{
     construct_malicious_aes_tables, RANDOM_BITS_PER_BLOCK, TRIPLES_PER_BLOCK,
@@ -49,6 +50,7 @@ pub fn hash_key(digest: &[u8]) -> [u8; 16] {
 /// and `reveal`, after agreement on `digest` (both security levels get this material).
 pub(crate) async fn make<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
+    direction: Direction,
     key_owner: PartyId,
     reveal: Reveal,
     blocks: usize,
@@ -56,15 +58,18 @@ pub(crate) async fn make<N: Network, R: RngCore + CryptoRng>(
     rng: &mut R,
 ) -> Result<MaliciousAesPrep, JobError> {
     let mut source = setup::<N, R, u64>(net, &session_tag(digest), rng).await?;
-    Ok(build_tables(net, &mut source, key_owner, reveal, blocks, hash_key(digest), CHUNK_BLOCKS).await?)
+    Ok(build_tables(net, &mut source, direction, key_owner, reveal, blocks, hash_key(digest), CHUNK_BLOCKS)
+        .await?)
 }
 
 /// Step 2 over an existing TinyOT `source` (set up with the peer): the authenticated S-box
 /// tables of `blocks` blocks (at least 1), built `chunk_blocks` at a time (the jobs use
 /// [`CHUNK_BLOCKS`]), with the §3.3 hash key `hash_key`.
+#[allow(clippy::too_many_arguments)]
 pub async fn build_tables<N: Network>(
     net: &mut N,
     source: &mut OtTinyOt<u64>,
+    direction: Direction,
     key_owner: PartyId,
     reveal: Reveal,
     blocks: usize,
@@ -79,7 +84,9 @@ pub async fn build_tables<N: Network>(
         let mut pool =
             OtAuthBitPool::generate(net, source, chunk * RANDOM_BITS_PER_BLOCK, chunk * TRIPLES_PER_BLOCK)
                 .await?;
-        let part = construct_malicious_aes_tables(net, &mut pool, key_owner, reveal, chunk, hash_key).await?;
+        let part =
+            construct_malicious_aes_tables(net, &mut pool, direction, key_owner, reveal, chunk, hash_key)
+                .await?;
         match material.as_mut() {
             None => material = Some(part),
             Some(m) => m.append(part).map_err(|reason| TinyTableError::PrepMismatch { party, reason })?,

@@ -6,6 +6,7 @@
 use super::aes::{self, AesPath, TinyTableAesInput, TinyTableAesSpec};
 use super::tests::{aes_spec, connect, xor, FIPS_CT, FIPS_KEY, FIPS_PT};
 use super::*;
+use crate::aes::Direction;
 use crate::jobs::AesOutput as TinyTableAesOutput;
 use crate::net::memory::run_session;
 use crate::net::NetError;
@@ -199,23 +200,34 @@ fn forged_dealer_material_is_detected() {
 #[test]
 fn aes_codecs_round_trip_and_reject_garbage() {
     let mut dealer = TrustedDealer::new(seeded_rng(8));
-    let [a, b] = dealer.aes_tables_batch(1, Reveal::To(0), 2).unwrap();
-    for preps in [a, b] {
-        let bytes = aes_prep_codec::encode_tables(&preps);
-        let back: Vec<AesTablePrep> = aes_prep_codec::decode_tables(&bytes).unwrap();
-        assert_eq!(back, preps);
-        assert!(aes_prep_codec::decode_tables(&bytes[..bytes.len() - 1]).is_err());
-        let mut bad_flag = bytes.clone();
-        let flag_at = 23 + 4 + 3 + 40_960;
-        bad_flag[flag_at] = 7;
-        assert!(aes_prep_codec::decode_tables(&bad_flag).unwrap_err().contains("flag 7"));
-    }
-    for prep in dealer.malicious_aes_tables(0, Reveal::Both, 1).unwrap() {
-        let bytes = aes_prep_codec::encode_malicious(&prep);
-        let back = aes_prep_codec::decode_malicious(&bytes).unwrap();
-        // Re-encoding the decoded material gives the same bytes (the PRF seed survives).
-        assert_eq!(aes_prep_codec::encode_malicious(&back), bytes);
-        assert!(aes_prep_codec::decode_malicious(&bytes[..bytes.len() - 16]).is_err());
-        assert!(aes_prep_codec::decode_malicious(&bytes[..100]).is_err());
+    for direction in [Direction::Encrypt, Direction::Decrypt] {
+        let [a, b] = dealer.aes_tables_batch(direction, 1, Reveal::To(0), 2).unwrap();
+        for preps in [a, b] {
+            let bytes = aes_prep_codec::encode_tables(&preps);
+            let back: Vec<AesTablePrep> = aes_prep_codec::decode_tables(&bytes).unwrap();
+            assert_eq!(back, preps);
+            assert!(back.iter().all(|p| p.direction() == direction));
+            assert!(aes_prep_codec::decode_tables(&bytes[..bytes.len() - 1]).is_err());
+            let mut bad_flag = bytes.clone();
+            let flag_at = 23 + 4 + 4 + 40_960;
+            bad_flag[flag_at] = 7;
+            assert!(aes_prep_codec::decode_tables(&bad_flag).unwrap_err().contains("flag 7"));
+            // The direction byte follows the party byte.
+            let mut bad_direction = bytes.clone();
+            bad_direction[23 + 4 + 1] = 2;
+            assert!(aes_prep_codec::decode_tables(&bad_direction).unwrap_err().contains("direction 2"));
+        }
+        for prep in dealer.malicious_aes_tables(direction, 0, Reveal::Both, 1).unwrap() {
+            let bytes = aes_prep_codec::encode_malicious(&prep);
+            let back = aes_prep_codec::decode_malicious(&bytes).unwrap();
+            assert_eq!(back.direction(), direction);
+            // Re-encoding the decoded material gives the same bytes (the PRF seed survives).
+            assert_eq!(aes_prep_codec::encode_malicious(&back), bytes);
+            assert!(aes_prep_codec::decode_malicious(&bytes[..bytes.len() - 16]).is_err());
+            assert!(aes_prep_codec::decode_malicious(&bytes[..100]).is_err());
+            let mut bad_direction = bytes.clone();
+            bad_direction[33 + 1] = 9;
+            assert!(aes_prep_codec::decode_malicious(&bad_direction).unwrap_err().contains("direction 9"));
+        }
     }
 }

@@ -11,7 +11,7 @@ use super::tests::{aes_spec, connect, FIPS_CT, FIPS_KEY, FIPS_PT};
 use super::tests_malicious::{fips_inputs, run as malicious_run};
 use super::tests_ot::run_two;
 use super::*;
-use crate::aes::Block;
+use crate::aes::{Block, Direction};
 use crate::jobs::prepared::{Prepared, PreparedUse};
 use crate::net::memory::run_session;
 use crate::ot::tinyot::bucket_size;
@@ -74,6 +74,53 @@ fn fips197_through_the_sbox_tables_built_over_ot_at_both_security_levels() {
     }
 }
 
+/// `direction: Decrypt` on the S-box path: FIPS-197's ciphertext decrypts over OT-built tables
+/// at both security levels and with the dealer's tables at both levels, at the online cost of
+/// encryption; a spec that differs only in its direction disagrees.
+#[test]
+fn the_sbox_path_decrypts_fips197_with_every_source_of_tables() {
+    let decrypt = |preprocessing, security| TinyTableAesSpec {
+        direction: Direction::Decrypt,
+        ..sbox_spec(preprocessing, security, 1, vec![0, 1])
+    };
+    let encrypted = run_two(
+        &sbox_spec(Preprocessing::Ot, Security::Malicious, 1, vec![0, 1]),
+        inputs(FIPS_PT.to_vec()),
+        None,
+    );
+    let reference = encrypted[0].as_ref().expect("encryption").online_stats;
+    for security in [Security::SemiHonest, Security::Malicious] {
+        let s = decrypt(Preprocessing::Ot, security);
+        assert_eq!(s.validate(), Ok(()));
+        for (p, out) in run_two(&s, inputs(FIPS_CT.to_vec()), None).iter().enumerate() {
+            let out = out.as_ref().unwrap_or_else(|e| panic!("{security:?} party {p}: {e}"));
+            assert_eq!(out.ciphertext.as_ref().expect("revealed")[..], FIPS_PT, "{security:?} party {p}");
+            if p == 0 {
+                assert_eq!(out.online_stats.bytes_sent, reference.bytes_sent);
+                assert_eq!(out.online_stats.rounds, reference.rounds);
+            }
+        }
+        let dealt = [
+            TinyTableAesInput { key_share: Some(FIPS_KEY.to_vec()), plaintext: None },
+            TinyTableAesInput { key_share: None, plaintext: Some(FIPS_CT.to_vec()) },
+            TinyTableAesInput::default(),
+        ];
+        for (p, out) in
+            malicious_run(&decrypt(Preprocessing::Dealer, security), dealt, None).iter().take(2).enumerate()
+        {
+            let out = out.as_ref().unwrap_or_else(|e| panic!("dealer {security:?} party {p}: {e}"));
+            assert_eq!(
+                out.ciphertext.as_ref().expect("revealed")[..],
+                FIPS_PT,
+                "dealer {security:?} party {p}"
+            );
+        }
+    }
+    let encrypt = sbox_spec(Preprocessing::Ot, Security::Malicious, 1, vec![0, 1]);
+    let specs = [encrypt.clone(), TinyTableAesSpec { direction: Direction::Decrypt, ..encrypt }];
+    assert_ne!(specs[0].encode(), specs[1].encode());
+}
+
 #[test]
 fn material_built_in_chunks_encrypts() {
     // Buckets of 4 leaky triples per chunk; 3 only from 27 blocks (2^20 triples) on.
@@ -87,7 +134,9 @@ fn material_built_in_chunks_encrypts() {
         async move {
             let me = net.party();
             let mut source = OtTinyOt::<u64>::setup(&mut net, b"chunks", seeded_rng(40 + me as u64)).await?;
-            let prep = build_tables(&mut net, &mut source, 0, Reveal::To(1), 3, [9; 16], 1).await?;
+            let prep =
+                build_tables(&mut net, &mut source, Direction::Encrypt, 0, Reveal::To(1), 3, [9; 16], 1)
+                    .await?;
             let inputs = if me == 0 { vec![FIPS_KEY; 3] } else { pts };
             encrypt_batch(&mut net, &prep, &inputs).await
         }

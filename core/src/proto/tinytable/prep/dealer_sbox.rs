@@ -8,13 +8,14 @@
 //! ([`crate::proto::tinytable::sbox::construct`]).
 
 use super::dealer::TrustedDealer;
-use crate::aes::sbox::sbox_table;
+use crate::aes::Direction;
 use crate::arch::memory::large_zeroed;
 use crate::field::clmul::Backend;
 use crate::net::PartyId;
 use crate::proto::tinytable::error::TinyTableError;
 use crate::proto::tinytable::mac::batch_open::KeyPrf;
 use crate::proto::tinytable::mac::linear::{byte_multiples, MacParams, K64};
+use crate::proto::tinytable::sbox::direction::table;
 use crate::proto::tinytable::sbox::prep::{
     pack_entry, EntryLayout, MaliciousAesPrep, PeerKeys, OUTPUT_INDEX,
 };
@@ -28,15 +29,17 @@ use rand_core::{CryptoRng, RngCore};
 use std::sync::Arc;
 
 impl<R: RngCore + CryptoRng> TrustedDealer<R> {
-    /// Material for one AES-128 block with S-box tables: party `key_owner` inputs the key, the
-    /// other party the plaintext, and the ciphertext goes to `reveal`. Trusted-dealer trust model
-    /// (see [`super::dealer`]); each party gets half its tables as a seed (see the module docs).
+    /// Material for one AES-128 block with S-box tables for `direction`: party `key_owner` inputs
+    /// the key, the other party the plaintext (the ciphertext when decrypting), and the output
+    /// goes to `reveal`. Trusted-dealer trust model (see [`super::dealer`]); each party gets half
+    /// its tables as a seed (see the module docs).
     pub fn aes_tables(
         &mut self,
+        direction: Direction,
         key_owner: PartyId,
         reveal: Reveal,
     ) -> Result<[AesTablePrep; 2], TinyTableError> {
-        let [mut a, mut b] = self.aes_tables_batch(key_owner, reveal, 1)?;
+        let [mut a, mut b] = self.aes_tables_batch(direction, key_owner, reveal, 1)?;
         match (a.pop(), b.pop()) {
             (Some(a), Some(b)) => Ok([a, b]),
             _ => unreachable!("a batch of one block has one block per party"),
@@ -48,24 +51,25 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
     /// batch are one huge-page-backed slab shared by its blocks' [`AesTablePrep`]s.
     pub fn aes_tables_batch(
         &mut self,
+        direction: Direction,
         key_owner: PartyId,
         reveal: Reveal,
         blocks: usize,
     ) -> Result<[Vec<AesTablePrep>; 2], TinyTableError> {
         check_roles(key_owner, reveal)?;
-        let sbox = sbox_table();
+        let sbox = table(direction);
         let mut slabs: [Vec<u8>; 2] =
             [large_zeroed(blocks * STORED_BYTES_PER_BLOCK), large_zeroed(blocks * STORED_BYTES_PER_BLOCK)];
         let rng = self.rng();
         let dealt: Vec<(MaskChain, [TableSeed; 2])> =
-            (0..blocks).map(|i| deal_block_tables(rng, &sbox, &mut slabs, i, blocks)).collect();
+            (0..blocks).map(|i| deal_block_tables(rng, direction, &sbox, &mut slabs, i, blocks)).collect();
         let slabs = slabs.map(Arc::new);
         let mut out = [Vec::with_capacity(blocks), Vec::with_capacity(blocks)];
         for (i, (chain, seeds)) in dealt.iter().enumerate() {
             for (party, slab) in slabs.iter().enumerate() {
                 let slab = Arc::clone(slab);
                 let tables = TableShares::Split { slab, block: i, blocks, seed: seeds[party] };
-                out[party].push(block_prep(party, key_owner, reveal, tables, chain));
+                out[party].push(block_prep(party, direction, key_owner, reveal, tables, chain));
             }
         }
         Ok(out)
@@ -77,12 +81,13 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
 /// derived share XOR the stored one is `S(e ⊕ m_in) ⊕ m_out`.
 fn deal_block_tables<R: RngCore>(
     rng: &mut R,
+    direction: Direction,
     sbox: &[u8; 256],
     slabs: &mut [Vec<u8>; 2],
     block: usize,
     blocks: usize,
 ) -> (MaskChain, [TableSeed; 2]) {
-    let chain = MaskChain::sample(rng);
+    let chain = MaskChain::sample(rng, direction);
     let seeds: [TableSeed; 2] = core::array::from_fn(|_| {
         let mut seed = [0u8; 16];
         rng.fill_bytes(&mut seed);
@@ -107,6 +112,7 @@ fn deal_block_tables<R: RngCore>(
 /// `party`'s material for one block from its table shares and the block's masks.
 fn block_prep(
     party: PartyId,
+    direction: Direction,
     key_owner: PartyId,
     reveal: Reveal,
     tables: TableShares,
@@ -114,6 +120,7 @@ fn block_prep(
 ) -> AesTablePrep {
     AesTablePrep {
         party,
+        direction,
         key_owner,
         reveal,
         tables,
@@ -124,11 +131,12 @@ fn block_prep(
 }
 
 impl<R: RngCore + CryptoRng> TrustedDealer<R> {
-    /// Authenticated S-box table material for `blocks` AES-128 blocks (malicious security, §2.3 +
-    /// §3): party `key_owner` inputs the keys, the other party the plaintexts, the ciphertexts go
-    /// to `reveal`. Trusted-dealer trust model (see the module docs).
+    /// Authenticated S-box table material for `blocks` AES-128 blocks in `direction` (malicious
+    /// security, §2.3 + §3): party `key_owner` inputs the keys, the other party the plaintexts
+    /// (ciphertexts when decrypting), the outputs go to `reveal`. Trusted-dealer trust model (see the module docs).
     pub fn malicious_aes_tables(
         &mut self,
+        direction: Direction,
         key_owner: PartyId,
         reveal: Reveal,
         blocks: usize,
@@ -136,7 +144,7 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
         check_roles(key_owner, reveal)?;
         let backend = Backend::detect();
         let rng = self.rng();
-        let sbox = sbox_table();
+        let sbox = table(direction);
         let entries = blocks * TABLE_BYTES_PER_BLOCK;
         let alphas = [K64::random_elem(rng), K64::random_elem(rng)];
         let mut seeds = [[0u8; 16]; 2];
@@ -151,7 +159,7 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
         let mut out_shares = [vec![0u8; 16 * blocks], vec![0u8; 16 * blocks]];
         rng.fill_bytes(&mut out_shares[0]);
         for block in 0..blocks {
-            let chain = MaskChain::sample(rng);
+            let chain = MaskChain::sample(rng, direction);
             for round in 0..10 {
                 for byte in 0..16 {
                     let base = EntryLayout::RoundMajor.index(blocks, block, 16 * round + byte, 0);
@@ -197,6 +205,7 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
         let [shares_0, shares_1] = out_shares;
         let make = |p: PartyId, tables: Vec<u8>, input_masks: Vec<u8>, shares: Vec<u8>| MaliciousAesPrep {
             party: p,
+            direction,
             key_owner,
             reveal,
             blocks,

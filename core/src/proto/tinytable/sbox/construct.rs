@@ -15,7 +15,9 @@
 //! message passing over [`Network`], with every opened value MAC-checked by the §3.3 batched
 //! opening (one hash per message).
 //!
-//! Per block (AES-128, key schedule local to the key owner as in [`crate::proto::tinytable::sbox::tables`]):
+//! Per block (AES-128 encryption or decryption, key schedule local to the key owner as in
+//! [`crate::proto::tinytable::sbox::tables`]; decryption is the equivalent inverse cipher of
+//! [`super::direction`], so only the table and the linear layer differ):
 //! 1. 2816 random `[[·]]` bits: 11 round-key masks, the plaintext mask and 10 rounds of S-box
 //!    output masks (128 bits each). S-box input masks and the output mask follow by the AES linear
 //!    layer, applied to authenticated bytes ([`crate::aes::linear`] over [`AuthByte`]).
@@ -44,7 +46,9 @@
 //! entries `e ⊕ z`, bit positions) are public.
 
 use super::convolve::sbox_entries;
-use crate::aes::linear::{mix_columns, shift_rows, AesByte};
+use super::direction::linear_layer;
+use crate::aes::linear::AesByte;
+use crate::aes::Direction;
 use crate::field::clmul::Backend;
 use crate::net::{Network, PartyId};
 use crate::proto::tinytable::error::{Step, TinyTableError};
@@ -352,12 +356,14 @@ fn tree_complete(level: &[AuthBit], size: usize, products: &[AuthBit]) -> Vec<Au
     next
 }
 
-/// Builds this party's authenticated S-box table material for `blocks` AES-128 blocks with the
-/// peer over `net` (§4), drawing bits and triples from `source`. `hash_key` is the public fixed
+/// Builds this party's authenticated S-box table material for `blocks` AES-128 blocks in
+/// `direction` (decryption: inverse S-box tables, masks through the inverse linear layer; see
+/// [`super::direction`]) with the peer over `net` (§4), drawing bits and triples from `source`. `hash_key` is the public fixed
 /// AES key of the batched openings (§3.3), the same for both parties and chosen per execution.
 pub async fn construct_malicious_aes_tables<N: Network, S: AuthBitSource>(
     net: &mut N,
     source: &mut S,
+    direction: Direction,
     key_owner: PartyId,
     reveal: Reveal,
     blocks: usize,
@@ -393,10 +399,7 @@ pub async fn construct_malicious_aes_tables<N: Network, S: AuthBitSource>(
             let out = state(&outs[128 * (round - 1)..128 * round]);
             out_masks.push(out);
             mask = out;
-            shift_rows(&mut mask);
-            if round < ROUND_KEYS - 1 {
-                mix_columns(&mut mask);
-            }
+            linear_layer(direction, &mut mask, round == ROUND_KEYS - 1);
             mask.iter_mut().zip(key_state(round)).for_each(|(m, k)| *m += k);
         }
         output_masks.push(mask);
@@ -461,7 +464,7 @@ pub async fn construct_malicious_aes_tables<N: Network, S: AuthBitSource>(
     let entries = blocks * TABLE_BYTES_PER_BLOCK;
     let (mut packed, mut keys) = (vec![0u128; entries], vec![0u128; entries]);
     for t in 0..tables {
-        let table = sbox_entries(&level[TABLE_ENTRIES * t..TABLE_ENTRIES * (t + 1)]);
+        let table = sbox_entries(direction, &level[TABLE_ENTRIES * t..TABLE_ENTRIES * (t + 1)]);
         let (m_out, m_tag, m_key) = out_masks[t / 16][t % 16].to_byte_mac();
         for (e, entry) in table.iter().enumerate() {
             let index = TABLE_ENTRIES * t + e;
@@ -480,6 +483,7 @@ pub async fn construct_malicious_aes_tables<N: Network, S: AuthBitSource>(
     }
     Ok(MaliciousAesPrep {
         party,
+        direction,
         key_owner,
         reveal,
         blocks,

@@ -2,8 +2,8 @@
 //! are valid authenticated S-box tables, give FIPS-197 / RustCrypto AES in the malicious online
 //! phase, consume exactly the indicator tree's 247 triples per table, take 3 rounds, and abort on a tampered message.
 
-use crate::aes::sbox::sbox_table;
-use crate::aes::Block;
+use crate::aes::sbox::{inv_sbox_table, sbox_table};
+use crate::aes::{Block, Direction};
 use crate::field::clmul::Backend;
 use crate::net::memory::run_session;
 use crate::net::{NetStats, Network};
@@ -24,7 +24,14 @@ type Built = (Result<MaliciousAesPrep, TinyTableError>, NetStats, IdealAuthBits)
 /// Party 1 alters its `.0`-th sent message with `.1`.
 type Cheat = Option<(u64, fn(&mut Vec<u8>))>;
 
-fn build(seed: u64, key_owner: usize, reveal: Reveal, blocks: usize, tamper: Cheat) -> Vec<Built> {
+fn build(
+    seed: u64,
+    direction: Direction,
+    key_owner: usize,
+    reveal: Reveal,
+    blocks: usize,
+    tamper: Cheat,
+) -> Vec<Built> {
     let sources = IdealAuthBits::pair_for_aes(&mut ChaCha20Rng::seed_from_u64(seed), blocks);
     run_session(2, |net| {
         let mut source = sources[net.party()].clone();
@@ -36,6 +43,7 @@ fn build(seed: u64, key_owner: usize, reveal: Reveal, blocks: usize, tamper: Che
                     let r = construct_malicious_aes_tables(
                         &mut net,
                         &mut source,
+                        direction,
                         key_owner,
                         reveal,
                         blocks,
@@ -49,6 +57,7 @@ fn build(seed: u64, key_owner: usize, reveal: Reveal, blocks: usize, tamper: Che
                     let r = construct_malicious_aes_tables(
                         &mut net,
                         &mut source,
+                        direction,
                         key_owner,
                         reveal,
                         blocks,
@@ -74,7 +83,7 @@ fn online(preps: &[MaliciousAesPrep; 2], keys: &[Block], pts: &[Block]) -> Vec<V
 #[test]
 fn constructed_tables_give_aes_and_use_the_indicator_trees_triples() {
     let (n, key_owner) = (2, 1);
-    let built = build(1, key_owner, Reveal::Both, n, None);
+    let built = build(1, Direction::Encrypt, key_owner, Reveal::Both, n, None);
     let mut preps = Vec::new();
     for (party, (r, stats, mut source)) in built.into_iter().enumerate() {
         let prep = r.unwrap_or_else(|e| panic!("party {party}: {e}"));
@@ -101,7 +110,7 @@ fn constructed_tables_give_aes_and_use_the_indicator_trees_triples() {
 
 #[test]
 fn constructed_material_is_masked_sbox_tables_with_valid_macs() {
-    let built = build(2, 0, Reveal::To(0), 1, None);
+    let built = build(2, Direction::Encrypt, 0, Reveal::To(0), 1, None);
     let preps: Vec<MaliciousAesPrep> = built.into_iter().map(|(r, _, _)| r.unwrap()).collect();
     let sbox = sbox_table();
     for t in [0, 17, 159] {
@@ -136,7 +145,7 @@ fn tampered_construction_messages_abort() {
         (1, |m: &mut Vec<u8>| m[100] ^= 0x10),
         (2, |m: &mut Vec<u8>| *m.last_mut().unwrap() ^= 1),
     ] {
-        let built = build(3, 0, Reveal::Both, 1, Some((target, edit)));
+        let built = build(3, Direction::Encrypt, 0, Reveal::Both, 1, Some((target, edit)));
         let r = &built[0].0;
         assert!(
             matches!(r, Err(TinyTableError::AuthenticationFailed { party: 0, step: Step::TableConstruction(round) }) if *round == target as usize + 1),
@@ -153,6 +162,7 @@ fn short_ideal_pool_is_a_typed_error() {
     let r = futures::executor::block_on(construct_malicious_aes_tables(
         &mut nets[0],
         &mut a,
+        Direction::Encrypt,
         0,
         Reveal::Both,
         1,
@@ -162,24 +172,55 @@ fn short_ideal_pool_is_a_typed_error() {
 }
 
 #[test]
-fn tables_built_from_ot_generated_bits_and_triples_give_fips197() {
+fn tables_built_from_ot_generated_bits_and_triples_give_fips197_both_ways() {
     // The real two-party source: TinyOT over OT extension fills each party's pool, then the §4
-    // construction and the malicious online phase run as usual.
+    // construction and the malicious online phase run as usual, for encryption and decryption.
     let key: Block = core::array::from_fn(|i| i as u8);
     let pt: Block =
         [0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff];
-    let built = run_session(2, |mut net| async move {
-        let rng = ChaCha20Rng::seed_from_u64(90 + net.party() as u64);
-        let mut ot = OtTinyOt::<u64>::setup(&mut net, b"sbox-over-ot", rng).await.expect("OT setup");
-        let mut pool = OtAuthBitPool::generate(&mut net, &mut ot, RANDOM_BITS_PER_BLOCK, TRIPLES_PER_BLOCK)
-            .await
-            .expect("pool");
-        construct_malicious_aes_tables(&mut net, &mut pool, 0, Reveal::Both, 1, HASH_KEY)
-            .await
-            .expect("tables")
-    });
-    let preps: [MaliciousAesPrep; 2] = built.try_into().expect("two parties");
-    for out in online(&preps, &[key], &[pt]) {
-        assert_eq!(out, vec![Some(reference(&key, &pt))]);
+    let ct = reference(&key, &pt);
+    for (direction, input, output) in [(Direction::Encrypt, pt, ct), (Direction::Decrypt, ct, pt)] {
+        let built = run_session(2, |mut net| async move {
+            let rng = ChaCha20Rng::seed_from_u64(90 + net.party() as u64);
+            let mut ot = OtTinyOt::<u64>::setup(&mut net, b"sbox-over-ot", rng).await.expect("OT setup");
+            let mut pool =
+                OtAuthBitPool::generate(&mut net, &mut ot, RANDOM_BITS_PER_BLOCK, TRIPLES_PER_BLOCK)
+                    .await
+                    .expect("pool");
+            construct_malicious_aes_tables(&mut net, &mut pool, direction, 0, Reveal::Both, 1, HASH_KEY)
+                .await
+                .expect("tables")
+        });
+        let preps: [MaliciousAesPrep; 2] = built.try_into().expect("two parties");
+        for out in online(&preps, &[key], &[input]) {
+            assert_eq!(out, vec![Some(output)], "{direction:?}");
+        }
+    }
+}
+
+/// Decryption material from the construction: every table is a masked inverse S-box table, and
+/// the online phase decrypts random ciphertexts (and FIPS-197's) under random keys.
+#[test]
+fn constructed_decryption_tables_invert_aes() {
+    let n = 2;
+    let built = build(4, Direction::Decrypt, 1, Reveal::Both, n, None);
+    let preps: Vec<MaliciousAesPrep> = built.into_iter().map(|(r, _, _)| r.unwrap()).collect();
+    let inv = inv_sbox_table();
+    for t in [0, 90, 159] {
+        let entry = |e: usize| preps[0].entry(entry_index(0, t, e)) ^ preps[1].entry(entry_index(0, t, e));
+        let fits: Vec<usize> =
+            (0..256).filter(|&m| (0..256).all(|e| entry(e) ^ entry(0) == inv[e ^ m] ^ inv[m])).collect();
+        assert_eq!(fits.len(), 1, "table {t}");
+    }
+    let preps: [MaliciousAesPrep; 2] = preps.try_into().unwrap();
+    let mut rng = ChaCha20Rng::seed_from_u64(10);
+    let (mut keys, mut pts) = (vec![[0u8; 16]; n], vec![[0u8; 16]; n]);
+    keys.iter_mut().chain(pts.iter_mut()).for_each(|b| rng.fill_bytes(b));
+    keys[0] = core::array::from_fn(|i| i as u8);
+    pts[0] = core::array::from_fn(|i| (i as u8) * 0x11);
+    let cts: Vec<Block> = keys.iter().zip(&pts).map(|(k, p)| reference(k, p)).collect();
+    let expected: Vec<Option<Block>> = pts.iter().map(|p| Some(*p)).collect();
+    for out in online(&preps, &keys, &cts) {
+        assert_eq!(out, expected);
     }
 }

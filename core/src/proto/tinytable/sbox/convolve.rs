@@ -1,6 +1,7 @@
 //! Step 4 of the §4 table construction ([`super::construct`]): from the authenticated indicators
 //! `δ_y = [m = y]` of one table, the authenticated entries `T[e] = ⊕_y δ_y·S(e ⊕ y)`, bit by bit
-//! `T_i = δ ∗ S_i`, an XOR-convolution over `Z_2^8` with the public coordinate functions `S_i`.
+//! `T_i = δ ∗ S_i`, an XOR-convolution over `Z_2^8` with the public coordinate functions `S_i`
+//! (S the S-box, or the inverse S-box for decryption material).
 //!
 //! Computed directly that is 256 entries × 8 bits × |supp S_i| ≈ 128 XORs of authenticated bits.
 //! Here the convolution runs in the group algebra `GF(2)[Z_2^8] = GF(2)[x_1..x_8]/(x_j² − 1)` in
@@ -12,7 +13,8 @@
 //! Everything is XOR of public-index entries: no secret-dependent branch or index.
 
 use super::construct::AuthBit;
-use crate::aes::sbox::sbox_table;
+use super::direction::table;
+use crate::aes::Direction;
 use crate::proto::tinytable::mac::linear::mul_by_x_power;
 use std::sync::OnceLock;
 
@@ -31,12 +33,20 @@ pub(crate) fn superset_sums<T: Copy + core::ops::BitXor<Output = T>>(v: &mut [T;
     }
 }
 
-/// For each S-box output bit `i`: the pairs `(C, A)` of the subset convolution with `Ŝ_i`, i.e.
-/// `A ⊆ C` and `Ŝ_i(C ∖ A) = 1`, where `Ŝ_i` is `S_i` in the `u` basis.
-fn pairs() -> &'static [Vec<(u8, u8)>; 8] {
-    static PAIRS: OnceLock<[Vec<(u8, u8)>; 8]> = OnceLock::new();
-    PAIRS.get_or_init(|| {
-        let sbox = sbox_table();
+/// Per output bit, the `(C, A)` pairs of [`pairs`].
+type Pairs = [Vec<(u8, u8)>; 8];
+
+/// For each output bit `i` of the direction's table: the pairs `(C, A)` of the subset
+/// convolution with `Ŝ_i`, i.e. `A ⊆ C` and `Ŝ_i(C ∖ A) = 1`, where `Ŝ_i` is `S_i` in the `u`
+/// basis. Listed once per process and direction.
+fn pairs(direction: Direction) -> &'static Pairs {
+    static PAIRS: [OnceLock<Pairs>; 2] = [OnceLock::new(), OnceLock::new()];
+    let slot = match direction {
+        Direction::Encrypt => 0,
+        Direction::Decrypt => 1,
+    };
+    PAIRS[slot].get_or_init(|| {
+        let sbox = table(direction);
         core::array::from_fn(|i| {
             let mut s_hat: [u8; N] = core::array::from_fn(|z| sbox[z] >> i & 1);
             superset_sums(&mut s_hat);
@@ -76,12 +86,12 @@ impl core::ops::BitXor for AuthEntry {
 }
 
 /// The 256 entries `⊕_y δ_y·S(e ⊕ y)` (bit `i` of the share from bit `i` of `S`, its tag and key
-/// scaled by `X^i`) of one table from its indicators `delta` (module docs).
-pub(crate) fn sbox_entries(delta: &[AuthBit]) -> [AuthEntry; N] {
+/// scaled by `X^i`) of one table of `direction` from its indicators `delta` (module docs).
+pub(crate) fn sbox_entries(direction: Direction, delta: &[AuthBit]) -> [AuthEntry; N] {
     let mut hat: [AuthBit; N] = core::array::from_fn(|y| delta[y]);
     superset_sums(&mut hat);
     let mut out = [AuthEntry::default(); N];
-    for (i, list) in pairs().iter().enumerate() {
+    for (i, list) in pairs(direction).iter().enumerate() {
         let mut acc = [AuthBit::default(); N];
         for &(c, a) in list {
             acc[c as usize] = acc[c as usize] ^ hat[a as usize];
@@ -102,8 +112,8 @@ mod tests {
     use proptest::prelude::*;
 
     /// The direct sum, as the construction computed it before.
-    fn direct(delta: &[AuthBit]) -> [AuthEntry; N] {
-        let sbox = sbox_table();
+    fn direct(direction: Direction, delta: &[AuthBit]) -> [AuthEntry; N] {
+        let sbox = table(direction);
         core::array::from_fn(|e| {
             let mut out = AuthEntry::default();
             for i in 0..8 {
@@ -133,18 +143,22 @@ mod tests {
                     key: (u128::from(rng.next_u64()) << 63) ^ u128::from(rng.next_u64()),
                 })
                 .collect();
-            prop_assert_eq!(sbox_entries(&delta), direct(&delta));
+            for direction in [Direction::Encrypt, Direction::Decrypt] {
+                prop_assert_eq!(sbox_entries(direction, &delta), direct(direction, &delta));
+            }
         }
     }
 
     #[test]
     fn a_unit_indicator_gives_the_shifted_sbox() {
-        let sbox = sbox_table();
-        for m in [0usize, 1, 0x53, 0xff] {
-            let delta: Vec<AuthBit> =
-                (0..N).map(|y| AuthBit { share: y == m, ..AuthBit::default() }).collect();
-            let entries = sbox_entries(&delta);
-            assert!((0..N).all(|e| entries[e].share == sbox[e ^ m]), "mask {m:#x}");
+        for direction in [Direction::Encrypt, Direction::Decrypt] {
+            let sbox = table(direction);
+            for m in [0usize, 1, 0x53, 0xff] {
+                let delta: Vec<AuthBit> =
+                    (0..N).map(|y| AuthBit { share: y == m, ..AuthBit::default() }).collect();
+                let entries = sbox_entries(direction, &delta);
+                assert!((0..N).all(|e| entries[e].share == sbox[e ^ m]), "{direction:?}, mask {m:#x}");
+            }
         }
     }
 

@@ -44,7 +44,7 @@
 //! indexed by the peer's entry `x`, which the peer sent in the clear; hashes are compared by
 //! XOR-fold.
 
-use crate::aes::Block;
+use crate::aes::{Block, Direction};
 use crate::net::{Network, PartyId};
 use crate::proto::tinytable::error::{Step, TinyTableError};
 use crate::proto::tinytable::mac::batch_open::BatchHash;
@@ -69,6 +69,7 @@ pub const HASH_BYTES: usize = 16;
 /// pass ([`Openings::pass`]); round 10's are verified when they arrive.
 struct SboxRounds<'a> {
     party: PartyId,
+    direction: Direction,
     blocks: usize,
     openings: Openings<'a>,
     /// Masked round keys 1..=10, round-major ([`round_major_keys`]).
@@ -126,7 +127,7 @@ impl LaneRounds for SboxRounds<'_> {
             t.copy_from_slice(b);
             let state = &mut next[i];
             *state = core::array::from_fn(|j| self.mine[i][j] ^ t[j]);
-            next_round_state(state, &keys[i], last);
+            next_round_state(self.direction, state, &keys[i], last);
         }
         if last {
             let verify = Verify {
@@ -165,9 +166,10 @@ fn digests_match(expected: &[u8; 16], received: &[u8]) -> bool {
     ok && received.len() == HASH_BYTES
 }
 
-/// Encrypts `prep.blocks()` blocks. `inputs[i]` is this party's input of block `i`: the AES-128 key
-/// if it is the key owner, else the plaintext. Returns per block the ciphertext if it is revealed to
-/// this party, after every MAC check passed.
+/// Encrypts `prep.blocks()` blocks (decrypts them, with material made for decryption). `inputs[i]`
+/// is this party's input of block `i`: the AES-128 key if it is the key owner, else the plaintext
+/// (ciphertext). Returns per block the output if it is revealed to this party, after every MAC
+/// check passed.
 pub async fn encrypt_batch<N: Network>(
     net: &mut N,
     prep: &MaliciousAesPrep,
@@ -190,7 +192,7 @@ pub async fn encrypt_batch<N: Network>(
     }
     let key_owner = prep.key_owner == party;
     let mask_len = if key_owner { 16 * ROUND_KEYS } else { 16 };
-    let my_msg = masked_inputs(key_owner, inputs, prep.input_masks.chunks_exact(mask_len));
+    let my_msg = masked_inputs(prep.direction, key_owner, inputs, prep.input_masks.chunks_exact(mask_len));
     send(net, Step::Input, my_msg.clone())?;
     let their_msg = recv(net, Step::Input, n * if key_owner { 16 } else { 16 * ROUND_KEYS }).await?;
     let (key_msg, pt_msg) = if key_owner { (&my_msg, &their_msg) } else { (&their_msg, &my_msg) };
@@ -198,6 +200,7 @@ pub async fn encrypt_batch<N: Network>(
     let backend = Backend::detect();
     let mut rounds = SboxRounds {
         party,
+        direction: prep.direction,
         blocks: n,
         openings: Openings::new(prep, backend),
         round_keys: round_major_keys(key_msg, n),
@@ -299,7 +302,7 @@ mod tests {
         let (mut keys, mut pts) = (vec![[0u8; 16]; n], vec![[0u8; 16]; n]);
         keys.iter_mut().chain(pts.iter_mut()).for_each(|b| rng.fill_bytes(b));
         let preps = TrustedDealer::new(ChaCha20Rng::seed_from_u64(32))
-            .malicious_aes_tables(0, Reveal::Both, n)
+            .malicious_aes_tables(Direction::Encrypt, 0, Reveal::Both, n)
             .expect("dealer");
         let want: Vec<Option<Block>> = keys.iter().zip(&pts).map(|(k, p)| Some(aes(k, p))).collect();
         for (party, (r, stats)) in run(&preps, &keys, &pts, None).iter().enumerate() {

@@ -1,5 +1,6 @@
 //! AES-128 with 256-entry S-box tables (§2.3 and §5 of the paper): 10 table-lookup rounds per
-//! block, the linear layers local. [`tables`] holds the semi-honest material and online phase,
+//! block, the linear layers local; encryption, or decryption as the equivalent inverse cipher on
+//! inverse S-box tables ([`direction`]). [`tables`] holds the semi-honest material and online phase,
 //! [`prep`] and [`malicious`] the malicious ones (§3 linear MACs, batched check before the
 //! output opens), [`construct`] the §4 two-party construction of the malicious material from
 //! authenticated bits and triples. Both online phases drive their rounds through one lane driver
@@ -8,6 +9,7 @@
 
 pub mod construct;
 mod convolve;
+pub mod direction;
 mod lanes;
 pub mod malicious;
 pub mod prep;

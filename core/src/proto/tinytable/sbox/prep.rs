@@ -36,6 +36,7 @@
 //! block-major (`(160 b + t)·256 + e`). Output-mask byte `j` of block `b` has index
 //! `OUTPUT_INDEX | (16 b + j)` (disjoint from table indices).
 
+use crate::aes::Direction;
 use crate::net::PartyId;
 use crate::proto::tinytable::mac::batch_open::KeyPrf;
 use crate::proto::tinytable::mac::linear::BYTE_TAG_MASK;
@@ -143,6 +144,8 @@ impl EntryLayout {
 #[derive(Clone)]
 pub struct MaliciousAesPrep {
     pub(crate) party: PartyId,
+    /// The cipher the tables and masks are made for (see [`super::direction`]).
+    pub(crate) direction: Direction,
     pub(crate) key_owner: PartyId,
     pub(crate) reveal: Reveal,
     pub(crate) blocks: usize,
@@ -170,6 +173,7 @@ impl core::fmt::Debug for MaliciousAesPrep {
         // Masks, table shares and keys are secret: never print them.
         f.debug_struct("MaliciousAesPrep")
             .field("party", &self.party)
+            .field("direction", &self.direction)
             .field("key_owner", &self.key_owner)
             .field("blocks", &self.blocks)
             .finish_non_exhaustive()
@@ -180,6 +184,11 @@ impl MaliciousAesPrep {
     /// The party this material belongs to.
     pub fn party(&self) -> PartyId {
         self.party
+    }
+
+    /// The cipher the material is made for.
+    pub fn direction(&self) -> Direction {
+        self.direction
     }
 
     /// Number of AES blocks the material is for.
@@ -243,12 +252,13 @@ impl MaliciousAesPrep {
     /// same party, roles, MAC key and hash key; anything else is an error naming the difference.
     pub(crate) fn append(&mut self, later: MaliciousAesPrep) -> Result<(), String> {
         let same = self.party == later.party
+            && self.direction == later.direction
             && self.key_owner == later.key_owner
             && self.reveal == later.reveal
             && self.alpha == later.alpha
             && self.hash_key == later.hash_key;
         if !same {
-            return Err("material of another party, roles, MAC key or hash key".into());
+            return Err("material of another party, direction, roles, MAC key or hash key".into());
         }
         if self.layout != EntryLayout::BlockMajor || later.layout != EntryLayout::BlockMajor {
             return Err("only block-major material can be appended".into());
@@ -287,6 +297,7 @@ impl MaliciousAesPrep {
             PeerKeys::Explicit { tables: front(tables, TABLE_BYTES_PER_BLOCK), outputs: front(outputs, 16) };
         let taken = MaliciousAesPrep {
             party: self.party,
+            direction: self.direction,
             key_owner: self.key_owner,
             reveal: self.reveal,
             blocks: m,

@@ -7,6 +7,10 @@
 //! bytes, XOR-shared between the parties, with `A[e] ⊕ B[e] = S(e ⊕ m_in) ⊕ m_out`; the parties
 //! exchange their entries at the public index `e` and XOR them.
 //!
+//! Material is made for one direction ([`super::direction`]): decryption material holds masked
+//! inverse S-box tables with masks propagated through the inverse linear layer, and the online
+//! phase then runs FIPS-197 §5.3.5's equivalent inverse cipher at exactly the cost of encryption.
+//!
 //! Inputs: the key owner (a party chosen per session) expands its key **locally** (FIPS-197 §5.2)
 //! and inputs all 11 masked round keys, so the key schedule needs no tables; the other party
 //! inputs the plaintext block. So per block and party there are exactly **160 tables × 256 bytes =
@@ -54,11 +58,9 @@
 //! 256 `e` (an access pattern that depends on the secret mask; the dealer is trusted and runs apart
 //! from the parties).
 
-use crate::aes::linear::round_linear_bytes;
-use crate::aes::sbox::sbox;
-use crate::aes::{expand_key, Block, KeySize};
+use super::direction;
+use crate::aes::{Block, Direction};
 use crate::arch::prefetch::{prefetch, AHEAD, PAGE_AHEAD};
-use crate::field::Gf256;
 use crate::net::{Network, PartyId};
 use crate::proto::tinytable::error::{Step, TinyTableError};
 use crate::proto::tinytable::msg::check_two_parties;
@@ -121,6 +123,8 @@ fn stored_round(slab: &[u8], block: usize, blocks: usize, round: usize) -> &[u8;
 #[derive(Clone)]
 pub struct AesTablePrep {
     pub(crate) party: PartyId,
+    /// The cipher the tables and masks are made for (see [`super::direction`]).
+    pub(crate) direction: Direction,
     pub(crate) key_owner: PartyId,
     pub(crate) reveal: Reveal,
     pub(crate) tables: TableShares,
@@ -134,6 +138,7 @@ impl core::fmt::Debug for AesTablePrep {
         // Masks and table shares are secret: never print them.
         f.debug_struct("AesTablePrep")
             .field("party", &self.party)
+            .field("direction", &self.direction)
             .field("key_owner", &self.key_owner)
             .finish()
     }
@@ -181,6 +186,7 @@ impl AesTablePrep {
 impl PartialEq for AesTablePrep {
     fn eq(&self, other: &Self) -> bool {
         self.party == other.party
+            && self.direction == other.direction
             && self.key_owner == other.key_owner
             && self.reveal == other.reveal
             && self.round_key_masks == other.round_key_masks
@@ -192,18 +198,13 @@ impl PartialEq for AesTablePrep {
 
 impl Eq for AesTablePrep {}
 
-/// The AES round function after SubBytes, on plain bytes: ShiftRows, MixColumns (skipped in
-/// `last`, the final round) and AddRoundKey with `round_key`. GF(2)-linear, so it maps masked
-/// states, masks and XOR-shares alike.
+/// The AES round function after the table layer, on plain bytes: (Inv)ShiftRows, (Inv)MixColumns
+/// (skipped in `last`, the final round) and AddRoundKey with `round_key`
+/// ([`direction::round_linear`]). GF(2)-linear, so it maps masked states, masks and XOR-shares
+/// alike.
 #[inline]
-pub(crate) fn next_round_state(state: &mut [u8; 16], round_key: &[u8], last: bool) {
-    round_linear_bytes(state, round_key, last);
-}
-
-/// The 11 AES-128 round keys of `key` (FIPS-197 §5.2), the key owner's local key schedule.
-pub(crate) fn expand_round_keys(key: &Block) -> [[u8; 16]; ROUND_KEYS] {
-    let round_keys = expand_key(KeySize::Aes128, &key.map(Gf256), |word| *word = word.map(sbox));
-    core::array::from_fn(|r| round_keys.round(r).map(|b| b.0))
+pub(crate) fn next_round_state(direction: Direction, state: &mut [u8; 16], round_key: &[u8], last: bool) {
+    direction::round_linear(direction, state, round_key, last);
 }
 
 /// The wire masks of one AES-128 block (§2.3): round-key masks, plaintext mask, the S-box input
@@ -219,19 +220,20 @@ pub(crate) struct MaskChain {
 }
 
 impl MaskChain {
-    /// Samples fresh masks and propagates them through the linear layers.
-    pub(crate) fn sample<R: RngCore>(rng: &mut R) -> Self {
+    /// Samples fresh masks and propagates them through the direction's linear layers.
+    pub(crate) fn sample<R: RngCore>(rng: &mut R, direction: Direction) -> Self {
         let mut key_masks = [[0u8; 16]; ROUND_KEYS];
         key_masks.iter_mut().for_each(|k| rng.fill_bytes(k));
         let mut plaintext_mask = [0u8; 16];
         rng.fill_bytes(&mut plaintext_mask);
         let mut out_masks = [[0u8; 16]; 10];
         out_masks.iter_mut().for_each(|m| rng.fill_bytes(m));
-        Self::propagate(key_masks, plaintext_mask, out_masks)
+        Self::propagate(direction, key_masks, plaintext_mask, out_masks)
     }
 
     /// The chain determined by the sampled masks (the S-box input masks and output mask follow).
     pub(crate) fn propagate(
+        direction: Direction,
         key_masks: [[u8; 16]; ROUND_KEYS],
         plaintext_mask: [u8; 16],
         out_masks: [[u8; 16]; 10],
@@ -241,7 +243,7 @@ impl MaskChain {
         for round in 1..ROUND_KEYS {
             in_masks[round - 1] = mask;
             mask = out_masks[round - 1];
-            next_round_state(&mut mask, &key_masks[round], round == ROUND_KEYS - 1);
+            next_round_state(direction, &mut mask, &key_masks[round], round == ROUND_KEYS - 1);
         }
         MaskChain { key_masks, plaintext_mask, in_masks, out_masks, output_mask: mask }
     }
@@ -258,8 +260,10 @@ pub(crate) fn check_roles(key_owner: PartyId, reveal: Reveal) -> Result<(), Tiny
 }
 
 /// This party's masked inputs of a batch (the input message, §2.3): the 11 masked round keys per
-/// block from the key owner, the masked plaintext per block from the other party.
+/// block (of the direction's rounds) from the key owner, the masked plaintext (or ciphertext) per
+/// block from the other party.
 pub(crate) fn masked_inputs<'a>(
+    direction: Direction,
     key_owner: bool,
     inputs: &[Block],
     masks: impl Iterator<Item = &'a [u8]>,
@@ -273,7 +277,7 @@ pub(crate) fn masked_inputs<'a>(
             let round_keys = match expanded {
                 Some((key, round_keys)) if key == *input => round_keys,
                 _ => {
-                    let round_keys = expand_round_keys(input);
+                    let round_keys = direction::round_keys(direction, input);
                     expanded = Some((*input, round_keys));
                     round_keys
                 }
@@ -309,9 +313,10 @@ pub(crate) fn round_major_keys(key_msg: &[u8], n: usize) -> Vec<[u8; 16]> {
     keys
 }
 
-/// Encrypts `preps.len()` blocks at once. `inputs[i]` is this party's input of block `i`: the
-/// AES-128 key if it is the key owner, else the plaintext block. Returns, per block, the
-/// ciphertext if it is revealed to this party.
+/// Encrypts (or, with material made for decryption, decrypts) `preps.len()` blocks at once.
+/// `inputs[i]` is this party's input of block `i`: the AES-128 key if it is the key owner, else
+/// the plaintext (ciphertext) block. Returns, per block, the output if it is revealed to this
+/// party.
 pub async fn encrypt_batch<N: Network>(
     net: &mut N,
     preps: &[AesTablePrep],
@@ -323,6 +328,7 @@ pub async fn encrypt_batch<N: Network>(
     let key_owner = first.key_owner == party;
     for prep in preps {
         let consistent = prep.party == party
+            && prep.direction == first.direction
             && prep.key_owner == first.key_owner
             && prep.reveal == first.reveal
             && prep.block_tables().is_some()
@@ -332,7 +338,7 @@ pub async fn encrypt_batch<N: Network>(
         if !consistent {
             return Err(TinyTableError::PrepMismatch {
                 party,
-                reason: "AES table material is for another party, role, reveal set or size".into(),
+                reason: "AES table material is for another party, direction, role, reveal set or size".into(),
             });
         }
     }
@@ -349,9 +355,11 @@ pub async fn encrypt_batch<N: Network>(
         (None, Some(pt)) => pt.as_slice(),
         (None, None) => &[],
     });
-    let my_inputs = masked_inputs(key_owner, inputs, masks);
+    let direction = first.direction;
+    let my_inputs = masked_inputs(direction, key_owner, inputs, masks);
     let tables: Vec<BlockTables<'_>> = preps.iter().filter_map(AesTablePrep::block_tables).collect();
     let mut side = TableRounds {
+        direction,
         key_owner,
         my_inputs,
         tables,
@@ -371,6 +379,7 @@ pub async fn encrypt_batch<N: Network>(
 /// One party's rounds of a batch (see [`crate::proto::tinytable::sbox::lanes`]): round 0 exchanges the masked inputs,
 /// rounds 1..=10 the S-box lookups.
 struct TableRounds<'a> {
+    direction: Direction,
     key_owner: bool,
     /// This party's masked inputs of all blocks ([`masked_inputs`]).
     my_inputs: Vec<u8>,
@@ -440,7 +449,7 @@ impl LaneRounds for TableRounds<'_> {
         let keys = &self.round_keys[key_start..][..lane.len()];
         for ((state, b), key) in self.states[lane].iter_mut().zip(theirs.chunks_exact(16)).zip(keys) {
             state.iter_mut().zip(b).for_each(|(a, b)| *a ^= b);
-            next_round_state(state, key, last);
+            next_round_state(self.direction, state, key, last);
         }
         Ok(())
     }

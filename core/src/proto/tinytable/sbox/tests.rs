@@ -2,7 +2,7 @@
 //! cheating tests — a deviating party (tampered material or a [`Tamper`] network that alters one
 //! sent message) makes the honest party abort with a typed error before any ciphertext is revealed.
 
-use crate::aes::Block;
+use crate::aes::{Block, Direction};
 use crate::field::clmul::Backend;
 use crate::net::memory::run_session;
 use crate::net::{NetError, NetStats, Network, PartyId};
@@ -99,7 +99,7 @@ fn dealer(seed: u64) -> TrustedDealer<ChaCha20Rng> {
 }
 
 fn fips_preps(seed: u64) -> [MaliciousAesPrep; 2] {
-    dealer(seed).malicious_aes_tables(0, Reveal::Both, 1).unwrap()
+    dealer(seed).malicious_aes_tables(Direction::Encrypt, 0, Reveal::Both, 1).unwrap()
 }
 
 /// The honest party 0 aborted with `step`'s MAC failure, after exactly `sent` messages (so the
@@ -119,7 +119,9 @@ fn assert_abort_at(outcomes: &[Outcome], honest: PartyId, step: Step, sent: u64)
 fn fips197_every_role_and_reveal_set_with_exact_rounds_and_bytes() {
     for key_owner in 0..2 {
         for reveal in [Reveal::Both, Reveal::To(0), Reveal::To(1)] {
-            let preps = dealer(3 + key_owner as u64).malicious_aes_tables(key_owner, reveal, 1).unwrap();
+            let preps = dealer(3 + key_owner as u64)
+                .malicious_aes_tables(Direction::Encrypt, key_owner, reveal, 1)
+                .unwrap();
             let out = run(&preps, &[FIPS_KEY], &[FIPS_PT], None);
             for (party, (r, stats)) in out.iter().enumerate() {
                 let expected = reveal.includes(party).then_some(FIPS_CT);
@@ -135,6 +137,30 @@ fn fips197_every_role_and_reveal_set_with_exact_rounds_and_bytes() {
     }
 }
 
+/// Decryption material: FIPS-197's ciphertext and a batch of RustCrypto ciphertexts decrypt
+/// under the same rounds and bytes as encryption; encryption material does not decrypt.
+#[test]
+fn decryption_tables_invert_rustcrypto_at_the_cost_of_encryption() {
+    let preps = dealer(31).malicious_aes_tables(Direction::Decrypt, 0, Reveal::Both, 1).unwrap();
+    assert_eq!(preps[0].direction(), Direction::Decrypt);
+    for (party, (r, stats)) in run(&preps, &[FIPS_KEY], &[FIPS_CT], None).iter().enumerate() {
+        assert_eq!(r.as_ref().unwrap(), &vec![Some(FIPS_PT)], "party {party}");
+        let input = if party == 0 { 176 } else { 16 };
+        assert_eq!((stats.rounds, stats.bytes_sent), (12, input + 10 * 16 + 16 + 32));
+    }
+    let mut rng = ChaCha20Rng::seed_from_u64(78);
+    let n = 9;
+    let (mut keys, mut pts) = (vec![[0u8; 16]; n], vec![[0u8; 16]; n]);
+    keys.iter_mut().chain(pts.iter_mut()).for_each(|b| rng.fill_bytes(b));
+    let cts: Vec<Block> = keys.iter().zip(&pts).map(|(k, p)| reference(k, p)).collect();
+    let preps = dealer(32).malicious_aes_tables(Direction::Decrypt, 1, Reveal::To(1), n).unwrap();
+    let out = run(&preps, &keys, &cts, None);
+    assert_eq!(out[0].0.as_ref().unwrap(), &vec![None; n]);
+    assert_eq!(out[1].0.as_ref().unwrap(), &pts.iter().map(|p| Some(*p)).collect::<Vec<_>>());
+    let forward = dealer(33).malicious_aes_tables(Direction::Encrypt, 0, Reveal::Both, 1).unwrap();
+    assert_ne!(run(&forward, &[FIPS_KEY], &[FIPS_CT], None)[0].0.as_ref().unwrap(), &vec![Some(FIPS_PT)]);
+}
+
 #[test]
 fn batches_match_rustcrypto() {
     let mut rng = ChaCha20Rng::seed_from_u64(77);
@@ -142,14 +168,14 @@ fn batches_match_rustcrypto() {
     let mut keys = vec![[0u8; 16]; n];
     let mut pts = vec![[0u8; 16]; n];
     keys.iter_mut().chain(pts.iter_mut()).for_each(|b| rng.fill_bytes(b));
-    let preps = dealer(5).malicious_aes_tables(1, Reveal::Both, n).unwrap();
+    let preps = dealer(5).malicious_aes_tables(Direction::Encrypt, 1, Reveal::Both, n).unwrap();
     let out = run(&preps, &keys, &pts, None);
     let expected: Vec<Option<Block>> = keys.iter().zip(&pts).map(|(k, p)| Some(reference(k, p))).collect();
     for (r, stats) in &out {
         assert_eq!(r.as_ref().unwrap(), &expected);
         assert_eq!(stats.rounds, 12);
     }
-    let empty = dealer(6).malicious_aes_tables(0, Reveal::Both, 0).unwrap();
+    let empty = dealer(6).malicious_aes_tables(Direction::Encrypt, 0, Reveal::Both, 0).unwrap();
     for (r, _) in run(&empty, &[], &[], None) {
         assert_eq!(r.unwrap(), Vec::<Option<Block>>::new());
     }
@@ -158,7 +184,7 @@ fn batches_match_rustcrypto() {
 #[test]
 fn sizes_match_table1_formulas() {
     // Passive "Optimized": 160 tables × 256 one-byte entries = 40 KiB per party and block.
-    let passive = dealer(1).aes_tables(0, Reveal::Both).unwrap();
+    let passive = dealer(1).aes_tables(Direction::Encrypt, 0, Reveal::Both).unwrap();
     assert_eq!(passive[0].table_bytes(), 40 * 1024);
     assert_eq!(TABLES_PER_BLOCK * TABLE_ENTRIES, 40 * 1024);
     // Each party holds all 40 KiB but stores half: the other half comes from its seed.
@@ -172,7 +198,7 @@ fn sizes_match_table1_formulas() {
     assert_eq!(BYTE_TAG_MASK.count_ones() as usize, k + 8 - 1);
     assert!(BYTE_TAG_MASK.count_ones() + 8 <= 128);
     for blocks in [1, 3] {
-        let preps = dealer(2).malicious_aes_tables(0, Reveal::Both, blocks).unwrap();
+        let preps = dealer(2).malicious_aes_tables(Direction::Encrypt, 0, Reveal::Both, blocks).unwrap();
         for p in &preps {
             assert_eq!(p.table_and_mac_bytes(), blocks * 160 * 256 * 16);
         }
@@ -185,7 +211,7 @@ fn seed_derived_tables_reproduce_masked_sbox_tables() {
     // Expanded from the seeds, every table's two shares XOR to S(e ⊕ m_in) ⊕ m_out for some masks
     // (found by trying all m_in), and the stored and derived halves alternate between the parties.
     let sbox = crate::aes::sbox::sbox_table();
-    let [a, b] = dealer(12).aes_tables_batch(1, Reveal::Both, 2).unwrap();
+    let [a, b] = dealer(12).aes_tables_batch(Direction::Encrypt, 1, Reveal::Both, 2).unwrap();
     for (block, (a, b)) in a.iter().zip(&b).enumerate() {
         let (ta, tb) = (a.tables(), b.tables());
         for t in 0..TABLES_PER_BLOCK {
@@ -212,12 +238,13 @@ fn mixed_stored_and_seed_derived_material_encrypts() {
     let n = 40;
     let (mut keys, mut pts) = (vec![[0u8; 16]; n], vec![[0u8; 16]; n]);
     keys.iter_mut().chain(pts.iter_mut()).for_each(|b| rng.fill_bytes(b));
-    let [a, b] = dealer(14).aes_tables_batch(0, Reveal::Both, n).unwrap();
+    let [a, b] = dealer(14).aes_tables_batch(Direction::Encrypt, 0, Reveal::Both, n).unwrap();
     let stored: Vec<AesTablePrep> = b
         .iter()
         .map(|p| {
             AesTablePrep::from_parts(
                 1,
+                Direction::Encrypt,
                 0,
                 Reveal::Both,
                 p.tables().into_owned(),
@@ -311,7 +338,8 @@ fn tampered_lookup_messages_abort_at_every_round() {
     keys.iter_mut().chain(pts.iter_mut()).for_each(|b| rng.fill_bytes(b));
     for round in 1..=10 {
         for (cheater_edit, seed) in [(first, 20), (fifteenth, 21)] {
-            let preps = dealer(seed + round).malicious_aes_tables(0, Reveal::Both, 3).unwrap();
+            let preps =
+                dealer(seed + round).malicious_aes_tables(Direction::Encrypt, 0, Reveal::Both, 3).unwrap();
             assert_abort(&run(&preps, &keys, &pts, Some((1, round, cheater_edit))), Step::SboxMacCheck, 11);
         }
     }
@@ -419,5 +447,8 @@ fn bad_setup_is_a_typed_error() {
     short[0].entries.pop();
     let out = run(&short, &[FIPS_KEY], &[FIPS_PT], None);
     assert!(matches!(out[0].0, Err(TinyTableError::PrepMismatch { party: 0, .. })));
-    assert!(matches!(dealer(1).malicious_aes_tables(2, Reveal::Both, 1), Err(TinyTableError::BadIoSpec(_))));
+    assert!(matches!(
+        dealer(1).malicious_aes_tables(Direction::Encrypt, 2, Reveal::Both, 1),
+        Err(TinyTableError::BadIoSpec(_))
+    ));
 }

@@ -2,6 +2,7 @@
 //! FIPS-197, batches against the `aes` crate, reveal sets, lanes, exact communication and round
 //! counts, the material's serialization parts, and typed errors.
 
+use crate::aes::Direction;
 use crate::net::memory::run_session;
 use crate::net::{NetStats, Network};
 use crate::proto::tinytable::circuit::tests_malicious::dealer;
@@ -33,7 +34,9 @@ fn run_aes_tables(
 #[test]
 fn sbox_tables_fips197_sizes_and_communication() {
     for key_owner in [0, 1] {
-        let preps = dealer(21 + key_owner as u64).aes_tables_batch(key_owner, Reveal::Both, 1).unwrap();
+        let preps = dealer(21 + key_owner as u64)
+            .aes_tables_batch(Direction::Encrypt, key_owner, Reveal::Both, 1)
+            .unwrap();
         for prep in preps.iter().flatten() {
             assert_eq!(prep.table_bytes(), TABLES_PER_BLOCK * TABLE_ENTRIES);
             assert_eq!(prep.table_bytes(), 40 * 1024, "Table 1: 40 KiB passive, optimized");
@@ -48,6 +51,40 @@ fn sbox_tables_fips197_sizes_and_communication() {
     }
 }
 
+/// Decryption material (inverse S-box tables, the equivalent inverse cipher's linear layers and
+/// keys): FIPS-197's ciphertext and RustCrypto ciphertexts decrypt with encryption's exact cost;
+/// the material keeps its direction through its serialization parts.
+#[test]
+fn sbox_tables_decrypt_at_the_cost_of_encryption() {
+    let preps = dealer(41).aes_tables_batch(Direction::Decrypt, 1, Reveal::Both, 1).unwrap();
+    for (party, (out, stats)) in run_aes_tables(&preps, &[FIPS_KEY], &[FIPS_CT], 1).iter().enumerate() {
+        assert_eq!(out[0], Some(FIPS_PT), "party {party}");
+        let input_bytes = if party == 1 { 176 } else { 16 };
+        assert_eq!((stats.bytes_sent, stats.rounds), (input_bytes + 10 * 16, 11), "party {party}");
+    }
+    let mut rng = ChaCha20Rng::seed_from_u64(42);
+    let blocks = 150;
+    let (mut keys, mut pts) = (vec![[0u8; 16]; blocks], vec![[0u8; 16]; blocks]);
+    keys.iter_mut().chain(pts.iter_mut()).for_each(|b| rng.fill_bytes(b));
+    let cts: Vec<[u8; 16]> = keys
+        .iter()
+        .zip(&pts)
+        .map(|(k, p)| {
+            let mut b = (*p).into();
+            ::aes::Aes128::new(k.into()).encrypt_block(&mut b);
+            b.into()
+        })
+        .collect();
+    let mut preps = dealer(43).aes_tables_batch(Direction::Decrypt, 0, Reveal::Both, blocks).unwrap();
+    for prep in preps.iter_mut().flatten().step_by(7) {
+        *prep = rebuilt_from_parts(prep);
+        assert_eq!(prep.direction(), Direction::Decrypt);
+    }
+    for (out, _) in run_aes_tables(&preps, &keys, &cts, 0) {
+        assert_eq!(out, pts.iter().map(|p| Some(*p)).collect::<Vec<_>>());
+    }
+}
+
 #[test]
 fn sbox_tables_batch_matches_aes_and_respects_reveal() {
     let mut rng = ChaCha20Rng::seed_from_u64(8);
@@ -55,7 +92,7 @@ fn sbox_tables_batch_matches_aes_and_respects_reveal() {
     let mut keys = vec![[0u8; 16]; blocks];
     let mut pts = vec![[0u8; 16]; blocks];
     keys.iter_mut().chain(pts.iter_mut()).for_each(|b| rng.fill_bytes(b));
-    let preps = dealer(9).aes_tables_batch(1, Reveal::To(0), blocks).unwrap();
+    let preps = dealer(9).aes_tables_batch(Direction::Encrypt, 1, Reveal::To(0), blocks).unwrap();
     let results = run_aes_tables(&preps, &keys, &pts, 1);
     for i in 0..blocks {
         let mut want = ::aes::cipher::generic_array::GenericArray::clone_from_slice(&pts[i]);
@@ -73,6 +110,7 @@ fn sbox_tables_batch_matches_aes_and_respects_reveal() {
 pub(crate) fn rebuilt_from_parts(prep: &AesTablePrep) -> AesTablePrep {
     AesTablePrep::from_parts(
         prep.party(),
+        prep.direction(),
         prep.key_owner(),
         prep.reveal(),
         prep.tables().to_vec(),
@@ -92,7 +130,7 @@ fn sbox_tables_large_batch_runs_in_two_lanes_with_the_same_bytes() {
     let mut keys = vec![[0u8; 16]; blocks];
     let mut pts = vec![[0u8; 16]; blocks];
     keys.iter_mut().chain(pts.iter_mut()).for_each(|b| rng.fill_bytes(b));
-    let mut preps = dealer(14).aes_tables_batch(0, Reveal::Both, blocks).unwrap();
+    let mut preps = dealer(14).aes_tables_batch(Direction::Encrypt, 0, Reveal::Both, blocks).unwrap();
     for party_preps in preps.iter_mut() {
         for prep in party_preps.iter_mut().skip(60).take(10) {
             *prep = rebuilt_from_parts(prep);
@@ -119,10 +157,10 @@ fn sbox_tables_batch_deals_the_blockwise_material() {
     // The batch dealer puts each party's tables in one shared slab; the material must be exactly
     // what dealing block by block from the same generator gives, and survive a round trip
     // through its parts (owned tables).
-    let batch = dealer(5).aes_tables_batch(0, Reveal::To(1), 3).unwrap();
+    let batch = dealer(5).aes_tables_batch(Direction::Encrypt, 0, Reveal::To(1), 3).unwrap();
     let mut single = dealer(5);
     for i in 0..3 {
-        let blockwise = single.aes_tables(0, Reveal::To(1)).unwrap();
+        let blockwise = single.aes_tables(Direction::Encrypt, 0, Reveal::To(1)).unwrap();
         for (party, preps) in batch.iter().enumerate() {
             let prep = &preps[i];
             assert_eq!(prep, &blockwise[party], "party {party}, block {i}");
@@ -136,7 +174,7 @@ fn sbox_tables_batch_deals_the_blockwise_material() {
 
 #[test]
 fn sbox_tables_malformed_round_message_is_a_typed_error() {
-    let preps = dealer(2).aes_tables_batch(0, Reveal::Both, 1).unwrap();
+    let preps = dealer(2).aes_tables_batch(Direction::Encrypt, 0, Reveal::Both, 1).unwrap();
     let results = run_session(2, |mut net| {
         let prep = preps[net.party()][0].clone();
         async move {
@@ -164,5 +202,8 @@ fn sbox_tables_malformed_round_message_is_a_typed_error() {
         "{:?}",
         results[0]
     );
-    assert!(matches!(dealer(1).aes_tables(2, Reveal::Both), Err(TinyTableError::BadIoSpec(_))));
+    assert!(matches!(
+        dealer(1).aes_tables(Direction::Encrypt, 2, Reveal::Both),
+        Err(TinyTableError::BadIoSpec(_))
+    ));
 }

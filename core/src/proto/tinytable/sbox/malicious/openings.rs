@@ -392,6 +392,7 @@ mod x86 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::aes::Direction;
     use crate::field::clmul;
     use crate::proto::tinytable::mac::batch_open::KeyPrf;
     use crate::proto::tinytable::mac::linear::{MacParams, K64};
@@ -458,7 +459,7 @@ mod tests {
         let n = 9;
         let mut rng = ChaCha20Rng::seed_from_u64(11);
         let [prep, _] = TrustedDealer::new(ChaCha20Rng::seed_from_u64(5))
-            .malicious_aes_tables(0, Reveal::Both, n)
+            .malicious_aes_tables(Direction::Encrypt, 0, Reveal::Both, n)
             .expect("dealer");
         let PeerKeys::Prf(prf) = &prep.peer_keys else { panic!("dealer material derives its keys") };
         assert_eq!(prep.layout, EntryLayout::RoundMajor);

@@ -5,11 +5,17 @@ use super::{
     check_roles, deriving_party, stored_round, AesTablePrep, PartyId, Reveal, TableShares, TinyTableError,
     ROUND_KEYS, TABLE_BYTES_PER_BLOCK, TABLE_ENTRIES,
 };
+use crate::aes::Direction;
 use std::borrow::Cow;
 
 /// Serialization support: the parts of [`AesTablePrep`], so a dealer in another process can ship
 /// a party its material (`crate::jobs::tinytable::prep_codec`).
 impl AesTablePrep {
+    /// The cipher the material is made for.
+    pub fn direction(&self) -> Direction {
+        self.direction
+    }
+
     /// The party that inputs the key (as 11 masked round keys).
     pub fn key_owner(&self) -> PartyId {
         self.key_owner
@@ -57,8 +63,10 @@ impl AesTablePrep {
 
     /// Material from its parts (inverse of the accessors); checks that the roles name parties 0
     /// and 1, the table size, and that the masks present fit `party`'s roles.
+    #[allow(clippy::too_many_arguments)]
     pub fn from_parts(
         party: PartyId,
+        direction: Direction,
         key_owner: PartyId,
         reveal: Reveal,
         tables: Vec<u8>,
@@ -80,6 +88,15 @@ impl AesTablePrep {
             });
         }
         let tables = TableShares::Full(tables);
-        Ok(AesTablePrep { party, key_owner, reveal, tables, round_key_masks, plaintext_mask, output_mask })
+        Ok(AesTablePrep {
+            party,
+            direction,
+            key_owner,
+            reveal,
+            tables,
+            round_key_masks,
+            plaintext_mask,
+            output_mask,
+        })
     }
 }

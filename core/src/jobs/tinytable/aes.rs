@@ -64,7 +64,7 @@ pub struct TinyTableAesSpec {
     pub mac_bits: MacBits,
     /// The key size (the circuit path: any; the S-box-table path: AES-128).
     pub key_size: KeySize,
-    /// Encryption or decryption (the circuit path: either; the S-box-table path: encryption).
+    /// Encryption or decryption, on either path (S-box-table decryption uses inverse S-box tables).
     pub direction: Direction,
     /// Number of 16-byte blocks processed under the key.
     pub blocks: usize,

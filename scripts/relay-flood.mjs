@@ -95,6 +95,8 @@ async function memory() {
     heldFrames: health.heldFrames,
     parkedFrames: health.parkedFrames,
     pausedConnections: health.pausedConnections,
+    collections: health.collections,
+    collectionScheduled: health.collectionScheduled,
   };
 }
 
@@ -171,7 +173,14 @@ while ((await memory()).rooms > baseline.rooms) {
   if (Date.now() > roomsGone) throw new Error('rooms did not end within 120 s of closing');
   await new Promise((r) => setTimeout(r, 200));
 }
-// The relay collects the flood's garbage shortly after the departures (server/src/memory.ts).
+// The relay collects the flood's garbage shortly after the departures, at most one collection per
+// 10 s (server/src/memory.ts): wait until no collection is scheduled any more, then let the
+// allocator settle.
+const collected = Date.now() + 30_000;
+while ((await memory()).collectionScheduled) {
+  if (Date.now() > collected) throw new Error('the relay kept a heap collection scheduled for 30 s');
+  await new Promise((r) => setTimeout(r, 200));
+}
 await new Promise((r) => setTimeout(r, 2000));
 const afterClose = await memory();
 relay.stop();

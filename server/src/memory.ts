@@ -49,6 +49,11 @@ export class MemoryReclaimer {
   /** Collections run so far (for tests and metrics). */
   runs = 0;
 
+  /** Whether a collection is scheduled and has not run yet. */
+  get scheduled(): boolean {
+    return this.timer !== undefined;
+  }
+
   constructor(
     private readonly collect: (() => void) | undefined,
     private readonly now: () => number = Date.now,

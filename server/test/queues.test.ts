@@ -126,15 +126,20 @@ describe("memory reclaimer", () => {
       reclaimer.freed(10, 100);
       vi.advanceTimersByTime(5000);
       expect(collect).not.toHaveBeenCalled();
+      expect(reclaimer.scheduled).toBe(false);
       reclaimer.freed(1, RECLAIM_THRESHOLD_BYTES);
+      expect(reclaimer.scheduled).toBe(true);
       vi.advanceTimersByTime(1000);
       now = 1000;
       expect(collect).toHaveBeenCalledTimes(1);
+      expect(reclaimer).toMatchObject({ scheduled: false, runs: 1 });
       reclaimer.freed(1, RECLAIM_THRESHOLD_BYTES);
       vi.advanceTimersByTime(RECLAIM_MIN_INTERVAL_MS / 2);
       expect(collect).toHaveBeenCalledTimes(1);
+      expect(reclaimer.scheduled).toBe(true);
       vi.advanceTimersByTime(RECLAIM_MIN_INTERVAL_MS);
       expect(collect).toHaveBeenCalledTimes(2);
+      expect(reclaimer).toMatchObject({ scheduled: false, runs: 2 });
       reclaimer.stop();
     } finally {
       vi.useRealTimers();

@@ -79,6 +79,8 @@ async function handle(context: RouteContext, req: IncomingMessage, res: ServerRe
       parkedFrames: stats.parkedFrames,
       pausedConnections: stats.pausedConnections,
       awayParties: stats.awayParties,
+      collections: stats.collections,
+      collectionScheduled: stats.collectionScheduled === 1,
       uptimeSeconds: Math.floor((Date.now() - context.startedAt) / 1000),
     });
   }

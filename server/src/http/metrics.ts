@@ -20,6 +20,8 @@ export interface MetricsSource {
   heldBytes: number;
   heldFrames: number;
   parkedFrames: number;
+  collections: number;
+  collectionScheduled: number;
 }
 
 /** Counters the relay bumps directly. */
@@ -62,6 +64,7 @@ export class RelayMetrics {
     gauge("chorus_relay_held_bytes", "Bytes kept for resumes (unacknowledged or held for away parties).", (s) => s.heldBytes);
     gauge("chorus_relay_held_frames", "Frames kept for resumes (unacknowledged or held for away parties).", (s) => s.heldFrames);
     gauge("chorus_relay_parked_frames", "Frames read from paused senders, waiting to be routed.", (s) => s.parkedFrames);
+    gauge("chorus_relay_heap_collection_scheduled", "1 while a full heap collection after large departures is scheduled.", (s) => s.collectionScheduled);
     const counter = (name: string, help: string, read: () => number): void => {
       let reported = 0;
       new Counter({
@@ -81,6 +84,7 @@ export class RelayMetrics {
     counter("chorus_relay_joins_total", "Successful joins of a room slot.", () => counters.joins);
     counter("chorus_relay_resumes_total", "Parties that resumed their slot after a dropped connection.", () => counters.resumes);
     counter("chorus_relay_stalls_total", "Parties cut because frames waited for them and they read none.", () => counters.stalls);
+    counter("chorus_relay_heap_collections_total", "Full heap collections run after large departures.", () => source().collections);
     this.refusals = new Counter({
       name: "chorus_relay_refusals_total",
       help: "Requests, upgrades and frames refused, by error code.",

@@ -44,6 +44,10 @@ export interface ConnectionStats {
   heldFrames: number;
   /** Frames received from paused senders, waiting to be routed (the rest of a socket read). */
   parkedFrames: number;
+  /** Full heap collections run after large departures (server/src/memory.ts). */
+  collections: number;
+  /** 1 while such a collection is scheduled and has not run yet, else 0. */
+  collectionScheduled: number;
 }
 
 /** WebSocket close code of a connection that ended without a close frame (a dropped connection). */
@@ -135,6 +139,8 @@ export class ConnectionManager {
       heldBytes,
       heldFrames,
       parkedFrames,
+      collections: this.reclaimer.runs,
+      collectionScheduled: this.reclaimer.scheduled ? 1 : 0,
     };
   }
 

@@ -195,6 +195,7 @@ mod bench {
                                 &mut source,
                                 Direction::Encrypt,
                                 0,
+                                false,
                                 Reveal::Both,
                                 1,
                                 [7; 16],

@@ -190,8 +190,8 @@ it("chorus-party refuses unavailable combinations and unknown variants before co
   await expect(nativeMember([...base, "--variant", "lut17"])).rejects.toThrow(/--variant/);
   const tinytable = [...base, "--protocol", "tinytable", "--security", "malicious"];
   await expect(nativeMember([...tinytable, "--mac-bits", "16"])).rejects.toThrow(/--mac-bits/);
-  await expect(nativeMember([...tinytable, "--path", "sbox-tables", "--key-holders", "0,1", "--preprocessing", "dealer"])).rejects.toThrow(
-    /exactly one of keyHolders/,
+  await expect(nativeMember([...tinytable, "--path", "sbox-tables", "--key-holders", "1", "--preprocessing", "dealer"])).rejects.toThrow(
+    /with one key holder the S-box-table path needs the plaintextOwner/,
   );
   await expect(nativeMember([...tinytable, "--path", "sbox-tables", "--mac-bits", "32"])).rejects.toThrow(/not available.*k = 64 only/);
 });

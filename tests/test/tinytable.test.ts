@@ -81,6 +81,30 @@ describe("TinyTable AES (two parties and a trusted dealer)", () => {
     });
   });
 
+  it("runs the S-box-table path on a key split between both parties, both ways, at the schedule's exact cost", async () => {
+    const share0 = new Uint8Array(randomBytes(16));
+    const share1 = xor(fromHex(FIPS_KEY), share0);
+    await withSessions(async (sessions) => {
+      for (const direction of ["encrypt", "decrypt"] as const) {
+        const roles = { protocol: "tinytable", preprocessing: "dealer", path: "sbox-tables", direction, keyHolders: [0, 1], plaintextOwner: 1 } as const;
+        const input = fromHex(direction === "encrypt" ? FIPS_PLAINTEXT : FIPS_CIPHERTEXT);
+        const results = await within(
+          Promise.all(runAes(sessions, [{ ...roles, key: share0 }, { ...roles, key: share1, plaintext: input }, roles])),
+          `S-box tables, shared key, ${direction}`,
+          30_000,
+        );
+        for (const slot of [0, 1]) {
+          expect(results[slot]!.ciphertextHex, `${direction}, party ${slot}`).toBe(direction === "encrypt" ? FIPS_CIPHERTEXT : FIPS_PLAINTEXT);
+          // Input (masked key share, and the masked block at party 1), 10 key-schedule rounds of 4
+          // bytes plus one hash, 10 cipher rounds of 16 plus one hash, the output opening.
+          expect(results[slot]!.roundsStats.rounds).toBe(22);
+          expect(results[slot]!.roundsStats.bytesSent).toBe(16 * (slot + 1) + (40 + 16) + (160 + 16) + (16 + 16));
+        }
+        expect(results[DEALER]!.ciphertext).toBeUndefined();
+      }
+    });
+  });
+
   it("encrypts a batch revealed to party 0 only, against Node's AES", async () => {
     const key = new Uint8Array(randomBytes(16));
     const plaintext = new Uint8Array(randomBytes(48));
@@ -263,8 +287,8 @@ describe("bad options are typed errors before anything is sent", () => {
       expect(tables256).toBeInstanceOf(NotAvailableError);
       expect(tables256).toBeInstanceOf(ConfigError);
       expect((tables256 as NotAvailableError).field).toBe("keyBits");
-      const sharedKey = await field(s.aes({ ...DEALT, protocol: "tinytable", path: "sbox-tables", keyHolders: [0, 1], key: FIPS_KEY }));
-      expect((sharedKey as ConfigError).field).toBe("keyHolders");
+      const sameParty = await field(s.aes({ ...DEALT, protocol: "tinytable", path: "sbox-tables", keyHolders: [1], key: FIPS_KEY }));
+      expect((sameParty as ConfigError).field).toBe("plaintextOwner");
       const badMac = await field(s.aes({ ...DEALT, protocol: "tinytable", security: "malicious", macBits: 16 as never, key: FIPS_KEY }));
       expect((badMac as ConfigError).field).toBe("macBits");
       const unknownSecurity = await field(s.aes({ security: "paranoid" as never, key: FIPS_KEY }));

@@ -195,9 +195,9 @@ describe.each(["wasm", "native"] as const)("%s bridge", (name) => {
       kind: "not-available",
       field: "keyBits",
     });
-    await expect(wire()[0]!.runAes(session(), { ...ttSpec, path: "sbox-tables", keyHolders: [0, 1] }, { keyShare: KEY }, null)).rejects.toMatchObject({
+    await expect(wire()[0]!.runAes(session(), { ...ttSpec, path: "sbox-tables", keyHolders: [1], plaintextOwner: 1 }, { keyShare: KEY }, null)).rejects.toMatchObject({
       kind: "config",
-      field: "keyHolders",
+      field: "plaintextOwner",
     });
     await expect(
       wire(2)[0]!.runAes(session(), { ...ttSpec, preprocessing: "ot", path: "sbox-tables", security: "malicious", macBits: 32 }, { keyShare: KEY }, null),

@@ -239,7 +239,7 @@ describe.each(["wasm", "native"] as const)("job options (%s checks)", (name) => 
     expect(field(() => aesJob(at(0, 3), { ...D, macBits: 32, key }))).toBe("macBits");
     // @ts-expect-error macBits is TinyTable's option
     expect(field(() => aesJob(at(0, 3), { macBits: 64, key }))).toBe("macBits");
-    expect(field(() => aesJob(at(0, 3), { ...D, path: "sbox-tables", keyHolders: [0, 1], key }))).toBe("keyHolders");
+    expect(aesJob(at(0, 3), { ...D, path: "sbox-tables", keyHolders: [0, 1], key }).labels).toMatchObject({ protocol: "tinytable" });
     expect(field(() => aesJob(at(1, 3), { ...D, path: "sbox-tables", keyHolders: [1], key }))).toBe("plaintextOwner");
     expect(() => aesJob(at(0, 3), { ...D, path: "sbox-tables", security: "malicious", macBits: 32, key })).toThrow(NotAvailableError);
     const evalD = { preprocessing: "dealer" } as const;

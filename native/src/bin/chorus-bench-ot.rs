@@ -383,7 +383,7 @@ async fn aes_party<N: Network>(
                 net,
                 &mut source,
                 Direction::Encrypt,
-                0,
+                (0, false),
                 Reveal::Both,
                 n,
                 HASH_KEY,

@@ -108,12 +108,18 @@ struct Args {
     /// printed.
     #[arg(long, default_value_t = 3)]
     reps: usize,
+    /// S-box-table path, malicious: the key XOR-shared between both parties (the key schedule on
+    /// 40 more tables per block) instead of expanded by party 0.
+    #[arg(long)]
+    shared_key: bool,
 }
 
 #[derive(Serialize)]
 struct Line {
     protocol: &'static str,
     path: &'static str,
+    /// S-box-table path: `"owner"` (party 0 expands the key) or `"shared"` (XOR-shared key).
+    key: Option<&'static str>,
     security: &'static str,
     mac_bits: Option<u32>,
     verifier_keys: Option<&'static str>,
@@ -149,6 +155,8 @@ struct Config {
     seeded_keys: bool,
     /// Made by the two parties over OT (else by the trusted dealer).
     ot: bool,
+    /// S-box-table path: the key XOR-shared (party 1 owns the plaintexts).
+    shared_key: bool,
 }
 
 /// One party's material for a run: one entry per online call (one block when sequential, all
@@ -189,19 +197,37 @@ fn run(args: &Args) -> Result<(), String> {
                         "chorus-bench-tinytable: skipped sbox-tables semi-honest with OT preprocessing \
                          (the OT construction makes authenticated tables; measure --security malicious)"
                     ),
-                    ("semi-honest", _) => {
-                        configs.push(Config { path, mac_bits: None, seeded_keys: false, ot })
-                    }
-                    ("malicious", Path::SboxTables) => {
-                        configs.push(Config { path, mac_bits: Some(64), seeded_keys: false, ot })
-                    }
+                    ("semi-honest", Path::SboxTables) if args.shared_key => eprintln!(
+                        "chorus-bench-tinytable: skipped sbox-tables semi-honest with --shared-key \
+                         (a shared key runs on authenticated tables; measure --security malicious)"
+                    ),
+                    ("semi-honest", _) => configs.push(Config {
+                        path,
+                        mac_bits: None,
+                        seeded_keys: false,
+                        ot,
+                        shared_key: false,
+                    }),
+                    ("malicious", Path::SboxTables) => configs.push(Config {
+                        path,
+                        mac_bits: Some(64),
+                        seeded_keys: false,
+                        ot,
+                        shared_key: args.shared_key,
+                    }),
                     ("malicious", Path::Circuit) => {
                         for &bits in &args.mac_bits {
                             if bits != 64 && bits != 32 {
                                 return Err(format!("--mac-bits must be 64 and/or 32, got {bits}"));
                             }
                             let seeded_keys = !ot && !args.stored_verifier_keys;
-                            configs.push(Config { path, mac_bits: Some(bits), seeded_keys, ot });
+                            configs.push(Config {
+                                path,
+                                mac_bits: Some(bits),
+                                seeded_keys,
+                                ot,
+                                shared_key: false,
+                            });
                         }
                     }
                     (other, _) => {
@@ -252,8 +278,12 @@ fn deal(config: Config, batches: &[usize], circuit: &Circuit, io: &IoSpec) -> Re
         (Path::SboxTables, Some(_)) => {
             let (mut a, mut b) = (Vec::new(), Vec::new());
             for &n in batches {
-                let [x, y] =
-                    dealer.malicious_aes_tables(Direction::Encrypt, 0, Reveal::Both, n).map_err(err)?;
+                let [x, y] = if config.shared_key {
+                    dealer.malicious_aes_tables_shared_key(Direction::Encrypt, 1, Reveal::Both, n)
+                } else {
+                    dealer.malicious_aes_tables(Direction::Encrypt, 0, Reveal::Both, n)
+                }
+                .map_err(err)?;
                 a.push(x);
                 b.push(y);
             }
@@ -331,7 +361,7 @@ async fn ot_material<N: Network>(
                     net,
                     &mut source,
                     Direction::Encrypt,
-                    0,
+                    (0, config.shared_key),
                     Reveal::Both,
                     n,
                     HASH_KEY,
@@ -422,6 +452,7 @@ fn run_once(
     Ok(Line {
         protocol: "tinytable",
         path: if config.path == Path::SboxTables { "sbox-tables" } else { "circuit" },
+        key: (config.path == Path::SboxTables).then_some(if config.shared_key { "shared" } else { "owner" }),
         security: if config.mac_bits.is_some() { "malicious" } else { "semi-honest" },
         mac_bits: config.mac_bits,
         verifier_keys: match (config.path, config.mac_bits) {
@@ -469,9 +500,19 @@ async fn online<N: Network>(
         }
         Material::MaliciousTables(preps) => {
             for (prep, blocks) in preps.iter().zip(plaintext.chunks(batch)) {
-                let inputs: Vec<Block> = if party == 0 { vec![*key; blocks.len()] } else { blocks.to_vec() };
-                let result =
-                    sbox_malicious::encrypt_batch(net, prep, &inputs).await.map_err(|e| e.to_string())?;
+                let result = if prep.shared_key() {
+                    // Party 0's share is a fixed block, party 1's the rest of the key.
+                    let share: Block =
+                        if party == 0 { [0x5a; 16] } else { core::array::from_fn(|j| key[j] ^ 0x5a) };
+                    let shares = vec![share; blocks.len()];
+                    let pts: &[Block] = if party == 1 { blocks } else { &[] };
+                    sbox_malicious::encrypt_batch_shared_key(net, prep, &shares, pts).await
+                } else {
+                    let inputs: Vec<Block> =
+                        if party == 0 { vec![*key; blocks.len()] } else { blocks.to_vec() };
+                    sbox_malicious::encrypt_batch(net, prep, &inputs).await
+                }
+                .map_err(|e| e.to_string())?;
                 out.extend(result.into_iter().map(|c| c.unwrap_or_default()));
             }
         }

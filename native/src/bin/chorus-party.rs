@@ -3,7 +3,7 @@
 //! three-party MAESTRO, S-box `--variant` (lut16 by default, gf256-circuit, gf16-circuit, lut256,
 //! lut256-33) at `--security` malicious (default) or semi-honest, as the SDK's defaults.
 //! `--protocol tinytable`: two-party TinyTable AES-128, `--path circuit` (default) or
-//! `sbox-tables` (one key holder), `--security semi-honest` (default for TinyTable) or `malicious`
+//! `sbox-tables` (one key holder, or `--key-holders 0,1` for an XOR-shared key), `--security semi-honest` (default for TinyTable) or `malicious`
 //! (`--mac-bits 64|32` on the circuit path), with `--preprocessing ot` (default: the two parties
 //! make the material between themselves over OT, the session has two members and nobody else is
 //! trusted; on `sbox-tables` they build the tables with the §4 construction) or `--preprocessing dealer` (member 2 is the **trusted dealer**: it

@@ -83,7 +83,7 @@ export type MiniMacCode = 'rs256-120-matrix' | 'rs255-85-fft';
 export type MaestroVariant = 'gf256-circuit' | 'gf16-circuit' | 'lut16' | 'lut256' | 'lut256-33';
 /** Encrypt (default) or decrypt the blocks (MAESTRO only). */
 export type AesDirection = 'encrypt' | 'decrypt';
-/** TinyTable's AES paths: the boolean circuit, or 256-entry S-box tables (one key holder). */
+/** TinyTable's AES paths: the boolean circuit, or 256-entry S-box tables. */
 export type TinyTablePath = 'circuit' | 'sbox-tables';
 /** Security levels (default `malicious` for MAESTRO, `semi-honest` for TinyTable); both protocols run both. */
 export type SecurityLevel = 'semi-honest' | 'malicious';
@@ -144,17 +144,21 @@ export type TinyTablePreprocessingOptions =
       /** Preprocessing over OT between the two parties (default; a two-member session). */
       preprocessing?: 'ot';
       /**
-       * The S-box path (default `circuit`; `sbox-tables` needs exactly one key holder, and its
-       * tables, built by the two parties with the paper's §4 construction, cost about six times
-       * the circuit's preprocessing per block, for an online phase of 12 rounds instead of the
-       * circuit's 60 AND layers; both security levels then run the authenticated online phase).
+       * The S-box path (default `circuit`; on `sbox-tables` the tables, built by the two parties
+       * with the paper's §4 construction, cost about six times the circuit's preprocessing per
+       * block, for an online phase of 12 rounds instead of the circuit's 60 AND layers — 22 with
+       * `keyHolders: [0, 1]`, whose key schedule runs on 40 more tables per block; both security
+       * levels then run the authenticated online phase).
        */
       path?: TinyTablePath;
     }
   | {
       /** A trusted dealer in slot 2 (weaker trust model; a three-member session). */
       preprocessing: 'dealer';
-      /** The S-box path (default `circuit`; `sbox-tables` needs exactly one key holder). */
+      /**
+       * The S-box path (default `circuit`; `sbox-tables` with `keyHolders: [0, 1]` runs the
+       * dealer's authenticated tables and online phase at either security level).
+       */
       path?: TinyTablePath;
     };
 
@@ -257,10 +261,11 @@ export type MiniMacAesOptions = AesRoleOptions &
  *   (see {@link TinyTablePreprocessing}): `'ot'` (default) — the two parties alone, in a session
  *   of two, nobody else trusted; or `'dealer'` — a trusted dealer in slot 2 (a weaker trust
  *   model; see the README's security model), which calls `aes` with the same options and no
- *   inputs. `path` picks the S-box evaluation (default `circuit`; `sbox-tables` needs exactly
- *   one key holder and the other party as plaintext owner; over OT its tables come from the
- *   paper's §4 construction, always authenticated, so both levels run the malicious online
- *   phase).
+ *   inputs. `path` picks the S-box evaluation (default `circuit`; on `sbox-tables` one key
+ *   holder expands the key itself and the other party owns the plaintext, or both hold key
+ *   shares and the key schedule runs on 40 more tables per block (10 more rounds); over OT its
+ *   tables come from the paper's §4 construction, always authenticated, so both levels run the
+ *   malicious online phase).
  *   Role defaults: `keyHolders: [0]`, `plaintextOwner: 1`, `reveal: [0, 1]`.
  *   `security: 'malicious'` authenticates every opened table entry (MAC width `macBits`, 64 or
  *   32 on the circuit path, 64 on `sbox-tables`): a party that deviates makes the honest party's

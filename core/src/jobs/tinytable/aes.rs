@@ -14,18 +14,21 @@
 //!   (Fig. 8 between the two parties, no dealer) or the dealer.
 //! - [`AesPath::SboxTables`]: the §2.3 S-box tables of [`crate::proto::tinytable::sbox::tables`]
 //!   (semi-honest) and [`crate::proto::tinytable::sbox::malicious`] (malicious, §3 linear MAC
-//!   with k = 64 only: `mac_bits` must be 64). 10 lookup rounds instead of 60 AND layers, but
-//!   **one party must own the whole key**: the key owner expands it locally and inputs 11 masked
-//!   round keys (as in §5). So this path needs exactly one key holder, and the plaintext owner
-//!   must be the other party; anything else is [`JobError::InvalidSpec`] naming
-//!   `key_holders` / `plaintext_owner` (a shared key would need the key schedule's 40 S-boxes as
-//!   tables, not implemented; use the circuit path for XOR-shared keys). Under malicious
-//!   security a cheating key owner can input round keys that are not the schedule of any key
-//!   (the paper's setting). Either [`Preprocessing`]: the dealer's tables, or the two parties'
+//!   with k = 64 only: `mac_bits` must be 64). 10 lookup rounds instead of 60 AND layers. With
+//!   **one key holder** the key owner expands the key locally and inputs 11 masked round keys (as
+//!   in §5), and the plaintext owner must be the other party (else [`JobError::InvalidSpec`]
+//!   naming `plaintext_owner`); under malicious security a cheating key owner can input round
+//!   keys that are not the schedule of any key (the paper's setting). With **both parties as key
+//!   holders** the key schedule runs in the protocol on 40 more authenticated tables per block
+//!   ([`crate::proto::tinytable::sbox::schedule`]: 10 more rounds), so neither party holds the
+//!   key and the round keys are always its schedule; this needs the authenticated material,
+//!   so a semi-honest job with the dealer then gets the dealer's malicious tables and runs the
+//!   malicious online phase. Either [`Preprocessing`]: the dealer's tables, or the two parties'
 //!   own (§4 construction over TinyOT, [`super::sbox_ot`]), which always carry the §3 MACs, so
 //!   with OT preprocessing a semi-honest job runs the malicious online phase too. The
-//!   construction costs 39 520 AND triples per block, about six times the circuit's 6400 AND
-//!   gates; what it buys is an online phase of 10 lookup rounds instead of 60 AND layers.
+//!   construction costs 39 520 AND triples per block (49 400 with a shared key), about six times
+//!   the circuit's 6400 AND gates; what it buys is an online phase of 10 lookup rounds instead of
+//!   60 AND layers.
 
 use super::aes_prep_codec;
 use super::circuit::{self, CircuitJobInput, CircuitJobSpec};
@@ -49,6 +52,39 @@ use crate::net::{NetStats, Network, PartyId};
 use crate::proto::tinytable::sbox::{malicious as sbox_malicious, tables as sbox_tables};
 use crate::proto::tinytable::{IoSpec, Reveal, TrustedDealer};
 use rand_core::{CryptoRng, RngCore};
+
+/// One member's inputs on the S-box-table path, per block.
+struct SboxInputs {
+    /// The key, or this party's share of it.
+    keys: Vec<Block>,
+    /// The plaintext (ciphertext) blocks.
+    plaintexts: Vec<Block>,
+}
+
+impl SboxInputs {
+    /// The one input list of a party under a key owner's expanded key (the key at the key
+    /// owner, the plaintexts at the other party).
+    fn expanded(&self) -> &[Block] {
+        if self.keys.is_empty() {
+            &self.plaintexts
+        } else {
+            &self.keys
+        }
+    }
+}
+
+/// Runs the malicious S-box online phase on `prep` for the key kind it was made for.
+async fn sbox_online<N: Network>(
+    net: &mut N,
+    prep: &crate::proto::tinytable::MaliciousAesPrep,
+    inputs: &SboxInputs,
+) -> Result<Vec<Option<Block>>, crate::proto::tinytable::TinyTableError> {
+    if prep.shared_key() {
+        sbox_malicious::encrypt_batch_shared_key(net, prep, &inputs.keys, &inputs.plaintexts).await
+    } else {
+        sbox_malicious::encrypt_batch(net, prep, inputs.expanded()).await
+    }
+}
 
 /// What the session members agree to compute.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -115,20 +151,12 @@ impl TinyTableAesSpec {
                     return bad(
                         "plaintextOwner",
                         format!(
-                            "the S-box-table path needs the plaintextOwner to be the other party \
-                             than the key holder (both are party {owner})"
+                            "with one key holder the S-box-table path needs the plaintextOwner to \
+                             be the other party (both are party {owner}; name both parties in \
+                             keyHolders for an XOR-shared key)"
                         ),
                     );
                 }
-            } else {
-                return bad(
-                    "keyHolders",
-                    format!(
-                        "the S-box-table path needs exactly one of keyHolders (it expands the whole \
-                         key locally), got {:?}; use path 'circuit' for an XOR-shared key",
-                        self.key_holders
-                    ),
-                );
             }
             if self.security == Security::Malicious && self.mac_bits != MacBits::K64 {
                 return Err(JobError::not_available(
@@ -192,15 +220,26 @@ impl TinyTableAesSpec {
         Ok(CircuitJobInput { values })
     }
 
-    /// The S-box path's per-block inputs: the key (repeated) at the key owner, the plaintext
-    /// blocks at the other party, nothing at the dealer.
-    fn sbox_input(&self, me: PartyId, input: TinyTableAesInput) -> Result<Vec<Block>, JobError> {
+    /// The S-box path's key input: the key owner and whether the key is XOR-shared (then the key
+    /// owner is the party other than the plaintext owner; both input key shares).
+    fn sbox_key(&self) -> (PartyId, bool) {
+        match self.key_holders[..] {
+            [owner] => (owner, false),
+            _ => (1 - self.plaintext_owner, true),
+        }
+    }
+
+    /// The S-box path's per-block inputs: the key (share) repeated for every block at a key
+    /// holder, and the plaintext blocks at the plaintext owner (both empty at the dealer).
+    fn sbox_input(&self, me: PartyId, input: TinyTableAesInput) -> Result<SboxInputs, JobError> {
         self.check_input(me, &input)?;
         let block = |b: &[u8]| -> Block { b.try_into().unwrap_or_default() };
-        Ok(match (&input.key_share, &input.plaintext) {
-            (Some(key), _) => vec![block(key); self.blocks],
-            (None, Some(p)) => p.chunks_exact(16).map(block).collect(),
-            (None, None) => Vec::new(),
+        Ok(SboxInputs {
+            keys: input.key_share.as_deref().map_or_else(Vec::new, |k| vec![block(k); self.blocks]),
+            plaintexts: input
+                .plaintext
+                .as_deref()
+                .map_or_else(Vec::new, |p| p.chunks_exact(16).map(block).collect()),
         })
     }
 
@@ -239,12 +278,13 @@ pub async fn prepare<N: Network, R: RngCore + CryptoRng>(
     check_room(spec, store)?;
     let start = net.stats();
     let digest = agree_to_prepare(net, &spec.encode()).await?;
+    let (key_owner, shared_key) = spec.sbox_key();
     let tables =
-        sbox_ot::make(net, spec.direction, spec.key_holders[0], spec.reveal(), spec.blocks, &digest, rng)
+        sbox_ot::make(net, spec.direction, key_owner, shared_key, spec.reveal(), spec.blocks, &digest, rng)
             .await?;
     let stock = Stock::Instances {
         material: Box::new(Material::SboxTables(tables)),
-        bytes_per_instance: SBOX_BYTES_PER_BLOCK,
+        bytes_per_instance: sbox_bytes_per_block(spec),
     };
     Ok(store.add(sbox_kind(spec), &digest, stock, net.stats().since(&start)))
 }
@@ -254,12 +294,19 @@ pub(crate) fn check_room(spec: &TinyTableAesSpec, store: &Prepared) -> Result<()
     if spec.path != AesPath::SboxTables {
         return prepared::check_room(&spec.circuit_spec()?, store, "blocks");
     }
-    store.check_room(spec.blocks.saturating_mul(SBOX_BYTES_PER_BLOCK), "blocks")
+    store.check_room(spec.blocks.saturating_mul(sbox_bytes_per_block(spec)), "blocks")
 }
 
-/// One block's authenticated S-box tables: 160 tables of 256 entries, each a share with its MAC
-/// (16 bytes) and the verifier's key for the peer's (16 bytes).
-const SBOX_BYTES_PER_BLOCK: usize = crate::proto::tinytable::sbox::tables::TABLE_BYTES_PER_BLOCK * 32;
+/// One block's authenticated S-box tables: 160 tables of 256 entries (200 with the key schedule
+/// of a shared key), each a share with its MAC (16 bytes) and the verifier's key for the peer's
+/// (16 bytes).
+fn sbox_bytes_per_block(spec: &TinyTableAesSpec) -> usize {
+    use crate::proto::tinytable::sbox::{
+        schedule::SCHEDULE_ENTRIES_PER_BLOCK, tables::TABLE_BYTES_PER_BLOCK,
+    };
+    let schedule = if spec.sbox_key().1 { SCHEDULE_ENTRIES_PER_BLOCK } else { 0 };
+    (TABLE_BYTES_PER_BLOCK + schedule) * 32
+}
 
 /// The kind of prepared material an S-box-table job of `spec` takes: everything it agrees on but
 /// the block count.
@@ -336,8 +383,8 @@ async fn run_sbox_tables<N: Network, R: RngCore + CryptoRng>(
     let plan = sbox_plan(spec, store, usage)?;
     let start = net.stats();
     let digest = agree_on_spec(net, &[spec.encode(), plan_bytes(plan.as_ref())].concat()).await?;
-    let (key_owner, reveal, blocks, direction) =
-        (spec.key_holders[0], spec.reveal(), spec.blocks, spec.direction);
+    let ((key_owner, shared_key), reveal, blocks, direction) =
+        (spec.sbox_key(), spec.reveal(), spec.blocks, spec.direction);
     let dealer_output = |net: &N| {
         let stats = net.stats().since(&start);
         AesOutput { ciphertext: None, stats, online_stats: NetStats::default(), preprocessing_stats: stats }
@@ -350,14 +397,16 @@ async fn run_sbox_tables<N: Network, R: RngCore + CryptoRng>(
                     Material::SboxTables(tables) => tables,
                     _ => return Err(JobError::Internal("prepared material of another kind")),
                 },
-                None => sbox_ot::make(net, direction, key_owner, reveal, blocks, &digest, rng).await?,
+                None => {
+                    sbox_ot::make(net, direction, key_owner, shared_key, reveal, blocks, &digest, rng).await?
+                }
             };
             check_instances(me, prep.blocks(), blocks)?;
             check_direction(me, prep.direction(), direction)?;
             before = net.stats();
-            sbox_malicious::encrypt_batch(net, &prep, &inputs).await?
+            sbox_online(net, &prep, &inputs).await?
         }
-        (Preprocessing::Dealer, Security::SemiHonest) => {
+        (Preprocessing::Dealer, Security::SemiHonest) if !shared_key => {
             let deal = |d: &mut TrustedDealer<&mut R>| {
                 let [a, b] = d.aes_tables_batch(direction, key_owner, reveal, blocks)?;
                 Ok([aes_prep_codec::encode_tables(&a), aes_prep_codec::encode_tables(&b)])
@@ -370,11 +419,17 @@ async fn run_sbox_tables<N: Network, R: RngCore + CryptoRng>(
                 check_direction(me, prep.direction(), direction)?;
             }
             before = net.stats();
-            sbox_tables::encrypt_batch(&mut TwoPartyView::new(net), &preps, &inputs).await?
+            sbox_tables::encrypt_batch(&mut TwoPartyView::new(net), &preps, inputs.expanded()).await?
         }
-        (Preprocessing::Dealer, Security::Malicious) => {
+        // Malicious, or a shared key at either level: the key schedule's tables exist as
+        // authenticated material only.
+        (Preprocessing::Dealer, _) => {
             let deal = |d: &mut TrustedDealer<&mut R>| {
-                let [a, b] = d.malicious_aes_tables(direction, key_owner, reveal, blocks)?;
+                let [a, b] = if shared_key {
+                    d.malicious_aes_tables_shared_key(direction, 1 - key_owner, reveal, blocks)?
+                } else {
+                    d.malicious_aes_tables(direction, key_owner, reveal, blocks)?
+                };
                 Ok([aes_prep_codec::encode_malicious(&a), aes_prep_codec::encode_malicious(&b)])
             };
             let Some(prep) = deal_or_receive(net, rng, deal, aes_prep_codec::decode_malicious).await? else {
@@ -383,7 +438,7 @@ async fn run_sbox_tables<N: Network, R: RngCore + CryptoRng>(
             check_instances(me, prep.blocks(), blocks)?;
             check_direction(me, prep.direction(), direction)?;
             before = net.stats();
-            sbox_malicious::encrypt_batch(&mut TwoPartyView::new(net), &prep, &inputs).await?
+            sbox_online(&mut TwoPartyView::new(net), &prep, &inputs).await?
         }
     };
     let online_stats = net.stats().since(&before);

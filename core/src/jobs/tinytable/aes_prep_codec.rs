@@ -21,11 +21,12 @@ use crate::aes::Direction;
 use crate::arch::memory::large_zeroed;
 use crate::proto::tinytable::mac::batch_open::KeyPrf;
 use crate::proto::tinytable::sbox::prep::{EntryLayout, PeerKeys};
+use crate::proto::tinytable::sbox::schedule::ScheduleTables;
 use crate::proto::tinytable::sbox::tables::{AesTablePrep, ROUND_KEYS, TABLE_BYTES_PER_BLOCK};
 use crate::proto::tinytable::MaliciousAesPrep;
 
 const TABLES_MAGIC: &[u8] = b"chorus/tt-aes-tables/v2";
-const MALICIOUS_MAGIC: &[u8] = b"chorus/tt-aes-tables-malicious/v4";
+const MALICIOUS_MAGIC: &[u8] = b"chorus/tt-aes-tables-malicious/v5";
 
 fn put_direction(direction: Direction) -> u8 {
     match direction {
@@ -123,6 +124,14 @@ pub fn encode_malicious(prep: &MaliciousAesPrep) -> Vec<u8> {
     put_bytes(&mut out, &prep.input_masks);
     put_bytes(&mut out, &prep.output_mask_shares);
     put_tags(&mut out, &prep.output_mask_tags);
+    match &prep.schedule {
+        None => out.push(0),
+        Some(schedule) => {
+            out.push(1);
+            put_tags(&mut out, &schedule.entries);
+            put_tags(&mut out, &schedule.keys);
+        }
+    }
     out
 }
 
@@ -162,6 +171,14 @@ pub fn decode_malicious(bytes: &[u8]) -> Result<MaliciousAesPrep, String> {
         input_masks: get_bytes(&mut r, "input masks")?,
         output_mask_shares: get_bytes(&mut r, "output mask shares")?,
         output_mask_tags: get_tags(&mut r, "output mask tags")?,
+        schedule: match r.take(1, "key kind")?[0] {
+            0 => None,
+            1 => Some(ScheduleTables {
+                entries: get_tags(&mut r, "key-schedule entries")?,
+                keys: get_tags(&mut r, "key-schedule keys")?,
+            }),
+            kind => return Err(format!("key kind {kind} is neither 0 (expanded) nor 1 (XOR-shared)")),
+        },
     };
     r.finish()?;
     prep.check_shape()?;

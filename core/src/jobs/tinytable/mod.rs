@@ -81,6 +81,8 @@ mod tests_ot;
 mod tests_prepared;
 #[cfg(test)]
 mod tests_sbox_ot;
+#[cfg(test)]
+mod tests_sbox_shared;
 
 use super::aes::JobPhase;
 use super::agreement::agree_on_spec;

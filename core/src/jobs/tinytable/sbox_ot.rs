@@ -21,9 +21,7 @@ use super::ot_prep::{session_tag, setup};
 use super::JobError;
 use crate::aes::Direction;
 use crate::net::{Network, PartyId};
-use crate::proto::tinytable::sbox::construct::{
-    construct_malicious_aes_tables, RANDOM_BITS_PER_BLOCK, TRIPLES_PER_BLOCK,
-};
+use crate::proto::tinytable::sbox::construct::{construct_malicious_aes_tables, per_block};
 use crate::proto::tinytable::sbox::prep::MaliciousAesPrep;
 use crate::proto::tinytable::{OtAuthBitPool, OtTinyOt, Reveal, TinyTableError};
 use rand_core::{CryptoRng, RngCore};
@@ -47,30 +45,34 @@ pub fn hash_key(digest: &[u8]) -> [u8; 16] {
 }
 
 /// Steps 1 and 2 of the module docs: this party's material for `blocks` blocks with `key_owner`
-/// and `reveal`, after agreement on `digest` (both security levels get this material).
+/// (with `shared_key`, the party other than the plaintext owner; both input key shares) and
+/// `reveal`, after agreement on `digest` (both security levels get this material).
+#[allow(clippy::too_many_arguments)]
 pub(crate) async fn make<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
     direction: Direction,
     key_owner: PartyId,
+    shared_key: bool,
     reveal: Reveal,
     blocks: usize,
     digest: &[u8],
     rng: &mut R,
 ) -> Result<MaliciousAesPrep, JobError> {
     let mut source = setup::<N, R, u64>(net, &session_tag(digest), rng).await?;
-    Ok(build_tables(net, &mut source, direction, key_owner, reveal, blocks, hash_key(digest), CHUNK_BLOCKS)
-        .await?)
+    let key = (key_owner, shared_key);
+    Ok(build_tables(net, &mut source, direction, key, reveal, blocks, hash_key(digest), CHUNK_BLOCKS).await?)
 }
 
 /// Step 2 over an existing TinyOT `source` (set up with the peer): the authenticated S-box
 /// tables of `blocks` blocks (at least 1), built `chunk_blocks` at a time (the jobs use
-/// [`CHUNK_BLOCKS`]), with the §3.3 hash key `hash_key`.
+/// [`CHUNK_BLOCKS`]), with the §3.3 hash key `hash_key`. `key` is the key owner and whether the
+/// key is XOR-shared (as [`construct_malicious_aes_tables`] takes them).
 #[allow(clippy::too_many_arguments)]
 pub async fn build_tables<N: Network>(
     net: &mut N,
     source: &mut OtTinyOt<u64>,
     direction: Direction,
-    key_owner: PartyId,
+    key: (PartyId, bool),
     reveal: Reveal,
     blocks: usize,
     hash_key: [u8; 16],
@@ -81,11 +83,10 @@ pub async fn build_tables<N: Network>(
     let mut done = 0;
     while done < blocks {
         let chunk = chunk_blocks.max(1).min(blocks - done);
-        let mut pool =
-            OtAuthBitPool::generate(net, source, chunk * RANDOM_BITS_PER_BLOCK, chunk * TRIPLES_PER_BLOCK)
-                .await?;
+        let (bits, triples) = per_block(key.1);
+        let mut pool = OtAuthBitPool::generate(net, source, chunk * bits, chunk * triples).await?;
         let part =
-            construct_malicious_aes_tables(net, &mut pool, direction, key_owner, reveal, chunk, hash_key)
+            construct_malicious_aes_tables(net, &mut pool, direction, key.0, key.1, reveal, chunk, hash_key)
                 .await?;
         match material.as_mut() {
             None => material = Some(part),

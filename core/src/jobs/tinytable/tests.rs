@@ -199,11 +199,6 @@ fn invalid_specs_name_the_field() {
         (aes_spec(1, vec![0], 1, vec![3]), "reveal", "party 3"),
         (aes_spec(1, vec![0], 2, vec![0]), "plaintextOwner", "is 2"),
         (
-            TinyTableAesSpec { path: AesPath::SboxTables, ..aes_spec(1, vec![0, 1], 1, vec![0]) },
-            "keyHolders",
-            "exactly one",
-        ),
-        (
             TinyTableAesSpec { path: AesPath::SboxTables, ..aes_spec(1, vec![1], 1, vec![0]) },
             "plaintextOwner",
             "other party",

@@ -134,9 +134,17 @@ fn material_built_in_chunks_encrypts() {
         async move {
             let me = net.party();
             let mut source = OtTinyOt::<u64>::setup(&mut net, b"chunks", seeded_rng(40 + me as u64)).await?;
-            let prep =
-                build_tables(&mut net, &mut source, Direction::Encrypt, 0, Reveal::To(1), 3, [9; 16], 1)
-                    .await?;
+            let prep = build_tables(
+                &mut net,
+                &mut source,
+                Direction::Encrypt,
+                (0, false),
+                Reveal::To(1),
+                3,
+                [9; 16],
+                1,
+            )
+            .await?;
             let inputs = if me == 0 { vec![FIPS_KEY; 3] } else { pts };
             encrypt_batch(&mut net, &prep, &inputs).await
         }

@@ -14,6 +14,11 @@ pub enum Step {
     SboxRound(usize),
     /// Batched MAC check of the opened S-box table entries (§3.3).
     SboxMacCheck,
+    /// Key-schedule table lookups of an XOR-shared key ([`crate::proto::tinytable::sbox::schedule`]);
+    /// the schedule round, from 1.
+    KeyScheduleRound(usize),
+    /// Batched MAC check of the opened key-schedule table entries.
+    KeyScheduleMacCheck,
     /// Beaver multiplication round of the §4 S-box table construction; the round, from 1.
     TableConstruction(usize),
     /// Exchange of the accumulated MACs of all opened table bits (Fig. 5 step 4, "check").
@@ -34,6 +39,8 @@ impl core::fmt::Display for Step {
             Step::AndLayer(depth) => write!(f, "AND layer {depth}"),
             Step::SboxRound(round) => write!(f, "S-box round {round}"),
             Step::SboxMacCheck => f.write_str("S-box MAC check"),
+            Step::KeyScheduleRound(round) => write!(f, "key-schedule round {round}"),
+            Step::KeyScheduleMacCheck => f.write_str("key-schedule MAC check"),
             Step::TableConstruction(round) => write!(f, "S-box table construction round {round}"),
             Step::MacCheck => f.write_str("MAC check"),
             Step::OutputOpening => f.write_str("output opening"),

@@ -11,6 +11,7 @@ use super::dealer::TrustedDealer;
 use crate::aes::Direction;
 use crate::arch::memory::large_zeroed;
 use crate::field::clmul::Backend;
+use crate::field::Gf256;
 use crate::net::PartyId;
 use crate::proto::tinytable::error::TinyTableError;
 use crate::proto::tinytable::mac::batch_open::KeyPrf;
@@ -20,6 +21,10 @@ use crate::proto::tinytable::sbox::prep::{
     pack_entry, EntryLayout, MaliciousAesPrep, PeerKeys, OUTPUT_INDEX,
 };
 use crate::proto::tinytable::sbox::round::TableSeed;
+use crate::proto::tinytable::sbox::schedule::{
+    direction_keys, schedule_index, schedule_masks, ScheduleTables, SCHEDULE_ENTRIES_PER_BLOCK,
+    SCHEDULE_INDEX,
+};
 use crate::proto::tinytable::sbox::tables::{
     check_roles, deriving_party, AesTablePrep, MaskChain, TableShares, STORED_BYTES_PER_BLOCK, STORED_ROUND,
     TABLE_BYTES_PER_BLOCK, TABLE_ENTRIES,
@@ -141,6 +146,31 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
         reveal: Reveal,
         blocks: usize,
     ) -> Result<[MaliciousAesPrep; 2], TinyTableError> {
+        self.malicious_tables(direction, key_owner, false, reveal, blocks)
+    }
+
+    /// As [`Self::malicious_aes_tables`] for an XOR-shared key: both parties input a key share,
+    /// party `plaintext_owner` also the plaintexts, and the material holds the 40 key-schedule
+    /// tables per block ([`crate::proto::tinytable::sbox::schedule`]).
+    pub fn malicious_aes_tables_shared_key(
+        &mut self,
+        direction: Direction,
+        plaintext_owner: PartyId,
+        reveal: Reveal,
+        blocks: usize,
+    ) -> Result<[MaliciousAesPrep; 2], TinyTableError> {
+        check_roles(plaintext_owner, reveal)?;
+        self.malicious_tables(direction, 1 - plaintext_owner, true, reveal, blocks)
+    }
+
+    fn malicious_tables(
+        &mut self,
+        direction: Direction,
+        key_owner: PartyId,
+        shared_key: bool,
+        reveal: Reveal,
+        blocks: usize,
+    ) -> Result<[MaliciousAesPrep; 2], TinyTableError> {
         check_roles(key_owner, reveal)?;
         let backend = Backend::detect();
         let rng = self.rng();
@@ -155,11 +185,46 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
 
         let mut tables = [large_zeroed(entries), large_zeroed(entries)];
         rng.fill_bytes(&mut tables[0]);
+        let schedule_entries = if shared_key { blocks * SCHEDULE_ENTRIES_PER_BLOCK } else { 0 };
+        let mut schedule = [vec![0u8; schedule_entries], vec![0u8; schedule_entries]];
+        rng.fill_bytes(&mut schedule[0]);
+        let forward_sbox = table(Direction::Encrypt);
         let mut input_masks = [Vec::new(), Vec::new()];
         let mut out_shares = [vec![0u8; 16 * blocks], vec![0u8; 16 * blocks]];
         rng.fill_bytes(&mut out_shares[0]);
         for block in 0..blocks {
-            let chain = MaskChain::sample(rng, direction);
+            let chain = if shared_key {
+                // The key's mask is the XOR of the two parties' input masks; the round keys' masks
+                // follow through the schedule, whose SubWord tables are dealt here.
+                let mut share_masks = [[0u8; 16]; 2];
+                share_masks.iter_mut().for_each(|m| rng.fill_bytes(m));
+                let mut sub_outs = [[0u8; 4]; 10];
+                sub_outs.iter_mut().for_each(|m| rng.fill_bytes(m));
+                let key_mask: [u8; 16] = core::array::from_fn(|j| share_masks[0][j] ^ share_masks[1][j]);
+                let (sub_ins, forward) = schedule_masks(key_mask.map(Gf256), &sub_outs.map(|o| o.map(Gf256)));
+                for (round, (ins, outs)) in sub_ins.iter().zip(&sub_outs).enumerate() {
+                    for t in 0..4 {
+                        let base = schedule_index(block, 4 * round + t, 0);
+                        for e in 0..TABLE_ENTRIES {
+                            schedule[1][base + e] =
+                                schedule[0][base + e] ^ forward_sbox[e ^ usize::from(ins[t].0)] ^ outs[t];
+                        }
+                    }
+                }
+                for p in 0..2 {
+                    input_masks[p].extend(share_masks[p]);
+                }
+                let key_masks = direction_keys(direction, &forward).map(|k| k.map(|b| b.0));
+                let mut plaintext_mask = [0u8; 16];
+                rng.fill_bytes(&mut plaintext_mask);
+                let mut out_masks = [[0u8; 16]; 10];
+                out_masks.iter_mut().for_each(|m| rng.fill_bytes(m));
+                MaskChain::propagate(direction, key_masks, plaintext_mask, out_masks)
+            } else {
+                let chain = MaskChain::sample(rng, direction);
+                input_masks[key_owner].extend(chain.key_masks.as_flattened());
+                chain
+            };
             for round in 0..10 {
                 for byte in 0..16 {
                     let base = EntryLayout::RoundMajor.index(blocks, block, 16 * round + byte, 0);
@@ -169,7 +234,6 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
                     }
                 }
             }
-            input_masks[key_owner].extend(chain.key_masks.as_flattened());
             input_masks[1 - key_owner].extend(chain.plaintext_mask);
             for j in 0..16 {
                 out_shares[1][16 * block + j] = out_shares[0][16 * block + j] ^ chain.output_mask[j];
@@ -179,13 +243,13 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
         // Party p's values are tagged under the peer's key (α_{1−p}, β from the peer's seed).
         // The dealer indexes the α-multiples with secret entries: it is trusted and runs apart.
         let multiples = alphas.map(|a| byte_multiples(backend, a));
-        let pack_all = |p: usize, values: &[u8]| -> Vec<u128> {
+        let pack_all = |p: usize, values: &[u8], domain: u64| -> Vec<u128> {
             const CHUNK: usize = 1024;
             let mut words = large_zeroed(values.len());
             let mut indices = [0u64; CHUNK];
             for (c, (values, words)) in values.chunks(CHUNK).zip(words.chunks_mut(CHUNK)).enumerate() {
                 let indices = &mut indices[..values.len()];
-                indices.iter_mut().enumerate().for_each(|(j, i)| *i = (CHUNK * c + j) as u64);
+                indices.iter_mut().enumerate().for_each(|(j, i)| *i = domain | (CHUNK * c + j) as u64);
                 prfs[1 - p].eval(indices, words);
                 for (w, &x) in words.iter_mut().zip(values) {
                     *w = pack_entry(x, *w ^ multiples[1 - p][usize::from(x)]);
@@ -209,7 +273,11 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
             key_owner,
             reveal,
             blocks,
-            entries: pack_all(p, &tables),
+            schedule: shared_key.then(|| ScheduleTables {
+                entries: pack_all(p, &schedule[p], SCHEDULE_INDEX),
+                keys: Vec::new(),
+            }),
+            entries: pack_all(p, &tables, 0),
             layout: EntryLayout::RoundMajor,
             alpha: alphas[p],
             peer_keys: PeerKeys::Prf(Box::new(prfs[p].clone())),

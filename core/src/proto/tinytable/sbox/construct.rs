@@ -20,7 +20,12 @@
 //! [`super::direction`], so only the table and the linear layer differ):
 //! 1. 2816 random `[[·]]` bits: 11 round-key masks, the plaintext mask and 10 rounds of S-box
 //!    output masks (128 bits each). S-box input masks and the output mask follow by the AES linear
-//!    layer, applied to authenticated bytes ([`crate::aes::linear`] over [`AuthByte`]).
+//!    layer, applied to authenticated bytes ([`crate::aes::linear`] over [`AuthByte`]). With an
+//!    XOR-shared key ([`super::schedule`]) the 11 round-key masks are replaced by the masks of the
+//!    two key shares (each opened to its party) and 40 `SubWord` output masks, 2944 bits in all:
+//!    the round keys' masks follow through the key expansion on authenticated bytes, and the
+//!    schedule's 40 tables (forward S-box in either direction) are built with the cipher's in the
+//!    same three rounds, 200·247 = 49 400 triples per block.
 //! 2. Input masks are opened to their owner (Fig. 8 step 4); the output mask stays shared and
 //!    authenticated and is opened by the online phase after its MAC check.
 //! 3. For each table with input mask `m`, the indicators `δ_j = [m = j]` of all 256 entries `j`
@@ -47,6 +52,7 @@
 
 use super::convolve::sbox_entries;
 use super::direction::linear_layer;
+use super::schedule::{direction_keys, schedule_masks, ScheduleTables, SCHEDULE_TABLES};
 use crate::aes::linear::AesByte;
 use crate::aes::Direction;
 use crate::field::clmul::Backend;
@@ -56,9 +62,7 @@ use crate::proto::tinytable::mac::batch_open::BatchHash;
 use crate::proto::tinytable::mac::linear::{mul_by_x_power, tags_equal, MacParams, K64};
 use crate::proto::tinytable::msg::{bit, check_two_parties, pack_bits, recv, send};
 use crate::proto::tinytable::sbox::prep::{pack_entry, EntryLayout, MaliciousAesPrep, PeerKeys};
-use crate::proto::tinytable::sbox::tables::{
-    check_roles, ROUND_KEYS, TABLES_PER_BLOCK, TABLE_BYTES_PER_BLOCK, TABLE_ENTRIES,
-};
+use crate::proto::tinytable::sbox::tables::{check_roles, ROUND_KEYS, TABLES_PER_BLOCK, TABLE_ENTRIES};
 use crate::proto::tinytable::spec::Reveal;
 use core::ops::{Add, AddAssign, BitXor};
 use rand_core::{CryptoRng, RngCore};
@@ -71,6 +75,20 @@ pub const TRIPLES_PER_TABLE: usize = 4 + 2 * 9 + 15 * 15;
 pub const RANDOM_BITS_PER_BLOCK: usize = (ROUND_KEYS + 1 + 10) * 128;
 /// Triples per AES-128 block.
 pub const TRIPLES_PER_BLOCK: usize = TABLES_PER_BLOCK * TRIPLES_PER_TABLE;
+/// Random authenticated bits per block with an XOR-shared key: the masks of both key shares, the
+/// plaintext mask, 10 rounds of 4 key-schedule `SubWord` output masks and 10 of S-box output masks.
+pub const RANDOM_BITS_PER_BLOCK_SHARED_KEY: usize = 3 * 128 + 10 * 32 + 10 * 128;
+/// Triples per block with an XOR-shared key (the 40 key-schedule tables too).
+pub const TRIPLES_PER_BLOCK_SHARED_KEY: usize = (TABLES_PER_BLOCK + SCHEDULE_TABLES) * TRIPLES_PER_TABLE;
+
+/// Random authenticated bits and triples per block for an expanded or an XOR-shared key.
+pub fn per_block(shared_key: bool) -> (usize, usize) {
+    if shared_key {
+        (RANDOM_BITS_PER_BLOCK_SHARED_KEY, TRIPLES_PER_BLOCK_SHARED_KEY)
+    } else {
+        (RANDOM_BITS_PER_BLOCK, TRIPLES_PER_BLOCK)
+    }
+}
 
 /// One party's half of an authenticated bit `[[x]]` (§4).
 #[derive(Clone, Copy, Default, PartialEq, Eq)]
@@ -358,13 +376,18 @@ fn tree_complete(level: &[AuthBit], size: usize, products: &[AuthBit]) -> Vec<Au
 
 /// Builds this party's authenticated S-box table material for `blocks` AES-128 blocks in
 /// `direction` (decryption: inverse S-box tables, masks through the inverse linear layer; see
-/// [`super::direction`]) with the peer over `net` (§4), drawing bits and triples from `source`. `hash_key` is the public fixed
-/// AES key of the batched openings (§3.3), the same for both parties and chosen per execution.
+/// [`super::direction`]) with the peer over `net` (§4), drawing bits and triples from `source`.
+/// With `shared_key` both parties input an XOR share of the key and the material holds the
+/// key-schedule tables ([`super::schedule`]), `key_owner` then naming the party that inputs only
+/// its share. `hash_key` is the public fixed AES key of the batched openings (§3.3), the same for
+/// both parties and chosen per execution.
+#[allow(clippy::too_many_arguments)]
 pub async fn construct_malicious_aes_tables<N: Network, S: AuthBitSource>(
     net: &mut N,
     source: &mut S,
     direction: Direction,
     key_owner: PartyId,
+    shared_key: bool,
     reveal: Reveal,
     blocks: usize,
     hash_key: [u8; 16],
@@ -374,8 +397,9 @@ pub async fn construct_malicious_aes_tables<N: Network, S: AuthBitSource>(
     let party = net.party();
     let alpha = source.alpha();
     let backend = Backend::detect();
-    let random = source.random_bits(blocks * RANDOM_BITS_PER_BLOCK)?;
-    let triples = source.triples(blocks * TRIPLES_PER_BLOCK)?;
+    let (bits_per_block, triples_per_block) = per_block(shared_key);
+    let random = source.random_bits(blocks * bits_per_block)?;
+    let triples = source.triples(blocks * triples_per_block)?;
     let byte = |bits: &[AuthBit]| AuthByte { bits: core::array::from_fn(|i| bits[i]), party, alpha };
     let state = |bits: &[AuthBit]| -> AuthState { core::array::from_fn(|j| byte(&bits[8 * j..8 * j + 8])) };
 
@@ -383,34 +407,69 @@ pub async fn construct_malicious_aes_tables<N: Network, S: AuthBitSource>(
     let mut in_masks: Vec<AuthState> = Vec::with_capacity(10 * blocks);
     let mut out_masks: Vec<AuthState> = Vec::with_capacity(10 * blocks);
     let mut output_masks: Vec<AuthState> = Vec::with_capacity(blocks);
+    // With a shared key, the key-schedule tables' masks (`SubWord` inputs and outputs, 4 per round).
+    let mut schedule_masks_in: Vec<AuthByte> = Vec::new();
+    let mut schedule_masks_out: Vec<AuthByte> = Vec::new();
     let (mut mine_to_open, mut peer_to_open) = (Vec::new(), Vec::new());
-    for bits in random.chunks_exact(RANDOM_BITS_PER_BLOCK) {
-        let (keys, rest) = bits.split_at(ROUND_KEYS * 128);
-        let (pt, outs) = rest.split_at(128);
-        let (own, other) = if party == key_owner { (keys, pt) } else { (pt, keys) };
-        mine_to_open.extend_from_slice(own);
-        peer_to_open.extend_from_slice(other);
-        let key_state = |r: usize| state(&keys[128 * r..128 * r + 128]);
+    for bits in random.chunks_exact(bits_per_block) {
+        let (key_states, pt, outs): ([AuthState; ROUND_KEYS], &[AuthBit], &[AuthBit]) = if shared_key {
+            // Each party's key-share mask is opened to it; the key's mask is their sum.
+            let (shares, rest) = bits.split_at(2 * 128);
+            let (pt, rest) = rest.split_at(128);
+            let (sub_outs, outs) = rest.split_at(10 * 32);
+            mine_to_open.extend_from_slice(&shares[128 * party..][..128]);
+            peer_to_open.extend_from_slice(&shares[128 * (1 - party)..][..128]);
+            let (mask_0, mask_1) = (state(shares), state(&shares[128..]));
+            let key_mask: AuthState = core::array::from_fn(|j| mask_0[j] + mask_1[j]);
+            let sub_outs: [[AuthByte; 4]; 10] =
+                core::array::from_fn(|r| core::array::from_fn(|t| byte(&sub_outs[32 * r + 8 * t..])));
+            let (sub_ins, forward) = schedule_masks(key_mask, &sub_outs);
+            schedule_masks_in.extend(sub_ins.as_flattened());
+            schedule_masks_out.extend(sub_outs.as_flattened());
+            (direction_keys(direction, &forward), pt, outs)
+        } else {
+            let (keys, rest) = bits.split_at(ROUND_KEYS * 128);
+            let (pt, outs) = rest.split_at(128);
+            if party == key_owner {
+                mine_to_open.extend_from_slice(keys);
+            } else {
+                peer_to_open.extend_from_slice(keys);
+            }
+            (core::array::from_fn(|r| state(&keys[128 * r..128 * r + 128])), pt, outs)
+        };
+        if party == key_owner {
+            peer_to_open.extend_from_slice(pt);
+        } else {
+            mine_to_open.extend_from_slice(pt);
+        }
         let mut mask = state(pt);
-        let k0 = key_state(0);
-        mask.iter_mut().zip(k0).for_each(|(m, k)| *m += k);
+        mask.iter_mut().zip(key_states[0]).for_each(|(m, k)| *m += k);
         for round in 1..ROUND_KEYS {
             in_masks.push(mask);
             let out = state(&outs[128 * (round - 1)..128 * round]);
             out_masks.push(out);
             mask = out;
             linear_layer(direction, &mut mask, round == ROUND_KEYS - 1);
-            mask.iter_mut().zip(key_state(round)).for_each(|(m, k)| *m += k);
+            mask.iter_mut().zip(key_states[round]).for_each(|(m, k)| *m += k);
         }
         output_masks.push(mask);
     }
 
-    // The 1-bit indicator sets {[m_i = 0], [m_i = 1]} = {m_i ⊕ 1, m_i} of every table's input mask,
-    // then three levels of the indicator tree, one round of Beaver products each.
-    let tables = blocks * TABLES_PER_BLOCK;
+    // The 1-bit indicator sets {[m_i = 0], [m_i = 1]} = {m_i ⊕ 1, m_i} of every table's input mask
+    // (the cipher's tables, then the key schedule's), then three levels of the indicator tree, one
+    // round of Beaver products each.
+    let cipher_tables = blocks * TABLES_PER_BLOCK;
+    let tables = cipher_tables + schedule_masks_in.len();
+    let in_mask = |t: usize| -> AuthByte {
+        if t < cipher_tables {
+            in_masks[t / 16][t % 16]
+        } else {
+            schedule_masks_in[t - cipher_tables]
+        }
+    };
     let mut level: Vec<AuthBit> = Vec::with_capacity(tables * 16);
     for t in 0..tables {
-        for &m in &in_masks[t / 16][t % 16].bits {
+        for &m in &in_mask(t).bits {
             level.push(m.add_public(true, party, alpha));
             level.push(m);
         }
@@ -460,18 +519,30 @@ pub async fn construct_malicious_aes_tables<N: Network, S: AuthBitSource>(
         .map(|bits| bits.iter().enumerate().fold(0u8, |acc, (i, &b)| acc | u8::from(b) << i))
         .collect();
 
-    // Entries ⊕_j δ_j·S(e ⊕ j) ⊕ m_out (step 4, by the transformed convolution of `convolve`).
-    let entries = blocks * TABLE_BYTES_PER_BLOCK;
+    // Entries ⊕_j δ_j·S(e ⊕ j) ⊕ m_out (step 4, by the transformed convolution of `convolve`);
+    // the key schedule's tables are of the forward S-box in either direction.
+    let entries = tables * TABLE_ENTRIES;
     let (mut packed, mut keys) = (vec![0u128; entries], vec![0u128; entries]);
     for t in 0..tables {
-        let table = sbox_entries(direction, &level[TABLE_ENTRIES * t..TABLE_ENTRIES * (t + 1)]);
-        let (m_out, m_tag, m_key) = out_masks[t / 16][t % 16].to_byte_mac();
+        let (sbox_direction, out_mask) = if t < cipher_tables {
+            (direction, out_masks[t / 16][t % 16])
+        } else {
+            (Direction::Encrypt, schedule_masks_out[t - cipher_tables])
+        };
+        let table = sbox_entries(sbox_direction, &level[TABLE_ENTRIES * t..TABLE_ENTRIES * (t + 1)]);
+        let (m_out, m_tag, m_key) = out_mask.to_byte_mac();
         for (e, entry) in table.iter().enumerate() {
             let index = TABLE_ENTRIES * t + e;
             packed[index] = pack_entry(entry.share ^ m_out, entry.tag ^ m_tag);
             keys[index] = entry.key ^ m_key;
         }
     }
+    // Schedule table `4 (round − 1) + byte` of block `b` was pushed as table `40 b + …` after the
+    // cipher's: exactly its `schedule_index` position in the split-off arrays.
+    let schedule = shared_key.then(|| ScheduleTables {
+        entries: packed.split_off(cipher_tables * TABLE_ENTRIES),
+        keys: keys.split_off(cipher_tables * TABLE_ENTRIES),
+    });
     let mut output_mask_shares = Vec::with_capacity(16 * blocks);
     let mut output_mask_tags = Vec::with_capacity(16 * blocks);
     let mut output_keys = Vec::with_capacity(16 * blocks);
@@ -495,5 +566,6 @@ pub async fn construct_malicious_aes_tables<N: Network, S: AuthBitSource>(
         input_masks,
         output_mask_shares,
         output_mask_tags,
+        schedule,
     })
 }

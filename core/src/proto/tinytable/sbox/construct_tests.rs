@@ -45,6 +45,7 @@ fn build(
                         &mut source,
                         direction,
                         key_owner,
+                        false,
                         reveal,
                         blocks,
                         HASH_KEY,
@@ -59,6 +60,7 @@ fn build(
                         &mut source,
                         direction,
                         key_owner,
+                        false,
                         reveal,
                         blocks,
                         HASH_KEY,
@@ -164,6 +166,7 @@ fn short_ideal_pool_is_a_typed_error() {
         &mut a,
         Direction::Encrypt,
         0,
+        false,
         Reveal::Both,
         1,
         HASH_KEY,
@@ -187,9 +190,18 @@ fn tables_built_from_ot_generated_bits_and_triples_give_fips197_both_ways() {
                 OtAuthBitPool::generate(&mut net, &mut ot, RANDOM_BITS_PER_BLOCK, TRIPLES_PER_BLOCK)
                     .await
                     .expect("pool");
-            construct_malicious_aes_tables(&mut net, &mut pool, direction, 0, Reveal::Both, 1, HASH_KEY)
-                .await
-                .expect("tables")
+            construct_malicious_aes_tables(
+                &mut net,
+                &mut pool,
+                direction,
+                0,
+                false,
+                Reveal::Both,
+                1,
+                HASH_KEY,
+            )
+            .await
+            .expect("tables")
         });
         let preps: [MaliciousAesPrep; 2] = built.try_into().expect("two parties");
         for out in online(&preps, &[key], &[input]) {

@@ -7,6 +7,7 @@
 //! seed-derived tables, the §3 MACs and the §4 construction are unchanged. The key owner expands
 //! its key locally in either direction.
 
+use super::schedule::direction_keys;
 use super::tables::ROUND_KEYS;
 use crate::aes::linear::{
     inv_mix_columns, inv_round_linear_bytes, inv_shift_rows, mix_columns, round_linear_bytes, shift_rows,
@@ -57,17 +58,8 @@ pub(crate) fn linear_layer<B: AesByte>(direction: Direction, state: &mut [B; 16]
 /// decryption the equivalent inverse cipher's, §5.3.5).
 pub(crate) fn round_keys(direction: Direction, key: &Block) -> [[u8; 16]; ROUND_KEYS] {
     let expanded = expand_key(KeySize::Aes128, &key.map(Gf256), |word| *word = word.map(sbox));
-    let forward = |r: usize| expanded.round(r).map(|b| b.0);
-    match direction {
-        Direction::Encrypt => core::array::from_fn(forward),
-        Direction::Decrypt => core::array::from_fn(|r| {
-            let mut k = forward(ROUND_KEYS - 1 - r).map(Gf256);
-            if r > 0 && r < ROUND_KEYS - 1 {
-                inv_mix_columns(&mut k);
-            }
-            k.map(|b| b.0)
-        }),
-    }
+    let forward: [[Gf256; 16]; ROUND_KEYS] = core::array::from_fn(|r| *expanded.round(r));
+    direction_keys(direction, &forward).map(|k| k.map(|b| b.0))
 }
 
 #[cfg(test)]

@@ -35,9 +35,11 @@
 //! [`TinyTableError::AuthenticationFailed`] without sending its output-mask share: a faulty
 //! computation never reveals a ciphertext. The masked *inputs* are not authenticated — changing
 //! them is input substitution, allowed in the ideal functionality. As in §5 the key owner inputs
-//! the *expanded* key (11 masked round keys); a malicious key owner can therefore input round keys
-//! that are not the schedule of any key (the paper's setting; computing the key schedule with 40
-//! more tables would close this and is not implemented).
+//! the *expanded* key (11 masked round keys) in [`encrypt_batch`]; a malicious key owner can
+//! therefore input round keys that are not the schedule of any key (the paper's setting). With an
+//! XOR-shared key ([`encrypt_batch_shared_key`]) the schedule runs on 40 more authenticated tables
+//! per block ([`super::schedule`], 10 more rounds before the cipher's), so the round keys are
+//! always the schedule of the key the two shares define.
 //!
 //! Constant time: lookups index by public masked bytes; secret table entries and tags are read at
 //! public indices; the verifier's `α·x` comes from a 256-entry table of multiples of its secret `α`
@@ -52,6 +54,7 @@ use crate::proto::tinytable::mac::linear::{tags_equal, BYTE_TAG_MASK};
 use crate::proto::tinytable::msg::{check_two_parties, recv, send};
 use crate::proto::tinytable::sbox::lanes::{lanes, run_lanes, LaneRounds};
 use crate::proto::tinytable::sbox::prep::MaliciousAesPrep;
+use crate::proto::tinytable::sbox::schedule::masked_round_keys;
 use crate::proto::tinytable::sbox::tables::{
     initial_states, masked_inputs, next_round_state, round_major_keys, ROUND_KEYS,
 };
@@ -166,6 +169,41 @@ fn digests_match(expected: &[u8; 16], received: &[u8]) -> bool {
     ok && received.len() == HASH_BYTES
 }
 
+/// Checks `prep` against this party and a batch of `inputs` blocks of the key kind
+/// `shared_key`; returns this party's id.
+fn check_material<N: Network>(
+    net: &N,
+    prep: &MaliciousAesPrep,
+    inputs: usize,
+    shared_key: bool,
+) -> Result<PartyId, TinyTableError> {
+    check_two_parties(net)?;
+    let party = net.party();
+    let mismatch = |reason: String| TinyTableError::PrepMismatch { party, reason };
+    if prep.party != party {
+        return Err(mismatch(format!("material is for party {}", prep.party)));
+    }
+    prep.check_shape().map_err(mismatch)?;
+    if prep.shared_key() != shared_key {
+        let kind =
+            |shared: bool| if shared { "an XOR-shared key" } else { "a key input expanded by its owner" };
+        return Err(mismatch(format!(
+            "material is for {}, the call for {}",
+            kind(prep.shared_key()),
+            kind(shared_key)
+        )));
+    }
+    let n = prep.blocks;
+    if inputs != n {
+        return Err(TinyTableError::BadInput {
+            party,
+            instance: inputs.min(n),
+            reason: format!("{inputs} input blocks for {n} instances"),
+        });
+    }
+    Ok(party)
+}
+
 /// Encrypts `prep.blocks()` blocks (decrypts them, with material made for decryption). `inputs[i]`
 /// is this party's input of block `i`: the AES-128 key if it is the key owner, else the plaintext
 /// (ciphertext). Returns per block the output if it is revealed to this party, after every MAC
@@ -175,28 +213,70 @@ pub async fn encrypt_batch<N: Network>(
     prep: &MaliciousAesPrep,
     inputs: &[Block],
 ) -> Result<Vec<Option<Block>>, TinyTableError> {
-    check_two_parties(net)?;
-    let party = net.party();
-    let mismatch = |reason: String| TinyTableError::PrepMismatch { party, reason };
-    if prep.party != party {
-        return Err(mismatch(format!("material is for party {}", prep.party)));
-    }
-    prep.check_shape().map_err(mismatch)?;
+    let party = check_material(net, prep, inputs.len(), false)?;
     let n = prep.blocks;
-    if inputs.len() != n {
-        return Err(TinyTableError::BadInput {
-            party,
-            instance: inputs.len().min(n),
-            reason: format!("{} input blocks for {n} instances", inputs.len()),
-        });
-    }
     let key_owner = prep.key_owner == party;
     let mask_len = if key_owner { 16 * ROUND_KEYS } else { 16 };
     let my_msg = masked_inputs(prep.direction, key_owner, inputs, prep.input_masks.chunks_exact(mask_len));
     send(net, Step::Input, my_msg.clone())?;
     let their_msg = recv(net, Step::Input, n * if key_owner { 16 } else { 16 * ROUND_KEYS }).await?;
     let (key_msg, pt_msg) = if key_owner { (&my_msg, &their_msg) } else { (&their_msg, &my_msg) };
+    cipher_rounds(net, prep, key_msg, pt_msg).await
+}
 
+/// [`encrypt_batch`] with an XOR-shared key, on material with the key-schedule tables
+/// ([`super::schedule`]): `key_shares[i]` is this party's share of block `i`'s key, and
+/// `plaintexts[i]` its plaintext (ciphertext) at the plaintext owner (empty at the other party).
+/// The input round carries the masked key shares (and plaintexts), ten key-schedule rounds turn
+/// them into masked round keys, and the cipher's rounds follow as in [`encrypt_batch`].
+pub async fn encrypt_batch_shared_key<N: Network>(
+    net: &mut N,
+    prep: &MaliciousAesPrep,
+    key_shares: &[Block],
+    plaintexts: &[Block],
+) -> Result<Vec<Option<Block>>, TinyTableError> {
+    let party = check_material(net, prep, key_shares.len(), true)?;
+    let n = prep.blocks;
+    let plaintext_owner = prep.key_owner != party;
+    if plaintexts.len() != if plaintext_owner { n } else { 0 } {
+        return Err(TinyTableError::BadInput {
+            party,
+            instance: plaintexts.len().min(n),
+            reason: format!("{} plaintext blocks at party {party} for {n} instances", plaintexts.len()),
+        });
+    }
+    let per_block = prep.input_bytes();
+    let mut my_msg = Vec::with_capacity(per_block * n);
+    for (i, masks) in prep.input_masks.chunks_exact(per_block).enumerate() {
+        my_msg.extend(key_shares[i].iter().zip(masks).map(|(k, m)| k ^ m));
+        if plaintext_owner {
+            my_msg.extend(plaintexts[i].iter().zip(&masks[16..]).map(|(x, m)| x ^ m));
+        }
+    }
+    send(net, Step::Input, my_msg.clone())?;
+    let their_msg = recv(net, Step::Input, n * prep.input_masks_of(1 - party)).await?;
+    let (pt_side, key_side) = if plaintext_owner { (&my_msg, &their_msg) } else { (&their_msg, &my_msg) };
+    let mut masked_keys = Vec::with_capacity(n);
+    let mut pt_msg = Vec::with_capacity(16 * n);
+    for (pt_block, key_share) in pt_side.chunks_exact(32).zip(key_side.chunks_exact(16)) {
+        masked_keys.push(core::array::from_fn(|j| pt_block[j] ^ key_share[j]));
+        pt_msg.extend_from_slice(&pt_block[16..]);
+    }
+    let schedule = prep.schedule.as_ref().expect("checked: shared-key material");
+    let key_msg = masked_round_keys(net, prep, schedule, &masked_keys).await?;
+    cipher_rounds(net, prep, &key_msg, &pt_msg).await
+}
+
+/// The cipher's ten lookup rounds and the output opening, from the masked round keys (`key_msg`,
+/// 176 bytes per block) and the masked plaintexts (`pt_msg`, 16 per block).
+async fn cipher_rounds<N: Network>(
+    net: &mut N,
+    prep: &MaliciousAesPrep,
+    key_msg: &[u8],
+    pt_msg: &[u8],
+) -> Result<Vec<Option<Block>>, TinyTableError> {
+    let party = net.party();
+    let n = prep.blocks;
     let backend = Backend::detect();
     let mut rounds = SboxRounds {
         party,

@@ -40,6 +40,7 @@ use crate::aes::Direction;
 use crate::net::PartyId;
 use crate::proto::tinytable::mac::batch_open::KeyPrf;
 use crate::proto::tinytable::mac::linear::BYTE_TAG_MASK;
+use crate::proto::tinytable::sbox::schedule::ScheduleTables;
 use crate::proto::tinytable::sbox::tables::{
     ROUND_KEYS, TABLES_PER_BLOCK, TABLE_BYTES_PER_BLOCK, TABLE_ENTRIES,
 };
@@ -146,6 +147,8 @@ pub struct MaliciousAesPrep {
     pub(crate) party: PartyId,
     /// The cipher the tables and masks are made for (see [`super::direction`]).
     pub(crate) direction: Direction,
+    /// The party that inputs the key — with an XOR-shared key (`schedule`), the party that inputs
+    /// only its key share; the other one inputs the plaintexts (ciphertexts) in either case.
     pub(crate) key_owner: PartyId,
     pub(crate) reveal: Reveal,
     pub(crate) blocks: usize,
@@ -160,8 +163,13 @@ pub struct MaliciousAesPrep {
     pub(crate) peer_keys: PeerKeys,
     /// The public fixed AES key of the batched-opening hash F (§3.3), the same for both parties.
     pub(crate) hash_key: [u8; 16],
-    /// Key owner: 11 round-key masks per block (176 bytes); other party: 16 plaintext-mask bytes.
+    /// Per block: the key owner's 11 round-key masks (176 bytes) and the other party's 16
+    /// plaintext-mask bytes; with an XOR-shared key the mask of the own key share (16 bytes),
+    /// followed at the plaintext owner by its plaintext mask (16 bytes).
     pub(crate) input_masks: Vec<u8>,
+    /// With an XOR-shared key, the key-schedule tables ([`super::schedule`]); `None` when the key
+    /// owner inputs the expanded key.
+    pub(crate) schedule: Option<ScheduleTables>,
     /// Own shares of the output masks, 16 per block.
     pub(crate) output_mask_shares: Vec<u8>,
     /// Tags on those shares under the peer's key.
@@ -176,6 +184,7 @@ impl core::fmt::Debug for MaliciousAesPrep {
             .field("direction", &self.direction)
             .field("key_owner", &self.key_owner)
             .field("blocks", &self.blocks)
+            .field("shared_key", &self.schedule.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -206,15 +215,37 @@ impl MaliciousAesPrep {
         self.reveal
     }
 
+    /// Whether the key is XOR-shared between both parties (the material holds the key-schedule
+    /// tables) rather than input expanded by the key owner.
+    pub fn shared_key(&self) -> bool {
+        self.schedule.is_some()
+    }
+
     /// Bytes of table shares plus stored tags (the quantity of Table 1; masks and the O(1) keys
     /// not counted): `blocks · 160 · 256 · 16` with seeded keys (entry and tag packed in 16
-    /// bytes), plus 16 per entry with explicit keys.
+    /// bytes), plus 16 per entry with explicit keys; with an XOR-shared key the same for the 40
+    /// key-schedule tables per block.
     pub fn table_and_mac_bytes(&self) -> usize {
         let explicit = match &self.peer_keys {
             PeerKeys::Prf(_) => 0,
             PeerKeys::Explicit { tables, .. } => tables.len() * TAG_BYTES,
         };
-        self.entries.len() * TAG_BYTES + explicit
+        let schedule = self.schedule.as_ref().map_or(0, |s| (s.entries.len() + s.keys.len()) * TAG_BYTES);
+        self.entries.len() * TAG_BYTES + explicit + schedule
+    }
+
+    /// Bytes of masked input this party sends per block.
+    pub(crate) fn input_bytes(&self) -> usize {
+        self.input_masks_of(self.party)
+    }
+
+    /// Bytes of input masks (and masked input) of `party` per block.
+    pub(crate) fn input_masks_of(&self, party: PartyId) -> usize {
+        match (self.schedule.is_some(), party == self.key_owner) {
+            (false, true) => 16 * ROUND_KEYS,
+            (false, false) | (true, true) => 16,
+            (true, false) => 32,
+        }
     }
 
     /// The index of entry `e` of table `table` of block `block` ([`EntryLayout::index`]).
@@ -256,7 +287,8 @@ impl MaliciousAesPrep {
             && self.key_owner == later.key_owner
             && self.reveal == later.reveal
             && self.alpha == later.alpha
-            && self.hash_key == later.hash_key;
+            && self.hash_key == later.hash_key
+            && self.schedule.is_some() == later.schedule.is_some();
         if !same {
             return Err("material of another party, direction, roles, MAC key or hash key".into());
         }
@@ -270,6 +302,9 @@ impl MaliciousAesPrep {
         };
         tables.extend(t2);
         outputs.extend(o2);
+        if let (Some(schedule), Some(more)) = (&mut self.schedule, later.schedule) {
+            schedule.append(more);
+        }
         self.entries.extend(later.entries);
         self.input_masks.extend(later.input_masks);
         self.output_mask_shares.extend(later.output_mask_shares);
@@ -309,6 +344,7 @@ impl MaliciousAesPrep {
             input_masks: self.input_masks.drain(..m * input).collect(),
             output_mask_shares: self.output_mask_shares.drain(..16 * m).collect(),
             output_mask_tags: front(&mut self.output_mask_tags, 16),
+            schedule: self.schedule.as_mut().map(|s| s.split_front(m)),
         };
         self.blocks -= m;
         taken.check_shape()?;
@@ -318,13 +354,17 @@ impl MaliciousAesPrep {
     /// Checks the internal sizes (material from outside the dealer is checked before use).
     pub(crate) fn check_shape(&self) -> Result<(), String> {
         let entries = self.blocks * TABLE_BYTES_PER_BLOCK;
-        let input = if self.party == self.key_owner { 16 * ROUND_KEYS } else { 16 };
+        let input = self.input_bytes();
         let explicit_ok = match &self.peer_keys {
             PeerKeys::Prf(_) => true,
             PeerKeys::Explicit { tables, outputs } => {
                 tables.len() == entries && outputs.len() == 16 * self.blocks
             }
         };
+        let explicit = matches!(self.peer_keys, PeerKeys::Explicit { .. });
+        if self.schedule.as_ref().is_some_and(|s| !s.holds(self.blocks, explicit)) {
+            return Err(format!("key-schedule arrays do not hold {} blocks", self.blocks));
+        }
         if self.party > 1 || self.key_owner > 1 || matches!(self.reveal, Reveal::To(p) if p > 1) {
             return Err("party, key owner or reveal set outside parties 0, 1".into());
         }

@@ -23,11 +23,11 @@ use std::fmt::Write;
 /// Longest token quoted back in an error message.
 const MAX_QUOTED: usize = 32;
 
-fn quote(token: &str) -> String {
+pub(crate) fn quote(token: &str) -> String {
     token.chars().take(MAX_QUOTED).collect()
 }
 
-fn number(token: &str, what: &'static str) -> Result<u64, ParseProblem> {
+pub(crate) fn number(token: &str, what: &'static str) -> Result<u64, ParseProblem> {
     if token.is_empty() || !token.bytes().all(|b| b.is_ascii_digit()) {
         return Err(ParseProblem::NotANumber { what, token: quote(token) });
     }
@@ -44,13 +44,18 @@ fn bounded(token: &str, what: &'static str, max: u64) -> Result<u64, ParseProble
 
 /// Walks the non-blank lines, keeping the current line's tokens in one reused buffer, and the number
 /// of the last line read (so "end of input" is reported as the line after it).
-struct Lines<'a> {
+pub(crate) struct Lines<'a> {
     inner: std::iter::Enumerate<std::str::Lines<'a>>,
-    last: usize,
-    tokens: Vec<&'a str>,
+    pub(crate) last: usize,
+    pub(crate) tokens: Vec<&'a str>,
 }
 
-impl Lines<'_> {
+impl<'a> Lines<'a> {
+    /// The lines of `text`, none read yet.
+    pub(crate) fn new(text: &'a str) -> Self {
+        Lines { inner: text.lines().enumerate(), last: 0, tokens: Vec::new() }
+    }
+
     /// Moves to the next non-blank line and returns its 1-based number; its tokens are in `tokens`.
     fn advance(&mut self) -> Option<usize> {
         for (index, line) in self.inner.by_ref() {
@@ -152,62 +157,94 @@ fn gate_line(tokens: &[&str], tracker: &mut WireTracker, out: &mut Vec<Gate>) ->
     Ok(())
 }
 
+/// The three header lines of a Bristol Fashion text: counts and the input and output widths.
+pub(crate) struct Header {
+    pub(crate) num_gates: u64,
+    pub(crate) num_wires: u64,
+    pub(crate) input_widths: Vec<u32>,
+    pub(crate) output_widths: Vec<u32>,
+    /// Wires of the inputs (the first ones) and of the outputs (the last ones).
+    pub(crate) n_in: u64,
+    pub(crate) n_out: u64,
+    /// Line numbers of the input and output declarations.
+    pub(crate) declaration_lines: [usize; 2],
+}
+
+/// Reads the header lines (the arithmetic form of [`super::mixed`] shares them); an error carries
+/// its line number.
+pub(crate) fn header(lines: &mut Lines<'_>) -> Result<Header, (usize, ParseProblem)> {
+    let line = lines.advance().ok_or((1, ParseProblem::Empty))?;
+    let tokens = &lines.tokens;
+    if tokens.len() != 2 {
+        let problem = ParseProblem::TokenCount {
+            what: "header `ngates nwires`",
+            expected: 2,
+            found: tokens.len() as u64,
+        };
+        return Err((line, problem));
+    }
+    let num_gates = number(tokens[0], "number of gates").map_err(|p| (line, p))?;
+    let num_wires = bounded(tokens[1], "number of wires", MAX_WIRES).map_err(|p| (line, p))?;
+    let mut declaration = |expected: &'static str, what: &'static str| {
+        let end = lines.last + 1;
+        let line = lines.advance().ok_or((end, ParseProblem::UnexpectedEnd { expected }))?;
+        let values = widths(&lines.tokens, what).map_err(|p| (line, p))?;
+        Ok::<_, (usize, ParseProblem)>((line, values))
+    };
+    let (in_line, input_widths) = declaration("the input line `niv n_1 .. n_niv`", "input declaration")?;
+    let n_in = total_width(num_wires, &input_widths, "inputs").map_err(|p| (in_line, p))?;
+    let (out_line, output_widths) = declaration("the output line `nov m_1 .. m_nov`", "output declaration")?;
+    let n_out = total_width(num_wires, &output_widths, "outputs").map_err(|p| (out_line, p))?;
+    Ok(Header {
+        num_gates,
+        num_wires,
+        input_widths,
+        output_widths,
+        n_in,
+        n_out,
+        declaration_lines: [in_line, out_line],
+    })
+}
+
+/// Calls `gate` on the tokens of each gate line after the header, checks that there are exactly
+/// `num_gates` of them, and returns the line number after the last one read.
+pub(crate) fn gate_lines<P: From<ParseProblem>>(
+    lines: &mut Lines<'_>,
+    num_gates: u64,
+    mut gate: impl FnMut(&[&str]) -> Result<(), P>,
+) -> Result<usize, (usize, P)> {
+    let mut count = 0u64;
+    while let Some(line) = lines.advance() {
+        if count == num_gates {
+            let problem =
+                ParseProblem::CountMismatch { what: "gates", declared: num_gates, found: num_gates + 1 };
+            return Err((line, problem.into()));
+        }
+        gate(&lines.tokens).map_err(|p| (line, p))?;
+        count += 1;
+    }
+    let end = lines.last + 1;
+    if count != num_gates {
+        let problem = ParseProblem::CountMismatch { what: "gates", declared: num_gates, found: count };
+        return Err((end, problem.into()));
+    }
+    Ok(end)
+}
+
 impl Circuit {
     /// Parses Bristol Fashion text (format and limits: see the [`bristol`](crate::circuit::bristol) module).
     pub fn parse_bristol(text: &str) -> Result<Circuit, CircuitError> {
-        let mut lines = Lines { inner: text.lines().enumerate(), last: 0, tokens: Vec::new() };
-        let at = |line: usize| move |problem: ParseProblem| CircuitError::Parse { line, problem };
-
-        let line = lines.advance().ok_or(CircuitError::Parse { line: 1, problem: ParseProblem::Empty })?;
-        let header = &lines.tokens;
-        if header.len() != 2 {
-            let problem = ParseProblem::TokenCount {
-                what: "header `ngates nwires`",
-                expected: 2,
-                found: header.len() as u64,
-            };
-            return Err(at(line)(problem));
-        }
-        let num_gates = number(header[0], "number of gates").map_err(at(line))?;
-        let num_wires = bounded(header[1], "number of wires", MAX_WIRES).map_err(at(line))?;
-
-        let mut declaration = |expected: &'static str, what: &'static str| {
-            let end = lines.last + 1;
-            let line = lines.advance().ok_or(CircuitError::Parse {
-                line: end,
-                problem: ParseProblem::UnexpectedEnd { expected },
-            })?;
-            let values = widths(&lines.tokens, what).map_err(at(line))?;
-            Ok::<_, CircuitError>((line, values))
-        };
-        let (line, input_widths) = declaration("the input line `niv n_1 .. n_niv`", "input declaration")?;
-        let n_in = total_width(num_wires, &input_widths, "inputs").map_err(at(line))?;
-        let (line, output_widths) = declaration("the output line `nov m_1 .. m_nov`", "output declaration")?;
-        let n_out = total_width(num_wires, &output_widths, "outputs").map_err(at(line))?;
-
+        let at = |(line, problem): (usize, ParseProblem)| CircuitError::Parse { line, problem };
+        let mut lines = Lines::new(text);
+        let Header { num_gates, num_wires, input_widths, output_widths, n_in, n_out, .. } =
+            header(&mut lines).map_err(at)?;
         let mut tracker = WireTracker::new(num_wires, n_in);
         // Capacity bounded by the text so a false gate count cannot force a huge allocation.
         let mut gates = Vec::with_capacity((num_gates as usize).min(text.len() / 8));
-        let mut gate_lines = 0u64;
-        while let Some(line) = lines.advance() {
-            if gate_lines == num_gates {
-                let problem =
-                    ParseProblem::CountMismatch { what: "gates", declared: num_gates, found: num_gates + 1 };
-                return Err(at(line)(problem));
-            }
-            gate_line(&lines.tokens, &mut tracker, &mut gates).map_err(at(line))?;
-            gate_lines += 1;
-        }
-        let end = lines.last + 1;
-        if gate_lines != num_gates {
-            return Err(at(end)(ParseProblem::CountMismatch {
-                what: "gates",
-                declared: num_gates,
-                found: gate_lines,
-            }));
-        }
+        let end = gate_lines(&mut lines, num_gates, |tokens| gate_line(tokens, &mut tracker, &mut gates))
+            .map_err(at)?;
         if let Some(wire) = (num_wires - n_out..num_wires).find(|&w| !tracker.is_written(w)) {
-            return Err(at(end)(ParseProblem::OutputNeverWritten { wire }));
+            return Err(at((end, ParseProblem::OutputNeverWritten { wire })));
         }
         Ok(Circuit::from_checked(num_wires as u32, input_widths, output_widths, gates))
     }

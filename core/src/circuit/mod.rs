@@ -12,6 +12,8 @@
 //!   one generic implementation over [`WireWord`].
 //! - [`aes_bristol`]: the bit ordering of the Bristol Fashion AES circuits (key first; values as
 //!   big-endian integers, least significant bit on the first wire) and helpers to map bytes to wires.
+//! - [`mixed`]: [`mixed::MixedCircuit`], arithmetic circuits over Z_{2^k} in Summon's
+//!   non-boolified form (the input of Coral's mixed circuits), parsed and evaluated in the clear.
 //! - [`slots`]: [`WireSlots`], the layers on reusable storage slots (live wires only) for
 //!   protocols that keep a large value per wire.
 //! - [`CircuitBuilder`], [`sbox_bp`] (Boyar–Peralta S-box with 32 AND gates), [`aes_gen`]
@@ -29,6 +31,7 @@ pub mod bristol;
 pub mod builder;
 pub mod error;
 pub mod eval;
+pub mod mixed;
 pub mod repr;
 pub mod sbox_bp;
 pub mod sha256_gen;

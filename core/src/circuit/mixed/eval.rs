@@ -69,6 +69,6 @@ impl MixedCircuit {
             let [a, b] = gate.inputs.map(|w| wires[w as usize]);
             wires[gate.out as usize] = apply(gate.op, a, b, ring);
         }
-        Ok(wires[(self.wires - self.outputs) as usize..].to_vec())
+        Ok(self.outputs.iter().map(|&w| wires[w as usize]).collect())
     }
 }

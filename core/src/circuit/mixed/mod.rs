@@ -5,8 +5,10 @@
 //! does not boolify, the form `boolify` takes as input: the Bristol header and gate lines, every
 //! input and output value one wire (width 1) carrying an integer of `k` bits (k = 32 or 64, chosen
 //! by the job, arithmetic modulo 2^k), and gates named `A…` ([`MixedOp`]). Constants are not gates:
-//! Summon lists them in its `circuit_info.json` (`constants`: a value and a wire), so the parser
-//! takes them as `(wire, value)` pairs; those wires count as written, like inputs.
+//! Summon lists them in its circuit info (`constants`: a value and a wire address), and it lists
+//! the outputs by address too — they are *not* the last wires, as Bristol Fashion would have them
+//! (a Summon output is often an intermediate wire). So the parser takes both from [`MixedIo`];
+//! constant wires count as written, like the inputs (the first wires).
 //!
 //! **Semantics** (unsigned, modulo 2^k; the boolean results are the values 0 and 1, as in
 //! boolify's boolean translation, so a mixed circuit and its boolified form agree):
@@ -148,6 +150,15 @@ pub struct MixedGate {
     pub out: u32,
 }
 
+/// What a mixed circuit's text leaves to its circuit info: constants and output addresses.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MixedIo {
+    /// Constant wires and their values (reduced modulo 2^k when evaluated).
+    pub constants: Vec<(u64, u64)>,
+    /// The output values' wires in order; `None`: the last wires (Bristol Fashion's convention).
+    pub outputs: Option<Vec<u64>>,
+}
+
 /// A parsed mixed circuit (see the module docs).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MixedCircuit {
@@ -155,8 +166,8 @@ pub struct MixedCircuit {
     pub wires: u32,
     /// Number of input values (wires `0..inputs`).
     pub inputs: u32,
-    /// Number of output values (the last `outputs` wires).
-    pub outputs: u32,
+    /// The output values' wires, in order.
+    pub outputs: Vec<u32>,
     /// Constant wires and their values.
     pub constants: Vec<(u32, u64)>,
     /// Gates in topological order.
@@ -234,6 +245,15 @@ pub enum MixedCircuitError {
         wire: u64,
         /// Why it is refused.
         reason: &'static str,
+    },
+    /// The output addresses do not match the declared outputs, or name a wire out of range or
+    /// never written.
+    #[error("output {index}: {reason}")]
+    Output {
+        /// The output's index (the count given, for a wrong count).
+        index: usize,
+        /// What was wrong.
+        reason: String,
     },
     /// Evaluation got the wrong number of inputs, or a value wider than k bits.
     #[error("input {index}: {reason}")]

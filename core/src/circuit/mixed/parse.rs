@@ -1,7 +1,7 @@
 //! The parser of mixed circuits (format: the [module docs](super)), on the Bristol Fashion header
 //! and line reader of [`crate::circuit::bristol`].
 
-use super::{MixedCircuit, MixedCircuitError, MixedGate, MixedOp, MixedProblem};
+use super::{MixedCircuit, MixedCircuitError, MixedGate, MixedIo, MixedOp, MixedProblem};
 use crate::circuit::bristol::{gate_lines, header, number, quote, Header, Lines};
 use crate::circuit::error::{ParseProblem, WireProblem};
 use crate::circuit::repr::WireTracker;
@@ -48,9 +48,9 @@ fn gate_line(
 }
 
 impl MixedCircuit {
-    /// Parses a mixed circuit's text with its constant wires `constants` (`(wire, value)`, as
-    /// Summon's `circuit_info.json` lists them). Values are reduced modulo 2^k at evaluation.
-    pub fn parse(text: &str, constants: &[(u64, u64)]) -> Result<MixedCircuit, MixedCircuitError> {
+    /// Parses a mixed circuit's text with its constants and output addresses `io` (as Summon's
+    /// circuit info lists them).
+    pub fn parse(text: &str, io: &MixedIo) -> Result<MixedCircuit, MixedCircuitError> {
         let at = |(line, problem): (usize, MixedProblem)| MixedCircuitError::Parse { line, problem };
         let mut lines = Lines::new(text);
         let Header { num_gates, num_wires, input_widths, output_widths, n_in, n_out, declaration_lines } =
@@ -62,8 +62,8 @@ impl MixedCircuit {
             }
         }
         let mut tracker = WireTracker::new(num_wires, n_in);
-        let mut constant_wires = Vec::with_capacity(constants.len());
-        for &(wire, value) in constants {
+        let mut constant_wires = Vec::with_capacity(io.constants.len());
+        for &(wire, value) in &io.constants {
             let reason = match tracker.write(wire) {
                 Ok(()) => {
                     constant_wires.push((wire as u32, value));
@@ -79,13 +79,33 @@ impl MixedCircuit {
         let mut gates = Vec::with_capacity((num_gates as usize).min(text.len() / 8));
         let end = gate_lines(&mut lines, num_gates, |tokens| gate_line(tokens, &mut tracker, &mut gates))
             .map_err(at)?;
-        if let Some(wire) = (num_wires - n_out..num_wires).find(|&w| !tracker.is_written(w)) {
-            return Err(at((end, ParseProblem::OutputNeverWritten { wire }.into())));
-        }
+        let outputs: Vec<u64> = match &io.outputs {
+            None => {
+                if let Some(wire) = (num_wires - n_out..num_wires).find(|&w| !tracker.is_written(w)) {
+                    return Err(at((end, ParseProblem::OutputNeverWritten { wire }.into())));
+                }
+                (num_wires - n_out..num_wires).collect()
+            }
+            Some(addresses) => {
+                let bad = |index: usize, reason: String| Err(MixedCircuitError::Output { index, reason });
+                if addresses.len() as u64 != n_out {
+                    return bad(
+                        addresses.len(),
+                        format!("{} addresses for {n_out} declared outputs", addresses.len()),
+                    );
+                }
+                if let Some((index, &wire)) =
+                    addresses.iter().enumerate().find(|(_, &w)| !tracker.is_written(w))
+                {
+                    return bad(index, format!("wire {wire} is out of range or never written"));
+                }
+                addresses.clone()
+            }
+        };
         Ok(MixedCircuit {
             wires: num_wires as u32,
             inputs: n_in as u32,
-            outputs: n_out as u32,
+            outputs: outputs.into_iter().map(|w| w as u32).collect(),
             constants: constant_wires,
             gates,
         })

@@ -8,6 +8,11 @@ use crate::circuit::error::{ParseProblem, WireProblem};
 use proptest::prelude::*;
 use std::fmt::Write;
 
+/// Constants without output addresses (the last wires are the outputs).
+fn io(constants: &[(u64, u64)]) -> MixedIo {
+    MixedIo { constants: constants.to_vec(), outputs: None }
+}
+
 /// Text of a circuit with `inputs` inputs, the gate lines `gates` (`(op, a, b, out)`, `b` unused
 /// for unary gates) and the last `outputs` wires of `wires` as outputs.
 fn text(wires: u32, inputs: usize, outputs: usize, gates: &[(MixedOp, u32, u32, u32)]) -> String {
@@ -30,11 +35,51 @@ fn text(wires: u32, inputs: usize, outputs: usize, gates: &[(MixedOp, u32, u32, 
 #[test]
 fn summons_arithmetic_form_of_an_addition_parses_and_evaluates() {
     // The arithmetic circuit boolify's README shows: one AAdd gate.
-    let c = MixedCircuit::parse("1 3\n2 1 1\n1 1\n\n2 1 0 1 2 AAdd\n", &[]).expect("parses");
+    let c = MixedCircuit::parse("1 3\n2 1 1\n1 1\n\n2 1 0 1 2 AAdd\n", &MixedIo::default()).expect("parses");
     assert_eq!(c.evaluate(&[5, 7], RingBits::K32), Ok(vec![12]));
     assert_eq!(c.evaluate(&[u64::from(u32::MAX), 2], RingBits::K32), Ok(vec![1]));
     assert_eq!(c.evaluate(&[u64::MAX, 2], RingBits::K64), Ok(vec![1]));
     assert_eq!(c.counts(), MixedCounts { linear: 1, multiplications: 0, boolean: 0 });
+}
+
+/// What `summon-ts` (npm, `compile` without `boolifyWidth`) emitted for
+///
+/// ```ts
+/// const a = io.input("alice", "a", summon.number());
+/// const b = io.input("bob", "b", summon.number());
+/// const c = io.input("bob", "c", summon.number());
+/// const dot = a * b + c * 3;
+/// io.outputPublic("dot", dot);
+/// io.outputPublic("bigger", a > b ? a : b);
+/// io.outputPublic("q", (dot - 7) / (c + 1));
+/// ```
+///
+/// with its circuit info's constants (3 at wire 4, 7 at 10, 1 at 12) and output addresses (9, 14,
+/// 15 — not the last three wires).
+const SUMMON_PROGRAM: &str = "10 16\n3 1 1 1\n3 1 1 1\n\n2 1 0 1 3 AMul\n2 1 2 4 5 AMul\n2 1 0 1 6 AGt\n\
+    2 1 0 1 7 AXor\n2 1 6 7 8 AMul\n2 1 3 5 9 AAdd\n2 1 9 10 11 ASub\n2 1 2 12 13 AAdd\n2 1 1 8 14 AXor\n\
+    2 1 11 13 15 ADiv\n";
+
+#[test]
+fn a_program_compiled_by_summon_parses_and_evaluates() {
+    let io = MixedIo { constants: vec![(4, 3), (10, 7), (12, 1)], outputs: Some(vec![9, 14, 15]) };
+    let c = MixedCircuit::parse(SUMMON_PROGRAM, &io).expect("parses");
+    assert_eq!(c.counts(), MixedCounts { linear: 3, multiplications: 3, boolean: 4 });
+    for (a, b, cc) in [(5u64, 9u64, 2u64), (12, 4, 0), (1000, 999, 6)] {
+        let dot = a * b + cc * 3;
+        let want = vec![dot, a.max(b), (dot - 7) / (cc + 1)];
+        assert_eq!(c.evaluate(&[a, b, cc], RingBits::K32), Ok(want.clone()), "{a} {b} {cc}");
+        assert_eq!(c.evaluate(&[a, b, cc], RingBits::K64), Ok(want), "{a} {b} {cc}");
+    }
+    // Under Bristol's convention (outputs = the last wires) the same text means something else.
+    let last = MixedCircuit::parse(SUMMON_PROGRAM, &MixedIo { outputs: None, ..io.clone() }).expect("parses");
+    assert_eq!(last.outputs, vec![13, 14, 15]);
+    // Output addresses: a wrong count, a wire never written.
+    let bad = |outputs: Vec<u64>| {
+        MixedCircuit::parse(SUMMON_PROGRAM, &MixedIo { outputs: Some(outputs), ..io.clone() })
+    };
+    assert!(matches!(bad(vec![9, 14]), Err(MixedCircuitError::Output { index: 2, .. })));
+    assert!(matches!(bad(vec![9, 14, 99]), Err(MixedCircuitError::Output { index: 2, .. })));
 }
 
 #[test]
@@ -53,7 +98,7 @@ fn integer_programs_match_plain_arithmetic() {
         (UnaryAdd, 11, 0, 13),
         (UnaryAdd, 12, 0, 14),
     ];
-    let c = MixedCircuit::parse(&text(15, 6, 2, &gates), &[(6, 100)]).expect("parses");
+    let c = MixedCircuit::parse(&text(15, 6, 2, &gates), &io(&[(6, 100)])).expect("parses");
     assert_eq!(c.counts(), MixedCounts { linear: 4, multiplications: 3, boolean: 1 });
     for (xs, ring) in [([3u64, 4, 5, 6, 7, 8], RingBits::K32), ([1, 2, 3, 4, 5, 6], RingBits::K64)] {
         let dot = xs[0] * xs[3] + xs[1] * xs[4] + xs[2] * xs[5];
@@ -86,7 +131,8 @@ fn sorting_circuit(n: u32) -> MixedCircuit {
         let out = fresh();
         gates.push((UnaryAdd, w, 0, out));
     }
-    MixedCircuit::parse(&text(next_wire, n as usize, n as usize, &gates), &[]).expect("parses")
+    MixedCircuit::parse(&text(next_wire, n as usize, n as usize, &gates), &MixedIo::default())
+        .expect("parses")
 }
 
 #[test]
@@ -171,14 +217,14 @@ proptest! {
         // `AExp` with a huge exponent: the native `pow` takes u32 exponents, so keep b small there.
         let b = if op == MixedOp::Exp { b % 1000 } else { b };
         let (a, b) = (a & ring.mask(), b & ring.mask());
-        let c = MixedCircuit::parse(&text(3, 2, 1, &[(op, 0, if op.arity() == 1 { 0 } else { 1 }, 2)]), &[]).unwrap();
+        let c = MixedCircuit::parse(&text(3, 2, 1, &[(op, 0, if op.arity() == 1 { 0 } else { 1 }, 2)]), &MixedIo::default()).unwrap();
         prop_assert_eq!(c.evaluate(&[a, b], ring), Ok(vec![native(op, a, b, ring)]), "{} {} {}", name, a, b);
     }
 }
 
 #[test]
 fn malformed_text_constants_and_inputs_are_typed_errors_with_line_numbers() {
-    let parse_err = |t: &str, constants: &[(u64, u64)]| MixedCircuit::parse(t, constants).unwrap_err();
+    let parse_err = |t: &str, constants: &[(u64, u64)]| MixedCircuit::parse(t, &io(constants)).unwrap_err();
     let at = |line: usize, problem: MixedProblem| MixedCircuitError::Parse { line, problem };
     // A width of 32 on an input: the boolean form, not a mixed circuit.
     assert_eq!(
@@ -230,7 +276,7 @@ fn malformed_text_constants_and_inputs_are_typed_errors_with_line_numbers() {
         MixedCircuitError::Constant { wire: 1, reason: "the wire has another constant" }
     );
     // A constant is reduced modulo 2^k; inputs are not: a wide input is an error naming it.
-    let c = MixedCircuit::parse(one, &[(1, (1 << 32) + 5)]).expect("parses");
+    let c = MixedCircuit::parse(one, &io(&[(1, (1 << 32) + 5)])).expect("parses");
     assert_eq!(c.evaluate(&[2], RingBits::K32), Ok(vec![7]));
     assert!(matches!(c.evaluate(&[1 << 32], RingBits::K32), Err(MixedCircuitError::Input { index: 0, .. })));
     assert!(matches!(c.evaluate(&[], RingBits::K32), Err(MixedCircuitError::Input { index: 0, .. })));

@@ -225,7 +225,7 @@ impl TinyTableAesSpec {
     fn sbox_key(&self) -> (PartyId, bool) {
         match self.key_holders[..] {
             [owner] => (owner, false),
-            _ => (1 - self.plaintext_owner, true),
+            _ => (usize::from(self.plaintext_owner == 0), true),
         }
     }
 

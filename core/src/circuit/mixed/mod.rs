@@ -27,10 +27,11 @@
 //! Status: the format and this plaintext reference evaluator are the first part of issue 43's
 //! mixed circuits; the secure evaluation (Spdz2k shares, edaBits, conversions) builds on them.
 
-mod eval;
+pub(crate) mod eval;
+pub mod gen;
 mod parse;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use crate::circuit::repr::MAX_WIRES;
 use thiserror::Error;

@@ -9,13 +9,13 @@ use proptest::prelude::*;
 use std::fmt::Write;
 
 /// Constants without output addresses (the last wires are the outputs).
-fn io(constants: &[(u64, u64)]) -> MixedIo {
+pub(crate) fn io(constants: &[(u64, u64)]) -> MixedIo {
     MixedIo { constants: constants.to_vec(), outputs: None }
 }
 
 /// Text of a circuit with `inputs` inputs, the gate lines `gates` (`(op, a, b, out)`, `b` unused
 /// for unary gates) and the last `outputs` wires of `wires` as outputs.
-fn text(wires: u32, inputs: usize, outputs: usize, gates: &[(MixedOp, u32, u32, u32)]) -> String {
+pub(crate) fn text(wires: u32, inputs: usize, outputs: usize, gates: &[(MixedOp, u32, u32, u32)]) -> String {
     let mut t = format!(
         "{} {wires}\n{inputs}{}\n{outputs}{}\n\n",
         gates.len(),

@@ -33,7 +33,7 @@ const COIN_COMMIT_TAG: &[u8] = b"chorus/coral/coin/commit/v1";
 const COIN_STREAM_TAG: &[u8] = b"chorus/coral/coin/stream/v1";
 const MAC_COMMIT_TAG: &[u8] = b"chorus/coral/mac-check/commit/v1";
 
-fn commitment(tag: &[u8], party: usize, parts: &[&[u8]]) -> [u8; 32] {
+pub(super) fn commitment(tag: &[u8], party: usize, parts: &[&[u8]]) -> [u8; 32] {
     let mut h = Sha256::new();
     h.update(tag);
     h.update((party as u64).to_le_bytes());
@@ -44,7 +44,7 @@ fn commitment(tag: &[u8], party: usize, parts: &[&[u8]]) -> [u8; 32] {
     h.finalize().into()
 }
 
-fn fixed<const L: usize>(bytes: &[u8], peer: usize, step: Step) -> Result<[u8; L], CoralError> {
+pub(super) fn fixed<const L: usize>(bytes: &[u8], peer: usize, step: Step) -> Result<[u8; L], CoralError> {
     bytes.try_into().map_err(|_| {
         CoralError::malformed(peer, step.name(), format!("expected {L} bytes, got {}", bytes.len()))
     })

@@ -30,6 +30,16 @@ pub enum Check {
     /// The encoding-pair check of the OT-based provider: an opened combination `(d, f)` of
     /// encoding pairs has τ(d) ≠ f, so some authenticated `τ(r)` was not τ of its `r`.
     EncodingTau,
+    /// Spdz2k's batched MAC check over Z_{2^(k+s)} (the arithmetic half of mixed circuits):
+    /// some opened share or MAC share was wrong in the low k bits of its value.
+    ArithMac,
+    /// The authentication check of the Spdz2k OT-based provider (the random combination of
+    /// COPE outputs, MASCOT's Π_[[·]] over Z_{2^(k+s)}): a party sent inconsistent COPE columns
+    /// or a wrong combination.
+    ArithAuthentication,
+    /// The Spdz2k triple sacrifice: `t·c − ĉ − ρ·b` opened non-zero, so some triple was not a
+    /// product.
+    ArithSacrifice,
 }
 
 impl core::fmt::Display for Check {
@@ -44,6 +54,9 @@ impl core::fmt::Display for Check {
             Check::TinyMac => "TinyOT MAC",
             Check::Authentication => "input authentication (COPE random-combination MAC check)",
             Check::EncodingTau => "encoding pairs (tau(d) = f)",
+            Check::ArithMac => "batched Spdz2k MAC check (Z_2^(k+s))",
+            Check::ArithAuthentication => "Spdz2k input authentication (COPE random-combination check)",
+            Check::ArithSacrifice => "Spdz2k triple sacrifice (t*c - c' - rho*b = 0)",
         })
     }
 }
@@ -115,6 +128,16 @@ pub enum CoralError {
     /// Inputs do not match the circuit or the assignment of input values to parties.
     #[error("bad input: {0}")]
     BadInput(String),
+    /// A mixed circuit's gate needs the values' bits (a comparison, bit operation, shift,
+    /// division or power), which needs the boolean conversions (edaBits) this build does not have
+    /// yet; nothing was sent.
+    #[error("gate {index} ({gate}) needs the boolean conversion of its inputs (edaBits), which is not available yet; only AAdd, ASub, AMul, AUnaryAdd and AUnarySub run on Spdz2k shares")]
+    UnsupportedGate {
+        /// The gate's index in the circuit.
+        index: usize,
+        /// Its name.
+        gate: &'static str,
+    },
     /// The preprocessing provider is not available in this build.
     #[error("preprocessing provider not available: {0}")]
     NotAvailable(&'static str),

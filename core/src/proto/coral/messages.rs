@@ -47,6 +47,20 @@ pub enum Step {
     AuthOpen = 14,
     /// OT-based provider: opening of the encoding-pair check combinations.
     EncodingOpen = 15,
+    /// Spdz2k (mixed circuits' arithmetic half): input owners broadcast `x − r` modulo 2^(k+s).
+    ArithInput = 16,
+    /// Spdz2k: partial opening of the Beaver differences `ε = x − a`, `ρ = y − b` of one layer.
+    ArithMultOpen = 17,
+    /// Spdz2k: opening of the outputs with their upper s bits masked (`y + 2^k·r`).
+    ArithOutput = 18,
+    /// Spdz2k OT-based provider: the COPE columns of one chunk.
+    ArithCopeColumns = 19,
+    /// Spdz2k OT-based provider: the authentication check's combinations.
+    ArithAuthOpen = 20,
+    /// Spdz2k OT-based provider: the OT-multiplication corrections `d` of one chunk of triples.
+    ArithOtMultiply = 21,
+    /// Spdz2k OT-based provider: the sacrifice's openings ρ and σ.
+    ArithSacrifice = 22,
 }
 
 impl Step {
@@ -68,6 +82,13 @@ impl Step {
             Step::CopeColumns => "COPE columns",
             Step::AuthOpen => "authentication-check opening",
             Step::EncodingOpen => "encoding-check opening",
+            Step::ArithInput => "Spdz2k input",
+            Step::ArithMultOpen => "Spdz2k multiplication opening",
+            Step::ArithOutput => "Spdz2k output opening",
+            Step::ArithCopeColumns => "Spdz2k COPE columns",
+            Step::ArithAuthOpen => "Spdz2k authentication-check opening",
+            Step::ArithOtMultiply => "Spdz2k OT-multiplication corrections",
+            Step::ArithSacrifice => "Spdz2k sacrifice opening",
         }
     }
 }

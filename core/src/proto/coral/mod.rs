@@ -43,6 +43,7 @@
 //! values are uniform masks (d, e, x − r, and y + r for an output to one party) or kernel-masked
 //! outputs; the MAC log is empty after every output.
 
+pub mod arith;
 pub mod checks;
 pub mod circuit;
 pub mod error;

@@ -1,0 +1,42 @@
+//! The arithmetic half of Coral's mixed circuits (Coral paper §4.3.1; §2.2.1 with S = Z_{2^ℓ}):
+//! Spdz2k (Cramer–Damgård–Escudero–Scholl–Xing, CRYPTO 2018) — additive shares of values of
+//! Z_{2^k} (k = 32 or 64) held modulo 2^(k+s) with MACs under a key α ∈ Z_{2^s}, s = 48.
+//!
+//! - [`ring`]: Z_{2^(k+s)} as wrapping `u128`, the wire encoding, the parameter s.
+//! - [`share`]: sharings and their local linear operations.
+//! - [`online`]: input, Beaver multiplication, output with masked upper bits.
+//! - [`checks`]: Spdz2k's batched MAC check, run before and after any output is opened.
+//! - [`prep`]: the material (triples, input and output masks) and its labelled trusted dealer.
+//! - [`ot`]: the two-party OT-based provider (COPE over the ring, triples by OT multiplication,
+//!   combination and sacrifice) — no trusted party.
+//! - [`circuit`]: mixed circuits' ring gates on many instances in lockstep.
+//!
+//! **Trust model:** malicious security with abort against n − 1 of n ≥ 2 parties, relative to
+//! honest material — from the OT-based provider for two parties (no trusted party), or from the
+//! labelled dealer. Every detected deviation is [`super::CoralError::CheckFailed`] naming
+//! [`super::Check::ArithMac`] (or the commitment it broke) and the honest parties reveal no
+//! output. Frames carry Coral's step tags and sequence numbers ([`super::messages`]).
+//!
+//! **Invariants:** every opened value is uniform modulo 2^(k+s) (Beaver differences and input
+//! differences are masked by uniform material; outputs by 2^k·r) or an output modulo 2^k;
+//! shares are never reduced below 2^(k+s); the MAC log is empty after every output.
+//!
+//! **Not yet here** (issue 43): daBits/edaBits and the conversions that run comparisons and bit
+//! operations (Fig. 9, 10), an OT-based provider for n > 2, and the jobs/SDK front end.
+
+pub mod checks;
+pub mod circuit;
+pub mod online;
+pub mod ot;
+pub mod prep;
+pub mod ring;
+pub mod share;
+
+#[cfg(test)]
+mod tests;
+
+pub use online::ArithParty;
+pub use ot::ArithOtProvider;
+pub use prep::{ArithDealer, ArithDemand, ArithMaterial};
+pub use ring::ArithRing;
+pub use share::AShare;

@@ -1,0 +1,178 @@
+//! COPE over Z_{2^(k+s)} between two parties, both directions at once: authenticating ring
+//! elements under the peer's s-bit MAC-key share (the `[[·]]` of Spdz2k §4, MASCOT's Π_COPE with
+//! the key's bits as choices — the ring form of [`crate::ot::cope`] and of Coral's
+//! [`crate::proto::coral::prep::ot::cope`]).
+//!
+//! **Setup.** The key holder P (key α_P ∈ Z_{2^s}) is the receiver of s random base OTs with the
+//! bits α_{P,l} of its key as choices: it learns one seed `k_l^{α_l}`, the peer both. Both
+//! directions are set up.
+//!
+//! **Extension.** For elements x_1..x_L of the input side, column l of element e uses
+//! `t^b_{l,e}` = the e-th block of `G(k_l^b)` reduced modulo 2^(k+s). The input side sends
+//! `u_{l,e} = t^0_{l,e} − t^1_{l,e} + x_e`; the key holder computes
+//! `q_{l,e} = t^{α_l}_{l,e} + α_l·u_{l,e} = t^0_{l,e} + α_l·x_e` (α_l enters as a mask, not a branch).
+//! With `q_e = Σ_l 2^l q_{l,e}` and the input side's `t_e = −Σ_l 2^l t^0_{l,e}`,
+//! `q_e + t_e = α_P·x_e` modulo 2^(k+s): additive shares of the MAC. Column l only matters
+//! modulo 2^(k+s−l), so it is sent with ⌈(k+s−l)/8⌉ bytes per element.
+//!
+//! **What this alone guarantees.** A corrupt input side may use a different x in each column;
+//! the key holder's share then carries an error `Σ_l 2^l α_l δ_l` that depends on its key bits.
+//! The check in [`super`] (Π_Auth's random combination) catches inconsistent columns; what it
+//! cannot exclude is a guess of a few key bits, each halving the chance of passing — the
+//! selective-failure leakage MASCOT and Spdz2k accept (the MAC then forges with probability
+//! 2^-(s−ℓ) after a guess of ℓ bits that succeeded with probability 2^-ℓ).
+
+use rand_core::{CryptoRng, RngCore};
+
+use crate::net::Network;
+use crate::ot::base;
+use crate::ot::prg::Prg;
+use crate::proto::coral::error::CoralError;
+use crate::proto::coral::messages::{Channel, Step};
+
+use super::super::ring::{ArithRing, S};
+
+const BASE_TAG: &[u8] = b"chorus/coral/spdz2k/cope/base/v1";
+
+/// Elements per frame of columns (bounds the memory of one exchange).
+pub const CHUNK: usize = 1 << 12;
+
+/// Bytes of column l for one element.
+fn column_width(ring: ArithRing, l: u32) -> usize {
+    (ring.share_bits() - l).div_ceil(8) as usize
+}
+
+/// Bytes of the columns of `count` elements.
+pub fn column_bytes(ring: ArithRing, count: usize) -> usize {
+    (0..S).map(|l| column_width(ring, l)).sum::<usize>() * count
+}
+
+/// One party's COPE state with its peer (both directions).
+pub struct RingCope {
+    ring: ArithRing,
+    /// Key-holder side: all ones where α_l = 1.
+    masks: Vec<u128>,
+    /// Key-holder side: the seed `k_l^{α_l}` of each column.
+    chosen: Vec<Prg>,
+    /// Input side: both seeds of each of the peer's columns.
+    pairs: Vec<[Prg; 2]>,
+}
+
+impl core::fmt::Debug for RingCope {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("RingCope(..)")
+    }
+}
+
+/// The outputs of one extension at one party.
+pub struct RingCopeOutput {
+    /// `t_e` for this party's elements (the peer holds `q_e = α_peer·x_e − t_e`).
+    pub own: Vec<u128>,
+    /// `q_e` for the peer's elements (the peer holds `t_e` with `q_e + t_e = α_self·x_e`).
+    pub peer: Vec<u128>,
+}
+
+impl RingCope {
+    /// Base OTs in both directions with this party's key `alpha` (< 2^s) as its choices. Both
+    /// parties use the same `session` tag, fresh per run.
+    pub async fn setup<N: Network, R: RngCore + CryptoRng>(
+        net: &mut N,
+        ring: ArithRing,
+        session: &[u8],
+        alpha: u128,
+        rng: &mut R,
+    ) -> Result<Self, CoralError> {
+        let bits: Vec<bool> = (0..S).map(|l| (alpha >> l) & 1 == 1).collect();
+        let me = net.party();
+        let peer = 1 - me;
+        let tag = |key_holder: usize| [BASE_TAG, session, &[key_holder as u8]].concat();
+        let (chosen, pairs) = if me == 0 {
+            let c = base::receive_random(net, peer, &bits, &tag(0), rng).await?;
+            (c, base::send_random(net, peer, S as usize, &tag(1), rng).await?)
+        } else {
+            let p = base::send_random(net, peer, S as usize, &tag(0), rng).await?;
+            (base::receive_random(net, peer, &bits, &tag(1), rng).await?, p)
+        };
+        Ok(RingCope {
+            ring,
+            masks: bits.iter().map(|&b| 0u128.wrapping_sub(u128::from(b))).collect(),
+            chosen: chosen.into_iter().map(Prg::new).collect(),
+            pairs: pairs.into_iter().map(|[a, b]| [Prg::new(a), Prg::new(b)]).collect(),
+        })
+    }
+
+    /// Authenticates this party's `own` elements under the peer's key and `peer_count` elements
+    /// of the peer under this party's key, in ⌈max/[`CHUNK`]⌉ exchanges.
+    pub async fn extend<N: Network>(
+        &mut self,
+        channel: &mut Channel,
+        net: &mut N,
+        own: &[u128],
+        peer_count: usize,
+    ) -> Result<RingCopeOutput, CoralError> {
+        let peer = 1 - net.party();
+        let rounds = own.len().max(peer_count).div_ceil(CHUNK);
+        let mut out =
+            RingCopeOutput { own: Vec::with_capacity(own.len()), peer: Vec::with_capacity(peer_count) };
+        for r in 0..rounds {
+            let mine = &own[(r * CHUNK).min(own.len())..((r + 1) * CHUNK).min(own.len())];
+            let theirs = ((r + 1) * CHUNK).min(peer_count).saturating_sub(r * CHUNK);
+            let (u, t) = self.columns(mine);
+            out.own.extend(t);
+            let all = channel.broadcast(net, Step::ArithCopeColumns, u).await?;
+            out.peer.extend(self.keys(&all[peer], theirs, peer)?);
+        }
+        Ok(out)
+    }
+
+    /// Input side: the columns `u_l` (column by column, each element in ⌈(k+s−l)/8⌉ bytes) and
+    /// the shares `t_e`.
+    fn columns(&mut self, x: &[u128]) -> (Vec<u8>, Vec<u128>) {
+        let ring = self.ring;
+        let mut t = vec![0u128; x.len()];
+        let (mut t0, mut t1) = (vec![0u128; x.len()], vec![0u128; x.len()]);
+        let mut packed = Vec::with_capacity(column_bytes(ring, x.len()));
+        for (l, [g0, g1]) in self.pairs.iter_mut().enumerate() {
+            g0.fill(&mut t0);
+            g1.fill(&mut t1);
+            let width = column_width(ring, l as u32);
+            for ((&a, &b), (&xe, te)) in t0.iter().zip(&t1).zip(x.iter().zip(t.iter_mut())) {
+                let u = a.wrapping_sub(b).wrapping_add(xe);
+                packed.extend_from_slice(&u.to_le_bytes()[..width]);
+                *te = te.wrapping_sub(a << l);
+            }
+        }
+        (packed, t.into_iter().map(|v| ring.reduce(v)).collect())
+    }
+
+    /// Key side: `q_e` from the peer's columns.
+    fn keys(&mut self, u: &[u8], count: usize, peer: usize) -> Result<Vec<u128>, CoralError> {
+        let ring = self.ring;
+        if u.len() != column_bytes(ring, count) {
+            return Err(CoralError::malformed(
+                peer,
+                Step::ArithCopeColumns.name(),
+                format!(
+                    "expected {} bytes of columns for {count} elements, got {}",
+                    column_bytes(ring, count),
+                    u.len()
+                ),
+            ));
+        }
+        let mut q = vec![0u128; count];
+        let mut t = vec![0u128; count];
+        let mut at = 0;
+        for (l, (g, &mask)) in self.chosen.iter_mut().zip(&self.masks).enumerate() {
+            g.fill(&mut t);
+            let width = column_width(ring, l as u32);
+            for (qe, &te) in q.iter_mut().zip(&t) {
+                let mut w = [0u8; 16];
+                w[..width].copy_from_slice(&u[at..at + width]);
+                at += width;
+                let column = te.wrapping_add(u128::from_le_bytes(w) & mask);
+                *qe = qe.wrapping_add(column << l);
+            }
+        }
+        Ok(q.into_iter().map(|v| ring.reduce(v)).collect())
+    }
+}

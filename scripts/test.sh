@@ -25,13 +25,15 @@ cargo clippy --workspace --all-targets --release -- -D warnings
 
 log "building the relay (the native runner's relay tests start it as a process)"
 npm run build -w @chorus/server
+# One build of every target (libraries, tests, benchmarks, the native runner) with one feature
+# set: `cargo test` below then reuses it, where a separate `cargo build -p chorus-native` or
+# `cargo bench --no-run` (another feature set, another profile) would compile chorus-core again.
+log "Rust: every target of the workspace (tests, benchmarks, the native runner), one build"
+cargo build --workspace --release --all-targets
 log "Rust tests (native)"
 cargo test --workspace --release
-cargo build --release -p chorus-native
 log "core and bindings build for wasm32-unknown-unknown (simd128)"
 cargo build -p chorus-core -p chorus-wasm --release --target wasm32-unknown-unknown
-log "benchmarks compile"
-cargo bench --workspace --no-run
 
 log "npm workspaces: build and test (native addon, relay, SDK with WASM and the addon, cross-component tests in Node and Chromium)"
 npm run build --workspaces --if-present

@@ -24,8 +24,9 @@
 //! number ([`MixedCircuitError`]) and never panics; memory stays bounded by the text and
 //! [`MAX_WIRES`].
 //!
-//! Status: the format and this plaintext reference evaluator are the first part of issue 43's
-//! mixed circuits; the secure evaluation (Spdz2k shares, edaBits, conversions) builds on them.
+//! The secure evaluation of the ring gates is [`crate::proto::coral::arith`] (Spdz2k); the
+//! gates that need bits wait for edaBit conversions. [`gen`] makes circuits for tests and
+//! benchmarks.
 
 pub(crate) mod eval;
 pub mod gen;

@@ -1,7 +1,8 @@
 //! `chorus-bench-mixed`: the arithmetic half of Coral's mixed circuits (Spdz2k over
 //! Z_{2^(k+s)}, `chorus_core::proto::coral::arith`) on a dot product of two private vectors —
-//! party 0 owns x, party 1 owns y, both learn `Σ x_i·y_i` — between two parties over a TCP
-//! loopback mesh with Noise channels, with **trusted-dealer** (`--prep dealer`) or **two-party
+//! party 0 owns x, party 1 owns y, every party learns `Σ x_i·y_i` — between two or more parties
+//! (`--parties`; those after the first two have no inputs) over a TCP loopback mesh with Noise
+//! channels, with **trusted-dealer** (`--prep dealer`) or **two-party
 //! OT-based** (`--prep ot`) material, or both (the default). One JSON line per batch size and
 //! provider:
 //!
@@ -49,6 +50,9 @@ struct Args {
     /// Runs per batch size; the median `online_ms` is printed.
     #[arg(long, default_value_t = 3)]
     reps: usize,
+    /// Number of parties (2 to 8).
+    #[arg(long, default_value_t = 2)]
+    parties: usize,
     /// Preprocessing: `dealer`, `ot` or `both`.
     #[arg(long, default_value = "both")]
     prep: String,
@@ -84,8 +88,8 @@ fn main() -> std::process::ExitCode {
 }
 
 fn run(args: &Args) -> Result<(), String> {
-    if args.reps == 0 || args.instances.contains(&0) || args.length == 0 {
-        return Err("--reps, --length and every batch size must be at least 1".into());
+    if args.reps == 0 || args.instances.contains(&0) || args.length == 0 || !(2..=8).contains(&args.parties) {
+        return Err("--reps, --length and every batch size must be at least 1, --parties 2 to 8".into());
     }
     let ring = match args.ring {
         32 => RingBits::K32,
@@ -101,8 +105,11 @@ fn run(args: &Args) -> Result<(), String> {
     let circuit = Arc::new(dot_product(args.length));
     for &ot in preps {
         for &instances in &args.instances {
-            let mut line =
-                median_run(args.reps, |l: &Line| l.online_ms, || run_once(&circuit, ring, instances, ot))?;
+            let mut line = median_run(
+                args.reps,
+                |l: &Line| l.online_ms,
+                || run_once(&circuit, ring, args.parties, instances, ot),
+            )?;
             line.reps = args.reps;
             line.circuit = format!("dot-product-{}", args.length);
             print_json_line(&line);
@@ -111,7 +118,13 @@ fn run(args: &Args) -> Result<(), String> {
     Ok(())
 }
 
-fn run_once(circuit: &Arc<MixedCircuit>, ring: RingBits, instances: usize, ot: bool) -> Result<Line, String> {
+fn run_once(
+    circuit: &Arc<MixedCircuit>,
+    ring: RingBits,
+    parties: usize,
+    instances: usize,
+    ot: bool,
+) -> Result<Line, String> {
     // Benchmark inputs are not secret: a seeded generator makes them reproducible.
     let mut rng = seeded_rng(instances as u64);
     let inputs: Vec<Vec<u64>> =
@@ -122,15 +135,15 @@ fn run_once(circuit: &Arc<MixedCircuit>, ring: RingBits, instances: usize, ot: b
         .collect::<Result<_, _>>()?;
     let len = circuit.inputs as usize / 2;
     let owners: Vec<usize> = (0..circuit.inputs as usize).map(|i| usize::from(i >= len)).collect();
-    let d = demand(circuit, ring, &owners, 2, instances).map_err(|e| e.to_string())?;
+    let d = demand(circuit, ring, &owners, parties, instances).map_err(|e| e.to_string())?;
     let triples = d.triples;
     let dealer_started = Instant::now();
     let dealt: Vec<Option<ArithMaterial>> = if ot {
-        vec![None, None]
+        vec![None; parties]
     } else {
         let rng = session_rng().map_err(|e| e.to_string())?;
         ArithDealer::new(rng)
-            .deal(ArithRing::new(ring), 2, &d)
+            .deal(ArithRing::new(ring), parties, &d)
             .map_err(|e| e.to_string())?
             .into_iter()
             .map(Some)
@@ -139,38 +152,39 @@ fn run_once(circuit: &Arc<MixedCircuit>, ring: RingBits, instances: usize, ot: b
     let dealer_ms = (!ot).then(|| ms(dealer_started.elapsed()));
     let dealt: Arc<Vec<Mutex<Option<ArithMaterial>>>> = Arc::new(dealt.into_iter().map(Mutex::new).collect());
     let (circuit, inputs, owners, d) = (circuit.clone(), Arc::new(inputs), Arc::new(owners), Arc::new(d));
-    let outcomes = run_loopback_session(2, b"chorus/bench/mixed", TIMEOUT, move |mut local| async move {
-        let p = local.party;
-        let prep_start = local.start().await;
-        let taken = dealt[p].lock().expect("material").take();
-        let (material, prep) = match taken {
-            Some(m) => (m, None),
-            None => {
-                let rng = session_rng().map_err(|e| e.to_string())?;
-                let mut provider = ArithOtProvider::setup(
-                    &mut local.net,
-                    ArithRing::new(ring),
-                    b"chorus/bench/mixed/ot",
-                    rng,
-                )
+    let outcomes =
+        run_loopback_session(parties, b"chorus/bench/mixed", TIMEOUT, move |mut local| async move {
+            let p = local.party;
+            let prep_start = local.start().await;
+            let taken = dealt[p].lock().expect("material").take();
+            let (material, prep) = match taken {
+                Some(m) => (m, None),
+                None => {
+                    let rng = session_rng().map_err(|e| e.to_string())?;
+                    let mut provider = ArithOtProvider::setup(
+                        &mut local.net,
+                        ArithRing::new(ring),
+                        b"chorus/bench/mixed/ot",
+                        rng,
+                    )
+                    .await
+                    .map_err(|e| e.to_string())?;
+                    let m = provider.material(&mut local.net, &d).await.map_err(|e| e.to_string())?;
+                    (m, Some(prep_start.span(&local.net)))
+                }
+            };
+            let mine: Vec<Vec<u64>> = inputs
+                .iter()
+                .map(|x| x.iter().zip(owners.iter()).filter(|(_, &o)| o == p).map(|(&v, _)| v).collect())
+                .collect();
+            let rng = session_rng().map_err(|e| e.to_string())?;
+            let mut party = ArithParty::new(p, parties, material, rng).map_err(|e| e.to_string())?;
+            let start = local.start().await;
+            let out = evaluate(&mut party, &mut local.net, &circuit, &owners, &mine)
                 .await
                 .map_err(|e| e.to_string())?;
-                let m = provider.material(&mut local.net, &d).await.map_err(|e| e.to_string())?;
-                (m, Some(prep_start.span(&local.net)))
-            }
-        };
-        let mine: Vec<Vec<u64>> = inputs
-            .iter()
-            .map(|x| x.iter().zip(owners.iter()).filter(|(_, &o)| o == p).map(|(&v, _)| v).collect())
-            .collect();
-        let rng = session_rng().map_err(|e| e.to_string())?;
-        let mut party = ArithParty::new(p, 2, material, rng).map_err(|e| e.to_string())?;
-        let start = local.start().await;
-        let out = evaluate(&mut party, &mut local.net, &circuit, &owners, &mine)
-            .await
-            .map_err(|e| e.to_string())?;
-        Ok::<_, String>((out, start.span(&local.net), prep))
-    })?;
+            Ok::<_, String>((out, start.span(&local.net), prep))
+        })?;
     for (p, (out, _, _)) in outcomes.iter().enumerate() {
         if out != &expected {
             return Err(format!("{instances} instances: party {p} got wrong outputs"));
@@ -185,7 +199,7 @@ fn run_once(circuit: &Arc<MixedCircuit>, ring: RingBits, instances: usize, ot: b
         ring_bits: ring.bits(),
         preprocessing: if ot { "ot" } else { "trusted-dealer" },
         transport: "tcp",
-        parties: 2,
+        parties,
         instances,
         triples,
         online_ms: online.wall_ms(),

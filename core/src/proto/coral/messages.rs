@@ -61,6 +61,8 @@ pub enum Step {
     ArithOtMultiply = 21,
     /// Spdz2k OT-based provider: the sacrifice's openings ρ and σ.
     ArithSacrifice = 22,
+    /// Spdz2k OT-based provider: every party's verdict on its authentication checks.
+    ArithAuthVerdict = 23,
 }
 
 impl Step {
@@ -89,6 +91,7 @@ impl Step {
             Step::ArithAuthOpen => "Spdz2k authentication-check opening",
             Step::ArithOtMultiply => "Spdz2k OT-multiplication corrections",
             Step::ArithSacrifice => "Spdz2k sacrifice opening",
+            Step::ArithAuthVerdict => "Spdz2k authentication verdict",
         }
     }
 }

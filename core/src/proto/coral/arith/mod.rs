@@ -7,13 +7,12 @@
 //! - [`online`]: input, Beaver multiplication, output with masked upper bits.
 //! - [`checks`]: Spdz2k's batched MAC check, run before and after any output is opened.
 //! - [`prep`]: the material (triples, input and output masks) and its labelled trusted dealer.
-//! - [`ot`]: the two-party OT-based provider (COPE over the ring, triples by OT multiplication,
-//!   combination and sacrifice) — no trusted party.
+//! - [`ot`]: the OT-based provider for n ≥ 2 parties (COPE over the ring between every pair,
+//!   triples by OT multiplication, combination and sacrifice) — no trusted party.
 //! - [`circuit`]: mixed circuits' ring gates on many instances in lockstep.
 //!
 //! **Trust model:** malicious security with abort against n − 1 of n ≥ 2 parties, relative to
-//! honest material — from the OT-based provider for two parties (no trusted party), or from the
-//! labelled dealer. Every detected deviation is [`super::CoralError::CheckFailed`] naming
+//! honest material — from the OT-based provider (no trusted party), or from the labelled dealer. Every detected deviation is [`super::CoralError::CheckFailed`] naming
 //! [`super::Check::ArithMac`] (or the commitment it broke) and the honest parties reveal no
 //! output. Frames carry Coral's step tags and sequence numbers ([`super::messages`]).
 //!
@@ -22,7 +21,7 @@
 //! shares are never reduced below 2^(k+s); the MAC log is empty after every output.
 //!
 //! **Not yet here** (issue 43): daBits/edaBits and the conversions that run comparisons and bit
-//! operations (Fig. 9, 10), an OT-based provider for n > 2, and the jobs/SDK front end.
+//! operations (Fig. 9, 10), and the jobs/SDK front end.
 
 pub mod checks;
 pub mod circuit;

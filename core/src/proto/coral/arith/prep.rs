@@ -4,8 +4,8 @@
 //! **Trust model of the dealer:** one honest machine that knows α and every secret samples the
 //! material (Spdz2k's F_Prep played by a third party) and hands each party its shares; the
 //! online phase's malicious security is relative to it. It is a labelled provider for tests and
-//! benchmarks; Spdz2k's own route (triples from OT with a sacrifice) is the OT-based provider
-//! this module's material format is shaped for.
+//! benchmarks; Spdz2k's own route (triples from OT with a sacrifice, no trusted party) is
+//! [`super::ot::ArithOtProvider`], which makes the same material.
 
 use std::collections::VecDeque;
 

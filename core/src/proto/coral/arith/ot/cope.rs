@@ -1,13 +1,13 @@
-//! COPE over Z_{2^(k+s)} between two parties, both directions at once: authenticating ring
-//! elements under the peer's s-bit MAC-key share (the `[[·]]` of Spdz2k §4, MASCOT's Π_COPE with
+//! COPE over Z_{2^(k+s)} between every pair of parties, both directions at once: authenticating
+//! ring elements under each peer's s-bit MAC-key share (the `[[·]]` of Spdz2k §4, MASCOT's Π_COPE with
 //! the key's bits as choices — the ring form of [`crate::ot::cope`] and of Coral's
 //! [`crate::proto::coral::prep::ot::cope`]).
 //!
-//! **Setup.** The key holder P (key α_P ∈ Z_{2^s}) is the receiver of s random base OTs with the
-//! bits α_{P,l} of its key as choices: it learns one seed `k_l^{α_l}`, the peer both. Both
-//! directions are set up.
+//! **Setup.** For every ordered pair, the key holder P (key α_P ∈ Z_{2^s}) is the receiver of s
+//! random base OTs with the bits α_{P,l} of its key as choices: it learns one seed `k_l^{α_l}`,
+//! the input side both.
 //!
-//! **Extension.** For elements x_1..x_L of the input side, column l of element e uses
+//! **Extension.** For elements x_1..x_L of the input side (one frame to each peer per chunk), column l of element e uses
 //! `t^b_{l,e}` = the e-th block of `G(k_l^b)` reduced modulo 2^(k+s). The input side sends
 //! `u_{l,e} = t^0_{l,e} − t^1_{l,e} + x_e`; the key holder computes
 //! `q_{l,e} = t^{α_l}_{l,e} + α_l·u_{l,e} = t^0_{l,e} + α_l·x_e` (α_l enters as a mask, not a branch).
@@ -47,9 +47,8 @@ pub fn column_bytes(ring: ArithRing, count: usize) -> usize {
     (0..S).map(|l| column_width(ring, l)).sum::<usize>() * count
 }
 
-/// One party's COPE state with its peer (both directions).
-pub struct RingCope {
-    ring: ArithRing,
+/// COPE state with one peer (both directions).
+struct PeerCope {
     /// Key-holder side: all ones where α_l = 1.
     masks: Vec<u128>,
     /// Key-holder side: the seed `k_l^{α_l}` of each column.
@@ -58,23 +57,45 @@ pub struct RingCope {
     pairs: Vec<[Prg; 2]>,
 }
 
+/// One party's COPE state with every other party.
+pub struct RingCope {
+    ring: ArithRing,
+    peers: Vec<Option<PeerCope>>,
+}
+
 impl core::fmt::Debug for RingCope {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str("RingCope(..)")
     }
 }
 
-/// The outputs of one extension at one party.
+/// The outputs of one extension at one party, per peer (empty at this party's own index).
 pub struct RingCopeOutput {
-    /// `t_e` for this party's elements (the peer holds `q_e = α_peer·x_e − t_e`).
-    pub own: Vec<u128>,
-    /// `q_e` for the peer's elements (the peer holds `t_e` with `q_e + t_e = α_self·x_e`).
-    pub peer: Vec<u128>,
+    /// `own[j][e]`: `t_e` for this party's element e under peer j's key (j holds
+    /// `q_e = α_j·x_e − t_e`).
+    pub own: Vec<Vec<u128>>,
+    /// `peer[j][e]`: `q_e` for peer j's element e under this party's key (j holds `t_e` with
+    /// `q_e + t_e = α_self·x_e`).
+    pub peer: Vec<Vec<u128>>,
+}
+
+impl RingCopeOutput {
+    /// This party's share of `Σ_{j≠i} (α_j·x_i + α_i·x_j)` for element e: every COPE output of
+    /// that element summed.
+    pub fn cross_mac(&self, e: usize) -> u128 {
+        self.own
+            .iter()
+            .chain(&self.peer)
+            .filter(|v| !v.is_empty())
+            .fold(0u128, |acc, v| acc.wrapping_add(v[e]))
+    }
 }
 
 impl RingCope {
-    /// Base OTs in both directions with this party's key `alpha` (< 2^s) as its choices. Both
-    /// parties use the same `session` tag, fresh per run.
+    /// Base OTs with every peer in both directions, this party's key `alpha` (< 2^s) as its
+    /// choices. Pairs run in the order of their lower then higher index at every party (so
+    /// no two parties wait on each other), the lower index receiving first. All parties use the
+    /// same `session` tag, fresh per run.
     pub async fn setup<N: Network, R: RngCore + CryptoRng>(
         net: &mut N,
         ring: ArithRing,
@@ -84,51 +105,66 @@ impl RingCope {
     ) -> Result<Self, CoralError> {
         let bits: Vec<bool> = (0..S).map(|l| (alpha >> l) & 1 == 1).collect();
         let me = net.party();
-        let peer = 1 - me;
-        let tag = |key_holder: usize| [BASE_TAG, session, &[key_holder as u8]].concat();
-        let (chosen, pairs) = if me == 0 {
-            let c = base::receive_random(net, peer, &bits, &tag(0), rng).await?;
-            (c, base::send_random(net, peer, S as usize, &tag(1), rng).await?)
-        } else {
-            let p = base::send_random(net, peer, S as usize, &tag(0), rng).await?;
-            (base::receive_random(net, peer, &bits, &tag(1), rng).await?, p)
-        };
-        Ok(RingCope {
-            ring,
-            masks: bits.iter().map(|&b| 0u128.wrapping_sub(u128::from(b))).collect(),
-            chosen: chosen.into_iter().map(Prg::new).collect(),
-            pairs: pairs.into_iter().map(|[a, b]| [Prg::new(a), Prg::new(b)]).collect(),
-        })
+        let tag =
+            |key_holder: usize, input: usize| [BASE_TAG, session, &[key_holder as u8, input as u8]].concat();
+        let mut peers = Vec::with_capacity(net.parties());
+        for peer in 0..net.parties() {
+            if peer == me {
+                peers.push(None);
+                continue;
+            }
+            let (chosen, pairs) = if me < peer {
+                let c = base::receive_random(net, peer, &bits, &tag(me, peer), rng).await?;
+                (c, base::send_random(net, peer, S as usize, &tag(peer, me), rng).await?)
+            } else {
+                let p = base::send_random(net, peer, S as usize, &tag(peer, me), rng).await?;
+                (base::receive_random(net, peer, &bits, &tag(me, peer), rng).await?, p)
+            };
+            peers.push(Some(PeerCope {
+                masks: bits.iter().map(|&b| 0u128.wrapping_sub(u128::from(b))).collect(),
+                chosen: chosen.into_iter().map(Prg::new).collect(),
+                pairs: pairs.into_iter().map(|[a, b]| [Prg::new(a), Prg::new(b)]).collect(),
+            }));
+        }
+        Ok(RingCope { ring, peers })
     }
 
-    /// Authenticates this party's `own` elements under the peer's key and `peer_count` elements
-    /// of the peer under this party's key, in ⌈max/[`CHUNK`]⌉ exchanges.
+    /// Authenticates this party's elements `own` under every peer's key, and every peer's as many
+    /// elements under this party's key (all parties contribute vectors of the same length), in
+    /// ⌈len/[`CHUNK`]⌉ exchanges.
     pub async fn extend<N: Network>(
         &mut self,
         channel: &mut Channel,
         net: &mut N,
         own: &[u128],
-        peer_count: usize,
     ) -> Result<RingCopeOutput, CoralError> {
-        let peer = 1 - net.party();
-        let rounds = own.len().max(peer_count).div_ceil(CHUNK);
-        let mut out =
-            RingCopeOutput { own: Vec::with_capacity(own.len()), peer: Vec::with_capacity(peer_count) };
-        for r in 0..rounds {
-            let mine = &own[(r * CHUNK).min(own.len())..((r + 1) * CHUNK).min(own.len())];
-            let theirs = ((r + 1) * CHUNK).min(peer_count).saturating_sub(r * CHUNK);
-            let (u, t) = self.columns(mine);
-            out.own.extend(t);
-            let all = channel.broadcast(net, Step::ArithCopeColumns, u).await?;
-            out.peer.extend(self.keys(&all[peer], theirs, peer)?);
+        let n = self.peers.len();
+        let mut out = RingCopeOutput { own: vec![Vec::new(); n], peer: vec![Vec::new(); n] };
+        let ring = self.ring;
+        for chunk in own.chunks(CHUNK) {
+            let mut payloads = vec![Vec::new(); n];
+            for (j, state) in self.peers.iter_mut().enumerate() {
+                if let Some(state) = state {
+                    let (u, t) = state.columns(ring, chunk);
+                    payloads[j] = u;
+                    out.own[j].extend(t);
+                }
+            }
+            let all = channel.pairwise(net, Step::ArithCopeColumns, payloads).await?;
+            for (j, state) in self.peers.iter_mut().enumerate() {
+                if let Some(state) = state {
+                    out.peer[j].extend(state.keys(ring, &all[j], chunk.len(), j)?);
+                }
+            }
         }
         Ok(out)
     }
+}
 
+impl PeerCope {
     /// Input side: the columns `u_l` (column by column, each element in ⌈(k+s−l)/8⌉ bytes) and
     /// the shares `t_e`.
-    fn columns(&mut self, x: &[u128]) -> (Vec<u8>, Vec<u128>) {
-        let ring = self.ring;
+    fn columns(&mut self, ring: ArithRing, x: &[u128]) -> (Vec<u8>, Vec<u128>) {
         let mut t = vec![0u128; x.len()];
         let (mut t0, mut t1) = (vec![0u128; x.len()], vec![0u128; x.len()]);
         let mut packed = Vec::with_capacity(column_bytes(ring, x.len()));
@@ -146,8 +182,13 @@ impl RingCope {
     }
 
     /// Key side: `q_e` from the peer's columns.
-    fn keys(&mut self, u: &[u8], count: usize, peer: usize) -> Result<Vec<u128>, CoralError> {
-        let ring = self.ring;
+    fn keys(
+        &mut self,
+        ring: ArithRing,
+        u: &[u8],
+        count: usize,
+        peer: usize,
+    ) -> Result<Vec<u128>, CoralError> {
         if u.len() != column_bytes(ring, count) {
             return Err(CoralError::malformed(
                 peer,

@@ -2,12 +2,13 @@
 //! the unauthenticated products here, the sacrifice after [`super::cope`] authenticated them.
 //!
 //! **Multiply.** Per triple each party samples τ bits `a^i_1..a^i_τ` and `b^i ∈ Z_{2^(k+s)}`.
-//! The cross products `a^i_l · b^j` come from random OT: party i is the receiver with choice
+//! The cross products `a^i_l · b^j` (every ordered pair i ≠ j) come from random OT: party i is
+//! the receiver with choice
 //! bit `a^i_l` (keys `H(q)`, `H(q ⊕ Δ)` of a correlated OT, hashed with the tweakable
 //! correlation-robust hash), party j the sender with messages `(m_0, m_1)`; j sends
 //! `d = m_0 − m_1 + b^j`, i keeps `m_{a} + a·d = m_0 + a·b^j` and j keeps `−m_0` (modulo
-//! 2^(k+s); the choice bit enters as a mask). So `c_l = a_l·b` for `a_l = a^0_l + a^1_l` (an
-//! integer 0..2) and `b = b^0 + b^1`. Correlated OTs: SoftSpoken ([`crate::ot::softspoken`]).
+//! 2^(k+s); the choice bit enters as a mask). So `c_l = a_l·b` for `a_l = Σ_i a^i_l` (an
+//! integer 0..n) and `b = Σ_i b^i`. Correlated OTs: SoftSpoken ([`crate::ot::softspoken`]).
 //!
 //! **Combine.** Public coefficients `r_l, r̂_l ∈ Z_{2^(k+s)}` tossed after the products give
 //! two triples with the same b: `a = Σ r_l a_l`, `c = Σ r_l c_l` and `â = Σ r̂_l a_l`,
@@ -51,13 +52,18 @@ pub fn tau(ring: ArithRing) -> usize {
     2 * ring.share_bits() as usize + SLACK
 }
 
-/// Both directions of correlated OT with the peer.
-pub struct Multiplier {
+/// Both directions of correlated OT with one peer.
+struct PeerOt {
     sender: ExtSender,
     receiver: ExtReceiver,
-    hash: TccrHash,
     sent: u128,
     received: u128,
+}
+
+/// Correlated OT with every peer, both directions.
+pub struct Multiplier {
+    peers: Vec<Option<PeerOt>>,
+    hash: TccrHash,
 }
 
 impl core::fmt::Debug for Multiplier {
@@ -82,29 +88,38 @@ pub struct RawTriples {
 }
 
 impl Multiplier {
-    /// OT-extension setups in both directions (party 0 sends first).
+    /// OT-extension setups with every peer in both directions (pairs in the order of
+    /// [`super::cope::RingCope::setup`], the lower index sending first).
     pub async fn setup<N: Network, R: RngCore + CryptoRng>(
         net: &mut N,
         session: &[u8],
         rng: &mut R,
     ) -> Result<Self, CoralError> {
         let me = net.party();
-        let peer = 1 - me;
-        let tag =
-            |sender: usize| [b"chorus/coral/spdz2k/mult/".as_slice(), session, &[sender as u8]].concat();
-        let delta = u128::from(rng.next_u64()) | u128::from(rng.next_u64()) << 64;
-        let (sender, receiver) = if me == 0 {
-            let s = ExtSender::setup_with_delta(net, peer, &tag(0), EXTENSION, delta, rng).await?;
-            (s, ExtReceiver::setup(net, peer, &tag(1), EXTENSION, rng).await?)
-        } else {
-            let r = ExtReceiver::setup(net, peer, &tag(0), EXTENSION, rng).await?;
-            (ExtSender::setup_with_delta(net, peer, &tag(1), EXTENSION, delta, rng).await?, r)
+        let tag = |sender: usize, receiver: usize| {
+            [b"chorus/coral/spdz2k/mult/".as_slice(), session, &[sender as u8, receiver as u8]].concat()
         };
-        Ok(Multiplier { sender, receiver, hash: TccrHash::default(), sent: 0, received: 0 })
+        let mut peers = Vec::with_capacity(net.parties());
+        for peer in 0..net.parties() {
+            if peer == me {
+                peers.push(None);
+                continue;
+            }
+            let delta = u128::from(rng.next_u64()) | u128::from(rng.next_u64()) << 64;
+            let (sender, receiver) = if me < peer {
+                let s = ExtSender::setup_with_delta(net, peer, &tag(me, peer), EXTENSION, delta, rng).await?;
+                (s, ExtReceiver::setup(net, peer, &tag(peer, me), EXTENSION, rng).await?)
+            } else {
+                let r = ExtReceiver::setup(net, peer, &tag(peer, me), EXTENSION, rng).await?;
+                (ExtSender::setup_with_delta(net, peer, &tag(me, peer), EXTENSION, delta, rng).await?, r)
+            };
+            peers.push(Some(PeerOt { sender, receiver, sent: 0, received: 0 }));
+        }
+        Ok(Multiplier { peers, hash: TccrHash::default() })
     }
 
-    /// This party's shares of `a_l·b` summed over both parties' cross terms, for the bits
-    /// `bits` (τ per triple) and elements `bs` (one per triple), one chunk.
+    /// This party's shares of `a_l·b` summed over every cross term it takes part in, for the
+    /// bits `bits` (τ per triple) and elements `bs` (one per triple), one chunk.
     async fn products<N: Network, R: RngCore + CryptoRng>(
         &mut self,
         ring: ArithRing,
@@ -115,35 +130,45 @@ impl Multiplier {
         rng: &mut R,
     ) -> Result<Vec<u128>, CoralError> {
         let me = net.party();
+        let n = self.peers.len();
         let tau = bits.len() / bs.len();
         let count = bits.len();
-        let (q, t) = if me == 0 {
-            let q = self.sender.extend_correlated(net, count, rng).await?;
-            (q, self.receiver.extend_correlated(net, bits, rng).await?)
-        } else {
-            let t = self.receiver.extend_correlated(net, bits, rng).await?;
-            (self.sender.extend_correlated(net, count, rng).await?, t)
-        };
-        // Sender role: the corrections d and this party's shares −m_0.
+        let mut shares = vec![0u128; count];
+        let mut payloads = vec![Vec::new(); n];
+        let mut received = vec![Vec::new(); n];
         let mut pairs: Vec<[Block; 2]> = Vec::with_capacity(count);
-        self.hash.hash_pairs_into(self.sent, &q, self.sender.delta(), &mut pairs);
-        self.sent = self.sent.wrapping_add(count as u128);
-        let mut shares = Vec::with_capacity(count);
-        let mut d = Vec::with_capacity(count);
-        for (j, [m0, m1]) in pairs.iter().enumerate() {
-            d.push(m0.wrapping_sub(*m1).wrapping_add(bs[j / tau]));
-            shares.push(m0.wrapping_neg());
+        for (peer, state) in self.peers.iter_mut().enumerate() {
+            let Some(state) = state else { continue };
+            let (q, t) = if me < peer {
+                let q = state.sender.extend_correlated(net, count, rng).await?;
+                (q, state.receiver.extend_correlated(net, bits, rng).await?)
+            } else {
+                let t = state.receiver.extend_correlated(net, bits, rng).await?;
+                (state.sender.extend_correlated(net, count, rng).await?, t)
+            };
+            // Sender role: the corrections d and this party's shares −m_0.
+            pairs.clear();
+            self.hash.hash_pairs_into(state.sent, &q, state.sender.delta(), &mut pairs);
+            state.sent = state.sent.wrapping_add(count as u128);
+            let mut d = Vec::with_capacity(count);
+            for (j, ([m0, m1], share)) in pairs.iter().zip(shares.iter_mut()).enumerate() {
+                d.push(m0.wrapping_sub(*m1).wrapping_add(bs[j / tau]));
+                *share = share.wrapping_sub(*m0);
+            }
+            payloads[peer] = ring.pack(&d);
+            // Receiver role: the keys m_a, combined with the peer's corrections below.
+            let mut keys = t;
+            self.hash.hash_in_place(state.received, &mut keys);
+            state.received = state.received.wrapping_add(count as u128);
+            received[peer] = keys;
         }
-        let all = channel.broadcast(net, Step::ArithOtMultiply, ring.pack(&d)).await?;
-        let peer = 1 - me;
-        let d = ring.unpack(&all[peer], count, peer, Step::ArithOtMultiply)?;
-        // Receiver role: m_a + a·d.
-        let mut keys = t;
-        self.hash.hash_in_place(self.received, &mut keys);
-        self.received = self.received.wrapping_add(count as u128);
-        for ((share, key), (&bit, &d)) in shares.iter_mut().zip(&keys).zip(bits.iter().zip(&d)) {
-            let mask = 0u128.wrapping_sub(u128::from(bit));
-            *share = share.wrapping_add(*key).wrapping_add(d & mask);
+        let all = channel.pairwise(net, Step::ArithOtMultiply, payloads).await?;
+        for (peer, keys) in received.iter().enumerate().filter(|(p, _)| *p != me) {
+            let d = ring.unpack(&all[peer], count, peer, Step::ArithOtMultiply)?;
+            for ((share, key), (&bit, &d)) in shares.iter_mut().zip(keys).zip(bits.iter().zip(&d)) {
+                let mask = 0u128.wrapping_sub(u128::from(bit));
+                *share = share.wrapping_add(*key).wrapping_add(d & mask);
+            }
         }
         Ok(shares)
     }

@@ -22,20 +22,22 @@ use crate::rng::seeded_rng;
 
 type Edit = Box<dyn FnMut(u64, &mut Vec<u8>)>;
 
-/// Both parties set up the provider and make material for `demand`; party 1's messages go
-/// through `edit`. Returns each party's material (or error) and its bytes sent by the material
-/// call alone.
-fn provide(
+/// Every party of an `n`-party session sets up the provider and makes material for `demand`;
+/// party `attacker`'s messages go through `edit`. Returns each party's material (or error) and
+/// its bytes sent by the material call alone.
+fn provide_n(
+    parties: usize,
     ring: RingBits,
     demand: &ArithDemand,
+    attacker: usize,
     edit: Edit,
 ) -> Vec<Result<(ArithMaterial, u64), CoralError>> {
     let edit = RefCell::new(Some(edit));
-    let futures: Vec<_> = MemoryNetwork::session(2)
+    let futures: Vec<_> = MemoryNetwork::session(parties)
         .into_iter()
         .map(|net| {
             let me = net.party();
-            let mut net = if me == 1 {
+            let mut net = if me == attacker {
                 let mut e = edit.borrow_mut().take().expect("one editor");
                 Tamper::new(net, move |i, m| e(i, m))
             } else {
@@ -57,6 +59,15 @@ fn provide(
         })
         .collect();
     futures::executor::block_on(futures::future::join_all(futures))
+}
+
+/// Two parties, party 1's messages through `edit`.
+fn provide(
+    ring: RingBits,
+    demand: &ArithDemand,
+    edit: Edit,
+) -> Vec<Result<(ArithMaterial, u64), CoralError>> {
+    provide_n(2, ring, demand, 1, edit)
 }
 
 fn honest(ring: RingBits, demand: &ArithDemand) -> Vec<(ArithMaterial, u64)> {
@@ -132,7 +143,7 @@ fn bytes_of_a_material_call_are_exact() {
             .sum();
         let elements = 5 * d.triples + 3 + 4 + 1 + 1;
         let cope = column_bytes(r, elements) + h;
-        let auth = coin + 2 * e + h;
+        let auth = coin + 2 * e + h + 1 + h;
         let sacrifice = coin + 2 * (d.triples * e + h);
         let mac = coin + 32 + h + e + 32 + h;
         let m = honest(ring, &d);
@@ -173,6 +184,18 @@ fn attack(step: Step, nth: usize, mut f: impl FnMut(&mut Vec<u8>) + 'static) -> 
     results.into_iter().next().unwrap().expect_err("the honest party refuses the material")
 }
 
+/// Where each COPE column starts in a frame of `elements` elements (k = 32).
+fn column_starts(elements: usize) -> Vec<usize> {
+    let ring = ArithRing::new(RingBits::K32);
+    (0..48u32)
+        .scan(0usize, |at, l| {
+            let start = *at;
+            *at += (ring.share_bits() - l).div_ceil(8) as usize * elements;
+            Some(start)
+        })
+        .collect()
+}
+
 fn flip(bit: usize) -> impl FnMut(&mut Vec<u8>) {
     move |m| m[HEADER_BYTES + bit / 8] ^= 1 << (bit % 8)
 }
@@ -183,15 +206,7 @@ fn inconsistent_cope_columns_fail_the_authentication_check() {
     // column): the honest key holder's MAC share of it is off by Σ_l ±2^l·α_l, non-zero for any
     // non-zero key, and the check's random combination exposes it. (A change in one column only
     // is caught only if the key bit of that column is 1: the selective failure of cope.rs.)
-    let ring = ArithRing::new(RingBits::K32);
-    let elements = 5 * 20 + 2 + 2 + 2 + 1;
-    let starts: Vec<usize> = (0..48u32)
-        .scan(0usize, |at, l| {
-            let start = *at;
-            *at += (ring.share_bits() - l).div_ceil(8) as usize * elements;
-            Some(start)
-        })
-        .collect();
+    let starts = column_starts(5 * 20 + 2 + 2 + 2 + 1);
     let err = attack(Step::ArithCopeColumns, 0, move |m| {
         for &at in &starts {
             m[HEADER_BYTES + at] ^= 1;
@@ -245,8 +260,57 @@ fn a_tampered_combine_coin_and_truncated_columns_are_typed() {
 }
 
 #[test]
-fn three_parties_are_refused() {
-    let futures: Vec<_> = MemoryNetwork::session(3)
+fn three_and_four_parties_make_material_that_evaluates_a_ring_circuit() {
+    for (parties, ring) in [(3, RingBits::K32), (4, RingBits::K64)] {
+        let circuit = super::random_ring_circuit(&mut seeded(parties as u64), 6, 40, 3);
+        let owners: Vec<usize> = (0..6).map(|i| i % parties).collect();
+        let d = demand(&circuit, ring, &owners, parties, 2).unwrap();
+        let materials: Vec<ArithMaterial> = provide_n(parties, ring, &d, usize::MAX, Box::new(|_, _| {}))
+            .into_iter()
+            .map(|r| r.expect("honest provider").0)
+            .collect();
+        let inputs = random_inputs(&mut seeded(9), &circuit, ring, 2);
+        let (results, _) = super::run(materials, super::Deviation::none(), |mut party, mut net| {
+            let mine = own(&inputs, &owners, party.party());
+            let (circuit, owners) = (&circuit, owners.clone());
+            async move { evaluate(&mut party, &mut net, circuit, &owners, &mine).await }
+        });
+        let want: Vec<Vec<u64>> = inputs.iter().map(|x| circuit.evaluate(x, ring).unwrap()).collect();
+        for (p, r) in results.into_iter().enumerate() {
+            assert_eq!(r.unwrap(), want, "party {p} of {parties}");
+        }
+    }
+}
+
+#[test]
+fn a_cheater_towards_one_of_two_honest_parties_makes_both_abort() {
+    // Three parties; party 2 changes its COPE columns to party 0 only (its first columns frame
+    // goes to party 0). Party 0's check fails, and party 1 learns it from the verdicts: both
+    // honest parties abort naming the check.
+    let d = ArithDemand { triples: 20, input_masks: vec![2, 2], output_masks: 2 };
+    let mut seen = 0;
+    let len = HEADER_BYTES + payload(Step::ArithCopeColumns);
+    let starts = column_starts(5 * 20 + 2 + 2 + 2 + 1);
+    let edit: Edit = Box::new(move |_, m| {
+        if m.first() == Some(&(Step::ArithCopeColumns as u8)) && m.len() == len {
+            if seen == 0 {
+                for &at in &starts {
+                    m[HEADER_BYTES + at] ^= 1;
+                }
+            }
+            seen += 1;
+        }
+    });
+    let results = provide_n(3, RingBits::K32, &d, 2, edit);
+    for (p, result) in results.iter().enumerate().take(2) {
+        let err = result.as_ref().map(|_| ()).expect_err("honest parties abort");
+        assert_eq!(*err, CoralError::CheckFailed { check: Check::ArithAuthentication }, "party {p}");
+    }
+}
+
+#[test]
+fn nine_parties_are_refused() {
+    let futures: Vec<_> = MemoryNetwork::session(9)
         .into_iter()
         .map(|mut net| async move {
             ArithOtProvider::setup(&mut net, ArithRing::new(RingBits::K32), b"s", seeded_rng(1))
@@ -255,6 +319,6 @@ fn three_parties_are_refused() {
         })
         .collect();
     for r in futures::executor::block_on(futures::future::join_all(futures)) {
-        assert!(matches!(r, Err(CoralError::Limit { found: 3, limit: 2, .. })));
+        assert!(matches!(r, Err(CoralError::Limit { found: 9, limit: 8, .. })));
     }
 }

@@ -33,7 +33,7 @@ const COIN_COMMIT_TAG: &[u8] = b"chorus/coral/coin/commit/v1";
 const COIN_STREAM_TAG: &[u8] = b"chorus/coral/coin/stream/v1";
 const MAC_COMMIT_TAG: &[u8] = b"chorus/coral/mac-check/commit/v1";
 
-pub(super) fn commitment(tag: &[u8], party: usize, parts: &[&[u8]]) -> [u8; 32] {
+fn commitment(tag: &[u8], party: usize, parts: &[&[u8]]) -> [u8; 32] {
     let mut h = Sha256::new();
     h.update(tag);
     h.update((party as u64).to_le_bytes());
@@ -44,7 +44,7 @@ pub(super) fn commitment(tag: &[u8], party: usize, parts: &[&[u8]]) -> [u8; 32] 
     h.finalize().into()
 }
 
-pub(super) fn fixed<const L: usize>(bytes: &[u8], peer: usize, step: Step) -> Result<[u8; L], CoralError> {
+fn fixed<const L: usize>(bytes: &[u8], peer: usize, step: Step) -> Result<[u8; L], CoralError> {
     bytes.try_into().map_err(|_| {
         CoralError::malformed(peer, step.name(), format!("expected {L} bytes, got {}", bytes.len()))
     })
@@ -80,23 +80,30 @@ pub async fn coin_toss<N: Network, R: RngCore + CryptoRng>(
     Ok(ChaCha20Rng::from_seed(stream.finalize().into()))
 }
 
-/// The partially opened values awaiting the batched MAC check, with this party's MAC shares.
-#[derive(Debug, Clone, Default)]
-pub struct OpenedLog {
-    values: Vec<u64>,
-    macs: Vec<u64>,
+/// The partially opened values awaiting a batched MAC check, with this party's MAC shares: field
+/// elements of GF(2^42) here (`u64`), ring elements of Z_{2^(k+s)} in Spdz2k (`u128`).
+#[derive(Debug, Clone)]
+pub struct OpenedLog<T = u64> {
+    pub(super) values: Vec<T>,
+    pub(super) macs: Vec<T>,
 }
 
-impl OpenedLog {
+impl<T> Default for OpenedLog<T> {
+    fn default() -> Self {
+        OpenedLog { values: Vec::new(), macs: Vec::new() }
+    }
+}
+
+impl<T: Copy> OpenedLog<T> {
     /// Records an opened value and this party's MAC share of it.
     #[inline]
-    pub fn push(&mut self, value: u64, mac: u64) {
+    pub fn push(&mut self, value: T, mac: T) {
         self.values.push(value);
         self.macs.push(mac);
     }
 
     /// Records opened values and this party's MAC shares of them, in order.
-    pub fn extend(&mut self, values: &[u64], macs: impl ExactSizeIterator<Item = u64>) {
+    pub fn extend(&mut self, values: &[T], macs: impl ExactSizeIterator<Item = T>) {
         debug_assert_eq!(values.len(), macs.len());
         self.values.extend_from_slice(values);
         self.macs.extend(macs);
@@ -117,6 +124,55 @@ impl OpenedLog {
     pub fn is_empty(&self) -> bool {
         self.values.is_empty()
     }
+
+    /// Empties the log.
+    pub fn clear(&mut self) {
+        self.values.clear();
+        self.macs.clear();
+    }
+}
+
+/// The last two rounds of a MAC check: every party commits to its `value` (SHA-256 under `tag`
+/// with a 256-bit nonce), then opens it; every opening must have `value.len()` bytes and match
+/// its commitment ([`Check::MacCommitment`]). Returns every party's value, this party's at its
+/// index.
+pub(super) async fn commit_and_open<N: Network, R: RngCore + CryptoRng>(
+    channel: &mut Channel,
+    net: &mut N,
+    rng: &mut R,
+    tag: &[u8],
+    value: Vec<u8>,
+) -> Result<Vec<Vec<u8>>, CoralError> {
+    let me = net.party();
+    let width = value.len();
+    let mut nonce = [0u8; 32];
+    rng.fill_bytes(&mut nonce);
+    let own = commitment(tag, me, &[&nonce, &value]);
+    let commitments = channel.broadcast(net, Step::MacCommit, own.to_vec()).await?;
+    let commitments: Vec<[u8; 32]> = commitments
+        .iter()
+        .enumerate()
+        .map(|(p, c)| fixed::<32>(c, p, Step::MacCommit))
+        .collect::<Result<_, _>>()?;
+    let mut opening = value;
+    opening.extend_from_slice(&nonce);
+    let openings = channel.broadcast(net, Step::MacOpen, opening).await?;
+    let mut values = Vec::with_capacity(openings.len());
+    for (p, mut o) in openings.into_iter().enumerate() {
+        if o.len() != width + 32 {
+            return Err(CoralError::malformed(
+                p,
+                Step::MacOpen.name(),
+                format!("expected {} bytes, got {}", width + 32, o.len()),
+            ));
+        }
+        let nonce = o.split_off(width);
+        if commitment(tag, p, &[&nonce, &o]) != commitments[p] {
+            return Err(CoralError::failed(Check::MacCommitment));
+        }
+        values.push(o);
+    }
+    Ok(values)
 }
 
 /// Coins drawn and combined at a time by [`mac_check`].
@@ -138,7 +194,6 @@ pub async fn mac_check<N: Network, R: RngCore + CryptoRng>(
     if log.is_empty() {
         return Ok(());
     }
-    let me = net.party();
     let mut coins = coin_toss(channel, net, rng).await?;
     let field = params.field();
     // χ_l is the l-th u64 (little-endian) of AES-128-CTR keyed by the coin stream's first 16
@@ -161,34 +216,10 @@ pub async fn mac_check<N: Network, R: RngCore + CryptoRng>(
         mu ^= field.inner_product(chi, macs);
     }
     let sigma = mu ^ field.mul(alpha, v);
-    log.values.clear();
-    log.macs.clear();
-    let sigma_bytes = pack_elements(&[sigma]);
-    let mut nonce = [0u8; 32];
-    rng.fill_bytes(&mut nonce);
-    let own = commitment(MAC_COMMIT_TAG, me, &[&nonce, &sigma_bytes]);
-    let commitments = channel.broadcast(net, Step::MacCommit, own.to_vec()).await?;
-    let commitments: Vec<[u8; 32]> = commitments
-        .iter()
-        .enumerate()
-        .map(|(p, c)| fixed::<32>(c, p, Step::MacCommit))
-        .collect::<Result<_, _>>()?;
-    let mut opening = sigma_bytes;
-    opening.extend_from_slice(&nonce);
-    let openings = channel.broadcast(net, Step::MacOpen, opening).await?;
+    log.clear();
+    let sigmas = commit_and_open(channel, net, rng, MAC_COMMIT_TAG, pack_elements(&[sigma])).await?;
     let mut total = 0u64;
-    for (p, o) in openings.iter().enumerate() {
-        if o.len() != MAC_OPEN_BYTES {
-            return Err(CoralError::malformed(
-                p,
-                Step::MacOpen.name(),
-                format!("expected {MAC_OPEN_BYTES} bytes, got {}", o.len()),
-            ));
-        }
-        let (s, n) = o.split_at(field_bytes(1));
-        if commitment(MAC_COMMIT_TAG, p, &[n, s]) != commitments[p] {
-            return Err(CoralError::failed(Check::MacCommitment));
-        }
+    for (p, s) in sigmas.iter().enumerate() {
         total ^= unpack_elements(s, 1, p, Step::MacOpen)?[0];
     }
     if total != 0 {

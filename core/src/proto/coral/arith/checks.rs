@@ -19,7 +19,7 @@ use crate::net::Network;
 use crate::ot::prg::Prg;
 use crate::ot::Block;
 
-use super::super::checks::{coin_toss, commitment, fixed};
+use super::super::checks::{coin_toss, commit_and_open, OpenedLog};
 use super::super::error::{Check, CoralError};
 use super::super::messages::{Channel, Step};
 use super::ring::{ArithRing, S};
@@ -27,31 +27,8 @@ use super::share::AShare;
 
 const MAC_COMMIT_TAG: &[u8] = b"chorus/coral/spdz2k/mac-check/commit/v1";
 
-/// The partially opened values awaiting the batched check, with this party's MAC shares.
-#[derive(Debug, Clone, Default)]
-pub struct RingLog {
-    values: Vec<u128>,
-    macs: Vec<u128>,
-}
-
-impl RingLog {
-    /// Records opened values and this party's MAC shares of them, in order.
-    pub fn extend(&mut self, values: &[u128], macs: impl ExactSizeIterator<Item = u128>) {
-        debug_assert_eq!(values.len(), macs.len());
-        self.values.extend_from_slice(values);
-        self.macs.extend(macs);
-    }
-
-    /// Number of values awaiting the check.
-    pub fn len(&self) -> usize {
-        self.values.len()
-    }
-
-    /// Whether nothing awaits the check.
-    pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
-    }
-}
+/// The partially opened ring elements awaiting the batched check, with this party's MAC shares.
+pub type RingLog = OpenedLog<u128>;
 
 /// Opens `xs` to everybody (one broadcast of this party's value shares); the values, reduced,
 /// join `log` with this party's MAC shares for the next batched check.
@@ -91,7 +68,6 @@ pub async fn mac_check<N: Network, R: RngCore + CryptoRng>(
     if log.is_empty() {
         return Ok(());
     }
-    let me = net.party();
     let mut coins = coin_toss(channel, net, rng).await?;
     // χ_l: the l-th u64 of AES-128-CTR keyed by the coin stream, reduced to s bits.
     let mut key = [0u8; 16];
@@ -110,35 +86,10 @@ pub async fn mac_check<N: Network, R: RngCore + CryptoRng>(
         }
     }
     let z = ring.reduce(m.wrapping_sub(alpha.wrapping_mul(y)));
-    log.values.clear();
-    log.macs.clear();
-    let z_bytes = ring.pack(&[z]);
-    let mut nonce = [0u8; 32];
-    rng.fill_bytes(&mut nonce);
-    let own = commitment(MAC_COMMIT_TAG, me, &[&nonce, &z_bytes]);
-    let commitments = channel.broadcast(net, Step::MacCommit, own.to_vec()).await?;
-    let commitments: Vec<[u8; 32]> = commitments
-        .iter()
-        .enumerate()
-        .map(|(p, c)| fixed::<32>(c, p, Step::MacCommit))
-        .collect::<Result<_, _>>()?;
-    let mut opening = z_bytes;
-    opening.extend_from_slice(&nonce);
-    let openings = channel.broadcast(net, Step::MacOpen, opening).await?;
-    let width = ring.element_bytes();
+    log.clear();
+    let zs = commit_and_open(channel, net, rng, MAC_COMMIT_TAG, ring.pack(&[z])).await?;
     let mut total = 0u128;
-    for (p, o) in openings.iter().enumerate() {
-        if o.len() != width + 32 {
-            return Err(CoralError::malformed(
-                p,
-                Step::MacOpen.name(),
-                format!("expected {} bytes, got {}", width + 32, o.len()),
-            ));
-        }
-        let (zp, nonce) = o.split_at(width);
-        if commitment(MAC_COMMIT_TAG, p, &[nonce, zp]) != commitments[p] {
-            return Err(CoralError::failed(Check::MacCommitment));
-        }
+    for (p, zp) in zs.iter().enumerate() {
         total = total.wrapping_add(ring.unpack(zp, 1, p, Step::MacOpen)?[0]);
     }
     if ring.reduce(total) != 0 {

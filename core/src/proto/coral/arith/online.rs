@@ -45,7 +45,7 @@ impl ArithParty {
     /// Party `me` of `parties` with its `material`.
     ///
     /// # Errors
-    /// [`CoralError::MaterialMismatch`] if the material is for another party, session size or ring.
+    /// [`CoralError::MaterialMismatch`] if the material is for another party or session size.
     pub fn new(
         me: PartyId,
         parties: usize,
@@ -138,9 +138,7 @@ impl ArithParty {
                 own.len()
             )));
         }
-        if let Some((i, v)) =
-            own.iter().enumerate().find(|(_, &v)| u128::from(v) != u128::from(self.ring.value(u128::from(v))))
-        {
+        if let Some((i, v)) = own.iter().enumerate().find(|(_, &v)| v & !self.ring.value_bits().mask() != 0) {
             return Err(CoralError::BadInput(format!(
                 "input {i} of party {}: {v} does not fit in {} bits",
                 self.me,

@@ -6,7 +6,7 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
 
 use super::circuits::{own, random_circuit, random_inputs};
-use super::{deal, params, run, run_recorded, Deviation};
+use super::{deal, flip_payload_bit, on_step, params, run, run_recorded, Deviation};
 use crate::circuit::Circuit;
 use crate::proto::coral::circuit::{demand, evaluate};
 use crate::proto::coral::error::{Check, CoralError};
@@ -15,27 +15,6 @@ use crate::proto::coral::online::InputRequest;
 use crate::proto::coral::prep::{CoralMaterial, Demand};
 use crate::proto::coral::rconv;
 use crate::proto::coral::share::LANES;
-
-/// An edit applied to the `nth` message (from 0) the attacker sends with step tag `step`.
-fn on_step(
-    step: Step,
-    nth: usize,
-    mut f: impl FnMut(&mut Vec<u8>) + 'static,
-) -> impl FnMut(u64, &mut Vec<u8>) + 'static {
-    let mut seen = 0usize;
-    move |_, msg| {
-        if msg.first() == Some(&(step as u8)) {
-            if seen == nth {
-                f(msg);
-            }
-            seen += 1;
-        }
-    }
-}
-
-fn flip_payload_bit(bit: usize) -> impl FnMut(&mut Vec<u8>) {
-    move |msg| msg[HEADER_BYTES + bit / 8] ^= 1 << (bit % 8)
-}
 
 /// A small random circuit with several AND layers, two owners, a batch of 20 (partial pack).
 fn setting() -> (Circuit, Vec<Vec<Vec<bool>>>) {

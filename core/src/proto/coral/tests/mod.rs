@@ -22,6 +22,7 @@ use crate::net::Network;
 use crate::rng::seeded_rng;
 
 use super::error::CoralError;
+use super::messages::{Step, HEADER_BYTES};
 use super::online::Party;
 use super::prep::dealer::TrustedDealer;
 use super::prep::{CoralMaterial, Demand};
@@ -45,28 +46,32 @@ pub(super) fn deal(seed: u64, parties: usize, demand: &Demand) -> Vec<CoralMater
     TrustedDealer::new(seeded_rng(seed)).deal(&params(), parties, demand).expect("dealer")
 }
 
-/// How the attacker (if any) deviates: an edit of its sent messages and/or of its material.
+/// How the attacker (if any) deviates: an edit of its sent messages and/or of its material
+/// (Coral's, or another material type `M` of the protocols under `proto::coral`).
 type Edit = Box<dyn FnMut(u64, &mut Vec<u8>)>;
 
-pub(super) struct Deviation {
+pub(in crate::proto::coral) struct Deviate<M> {
     pub attacker: usize,
     pub edit: Edit,
-    pub material: Box<dyn FnOnce(&mut CoralMaterial)>,
+    pub material: Box<dyn FnOnce(&mut M)>,
 }
 
-impl Deviation {
+impl<M> Deviate<M> {
     pub fn none() -> Self {
-        Deviation { attacker: usize::MAX, edit: Box::new(|_, _| {}), material: Box::new(|_| {}) }
+        Deviate { attacker: usize::MAX, edit: Box::new(|_, _| {}), material: Box::new(|_| {}) }
     }
 
     pub fn wire(attacker: usize, edit: impl FnMut(u64, &mut Vec<u8>) + 'static) -> Self {
-        Deviation { attacker, edit: Box::new(edit), material: Box::new(|_| {}) }
+        Deviate { attacker, edit: Box::new(edit), material: Box::new(|_| {}) }
     }
 
-    pub fn material(attacker: usize, f: impl FnOnce(&mut CoralMaterial) + 'static) -> Self {
-        Deviation { attacker, edit: Box::new(|_, _| {}), material: Box::new(f) }
+    pub fn material(attacker: usize, f: impl FnOnce(&mut M) + 'static) -> Self {
+        Deviate { attacker, edit: Box::new(|_, _| {}), material: Box::new(f) }
     }
 }
+
+/// A deviation of a Coral party.
+pub(super) type Deviation = Deviate<CoralMaterial>;
 
 /// Runs `body` at every party of an in-memory session with the dealt `materials`, the attacker's
 /// messages going through its edit. Results in party order.
@@ -92,8 +97,29 @@ where
     F: Fn(Party, Tamper<'static, MemoryNetwork>) -> Fut,
     Fut: Future<Output = Result<T, CoralError>>,
 {
+    run_parties(
+        materials,
+        deviation,
+        |me, n, m| Party::new(params(), me, n, m, seeded_rng(1000 + me as u64)).expect("party"),
+        body,
+    )
+}
+
+/// Runs `body` at every party of an in-memory session: party `me` of `n` is `party(me, n, its
+/// material)`, the attacker's material and messages deviate. Returns the results in party order
+/// and the step tags each party sent.
+pub(in crate::proto::coral) fn run_parties<M, P, T, F, Fut>(
+    materials: Vec<M>,
+    deviation: Deviate<M>,
+    party: impl Fn(usize, usize, M) -> P,
+    body: F,
+) -> (Vec<Result<T, CoralError>>, Vec<Vec<u8>>)
+where
+    F: Fn(P, Tamper<'static, MemoryNetwork>) -> Fut,
+    Fut: Future<Output = Result<T, CoralError>>,
+{
     let n = materials.len();
-    let Deviation { attacker, edit, material } = deviation;
+    let Deviate { attacker, edit, material } = deviation;
     let mut materials = materials;
     if attacker < n {
         material(&mut materials[attacker]);
@@ -117,11 +143,31 @@ where
                 Tamper::new(net, move |_, m| log.borrow_mut()[me].push(m.first().copied().unwrap_or(0)))
             };
             let material = slots.borrow_mut()[me].take().expect("material");
-            let party = Party::new(params(), me, n, material, seeded_rng(1000 + me as u64)).expect("party");
-            body(party, net)
+            body(party(me, n, material), net)
         })
         .collect();
     let results = futures::executor::block_on(futures::future::join_all(futures));
     let tags = sent.borrow().clone();
     (results, tags)
+}
+
+/// An edit applied to the `nth` message (from 0) the attacker sends with step tag `step`.
+pub(in crate::proto::coral) fn on_step(
+    step: Step,
+    nth: usize,
+    mut f: impl FnMut(&mut Vec<u8>) + 'static,
+) -> impl FnMut(u64, &mut Vec<u8>) + 'static {
+    let mut seen = 0usize;
+    move |_, msg| {
+        if msg.first() == Some(&(step as u8)) {
+            if seen == nth {
+                f(msg);
+            }
+            seen += 1;
+        }
+    }
+}
+
+pub(in crate::proto::coral) fn flip_payload_bit(bit: usize) -> impl FnMut(&mut Vec<u8>) {
+    move |msg| msg[HEADER_BYTES + bit / 8] ^= 1 << (bit % 8)
 }

@@ -75,7 +75,7 @@ impl core::fmt::Debug for Multiplier {
 /// One party's unauthenticated shares of combined triples.
 #[derive(Debug, Default)]
 pub struct RawTriples {
-    /// `a`, `â`, `b`, `c`, `ĉ` of every triple.
+    /// `a` of every triple.
     pub a: Vec<u128>,
     /// `â`.
     pub a_hat: Vec<u128>,

@@ -7,31 +7,11 @@ use crate::circuit::mixed::{MixedCircuit, RingBits};
 use crate::proto::coral::arith::circuit::{demand, evaluate};
 use crate::proto::coral::arith::ring::S;
 use crate::proto::coral::error::{Check, CoralError};
-use crate::proto::coral::messages::{Step, HEADER_BYTES};
+use crate::proto::coral::messages::Step;
+use crate::proto::coral::tests::{flip_payload_bit, on_step};
 
 const RING: RingBits = RingBits::K64;
 const K: usize = 64;
-
-/// An edit applied to the `nth` message (from 0) the attacker sends with step tag `step`.
-fn on_step(
-    step: Step,
-    nth: usize,
-    mut f: impl FnMut(&mut Vec<u8>) + 'static,
-) -> impl FnMut(u64, &mut Vec<u8>) + 'static {
-    let mut seen = 0usize;
-    move |_, msg| {
-        if msg.first() == Some(&(step as u8)) {
-            if seen == nth {
-                f(msg);
-            }
-            seen += 1;
-        }
-    }
-}
-
-fn flip_payload_bit(bit: usize) -> impl FnMut(&mut Vec<u8>) {
-    move |msg| msg[HEADER_BYTES + bit / 8] ^= 1 << (bit % 8)
-}
 
 /// A random ring circuit with at least two multiplicative layers, 3 instances.
 fn setting() -> (MixedCircuit, Vec<Vec<u64>>) {

@@ -7,9 +7,7 @@ mod cost;
 mod ot_provider;
 mod programs;
 
-use std::cell::RefCell;
 use std::future::Future;
-use std::rc::Rc;
 
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
@@ -21,36 +19,16 @@ use crate::circuit::mixed::tests::{io, text};
 use crate::circuit::mixed::{MixedCircuit, MixedOp, RingBits};
 use crate::net::memory::MemoryNetwork;
 use crate::net::tamper::Tamper;
-use crate::net::Network;
 use crate::proto::coral::error::CoralError;
+use crate::proto::coral::tests::run_parties;
 use crate::rng::seeded_rng;
 
 pub(super) fn deal(seed: u64, ring: RingBits, parties: usize, demand: &ArithDemand) -> Vec<ArithMaterial> {
     ArithDealer::new(seeded_rng(seed)).deal(ArithRing::new(ring), parties, demand).expect("dealer")
 }
 
-type Edit = Box<dyn FnMut(u64, &mut Vec<u8>)>;
-
-/// How the attacker (if any) deviates: an edit of its sent messages and/or of its material.
-pub(super) struct Deviation {
-    pub attacker: usize,
-    pub edit: Edit,
-    pub material: Box<dyn FnOnce(&mut ArithMaterial)>,
-}
-
-impl Deviation {
-    pub fn none() -> Self {
-        Deviation { attacker: usize::MAX, edit: Box::new(|_, _| {}), material: Box::new(|_| {}) }
-    }
-
-    pub fn wire(attacker: usize, edit: impl FnMut(u64, &mut Vec<u8>) + 'static) -> Self {
-        Deviation { attacker, edit: Box::new(edit), material: Box::new(|_| {}) }
-    }
-
-    pub fn material(attacker: usize, f: impl FnOnce(&mut ArithMaterial) + 'static) -> Self {
-        Deviation { attacker, edit: Box::new(|_, _| {}), material: Box::new(f) }
-    }
-}
+/// How the attacker (if any) deviates (Coral's test harness, on Spdz2k material).
+pub(super) type Deviation = crate::proto::coral::tests::Deviate<ArithMaterial>;
 
 /// Runs `body` at every party of an in-memory session; returns the results in party order and
 /// the step tags each party sent.
@@ -63,37 +41,8 @@ where
     F: Fn(ArithParty, Tamper<'static, MemoryNetwork>) -> Fut,
     Fut: Future<Output = Result<T, CoralError>>,
 {
-    let n = materials.len();
-    let Deviation { attacker, edit, material } = deviation;
-    let mut materials = materials;
-    if attacker < n {
-        material(&mut materials[attacker]);
-    }
-    let edit = RefCell::new(Some(edit));
-    let slots = RefCell::new(materials.into_iter().map(Some).collect::<Vec<_>>());
-    let sent: Rc<RefCell<Vec<Vec<u8>>>> = Rc::new(RefCell::new(vec![Vec::new(); n]));
-    let futures: Vec<_> = MemoryNetwork::session(n)
-        .into_iter()
-        .map(|net| {
-            let me = net.party();
-            let log = sent.clone();
-            let net = if me == attacker {
-                let mut e = edit.borrow_mut().take().expect("one attacker");
-                Tamper::new(net, move |i, m| {
-                    log.borrow_mut()[me].push(m.first().copied().unwrap_or(0));
-                    e(i, m)
-                })
-            } else {
-                Tamper::new(net, move |_, m| log.borrow_mut()[me].push(m.first().copied().unwrap_or(0)))
-            };
-            let material = slots.borrow_mut()[me].take().expect("material");
-            let party = ArithParty::new(me, n, material, seeded_rng(2000 + me as u64)).expect("party");
-            body(party, net)
-        })
-        .collect();
-    let results = futures::executor::block_on(futures::future::join_all(futures));
-    let tags = sent.borrow().clone();
-    (results, tags)
+    let party = |me: usize, n, m| ArithParty::new(me, n, m, seeded_rng(2000 + me as u64)).expect("party");
+    run_parties(materials, deviation, party, body)
 }
 
 pub(super) use crate::circuit::mixed::gen::dot_product;

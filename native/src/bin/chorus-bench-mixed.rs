@@ -1,8 +1,11 @@
 //! `chorus-bench-mixed`: the arithmetic half of Coral's mixed circuits (Spdz2k over
-//! Z_{2^(k+s)}, `chorus_core::proto::coral::arith`) on a dot product of two private vectors —
-//! party 0 owns x, party 1 owns y, every party learns `Σ x_i·y_i` — between two or more parties
+//! Z_{2^(k+s)}, `chorus_core::proto::coral::arith`) on one of three programs (`--program`):
+//! `dot`, a dot product of two private vectors — party 0 owns x, party 1 owns y, every party
+//! learns `Σ x_i·y_i`; `sort`, a sort of `--length` numbers owned alternately by parties 0 and 1
+//! (odd–even transposition: comparisons and selections); `compare`, a comparison-heavy program on
+//! `--length` pairs (count of x_i > y_i, of x_i = y_i, the largest x_i) — between two or more parties
 //! (`--parties`; those after the first two have no inputs) over a TCP loopback mesh with Noise
-//! channels, with **trusted-dealer** (`--prep dealer`) or **two-party
+//! channels, with **trusted-dealer** (`--prep dealer`) or **dealer-free
 //! OT-based** (`--prep ot`) material, or both (the default). One JSON line per batch size and
 //! provider:
 //!
@@ -15,12 +18,13 @@
 //! ```
 //!
 //! `online_ms` runs from a barrier after the handshakes until the slower party holds its outputs
-//! (inputs, the Beaver round, both MAC checks, the output opening); `prep_ms` from a barrier until
+//! (inputs, the Beaver rounds, the random bits and comparisons if any, both MAC checks, the
+//! output opening); `triples` counts all the run consumes; `prep_ms` from a barrier until
 //! the slower party holds its checked material (OT-extension and COPE setups included; null with
 //! the dealer, whose in-process time is `dealer_ms`). Bytes and rounds: the most one party sent.
 //! Outputs are checked against plaintext evaluation (exit code 1 on a mismatch).
 
-use chorus_core::circuit::mixed::gen::dot_product;
+use chorus_core::circuit::mixed::gen::{compare_count, dot_product, sort};
 use chorus_core::circuit::mixed::{MixedCircuit, RingBits};
 use chorus_core::proto::coral::arith::circuit::{demand, evaluate};
 use chorus_core::proto::coral::arith::{ArithDealer, ArithMaterial, ArithOtProvider, ArithParty, ArithRing};
@@ -38,7 +42,10 @@ const TIMEOUT: Duration = Duration::from_secs(120);
 #[derive(Parser, Debug)]
 #[command(name = "chorus-bench-mixed", version)]
 struct Args {
-    /// Length of the vectors.
+    /// The program: `dot`, `sort` or `compare`.
+    #[arg(long, default_value = "dot")]
+    program: String,
+    /// Length of the vectors (numbers to sort, pairs to compare).
     #[arg(long, default_value_t = 1000)]
     length: u32,
     /// k: 32 or 64.
@@ -102,16 +109,22 @@ fn run(args: &Args) -> Result<(), String> {
         "both" => &[false, true],
         other => return Err(format!("--prep must be dealer, ot or both, not {other}")),
     };
-    let circuit = Arc::new(dot_product(args.length));
+    let (circuit, name, alternate) = match args.program.as_str() {
+        "dot" => (dot_product(args.length), "dot-product", false),
+        "sort" => (sort(args.length), "sort", true),
+        "compare" => (compare_count(args.length), "compare-count", false),
+        other => return Err(format!("--program must be dot, sort or compare, not {other}")),
+    };
+    let circuit = Arc::new(circuit);
     for &ot in preps {
         for &instances in &args.instances {
             let mut line = median_run(
                 args.reps,
                 |l: &Line| l.online_ms,
-                || run_once(&circuit, ring, args.parties, instances, ot),
+                || run_once(&circuit, ring, args.parties, instances, ot, alternate),
             )?;
             line.reps = args.reps;
-            line.circuit = format!("dot-product-{}", args.length);
+            line.circuit = format!("{name}-{}", args.length);
             print_json_line(&line);
         }
     }
@@ -124,6 +137,7 @@ fn run_once(
     parties: usize,
     instances: usize,
     ot: bool,
+    alternate: bool,
 ) -> Result<Line, String> {
     // Benchmark inputs are not secret: a seeded generator makes them reproducible.
     let mut rng = seeded_rng(instances as u64);
@@ -134,7 +148,8 @@ fn run_once(
         .map(|x| circuit.evaluate(x, ring).map_err(|e| e.to_string()))
         .collect::<Result<_, _>>()?;
     let len = circuit.inputs as usize / 2;
-    let owners: Vec<usize> = (0..circuit.inputs as usize).map(|i| usize::from(i >= len)).collect();
+    let owners: Vec<usize> =
+        (0..circuit.inputs as usize).map(|i| if alternate { i % 2 } else { usize::from(i >= len) }).collect();
     let d = demand(circuit, ring, &owners, parties, instances).map_err(|e| e.to_string())?;
     let triples = d.triples;
     let dealer_started = Instant::now();

@@ -24,12 +24,14 @@
 //! number ([`MixedCircuitError`]) and never panics; memory stays bounded by the text and
 //! [`MAX_WIRES`].
 //!
-//! The secure evaluation of the ring gates is [`crate::proto::coral::arith`] (Spdz2k); the
-//! gates that need bits wait for edaBit conversions. [`gen`] makes circuits for tests and
-//! benchmarks.
+//! The secure evaluation is [`crate::proto::coral::arith`] (Spdz2k): ring gates, comparisons
+//! and boolean gates, and — after [`lower`] rewrites Summon's select idiom — `if`s; bitwise
+//! gates, right shifts and division on full values wait for edaBit conversions. [`gen`] makes
+//! circuits for tests and benchmarks.
 
 pub(crate) mod eval;
 pub mod gen;
+pub mod lower;
 mod parse;
 #[cfg(test)]
 pub(crate) mod tests;

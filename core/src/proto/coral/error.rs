@@ -40,6 +40,9 @@ pub enum Check {
     /// The Spdz2k triple sacrifice: `t·c − ĉ − ρ·b` opened non-zero, so some triple was not a
     /// product.
     ArithSacrifice,
+    /// A Spdz2k random bit is not a bit: some party's contribution b had `b·(b − 1) ≠ 0`
+    /// modulo 2^k.
+    ArithBit,
 }
 
 impl core::fmt::Display for Check {
@@ -57,6 +60,7 @@ impl core::fmt::Display for Check {
             Check::ArithMac => "batched Spdz2k MAC check (Z_2^(k+s))",
             Check::ArithAuthentication => "Spdz2k input authentication (COPE random-combination check)",
             Check::ArithSacrifice => "Spdz2k triple sacrifice (t*c - c' - rho*b = 0)",
+            Check::ArithBit => "Spdz2k random bit (b*(b - 1) = 0 mod 2^k)",
         })
     }
 }
@@ -128,10 +132,11 @@ pub enum CoralError {
     /// Inputs do not match the circuit or the assignment of input values to parties.
     #[error("bad input: {0}")]
     BadInput(String),
-    /// A mixed circuit's gate needs the values' bits (a comparison, bit operation, shift,
-    /// division or power), which needs the boolean conversions (edaBits) this build does not have
-    /// yet; nothing was sent.
-    #[error("gate {index} ({gate}) needs the boolean conversion of its inputs (edaBits), which is not available yet; only AAdd, ASub, AMul, AUnaryAdd and AUnarySub run on Spdz2k shares")]
+    /// A mixed circuit's gate needs all bits of a shared value (a bitwise operation on values
+    /// not known to be 0 or 1, a right shift, a shift by a shared amount, division or a power),
+    /// which needs the boolean conversions (edaBits) this build does not have yet; nothing was
+    /// sent.
+    #[error("gate {index} ({gate}) on a shared value needs the full bit decomposition of its inputs (edaBits), which is not available yet; ring gates, comparisons, ANot, ABoolAnd, ABoolOr, ABitNot, AShiftL by a public amount, bitwise gates of 0/1 values and Summon's select idiom run on Spdz2k shares")]
     UnsupportedGate {
         /// The gate's index in the circuit.
         index: usize,

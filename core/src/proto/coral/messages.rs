@@ -63,6 +63,12 @@ pub enum Step {
     ArithSacrifice = 22,
     /// Spdz2k OT-based provider: every party's verdict on its authentication checks.
     ArithAuthVerdict = 23,
+    /// Spdz2k random bits: every party inputs its random bits (`b − r` per bit).
+    ArithBitInput = 24,
+    /// Spdz2k random bits: opening of the bit checks `b·(b − 1) + 2^k·r`.
+    ArithBitCheck = 25,
+    /// Spdz2k comparisons: opening of `x + r + 2^k·r'` with r made of checked random bits.
+    ArithMaskedOpen = 26,
 }
 
 impl Step {
@@ -92,6 +98,9 @@ impl Step {
             Step::ArithOtMultiply => "Spdz2k OT-multiplication corrections",
             Step::ArithSacrifice => "Spdz2k sacrifice opening",
             Step::ArithAuthVerdict => "Spdz2k authentication verdict",
+            Step::ArithBitInput => "Spdz2k random-bit input",
+            Step::ArithBitCheck => "Spdz2k random-bit check opening",
+            Step::ArithMaskedOpen => "Spdz2k masked opening for a comparison",
         }
     }
 }

@@ -1,25 +1,40 @@
 //! Mixed circuits ([`crate::circuit::mixed`]) on Spdz2k shares, many instances in lockstep.
 //!
-//! A plan made once per circuit ([`Plan`]) sorts the gates:
+//! A plan made once per circuit ([`Plan`]) first lowers it ([`crate::circuit::mixed::lower`]:
+//! Summon's select idiom `v ⊕ c·(v ⊕ w)` with a 0/1 condition becomes `v + c·(w − v)`), then
+//! sorts the gates:
 //! - gates whose inputs are all public (constants and what follows from them) are folded to
 //!   public values — any gate kind, by the plaintext evaluator's semantics;
-//! - additions, subtractions, unary gates and multiplications by a public value are local;
-//! - products of two shared values take a triple each, one Beaver round per multiplicative
-//!   layer for all instances at once;
-//! - every other gate with a shared input needs the values' bits (comparisons, bit operations,
-//!   shifts, division, powers), i.e. the edaBit conversions of Coral §4.3.1 (Fig. 9, 10); until
-//!   they exist such a circuit is refused with [`CoralError::UnsupportedGate`] before anything
-//!   is sent.
+//! - additions, subtractions, unary gates, multiplications by a public value, `ABitNot`
+//!   (`2^k − 1 − x`), `AShiftL` by a public amount (`2^c·x`) and bitwise gates of a 0/1 value
+//!   with a public one are local;
+//! - products of two shared values take a triple each, and so do `ABitAnd`, `ABitOr` and `AXor`
+//!   of two values known to be 0 or 1 (`ab`, `a + b − ab`, `a + b − 2ab`);
+//! - comparisons and the boolean gates (`ALt ALEq AGt AGEq AEq ANeq ANot ABoolAnd ABoolOr`) run
+//!   on checked random bits ([`super::compare`], [`super::bits`]);
+//! - every other gate with a shared input needs all bits of a value (bitwise gates of full
+//!   values, right shifts, division, powers), i.e. the edaBit conversions of Coral §4.3.1
+//!   (Fig. 9, 10); until they exist such a circuit is refused with
+//!   [`CoralError::UnsupportedGate`] before anything is sent.
 //!
-//! Rounds: 1 (inputs) + the multiplicative depth + 9 (check, output opening, check); bytes per
-//! party to each other party: (k+s)/8 per input it owns, 2·(k+s)/8 per shared product, (k+s)/8
-//! per output, and the checks' fixed 32 + 32 + 32 + ((k+s)/8 + 32) bytes, twice.
+//! Layers: a gate's layer is one more than its inputs' deepest if it is a shared product or a
+//! comparison, else the same. Each layer runs its products (one Beaver round for all of them and
+//! all instances), then its comparisons (one batch, [`super::compare::rounds`]), then its local
+//! gates. The random bits of the whole evaluation are made first, in one batch.
+//!
+//! Rounds without comparisons: 1 (inputs) + the multiplicative depth + 9 (check, output
+//! opening, check); bytes per party to each other party: (k+s)/8 per input it owns, 2·(k+s)/8
+//! per shared product, (k+s)/8 per output, and the checks' fixed 32 + 32 + 32 + ((k+s)/8 + 32)
+//! bytes, twice.
 
 use crate::circuit::mixed::eval::apply;
-use crate::circuit::mixed::{MixedCircuit, MixedOp, RingBits};
+use crate::circuit::mixed::lower::lower;
+use crate::circuit::mixed::{MixedCircuit, MixedGate, MixedOp, RingBits};
 use crate::net::{Network, PartyId};
 
 use super::super::error::CoralError;
+use super::bits::{add_demand as add_bit_demand, random_bits};
+use super::compare::{self, Value};
 use super::online::ArithParty;
 use super::prep::ArithDemand;
 use super::share::AShare;
@@ -30,12 +45,27 @@ pub const MAX_WIRE_VALUES: usize = 1 << 22;
 /// How a circuit runs on Spdz2k shares (see the module docs).
 #[derive(Debug, Clone)]
 pub struct Plan {
+    /// The gates after [`lower`] (Summon's select idiom as ring arithmetic).
+    gates: Vec<MixedGate>,
     /// The value of every public wire (constants and gates folded from them).
     public: Vec<Option<u64>>,
-    /// `muls[d]`: the gates multiplying two shared values at multiplicative depth d.
+    /// `muls[d]`: the gates multiplying two shared values in layer d.
     muls: Vec<Vec<usize>>,
-    /// `local[d]`: the other gates with a shared input at depth d, in circuit order.
+    /// `compares[d]`: the comparison and boolean gates of layer d.
+    compares: Vec<Vec<usize>>,
+    /// `local[d]`: the other gates with a shared input in layer d, in circuit order.
     local: Vec<Vec<usize>>,
+    /// Values tested (msb and zero) per instance.
+    tested: usize,
+    /// Triples the comparisons take after their tests, per instance.
+    finishing: usize,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Local,
+    Product,
+    Compare,
 }
 
 impl Plan {
@@ -49,8 +79,18 @@ impl Plan {
             public[w as usize] = Some(c & ring.mask());
         }
         let mut depth = vec![0usize; circuit.wires as usize];
-        let mut plan = Plan { public: Vec::new(), muls: vec![Vec::new()], local: vec![Vec::new()] };
-        for (index, gate) in circuit.gates.iter().enumerate() {
+        let lowered = lower(circuit, ring);
+        let boolean = &lowered.boolean;
+        let mut plan = Plan {
+            gates: Vec::new(),
+            public: Vec::new(),
+            muls: vec![Vec::new()],
+            compares: vec![Vec::new()],
+            local: vec![Vec::new()],
+            tested: 0,
+            finishing: 0,
+        };
+        for (index, gate) in lowered.gates.iter().enumerate() {
             let inputs = &gate.inputs[..gate.op.arity()];
             let out = gate.out as usize;
             let a = public[inputs[0] as usize];
@@ -59,33 +99,59 @@ impl Plan {
                 public[out] = Some(apply(gate.op, a, b, ring));
                 continue;
             }
-            if !gate.op.is_arithmetic() {
-                return Err(CoralError::UnsupportedGate { index, gate: gate.op.name() });
-            }
-            let shared_product =
-                gate.op == MixedOp::Mul && inputs.iter().all(|&w| public[w as usize].is_none());
-            let d =
-                inputs.iter().map(|&w| depth[w as usize]).max().unwrap_or(0) + usize::from(shared_product);
+            let bits = matches!(gate.op, MixedOp::Xor | MixedOp::BitAnd | MixedOp::BitOr);
+            let [wa, wb] = gate.inputs.map(|w| w as usize);
+            let kind = match gate.op {
+                MixedOp::Mul if a.is_none() && b.is_none() => Kind::Product,
+                // Bitwise gates of values known to be 0 or 1: products, or local with a public
+                // operand.
+                _ if bits && a.is_none() && b.is_none() && boolean[wa] && boolean[wb] => Kind::Product,
+                _ if bits && (a.is_none() && boolean[wa] || b.is_none() && boolean[wb]) => Kind::Local,
+                op if op.is_arithmetic() || op == MixedOp::BitNot => Kind::Local,
+                MixedOp::ShiftL if b.is_some() => Kind::Local,
+                op if compare::supported(op) => Kind::Compare,
+                op => return Err(CoralError::UnsupportedGate { index, gate: op.name() }),
+            };
+            let d = inputs.iter().map(|&w| depth[w as usize]).max().unwrap_or(0)
+                + usize::from(kind != Kind::Local);
             depth[out] = d;
             public[out] = None;
             if plan.muls.len() <= d {
                 plan.muls.resize(d + 1, Vec::new());
+                plan.compares.resize(d + 1, Vec::new());
                 plan.local.resize(d + 1, Vec::new());
             }
-            if shared_product { &mut plan.muls[d] } else { &mut plan.local[d] }.push(index);
+            match kind {
+                Kind::Product => plan.muls[d].push(index),
+                Kind::Local => plan.local[d].push(index),
+                Kind::Compare => {
+                    let b_shared = inputs.len() == 2 && b.is_none();
+                    plan.tested += compare::items(gate.op, a.is_none(), b_shared);
+                    plan.finishing += compare::finishing_triples(gate.op);
+                    plan.compares[d].push(index);
+                }
+            }
         }
         plan.public = public;
+        plan.gates = lowered.gates;
         Ok(plan)
     }
 
     /// Triples per instance.
-    pub fn triples(&self) -> usize {
-        self.muls.iter().map(Vec::len).sum()
+    pub fn triples(&self, k: u32) -> usize {
+        self.muls.iter().map(Vec::len).sum::<usize>()
+            + self.tested * compare::item_triples(k)
+            + self.finishing
     }
 
-    /// Multiplicative depth (Beaver rounds).
+    /// Random bits per instance.
+    pub fn bits(&self, k: u32) -> usize {
+        self.tested * k as usize
+    }
+
+    /// Layers (each at least one Beaver round or one batch of comparisons).
     pub fn depth(&self) -> usize {
-        self.muls.iter().filter(|m| !m.is_empty()).count()
+        self.muls.iter().zip(&self.compares).filter(|(m, c)| !m.is_empty() || !c.is_empty()).count()
     }
 }
 
@@ -136,11 +202,13 @@ pub fn demand(
     for &o in owners {
         input_masks[o] += instances;
     }
-    Ok(ArithDemand {
-        triples: plan.triples() * instances,
+    let mut demand = ArithDemand {
+        triples: plan.triples(ring.bits()) * instances,
         input_masks,
-        output_masks: circuit.outputs.len() * instances,
-    })
+        output_masks: (circuit.outputs.len() + plan.tested) * instances,
+    };
+    add_bit_demand(&mut demand, plan.bits(ring.bits()) * instances, parties);
+    Ok(demand)
 }
 
 /// A wire of every instance: shared, or the same public value.
@@ -148,6 +216,16 @@ pub fn demand(
 enum Operand<'a> {
     Shared(&'a [AShare]),
     Public(u128),
+}
+
+impl Plan {
+    /// Wire `w` of all `n` instances.
+    fn operand<'a>(&self, wires: &'a [AShare], w: u32, n: usize) -> Operand<'a> {
+        match self.public[w as usize] {
+            Some(c) => Operand::Public(u128::from(c)),
+            None => Operand::Shared(&wires[w as usize * n..(w as usize + 1) * n]),
+        }
+    }
 }
 
 /// Evaluates `circuit` on `own.len()` instances; `own[i]` holds this party's input values of
@@ -176,6 +254,9 @@ pub async fn evaluate<N: Network>(
             party.party()
         )));
     }
+    let k = party.ring().k();
+    let bits = random_bits(party, net, plan.bits(k) * n).await?;
+    let mut bits = &bits[..];
     let all_owners: Vec<PartyId> = (0..n).flat_map(|_| owners.iter().copied()).collect();
     let all_own: Vec<u64> = own.iter().flatten().copied().collect();
     let inputs = party.input(net, &all_owners, &all_own).await?;
@@ -189,29 +270,60 @@ pub async fn evaluate<N: Network>(
         }
     }
     let (me, alpha) = (party.party(), party.material().alpha);
-    for (muls, local) in plan.muls.iter().zip(&plan.local) {
+    let mask = u128::from(party.ring().value_bits().mask());
+    for ((muls, compares), local) in plan.muls.iter().zip(&plan.compares).zip(&plan.local) {
         if !muls.is_empty() {
             let pairs: Vec<(AShare, AShare)> = muls
                 .iter()
                 .flat_map(|&g| {
-                    let [a, b] = circuit.gates[g].inputs.map(|w| w as usize * n);
+                    let [a, b] = plan.gates[g].inputs.map(|w| w as usize * n);
                     (0..n).map(move |i| (a + i, b + i))
                 })
                 .map(|(a, b)| (wires[a], wires[b]))
                 .collect();
             let products = party.mul(net, &pairs).await?;
             for (&g, chunk) in muls.iter().zip(products.chunks_exact(n)) {
-                let out = circuit.gates[g].out as usize * n;
+                let gate = plan.gates[g];
+                let out = gate.out as usize * n;
+                let [a, b] = gate.inputs.map(|w| w as usize * n);
+                for (i, &ab) in chunk.iter().enumerate() {
+                    let (x, y) = (wires[a + i], wires[b + i]);
+                    // Mul and ABitAnd (of 0/1 values): ab; AXor: a + b − 2ab; ABitOr: a + b − ab.
+                    wires[out + i] = match gate.op {
+                        MixedOp::Xor => x + y - ab.scale(2),
+                        MixedOp::BitOr => x + y - ab,
+                        _ => ab,
+                    };
+                }
+            }
+        }
+        if !compares.is_empty() {
+            let value = |o: Operand, i: usize| match o {
+                Operand::Shared(x) => Value::Shared(x[i]),
+                Operand::Public(c) => Value::Public(c as u64),
+            };
+            let gates: Vec<(MixedOp, Value, Value)> = compares
+                .iter()
+                .flat_map(|&g| {
+                    let gate = plan.gates[g];
+                    let a = plan.operand(&wires, gate.inputs[0], n);
+                    let b = if gate.op.arity() == 2 {
+                        plan.operand(&wires, gate.inputs[1], n)
+                    } else {
+                        Operand::Public(0)
+                    };
+                    (0..n).map(move |i| (gate.op, value(a, i), value(b, i)))
+                })
+                .collect();
+            let results = compare::evaluate(party, net, &gates, &mut bits).await?;
+            for (&g, chunk) in compares.iter().zip(results.chunks_exact(n)) {
+                let out = plan.gates[g].out as usize * n;
                 wires[out..out + n].copy_from_slice(chunk);
             }
         }
         for &g in local {
-            let gate = circuit.gates[g];
-            let operand = |w: u32| match plan.public[w as usize] {
-                Some(c) => Operand::Public(u128::from(c)),
-                None => Operand::Shared(&wires[w as usize * n..(w as usize + 1) * n]),
-            };
-            let (a, b) = (operand(gate.inputs[0]), operand(gate.inputs[1]));
+            let gate = plan.gates[g];
+            let (a, b) = (plan.operand(&wires, gate.inputs[0], n), plan.operand(&wires, gate.inputs[1], n));
             let result: Vec<AShare> = (0..n)
                 .map(|i| match (gate.op, a, b) {
                     (MixedOp::Add, Operand::Shared(x), Operand::Shared(y)) => x[i] + y[i],
@@ -228,6 +340,22 @@ pub async fn evaluate<N: Network>(
                     | (MixedOp::Mul, Operand::Public(c), Operand::Shared(x)) => x[i].scale(c),
                     (MixedOp::UnaryAdd, Operand::Shared(x), _) => x[i],
                     (MixedOp::UnarySub, Operand::Shared(x), _) => -x[i],
+                    (MixedOp::BitNot, Operand::Shared(x), _) => (-x[i]).add_public(mask, me, alpha),
+                    // x ∈ {0, 1} shared, c public: x ∧ c = x·c₀, x ∨ c = c + x·(1 − c₀),
+                    // x ⊕ c = c + x·(1 − 2c₀) (c₀ the lowest bit of c).
+                    (MixedOp::BitAnd, Operand::Shared(x), Operand::Public(c))
+                    | (MixedOp::BitAnd, Operand::Public(c), Operand::Shared(x)) => x[i].scale(c & 1),
+                    (MixedOp::BitOr, Operand::Shared(x), Operand::Public(c))
+                    | (MixedOp::BitOr, Operand::Public(c), Operand::Shared(x)) => {
+                        x[i].scale(1 - (c & 1)).add_public(c, me, alpha)
+                    }
+                    (MixedOp::Xor, Operand::Shared(x), Operand::Public(c))
+                    | (MixedOp::Xor, Operand::Public(c), Operand::Shared(x)) => {
+                        x[i].scale(1u128.wrapping_sub(2 * (c & 1))).add_public(c, me, alpha)
+                    }
+                    (MixedOp::ShiftL, Operand::Shared(x), Operand::Public(c)) => {
+                        x[i].scale(if c < u128::from(k) { 1 << c } else { 0 })
+                    }
                     _ => unreachable!("the plan leaves local ring gates with a shared input here"),
                 })
                 .collect();

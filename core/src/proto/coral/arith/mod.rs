@@ -9,7 +9,9 @@
 //! - [`prep`]: the material (triples, input and output masks) and its labelled trusted dealer.
 //! - [`ot`]: the OT-based provider for n ≥ 2 parties (COPE over the ring between every pair,
 //!   triples by OT multiplication, combination and sacrifice) — no trusted party.
-//! - [`circuit`]: mixed circuits' ring gates on many instances in lockstep.
+//! - [`bits`]: checked random bits (every party's random bit, XORed arithmetically).
+//! - [`compare`]: comparisons, equality and boolean gates from one masked opening per value.
+//! - [`circuit`]: mixed circuits on many instances in lockstep.
 //!
 //! **Trust model:** malicious security with abort against n − 1 of n ≥ 2 parties, relative to
 //! honest material — from the OT-based provider (no trusted party), or from the labelled dealer. Every detected deviation is [`super::CoralError::CheckFailed`] naming
@@ -20,11 +22,14 @@
 //! differences are masked by uniform material; outputs by 2^k·r) or an output modulo 2^k;
 //! shares are never reduced below 2^(k+s); the MAC log is empty after every output.
 //!
-//! **Not yet here** (issue 43): daBits/edaBits and the conversions that run comparisons and bit
-//! operations (Fig. 9, 10), and the jobs/SDK front end.
+//! **Not yet here** (issue 43): daBits/edaBits and the conversions to Coral's packed boolean
+//! shares (Fig. 9, 10) that bitwise gates, right shifts and division need, and the jobs/SDK
+//! front end.
 
+pub mod bits;
 pub mod checks;
 pub mod circuit;
+pub mod compare;
 pub mod online;
 pub mod ot;
 pub mod prep;

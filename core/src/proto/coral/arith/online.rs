@@ -81,6 +81,11 @@ impl ArithParty {
         self.me
     }
 
+    /// Parties of the session.
+    pub fn parties(&self) -> usize {
+        self.parties
+    }
+
     /// The material left.
     pub fn material(&self) -> &ArithMaterial {
         &self.material
@@ -125,6 +130,17 @@ impl ArithParty {
         owners: &[PartyId],
         own: &[u64],
     ) -> Result<Vec<AShare>, CoralError> {
+        self.input_at(net, Step::ArithInput, owners, own).await
+    }
+
+    /// [`Self::input`] with the frames tagged `step`.
+    pub(super) async fn input_at<N: Network>(
+        &mut self,
+        net: &mut N,
+        step: Step,
+        owners: &[PartyId],
+        own: &[u64],
+    ) -> Result<Vec<AShare>, CoralError> {
         self.check_net(net)?;
         let mut counts = vec![0usize; self.parties];
         for &o in owners {
@@ -160,11 +176,11 @@ impl ArithParty {
             }
             shares.push(mask.share);
         }
-        let all = self.channel.broadcast(net, Step::ArithInput, self.ring.pack(&deltas)).await?;
+        let all = self.channel.broadcast(net, step, self.ring.pack(&deltas)).await?;
         let deltas: Vec<Vec<u128>> = all
             .iter()
             .enumerate()
-            .map(|(p, payload)| self.ring.unpack(payload, counts[p], p, Step::ArithInput))
+            .map(|(p, payload)| self.ring.unpack(payload, counts[p], p, step))
             .collect::<Result<_, _>>()?;
         let mut next = vec![0usize; self.parties];
         for (&owner, share) in owners.iter().zip(shares.iter_mut()) {
@@ -214,12 +230,29 @@ impl ArithParty {
     /// modulo 2^k, returned only after both checks passed.
     pub async fn output<N: Network>(&mut self, net: &mut N, ys: &[AShare]) -> Result<Vec<u64>, CoralError> {
         self.check(net).await?;
+        let values = self.open_low(net, Step::ArithOutput, ys).await?;
+        self.check(net).await?;
+        Ok(values)
+    }
+
+    /// Opens `ys` modulo 2^k with their upper s bits masked: `y + 2^k·r` for one output mask
+    /// `[r]` each, one round. The openings join the MAC log; nothing is checked here.
+    pub(super) async fn open_low<N: Network>(
+        &mut self,
+        net: &mut N,
+        step: Step,
+        ys: &[AShare],
+    ) -> Result<Vec<u64>, CoralError> {
+        self.check_net(net)?;
         let masks = self.material.take_output_masks(ys.len())?;
         let shift = 1u128 << self.ring.k();
         let masked: Vec<AShare> = ys.iter().zip(&masks).map(|(y, r)| *y + r.scale(shift)).collect();
-        let opened =
-            open(self.ring, &mut self.channel, net, Step::ArithOutput, &masked, &mut self.opened).await?;
-        self.check(net).await?;
+        let opened = open(self.ring, &mut self.channel, net, step, &masked, &mut self.opened).await?;
         Ok(opened.into_iter().map(|v| self.ring.value(v)).collect())
+    }
+
+    /// This party's CSPRNG (its own random contributions, e.g. to random bits).
+    pub(super) fn rng(&mut self) -> &mut ChaCha20Rng {
+        &mut self.rng
     }
 }

@@ -3,9 +3,12 @@
 //! the MAC check with no output, exact bytes and rounds.
 
 mod attacks;
+mod bit_attacks;
+mod comparisons;
 mod cost;
 mod ot_provider;
 mod programs;
+mod summon;
 
 use std::future::Future;
 

@@ -95,6 +95,29 @@ fn material_from_ot_evaluates_a_dot_product_in_both_rings() {
 }
 
 #[test]
+fn material_from_ot_runs_comparisons_a_sort_with_two_and_a_comparison_program_with_three_parties() {
+    use crate::circuit::mixed::gen::{compare_count, sort};
+    for (circuit, parties, ring) in [(sort(4), 2, RingBits::K32), (compare_count(2), 3, RingBits::K64)] {
+        let owners: Vec<usize> = (0..circuit.inputs as usize).map(|i| i % parties).collect();
+        let d = demand(&circuit, ring, &owners, parties, 2).unwrap();
+        let materials: Vec<ArithMaterial> = provide_n(parties, ring, &d, usize::MAX, Box::new(|_, _| {}))
+            .into_iter()
+            .map(|r| r.expect("honest provider").0)
+            .collect();
+        let inputs = random_inputs(&mut seeded(10), &circuit, ring, 2);
+        let (results, _) = super::run(materials, super::Deviation::none(), |mut party, mut net| {
+            let mine = own(&inputs, &owners, party.party());
+            let (circuit, owners) = (&circuit, owners.clone());
+            async move { evaluate(&mut party, &mut net, circuit, &owners, &mine).await }
+        });
+        let want: Vec<Vec<u64>> = inputs.iter().map(|x| circuit.evaluate(x, ring).unwrap()).collect();
+        for (p, r) in results.into_iter().enumerate() {
+            assert_eq!(r.unwrap(), want, "party {p} of {parties}");
+        }
+    }
+}
+
+#[test]
 fn triples_are_products_and_masks_are_known_to_their_owner_only() {
     let d = ArithDemand { triples: CHUNK + 3, input_masks: vec![2, 3], output_masks: 2 };
     let ring = ArithRing::new(RingBits::K64);

@@ -11,7 +11,7 @@ use crate::proto::coral::error::CoralError;
 
 /// Evaluates `circuit` with `parties` parties on `inputs` (owners as given), honestly; asserts
 /// every party got the plaintext evaluator's outputs.
-fn agree(
+pub(super) fn agree(
     circuit: &MixedCircuit,
     ring: RingBits,
     parties: usize,
@@ -115,15 +115,15 @@ proptest! {
     }
 }
 
-/// The Summon program of `circuit::mixed`'s tests: its comparison, XOR and division gates need
-/// conversions, so it is refused — before anything is sent — naming the first such gate.
+/// A bitwise XOR of shared values needs all their bits (edaBits), so it is refused — before
+/// anything is sent — naming the gate.
 #[test]
 fn gates_that_need_conversions_are_refused_before_anything_is_sent() {
-    let text = "3 6\n2 1 1\n1 1\n\n2 1 0 1 2 AMul\n2 1 0 1 3 AGt\n2 1 2 3 5 AAdd\n";
+    let text = "3 6\n2 1 1\n1 1\n\n2 1 0 1 2 AMul\n2 1 0 1 3 AXor\n2 1 2 3 5 AAdd\n";
     let circuit = MixedCircuit::parse(text, &MixedIo::default()).unwrap();
     assert!(matches!(
         demand(&circuit, RingBits::K32, &[0, 1], 2, 1),
-        Err(CoralError::UnsupportedGate { index: 1, gate: "AGt" })
+        Err(CoralError::UnsupportedGate { index: 1, gate: "AXor" })
     ));
     let d = ArithDemand { triples: 1, input_masks: vec![1, 1], output_masks: 1 };
     let (results, sent) = run(deal(3, RingBits::K32, 2, &d), Deviation::none(), |mut party, mut net| {
@@ -132,7 +132,7 @@ fn gates_that_need_conversions_are_refused_before_anything_is_sent() {
     });
     for r in results {
         let err = r.unwrap_err();
-        assert_eq!(err, CoralError::UnsupportedGate { index: 1, gate: "AGt" });
+        assert_eq!(err, CoralError::UnsupportedGate { index: 1, gate: "AXor" });
         assert!(err.to_string().contains("edaBits"), "{err}");
     }
     assert!(sent.iter().all(Vec::is_empty), "nothing may be sent");
@@ -189,7 +189,7 @@ fn public_subexpressions_fold_and_products_with_them_are_local() {
     let io = MixedIo { constants: vec![(2, 3), (3, 5)], outputs: Some(vec![8, 6]) };
     let circuit = MixedCircuit::parse(text, &io).unwrap();
     let plan = crate::proto::coral::arith::circuit::Plan::new(&circuit, RingBits::K32).unwrap();
-    assert_eq!((plan.triples(), plan.depth()), (1, 1));
+    assert_eq!((plan.triples(32), plan.bits(32), plan.depth()), (1, 0, 1));
     let inputs = vec![vec![6, 7], vec![u64::from(u32::MAX), 2]];
     agree(&circuit, RingBits::K32, 2, &[0, 1], &inputs, 11);
 }

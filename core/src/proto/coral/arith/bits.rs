@@ -1,0 +1,109 @@
+//! Random shared bits on Spdz2k shares: `[b]` with b ∈ {0, 1} modulo 2^k, uniform and unknown to
+//! every coalition of n − 1 parties — the masks from which comparisons learn a value's bits
+//! ([`super::compare`]).
+//!
+//! **Construction** (the "XOR of one random bit per party" of Damgård–Escudero–Frederiksen–
+//! Keller–Scholl–Volgushev, "New Primitives for Actively-Secure MPC over Rings", S&P 2019,
+//! §3.1's alternative to their square-root method, which would need shares modulo 2^(k+2+s)):
+//! 1. every party inputs its own random bits (one input mask each, one round);
+//! 2. the XOR of the n contributions is computed arithmetically, `a ⊕ b = a + b − 2ab`, in a tree
+//!    of ⌈log2 n⌉ Beaver rounds; the first round also squares every contribution:
+//!    `y = b·(b − 1)`;
+//! 3. every y is opened modulo 2^k with its upper bits masked (`y + 2^k·r`, one round) and must
+//!    be 0 ([`Check::ArithBit`]): b·(b − 1) ≡ 0 (mod 2^k) holds only for b ≡ 0 or 1, as one of
+//!    two consecutive integers is odd;
+//! 4. the batched MAC check of everything opened (four rounds) — before any bit masks an
+//!    opening, since a non-bit could make a masked opening leak.
+//!
+//! A corrupt party's contribution, once checked, is a bit; XOR with an honest party's uniform
+//! bit makes the result uniform. Cost per bit: one input mask per party, 2n − 1 triples and
+//! n output masks; rounds 1 + ⌈log2 n⌉ + 1 + 4 for any number of bits.
+
+use rand_core::RngCore;
+
+use crate::net::Network;
+
+use super::super::error::{Check, CoralError};
+use super::super::messages::Step;
+use super::online::ArithParty;
+use super::prep::ArithDemand;
+use super::share::AShare;
+
+/// Adds the material `count` random bits among `parties` parties consume to `demand`.
+pub fn add_demand(demand: &mut ArithDemand, count: usize, parties: usize) {
+    if count == 0 {
+        return;
+    }
+    if demand.input_masks.len() < parties {
+        demand.input_masks.resize(parties, 0);
+    }
+    for masks in &mut demand.input_masks[..parties] {
+        *masks += count;
+    }
+    demand.triples += (2 * parties - 1) * count;
+    demand.output_masks += parties * count;
+}
+
+/// Rounds of [`random_bits`] with `parties` parties (none for no bits).
+pub fn rounds(parties: usize) -> usize {
+    1 + parties.next_power_of_two().trailing_zeros() as usize + 1 + 4
+}
+
+/// `count` checked random bits (see the module docs).
+///
+/// # Errors
+/// [`CoralError::CheckFailed`] with [`Check::ArithBit`] if a contribution is not a bit, or the
+/// MAC check's failure; material and network errors.
+pub async fn random_bits<N: Network>(
+    party: &mut ArithParty,
+    net: &mut N,
+    count: usize,
+) -> Result<Vec<AShare>, CoralError> {
+    if count == 0 {
+        return Ok(Vec::new());
+    }
+    let parties = party.parties();
+    let owners: Vec<usize> = (0..parties).flat_map(|p| std::iter::repeat_n(p, count)).collect();
+    let mut own = vec![0u64; count];
+    for chunk in own.chunks_mut(64) {
+        let word = party.rng().next_u64();
+        for (i, b) in chunk.iter_mut().enumerate() {
+            *b = (word >> i) & 1;
+        }
+    }
+    let contributions = party.input_at(net, Step::ArithBitInput, &owners, &own).await?;
+    let mut level: Vec<Vec<AShare>> = contributions.chunks_exact(count).map(<[AShare]>::to_vec).collect();
+    let squares: Vec<(AShare, AShare)> =
+        contributions.iter().map(|&b| (b, party.add_public(b, 1u128.wrapping_neg()))).collect();
+    let mut checks = Vec::new();
+    let mut first = true;
+    while level.len() > 1 {
+        let mut pairs: Vec<(AShare, AShare)> = if first { squares.clone() } else { Vec::new() };
+        let skip = pairs.len();
+        for two in level.chunks_exact(2) {
+            pairs.extend(two[0].iter().zip(&two[1]).map(|(&a, &b)| (a, b)));
+        }
+        let products = party.mul(net, &pairs).await?;
+        if first {
+            checks = products[..skip].to_vec();
+            first = false;
+        }
+        let mut next: Vec<Vec<AShare>> = level
+            .chunks_exact(2)
+            .zip(products[skip..].chunks_exact(count))
+            .map(|(two, ab)| {
+                two[0].iter().zip(&two[1]).zip(ab).map(|((&a, &b), &ab)| a + b - ab.scale(2)).collect()
+            })
+            .collect();
+        if level.len() % 2 == 1 {
+            next.push(level.pop().expect("odd level"));
+        }
+        level = next;
+    }
+    let opened = party.open_low(net, Step::ArithBitCheck, &checks).await?;
+    if opened.iter().any(|&y| y != 0) {
+        return Err(CoralError::failed(Check::ArithBit));
+    }
+    party.check(net).await?;
+    Ok(level.pop().expect("n ≥ 2 contributions reduce to one"))
+}

@@ -1,0 +1,168 @@
+//! Comparisons and boolean gates on Spdz2k shares against the plaintext evaluator: a sort of 8,
+//! a comparison-heavy program, random circuits with every supported gate on edge-heavy inputs
+//! (n = 2, 3, 4; k = 32, 64), and the exact bytes and rounds of one comparison.
+
+use rand_chacha::ChaCha20Rng;
+use rand_core::RngCore;
+
+use super::programs::agree;
+use super::{deal, own, run, seeded, Deviation};
+use crate::circuit::mixed::gen::{compare_count, sort};
+use crate::circuit::mixed::tests::{io, text};
+use crate::circuit::mixed::{MixedCircuit, MixedOp, RingBits};
+use crate::net::Network;
+use crate::proto::coral::arith::circuit::{demand, evaluate, Plan};
+use crate::proto::coral::arith::{bits, compare, ArithRing};
+use crate::proto::coral::messages::HEADER_BYTES;
+
+/// A value drawn from the edges of Z_{2^k} (0, 1, 2^(k−1) − 1, 2^(k−1), 2^k − 1) or uniformly.
+fn edgy(rng: &mut ChaCha20Rng, ring: RingBits) -> u64 {
+    let half = 1u64 << (ring.bits() - 1);
+    let edges = [0, 1, half - 1, half, ring.mask(), 2];
+    let r = rng.next_u64();
+    if r.is_multiple_of(3) {
+        r & ring.mask()
+    } else {
+        edges[(r >> 8) as usize % edges.len()]
+    }
+}
+
+fn edgy_inputs(
+    rng: &mut ChaCha20Rng,
+    circuit: &MixedCircuit,
+    ring: RingBits,
+    instances: usize,
+) -> Vec<Vec<u64>> {
+    (0..instances).map(|_| (0..circuit.inputs).map(|_| edgy(rng, ring)).collect()).collect()
+}
+
+#[test]
+fn a_sort_of_eight_numbers_matches_plaintext() {
+    let circuit = sort(8);
+    let owners: Vec<usize> = (0..8).map(|i| i % 2).collect();
+    let mut rng = seeded(61);
+    let ring = RingBits::K32;
+    let mut inputs = edgy_inputs(&mut rng, &circuit, ring, 3);
+    inputs.push(vec![5, u64::from(u32::MAX), 0, 1 << 31, 5, (1 << 31) - 1, 0, 7]);
+    for x in &inputs {
+        let mut sorted = x.clone();
+        sorted.sort_unstable();
+        assert_eq!(circuit.evaluate(x, ring).unwrap(), sorted, "the generated network sorts");
+    }
+    agree(&circuit, ring, 2, &owners, &inputs, 62);
+}
+
+#[test]
+fn a_comparison_heavy_program_in_both_rings_and_with_three_parties() {
+    let circuit = compare_count(6);
+    for (parties, ring, seed) in [(2, RingBits::K64, 63), (3, RingBits::K32, 64)] {
+        let owners: Vec<usize> = (0..12).map(|i| usize::from(i >= 6) * (parties - 1)).collect();
+        let mut rng = seeded(seed);
+        let mut inputs = edgy_inputs(&mut rng, &circuit, ring, 4);
+        // Equal pairs and a tie for the maximum.
+        let xs = inputs[0][..6].to_vec();
+        inputs[0][6..].copy_from_slice(&xs);
+        inputs[1][3] = inputs[1][1];
+        agree(&circuit, ring, parties, &owners, &inputs, seed);
+    }
+}
+
+/// A random circuit over ring, comparison and boolean gates; wire `inputs` is a random constant,
+/// wire `inputs + 1` a shift amount (0..k+3).
+fn random_bit_circuit(rng: &mut ChaCha20Rng, ring: RingBits, inputs: u32, gates: u32) -> MixedCircuit {
+    use MixedOp::*;
+    let ops = [Add, Sub, Mul, Lt, LEq, Gt, GEq, Eq, Neq, Not, BoolAnd, BoolOr, BitNot, ShiftL, Mul, Lt];
+    let (constant, shift) = (inputs, inputs + 1);
+    let mut list = Vec::new();
+    for g in 0..gates {
+        let wires = inputs + 2 + g;
+        let op = ops[rng.next_u32() as usize % ops.len()];
+        let a = rng.next_u32() % wires;
+        let b = if op == ShiftL { shift } else { rng.next_u32() % wires };
+        list.push((op, a, b, wires));
+    }
+    let shift_by = u64::from(rng.next_u32() % (ring.bits() + 3));
+    MixedCircuit::parse(
+        &text(inputs + 2 + gates, inputs as usize, 5, &list),
+        &io(&[(u64::from(constant), edgy(rng, ring)), (u64::from(shift), shift_by)]),
+    )
+    .expect("parses")
+}
+
+#[test]
+fn random_circuits_with_every_supported_gate_agree_with_plaintext() {
+    let mut rng = seeded(65);
+    for (parties, ring, instances) in [
+        (2, RingBits::K32, 1),
+        (2, RingBits::K64, 5),
+        (2, RingBits::K32, 3),
+        (3, RingBits::K64, 2),
+        (4, RingBits::K32, 1),
+    ] {
+        let circuit = random_bit_circuit(&mut rng, ring, 5, 40);
+        let plan = Plan::new(&circuit, ring).expect("every gate is supported");
+        assert!(plan.bits(ring.bits()) > 0, "the circuit compares shared values");
+        let owners: Vec<usize> = (0..5).map(|i| i % parties).collect();
+        let inputs = edgy_inputs(&mut rng, &circuit, ring, instances);
+        agree(&circuit, ring, parties, &owners, &inputs, 66 + parties as u64);
+    }
+}
+
+#[test]
+fn comparisons_with_a_public_operand_and_every_order_of_the_same_values() {
+    // x (party 0) against y (party 1) and against the constant 2^31 (wire 2), all six
+    // comparisons each way, plus the boolean gates.
+    use MixedOp::*;
+    let list: Vec<(MixedOp, u32, u32, u32)> = [Lt, LEq, Gt, GEq, Eq, Neq, BoolAnd, BoolOr]
+        .iter()
+        .flat_map(|&op| [(op, 0, 1), (op, 1, 0), (op, 0, 2), (op, 2, 1)])
+        .chain([(Not, 0, 0), (Not, 1, 1)])
+        .enumerate()
+        .map(|(i, (op, a, b))| (op, a, b, 3 + i as u32))
+        .collect();
+    let gates = list.len() as u32;
+    let circuit =
+        MixedCircuit::parse(&text(3 + gates, 2, gates as usize, &list), &io(&[(2, 1 << 31)])).unwrap();
+    let half = 1u64 << 31;
+    let values = [0, 1, half - 1, half, half + 1, u64::from(u32::MAX)];
+    let inputs: Vec<Vec<u64>> =
+        values.iter().flat_map(|&x| values.iter().map(move |&y| vec![x, y])).collect();
+    agree(&circuit, RingBits::K32, 2, &[0, 1], &inputs, 67);
+}
+
+#[test]
+fn bytes_and_rounds_of_one_comparison_are_exact() {
+    // x < y with x from party 0 and y from party 1, k = 32, two parties, one instance.
+    let circuit = MixedCircuit::parse("1 3\n2 1 1\n1 1\n\n2 1 0 1 2 ALt\n", &Default::default()).unwrap();
+    let ring = RingBits::K32;
+    let k = ring.bits() as usize;
+    let inputs = vec![vec![3, 1 << 31]];
+    let d = demand(&circuit, ring, &[0, 1], 2, 1).unwrap();
+    let (results, _) = run(deal(68, ring, 2, &d), Deviation::none(), |mut party, mut net| {
+        let mine = own(&inputs, &[0, 1], party.party());
+        let circuit = &circuit;
+        async move {
+            let out = evaluate(&mut party, &mut net, circuit, &[0, 1], &mine).await?;
+            Ok((out, net.stats()))
+        }
+    });
+    let e = ArithRing::new(ring).element_bytes();
+    let mac_check = 32 + 32 + 32 + (e + 32);
+    let tested = 3; // x, y, x − y
+    let bits = tested * k;
+    // Random bits: inputs, squares and XORs, the checks' opening, a MAC check.
+    let bit_bytes = bits * e + 2 * (3 * bits) * e + 2 * bits * e + mac_check;
+    // The comparison: masked openings, the tree (2 products per combination, k − 2 each), the
+    // last products (2 each), two finishing products.
+    let compare_bytes = tested * e + 2 * e * (2 * (k - 2) * tested + 2 * tested + 2);
+    let payload = bit_bytes + e + compare_bytes + 2 * mac_check + e;
+    let rounds = bits::rounds(2) + 1 + compare::rounds(ring.bits(), 2) + 9;
+    assert_eq!(rounds, 7 + 1 + 9 + 9);
+    for (p, r) in results.into_iter().enumerate() {
+        let (out, stats) = r.unwrap();
+        assert_eq!(out, vec![vec![1]]);
+        assert_eq!(stats.rounds as usize, rounds, "party {p}");
+        assert_eq!(stats.messages_sent as usize, rounds, "party {p}");
+        assert_eq!(stats.bytes_sent as usize, payload + rounds * HEADER_BYTES, "party {p}");
+    }
+}

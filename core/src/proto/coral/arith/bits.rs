@@ -6,18 +6,22 @@
 //! Keller–Scholl–Volgushev, "New Primitives for Actively-Secure MPC over Rings", S&P 2019,
 //! §3.1's alternative to their square-root method, which would need shares modulo 2^(k+2+s)):
 //! 1. every party inputs its own random bits (one input mask each, one round);
-//! 2. the XOR of the n contributions is computed arithmetically, `a ⊕ b = a + b − 2ab`, in a tree
-//!    of ⌈log2 n⌉ Beaver rounds; the first round also squares every contribution:
-//!    `y = b·(b − 1)`;
-//! 3. every y is opened modulo 2^k with its upper bits masked (`y + 2^k·r`, one round) and must
-//!    be 0 ([`Check::ArithBit`]): b·(b − 1) ≡ 0 (mod 2^k) holds only for b ≡ 0 or 1, as one of
-//!    two consecutive integers is odd;
+//! 2. the XOR of the n contributions is computed arithmetically, `f(a, b) = a + b − 2ab`, in a
+//!    tree of ⌈log2 n⌉ Beaver rounds;
+//! 3. every result b is squared, `y = b·(b − 1)` (one round), y is opened modulo 2^k with its
+//!    upper bits masked (`y + 2^k·r`, one round) and must be 0 ([`Check::ArithBit`]):
+//!    b·(b − 1) ≡ 0 (mod 2^k) holds only for b ≡ 0 or 1, as one of two consecutive integers is
+//!    odd;
 //! 4. the batched MAC check of everything opened (four rounds) — before any bit masks an
 //!    opening, since a non-bit could make a masked opening leak.
 //!
-//! A corrupt party's contribution, once checked, is a bit; XOR with an honest party's uniform
-//! bit makes the result uniform. Cost per bit: one input mask per party, 2n − 1 triples and
-//! n output masks; rounds 1 + ⌈log2 n⌉ + 1 + 4 for any number of bits.
+//! **Why checking the result suffices.** f is symmetric and associative on the whole ring
+//! (`f(f(a, b), c)` is symmetric in a, b, c), so b = f(β, h) with β the corrupt parties'
+//! combined contribution and h the honest parties' XOR, a uniform bit. f(β, 0) = β and
+//! f(β, 1) = 1 − β: b is a bit exactly when β is, whichever h is — so the check passes or fails
+//! independently of h (no selective failure), and when it passes b = β ⊕ h is a uniform bit
+//! nobody knows. Cost per bit: one input mask per party, n triples (n − 1 XORs and the square)
+//! and one output mask; rounds 1 + ⌈log2 n⌉ + 1 + 1 + 4 for any number of bits.
 
 use rand_core::RngCore;
 
@@ -40,19 +44,19 @@ pub fn add_demand(demand: &mut ArithDemand, count: usize, parties: usize) {
     for masks in &mut demand.input_masks[..parties] {
         *masks += count;
     }
-    demand.triples += (2 * parties - 1) * count;
-    demand.output_masks += parties * count;
+    demand.triples += parties * count;
+    demand.output_masks += count;
 }
 
 /// Rounds of [`random_bits`] with `parties` parties (none for no bits).
 pub fn rounds(parties: usize) -> usize {
-    1 + parties.next_power_of_two().trailing_zeros() as usize + 1 + 4
+    1 + parties.next_power_of_two().trailing_zeros() as usize + 1 + 1 + 4
 }
 
 /// `count` checked random bits (see the module docs).
 ///
 /// # Errors
-/// [`CoralError::CheckFailed`] with [`Check::ArithBit`] if a contribution is not a bit, or the
+/// [`CoralError::CheckFailed`] with [`Check::ArithBit`] if a result is not a bit, or the
 /// MAC check's failure; material and network errors.
 pub async fn random_bits<N: Network>(
     party: &mut ArithParty,
@@ -73,24 +77,15 @@ pub async fn random_bits<N: Network>(
     }
     let contributions = party.input_at(net, Step::ArithBitInput, &owners, &own).await?;
     let mut level: Vec<Vec<AShare>> = contributions.chunks_exact(count).map(<[AShare]>::to_vec).collect();
-    let squares: Vec<(AShare, AShare)> =
-        contributions.iter().map(|&b| (b, party.add_public(b, 1u128.wrapping_neg()))).collect();
-    let mut checks = Vec::new();
-    let mut first = true;
     while level.len() > 1 {
-        let mut pairs: Vec<(AShare, AShare)> = if first { squares.clone() } else { Vec::new() };
-        let skip = pairs.len();
-        for two in level.chunks_exact(2) {
-            pairs.extend(two[0].iter().zip(&two[1]).map(|(&a, &b)| (a, b)));
-        }
+        let pairs: Vec<(AShare, AShare)> = level
+            .chunks_exact(2)
+            .flat_map(|two| two[0].iter().copied().zip(two[1].iter().copied()))
+            .collect();
         let products = party.mul(net, &pairs).await?;
-        if first {
-            checks = products[..skip].to_vec();
-            first = false;
-        }
         let mut next: Vec<Vec<AShare>> = level
             .chunks_exact(2)
-            .zip(products[skip..].chunks_exact(count))
+            .zip(products.chunks_exact(count))
             .map(|(two, ab)| {
                 two[0].iter().zip(&two[1]).zip(ab).map(|((&a, &b), &ab)| a + b - ab.scale(2)).collect()
             })
@@ -100,10 +95,14 @@ pub async fn random_bits<N: Network>(
         }
         level = next;
     }
+    let bits = level.pop().expect("n ≥ 2 contributions reduce to one");
+    let squares: Vec<(AShare, AShare)> =
+        bits.iter().map(|&b| (b, party.add_public(b, 1u128.wrapping_neg()))).collect();
+    let checks = party.mul(net, &squares).await?;
     let opened = party.open_low(net, Step::ArithBitCheck, &checks).await?;
     if opened.iter().any(|&y| y != 0) {
         return Err(CoralError::failed(Check::ArithBit));
     }
     party.check(net).await?;
-    Ok(level.pop().expect("n ≥ 2 contributions reduce to one"))
+    Ok(bits)
 }

@@ -150,14 +150,14 @@ fn bytes_and_rounds_of_one_comparison_are_exact() {
     let mac_check = 32 + 32 + 32 + (e + 32);
     let tested = 3; // x, y, x − y
     let bits = tested * k;
-    // Random bits: inputs, squares and XORs, the checks' opening, a MAC check.
-    let bit_bytes = bits * e + 2 * (3 * bits) * e + 2 * bits * e + mac_check;
+    // Random bits: inputs, XORs, squares, the checks' opening, a MAC check.
+    let bit_bytes = bits * e + 2 * bits * e + 2 * bits * e + bits * e + mac_check;
     // The comparison: masked openings, the tree (2 products per combination, k − 2 each), the
     // last products (2 each), two finishing products.
     let compare_bytes = tested * e + 2 * e * (2 * (k - 2) * tested + 2 * tested + 2);
     let payload = bit_bytes + e + compare_bytes + 2 * mac_check + e;
     let rounds = bits::rounds(2) + 1 + compare::rounds(ring.bits(), 2) + 9;
-    assert_eq!(rounds, 7 + 1 + 9 + 9);
+    assert_eq!(rounds, 8 + 1 + 9 + 9);
     for (p, r) in results.into_iter().enumerate() {
         let (out, stats) = r.unwrap();
         assert_eq!(out, vec![vec![1]]);

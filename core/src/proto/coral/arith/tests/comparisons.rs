@@ -166,3 +166,45 @@ fn bytes_and_rounds_of_one_comparison_are_exact() {
         assert_eq!(stats.bytes_sent as usize, payload + rounds * HEADER_BYTES, "party {p}");
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(16))]
+    /// The msb and the zero test of shared values, opened, are those of the values (half the
+    /// values forced to 0, to the top bit alone or to all ones).
+    #[test]
+    fn msb_and_zero_test_are_those_of_the_values(
+        xs in proptest::collection::vec(proptest::prelude::any::<u64>(), 1..8),
+        k64 in proptest::prelude::any::<bool>(),
+    ) {
+        use crate::proto::coral::arith::prep::ArithDemand;
+        let ring = if k64 { RingBits::K64 } else { RingBits::K32 };
+        let k = ring.bits();
+        let xs: Vec<u64> = xs
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| match (i + x as usize) % 6 { 0 => 0, 1 => 1 << (k - 1), 2 => ring.mask(), _ => x & ring.mask() })
+            .collect();
+        let n = xs.len();
+        let mut d = ArithDemand {
+            triples: n * compare::item_triples(k),
+            input_masks: vec![n, 0],
+            output_masks: n + 2 * n,
+        };
+        bits::add_demand(&mut d, n * k as usize, 2);
+        let (results, _) = run(deal(69, ring, 2, &d), Deviation::none(), |mut party, mut net| {
+            let xs = xs.clone();
+            async move {
+                let mine = if party.party() == 0 { xs } else { Vec::new() };
+                let shares = party.input(&mut net, &vec![0; n], &mine).await?;
+                let r = bits::random_bits(&mut party, &mut net, n * k as usize).await?;
+                let tests = compare::msb_and_zero(&mut party, &mut net, &shares, &r).await?;
+                let flat: Vec<_> = tests.iter().flat_map(|&(m, z)| [m, z]).collect();
+                party.output(&mut net, &flat).await
+            }
+        });
+        let want: Vec<u64> = xs.iter().flat_map(|&x| [x >> (k - 1), u64::from(x == 0)]).collect();
+        for r in results {
+            proptest::prop_assert_eq!(r.expect("honest run"), want.clone());
+        }
+    }
+}

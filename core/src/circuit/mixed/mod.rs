@@ -25,8 +25,9 @@
 //! [`MAX_WIRES`].
 //!
 //! The secure evaluation is [`crate::proto::coral::arith`] (Spdz2k): ring gates, comparisons
-//! and boolean gates, and — after [`lower`] rewrites Summon's select idiom — `if`s; bitwise
-//! gates, right shifts and division on full values wait for edaBit conversions. [`gen`] makes
+//! and boolean gates, shifts and division by public powers of two, and — after [`lower`]
+//! rewrites Summon's select idiom — `if`s; bitwise gates of full values and division by shared
+//! amounts wait for edaBit conversions. [`gen`] makes
 //! circuits for tests and benchmarks.
 
 pub(crate) mod eval;

@@ -10,12 +10,14 @@
 //!   with a public one are local;
 //! - products of two shared values take a triple each, and so do `ABitAnd`, `ABitOr` and `AXor`
 //!   of two values known to be 0 or 1 (`ab`, `a + b − ab`, `a + b − 2ab`);
-//! - comparisons and the boolean gates (`ALt ALEq AGt AGEq AEq ANeq ANot ABoolAnd ABoolOr`) run
-//!   on checked random bits ([`super::compare`], [`super::bits`]);
+//! - comparisons and the boolean gates (`ALt ALEq AGt AGEq AEq ANeq ANot ABoolAnd ABoolOr`), and
+//!   `AShiftR`, `ADiv`, `AMod` of a shared value by a public shift or power of two, run on
+//!   checked random bits ([`super::compare`], [`super::probe`], [`super::bits`]); by 0, 1 or
+//!   beyond k bits they are local;
 //! - every other gate with a shared input needs all bits of a value (bitwise gates of full
-//!   values, right shifts, division, powers), i.e. the edaBit conversions of Coral §4.3.1
-//!   (Fig. 9, 10); until they exist such a circuit is refused with
-//!   [`CoralError::UnsupportedGate`] before anything is sent.
+//!   values, shifts by or division by a shared or non-power-of-two amount, powers), i.e. the
+//!   edaBit conversions of Coral §4.3.1 (Fig. 9, 10); until they exist such a circuit is refused
+//!   with [`CoralError::UnsupportedGate`] before anything is sent.
 //!
 //! Layers: a gate's layer is one more than its inputs' deepest if it is a shared product or a
 //! comparison, else the same. Each layer runs its products (one Beaver round for all of them and
@@ -55,10 +57,10 @@ pub struct Plan {
     compares: Vec<Vec<usize>>,
     /// `local[d]`: the other gates with a shared input in layer d, in circuit order.
     local: Vec<Vec<usize>>,
-    /// Values tested (msb and zero) per instance.
-    tested: usize,
-    /// Triples the comparisons take after their tests, per instance.
-    finishing: usize,
+    /// Values probed per instance (k random bits and an output mask each).
+    probed: usize,
+    /// Triples the probes and the comparisons after them take, per instance.
+    probe_triples: usize,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -87,8 +89,8 @@ impl Plan {
             muls: vec![Vec::new()],
             compares: vec![Vec::new()],
             local: vec![Vec::new()],
-            tested: 0,
-            finishing: 0,
+            probed: 0,
+            probe_triples: 0,
         };
         for (index, gate) in lowered.gates.iter().enumerate() {
             let inputs = &gate.inputs[..gate.op.arity()];
@@ -109,7 +111,14 @@ impl Plan {
                 _ if bits && (a.is_none() && boolean[wa] || b.is_none() && boolean[wb]) => Kind::Local,
                 op if op.is_arithmetic() || op == MixedOp::BitNot => Kind::Local,
                 MixedOp::ShiftL if b.is_some() => Kind::Local,
-                op if compare::supported(op) => Kind::Compare,
+                // By 0 or beyond k bits, by 0 or 1: the value itself, zero or a constant.
+                MixedOp::ShiftR
+                    if a.is_none() && b.is_some_and(|c| c == 0 || c >= u64::from(ring.bits())) =>
+                {
+                    Kind::Local
+                }
+                MixedOp::Div | MixedOp::Mod if a.is_none() && b.is_some_and(|c| c <= 1) => Kind::Local,
+                op if compare::supported(op, a, b, ring.bits()) => Kind::Compare,
                 op => return Err(CoralError::UnsupportedGate { index, gate: op.name() }),
             };
             let d = inputs.iter().map(|&w| depth[w as usize]).max().unwrap_or(0)
@@ -125,9 +134,9 @@ impl Plan {
                 Kind::Product => plan.muls[d].push(index),
                 Kind::Local => plan.local[d].push(index),
                 Kind::Compare => {
-                    let b_shared = inputs.len() == 2 && b.is_none();
-                    plan.tested += compare::items(gate.op, a.is_none(), b_shared);
-                    plan.finishing += compare::finishing_triples(gate.op);
+                    let (probed, triples) = compare::cost(gate.op, a, b, ring.bits());
+                    plan.probed += probed;
+                    plan.probe_triples += triples;
                     plan.compares[d].push(index);
                 }
             }
@@ -138,15 +147,13 @@ impl Plan {
     }
 
     /// Triples per instance.
-    pub fn triples(&self, k: u32) -> usize {
-        self.muls.iter().map(Vec::len).sum::<usize>()
-            + self.tested * compare::item_triples(k)
-            + self.finishing
+    pub fn triples(&self) -> usize {
+        self.muls.iter().map(Vec::len).sum::<usize>() + self.probe_triples
     }
 
     /// Random bits per instance.
     pub fn bits(&self, k: u32) -> usize {
-        self.tested * k as usize
+        self.probed * k as usize
     }
 
     /// Layers (each at least one Beaver round or one batch of comparisons).
@@ -203,9 +210,9 @@ pub fn demand(
         input_masks[o] += instances;
     }
     let mut demand = ArithDemand {
-        triples: plan.triples(ring.bits()) * instances,
+        triples: plan.triples() * instances,
         input_masks,
-        output_masks: (circuit.outputs.len() + plan.tested) * instances,
+        output_masks: (circuit.outputs.len() + plan.probed) * instances,
     };
     add_bit_demand(&mut demand, plan.bits(ring.bits()) * instances, parties);
     Ok(demand)
@@ -356,6 +363,18 @@ pub async fn evaluate<N: Network>(
                     (MixedOp::ShiftL, Operand::Shared(x), Operand::Public(c)) => {
                         x[i].scale(if c < u128::from(k) { 1 << c } else { 0 })
                     }
+                    (MixedOp::ShiftR, Operand::Shared(x), Operand::Public(c)) => {
+                        x[i].scale(u128::from(c == 0))
+                    }
+                    // x / 0 = 2^k − 1, x / 1 = x; x mod 0 = x, x mod 1 = 0.
+                    (MixedOp::Div, Operand::Shared(x), Operand::Public(c)) => {
+                        if c == 0 {
+                            AShare::public(mask, me, alpha)
+                        } else {
+                            x[i]
+                        }
+                    }
+                    (MixedOp::Mod, Operand::Shared(x), Operand::Public(c)) => x[i].scale(u128::from(c == 0)),
                     _ => unreachable!("the plan leaves local ring gates with a shared input here"),
                 })
                 .collect();

@@ -1,40 +1,27 @@
-//! Comparisons and boolean gates on Spdz2k shares, from checked random bits ([`super::bits`]):
-//! the bit-level half of mixed circuits that needs no conversion to boolean shares.
+//! Comparisons, boolean gates and shifts on Spdz2k shares, from [`super::probe`]'s msb, zero
+//! test and right shift of shared values: the bit-level half of mixed circuits that needs no
+//! conversion to boolean shares.
 //!
-//! **What a value's bits are needed for.** Every gate here reduces to two predicates of shared
-//! values x ∈ Z_{2^k}: its most significant bit and whether it is zero. Both come from one
-//! masked opening (Catrina–de Hoogh, "Improved Primitives for Secure Multiparty Integer
-//! Computation", SCN 2010, §4, in Z_{2^k} as in Damgård et al., S&P 2019, §4):
-//! 1. with k random bits r_i and r = Σ 2^i r_i, open `c = x + r + 2^k·r'` (an output mask r'
-//!    hides the upper bits) — c modulo 2^k is uniform, so it reveals nothing;
-//! 2. x = c − r modulo 2^k: with c public, the borrow into bit k−1 of `c − r` is a carry-
-//!    lookahead over the low k − 1 bits — leaf i generates a borrow `g_i = (1 − c_i)·r_i` and
-//!    propagates one `p_i = [c_i = r_i]`, both linear in r_i; segments combine as
-//!    `(g, p) = (g_h + p_h·g_l, p_h·p_l)` (the two terms of g are never both 1), two products per
-//!    combination in a balanced tree of ⌈log2(k − 1)⌉ Beaver rounds;
-//! 3. msb(x) = c_{k−1} ⊕ r_{k−1} ⊕ G and [x = 0] = P·[c_{k−1} = r_{k−1}] — all bits of c and r
-//!    agree — in one more round.
-//!
-//! Per value: k random bits, one output mask, 2k − 2 triples, 1 + ⌈log2(k − 1)⌉ + 1 rounds.
-//!
-//! **Gates** (unsigned, results 0/1, as [`crate::circuit::mixed`] defines them):
+//! **Gates** (unsigned, comparison results 0/1, as [`crate::circuit::mixed`] defines them):
 //! - `x < y`: msb(x) ≠ msb(y) decides it (the one with the top bit set is larger); otherwise
 //!   x − y does not wrap past half the ring and msb(x − y) is the answer:
 //!   `t = m_x ⊕ m_y`, `lt = m_d + t·(m_y − m_d)` — two more rounds, two triples. `x > y`,
 //!   `x ≤ y`, `x ≥ y` are `y < x`, `1 − (y < x)`, `1 − (x < y)`. A public operand's msb is public.
 //! - `x = y`, `x ≠ y`, `!x` from the zero test of x − y or x; `x && y` = `(1 − z_x)(1 − z_y)` and
 //!   `x || y` = `1 − z_x·z_y` (one round, one triple; a public operand's test is public).
+//! - `x >> s`, `x / 2^s` and `x mod 2^s = x − 2^s·(x >> s)` for a public 0 < s < k: one shift
+//!   probe, nothing after it.
 //!
-//! Every gate of a layer, for every instance, goes through the same rounds together. Openings
-//! join the MAC log; the output's MAC check covers them, before anything is revealed. Security:
-//! as the online phase, given that the bits were checked before any of them masked an opening.
+//! Every gate of a layer, for every instance, goes through the same rounds together: the probes
+//! (one batch), then up to two finishing rounds. Security: as the online phase, given that the
+//! bits were checked before any of them masked an opening.
 
 use crate::circuit::mixed::MixedOp;
 use crate::net::Network;
 
 use super::super::error::CoralError;
-use super::super::messages::Step;
 use super::online::ArithParty;
+use super::probe::{self, Probe, Probed};
 use super::share::AShare;
 
 /// A gate operand in one instance: shared, or public (a value below 2^k).
@@ -46,124 +33,49 @@ pub enum Value {
     Public(u64),
 }
 
-/// Whether `op` runs here (on at least one shared operand).
-pub fn supported(op: MixedOp) -> bool {
-    use MixedOp::*;
-    matches!(op, Lt | LEq | Gt | GEq | Eq | Neq | Not | BoolAnd | BoolOr)
-}
-
-/// Values whose msb and zero test one `op` gate needs, given which operands are shared.
-pub fn items(op: MixedOp, a_shared: bool, b_shared: bool) -> usize {
+/// Whether `op` runs here, given its operands' public values (`None`: shared; at least one is
+/// shared). Shifts, divisions and remainders need a shared value and a public amount that is a
+/// shift strictly between 0 and k bits; the other amounts are local or unsupported (see
+/// [`super::circuit`]).
+pub fn supported(op: MixedOp, a: Option<u64>, b: Option<u64>, k: u32) -> bool {
     use MixedOp::*;
     match op {
-        Lt | LEq | Gt | GEq => usize::from(a_shared) + usize::from(b_shared) + 1,
-        Eq | Neq | Not => 1,
-        BoolAnd | BoolOr => usize::from(a_shared) + usize::from(b_shared),
-        _ => 0,
+        Lt | LEq | Gt | GEq | Eq | Neq | Not | BoolAnd | BoolOr => true,
+        ShiftR | Div | Mod => a.is_none() && shift_of(op, b, k).is_some(),
+        _ => false,
     }
 }
 
-/// Triples one `op` gate takes after the msb and zero tests.
-pub fn finishing_triples(op: MixedOp) -> usize {
-    use MixedOp::*;
-    match op {
-        Lt | LEq | Gt | GEq => 2,
-        BoolAnd | BoolOr => 1,
-        _ => 0,
-    }
-}
-
-/// Triples per tested value in a ring of `k` bits.
-pub fn item_triples(k: u32) -> usize {
-    2 * k as usize - 2
-}
-
-/// Rounds of one layer of gates in a ring of `k` bits: the opening, the tree, the last
-/// products, then up to two finishing rounds (`finishing`: 0, 1 or 2).
-pub fn rounds(k: u32, finishing: usize) -> usize {
-    1 + (k as usize - 1).next_power_of_two().trailing_zeros() as usize + 1 + finishing
-}
-
-/// For every `x`, `(msb(x), [x = 0])` as shared bits; `bits` holds k checked random bits per x
-/// (see the module docs).
-pub async fn msb_and_zero<N: Network>(
-    party: &mut ArithParty,
-    net: &mut N,
-    xs: &[AShare],
-    bits: &[AShare],
-) -> Result<Vec<(AShare, AShare)>, CoralError> {
-    if xs.is_empty() {
-        return Ok(Vec::new());
-    }
-    let k = party.ring().k() as usize;
-    assert_eq!(bits.len(), xs.len() * k, "k random bits per value");
-    let one = party.constant(1);
-    let masked: Vec<AShare> = xs
-        .iter()
-        .zip(bits.chunks_exact(k))
-        .map(|(&x, r)| r.iter().enumerate().fold(x, |acc, (i, b)| acc + b.scale(1u128 << i)))
-        .collect();
-    let cs = party.open_low(net, Step::ArithMaskedOpen, &masked).await?;
-    // Leaves (g_i, p_i) of the low k − 1 bits, value-major.
-    let leaf = |c_bit: u64, r: AShare| -> (AShare, AShare) {
-        if c_bit == 0 {
-            (r, one - r)
-        } else {
-            (AShare::default(), r)
-        }
+/// The shift a `ShiftR`, `Div` or `Mod` gate by the public `b` stands for, if 0 < s < k.
+fn shift_of(op: MixedOp, b: Option<u64>, k: u32) -> Option<u32> {
+    let b = b?;
+    let s = match op {
+        MixedOp::ShiftR => u32::try_from(b).ok()?,
+        MixedOp::Div | MixedOp::Mod if b.is_power_of_two() => b.trailing_zeros(),
+        _ => return None,
     };
-    let mut level: Vec<Vec<(AShare, AShare)>> = cs
-        .iter()
-        .zip(bits.chunks_exact(k))
-        .map(|(&c, r)| (0..k - 1).map(|i| leaf((c >> i) & 1, r[i])).collect())
-        .collect();
-    let mut width = k - 1;
-    while width > 1 {
-        let pairs: Vec<(AShare, AShare)> = level
-            .iter()
-            .flat_map(|segments| {
-                segments.chunks_exact(2).flat_map(|lh| {
-                    let ((gl, pl), (_, ph)) = (lh[0], lh[1]);
-                    [(ph, gl), (ph, pl)]
-                })
-            })
-            .collect();
-        let products = party.mul(net, &pairs).await?;
-        let per_value = width / 2;
-        for (segments, prods) in level.iter_mut().zip(products.chunks_exact(2 * per_value)) {
-            let mut next: Vec<(AShare, AShare)> = segments
-                .chunks_exact(2)
-                .zip(prods.chunks_exact(2))
-                .map(|(lh, pp)| (lh[1].0 + pp[0], pp[1]))
-                .collect();
-            if width % 2 == 1 {
-                next.push(segments[width - 1]);
-            }
-            *segments = next;
-        }
-        width = width.div_ceil(2);
+    (0 < s && s < k).then_some(s)
+}
+
+/// Values probed and triples taken by one supported `op` gate, given its operands' public
+/// values (`None`: shared; a unary gate's missing operand is public), in a ring of `k` bits.
+pub fn cost(op: MixedOp, a: Option<u64>, b: Option<u64>, k: u32) -> (usize, usize) {
+    use MixedOp::*;
+    let msb = Probe::MsbZero.triples(k);
+    let shared = usize::from(a.is_none()) + usize::from(b.is_none());
+    match op {
+        Lt | LEq | Gt | GEq => (shared + 1, (shared + 1) * msb + 2),
+        Eq | Neq | Not => (1, msb),
+        BoolAnd | BoolOr => (shared, shared * msb + 1),
+        ShiftR | Div | Mod => (1, Probe::ShiftRight(1).triples(k)),
+        _ => (0, 0),
     }
-    // v = c_{k−1} ⊕ r_{k−1}; msb = v ⊕ G = v + G − 2vG; zero = P·(1 − v).
-    let tops: Vec<AShare> = cs
-        .iter()
-        .zip(bits.chunks_exact(k))
-        .map(|(&c, r)| if (c >> (k - 1)) & 1 == 0 { r[k - 1] } else { one - r[k - 1] })
-        .collect();
-    let pairs: Vec<(AShare, AShare)> = level
-        .iter()
-        .zip(&tops)
-        .flat_map(|(segments, &v)| {
-            let (g, p) = segments[0];
-            [(v, g), (p, one - v)]
-        })
-        .collect();
-    let products = party.mul(net, &pairs).await?;
-    Ok(level
-        .iter()
-        .zip(&tops)
-        .zip(products.chunks_exact(2))
-        .map(|((segments, &v), vg_pz)| (v + segments[0].0 - vg_pz[0].scale(2), vg_pz[1]))
-        .collect())
+}
+
+/// Rounds of one layer of gates in a ring of `k` bits with an msb probe: the probes, then up
+/// to two finishing rounds (`finishing`: 0, 1 or 2).
+pub fn rounds(k: u32, finishing: usize) -> usize {
+    probe::rounds(k) + finishing
 }
 
 /// One gate's operands normalised: `lt(x, y)` possibly negated, or a zero-test form.
@@ -175,6 +87,8 @@ enum Form {
     Zero(Value, bool),
     /// `x && y` (false) or `x || y` (true).
     Logic(Value, Value, bool),
+    /// `x >> s` (false) or `x mod 2^s` (true).
+    Shift(AShare, u32, bool),
 }
 
 /// Evaluates `gates` (each an op with its operands, at least one shared) consuming k random
@@ -212,57 +126,67 @@ pub async fn evaluate<N: Network>(
             Not => Form::Zero(a, false),
             BoolAnd => Form::Logic(a, b, false),
             BoolOr => Form::Logic(a, b, true),
-            _ => panic!("{} is not a comparison or boolean gate", op.name()),
+            ShiftR | Div | Mod => {
+                let (Value::Shared(x), Value::Public(c)) = (a, b) else {
+                    panic!("{} needs a shared value and a public amount", op.name())
+                };
+                let s = shift_of(op, Some(c), k).expect("a supported shift");
+                Form::Shift(x, s, op == Mod)
+            }
+            _ => panic!("{} is not a comparison, boolean or shift gate", op.name()),
         })
         .collect();
-    // The tested values, in gate order (x, y, x − y for Less; x for Zero; x, y for Logic).
-    let mut tested = Vec::new();
+    // The probed values, in gate order (x, y, x − y for Less; x for Zero; x, y for Logic; x for
+    // Shift).
+    let mut tested: Vec<(AShare, Probe)> = Vec::new();
     for form in &forms {
         let shared = |v: &Value| match *v {
-            Value::Shared(s) => Some(s),
+            Value::Shared(s) => Some((s, Probe::MsbZero)),
             Value::Public(_) => None,
         };
         match form {
             Form::Less(x, y, _) => {
                 tested.extend(shared(x));
                 tested.extend(shared(y));
-                tested.push(diff(party, *x, *y));
+                tested.push((diff(party, *x, *y), Probe::MsbZero));
             }
             Form::Zero(x, _) => tested.extend(shared(x)),
             Form::Logic(x, y, _) => {
                 tested.extend(shared(x));
                 tested.extend(shared(y));
             }
+            Form::Shift(x, s, _) => tested.push((*x, Probe::ShiftRight(*s))),
         }
     }
     let (used, rest) = bits.split_at(tested.len() * k as usize);
     *bits = rest;
-    let tests = msb_and_zero(party, net, &tested, used).await?;
-    let mut next = tests.into_iter();
-    let mut take = |v: &Value| -> (AShare, AShare) {
-        match *v {
-            Value::Shared(_) => next.next().expect("one test per shared value"),
-            Value::Public(c) => (party.constant(c >> (k - 1)), party.constant(u64::from(c == 0))),
-        }
-    };
-    // (msb/zero of the operands, and msb of the difference for Less).
+    let answers = probe::probe(party, net, &tested, used).await?;
+    let mut next = answers.into_iter();
+    // Per gate: the operands' msb or zero tests (and the difference's msb for Less), or the
+    // shift's result.
     let mut operands = Vec::with_capacity(forms.len());
     for form in &forms {
         operands.push(match form {
             Form::Less(x, y, _) => {
-                let (mx, my) = (take(x).0, take(y).0);
-                // x − y is always shared and tested.
-                let md = take(&Value::Shared(AShare::default())).0;
+                let (mx, my) = (msb_zero(party, x, &mut next).0, msb_zero(party, y, &mut next).0);
+                // x − y is always shared and probed.
+                let md = msb_zero(party, &Value::Shared(AShare::default()), &mut next).0;
                 [mx, my, md]
             }
-            Form::Zero(x, _) => [take(x).1, AShare::default(), AShare::default()],
+            Form::Zero(x, _) => [msb_zero(party, x, &mut next).1, AShare::default(), AShare::default()],
             Form::Logic(x, y, or) => {
-                let (zx, zy) = (take(x).1, take(y).1);
+                let (zx, zy) = (msb_zero(party, x, &mut next).1, msb_zero(party, y, &mut next).1);
                 if *or {
                     [zx, zy, AShare::default()]
                 } else {
                     [one - zx, one - zy, AShare::default()]
                 }
+            }
+            Form::Shift(x, s, modulo) => {
+                let Some(Probed::Shifted(q)) = next.next() else {
+                    unreachable!("probes are answered in order")
+                };
+                [if *modulo { *x - q.scale(1 << s) } else { q }, AShare::default(), AShare::default()]
             }
         });
     }
@@ -270,7 +194,7 @@ pub async fn evaluate<N: Network>(
     let first: Vec<(AShare, AShare)> = forms
         .iter()
         .zip(&operands)
-        .filter(|(f, _)| !matches!(f, Form::Zero(..)))
+        .filter(|(f, _)| matches!(f, Form::Less(..) | Form::Logic(..)))
         .map(|(_, o)| (o[0], o[1]))
         .collect();
     let mut products = party.mul(net, &first).await?.into_iter();
@@ -290,6 +214,7 @@ pub async fn evaluate<N: Network>(
                     o[0]
                 }
             }
+            Form::Shift(..) => o[0],
             Form::Logic(_, _, or) => {
                 let p = products.next().expect("one product per Logic");
                 if *or {
@@ -308,4 +233,16 @@ pub async fn evaluate<N: Network>(
         }
     }
     Ok(results)
+}
+
+/// A value's (msb, zero test): the next answer if it is shared (it was probed), else public.
+fn msb_zero(party: &ArithParty, v: &Value, answers: &mut impl Iterator<Item = Probed>) -> (AShare, AShare) {
+    let k = party.ring().k();
+    match *v {
+        Value::Shared(_) => match answers.next() {
+            Some(Probed::MsbZero(m, z)) => (m, z),
+            _ => unreachable!("probes are answered in order"),
+        },
+        Value::Public(c) => (party.constant(c >> (k - 1)), party.constant(u64::from(c == 0))),
+    }
 }

@@ -10,7 +10,8 @@
 //! - [`ot`]: the OT-based provider for n ≥ 2 parties (COPE over the ring between every pair,
 //!   triples by OT multiplication, combination and sacrifice) — no trusted party.
 //! - [`bits`]: checked random bits (every party's random bit, XORed arithmetically).
-//! - [`compare`]: comparisons, equality and boolean gates from one masked opening per value.
+//! - [`probe`]: a shared value's msb, zero test and right shift from one masked opening.
+//! - [`compare`]: comparisons, equality, boolean gates and shifts by public amounts.
 //! - [`circuit`]: mixed circuits on many instances in lockstep.
 //!
 //! **Trust model:** malicious security with abort against n − 1 of n ≥ 2 parties, relative to
@@ -23,8 +24,8 @@
 //! shares are never reduced below 2^(k+s); the MAC log is empty after every output.
 //!
 //! **Not yet here** (issue 43): daBits/edaBits and the conversions to Coral's packed boolean
-//! shares (Fig. 9, 10) that bitwise gates, right shifts and division need, and the jobs/SDK
-//! front end.
+//! shares (Fig. 9, 10) that bitwise gates of full values and division by shared amounts need,
+//! and the jobs/SDK front end.
 
 pub mod bits;
 pub mod checks;
@@ -33,6 +34,7 @@ pub mod compare;
 pub mod online;
 pub mod ot;
 pub mod prep;
+pub mod probe;
 pub mod ring;
 pub mod share;
 

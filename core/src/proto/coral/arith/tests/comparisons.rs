@@ -67,24 +67,39 @@ fn a_comparison_heavy_program_in_both_rings_and_with_three_parties() {
     }
 }
 
-/// A random circuit over ring, comparison and boolean gates; wire `inputs` is a random constant,
-/// wire `inputs + 1` a shift amount (0..k+3).
+/// A random circuit over ring, comparison, boolean and shift gates; wire `inputs` is a random
+/// constant, wire `inputs + 1` a shift amount (0..k+3), wire `inputs + 2` a power of two (or 0).
 fn random_bit_circuit(rng: &mut ChaCha20Rng, ring: RingBits, inputs: u32, gates: u32) -> MixedCircuit {
     use MixedOp::*;
-    let ops = [Add, Sub, Mul, Lt, LEq, Gt, GEq, Eq, Neq, Not, BoolAnd, BoolOr, BitNot, ShiftL, Mul, Lt];
-    let (constant, shift) = (inputs, inputs + 1);
+    let ops = [
+        Add, Sub, Mul, Lt, LEq, Gt, GEq, Eq, Neq, Not, BoolAnd, BoolOr, BitNot, ShiftL, Mul, Lt, ShiftR, Div,
+        Mod,
+    ];
+    let (constant, shift, power) = (inputs, inputs + 1, inputs + 2);
     let mut list = Vec::new();
     for g in 0..gates {
-        let wires = inputs + 2 + g;
+        let wires = inputs + 3 + g;
         let op = ops[rng.next_u32() as usize % ops.len()];
         let a = rng.next_u32() % wires;
-        let b = if op == ShiftL { shift } else { rng.next_u32() % wires };
+        let b = match op {
+            ShiftL | ShiftR => shift,
+            Div | Mod => power,
+            _ => rng.next_u32() % wires,
+        };
         list.push((op, a, b, wires));
     }
     let shift_by = u64::from(rng.next_u32() % (ring.bits() + 3));
+    let power_of_two = match rng.next_u32() % 8 {
+        0 => 0,
+        _ => 1u64 << (rng.next_u32() % ring.bits()),
+    };
     MixedCircuit::parse(
-        &text(inputs + 2 + gates, inputs as usize, 5, &list),
-        &io(&[(u64::from(constant), edgy(rng, ring)), (u64::from(shift), shift_by)]),
+        &text(inputs + 3 + gates, inputs as usize, 5, &list),
+        &io(&[
+            (u64::from(constant), edgy(rng, ring)),
+            (u64::from(shift), shift_by),
+            (u64::from(power), power_of_two),
+        ]),
     )
     .expect("parses")
 }
@@ -169,14 +184,15 @@ fn bytes_and_rounds_of_one_comparison_are_exact() {
 
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(16))]
-    /// The msb and the zero test of shared values, opened, are those of the values (half the
-    /// values forced to 0, to the top bit alone or to all ones).
+    /// The msb, zero test and right shifts of shared values, opened, are those of the values
+    /// (some values forced to 0, to the top bit alone or to all ones; shifts 1..k−1).
     #[test]
-    fn msb_and_zero_test_are_those_of_the_values(
+    fn probes_give_the_msb_zero_test_and_shifts_of_the_values(
         xs in proptest::collection::vec(proptest::prelude::any::<u64>(), 1..8),
         k64 in proptest::prelude::any::<bool>(),
     ) {
         use crate::proto::coral::arith::prep::ArithDemand;
+        use crate::proto::coral::arith::probe::{probe, Probe, Probed};
         let ring = if k64 { RingBits::K64 } else { RingBits::K32 };
         let k = ring.bits();
         let xs: Vec<u64> = xs
@@ -185,24 +201,35 @@ proptest::proptest! {
             .map(|(i, &x)| match (i + x as usize) % 6 { 0 => 0, 1 => 1 << (k - 1), 2 => ring.mask(), _ => x & ring.mask() })
             .collect();
         let n = xs.len();
+        // Value i gets an msb probe and a shift by 1 + (x_i mod (k − 1)).
+        let shifts: Vec<u32> = xs.iter().map(|&x| 1 + (x % u64::from(k - 1)) as u32).collect();
+        let probes: Vec<Probe> = shifts.iter().flat_map(|&s| [Probe::MsbZero, Probe::ShiftRight(s)]).collect();
         let mut d = ArithDemand {
-            triples: n * compare::item_triples(k),
+            triples: probes.iter().map(|p| p.triples(k)).sum(),
             input_masks: vec![n, 0],
-            output_masks: n + 2 * n,
+            output_masks: 2 * n + 3 * n,
         };
-        bits::add_demand(&mut d, n * k as usize, 2);
+        bits::add_demand(&mut d, 2 * n * k as usize, 2);
         let (results, _) = run(deal(69, ring, 2, &d), Deviation::none(), |mut party, mut net| {
-            let xs = xs.clone();
+            let (xs, probes) = (xs.clone(), probes.clone());
             async move {
                 let mine = if party.party() == 0 { xs } else { Vec::new() };
                 let shares = party.input(&mut net, &vec![0; n], &mine).await?;
-                let r = bits::random_bits(&mut party, &mut net, n * k as usize).await?;
-                let tests = compare::msb_and_zero(&mut party, &mut net, &shares, &r).await?;
-                let flat: Vec<_> = tests.iter().flat_map(|&(m, z)| [m, z]).collect();
+                let r = bits::random_bits(&mut party, &mut net, 2 * n * k as usize).await?;
+                let items: Vec<_> = shares.iter().flat_map(|&x| [x, x]).zip(probes).collect();
+                let answers = probe(&mut party, &mut net, &items, &r).await?;
+                let flat: Vec<_> = answers
+                    .iter()
+                    .flat_map(|a| match *a {
+                        Probed::MsbZero(m, z) => vec![m, z],
+                        Probed::Shifted(q) => vec![q],
+                    })
+                    .collect();
                 party.output(&mut net, &flat).await
             }
         });
-        let want: Vec<u64> = xs.iter().flat_map(|&x| [x >> (k - 1), u64::from(x == 0)]).collect();
+        let want: Vec<u64> =
+            xs.iter().zip(&shifts).flat_map(|(&x, &s)| [x >> (k - 1), u64::from(x == 0), x >> s]).collect();
         for r in results {
             proptest::prop_assert_eq!(r.expect("honest run"), want.clone());
         }

@@ -189,7 +189,7 @@ fn public_subexpressions_fold_and_products_with_them_are_local() {
     let io = MixedIo { constants: vec![(2, 3), (3, 5)], outputs: Some(vec![8, 6]) };
     let circuit = MixedCircuit::parse(text, &io).unwrap();
     let plan = crate::proto::coral::arith::circuit::Plan::new(&circuit, RingBits::K32).unwrap();
-    assert_eq!((plan.triples(32), plan.bits(32), plan.depth()), (1, 0, 1));
+    assert_eq!((plan.triples(), plan.bits(32), plan.depth()), (1, 0, 1));
     let inputs = vec![vec![6, 7], vec![u64::from(u32::MAX), 2]];
     agree(&circuit, RingBits::K32, 2, &[0, 1], &inputs, 11);
 }

@@ -1,0 +1,186 @@
+//! What one masked opening tells about a shared value's bits: its most significant bit, whether
+//! it is zero, and its right shift by a public amount — on checked random bits
+//! ([`super::bits`]), without converting to boolean shares.
+//!
+//! For a shared x ∈ Z_{2^k} and k random bits r_i, r = Σ 2^i r_i (Catrina–de Hoogh, "Improved
+//! Primitives for Secure Multiparty Integer Computation", SCN 2010, §4; in Z_{2^k} as in
+//! Damgård–Escudero–Frederiksen–Keller–Scholl–Volgushev, S&P 2019, §4):
+//! 1. open `c = x + r + 2^k·r'` (an output mask r' hides the upper bits): c modulo 2^k is
+//!    uniform, so it reveals nothing, and x = c − r modulo 2^k;
+//! 2. with c public, the borrows of `c − r` are a carry-lookahead over r's bits: bit i generates
+//!    a borrow `g_i = (1 − c_i)·r_i` and propagates one `p_i = [c_i = r_i]`, both linear in r_i;
+//!    segments combine as `(g, p) = (g_h + p_h·g_l, p_h·p_l)` (the two terms of g are never both
+//!    1), two products per combination in balanced trees, all trees of a batch in lockstep;
+//! 3. **msb and zero test** ([`Probe::MsbZero`]), from the tree (G, P) of the low k − 1 bits:
+//!    msb(x) = c_{k−1} ⊕ r_{k−1} ⊕ G and [x = 0] = P·[c_{k−1} = r_{k−1}] (all bits of c and r
+//!    agree) — two products;
+//! 4. **right shift by s** ([`Probe::ShiftRight`], 0 < s < k), from the trees of the low s bits
+//!    (G_l, P_l) and of the rest (G_h, P_h): as integers x = c − r + 2^k·B with B the borrow of
+//!    the whole subtraction, `B = G_h + P_h·G_l` (one product), so
+//!    `x >> s = ⌊c/2^s⌋ − Σ_{i≥s} 2^(i−s)·r_i − G_l + 2^(k−s)·B` — truncation, exact (no
+//!    probabilistic rounding).
+//!
+//! Per probed value: k random bits, one output mask, 2k − 2 triples (msb and zero) or 2k − 3
+//! (shift); rounds 1 + ⌈log2(k − 1)⌉ + 1 for any batch. Openings join the MAC log; the output's
+//! MAC check covers them before anything is revealed. The bits must have been checked before
+//! (a non-bit could make the masked opening leak).
+
+use crate::net::Network;
+
+use super::super::error::CoralError;
+use super::super::messages::Step;
+use super::online::ArithParty;
+use super::share::AShare;
+
+/// What to learn about a value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Probe {
+    /// Its msb and whether it is zero.
+    MsbZero,
+    /// `x >> s` for a public 0 < s < k.
+    ShiftRight(u32),
+}
+
+/// The answer to a [`Probe`].
+#[derive(Debug, Clone, Copy)]
+pub enum Probed {
+    /// `(msb(x), [x = 0])`, shared bits.
+    MsbZero(AShare, AShare),
+    /// `x >> s`, shared.
+    Shifted(AShare),
+}
+
+impl Probe {
+    /// Triples per probed value in a ring of `k` bits.
+    pub fn triples(self, k: u32) -> usize {
+        let k = k as usize;
+        match self {
+            Probe::MsbZero => 2 * (k - 2) + 2,
+            Probe::ShiftRight(_) => 2 * (k - 2) + 1,
+        }
+    }
+}
+
+/// Rounds of a batch with an msb probe in a ring of `k` bits (shifts alone may take fewer tree
+/// rounds).
+pub fn rounds(k: u32) -> usize {
+    1 + (k as usize - 1).next_power_of_two().trailing_zeros() as usize + 1
+}
+
+/// Answers every probe; `bits` holds k checked random bits per probed value, in order.
+///
+/// # Panics
+/// If `bits` is not k per value or a shift is not in 0 < s < k (the caller's plan's invariants).
+pub async fn probe<N: Network>(
+    party: &mut ArithParty,
+    net: &mut N,
+    items: &[(AShare, Probe)],
+    bits: &[AShare],
+) -> Result<Vec<Probed>, CoralError> {
+    if items.is_empty() {
+        return Ok(Vec::new());
+    }
+    let k = party.ring().k() as usize;
+    assert_eq!(bits.len(), items.len() * k, "k random bits per value");
+    let one = party.constant(1);
+    let masked: Vec<AShare> = items
+        .iter()
+        .zip(bits.chunks_exact(k))
+        .map(|(&(x, _), r)| r.iter().enumerate().fold(x, |acc, (i, b)| acc + b.scale(1u128 << i)))
+        .collect();
+    let cs = party.open_low(net, Step::ArithMaskedOpen, &masked).await?;
+    let leaf = |c: u64, r: &[AShare], i: usize| -> (AShare, AShare) {
+        if (c >> i) & 1 == 0 {
+            (r[i], one - r[i])
+        } else {
+            (AShare::default(), r[i])
+        }
+    };
+    let mut lists = Vec::with_capacity(2 * items.len());
+    for ((&(_, probe), &c), r) in items.iter().zip(&cs).zip(bits.chunks_exact(k)) {
+        match probe {
+            Probe::MsbZero => lists.push((0..k - 1).map(|i| leaf(c, r, i)).collect()),
+            Probe::ShiftRight(s) => {
+                let s = s as usize;
+                assert!(0 < s && s < k, "shift {s} outside 0 < s < k");
+                lists.push((0..s).map(|i| leaf(c, r, i)).collect());
+                lists.push((s..k).map(|i| leaf(c, r, i)).collect());
+            }
+        }
+    }
+    let mut trees = carry_trees(party, net, lists).await?.into_iter();
+    // The last products: (v·G, P·(1 − v)) per msb probe, P_h·G_l per shift.
+    let mut pairs = Vec::new();
+    let mut segments = Vec::with_capacity(items.len());
+    for ((&(_, probe), &c), r) in items.iter().zip(&cs).zip(bits.chunks_exact(k)) {
+        match probe {
+            Probe::MsbZero => {
+                let (g, p) = trees.next().expect("one tree");
+                let v = if (c >> (k - 1)) & 1 == 0 { r[k - 1] } else { one - r[k - 1] };
+                pairs.extend([(v, g), (p, one - v)]);
+                segments.push([(g, p), (v, AShare::default())]);
+            }
+            Probe::ShiftRight(_) => {
+                let (low, high) = (trees.next().expect("low tree"), trees.next().expect("high tree"));
+                pairs.push((high.1, low.0));
+                segments.push([low, high]);
+            }
+        }
+    }
+    let mut products = party.mul(net, &pairs).await?.into_iter();
+    let mut out = Vec::with_capacity(items.len());
+    for (((&(_, probe), &c), r), seg) in items.iter().zip(&cs).zip(bits.chunks_exact(k)).zip(segments) {
+        out.push(match probe {
+            Probe::MsbZero => {
+                let ((g, _), (v, _)) = (seg[0], seg[1]);
+                let (vg, zero) = (products.next().expect("v·G"), products.next().expect("P·(1 − v)"));
+                Probed::MsbZero(v + g - vg.scale(2), zero)
+            }
+            Probe::ShiftRight(s) => {
+                let s = s as usize;
+                let ((g_low, _), (g_high, _)) = (seg[0], seg[1]);
+                let borrow = g_high + products.next().expect("P_h·G_l");
+                let r_high =
+                    r[s..].iter().enumerate().fold(AShare::default(), |acc, (i, b)| acc + b.scale(1 << i));
+                let shifted =
+                    party.add_public(borrow.scale(1 << (k - s)) - r_high - g_low, u128::from(c >> s));
+                Probed::Shifted(shifted)
+            }
+        });
+    }
+    Ok(out)
+}
+
+/// `(G, P)` of every non-empty list of leaves (lowest bit first), all trees in lockstep.
+async fn carry_trees<N: Network>(
+    party: &mut ArithParty,
+    net: &mut N,
+    mut lists: Vec<Vec<(AShare, AShare)>>,
+) -> Result<Vec<(AShare, AShare)>, CoralError> {
+    while lists.iter().any(|l| l.len() > 1) {
+        let pairs: Vec<(AShare, AShare)> = lists
+            .iter()
+            .flat_map(|l| {
+                l.chunks_exact(2).flat_map(|lh| {
+                    let ((gl, pl), (_, ph)) = (lh[0], lh[1]);
+                    [(ph, gl), (ph, pl)]
+                })
+            })
+            .collect();
+        let mut products = party.mul(net, &pairs).await?.into_iter();
+        for l in &mut lists {
+            let mut next: Vec<(AShare, AShare)> = l
+                .chunks_exact(2)
+                .map(|lh| {
+                    let (g, p) = (products.next().expect("p_h·g_l"), products.next().expect("p_h·p_l"));
+                    (lh[1].0 + g, p)
+                })
+                .collect();
+            if l.len() % 2 == 1 {
+                next.push(l[l.len() - 1]);
+            }
+            *l = next;
+        }
+    }
+    Ok(lists.into_iter().map(|l| l[0]).collect())
+}

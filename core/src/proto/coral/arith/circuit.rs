@@ -11,7 +11,8 @@
 //! - products of two shared values take a triple each, and so do `ABitAnd`, `ABitOr` and `AXor`
 //!   of two values known to be 0 or 1 (`ab`, `a + b − ab`, `a + b − 2ab`);
 //! - comparisons and the boolean gates (`ALt ALEq AGt AGEq AEq ANeq ANot ABoolAnd ABoolOr`), and
-//!   `AShiftR`, `ADiv`, `AMod` of a shared value by a public shift or power of two, run on
+//!   `AShiftR`, `ADiv`, `AMod` of a shared value by a public shift or power of two (and
+//!   `ABitAnd` with a public low mask `2^s − 1`), run on
 //!   checked random bits ([`super::compare`], [`super::probe`], [`super::bits`]); by 0, 1 or
 //!   beyond k bits they are local;
 //! - every other gate with a shared input needs all bits of a value (bitwise gates of full

@@ -9,8 +9,8 @@
 //!   `x ≤ y`, `x ≥ y` are `y < x`, `1 − (y < x)`, `1 − (x < y)`. A public operand's msb is public.
 //! - `x = y`, `x ≠ y`, `!x` from the zero test of x − y or x; `x && y` = `(1 − z_x)(1 − z_y)` and
 //!   `x || y` = `1 − z_x·z_y` (one round, one triple; a public operand's test is public).
-//! - `x >> s`, `x / 2^s` and `x mod 2^s = x − 2^s·(x >> s)` for a public 0 < s < k: one shift
-//!   probe, nothing after it.
+//! - `x >> s`, `x / 2^s` and `x mod 2^s = x − 2^s·(x >> s)` (also `x & (2^s − 1)`) for a public
+//!   0 < s < k: one shift probe, nothing after it.
 //!
 //! Every gate of a layer, for every instance, goes through the same rounds together: the probes
 //! (one batch), then up to two finishing rounds. Security: as the online phase, given that the
@@ -42,16 +42,19 @@ pub fn supported(op: MixedOp, a: Option<u64>, b: Option<u64>, k: u32) -> bool {
     match op {
         Lt | LEq | Gt | GEq | Eq | Neq | Not | BoolAnd | BoolOr => true,
         ShiftR | Div | Mod => a.is_none() && shift_of(op, b, k).is_some(),
+        BitAnd => shift_of(op, b.or(a), k).is_some() && (a.is_none() != b.is_none()),
         _ => false,
     }
 }
 
-/// The shift a `ShiftR`, `Div` or `Mod` gate by the public `b` stands for, if 0 < s < k.
+/// The shift a `ShiftR`, `Div` or `Mod` gate by the public `b` stands for (or an `ABitAnd` with
+/// the public mask `b = 2^s − 1`, a `Mod` by 2^s), if 0 < s < k.
 fn shift_of(op: MixedOp, b: Option<u64>, k: u32) -> Option<u32> {
     let b = b?;
     let s = match op {
         MixedOp::ShiftR => u32::try_from(b).ok()?,
         MixedOp::Div | MixedOp::Mod if b.is_power_of_two() => b.trailing_zeros(),
+        MixedOp::BitAnd if b.checked_add(1).is_some_and(u64::is_power_of_two) => (b + 1).trailing_zeros(),
         _ => return None,
     };
     (0 < s && s < k).then_some(s)
@@ -67,7 +70,7 @@ pub fn cost(op: MixedOp, a: Option<u64>, b: Option<u64>, k: u32) -> (usize, usiz
         Lt | LEq | Gt | GEq => (shared + 1, (shared + 1) * msb + 2),
         Eq | Neq | Not => (1, msb),
         BoolAnd | BoolOr => (shared, shared * msb + 1),
-        ShiftR | Div | Mod => (1, Probe::ShiftRight(1).triples(k)),
+        ShiftR | Div | Mod | BitAnd => (1, Probe::ShiftRight(1).triples(k)),
         _ => (0, 0),
     }
 }
@@ -132,6 +135,13 @@ pub async fn evaluate<N: Network>(
                 };
                 let s = shift_of(op, Some(c), k).expect("a supported shift");
                 Form::Shift(x, s, op == Mod)
+            }
+            BitAnd => {
+                let (x, c) = match (a, b) {
+                    (Value::Shared(x), Value::Public(c)) | (Value::Public(c), Value::Shared(x)) => (x, c),
+                    _ => panic!("ABitAnd here needs a shared value and a public low mask"),
+                };
+                Form::Shift(x, shift_of(op, Some(c), k).expect("a low mask"), true)
             }
             _ => panic!("{} is not a comparison, boolean or shift gate", op.name()),
         })

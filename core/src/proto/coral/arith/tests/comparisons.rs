@@ -68,24 +68,28 @@ fn a_comparison_heavy_program_in_both_rings_and_with_three_parties() {
 }
 
 /// A random circuit over ring, comparison, boolean and shift gates; wire `inputs` is a random
-/// constant, wire `inputs + 1` a shift amount (0..k+3), wire `inputs + 2` a power of two (or 0).
+/// constant, wire `inputs + 1` a shift amount (0..k+3), wire `inputs + 2` a power of two (or 0),
+/// wire `inputs + 3` a low mask 2^s − 1 (0 < s < k).
 fn random_bit_circuit(rng: &mut ChaCha20Rng, ring: RingBits, inputs: u32, gates: u32) -> MixedCircuit {
     use MixedOp::*;
     let ops = [
         Add, Sub, Mul, Lt, LEq, Gt, GEq, Eq, Neq, Not, BoolAnd, BoolOr, BitNot, ShiftL, Mul, Lt, ShiftR, Div,
-        Mod,
+        Mod, BitAnd,
     ];
-    let (constant, shift, power) = (inputs, inputs + 1, inputs + 2);
+    let (constant, shift, power, low) = (inputs, inputs + 1, inputs + 2, inputs + 3);
     let mut list = Vec::new();
     for g in 0..gates {
-        let wires = inputs + 3 + g;
+        let wires = inputs + 4 + g;
         let op = ops[rng.next_u32() as usize % ops.len()];
         let a = rng.next_u32() % wires;
         let b = match op {
             ShiftL | ShiftR => shift,
             Div | Mod => power,
+            BitAnd => low,
             _ => rng.next_u32() % wires,
         };
+        // The mask first or second, as a compiler may write either.
+        let (a, b) = if op == BitAnd && rng.next_u32().is_multiple_of(2) { (b, a) } else { (a, b) };
         list.push((op, a, b, wires));
     }
     let shift_by = u64::from(rng.next_u32() % (ring.bits() + 3));
@@ -94,11 +98,13 @@ fn random_bit_circuit(rng: &mut ChaCha20Rng, ring: RingBits, inputs: u32, gates:
         _ => 1u64 << (rng.next_u32() % ring.bits()),
     };
     MixedCircuit::parse(
-        &text(inputs + 3 + gates, inputs as usize, 5, &list),
+        // Every gate's value is an output, so no gate goes unchecked.
+        &text(inputs + 4 + gates, inputs as usize, gates as usize, &list),
         &io(&[
             (u64::from(constant), edgy(rng, ring)),
             (u64::from(shift), shift_by),
             (u64::from(power), power_of_two),
+            (u64::from(low), (1u64 << (1 + rng.next_u32() % (ring.bits() - 1))) - 1),
         ]),
     )
     .expect("parses")

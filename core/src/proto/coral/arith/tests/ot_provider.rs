@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 
 use super::{dot_product, own, random_inputs, seeded};
-use crate::circuit::mixed::RingBits;
+use crate::circuit::mixed::{MixedCircuit, RingBits};
 use crate::net::memory::MemoryNetwork;
 use crate::net::tamper::Tamper;
 use crate::net::Network;
@@ -97,23 +97,28 @@ fn material_from_ot_evaluates_a_dot_product_in_both_rings() {
 #[test]
 fn material_from_ot_runs_comparisons_a_sort_with_two_and_a_comparison_program_with_three_parties() {
     use crate::circuit::mixed::gen::{compare_count, sort};
-    for (circuit, parties, ring) in [(sort(4), 2, RingBits::K32), (compare_count(2), 3, RingBits::K64)] {
-        let owners: Vec<usize> = (0..circuit.inputs as usize).map(|i| i % parties).collect();
-        let d = demand(&circuit, ring, &owners, parties, 2).unwrap();
-        let materials: Vec<ArithMaterial> = provide_n(parties, ring, &d, usize::MAX, Box::new(|_, _| {}))
-            .into_iter()
-            .map(|r| r.expect("honest provider").0)
-            .collect();
-        let inputs = random_inputs(&mut seeded(10), &circuit, ring, 2);
-        let (results, _) = super::run(materials, super::Deviation::none(), |mut party, mut net| {
-            let mine = own(&inputs, &owners, party.party());
-            let (circuit, owners) = (&circuit, owners.clone());
-            async move { evaluate(&mut party, &mut net, circuit, &owners, &mine).await }
-        });
-        let want: Vec<Vec<u64>> = inputs.iter().map(|x| circuit.evaluate(x, ring).unwrap()).collect();
-        for (p, r) in results.into_iter().enumerate() {
-            assert_eq!(r.unwrap(), want, "party {p} of {parties}");
-        }
+    evaluates_on_ot_material(&sort(4), 2, RingBits::K32, 10);
+    evaluates_on_ot_material(&compare_count(2), 3, RingBits::K64, 10);
+}
+
+/// `parties` parties make OT material for two instances of `circuit` (inputs owned round-robin)
+/// and evaluate it; every party gets the plaintext outputs.
+fn evaluates_on_ot_material(circuit: &MixedCircuit, parties: usize, ring: RingBits, seed: u64) {
+    let owners: Vec<usize> = (0..circuit.inputs as usize).map(|i| i % parties).collect();
+    let d = demand(circuit, ring, &owners, parties, 2).unwrap();
+    let materials: Vec<ArithMaterial> = provide_n(parties, ring, &d, usize::MAX, Box::new(|_, _| {}))
+        .into_iter()
+        .map(|r| r.expect("honest provider").0)
+        .collect();
+    let inputs = random_inputs(&mut seeded(seed), circuit, ring, 2);
+    let (results, _) = super::run(materials, super::Deviation::none(), |mut party, mut net| {
+        let mine = own(&inputs, &owners, party.party());
+        let owners = owners.clone();
+        async move { evaluate(&mut party, &mut net, circuit, &owners, &mine).await }
+    });
+    let want: Vec<Vec<u64>> = inputs.iter().map(|x| circuit.evaluate(x, ring).unwrap()).collect();
+    for (p, r) in results.into_iter().enumerate() {
+        assert_eq!(r.unwrap(), want, "party {p} of {parties}");
     }
 }
 
@@ -286,22 +291,7 @@ fn a_tampered_combine_coin_and_truncated_columns_are_typed() {
 fn three_and_four_parties_make_material_that_evaluates_a_ring_circuit() {
     for (parties, ring) in [(3, RingBits::K32), (4, RingBits::K64)] {
         let circuit = super::random_ring_circuit(&mut seeded(parties as u64), 6, 40, 3);
-        let owners: Vec<usize> = (0..6).map(|i| i % parties).collect();
-        let d = demand(&circuit, ring, &owners, parties, 2).unwrap();
-        let materials: Vec<ArithMaterial> = provide_n(parties, ring, &d, usize::MAX, Box::new(|_, _| {}))
-            .into_iter()
-            .map(|r| r.expect("honest provider").0)
-            .collect();
-        let inputs = random_inputs(&mut seeded(9), &circuit, ring, 2);
-        let (results, _) = super::run(materials, super::Deviation::none(), |mut party, mut net| {
-            let mine = own(&inputs, &owners, party.party());
-            let (circuit, owners) = (&circuit, owners.clone());
-            async move { evaluate(&mut party, &mut net, circuit, &owners, &mine).await }
-        });
-        let want: Vec<Vec<u64>> = inputs.iter().map(|x| circuit.evaluate(x, ring).unwrap()).collect();
-        for (p, r) in results.into_iter().enumerate() {
-            assert_eq!(r.unwrap(), want, "party {p} of {parties}");
-        }
+        evaluates_on_ot_material(&circuit, parties, ring, 9);
     }
 }
 

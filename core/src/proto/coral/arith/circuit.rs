@@ -45,6 +45,10 @@ use super::share::AShare;
 /// Most wire values a job holds at once (wires × instances).
 pub const MAX_WIRE_VALUES: usize = 1 << 22;
 
+/// Most random bits one evaluation makes (probed values × k × instances): they are made at once,
+/// so this bounds their memory (32 bytes per bit and per party's contribution).
+pub const MAX_RANDOM_BITS: usize = 1 << 21;
+
 /// How a circuit runs on Spdz2k shares (see the module docs).
 #[derive(Debug, Clone)]
 pub struct Plan {
@@ -157,6 +161,19 @@ impl Plan {
         self.probed * k as usize
     }
 
+    /// [`CoralError::Limit`] if `instances` evaluations need more than [`MAX_RANDOM_BITS`].
+    fn check_bits(&self, k: u32, instances: usize) -> Result<(), CoralError> {
+        let bits = self.bits(k).saturating_mul(instances);
+        if bits > MAX_RANDOM_BITS {
+            return Err(CoralError::Limit {
+                what: "random bits (probed values × k × instances)",
+                found: bits,
+                limit: MAX_RANDOM_BITS,
+            });
+        }
+        Ok(())
+    }
+
     /// Layers (each at least one Beaver round or one batch of comparisons).
     pub fn depth(&self) -> usize {
         self.muls.iter().zip(&self.compares).filter(|(m, c)| !m.is_empty() || !c.is_empty()).count()
@@ -206,6 +223,7 @@ pub fn demand(
 ) -> Result<ArithDemand, CoralError> {
     check_shape(circuit, owners, parties, instances)?;
     let plan = Plan::new(circuit, ring)?;
+    plan.check_bits(ring.bits(), instances)?;
     let mut input_masks = vec![0usize; parties];
     for &o in owners {
         input_masks[o] += instances;
@@ -254,6 +272,7 @@ pub async fn evaluate<N: Network>(
     let n = own.len();
     check_shape(circuit, owners, net.parties(), n)?;
     let plan = Plan::new(circuit, party.ring().value_bits())?;
+    plan.check_bits(party.ring().k(), n)?;
     let mine = owners.iter().filter(|&&o| o == party.party()).count();
     if let Some((i, values)) = own.iter().enumerate().find(|(_, v)| v.len() != mine) {
         return Err(CoralError::BadInput(format!(

@@ -152,6 +152,31 @@ fn comparisons_with_a_public_operand_and_every_order_of_the_same_values() {
 }
 
 #[test]
+fn too_many_random_bits_are_refused_before_anything_is_sent() {
+    use crate::proto::coral::arith::circuit::MAX_RANDOM_BITS;
+    use crate::proto::coral::arith::prep::ArithDemand;
+    use crate::proto::coral::error::CoralError;
+    let circuit = compare_count(1000);
+    let owners: Vec<usize> = (0..2000).map(|i| usize::from(i >= 1000)).collect();
+    let plan = Plan::new(&circuit, RingBits::K32).unwrap();
+    let instances = MAX_RANDOM_BITS / plan.bits(32) + 1;
+    let err = demand(&circuit, RingBits::K32, &owners, 2, instances).unwrap_err();
+    assert!(matches!(err, CoralError::Limit { limit: MAX_RANDOM_BITS, .. }), "{err}");
+    assert!(demand(&circuit, RingBits::K32, &owners, 2, instances - 1).is_ok());
+    let d = ArithDemand { triples: 0, input_masks: vec![0, 0], output_masks: 0 };
+    let (results, sent) = run(deal(70, RingBits::K32, 2, &d), Deviation::none(), |mut party, mut net| {
+        let circuit = &circuit;
+        let mine = vec![vec![0; 1000]; instances];
+        let owners = (0..2000).map(|i| usize::from(i >= 1000)).collect::<Vec<_>>();
+        async move { evaluate(&mut party, &mut net, circuit, &owners, &mine).await }
+    });
+    for r in results {
+        assert!(matches!(r, Err(CoralError::Limit { limit: MAX_RANDOM_BITS, .. })));
+    }
+    assert!(sent.iter().all(Vec::is_empty), "nothing may be sent");
+}
+
+#[test]
 fn bytes_and_rounds_of_one_comparison_are_exact() {
     // x < y with x from party 0 and y from party 1, k = 32, two parties, one instance.
     let circuit = MixedCircuit::parse("1 3\n2 1 1\n1 1\n\n2 1 0 1 2 ALt\n", &Default::default()).unwrap();

@@ -113,7 +113,12 @@ impl Plan {
                 // Bitwise gates of values known to be 0 or 1: products, or local with a public
                 // operand.
                 _ if bits && a.is_none() && b.is_none() && boolean[wa] && boolean[wb] => Kind::Product,
-                _ if bits && (a.is_none() && boolean[wa] || b.is_none() && boolean[wb]) => Kind::Local,
+                _ if bits
+                    && (a.is_none() && boolean[wa] && b.is_some()
+                        || b.is_none() && boolean[wb] && a.is_some()) =>
+                {
+                    Kind::Local
+                }
                 op if op.is_arithmetic() || op == MixedOp::BitNot => Kind::Local,
                 MixedOp::ShiftL if b.is_some() => Kind::Local,
                 // By 0 or beyond k bits, by 0 or 1: the value itself, zero or a constant.

@@ -95,7 +95,8 @@ enum Form {
 }
 
 /// Evaluates `gates` (each an op with its operands, at least one shared) consuming k random
-/// bits per tested value from the front of `bits`; returns one shared 0/1 result per gate.
+/// bits per probed value from the front of `bits`; returns one shared result per gate (0 or 1
+/// but for shifts).
 ///
 /// # Panics
 /// If a gate is not [`supported`] or `bits` is shorter than the plan said (both are the caller's

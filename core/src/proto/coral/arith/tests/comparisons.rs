@@ -152,6 +152,33 @@ fn comparisons_with_a_public_operand_and_every_order_of_the_same_values() {
 }
 
 #[test]
+fn bitwise_gates_of_comparison_results_are_products_and_with_full_values_are_refused() {
+    use crate::proto::coral::error::CoralError;
+    use MixedOp::*;
+    // c = x < y, e = x == y (0/1); c ⊕ e, c ∧ e, c ∨ e; c ⊕ 5, c ∨ 6, 7 ∧ e (wire 2 = 5, 3 = 6,
+    // 4 = 7).
+    let list = [
+        (Lt, 0, 1, 5),
+        (Eq, 0, 1, 6),
+        (Xor, 5, 6, 7),
+        (BitAnd, 5, 6, 8),
+        (BitOr, 6, 5, 9),
+        (Xor, 5, 2, 10),
+        (BitOr, 3, 5, 11),
+        (BitAnd, 4, 6, 12),
+    ];
+    let constants = [(2, 5), (3, 6), (4, 7)];
+    let circuit = MixedCircuit::parse(&text(13, 2, 6, &list), &io(&constants)).unwrap();
+    let inputs = vec![vec![3, 9], vec![9, 3], vec![4, 4], vec![0, u64::from(u32::MAX)]];
+    agree(&circuit, RingBits::K32, 2, &[0, 1], &inputs, 71);
+    // A 0/1 value XOR a full shared value needs the latter's bits.
+    let list = [(Lt, 0, 1, 2), (Xor, 2, 0, 3)];
+    let circuit = MixedCircuit::parse(&text(4, 2, 1, &list), &io(&[])).unwrap();
+    let err = demand(&circuit, RingBits::K32, &[0, 1], 2, 1).unwrap_err();
+    assert_eq!(err, CoralError::UnsupportedGate { index: 1, gate: "AXor" });
+}
+
+#[test]
 fn too_many_random_bits_are_refused_before_anything_is_sent() {
     use crate::proto::coral::arith::circuit::MAX_RANDOM_BITS;
     use crate::proto::coral::arith::prep::ArithDemand;

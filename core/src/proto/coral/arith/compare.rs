@@ -7,8 +7,9 @@
 //!   x − y does not wrap past half the ring and msb(x − y) is the answer:
 //!   `t = m_x ⊕ m_y`, `lt = m_d + t·(m_y − m_d)` — two more rounds, two triples. `x > y`,
 //!   `x ≤ y`, `x ≥ y` are `y < x`, `1 − (y < x)`, `1 − (x < y)`. A public operand's msb is public.
-//! - `x = y`, `x ≠ y`, `!x` from the zero test of x − y or x; `x && y` = `(1 − z_x)(1 − z_y)` and
-//!   `x || y` = `1 − z_x·z_y` (one round, one triple; a public operand's test is public).
+//! - `x = y`, `x ≠ y`, `!x` from the zero test alone of x − y or x; `x && y` =
+//!   `(1 − z_x)(1 − z_y)` and `x || y` = `1 − z_x·z_y` (one round, one triple; a public
+//!   operand's test is public).
 //! - `x >> s`, `x / 2^s` and `x mod 2^s = x − 2^s·(x >> s)` (also `x & (2^s − 1)`) for a public
 //!   0 < s < k: one shift probe, nothing after it.
 //!
@@ -64,12 +65,12 @@ fn shift_of(op: MixedOp, b: Option<u64>, k: u32) -> Option<u32> {
 /// values (`None`: shared; a unary gate's missing operand is public), in a ring of `k` bits.
 pub fn cost(op: MixedOp, a: Option<u64>, b: Option<u64>, k: u32) -> (usize, usize) {
     use MixedOp::*;
-    let msb = Probe::MsbZero.triples(k);
+    let (msb, zero) = (Probe::MsbZero.triples(k), Probe::Zero.triples(k));
     let shared = usize::from(a.is_none()) + usize::from(b.is_none());
     match op {
         Lt | LEq | Gt | GEq => (shared + 1, (shared + 1) * msb + 2),
-        Eq | Neq | Not => (1, msb),
-        BoolAnd | BoolOr => (shared, shared * msb + 1),
+        Eq | Neq | Not => (1, zero),
+        BoolAnd | BoolOr => (shared, shared * zero + 1),
         ShiftR | Div | Mod | BitAnd => (1, Probe::ShiftRight(1).triples(k)),
         _ => (0, 0),
     }
@@ -151,20 +152,20 @@ pub async fn evaluate<N: Network>(
     // Shift).
     let mut tested: Vec<(AShare, Probe)> = Vec::new();
     for form in &forms {
-        let shared = |v: &Value| match *v {
-            Value::Shared(s) => Some((s, Probe::MsbZero)),
+        let shared = |v: &Value, probe: Probe| match *v {
+            Value::Shared(s) => Some((s, probe)),
             Value::Public(_) => None,
         };
         match form {
             Form::Less(x, y, _) => {
-                tested.extend(shared(x));
-                tested.extend(shared(y));
+                tested.extend(shared(x, Probe::MsbZero));
+                tested.extend(shared(y, Probe::MsbZero));
                 tested.push((diff(party, *x, *y), Probe::MsbZero));
             }
-            Form::Zero(x, _) => tested.extend(shared(x)),
+            Form::Zero(x, _) => tested.extend(shared(x, Probe::Zero)),
             Form::Logic(x, y, _) => {
-                tested.extend(shared(x));
-                tested.extend(shared(y));
+                tested.extend(shared(x, Probe::Zero));
+                tested.extend(shared(y, Probe::Zero));
             }
             Form::Shift(x, s, _) => tested.push((*x, Probe::ShiftRight(*s))),
         }
@@ -179,14 +180,14 @@ pub async fn evaluate<N: Network>(
     for form in &forms {
         operands.push(match form {
             Form::Less(x, y, _) => {
-                let (mx, my) = (msb_zero(party, x, &mut next).0, msb_zero(party, y, &mut next).0);
+                let (mx, my) = (msb(party, x, &mut next), msb(party, y, &mut next));
                 // x − y is always shared and probed.
-                let md = msb_zero(party, &Value::Shared(AShare::default()), &mut next).0;
+                let md = msb(party, &Value::Shared(AShare::default()), &mut next);
                 [mx, my, md]
             }
-            Form::Zero(x, _) => [msb_zero(party, x, &mut next).1, AShare::default(), AShare::default()],
+            Form::Zero(x, _) => [zero(party, x, &mut next), AShare::default(), AShare::default()],
             Form::Logic(x, y, or) => {
-                let (zx, zy) = (msb_zero(party, x, &mut next).1, msb_zero(party, y, &mut next).1);
+                let (zx, zy) = (zero(party, x, &mut next), zero(party, y, &mut next));
                 if *or {
                     [zx, zy, AShare::default()]
                 } else {
@@ -246,14 +247,24 @@ pub async fn evaluate<N: Network>(
     Ok(results)
 }
 
-/// A value's (msb, zero test): the next answer if it is shared (it was probed), else public.
-fn msb_zero(party: &ArithParty, v: &Value, answers: &mut impl Iterator<Item = Probed>) -> (AShare, AShare) {
-    let k = party.ring().k();
+/// A value's msb: the next answer if it is shared (it was probed), else public.
+fn msb(party: &ArithParty, v: &Value, answers: &mut impl Iterator<Item = Probed>) -> AShare {
     match *v {
         Value::Shared(_) => match answers.next() {
-            Some(Probed::MsbZero(m, z)) => (m, z),
+            Some(Probed::MsbZero(m, _)) => m,
             _ => unreachable!("probes are answered in order"),
         },
-        Value::Public(c) => (party.constant(c >> (k - 1)), party.constant(u64::from(c == 0))),
+        Value::Public(c) => party.constant(c >> (party.ring().k() - 1)),
+    }
+}
+
+/// Whether a value is zero: the next answer if it is shared (it was probed), else public.
+fn zero(party: &ArithParty, v: &Value, answers: &mut impl Iterator<Item = Probed>) -> AShare {
+    match *v {
+        Value::Shared(_) => match answers.next() {
+            Some(Probed::Zero(z)) => z,
+            _ => unreachable!("probes are answered in order"),
+        },
+        Value::Public(c) => party.constant(u64::from(c == 0)),
     }
 }

@@ -14,14 +14,16 @@
 //! 3. **msb and zero test** ([`Probe::MsbZero`]), from the tree (G, P) of the low k − 1 bits:
 //!    msb(x) = c_{k−1} ⊕ r_{k−1} ⊕ G and [x = 0] = P·[c_{k−1} = r_{k−1}] (all bits of c and r
 //!    agree) — two products;
-//! 4. **right shift by s** ([`Probe::ShiftRight`], 0 < s < k), from the trees of the low s bits
+//! 4. **zero test alone** ([`Probe::Zero`]): the product of the k propagate bits p_i, an AND
+//!    tree of k − 1 products and no last product;
+//! 5. **right shift by s** ([`Probe::ShiftRight`], 0 < s < k), from the trees of the low s bits
 //!    (G_l, P_l) and of the rest (G_h, P_h): as integers x = c − r + 2^k·B with B the borrow of
 //!    the whole subtraction, `B = G_h + P_h·G_l` (one product), so
 //!    `x >> s = ⌊c/2^s⌋ − Σ_{i≥s} 2^(i−s)·r_i − G_l + 2^(k−s)·B` — truncation, exact (no
 //!    probabilistic rounding).
 //!
-//! Per probed value: k random bits, one output mask, 2k − 2 triples (msb and zero) or 2k − 3
-//! (shift); rounds 1 + ⌈log2(k − 1)⌉ + 1 for any batch. Openings join the MAC log; the output's
+//! Per probed value: k random bits, one output mask, 2k − 2 triples (msb and zero), k − 1 (zero
+//! test alone) or 2k − 3 (shift); rounds 1 + ⌈log2(k − 1)⌉ + 1 for any batch with an msb probe. Openings join the MAC log; the output's
 //! MAC check covers them before anything is revealed. The bits must have been checked before
 //! (a non-bit could make the masked opening leak).
 
@@ -37,6 +39,8 @@ use super::share::AShare;
 pub enum Probe {
     /// Its msb and whether it is zero.
     MsbZero,
+    /// Whether it is zero.
+    Zero,
     /// `x >> s` for a public 0 < s < k.
     ShiftRight(u32),
 }
@@ -46,6 +50,8 @@ pub enum Probe {
 pub enum Probed {
     /// `(msb(x), [x = 0])`, shared bits.
     MsbZero(AShare, AShare),
+    /// `[x = 0]`, a shared bit.
+    Zero(AShare),
     /// `x >> s`, shared.
     Shifted(AShare),
 }
@@ -56,6 +62,7 @@ impl Probe {
         let k = k as usize;
         match self {
             Probe::MsbZero => 2 * (k - 2) + 2,
+            Probe::Zero => k - 1,
             Probe::ShiftRight(_) => 2 * (k - 2) + 1,
         }
     }
@@ -96,15 +103,17 @@ pub async fn probe<N: Network>(
             (AShare::default(), r[i])
         }
     };
-    let mut lists = Vec::with_capacity(2 * items.len());
+    // (leaves, whether only the propagate bits are wanted).
+    let mut lists: Vec<(Vec<(AShare, AShare)>, bool)> = Vec::with_capacity(2 * items.len());
     for ((&(_, probe), &c), r) in items.iter().zip(&cs).zip(bits.chunks_exact(k)) {
         match probe {
-            Probe::MsbZero => lists.push((0..k - 1).map(|i| leaf(c, r, i)).collect()),
+            Probe::MsbZero => lists.push(((0..k - 1).map(|i| leaf(c, r, i)).collect(), false)),
+            Probe::Zero => lists.push(((0..k).map(|i| leaf(c, r, i)).collect(), true)),
             Probe::ShiftRight(s) => {
                 let s = s as usize;
                 assert!(0 < s && s < k, "shift {s} outside 0 < s < k");
-                lists.push((0..s).map(|i| leaf(c, r, i)).collect());
-                lists.push((s..k).map(|i| leaf(c, r, i)).collect());
+                lists.push(((0..s).map(|i| leaf(c, r, i)).collect(), false));
+                lists.push(((s..k).map(|i| leaf(c, r, i)).collect(), false));
             }
         }
     }
@@ -119,6 +128,9 @@ pub async fn probe<N: Network>(
                 let v = if (c >> (k - 1)) & 1 == 0 { r[k - 1] } else { one - r[k - 1] };
                 pairs.extend([(v, g), (p, one - v)]);
                 segments.push([(g, p), (v, AShare::default())]);
+            }
+            Probe::Zero => {
+                segments.push([trees.next().expect("one tree"), (AShare::default(), AShare::default())])
             }
             Probe::ShiftRight(_) => {
                 let (low, high) = (trees.next().expect("low tree"), trees.next().expect("high tree"));
@@ -136,6 +148,7 @@ pub async fn probe<N: Network>(
                 let (vg, zero) = (products.next().expect("v·G"), products.next().expect("P·(1 − v)"));
                 Probed::MsbZero(v + g - vg.scale(2), zero)
             }
+            Probe::Zero => Probed::Zero(seg[0].1),
             Probe::ShiftRight(s) => {
                 let s = s as usize;
                 let ((g_low, _), (g_high, _)) = (seg[0], seg[1]);
@@ -151,29 +164,31 @@ pub async fn probe<N: Network>(
     Ok(out)
 }
 
-/// `(G, P)` of every non-empty list of leaves (lowest bit first), all trees in lockstep.
+/// `(G, P)` of every non-empty list of leaves (lowest bit first), all trees in lockstep; for a
+/// list marked propagate-only, P alone (one product per combination, G left zero).
 async fn carry_trees<N: Network>(
     party: &mut ArithParty,
     net: &mut N,
-    mut lists: Vec<Vec<(AShare, AShare)>>,
+    mut lists: Vec<(Vec<(AShare, AShare)>, bool)>,
 ) -> Result<Vec<(AShare, AShare)>, CoralError> {
-    while lists.iter().any(|l| l.len() > 1) {
-        let pairs: Vec<(AShare, AShare)> = lists
-            .iter()
-            .flat_map(|l| {
-                l.chunks_exact(2).flat_map(|lh| {
-                    let ((gl, pl), (_, ph)) = (lh[0], lh[1]);
-                    [(ph, gl), (ph, pl)]
-                })
-            })
-            .collect();
+    while lists.iter().any(|(l, _)| l.len() > 1) {
+        let mut pairs = Vec::new();
+        for (l, and_only) in &lists {
+            for lh in l.chunks_exact(2) {
+                let ((gl, pl), (_, ph)) = (lh[0], lh[1]);
+                if !and_only {
+                    pairs.push((ph, gl));
+                }
+                pairs.push((ph, pl));
+            }
+        }
         let mut products = party.mul(net, &pairs).await?.into_iter();
-        for l in &mut lists {
+        for (l, and_only) in &mut lists {
             let mut next: Vec<(AShare, AShare)> = l
                 .chunks_exact(2)
                 .map(|lh| {
-                    let (g, p) = (products.next().expect("p_h·g_l"), products.next().expect("p_h·p_l"));
-                    (lh[1].0 + g, p)
+                    let g = if *and_only { AShare::default() } else { products.next().expect("p_h·g_l") };
+                    (lh[1].0 + g, products.next().expect("p_h·p_l"))
                 })
                 .collect();
             if l.len() % 2 == 1 {
@@ -182,5 +197,5 @@ async fn carry_trees<N: Network>(
             *l = next;
         }
     }
-    Ok(lists.into_iter().map(|l| l[0]).collect())
+    Ok(lists.into_iter().map(|(l, _)| l[0]).collect())
 }

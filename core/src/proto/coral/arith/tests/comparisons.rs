@@ -242,7 +242,7 @@ fn bytes_and_rounds_of_one_comparison_are_exact() {
 
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(16))]
-    /// The msb, zero test and right shifts of shared values, opened, are those of the values
+    /// The msb, zero tests and right shifts of shared values, opened, are those of the values
     /// (some values forced to 0, to the top bit alone or to all ones; shifts 1..k−1).
     #[test]
     fn probes_give_the_msb_zero_test_and_shifts_of_the_values(
@@ -259,35 +259,39 @@ proptest::proptest! {
             .map(|(i, &x)| match (i + x as usize) % 6 { 0 => 0, 1 => 1 << (k - 1), 2 => ring.mask(), _ => x & ring.mask() })
             .collect();
         let n = xs.len();
-        // Value i gets an msb probe and a shift by 1 + (x_i mod (k − 1)).
+        // Value i gets an msb probe, a shift by 1 + (x_i mod (k − 1)) and a zero test.
         let shifts: Vec<u32> = xs.iter().map(|&x| 1 + (x % u64::from(k - 1)) as u32).collect();
-        let probes: Vec<Probe> = shifts.iter().flat_map(|&s| [Probe::MsbZero, Probe::ShiftRight(s)]).collect();
+        let probes: Vec<Probe> =
+            shifts.iter().flat_map(|&s| [Probe::MsbZero, Probe::ShiftRight(s), Probe::Zero]).collect();
         let mut d = ArithDemand {
             triples: probes.iter().map(|p| p.triples(k)).sum(),
             input_masks: vec![n, 0],
-            output_masks: 2 * n + 3 * n,
+            output_masks: 3 * n + 4 * n,
         };
-        bits::add_demand(&mut d, 2 * n * k as usize, 2);
+        bits::add_demand(&mut d, 3 * n * k as usize, 2);
         let (results, _) = run(deal(69, ring, 2, &d), Deviation::none(), |mut party, mut net| {
             let (xs, probes) = (xs.clone(), probes.clone());
             async move {
                 let mine = if party.party() == 0 { xs } else { Vec::new() };
                 let shares = party.input(&mut net, &vec![0; n], &mine).await?;
-                let r = bits::random_bits(&mut party, &mut net, 2 * n * k as usize).await?;
-                let items: Vec<_> = shares.iter().flat_map(|&x| [x, x]).zip(probes).collect();
+                let r = bits::random_bits(&mut party, &mut net, 3 * n * k as usize).await?;
+                let items: Vec<_> = shares.iter().flat_map(|&x| [x, x, x]).zip(probes).collect();
                 let answers = probe(&mut party, &mut net, &items, &r).await?;
                 let flat: Vec<_> = answers
                     .iter()
                     .flat_map(|a| match *a {
                         Probed::MsbZero(m, z) => vec![m, z],
-                        Probed::Shifted(q) => vec![q],
+                        Probed::Shifted(q) | Probed::Zero(q) => vec![q],
                     })
                     .collect();
                 party.output(&mut net, &flat).await
             }
         });
-        let want: Vec<u64> =
-            xs.iter().zip(&shifts).flat_map(|(&x, &s)| [x >> (k - 1), u64::from(x == 0), x >> s]).collect();
+        let want: Vec<u64> = xs
+            .iter()
+            .zip(&shifts)
+            .flat_map(|(&x, &s)| [x >> (k - 1), u64::from(x == 0), x >> s, u64::from(x == 0)])
+            .collect();
         for r in results {
             proptest::prop_assert_eq!(r.expect("honest run"), want.clone());
         }

@@ -37,8 +37,46 @@ const compare = `export default function main(io: Summon.IO) {
   io.outputPublic('max', max);
 }`;
 
+// |a − b| by a ternary, the average by a division, a mask and a remainder.
+const arithmetic = `export default function main(io: Summon.IO) {
+  const a = io.input('alice', 'a', summon.number());
+  const b = io.input('bob', 'b', summon.number());
+  io.outputPublic('distance', a > b ? a - b : b - a);
+  io.outputPublic('half', (a + b) / 2);
+  io.outputPublic('low', (a & 255) + (b % 16));
+}`;
+
+// &&, ||, ! and else-if.
+const logic = `export default function main(io: Summon.IO) {
+  const a = io.input('alice', 'a', summon.number());
+  const b = io.input('bob', 'b', summon.number());
+  let r = 0;
+  if (a > 10 && b < 20) {
+    r = 1;
+  } else if (a == b || !(a < b)) {
+    r = 2;
+  }
+  io.outputPublic('r', r);
+}`;
+
+// A sealed-bid auction among three parties: the highest bid and its bidder.
+const auction = `export default function main(io: Summon.IO) {
+  const bids = [io.input('alice', 'a', summon.number()), io.input('bob', 'b', summon.number()), io.input('carol', 'c', summon.number())];
+  let best = 0;
+  let winner = 0;
+  for (let i = 0; i < 3; i++) {
+    if (bids[i] > best) {
+      best = bids[i];
+      winner = i;
+    }
+  }
+  io.outputPublic('winner', winner);
+  io.outputPublic('price', best);
+}`;
+
 await summon.init();
-for (const [name, source] of [[`sort${N}`, sort], [`compare${M}`, compare]]) {
+const programs = [[`sort${N}`, sort], [`compare${M}`, compare], ["arithmetic", arithmetic], ["logic", logic], ["auction", auction]];
+for (const [name, source] of programs) {
   const { circuit } = summon.compile({ path: "/src/main.ts", files: { "/src/main.ts": source } });
   writeFileSync(`circuits/summon/${name}.json`, JSON.stringify(circuit, null, 1) + "\n");
   console.log(`circuits/summon/${name}.json: ${circuit.bristol.split("\n")[0]}`);

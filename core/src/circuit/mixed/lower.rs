@@ -12,22 +12,36 @@
 //! - the inner `AXor` and the product are used by nothing else (not even as outputs), so their
 //!   changed values are never observed.
 //!
-//! [`Lowered::boolean`] also tells the protocol which wires hold 0 or 1, so bitwise gates of two
+//! A sound over-approximation of every wire's possibly-set bits ([`Lowered::known`]: exact for
+//! constants, 1 for comparison and boolean outputs, carried through products with a 0/1 value,
+//! AND, OR, XOR, and additions of values with disjoint bits) makes two more rewrites: `AXor` and
+//! `ABitOr` of values whose bits are disjoint are `AAdd`, and `ABitAnd` of such values is 0
+//! (`ASub` of a value from itself) — Summon's `else if` yields such XORs of `c·2` and `c'`.
+//! [`Lowered::boolean`] tells the protocol which wires hold 0 or 1, so bitwise gates of two
 //! booleans run as products (`a ∧ b = ab`, `a ⊕ b = a + b − 2ab`, `a ∨ b = a + b − ab`).
 //! The lowered circuit's outputs equal the original's on every input (tested against the
-//! plaintext evaluator).
+//! plaintext evaluator, and every wire's value against its known bits).
 
 use super::{MixedCircuit, MixedGate, MixedOp, RingBits};
 
-/// A circuit's gates after [`lower`], and which wires are known to hold 0 or 1.
+/// A circuit's gates after [`lower`], and the bits each wire may have set.
 #[derive(Debug, Clone)]
 pub struct Lowered {
     /// The gates, in the original order (some operations rewritten).
     pub gates: Vec<MixedGate>,
-    /// `boolean[w]`: wire w holds 0 or 1 on every input.
-    pub boolean: Vec<bool>,
+    /// `known[w]`: the bits wire w may have set on any input (in the lowered circuit).
+    pub known: Vec<u64>,
     /// Select idioms rewritten.
     pub selects: usize,
+    /// Bitwise gates of values with disjoint bits rewritten.
+    pub disjoint: usize,
+}
+
+impl Lowered {
+    /// Wire w holds 0 or 1 on every input.
+    pub fn boolean(&self, w: usize) -> bool {
+        self.known[w] <= 1
+    }
 }
 
 /// Lowers `circuit` in `ring` (see the module docs).
@@ -44,40 +58,65 @@ pub fn lower(circuit: &MixedCircuit, ring: RingBits) -> Lowered {
     for &w in &circuit.outputs {
         uses[w as usize] += 1;
     }
-    let mut boolean = vec![false; wires];
+    let full = ring.mask();
+    let mut known = vec![full; wires];
     for &(w, c) in &circuit.constants {
-        boolean[w as usize] = c & ring.mask() <= 1;
+        known[w as usize] = c & full;
     }
     let mut gates = circuit.gates.clone();
-    let mut selects = 0;
+    let (mut selects, mut disjoint) = (0, 0);
     for g in 0..gates.len() {
         let gate = gates[g];
         let [a, b] = gate.inputs.map(|w| w as usize);
+        let (ka, kb) = (known[a], known[b]);
         use MixedOp::*;
-        boolean[gate.out as usize] = match gate.op {
-            Lt | LEq | Gt | GEq | Eq | Neq | Not | BoolAnd | BoolOr => true,
-            Mul | BitAnd | BitOr => boolean[a] && boolean[b],
-            UnaryAdd => boolean[a],
-            Xor => match select(&gates, &producer, &uses, &boolean, a, b)
-                .or_else(|| select(&gates, &producer, &uses, &boolean, b, a))
-            {
-                Some((inner, p, y)) => {
-                    gates[inner].op = Sub;
-                    gates[inner].inputs = [y as u32, p as u32];
-                    gates[g].op = Add;
-                    // w − v and c·(w − v) need not be 0 or 1.
-                    boolean[gates[inner].out as usize] = false;
-                    let product = if gate.inputs[0] as usize == p { b } else { a };
-                    boolean[product] = false;
-                    selects += 1;
-                    boolean[p] && boolean[y]
+        known[gate.out as usize] = match gate.op {
+            Lt | LEq | Gt | GEq | Eq | Neq | Not | BoolAnd | BoolOr => 1,
+            Mul if ka <= 1 => kb,
+            Mul if kb <= 1 => ka,
+            UnaryAdd => ka,
+            Add if ka & kb == 0 => ka | kb,
+            BitAnd => ka & kb,
+            BitOr => ka | kb,
+            Xor => {
+                let select = select(&gates, &producer, &uses, &known, a, b)
+                    .or_else(|| select(&gates, &producer, &uses, &known, b, a));
+                match select {
+                    Some((inner, p, y)) => {
+                        gates[inner].op = Sub;
+                        gates[inner].inputs = [y as u32, p as u32];
+                        gates[g].op = Add;
+                        // w − v and c·(w − v) may have any bits.
+                        known[gates[inner].out as usize] = full;
+                        let product = if gate.inputs[0] as usize == p { b } else { a };
+                        known[product] = full;
+                        selects += 1;
+                        known[p] | known[y]
+                    }
+                    None => ka | kb,
                 }
-                None => boolean[a] && boolean[b],
-            },
-            _ => false,
+            }
+            _ => full,
         };
     }
-    Lowered { gates, boolean, selects }
+    // Bitwise gates of values with disjoint bits, after the selects (whose inner XORs must still
+    // be XORs when their select is found): a ⊕ b = a ∨ b = a + b, a ∧ b = 0. Their known bits
+    // are the same either way.
+    for gate in &mut gates {
+        let [a, b] = gate.inputs.map(|w| w as usize);
+        if known[a] & known[b] != 0 {
+            continue;
+        }
+        match gate.op {
+            MixedOp::Xor | MixedOp::BitOr => gate.op = MixedOp::Add,
+            MixedOp::BitAnd => {
+                *gate = MixedGate { op: MixedOp::Sub, inputs: [a as u32, a as u32], out: gate.out }
+            }
+            _ => continue,
+        }
+        disjoint += 1;
+    }
+    Lowered { gates, known, selects, disjoint }
 }
 
 /// If `p ⊕ m` is a select idiom — m = c·t (single use), c boolean, t = p ⊕ y or y ⊕ p (single
@@ -86,7 +125,7 @@ fn select(
     gates: &[MixedGate],
     producer: &[usize],
     uses: &[u32],
-    boolean: &[bool],
+    known: &[u64],
     p: usize,
     m: usize,
 ) -> Option<(usize, usize, usize)> {
@@ -96,7 +135,7 @@ fn select(
     }
     let [c0, c1] = gates[producer[m]].inputs.map(|w| w as usize);
     [(c0, c1), (c1, c0)].into_iter().find_map(|(c, t)| {
-        if !boolean[c] || !single(t) || gates[producer[t]].op != MixedOp::Xor {
+        if known[c] > 1 || !single(t) || gates[producer[t]].op != MixedOp::Xor {
             return None;
         }
         let [t0, t1] = gates[producer[t]].inputs.map(|w| w as usize);
@@ -138,7 +177,7 @@ mod tests {
         let ops: Vec<MixedOp> = l.gates.iter().map(|g| g.op).collect();
         assert_eq!(ops, [MixedOp::Lt, MixedOp::Sub, MixedOp::Mul, MixedOp::Add]);
         assert_eq!(l.gates[1].inputs, [3, 2], "w − v");
-        assert!(l.boolean[4] && !l.boolean[7]);
+        assert!(l.boolean(4) && !l.boolean(7));
         let lowered = l.circuit(&c);
         for x in [[1, 2, 7, u64::from(u32::MAX)], [2, 1, 7, u64::from(u32::MAX)], [5, 5, 0, 9]] {
             assert_eq!(lowered.evaluate(&x, RingBits::K32), c.evaluate(&x, RingBits::K32));
@@ -212,7 +251,7 @@ mod tests {
             let half = 1u64 << (ring.bits() - 1);
             for x in [xs.map(|v| v & ring.mask()), [0, half, half, ring.mask()], [3, 3, 0, 1]] {
                 prop_assert_eq!(l.circuit(&c).evaluate(&x, ring), c.evaluate(&x, ring));
-                // Every wire marked boolean holds 0 or 1 in the lowered circuit.
+                // Every wire's value has only its known bits in the lowered circuit.
                 let mut values = vec![0u64; c.wires as usize];
                 values[..4].copy_from_slice(&x);
                 values[5] = 1;
@@ -221,7 +260,7 @@ mod tests {
                     values[gate.out as usize] = crate::circuit::mixed::eval::apply(gate.op, a, b, ring);
                 }
                 for (w, &v) in values.iter().enumerate() {
-                    prop_assert!(!l.boolean[w] || v <= 1, "wire {} marked boolean holds {}", w, v);
+                    prop_assert!(v & !l.known[w] == 0, "wire {} holds {:#x}, known bits {:#x}", w, v, l.known[w]);
                 }
             }
         }

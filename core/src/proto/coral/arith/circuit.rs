@@ -1,8 +1,8 @@
 //! Mixed circuits ([`crate::circuit::mixed`]) on Spdz2k shares, many instances in lockstep.
 //!
 //! A plan made once per circuit ([`Plan`]) first lowers it ([`crate::circuit::mixed::lower`]:
-//! Summon's select idiom `v ⊕ c·(v ⊕ w)` with a 0/1 condition becomes `v + c·(w − v)`), then
-//! sorts the gates:
+//! Summon's select idiom `v ⊕ c·(v ⊕ w)` with a 0/1 condition becomes `v + c·(w − v)`, XOR and
+//! OR of values with disjoint bits become additions), then sorts the gates:
 //! - gates whose inputs are all public (constants and what follows from them) are folded to
 //!   public values — any gate kind, by the plaintext evaluator's semantics;
 //! - additions, subtractions, unary gates, multiplications by a public value, `ABitNot`
@@ -87,7 +87,7 @@ impl Plan {
         }
         let mut depth = vec![0usize; circuit.wires as usize];
         let lowered = lower(circuit, ring);
-        let boolean = &lowered.boolean;
+        let boolean = |w: usize| lowered.boolean(w);
         let mut plan = Plan {
             gates: Vec::new(),
             public: Vec::new(),
@@ -112,10 +112,10 @@ impl Plan {
                 MixedOp::Mul if a.is_none() && b.is_none() => Kind::Product,
                 // Bitwise gates of values known to be 0 or 1: products, or local with a public
                 // operand.
-                _ if bits && a.is_none() && b.is_none() && boolean[wa] && boolean[wb] => Kind::Product,
+                _ if bits && a.is_none() && b.is_none() && boolean(wa) && boolean(wb) => Kind::Product,
                 _ if bits
-                    && (a.is_none() && boolean[wa] && b.is_some()
-                        || b.is_none() && boolean[wb] && a.is_some()) =>
+                    && (a.is_none() && boolean(wa) && b.is_some()
+                        || b.is_none() && boolean(wb) && a.is_some()) =>
                 {
                     Kind::Local
                 }

@@ -1,6 +1,7 @@
 //! Summon programs compiled by summon-ts without boolify (`circuits/summon/*.json`, made by
 //! `scripts/summon-fixtures.mjs`) on Spdz2k shares: the compiler's own mixed circuits — its
-//! comparisons and its select idiom for `if` — against the programs' meaning computed in Rust.
+//! comparisons, its select idiom for `if` and `?:`, `&&`/`||`/`!`, division by 2, a mask and a
+//! remainder, a three-party auction — against the programs' meaning computed in Rust.
 
 use serde_json::Value as Json;
 
@@ -74,4 +75,59 @@ fn summons_comparison_program_counts_and_finds_the_maximum_on_shares() {
     for parties in [2, 3] {
         agree(&circuit, RingBits::K32, parties, &owners, &inputs, 92);
     }
+}
+
+#[test]
+fn summons_ternary_division_mask_and_remainder_on_shares() {
+    let (circuit, owners) = load("arithmetic");
+    let half = 1u64 << 31;
+    let inputs: Vec<Vec<u64>> =
+        vec![vec![7, 300], vec![300, 7], vec![u64::from(u32::MAX), 1], vec![half, half + 5]];
+    for x in &inputs {
+        let (a, b) = (x[0], x[1]);
+        let mean = (a + b) % (1 << 32) / 2;
+        let want = vec![a.abs_diff(b), mean, (a & 255) + b % 16];
+        assert_eq!(circuit.evaluate(x, RingBits::K32).unwrap(), want, "{x:?}");
+    }
+    agree(&circuit, RingBits::K32, 2, &owners, &inputs, 93);
+}
+
+#[test]
+fn summons_logic_and_else_if_on_shares() {
+    let (circuit, owners) = load("logic");
+    // Its `else if` XORs `c·2` with a 0/1 value: disjoint bits, an addition.
+    assert!(lower(&circuit, RingBits::K32).disjoint >= 1);
+    let inputs: Vec<Vec<u64>> =
+        vec![vec![11, 19], vec![11, 20], vec![5, 5], vec![30, 40], vec![9, 3], vec![0, 0]];
+    for x in &inputs {
+        let (a, b) = (x[0], x[1]);
+        let r = if a > 10 && b < 20 {
+            1
+        } else if a == b || a >= b {
+            2
+        } else {
+            0
+        };
+        assert_eq!(circuit.evaluate(x, RingBits::K32).unwrap(), [r], "{x:?}");
+    }
+    agree(&circuit, RingBits::K32, 2, &owners, &inputs, 94);
+}
+
+#[test]
+fn summons_three_party_auction_on_shares() {
+    let (circuit, owners) = load("auction");
+    assert_eq!(owners, [0, 1, 2]);
+    let inputs: Vec<Vec<u64>> =
+        vec![vec![5, 9, 7], vec![9, 9, 2], vec![1, 2, 3], vec![0, 0, 0], vec![u64::from(u32::MAX), 4, 8]];
+    for x in &inputs {
+        // The first highest bid wins (a strict `>` keeps the earlier bidder on a tie).
+        let (mut best, mut winner) = (0, 0);
+        for (i, &bid) in x.iter().enumerate() {
+            if bid > best {
+                (best, winner) = (bid, i as u64);
+            }
+        }
+        assert_eq!(circuit.evaluate(x, RingBits::K32).unwrap(), [winner, best], "{x:?}");
+    }
+    agree(&circuit, RingBits::K32, 3, &owners, &inputs, 95);
 }

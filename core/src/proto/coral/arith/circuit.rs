@@ -179,6 +179,14 @@ impl Plan {
         Ok(())
     }
 
+    /// Wire `w` of all `n` instances.
+    fn operand<'a>(&self, wires: &'a [AShare], w: u32, n: usize) -> Operand<'a> {
+        match self.public[w as usize] {
+            Some(c) => Operand::Public(u128::from(c)),
+            None => Operand::Shared(&wires[w as usize * n..(w as usize + 1) * n]),
+        }
+    }
+
     /// Layers (each at least one Beaver round or one batch of comparisons).
     pub fn depth(&self) -> usize {
         self.muls.iter().zip(&self.compares).filter(|(m, c)| !m.is_empty() || !c.is_empty()).count()
@@ -247,16 +255,6 @@ pub fn demand(
 enum Operand<'a> {
     Shared(&'a [AShare]),
     Public(u128),
-}
-
-impl Plan {
-    /// Wire `w` of all `n` instances.
-    fn operand<'a>(&self, wires: &'a [AShare], w: u32, n: usize) -> Operand<'a> {
-        match self.public[w as usize] {
-            Some(c) => Operand::Public(u128::from(c)),
-            None => Operand::Shared(&wires[w as usize * n..(w as usize + 1) * n]),
-        }
-    }
 }
 
 /// Evaluates `circuit` on `own.len()` instances; `own[i]` holds this party's input values of

@@ -181,8 +181,10 @@ pub async fn evaluate<N: Network>(
         operands.push(match form {
             Form::Less(x, y, _) => {
                 let (mx, my) = (msb(party, x, &mut next), msb(party, y, &mut next));
-                // x − y is always shared and probed.
-                let md = msb(party, &Value::Shared(AShare::default()), &mut next);
+                // x − y is always shared, so probed.
+                let Some(Probed::MsbZero(md, _)) = next.next() else {
+                    unreachable!("probes are answered in order")
+                };
                 [mx, my, md]
             }
             Form::Zero(x, _) => [zero(party, x, &mut next), AShare::default(), AShare::default()],

@@ -118,47 +118,50 @@ pub async fn probe<N: Network>(
         }
     }
     let mut trees = carry_trees(party, net, lists).await?.into_iter();
-    // The last products: (v·G, P·(1 − v)) per msb probe, P_h·G_l per shift.
+    // What each probe keeps from its trees, and the last products: (v·G, P·(1 − v)) per msb
+    // probe, P_h·G_l per shift.
+    enum Kept {
+        Msb { g: AShare, v: AShare },
+        Zero(AShare),
+        Shift { g_low: AShare, g_high: AShare },
+    }
     let mut pairs = Vec::new();
-    let mut segments = Vec::with_capacity(items.len());
+    let mut kept = Vec::with_capacity(items.len());
     for ((&(_, probe), &c), r) in items.iter().zip(&cs).zip(bits.chunks_exact(k)) {
-        match probe {
+        kept.push(match probe {
             Probe::MsbZero => {
                 let (g, p) = trees.next().expect("one tree");
                 let v = if (c >> (k - 1)) & 1 == 0 { r[k - 1] } else { one - r[k - 1] };
                 pairs.extend([(v, g), (p, one - v)]);
-                segments.push([(g, p), (v, AShare::default())]);
+                Kept::Msb { g, v }
             }
-            Probe::Zero => {
-                segments.push([trees.next().expect("one tree"), (AShare::default(), AShare::default())])
-            }
+            Probe::Zero => Kept::Zero(trees.next().expect("one tree").1),
             Probe::ShiftRight(_) => {
                 let (low, high) = (trees.next().expect("low tree"), trees.next().expect("high tree"));
                 pairs.push((high.1, low.0));
-                segments.push([low, high]);
+                Kept::Shift { g_low: low.0, g_high: high.0 }
             }
-        }
+        });
     }
     let mut products = party.mul(net, &pairs).await?.into_iter();
     let mut out = Vec::with_capacity(items.len());
-    for (((&(_, probe), &c), r), seg) in items.iter().zip(&cs).zip(bits.chunks_exact(k)).zip(segments) {
-        out.push(match probe {
-            Probe::MsbZero => {
-                let ((g, _), (v, _)) = (seg[0], seg[1]);
+    for (((&(_, probe), &c), r), kept) in items.iter().zip(&cs).zip(bits.chunks_exact(k)).zip(kept) {
+        out.push(match (kept, probe) {
+            (Kept::Msb { g, v }, _) => {
                 let (vg, zero) = (products.next().expect("v·G"), products.next().expect("P·(1 − v)"));
                 Probed::MsbZero(v + g - vg.scale(2), zero)
             }
-            Probe::Zero => Probed::Zero(seg[0].1),
-            Probe::ShiftRight(s) => {
+            (Kept::Zero(p), _) => Probed::Zero(p),
+            (Kept::Shift { g_low, g_high }, Probe::ShiftRight(s)) => {
                 let s = s as usize;
-                let ((g_low, _), (g_high, _)) = (seg[0], seg[1]);
                 let borrow = g_high + products.next().expect("P_h·G_l");
                 let r_high =
                     r[s..].iter().enumerate().fold(AShare::default(), |acc, (i, b)| acc + b.scale(1 << i));
-                let shifted =
-                    party.add_public(borrow.scale(1 << (k - s)) - r_high - g_low, u128::from(c >> s));
-                Probed::Shifted(shifted)
+                Probed::Shifted(
+                    party.add_public(borrow.scale(1 << (k - s)) - r_high - g_low, u128::from(c >> s)),
+                )
             }
+            (Kept::Shift { .. }, _) => unreachable!("a shift is kept for a shift probe"),
         });
     }
     Ok(out)

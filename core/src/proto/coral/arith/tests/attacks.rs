@@ -2,9 +2,8 @@
 //! honest parties abort with the check that caught it and return no output — and for deviations
 //! before the outputs, abort before any output frame is sent.
 
-use super::{deal, own, random_inputs, random_ring_circuit, run, seeded, Deviation};
+use super::{evaluate_round_robin, random_inputs, random_ring_circuit, seeded, Deviation};
 use crate::circuit::mixed::{MixedCircuit, RingBits};
-use crate::proto::coral::arith::circuit::{demand, evaluate};
 use crate::proto::coral::arith::ring::S;
 use crate::proto::coral::error::{Check, CoralError};
 use crate::proto::coral::messages::Step;
@@ -29,13 +28,7 @@ type Attempt = (Vec<Result<Vec<Vec<u64>>, CoralError>>, bool, Vec<Vec<u64>>);
 /// whether party 0 (honest) sent an output frame.
 fn attempt(parties: usize, deviation: Deviation) -> Attempt {
     let (circuit, inputs) = setting();
-    let owners: Vec<usize> = (0..4).map(|i| i % parties).collect();
-    let d = demand(&circuit, RING, &owners, parties, inputs.len()).unwrap();
-    let (results, sent) = run(deal(77, RING, parties, &d), deviation, |mut party, mut net| {
-        let mine = own(&inputs, &owners, party.party());
-        let (circuit, owners) = (&circuit, owners.clone());
-        async move { evaluate(&mut party, &mut net, circuit, &owners, &mine).await }
-    });
+    let (results, sent) = evaluate_round_robin(&circuit, RING, parties, &inputs, 77, deviation);
     let want = inputs.iter().map(|x| circuit.evaluate(x, RING).unwrap()).collect();
     (results, sent[0].contains(&(Step::ArithOutput as u8)), want)
 }

@@ -3,10 +3,9 @@
 //! two honest parties. The honest parties abort with the check that caught it and return no
 //! output; deviations in the bits are caught before any value is opened under their mask.
 
-use super::{deal, own, run, Deviation};
+use super::{evaluate_round_robin, Deviation, Evaluation};
 use crate::circuit::mixed::gen::compare_count;
 use crate::circuit::mixed::{MixedCircuit, RingBits};
-use crate::proto::coral::arith::circuit::{demand, evaluate};
 use crate::proto::coral::error::{Check, CoralError};
 use crate::proto::coral::messages::Step;
 use crate::proto::coral::tests::{flip_payload_bit, on_step};
@@ -19,18 +18,9 @@ fn setting() -> (MixedCircuit, Vec<Vec<u64>>) {
     (circuit, inputs)
 }
 
-/// Every party's result, and for each party the step tags it sent.
-type Attempt = (Vec<Result<Vec<Vec<u64>>, CoralError>>, Vec<Vec<u8>>);
-
-fn attempt(parties: usize, deviation: Deviation) -> Attempt {
+fn attempt(parties: usize, deviation: Deviation) -> Evaluation {
     let (circuit, inputs) = setting();
-    let owners: Vec<usize> = (0..6).map(|i| i % parties).collect();
-    let d = demand(&circuit, RING, &owners, parties, inputs.len()).unwrap();
-    run(deal(81, RING, parties, &d), deviation, |mut party, mut net| {
-        let mine = own(&inputs, &owners, party.party());
-        let (circuit, owners) = (&circuit, owners.clone());
-        async move { evaluate(&mut party, &mut net, circuit, &owners, &mine).await }
-    })
+    evaluate_round_robin(&circuit, RING, parties, &inputs, 81, deviation)
 }
 
 /// Every party fails; party 0's error and the steps party 0 sent.

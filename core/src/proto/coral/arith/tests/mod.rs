@@ -48,6 +48,30 @@ where
     run_parties(materials, deviation, party, body)
 }
 
+/// Every party's outputs (or error), and the step tags each party sent.
+pub(super) type Evaluation = (Vec<Result<Vec<Vec<u64>>, CoralError>>, Vec<Vec<u8>>);
+
+/// Every party's outputs (or error) and sent step tags when `parties` parties evaluate `circuit`
+/// on `inputs` (input i owned by party i mod `parties`) with dealt material (seed `seed`), party
+/// `deviation.attacker` deviating.
+pub(super) fn evaluate_round_robin(
+    circuit: &MixedCircuit,
+    ring: RingBits,
+    parties: usize,
+    inputs: &[Vec<u64>],
+    seed: u64,
+    deviation: Deviation,
+) -> Evaluation {
+    use super::circuit::{demand, evaluate};
+    let owners: Vec<usize> = (0..circuit.inputs as usize).map(|i| i % parties).collect();
+    let d = demand(circuit, ring, &owners, parties, inputs.len()).expect("demand");
+    run(deal(seed, ring, parties, &d), deviation, |mut party, mut net| {
+        let mine = own(inputs, &owners, party.party());
+        let owners = owners.clone();
+        async move { evaluate(&mut party, &mut net, circuit, &owners, &mine).await }
+    })
+}
+
 pub(super) use crate::circuit::mixed::gen::dot_product;
 
 /// A random circuit of ring gates on `inputs` inputs and one constant, `gates` gates, the last

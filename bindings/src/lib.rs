@@ -7,6 +7,7 @@
 pub mod error;
 pub mod inbox;
 pub mod jobs;
+pub mod mixed;
 pub mod network;
 pub mod prepare;
 pub mod slot;

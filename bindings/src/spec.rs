@@ -371,7 +371,8 @@ pub const MAX_INSTANCES: usize = 100_000;
 /// 2 for both, `instances` the number of evaluations (default 1, at most [`MAX_INSTANCES`]), and
 /// the protocol's options — TinyTable (`protocol` absent or `'tinytable'`): `preprocessing?`,
 /// `security?`, `macBits?`; MiniMac (`'minimac'`): `code?`, `preprocessing?`; Coral (`'coral'`):
-/// `preprocessing?`.
+/// `preprocessing?`. With `ring: 32 | 64` the text is a mixed circuit (Coral only; see
+/// [`crate::mixed`]), each input and output value a k-bit integer.
 pub fn circuit_spec(spec: &impl Fields) -> Result<CircuitSpec, BridgeError> {
     let protocol = match protocol_name(spec, "tinytable")?.as_str() {
         "tinytable" => {
@@ -402,7 +403,7 @@ pub fn circuit_spec(spec: &impl Fields) -> Result<CircuitSpec, BridgeError> {
     };
     let text =
         string(spec, "circuit")?.ok_or_else(|| BridgeError::config("circuit", "circuit is required"))?;
-    let circuit = circuit(&text)?;
+    let circuit = crate::mixed::job_circuit(spec, &text)?;
     let outputs = circuit.output_widths().len();
     let reveal = match spec.field("reveal")? {
         None => vec![Reveal::Both; outputs],

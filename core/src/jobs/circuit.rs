@@ -4,16 +4,23 @@
 //! [`super::run_circuit`], which validates the spec and this member's inputs once and hands them to the
 //! protocol's runner (the dispatch, in [`super::run`], sits above the runners, which use these
 //! types). Statistics mean what they mean for the AES job ([`super::AesOutput`]).
+//!
+//! The circuit is a [`JobCircuit`]: a boolean Bristol Fashion circuit (every protocol), or a mixed
+//! circuit of arithmetic gates on Z_{2^k} ([`crate::circuit::mixed`], Coral only,
+//! [`super::coral::mixed`]). Both have input and output *values* of known widths — a mixed
+//! circuit's are all k bits wide — so inputs and outputs are the same bit lists either way
+//! (least significant bit first).
 
 use super::error::JobError;
 use super::options::MacBits;
 use super::preprocessing::Preprocessing;
 use super::security::Security;
+use crate::circuit::mixed::{MixedCircuit, RingBits};
 use crate::circuit::Circuit;
 use crate::net::{NetStats, PartyId};
 use crate::proto::minimac::CodeChoice;
 use crate::proto::tinytable::circuit::online::Outputs;
-use crate::proto::tinytable::IoSpec;
+use crate::proto::tinytable::{IoSpec, Reveal};
 
 /// The protocol of a circuit job and its options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -69,13 +76,103 @@ impl CircuitProtocol {
     }
 }
 
+/// The circuit of a circuit job (see the module docs).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JobCircuit {
+    /// A Bristol Fashion circuit of AND, XOR and INV gates (every protocol).
+    Boolean(Circuit),
+    /// A mixed circuit on Z_{2^k} (Coral only).
+    Mixed(MixedJobCircuit),
+}
+
+/// A mixed circuit and the ring it is evaluated in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MixedJobCircuit {
+    circuit: MixedCircuit,
+    ring: RingBits,
+    /// k for every input value.
+    input_widths: Vec<u32>,
+    /// k for every output value.
+    output_widths: Vec<u32>,
+}
+
+impl MixedJobCircuit {
+    /// `circuit` evaluated in Z_{2^k}, k = `ring`.
+    pub fn new(circuit: MixedCircuit, ring: RingBits) -> Self {
+        let k = ring.bits();
+        let input_widths = vec![k; circuit.inputs as usize];
+        let output_widths = vec![k; circuit.outputs.len()];
+        MixedJobCircuit { circuit, ring, input_widths, output_widths }
+    }
+
+    /// The circuit.
+    pub fn circuit(&self) -> &MixedCircuit {
+        &self.circuit
+    }
+
+    /// The ring.
+    pub fn ring(&self) -> RingBits {
+        self.ring
+    }
+}
+
+impl From<Circuit> for JobCircuit {
+    fn from(circuit: Circuit) -> Self {
+        JobCircuit::Boolean(circuit)
+    }
+}
+
+impl JobCircuit {
+    /// Width in bits of each input value.
+    pub fn input_widths(&self) -> &[u32] {
+        match self {
+            JobCircuit::Boolean(c) => c.input_widths(),
+            JobCircuit::Mixed(m) => &m.input_widths,
+        }
+    }
+
+    /// Width in bits of each output value.
+    pub fn output_widths(&self) -> &[u32] {
+        match self {
+            JobCircuit::Boolean(c) => c.output_widths(),
+            JobCircuit::Mixed(m) => &m.output_widths,
+        }
+    }
+
+    /// The SHA-256 the members agree on (a boolean circuit's of its Bristol text).
+    pub fn digest(&self) -> [u8; 32] {
+        match self {
+            JobCircuit::Boolean(c) => c.digest(),
+            JobCircuit::Mixed(m) => m.circuit.digest(),
+        }
+    }
+
+    /// Whether it is a mixed circuit.
+    pub fn is_mixed(&self) -> bool {
+        matches!(self, JobCircuit::Mixed(_))
+    }
+
+    /// The boolean circuit, or an error naming `protocol`, which runs boolean circuits only.
+    pub fn boolean(&self, protocol: &str) -> Result<&Circuit, JobError> {
+        match self {
+            JobCircuit::Boolean(c) => Ok(c),
+            JobCircuit::Mixed(_) => Err(JobError::not_available(
+                "protocol",
+                format!(
+                    "{protocol} evaluates boolean circuits; a mixed circuit (arithmetic gates on Z_2^k) runs on protocol 'coral'"
+                ),
+            )),
+        }
+    }
+}
+
 /// What the session members agree to compute.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CircuitSpec {
     /// The protocol and its options.
     pub protocol: CircuitProtocol,
-    /// The circuit (agreement compares the SHA-256 of its Bristol text).
-    pub circuit: Circuit,
+    /// The circuit (agreement compares its digest, [`JobCircuit::digest`]).
+    pub circuit: JobCircuit,
     /// Owner (0 or 1) of each input value and recipients of each output value.
     pub io: IoSpec,
     /// Number of independent evaluations.
@@ -119,13 +216,13 @@ impl CircuitOutput {
 }
 
 impl CircuitInput {
-    /// Checks the inputs of member `me` (`dealer`: a member without inputs) against the circuit
-    /// and the owners of its input values.
+    /// Checks the inputs of member `me` (`dealer`: a member without inputs) against the widths
+    /// of the circuit's input values and their owners.
     pub(crate) fn check(
         &self,
         me: PartyId,
         dealer: bool,
-        circuit: &Circuit,
+        input_widths: &[u32],
         io: &IoSpec,
         instances: usize,
     ) -> Result<(), JobError> {
@@ -157,7 +254,7 @@ impl CircuitInput {
                 );
             }
             for (&value, bits) in owned.iter().zip(values) {
-                let width = circuit.input_widths()[value] as usize;
+                let width = input_widths[value] as usize;
                 if bits.len() != width {
                     return bad(
                         format!("inputs[{value}]"),
@@ -177,7 +274,13 @@ impl CircuitSpec {
     /// Checks member `me`'s inputs against the circuit and the input owners of this (validated)
     /// spec, as the job does before any communication; member 2 is the dealer, without inputs.
     pub fn check_input(&self, me: PartyId, input: &CircuitInput) -> Result<(), JobError> {
-        input.check(me, me == super::preprocessing::DEALER, &self.circuit, &self.io, self.instances)
+        input.check(
+            me,
+            me == super::preprocessing::DEALER,
+            self.circuit.input_widths(),
+            &self.io,
+            self.instances,
+        )
     }
 
     /// The limits of a two-party circuit protocol with per-value recipients (MiniMac, Coral): at
@@ -186,14 +289,14 @@ impl CircuitSpec {
         if self.instances == 0 {
             return Err(JobError::invalid_spec("instances", "instances must be at least 1"));
         }
-        check_io(&self.io, &self.circuit)
+        check_io(&self.io, self.circuit.input_widths().len(), self.circuit.output_widths().len())
     }
 }
 
-/// Checks input owners and output recipients against `circuit` ([`IoSpec::check`]), naming the
-/// spec field at fault: one owner (party 0 or 1) per input value, one recipient per output value.
-pub(crate) fn check_io(io: &IoSpec, circuit: &Circuit) -> Result<(), JobError> {
-    let (inputs, outputs) = (circuit.input_widths().len(), circuit.output_widths().len());
+/// Checks input owners and output recipients against a circuit of `inputs` input and `outputs`
+/// output values, naming the spec field at fault: one owner (party 0 or 1) per input value, one
+/// recipient (both parties, or party 0 or 1) per output value.
+pub(crate) fn check_io(io: &IoSpec, inputs: usize, outputs: usize) -> Result<(), JobError> {
     if io.input_owners.len() != inputs || io.input_owners.iter().any(|&p| p > 1) {
         return Err(JobError::invalid_spec(
             "inputOwners",
@@ -209,5 +312,8 @@ pub(crate) fn check_io(io: &IoSpec, circuit: &Circuit) -> Result<(), JobError> {
             format!("reveal has {} entries, the circuit has {outputs} output values", io.reveal.len()),
         ));
     }
-    io.check(circuit).map_err(|e| JobError::invalid_spec("reveal", e.to_string()))
+    if let Some(r) = io.reveal.iter().find(|r| matches!(r, Reveal::To(p) if *p > 1)) {
+        return Err(JobError::invalid_spec("reveal", format!("{r:?} names a party other than 0 or 1")));
+    }
+    Ok(())
 }

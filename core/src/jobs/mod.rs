@@ -37,7 +37,7 @@ pub mod view;
 mod tests;
 
 pub use aes::{AesInput, AesOutput, AesProtocol, AesSpec, JobPhase};
-pub use circuit::{CircuitInput, CircuitOutput, CircuitProtocol, CircuitSpec};
+pub use circuit::{CircuitInput, CircuitOutput, CircuitProtocol, CircuitSpec, JobCircuit, MixedJobCircuit};
 pub use error::JobError;
 pub use prepare::{
     check_prepare, check_prepare_aes, check_prepare_circuit, check_prepare_room, prepare, prepare_aes,

@@ -6,7 +6,7 @@
 //! job.
 
 use super::aes::{AesInput, AesProtocol, AesSpec, JobPhase};
-use super::circuit::{CircuitInput, CircuitProtocol, CircuitSpec};
+use super::circuit::{CircuitInput, CircuitProtocol, CircuitSpec, JobCircuit};
 use super::coral as coral_job;
 use super::error::JobError;
 use super::minimac as minimac_job;
@@ -111,6 +111,9 @@ pub fn check_prepare_aes(spec: &AesSpec, per_job: Option<usize>) -> Result<(), J
 /// jobs of `per_job` evaluations.
 pub fn check_prepare_circuit(spec: &CircuitSpec, per_job: Option<usize>) -> Result<(), JobError> {
     spec.validate()?;
+    if let JobCircuit::Mixed(_) = spec.circuit {
+        return Err(JobError::not_available("circuit", MIXED_MAKES_ITS_OWN));
+    }
     match spec.protocol {
         CircuitProtocol::TinyTable { preprocessing, .. } => {
             check_preparable(preprocessing)?;
@@ -119,6 +122,10 @@ pub fn check_prepare_circuit(spec: &CircuitSpec, per_job: Option<usize>) -> Resu
         CircuitProtocol::MiniMac { .. } | CircuitProtocol::Coral { .. } => check_per_job(per_job),
     }
 }
+
+/// Why a mixed circuit cannot be prepared for.
+pub(crate) const MIXED_MAKES_ITS_OWN: &str =
+    "a mixed circuit's Spdz2k material is made inside each job; prepared material is for boolean circuits";
 
 fn refuse_per_job(per_job: Option<usize>) -> Result<(), JobError> {
     match per_job {
@@ -158,13 +165,20 @@ pub async fn prepare_circuit<N: Network, R: RngCore + CryptoRng>(
         }
         CircuitProtocol::MiniMac { .. } => {
             minimac_job::check_members(net, spec.protocol.preprocessing())?;
-            let job = minimac_job::circuit_job(spec, input);
+            let job = minimac_job::circuit_job(spec, input)?;
             minimac_job::prepared::prepare(net, &job, per_job, rng, at, observe).await
         }
         CircuitProtocol::Coral { .. } => {
             coral_job::check_members(net, spec.protocol.preprocessing())?;
-            coral_job::prepared::prepare(net, &coral_job::circuit_job(spec, input), per_job, rng, at, observe)
-                .await
+            coral_job::prepared::prepare(
+                net,
+                &coral_job::circuit_job(spec, input)?,
+                per_job,
+                rng,
+                at,
+                observe,
+            )
+            .await
         }
     }
 }
@@ -201,13 +215,13 @@ pub fn check_prepare_room(spec: &PrepareSpec, store: &Prepared) -> Result<(), Jo
                     tinytable::prepared::check_room(&spec.tinytable()?, store, "evaluations")
                 }
                 CircuitProtocol::MiniMac { .. } => minimac_job::prepared::check_room(
-                    &minimac_job::circuit_job(spec, input),
+                    &minimac_job::circuit_job(spec, input)?,
                     per_job,
                     store,
                     "evaluations",
                 ),
                 CircuitProtocol::Coral { .. } => coral_job::prepared::check_room(
-                    &coral_job::circuit_job(spec, input).0,
+                    &coral_job::circuit_job(spec, input)?.0,
                     per_job,
                     store,
                     "evaluations",

@@ -10,11 +10,12 @@
 //! requires prepared material.
 
 use super::aes::{AesInput, AesOutput, AesProtocol, AesSpec, JobPhase};
-use super::circuit::{CircuitInput, CircuitOutput, CircuitProtocol, CircuitSpec};
+use super::circuit::{CircuitInput, CircuitOutput, CircuitProtocol, CircuitSpec, JobCircuit};
 use super::coral as coral_job;
 use super::error::JobError;
 use super::maestro_aes::{self, AesJobSpec};
 use super::minimac as minimac_job;
+use super::prepare::MIXED_MAKES_ITS_OWN;
 use super::prepared::{refuse_required, Prepared, PreparedUse};
 use super::simd::SimdJob;
 use super::tinytable;
@@ -88,7 +89,7 @@ impl CircuitSpec {
             preprocessing,
             security,
             mac_bits,
-            circuit: self.circuit.clone(),
+            circuit: self.circuit.boolean("TinyTable")?.clone(),
             io: self.io.clone(),
             instances: self.instances,
         })
@@ -186,10 +187,13 @@ pub fn circuit_uses_prepared(
     match spec.protocol {
         CircuitProtocol::TinyTable { .. } => tinytable::prepared::uses(&spec.tinytable()?, store, usage),
         CircuitProtocol::MiniMac { .. } => {
-            simd_uses(&minimac_job::circuit_job(spec, input).0, minimac_job::prepared::FAMILY, store, usage)
+            simd_uses(&minimac_job::circuit_job(spec, input)?.0, minimac_job::prepared::FAMILY, store, usage)
+        }
+        CircuitProtocol::Coral { .. } if spec.circuit.is_mixed() => {
+            refuse_required(usage, MIXED_MAKES_ITS_OWN)
         }
         CircuitProtocol::Coral { .. } => {
-            simd_uses(&coral_job::circuit_job(spec, input).0, coral_job::prepared::FAMILY, store, usage)
+            simd_uses(&coral_job::circuit_job(spec, input)?.0, coral_job::prepared::FAMILY, store, usage)
         }
     }
 }
@@ -234,8 +238,14 @@ pub async fn run_circuit_observed<N: Network, R: RngCore + CryptoRng>(
         CircuitProtocol::MiniMac { .. } => {
             minimac_job::run_circuit(net, spec, input, rng, (store, usage), observe).await
         }
-        CircuitProtocol::Coral { .. } => {
-            coral_job::run_circuit(net, spec, input, rng, (store, usage), observe).await
-        }
+        CircuitProtocol::Coral { .. } => match &spec.circuit {
+            JobCircuit::Mixed(circuit) => {
+                refuse_required(usage, MIXED_MAKES_ITS_OWN)?;
+                coral_job::mixed::run(net, spec, circuit, input, rng, observe).await
+            }
+            JobCircuit::Boolean(_) => {
+                coral_job::run_circuit(net, spec, input, rng, (store, usage), observe).await
+            }
+        },
     }
 }

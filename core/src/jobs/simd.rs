@@ -58,8 +58,15 @@ impl<'a> SimdJob<'a> {
         })
     }
 
-    /// A circuit job of `spec` with this member's checked `input`.
-    pub(crate) fn circuit(spec: &'a CircuitSpec, input: CircuitInput, tag: &[u8], options: &[u8]) -> Self {
+    /// A circuit job of `spec` with this member's checked `input` (`protocol` names the protocol,
+    /// which takes boolean circuits only).
+    pub(crate) fn circuit(
+        spec: &'a CircuitSpec,
+        input: CircuitInput,
+        (protocol, tag): (&str, &[u8]),
+        options: &[u8],
+    ) -> Result<Self, JobError> {
+        let circuit = spec.circuit.boolean(protocol)?;
         let recipients: Vec<Option<PartyId>> = spec
             .io
             .reveal
@@ -71,18 +78,18 @@ impl<'a> SimdJob<'a> {
             .collect();
         let mut described = tag.to_vec();
         described.extend_from_slice(options);
-        described.extend_from_slice(&spec.circuit.digest());
+        described.extend_from_slice(&circuit.digest());
         described.extend_from_slice(&(spec.io.input_owners.len() as u32).to_be_bytes());
         described.extend(spec.io.input_owners.iter().map(|&p| p as u8));
         described.extend(recipient_bytes(&recipients));
-        SimdJob {
-            circuit: Cow::Borrowed(&spec.circuit),
+        Ok(SimdJob {
+            circuit: Cow::Borrowed(circuit),
             owners: spec.io.input_owners.clone(),
             recipients,
             instances: spec.instances,
             inputs: input.values,
             described,
-        }
+        })
     }
 
     /// The kind of prepared material this job takes, in `family` (the protocol's).

@@ -359,7 +359,7 @@ fn job(args: &Args) -> Result<Job, String> {
         ));
     }
     let io = IoSpec { input_owners: args.input_owners.clone(), reveal };
-    let spec = CircuitSpec { protocol, circuit, io, instances: values.len() };
+    let spec = CircuitSpec { protocol, circuit: circuit.into(), io, instances: values.len() };
     spec.validate().map_err(|e| e.to_string())?;
     Ok(Job::Circuit(CircuitJob { spec, input: CircuitInput { values } }))
 }

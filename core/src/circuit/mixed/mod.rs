@@ -203,6 +203,36 @@ impl MixedCircuit {
         }
         counts
     }
+
+    /// The SHA-256 of a canonical encoding of the circuit (wires, inputs, outputs, constants and
+    /// gates): what the members of a job agree on.
+    pub fn digest(&self) -> [u8; 32] {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        h.update(b"chorus/mixed-circuit/v1");
+        let words = |h: &mut Sha256, values: &mut dyn Iterator<Item = u64>| {
+            for v in values {
+                h.update(v.to_be_bytes());
+            }
+        };
+        words(
+            &mut h,
+            &mut [self.wires, self.inputs, self.outputs.len() as u32].iter().map(|&v| u64::from(v)),
+        );
+        words(&mut h, &mut self.outputs.iter().map(|&w| u64::from(w)));
+        words(&mut h, &mut core::iter::once(self.constants.len() as u64));
+        words(&mut h, &mut self.constants.iter().flat_map(|&(w, c)| [u64::from(w), c]));
+        words(&mut h, &mut core::iter::once(self.gates.len() as u64));
+        let op = |op: MixedOp| MixedOp::ALL.iter().position(|(o, _)| *o == op).unwrap_or(usize::MAX) as u64;
+        words(
+            &mut h,
+            &mut self
+                .gates
+                .iter()
+                .flat_map(|g| [op(g.op), u64::from(g.inputs[0]), u64::from(g.inputs[1]), u64::from(g.out)]),
+        );
+        h.finalize().into()
+    }
 }
 
 /// The ring Z_{2^k} a mixed circuit is evaluated in.

@@ -44,7 +44,7 @@
 
 use super::aes::{AesInput, AesOutput, AesProtocol, AesSpec, JobPhase};
 use super::agreement::agree_on_spec;
-use super::circuit::{CircuitInput, CircuitOutput, CircuitSpec};
+use super::circuit::{CircuitInput, CircuitOutput, CircuitSpec, JobCircuit};
 use super::error::JobError;
 use super::keyed_aes::AesAsCircuit;
 use super::prepared::{Prepared, PreparedUse, UnitMaterial};
@@ -64,6 +64,7 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::{CryptoRng, RngCore, SeedableRng};
 use std::sync::{Arc, OnceLock};
 
+pub(crate) mod mixed;
 pub mod prepared;
 
 const PROTOCOL: &str = "Coral";
@@ -90,7 +91,10 @@ pub(crate) fn validate_aes(spec: &AesSpec) -> Result<(), JobError> {
 
 /// Checks a circuit spec whose protocol is Coral.
 pub(crate) fn validate_circuit(spec: &CircuitSpec) -> Result<(), JobError> {
-    spec.check_two_party_io()
+    match &spec.circuit {
+        JobCircuit::Mixed(circuit) => mixed::validate(spec, circuit),
+        JobCircuit::Boolean(_) => spec.check_two_party_io(),
+    }
 }
 
 /// Coral's parameters (the (14, 42)-RMFE of its Table 1), built once per process.
@@ -115,10 +119,14 @@ pub(crate) fn aes_job(
 }
 
 /// The Coral job of a validated circuit spec, with this member's checked `input`.
-pub(crate) fn circuit_job(spec: &CircuitSpec, input: CircuitInput) -> (SimdJob<'_>, Preprocessing) {
+pub(crate) fn circuit_job(
+    spec: &CircuitSpec,
+    input: CircuitInput,
+) -> Result<(SimdJob<'_>, Preprocessing), JobError> {
     let preprocessing = spec.protocol.preprocessing();
     let options = [preprocessing_byte(preprocessing)];
-    (SimdJob::circuit(spec, input, b"chorus/coral-circuit/v4", &options), preprocessing)
+    let tag = (PROTOCOL, b"chorus/coral-circuit/v4".as_slice());
+    Ok((SimdJob::circuit(spec, input, tag, &options)?, preprocessing))
 }
 
 /// Runs a validated AES spec whose protocol is Coral, on prepared chunks if `prepared` says so.
@@ -154,8 +162,8 @@ pub(crate) async fn run_circuit<N: Network, R: RngCore + CryptoRng>(
     let preprocessing = spec.protocol.preprocessing();
     check_members(net, preprocessing)?;
     let me = net.party();
-    input.check(me, preprocessing.is_dealer(me), &spec.circuit, &spec.io, spec.instances)?;
-    let job = circuit_job(spec, input);
+    input.check(me, preprocessing.is_dealer(me), spec.circuit.input_widths(), &spec.io, spec.instances)?;
+    let job = circuit_job(spec, input)?;
     let start = net.stats();
     let (outputs, online_stats) = run_job(net, &job, rng, prepared, observe).await?;
     Ok(CircuitOutput::new(outputs, net.stats().since(&start), online_stats))

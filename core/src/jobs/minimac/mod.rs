@@ -80,6 +80,7 @@ pub(crate) fn validate_aes(spec: &AesSpec) -> Result<(), JobError> {
 
 /// Checks a circuit spec whose protocol is MiniMac.
 pub(crate) fn validate_circuit(spec: &CircuitSpec) -> Result<(), JobError> {
+    spec.circuit.boolean(PROTOCOL)?;
     spec.check_two_party_io()
 }
 
@@ -110,10 +111,11 @@ pub(crate) fn aes_job(
 pub(crate) fn circuit_job(
     spec: &CircuitSpec,
     input: CircuitInput,
-) -> (SimdJob<'_>, CodeChoice, Preprocessing) {
+) -> Result<(SimdJob<'_>, CodeChoice, Preprocessing), JobError> {
     let (code, preprocessing) = (code_of(spec.protocol), spec.protocol.preprocessing());
     let options = [code_index(code), u8::from(preprocessing == Preprocessing::Dealer)];
-    (SimdJob::circuit(spec, input, b"chorus/minimac-circuit/v3", &options), code, preprocessing)
+    let tag = (PROTOCOL, b"chorus/minimac-circuit/v3".as_slice());
+    Ok((SimdJob::circuit(spec, input, tag, &options)?, code, preprocessing))
 }
 
 /// Runs a validated AES spec whose protocol is MiniMac, on prepared batches if `prepared` says so.
@@ -149,8 +151,8 @@ pub(crate) async fn run_circuit<N: Network, R: RngCore + CryptoRng>(
     let preprocessing = spec.protocol.preprocessing();
     check_members(net, preprocessing)?;
     let me = net.party();
-    input.check(me, preprocessing.is_dealer(me), &spec.circuit, &spec.io, spec.instances)?;
-    let job = circuit_job(spec, input);
+    input.check(me, preprocessing.is_dealer(me), spec.circuit.input_widths(), &spec.io, spec.instances)?;
+    let job = circuit_job(spec, input)?;
     let start = net.stats();
     let (outputs, online_stats) = run_job(net, &job, rng, prepared, observe).await?;
     Ok(CircuitOutput::new(outputs, net.stats().since(&start), online_stats))

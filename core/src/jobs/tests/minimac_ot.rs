@@ -22,7 +22,7 @@ fn minimac_ot_circuit_job_across_two_batches_counts_preprocessing_in_the_total()
     let instances = 700;
     let values = random_inputs(&mut rng, &circuit, instances);
     let protocol = CircuitProtocol::MiniMac { code: CodeChoice::Rs255_85, preprocessing: OT };
-    let spec = CircuitSpec { protocol, circuit: circuit.clone(), io, instances };
+    let spec = CircuitSpec { protocol, circuit: circuit.clone().into(), io, instances };
     let outs = run_session(2, |inner| {
         let me = inner.party();
         let spec = spec.clone();

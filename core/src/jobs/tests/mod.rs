@@ -23,6 +23,7 @@ use rand_core::{RngCore, SeedableRng};
 mod coral_dealer;
 mod key_sizes;
 mod minimac_ot;
+mod mixed;
 mod prepared_simd;
 mod reveal;
 mod stream;
@@ -158,7 +159,7 @@ fn minimac_circuit_job_matches_plaintext_evaluation() {
             code: CodeChoice::Rs256_120,
             preprocessing: Preprocessing::Dealer,
         },
-        circuit: circuit.clone(),
+        circuit: circuit.clone().into(),
         io: io.clone(),
         instances,
     };
@@ -262,7 +263,7 @@ fn coral_circuit_job_matches_plaintext_and_catches_a_cheating_party() {
     let values = random_inputs(&mut rng, &circuit, instances);
     let spec = CircuitSpec {
         protocol: CircuitProtocol::Coral { preprocessing: Preprocessing::Ot },
-        circuit: circuit.clone(),
+        circuit: circuit.clone().into(),
         io,
         instances,
     };

@@ -23,7 +23,7 @@ fn circuit_spec(
     instances: usize,
 ) -> CircuitSpec {
     let io = IoSpec { input_owners: vec![0, 1], reveal: vec![Reveal::Both, Reveal::To(1)] };
-    CircuitSpec { protocol, circuit: circuit.clone(), io, instances }
+    CircuitSpec { protocol, circuit: circuit.clone().into(), io, instances }
 }
 
 /// Member `me`'s inputs of the instances `values` (none at the dealer).

@@ -40,7 +40,7 @@ pub(super) fn mixed_reveals(protocol: CircuitProtocol) {
     let io = IoSpec { input_owners: vec![0, 1], reveal: vec![Reveal::To(0), Reveal::To(1), Reveal::Both] };
     let instances = 20;
     let values = random_inputs(&mut rng, &circuit, instances);
-    let spec = CircuitSpec { protocol, circuit: circuit.clone(), io: io.clone(), instances };
+    let spec = CircuitSpec { protocol, circuit: circuit.clone().into(), io: io.clone(), instances };
     let members = protocol.preprocessing().members();
     let outs = run_session(members, |inner| {
         let me = inner.party();

@@ -90,7 +90,7 @@ fn coral_in_chunks_of_one_pack_gives_every_instance_in_order() {
     let values = random_inputs(&mut rng, &circuit, 30);
     let spec = CircuitSpec {
         protocol: CircuitProtocol::Coral { preprocessing: Preprocessing::Ot },
-        circuit: circuit.clone(),
+        circuit: circuit.clone().into(),
         io: IoSpec { input_owners: vec![0, 1], reveal: vec![Reveal::Both; 2] },
         instances: values.len(),
     };
@@ -99,7 +99,7 @@ fn coral_in_chunks_of_one_pack_gives_every_instance_in_order() {
         async move {
             let mut phases = Vec::new();
             let mut rng = seeded_rng(520 + net.party() as u64);
-            let (job, _) = coral_job::circuit_job(&spec, CircuitInput { values: mine });
+            let (job, _) = coral_job::circuit_job(&spec, CircuitInput { values: mine }).unwrap();
             let (outputs, _) =
                 coral_job::run_chunked(&mut net, Preprocessing::Ot, b"digest", &job, 14, &mut rng, |p| {
                     phases.push(p)

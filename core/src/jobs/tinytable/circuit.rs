@@ -41,7 +41,11 @@ impl CircuitJobSpec {
         if self.instances == 0 {
             return Err(JobError::invalid_spec("instances", "instances must be at least 1"));
         }
-        crate::jobs::circuit::check_io(&self.io, &self.circuit)
+        crate::jobs::circuit::check_io(
+            &self.io,
+            self.circuit.input_widths().len(),
+            self.circuit.output_widths().len(),
+        )
     }
 
     pub(super) fn encode(&self) -> Vec<u8> {
@@ -127,7 +131,7 @@ pub(crate) async fn run_agreed<N: Network, R: RngCore + CryptoRng>(
     input.check(
         net.party(),
         spec.preprocessing.is_dealer(net.party()),
-        &spec.circuit,
+        spec.circuit.input_widths(),
         &spec.io,
         spec.instances,
     )?;

@@ -39,7 +39,7 @@ pub mod ring;
 pub mod share;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use online::ArithParty;
 pub use ot::ArithOtProvider;

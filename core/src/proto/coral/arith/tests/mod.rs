@@ -8,7 +8,7 @@ mod comparisons;
 mod cost;
 mod ot_provider;
 mod programs;
-mod summon;
+pub(crate) mod summon;
 
 use std::future::Future;
 

@@ -10,7 +10,7 @@ use crate::circuit::mixed::lower::lower;
 use crate::circuit::mixed::{MixedCircuit, MixedIo, RingBits};
 
 /// The circuit and, per input in order, the index of its owner in `mpcSettings`.
-fn load(name: &str) -> (MixedCircuit, Vec<usize>) {
+pub(crate) fn load(name: &str) -> (MixedCircuit, Vec<usize>) {
     let path = format!("{}/../circuits/summon/{name}.json", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     let json: Json = serde_json::from_str(&text).expect("JSON");

@@ -1,0 +1,180 @@
+//! Coral's mixed circuits in the shared circuit job: a [`JobCircuit::Mixed`] circuit (Summon's
+//! arithmetic gates on Z_{2^k}, [`crate::circuit::mixed`]) evaluated on Spdz2k shares
+//! ([`crate::proto::coral::arith`], Coral paper §4.3.1), many instances per job, maliciously
+//! secure with abort.
+//!
+//! # Trust model
+//!
+//! Parties 0 and 1 make all material between themselves with [`ArithOtProvider`] (COPE over
+//! Z_{2^(k+s)} between the pair, triples by OT multiplication with combination and sacrifice,
+//! input masks, checked random bits): **nobody but the two parties is trusted**. There is no
+//! dealer for mixed circuits (the labelled [`crate::proto::coral::arith::ArithDealer`] is a test
+//! helper), so `preprocessing: 'dealer'` is [`JobError::NotAvailable`]. A party that deviates
+//! anywhere makes the other's job fail with [`JobError::Coral`] naming the check, before any
+//! output is opened.
+//!
+//! Every output value goes to both parties: Spdz2k opens outputs to everyone (a private output
+//! would need an opening masked towards its recipient, which the arithmetic layer does not have);
+//! a `reveal` naming one party is [`JobError::NotAvailable`].
+//!
+//! # Steps
+//!
+//! 1. Spec agreement ([`super::super::agreement`]): a tag, k, the circuit's digest
+//!    ([`crate::circuit::mixed::MixedCircuit::digest`]), the input owners and the instance count.
+//! 2. The provider's setup (base OTs, COPE keys, OT extension) under the agreed digest, once.
+//! 3. Per chunk of instances: the chunk's material ([`demand`]), then its evaluation
+//!    ([`evaluate`]: random bits, inputs, one Beaver round per layer, MAC checks, outputs). Chunks
+//!    are sized to [`stream::MATERIAL_BUDGET_BYTES`] and to the evaluation's own bounds (wire
+//!    values, random bits, items per provider call), so a job of any instance count holds one
+//!    chunk's material at a time.
+//!
+//! Inputs and outputs are the job's bit lists: k bits per value, least significant first.
+
+use super::super::aes::JobPhase;
+use super::super::agreement::agree_on_spec;
+use super::super::circuit::{CircuitInput, CircuitOutput, CircuitSpec, MixedJobCircuit};
+use super::super::error::JobError;
+use super::super::preprocessing::Preprocessing;
+use super::super::stream;
+use super::{check_members, seed};
+use crate::circuit::mixed::MixedCircuit;
+use crate::net::{NetStats, Network};
+use crate::proto::coral::arith::circuit::{demand, evaluate, MAX_RANDOM_BITS, MAX_WIRE_VALUES};
+use crate::proto::coral::arith::ot::MAX_ITEMS;
+use crate::proto::coral::arith::{ArithDemand, ArithOtProvider, ArithParty, ArithRing};
+use crate::proto::coral::CoralError;
+use crate::proto::tinytable::circuit::online::Outputs;
+use crate::proto::tinytable::Reveal;
+use rand_chacha::ChaCha20Rng;
+use rand_core::{CryptoRng, RngCore, SeedableRng};
+
+/// The agreement tag of a mixed circuit job.
+const TAG: &[u8] = b"chorus/coral-mixed/v1";
+
+/// Bytes of material per triple and per mask at one party (three or one sharing of a value and
+/// its MAC, two `u128` each), for the chunk size.
+const TRIPLE_BYTES: usize = 96;
+const MASK_BYTES: usize = 48;
+
+/// Checks a circuit spec whose protocol is Coral and whose circuit is mixed: OT preprocessing,
+/// owners and recipients that fit (every output to both parties), and a circuit whose every gate
+/// the Spdz2k evaluation supports, one instance of which fits its bounds.
+pub(crate) fn validate(spec: &CircuitSpec, circuit: &MixedJobCircuit) -> Result<(), JobError> {
+    if spec.protocol.preprocessing() != Preprocessing::Ot {
+        return Err(JobError::not_available(
+            "preprocessing",
+            "a mixed circuit's Spdz2k material is made over OT between the two parties; there is no dealer for it",
+        ));
+    }
+    spec.check_two_party_io()?;
+    if let Some(i) = spec.io.reveal.iter().position(|r| *r != Reveal::Both) {
+        return Err(JobError::not_available(
+            "reveal",
+            format!("output {i}: a mixed circuit's outputs are opened to both parties"),
+        ));
+    }
+    per_instance(circuit, &spec.io.input_owners).map(|_| ())
+}
+
+/// The material one instance takes; a typed error for a gate the evaluation does not support or
+/// an instance over its bounds.
+fn per_instance(circuit: &MixedJobCircuit, owners: &[usize]) -> Result<ArithDemand, JobError> {
+    let one = demand(circuit.circuit(), circuit.ring(), owners, 2, 1).map_err(spec_error)?;
+    let items = items(&one);
+    if items > MAX_ITEMS {
+        return Err(JobError::invalid_spec(
+            "circuit",
+            format!("one evaluation needs {items} triples or masks; the limit is {MAX_ITEMS}"),
+        ));
+    }
+    Ok(one)
+}
+
+/// The most triples or masks of one kind in `demand` (what the provider bounds per call).
+fn items(demand: &ArithDemand) -> usize {
+    demand.input_masks.iter().fold(demand.triples.max(demand.output_masks), |a, &b| a.max(b))
+}
+
+/// A planning error as the error of the spec field at fault.
+fn spec_error(e: CoralError) -> JobError {
+    match e {
+        CoralError::UnsupportedGate { .. } => JobError::not_available("circuit", e.to_string()),
+        CoralError::Limit { .. } => JobError::invalid_spec("circuit", e.to_string()),
+        e => JobError::Coral(e),
+    }
+}
+
+/// Instances per chunk: within the material budget and the evaluation's bounds, at least one.
+fn chunk_size(circuit: &MixedCircuit, k: u32, one: &ArithDemand, instances: usize) -> usize {
+    let masks = one.input_masks.iter().sum::<usize>() + one.output_masks;
+    let bytes = one.triples * TRIPLE_BYTES + masks * MASK_BYTES;
+    let bits = one.output_masks.saturating_sub(circuit.outputs.len()) * k as usize;
+    let bounds = [
+        stream::chunk_size(bytes, 1, instances),
+        MAX_WIRE_VALUES / (circuit.wires as usize).max(1),
+        MAX_RANDOM_BITS / bits.max(1),
+        MAX_ITEMS / items(one).max(1),
+    ];
+    bounds.into_iter().min().unwrap_or(1).max(1)
+}
+
+/// This member's input values of one instance from their bits (least significant first).
+fn values(bits: &[Vec<bool>]) -> Vec<u64> {
+    bits.iter().map(|v| v.iter().rev().fold(0u64, |acc, &b| acc << 1 | u64::from(b))).collect()
+}
+
+/// The k bits of `value`, least significant first.
+fn value_bits(value: u64, k: u32) -> Vec<bool> {
+    (0..k).map(|i| value >> i & 1 == 1).collect()
+}
+
+/// Runs a validated circuit spec whose protocol is Coral and whose circuit is `circuit`
+/// (the steps of the module docs); `observe` hears when each chunk's online phase starts and
+/// when it is done.
+pub(crate) async fn run<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    spec: &CircuitSpec,
+    circuit: &MixedJobCircuit,
+    input: CircuitInput,
+    rng: &mut R,
+    mut observe: impl FnMut(JobPhase),
+) -> Result<CircuitOutput, JobError> {
+    check_members(net, Preprocessing::Ot)?;
+    let me = net.party();
+    let owners = &spec.io.input_owners;
+    input.check(me, false, spec.circuit.input_widths(), &spec.io, spec.instances)?;
+    let one = per_instance(circuit, owners)?;
+    let (mixed, ring) = (circuit.circuit(), circuit.ring());
+    let start = net.stats();
+
+    let mut agreed = TAG.to_vec();
+    agreed.push(ring.bits() as u8);
+    agreed.extend_from_slice(&mixed.digest());
+    agreed.extend_from_slice(&(owners.len() as u32).to_be_bytes());
+    agreed.extend(owners.iter().map(|&p| p as u8));
+    agreed.extend_from_slice(&(spec.instances as u64).to_be_bytes());
+    let digest = agree_on_spec(net, &agreed).await?;
+
+    let session = [b"chorus/coral-mixed/ot-prep/".as_slice(), &digest].concat();
+    let arith = ArithRing::new(ring);
+    let mut provider =
+        ArithOtProvider::setup(net, arith, &session, ChaCha20Rng::from_seed(seed(rng))).await?;
+    let per_chunk = chunk_size(mixed, ring.bits(), &one, spec.instances);
+    let mut outputs = Vec::with_capacity(spec.instances);
+    let mut online = NetStats::default();
+    for range in stream::chunks(spec.instances, per_chunk) {
+        let need = demand(mixed, ring, owners, 2, range.len())?;
+        let material = provider.material(net, &need).await?;
+        observe(JobPhase::OnlineStarts);
+        let before = net.stats();
+        let mut party = ArithParty::new(me, 2, material, ChaCha20Rng::from_seed(seed(rng)))?;
+        let own: Vec<Vec<u64>> = input.values[range.clone()].iter().map(|v| values(v)).collect();
+        let results = evaluate(&mut party, net, mixed, owners, &own).await?;
+        online = online.plus(&net.stats().since(&before));
+        outputs.extend(results.into_iter().map(|values| -> Outputs {
+            values.into_iter().map(|v| Some(value_bits(v, ring.bits()))).collect()
+        }));
+        observe(JobPhase::Instances { done: range.end, total: spec.instances });
+    }
+    Ok(CircuitOutput::new(outputs, net.stats().since(&start), online))
+}

@@ -74,8 +74,18 @@ const auction = `export default function main(io: Summon.IO) {
   io.outputPublic('price', best);
 }`;
 
+// A boolean input as a condition: Summon's select idiom on an input, which the protocol may use
+// only as a checked bit.
+const choose = `export default function main(io: Summon.IO) {
+  const flag = io.input('alice', 'flag', summon.bool());
+  const a = io.input('alice', 'a', summon.number());
+  const b = io.input('bob', 'b', summon.number());
+  io.outputPublic('chosen', flag ? a : b);
+  io.outputPublic('both', flag && b > 5);
+}`;
+
 await summon.init();
-const programs = [[`sort${N}`, sort], [`compare${M}`, compare], ["arithmetic", arithmetic], ["logic", logic], ["auction", auction]];
+const programs = [[`sort${N}`, sort], [`compare${M}`, compare], ["arithmetic", arithmetic], ["logic", logic], ["auction", auction], ["choose", choose]];
 for (const [name, source] of programs) {
   const { circuit } = summon.compile({ path: "/src/main.ts", files: { "/src/main.ts": source } });
   writeFileSync(`circuits/summon/${name}.json`, JSON.stringify(circuit, null, 1) + "\n");

@@ -7,8 +7,10 @@
 //! equals `v + cond·(w − v)`. [`lower`] finds it and rewrites it in place (the inner `AXor`
 //! becomes `ASub`, the outer one `AAdd`; the product stays) when:
 //! - the condition is *boolean*: the output of a comparison or boolean gate (`ALt … ABoolOr`,
-//!   `ANot`), a constant 0 or 1, or a product, `ABitAnd`, `ABitOr` or `AXor` of booleans (and a
-//!   select between booleans) — never an input, which a party could set to anything;
+//!   `ANot`), a constant 0 or 1, an input declared a bit (Summon's `bool` inputs; the protocol
+//!   checks them, [`crate::proto::coral::arith::circuit`]), or a product, `ABitAnd`, `ABitOr` or
+//!   `AXor` of booleans (and a select between booleans) — never another input, which a party
+//!   could set to anything;
 //! - the inner `AXor` and the product are used by nothing else (not even as outputs), so their
 //!   changed values are never observed.
 //!
@@ -46,6 +48,12 @@ impl Lowered {
 
 /// Lowers `circuit` in `ring` (see the module docs).
 pub fn lower(circuit: &MixedCircuit, ring: RingBits) -> Lowered {
+    lower_with_bits(circuit, ring, &[])
+}
+
+/// [`lower`], with the inputs `bit_inputs` known to hold 0 or 1 (indices below the circuit's
+/// input count; others are ignored).
+pub fn lower_with_bits(circuit: &MixedCircuit, ring: RingBits, bit_inputs: &[u32]) -> Lowered {
     let wires = circuit.wires as usize;
     let mut uses = vec![0u32; wires];
     let mut producer = vec![usize::MAX; wires];
@@ -62,6 +70,9 @@ pub fn lower(circuit: &MixedCircuit, ring: RingBits) -> Lowered {
     let mut known = vec![full; wires];
     for &(w, c) in &circuit.constants {
         known[w as usize] = c & full;
+    }
+    for &w in bit_inputs.iter().filter(|&&w| w < circuit.inputs) {
+        known[w as usize] = 1;
     }
     let mut gates = circuit.gates.clone();
     let (mut selects, mut disjoint) = (0, 0);

@@ -43,6 +43,8 @@ pub enum Check {
     /// A Spdz2k random bit is not a bit: some party's contribution b had `b·(b − 1) ≠ 0`
     /// modulo 2^k.
     ArithBit,
+    /// An input declared a bit (a `bool` input) is not 0 or 1: `x·(x − 1) ≠ 0` modulo 2^k.
+    ArithBitInput,
 }
 
 impl core::fmt::Display for Check {
@@ -61,6 +63,7 @@ impl core::fmt::Display for Check {
             Check::ArithAuthentication => "Spdz2k input authentication (COPE random-combination check)",
             Check::ArithSacrifice => "Spdz2k triple sacrifice (t*c - c' - rho*b = 0)",
             Check::ArithBit => "Spdz2k random bit (b*(b - 1) = 0 mod 2^k)",
+            Check::ArithBitInput => "boolean input (x*(x - 1) = 0 mod 2^k)",
         })
     }
 }

@@ -69,6 +69,8 @@ pub enum Step {
     ArithBitCheck = 25,
     /// Spdz2k comparisons: opening of `x + r + 2^k·r'` with r made of checked random bits.
     ArithMaskedOpen = 26,
+    /// Spdz2k boolean inputs: opening of the checks `x·(x − 1) + 2^k·r`.
+    ArithBitInputCheck = 27,
 }
 
 impl Step {
@@ -101,6 +103,7 @@ impl Step {
             Step::ArithBitInput => "Spdz2k random-bit input",
             Step::ArithBitCheck => "Spdz2k random-bit check opening",
             Step::ArithMaskedOpen => "Spdz2k masked opening for a comparison",
+            Step::ArithBitInputCheck => "Spdz2k boolean-input check opening",
         }
     }
 }

@@ -25,17 +25,21 @@
 //! all instances), then its comparisons (one batch, [`super::compare::rounds`]), then its local
 //! gates. The random bits of the whole evaluation are made first, in one batch.
 //!
-//! Rounds without comparisons: 1 (inputs) + the multiplicative depth + 9 (check, output
+//! Inputs declared bits (Summon's `bool` inputs, [`Plan::with_bit_inputs`]) are checked right
+//! after the inputs (`x·(x − 1)` opened, 2 rounds) and may then be conditions of selects.
+//!
+//! Rounds without comparisons or bit inputs: 1 (inputs) + the multiplicative depth + 9 (check, output
 //! opening, check); bytes per party to each other party: (k+s)/8 per input it owns, 2·(k+s)/8
 //! per shared product, (k+s)/8 per output, and the checks' fixed 32 + 32 + 32 + ((k+s)/8 + 32)
 //! bytes, twice.
 
 use crate::circuit::mixed::eval::apply;
-use crate::circuit::mixed::lower::lower;
+use crate::circuit::mixed::lower::lower_with_bits;
 use crate::circuit::mixed::{MixedCircuit, MixedGate, MixedOp, RingBits};
 use crate::net::{Network, PartyId};
 
-use super::super::error::CoralError;
+use super::super::error::{Check, CoralError};
+use super::super::messages::Step;
 use super::bits::{add_demand as add_bit_demand, random_bits};
 use super::compare::{self, Value};
 use super::online::ArithParty;
@@ -66,6 +70,8 @@ pub struct Plan {
     probed: usize,
     /// Triples the probes and the comparisons after them take, per instance.
     probe_triples: usize,
+    /// The inputs declared bits, checked after input (one triple and one output mask each).
+    bit_inputs: Vec<u32>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -81,12 +87,35 @@ impl Plan {
     /// # Errors
     /// [`CoralError::UnsupportedGate`] for the first gate that needs conversions.
     pub fn new(circuit: &MixedCircuit, ring: RingBits) -> Result<Plan, CoralError> {
+        Plan::with_bit_inputs(circuit, ring, &[])
+    }
+
+    /// The plan of `circuit` in `ring` whose inputs `bit_inputs` hold 0 or 1 (Summon's `bool`
+    /// inputs): the evaluation checks them, and the lowering may use them as conditions.
+    ///
+    /// # Errors
+    /// [`CoralError::BadInput`] for a bit input that is not an input or is listed twice;
+    /// [`CoralError::UnsupportedGate`] for the first gate that needs conversions.
+    pub fn with_bit_inputs(
+        circuit: &MixedCircuit,
+        ring: RingBits,
+        bit_inputs: &[u32],
+    ) -> Result<Plan, CoralError> {
+        let mut sorted = bit_inputs.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        if sorted.len() != bit_inputs.len() || sorted.last().is_some_and(|&w| w >= circuit.inputs) {
+            return Err(CoralError::BadInput(format!(
+                "bit inputs {bit_inputs:?}: each must be one of the circuit's {} inputs, once",
+                circuit.inputs
+            )));
+        }
         let mut public = vec![None; circuit.wires as usize];
         for &(w, c) in &circuit.constants {
             public[w as usize] = Some(c & ring.mask());
         }
         let mut depth = vec![0usize; circuit.wires as usize];
-        let lowered = lower(circuit, ring);
+        let lowered = lower_with_bits(circuit, ring, bit_inputs);
         let boolean = |w: usize| lowered.boolean(w);
         let mut plan = Plan {
             gates: Vec::new(),
@@ -96,6 +125,7 @@ impl Plan {
             local: vec![Vec::new()],
             probed: 0,
             probe_triples: 0,
+            bit_inputs: bit_inputs.to_vec(),
         };
         for (index, gate) in lowered.gates.iter().enumerate() {
             let inputs = &gate.inputs[..gate.op.arity()];
@@ -158,7 +188,7 @@ impl Plan {
 
     /// Triples per instance.
     pub fn triples(&self) -> usize {
-        self.muls.iter().map(Vec::len).sum::<usize>() + self.probe_triples
+        self.muls.iter().map(Vec::len).sum::<usize>() + self.probe_triples + self.bit_inputs.len()
     }
 
     /// Random bits per instance.
@@ -234,8 +264,23 @@ pub fn demand(
     parties: usize,
     instances: usize,
 ) -> Result<ArithDemand, CoralError> {
+    demand_with_bits(circuit, ring, &[], owners, parties, instances)
+}
+
+/// [`demand`] with the inputs `bit_inputs` declared bits ([`Plan::with_bit_inputs`]).
+///
+/// # Errors
+/// As [`evaluate_with_bits`]'s checks of the circuit, bit inputs and owners.
+pub fn demand_with_bits(
+    circuit: &MixedCircuit,
+    ring: RingBits,
+    bit_inputs: &[u32],
+    owners: &[PartyId],
+    parties: usize,
+    instances: usize,
+) -> Result<ArithDemand, CoralError> {
     check_shape(circuit, owners, parties, instances)?;
-    let plan = Plan::new(circuit, ring)?;
+    let plan = Plan::with_bit_inputs(circuit, ring, bit_inputs)?;
     plan.check_bits(ring.bits(), instances)?;
     let mut input_masks = vec![0usize; parties];
     for &o in owners {
@@ -244,7 +289,7 @@ pub fn demand(
     let mut demand = ArithDemand {
         triples: plan.triples() * instances,
         input_masks,
-        output_masks: (circuit.outputs.len() + plan.probed) * instances,
+        output_masks: (circuit.outputs.len() + plan.probed + bit_inputs.len()) * instances,
     };
     add_bit_demand(&mut demand, plan.bits(ring.bits()) * instances, parties);
     Ok(demand)
@@ -272,9 +317,30 @@ pub async fn evaluate<N: Network>(
     owners: &[PartyId],
     own: &[Vec<u64>],
 ) -> Result<Vec<Vec<u64>>, CoralError> {
+    evaluate_with_bits(party, net, circuit, &[], owners, own).await
+}
+
+/// [`evaluate`] with the inputs `bit_inputs` declared bits ([`Plan::with_bit_inputs`]): right
+/// after the inputs, `x·(x − 1)` of every declared bit is computed (one Beaver round) and opened
+/// modulo 2^k with its upper bits masked (one round); anything but 0 is
+/// [`Check::ArithBitInput`](super::super::error::Check::ArithBitInput), before any comparison
+/// opens a masked value, and the openings join the MAC check before the outputs. `x·(x − 1) ≡ 0
+/// (mod 2^k)` only for x ≡ 0 or 1 (one of two consecutive integers is odd), and an honest bit's
+/// check opens 0, so the check reveals nothing about honest inputs.
+///
+/// # Errors
+/// As [`evaluate`], and [`CoralError::BadInput`] for bit inputs that are not inputs.
+pub async fn evaluate_with_bits<N: Network>(
+    party: &mut ArithParty,
+    net: &mut N,
+    circuit: &MixedCircuit,
+    bit_inputs: &[u32],
+    owners: &[PartyId],
+    own: &[Vec<u64>],
+) -> Result<Vec<Vec<u64>>, CoralError> {
     let n = own.len();
     check_shape(circuit, owners, net.parties(), n)?;
-    let plan = Plan::new(circuit, party.ring().value_bits())?;
+    let plan = Plan::with_bit_inputs(circuit, party.ring().value_bits(), bit_inputs)?;
     plan.check_bits(party.ring().k(), n)?;
     let mine = owners.iter().filter(|&&o| o == party.party()).count();
     if let Some((i, values)) = own.iter().enumerate().find(|(_, v)| v.len() != mine) {
@@ -290,6 +356,17 @@ pub async fn evaluate<N: Network>(
     let all_owners: Vec<PartyId> = (0..n).flat_map(|_| owners.iter().copied()).collect();
     let all_own: Vec<u64> = own.iter().flatten().copied().collect();
     let inputs = party.input(net, &all_owners, &all_own).await?;
+    if !bit_inputs.is_empty() {
+        let squares: Vec<(AShare, AShare)> = (0..n)
+            .flat_map(|i| bit_inputs.iter().map(move |&w| i * owners.len() + w as usize))
+            .map(|at| (inputs[at], party.add_public(inputs[at], 1u128.wrapping_neg())))
+            .collect();
+        let checks = party.mul(net, &squares).await?;
+        let opened = party.open_low(net, Step::ArithBitInputCheck, &checks).await?;
+        if opened.iter().any(|&y| y != 0) {
+            return Err(CoralError::failed(Check::ArithBitInput));
+        }
+    }
     // wires[w * n + i]: wire w of instance i (public wires stay unset; `plan.public` has them).
     let mut wires = vec![AShare::default(); circuit.wires as usize * n];
     if !owners.is_empty() {

@@ -4,7 +4,7 @@ use proptest::prelude::*;
 
 use super::{deal, dot_product, own, random_inputs, random_ring_circuit, run, seeded, Deviation};
 use crate::circuit::mixed::{MixedCircuit, MixedIo, RingBits};
-use crate::proto::coral::arith::circuit::{demand, evaluate};
+use crate::proto::coral::arith::circuit::{demand, demand_with_bits, evaluate, evaluate_with_bits};
 use crate::proto::coral::arith::prep::ArithDemand;
 use crate::proto::coral::arith::AShare;
 use crate::proto::coral::error::CoralError;
@@ -19,11 +19,24 @@ pub(super) fn agree(
     inputs: &[Vec<u64>],
     seed: u64,
 ) {
-    let d = demand(circuit, ring, owners, parties, inputs.len()).expect("demand");
+    agree_with_bits(circuit, ring, &[], parties, owners, inputs, seed)
+}
+
+/// [`agree`] with the inputs `bits` declared bits.
+pub(super) fn agree_with_bits(
+    circuit: &MixedCircuit,
+    ring: RingBits,
+    bits: &[u32],
+    parties: usize,
+    owners: &[usize],
+    inputs: &[Vec<u64>],
+    seed: u64,
+) {
+    let d = demand_with_bits(circuit, ring, bits, owners, parties, inputs.len()).expect("demand");
     let (results, _) = run(deal(seed, ring, parties, &d), Deviation::none(), |mut party, mut net| {
         let mine = own(inputs, owners, party.party());
         async move {
-            evaluate(&mut party, &mut net, circuit, owners, &mine)
+            evaluate_with_bits(&mut party, &mut net, circuit, bits, owners, &mine)
                 .await
                 .map(|o| (o, party.material().clone()))
         }

@@ -5,9 +5,12 @@
 
 use serde_json::Value as Json;
 
-use super::programs::agree;
+use super::programs::{agree, agree_with_bits};
+use super::{deal, own, run, Deviation};
 use crate::circuit::mixed::lower::lower;
 use crate::circuit::mixed::{MixedCircuit, MixedIo, RingBits};
+use crate::proto::coral::arith::circuit::{demand_with_bits, evaluate_with_bits, Plan};
+use crate::proto::coral::error::{Check, CoralError};
 
 /// The circuit and, per input in order, the index of its owner in `mpcSettings`.
 pub(crate) fn load(name: &str) -> (MixedCircuit, Vec<usize>) {
@@ -36,6 +39,49 @@ pub(crate) fn load(name: &str) -> (MixedCircuit, Vec<usize>) {
         })
         .collect();
     (circuit, owners)
+}
+
+/// The inputs of fixture `name` whose type is `bool`, by index.
+pub(crate) fn bit_inputs(name: &str) -> Vec<u32> {
+    let path = format!("{}/../circuits/summon/{name}.json", env!("CARGO_MANIFEST_DIR"));
+    let json: Json = serde_json::from_str(&std::fs::read_to_string(&path).expect("fixture")).expect("JSON");
+    let inputs = json["info"]["inputs"].as_array().expect("inputs");
+    (0..inputs.len() as u32).filter(|&i| inputs[i as usize]["type"] == "bool").collect()
+}
+
+#[test]
+fn summons_boolean_input_selects_as_a_checked_bit_and_a_non_bit_is_caught() {
+    let (circuit, owners) = load("choose");
+    let bits = bit_inputs("choose");
+    assert_eq!((owners.as_slice(), bits.as_slice()), ([0, 0, 1].as_slice(), [0].as_slice()));
+    // Undeclared, an input may not be a select's condition.
+    assert!(matches!(Plan::new(&circuit, RingBits::K32), Err(CoralError::UnsupportedGate { .. })));
+    let inputs: Vec<Vec<u64>> = vec![vec![1, 7, 9], vec![0, 7, 9], vec![1, 7, 3], vec![0, 1 << 31, 6]];
+    for x in &inputs {
+        let chosen = if x[0] == 1 { x[1] } else { x[2] };
+        let both = u64::from(x[0] == 1 && x[2] > 5);
+        assert_eq!(circuit.evaluate(x, RingBits::K32).unwrap(), [chosen, both], "Summon's meaning");
+    }
+    for parties in [2, 3] {
+        let owners: Vec<usize> = owners.iter().map(|&o| o % parties).collect();
+        agree_with_bits(&circuit, RingBits::K32, &bits, parties, &owners, &inputs, 93);
+    }
+    // Party 0 inputs 2 (or 2^k − 1) for the flag: the honest party aborts on the bit check.
+    for flag in [2, u64::from(u32::MAX)] {
+        let x = vec![vec![flag, 7, 9]];
+        let d = demand_with_bits(&circuit, RingBits::K32, &bits, &owners, 2, 1).unwrap();
+        let (results, _) = run(deal(94, RingBits::K32, 2, &d), Deviation::none(), |mut party, mut net| {
+            let (mine, owners, bits, circuit) =
+                (own(&x, &owners, party.party()), owners.clone(), bits.clone(), &circuit);
+            async move { evaluate_with_bits(&mut party, &mut net, circuit, &bits, &owners, &mine).await }
+        });
+        for r in results {
+            assert!(
+                matches!(r, Err(CoralError::CheckFailed { check: Check::ArithBitInput })),
+                "flag {flag}: {r:?}"
+            );
+        }
+    }
 }
 
 #[test]

@@ -3,18 +3,21 @@
 //! arithmetic gates ([`chorus_core::circuit::mixed`]) with what its text leaves to Summon's
 //! circuit info: `constants?: [wire, value][]` (value a safe integer or a decimal string, for
 //! 64-bit constants) and `outputWires?: number[]` (the output values' wires; default the last
-//! wires). Errors are `config` errors on the field at fault; parse errors name the line.
+//! wires) and `bitInputs?: number[]` (the inputs that hold 0 or 1 — Summon's `bool` inputs —
+//! which the protocol checks and may use as conditions). Errors are `config` errors on the field
+//! at fault; parse errors name the line.
 
 use crate::error::BridgeError;
 use crate::spec::{Fields, Value};
 use chorus_core::circuit::mixed::{MixedCircuit, MixedIo, RingBits};
 use chorus_core::jobs::{JobCircuit, MixedJobCircuit};
 
-/// The job's circuit from its text and the spec's `ring`, `constants` and `outputWires`.
+/// The job's circuit from its text and the spec's `ring`, `constants`, `outputWires` and
+/// `bitInputs`.
 pub fn job_circuit(spec: &impl Fields, text: &str) -> Result<JobCircuit, BridgeError> {
     let ring = match spec.field("ring")? {
         None => {
-            for field in ["constants", "outputWires"] {
+            for field in ["constants", "outputWires", "bitInputs"] {
                 if spec.field(field)?.is_some() {
                     return Err(BridgeError::config(
                         field,
@@ -35,11 +38,20 @@ pub fn job_circuit(spec: &impl Fields, text: &str) -> Result<JobCircuit, BridgeE
     };
     let io = MixedIo {
         constants: constants(spec.field("constants")?)?,
-        outputs: output_wires(spec.field("outputWires")?)?,
+        outputs: wires(spec.field("outputWires")?, "outputWires")?,
     };
     let circuit =
         MixedCircuit::parse(text, &io).map_err(|e| BridgeError::config("circuit", e.to_string()))?;
-    Ok(JobCircuit::Mixed(MixedJobCircuit::new(circuit, ring)))
+    let bits = wires(spec.field("bitInputs")?, "bitInputs")?.unwrap_or_default();
+    let inputs = u64::from(circuit.inputs);
+    if let Some(i) = bits.iter().enumerate().position(|(i, &w)| w >= inputs || bits[..i].contains(&w)) {
+        return Err(BridgeError::config(
+            "bitInputs",
+            format!("bitInputs[{i}] must name one of the circuit's {inputs} inputs, once"),
+        ));
+    }
+    let bits = bits.into_iter().map(|w| w as u32).collect();
+    Ok(JobCircuit::Mixed(MixedJobCircuit::new(circuit, ring).with_bit_inputs(bits)))
 }
 
 /// A non-negative integer below 2^64: a safe integer or a decimal string.
@@ -74,7 +86,8 @@ fn constants(given: Option<Value>) -> Result<Vec<(u64, u64)>, BridgeError> {
     }
 }
 
-fn output_wires(given: Option<Value>) -> Result<Option<Vec<u64>>, BridgeError> {
+/// A list of wire or input numbers in field `name`.
+fn wires(given: Option<Value>, name: &'static str) -> Result<Option<Vec<u64>>, BridgeError> {
     match given {
         None => Ok(None),
         Some(Value::List(wires)) => wires
@@ -82,15 +95,12 @@ fn output_wires(given: Option<Value>) -> Result<Option<Vec<u64>>, BridgeError> {
             .enumerate()
             .map(|(i, w)| {
                 integer(w).ok_or_else(|| {
-                    BridgeError::config(
-                        "outputWires",
-                        format!("outputWires[{i}] must be a non-negative integer"),
-                    )
+                    BridgeError::config(name, format!("{name}[{i}] must be a non-negative integer"))
                 })
             })
             .collect::<Result<_, _>>()
             .map(Some),
-        Some(_) => Err(BridgeError::config("outputWires", "outputWires must be an array of wire numbers")),
+        Some(_) => Err(BridgeError::config(name, format!("{name} must be an array of numbers"))),
     }
 }
 
@@ -153,6 +163,11 @@ mod tests {
         let outputs =
             field_of(job_circuit(&map(&[ring.clone(), ("outputWires", Value::Num(3.0))]), TEXT).unwrap_err());
         assert_eq!(outputs, "outputWires");
+        let bits = |b: Vec<Value>| job_circuit(&map(&[ring.clone(), ("bitInputs", Value::List(b))]), TEXT);
+        let JobCircuit::Mixed(m) = bits(vec![Value::Num(1.0)]).unwrap() else { panic!("mixed") };
+        assert_eq!(m.bit_inputs(), &[1]);
+        assert_eq!(field_of(bits(vec![Value::Num(2.0)]).unwrap_err()), "bitInputs");
+        assert_eq!(field_of(bits(vec![Value::Num(0.0), Value::Num(0.0)]).unwrap_err()), "bitInputs");
         // Without a ring the mixed fields are refused, and A-gates do not parse as Bristol.
         let stray = map(&[("outputWires", Value::List(vec![Value::Num(3.0)]))]);
         assert_eq!(field_of(job_circuit(&stray, TEXT).unwrap_err()), "outputWires");

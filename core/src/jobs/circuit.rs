@@ -85,11 +85,13 @@ pub enum JobCircuit {
     Mixed(MixedJobCircuit),
 }
 
-/// A mixed circuit and the ring it is evaluated in.
+/// A mixed circuit, the ring it is evaluated in, and which inputs are bits.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MixedJobCircuit {
     circuit: MixedCircuit,
     ring: RingBits,
+    /// Inputs declared to hold 0 or 1 (Summon's `bool` inputs), checked by the protocol.
+    bit_inputs: Vec<u32>,
     /// k for every input value.
     input_widths: Vec<u32>,
     /// k for every output value.
@@ -102,7 +104,18 @@ impl MixedJobCircuit {
         let k = ring.bits();
         let input_widths = vec![k; circuit.inputs as usize];
         let output_widths = vec![k; circuit.outputs.len()];
-        MixedJobCircuit { circuit, ring, input_widths, output_widths }
+        MixedJobCircuit { circuit, ring, bit_inputs: Vec::new(), input_widths, output_widths }
+    }
+
+    /// The same circuit with the inputs `bit_inputs` declared bits (each input's owner must give
+    /// 0 or 1; the protocol checks it, and the circuit's selects may then depend on it).
+    pub fn with_bit_inputs(self, bit_inputs: Vec<u32>) -> Self {
+        MixedJobCircuit { bit_inputs, ..self }
+    }
+
+    /// The inputs declared bits.
+    pub fn bit_inputs(&self) -> &[u32] {
+        &self.bit_inputs
     }
 
     /// The circuit.

@@ -20,13 +20,14 @@
 //! # Steps
 //!
 //! 1. Spec agreement ([`super::super::agreement`]): a tag, k, the circuit's digest
-//!    ([`crate::circuit::mixed::MixedCircuit::digest`]), the input owners and the instance count.
+//!    ([`crate::circuit::mixed::MixedCircuit::digest`]), the input owners, the inputs declared
+//!    bits (checked by the evaluation, [`evaluate_with_bits`]) and the instance count.
 //! 2. The provider's setup (base OTs, COPE keys, OT extension) under the agreed digest, once.
-//! 3. Per chunk of instances: the chunk's material ([`demand`]), then its evaluation
-//!    ([`evaluate`]: random bits, inputs, one Beaver round per layer, MAC checks, outputs). Chunks
-//!    are sized to [`stream::MATERIAL_BUDGET_BYTES`] and to the evaluation's own bounds (wire
-//!    values, random bits, items per provider call), so a job of any instance count holds one
-//!    chunk's material at a time.
+//! 3. Per chunk of instances: the chunk's material ([`demand_with_bits`]), then its evaluation
+//!    ([`evaluate_with_bits`]: random bits, inputs and their bit checks, one Beaver round per
+//!    layer, MAC checks, outputs). Chunks are sized to [`stream::MATERIAL_BUDGET_BYTES`] and to
+//!    the evaluation's own bounds (wire values, random bits, items per provider call), so a job
+//!    of any instance count holds one chunk's material at a time.
 //!
 //! Inputs and outputs are the job's bit lists: k bits per value, least significant first.
 
@@ -39,7 +40,9 @@ use super::super::stream;
 use super::{check_members, seed};
 use crate::circuit::mixed::MixedCircuit;
 use crate::net::{NetStats, Network};
-use crate::proto::coral::arith::circuit::{demand, evaluate, MAX_RANDOM_BITS, MAX_WIRE_VALUES};
+use crate::proto::coral::arith::circuit::{
+    demand_with_bits, evaluate_with_bits, MAX_RANDOM_BITS, MAX_WIRE_VALUES,
+};
 use crate::proto::coral::arith::ot::MAX_ITEMS;
 use crate::proto::coral::arith::{ArithDemand, ArithOtProvider, ArithParty, ArithRing};
 use crate::proto::coral::CoralError;
@@ -79,7 +82,8 @@ pub(crate) fn validate(spec: &CircuitSpec, circuit: &MixedJobCircuit) -> Result<
 /// The material one instance takes; a typed error for a gate the evaluation does not support or
 /// an instance over its bounds.
 fn per_instance(circuit: &MixedJobCircuit, owners: &[usize]) -> Result<ArithDemand, JobError> {
-    let one = demand(circuit.circuit(), circuit.ring(), owners, 2, 1).map_err(spec_error)?;
+    let (mixed, ring, bits) = (circuit.circuit(), circuit.ring(), circuit.bit_inputs());
+    let one = demand_with_bits(mixed, ring, bits, owners, 2, 1).map_err(spec_error)?;
     let items = items(&one);
     if items > MAX_ITEMS {
         return Err(JobError::invalid_spec(
@@ -99,7 +103,9 @@ fn items(demand: &ArithDemand) -> usize {
 fn spec_error(e: CoralError) -> JobError {
     match e {
         CoralError::UnsupportedGate { .. } => JobError::not_available("circuit", e.to_string()),
-        CoralError::Limit { .. } => JobError::invalid_spec("circuit", e.to_string()),
+        CoralError::Limit { .. } | CoralError::BadInput(_) => {
+            JobError::invalid_spec("circuit", e.to_string())
+        }
         e => JobError::Coral(e),
     }
 }
@@ -116,6 +122,24 @@ fn chunk_size(circuit: &MixedCircuit, k: u32, one: &ArithDemand, instances: usiz
         MAX_ITEMS / items(one).max(1),
     ];
     bounds.into_iter().min().unwrap_or(1).max(1)
+}
+
+/// The values member `me` gives for inputs declared bits are 0 or 1 (the protocol would catch
+/// anything else; an honest member learns it here, before anything is sent).
+fn check_bit_values(me: usize, bits: &[u32], owners: &[usize], input: &CircuitInput) -> Result<(), JobError> {
+    let owned: Vec<usize> = (0..owners.len()).filter(|&v| owners[v] == me).collect();
+    for (instance, values) in input.values.iter().enumerate() {
+        for (value, given) in owned.iter().zip(values) {
+            if bits.contains(&(*value as u32)) && given.iter().skip(1).any(|&b| b) {
+                return Err(JobError::InvalidInput {
+                    party: me,
+                    field: format!("inputs[{value}]"),
+                    reason: format!("instance {instance}: input {value} is a boolean, 0 or 1"),
+                });
+            }
+        }
+    }
+    Ok(())
 }
 
 /// This member's input values of one instance from their bits (least significant first).
@@ -143,8 +167,9 @@ pub(crate) async fn run<N: Network, R: RngCore + CryptoRng>(
     let me = net.party();
     let owners = &spec.io.input_owners;
     input.check(me, false, spec.circuit.input_widths(), &spec.io, spec.instances)?;
+    check_bit_values(me, circuit.bit_inputs(), owners, &input)?;
     let one = per_instance(circuit, owners)?;
-    let (mixed, ring) = (circuit.circuit(), circuit.ring());
+    let (mixed, ring, bits) = (circuit.circuit(), circuit.ring(), circuit.bit_inputs());
     let start = net.stats();
 
     let mut agreed = TAG.to_vec();
@@ -152,6 +177,8 @@ pub(crate) async fn run<N: Network, R: RngCore + CryptoRng>(
     agreed.extend_from_slice(&mixed.digest());
     agreed.extend_from_slice(&(owners.len() as u32).to_be_bytes());
     agreed.extend(owners.iter().map(|&p| p as u8));
+    agreed.extend_from_slice(&(bits.len() as u32).to_be_bytes());
+    agreed.extend(bits.iter().flat_map(|w| w.to_be_bytes()));
     agreed.extend_from_slice(&(spec.instances as u64).to_be_bytes());
     let digest = agree_on_spec(net, &agreed).await?;
 
@@ -163,13 +190,13 @@ pub(crate) async fn run<N: Network, R: RngCore + CryptoRng>(
     let mut outputs = Vec::with_capacity(spec.instances);
     let mut online = NetStats::default();
     for range in stream::chunks(spec.instances, per_chunk) {
-        let need = demand(mixed, ring, owners, 2, range.len())?;
+        let need = demand_with_bits(mixed, ring, bits, owners, 2, range.len())?;
         let material = provider.material(net, &need).await?;
         observe(JobPhase::OnlineStarts);
         let before = net.stats();
         let mut party = ArithParty::new(me, 2, material, ChaCha20Rng::from_seed(seed(rng)))?;
         let own: Vec<Vec<u64>> = input.values[range.clone()].iter().map(|v| values(v)).collect();
-        let results = evaluate(&mut party, net, mixed, owners, &own).await?;
+        let results = evaluate_with_bits(&mut party, net, mixed, bits, owners, &own).await?;
         online = online.plus(&net.stats().since(&before));
         outputs.extend(results.into_iter().map(|values| -> Outputs {
             values.into_iter().map(|v| Some(value_bits(v, ring.bits()))).collect()

@@ -6,7 +6,7 @@
 use super::*;
 use crate::circuit::mixed::{MixedCircuit, MixedGate, MixedOp, RingBits};
 use crate::jobs::circuit::MixedJobCircuit;
-use crate::proto::coral::arith::tests::summon::load;
+use crate::proto::coral::arith::tests::summon::{bit_inputs, load};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 const CORAL: CircuitProtocol = CircuitProtocol::Coral { preprocessing: Preprocessing::Ot };
@@ -97,6 +97,36 @@ fn summons_sort_and_arithmetic_programs_run_as_circuit_jobs_in_both_rings() {
     let spec = mixed_spec(&arithmetic, RingBits::K64, &owners, 1);
     let inputs = [own(&values, &owners, 0, 64), own(&values, &owners, 1, 64)];
     expect_plaintext(run_mixed([&spec, &spec], inputs, honest), &arithmetic, RingBits::K64, &values);
+}
+
+#[test]
+fn a_boolean_input_is_a_declared_checked_bit() {
+    let (choose, owners) = load("choose");
+    let job = |bits: Vec<u32>| CircuitSpec {
+        circuit: JobCircuit::Mixed(MixedJobCircuit::new(choose.clone(), RingBits::K32).with_bit_inputs(bits)),
+        ..mixed_spec(&choose, RingBits::K32, &owners, 2)
+    };
+    // Undeclared, `flag ? a : b` needs the flag's bits; declared, it runs.
+    assert!(matches!(job(vec![]).validate(), Err(JobError::NotAvailable { option: "circuit", .. })));
+    let spec = job(bit_inputs("choose"));
+    let values = vec![vec![1, 7, 9], vec![0, 7, 3]];
+    let inputs = [own(&values, &owners, 0, 32), own(&values, &owners, 1, 32)];
+    expect_plaintext(run_mixed([&spec, &spec], inputs, honest), &choose, RingBits::K32, &values);
+    // The owner of a flag of 2 is stopped before anything is sent.
+    let two = own(&[vec![2, 7, 9], vec![0, 7, 3]], &owners, 0, 32);
+    let outs = run_session(2, |inner| {
+        let spec = spec.clone();
+        let input = if inner.party() == 0 { two.clone() } else { own(&values, &owners, 1, 32) };
+        async move {
+            let mut net = inner;
+            let out = run_circuit(&mut net, &spec, input, &mut seeded_rng(2)).await;
+            (out.map(|_| ()), net.stats().bytes_sent)
+        }
+    });
+    match &outs[0] {
+        (Err(JobError::InvalidInput { field, .. }), 0) => assert_eq!(field, "inputs[0]"),
+        other => panic!("expected InvalidInput before sending, got {other:?}"),
+    }
 }
 
 /// `x · y + (x + c + c + … + c)` with `adds` additions: many wires, one product.

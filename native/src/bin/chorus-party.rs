@@ -28,7 +28,9 @@
 //! output value (`both`, `0` or `1`; one entry for all; default both), `--instances-file` this
 //! member's input values, one line per instance, each value in hex in the SDK's byte form
 //! ([`chorus_native::circuit_io`]), and `--instances` the count for a member that owns no input
-//! (the dealer). The report then has `outputs`: per instance, per output value, its hex or null
+//! (the dealer). With `--ring 32|64` the file is Summon's compiled circuit object (JSON) of a
+//! program compiled without boolify, run as a mixed circuit on Coral's arithmetic shares
+//! (`--protocol coral`), each value a k-bit integer in the same hex form. The report then has `outputs`: per instance, per output value, its hex or null
 //! where it is not revealed to this member. The defaults match the TypeScript
 //! SDK's `session.aes` (AES-128, key shares from parties 0 and 1, plaintext from party 2,
 //! revealed to all), and in relay mode the session id is the SDK's id of the first job of room
@@ -46,7 +48,7 @@ use chorus_core::jobs::tinytable::aes::AesPath;
 use chorus_core::jobs::tinytable::MacBits;
 use chorus_core::jobs::{
     AesInput, AesOutput, AesProtocol, AesSpec, CircuitInput, CircuitOutput, CircuitProtocol, CircuitSpec,
-    Preprocessing, Security,
+    JobCircuit, Preprocessing, Security,
 };
 use chorus_core::net::Network;
 use chorus_core::proto::minimac::CodeChoice;
@@ -156,6 +158,10 @@ struct Args {
     /// coral).
     #[arg(long)]
     circuit: Option<std::path::PathBuf>,
+    /// Circuit job: `--circuit` is Summon's compiled circuit object (JSON, compiled without
+    /// boolify), a mixed circuit on Coral whose values are integers of this many bits (32 or 64).
+    #[arg(long, requires = "circuit")]
+    ring: Option<u32>,
     /// Circuit job: the owner (0 or 1) of each input value, in circuit order.
     #[arg(long, value_delimiter = ',', requires = "circuit")]
     input_owners: Vec<usize>,
@@ -336,8 +342,12 @@ fn job(args: &Args) -> Result<Job, String> {
         AesProtocol::Coral { preprocessing } => CircuitProtocol::Coral { preprocessing },
     };
     let read = |p: &std::path::Path| std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()));
-    let circuit =
-        Circuit::parse_bristol(&read(path)?).map_err(|e| format!("--circuit {}: {e}", path.display()))?;
+    let text = read(path)?;
+    let circuit: JobCircuit = match args.ring {
+        None => Circuit::parse_bristol(&text).map(JobCircuit::from).map_err(|e| e.to_string()),
+        Some(k) => circuit_io::summon_mixed(&text, k),
+    }
+    .map_err(|e| format!("--circuit {}: {e}", path.display()))?;
     if args.input_owners.len() != circuit.input_widths().len() {
         return Err(format!(
             "--input-owners lists {} owners; the circuit has {} input values",
@@ -348,7 +358,7 @@ fn job(args: &Args) -> Result<Job, String> {
     let reveal = circuit_io::reveal(&args.outputs_to, circuit.output_widths().len())?;
     let me = args.slot.or(args.party).unwrap_or(0);
     let values = match &args.instances_file {
-        Some(file) => circuit_io::instances(&read(file)?, &circuit, &args.input_owners, me)?,
+        Some(file) => circuit_io::instances(&read(file)?, circuit.input_widths(), &args.input_owners, me)?,
         None => vec![Vec::new(); args.instances.ok_or("--instances or --instances-file is needed")?],
     };
     if args.instances.is_some_and(|n| n != values.len()) {
@@ -359,7 +369,7 @@ fn job(args: &Args) -> Result<Job, String> {
         ));
     }
     let io = IoSpec { input_owners: args.input_owners.clone(), reveal };
-    let spec = CircuitSpec { protocol, circuit: circuit.into(), io, instances: values.len() };
+    let spec = CircuitSpec { protocol, circuit, io, instances: values.len() };
     spec.validate().map_err(|e| e.to_string())?;
     Ok(Job::Circuit(CircuitJob { spec, input: CircuitInput { values } }))
 }

@@ -80,6 +80,7 @@ export type {
   MaestroVariant,
   AesDirection,
   ParsedCircuit,
+  MixedCircuit,
   PreparedUseOption,
   PrepareOptions,
   PrepareResult,

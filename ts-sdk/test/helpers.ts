@@ -3,7 +3,7 @@
  * payloads and bounded waits (a broken transport fails a test instead of hanging it).
  */
 import { startRelay, type RelayHandle, type RelayOptions } from "@chorus/server";
-import { createRoom, RelayConnection, type Room } from "../src/index.js";
+import { createRoom, RelayConnection, type MessageReceiver, type MessageTransport, type Room } from "../src/index.js";
 
 /** Default bound of every wait in the tests. */
 export const WAIT_MS = 5000;
@@ -100,4 +100,36 @@ export async function rejectionOf(promise: Promise<unknown>, what = "promise"): 
  */
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+}
+
+/** In-memory transports for `parties` parties; `tap` may alter or drop a message in flight. */
+export function hub(parties: number, tap?: (from: number, to: number, bytes: Uint8Array) => Uint8Array | undefined) {
+  const receivers: (MessageReceiver | undefined)[] = new Array(parties).fill(undefined);
+  const pending: Array<Array<[number, Uint8Array]>> = Array.from({ length: parties }, () => []);
+  const transports: MessageTransport[] = Array.from({ length: parties }, (_, me) => ({
+    send(to, message) {
+      const copy = tap === undefined ? message.slice() : tap(me, to, message.slice());
+      if (copy === undefined) return;
+      // Asynchronous and in order, like a socket.
+      queueMicrotask(() => {
+        const receiver = receivers[to];
+        if (receiver === undefined) pending[to]!.push([me, copy]);
+        else receiver.message(me, copy);
+      });
+    },
+    listen(receiver) {
+      receivers[me] = receiver;
+      for (const [from, bytes] of pending[me]!.splice(0)) receiver.message(from, bytes);
+      return () => {
+        receivers[me] = undefined;
+      };
+    },
+    // Closing tells the others, as a socket server would.
+    close() {
+      receivers.forEach((receiver, slot) => {
+        if (slot !== me) queueMicrotask(() => receiver?.peerLeft(me, "closed"));
+      });
+    },
+  }));
+  return { transports, receivers };
 }

@@ -15,43 +15,11 @@ import {
   type MessageTransport,
   type Session,
 } from "../src/index.js";
-import { rejectionOf, within } from "./helpers.js";
+import { hub, rejectionOf, within } from "./helpers.js";
 
 /** An 8-bit adder's worth of circuit is not needed: a 2-input, 2-output circuit (AND and XOR of two bits). */
 const AND_XOR = "2 4\n2 1 1\n2 1 1\n\n2 1 0 1 2 AND\n2 1 0 1 3 XOR\n";
 const SECRET = new Uint8Array(32).fill(7);
-
-/** In-memory transports for `parties` parties; `tap` may alter or drop a message in flight. */
-function hub(parties: number, tap?: (from: number, to: number, bytes: Uint8Array) => Uint8Array | undefined) {
-  const receivers: (MessageReceiver | undefined)[] = new Array(parties).fill(undefined);
-  const pending: Array<Array<[number, Uint8Array]>> = Array.from({ length: parties }, () => []);
-  const transports: MessageTransport[] = Array.from({ length: parties }, (_, me) => ({
-    send(to, message) {
-      const copy = tap === undefined ? message.slice() : tap(me, to, message.slice());
-      if (copy === undefined) return;
-      // Asynchronous and in order, like a socket.
-      queueMicrotask(() => {
-        const receiver = receivers[to];
-        if (receiver === undefined) pending[to]!.push([me, copy]);
-        else receiver.message(me, copy);
-      });
-    },
-    listen(receiver) {
-      receivers[me] = receiver;
-      for (const [from, bytes] of pending[me]!.splice(0)) receiver.message(from, bytes);
-      return () => {
-        receivers[me] = undefined;
-      };
-    },
-    // Closing tells the others, as a socket server would.
-    close() {
-      receivers.forEach((receiver, slot) => {
-        if (slot !== me) queueMicrotask(() => receiver?.peerLeft(me, "closed"));
-      });
-    },
-  }));
-  return { transports, receivers };
-}
 
 async function connectAll(transports: MessageTransport[], extra: Record<string, unknown> = { secret: SECRET }): Promise<Session[]> {
   return Promise.all(

@@ -5,7 +5,7 @@
  */
 import { toBytes, toHex } from '../bytes.js';
 import { CircuitError, ConfigError } from '../errors.js';
-import type { CircuitValue, CircuitValueInput, ParsedCircuit } from './session-types.js';
+import type { CircuitValue, CircuitValueInput, MixedCircuit, ParsedCircuit } from './session-types.js';
 import { initWasm, parseCircuitWasm } from './wasm-loader.js';
 
 /** What a parse tells about a circuit, besides its text. */
@@ -102,4 +102,63 @@ export function outputValue(bits: boolean[]): CircuitValue {
     out.hex = hex;
   }
   return out;
+}
+
+/** Whether `circuit` is a {@link MixedCircuit} (Summon's `{ bristol, info }`) rather than Bristol text or a parse. */
+export function isMixedCircuit(circuit: unknown): circuit is MixedCircuit {
+  return typeof circuit === 'object' && circuit !== null && 'bristol' in circuit;
+}
+
+/**
+ * A mixed circuit's shape for the value conversions (every value `ring` bits wide; the input count
+ * from the Bristol header, the core parses the rest) and the spec fields the core reads it with.
+ */
+export function mixedCircuit(
+  circuit: MixedCircuit,
+  ring: unknown,
+): {
+  parsed: ParsedCircuit;
+  fields: { ring: 32 | 64; constants: Array<[number, string]>; outputWires: number[]; bitInputs: number[] };
+} {
+  const k = ring ?? 32;
+  if (k !== 32 && k !== 64) throw new ConfigError('ring', `expected 32 or 64, got ${String(ring)}`);
+  const { bristol, info } = circuit as Partial<MixedCircuit>;
+  if (typeof bristol !== 'string') throw new CircuitError('a mixed circuit\'s bristol must be Bristol Fashion text');
+  if (typeof info !== 'object' || info === null || !Array.isArray(info.outputs)) {
+    throw new CircuitError('a mixed circuit needs Summon\'s info with its outputs ({ bristol, info: { constants, outputs } })');
+  }
+  const header = /^\s*\d+\s+\d+\s*\n\s*(\d+)/.exec(bristol);
+  if (header === null) throw new CircuitError('the Bristol header must give the gate and wire counts, then the input values', 1);
+  const address = (entry: unknown, what: string): number => {
+    const a = (entry as { address?: unknown } | null)?.address;
+    if (!Number.isSafeInteger(a) || (a as number) < 0) throw new CircuitError(`${what} has no wire address: ${JSON.stringify(entry)}`);
+    return a as number;
+  };
+  const constants = (info.constants ?? []).map((c, i): [number, string] => {
+    const value = (c as { value?: unknown } | null)?.value;
+    if (!((typeof value === 'number' && Number.isSafeInteger(value)) || typeof value === 'bigint')) {
+      throw new CircuitError(`constant ${i} has no integer value: ${JSON.stringify(c, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v))}`);
+    }
+    // Negative constants as k-bit two's complement (Summon writes -1 for ~0).
+    const modulus = 1n << BigInt(k);
+    const reduced = ((BigInt(value) % modulus) + modulus) % modulus;
+    return [address(c, `constant ${i}`), reduced.toString()];
+  });
+  const outputWires = info.outputs.map((o, i) => address(o, `output ${i}`));
+  // Inputs are the first wires: a `bool` input's index is its address.
+  const bitInputs = (Array.isArray(info.inputs) ? info.inputs : [])
+    .filter((input) => (input as { type?: unknown } | null)?.type === 'bool')
+    .map((input, i) => address(input, `boolean input ${i}`));
+  const inputs = Number(header[1]);
+  const parsed: ParsedCircuit = {
+    text: bristol,
+    inputWidths: new Array<number>(inputs).fill(k),
+    outputWidths: outputWires.map(() => k),
+    andGates: 0,
+    xorGates: 0,
+    invGates: 0,
+    andDepth: 0,
+    wires: 0,
+  };
+  return { parsed, fields: { ring: k, constants, outputWires, bitInputs } };
 }

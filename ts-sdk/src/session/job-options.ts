@@ -69,7 +69,9 @@ export function checkError(error: unknown, spec: Record<string, unknown>): Choru
   const field = e.field ?? 'options';
   if (e.kind === 'not-available') {
     const value = spec[field];
-    const feature = value === undefined ? `the default ${field}` : `${field} ${JSON.stringify(value)}`;
+    const shown = JSON.stringify(value);
+    // A circuit's text (or any long value) is named, not quoted.
+    const feature = value === undefined ? `the default ${field}` : shown.length > 40 ? `this ${field}` : `${field} ${shown}`;
     const reason = message.startsWith(NOT_AVAILABLE_PREFIX) ? message.slice(NOT_AVAILABLE_PREFIX.length) : message;
     return new NotAvailableError(field, feature, reason);
   }
@@ -167,11 +169,17 @@ export function evaluateJob(
   bridge: Pick<JobBridge, 'checkCircuit'>,
   circuit: ParsedCircuit,
   options: EvaluateOptions,
+  mixed?: object,
 ): BridgeJob & { labels: { protocol: CircuitProtocol; preprocessing: TinyTablePreprocessing } } {
   const given = specOf(options, ['inputs', 'instances', 'signal', 'usePrepared']);
+  if (mixed === undefined && 'ring' in given) {
+    throw new ConfigError('ring', 'ring is the value width of a mixed circuit (Summon\'s { bristol, info }); a Bristol circuit has bit wires');
+  }
+  // A mixed circuit runs on Coral: the protocol defaults to it.
+  if (mixed !== undefined && given.protocol === undefined) given.protocol = 'coral';
   const { input, instances } = evaluateInput(circuit, options);
   const withCount = instances === undefined ? given : { ...given, instances };
-  const spec = withPreparedUse({ ...withCount, circuit: circuit.text }, (options as { usePrepared?: unknown }).usePrepared);
+  const spec = withPreparedUse({ ...withCount, ...mixed, circuit: circuit.text }, (options as { usePrepared?: unknown }).usePrepared);
   const labels = checked(() => bridge.checkCircuit(spec, input), spec) as JobLabels & {
     protocol: CircuitProtocol;
     preprocessing: TinyTablePreprocessing;

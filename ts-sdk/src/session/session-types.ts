@@ -485,9 +485,39 @@ export type TinyTableEvaluateOptions = EvaluateIoOptions &
 export type CoralEvaluateOptions = EvaluateIoOptions &
   PreparedUseOption &
   CoralPreprocessingOptions & {
-    /** The protocol. */
+    /** The protocol (the default for a {@link MixedCircuit}). */
     protocol: 'coral';
+    /**
+     * A {@link MixedCircuit}'s ring: its values are integers of 32 (default) or 64 bits, arithmetic
+     * modulo 2^k. Not for Bristol circuits.
+     */
+    ring?: 32 | 64;
   };
+
+/**
+ * A mixed circuit: Summon's compiler output without boolify (`summon.compile(...)` with no
+ * `boolifyWidth`), as `{ bristol, info }` — arithmetic gates (`AAdd`, `AMul`, `AGt`, `AXor`, …) on
+ * k-bit integers, its constants and output wires listed in `info`. `Session.evaluate` runs it on
+ * Coral's Spdz2k shares (malicious with abort, material over OT between the two parties): each
+ * input value is one k-bit integer (`ring`), every output goes to both parties. Additions are
+ * free, a multiplication costs one triple, comparisons and shifts by constants a few dozen;
+ * gates that need every bit of a shared value (bitwise operations of full values, division by a
+ * shared or non-power-of-two amount, powers) are refused with a `NotAvailableError` on `circuit`.
+ */
+export interface MixedCircuit {
+  /** Bristol Fashion text with Summon's arithmetic gates; every value is one wire. */
+  bristol: string;
+  /**
+   * Summon's circuit info: the constants, the outputs' wires, and the inputs' types — a `bool`
+   * input holds 0 or 1 (its owner gives `0n` or `1n`; the protocol checks it), so it may be a
+   * condition (other fields are ignored).
+   */
+  info: {
+    constants?: ReadonlyArray<{ address: number; value: number | bigint }>;
+    outputs: ReadonlyArray<{ address: number }>;
+    inputs?: ReadonlyArray<{ address: number; type?: unknown }>;
+  };
+}
 
 /** MiniMac's options of `Session.evaluate`. */
 export type MiniMacEvaluateOptions = EvaluateIoOptions &

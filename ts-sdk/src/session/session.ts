@@ -21,14 +21,14 @@
  * everyone). The marker is not authenticated; forging or dropping it only makes a close earlier or
  * later, which the relay can cause anyway.
  */
-import { abortError, ChorusError, ConfigError, IntegrityError, PeerLeftError, ProtocolAbortError } from '../errors.js';
+import { abortError, ChorusError, ConfigError, IntegrityError, NotAvailableError, PeerLeftError, ProtocolAbortError } from '../errors.js';
 import { toBytes, toHex, utf8 } from '../bytes.js';
 import { Emitter, type Listener, type Unsubscribe } from '../events.js';
 import { RelayConnection } from '../transport/relay-connection.js';
 import { MessageLink } from '../transport/message-link.js';
 import type { SessionLink } from '../transport/session-link.js';
 import type { TransportStats } from '../transport/connection-types.js';
-import { outputValue, parseLoaded } from './circuits.js';
+import { isMixedCircuit, mixedCircuit, outputValue, parseLoaded } from './circuits.js';
 import { aesJob, checkError, evaluateJob, prepareJob, type BridgeJob } from './job-options.js';
 import type {
   AesOptions,
@@ -37,6 +37,7 @@ import type {
   EvaluateOptions,
   EvaluateResult,
   InstanceOutputs,
+  MixedCircuit,
   ParsedCircuit,
   PrepareOptions,
   PrepareResult,
@@ -349,18 +350,28 @@ export class Session {
    * outputs; it knows every mask and must not collude with either party). Semi-honest by default;
    * `security: 'malicious'` authenticates every opened table entry. `protocol: 'minimac'` evaluates
    * it under MiniMac instead (malicious with abort, each output to both parties or one, triples from a
-   * trusted dealer in slot 2). One evaluation per call.
+   * trusted dealer in slot 2). One evaluation per call, or a batch with `instances`.
+   *
+   * A {@link MixedCircuit} (Summon's `{ bristol, info }` compiled without boolify) runs on Coral's
+   * arithmetic shares (`protocol` defaults to `'coral'`, `ring` 32 or 64): each input value is one
+   * k-bit integer, every output goes to both parties.
    *
    * Rejects with `CircuitError` (a {@link ConfigError} on `circuit`, with the `line` of a parse
    * error), {@link ConfigError} for bad inputs (naming `inputs[i]`), and otherwise like
    * {@link Session.aes}.
    */
-  async evaluate(circuit: string | ParsedCircuit, options: EvaluateOptions = {}): Promise<EvaluateResult> {
+  async evaluate(circuit: string | ParsedCircuit | MixedCircuit, options: EvaluateOptions = {}): Promise<EvaluateResult> {
     // Circuits are parsed by the WASM module whatever runs the job.
     if (this.core.name !== 'wasm') await initWasm(this.wasmSource);
     const bridge = this.checkIdle('evaluate');
-    const parsed = typeof circuit === 'object' && circuit !== null ? parseLoaded(circuit.text) : parseLoaded(circuit);
-    const job = evaluateJob(bridge, parsed, options);
+    let parsed: ParsedCircuit;
+    let mixed: object | undefined;
+    if (isMixedCircuit(circuit)) {
+      ({ parsed, fields: mixed } = mixedCircuit(circuit, (options as { ring?: unknown }).ring));
+    } else {
+      parsed = typeof circuit === 'object' && circuit !== null ? parseLoaded(circuit.text) : parseLoaded(circuit);
+    }
+    const job = evaluateJob(bridge, parsed, options, mixed);
     const { output, timeMs } = await this.runJob<CoreCircuitOutput>(job, options.signal, 'the circuit job');
     const instances = instanceOutputs(parsed, output);
     const result: EvaluateResult = {
@@ -396,6 +407,9 @@ export class Session {
       // Circuits are parsed by the WASM module whatever runs the job.
       if (this.core.name !== 'wasm') await initWasm(this.wasmSource);
       const given = options.circuit;
+      if (isMixedCircuit(given)) {
+        throw new NotAvailableError('circuit', 'preparing for a mixed circuit', "a mixed circuit's Spdz2k material is made inside each job");
+      }
       circuit = typeof given === 'object' && given !== null ? parseLoaded(given.text) : parseLoaded(given);
     }
     const job = prepareJob(this.checkIdle('prepare'), options, circuit);

@@ -10,9 +10,14 @@
  * `bool` is one wire. Inputs may be given as JS numbers or bigints, negative ones as w-bit two's
  * complement (as emp-wasm-engine takes them); outputs come back as JS numbers (bigints past 53
  * bits) and booleans, the unsigned reading mpc-framework's plaintext engine gives.
+ *
+ * A program compiled *without* boolify is a mixed circuit (Summon's arithmetic gates `AAdd`,
+ * `AMul`, `AGt`, …; every value one wire): its values are integers of the engine's `ring` bits,
+ * its outputs are listed by address in `info` (not the last wires), and it runs on Coral's
+ * arithmetic shares, where every output goes to every party.
  */
 import type { Circuit, CircuitIOInfo } from 'mpc-framework-common';
-import { CircuitError, ConfigError, NotAvailableError, type CircuitValue, type ParsedCircuit } from '@chorus/sdk';
+import { CircuitError, ConfigError, NotAvailableError, type CircuitValue, type MixedCircuit, type ParsedCircuit } from '@chorus/sdk';
 
 /** Who receives an output value in a two-party circuit job. */
 export type Recipient = 'both' | 0 | 1;
@@ -31,6 +36,17 @@ export interface JobPlan {
   inputs: Record<number, bigint>;
   /** The outputs this party learns: name, type and output index. */
   outputs: Array<{ name: string; type: unknown; index: number }>;
+  /** For a program compiled without boolify: the mixed circuit `Session.evaluate` takes (outputs in address order). */
+  mixed?: MixedCircuit;
+}
+
+/** How the values of a circuit are laid out: a parsed Bristol circuit, or a mixed one in Z_2^ring. */
+export type CircuitShape = { parsed: ParsedCircuit } | { ring: 32 | 64 };
+
+/** Whether Summon compiled `circuit` without boolify: its gates are arithmetic (`AAdd`, `AMul`, …). */
+export function isMixed(circuit: Circuit): boolean {
+  // Summon's arithmetic gate names have a lower-case letter (AAdd, ALt, AXor); Bristol's AND has none.
+  return /^\s*\d+\s+\d+(\s+\d+)+\s+A[A-Z][A-Za-z]*[a-z][A-Za-z]*\s*$/m.test(circuit.bristol);
 }
 
 /** The party names of `circuit`, in slot order; throws on a malformed circuit or duplicate names. */
@@ -46,10 +62,11 @@ export function partyNames(circuit: Circuit): string[] {
 }
 
 /**
- * Plans party `name`'s job for `circuit` (already parsed as `parsed`) with its `input`. Throws
- * `ConfigError` (field `name`, `input` or `input.<name>`), `CircuitError` or `NotAvailableError`.
+ * Plans party `name`'s job for `circuit` (a Bristol circuit already parsed, or a mixed one and its
+ * ring: `shape`) with its `input`. Throws `ConfigError` (field `name`, `input` or
+ * `input.<name>`), `CircuitError` or `NotAvailableError`.
  */
-export function planJob(circuit: Circuit, parsed: ParsedCircuit, name: string, input: Record<string, unknown>): JobPlan {
+export function planJob(circuit: Circuit, shape: CircuitShape, name: string, input: Record<string, unknown>): JobPlan {
   const names = partyNames(circuit);
   const slot = names.indexOf(name);
   if (slot === -1) {
@@ -64,9 +81,17 @@ export function planJob(circuit: Circuit, parsed: ParsedCircuit, name: string, i
   }
   const inputs = byAddress(circuit.info.inputs);
   const outputs = byAddress(circuit.info.outputs);
-  checkWires(inputs, parsed.inputWidths, 'input', () => 0);
-  const outputStart = parsed.wires - parsed.outputWidths.reduce((a, b) => a + b, 0);
-  checkWires(outputs, parsed.outputWidths, 'output', () => outputStart);
+  if ('parsed' in shape) {
+    const { parsed } = shape;
+    checkWires(inputs, parsed.inputWidths, 'input', () => 0);
+    const outputStart = parsed.wires - parsed.outputWidths.reduce((a, b) => a + b, 0);
+    checkWires(outputs, parsed.outputWidths, 'output', () => outputStart);
+  } else {
+    // One wire per value; the inputs are the first wires (the core checks the rest).
+    checkWires(inputs, inputs.map(() => 1), 'input', () => 0);
+    const wide = outputs.find((info) => info.width !== 1);
+    if (wide !== undefined) throw new CircuitError(`output "${wide.name}" has width ${wide.width}; a mixed circuit's values are one wire each`);
+  }
 
   const owner = new Map<string, number>();
   circuit.mpcSettings.forEach((participant, party) => {
@@ -99,10 +124,24 @@ export function planJob(circuit: Circuit, parsed: ParsedCircuit, name: string, i
     }
   }
 
+  let mixed: MixedCircuit | undefined;
+  if ('ring' in shape) {
+    const single = outputs.find((_, index) => reveal[index] !== 'both');
+    if (single !== undefined) {
+      throw new NotAvailableError(
+        'circuit',
+        'outputs to one party of a program compiled without boolify',
+        `output "${single.name}" goes to one party; on arithmetic shares every output goes to both (use io.outputPublic, or compile with boolifyWidth)`,
+      );
+    }
+    const constants = (circuit.info as { constants?: MixedCircuit['info']['constants'] }).constants ?? [];
+    mixed = { bristol: circuit.bristol, info: { constants, outputs, inputs } };
+  }
+
   const own = inputs.flatMap((info, index) => (inputOwners[index] === slot ? [{ info, index }] : []));
   checkInputKeys(input, own.map(({ info }) => info.name));
   const encoded: Record<number, bigint> = {};
-  for (const { info, index } of own) encoded[index] = encodeValue(info, input[info.name]);
+  for (const { info, index } of own) encoded[index] = encodeValue(info, input[info.name], 'ring' in shape ? shape.ring : info.width);
 
   return {
     names,
@@ -113,6 +152,7 @@ export function planJob(circuit: Circuit, parsed: ParsedCircuit, name: string, i
     outputs: outputs.flatMap((info, index) =>
       reveal[index] === 'both' || reveal[index] === slot ? [{ name: info.name, type: info.type, index }] : [],
     ),
+    ...(mixed === undefined ? {} : { mixed }),
   };
 }
 
@@ -181,10 +221,10 @@ function checkInputKeys(input: Record<string, unknown>, expected: string[]): voi
   if (extra.length > 0) throw new ConfigError('input', `input ${extra.map((n) => `"${n}"`).join(', ')} is not this party's`);
 }
 
-/** One named input value as the unsigned integer whose bits go on its wires. */
-function encodeValue(info: CircuitIOInfo, value: unknown): bigint {
+/** One named input value as the unsigned integer of `bits` bits whose bits go on its wires. */
+function encodeValue(info: CircuitIOInfo, value: unknown, bits: number): bigint {
   const field = `input.${info.name}`;
-  const width = BigInt(info.width);
+  const width = BigInt(bits);
   if (info.type === 'bool') {
     if (typeof value !== 'boolean') throw new ConfigError(field, `expected a boolean, got ${typeof value}`);
     return value ? 1n : 0n;
@@ -197,7 +237,7 @@ function encodeValue(info: CircuitIOInfo, value: unknown): bigint {
   else if (typeof value === 'number' && Number.isSafeInteger(value)) integer = BigInt(value);
   else throw new ConfigError(field, `expected an integer (number or bigint), got ${String(value)}`);
   if (integer < -(1n << (width - 1n)) || integer >= 1n << width) {
-    throw new ConfigError(field, `${integer} does not fit in ${info.width} bits`);
+    throw new ConfigError(field, `${integer} does not fit in ${bits} bits`);
   }
   return integer < 0n ? integer + (1n << width) : integer;
 }

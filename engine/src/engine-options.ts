@@ -7,11 +7,18 @@ import { ConfigError, type BytesLike, type Runtime, type WasmSource } from '@cho
 /** Options of `new ChorusEngine(...)`. */
 export interface ChorusEngineOptions {
   /**
-   * The two-party protocol: `'tinytable'` (default: the fastest dealer-free one for two parties
-   * on circuits of this size), `'minimac'` or `'coral'`. All three make their preprocessing
-   * between the two parties over OT; nobody else is trusted.
+   * The two-party protocol: `'tinytable'` (the default for boolified programs: the fastest
+   * dealer-free one for two parties on circuits of this size), `'minimac'` or `'coral'`. All
+   * three make their preprocessing between the two parties over OT; nobody else is trusted.
+   * Programs compiled without boolify (arithmetic gates) run on `'coral'`, their default.
    */
   protocol?: 'tinytable' | 'minimac' | 'coral';
+  /**
+   * The value width of programs compiled without boolify: Summon's numbers are integers of 32
+   * (default) or 64 bits, arithmetic modulo 2^k. Ignored for boolified programs (their widths
+   * are in the circuit).
+   */
+  ring?: 32 | 64;
   /**
    * TinyTable's security level (default `'malicious'`, like emp-wasm-engine's authenticated
    * garbling: a deviating party makes the other's `output()` reject with `ProtocolAbortError`
@@ -36,7 +43,9 @@ export interface ChorusEngineOptions {
 
 /** Options with their defaults filled in. */
 export interface ResolvedEngineOptions {
-  protocol: 'tinytable' | 'minimac' | 'coral';
+  /** `'auto'`: TinyTable for boolean circuits, Coral for arithmetic ones. */
+  protocol: 'tinytable' | 'minimac' | 'coral' | 'auto';
+  ring: 32 | 64;
   security: 'semi-honest' | 'malicious';
   secret: BytesLike | undefined;
   runtime: Runtime | undefined;
@@ -47,18 +56,20 @@ export interface ResolvedEngineOptions {
 /** Checks `options` and fills in the defaults; throws `ConfigError` naming the option. */
 export function resolveEngineOptions(options: ChorusEngineOptions = {}): ResolvedEngineOptions {
   if (typeof options !== 'object' || options === null) throw new ConfigError('options', 'expected an object');
-  const protocol = options.protocol ?? 'tinytable';
-  if (!['tinytable', 'minimac', 'coral'].includes(protocol)) {
+  const protocol = options.protocol ?? 'auto';
+  if (!['tinytable', 'minimac', 'coral', 'auto'].includes(protocol)) {
     throw new ConfigError('protocol', `expected 'tinytable', 'minimac' or 'coral', got ${String(protocol)}`);
   }
+  const ring = options.ring ?? 32;
+  if (ring !== 32 && ring !== 64) throw new ConfigError('ring', `expected 32 or 64, got ${String(ring)}`);
   const security = options.security ?? 'malicious';
   if (security !== 'malicious' && security !== 'semi-honest') {
     throw new ConfigError('security', `expected 'malicious' or 'semi-honest', got ${String(security)}`);
   }
-  if (protocol !== 'tinytable' && security !== 'malicious') {
+  if (protocol !== 'tinytable' && protocol !== 'auto' && security !== 'malicious') {
     throw new ConfigError('security', `${protocol} runs malicious with abort only`);
   }
   const timeoutMs = options.timeoutMs ?? 120_000;
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1) throw new ConfigError('timeoutMs', 'expected a positive integer');
-  return { protocol, security, secret: options.secret, runtime: options.runtime, wasm: options.wasm, timeoutMs };
+  return { protocol, ring, security, secret: options.secret, runtime: options.runtime, wasm: options.wasm, timeoutMs };
 }

@@ -37,7 +37,7 @@ import {
   type Session,
   type Unsubscribe,
 } from '@chorus/sdk';
-import { decodeOutputs, partyNames, planJob, type JobPlan } from './circuit-plan.js';
+import { decodeOutputs, isMixed, partyNames, planJob, type JobPlan } from './circuit-plan.js';
 import type { ResolvedEngineOptions } from './engine-options.js';
 
 const HELLO = 1;
@@ -155,13 +155,12 @@ export class ChorusEngineSession implements EngineSession {
     try {
       this.names = partyNames(this.circuit);
       this.slot = this.names.indexOf(this.name);
-      const parsed = await parseCircuit(this.circuit.bristol);
-      const plan = planJob(this.circuit, parsed, this.name, this.input);
+      const shape = isMixed(this.circuit) ? { ring: this.options.ring } : { parsed: await parseCircuit(this.circuit.bristol) };
+      const plan = planJob(this.circuit, shape, this.name, this.input);
       this.startWatchdog();
       const digest = await setupDigest(this.circuit, this.options);
       await this.agree(plan, digest);
-      const outputs = await this.evaluate(plan, parsed.text, digest);
-      return outputs;
+      return await this.evaluate(plan, digest);
     } catch (error) {
       this.fail(error instanceof Error ? error : new ChorusError('internal', String(error)));
       throw this.failure;
@@ -192,7 +191,7 @@ export class ChorusEngineSession implements EngineSession {
   }
 
   /** Runs the SDK circuit job over the app's transport; returns the named outputs. */
-  private async evaluate(plan: JobPlan, bristol: string, digest: Uint8Array): Promise<Record<string, unknown>> {
+  private async evaluate(plan: JobPlan, digest: Uint8Array): Promise<Record<string, unknown>> {
     const transport: MessageTransport = {
       send: (to, bytes) => this.sendTagged(plan.names[to]!, FRAME, bytes),
       listen: (receiver) => {
@@ -200,7 +199,8 @@ export class ChorusEngineSession implements EngineSession {
         for (const [from, bytes] of this.early.splice(0)) receiver.message(from, bytes);
       },
     };
-    const { protocol, security, secret, runtime, wasm } = this.options;
+    const { security, secret, runtime, wasm, ring } = this.options;
+    const protocol = this.options.protocol !== 'auto' ? this.options.protocol : plan.mixed !== undefined ? 'coral' : 'tinytable';
     const session = await connect({
       transport,
       slot: plan.slot,
@@ -214,14 +214,16 @@ export class ChorusEngineSession implements EngineSession {
     this.session = session;
     session.on('progress', (event) => this.events.emit('progress', event));
     try {
-      const result = await session.evaluate(bristol, {
+      const options = {
         protocol,
         ...(protocol === 'tinytable' ? { security } : {}),
+        ...(plan.mixed !== undefined ? { ring } : {}),
         inputOwners: plan.inputOwners,
         reveal: plan.reveal,
         inputs: plan.inputs,
         signal: this.controller.signal,
-      } as Parameters<Session['evaluate']>[1]);
+      } as Parameters<Session['evaluate']>[1];
+      const result = await session.evaluate(plan.mixed ?? this.circuit.bristol, options);
       const outputs = decodeOutputs(plan, result.outputs);
       this.finished = { result, transport: session.transportStats() };
       await session.close();
@@ -273,6 +275,7 @@ async function setupDigest(circuit: Circuit, options: ResolvedEngineOptions): Pr
   const canonical = JSON.stringify(sortKeys({
     engine: 'chorus/mpc-framework-engine v1',
     protocol: options.protocol,
+    ring: options.ring,
     security: options.security,
     authenticated: options.secret !== undefined,
     circuit,

@@ -1,0 +1,122 @@
+/**
+ * Summon programs compiled *without* boolify on ChorusEngine: mixed circuits on Coral's
+ * arithmetic shares (the engine's default protocol for them), against mpc-framework's plaintext
+ * engine on the same circuit, with the addon and with WASM; programs or settings the arithmetic
+ * shares cannot run are typed errors before anything is sent.
+ */
+import { describe, expect, it } from "vitest";
+import PlaintextEngine from "mpc-framework/dist/src/PlaintextEngine/PlaintextEngine.js";
+import type { Circuit } from "mpc-framework-common";
+import { NotAvailableError } from "@chorus/sdk";
+import { ChorusEngine } from "../src/index.js";
+import { compile, runParties, type Outcome } from "./helpers.js";
+
+/** Programs the arithmetic shares run: comparisons, `?:`, `if`, shifts and masks by constants. */
+const PROGRAMS: Array<{ name: string; source: string; inputs: Record<string, Record<string, unknown>> }> = [
+  {
+    name: "millionaires with a sum, a product and a halving",
+    source: `export default function main(io: Summon.IO) {
+      const a = io.input('alice', 'a', summon.number());
+      const b = io.input('bob', 'b', summon.number());
+      io.outputPublic('aRicher', a > b);
+      io.outputPublic('max', a > b ? a : b);
+      io.outputPublic('sum', a + b);
+      io.outputPublic('product', a * b);
+      io.outputPublic('half', (a + b) / 2);
+    }`,
+    inputs: { alice: { a: 1_200_000 }, bob: { b: 870_123 } },
+  },
+  {
+    name: "a loop of ifs, bits by shifts and masks, a boolean input",
+    source: `export default function main(io: Summon.IO) {
+      const flag = io.input('alice', 'flag', summon.bool());
+      const a = io.input('alice', 'a', summon.number());
+      const b = io.input('bob', 'b', summon.number());
+      let ones = 0;
+      for (let i = 0; i < 12; i++) { ones += (a >> i) & 1; }
+      let best = 0;
+      for (let i = 0; i < 4; i++) { if ((b >> (4 * i)) % 16 > best) best = (b >> (4 * i)) % 16; }
+      io.outputPublic('ones', ones);
+      io.outputPublic('best', best);
+      io.outputPublic('chosen', flag ? a : b);
+      io.outputPublic('small', b < 100 && a != 0);
+    }`,
+    inputs: { alice: { flag: true, a: 0b1011_0110_0001_1101 }, bob: { b: 0x3a7f } },
+  },
+];
+
+function values(outcomes: Record<string, Outcome>): Record<string, unknown>[] {
+  return ["alice", "bob"].map((name) => {
+    const outcome = outcomes[name]!;
+    if (!outcome.ok) throw new Error(`party ${name} failed: ${String(outcome.error)}`);
+    return outcome.value;
+  });
+}
+
+/** Booleans as booleans, numbers as numbers (the plaintext engine may give either for a flag). */
+function plain(circuit: Circuit, outputs: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    circuit.info.outputs.map((info) => {
+      const v = outputs[info.name];
+      return [info.name, info.type === "bool" ? Boolean(v) : Number(v)];
+    }),
+  );
+}
+
+describe("programs compiled without boolify run on arithmetic shares", () => {
+  for (const program of PROGRAMS) {
+    it(`${program.name}: the plaintext engine's outputs, addon and WASM`, async () => {
+      const circuit = await compile(program.source);
+      const { outcomes: reference } = await runParties(new PlaintextEngine(), circuit, program.inputs);
+      const expected = values(reference).map((v) => plain(circuit, v));
+      for (const runtime of ["native", "wasm"] as const) {
+        const { outcomes, sessions } = await runParties(new ChorusEngine({ runtime }), circuit, program.inputs);
+        expect(values(outcomes).map((v) => plain(circuit, v)), runtime).toEqual(expected);
+        const report = (sessions.alice as unknown as { report(): { result: { protocol: string } } }).report();
+        expect(report.result.protocol).toBe("coral");
+      }
+    });
+  }
+
+  it("64-bit values with ring: 64", async () => {
+    const circuit = await compile(`export default function main(io: Summon.IO) {
+      const a = io.input('alice', 'a', summon.number());
+      const b = io.input('bob', 'b', summon.number());
+      io.outputPublic('product', a * b);
+      io.outputPublic('less', a < b);
+    }`);
+    const { outcomes } = await runParties(new ChorusEngine({ ring: 64 }), circuit, {
+      alice: { a: 3n << 40n },
+      bob: { b: (1n << 63n) + 5n },
+    });
+    const mask = (1n << 64n) - 1n;
+    for (const v of values(outcomes)) {
+      // Summon types a comparison's result as a number when it does not boolify.
+      expect(v).toEqual({ product: ((3n << 40n) * ((1n << 63n) + 5n)) & mask, less: 1n });
+    }
+  });
+
+  it("gates that need every bit, and outputs to one party, are NotAvailableError before anything is sent", async () => {
+    const bitwise = await compile(`export default function main(io: Summon.IO) {
+      const a = io.input('alice', 'a', summon.number());
+      const b = io.input('bob', 'b', summon.number());
+      io.outputPublic('masked', a & b);
+    }`);
+    const { outcomes } = await runParties(new ChorusEngine(), bitwise, { alice: { a: 6 }, bob: { b: 3 } });
+    for (const name of ["alice", "bob"]) {
+      const outcome = outcomes[name]!;
+      expect(outcome.ok).toBe(false);
+      expect((outcome as { error: unknown }).error).toBeInstanceOf(NotAvailableError);
+      expect((outcome as { error: unknown }).error).toMatchObject({ field: "circuit" });
+    }
+    // summon-ts cannot compile private outputs; the same settings by hand.
+    const max = await compile(PROGRAMS[0]!.source);
+    const settings = max.mpcSettings.map((p, i) => ({ ...p, outputs: i === 0 ? p.outputs : p.outputs.filter((o) => o !== "max") }));
+    const privateMax = { ...max, mpcSettings: settings } as Circuit;
+    const run = await runParties(new ChorusEngine(), privateMax, PROGRAMS[0]!.inputs);
+    for (const outcome of Object.values(run.outcomes)) {
+      expect(outcome.ok).toBe(false);
+      expect((outcome as { error: unknown }).error).toBeInstanceOf(NotAvailableError);
+    }
+  });
+});

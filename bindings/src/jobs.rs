@@ -207,8 +207,7 @@ impl JobKind for Circuit {
     ) -> Result<(CircuitSpec, CircuitInput), BridgeError> {
         let spec = spec::circuit_spec(spec)?;
         spec.validate()?;
-        let preprocessing = spec.protocol.preprocessing();
-        check_members(parties, spec.protocol.name(), preprocessing.members(), Some(preprocessing))?;
+        spec.check_members(parties)?;
         let input = spec::circuit_input(input, &spec, party)?;
         spec.check_input(party, &input)?;
         Ok((spec, input))

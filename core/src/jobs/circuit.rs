@@ -285,11 +285,12 @@ impl CircuitInput {
 
 impl CircuitSpec {
     /// Checks member `me`'s inputs against the circuit and the input owners of this (validated)
-    /// spec, as the job does before any communication; member 2 is the dealer, without inputs.
+    /// spec, as the job does before any communication; with dealer preprocessing member 2 is the
+    /// dealer, without inputs (a mixed circuit's members all compute).
     pub fn check_input(&self, me: PartyId, input: &CircuitInput) -> Result<(), JobError> {
         input.check(
             me,
-            me == super::preprocessing::DEALER,
+            self.protocol.preprocessing().is_dealer(me),
             self.circuit.input_widths(),
             &self.io,
             self.instances,
@@ -302,19 +303,20 @@ impl CircuitSpec {
         if self.instances == 0 {
             return Err(JobError::invalid_spec("instances", "instances must be at least 1"));
         }
-        check_io(&self.io, self.circuit.input_widths().len(), self.circuit.output_widths().len())
+        check_io(&self.io, self.circuit.input_widths().len(), self.circuit.output_widths().len(), 2)
     }
 }
 
 /// Checks input owners and output recipients against a circuit of `inputs` input and `outputs`
-/// output values, naming the spec field at fault: one owner (party 0 or 1) per input value, one
-/// recipient (both parties, or party 0 or 1) per output value.
-pub(crate) fn check_io(io: &IoSpec, inputs: usize, outputs: usize) -> Result<(), JobError> {
-    if io.input_owners.len() != inputs || io.input_owners.iter().any(|&p| p > 1) {
+/// output values computed by parties `0..parties`, naming the spec field at fault: one owner per
+/// input value, one recipient (all parties, or one) per output value.
+pub(crate) fn check_io(io: &IoSpec, inputs: usize, outputs: usize, parties: usize) -> Result<(), JobError> {
+    let names = if parties == 2 { "party 0 or 1".to_string() } else { format!("a party below {parties}") };
+    if io.input_owners.len() != inputs || io.input_owners.iter().any(|&p| p >= parties) {
         return Err(JobError::invalid_spec(
             "inputOwners",
             format!(
-                "inputOwners must name party 0 or 1 for each of the circuit's {inputs} input values, got {:?}",
+                "inputOwners must name {names} for each of the circuit's {inputs} input values, got {:?}",
                 io.input_owners
             ),
         ));
@@ -325,8 +327,8 @@ pub(crate) fn check_io(io: &IoSpec, inputs: usize, outputs: usize) -> Result<(),
             format!("reveal has {} entries, the circuit has {outputs} output values", io.reveal.len()),
         ));
     }
-    if let Some(r) = io.reveal.iter().find(|r| matches!(r, Reveal::To(p) if *p > 1)) {
-        return Err(JobError::invalid_spec("reveal", format!("{r:?} names a party other than 0 or 1")));
+    if let Some(r) = io.reveal.iter().find(|r| matches!(r, Reveal::To(p) if *p >= parties)) {
+        return Err(JobError::invalid_spec("reveal", format!("{r:?} names a party other than {names}")));
     }
     Ok(())
 }

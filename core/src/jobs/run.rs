@@ -7,7 +7,8 @@
 //! ([`Prepared`], [`PreparedUse`]); [`prepare_aes`] and [`prepare_circuit`] make such material
 //! ahead of time ([`super::prepared`]): TinyTable with OT preprocessing, MiniMac and Coral with
 //! either preprocessing. MAESTRO makes its material inside each job and refuses a job that
-//! requires prepared material.
+//! requires prepared material, and so does a Coral job on a mixed circuit
+//! ([`super::coral::mixed`], the runner of [`super::JobCircuit::Mixed`] circuits).
 
 use super::aes::{AesInput, AesOutput, AesProtocol, AesSpec, JobPhase};
 use super::circuit::{CircuitInput, CircuitOutput, CircuitProtocol, CircuitSpec, JobCircuit};
@@ -79,6 +80,24 @@ impl CircuitSpec {
             CircuitProtocol::MiniMac { .. } => minimac_job::validate_circuit(self),
             CircuitProtocol::Coral { .. } => coral_job::validate_circuit(self),
         }
+    }
+
+    /// Checks that a session of `parties` members can run the spec: the preprocessing's member
+    /// count, or — for a mixed circuit, where every member computes — 2 to
+    /// [`crate::proto::coral::arith::ot::MAX_PARTIES`] members, enough for the input owners.
+    pub fn check_members(&self, parties: usize) -> Result<(), JobError> {
+        if let JobCircuit::Mixed(_) = self.circuit {
+            return coral_job::mixed::check_parties(parties, &self.io.input_owners);
+        }
+        let preprocessing = self.protocol.preprocessing();
+        if parties != preprocessing.members() {
+            return Err(JobError::WrongSessionSize {
+                protocol: self.protocol.name(),
+                preprocessing,
+                got: parties,
+            });
+        }
+        Ok(())
     }
 
     pub(crate) fn tinytable(&self) -> Result<CircuitJobSpec, JobError> {

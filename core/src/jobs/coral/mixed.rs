@@ -3,19 +3,21 @@
 //! ([`crate::proto::coral::arith`], Coral paper §4.3.1), many instances per job, maliciously
 //! secure with abort.
 //!
-//! # Trust model
+//! # Parties and trust model
 //!
-//! Parties 0 and 1 make all material between themselves with [`ArithOtProvider`] (COPE over
-//! Z_{2^(k+s)} between the pair, triples by OT multiplication with combination and sacrifice,
-//! input masks, checked random bits): **nobody but the two parties is trusted**. There is no
+//! Every member of the session computes: 2 to [`MAX_PARTIES`] parties (Spdz2k is an n-party
+//! protocol), each owning any of the inputs. They make all material among themselves with
+//! [`ArithOtProvider`] (COPE over Z_{2^(k+s)} between every pair, triples by OT multiplication
+//! with combination and sacrifice, input masks, checked random bits): **nobody but the parties is
+//! trusted**, and security holds against any n − 1 of them colluding. There is no
 //! dealer for mixed circuits (the labelled [`crate::proto::coral::arith::ArithDealer`] is a test
 //! helper), so `preprocessing: 'dealer'` is [`JobError::NotAvailable`]. A party that deviates
-//! anywhere makes the other's job fail with [`JobError::Coral`] naming the check, before any
-//! output is opened.
+//! anywhere makes every honest party's job fail with [`JobError::Coral`] naming the check, before
+//! any output is opened.
 //!
-//! Every output value goes to both parties: Spdz2k opens outputs to everyone (a private output
+//! Every output value goes to every party: Spdz2k opens outputs to everyone (a private output
 //! would need an opening masked towards its recipient, which the arithmetic layer does not have);
-//! a `reveal` naming one party is [`JobError::NotAvailable`].
+//! a `reveal` naming one party is [`JobError::NotAvailable`] (`Reveal::Both` means all parties).
 //!
 //! # Steps
 //!
@@ -33,17 +35,18 @@
 
 use super::super::aes::JobPhase;
 use super::super::agreement::agree_on_spec;
+use super::super::circuit::check_io;
 use super::super::circuit::{CircuitInput, CircuitOutput, CircuitSpec, MixedJobCircuit};
 use super::super::error::JobError;
 use super::super::preprocessing::Preprocessing;
 use super::super::stream;
-use super::{check_members, seed};
+use super::seed;
 use crate::circuit::mixed::MixedCircuit;
 use crate::net::{NetStats, Network};
 use crate::proto::coral::arith::circuit::{
     demand_with_bits, evaluate_with_bits, MAX_RANDOM_BITS, MAX_WIRE_VALUES,
 };
-use crate::proto::coral::arith::ot::MAX_ITEMS;
+use crate::proto::coral::arith::ot::{MAX_ITEMS, MAX_PARTIES};
 use crate::proto::coral::arith::{ArithDemand, ArithOtProvider, ArithParty, ArithRing};
 use crate::proto::coral::CoralError;
 use crate::proto::tinytable::circuit::online::Outputs;
@@ -60,30 +63,59 @@ const TRIPLE_BYTES: usize = 96;
 const MASK_BYTES: usize = 48;
 
 /// Checks a circuit spec whose protocol is Coral and whose circuit is mixed: OT preprocessing,
-/// owners and recipients that fit (every output to both parties), and a circuit whose every gate
-/// the Spdz2k evaluation supports, one instance of which fits its bounds.
+/// owners and recipients that fit (every output to every party), and a circuit whose every gate
+/// the Spdz2k evaluation supports, one instance of which fits its bounds. The session size is
+/// checked by the run (the spec does not fix it).
 pub(crate) fn validate(spec: &CircuitSpec, circuit: &MixedJobCircuit) -> Result<(), JobError> {
     if spec.protocol.preprocessing() != Preprocessing::Ot {
         return Err(JobError::not_available(
             "preprocessing",
-            "a mixed circuit's Spdz2k material is made over OT between the two parties; there is no dealer for it",
+            "a mixed circuit's Spdz2k material is made over OT between the parties; there is no dealer for it",
         ));
     }
-    spec.check_two_party_io()?;
+    if spec.instances == 0 {
+        return Err(JobError::invalid_spec("instances", "instances must be at least 1"));
+    }
+    let owners = &spec.io.input_owners;
+    // The session decides how many parties compute (every member does); the owners need at least
+    // as many.
+    let parties = owners.iter().max().map_or(2, |&p| (p + 1).max(2));
+    check_io(&spec.io, spec.circuit.input_widths().len(), spec.circuit.output_widths().len(), MAX_PARTIES)?;
     if let Some(i) = spec.io.reveal.iter().position(|r| *r != Reveal::Both) {
         return Err(JobError::not_available(
             "reveal",
-            format!("output {i}: a mixed circuit's outputs are opened to both parties"),
+            format!("output {i}: a mixed circuit's outputs are opened to every party"),
         ));
     }
-    per_instance(circuit, &spec.io.input_owners).map(|_| ())
+    per_instance(circuit, owners, parties).map(|_| ())
 }
 
-/// The material one instance takes; a typed error for a gate the evaluation does not support or
-/// an instance over its bounds.
-fn per_instance(circuit: &MixedJobCircuit, owners: &[usize]) -> Result<ArithDemand, JobError> {
+/// Checks a session of `parties` members for a mixed job whose inputs `owners` own.
+pub(crate) fn check_parties(parties: usize, owners: &[usize]) -> Result<(), JobError> {
+    if !(2..=MAX_PARTIES).contains(&parties) {
+        return Err(JobError::invalid_spec(
+            "parties",
+            format!("a mixed circuit runs among 2 to {MAX_PARTIES} parties, the session has {parties}"),
+        ));
+    }
+    if let Some(p) = owners.iter().find(|&&p| p >= parties) {
+        return Err(JobError::invalid_spec(
+            "inputOwners",
+            format!("inputOwners names party {p}, the session has {parties} parties"),
+        ));
+    }
+    Ok(())
+}
+
+/// The material one instance among `parties` parties takes; a typed error for a gate the
+/// evaluation does not support or an instance over its bounds.
+fn per_instance(
+    circuit: &MixedJobCircuit,
+    owners: &[usize],
+    parties: usize,
+) -> Result<ArithDemand, JobError> {
     let (mixed, ring, bits) = (circuit.circuit(), circuit.ring(), circuit.bit_inputs());
-    let one = demand_with_bits(mixed, ring, bits, owners, 2, 1).map_err(spec_error)?;
+    let one = demand_with_bits(mixed, ring, bits, owners, parties, 1).map_err(spec_error)?;
     let items = items(&one);
     if items > MAX_ITEMS {
         return Err(JobError::invalid_spec(
@@ -163,12 +195,12 @@ pub(crate) async fn run<N: Network, R: RngCore + CryptoRng>(
     rng: &mut R,
     mut observe: impl FnMut(JobPhase),
 ) -> Result<CircuitOutput, JobError> {
-    check_members(net, Preprocessing::Ot)?;
-    let me = net.party();
+    let (me, parties) = (net.party(), net.parties());
     let owners = &spec.io.input_owners;
+    check_parties(parties, owners)?;
     input.check(me, false, spec.circuit.input_widths(), &spec.io, spec.instances)?;
     check_bit_values(me, circuit.bit_inputs(), owners, &input)?;
-    let one = per_instance(circuit, owners)?;
+    let one = per_instance(circuit, owners, parties)?;
     let (mixed, ring, bits) = (circuit.circuit(), circuit.ring(), circuit.bit_inputs());
     let start = net.stats();
 
@@ -190,11 +222,11 @@ pub(crate) async fn run<N: Network, R: RngCore + CryptoRng>(
     let mut outputs = Vec::with_capacity(spec.instances);
     let mut online = NetStats::default();
     for range in stream::chunks(spec.instances, per_chunk) {
-        let need = demand_with_bits(mixed, ring, bits, owners, 2, range.len())?;
+        let need = demand_with_bits(mixed, ring, bits, owners, parties, range.len())?;
         let material = provider.material(net, &need).await?;
         observe(JobPhase::OnlineStarts);
         let before = net.stats();
-        let mut party = ArithParty::new(me, 2, material, ChaCha20Rng::from_seed(seed(rng)))?;
+        let mut party = ArithParty::new(me, parties, material, ChaCha20Rng::from_seed(seed(rng)))?;
         let own: Vec<Vec<u64>> = input.values[range.clone()].iter().map(|v| values(v)).collect();
         let results = evaluate_with_bits(&mut party, net, mixed, bits, owners, &own).await?;
         online = online.plus(&net.stats().since(&before));

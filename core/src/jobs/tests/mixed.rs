@@ -36,12 +36,12 @@ fn own(values: &[Vec<u64>], owners: &[PartyId], p: PartyId, k: u32) -> CircuitIn
 
 /// Runs `specs[p]` at party p over encrypted channels; `cheat(p, index, message)` edits what p
 /// sends. Returns each party's result and the phases it observed.
-fn run_mixed(
-    specs: [&CircuitSpec; 2],
-    inputs: [CircuitInput; 2],
+fn run_mixed<const N: usize>(
+    specs: [&CircuitSpec; N],
+    inputs: [CircuitInput; N],
     cheat: fn(PartyId, u64, &mut Vec<u8>),
 ) -> Vec<(Result<CircuitOutput, JobError>, Vec<JobPhase>)> {
-    run_session(2, |inner| {
+    run_session(N, |inner| {
         let me = inner.party();
         let (spec, input) = (specs[me].clone(), inputs[me].clone());
         async move {
@@ -97,6 +97,29 @@ fn summons_sort_and_arithmetic_programs_run_as_circuit_jobs_in_both_rings() {
     let spec = mixed_spec(&arithmetic, RingBits::K64, &owners, 1);
     let inputs = [own(&values, &owners, 0, 64), own(&values, &owners, 1, 64)];
     expect_plaintext(run_mixed([&spec, &spec], inputs, honest), &arithmetic, RingBits::K64, &values);
+}
+
+#[test]
+fn summons_three_party_auction_runs_with_every_member_computing() {
+    let (auction, owners) = load("auction");
+    assert_eq!(owners, [0, 1, 2]);
+    let values = vec![vec![120, 990, 45], vec![7, 7, 3], vec![0, 0, 0]];
+    let spec = mixed_spec(&auction, RingBits::K32, &owners, values.len());
+    let inputs = [0, 1, 2].map(|p| own(&values, &owners, p, 32));
+    // Member 2 is a computing party here, not a dealer: its inputs are checked as such.
+    spec.check_input(2, &inputs[2]).unwrap();
+    expect_plaintext(run_mixed([&spec; 3], inputs, honest), &auction, RingBits::K32, &values);
+    // The session size is the spec's to check: enough members for the owners, at most eight.
+    assert!(matches!(spec.check_members(3), Ok(())));
+    assert!(matches!(spec.check_members(2), Err(JobError::InvalidSpec { field: "inputOwners", .. })));
+    assert!(matches!(spec.check_members(9), Err(JobError::InvalidSpec { field: "parties", .. })));
+    let two = mixed_spec(&auction, RingBits::K32, &[0, 1, 1], 1);
+    assert!(two.check_members(2).is_ok() && two.check_members(4).is_ok());
+    let boolean = CircuitSpec {
+        circuit: crate::circuit::testing::random_circuit(&mut ChaCha20Rng::seed_from_u64(1), 2, 10, 1).into(),
+        ..two
+    };
+    assert!(matches!(boolean.check_members(3), Err(JobError::WrongSessionSize { got: 3, .. })));
 }
 
 #[test]

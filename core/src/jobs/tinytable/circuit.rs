@@ -45,6 +45,7 @@ impl CircuitJobSpec {
             &self.io,
             self.circuit.input_widths().len(),
             self.circuit.output_widths().len(),
+            2,
         )
     }
 

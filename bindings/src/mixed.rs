@@ -107,20 +107,7 @@ fn wires(given: Option<Value>, name: &'static str) -> Result<Option<Vec<u64>>, B
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::HashMap;
-
-    struct Map(HashMap<&'static str, Value>);
-    impl Fields for Map {
-        fn field(&self, name: &str) -> Result<Option<Value>, BridgeError> {
-            Ok(self.0.get(name).cloned())
-        }
-    }
-    fn map(entries: &[(&'static str, Value)]) -> Map {
-        Map(entries.iter().cloned().collect())
-    }
-    fn field_of(e: BridgeError) -> String {
-        e.detail.unwrap_or_default()
-    }
+    use crate::spec::tests::{field_of, map};
 
     /// `a + 7` with the constant on wire 2 and the output on wire 3.
     const TEXT: &str = "1 4\n2 1 1\n1 1\n\n2 1 0 1 3 AAdd\n";

@@ -542,12 +542,12 @@ fn instance_values(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use std::collections::HashMap;
 
     /// A plain object as a map from field name to value.
-    struct Map(HashMap<&'static str, Value>);
+    pub(crate) struct Map(HashMap<&'static str, Value>);
 
     impl Fields for Map {
         fn field(&self, name: &str) -> Result<Option<Value>, BridgeError> {
@@ -555,7 +555,7 @@ mod tests {
         }
     }
 
-    fn map(entries: &[(&'static str, Value)]) -> Map {
+    pub(crate) fn map(entries: &[(&'static str, Value)]) -> Map {
         Map(entries.iter().cloned().collect())
     }
 
@@ -572,7 +572,8 @@ mod tests {
         ]
     }
 
-    fn field_of(e: BridgeError) -> String {
+    /// The field (or check) an error names.
+    pub(crate) fn field_of(e: BridgeError) -> String {
         e.detail.unwrap_or_default()
     }
 

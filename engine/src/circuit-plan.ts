@@ -19,8 +19,11 @@
 import type { Circuit, CircuitIOInfo } from 'mpc-framework-common';
 import { CircuitError, ConfigError, NotAvailableError, type CircuitValue, type MixedCircuit, type ParsedCircuit } from '@chorus/sdk';
 
-/** Who receives an output value in a two-party circuit job. */
-export type Recipient = 'both' | 0 | 1;
+/** Who receives an output value: every party (`'both'`, as the SDK names it), or one party's slot. */
+export type Recipient = 'both' | number;
+
+/** Most parties of a program compiled without boolify (the core's Spdz2k provider's bound). */
+const MAX_MIXED_PARTIES = 8;
 
 /** What one party's circuit job needs, and how to name its outputs. */
 export interface JobPlan {
@@ -72,11 +75,15 @@ export function planJob(circuit: Circuit, shape: CircuitShape, name: string, inp
   if (slot === -1) {
     throw new ConfigError('name', `unknown party name "${name}"; the circuit's parties are ${names.map((n) => `"${n}"`).join(', ')}`);
   }
-  if (names.length !== 2) {
+  // Boolean circuits run between two parties; mixed ones (Spdz2k) among 2 to MAX_MIXED_PARTIES.
+  const mixedShape = 'ring' in shape;
+  if (mixedShape ? names.length < 2 || names.length > MAX_MIXED_PARTIES : names.length !== 2) {
     throw new NotAvailableError(
       'parties',
       `${names.length}-party circuits`,
-      `the circuit's settings name ${names.length} parties; Chorus's circuit protocols take two computing parties`,
+      mixedShape
+        ? `the circuit's settings name ${names.length} parties; programs compiled without boolify run among 2 to ${MAX_MIXED_PARTIES}`
+        : `the circuit's settings name ${names.length} parties; Chorus's boolean circuit protocols take two computing parties (programs compiled without boolify run among up to ${MAX_MIXED_PARTIES})`,
     );
   }
   const inputs = byAddress(circuit.info.inputs);
@@ -114,7 +121,11 @@ export function planJob(circuit: Circuit, shape: CircuitShape, name: string, inp
   const reveal = outputs.map((info): Recipient => {
     const to = circuit.mpcSettings.flatMap((participant, party) => (participant.outputs.includes(info.name) ? [party] : []));
     if (to.length === 0) throw new ConfigError('circuit', `output "${info.name}" goes to no party`);
-    return to.length === 2 ? 'both' : (to[0] as 0 | 1);
+    if (to.length === names.length) return 'both';
+    if (to.length > 1) {
+      throw new NotAvailableError('circuit', 'outputs to some of the parties', `output "${info.name}" goes to ${to.length} of ${names.length} parties; an output goes to one party or to all`);
+    }
+    return to[0]!;
   });
   for (const participant of circuit.mpcSettings) {
     for (const outputName of participant.outputs) {
@@ -131,7 +142,7 @@ export function planJob(circuit: Circuit, shape: CircuitShape, name: string, inp
       throw new NotAvailableError(
         'circuit',
         'outputs to one party of a program compiled without boolify',
-        `output "${single.name}" goes to one party; on arithmetic shares every output goes to both (use io.outputPublic, or compile with boolifyWidth)`,
+        `output "${single.name}" goes to one party; on arithmetic shares every output goes to every party (use io.outputPublic, or compile with boolifyWidth)`,
       );
     }
     const constants = (circuit.info as { constants?: MixedCircuit['info']['constants'] }).constants ?? [];

@@ -11,7 +11,7 @@ import { EmpWasmEngine } from "emp-wasm-engine";
 import type { Circuit } from "mpc-framework-common";
 import { CancelledError } from "@chorus/sdk";
 import { ChorusEngine, type ChorusEngineSession } from "../src/index.js";
-import { compile, normalize, runParties, startParties, type Outcome } from "./helpers.js";
+import { compile, normalize, runParties, startParties, values } from "./helpers.js";
 
 const WIDTH = 16;
 
@@ -65,14 +65,6 @@ const PROGRAMS: Array<{ name: string; source: string; inputs: Record<string, Rec
   },
 ];
 
-/** Each party's outputs, alice's first (throws if a party failed). */
-function values(outcomes: Record<string, Outcome>): Record<string, unknown>[] {
-  return ["alice", "bob"].map((name) => {
-    const outcome = outcomes[name]!;
-    if (!outcome.ok) throw new Error(`party ${name} failed: ${String(outcome.error)}`);
-    return outcome.value;
-  });
-}
 
 /** The plaintext engine's outputs for `source` (compiled without boolify), reduced to WIDTH bits. */
 async function reference(source: string, inputs: Record<string, Record<string, unknown>>, boolean: Circuit) {

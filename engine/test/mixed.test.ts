@@ -9,7 +9,7 @@ import PlaintextEngine from "mpc-framework/dist/src/PlaintextEngine/PlaintextEng
 import type { Circuit } from "mpc-framework-common";
 import { NotAvailableError } from "@chorus/sdk";
 import { ChorusEngine } from "../src/index.js";
-import { compile, runParties, type Outcome } from "./helpers.js";
+import { compile, runParties, values } from "./helpers.js";
 
 /** Programs the arithmetic shares run: comparisons, `?:`, `if`, shifts and masks by constants. */
 const PROGRAMS: Array<{ name: string; source: string; inputs: Record<string, Record<string, unknown>> }> = [
@@ -45,14 +45,6 @@ const PROGRAMS: Array<{ name: string; source: string; inputs: Record<string, Rec
   },
 ];
 
-function values(outcomes: Record<string, Outcome>): Record<string, unknown>[] {
-  return ["alice", "bob"].map((name) => {
-    const outcome = outcomes[name]!;
-    if (!outcome.ok) throw new Error(`party ${name} failed: ${String(outcome.error)}`);
-    return outcome.value;
-  });
-}
-
 /** Booleans as booleans, numbers as numbers (the plaintext engine may give either for a flag). */
 function plain(circuit: Circuit, outputs: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(
@@ -77,6 +69,26 @@ describe("programs compiled without boolify run on arithmetic shares", () => {
       }
     });
   }
+
+  it("a sealed-bid auction among three parties, each a member of the session", async () => {
+    const circuit = await compile(`export default function main(io: Summon.IO) {
+      const bids = [io.input('alice', 'a', summon.number()), io.input('bob', 'b', summon.number()), io.input('carol', 'c', summon.number())];
+      let best = 0;
+      let winner = 0;
+      for (let i = 0; i < 3; i++) { if (bids[i] > best) { best = bids[i]; winner = i; } }
+      io.outputPublic('winner', winner);
+      io.outputPublic('price', best);
+    }`);
+    const inputs = { alice: { a: 120 }, bob: { b: 990 }, carol: { c: 45 } };
+    for (const runtime of ["native", "wasm"] as const) {
+      const { outcomes } = await runParties(new ChorusEngine({ runtime }), circuit, inputs);
+      for (const name of ["alice", "bob", "carol"]) {
+        const outcome = outcomes[name]!;
+        if (!outcome.ok) throw new Error(`${runtime} ${name}: ${String(outcome.error)}`);
+        expect(outcome.value, `${runtime} ${name}`).toEqual({ winner: 1, price: 990 });
+      }
+    }
+  });
 
   it("64-bit values with ring: 64", async () => {
     const circuit = await compile(`export default function main(io: Summon.IO) {

@@ -104,6 +104,9 @@ export function outputValue(bits: boolean[]): CircuitValue {
   return out;
 }
 
+/** Most wires of a circuit (the core's bound). */
+const MAX_MIXED_WIRES = 1 << 26;
+
 /** Whether `circuit` is a {@link MixedCircuit} (Summon's `{ bristol, info }`) rather than Bristol text or a parse. */
 export function isMixedCircuit(circuit: unknown): circuit is MixedCircuit {
   return typeof circuit === 'object' && circuit !== null && 'bristol' in circuit;
@@ -127,7 +130,7 @@ export function mixedCircuit(
   if (typeof info !== 'object' || info === null || !Array.isArray(info.outputs)) {
     throw new CircuitError('a mixed circuit needs Summon\'s info with its outputs ({ bristol, info: { constants, outputs } })');
   }
-  const header = /^\s*\d+\s+\d+\s*\n\s*(\d+)/.exec(bristol);
+  const header = /^\s*\d+\s+(\d+)\s*\n\s*(\d+)/.exec(bristol);
   if (header === null) throw new CircuitError('the Bristol header must give the gate and wire counts, then the input values', 1);
   const address = (entry: unknown, what: string): number => {
     const a = (entry as { address?: unknown } | null)?.address;
@@ -149,7 +152,11 @@ export function mixedCircuit(
   const bitInputs = (Array.isArray(info.inputs) ? info.inputs : [])
     .filter((input) => (input as { type?: unknown } | null)?.type === 'bool')
     .map((input, i) => address(input, `boolean input ${i}`));
-  const inputs = Number(header[1]);
+  // The core parses and bounds the rest; the input count must fit the wires before it sizes anything.
+  const inputs = Number(header[2]);
+  if (inputs > Number(header[1]) || inputs > MAX_MIXED_WIRES) {
+    throw new CircuitError(`the header declares ${inputs} input values for ${header[1]} wires`, 2);
+  }
   const parsed: ParsedCircuit = {
     text: bristol,
     inputWidths: new Array<number>(inputs).fill(k),

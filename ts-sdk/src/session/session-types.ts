@@ -498,8 +498,9 @@ export type CoralEvaluateOptions = EvaluateIoOptions &
  * A mixed circuit: Summon's compiler output without boolify (`summon.compile(...)` with no
  * `boolifyWidth`), as `{ bristol, info }` — arithmetic gates (`AAdd`, `AMul`, `AGt`, `AXor`, …) on
  * k-bit integers, its constants and output wires listed in `info`. `Session.evaluate` runs it on
- * Coral's Spdz2k shares (malicious with abort, material over OT between the two parties): each
- * input value is one k-bit integer (`ring`), every output goes to both parties. Additions are
+ * Coral's Spdz2k shares (malicious with abort, material over OT among the parties: two, or up to
+ * eight in a larger session, every member computing): each input value is one k-bit integer
+ * (`ring`), every output goes to every party. Additions are
  * free, a multiplication costs one triple, comparisons and shifts by constants a few dozen;
  * gates that need every bit of a shared value (bitwise operations of full values, division by a
  * shared or non-power-of-two amount, powers) are refused with a `NotAvailableError` on `circuit`.

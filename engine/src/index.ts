@@ -1,7 +1,8 @@
 /**
  * `@chorus/mpc-framework-engine`: Chorus as an engine of mpc-framework. Summon programs run on
  * Chorus's two-party protocols (TinyTable by default; MiniMac, Coral) over the app's own
- * transport, in Node (native addon or WASM) and in browsers (WASM).
+ * transport, in Node (native addon or WASM) and in browsers (WASM); programs compiled without
+ * boolify run on Coral's arithmetic shares among 2 to 8 parties.
  *
  * ```ts
  * import { Protocol } from 'mpc-framework';

@@ -159,10 +159,14 @@ fn chunk_size(circuit: &MixedCircuit, k: u32, one: &ArithDemand, instances: usiz
 /// The values member `me` gives for inputs declared bits are 0 or 1 (the protocol would catch
 /// anything else; an honest member learns it here, before anything is sent).
 fn check_bit_values(me: usize, bits: &[u32], owners: &[usize], input: &CircuitInput) -> Result<(), JobError> {
+    let mut is_bit = vec![false; owners.len()];
+    for &w in bits.iter().filter(|&&w| (w as usize) < owners.len()) {
+        is_bit[w as usize] = true;
+    }
     let owned: Vec<usize> = (0..owners.len()).filter(|&v| owners[v] == me).collect();
     for (instance, values) in input.values.iter().enumerate() {
-        for (value, given) in owned.iter().zip(values) {
-            if bits.contains(&(*value as u32)) && given.iter().skip(1).any(|&b| b) {
+        for (&value, given) in owned.iter().zip(values) {
+            if is_bit[value] && given.iter().skip(1).any(|&b| b) {
                 return Err(JobError::InvalidInput {
                     party: me,
                     field: format!("inputs[{value}]"),

@@ -26,7 +26,8 @@
 //! gates. The random bits of the whole evaluation are made first, in one batch.
 //!
 //! Inputs declared bits (Summon's `bool` inputs, [`Plan::with_bit_inputs`]) are checked right
-//! after the inputs (`x·(x − 1)` opened, 2 rounds) and may then be conditions of selects.
+//! after the inputs (`x·(x − 1)` computed, MAC-checked and opened: 6 rounds) and may then be
+//! conditions of selects.
 //!
 //! Rounds without comparisons or bit inputs: 1 (inputs) + the multiplicative depth + 9 (check, output
 //! opening, check); bytes per party to each other party: (k+s)/8 per input it owns, 2·(k+s)/8
@@ -321,12 +322,15 @@ pub async fn evaluate<N: Network>(
 }
 
 /// [`evaluate`] with the inputs `bit_inputs` declared bits ([`Plan::with_bit_inputs`]): right
-/// after the inputs, `x·(x − 1)` of every declared bit is computed (one Beaver round) and opened
-/// modulo 2^k with its upper bits masked (one round); anything but 0 is
+/// after the inputs, `x·(x − 1)` of every declared bit is computed (one Beaver round), the MAC
+/// check confirms every opening so far (four rounds: the products are then correct), and the
+/// products are opened modulo 2^k with their upper bits masked (one round); anything but 0 is
 /// [`Check::ArithBitInput`](super::super::error::Check::ArithBitInput), before any comparison
-/// opens a masked value, and the openings join the MAC check before the outputs. `x·(x − 1) ≡ 0
+/// opens a masked value, and these openings join the MAC check before the outputs. `x·(x − 1) ≡ 0
 /// (mod 2^k)` only for x ≡ 0 or 1 (one of two consecutive integers is odd), and an honest bit's
-/// check opens 0, so the check reveals nothing about honest inputs.
+/// check opens 0 whatever the other parties do (a wrong share of the opening fails it
+/// independently of x), so the check reveals nothing about honest inputs. Without the MAC check
+/// first, a party that shifted the Beaver opening by δ would see `δ·(x − 1)` opened.
 ///
 /// # Errors
 /// As [`evaluate`], and [`CoralError::BadInput`] for bit inputs that are not inputs.
@@ -362,6 +366,9 @@ pub async fn evaluate_with_bits<N: Network>(
             .map(|at| (inputs[at], party.add_public(inputs[at], 1u128.wrapping_neg())))
             .collect();
         let checks = party.mul(net, &squares).await?;
+        // The products must be right before they are opened: a wrong Beaver opening would make
+        // `x·(x − 1)` come out as `δ·(x − 1)`, which shows an honest x (selective failure).
+        party.check(net).await?;
         let opened = party.open_low(net, Step::ArithBitInputCheck, &checks).await?;
         if opened.iter().any(|&y| y != 0) {
             return Err(CoralError::failed(Check::ArithBitInput));

@@ -85,6 +85,42 @@ fn summons_boolean_input_selects_as_a_checked_bit_and_a_non_bit_is_caught() {
 }
 
 #[test]
+fn a_wrong_product_in_the_bit_input_check_aborts_alike_for_either_honest_bit() {
+    use crate::proto::coral::messages::{Step, HEADER_BYTES};
+    let (circuit, owners) = load("choose");
+    let bits = bit_inputs("choose");
+    let d = demand_with_bits(&circuit, RingBits::K32, &bits, &owners, 2, 1).unwrap();
+    // Party 0 owns the flag; party 1 shifts its share of the Beaver opening of x·(x − 1) (its
+    // multiplication frame right before the check's MAC-check and opening).
+    let evaluate = |flag: u64, deviation: Deviation| {
+        let x = vec![vec![flag, 7, 9]];
+        let (owners, bits, circuit) = (&owners, &bits, &circuit);
+        run(deal(95, RingBits::K32, 2, &d), deviation, move |mut party, mut net| {
+            let mine = own(&x, owners, party.party());
+            async move { evaluate_with_bits(&mut party, &mut net, circuit, bits, owners, &mine).await }
+        })
+    };
+    let (honest, tags) = evaluate(1, Deviation::none());
+    assert!(honest.iter().all(Result::is_ok));
+    let check = tags[1].iter().position(|&t| t == Step::ArithBitInputCheck as u8).expect("a bit-input check");
+    let product =
+        tags[1][..check].iter().rposition(|&t| t == Step::ArithMultOpen as u8).expect("its product") as u64;
+    for flag in [0, 1] {
+        let deviation = Deviation::wire(1, move |i, m| {
+            if i == product {
+                m[HEADER_BYTES] ^= 1;
+            }
+        });
+        let (results, _) = evaluate(flag, deviation);
+        assert!(
+            matches!(results[0], Err(CoralError::CheckFailed { check: Check::ArithMac })),
+            "flag {flag}: the honest owner aborts on the MAC check, not on the bit check: {:?}",
+            results[0]
+        );
+    }
+}
+
+#[test]
 fn summons_sort_of_eight_sorts_on_shares() {
     let (circuit, owners) = load("sort8");
     assert_eq!(owners, [0, 1, 0, 1, 0, 1, 0, 1]);

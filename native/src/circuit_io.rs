@@ -66,7 +66,8 @@ pub fn summon_mixed(json: &str, ring: u32) -> Result<JobCircuit, String> {
                 .and_then(|a| u32::try_from(a).map_err(|_| format!("input {i}: address {a} out of range")))
         })
         .collect::<Result<_, String>>()?;
-    Ok(JobCircuit::Mixed(MixedJobCircuit::new(circuit, ring).with_bit_inputs(bits)))
+    let circuit = MixedJobCircuit::new(circuit, ring).with_bit_inputs(bits).map_err(|e| e.to_string())?;
+    Ok(JobCircuit::Mixed(circuit))
 }
 
 /// The bits (wire order) of the `width`-bit value written as `hex`; errors name `what`.

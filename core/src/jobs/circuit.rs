@@ -109,8 +109,22 @@ impl MixedJobCircuit {
 
     /// The same circuit with the inputs `bit_inputs` declared bits (each input's owner must give
     /// 0 or 1; the protocol checks it, and the circuit's selects may then depend on it).
-    pub fn with_bit_inputs(self, bit_inputs: Vec<u32>) -> Self {
-        MixedJobCircuit { bit_inputs, ..self }
+    ///
+    /// # Errors
+    /// [`JobError::InvalidSpec`] on `bitInputs` for an entry that is not an input or is listed
+    /// twice.
+    pub fn with_bit_inputs(self, bit_inputs: Vec<u32>) -> Result<Self, JobError> {
+        let mut seen = vec![false; self.circuit.inputs as usize];
+        for (i, &w) in bit_inputs.iter().enumerate() {
+            if seen.get(w as usize).is_none_or(|&s| s) {
+                return Err(JobError::invalid_spec(
+                    "bitInputs",
+                    format!("bitInputs[{i}] must name one of the circuit's {} inputs, once", seen.len()),
+                ));
+            }
+            seen[w as usize] = true;
+        }
+        Ok(MixedJobCircuit { bit_inputs, ..self })
     }
 
     /// The inputs declared bits.

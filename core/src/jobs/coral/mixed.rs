@@ -44,7 +44,7 @@ use super::seed;
 use crate::circuit::mixed::MixedCircuit;
 use crate::net::{NetStats, Network};
 use crate::proto::coral::arith::circuit::{
-    demand_with_bits, evaluate_with_bits, MAX_RANDOM_BITS, MAX_WIRE_VALUES,
+    demand_with_bits, evaluate_with_bits, Plan, MAX_RANDOM_BITS, MAX_WIRE_VALUES,
 };
 use crate::proto::coral::arith::ot::{MAX_ITEMS, MAX_PARTIES};
 use crate::proto::coral::arith::{ArithDemand, ArithOtProvider, ArithParty, ArithRing};
@@ -107,15 +107,16 @@ pub(crate) fn check_parties(parties: usize, owners: &[usize]) -> Result<(), JobE
     Ok(())
 }
 
-/// The material one instance among `parties` parties takes; a typed error for a gate the
-/// evaluation does not support or an instance over its bounds.
+/// What one instance among `parties` parties takes: its material and its random bits; a typed
+/// error for a gate the evaluation does not support or an instance over its bounds.
 fn per_instance(
     circuit: &MixedJobCircuit,
     owners: &[usize],
     parties: usize,
-) -> Result<ArithDemand, JobError> {
+) -> Result<(ArithDemand, usize), JobError> {
     let (mixed, ring, bits) = (circuit.circuit(), circuit.ring(), circuit.bit_inputs());
     let one = demand_with_bits(mixed, ring, bits, owners, parties, 1).map_err(spec_error)?;
+    let random_bits = Plan::with_bit_inputs(mixed, ring, bits).map_err(spec_error)?.bits(ring.bits());
     let items = items(&one);
     if items > MAX_ITEMS {
         return Err(JobError::invalid_spec(
@@ -123,7 +124,7 @@ fn per_instance(
             format!("one evaluation needs {items} triples or masks; the limit is {MAX_ITEMS}"),
         ));
     }
-    Ok(one)
+    Ok((one, random_bits))
 }
 
 /// The most triples or masks of one kind in `demand` (what the provider bounds per call).
@@ -142,15 +143,15 @@ fn spec_error(e: CoralError) -> JobError {
     }
 }
 
-/// Instances per chunk: within the material budget and the evaluation's bounds, at least one.
-fn chunk_size(circuit: &MixedCircuit, k: u32, one: &ArithDemand, instances: usize) -> usize {
+/// Instances per chunk: within the material budget and the evaluation's bounds, at least one
+/// (`one` and `random_bits`: what one instance takes).
+fn chunk_size(circuit: &MixedCircuit, (one, random_bits): &(ArithDemand, usize), instances: usize) -> usize {
     let masks = one.input_masks.iter().sum::<usize>() + one.output_masks;
     let bytes = one.triples * TRIPLE_BYTES + masks * MASK_BYTES;
-    let bits = one.output_masks.saturating_sub(circuit.outputs.len()) * k as usize;
     let bounds = [
         stream::chunk_size(bytes, 1, instances),
         MAX_WIRE_VALUES / (circuit.wires as usize).max(1),
-        MAX_RANDOM_BITS / bits.max(1),
+        MAX_RANDOM_BITS / random_bits.max(&1),
         MAX_ITEMS / items(one).max(1),
     ];
     bounds.into_iter().min().unwrap_or(1).max(1)
@@ -184,7 +185,7 @@ fn values(bits: &[Vec<bool>]) -> Vec<u64> {
 }
 
 /// The k bits of `value`, least significant first.
-fn value_bits(value: u64, k: u32) -> Vec<bool> {
+pub(crate) fn value_bits(value: u64, k: u32) -> Vec<bool> {
     (0..k).map(|i| value >> i & 1 == 1).collect()
 }
 
@@ -222,7 +223,7 @@ pub(crate) async fn run<N: Network, R: RngCore + CryptoRng>(
     let arith = ArithRing::new(ring);
     let mut provider =
         ArithOtProvider::setup(net, arith, &session, ChaCha20Rng::from_seed(seed(rng))).await?;
-    let per_chunk = chunk_size(mixed, ring.bits(), &one, spec.instances);
+    let per_chunk = chunk_size(mixed, &one, spec.instances);
     let mut outputs = Vec::with_capacity(spec.instances);
     let mut online = NetStats::default();
     for range in stream::chunks(spec.instances, per_chunk) {

@@ -6,6 +6,7 @@
 use super::*;
 use crate::circuit::mixed::{MixedCircuit, MixedGate, MixedOp, RingBits};
 use crate::jobs::circuit::MixedJobCircuit;
+use crate::jobs::coral::mixed::value_bits;
 use crate::proto::coral::arith::tests::summon::{bit_inputs, load};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -20,16 +21,12 @@ fn mixed_spec(circuit: &MixedCircuit, ring: RingBits, owners: &[PartyId], instan
     }
 }
 
-fn bits(value: u64, k: u32) -> Vec<bool> {
-    (0..k).map(|i| value >> i & 1 == 1).collect()
-}
-
 /// Party `p`'s inputs of `values` (per instance, every input value) as the job takes them.
 fn own(values: &[Vec<u64>], owners: &[PartyId], p: PartyId, k: u32) -> CircuitInput {
     CircuitInput {
         values: values
             .iter()
-            .map(|x| x.iter().zip(owners).filter(|(_, &o)| o == p).map(|(&v, _)| bits(v, k)).collect())
+            .map(|x| x.iter().zip(owners).filter(|(_, &o)| o == p).map(|(&v, _)| value_bits(v, k)).collect())
             .collect(),
     }
 }
@@ -64,7 +61,9 @@ fn expect_plaintext(
 ) -> Vec<Vec<JobPhase>> {
     let want: Vec<Vec<Option<Vec<bool>>>> = values
         .iter()
-        .map(|x| circuit.evaluate(x, ring).unwrap().into_iter().map(|y| Some(bits(y, ring.bits()))).collect())
+        .map(|x| {
+            circuit.evaluate(x, ring).unwrap().into_iter().map(|y| Some(value_bits(y, ring.bits()))).collect()
+        })
         .collect();
     results
         .into_iter()
@@ -126,9 +125,16 @@ fn summons_three_party_auction_runs_with_every_member_computing() {
 fn a_boolean_input_is_a_declared_checked_bit() {
     let (choose, owners) = load("choose");
     let job = |bits: Vec<u32>| CircuitSpec {
-        circuit: JobCircuit::Mixed(MixedJobCircuit::new(choose.clone(), RingBits::K32).with_bit_inputs(bits)),
+        circuit: JobCircuit::Mixed(
+            MixedJobCircuit::new(choose.clone(), RingBits::K32).with_bit_inputs(bits).unwrap(),
+        ),
         ..mixed_spec(&choose, RingBits::K32, &owners, 2)
     };
+    // Declared bits must be inputs, each once.
+    for bad in [vec![3], vec![0, 0]] {
+        let declared = MixedJobCircuit::new(choose.clone(), RingBits::K32).with_bit_inputs(bad);
+        assert!(matches!(declared, Err(JobError::InvalidSpec { field: "bitInputs", .. })));
+    }
     // Undeclared, `flag ? a : b` needs the flag's bits; declared, it runs.
     assert!(matches!(job(vec![]).validate(), Err(JobError::NotAvailable { option: "circuit", .. })));
     let spec = job(bit_inputs("choose"));

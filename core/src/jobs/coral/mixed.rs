@@ -63,8 +63,8 @@ const TRIPLE_BYTES: usize = 96;
 const MASK_BYTES: usize = 48;
 
 /// Checks a circuit spec whose protocol is Coral and whose circuit is mixed: OT preprocessing,
-/// owners and recipients that fit (every output to every party), and a circuit whose every gate
-/// the Spdz2k evaluation supports, one instance of which fits its bounds. The session size is
+/// owners and recipients that fit (every output to every party), and a circuit one instance of
+/// which fits the Spdz2k evaluation's bounds. The session size is
 /// checked by the run (the spec does not fix it).
 pub(crate) fn validate(spec: &CircuitSpec, circuit: &MixedJobCircuit) -> Result<(), JobError> {
     if spec.protocol.preprocessing() != Preprocessing::Ot {
@@ -135,7 +135,6 @@ fn items(demand: &ArithDemand) -> usize {
 /// A planning error as the error of the spec field at fault.
 fn spec_error(e: CoralError) -> JobError {
     match e {
-        CoralError::UnsupportedGate { .. } => JobError::not_available("circuit", e.to_string()),
         CoralError::Limit { .. } | CoralError::BadInput(_) => {
             JobError::invalid_spec("circuit", e.to_string())
         }

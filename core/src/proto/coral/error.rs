@@ -135,18 +135,6 @@ pub enum CoralError {
     /// Inputs do not match the circuit or the assignment of input values to parties.
     #[error("bad input: {0}")]
     BadInput(String),
-    /// A mixed circuit's gate needs all bits of a shared value (a bitwise operation on values
-    /// not known to be 0 or 1, a shift by a shared amount, division by a shared or
-    /// non-power-of-two amount, or a power),
-    /// which needs the boolean conversions (edaBits) this build does not have yet; nothing was
-    /// sent.
-    #[error("gate {index} ({gate}) on a shared value needs the full bit decomposition of its inputs (edaBits), which is not available yet; ring gates, comparisons, ANot, ABoolAnd, ABoolOr, ABitNot, shifts by public amounts, ADiv and AMod by public powers of two, bitwise gates of 0/1 values and Summon's select idiom run on Spdz2k shares")]
-    UnsupportedGate {
-        /// The gate's index in the circuit.
-        index: usize,
-        /// Its name.
-        gate: &'static str,
-    },
     /// The preprocessing provider is not available in this build.
     #[error("preprocessing provider not available: {0}")]
     NotAvailable(&'static str),

@@ -15,14 +15,14 @@
 //!   `ABitAnd` with a public low mask `2^s − 1`), run on
 //!   checked random bits ([`super::compare`], [`super::probe`], [`super::bits`]); by 0, 1 or
 //!   beyond k bits they are local;
-//! - every other gate with a shared input needs all bits of a value (bitwise gates of full
-//!   values, shifts by or division by a shared or non-power-of-two amount, powers), i.e. the
-//!   edaBit conversions of Coral §4.3.1 (Fig. 9, 10); until they exist such a circuit is refused
-//!   with [`CoralError::UnsupportedGate`] before anything is sent.
+//! - every other gate with a shared input needs all bits of a value — bitwise gates of full
+//!   values, shifts by shared amounts, division and remainder by a shared or non-power-of-two
+//!   divisor, powers — and runs on bit decompositions ([`super::bitlevel`]).
 //!
-//! Layers: a gate's layer is one more than its inputs' deepest if it is a shared product or a
-//! comparison, else the same. Each layer runs its products (one Beaver round for all of them and
-//! all instances), then its comparisons (one batch, [`super::compare::rounds`]), then its local
+//! Layers: a gate's layer is one more than its inputs' deepest if it is a shared product, a
+//! comparison or a bit-level gate, else the same. Each layer runs its products (one Beaver round
+//! for all of them and all instances), then its comparisons (one batch,
+//! [`super::compare::rounds`]), then its bit-level gates (one batch per kind), then its local
 //! gates. The random bits of the whole evaluation are made first, in one batch.
 //!
 //! Inputs declared bits (Summon's `bool` inputs, [`Plan::with_bit_inputs`]) are checked right
@@ -41,6 +41,7 @@ use crate::net::{Network, PartyId};
 
 use super::super::error::{Check, CoralError};
 use super::super::messages::Step;
+use super::bitlevel;
 use super::bits::{add_demand as add_bit_demand, random_bits};
 use super::compare::{self, Value};
 use super::online::ArithParty;
@@ -65,11 +66,13 @@ pub struct Plan {
     muls: Vec<Vec<usize>>,
     /// `compares[d]`: the comparison and boolean gates of layer d.
     compares: Vec<Vec<usize>>,
+    /// `bitlevel[d]`: the gates of layer d that need all bits of a value.
+    bitlevel: Vec<Vec<usize>>,
     /// `local[d]`: the other gates with a shared input in layer d, in circuit order.
     local: Vec<Vec<usize>>,
-    /// Values probed per instance (k random bits and an output mask each).
+    /// Values probed or decomposed per instance (k random bits and an output mask each).
     probed: usize,
-    /// Triples the probes and the comparisons after them take, per instance.
+    /// Triples the probes, decompositions and the gates after them take, per instance.
     probe_triples: usize,
     /// The inputs declared bits, checked after input (one triple and one output mask each).
     bit_inputs: Vec<u32>,
@@ -80,13 +83,14 @@ enum Kind {
     Local,
     Product,
     Compare,
+    Bits,
 }
 
 impl Plan {
     /// The plan of `circuit` in `ring`.
     ///
     /// # Errors
-    /// [`CoralError::UnsupportedGate`] for the first gate that needs conversions.
+    /// None today: every gate of [`MixedOp`] runs (the `Result` is [`Plan::with_bit_inputs`]'s).
     pub fn new(circuit: &MixedCircuit, ring: RingBits) -> Result<Plan, CoralError> {
         Plan::with_bit_inputs(circuit, ring, &[])
     }
@@ -95,8 +99,7 @@ impl Plan {
     /// inputs): the evaluation checks them, and the lowering may use them as conditions.
     ///
     /// # Errors
-    /// [`CoralError::BadInput`] for a bit input that is not an input or is listed twice;
-    /// [`CoralError::UnsupportedGate`] for the first gate that needs conversions.
+    /// [`CoralError::BadInput`] for a bit input that is not an input or is listed twice.
     pub fn with_bit_inputs(
         circuit: &MixedCircuit,
         ring: RingBits,
@@ -123,6 +126,7 @@ impl Plan {
             public: Vec::new(),
             muls: vec![Vec::new()],
             compares: vec![Vec::new()],
+            bitlevel: vec![Vec::new()],
             local: vec![Vec::new()],
             probed: 0,
             probe_triples: 0,
@@ -160,7 +164,8 @@ impl Plan {
                 }
                 MixedOp::Div | MixedOp::Mod if a.is_none() && b.is_some_and(|c| c <= 1) => Kind::Local,
                 op if compare::supported(op, a, b, ring.bits()) => Kind::Compare,
-                op => return Err(CoralError::UnsupportedGate { index, gate: op.name() }),
+                op if bitlevel::supported(op) => Kind::Bits,
+                op => unreachable!("gate {index}: every {} with a shared operand has a kind", op.name()),
             };
             let d = inputs.iter().map(|&w| depth[w as usize]).max().unwrap_or(0)
                 + usize::from(kind != Kind::Local);
@@ -169,6 +174,7 @@ impl Plan {
             if plan.muls.len() <= d {
                 plan.muls.resize(d + 1, Vec::new());
                 plan.compares.resize(d + 1, Vec::new());
+                plan.bitlevel.resize(d + 1, Vec::new());
                 plan.local.resize(d + 1, Vec::new());
             }
             match kind {
@@ -179,6 +185,12 @@ impl Plan {
                     plan.probed += probed;
                     plan.probe_triples += triples;
                     plan.compares[d].push(index);
+                }
+                Kind::Bits => {
+                    let (probed, triples) = bitlevel::cost(gate.op, a, b, ring.bits());
+                    plan.probed += probed;
+                    plan.probe_triples += triples;
+                    plan.bitlevel[d].push(index);
                 }
             }
         }
@@ -218,9 +230,34 @@ impl Plan {
         }
     }
 
-    /// Layers (each at least one Beaver round or one batch of comparisons).
+    /// Layers (each at least one Beaver round or one batch of comparisons or bit-level gates).
     pub fn depth(&self) -> usize {
-        self.muls.iter().zip(&self.compares).filter(|(m, c)| !m.is_empty() || !c.is_empty()).count()
+        (0..self.muls.len())
+            .filter(|&d| {
+                !self.muls[d].is_empty() || !self.compares[d].is_empty() || !self.bitlevel[d].is_empty()
+            })
+            .count()
+    }
+
+    /// Gates `list` of all `n` instances as an op with its operands (a unary gate's second
+    /// operand public 0), gate by gate.
+    fn operands(&self, wires: &[AShare], list: &[usize], n: usize) -> Vec<(MixedOp, Value, Value)> {
+        let value = |o: Operand, i: usize| match o {
+            Operand::Shared(x) => Value::Shared(x[i]),
+            Operand::Public(c) => Value::Public(c as u64),
+        };
+        list.iter()
+            .flat_map(|&g| {
+                let gate = self.gates[g];
+                let a = self.operand(wires, gate.inputs[0], n);
+                let b = if gate.op.arity() == 2 {
+                    self.operand(wires, gate.inputs[1], n)
+                } else {
+                    Operand::Public(0)
+                };
+                (0..n).map(move |i| (gate.op, value(a, i), value(b, i)))
+            })
+            .collect()
     }
 }
 
@@ -308,8 +345,8 @@ enum Operand<'a> {
 /// checks passed.
 ///
 /// # Errors
-/// [`CoralError::UnsupportedGate`] for a gate that needs conversions, [`CoralError::BadInput`]
-/// or [`CoralError::Limit`] for inputs that do not match — all before anything is sent; then
+/// [`CoralError::BadInput`] or [`CoralError::Limit`] for inputs that do not match — all before
+/// anything is sent; then
 /// material, check and network errors.
 pub async fn evaluate<N: Network>(
     party: &mut ArithParty,
@@ -385,7 +422,9 @@ pub async fn evaluate_with_bits<N: Network>(
     }
     let (me, alpha) = (party.party(), party.material().alpha);
     let mask = u128::from(party.ring().value_bits().mask());
-    for ((muls, compares), local) in plan.muls.iter().zip(&plan.compares).zip(&plan.local) {
+    for (((muls, compares), bitlevel), local) in
+        plan.muls.iter().zip(&plan.compares).zip(&plan.bitlevel).zip(&plan.local)
+    {
         if !muls.is_empty() {
             let pairs: Vec<(AShare, AShare)> = muls
                 .iter()
@@ -412,25 +451,17 @@ pub async fn evaluate_with_bits<N: Network>(
             }
         }
         if !compares.is_empty() {
-            let value = |o: Operand, i: usize| match o {
-                Operand::Shared(x) => Value::Shared(x[i]),
-                Operand::Public(c) => Value::Public(c as u64),
-            };
-            let gates: Vec<(MixedOp, Value, Value)> = compares
-                .iter()
-                .flat_map(|&g| {
-                    let gate = plan.gates[g];
-                    let a = plan.operand(&wires, gate.inputs[0], n);
-                    let b = if gate.op.arity() == 2 {
-                        plan.operand(&wires, gate.inputs[1], n)
-                    } else {
-                        Operand::Public(0)
-                    };
-                    (0..n).map(move |i| (gate.op, value(a, i), value(b, i)))
-                })
-                .collect();
+            let gates = plan.operands(&wires, compares, n);
             let results = compare::evaluate(party, net, &gates, &mut bits).await?;
             for (&g, chunk) in compares.iter().zip(results.chunks_exact(n)) {
+                let out = plan.gates[g].out as usize * n;
+                wires[out..out + n].copy_from_slice(chunk);
+            }
+        }
+        if !bitlevel.is_empty() {
+            let gates = plan.operands(&wires, bitlevel, n);
+            let results = bitlevel::evaluate(party, net, &gates, &mut bits).await?;
+            for (&g, chunk) in bitlevel.iter().zip(results.chunks_exact(n)) {
                 let out = plan.gates[g].out as usize * n;
                 wires[out..out + n].copy_from_slice(chunk);
             }

@@ -12,6 +12,10 @@
 //! - [`bits`]: checked random bits (every party's random bit, XORed arithmetically).
 //! - [`probe`]: a shared value's msb, zero test and right shift from one masked opening.
 //! - [`compare`]: comparisons, equality, boolean gates and shifts by public amounts.
+//! - [`decompose`]: every bit of a shared value (bit decomposition), lockstep scans and product
+//!   trees.
+//! - [`bitlevel`]: bitwise gates of full values, shifts by shared amounts, division by shared
+//!   divisors and powers, on those bits.
 //! - [`circuit`]: mixed circuits on many instances in lockstep.
 //!
 //! **Trust model:** malicious security with abort against n − 1 of n ≥ 2 parties, relative to
@@ -23,14 +27,17 @@
 //! differences are masked by uniform material; outputs by 2^k·r) or an output modulo 2^k;
 //! shares are never reduced below 2^(k+s); the MAC log is empty after every output.
 //!
-//! **Not yet here** (issue 43): daBits/edaBits and the conversions to Coral's packed boolean
-//! shares (Fig. 9, 10) that bitwise gates of full values and division by shared amounts need,
-//! and the jobs/SDK front end.
+//! **Not here:** the Coral paper's edaBits and the conversions to its RMFE-packed boolean shares
+//! (Fig. 9, 10). The gates that need a value's bits run on bit decompositions within the
+//! arithmetic shares instead ([`bitlevel`]): the same functionality and security, paid for in
+//! more material per bit-level gate.
 
+pub mod bitlevel;
 pub mod bits;
 pub mod checks;
 pub mod circuit;
 pub mod compare;
+pub mod decompose;
 pub mod online;
 pub mod ot;
 pub mod prep;

@@ -88,21 +88,10 @@ pub async fn probe<N: Network>(
         return Ok(Vec::new());
     }
     let k = party.ring().k() as usize;
-    assert_eq!(bits.len(), items.len() * k, "k random bits per value");
     let one = party.constant(1);
-    let masked: Vec<AShare> = items
-        .iter()
-        .zip(bits.chunks_exact(k))
-        .map(|(&(x, _), r)| r.iter().enumerate().fold(x, |acc, (i, b)| acc + b.scale(1u128 << i)))
-        .collect();
-    let cs = party.open_low(net, Step::ArithMaskedOpen, &masked).await?;
-    let leaf = |c: u64, r: &[AShare], i: usize| -> (AShare, AShare) {
-        if (c >> i) & 1 == 0 {
-            (r[i], one - r[i])
-        } else {
-            (AShare::default(), r[i])
-        }
-    };
+    let values: Vec<AShare> = items.iter().map(|&(x, _)| x).collect();
+    let cs = open_masked(party, net, &values, bits).await?;
+    let leaf = |c: u64, r: &[AShare], i: usize| leaf(one, c, r, i);
     // (leaves, whether only the propagate bits are wanted).
     let mut lists: Vec<(Vec<(AShare, AShare)>, bool)> = Vec::with_capacity(2 * items.len());
     for ((&(_, probe), &c), r) in items.iter().zip(&cs).zip(bits.chunks_exact(k)) {
@@ -165,6 +154,37 @@ pub async fn probe<N: Network>(
         });
     }
     Ok(out)
+}
+
+/// Opens `c = x + r + 2^k·r'` for every x, with `r = Σ 2^i r_i` from its k random bits in
+/// `bits` (in order) and an output mask r' (step 1 of the module docs); returns c modulo 2^k.
+///
+/// # Panics
+/// If `bits` is not k per value.
+pub(super) async fn open_masked<N: Network>(
+    party: &mut ArithParty,
+    net: &mut N,
+    xs: &[AShare],
+    bits: &[AShare],
+) -> Result<Vec<u64>, CoralError> {
+    let k = party.ring().k() as usize;
+    assert_eq!(bits.len(), xs.len() * k, "k random bits per value");
+    let masked: Vec<AShare> = xs
+        .iter()
+        .zip(bits.chunks_exact(k))
+        .map(|(&x, r)| r.iter().enumerate().fold(x, |acc, (i, b)| acc + b.scale(1u128 << i)))
+        .collect();
+    party.open_low(net, Step::ArithMaskedOpen, &masked).await
+}
+
+/// Bit i's `(g_i, p_i)` in the borrows of `c − r` (step 2): `g_i = (1 − c_i)·r_i` (a borrow
+/// generated), `p_i = [c_i = r_i]` (one propagated); `one` is the sharing of 1.
+pub(super) fn leaf(one: AShare, c: u64, r: &[AShare], i: usize) -> (AShare, AShare) {
+    if (c >> i) & 1 == 0 {
+        (r[i], one - r[i])
+    } else {
+        (AShare::default(), r[i])
+    }
 }
 
 /// `(G, P)` of every non-empty list of leaves (lowest bit first), all trees in lockstep; for a

@@ -16,7 +16,7 @@ use crate::proto::coral::arith::{bits, compare, ArithRing};
 use crate::proto::coral::messages::HEADER_BYTES;
 
 /// A value drawn from the edges of Z_{2^k} (0, 1, 2^(k−1) − 1, 2^(k−1), 2^k − 1) or uniformly.
-fn edgy(rng: &mut ChaCha20Rng, ring: RingBits) -> u64 {
+pub(super) fn edgy(rng: &mut ChaCha20Rng, ring: RingBits) -> u64 {
     let half = 1u64 << (ring.bits() - 1);
     let edges = [0, 1, half - 1, half, ring.mask(), 2];
     let r = rng.next_u64();
@@ -27,7 +27,7 @@ fn edgy(rng: &mut ChaCha20Rng, ring: RingBits) -> u64 {
     }
 }
 
-fn edgy_inputs(
+pub(super) fn edgy_inputs(
     rng: &mut ChaCha20Rng,
     circuit: &MixedCircuit,
     ring: RingBits,
@@ -152,8 +152,7 @@ fn comparisons_with_a_public_operand_and_every_order_of_the_same_values() {
 }
 
 #[test]
-fn bitwise_gates_of_comparison_results_are_products_and_with_full_values_are_refused() {
-    use crate::proto::coral::error::CoralError;
+fn bitwise_gates_of_comparison_results_are_products_and_with_full_values_use_their_bits() {
     use MixedOp::*;
     // c = x < y, e = x == y (0/1); c ⊕ e, c ∧ e, c ∨ e; c ⊕ 5, c ∨ 6, 7 ∧ e (wire 2 = 5, 3 = 6,
     // 4 = 7).
@@ -171,11 +170,12 @@ fn bitwise_gates_of_comparison_results_are_products_and_with_full_values_are_ref
     let circuit = MixedCircuit::parse(&text(13, 2, 6, &list), &io(&constants)).unwrap();
     let inputs = vec![vec![3, 9], vec![9, 3], vec![4, 4], vec![0, u64::from(u32::MAX)]];
     agree(&circuit, RingBits::K32, 2, &[0, 1], &inputs, 71);
-    // A 0/1 value XOR a full shared value needs the latter's bits.
+    // A 0/1 value XOR a full shared value runs on both values' bits.
     let list = [(Lt, 0, 1, 2), (Xor, 2, 0, 3)];
     let circuit = MixedCircuit::parse(&text(4, 2, 1, &list), &io(&[])).unwrap();
-    let err = demand(&circuit, RingBits::K32, &[0, 1], 2, 1).unwrap_err();
-    assert_eq!(err, CoralError::UnsupportedGate { index: 1, gate: "AXor" });
+    let plan = Plan::new(&circuit, RingBits::K32).unwrap();
+    assert_eq!(plan.bits(32), 32 * (3 + 2), "the comparison's three probes, two decompositions");
+    agree(&circuit, RingBits::K32, 2, &[0, 1], &inputs, 72);
 }
 
 #[test]

@@ -4,6 +4,7 @@
 
 mod attacks;
 mod bit_attacks;
+mod bitlevel;
 mod comparisons;
 mod cost;
 mod ot_provider;

@@ -128,27 +128,17 @@ proptest! {
     }
 }
 
-/// A bitwise XOR of shared values needs all their bits (edaBits), so it is refused — before
-/// anything is sent — naming the gate.
+/// A bitwise XOR of shared values beside a product: the XOR runs on the two values' bit
+/// decompositions, so it takes random bits, while the product alone would not.
 #[test]
-fn gates_that_need_conversions_are_refused_before_anything_is_sent() {
+fn a_bitwise_gate_of_full_values_runs_beside_ring_gates() {
     let text = "3 6\n2 1 1\n1 1\n\n2 1 0 1 2 AMul\n2 1 0 1 3 AXor\n2 1 2 3 5 AAdd\n";
     let circuit = MixedCircuit::parse(text, &MixedIo::default()).unwrap();
-    assert!(matches!(
-        demand(&circuit, RingBits::K32, &[0, 1], 2, 1),
-        Err(CoralError::UnsupportedGate { index: 1, gate: "AXor" })
-    ));
-    let d = ArithDemand { triples: 1, input_masks: vec![1, 1], output_masks: 1 };
-    let (results, sent) = run(deal(3, RingBits::K32, 2, &d), Deviation::none(), |mut party, mut net| {
-        let circuit = &circuit;
-        async move { evaluate(&mut party, &mut net, circuit, &[0, 1], &[vec![5]]).await }
-    });
-    for r in results {
-        let err = r.unwrap_err();
-        assert_eq!(err, CoralError::UnsupportedGate { index: 1, gate: "AXor" });
-        assert!(err.to_string().contains("edaBits"), "{err}");
-    }
-    assert!(sent.iter().all(Vec::is_empty), "nothing may be sent");
+    let d = demand(&circuit, RingBits::K32, &[0, 1], 2, 1).unwrap();
+    // The output, the two decompositions' masked openings, and the check of their 2k random bits.
+    assert_eq!(d.output_masks, 1 + 2 + 2 * 32);
+    let inputs = vec![vec![5, 12], vec![u64::from(u32::MAX), 0x8000_0001]];
+    agree(&circuit, RingBits::K32, 2, &[0, 1], &inputs, 3);
 }
 
 #[test]

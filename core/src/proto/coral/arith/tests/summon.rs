@@ -54,8 +54,11 @@ fn summons_boolean_input_selects_as_a_checked_bit_and_a_non_bit_is_caught() {
     let (circuit, owners) = load("choose");
     let bits = bit_inputs("choose");
     assert_eq!((owners.as_slice(), bits.as_slice()), ([0, 0, 1].as_slice(), [0].as_slice()));
-    // Undeclared, an input may not be a select's condition.
-    assert!(matches!(Plan::new(&circuit, RingBits::K32), Err(CoralError::UnsupportedGate { .. })));
+    // Undeclared, the flag may be any value, so the select's XORs run on bit decompositions
+    // (exact for any flag); declared, they are ring arithmetic and take no random bits.
+    let undeclared = Plan::new(&circuit, RingBits::K32).unwrap();
+    let declared = Plan::with_bit_inputs(&circuit, RingBits::K32, &bits).unwrap();
+    assert!(declared.bits(32) < undeclared.bits(32), "{} ≥ {}", declared.bits(32), undeclared.bits(32));
     let inputs: Vec<Vec<u64>> = vec![vec![1, 7, 9], vec![0, 7, 9], vec![1, 7, 3], vec![0, 1 << 31, 6]];
     for x in &inputs {
         let chosen = if x[0] == 1 { x[1] } else { x[2] };

@@ -1,0 +1,454 @@
+//! The gates of mixed circuits that need every bit of a shared value, on Spdz2k shares: bitwise
+//! AND, OR and XOR of full values, shifts by shared amounts, division and remainder by shared
+//! (or public, not a power of two) divisors, and powers — from bit decompositions
+//! ([`super::decompose`]) and Beaver products, without leaving the arithmetic shares.
+//!
+//! The Coral paper (§4.3.1) converts to its RMFE-packed boolean shares with edaBits for these;
+//! here the bits stay arithmetic sharings of 0/1 (the bit decomposition of Damgård et al., S&P
+//! 2019, §4), so every gate below is a Beaver circuit on checked bits — maliciously secure with
+//! abort by the same MAC check as the ring gates, with no new opening but the decomposition's
+//! uniformly masked one. What it costs more than edaBits would is material: k random bits and
+//! ~3k/2·log k triples per decomposed value.
+//!
+//! **Gates** (k = 32 or 64, L = log2 k; unsigned, semantics of [`crate::circuit::mixed`]):
+//! - `a ∧ b` = Σ 2^i·a_i·b_i (k products; with a public b, Σ over b's set bits, no product);
+//!   `a ∨ b = a + b − (a ∧ b)`, `a ⊕ b = a + b − 2·(a ∧ b)`.
+//! - `a << s`, s shared: `a · Π_{j<L} (1 + s_j·(2^(2^j) − 1)) · Π_{j≥L} (1 − s_j)` — 2^s, and 0
+//!   when s ≥ k; one product tree (k − 1 products, a shared a one more).
+//! - `a >> s`, s shared: a barrel shifter on a's bits, stage j moving by 2^j where s_j is set
+//!   (`y_i += s_j·(y_{i+2^j} − y_i)`, L rounds of k products), then times `[s < k]` (a product
+//!   tree of the k − L high bits' complements, and one product).
+//! - `a / d`, `a mod d`: restoring division from the top, i = k − 1 … 0: `q_i = [R ≥ d·2^i]` if
+//!   `d·2^i` fits in k bits (else 0), `R ← R − q_i·d·2^i`; the quotient is Σ 2^i·q_i and the
+//!   remainder R (a divisor 0 gives 2^k − 1 and a, as the semantics say). The comparison is
+//!   [`super::compare`]'s; for a shared d, `z_i = [d < 2^(k−i)] = Π_{j≥k−i} (1 − d_j)` comes
+//!   from a prefix-product scan of d's bits and `z_i·d` from one round, so each step takes
+//!   `q_i = z_i·ge_i` and `ge_i·(z_i·d)` in one round. A public d skips the steps where it does
+//!   not fit and needs no product.
+//! - `a^e`: a public e — square and multiply (the squarings up to e's top bit, then a product
+//!   tree of the powers e selects); a shared e — `Π_j (1 + e_j·(a^(2^j) − 1))`, with the k − 1
+//!   squarings first for a shared a (k products for the factors), a public base's powers being
+//!   public.
+//!
+//! Every gate of a layer, for every instance, goes through the same rounds together: one batch
+//! of decompositions, then each kind of gate in lockstep ([`evaluate`]); [`cost`] is exactly
+//! what [`evaluate`] consumes.
+
+use crate::circuit::mixed::MixedOp;
+use crate::net::Network;
+
+use super::super::error::CoralError;
+use super::compare::{self, Value};
+use super::decompose::{self, decompose, prefix_products, product_trees};
+use super::online::ArithParty;
+use super::share::AShare;
+
+/// Whether `op` with at least one shared operand runs here (the gates the other kinds of
+/// [`super::circuit`] do not take first).
+pub fn supported(op: MixedOp) -> bool {
+    use MixedOp::*;
+    matches!(op, BitAnd | BitOr | Xor | ShiftL | ShiftR | Div | Mod | Exp)
+}
+
+/// log2 k.
+fn log(k: usize) -> usize {
+    k.trailing_zeros() as usize
+}
+
+/// The comparison a division step makes: `R ≥ d·2^i`, R shared.
+fn step_cost(d: Option<u64>, k: u32) -> (usize, usize) {
+    compare::cost(MixedOp::GEq, None, d, k)
+}
+
+/// Whether a public divisor d still fits in k bits shifted by i.
+fn fits(d: u64, i: usize, k: usize) -> bool {
+    let mask = if k == 64 { u64::MAX } else { (1u64 << k) - 1 };
+    d <= mask >> i
+}
+
+/// Values decomposed and triples taken by one `op` gate ([`supported`]), given its operands'
+/// public values (`None`: shared; at least one is shared), in a ring of `k` bits.
+pub fn cost(op: MixedOp, a: Option<u64>, b: Option<u64>, k: u32) -> (usize, usize) {
+    use MixedOp::*;
+    let (kk, dec) = (k as usize, decompose::triples(k));
+    let shared = usize::from(a.is_none()) + usize::from(b.is_none());
+    match op {
+        BitAnd | BitOr | Xor => (shared, shared * dec + if shared == 2 { kk } else { 0 }),
+        ShiftL => (1, dec + (kk - 1) + usize::from(a.is_none())),
+        ShiftR => {
+            let probed = 1 + usize::from(a.is_none());
+            (probed, probed * dec + (kk - log(kk) - 1) + log(kk) * kk + 1)
+        }
+        Div | Mod => match b {
+            Some(d) => {
+                let steps = (0..kk).filter(|&i| fits(d, i, kk)).count();
+                let (p, t) = step_cost(Some(d), k);
+                (steps * p, steps * t)
+            }
+            None => {
+                let (p, t) = step_cost(None, k);
+                (1 + kk * p, dec + decompose::prefix_product_triples(kk - 1) + (kk - 1) + kk * (t + 2))
+            }
+        },
+        Exp => match (a, b) {
+            (_, Some(e)) => {
+                let top = if e == 0 { 0 } else { 63 - e.leading_zeros() as usize };
+                (0, top + (e.count_ones() as usize).saturating_sub(1))
+            }
+            (Some(_), None) => (1, dec + (kk - 1)),
+            (None, None) => (1, dec + (kk - 1) + kk + (kk - 1)),
+        },
+        _ => (0, 0),
+    }
+}
+
+/// The values of one gate that are decomposed, in order.
+fn decomposed(op: MixedOp, a: Value, b: Value) -> Vec<AShare> {
+    use MixedOp::*;
+    let shared = |v: Value| match v {
+        Value::Shared(s) => Some(s),
+        Value::Public(_) => None,
+    };
+    match op {
+        BitAnd | BitOr | Xor => shared(a).into_iter().chain(shared(b)).collect(),
+        ShiftR => shared(b).into_iter().chain(shared(a)).collect(),
+        ShiftL | Div | Mod | Exp => shared(b).into_iter().collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Evaluates `gates` (each an op with its operands, at least one shared, [`supported`])
+/// consuming k random bits per decomposed value — and per value the division steps' comparisons
+/// probe — from the front of `bits`; returns one shared result per gate.
+///
+/// # Panics
+/// If a gate is not [`supported`] or `bits` is shorter than [`cost`] said (the caller's plan's
+/// invariants).
+pub async fn evaluate<N: Network>(
+    party: &mut ArithParty,
+    net: &mut N,
+    gates: &[(MixedOp, Value, Value)],
+    bits: &mut &[AShare],
+) -> Result<Vec<AShare>, CoralError> {
+    let k = party.ring().k() as usize;
+    let wanted: Vec<AShare> = gates.iter().flat_map(|&(op, a, b)| decomposed(op, a, b)).collect();
+    let (used, rest) = bits.split_at(wanted.len() * k);
+    *bits = rest;
+    let mut all = decompose(party, net, &wanted, used).await?.into_iter();
+    let gate_bits: Vec<Vec<Vec<AShare>>> = gates
+        .iter()
+        .map(|&(op, a, b)| (0..decomposed(op, a, b).len()).map(|_| all.next().expect("in order")).collect())
+        .collect();
+    let mut results = vec![AShare::default(); gates.len()];
+    bitwise(party, net, gates, &gate_bits, &mut results).await?;
+    shift_left(party, net, gates, &gate_bits, &mut results).await?;
+    shift_right(party, net, gates, &gate_bits, &mut results).await?;
+    power(party, net, gates, &gate_bits, &mut results).await?;
+    divide(party, net, gates, &gate_bits, bits, &mut results).await?;
+    Ok(results)
+}
+
+/// A gate operand as a sharing (a public one as the sharing of the constant).
+fn sharing(party: &ArithParty, v: Value) -> AShare {
+    match v {
+        Value::Shared(s) => s,
+        Value::Public(c) => party.constant(c),
+    }
+}
+
+/// Σ 2^i·y_i.
+fn compose(ys: &[AShare]) -> AShare {
+    ys.iter().enumerate().fold(AShare::default(), |acc, (i, &y)| acc + y.scale(1u128 << i))
+}
+
+/// The indices of the gates of the given ops.
+fn of(gates: &[(MixedOp, Value, Value)], ops: &[MixedOp]) -> Vec<usize> {
+    (0..gates.len()).filter(|&g| ops.contains(&gates[g].0)).collect()
+}
+
+async fn bitwise<N: Network>(
+    party: &mut ArithParty,
+    net: &mut N,
+    gates: &[(MixedOp, Value, Value)],
+    gate_bits: &[Vec<Vec<AShare>>],
+    results: &mut [AShare],
+) -> Result<(), CoralError> {
+    let list = of(gates, &[MixedOp::BitAnd, MixedOp::BitOr, MixedOp::Xor]);
+    let pairs: Vec<(AShare, AShare)> = list
+        .iter()
+        .filter(|&&g| gate_bits[g].len() == 2)
+        .flat_map(|&g| gate_bits[g][0].iter().copied().zip(gate_bits[g][1].iter().copied()))
+        .collect();
+    let k = party.ring().k() as usize;
+    let mut products = party.mul(net, &pairs).await?.into_iter();
+    for &g in &list {
+        let (op, a, b) = gates[g];
+        let and = match (a, b) {
+            (Value::Shared(_), Value::Shared(_)) => compose(&products.by_ref().take(k).collect::<Vec<_>>()),
+            (Value::Public(c), _) | (_, Value::Public(c)) => {
+                let x = &gate_bits[g][0];
+                (0..k)
+                    .filter(|i| (c >> i) & 1 == 1)
+                    .fold(AShare::default(), |acc, i| acc + x[i].scale(1 << i))
+            }
+        };
+        let sum = sharing(party, a) + sharing(party, b);
+        results[g] = match op {
+            MixedOp::BitAnd => and,
+            MixedOp::BitOr => sum - and,
+            _ => sum - and.scale(2),
+        };
+    }
+    Ok(())
+}
+
+async fn shift_left<N: Network>(
+    party: &mut ArithParty,
+    net: &mut N,
+    gates: &[(MixedOp, Value, Value)],
+    gate_bits: &[Vec<Vec<AShare>>],
+    results: &mut [AShare],
+) -> Result<(), CoralError> {
+    let list = of(gates, &[MixedOp::ShiftL]);
+    let k = party.ring().k() as usize;
+    let one = party.constant(1);
+    let factors: Vec<Vec<AShare>> = list
+        .iter()
+        .map(|&g| {
+            let s = &gate_bits[g][0];
+            let mut f: Vec<AShare> = (0..k)
+                .map(|j| {
+                    if j < log(k) {
+                        party.add_public(s[j].scale((1u128 << (1 << j)) - 1), 1)
+                    } else {
+                        one - s[j]
+                    }
+                })
+                .collect();
+            if let Value::Shared(a) = gates[g].1 {
+                f.push(a);
+            }
+            f
+        })
+        .collect();
+    let products = product_trees(party, net, factors).await?;
+    for (&g, p) in list.iter().zip(products) {
+        results[g] = match gates[g].1 {
+            Value::Shared(_) => p,
+            Value::Public(c) => p.scale(u128::from(c)),
+        };
+    }
+    Ok(())
+}
+
+async fn shift_right<N: Network>(
+    party: &mut ArithParty,
+    net: &mut N,
+    gates: &[(MixedOp, Value, Value)],
+    gate_bits: &[Vec<Vec<AShare>>],
+    results: &mut [AShare],
+) -> Result<(), CoralError> {
+    let list = of(gates, &[MixedOp::ShiftR]);
+    if list.is_empty() {
+        return Ok(());
+    }
+    let k = party.ring().k() as usize;
+    let one = party.constant(1);
+    // [s < k]: the high bits of s all 0.
+    let in_range = product_trees(
+        party,
+        net,
+        list.iter().map(|&g| gate_bits[g][0][log(k)..].iter().map(|&s| one - s).collect()).collect(),
+    )
+    .await?;
+    let mut ys: Vec<Vec<AShare>> = list
+        .iter()
+        .map(|&g| match gates[g].1 {
+            Value::Shared(_) => gate_bits[g][1].clone(),
+            Value::Public(c) => (0..k).map(|i| party.constant((c >> i) & 1)).collect(),
+        })
+        .collect();
+    for (j, stride) in (0..log(k)).map(|j| (j, 1usize << j)) {
+        let pairs: Vec<(AShare, AShare)> = list
+            .iter()
+            .zip(&ys)
+            .flat_map(|(&g, y)| {
+                let s = gate_bits[g][0][j];
+                (0..k).map(move |i| (s, y.get(i + stride).copied().unwrap_or_default() - y[i]))
+            })
+            .collect();
+        let mut moved = party.mul(net, &pairs).await?.into_iter();
+        for y in &mut ys {
+            for yi in y.iter_mut() {
+                *yi = *yi + moved.next().expect("one product per bit");
+            }
+        }
+    }
+    let pairs: Vec<(AShare, AShare)> = in_range.into_iter().zip(ys.iter().map(|y| compose(y))).collect();
+    for (&g, r) in list.iter().zip(party.mul(net, &pairs).await?) {
+        results[g] = r;
+    }
+    Ok(())
+}
+
+async fn power<N: Network>(
+    party: &mut ArithParty,
+    net: &mut N,
+    gates: &[(MixedOp, Value, Value)],
+    gate_bits: &[Vec<Vec<AShare>>],
+    results: &mut [AShare],
+) -> Result<(), CoralError> {
+    let list = of(gates, &[MixedOp::Exp]);
+    if list.is_empty() {
+        return Ok(());
+    }
+    let k = party.ring().k() as usize;
+    let mask = party.ring().value(u128::from(u64::MAX));
+    // The powers a^(2^j) of a shared base, as far as each gate needs them: to a public
+    // exponent's top bit, or all k for a shared one.
+    let needed = |g: usize| match gates[g] {
+        (_, Value::Shared(_), Value::Public(e)) if e > 0 => 64 - e.leading_zeros() as usize,
+        (_, Value::Shared(_), Value::Shared(_)) => k,
+        _ => 0,
+    };
+    let mut powers: Vec<Vec<AShare>> = list
+        .iter()
+        .map(|&g| match gates[g].1 {
+            Value::Shared(a) if needed(g) > 0 => vec![a],
+            _ => Vec::new(),
+        })
+        .collect();
+    let most = list.iter().map(|&g| needed(g)).max().unwrap_or(0);
+    for j in 1..most {
+        let squaring: Vec<usize> = (0..list.len()).filter(|&x| needed(list[x]) > j).collect();
+        let pairs: Vec<(AShare, AShare)> =
+            squaring.iter().map(|&x| (powers[x][j - 1], powers[x][j - 1])).collect();
+        for (&x, p) in squaring.iter().zip(party.mul(net, &pairs).await?) {
+            powers[x].push(p);
+        }
+    }
+    // The factors e_j·(a^(2^j) − 1) of a shared base and a shared exponent.
+    let pairs: Vec<(AShare, AShare)> = list
+        .iter()
+        .zip(&powers)
+        .filter(|(&g, _)| matches!(gates[g], (_, Value::Shared(_), Value::Shared(_))))
+        .flat_map(|(&g, p)| (0..k).map(move |j| (gate_bits[g][0][j], p[j])))
+        .map(|(e, p)| (e, party.add_public(p, 1u128.wrapping_neg())))
+        .collect();
+    let mut chosen = party.mul(net, &pairs).await?.into_iter();
+    let trees: Vec<Vec<AShare>> = list
+        .iter()
+        .zip(&powers)
+        .map(|(&g, p)| match gates[g] {
+            (_, Value::Shared(_), Value::Public(e)) => {
+                (0..p.len()).filter(|j| (e >> j) & 1 == 1).map(|j| p[j]).collect()
+            }
+            (_, Value::Shared(_), Value::Shared(_)) => {
+                (0..k).map(|_| party.add_public(chosen.next().expect("one factor per bit"), 1)).collect()
+            }
+            (_, Value::Public(c), _) => {
+                let mut base = c;
+                (0..k)
+                    .map(|j| {
+                        let f = party
+                            .add_public(gate_bits[g][0][j].scale(u128::from(base.wrapping_sub(1) & mask)), 1);
+                        base = base.wrapping_mul(base) & mask;
+                        f
+                    })
+                    .collect()
+            }
+        })
+        .collect();
+    for (&g, r) in list.iter().zip(product_trees(party, net, trees).await?) {
+        results[g] = r;
+    }
+    Ok(())
+}
+
+async fn divide<N: Network>(
+    party: &mut ArithParty,
+    net: &mut N,
+    gates: &[(MixedOp, Value, Value)],
+    gate_bits: &[Vec<Vec<AShare>>],
+    bits: &mut &[AShare],
+    results: &mut [AShare],
+) -> Result<(), CoralError> {
+    let list = of(gates, &[MixedOp::Div, MixedOp::Mod]);
+    if list.is_empty() {
+        return Ok(());
+    }
+    let k = party.ring().k() as usize;
+    let one = party.constant(1);
+    // For a shared d: z_i = Π_{j ≥ k−i} (1 − d_j) (z_0 = 1) and z_i·d.
+    let shared_d: Vec<usize> =
+        (0..list.len()).filter(|&x| matches!(gates[list[x]].2, Value::Shared(_))).collect();
+    let scans = prefix_products(
+        party,
+        net,
+        &shared_d
+            .iter()
+            .map(|&x| (1..k).map(|m| one - gate_bits[list[x]][0][k - m]).collect())
+            .collect::<Vec<_>>(),
+    )
+    .await?;
+    let mut z: Vec<Vec<AShare>> = vec![Vec::new(); list.len()];
+    for (&x, prefixes) in shared_d.iter().zip(scans) {
+        z[x] = std::iter::once(one).chain(prefixes).collect();
+    }
+    let pairs: Vec<(AShare, AShare)> = shared_d
+        .iter()
+        .flat_map(|&x| {
+            let Value::Shared(d) = gates[list[x]].2 else { unreachable!("a shared divisor") };
+            z[x][1..].iter().map(move |&zi| (zi, d))
+        })
+        .collect();
+    let mut zd_all = party.mul(net, &pairs).await?.into_iter();
+    let mut zd: Vec<Vec<AShare>> = vec![Vec::new(); list.len()];
+    for &x in &shared_d {
+        let Value::Shared(d) = gates[list[x]].2 else { unreachable!("a shared divisor") };
+        zd[x] = std::iter::once(d).chain(zd_all.by_ref().take(k - 1)).collect();
+    }
+    let mut remainder: Vec<AShare> = list.iter().map(|&g| sharing(party, gates[g].1)).collect();
+    let mut quotient = vec![AShare::default(); list.len()];
+    for i in (0..k).rev() {
+        let active: Vec<usize> = (0..list.len())
+            .filter(|&x| match gates[list[x]].2 {
+                Value::Public(d) => fits(d, i, k),
+                Value::Shared(_) => true,
+            })
+            .collect();
+        let steps: Vec<(MixedOp, Value, Value)> = active
+            .iter()
+            .map(|&x| {
+                let shifted = match gates[list[x]].2 {
+                    Value::Public(d) => Value::Public(d << i),
+                    Value::Shared(d) => Value::Shared(d.scale(1 << i)),
+                };
+                (MixedOp::GEq, Value::Shared(remainder[x]), shifted)
+            })
+            .collect();
+        let ge = compare::evaluate(party, net, &steps, bits).await?;
+        let pairs: Vec<(AShare, AShare)> = active
+            .iter()
+            .zip(&ge)
+            .filter(|(&x, _)| !z[x].is_empty())
+            .flat_map(|(&x, &g)| [(z[x][i], g), (g, zd[x][i])])
+            .collect();
+        let mut products = party.mul(net, &pairs).await?.into_iter();
+        for (&x, &g) in active.iter().zip(&ge) {
+            let (q, taken) = match gates[list[x]].2 {
+                Value::Public(d) => (g, g.scale(u128::from(d) << i)),
+                Value::Shared(_) => {
+                    let q = products.next().expect("z·ge");
+                    (q, products.next().expect("ge·z·d").scale(1 << i))
+                }
+            };
+            quotient[x] = quotient[x] + q.scale(1 << i);
+            remainder[x] = remainder[x] - taken;
+        }
+    }
+    for (x, &g) in list.iter().enumerate() {
+        results[g] = if gates[g].0 == MixedOp::Div { quotient[x] } else { remainder[x] };
+    }
+    Ok(())
+}

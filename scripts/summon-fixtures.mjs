@@ -84,8 +84,21 @@ const choose = `export default function main(io: Summon.IO) {
   io.outputPublic('both', flag && b > 5);
 }`;
 
+// Gates that need every bit of a value: bitwise operations of full values, division and
+// remainder by a shared divisor, shifts by a shared amount, a power.
+const bits = `export default function main(io: Summon.IO) {
+  const a = io.input('alice', 'a', summon.number());
+  const b = io.input('bob', 'b', summon.number());
+  const s = io.input('bob', 's', summon.number());
+  io.outputPublic('mix', (a ^ b) & (a | 65280));
+  io.outputPublic('quotient', a / b);
+  io.outputPublic('remainder', a % b);
+  io.outputPublic('shifted', (a << s) + (b >> s));
+  io.outputPublic('power', b ** s);
+}`;
+
 await summon.init();
-const programs = [[`sort${N}`, sort], [`compare${M}`, compare], ["arithmetic", arithmetic], ["logic", logic], ["auction", auction], ["choose", choose]];
+const programs = [[`sort${N}`, sort], [`compare${M}`, compare], ["arithmetic", arithmetic], ["logic", logic], ["auction", auction], ["choose", choose], ["bits", bits]];
 for (const [name, source] of programs) {
   const { circuit } = summon.compile({ path: "/src/main.ts", files: { "/src/main.ts": source } });
   writeFileSync(`circuits/summon/${name}.json`, JSON.stringify(circuit, null, 1) + "\n");

@@ -69,7 +69,7 @@ describe("mixed circuits", () => {
         rejectionOf(sessions[0]!.evaluate(ARITHMETIC, { ring: 32, inputs: { 0: 1n << 32n } })),
         rejectionOf(sessions[0]!.evaluate(ARITHMETIC, { ring: 16 as 32, inputs: { 0: 1n } })),
         rejectionOf(sessions[0]!.evaluate("2 4\n2 1 1\n2 1 1\n\n2 1 0 1 2 AND\n2 1 0 1 3 XOR\n", { ring: 32, protocol: "coral" })),
-        rejectionOf(sessions[0]!.evaluate({ bristol: ARITHMETIC.bristol.replace("AAdd", "AExp"), info: ARITHMETIC.info }, { inputs: { 0: 1n } })),
+        rejectionOf(sessions[0]!.evaluate(ARITHMETIC, { preprocessing: "dealer", inputs: { 0: 1n } })),
         rejectionOf(sessions[0]!.evaluate({ bristol: "not bristol", info: ARITHMETIC.info }, { inputs: { 0: 1n } })),
         rejectionOf(sessions[0]!.evaluate({ bristol: "1 3\n999999999 1\n1 1\n\n2 1 0 1 2 AAdd\n", info: ARITHMETIC.info }, {})),
         rejectionOf(sessions[0]!.prepare({ job: "evaluate", circuit: ARITHMETIC as unknown as string, protocol: "coral" })),
@@ -82,7 +82,7 @@ describe("mixed circuits", () => {
       expect(refused[3]).toMatchObject({ field: "ring" });
       expect(refused[4]).toMatchObject({ field: "ring" });
       expect(refused[5]).toBeInstanceOf(NotAvailableError);
-      expect(refused[5]).toMatchObject({ field: "circuit" });
+      expect(refused[5]).toMatchObject({ field: "preprocessing" });
       expect(refused[6]).toBeInstanceOf(CircuitError);
       expect(refused[7]).toBeInstanceOf(CircuitError);
       expect(refused[7]).toMatchObject({ line: 2 });

@@ -18,16 +18,16 @@
 //!   ABoolOr ANot` (on "non-zero"), the bitwise `ABitAnd ABitOr AXor ABitNot`, shifts `AShiftL
 //!   AShiftR` by a value (0 at or beyond k), `ADiv AMod` (division by 0 gives 2^k − 1 and the
 //!   dividend, as the restoring-division circuit boolify generates) and `AExp` (power modulo 2^k):
-//!   these are where a protocol converts to boolean shares (edaBits) and back.
+//!   these are where a protocol needs the values' bits (Coral's paper converts to boolean shares
+//!   with edaBits; Chorus decomposes within the arithmetic shares).
 //!
 //! [`MixedCircuit::counts`] tells the two kinds apart. The parser gives typed errors with the line
 //! number ([`MixedCircuitError`]) and never panics; memory stays bounded by the text and
 //! [`MAX_WIRES`].
 //!
-//! The secure evaluation is [`crate::proto::coral::arith`] (Spdz2k): ring gates, comparisons
-//! and boolean gates, shifts and division by public powers of two, and — after [`lower`]
-//! rewrites Summon's select idiom — `if`s; bitwise gates of full values and division by shared
-//! amounts wait for edaBit conversions. [`gen`] makes
+//! The secure evaluation is [`crate::proto::coral::arith`] (Spdz2k): every gate — ring gates,
+//! comparisons and boolean gates on probes of the values' bits, `if`s after [`lower`] rewrites
+//! Summon's select idiom, and the rest on full bit decompositions. [`gen`] makes
 //! circuits for tests and benchmarks.
 
 pub(crate) mod eval;

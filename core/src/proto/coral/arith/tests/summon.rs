@@ -216,3 +216,26 @@ fn summons_three_party_auction_on_shares() {
     }
     agree(&circuit, RingBits::K32, 3, &owners, &inputs, 95);
 }
+
+#[test]
+fn summons_bitwise_division_shift_and_power_program_on_shares() {
+    let (circuit, owners) = load("bits");
+    assert_eq!(owners, [0, 1, 1]);
+    let max = u64::from(u32::MAX);
+    let inputs: Vec<Vec<u64>> =
+        vec![vec![1000, 7, 3], vec![max, 16, 31], vec![0xdead_beef, 0, 0], vec![5, max, 32], vec![123, 3, 40]];
+    for x in &inputs {
+        let (a, b, s) = (x[0], x[1], x[2]);
+        let quotient = a.checked_div(b).unwrap_or(max);
+        let remainder = a.checked_rem(b).unwrap_or(a);
+        let shl = if s < 32 { (a << s) & max } else { 0 };
+        let shr = if s < 32 { b >> s } else { 0 };
+        let power = (0..s).fold(1u64, |acc, _| acc.wrapping_mul(b) & max);
+        let want = vec![(a ^ b) & (a | 0xff00), quotient, remainder, (shl + shr) & max, power];
+        assert_eq!(circuit.evaluate(x, RingBits::K32).unwrap(), want, "Summon's meaning of {x:?}");
+    }
+    for (parties, seed) in [(2, 96), (3, 97)] {
+        let owners: Vec<usize> = owners.iter().map(|&o| o % parties).collect();
+        agree(&circuit, RingBits::K32, parties, &owners, &inputs, seed);
+    }
+}

@@ -87,7 +87,7 @@ impl CircuitSpec {
     /// [`crate::proto::coral::arith::ot::MAX_PARTIES`] members, enough for the input owners.
     pub fn check_members(&self, parties: usize) -> Result<(), JobError> {
         if let JobCircuit::Mixed(_) = self.circuit {
-            return coral_job::mixed::check_parties(parties, &self.io.input_owners);
+            return coral_job::mixed::check_parties(parties, &self.io.input_owners, &self.io.reveal);
         }
         let preprocessing = self.protocol.preprocessing();
         if parties != preprocessing.members() {

@@ -3,7 +3,8 @@
 //! `dot`, a dot product of two private vectors — party 0 owns x, party 1 owns y, every party
 //! learns `Σ x_i·y_i`; `sort`, a sort of `--length` numbers owned alternately by parties 0 and 1
 //! (odd–even transposition: comparisons and selections); `compare`, a comparison-heavy program on
-//! `--length` pairs (count of x_i > y_i, of x_i = y_i, the largest x_i) — between two or more parties
+//! `--length` pairs (count of x_i > y_i, of x_i = y_i, the largest x_i); `pairwise:<gate>`, the sum of
+//! one gate of that kind (`AXor`, `ADiv`, …) per pair `(x_i, y_i)` — between two or more parties
 //! (`--parties`; those after the first two have no inputs) over a TCP loopback mesh with Noise
 //! channels, with **trusted-dealer** (`--prep dealer`) or **dealer-free
 //! OT-based** (`--prep ot`) material, or both (the default). One JSON line per batch size and
@@ -24,8 +25,8 @@
 //! the dealer, whose in-process time is `dealer_ms`). Bytes and rounds: the most one party sent.
 //! Outputs are checked against plaintext evaluation (exit code 1 on a mismatch).
 
-use chorus_core::circuit::mixed::gen::{compare_count, dot_product, sort};
-use chorus_core::circuit::mixed::{MixedCircuit, RingBits};
+use chorus_core::circuit::mixed::gen::{compare_count, dot_product, pairwise, sort};
+use chorus_core::circuit::mixed::{MixedCircuit, MixedOp, RingBits};
 use chorus_core::proto::coral::arith::circuit::{demand, evaluate};
 use chorus_core::proto::coral::arith::{ArithDealer, ArithMaterial, ArithOtProvider, ArithParty, ArithRing};
 use chorus_core::rng::{seeded_rng, session_rng};
@@ -113,7 +114,14 @@ fn run(args: &Args) -> Result<(), String> {
         "dot" => (dot_product(args.length), "dot-product", false),
         "sort" => (sort(args.length), "sort", true),
         "compare" => (compare_count(args.length), "compare-count", false),
-        other => return Err(format!("--program must be dot, sort or compare, not {other}")),
+        other => match other.strip_prefix("pairwise:").and_then(MixedOp::from_name) {
+            Some(op) => (pairwise(op, args.length), op.name(), false),
+            None => {
+                return Err(format!(
+                "--program must be dot, sort, compare or pairwise:<gate> (e.g. pairwise:ADiv), not {other}"
+            ))
+            }
+        },
     };
     let circuit = Arc::new(circuit);
     for &ot in preps {

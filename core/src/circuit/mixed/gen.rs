@@ -87,3 +87,22 @@ pub fn compare_count(len: u32) -> MixedCircuit {
         gates,
     }
 }
+
+/// `Σ op(x_i, y_i)` over `len` pairs (inputs `x_0..x_{len−1}` then `y_0..`): one gate of any kind
+/// per pair, for measuring what one gate costs. `len` ≥ 1.
+pub fn pairwise(op: MixedOp, len: u32) -> MixedCircuit {
+    let len = len.max(1);
+    let mut gates = Vec::new();
+    let mut next = 2 * len;
+    let mut gate = |op, a, b| {
+        gates.push(MixedGate { op, inputs: [a, b], out: next });
+        next += 1;
+        next - 1
+    };
+    let mut sum = gate(op, 0, len);
+    for i in 1..len {
+        let value = gate(op, i, len + i);
+        sum = gate(MixedOp::Add, sum, value);
+    }
+    MixedCircuit { wires: next, inputs: 2 * len, outputs: vec![sum], constants: Vec::new(), gates }
+}

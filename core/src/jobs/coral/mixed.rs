@@ -15,18 +15,19 @@
 //! anywhere makes every honest party's job fail with [`JobError::Coral`] naming the check, before
 //! any output is opened.
 //!
-//! Every output value goes to every party: Spdz2k opens outputs to everyone (a private output
-//! would need an opening masked towards its recipient, which the arithmetic layer does not have);
-//! a `reveal` naming one party is [`JobError::NotAvailable`] (`Reveal::Both` means all parties).
+//! An output value goes to every party (`Reveal::Both`) or to one (`Reveal::To(p)`: opened
+//! masked by one of p's input masks, [`ArithParty::output_to`]; the others learn nothing of it and
+//! get no value).
 //!
 //! # Steps
 //!
 //! 1. Spec agreement ([`super::super::agreement`]): a tag, k, the circuit's digest
 //!    ([`crate::circuit::mixed::MixedCircuit::digest`]), the input owners, the inputs declared
-//!    bits (checked by the evaluation, [`evaluate_with_bits`]) and the instance count.
+//!    bits (checked by the evaluation, [`evaluate_to`]), the outputs' recipients and the instance
+//!    count.
 //! 2. The provider's setup (base OTs, COPE keys, OT extension) under the agreed digest, once.
-//! 3. Per chunk of instances: the chunk's material ([`demand_with_bits`]), then its evaluation
-//!    ([`evaluate_with_bits`]: random bits, inputs and their bit checks, one Beaver round per
+//! 3. Per chunk of instances: the chunk's material ([`demand_to`]), then its evaluation
+//!    ([`evaluate_to`]: random bits, inputs and their bit checks, one Beaver round per
 //!    layer, MAC checks, outputs). Chunks are sized to [`stream::MATERIAL_BUDGET_BYTES`] and to
 //!    the evaluation's own bounds (wire values, random bits, items per provider call), so a job
 //!    of any instance count holds one chunk's material at a time.
@@ -42,10 +43,8 @@ use super::super::preprocessing::Preprocessing;
 use super::super::stream;
 use super::seed;
 use crate::circuit::mixed::MixedCircuit;
-use crate::net::{NetStats, Network};
-use crate::proto::coral::arith::circuit::{
-    demand_with_bits, evaluate_with_bits, Plan, MAX_RANDOM_BITS, MAX_WIRE_VALUES,
-};
+use crate::net::{NetStats, Network, PartyId};
+use crate::proto::coral::arith::circuit::{demand_to, evaluate_to, Plan, MAX_RANDOM_BITS, MAX_WIRE_VALUES};
 use crate::proto::coral::arith::ot::{MAX_ITEMS, MAX_PARTIES};
 use crate::proto::coral::arith::{ArithDemand, ArithOtProvider, ArithParty, ArithRing};
 use crate::proto::coral::CoralError;
@@ -55,7 +54,7 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::{CryptoRng, RngCore, SeedableRng};
 
 /// The agreement tag of a mixed circuit job.
-const TAG: &[u8] = b"chorus/coral-mixed/v1";
+const TAG: &[u8] = b"chorus/coral-mixed/v2";
 
 /// Bytes of material per triple and per mask at one party (three or one sharing of a value and
 /// its MAC, two `u128` each), for the chunk size.
@@ -63,8 +62,8 @@ const TRIPLE_BYTES: usize = 96;
 const MASK_BYTES: usize = 48;
 
 /// Checks a circuit spec whose protocol is Coral and whose circuit is mixed: OT preprocessing,
-/// owners and recipients that fit (every output to every party), and a circuit one instance of
-/// which fits the Spdz2k evaluation's bounds. The session size is
+/// owners and recipients that fit, and a circuit one instance of which fits the Spdz2k
+/// evaluation's bounds. The session size is
 /// checked by the run (the spec does not fix it).
 pub(crate) fn validate(spec: &CircuitSpec, circuit: &MixedJobCircuit) -> Result<(), JobError> {
     if spec.protocol.preprocessing() != Preprocessing::Ot {
@@ -79,19 +78,26 @@ pub(crate) fn validate(spec: &CircuitSpec, circuit: &MixedJobCircuit) -> Result<
     let owners = &spec.io.input_owners;
     // The session decides how many parties compute (every member does); the owners need at least
     // as many.
-    let parties = owners.iter().max().map_or(2, |&p| (p + 1).max(2));
+    let to = recipients(&spec.io.reveal);
+    let parties = owners.iter().chain(to.iter().flatten()).max().map_or(2, |&p| (p + 1).max(2));
     check_io(&spec.io, spec.circuit.input_widths().len(), spec.circuit.output_widths().len(), MAX_PARTIES)?;
-    if let Some(i) = spec.io.reveal.iter().position(|r| *r != Reveal::Both) {
-        return Err(JobError::not_available(
-            "reveal",
-            format!("output {i}: a mixed circuit's outputs are opened to every party"),
-        ));
-    }
-    per_instance(circuit, owners, parties).map(|_| ())
+    per_instance(circuit, owners, &to, parties).map(|_| ())
 }
 
-/// Checks a session of `parties` members for a mixed job whose inputs `owners` own.
-pub(crate) fn check_parties(parties: usize, owners: &[usize]) -> Result<(), JobError> {
+/// Each output's recipient: `None` for every party.
+fn recipients(reveal: &[Reveal]) -> Vec<Option<PartyId>> {
+    reveal
+        .iter()
+        .map(|r| match *r {
+            Reveal::Both => None,
+            Reveal::To(p) => Some(p),
+        })
+        .collect()
+}
+
+/// Checks a session of `parties` members for a mixed job whose inputs `owners` own and whose
+/// outputs go as `reveal` says.
+pub(crate) fn check_parties(parties: usize, owners: &[usize], reveal: &[Reveal]) -> Result<(), JobError> {
     if !(2..=MAX_PARTIES).contains(&parties) {
         return Err(JobError::invalid_spec(
             "parties",
@@ -104,6 +110,12 @@ pub(crate) fn check_parties(parties: usize, owners: &[usize]) -> Result<(), JobE
             format!("inputOwners names party {p}, the session has {parties} parties"),
         ));
     }
+    if let Some(p) = recipients(reveal).into_iter().flatten().find(|&p| p >= parties) {
+        return Err(JobError::invalid_spec(
+            "reveal",
+            format!("reveal names party {p}, the session has {parties} parties"),
+        ));
+    }
     Ok(())
 }
 
@@ -112,10 +124,11 @@ pub(crate) fn check_parties(parties: usize, owners: &[usize]) -> Result<(), JobE
 fn per_instance(
     circuit: &MixedJobCircuit,
     owners: &[usize],
+    to: &[Option<PartyId>],
     parties: usize,
 ) -> Result<(ArithDemand, usize), JobError> {
     let (mixed, ring, bits) = (circuit.circuit(), circuit.ring(), circuit.bit_inputs());
-    let one = demand_with_bits(mixed, ring, bits, owners, parties, 1).map_err(spec_error)?;
+    let one = demand_to(mixed, ring, bits, owners, to, parties, 1).map_err(spec_error)?;
     let random_bits = Plan::with_bit_inputs(mixed, ring, bits).map_err(spec_error)?.bits(ring.bits());
     let items = items(&one);
     if items > MAX_ITEMS {
@@ -201,10 +214,11 @@ pub(crate) async fn run<N: Network, R: RngCore + CryptoRng>(
 ) -> Result<CircuitOutput, JobError> {
     let (me, parties) = (net.party(), net.parties());
     let owners = &spec.io.input_owners;
-    check_parties(parties, owners)?;
+    check_parties(parties, owners, &spec.io.reveal)?;
     input.check(me, false, spec.circuit.input_widths(), &spec.io, spec.instances)?;
     check_bit_values(me, circuit.bit_inputs(), owners, &input)?;
-    let one = per_instance(circuit, owners, parties)?;
+    let to = recipients(&spec.io.reveal);
+    let one = per_instance(circuit, owners, &to, parties)?;
     let (mixed, ring, bits) = (circuit.circuit(), circuit.ring(), circuit.bit_inputs());
     let start = net.stats();
 
@@ -215,6 +229,8 @@ pub(crate) async fn run<N: Network, R: RngCore + CryptoRng>(
     agreed.extend(owners.iter().map(|&p| p as u8));
     agreed.extend_from_slice(&(bits.len() as u32).to_be_bytes());
     agreed.extend(bits.iter().flat_map(|w| w.to_be_bytes()));
+    agreed.extend_from_slice(&(to.len() as u32).to_be_bytes());
+    agreed.extend(to.iter().map(|t| t.map_or(u8::MAX, |p| p as u8)));
     agreed.extend_from_slice(&(spec.instances as u64).to_be_bytes());
     let digest = agree_on_spec(net, &agreed).await?;
 
@@ -226,16 +242,16 @@ pub(crate) async fn run<N: Network, R: RngCore + CryptoRng>(
     let mut outputs = Vec::with_capacity(spec.instances);
     let mut online = NetStats::default();
     for range in stream::chunks(spec.instances, per_chunk) {
-        let need = demand_with_bits(mixed, ring, bits, owners, parties, range.len())?;
+        let need = demand_to(mixed, ring, bits, owners, &to, parties, range.len())?;
         let material = provider.material(net, &need).await?;
         observe(JobPhase::OnlineStarts);
         let before = net.stats();
         let mut party = ArithParty::new(me, parties, material, ChaCha20Rng::from_seed(seed(rng)))?;
         let own: Vec<Vec<u64>> = input.values[range.clone()].iter().map(|v| values(v)).collect();
-        let results = evaluate_with_bits(&mut party, net, mixed, bits, owners, &own).await?;
+        let results = evaluate_to(&mut party, net, mixed, bits, owners, &to, &own).await?;
         online = online.plus(&net.stats().since(&before));
         outputs.extend(results.into_iter().map(|values| -> Outputs {
-            values.into_iter().map(|v| Some(value_bits(v, ring.bits()))).collect()
+            values.into_iter().map(|v| v.map(|v| value_bits(v, ring.bits()))).collect()
         }));
         observe(JobPhase::Instances { done: range.end, total: spec.instances });
     }

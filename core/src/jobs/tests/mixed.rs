@@ -195,6 +195,27 @@ fn a_batch_over_the_wire_bound_streams_through_chunks_with_progress() {
 }
 
 #[test]
+fn an_output_to_one_member_reaches_it_alone() {
+    // The auction's winner to member 2 alone, the price to everybody.
+    let (auction, owners) = load("auction");
+    let values = vec![vec![120, 990, 45], vec![7, 8, 3]];
+    let mut spec = mixed_spec(&auction, RingBits::K32, &owners, values.len());
+    spec.io.reveal[0] = Reveal::To(2);
+    let inputs = [0, 1, 2].map(|p| own(&values, &owners, p, 32));
+    for (p, (out, _)) in run_mixed([&spec; 3], inputs, honest).into_iter().enumerate() {
+        let out = out.unwrap_or_else(|e| panic!("member {p}: {e}"));
+        let want: Vec<Vec<Option<Vec<bool>>>> = values
+            .iter()
+            .map(|x| {
+                let y = auction.evaluate(x, RingBits::K32).unwrap();
+                vec![(p == 2).then(|| value_bits(y[0], 32)), Some(value_bits(y[1], 32))]
+            })
+            .collect();
+        assert_eq!(out.outputs, want, "member {p}");
+    }
+}
+
+#[test]
 fn mixed_specs_that_cannot_run_fail_with_typed_errors_before_anything_is_sent() {
     let (sort, owners) = load("sort8");
     let spec = mixed_spec(&sort, RingBits::K32, &owners, 1);
@@ -214,7 +235,13 @@ fn mixed_specs_that_cannot_run_fail_with_typed_errors_before_anything_is_sent() 
         },
         ..spec.clone()
     };
-    assert_eq!(not_available(&private), "reveal");
+    // An output to one member is fine; to a member the session does not have, an error.
+    private.validate().unwrap();
+    private.check_members(2).unwrap();
+    let mut beyond = private.clone();
+    beyond.io.reveal[3] = Reveal::To(4);
+    beyond.validate().unwrap();
+    assert!(matches!(beyond.check_members(3), Err(JobError::InvalidSpec { field: "reveal", .. })));
     let dealer = CircuitSpec {
         protocol: CircuitProtocol::Coral { preprocessing: Preprocessing::Dealer },
         ..spec.clone()

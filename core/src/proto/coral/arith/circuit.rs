@@ -261,6 +261,26 @@ impl Plan {
     }
 }
 
+/// `to` is empty or names a party (or everybody) for each output.
+fn check_recipients(
+    circuit: &MixedCircuit,
+    to: &[Option<PartyId>],
+    parties: usize,
+) -> Result<(), CoralError> {
+    if !to.is_empty() && to.len() != circuit.outputs.len() {
+        return Err(CoralError::BadInput(format!(
+            "{} output recipients given, the circuit has {} outputs",
+            to.len(),
+            circuit.outputs.len()
+        )));
+    }
+    if let Some((i, p)) = to.iter().enumerate().find_map(|(i, t)| t.filter(|&p| p >= parties).map(|p| (i, p)))
+    {
+        return Err(CoralError::BadInput(format!("output {i}: recipient {p} is not a party")));
+    }
+    Ok(())
+}
+
 fn check_shape(
     circuit: &MixedCircuit,
     owners: &[PartyId],
@@ -317,17 +337,36 @@ pub fn demand_with_bits(
     parties: usize,
     instances: usize,
 ) -> Result<ArithDemand, CoralError> {
+    demand_to(circuit, ring, bit_inputs, owners, &[], parties, instances)
+}
+
+/// [`demand_with_bits`] with output i opened to `to[i]` alone if it is `Some` (`to` empty:
+/// every output to everybody; [`evaluate_to`]).
+///
+/// # Errors
+/// As [`evaluate_to`]'s checks of the circuit, bit inputs, owners and recipients.
+pub fn demand_to(
+    circuit: &MixedCircuit,
+    ring: RingBits,
+    bit_inputs: &[u32],
+    owners: &[PartyId],
+    to: &[Option<PartyId>],
+    parties: usize,
+    instances: usize,
+) -> Result<ArithDemand, CoralError> {
     check_shape(circuit, owners, parties, instances)?;
+    check_recipients(circuit, to, parties)?;
     let plan = Plan::with_bit_inputs(circuit, ring, bit_inputs)?;
     plan.check_bits(ring.bits(), instances)?;
     let mut input_masks = vec![0usize; parties];
-    for &o in owners {
+    for &o in owners.iter().chain(to.iter().flatten()) {
         input_masks[o] += instances;
     }
+    let private = to.iter().flatten().count();
     let mut demand = ArithDemand {
         triples: plan.triples() * instances,
         input_masks,
-        output_masks: (circuit.outputs.len() + plan.probed + bit_inputs.len()) * instances,
+        output_masks: (circuit.outputs.len() - private + plan.probed + bit_inputs.len()) * instances,
     };
     add_bit_demand(&mut demand, plan.bits(ring.bits()) * instances, parties);
     Ok(demand)
@@ -379,8 +418,29 @@ pub async fn evaluate_with_bits<N: Network>(
     owners: &[PartyId],
     own: &[Vec<u64>],
 ) -> Result<Vec<Vec<u64>>, CoralError> {
+    let outputs = evaluate_to(party, net, circuit, bit_inputs, owners, &[], own).await?;
+    Ok(outputs.into_iter().map(|o| o.into_iter().map(|v| v.expect("a public output")).collect()).collect())
+}
+
+/// [`evaluate_with_bits`] with output i opened to party `to[i]` alone if it is `Some`
+/// ([`ArithParty::output_to`]: masked by one of its input masks; `to` empty: every output to
+/// everybody). Returns per instance what this party learns (`None` for another party's output).
+///
+/// # Errors
+/// As [`evaluate_with_bits`], and [`CoralError::BadInput`] for recipients that do not match
+/// the outputs or are not parties — before anything is sent.
+pub async fn evaluate_to<N: Network>(
+    party: &mut ArithParty,
+    net: &mut N,
+    circuit: &MixedCircuit,
+    bit_inputs: &[u32],
+    owners: &[PartyId],
+    to: &[Option<PartyId>],
+    own: &[Vec<u64>],
+) -> Result<Vec<Vec<Option<u64>>>, CoralError> {
     let n = own.len();
     check_shape(circuit, owners, net.parties(), n)?;
+    check_recipients(circuit, to, net.parties())?;
     let plan = Plan::with_bit_inputs(circuit, party.ring().value_bits(), bit_inputs)?;
     plan.check_bits(party.ring().k(), n)?;
     let mine = owners.iter().filter(|&&o| o == party.party()).count();
@@ -527,9 +587,11 @@ pub async fn evaluate_with_bits<N: Network>(
             None => wires[w as usize * n + i],
         })
         .collect();
-    let values = party.output(net, &ys).await?;
+    let recipients: Vec<Option<PartyId>> =
+        if to.is_empty() { vec![None; ys.len()] } else { (0..n).flat_map(|_| to.iter().copied()).collect() };
+    let values = party.output_to(net, &ys, &recipients).await?;
     if circuit.outputs.is_empty() {
         return Ok(vec![Vec::new(); n]);
     }
-    Ok(values.chunks_exact(circuit.outputs.len()).map(<[u64]>::to_vec).collect())
+    Ok(values.chunks_exact(circuit.outputs.len()).map(<[Option<u64>]>::to_vec).collect())
 }

@@ -15,6 +15,10 @@
 //!   `y + 2^k·r` with a random `[r]` — the opening shows y mod 2^k and uniform upper bits, where
 //!   a plain opening would leak the upper bits of products — then the MAC check of the output
 //!   openings. A party returns outputs only after both checks passed.
+//! - **Private output** to party P ([`ArithParty::output_to`]): the same two checks around the
+//!   opening of `y − r` with one of P's input masks `[r]` — uniform modulo 2^(k+s) to everyone
+//!   else, so only P, who knows r, learns `y = (y − r) + r` modulo 2^k (SPDZ's output to one
+//!   party, with the input masks the material already has).
 //!
 //! Secure with abort against n − 1 malicious parties given honest material, any n ≥ 2.
 
@@ -233,6 +237,67 @@ impl ArithParty {
         let values = self.open_low(net, Step::ArithOutput, ys).await?;
         self.check(net).await?;
         Ok(values)
+    }
+
+    /// Opens every `ys[i]` to `to[i]` — `None`: everybody, as [`ArithParty::output`]; `Some(p)`:
+    /// party p alone, masked by one of p's input masks (see the module docs). One opening round
+    /// between the two MAC checks; returns what this party learns, after both passed.
+    ///
+    /// # Errors
+    /// [`CoralError::BadInput`] if `to` and `ys` differ in length or a recipient is not a party
+    /// (before anything is sent); material, check and network errors.
+    pub async fn output_to<N: Network>(
+        &mut self,
+        net: &mut N,
+        ys: &[AShare],
+        to: &[Option<PartyId>],
+    ) -> Result<Vec<Option<u64>>, CoralError> {
+        self.check_net(net)?;
+        if to.len() != ys.len() {
+            return Err(CoralError::BadInput(format!("{} recipients for {} outputs", to.len(), ys.len())));
+        }
+        if let Some(p) = to.iter().flatten().find(|&&p| p >= self.parties) {
+            return Err(CoralError::BadInput(format!("output recipient {p} is not a party")));
+        }
+        self.check(net).await?;
+        let public = to.iter().filter(|t| t.is_none()).count();
+        let mut output_masks = self.material.take_output_masks(public)?.into_iter();
+        let mut input_masks = Vec::with_capacity(self.parties);
+        for p in 0..self.parties {
+            let count = to.iter().filter(|&&t| t == Some(p)).count();
+            input_masks.push(self.material.take_input_masks(p, count)?.into_iter());
+        }
+        let shift = 1u128 << self.ring.k();
+        // Per output: the masked sharing, and r if this party is its recipient.
+        let mut own_masks = Vec::with_capacity(ys.len());
+        let masked: Vec<AShare> = ys
+            .iter()
+            .zip(to)
+            .map(|(&y, t)| match *t {
+                None => {
+                    own_masks.push(None);
+                    y + output_masks.next().expect("one output mask per public output").scale(shift)
+                }
+                Some(p) => {
+                    let r = input_masks[p].next().expect("one input mask per private output");
+                    own_masks.push(r.value);
+                    y - r.share
+                }
+            })
+            .collect();
+        let opened =
+            open(self.ring, &mut self.channel, net, Step::ArithOutput, &masked, &mut self.opened).await?;
+        self.check(net).await?;
+        Ok(opened
+            .into_iter()
+            .zip(to)
+            .zip(own_masks)
+            .map(|((z, t), r)| match (*t, r) {
+                (None, _) => Some(self.ring.value(z)),
+                (Some(p), Some(r)) if p == self.me => Some(self.ring.value(z.wrapping_add(r))),
+                _ => None,
+            })
+            .collect())
     }
 
     /// Opens `ys` modulo 2^k with their upper s bits masked: `y + 2^k·r` for one output mask

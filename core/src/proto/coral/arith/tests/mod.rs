@@ -8,6 +8,7 @@ mod bitlevel;
 mod comparisons;
 mod cost;
 mod ot_provider;
+mod outputs;
 mod programs;
 pub(crate) mod summon;
 

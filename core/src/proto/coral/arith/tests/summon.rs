@@ -222,8 +222,13 @@ fn summons_bitwise_division_shift_and_power_program_on_shares() {
     let (circuit, owners) = load("bits");
     assert_eq!(owners, [0, 1, 1]);
     let max = u64::from(u32::MAX);
-    let inputs: Vec<Vec<u64>> =
-        vec![vec![1000, 7, 3], vec![max, 16, 31], vec![0xdead_beef, 0, 0], vec![5, max, 32], vec![123, 3, 40]];
+    let inputs: Vec<Vec<u64>> = vec![
+        vec![1000, 7, 3],
+        vec![max, 16, 31],
+        vec![0xdead_beef, 0, 0],
+        vec![5, max, 32],
+        vec![123, 3, 40],
+    ];
     for x in &inputs {
         let (a, b, s) = (x[0], x[1], x[2]);
         let quotient = a.checked_div(b).unwrap_or(max);

@@ -137,14 +137,6 @@ export function planJob(circuit: Circuit, shape: CircuitShape, name: string, inp
 
   let mixed: MixedCircuit | undefined;
   if ('ring' in shape) {
-    const single = outputs.find((_, index) => reveal[index] !== 'both');
-    if (single !== undefined) {
-      throw new NotAvailableError(
-        'circuit',
-        'outputs to one party of a program compiled without boolify',
-        `output "${single.name}" goes to one party; on arithmetic shares every output goes to every party (use io.outputPublic, or compile with boolifyWidth)`,
-      );
-    }
     const constants = (circuit.info as { constants?: MixedCircuit['info']['constants'] }).constants ?? [];
     mixed = { bristol: circuit.bristol, info: { constants, outputs, inputs } };
   }

@@ -65,7 +65,7 @@ describe("mixed circuits", () => {
       // Refusals first, at both parties, before anything is sent.
       const refused = await Promise.all([
         rejectionOf(sessions[0]!.evaluate(ARITHMETIC, { protocol: "tinytable" as "coral", inputs: { 0: 1n } })),
-        rejectionOf(sessions[0]!.evaluate(ARITHMETIC, { ring: 64, reveal: [0, "both", "both"], inputs: { 0: 1n } })),
+        rejectionOf(sessions[0]!.evaluate(ARITHMETIC, { ring: 64, reveal: [5, "both", "both"], inputs: { 0: 1n } })),
         rejectionOf(sessions[0]!.evaluate(ARITHMETIC, { ring: 32, inputs: { 0: 1n << 32n } })),
         rejectionOf(sessions[0]!.evaluate(ARITHMETIC, { ring: 16 as 32, inputs: { 0: 1n } })),
         rejectionOf(sessions[0]!.evaluate("2 4\n2 1 1\n2 1 1\n\n2 1 0 1 2 AND\n2 1 0 1 3 XOR\n", { ring: 32, protocol: "coral" })),
@@ -96,6 +96,16 @@ describe("mixed circuits", () => {
       for (const result of results) {
         expect(result.instances!.map((i) => values(i.outputs))).toEqual(pairs.map(meaning));
       }
+
+      // The distance to party 0 alone, the remainder to party 1 alone, the mean to both.
+      const own = await Promise.all(
+        sessions.map((s, p) =>
+          s.evaluate(ARITHMETIC, { ring: 64, reveal: [0, "both", 1], inputs: { [p]: pairs[0]![p]! } }),
+        ),
+      );
+      const [distance, mean, low] = meaning(pairs[0]!);
+      expect(values(own[0]!.outputs)).toEqual([distance, mean, undefined]);
+      expect(values(own[1]!.outputs)).toEqual([undefined, mean, low]);
     } finally {
       sessions.forEach((s) => s.close());
     }

@@ -500,10 +500,10 @@ export type CoralEvaluateOptions = EvaluateIoOptions &
  * k-bit integers, its constants and output wires listed in `info`. `Session.evaluate` runs it on
  * Coral's Spdz2k shares (malicious with abort, material over OT among the parties: two, or up to
  * eight in a larger session, every member computing): each input value is one k-bit integer
- * (`ring`), every output goes to every party. Additions are
- * free, a multiplication costs one triple, comparisons and shifts by constants a few dozen;
- * gates that need every bit of a shared value (bitwise operations of full values, division by a
- * shared or non-power-of-two amount, powers) are refused with a `NotAvailableError` on `circuit`.
+ * (`ring`), each output goes to every party or to one (`reveal`). Additions are free, a
+ * multiplication costs one triple, comparisons and shifts by constants a few dozen; gates that
+ * need every bit of a shared value (bitwise operations of full values, shifts by a shared amount,
+ * powers) a few hundred, division by a shared or non-power-of-two divisor a few thousand.
  */
 export interface MixedCircuit {
   /** Bristol Fashion text with Summon's arithmetic gates; every value is one wire. */

@@ -354,8 +354,8 @@ export class Session {
    *
    * A {@link MixedCircuit} (Summon's `{ bristol, info }` compiled without boolify) runs on Coral's
    * arithmetic shares (`protocol` defaults to `'coral'`, `ring` 32 or 64): each input value is one
-   * k-bit integer, every output goes to every party; a session of up to eight members runs it with
-   * every member computing.
+   * k-bit integer, each output goes to every party or to one (`reveal`); a session of up to eight
+   * members runs it with every member computing.
    *
    * Rejects with `CircuitError` (a {@link ConfigError} on `circuit`, with the `line` of a parse
    * error), {@link ConfigError} for bad inputs (naming `inputs[i]`), and otherwise like

@@ -18,13 +18,14 @@
 //! - `a >> s`, s shared: a barrel shifter on a's bits, stage j moving by 2^j where s_j is set
 //!   (`y_i += s_j·(y_{i+2^j} − y_i)`, L rounds of k products), then times `[s < k]` (a product
 //!   tree of the k − L high bits' complements, and one product).
-//! - `a / d`, `a mod d`: restoring division from the top, i = k − 1 … 0: `q_i = [R ≥ d·2^i]` if
-//!   `d·2^i` fits in k bits (else 0), `R ← R − q_i·d·2^i`; the quotient is Σ 2^i·q_i and the
-//!   remainder R (a divisor 0 gives 2^k − 1 and a, as the semantics say). The comparison is
-//!   [`super::compare`]'s; for a shared d, `z_i = [d < 2^(k−i)] = Π_{j≥k−i} (1 − d_j)` comes
-//!   from a prefix-product scan of d's bits and `z_i·d` from one round, so each step takes
-//!   `q_i = z_i·ge_i` and `ge_i·(z_i·d)` in one round. A public d skips the steps where it does
-//!   not fit and needs no product.
+//! - `a / d`, `a mod d`: restoring division on bits, from the top, i = k − 1 … 0, with
+//!   m = k − i: `T = 2R + a_i` (m bits, a shift of R's bits), `q_i = [T ≥ d]`, `R ← q_i ? T − d
+//!   : T`. `T − d` is a borrow scan over m leaves (`t_j·d_j` gives both `g_j` and `p_j`), its bits
+//!   `t_j ⊕ d_j ⊕ B_j`, and `q_i = [d < 2^m]·(1 − B_out)`, where `[d < 2^m] = Π_{j≥m} (1 − d_j)`
+//!   comes once from a prefix-product scan of d's bits from the top; R's new bits are one
+//!   product each. The quotient is Σ 2^i·q_i and the remainder R (a divisor 0 gives 2^k − 1 and
+//!   a, as the semantics say). A public d needs no leaf or q product and skips the steps where
+//!   `d ≥ 2^m` (there q = 0 and R = T). No random bits beyond the two decompositions.
 //! - `a^e`: a public e — square and multiply (the squarings up to e's top bit, then a product
 //!   tree of the powers e selects); a shared e — `Π_j (1 + e_j·(a^(2^j) − 1))`, with the k − 1
 //!   squarings first for a shared a (k products for the factors), a public base's powers being
@@ -38,8 +39,8 @@ use crate::circuit::mixed::MixedOp;
 use crate::net::Network;
 
 use super::super::error::CoralError;
-use super::compare::{self, Value};
-use super::decompose::{self, decompose, prefix_products, product_trees};
+use super::compare::Value;
+use super::decompose::{self, borrow_prefixes, decompose, prefix_products, product_trees};
 use super::online::ArithParty;
 use super::share::AShare;
 
@@ -55,17 +56,6 @@ fn log(k: usize) -> usize {
     k.trailing_zeros() as usize
 }
 
-/// The comparison a division step makes: `R ≥ d·2^i`, R shared.
-fn step_cost(d: Option<u64>, k: u32) -> (usize, usize) {
-    compare::cost(MixedOp::GEq, None, d, k)
-}
-
-/// Whether a public divisor d still fits in k bits shifted by i.
-fn fits(d: u64, i: usize, k: usize) -> bool {
-    let mask = if k == 64 { u64::MAX } else { (1u64 << k) - 1 };
-    d <= mask >> i
-}
-
 /// Values decomposed and triples taken by one `op` gate ([`supported`]), given its operands'
 /// public values (`None`: shared; at least one is shared), in a ring of `k` bits.
 pub fn cost(op: MixedOp, a: Option<u64>, b: Option<u64>, k: u32) -> (usize, usize) {
@@ -79,17 +69,17 @@ pub fn cost(op: MixedOp, a: Option<u64>, b: Option<u64>, k: u32) -> (usize, usiz
             let probed = 1 + usize::from(a.is_none());
             (probed, probed * dec + (kk - log(kk) - 1) + log(kk) * kk + 1)
         }
-        Div | Mod => match b {
-            Some(d) => {
-                let steps = (0..kk).filter(|&i| fits(d, i, kk)).count();
-                let (p, t) = step_cost(Some(d), k);
-                (steps * p, steps * t)
-            }
-            None => {
-                let (p, t) = step_cost(None, k);
-                (1 + kk * p, dec + decompose::prefix_product_triples(kk - 1) + (kk - 1) + kk * (t + 2))
-            }
-        },
+        Div | Mod => {
+            // Step m (T of m bits): the leaves' products for a shared divisor, the borrow
+            // scan, the difference's bits, q for a shared divisor, the selection.
+            let step = |m: usize| {
+                let shared_d = usize::from(b.is_none());
+                shared_d * m + decompose::borrow_scan_triples(m) + (m - 1) + shared_d + m
+            };
+            let steps: usize = (1..=kk).filter(|&m| b.is_none_or(|d| m >= 64 || d >> m == 0)).map(step).sum();
+            let scan = if b.is_none() { decompose::prefix_product_triples(kk - 1) } else { 0 };
+            (shared, shared * dec + scan + steps)
+        }
         Exp => match (a, b) {
             (_, Some(e)) => {
                 let top = if e == 0 { 0 } else { 63 - e.leading_zeros() as usize };
@@ -112,7 +102,8 @@ fn decomposed(op: MixedOp, a: Value, b: Value) -> Vec<AShare> {
     match op {
         BitAnd | BitOr | Xor => shared(a).into_iter().chain(shared(b)).collect(),
         ShiftR => shared(b).into_iter().chain(shared(a)).collect(),
-        ShiftL | Div | Mod | Exp => shared(b).into_iter().collect(),
+        Div | Mod => shared(b).into_iter().chain(shared(a)).collect(),
+        ShiftL | Exp => shared(b).into_iter().collect(),
         _ => Vec::new(),
     }
 }
@@ -144,7 +135,7 @@ pub async fn evaluate<N: Network>(
     shift_left(party, net, gates, &gate_bits, &mut results).await?;
     shift_right(party, net, gates, &gate_bits, &mut results).await?;
     power(party, net, gates, &gate_bits, &mut results).await?;
-    divide(party, net, gates, &gate_bits, bits, &mut results).await?;
+    divide(party, net, gates, &gate_bits, &mut results).await?;
     Ok(results)
 }
 
@@ -370,7 +361,6 @@ async fn divide<N: Network>(
     net: &mut N,
     gates: &[(MixedOp, Value, Value)],
     gate_bits: &[Vec<Vec<AShare>>],
-    bits: &mut &[AShare],
     results: &mut [AShare],
 ) -> Result<(), CoralError> {
     let list = of(gates, &[MixedOp::Div, MixedOp::Mod]);
@@ -379,76 +369,129 @@ async fn divide<N: Network>(
     }
     let k = party.ring().k() as usize;
     let one = party.constant(1);
-    // For a shared d: z_i = Π_{j ≥ k−i} (1 − d_j) (z_0 = 1) and z_i·d.
+    let zero = AShare::default();
+    // Per gate: the divisor's bits (public ones as constants), the dividend's bits.
+    let divisor: Vec<Vec<AShare>> = list
+        .iter()
+        .map(|&g| match gates[g].2 {
+            Value::Shared(_) => gate_bits[g][0].clone(),
+            Value::Public(d) => (0..k).map(|j| party.constant((d >> j) & 1)).collect(),
+        })
+        .collect();
+    let dividend: Vec<Vec<AShare>> = list
+        .iter()
+        .map(|&g| match gates[g].1 {
+            Value::Shared(_) => gate_bits[g].last().expect("the dividend's bits").clone(),
+            Value::Public(a) => (0..k).map(|j| party.constant((a >> j) & 1)).collect(),
+        })
+        .collect();
+    // fits[x][m] = [d < 2^m] for m = 1..=k: the product of the divisor's complements above m
+    // (a prefix-product scan from the top for a shared divisor; public otherwise).
     let shared_d: Vec<usize> =
         (0..list.len()).filter(|&x| matches!(gates[list[x]].2, Value::Shared(_))).collect();
     let scans = prefix_products(
         party,
         net,
-        &shared_d
-            .iter()
-            .map(|&x| (1..k).map(|m| one - gate_bits[list[x]][0][k - m]).collect())
-            .collect::<Vec<_>>(),
+        &shared_d.iter().map(|&x| (1..k).map(|m| one - divisor[x][k - m]).collect()).collect::<Vec<_>>(),
     )
     .await?;
-    let mut z: Vec<Vec<AShare>> = vec![Vec::new(); list.len()];
+    let mut fits: Vec<Vec<Option<AShare>>> = vec![vec![None; k + 1]; list.len()];
     for (&x, prefixes) in shared_d.iter().zip(scans) {
-        z[x] = std::iter::once(one).chain(prefixes).collect();
+        // prefixes[c − 1] = Π_{j ≥ k−c} (1 − d_j) = [d < 2^(k−c)].
+        for (c, p) in prefixes.into_iter().enumerate() {
+            fits[x][k - 1 - c] = Some(p);
+        }
+        fits[x][k] = Some(one);
     }
-    let pairs: Vec<(AShare, AShare)> = shared_d
-        .iter()
-        .flat_map(|&x| {
-            let Value::Shared(d) = gates[list[x]].2 else { unreachable!("a shared divisor") };
-            z[x][1..].iter().map(move |&zi| (zi, d))
-        })
-        .collect();
-    let mut zd_all = party.mul(net, &pairs).await?.into_iter();
-    let mut zd: Vec<Vec<AShare>> = vec![Vec::new(); list.len()];
-    for &x in &shared_d {
-        let Value::Shared(d) = gates[list[x]].2 else { unreachable!("a shared divisor") };
-        zd[x] = std::iter::once(d).chain(zd_all.by_ref().take(k - 1)).collect();
-    }
-    let mut remainder: Vec<AShare> = list.iter().map(|&g| sharing(party, gates[g].1)).collect();
-    let mut quotient = vec![AShare::default(); list.len()];
+    let public_fits = |x: usize, m: usize| match gates[list[x]].2 {
+        Value::Public(d) => m >= 64 || d >> m == 0,
+        Value::Shared(_) => true,
+    };
+    let mut remainder: Vec<Vec<AShare>> = vec![vec![zero; k]; list.len()];
+    let mut quotient = vec![zero; list.len()];
     for i in (0..k).rev() {
-        let active: Vec<usize> = (0..list.len())
-            .filter(|&x| match gates[list[x]].2 {
-                Value::Public(d) => fits(d, i, k),
-                Value::Shared(_) => true,
-            })
+        let m = k - i;
+        // T = 2R + a_i, m bits.
+        let ts: Vec<Vec<AShare>> = (0..list.len())
+            .map(|x| std::iter::once(dividend[x][i]).chain(remainder[x][..m - 1].iter().copied()).collect())
             .collect();
-        let steps: Vec<(MixedOp, Value, Value)> = active
-            .iter()
-            .map(|&x| {
-                let shifted = match gates[list[x]].2 {
-                    Value::Public(d) => Value::Public(d << i),
-                    Value::Shared(d) => Value::Shared(d.scale(1 << i)),
-                };
-                (MixedOp::GEq, Value::Shared(remainder[x]), shifted)
-            })
-            .collect();
-        let ge = compare::evaluate(party, net, &steps, bits).await?;
+        let active: Vec<usize> = (0..list.len()).filter(|&x| public_fits(x, m)).collect();
+        // Leaves of T − d: g_j = (1 − t_j)·d_j, p_j = [t_j = d_j], from t_j·d_j.
         let pairs: Vec<(AShare, AShare)> = active
             .iter()
-            .zip(&ge)
-            .filter(|(&x, _)| !z[x].is_empty())
-            .flat_map(|(&x, &g)| [(z[x][i], g), (g, zd[x][i])])
+            .filter(|&&x| fits[x][m].is_some())
+            .flat_map(|&x| (0..m).map(move |j| (x, j)))
+            .map(|(x, j)| (ts[x][j], divisor[x][j]))
             .collect();
+        let mut td = party.mul(net, &pairs).await?.into_iter();
+        let mut xors = Vec::with_capacity(active.len());
+        let mut leaves = Vec::with_capacity(active.len());
+        for &x in &active {
+            let (t, d) = (&ts[x], &divisor[x]);
+            let (mut gs, mut ps) = (Vec::with_capacity(m), Vec::with_capacity(m));
+            for j in 0..m {
+                let prod = match gates[list[x]].2 {
+                    Value::Shared(_) => td.next().expect("t·d per bit"),
+                    Value::Public(c) => t[j].scale(u128::from((c >> j) & 1)),
+                };
+                gs.push(d[j] - prod);
+                ps.push(one - t[j] - d[j] + prod.scale(2));
+            }
+            xors.push(ps.iter().map(|&p| one - p).collect::<Vec<_>>());
+            leaves.push(gs.into_iter().zip(ps).collect::<Vec<_>>());
+        }
+        let borrows = borrow_prefixes(party, net, leaves).await?;
+        // The difference's bits, and q = [d < 2^m]·(1 − borrow out), in one round.
+        let mut pairs: Vec<(AShare, AShare)> = Vec::new();
+        for (a, &x) in active.iter().enumerate() {
+            pairs.extend((1..m).map(|j| (xors[a][j], borrows[a][j - 1])));
+            if let Some(f) = fits[x][m] {
+                pairs.push((f, one - borrows[a][m - 1]));
+            }
+        }
         let mut products = party.mul(net, &pairs).await?.into_iter();
-        for (&x, &g) in active.iter().zip(&ge) {
-            let (q, taken) = match gates[list[x]].2 {
-                Value::Public(d) => (g, g.scale(u128::from(d) << i)),
-                Value::Shared(_) => {
-                    let q = products.next().expect("z·ge");
-                    (q, products.next().expect("ge·z·d").scale(1 << i))
+        let mut qs = Vec::with_capacity(active.len());
+        let mut diffs = Vec::with_capacity(active.len());
+        for (a, &x) in active.iter().enumerate() {
+            let mut e = Vec::with_capacity(m);
+            e.push(xors[a][0]);
+            for j in 1..m {
+                e.push(xors[a][j] + borrows[a][j - 1] - products.next().expect("t·B").scale(2));
+            }
+            qs.push(match fits[x][m] {
+                Some(_) => products.next().expect("[d < 2^m]·(1 − B)"),
+                None => one - borrows[a][m - 1],
+            });
+            diffs.push(e);
+        }
+        // R = q ? T − d : T, bit by bit.
+        let pairs: Vec<(AShare, AShare)> = active
+            .iter()
+            .zip(&qs)
+            .zip(&diffs)
+            .flat_map(|((&x, &q), e)| ts[x].iter().zip(e).map(move |(&t, &e)| (q, e - t)))
+            .collect();
+        let mut moved = party.mul(net, &pairs).await?.into_iter();
+        let mut q_of = vec![None; list.len()];
+        for (&x, q) in active.iter().zip(qs) {
+            q_of[x] = Some(q);
+        }
+        for (x, t) in ts.into_iter().enumerate() {
+            let r = &mut remainder[x];
+            match q_of[x] {
+                Some(q) => {
+                    for (r, t) in r.iter_mut().zip(t) {
+                        *r = t + moved.next().expect("one selection per bit");
+                    }
+                    quotient[x] = quotient[x] + q.scale(1 << i);
                 }
-            };
-            quotient[x] = quotient[x] + q.scale(1 << i);
-            remainder[x] = remainder[x] - taken;
+                // d ≥ 2^m (public): T < d, so q = 0 and R = T.
+                None => r[..m].copy_from_slice(&t),
+            }
         }
     }
     for (x, &g) in list.iter().enumerate() {
-        results[g] = if gates[g].0 == MixedOp::Div { quotient[x] } else { remainder[x] };
+        results[g] = if gates[g].0 == MixedOp::Div { quotient[x] } else { compose(&remainder[x]) };
     }
     Ok(())
 }

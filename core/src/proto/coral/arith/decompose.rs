@@ -50,8 +50,23 @@ pub fn scan_levels(len: usize) -> Vec<Vec<(usize, usize, bool)>> {
 /// Triples one decomposition takes in a ring of `k` bits.
 pub fn triples(k: u32) -> usize {
     let k = k as usize;
-    let scan: usize = scan_levels(k - 1).iter().flatten().map(|&(_, _, keep)| 1 + usize::from(keep)).sum();
-    scan + (k - 1)
+    borrow_scan_triples(k - 1) + (k - 1)
+}
+
+/// Products of a borrow scan over `len` leaves ([`borrow_prefixes`]).
+pub fn borrow_scan_triples(len: usize) -> usize {
+    scan_levels(len).iter().flatten().map(|&(_, _, keep)| 1 + usize::from(keep)).sum()
+}
+
+/// The borrow out of every prefix `[0, i]` of every list of leaves `(g_i, p_i)` (lowest first),
+/// all lists in lockstep ([`borrow_scan_triples`] products per list, ⌈log2 len⌉ rounds).
+pub async fn borrow_prefixes<N: Network>(
+    party: &mut ArithParty,
+    net: &mut N,
+    mut lists: Vec<Vec<(AShare, AShare)>>,
+) -> Result<Vec<Vec<AShare>>, CoralError> {
+    scan(party, net, &mut lists, Combine::Carry).await?;
+    Ok(lists.into_iter().map(|l| l.into_iter().map(|(g, _)| g).collect()).collect())
 }
 
 /// Products of a prefix-product scan over `len` factors ([`prefix_products`]).
@@ -168,23 +183,30 @@ pub async fn decompose<N: Network>(
         xors.push(leaves.iter().map(|&(_, p)| one - p).collect::<Vec<_>>());
         lists.push(leaves[..k - 1].to_vec());
     }
-    scan(party, net, &mut lists, Combine::Carry).await?;
-    // B_i = G of [0, i − 1] for i ≥ 1.
-    let pairs: Vec<(AShare, AShare)> = xors
-        .iter()
-        .zip(&lists)
-        .flat_map(|(t, borrows)| (1..k).map(move |i| (t[i], borrows[i - 1].0)))
-        .collect();
+    let borrows = borrow_prefixes(party, net, lists).await?;
+    difference_bits(party, net, &xors, &borrows).await
+}
+
+/// The bits `t_i ⊕ B_i` of differences whose bits before borrows are `xors` (`t_i = 1 − p_i`)
+/// and whose prefix borrows are `borrows` (`B_i` = the borrow out of `[0, i − 1]`; at least
+/// `xors.len() − 1` of them): one round of `len − 1` products per difference.
+pub async fn difference_bits<N: Network>(
+    party: &mut ArithParty,
+    net: &mut N,
+    xors: &[Vec<AShare>],
+    borrows: &[Vec<AShare>],
+) -> Result<Vec<Vec<AShare>>, CoralError> {
+    let pairs: Vec<(AShare, AShare)> =
+        xors.iter().zip(borrows).flat_map(|(t, b)| (1..t.len()).map(move |i| (t[i], b[i - 1]))).collect();
     let mut products = party.mul(net, &pairs).await?.into_iter();
     Ok(xors
         .iter()
-        .zip(&lists)
-        .map(|(t, borrows)| {
-            let mut out = Vec::with_capacity(k);
-            out.push(t[0]);
-            for i in 1..k {
-                let b = borrows[i - 1].0;
-                out.push(t[i] + b - products.next().expect("t·B").scale(2));
+        .zip(borrows)
+        .map(|(t, b)| {
+            let mut out = Vec::with_capacity(t.len());
+            out.extend(t.first().copied());
+            for i in 1..t.len() {
+                out.push(t[i] + b[i - 1] - products.next().expect("t·B").scale(2));
             }
             out
         })

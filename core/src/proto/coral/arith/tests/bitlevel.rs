@@ -212,31 +212,42 @@ fn honest_baseline_of_the_bit_level_attack_setting() {
     }
 }
 
+/// How many frames of `step` party 1 sends to party 0 in an honest run of the setting.
+fn honest_frames(step: Step) -> usize {
+    let (circuit, inputs) = setting();
+    let (_, sent) = evaluate_round_robin(&circuit, RingBits::K32, 2, &inputs, 98, Deviation::none());
+    sent[1].iter().filter(|&&s| s == step as u8).count()
+}
+
 #[test]
 fn wrong_openings_in_decompositions_and_bit_level_products_are_caught() {
-    // The masked openings of the decomposition, the first of the division's comparisons, and
-    // Beaver openings all through the scans, the bitwise products, the barrel shifter and the
-    // division's steps.
-    for (step, nth) in [(Step::ArithMaskedOpen, 0), (Step::ArithMaskedOpen, 1), (Step::ArithMaskedOpen, 5)] {
-        let err = attack(2, Deviation::wire(1, on_step(step, nth, flip_payload_bit(3))));
-        assert_eq!(err, CoralError::CheckFailed { check: Check::ArithMac }, "{step:?} {nth}");
+    // The decompositions' masked openings, and Beaver openings spread over the whole run: the
+    // random bits, the scans, the bitwise products, the barrel shifter and the division's steps.
+    let masked = honest_frames(Step::ArithMaskedOpen);
+    assert!(masked >= 1);
+    for nth in [0, masked - 1] {
+        let err = attack(2, Deviation::wire(1, on_step(Step::ArithMaskedOpen, nth, flip_payload_bit(3))));
+        assert_eq!(err, CoralError::CheckFailed { check: Check::ArithMac }, "masked opening {nth}");
     }
-    for nth in [3, 6, 8, 9, 12, 20, 40, 100] {
+    let mults = honest_frames(Step::ArithMultOpen);
+    assert!(mults > 100, "{mults} multiplication rounds");
+    for nth in [3, mults / 5, mults / 3, mults / 2, 2 * mults / 3, mults - 3, mults - 1] {
         let err = attack(2, Deviation::wire(1, on_step(Step::ArithMultOpen, nth, flip_payload_bit(9))));
-        assert_eq!(err, CoralError::CheckFailed { check: Check::ArithMac }, "round {nth}");
+        assert_eq!(err, CoralError::CheckFailed { check: Check::ArithMac }, "round {nth} of {mults}");
     }
 }
 
 #[test]
 fn a_cheater_among_three_and_wrong_triples_are_caught() {
-    let err = attack(3, Deviation::wire(2, on_step(Step::ArithMultOpen, 10, flip_payload_bit(0))));
+    let err = attack(3, Deviation::wire(2, on_step(Step::ArithMultOpen, 40, flip_payload_bit(0))));
     assert_eq!(err, CoralError::CheckFailed { check: Check::ArithMac });
-    // A wrong product in the triples the division's last steps take (the random bits, made
-    // first, take the first ones).
+    // A wrong product in 50 triples from the middle, which the division's steps take (the
+    // random bits, made first, take the first ones).
     let err = attack(
         2,
         Deviation::material(1, |m| {
-            for t in m.triples.iter_mut().rev().take(50) {
+            let middle = m.triples.len() / 2;
+            for t in m.triples.iter_mut().skip(middle).take(50) {
                 t.c.value ^= 1 << 5;
             }
         }),

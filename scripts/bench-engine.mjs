@@ -7,8 +7,9 @@
 //
 // Engines: chorus-wasm and chorus-native (TinyTable, the engine's default on boolified programs),
 // chorus-coral-native (boolean Coral), chorus-mixed-native and chorus-mixed-wasm (the program
-// compiled without boolify, on Coral's arithmetic shares; programs with gates they cannot run,
-// such as SHA-256's bitwise operations, print a `skipped` line), and emp (emp-wasm-engine).
+// compiled without boolify, on Coral's arithmetic shares; a program one instance of which needs
+// more material than the provider gives in one call, such as SHA-256 with its thousands of
+// bitwise operations on full values, prints a `skipped` line), and emp (emp-wasm-engine).
 //
 // Prints one JSON line per program, engine and place:
 //   {"program","engine","protocol","circuit","runtime","place","runs","ms","min","max","firstMs",

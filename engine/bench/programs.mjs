@@ -113,6 +113,25 @@ export const PROGRAMS = [
     expected: ({ alice, bob }) => ({ product: Number((BigInt(alice.a) * BigInt(bob.b)) % 2n ** 32n), sum: alice.a + bob.b }),
   },
   {
+    name: 'bits32',
+    width: 32,
+    source: `export default function main(io: Summon.IO) {
+  const a = io.input('alice', 'a', summon.number());
+  const b = io.input('bob', 'b', summon.number());
+  io.outputPublic('xor', a ^ b);
+  io.outputPublic('and', a & b);
+  io.outputPublic('quotient', a / b);
+  io.outputPublic('remainder', a % b);
+}`,
+    inputs: { alice: { a: 3_735_928_559 }, bob: { b: 48_611 } },
+    expected: ({ alice, bob }) => ({
+      xor: (alice.a ^ bob.b) >>> 0,
+      and: (alice.a & bob.b) >>> 0,
+      quotient: Math.floor(alice.a / bob.b),
+      remainder: alice.a % bob.b,
+    }),
+  },
+  {
     name: 'sha256-compression',
     width: 32,
     source: sha256Source(),

@@ -25,7 +25,9 @@
 //!   comes once from a prefix-product scan of d's bits from the top; R's new bits are one
 //!   product each. The quotient is Σ 2^i·q_i and the remainder R (a divisor 0 gives 2^k − 1 and
 //!   a, as the semantics say). A public d needs no leaf or q product and skips the steps where
-//!   `d ≥ 2^m` (there q = 0 and R = T). No random bits beyond the two decompositions.
+//!   `d ≥ 2^m` (there q = 0 and R = T). No random bits beyond the two decompositions. An `ADiv`
+//!   and an `AMod` (or two of either) of the same two wires share one division (the plan pairs
+//!   them: `twins`).
 //! - `a^e`: a public e — square and multiply (the squarings up to e's top bit, then a product
 //!   tree of the powers e selects); a shared e — `Π_j (1 + e_j·(a^(2^j) − 1))`, with the k − 1
 //!   squarings first for a shared a (k products for the factors), a public base's powers being
@@ -109,8 +111,9 @@ fn decomposed(op: MixedOp, a: Value, b: Value) -> Vec<AShare> {
 }
 
 /// Evaluates `gates` (each an op with its operands, at least one shared, [`supported`])
-/// consuming k random bits per decomposed value — and per value the division steps' comparisons
-/// probe — from the front of `bits`; returns one shared result per gate.
+/// consuming k random bits per decomposed value from the front of `bits`; returns one shared
+/// result per gate. `twins[g] = Some(h)` (an `ADiv` or `AMod` gate on the same operands as the
+/// earlier gate h, which has none) takes its result from h's division, at no cost.
 ///
 /// # Panics
 /// If a gate is not [`supported`] or `bits` is shorter than [`cost`] said (the caller's plan's
@@ -119,23 +122,30 @@ pub async fn evaluate<N: Network>(
     party: &mut ArithParty,
     net: &mut N,
     gates: &[(MixedOp, Value, Value)],
+    twins: &[Option<usize>],
     bits: &mut &[AShare],
 ) -> Result<Vec<AShare>, CoralError> {
     let k = party.ring().k() as usize;
-    let wanted: Vec<AShare> = gates.iter().flat_map(|&(op, a, b)| decomposed(op, a, b)).collect();
+    let own = |g: usize| twins[g].is_none();
+    let wanted: Vec<AShare> = (0..gates.len())
+        .filter(|&g| own(g))
+        .flat_map(|g| decomposed(gates[g].0, gates[g].1, gates[g].2))
+        .collect();
     let (used, rest) = bits.split_at(wanted.len() * k);
     *bits = rest;
     let mut all = decompose(party, net, &wanted, used).await?.into_iter();
-    let gate_bits: Vec<Vec<Vec<AShare>>> = gates
-        .iter()
-        .map(|&(op, a, b)| (0..decomposed(op, a, b).len()).map(|_| all.next().expect("in order")).collect())
+    let gate_bits: Vec<Vec<Vec<AShare>>> = (0..gates.len())
+        .map(|g| {
+            let count = if own(g) { decomposed(gates[g].0, gates[g].1, gates[g].2).len() } else { 0 };
+            (0..count).map(|_| all.next().expect("in order")).collect()
+        })
         .collect();
     let mut results = vec![AShare::default(); gates.len()];
     bitwise(party, net, gates, &gate_bits, &mut results).await?;
     shift_left(party, net, gates, &gate_bits, &mut results).await?;
     shift_right(party, net, gates, &gate_bits, &mut results).await?;
     power(party, net, gates, &gate_bits, &mut results).await?;
-    divide(party, net, gates, &gate_bits, &mut results).await?;
+    divide(party, net, gates, twins, &gate_bits, &mut results).await?;
     Ok(results)
 }
 
@@ -360,10 +370,12 @@ async fn divide<N: Network>(
     party: &mut ArithParty,
     net: &mut N,
     gates: &[(MixedOp, Value, Value)],
+    twins: &[Option<usize>],
     gate_bits: &[Vec<Vec<AShare>>],
     results: &mut [AShare],
 ) -> Result<(), CoralError> {
-    let list = of(gates, &[MixedOp::Div, MixedOp::Mod]);
+    let list: Vec<usize> =
+        of(gates, &[MixedOp::Div, MixedOp::Mod]).into_iter().filter(|&g| twins[g].is_none()).collect();
     if list.is_empty() {
         return Ok(());
     }
@@ -490,8 +502,13 @@ async fn divide<N: Network>(
             }
         }
     }
+    let mut division = vec![None; gates.len()];
     for (x, &g) in list.iter().enumerate() {
-        results[g] = if gates[g].0 == MixedOp::Div { quotient[x] } else { compose(&remainder[x]) };
+        division[g] = Some((quotient[x], compose(&remainder[x])));
+    }
+    for g in of(gates, &[MixedOp::Div, MixedOp::Mod]) {
+        let (q, r) = division[twins[g].unwrap_or(g)].expect("every twin's division ran");
+        results[g] = if gates[g].0 == MixedOp::Div { q } else { r };
     }
     Ok(())
 }

@@ -17,7 +17,8 @@
 //!   beyond k bits they are local;
 //! - every other gate with a shared input needs all bits of a value — bitwise gates of full
 //!   values, shifts by shared amounts, division and remainder by a shared or non-power-of-two
-//!   divisor, powers — and runs on bit decompositions ([`super::bitlevel`]).
+//!   divisor, powers — and runs on bit decompositions ([`super::bitlevel`]); an `ADiv` and an
+//!   `AMod` of the same two wires are one division.
 //!
 //! Layers: a gate's layer is one more than its inputs' deepest if it is a shared product, a
 //! comparison or a bit-level gate, else the same. Each layer runs its products (one Beaver round
@@ -33,6 +34,8 @@
 //! opening, check); bytes per party to each other party: (k+s)/8 per input it owns, 2·(k+s)/8
 //! per shared product, (k+s)/8 per output, and the checks' fixed 32 + 32 + 32 + ((k+s)/8 + 32)
 //! bytes, twice.
+
+use std::collections::HashMap;
 
 use crate::circuit::mixed::eval::apply;
 use crate::circuit::mixed::lower::lower_with_bits;
@@ -68,6 +71,9 @@ pub struct Plan {
     compares: Vec<Vec<usize>>,
     /// `bitlevel[d]`: the gates of layer d that need all bits of a value.
     bitlevel: Vec<Vec<usize>>,
+    /// `twin[g]`: an earlier `ADiv`/`AMod` gate on the same two wires, whose division gate g
+    /// shares (the quotient and the remainder come out of one division).
+    twin: HashMap<usize, usize>,
     /// `local[d]`: the other gates with a shared input in layer d, in circuit order.
     local: Vec<Vec<usize>>,
     /// Values probed or decomposed per instance (k random bits and an output mask each).
@@ -119,6 +125,8 @@ impl Plan {
             public[w as usize] = Some(c & ring.mask());
         }
         let mut depth = vec![0usize; circuit.wires as usize];
+        // The first ADiv/AMod gate on each pair of wires.
+        let mut divisions: HashMap<[u32; 2], usize> = HashMap::new();
         let lowered = lower_with_bits(circuit, ring, bit_inputs);
         let boolean = |w: usize| lowered.boolean(w);
         let mut plan = Plan {
@@ -127,6 +135,7 @@ impl Plan {
             muls: vec![Vec::new()],
             compares: vec![Vec::new()],
             bitlevel: vec![Vec::new()],
+            twin: HashMap::new(),
             local: vec![Vec::new()],
             probed: 0,
             probe_triples: 0,
@@ -187,9 +196,21 @@ impl Plan {
                     plan.compares[d].push(index);
                 }
                 Kind::Bits => {
-                    let (probed, triples) = bitlevel::cost(gate.op, a, b, ring.bits());
-                    plan.probed += probed;
-                    plan.probe_triples += triples;
+                    let division = matches!(gate.op, MixedOp::Div | MixedOp::Mod);
+                    match divisions.get(&gate.inputs) {
+                        // Same wires, same layer: the twin's division gives both results.
+                        Some(&first) if division => {
+                            plan.twin.insert(index, first);
+                        }
+                        _ => {
+                            if division {
+                                divisions.insert(gate.inputs, index);
+                            }
+                            let (probed, triples) = bitlevel::cost(gate.op, a, b, ring.bits());
+                            plan.probed += probed;
+                            plan.probe_triples += triples;
+                        }
+                    }
                     plan.bitlevel[d].push(index);
                 }
             }
@@ -520,7 +541,17 @@ pub async fn evaluate_to<N: Network>(
         }
         if !bitlevel.is_empty() {
             let gates = plan.operands(&wires, bitlevel, n);
-            let results = bitlevel::evaluate(party, net, &gates, &mut bits).await?;
+            // A twin is in the same layer (same input wires, so the same depth).
+            let position =
+                |g: usize| bitlevel.iter().position(|&h| h == g).expect("a twin in the same layer");
+            let twins: Vec<Option<usize>> = bitlevel
+                .iter()
+                .flat_map(|g| {
+                    let twin = plan.twin.get(g).map(|&t| position(t));
+                    (0..n).map(move |i| twin.map(|t| t * n + i))
+                })
+                .collect();
+            let results = bitlevel::evaluate(party, net, &gates, &twins, &mut bits).await?;
             for (&g, chunk) in bitlevel.iter().zip(results.chunks_exact(n)) {
                 let out = plan.gates[g].out as usize * n;
                 wires[out..out + n].copy_from_slice(chunk);

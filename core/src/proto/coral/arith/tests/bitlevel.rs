@@ -294,3 +294,23 @@ fn bytes_and_rounds_of_one_bitwise_and_are_exact() {
         assert_eq!(stats.bytes_sent as usize, payload + rounds * HEADER_BYTES, "party {p}");
     }
 }
+
+#[test]
+fn a_quotient_and_a_remainder_of_the_same_values_share_one_division() {
+    use crate::proto::coral::arith::circuit::demand;
+    use MixedOp::*;
+    let both = MixedCircuit::parse(&text(4, 2, 2, &[(Div, 0, 1, 2), (Mod, 0, 1, 3)]), &io(&[])).unwrap();
+    let div = MixedCircuit::parse(&text(3, 2, 1, &[(Div, 0, 1, 2)]), &io(&[])).unwrap();
+    let (d_both, d_div) = (
+        demand(&both, RingBits::K32, &[0, 1], 2, 1).unwrap(),
+        demand(&div, RingBits::K32, &[0, 1], 2, 1).unwrap(),
+    );
+    assert_eq!(d_both.triples, d_div.triples);
+    assert_eq!(d_both.output_masks, d_div.output_masks + 1, "one more output");
+    // Swapped operands are another division.
+    let swapped = MixedCircuit::parse(&text(4, 2, 2, &[(Div, 0, 1, 2), (Mod, 1, 0, 3)]), &io(&[])).unwrap();
+    assert_eq!(demand(&swapped, RingBits::K32, &[0, 1], 2, 1).unwrap().triples, 2 * d_div.triples);
+    let inputs = vec![vec![1000, 7], vec![7, 1000], vec![5, 0], vec![u64::from(u32::MAX), 2]];
+    agree(&both, RingBits::K32, 2, &[0, 1], &inputs, 100);
+    agree(&swapped, RingBits::K32, 3, &[0, 1], &inputs, 101);
+}

@@ -35,252 +35,22 @@
 //! per shared product, (k+s)/8 per output, and the checks' fixed 32 + 32 + 32 + ((k+s)/8 + 32)
 //! bytes, twice.
 
-use std::collections::HashMap;
-
-use crate::circuit::mixed::eval::apply;
-use crate::circuit::mixed::lower::lower_with_bits;
-use crate::circuit::mixed::{MixedCircuit, MixedGate, MixedOp, RingBits};
+use crate::circuit::mixed::{MixedCircuit, MixedOp, RingBits};
 use crate::net::{Network, PartyId};
 
 use super::super::error::{Check, CoralError};
 use super::super::messages::Step;
 use super::bitlevel;
 use super::bits::{add_demand as add_bit_demand, random_bits};
-use super::compare::{self, Value};
+use super::compare;
 use super::online::ArithParty;
+use super::plan::Operand;
+pub use super::plan::{Plan, MAX_RANDOM_BITS};
 use super::prep::ArithDemand;
 use super::share::AShare;
 
 /// Most wire values a job holds at once (wires × instances).
 pub const MAX_WIRE_VALUES: usize = 1 << 22;
-
-/// Most random bits one evaluation makes (probed values × k × instances): they are made at once,
-/// so this bounds their memory (32 bytes per bit and per party's contribution).
-pub const MAX_RANDOM_BITS: usize = 1 << 21;
-
-/// How a circuit runs on Spdz2k shares (see the module docs).
-#[derive(Debug, Clone)]
-pub struct Plan {
-    /// The gates after [`lower`] (Summon's select idiom as ring arithmetic).
-    gates: Vec<MixedGate>,
-    /// The value of every public wire (constants and gates folded from them).
-    public: Vec<Option<u64>>,
-    /// `muls[d]`: the gates multiplying two shared values in layer d.
-    muls: Vec<Vec<usize>>,
-    /// `compares[d]`: the comparison and boolean gates of layer d.
-    compares: Vec<Vec<usize>>,
-    /// `bitlevel[d]`: the gates of layer d that need all bits of a value.
-    bitlevel: Vec<Vec<usize>>,
-    /// `twin[g]`: an earlier `ADiv`/`AMod` gate on the same two wires, whose division gate g
-    /// shares (the quotient and the remainder come out of one division).
-    twin: HashMap<usize, usize>,
-    /// `local[d]`: the other gates with a shared input in layer d, in circuit order.
-    local: Vec<Vec<usize>>,
-    /// Values probed or decomposed per instance (k random bits and an output mask each).
-    probed: usize,
-    /// Triples the probes, decompositions and the gates after them take, per instance.
-    probe_triples: usize,
-    /// The inputs declared bits, checked after input (one triple and one output mask each).
-    bit_inputs: Vec<u32>,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Local,
-    Product,
-    Compare,
-    Bits,
-}
-
-impl Plan {
-    /// The plan of `circuit` in `ring`.
-    ///
-    /// # Errors
-    /// None today: every gate of [`MixedOp`] runs (the `Result` is [`Plan::with_bit_inputs`]'s).
-    pub fn new(circuit: &MixedCircuit, ring: RingBits) -> Result<Plan, CoralError> {
-        Plan::with_bit_inputs(circuit, ring, &[])
-    }
-
-    /// The plan of `circuit` in `ring` whose inputs `bit_inputs` hold 0 or 1 (Summon's `bool`
-    /// inputs): the evaluation checks them, and the lowering may use them as conditions.
-    ///
-    /// # Errors
-    /// [`CoralError::BadInput`] for a bit input that is not an input or is listed twice.
-    pub fn with_bit_inputs(
-        circuit: &MixedCircuit,
-        ring: RingBits,
-        bit_inputs: &[u32],
-    ) -> Result<Plan, CoralError> {
-        let mut sorted = bit_inputs.to_vec();
-        sorted.sort_unstable();
-        sorted.dedup();
-        if sorted.len() != bit_inputs.len() || sorted.last().is_some_and(|&w| w >= circuit.inputs) {
-            return Err(CoralError::BadInput(format!(
-                "bit inputs {bit_inputs:?}: each must be one of the circuit's {} inputs, once",
-                circuit.inputs
-            )));
-        }
-        let mut public = vec![None; circuit.wires as usize];
-        for &(w, c) in &circuit.constants {
-            public[w as usize] = Some(c & ring.mask());
-        }
-        let mut depth = vec![0usize; circuit.wires as usize];
-        // The first ADiv/AMod gate on each pair of wires.
-        let mut divisions: HashMap<[u32; 2], usize> = HashMap::new();
-        let lowered = lower_with_bits(circuit, ring, bit_inputs);
-        let boolean = |w: usize| lowered.boolean(w);
-        let mut plan = Plan {
-            gates: Vec::new(),
-            public: Vec::new(),
-            muls: vec![Vec::new()],
-            compares: vec![Vec::new()],
-            bitlevel: vec![Vec::new()],
-            twin: HashMap::new(),
-            local: vec![Vec::new()],
-            probed: 0,
-            probe_triples: 0,
-            bit_inputs: bit_inputs.to_vec(),
-        };
-        for (index, gate) in lowered.gates.iter().enumerate() {
-            let inputs = &gate.inputs[..gate.op.arity()];
-            let out = gate.out as usize;
-            let a = public[inputs[0] as usize];
-            let b = inputs.get(1).map_or(Some(0), |&w| public[w as usize]);
-            if let (Some(a), Some(b)) = (a, b) {
-                public[out] = Some(apply(gate.op, a, b, ring));
-                continue;
-            }
-            let bits = matches!(gate.op, MixedOp::Xor | MixedOp::BitAnd | MixedOp::BitOr);
-            let [wa, wb] = gate.inputs.map(|w| w as usize);
-            let kind = match gate.op {
-                MixedOp::Mul if a.is_none() && b.is_none() => Kind::Product,
-                // Bitwise gates of values known to be 0 or 1: products, or local with a public
-                // operand.
-                _ if bits && a.is_none() && b.is_none() && boolean(wa) && boolean(wb) => Kind::Product,
-                _ if bits
-                    && (a.is_none() && boolean(wa) && b.is_some()
-                        || b.is_none() && boolean(wb) && a.is_some()) =>
-                {
-                    Kind::Local
-                }
-                op if op.is_arithmetic() || op == MixedOp::BitNot => Kind::Local,
-                MixedOp::ShiftL if b.is_some() => Kind::Local,
-                // By 0 or beyond k bits, by 0 or 1: the value itself, zero or a constant.
-                MixedOp::ShiftR
-                    if a.is_none() && b.is_some_and(|c| c == 0 || c >= u64::from(ring.bits())) =>
-                {
-                    Kind::Local
-                }
-                MixedOp::Div | MixedOp::Mod if a.is_none() && b.is_some_and(|c| c <= 1) => Kind::Local,
-                op if compare::supported(op, a, b, ring.bits()) => Kind::Compare,
-                op if bitlevel::supported(op) => Kind::Bits,
-                op => unreachable!("gate {index}: every {} with a shared operand has a kind", op.name()),
-            };
-            let d = inputs.iter().map(|&w| depth[w as usize]).max().unwrap_or(0)
-                + usize::from(kind != Kind::Local);
-            depth[out] = d;
-            public[out] = None;
-            if plan.muls.len() <= d {
-                plan.muls.resize(d + 1, Vec::new());
-                plan.compares.resize(d + 1, Vec::new());
-                plan.bitlevel.resize(d + 1, Vec::new());
-                plan.local.resize(d + 1, Vec::new());
-            }
-            match kind {
-                Kind::Product => plan.muls[d].push(index),
-                Kind::Local => plan.local[d].push(index),
-                Kind::Compare => {
-                    let (probed, triples) = compare::cost(gate.op, a, b, ring.bits());
-                    plan.probed += probed;
-                    plan.probe_triples += triples;
-                    plan.compares[d].push(index);
-                }
-                Kind::Bits => {
-                    let division = matches!(gate.op, MixedOp::Div | MixedOp::Mod);
-                    match divisions.get(&gate.inputs) {
-                        // Same wires, same layer: the twin's division gives both results.
-                        Some(&first) if division => {
-                            plan.twin.insert(index, first);
-                        }
-                        _ => {
-                            if division {
-                                divisions.insert(gate.inputs, index);
-                            }
-                            let (probed, triples) = bitlevel::cost(gate.op, a, b, ring.bits());
-                            plan.probed += probed;
-                            plan.probe_triples += triples;
-                        }
-                    }
-                    plan.bitlevel[d].push(index);
-                }
-            }
-        }
-        plan.public = public;
-        plan.gates = lowered.gates;
-        Ok(plan)
-    }
-
-    /// Triples per instance.
-    pub fn triples(&self) -> usize {
-        self.muls.iter().map(Vec::len).sum::<usize>() + self.probe_triples + self.bit_inputs.len()
-    }
-
-    /// Random bits per instance.
-    pub fn bits(&self, k: u32) -> usize {
-        self.probed * k as usize
-    }
-
-    /// [`CoralError::Limit`] if `instances` evaluations need more than [`MAX_RANDOM_BITS`].
-    fn check_bits(&self, k: u32, instances: usize) -> Result<(), CoralError> {
-        let bits = self.bits(k).saturating_mul(instances);
-        if bits > MAX_RANDOM_BITS {
-            return Err(CoralError::Limit {
-                what: "random bits (probed values × k × instances)",
-                found: bits,
-                limit: MAX_RANDOM_BITS,
-            });
-        }
-        Ok(())
-    }
-
-    /// Wire `w` of all `n` instances.
-    fn operand<'a>(&self, wires: &'a [AShare], w: u32, n: usize) -> Operand<'a> {
-        match self.public[w as usize] {
-            Some(c) => Operand::Public(u128::from(c)),
-            None => Operand::Shared(&wires[w as usize * n..(w as usize + 1) * n]),
-        }
-    }
-
-    /// Layers (each at least one Beaver round or one batch of comparisons or bit-level gates).
-    pub fn depth(&self) -> usize {
-        (0..self.muls.len())
-            .filter(|&d| {
-                !self.muls[d].is_empty() || !self.compares[d].is_empty() || !self.bitlevel[d].is_empty()
-            })
-            .count()
-    }
-
-    /// Gates `list` of all `n` instances as an op with its operands (a unary gate's second
-    /// operand public 0), gate by gate.
-    fn operands(&self, wires: &[AShare], list: &[usize], n: usize) -> Vec<(MixedOp, Value, Value)> {
-        let value = |o: Operand, i: usize| match o {
-            Operand::Shared(x) => Value::Shared(x[i]),
-            Operand::Public(c) => Value::Public(c as u64),
-        };
-        list.iter()
-            .flat_map(|&g| {
-                let gate = self.gates[g];
-                let a = self.operand(wires, gate.inputs[0], n);
-                let b = if gate.op.arity() == 2 {
-                    self.operand(wires, gate.inputs[1], n)
-                } else {
-                    Operand::Public(0)
-                };
-                (0..n).map(move |i| (gate.op, value(a, i), value(b, i)))
-            })
-            .collect()
-    }
-}
 
 /// `to` is empty or names a party (or everybody) for each output.
 fn check_recipients(
@@ -391,13 +161,6 @@ pub fn demand_to(
     };
     add_bit_demand(&mut demand, plan.bits(ring.bits()) * instances, parties);
     Ok(demand)
-}
-
-/// A wire of every instance: shared, or the same public value.
-#[derive(Clone, Copy)]
-enum Operand<'a> {
-    Shared(&'a [AShare]),
-    Public(u128),
 }
 
 /// Evaluates `circuit` on `own.len()` instances; `own[i]` holds this party's input values of

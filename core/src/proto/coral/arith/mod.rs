@@ -16,6 +16,8 @@
 //!   trees.
 //! - [`bitlevel`]: bitwise gates of full values, shifts by shared amounts, division by shared
 //!   divisors and powers, on those bits.
+//! - [`plan`]: how a mixed circuit runs — gates sorted by kind into layers, the material one
+//!   instance takes.
 //! - [`circuit`]: mixed circuits on many instances in lockstep.
 //!
 //! **Trust model:** malicious security with abort against n − 1 of n ≥ 2 parties, relative to
@@ -40,6 +42,7 @@ pub mod compare;
 pub mod decompose;
 pub mod online;
 pub mod ot;
+pub mod plan;
 pub mod prep;
 pub mod probe;
 pub mod ring;

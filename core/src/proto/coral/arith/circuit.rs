@@ -185,7 +185,7 @@ pub async fn evaluate<N: Network>(
 /// after the inputs, `x·(x − 1)` of every declared bit is computed (one Beaver round), the MAC
 /// check confirms every opening so far (four rounds: the products are then correct), and the
 /// products are opened modulo 2^k with their upper bits masked (one round); anything but 0 is
-/// [`Check::ArithBitInput`](super::super::error::Check::ArithBitInput), before any comparison
+/// [`Check::ArithBitInput`], before any comparison
 /// opens a masked value, and these openings join the MAC check before the outputs. `x·(x − 1) ≡ 0
 /// (mod 2^k)` only for x ≡ 0 or 1 (one of two consecutive integers is odd), and an honest bit's
 /// check opens 0 whatever the other parties do (a wrong share of the opening fails it

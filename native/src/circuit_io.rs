@@ -94,14 +94,16 @@ pub fn value_hex(bits: &[bool]) -> String {
     hex::encode(bytes)
 }
 
-/// The recipients of each of `outputs` output values: `both`, `0` or `1` each, or one entry for
-/// all of them; none means `both`.
+/// The recipients of each of `outputs` output values: `both` (every party) or a party's index
+/// each, or one entry for all of them; none means `both`. The job checks the index against the
+/// session (two parties for boolean circuits, up to eight for mixed ones).
 pub fn reveal(list: &[String], outputs: usize) -> Result<Vec<Reveal>, String> {
-    let one = |s: &str| match s {
-        "both" => Ok(Reveal::Both),
-        "0" => Ok(Reveal::To(0)),
-        "1" => Ok(Reveal::To(1)),
-        other => Err(format!("--outputs-to takes both, 0 or 1 per output value, got {other:?}")),
+    let one = |s: &str| match (s, s.parse::<u8>()) {
+        ("both", _) => Ok(Reveal::Both),
+        (_, Ok(p)) => Ok(Reveal::To(usize::from(p))),
+        (other, Err(_)) => {
+            Err(format!("--outputs-to takes both or a party index per output value, got {other:?}"))
+        }
     };
     match list {
         [] => Ok(vec![Reveal::Both; outputs]),
@@ -177,7 +179,8 @@ mod tests {
     fn reveal_lists_and_instances_files_are_checked() {
         assert_eq!(reveal(&[], 2).unwrap(), vec![Reveal::Both; 2]);
         assert_eq!(reveal(&["1".into()], 2).unwrap(), vec![Reveal::To(1); 2]);
-        assert!(reveal(&["both".into(), "2".into()], 2).is_err());
+        assert_eq!(reveal(&["both".into(), "2".into()], 2).unwrap(), vec![Reveal::Both, Reveal::To(2)]);
+        assert!(reveal(&["both".into(), "x".into()], 2).is_err());
         assert!(reveal(&vec!["0".to_string(); 3], 2).unwrap_err().contains("3 entries"));
 
         // out = a AND b, one bit each, a from party 0 and b from party 1.

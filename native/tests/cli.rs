@@ -282,3 +282,60 @@ fn bad_arguments_exit_with_code_1_and_a_message() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("CHORUS_SECRET"));
 }
+
+#[test]
+fn a_summon_program_without_boolify_runs_among_three_processes_with_a_private_output() {
+    // Summon's three-bidder auction on Coral's arithmetic shares: the winner to party 2 alone,
+    // the price to everybody; two instances, one bid per party each.
+    let dir = std::env::temp_dir().join(format!("chorus-cli-mixed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bids: [[u32; 3]; 2] = [[120, 990, 45], [7, 3, 7]];
+    let circuit = repo_root().join("circuits/summon/auction.json");
+    let peers = free_ports(3);
+    let children: Vec<Child> = (0..3)
+        .map(|p| {
+            let file = dir.join(format!("bids{p}.txt"));
+            std::fs::write(&file, bids.iter().map(|b| format!("{:08x}\n", b[p])).collect::<String>())
+                .unwrap();
+            let index = p.to_string();
+            party(&[
+                "--tcp",
+                "--party",
+                &index,
+                "--peers",
+                &peers,
+                "--connect-timeout",
+                "20",
+                "--protocol",
+                "coral",
+                "--circuit",
+                circuit.to_str().unwrap(),
+                "--ring",
+                "32",
+                "--input-owners",
+                "0,1,2",
+                "--outputs-to",
+                "2,both",
+                "--instances-file",
+                file.to_str().unwrap(),
+            ])
+        })
+        .collect();
+    for (p, child) in children.into_iter().enumerate() {
+        let out = wait_bounded(child, Duration::from_secs(60));
+        assert!(out.status.success(), "party {p} failed: {}", String::from_utf8_lossy(&out.stderr));
+        let line: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON line");
+        let outputs: Vec<Vec<Option<String>>> = serde_json::from_value(line["outputs"].clone()).unwrap();
+        let expected: Vec<Vec<Option<String>>> = bids
+            .iter()
+            .map(|b| {
+                // The first highest bid wins.
+                let price = *b.iter().max().unwrap();
+                let winner = b.iter().position(|&x| x == price).unwrap();
+                vec![(p == 2).then(|| format!("{winner:08x}")), Some(format!("{price:08x}"))]
+            })
+            .collect();
+        assert_eq!(outputs, expected, "party {p}: {line}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -30,7 +30,9 @@
 //! ([`chorus_native::circuit_io`]), and `--instances` the count for a member that owns no input
 //! (the dealer). With `--ring 32|64` the file is Summon's compiled circuit object (JSON) of a
 //! program compiled without boolify, run as a mixed circuit on Coral's arithmetic shares
-//! (`--protocol coral`), each value a k-bit integer in the same hex form. The report then has `outputs`: per instance, per output value, its hex or null
+//! (`--protocol coral`), each value a k-bit integer in the same hex form, among 2 to 8 members
+//! (as many as `--peers` lists, or the room's slots; owners and `--outputs-to` any of them).
+//! The report then has `outputs`: per instance, per output value, its hex or null
 //! where it is not revealed to this member. The defaults match the TypeScript
 //! SDK's `session.aes` (AES-128, key shares from parties 0 and 1, plaintext from party 2,
 //! revealed to all), and in relay mode the session id is the SDK's id of the first job of room
@@ -51,6 +53,7 @@ use chorus_core::jobs::{
     JobCircuit, Preprocessing, Security,
 };
 use chorus_core::net::Network;
+use chorus_core::proto::coral::arith::ot::MAX_PARTIES;
 use chorus_core::proto::minimac::CodeChoice;
 use chorus_core::proto::tinytable::IoSpec;
 use chorus_native::circuit_io;
@@ -165,7 +168,8 @@ struct Args {
     /// Circuit job: the owner (0 or 1) of each input value, in circuit order.
     #[arg(long, value_delimiter = ',', requires = "circuit")]
     input_owners: Vec<usize>,
-    /// Circuit job: who learns each output value — both, 0 or 1; one entry for all (default both).
+    /// Circuit job: who learns each output value — `both` or a party index; one entry for all
+    /// (default both).
     #[arg(long, value_delimiter = ',', requires = "circuit")]
     outputs_to: Vec<String>,
     /// Circuit job: this member's input values, one line per instance, hex values in circuit order.
@@ -297,10 +301,13 @@ enum Output {
 }
 
 impl Job {
-    fn members(&self) -> usize {
+    /// The session size the job needs, if it fixes one (a mixed circuit runs among any 2 to 8
+    /// members, every one computing; the job checks the owners and recipients against it).
+    fn members(&self) -> Option<usize> {
         match self {
-            Job::Aes(j) => j.spec.protocol.members(),
-            Job::Circuit(j) => j.spec.protocol.preprocessing().members(),
+            Job::Aes(j) => Some(j.spec.protocol.members()),
+            Job::Circuit(j) if j.spec.circuit.is_mixed() => None,
+            Job::Circuit(j) => Some(j.spec.protocol.preprocessing().members()),
         }
     }
 
@@ -468,8 +475,9 @@ async fn finish<O>(
     outcome.map_err(|e| e.to_string())
 }
 
-/// The transport for a session of `members` members.
-fn transport(args: &Args, members: usize) -> Result<(Transport, Vec<u8>), String> {
+/// The transport for a session of `members` members (`None`: as many as `--peers` lists, 2 to
+/// [`MAX_PARTIES`]).
+fn transport(args: &Args, members: Option<usize>) -> Result<(Transport, Vec<u8>), String> {
     if let Some(url) = &args.relay {
         let address = RelayAddress::parse(url).map_err(|e| e.to_string())?;
         let (room, slot, token) = match (&args.room, args.slot, &args.token) {
@@ -486,11 +494,20 @@ fn transport(args: &Args, members: usize) -> Result<(Transport, Vec<u8>), String
         );
     }
     let party = args.party.ok_or("TCP mode needs --party")?;
-    if args.peers.len() != members {
-        return Err(format!(
-            "--peers must list the {members} session members' host:port, got {}",
-            args.peers.len()
-        ));
+    match members {
+        Some(members) if args.peers.len() != members => {
+            return Err(format!(
+                "--peers must list the {members} session members' host:port, got {}",
+                args.peers.len()
+            ))
+        }
+        None if !(2..=MAX_PARTIES).contains(&args.peers.len()) => {
+            return Err(format!(
+                "--peers must list the 2 to {MAX_PARTIES} session members' host:port, got {}",
+                args.peers.len()
+            ))
+        }
+        _ => {}
     }
     if party >= args.peers.len() {
         return Err(format!("--party {party} is not an index into --peers (0..{})", args.peers.len()));

@@ -8,7 +8,7 @@
 //! 2019, §4), so every gate below is a Beaver circuit on checked bits — maliciously secure with
 //! abort by the same MAC check as the ring gates, with no new opening but the decomposition's
 //! uniformly masked one. What it costs more than edaBits would is material: k random bits and
-//! ~3k/2·log k triples per decomposed value.
+//! [`decompose::triples`] triples per decomposed value (151 at k = 32).
 //!
 //! **Gates** (k = 32 or 64, L = log2 k; unsigned, semantics of [`crate::circuit::mixed`]):
 //! - `a ∧ b` = Σ 2^i·a_i·b_i (k products; with a public b, Σ over b's set bits, no product);

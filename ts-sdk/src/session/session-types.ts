@@ -546,8 +546,11 @@ export interface EvaluateIoOptions {
    * done. Give either `inputs` (one evaluation) or `instances`.
    */
   instances?: ReadonlyArray<{ inputs?: EvaluateIoOptions['inputs'] }> | number;
-  /** Who learns each output value: `'both'` (default), `0` or `1`. */
-  reveal?: ReadonlyArray<'both' | 0 | 1>;
+  /**
+   * Who learns each output value: `'both'` (default: every party) or one party's index — `0` or
+   * `1` for a boolean circuit, any member of the session for a mixed circuit.
+   */
+  reveal?: ReadonlyArray<'both' | number>;
   /** Aborting it cancels the job and closes the session. */
   signal?: AbortSignal;
 }

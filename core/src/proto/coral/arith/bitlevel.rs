@@ -126,20 +126,16 @@ pub async fn evaluate<N: Network>(
     bits: &mut &[AShare],
 ) -> Result<Vec<AShare>, CoralError> {
     let k = party.ring().k() as usize;
-    let own = |g: usize| twins[g].is_none();
-    let wanted: Vec<AShare> = (0..gates.len())
-        .filter(|&g| own(g))
-        .flat_map(|g| decomposed(gates[g].0, gates[g].1, gates[g].2))
+    // Per gate, the values it decomposes (none for a twin).
+    let values: Vec<Vec<AShare>> = (0..gates.len())
+        .map(|g| if twins[g].is_none() { decomposed(gates[g].0, gates[g].1, gates[g].2) } else { Vec::new() })
         .collect();
+    let wanted: Vec<AShare> = values.iter().flatten().copied().collect();
     let (used, rest) = bits.split_at(wanted.len() * k);
     *bits = rest;
     let mut all = decompose(party, net, &wanted, used).await?.into_iter();
-    let gate_bits: Vec<Vec<Vec<AShare>>> = (0..gates.len())
-        .map(|g| {
-            let count = if own(g) { decomposed(gates[g].0, gates[g].1, gates[g].2).len() } else { 0 };
-            (0..count).map(|_| all.next().expect("in order")).collect()
-        })
-        .collect();
+    let gate_bits: Vec<Vec<Vec<AShare>>> =
+        values.iter().map(|v| v.iter().map(|_| all.next().expect("in order")).collect()).collect();
     let mut results = vec![AShare::default(); gates.len()];
     bitwise(party, net, gates, &gate_bits, &mut results).await?;
     shift_left(party, net, gates, &gate_bits, &mut results).await?;
@@ -158,8 +154,8 @@ fn sharing(party: &ArithParty, v: Value) -> AShare {
 }
 
 /// Σ 2^i·y_i.
-fn compose(ys: &[AShare]) -> AShare {
-    ys.iter().enumerate().fold(AShare::default(), |acc, (i, &y)| acc + y.scale(1u128 << i))
+fn compose(ys: impl IntoIterator<Item = AShare>) -> AShare {
+    ys.into_iter().enumerate().fold(AShare::default(), |acc, (i, y)| acc + y.scale(1u128 << i))
 }
 
 /// The indices of the gates of the given ops.
@@ -185,7 +181,7 @@ async fn bitwise<N: Network>(
     for &g in &list {
         let (op, a, b) = gates[g];
         let and = match (a, b) {
-            (Value::Shared(_), Value::Shared(_)) => compose(&products.by_ref().take(k).collect::<Vec<_>>()),
+            (Value::Shared(_), Value::Shared(_)) => compose(products.by_ref().take(k)),
             (Value::Public(c), _) | (_, Value::Public(c)) => {
                 let x = &gate_bits[g][0];
                 (0..k)
@@ -285,7 +281,8 @@ async fn shift_right<N: Network>(
             }
         }
     }
-    let pairs: Vec<(AShare, AShare)> = in_range.into_iter().zip(ys.iter().map(|y| compose(y))).collect();
+    let pairs: Vec<(AShare, AShare)> =
+        in_range.into_iter().zip(ys.iter().map(|y| compose(y.iter().copied()))).collect();
     for (&g, r) in list.iter().zip(party.mul(net, &pairs).await?) {
         results[g] = r;
     }
@@ -504,7 +501,7 @@ async fn divide<N: Network>(
     }
     let mut division = vec![None; gates.len()];
     for (x, &g) in list.iter().enumerate() {
-        division[g] = Some((quotient[x], compose(&remainder[x])));
+        division[g] = Some((quotient[x], compose(remainder[x].iter().copied())));
     }
     for g in of(gates, &[MixedOp::Div, MixedOp::Mod]) {
         let (q, r) = division[twins[g].unwrap_or(g)].expect("every twin's division ran");

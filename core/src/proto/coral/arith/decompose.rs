@@ -20,6 +20,8 @@
 //! masked opening, which joins the MAC log like every other opening. Every product is a Beaver
 //! multiplication, so a deviation shows in the MAC check before any output is opened.
 
+use std::collections::HashMap;
+
 use crate::net::Network;
 
 use super::super::error::CoralError;
@@ -27,12 +29,15 @@ use super::online::ArithParty;
 use super::probe::{leaf, open_masked};
 use super::share::AShare;
 
+/// One combination of a scan: `(i, j, keep)` (see [`scan_levels`]).
+pub type Combination = (usize, usize, bool);
+
 /// The combinations of a Sklansky parallel-prefix scan over `len` elements, level by level:
 /// `(i, j, keep)` — element i (the higher range) absorbs element j (the range just below it);
 /// `keep` says the combined range does not start at element 0, so its second component is
 /// still needed. After level l element i covers `[⌊i/2^(l+1)⌋·2^(l+1), i]`; after the last, the
 /// prefix `[0, i]`. Element j is never changed in the level that reads it.
-pub fn scan_levels(len: usize) -> Vec<Vec<(usize, usize, bool)>> {
+pub fn scan_levels(len: usize) -> Vec<Vec<Combination>> {
     let mut levels = Vec::new();
     let mut l = 0;
     while len > 1 && (1usize << l) < len {
@@ -90,12 +95,17 @@ async fn scan<N: Network>(
     lists: &mut [Vec<(AShare, AShare)>],
     combine: Combine,
 ) -> Result<(), CoralError> {
-    let longest = lists.iter().map(Vec::len).max().unwrap_or(0);
-    for (l, _) in scan_levels(longest).iter().enumerate() {
+    // One schedule per length (the lists of a batch share a few lengths).
+    let mut schedules: HashMap<usize, Vec<Vec<Combination>>> = HashMap::new();
+    for list in lists.iter() {
+        schedules.entry(list.len()).or_insert_with(|| scan_levels(list.len()));
+    }
+    let levels = schedules.values().map(Vec::len).max().unwrap_or(0);
+    for l in 0..levels {
         let mut pairs = Vec::new();
         let mut steps = Vec::new();
         for (which, list) in lists.iter().enumerate() {
-            for &(i, j, keep) in scan_levels(list.len()).get(l).into_iter().flatten() {
+            for &(i, j, keep) in schedules[&list.len()].get(l).into_iter().flatten() {
                 let ((_, p_h), (g_l, p_l)) = (list[i], list[j]);
                 if combine == Combine::Carry {
                     pairs.push((p_h, g_l));

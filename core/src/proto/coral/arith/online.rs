@@ -233,10 +233,8 @@ impl ArithParty {
     /// Opens `ys` to everybody: check, masked opening, check (see the module docs). The values
     /// modulo 2^k, returned only after both checks passed.
     pub async fn output<N: Network>(&mut self, net: &mut N, ys: &[AShare]) -> Result<Vec<u64>, CoralError> {
-        self.check(net).await?;
-        let values = self.open_low(net, Step::ArithOutput, ys).await?;
-        self.check(net).await?;
-        Ok(values)
+        let values = self.output_to(net, ys, &vec![None; ys.len()]).await?;
+        Ok(values.into_iter().map(|v| v.expect("a public output")).collect())
     }
 
     /// Opens every `ys[i]` to `to[i]` — `None`: everybody, as [`ArithParty::output`]; `Some(p)`:

@@ -14,12 +14,15 @@
 //!   field elements.
 //! - [`tinyot`]: TinyOT authenticated bits and AND triples (WRK17 / KRRW18 leaky AND with
 //!   bucketing) for two parties, from either extension.
+//! - [`multi`]: TinyOT authenticated bits and AND triples for any n ≥ 2 parties (pairwise MACs,
+//!   WRK17 / HSS17), from pairwise correlated OT.
 //! - [`prg`]: the AES-CTR PRG and the fixed-key-AES correlation-robust hash.
 //! - [`transpose`]: the bit-matrix transpose of the extension.
 //! - [`block`]: the 128-bit block type and its byte encoding.
 //!
-//! Trust model: two parties, either may be malicious; every check failure is an
-//! [`OtError::CheckFailed`] and the batch must be discarded.
+//! Trust model: every party but one may be malicious (two parties for the pairwise pieces, up
+//! to n − 1 of n in [`multi`]); every check failure is an [`OtError::CheckFailed`] and the batch
+//! must be discarded.
 
 pub mod base;
 pub mod block;
@@ -28,6 +31,7 @@ pub mod cope;
 pub mod dispatch;
 mod error;
 pub mod extension;
+pub mod multi;
 pub mod prg;
 pub mod softspoken;
 pub mod tinyot;

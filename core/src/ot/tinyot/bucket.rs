@@ -117,7 +117,7 @@ impl<W: StoredMac> LeakyTriples<W> {
 
 /// A uniformly random permutation of `0..n` from the coins (Fisher–Yates on AES-CTR output;
 /// 64-bit draws reduced modulo at most 2^32 keep the bias below 2^-32 per draw).
-fn permutation(coins: &[u8; 32], n: usize) -> Vec<usize> {
+pub(crate) fn permutation(coins: &[u8; 32], n: usize) -> Vec<usize> {
     let mut prg = Prg::new(u128::from_le_bytes(coins[..16].try_into().expect("16 bytes")));
     let mut perm: Vec<usize> = (0..n).collect();
     // The swap for i = n − 1, n − 2, … takes the stream's blocks in order, a chunk at a time.

@@ -100,7 +100,7 @@ impl TinyOt {
 }
 
 /// Packs `n` bits into bytes, least significant bit first.
-pub(super) fn pack(bits: impl Iterator<Item = bool>, n: usize) -> Vec<u8> {
+pub(crate) fn pack(bits: impl Iterator<Item = bool>, n: usize) -> Vec<u8> {
     let mut out = vec![0u8; n.div_ceil(8)];
     for (k, b) in bits.enumerate() {
         out[k / 8] |= (b as u8) << (k % 8);

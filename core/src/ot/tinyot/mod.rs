@@ -53,6 +53,9 @@ mod leaky_and;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use bucket::permutation;
+pub(crate) use leaky_and::pack;
+
 use rand_core::{CryptoRng, RngCore};
 use sha2::{Digest, Sha256};
 

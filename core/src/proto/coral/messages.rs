@@ -71,6 +71,8 @@ pub enum Step {
     ArithMaskedOpen = 26,
     /// Spdz2k boolean inputs: opening of the checks `x·(x − 1) + 2^k·r`.
     ArithBitInputCheck = 27,
+    /// rConv among three or more parties: every party's verdict on the TinyOT MACs it checked.
+    TinyMacVerdict = 28,
 }
 
 impl Step {
@@ -104,6 +106,7 @@ impl Step {
             Step::ArithBitCheck => "Spdz2k random-bit check opening",
             Step::ArithMaskedOpen => "Spdz2k masked opening for a comparison",
             Step::ArithBitInputCheck => "Spdz2k boolean-input check opening",
+            Step::TinyMacVerdict => "TinyOT MAC verdict",
         }
     }
 }

@@ -25,19 +25,19 @@
 //!
 //! **Preprocessing** ([`prep`]): the [`prep::Preprocessing`] trait with the **trusted-dealer**
 //! provider ([`prep::dealer::TrustedDealer`], tBit, tTriple, rQuintuple, rEnc and input masks in
-//! place of MFE-based input authentication) and the **two-party OT-based provider**
-//! ([`prep::ot::OtProvider`]: TinyOT bits and triples from the OT engine, elements authenticated
-//! by COPE over GF(2^42) with Π_Auth's check, checked encoding pairs, quintuples by Fig. 7 —
-//! no trusted party; see its module docs for the security argument).
+//! place of MFE-based input authentication) and the **OT-based provider**
+//! ([`prep::ot::OtProvider`], for any n ≥ 2: TinyOT bits and triples from the OT engine —
+//! two-party or [`crate::ot::multi`] — elements authenticated by pairwise COPE over GF(2^42) with
+//! Π_Auth's check, checked encoding pairs, quintuples by Fig. 7 — no trusted party; see its module
+//! docs for the security argument).
 //!
 //! **Parties and trust:** everything runs with any n ≥ 2 (the dealer caps n at
 //! [`prep::dealer::MAX_PARTIES`]); the SPDZ-style online phase and the pairwise TinyOT MACs need
 //! no new cryptography for n > 2. Security: malicious with abort against up to n − 1 corrupt
-//! parties, relative to an honest dealer — or, for n = 2, with the OT-based provider and no
-//! trusted party at all. Π_rQuintuple (Fig. 7) runs on top of TinyOT triples
-//! ([`prep::quintuple`], fed by the dealer's or the OT engine's tTriples). Not covered: the
-//! (195, 42)-MFE compression of COPE and VOLE-style OT extension (§4.3.3), an OT-based provider
-//! for n > 2, and mixed circuits (§4.3.1).
+//! parties, relative to an honest dealer — or with the OT-based provider and no trusted party at
+//! all. Π_rQuintuple (Fig. 7) runs on top of TinyOT triples ([`prep::quintuple`], fed by the
+//! dealer's or the OT engine's tTriples). Not covered: VOLE-style (silent) OT extension
+//! (§4.3.3). Mixed circuits (§4.3.1) are [`arith`].
 //!
 //! **Invariants:** a wire's sharing y stands for ψ(y) ∈ F_2^14; only φ-images are normal; opened
 //! values are uniform masks (d, e, x − r, and y + r for an output to one party) or kernel-masked
@@ -49,6 +49,7 @@ pub mod circuit;
 pub mod error;
 pub mod messages;
 pub mod online;
+pub mod pairwise;
 pub mod prep;
 pub mod rconv;
 pub mod share;

@@ -16,7 +16,9 @@
 //!
 //! Each check catches a wrong y_j with probability ≥ 1/2 per g, so a cheating party passes with
 //! probability ≤ 2^-s (Theorem 3). Works for any n ≥ 2 (pairwise TinyOT MACs).
-//! Cost per party: (n+s) packed inputs; s field elements + 14·s bits + 32 bytes to each peer.
+//! Cost per party: (n+s) packed inputs; s field elements + 14·s bits + 32 bytes to each peer;
+//! among three or more parties one verdict byte to each peer after the MAC digests, so a failed
+//! digest at one honest party aborts every honest party.
 
 use sha2::{Digest, Sha256};
 
@@ -134,6 +136,7 @@ impl Party {
         let mut w_open = w_own;
         let mut z_open = z_own;
         let delta = self.material.delta;
+        let mut macs_passed = true;
         for (peer, msg) in received.iter().enumerate().filter(|&(p, _)| p != self.me) {
             if msg.len() != wb + zb + 32 {
                 return Err(CoralError::malformed(
@@ -146,9 +149,8 @@ impl Party {
             let theirs_z = unpack_bits(&msg[wb..wb + zb], s * LANES, peer, Step::RConvOpen)?;
             let expected =
                 digest(z.iter().zip(&theirs_z).map(|(b, &bit)| b.keys[peer] ^ if bit { delta } else { 0 }));
-            if expected[..] != msg[wb + zb..] {
-                return Err(CoralError::failed(Check::TinyMac));
-            }
+            // No early return: among three or more, the verdict goes to everybody first.
+            macs_passed &= expected[..] == msg[wb + zb..];
             for (a, t) in w_open.iter_mut().zip(theirs_w) {
                 *a ^= t;
             }
@@ -156,6 +158,7 @@ impl Party {
                 *a ^= t;
             }
         }
+        self.tiny_mac_verdicts(net, macs_passed).await?;
         for (v, share) in w_open.iter().zip(&w) {
             self.opened.push(*v, share.mac);
         }
@@ -174,6 +177,30 @@ impl Party {
         }
         y.truncate(groups);
         Ok(y)
+    }
+
+    /// The end of the TinyOT MAC check: with two parties a failure is this party's own; among
+    /// three or more, every party tells every other whether the MACs it checked passed, so a
+    /// cheat one honest party sees aborts them all ([`Check::TinyMac`]).
+    async fn tiny_mac_verdicts<N: Network>(&mut self, net: &mut N, passed: bool) -> Result<(), CoralError> {
+        if self.parties > 2 {
+            let verdicts = self.channel.broadcast(net, Step::TinyMacVerdict, vec![u8::from(passed)]).await?;
+            for (j, v) in verdicts.iter().enumerate().filter(|&(j, _)| j != self.me) {
+                match v.as_slice() {
+                    [1] => {}
+                    [0] => return Err(CoralError::failed(Check::TinyMac)),
+                    _ => {
+                        let reason = "a verdict is one byte, 0 or 1";
+                        return Err(CoralError::malformed(j, Step::TinyMacVerdict.name(), reason));
+                    }
+                }
+            }
+        }
+        if passed {
+            Ok(())
+        } else {
+            Err(CoralError::failed(Check::TinyMac))
+        }
     }
 }
 

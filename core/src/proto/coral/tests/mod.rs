@@ -6,6 +6,7 @@ mod circuits;
 mod cost;
 mod ops;
 mod ot_provider;
+mod ot_provider_n;
 mod private;
 mod props;
 mod quintuples;

@@ -24,7 +24,7 @@ use crate::proto::coral::prep::{CoralMaterial, Demand, Preprocessing};
 use crate::proto::coral::share::{RShare, TinyBit};
 use crate::rng::seeded_rng;
 
-type Edit = Box<dyn FnMut(u64, &mut Vec<u8>)>;
+pub(super) type Edit = Box<dyn FnMut(u64, &mut Vec<u8>)>;
 
 /// Runs the provider at both parties (party 1 possibly deviating by `edit` and `cheat`), then
 /// `body` on each party's material. Results in party order.
@@ -38,9 +38,24 @@ where
     F: Fn(CoralMaterial, Tamper<'static, MemoryNetwork>) -> Fut,
     Fut: std::future::Future<Output = Result<T, CoralError>>,
 {
+    run_ot_among(2, demand, edit, cheat, body)
+}
+
+/// [`run_ot`] among `n` parties (party 1 the one that may deviate).
+pub(super) fn run_ot_among<T, F, Fut>(
+    n: usize,
+    demand: &Demand,
+    edit: Option<Edit>,
+    cheat: Option<Cheat>,
+    body: F,
+) -> Vec<Result<(T, NetStats), CoralError>>
+where
+    F: Fn(CoralMaterial, Tamper<'static, MemoryNetwork>) -> Fut,
+    Fut: std::future::Future<Output = Result<T, CoralError>>,
+{
     let mut edit = Some(edit.unwrap_or_else(|| Box::new(|_, _| {})));
     let body = &body;
-    let futures: Vec<_> = MemoryNetwork::session(2)
+    let futures: Vec<_> = MemoryNetwork::session(n)
         .into_iter()
         .map(|net| {
             let me = net.party();
@@ -128,11 +143,22 @@ fn evaluate_with_ot(
     owners: &[usize],
     inputs: &[Vec<Vec<bool>>],
 ) -> Vec<Vec<Vec<Vec<bool>>>> {
+    evaluate_with_ot_among(2, circuit, owners, inputs)
+}
+
+/// Every party's outputs of `circuit` on `inputs` (one per instance) among `n` parties with OT
+/// material.
+pub(super) fn evaluate_with_ot_among(
+    n: usize,
+    circuit: &Circuit,
+    owners: &[usize],
+    inputs: &[Vec<Vec<bool>>],
+) -> Vec<Vec<Vec<Vec<bool>>>> {
     let batch = inputs.len();
-    let demand = circuit_demand(circuit, owners, 2, batch).expect("demand");
-    run_ot(&demand, None, None, |material, mut net| async move {
+    let demand = circuit_demand(circuit, owners, n, batch).expect("demand");
+    run_ot_among(n, &demand, None, None, |material, mut net| async move {
         let me = net.party();
-        let mut party = Party::new(params(), me, 2, material, seeded_rng(900 + me as u64))?;
+        let mut party = Party::new(params(), me, n, material, seeded_rng(900 + me as u64))?;
         evaluate(&mut party, &mut net, circuit, owners, batch, &own(inputs, owners, me)).await
     })
     .into_iter()
@@ -172,15 +198,15 @@ fn a_random_circuit_with_ot_material_matches_plaintext() {
 }
 
 #[test]
-fn the_ot_provider_refuses_other_than_two_parties_with_a_typed_error() {
-    let results = crate::net::memory::run_session(3, |mut net| async move {
-        let mut provider = OtProvider::new(params(), seeded_rng(1), b"three");
-        provider.material(&mut net, &Demand::empty(3)).await.map(|_| ())
+fn the_ot_provider_refuses_more_than_eight_parties_with_a_typed_error() {
+    let results = crate::net::memory::run_session(9, |mut net| async move {
+        let mut provider = OtProvider::new(params(), seeded_rng(1), b"nine");
+        provider.material(&mut net, &Demand::empty(9)).await.map(|_| ())
     });
     for r in results {
         assert_eq!(
             r,
-            Err(CoralError::Limit { what: "parties of the OT-based provider", found: 3, limit: 2 })
+            Err(CoralError::Limit { what: "parties of the OT-based provider", found: 9, limit: 8 })
         );
     }
 }
@@ -382,7 +408,8 @@ fn run_cope(sizes: &[[usize; 2]], flip: Option<usize>) -> [CopeRun; 2] {
             let mut outs = Vec::new();
             for n in sizes {
                 let x: Vec<u64> = (0..n[me]).map(|_| p.field().random(&mut rng)).collect();
-                let out = cope.extend(&mut channel, &mut net, &x, n[1 - me]).await?;
+                let counts = [n[0], n[1]];
+                let out = cope.extend(&mut channel, &mut net, &x, &counts).await?;
                 outs.push((x, out));
             }
             Ok::<_, CoralError>((alpha, a, outs))
@@ -413,8 +440,8 @@ fn cope_alone_gives_additive_shares_of_alpha_times_x() {
     for (i, n) in sizes.iter().enumerate() {
         for input in 0..2 {
             let key = 1 - input;
-            let (x, own) = (&runs[input].2[i].0, &runs[input].2[i].1.own);
-            let peer = &runs[key].2[i].1.peer;
+            let (x, own) = (&runs[input].2[i].0, &runs[input].2[i].1.own[key]);
+            let peer = &runs[key].2[i].1.peer[input];
             assert_eq!((own.len(), peer.len()), (n[input], n[input]), "sizes {n:?}");
             for j in 0..n[input] {
                 assert_eq!(own[j] ^ peer[j], p.mul(runs[key].0, x[j]), "sizes {n:?}, party {input}, {j}");
@@ -429,8 +456,8 @@ fn cope_with_a_key_vector_outside_sigma_is_f_vcopee_with_errors() {
     let sizes = [[70, 9]];
     let runs = run_cope(&sizes, Some(11));
     let p = params();
-    let (x, own) = (&runs[0].2[0].0, &runs[0].2[0].1.own);
-    let peer = &runs[1].2[0].1.peer;
+    let (x, own) = (&runs[0].2[0].0, &runs[0].2[0].1.own[1]);
+    let peer = &runs[1].2[0].1.peer[0];
     let mut differs = false;
     for j in 0..70 {
         assert_eq!(own[j] ^ peer[j], rho_of_product(&runs[1].1, x[j]));
@@ -438,9 +465,9 @@ fn cope_with_a_key_vector_outside_sigma_is_f_vcopee_with_errors() {
     }
     assert!(differs, "the flipped coordinate changes some product");
     // Party 0 as key holder is honest: its products stay α_0·x.
-    let (x, own) = (&runs[1].2[0].0, &runs[1].2[0].1.own);
+    let (x, own) = (&runs[1].2[0].0, &runs[1].2[0].1.own[0]);
     for j in 0..9 {
-        assert_eq!(own[j] ^ runs[0].2[0].1.peer[j], p.mul(runs[0].0, x[j]));
+        assert_eq!(own[j] ^ runs[0].2[0].1.peer[1][j], p.mul(runs[0].0, x[j]));
     }
 }
 

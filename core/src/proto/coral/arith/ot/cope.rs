@@ -24,13 +24,13 @@
 
 use rand_core::{CryptoRng, RngCore};
 
-use crate::net::Network;
-use crate::ot::base;
-use crate::ot::prg::Prg;
+use crate::net::{Network, PartyId};
 use crate::proto::coral::error::CoralError;
 use crate::proto::coral::messages::{Channel, Step};
+use crate::proto::coral::pairwise::{Pairwise, PairwiseOutput, PeerColumns};
 
 use super::super::ring::{ArithRing, S};
+use crate::ot::prg::Prg;
 
 const BASE_TAG: &[u8] = b"chorus/coral/spdz2k/cope/base/v1";
 
@@ -49,6 +49,7 @@ pub fn column_bytes(ring: ArithRing, count: usize) -> usize {
 
 /// COPE state with one peer (both directions).
 struct PeerCope {
+    ring: ArithRing,
     /// Key-holder side: all ones where α_l = 1.
     masks: Vec<u128>,
     /// Key-holder side: the seed `k_l^{α_l}` of each column.
@@ -58,10 +59,7 @@ struct PeerCope {
 }
 
 /// One party's COPE state with every other party.
-pub struct RingCope {
-    ring: ArithRing,
-    peers: Vec<Option<PeerCope>>,
-}
+pub struct RingCope(Pairwise<PeerCope>);
 
 impl core::fmt::Debug for RingCope {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -69,17 +67,13 @@ impl core::fmt::Debug for RingCope {
     }
 }
 
-/// The outputs of one extension at one party, per peer (empty at this party's own index).
-pub struct RingCopeOutput {
-    /// `own[j][e]`: `t_e` for this party's element e under peer j's key (j holds
-    /// `q_e = α_j·x_e − t_e`).
-    pub own: Vec<Vec<u128>>,
-    /// `peer[j][e]`: `q_e` for peer j's element e under this party's key (j holds `t_e` with
-    /// `q_e + t_e = α_self·x_e`).
-    pub peer: Vec<Vec<u128>>,
-}
+/// The outputs of one extension at one party, per peer (empty at this party's own index):
+/// `own[j][e]` is `t_e` for this party's element e under peer j's key (j holds
+/// `q_e = α_j·x_e − t_e`); `peer[j][e]` is `q_e` for peer j's element e under this party's key
+/// (j holds `t_e` with `q_e + t_e = α_self·x_e`).
+pub type RingCopeOutput = PairwiseOutput<u128>;
 
-impl RingCopeOutput {
+impl PairwiseOutput<u128> {
     /// This party's share of `Σ_{j≠i} (α_j·x_i + α_i·x_j)` for element e: every COPE output of
     /// that element summed.
     pub fn cross_mac(&self, e: usize) -> u128 {
@@ -93,9 +87,7 @@ impl RingCopeOutput {
 
 impl RingCope {
     /// Base OTs with every peer in both directions, this party's key `alpha` (< 2^s) as its
-    /// choices. Pairs run in the order of their lower then higher index at every party (so
-    /// no two parties wait on each other), the lower index receiving first. All parties use the
-    /// same `session` tag, fresh per run.
+    /// choices ([`Pairwise::setup`]). All parties use the same `session` tag, fresh per run.
     pub async fn setup<N: Network, R: RngCore + CryptoRng>(
         net: &mut N,
         ring: ArithRing,
@@ -104,29 +96,13 @@ impl RingCope {
         rng: &mut R,
     ) -> Result<Self, CoralError> {
         let bits: Vec<bool> = (0..S).map(|l| (alpha >> l) & 1 == 1).collect();
-        let me = net.party();
-        let tag =
-            |key_holder: usize, input: usize| [BASE_TAG, session, &[key_holder as u8, input as u8]].concat();
-        let mut peers = Vec::with_capacity(net.parties());
-        for peer in 0..net.parties() {
-            if peer == me {
-                peers.push(None);
-                continue;
-            }
-            let (chosen, pairs) = if me < peer {
-                let c = base::receive_random(net, peer, &bits, &tag(me, peer), rng).await?;
-                (c, base::send_random(net, peer, S as usize, &tag(peer, me), rng).await?)
-            } else {
-                let p = base::send_random(net, peer, S as usize, &tag(peer, me), rng).await?;
-                (base::receive_random(net, peer, &bits, &tag(me, peer), rng).await?, p)
-            };
-            peers.push(Some(PeerCope {
-                masks: bits.iter().map(|&b| 0u128.wrapping_sub(u128::from(b))).collect(),
-                chosen: chosen.into_iter().map(Prg::new).collect(),
-                pairs: pairs.into_iter().map(|[a, b]| [Prg::new(a), Prg::new(b)]).collect(),
-            }));
-        }
-        Ok(RingCope { ring, peers })
+        let masks: Vec<u128> = bits.iter().map(|&b| 0u128.wrapping_sub(u128::from(b))).collect();
+        let step = (Step::ArithCopeColumns, CHUNK);
+        let inner = Pairwise::setup(net, BASE_TAG, session, &bits, S as usize, step, rng, |chosen, pairs| {
+            PeerCope { ring, masks: masks.clone(), chosen, pairs }
+        })
+        .await?;
+        Ok(RingCope(inner))
     }
 
     /// Authenticates this party's elements `own` under every peer's key, and every peer's as many
@@ -138,33 +114,19 @@ impl RingCope {
         net: &mut N,
         own: &[u128],
     ) -> Result<RingCopeOutput, CoralError> {
-        let n = self.peers.len();
-        let mut out = RingCopeOutput { own: vec![Vec::new(); n], peer: vec![Vec::new(); n] };
-        let ring = self.ring;
-        for chunk in own.chunks(CHUNK) {
-            let mut payloads = vec![Vec::new(); n];
-            for (j, state) in self.peers.iter_mut().enumerate() {
-                if let Some(state) = state {
-                    let (u, t) = state.columns(ring, chunk);
-                    payloads[j] = u;
-                    out.own[j].extend(t);
-                }
-            }
-            let all = channel.pairwise(net, Step::ArithCopeColumns, payloads).await?;
-            for (j, state) in self.peers.iter_mut().enumerate() {
-                if let Some(state) = state {
-                    out.peer[j].extend(state.keys(ring, &all[j], chunk.len(), j)?);
-                }
-            }
-        }
-        Ok(out)
+        let counts = vec![own.len(); net.parties()];
+        self.0.extend(channel, net, own, &counts).await
     }
 }
 
-impl PeerCope {
+impl PeerColumns for PeerCope {
+    type Input = u128;
+    type Output = u128;
+
     /// Input side: the columns `u_l` (column by column, each element in ⌈(k+s−l)/8⌉ bytes) and
     /// the shares `t_e`.
-    fn columns(&mut self, ring: ArithRing, x: &[u128]) -> (Vec<u8>, Vec<u128>) {
+    fn columns(&mut self, x: &[u128]) -> (Vec<u8>, Vec<u128>) {
+        let ring = self.ring;
         let mut t = vec![0u128; x.len()];
         let (mut t0, mut t1) = (vec![0u128; x.len()], vec![0u128; x.len()]);
         let mut packed = Vec::with_capacity(column_bytes(ring, x.len()));
@@ -182,13 +144,8 @@ impl PeerCope {
     }
 
     /// Key side: `q_e` from the peer's columns.
-    fn keys(
-        &mut self,
-        ring: ArithRing,
-        u: &[u8],
-        count: usize,
-        peer: usize,
-    ) -> Result<Vec<u128>, CoralError> {
+    fn keys(&mut self, u: &[u8], count: usize, peer: PartyId) -> Result<Vec<u128>, CoralError> {
+        let ring = self.ring;
         if u.len() != column_bytes(ring, count) {
             return Err(CoralError::malformed(
                 peer,

@@ -2,14 +2,16 @@
 //! paper uses it in §4.3.3 / App. C, which is MASCOT's Π_[[·]]), and the check of encoding pairs.
 //!
 //! **Sharing from COPE.** Element j has contributions `x_{P,j}` from the parties in its
-//! [`Contributor`] set (both for random shared elements, only the owner for an input mask, whose
-//! other share is the constant 0). With `α = α_0 + α_1`,
-//! `α·x = α_0 x_0 + α_1 x_1 + α_0 x_1 + α_1 x_0`: P's MAC share is `α_P·x_P` plus its COPE output
-//! `ρ(t)` for its own contribution plus its COPE output `ρ(q)` for the peer's.
+//! [`Contributor`] set (every party for random shared elements, only the owner for an input mask,
+//! whose other shares are the constant 0). With `α = Σ_P α_P`,
+//! `α·x = Σ_P α_P x_P + Σ_{P≠Q} α_Q x_P`: P's MAC share is `α_P·x_P` plus its COPE outputs `ρ(t)`
+//! for its own contribution under each peer's key plus its COPE outputs `ρ(q)` for each peer's
+//! contribution under its own key. The arguments below are per ordered pair of parties (one of
+//! them honest); with n parties the same check covers every pair at once.
 //!
 //! **Authentication check** ([`Check::Authentication`]): besides the requested elements, each
 //! party P contributes [`KEY_TEST`] test pairs `(x_k, c·x_k)` (only P contributes, c = X, i.e.
-//! [`LINEARITY_C`]), and one extra element with contributions from both parties is appended. After
+//! [`LINEARITY_C`]), and one extra element with contributions from every party is appended. After
 //! every column has been sent, coins `χ_j ∈ F` are tossed (commit-and-open, [`coin_toss`]);
 //! `y = Σ_j χ_j x_j + x_extra` over the *requested* elements and the test openings
 //! `z_k = [[c·x_k]] − c·[[x_k]]` are opened, the batched SPDZ MAC check of
@@ -93,16 +95,16 @@ pub(crate) const LINEARITY_C: u64 = 2;
 /// Who contributes to an authenticated element.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Contributor {
-    /// Both parties (a random shared element).
-    Both,
-    /// Only this party (an input mask it knows); the other's share is 0.
+    /// Every party (a random shared element).
+    All,
+    /// Only this party (an input mask it knows); every other share is 0.
     Only(PartyId),
 }
 
 impl Contributor {
     fn includes(self, party: PartyId) -> bool {
         match self {
-            Contributor::Both => true,
+            Contributor::All => true,
             Contributor::Only(p) => p == party,
         }
     }
@@ -121,36 +123,42 @@ pub(crate) async fn authenticate<N: Network>(
     kinds: &[Contributor],
     own: &[u64],
 ) -> Result<Vec<RShare>, CoralError> {
-    let (me, peer) = (party.me, 1 - party.me);
+    let (me, n) = (party.me, party.parties);
     let params = party.params.clone();
     let field = *params.field();
     let real = kinds.len();
     let mut kinds = kinds.to_vec();
     let mut own = own.to_vec();
     own.resize(real, 0);
-    for owner in 0..2 {
+    for owner in 0..n {
         for _ in 0..KEY_TEST {
             let x = if owner == me { field.random(&mut party.rng) } else { 0 };
             kinds.extend([Contributor::Only(owner); 2]);
             own.extend([x, params.mul(LINEARITY_C, x)]);
         }
     }
-    kinds.push(Contributor::Both);
+    kinds.push(Contributor::All);
     own.push(field.random(&mut party.rng));
     let mine: Vec<u64> = kinds.iter().zip(&own).filter(|(k, _)| k.includes(me)).map(|(_, &x)| x).collect();
-    let theirs = kinds.iter().filter(|k| k.includes(peer)).count();
-    let out = cope.extend(&mut party.channel, net, &mine, theirs).await?;
-    let (mut t, mut q) = (out.own.into_iter(), out.peer.into_iter());
+    let counts: Vec<usize> = (0..n).map(|j| kinds.iter().filter(|k| k.includes(j)).count()).collect();
+    let out = cope.extend(&mut party.channel, net, &mine, &counts).await?;
+    let mut t: Vec<_> = out.own.into_iter().map(|v| v.into_iter()).collect();
+    let mut q: Vec<_> = out.peer.into_iter().map(|v| v.into_iter()).collect();
     let alpha = party.material.alpha;
     let mut shares = Vec::with_capacity(kinds.len());
     for (&k, &x) in kinds.iter().zip(&own) {
         let mut s = RShare::default();
+        for j in (0..n).filter(|&j| j != me) {
+            if k.includes(me) {
+                s.mac ^= t[j].next().expect("one t per own element and peer");
+            }
+            if k.includes(j) {
+                s.mac ^= q[j].next().expect("one q per peer element");
+            }
+        }
         if k.includes(me) {
             s.value = x;
-            s.mac = params.mul(alpha, x) ^ t.next().expect("one t per own element");
-        }
-        if k.includes(peer) {
-            s.mac ^= q.next().expect("one q per peer element");
+            s.mac ^= params.mul(alpha, x);
         }
         shares.push(s);
     }

@@ -1,4 +1,5 @@
-//! COPE over F = GF(2^42) between the two parties, in both directions at once: the paper's
+//! COPE over F = GF(2^42) between every pair of parties, in both directions at once (the pairs'
+//! plumbing is [`crate::proto::coral::pairwise`]): the paper's
 //! vectorised COPEe (§4.3.3 "Vectorizing MFE-based offline phase"; Fig. 16 F_vCOPEe, Fig. 18
 //! Π_vCOPEe over Fig. 17's F_2-vOLE) with the **(195, 42)_2-MFE** (σ, ρ) of Table 1, Example
 //! Param. 1 — the MFE route of Fig. 1 / \[20\]: t = 195 bits per element and direction.
@@ -11,8 +12,8 @@
 //! **Setup.** Party P holds its key share α_P and encodes `a = σ(α_P) ∈ F_2^t`. For each h < t the
 //! parties run one random base OT (Masny–Rindal, [`crate::ot::base`]) in which P is the
 //! *receiver* with choice bit a_h: P learns the seed `k_h^{a_h}`, the peer learns both seeds
-//! `(k_h^0, k_h^1)`. Both directions are set up (2·195 base OTs in all); the choice bits enter only
-//! masks, never branches.
+//! `(k_h^0, k_h^1)`. Both directions are set up with every peer (2·195 base OTs per pair); the
+//! choice bits enter only masks, never branches.
 //!
 //! **Extension** (Fig. 18 step 2: one F_2-vOLE per column h with scalar a_h and the column
 //! `X_{*h} ∈ F_2^L` of the bit matrix `X = σ(x_1..x_L)`): the peer (input side, inputs x_j) expands
@@ -47,14 +48,14 @@
 use rand_core::{CryptoRng, RngCore};
 
 use crate::net::{Network, PartyId};
-use crate::ot::base;
 use crate::ot::prg::Prg;
 use crate::ot::transpose::transpose64;
 use crate::proto::coral::error::CoralError;
 use crate::proto::coral::messages::{Channel, Step};
+use crate::proto::coral::pairwise::{Pairwise, PairwiseOutput, PeerColumns};
 use crate::proto::coral::share::{CoralParams, FIELD_BITS};
 
-const BASE_TAG: &[u8] = b"chorus/coral/prep/cope/base/v2";
+const BASE_TAG: &[u8] = b"chorus/coral/prep/cope/base/v3";
 
 /// Elements per frame of columns (bounds the memory of one exchange).
 pub const CHUNK: usize = 1 << 13;
@@ -101,8 +102,8 @@ pub(crate) fn choices(params: &CoralParams, alpha: u64) -> Vec<bool> {
     (0..mfe.t()).map(|h| (words[h / 64] >> (h % 64)) & 1 == 1).collect()
 }
 
-/// One party's COPE state with its peer (both directions).
-pub(crate) struct Cope {
+/// COPE state with one peer (both directions).
+struct PeerCope {
     maps: Maps,
     /// Key-holder side: all ones where a_h = 1 (a = σ(α) for an honest party).
     masks: Vec<u128>,
@@ -112,25 +113,25 @@ pub(crate) struct Cope {
     pairs: Vec<[Prg; 2]>,
 }
 
+/// One party's COPE state with every peer.
+pub(crate) struct Cope(Pairwise<PeerCope>);
+
 impl core::fmt::Debug for Cope {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str("Cope(..)")
     }
 }
 
-/// The outputs of one extension at one party.
-pub(crate) struct CopeOutput {
-    /// `ρ(t_j)` for this party's inputs (the peer holds `ρ(q_j) = ρ(t_j) + α_peer·x_j`).
-    pub own: Vec<u64>,
-    /// `ρ(q_j)` for the peer's inputs (the peer holds `ρ(t_j)` with
-    /// `ρ(q_j) = ρ(t_j) + α_self·x_j`).
-    pub peer: Vec<u64>,
-}
+/// The outputs of one extension at one party, per peer (empty at its own index): `own[j]` holds
+/// `ρ(t_e)` for this party's inputs (peer j holds `ρ(q_e) = ρ(t_e) + α_j·x_e`), `peer[j]` holds
+/// `ρ(q_e)` for peer j's inputs (j holds `ρ(t_e)` with `ρ(q_e) = ρ(t_e) + α_self·x_e`).
+pub(crate) type CopeOutput = PairwiseOutput<u64>;
 
 impl Cope {
-    /// Base OTs in both directions; `a ∈ F_2^t` is this party's key-holder vector, σ(α_P) for an
-    /// honest party ([`choices`]; tests pass other vectors: F_vCOPEe's corrupt key holder). Both
-    /// parties use the same `session` tag, fresh per run.
+    /// Base OTs in both directions with every peer ([`Pairwise::setup`]); `a ∈ F_2^t` is this
+    /// party's key-holder vector, σ(α_P) for an honest party ([`choices`]; tests pass other
+    /// vectors: F_vCOPEe's corrupt key holder). All parties use the same `session` tag, fresh per
+    /// run.
     pub async fn setup<N: Network, R: RngCore + CryptoRng>(
         net: &mut N,
         params: &CoralParams,
@@ -141,47 +142,34 @@ impl Cope {
         let maps = Maps::new(params);
         let t = maps.t();
         assert_eq!(a.len(), t, "one choice per MFE coordinate");
-        let me = net.party();
-        let peer = 1 - me;
-        let tag = |key_holder: usize| [BASE_TAG, session, &[key_holder as u8]].concat();
-        let (chosen, pairs) = if me == 0 {
-            let c = base::receive_random(net, peer, a, &tag(0), rng).await?;
-            (c, base::send_random(net, peer, t, &tag(1), rng).await?)
-        } else {
-            let p = base::send_random(net, peer, t, &tag(0), rng).await?;
-            (base::receive_random(net, peer, a, &tag(1), rng).await?, p)
-        };
-        Ok(Cope {
-            maps,
-            masks: a.iter().map(|&b| 0u128.wrapping_sub(u128::from(b))).collect(),
-            chosen: chosen.into_iter().map(Prg::new).collect(),
-            pairs: pairs.into_iter().map(|[a, b]| [Prg::new(a), Prg::new(b)]).collect(),
+        let masks: Vec<u128> = a.iter().map(|&b| 0u128.wrapping_sub(u128::from(b))).collect();
+        let step = (Step::CopeColumns, CHUNK);
+        let inner = Pairwise::setup(net, BASE_TAG, session, a, t, step, rng, |chosen, pairs| PeerCope {
+            maps: maps.clone(),
+            masks: masks.clone(),
+            chosen,
+            pairs,
         })
+        .await?;
+        Ok(Cope(inner))
     }
 
-    /// Authenticates this party's `own` elements under the peer's key and the peer's
-    /// `peer_count` elements under this party's key, in ⌈max/[`CHUNK`]⌉ exchanges.
+    /// Authenticates this party's `own` elements under every peer's key and `counts[j]` elements
+    /// of each peer j under this party's key, in ⌈max/[`CHUNK`]⌉ exchanges.
     pub async fn extend<N: Network>(
         &mut self,
         channel: &mut Channel,
         net: &mut N,
         own: &[u64],
-        peer_count: usize,
+        counts: &[usize],
     ) -> Result<CopeOutput, CoralError> {
-        let peer = 1 - net.party();
-        let rounds = own.len().max(peer_count).div_ceil(CHUNK);
-        let mut out = CopeOutput { own: Vec::with_capacity(own.len()), peer: Vec::with_capacity(peer_count) };
-        for k in 0..rounds {
-            let mine = &own[(k * CHUNK).min(own.len())..((k + 1) * CHUNK).min(own.len())];
-            let theirs = ((k + 1) * CHUNK).min(peer_count).saturating_sub(k * CHUNK);
-            let (u, t) = self.columns(mine);
-            out.own.extend(t);
-            let all = channel.broadcast(net, Step::CopeColumns, u).await?;
-            let u = unpack_columns(&all[peer], self.maps.t(), theirs, peer)?;
-            out.peer.extend(self.keys(&u, theirs));
-        }
-        Ok(out)
+        self.0.extend(channel, net, own, counts).await
     }
+}
+
+impl PeerColumns for PeerCope {
+    type Input = u64;
+    type Output = u64;
 
     /// Input side: the packed columns `u_h` and `ρ(t_j)`.
     fn columns(&mut self, x: &[u64]) -> (Vec<u8>, Vec<u64>) {
@@ -208,9 +196,9 @@ impl Cope {
         (packed.finish(), unslice(&acc, l))
     }
 
-    /// Key side: `ρ(q_j)` from the peer's columns `u` (`t` columns of `blocks` blocks, `m`
-    /// elements).
-    fn keys(&mut self, u: &[u128], m: usize) -> Vec<u64> {
+    /// Key side: `ρ(q_j)` from the peer's frame of columns for `m` elements.
+    fn keys(&mut self, u: &[u8], m: usize, peer: PartyId) -> Result<Vec<u64>, CoralError> {
+        let u = unpack_columns(u, self.maps.t(), m, peer)?;
         let blocks = m.div_ceil(128);
         let mut acc = vec![vec![0u128; blocks]; FIELD_BITS];
         let mut q = vec![0u128; blocks];
@@ -223,7 +211,7 @@ impl Cope {
                 xor_into(&mut acc[i], &q);
             }
         }
-        unslice(&acc, m)
+        Ok(unslice(&acc, m))
     }
 }
 

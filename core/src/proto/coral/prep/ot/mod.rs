@@ -1,23 +1,28 @@
-//! Coral's **two-party OT-based preprocessing** ([`OtProvider`]): every kind of material of
-//! Fig. 4 from oblivious transfer, with no trusted party, maliciously secure with abort.
+//! Coral's **OT-based preprocessing** for n ≥ 2 parties ([`OtProvider`]): every kind of material
+//! of Fig. 4 from oblivious transfer, with no trusted party, maliciously secure with abort against
+//! n − 1 corrupt parties.
 //!
-//! What comes from where (paper sections and figures; n = 2 only, [`CoralError::Limit`] else):
-//! - **tBits, tTriples** (Fig. 4; §4.3.3 "TinyOT triple generation"): the TinyOT engine of
-//!   [`crate::ot::tinyot`] over SoftSpoken OT extension ([`EXTENSION`]; Roy 2022, the
+//! What comes from where (paper sections and figures; at most [`MAX_PARTIES`] parties,
+//! [`CoralError::Limit`] else):
+//! - **tBits, tTriples** (Fig. 4; §4.3.3 "TinyOT triple generation"): for two parties the TinyOT
+//!   engine of [`crate::ot::tinyot`] over SoftSpoken OT extension ([`EXTENSION`]; Roy 2022, the
 //!   "VOLE-style OT" family §4.3.3 builds TinyOT on) for authenticated bits, WRK17 leaky AND with
 //!   bucketing for triples. Its [`ABit`] (share, MAC under the peer's Δ, key for the peer's
 //!   share) maps to Coral's [`TinyBit`] with `macs[peer] = M`, `keys[peer] = K`; each party's Δ is
 //!   its OT-extension Δ (bit 127 pinned by the engine, so BDOZ forgeries succeed with ≤ 2^-127).
-//! - **Authenticated elements** of F = GF(2^42) under α = α_0 + α_1 (each α_P sampled locally):
+//!   For three or more, [`MultiTinyOt`] (pairwise correlated OT with each party's one Δ, the
+//!   cross-pair consistency check, WRK17's n-party leaky AND and bucketing), whose [`NBits`] have
+//!   Coral's layout already.
+//! - **Authenticated elements** of F = GF(2^42) under α = Σ_P α_P (each α_P sampled locally):
 //!   [`cope`], the paper's vectorised COPEe (Fig. 16, Fig. 18 over Fig. 17's F_2-vOLE) with the
 //!   (195, 42)_2-MFE of Table 1 (§4.3.3 "Vectorizing MFE-based offline phase", the MFE route of
 //!   Fig. 1): t = 195 IKNP-style bit columns per direction, one bit per element and column, so
-//!   195 bits per element and direction instead of bit decomposition's 42·42 = 1764 (9.05×
+//!   195 bits per element, ordered pair and direction instead of bit decomposition's 42·42 = 1764 (9.05×
 //!   fewer) — followed by the Π_Auth / MASCOT Π_[[·]] random-combination MAC check with a
 //!   key-linearity test against a key holder whose base-OT choices are not a σ-image ([`auth`],
 //!   argued there: 41 bits against the input side, 40 against the key holder).
 //! - **Input masks** `[[r]]` known to their owner: elements only the owner contributes to.
-//! - **Encoding pairs** `([[r]], [[τ(r)]])`: both parties contribute `(r_P, τ(r_P))`; the
+//! - **Encoding pairs** `([[r]], [[τ(r)]])`: every party contributes `(r_P, τ(r_P))`; the
 //!   bit-combination check of [`auth::check_encodings`] (Fig. 7 steps 6–8 style, 2^-40) catches an
 //!   inconsistent τ(r_P).
 //! - **Quintuples**: Π_rQuintuple (Fig. 7, [`super::quintuple`]) run inside the provider on the
@@ -31,8 +36,9 @@
 //! ([`CoralError::CheckFailed`] naming the check, [`CoralError::Ot`] for the engine's checks,
 //! [`CoralError::Malformed`] / [`CoralError::UnexpectedFrame`] for bad frames) and no material.
 //!
-//! **Trust model:** two parties, either may be malicious (static corruption); security with
-//! abort. Statistical security: min(40 (bucketing, rConv, sacrifice, encoding check, key-linearity
+//! **Trust model:** n ≥ 2 parties, all but one may be malicious (static corruption); security with
+//! abort (checks that only some honest parties can run end with every party's verdict, so one
+//! honest party's failed check aborts the others too). Statistical security: min(40 (bucketing, rConv, sacrifice, encoding check, key-linearity
 //! test), 41 (MAC layer, authentication check)) bits; computational: base OT (Ristretto255),
 //! AES-based PRG and correlation-robust hash, SHA-256 commitments. Secrets (α_P, Δ_P, shares)
 //! never select a branch or an index; randomness comes from the caller's ChaCha20 CSPRNG.
@@ -51,6 +57,7 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 
 use crate::net::{Network, PartyId};
+use crate::ot::multi::{MultiTinyOt, NBits, MAX_PARTIES, MAX_TRIPLES as N_TRIPLE_BATCH};
 use crate::ot::tinyot::SOFTSPOKEN_K;
 use crate::ot::{ABit, Extension, TinyOt};
 use crate::proto::coral::error::CoralError;
@@ -126,19 +133,19 @@ impl OtProvider {
     }
 
     async fn run<N: Network>(&mut self, net: &mut N, demand: &Demand) -> Result<CoralMaterial, CoralError> {
-        let (me, parties) = (net.party(), net.parties());
-        if parties != 2 {
+        let (me, n) = (net.party(), net.parties());
+        if n > MAX_PARTIES {
             return Err(CoralError::Limit {
                 what: "parties of the OT-based provider",
-                found: parties,
-                limit: 2,
+                found: n,
+                limit: MAX_PARTIES,
             });
         }
-        if demand.input_masks.len() > 2 {
+        if demand.input_masks.len() > n {
             return Err(CoralError::Limit {
                 what: "input-mask owners",
                 found: demand.input_masks.len(),
-                limit: 2,
+                limit: n,
             });
         }
         let session = [&self.session[..], b"/run-", &self.runs.to_le_bytes()].concat();
@@ -147,24 +154,18 @@ impl OtProvider {
         self.rng.fill_bytes(&mut seed);
         let mut rng = ChaCha20Rng::from_seed(seed);
         let mut total =
-            if demand.quintuples > 0 { quintuple::demand(2, demand.quintuples) } else { Demand::empty(2) };
+            if demand.quintuples > 0 { quintuple::demand(n, demand.quintuples) } else { Demand::empty(n) };
         total.add(demand);
 
         // tBits and tTriples (TinyOT).
         let (mut delta, mut tbits, mut ttriples) = (0, Vec::new(), Vec::new());
         if total.tbits + total.ttriples > 0 {
             let tag = [&session[..], b"/tinyot"].concat();
-            let mut engine = TinyOt::setup_with(net, &tag, EXTENSION, &mut rng).await?;
-            delta = engine.delta();
-            if total.tbits > 0 {
-                tbits = engine.abits(net, total.tbits, &mut rng).await?.iter().map(|b| tiny(b, me)).collect();
-            }
-            ttriples.reserve(total.ttriples);
-            while ttriples.len() < total.ttriples {
-                let count = (total.ttriples - ttriples.len()).min(TRIPLE_BATCH);
-                ttriples
-                    .extend(engine.and_triples_as(net, count, &mut rng, |t| t.map(|b| tiny(&b, me))).await?);
-            }
+            delta = if n == 2 {
+                two_party_tinyot(net, &tag, &total, &mut tbits, &mut ttriples, &mut rng).await?
+            } else {
+                n_party_tinyot(net, &tag, &total, &mut tbits, &mut ttriples, &mut rng).await?
+            };
         }
 
         // Authenticated elements (COPE + Π_Auth).
@@ -180,22 +181,22 @@ impl OtProvider {
         let mut cope = cope::Cope::setup(net, &self.params, &cope_session, &choices, &mut rng).await?;
         let skeleton = CoralMaterial {
             party: me,
-            parties: 2,
+            parties: n,
             alpha,
             delta,
             quintuples: Vec::new(),
             encodings: Vec::new(),
-            input_masks: vec![Vec::new(); 2],
+            input_masks: vec![Vec::new(); n],
             tbits,
             ttriples,
-            cursor: Cursors { input_masks: vec![0; 2], ..Cursors::default() },
+            cursor: Cursors { input_masks: vec![0; n], ..Cursors::default() },
         };
         let mut party_seed = [0u8; 32];
         rng.fill_bytes(&mut party_seed);
-        let mut party = Party::new(self.params.clone(), me, 2, skeleton, ChaCha20Rng::from_seed(party_seed))?;
+        let mut party = Party::new(self.params.clone(), me, n, skeleton, ChaCha20Rng::from_seed(party_seed))?;
         let pairs = if demand.encodings > 0 { demand.encodings + ENCODING_SECURITY } else { 0 };
-        let masks = [0, 1].map(|o| total.input_masks.get(o).copied().unwrap_or(0));
-        let mut kinds = vec![Contributor::Both; 2 * pairs];
+        let masks: Vec<usize> = (0..n).map(|o| total.input_masks.get(o).copied().unwrap_or(0)).collect();
+        let mut kinds = vec![Contributor::All; 2 * pairs];
         let mut own = Vec::with_capacity(2 * pairs + masks[me]);
         for _ in 0..pairs {
             let r = field.random(&mut rng);
@@ -226,7 +227,7 @@ impl OtProvider {
         // Quintuples (Fig. 7) and the final MAC check.
         #[cfg(test)]
         if let Some(Cheat::TinyMac { index }) = self.cheat {
-            party.material.ttriples[index][0].macs[1 - me] ^= 1;
+            party.material.ttriples[index][0].macs[(me + 1) % n] ^= 1;
         }
         let quintuples = if demand.quintuples > 0 {
             party.generate_quintuples(net, demand.quintuples).await?
@@ -239,18 +240,74 @@ impl OtProvider {
         let rest = |v: &[InputMask], c: usize| v[c..].to_vec();
         let out = CoralMaterial {
             party: me,
-            parties: 2,
+            parties: n,
             alpha,
             delta,
             quintuples,
             encodings: encodings[..demand.encodings].to_vec(),
-            input_masks: (0..2).map(|o| rest(&m.input_masks[o], m.cursor.input_masks[o])).collect(),
+            input_masks: (0..n).map(|o| rest(&m.input_masks[o], m.cursor.input_masks[o])).collect(),
             tbits: m.tbits[m.cursor.tbits..].to_vec(),
             ttriples: m.ttriples[m.cursor.ttriples..].to_vec(),
-            cursor: Cursors { input_masks: vec![0; 2], ..Cursors::default() },
+            cursor: Cursors { input_masks: vec![0; n], ..Cursors::default() },
         };
         out.covers(demand)?;
         Ok(out)
+    }
+}
+
+/// TinyOT material between two parties (the two-party engine's half-gate leaky AND): fills
+/// `tbits` and `ttriples` as `total` asks and returns this party's Δ.
+async fn two_party_tinyot<N: Network>(
+    net: &mut N,
+    tag: &[u8],
+    total: &Demand,
+    tbits: &mut Vec<TinyBit>,
+    ttriples: &mut Vec<[TinyBit; 3]>,
+    rng: &mut ChaCha20Rng,
+) -> Result<u128, CoralError> {
+    let me = net.party();
+    let mut engine = TinyOt::setup_with(net, tag, EXTENSION, rng).await?;
+    if total.tbits > 0 {
+        *tbits = engine.abits(net, total.tbits, rng).await?.iter().map(|b| tiny(b, me)).collect();
+    }
+    ttriples.reserve(total.ttriples);
+    while ttriples.len() < total.ttriples {
+        let count = (total.ttriples - ttriples.len()).min(TRIPLE_BATCH);
+        ttriples.extend(engine.and_triples_as(net, count, rng, |t| t.map(|b| tiny(&b, me))).await?);
+    }
+    Ok(engine.delta())
+}
+
+/// TinyOT material among n ≥ 3 parties ([`MultiTinyOt`]); as [`two_party_tinyot`].
+async fn n_party_tinyot<N: Network>(
+    net: &mut N,
+    tag: &[u8],
+    total: &Demand,
+    tbits: &mut Vec<TinyBit>,
+    ttriples: &mut Vec<[TinyBit; 3]>,
+    rng: &mut ChaCha20Rng,
+) -> Result<u128, CoralError> {
+    let mut engine = MultiTinyOt::setup(net, tag, EXTENSION, rng).await?;
+    if total.tbits > 0 {
+        let bits = engine.abits(net, total.tbits, rng).await?;
+        *tbits = (0..bits.len()).map(|e| tiny_n(&bits, e)).collect();
+    }
+    ttriples.reserve(total.ttriples);
+    while ttriples.len() < total.ttriples {
+        let count = (total.ttriples - ttriples.len()).min(N_TRIPLE_BATCH);
+        let [x, y, z] = engine.and_triples(net, count, rng).await?;
+        ttriples.extend((0..count).map(|e| [tiny_n(&x, e), tiny_n(&y, e), tiny_n(&z, e)]));
+    }
+    Ok(engine.delta())
+}
+
+/// Bit `e` of an n-party batch in Coral's TinyOT sharing (the same layout).
+fn tiny_n(bits: &NBits, e: usize) -> TinyBit {
+    let n = bits.parties();
+    TinyBit {
+        bit: bits.bit(e),
+        macs: (0..n).map(|j| bits.mac(e, j)).collect(),
+        keys: (0..n).map(|j| bits.key(e, j)).collect(),
     }
 }
 

@@ -83,11 +83,11 @@ impl CircuitSpec {
     }
 
     /// Checks that a session of `parties` members can run the spec: the preprocessing's member
-    /// count, or — for a mixed circuit, where every member computes — 2 to
-    /// [`crate::proto::coral::arith::ot::MAX_PARTIES`] members, enough for the input owners.
+    /// count, or — for Coral over OT (boolean or mixed circuits), where every member computes — 2
+    /// to [`coral_job::MAX_OT_PARTIES`] members, enough for the input owners and recipients.
     pub fn check_members(&self, parties: usize) -> Result<(), JobError> {
-        if let JobCircuit::Mixed(_) = self.circuit {
-            return coral_job::mixed::check_parties(parties, &self.io.input_owners, &self.io.reveal);
+        if self.members().is_none() {
+            return coral_job::check_parties(parties, &self.io.input_owners, &self.io.reveal);
         }
         let preprocessing = self.protocol.preprocessing();
         if parties != preprocessing.members() {
@@ -98,6 +98,19 @@ impl CircuitSpec {
             });
         }
         Ok(())
+    }
+
+    /// The session size the spec fixes: the preprocessing's member count, or `None` where every
+    /// member computes and the session decides how many (Coral over OT, boolean or mixed
+    /// circuits; [`check_members`](Self::check_members) bounds it).
+    pub fn members(&self) -> Option<usize> {
+        let coral_ot = matches!(self.protocol, CircuitProtocol::Coral { .. })
+            && self.protocol.preprocessing() == super::preprocessing::Preprocessing::Ot;
+        if coral_ot || matches!(self.circuit, JobCircuit::Mixed(_)) {
+            None
+        } else {
+            Some(self.protocol.preprocessing().members())
+        }
     }
 
     pub(crate) fn tinytable(&self) -> Result<CircuitJobSpec, JobError> {

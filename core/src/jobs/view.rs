@@ -1,19 +1,29 @@
-//! The two computing parties' view of a three-member session: parties 0 and 1 keep their
-//! indices, the dealer (member 2) is hidden, so the two-party protocols run unchanged.
+//! The computing parties' view of a session: parties 0 and 1 of a three-member session keep their
+//! indices and the dealer (member 2) is hidden, so the two-party protocols run unchanged; a
+//! session in which every member computes is seen whole.
 
 use crate::net::{NetError, NetStats, Network, PartyId};
 use core::future::Future;
 
-/// Parties 0 and 1 of an underlying session with more members, as a two-party [`Network`].
+/// Parties `0..parties` of an underlying session with as many members or more, as a
+/// [`Network`] of `parties` (two, beside a dealer, unless made with [`TwoPartyView::first`]).
 #[derive(Debug)]
 pub struct TwoPartyView<'a, N> {
     inner: &'a mut N,
+    parties: usize,
 }
 
 impl<'a, N: Network> TwoPartyView<'a, N> {
     /// The view of party 0 or 1 of `inner` (the caller checked the index).
     pub fn new(inner: &'a mut N) -> Self {
-        TwoPartyView { inner }
+        TwoPartyView { inner, parties: 2 }
+    }
+
+    /// The view of the first `parties` members of `inner` (at most all of them; the caller
+    /// checked that this member is one of them).
+    pub fn first(inner: &'a mut N, parties: usize) -> Self {
+        let parties = parties.min(inner.parties());
+        TwoPartyView { inner, parties }
     }
 }
 
@@ -23,7 +33,7 @@ impl<N: Network> Network for TwoPartyView<'_, N> {
     }
 
     fn parties(&self) -> usize {
-        2
+        self.parties
     }
 
     fn send(&mut self, to: PartyId, msg: Vec<u8>) -> Result<(), NetError> {

@@ -25,7 +25,9 @@
 //! `--circuit FILE` runs the circuit job on a Bristol Fashion circuit instead (TinyTable, MiniMac
 //! or Coral; the protocol options as above), on any number of instances at once:
 //! `--input-owners` gives the owner (0 or 1) of each input value, `--outputs-to` who learns each
-//! output value (`both`, `0` or `1`; one entry for all; default both), `--instances-file` this
+//! output value (`both`, `0` or `1`; one entry for all; default both). Coral over OT runs the
+//! circuit among 2 to 8 members, every one computing with nobody else trusted (as many as
+//! `--peers` lists, or the room's slots; owners and `--outputs-to` any of them); `--instances-file` this
 //! member's input values, one line per instance, each value in hex in the SDK's byte form
 //! ([`chorus_native::circuit_io`]), and `--instances` the count for a member that owns no input
 //! (the dealer). With `--ring 32|64` the file is Summon's compiled circuit object (JSON) of a
@@ -301,13 +303,13 @@ enum Output {
 }
 
 impl Job {
-    /// The session size the job needs, if it fixes one (a mixed circuit runs among any 2 to 8
-    /// members, every one computing; the job checks the owners and recipients against it).
+    /// The session size the job needs, if it fixes one (Coral over OT — boolean or mixed circuits
+    /// — runs among any 2 to 8 members, every one computing; the job checks the owners and
+    /// recipients against it).
     fn members(&self) -> Option<usize> {
         match self {
             Job::Aes(j) => Some(j.spec.protocol.members()),
-            Job::Circuit(j) if j.spec.circuit.is_mixed() => None,
-            Job::Circuit(j) => Some(j.spec.protocol.preprocessing().members()),
+            Job::Circuit(j) => j.spec.members(),
         }
     }
 

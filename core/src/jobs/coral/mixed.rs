@@ -95,30 +95,6 @@ fn recipients(reveal: &[Reveal]) -> Vec<Option<PartyId>> {
         .collect()
 }
 
-/// Checks a session of `parties` members for a mixed job whose inputs `owners` own and whose
-/// outputs go as `reveal` says.
-pub(crate) fn check_parties(parties: usize, owners: &[usize], reveal: &[Reveal]) -> Result<(), JobError> {
-    if !(2..=MAX_PARTIES).contains(&parties) {
-        return Err(JobError::invalid_spec(
-            "parties",
-            format!("a mixed circuit runs among 2 to {MAX_PARTIES} parties, the session has {parties}"),
-        ));
-    }
-    if let Some(p) = owners.iter().find(|&&p| p >= parties) {
-        return Err(JobError::invalid_spec(
-            "inputOwners",
-            format!("inputOwners names party {p}, the session has {parties} parties"),
-        ));
-    }
-    if let Some(p) = recipients(reveal).into_iter().flatten().find(|&p| p >= parties) {
-        return Err(JobError::invalid_spec(
-            "reveal",
-            format!("reveal names party {p}, the session has {parties} parties"),
-        ));
-    }
-    Ok(())
-}
-
 /// What one instance among `parties` parties takes: its material and its random bits; a typed
 /// error for a gate the evaluation does not support or an instance over its bounds.
 fn per_instance(
@@ -214,7 +190,7 @@ pub(crate) async fn run<N: Network, R: RngCore + CryptoRng>(
 ) -> Result<CircuitOutput, JobError> {
     let (me, parties) = (net.party(), net.parties());
     let owners = &spec.io.input_owners;
-    check_parties(parties, owners, &spec.io.reveal)?;
+    super::check_parties(parties, owners, &spec.io.reveal)?;
     input.check(me, false, spec.circuit.input_widths(), &spec.io, spec.instances)?;
     check_bit_values(me, circuit.bit_inputs(), owners, &input)?;
     let to = recipients(&spec.io.reveal);

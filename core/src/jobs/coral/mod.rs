@@ -44,6 +44,7 @@
 
 use super::aes::{AesInput, AesOutput, AesProtocol, AesSpec, JobPhase};
 use super::agreement::agree_on_spec;
+use super::circuit::check_io;
 use super::circuit::{CircuitInput, CircuitOutput, CircuitSpec, JobCircuit};
 use super::error::JobError;
 use super::keyed_aes::AesAsCircuit;
@@ -60,6 +61,7 @@ use crate::proto::coral::{
     OtProvider, Party, Preprocessing as _, TrustedDealer,
 };
 use crate::proto::tinytable::circuit::online::Outputs;
+use crate::proto::tinytable::Reveal;
 use rand_chacha::ChaCha20Rng;
 use rand_core::{CryptoRng, RngCore, SeedableRng};
 use std::sync::{Arc, OnceLock};
@@ -89,11 +91,61 @@ pub(crate) fn validate_aes(spec: &AesSpec) -> Result<(), JobError> {
     spec.check_two_party_roles(PROTOCOL)
 }
 
-/// Checks a circuit spec whose protocol is Coral.
+/// Checks a circuit spec whose protocol is Coral. Over OT every member computes, so owners and
+/// recipients may name any party up to [`MAX_OT_PARTIES`] (the run checks them against the
+/// session); beside the dealer, parties 0 and 1 compute.
 pub(crate) fn validate_circuit(spec: &CircuitSpec) -> Result<(), JobError> {
     match &spec.circuit {
         JobCircuit::Mixed(circuit) => mixed::validate(spec, circuit),
+        JobCircuit::Boolean(circuit) if spec.protocol.preprocessing() == Preprocessing::Ot => {
+            if spec.instances == 0 {
+                return Err(JobError::invalid_spec("instances", "instances must be at least 1"));
+            }
+            let widths = (circuit.input_widths().len(), circuit.output_widths().len());
+            check_io(&spec.io, widths.0, widths.1, MAX_OT_PARTIES)
+        }
         JobCircuit::Boolean(_) => spec.check_two_party_io(),
+    }
+}
+
+/// Most members of a Coral session over OT (every member computes): the n-party TinyOT's and
+/// both COPEs' bound.
+pub const MAX_OT_PARTIES: usize = crate::proto::coral::arith::ot::MAX_PARTIES;
+const _: () = assert!(MAX_OT_PARTIES == crate::proto::coral::prep::ot::MAX_PARTIES);
+
+/// Checks a session of `parties` members for a Coral job over OT (every member computes) whose
+/// inputs `owners` own and whose outputs go as `reveal` says.
+pub(crate) fn check_parties(parties: usize, owners: &[usize], reveal: &[Reveal]) -> Result<(), JobError> {
+    if !(2..=MAX_OT_PARTIES).contains(&parties) {
+        return Err(JobError::invalid_spec(
+            "parties",
+            format!("Coral over OT runs among 2 to {MAX_OT_PARTIES} parties, the session has {parties}"),
+        ));
+    }
+    if let Some(p) = owners.iter().find(|&&p| p >= parties) {
+        return Err(JobError::invalid_spec(
+            "inputOwners",
+            format!("inputOwners names party {p}, the session has {parties} parties"),
+        ));
+    }
+    if let Some(p) = reveal.iter().find_map(|r| match *r {
+        Reveal::To(p) if p >= parties => Some(p),
+        _ => None,
+    }) {
+        return Err(JobError::invalid_spec(
+            "reveal",
+            format!("reveal names party {p}, the session has {parties} parties"),
+        ));
+    }
+    Ok(())
+}
+
+/// The parties that compute in a session of `members` with `preprocessing`: every member over OT,
+/// parties 0 and 1 beside the dealer.
+fn computing(members: usize, preprocessing: Preprocessing) -> usize {
+    match preprocessing {
+        Preprocessing::Ot => members,
+        Preprocessing::Dealer => 2,
     }
 }
 
@@ -160,7 +212,10 @@ pub(crate) async fn run_circuit<N: Network, R: RngCore + CryptoRng>(
     observe: impl FnMut(JobPhase),
 ) -> Result<CircuitOutput, JobError> {
     let preprocessing = spec.protocol.preprocessing();
-    check_members(net, preprocessing)?;
+    match preprocessing {
+        Preprocessing::Ot => check_parties(net.parties(), &spec.io.input_owners, &spec.io.reveal)?,
+        Preprocessing::Dealer => check_members(net, preprocessing)?,
+    }
     let me = net.party();
     input.check(me, preprocessing.is_dealer(me), spec.circuit.input_widths(), &spec.io, spec.instances)?;
     let job = circuit_job(spec, input)?;
@@ -261,7 +316,8 @@ pub(crate) async fn chunk_material<N: Network, R: RngCore + CryptoRng>(
 ) -> Result<Option<CoralMaterial>, JobError> {
     let me = net.party();
     let params = params()?;
-    let demand = circuit_demand_revealed(&job.circuit, &job.owners, &job.recipients, 2, instances)?;
+    let n = computing(net.parties(), preprocessing);
+    let demand = circuit_demand_revealed(&job.circuit, &job.owners, &job.recipients, n, instances)?;
     if preprocessing.is_dealer(me) {
         deal(net, &params, &demand, rng).await?;
         return Ok(None);
@@ -270,8 +326,8 @@ pub(crate) async fn chunk_material<N: Network, R: RngCore + CryptoRng>(
         Preprocessing::Dealer => Some(receive(net, &demand).await?),
         Preprocessing::Ot => None,
     };
-    // Parties 0 and 1 compute among themselves; the dealer (if any) is hidden from here on.
-    let mut view = TwoPartyView::new(net);
+    // The computing parties compute among themselves; the dealer (if any) is hidden from here on.
+    let mut view = TwoPartyView::first(net, n);
     Ok(Some(match dealt {
         Some(material) => DealtMaterial::new(material).material(&mut view, &demand).await?,
         None => {
@@ -282,8 +338,8 @@ pub(crate) async fn chunk_material<N: Network, R: RngCore + CryptoRng>(
     }))
 }
 
-/// Step 3 for the instances `range` of `job` on `material`, among the two parties. Returns the
-/// outputs and this party's communication.
+/// Step 3 for the instances `range` of `job` on `material`, among the computing parties (as many
+/// as the material was made for). Returns the outputs and this party's communication.
 pub(crate) async fn evaluate_chunk<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
     job: &SimdJob<'_>,
@@ -291,10 +347,10 @@ pub(crate) async fn evaluate_chunk<N: Network, R: RngCore + CryptoRng>(
     range: core::ops::Range<usize>,
     rng: &mut R,
 ) -> Result<(Vec<Outputs>, NetStats), JobError> {
-    let me = net.party();
-    let mut view = TwoPartyView::new(net);
+    let (me, n) = (net.party(), material.parties);
+    let mut view = TwoPartyView::first(net, n);
     let before = view.stats();
-    let mut party = Party::new(params()?, me, 2, material, ChaCha20Rng::from_seed(seed(rng)))?;
+    let mut party = Party::new(params()?, me, n, material, ChaCha20Rng::from_seed(seed(rng)))?;
     let (instances, inputs) = (range.len(), job.inputs_of(range));
     let outputs = evaluate_circuit_revealed(
         &mut party,

@@ -118,7 +118,12 @@ fn summons_three_party_auction_runs_with_every_member_computing() {
         circuit: crate::circuit::testing::random_circuit(&mut ChaCha20Rng::seed_from_u64(1), 2, 10, 1).into(),
         ..two
     };
-    assert!(matches!(boolean.check_members(3), Err(JobError::WrongSessionSize { got: 3, .. })));
+    // A boolean circuit on Coral over OT also runs among every member; with the dealer it needs
+    // exactly the two parties and the dealer.
+    assert!(boolean.check_members(3).is_ok());
+    let dealt =
+        CircuitSpec { protocol: CircuitProtocol::Coral { preprocessing: Preprocessing::Dealer }, ..boolean };
+    assert!(matches!(dealt.check_members(4), Err(JobError::WrongSessionSize { got: 4, .. })));
 }
 
 #[test]

@@ -57,7 +57,8 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 
 use crate::net::{Network, PartyId};
-use crate::ot::multi::{MultiTinyOt, NBits, MAX_PARTIES, MAX_TRIPLES as N_TRIPLE_BATCH};
+pub use crate::ot::multi::MAX_PARTIES;
+use crate::ot::multi::{MultiTinyOt, NBits, MAX_TRIPLES as N_TRIPLE_BATCH};
 use crate::ot::tinyot::SOFTSPOKEN_K;
 use crate::ot::{ABit, Extension, TinyOt};
 use crate::proto::coral::error::CoralError;

@@ -1,0 +1,118 @@
+//! Coral's boolean circuit job among three and four parties over OT (n-party TinyOT, pairwise
+//! COPE, no dealer) through the shared job layer: outputs against the plaintext, outputs to one
+//! party, sessions and owners that do not fit, and a cheating party.
+
+use super::*;
+
+const CORAL_OT: CircuitProtocol = CircuitProtocol::Coral { preprocessing: Preprocessing::Ot };
+
+/// Runs `spec` at each of `n` parties with party p's share of `values`; `cheat` edits what a party
+/// sends.
+fn run_n(
+    n: usize,
+    spec: &CircuitSpec,
+    values: &[Vec<Vec<bool>>],
+    cheat: fn(PartyId, u64, &mut Vec<u8>),
+) -> Vec<Result<CircuitOutput, JobError>> {
+    run_session(n, |inner| {
+        let me = inner.party();
+        let spec = spec.clone();
+        let owners = spec.io.input_owners.clone();
+        let values = values
+            .iter()
+            .map(|vs| vs.iter().zip(&owners).filter(|(_, &o)| o == me).map(|(v, _)| v.clone()).collect())
+            .collect();
+        async move {
+            let mut net = Tamper::new(connect(inner).await?, move |i, m| cheat(me, i, m));
+            run_circuit(&mut net, &spec, CircuitInput { values }, &mut seeded_rng(90 + me as u64)).await
+        }
+    })
+}
+
+#[test]
+fn coral_circuits_among_three_and_four_parties_over_ot_match_plaintext() {
+    let mut rng = ChaCha20Rng::seed_from_u64(44);
+    for n in [3, 4] {
+        let circuit = random_circuit(&mut rng, n, 50, 2);
+        let reveal = vec![Reveal::Both, Reveal::To(n - 1)];
+        let io = IoSpec { input_owners: (0..n).collect(), reveal };
+        let instances = 15;
+        let values = random_inputs(&mut rng, &circuit, instances);
+        let spec = CircuitSpec { protocol: CORAL_OT, circuit: circuit.clone().into(), io, instances };
+        for (p, out) in run_n(n, &spec, &values, honest).into_iter().enumerate() {
+            let out = out.unwrap_or_else(|e| panic!("party {p} of {n}: {e}"));
+            for (i, instance) in out.outputs.iter().enumerate() {
+                let plain = circuit.evaluate(&values[i]).unwrap();
+                assert_eq!(instance[0].as_ref(), Some(&plain[0]), "party {p} of {n}, instance {i}");
+                assert_eq!(
+                    instance[1].as_ref(),
+                    (p == n - 1).then_some(&plain[1]),
+                    "party {p}, output to {}",
+                    n - 1
+                );
+            }
+            assert!(out.preprocessing_stats.bytes_sent > 0 && out.online_stats.rounds > 0);
+        }
+    }
+}
+
+#[test]
+fn sessions_and_owners_that_do_not_fit_are_named_before_anything_is_sent() {
+    let mut rng = ChaCha20Rng::seed_from_u64(45);
+    let circuit = random_circuit(&mut rng, 3, 10, 1);
+    let spec = |owners: Vec<usize>, reveal: Reveal| CircuitSpec {
+        protocol: CORAL_OT,
+        circuit: circuit.clone().into(),
+        io: IoSpec { input_owners: owners, reveal: vec![reveal] },
+        instances: 1,
+    };
+    let named = |r: Result<(), JobError>, field: &str| match r {
+        Err(JobError::InvalidSpec { field: f, .. }) => assert_eq!(f, field),
+        other => panic!("expected an invalid {field}, got {other:?}"),
+    };
+    let fits = spec(vec![0, 1, 2], Reveal::Both);
+    fits.validate().unwrap();
+    assert_eq!(fits.members(), None, "Coral over OT: the session decides");
+    fits.check_members(3).unwrap();
+    named(fits.check_members(9), "parties");
+    named(spec(vec![0, 1, 3], Reveal::Both).check_members(3), "inputOwners");
+    named(spec(vec![0, 1, 2], Reveal::To(3)).check_members(3), "reveal");
+    named(spec(vec![0, 1, 8], Reveal::Both).validate(), "inputOwners");
+    let dealer =
+        CircuitSpec { protocol: CircuitProtocol::Coral { preprocessing: Preprocessing::Dealer }, ..fits };
+    named(dealer.validate(), "inputOwners");
+}
+
+#[test]
+fn a_cheating_party_among_three_fails_every_honest_party_before_outputs() {
+    // Party 1 flips a byte of one of its messages (the material's OT, checks, the evaluation):
+    // both honest parties abort with a Coral error and get no output.
+    fn flip(member: PartyId, index: u64, m: &mut [u8]) {
+        if member == 1 && index == FLIPPED.with(|f| f.get()) {
+            if let Some(b) = m.last_mut() {
+                *b ^= 0x20;
+            }
+        }
+    }
+    thread_local!(static FLIPPED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) });
+    let mut rng = ChaCha20Rng::seed_from_u64(46);
+    let circuit = random_circuit(&mut rng, 3, 30, 1);
+    let io = IoSpec { input_owners: vec![0, 1, 2], reveal: vec![Reveal::Both] };
+    let values = random_inputs(&mut rng, &circuit, 3);
+    let spec = CircuitSpec { protocol: CORAL_OT, circuit: circuit.into(), io, instances: 3 };
+    let sent = run_n(3, &spec, &values, honest)[1].as_ref().expect("an honest run").stats.messages_sent;
+    assert!(sent > 100, "party 1 sends {sent} messages");
+    for target in [sent / 8, sent / 3, sent / 2, 3 * sent / 4] {
+        FLIPPED.with(|f| f.set(target));
+        let outs = run_n(3, &spec, &values, |p, i, m| flip(p, i, m));
+        for p in [0, 2] {
+            match &outs[p] {
+                Err(JobError::Coral(_)) => {}
+                other => panic!(
+                    "message {target}: party {p} expected an abort, got {:?}",
+                    other.as_ref().map(|_| ())
+                ),
+            }
+        }
+    }
+}

@@ -412,11 +412,16 @@ pub fn circuit_spec(spec: &impl Fields) -> Result<CircuitSpec, BridgeError> {
             .enumerate()
             .map(|(i, entry)| match entry {
                 Value::Str(s) if s == "both" => Ok(Reveal::Both),
-                Value::Num(n) if *n == 0.0 || *n == 1.0 => Ok(Reveal::To(*n as usize)),
-                _ => Err(BridgeError::config("reveal", format!("reveal[{i}] must be 'both', 0 or 1"))),
+                // Any party index: the job checks it against the computing parties.
+                Value::Num(n) if n.fract() == 0.0 && (0.0..256.0).contains(n) => Ok(Reveal::To(*n as usize)),
+                _ => {
+                    Err(BridgeError::config("reveal", format!("reveal[{i}] must be 'both' or a party index")))
+                }
             })
             .collect::<Result<_, _>>()?,
-        Some(_) => return Err(BridgeError::config("reveal", "reveal must be an array of 'both', 0 or 1")),
+        Some(_) => {
+            return Err(BridgeError::config("reveal", "reveal must be an array of 'both' or party indices"))
+        }
     };
     // A circuit of two input values has a natural owner for each; others must be told.
     let inputs = circuit.input_widths().len();

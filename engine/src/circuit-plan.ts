@@ -22,8 +22,8 @@ import { CircuitError, ConfigError, NotAvailableError, type CircuitValue, type M
 /** Who receives an output value: every party (`'both'`, as the SDK names it), or one party's slot. */
 export type Recipient = 'both' | number;
 
-/** Most parties of a program compiled without boolify (the core's Spdz2k provider's bound). */
-const MAX_MIXED_PARTIES = 8;
+/** Most parties of a run (Coral over OT's bound: n-party TinyOT, both COPEs, Spdz2k's provider). */
+export const MAX_PARTIES = 8;
 
 /** What one party's circuit job needs, and how to name its outputs. */
 export interface JobPlan {
@@ -75,15 +75,12 @@ export function planJob(circuit: Circuit, shape: CircuitShape, name: string, inp
   if (slot === -1) {
     throw new ConfigError('name', `unknown party name "${name}"; the circuit's parties are ${names.map((n) => `"${n}"`).join(', ')}`);
   }
-  // Boolean circuits run between two parties; mixed ones (Spdz2k) among 2 to MAX_MIXED_PARTIES.
-  const mixedShape = 'ring' in shape;
-  if (mixedShape ? names.length < 2 || names.length > MAX_MIXED_PARTIES : names.length !== 2) {
+  // Every party computes: 2 to MAX_PARTIES (more than two on Coral only; the session checks it).
+  if (names.length < 2 || names.length > MAX_PARTIES) {
     throw new NotAvailableError(
       'parties',
       `${names.length}-party circuits`,
-      mixedShape
-        ? `the circuit's settings name ${names.length} parties; programs compiled without boolify run among 2 to ${MAX_MIXED_PARTIES}`
-        : `the circuit's settings name ${names.length} parties; Chorus's boolean circuit protocols take two computing parties (programs compiled without boolify run among up to ${MAX_MIXED_PARTIES})`,
+      `the circuit's settings name ${names.length} parties; Chorus runs programs among 2 to ${MAX_PARTIES}`,
     );
   }
   const inputs = byAddress(circuit.info.inputs);

@@ -7,10 +7,11 @@ import { ConfigError, type BytesLike, type Runtime, type WasmSource } from '@cho
 /** Options of `new ChorusEngine(...)`. */
 export interface ChorusEngineOptions {
   /**
-   * The two-party protocol: `'tinytable'` (the default for boolified programs: the fastest
+   * The protocol: `'tinytable'` (the default for boolified programs of two parties: the fastest
    * dealer-free one for two parties on circuits of this size), `'minimac'` or `'coral'`. All
-   * three make their preprocessing between the two parties over OT; nobody else is trusted.
-   * Programs compiled without boolify (arithmetic gates) run on `'coral'`, their default.
+   * three make their preprocessing among the parties over OT; nobody else is trusted. Programs of
+   * three or more parties (up to eight) and programs compiled without boolify (arithmetic gates)
+   * run on `'coral'`, their default and the only protocol for them.
    */
   protocol?: 'tinytable' | 'minimac' | 'coral';
   /**
@@ -43,7 +44,7 @@ export interface ChorusEngineOptions {
 
 /** Options with their defaults filled in. */
 export interface ResolvedEngineOptions {
-  /** `'auto'`: TinyTable for boolean circuits, Coral for arithmetic ones. */
+  /** `'auto'`: TinyTable for boolean circuits of two parties, Coral otherwise. */
   protocol: 'tinytable' | 'minimac' | 'coral' | 'auto';
   ring: 32 | 64;
   security: 'semi-honest' | 'malicious';

@@ -26,6 +26,7 @@ import {
   connect,
   Emitter,
   parseCircuit,
+  NotAvailableError,
   PeerLeftError,
   ProtocolAbortError,
   TransportError,
@@ -79,6 +80,7 @@ export class ChorusEngineSession implements EngineSession {
   private watchdog: ReturnType<typeof setInterval> | undefined;
   private session: Session | undefined;
   private finished: ChorusRunReport | undefined;
+  private protocol: 'tinytable' | 'minimac' | 'coral' = 'tinytable';
 
   constructor(
     private readonly options: ResolvedEngineOptions,
@@ -157,6 +159,7 @@ export class ChorusEngineSession implements EngineSession {
       this.slot = this.names.indexOf(this.name);
       const shape = isMixed(this.circuit) ? { ring: this.options.ring } : { parsed: await parseCircuit(this.circuit.bristol) };
       const plan = planJob(this.circuit, shape, this.name, this.input);
+      this.protocol = chooseProtocol(this.options.protocol, plan);
       this.startWatchdog();
       const digest = await setupDigest(this.circuit, this.options);
       await this.agree(plan, digest);
@@ -200,7 +203,7 @@ export class ChorusEngineSession implements EngineSession {
       },
     };
     const { security, secret, runtime, wasm, ring } = this.options;
-    const protocol = this.options.protocol !== 'auto' ? this.options.protocol : plan.mixed !== undefined ? 'coral' : 'tinytable';
+    const protocol = this.protocol;
     const session = await connect({
       transport,
       slot: plan.slot,
@@ -281,6 +284,20 @@ async function setupDigest(circuit: Circuit, options: ResolvedEngineOptions): Pr
     circuit,
   }));
   return new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(canonical)));
+}
+
+/**
+ * The protocol of a run: the option, or (`'auto'`) Coral for programs compiled without boolify
+ * and for more than two parties — the one protocol whose material is made among any number of
+ * parties over OT — and TinyTable otherwise. More than two parties on another is NotAvailable.
+ */
+function chooseProtocol(option: ResolvedEngineOptions['protocol'], plan: JobPlan): 'tinytable' | 'minimac' | 'coral' {
+  const parties = plan.names.length;
+  const protocol = option !== 'auto' ? option : plan.mixed !== undefined || parties > 2 ? 'coral' : 'tinytable';
+  if (parties > 2 && protocol !== 'coral') {
+    throw new NotAvailableError('protocol', `${protocol} among ${parties} parties`, `${protocol} takes two computing parties; Coral runs among 2 to 8`);
+  }
+  return protocol;
 }
 
 function sortKeys(value: unknown): unknown {

@@ -1,8 +1,9 @@
 /**
- * `@chorus/mpc-framework-engine`: Chorus as an engine of mpc-framework. Summon programs run on
- * Chorus's two-party protocols (TinyTable by default; MiniMac, Coral) over the app's own
- * transport, in Node (native addon or WASM) and in browsers (WASM); programs compiled without
- * boolify run on Coral's arithmetic shares among 2 to 8 parties.
+ * `@chorus/mpc-framework-engine`: Chorus as an engine of mpc-framework. Summon programs of two
+ * parties run on Chorus's two-party protocols (TinyTable by default; MiniMac, Coral) over the
+ * app's own transport, in Node (native addon or WASM) and in browsers (WASM); programs of three to
+ * eight parties run on Coral over OT among all of them (no dealer), and programs compiled
+ * without boolify on Coral's arithmetic shares among 2 to 8 parties.
  *
  * ```ts
  * import { Protocol } from 'mpc-framework';

@@ -52,8 +52,8 @@ describe("configuration errors, before anything is sent (each within 2 s)", () =
     expect(await aloneError(circuit, "alice", { a: "7" })).toMatchObject({ field: "input.a" });
   });
 
-  it("settings naming three parties: NotAvailableError, for every party", async () => {
-    const circuit = await compile(
+  it("three parties on a two-party protocol, or nine parties: NotAvailableError, for every party", async () => {
+    const three = await compile(
       `export default function main(io: Summon.IO) {
         const a = io.input('alice', 'a', summon.number());
         const b = io.input('bob', 'b', summon.number());
@@ -63,10 +63,16 @@ describe("configuration errors, before anything is sent (each within 2 s)", () =
       8,
     );
     for (const [name, input] of [["alice", { a: 1 }], ["carol", { c: 3 }]] as const) {
-      const error = await aloneError(circuit, name, input);
+      const session = new ChorusEngine({ protocol: "tinytable" }).run(three, name, input, () => undefined);
+      const error = await session.output().then(() => undefined, (e: unknown) => e);
       expect(error).toBeInstanceOf(NotAvailableError);
-      expect(error).toMatchObject({ field: "parties" });
+      expect(error).toMatchObject({ field: "protocol" });
     }
+    const names = ["p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7", "p8"];
+    const nine = { ...three, mpcSettings: names.map((name, i) => ({ name, inputs: i < 3 ? [three.mpcSettings[i]!.inputs[0]!] : [], outputs: ["sum"] })) } as Circuit;
+    const error = await aloneError(nine, "p0", { a: 1 });
+    expect(error).toBeInstanceOf(NotAvailableError);
+    expect(error).toMatchObject({ field: "parties" });
   });
 
   it("a circuit whose info does not match its Bristol text, malformed Bristol, and no circuit at all", async () => {

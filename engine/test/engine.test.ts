@@ -112,6 +112,30 @@ describe("the same named outputs as emp-wasm-engine", () => {
   }, 120_000);
 });
 
+describe("three parties", () => {
+  it("a boolified auction of three bidders runs on Coral among all three, every one computing", async () => {
+    const circuit = await compile(
+      `export default function main(io: Summon.IO) {
+        const bids = [io.input('alice', 'a', summon.number()), io.input('bob', 'b', summon.number()), io.input('carol', 'c', summon.number())];
+        let best = 0;
+        let winner = 0;
+        for (let i = 0; i < 3; i++) { if (bids[i] > best) { best = bids[i]; winner = i; } }
+        io.outputPublic('winner', winner);
+        io.outputPublic('price', best);
+      }`,
+      WIDTH,
+    );
+    const inputs = { alice: { a: 120 }, bob: { b: 990 }, carol: { c: 45 } };
+    const names = ["alice", "bob", "carol"];
+    for (const runtime of ["native", "wasm"] as const) {
+      const { outcomes, sessions } = await runParties(new ChorusEngine({ runtime }), circuit, inputs);
+      expect(values(outcomes, names), runtime).toEqual(names.map(() => ({ winner: 1, price: 990 })));
+      const report = (sessions.carol as unknown as ChorusEngineSession).report();
+      expect(report?.result.protocol).toBe("coral");
+    }
+  }, 120_000);
+});
+
 describe("beyond mpc-framework's interface", () => {
   it("gives each party only the outputs the settings give it", async () => {
     const circuit = await compile(PROGRAMS[0]!.source, WIDTH);

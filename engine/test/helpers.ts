@@ -82,8 +82,8 @@ export function normalize(circuit: Circuit, outputs: Record<string, unknown>, wi
 }
 
 /** Each party's outputs, alice's first (throws if a party failed). */
-export function values(outcomes: Record<string, Outcome>): Record<string, unknown>[] {
-  return ["alice", "bob"].map((name) => {
+export function values(outcomes: Record<string, Outcome>, names = ["alice", "bob"]): Record<string, unknown>[] {
+  return names.map((name) => {
     const outcome = outcomes[name]!;
     if (!outcome.ok) throw new Error(`party ${name} failed: ${String(outcome.error)}`);
     return outcome.value;

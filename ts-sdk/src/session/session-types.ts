@@ -277,15 +277,16 @@ export type MiniMacAesOptions = AesRoleOptions &
  * rule most of them out already.
  */
 /**
- * Coral's options (two computing parties, malicious with abort, RMFE-packed, outputs to both
- * parties or to one). Its material is made by the two parties over OT (`preprocessing: 'ot'`, the
- * default; a session of two: nobody else is trusted), or by a **trusted dealer** in slot 2
- * (`'dealer'`, a session of three, a weaker trust model: the dealer knows the MAC key and all
- * material, so it must be honest and collude with neither party; it calls the same method with
- * the same options and no inputs).
+ * Coral's options (malicious with abort, RMFE-packed, outputs to every party or to one). Its
+ * material is made by the parties over OT (`preprocessing: 'ot'`, the default; nobody else is
+ * trusted, and security holds against all parties but one colluding): `Session.aes` in a session
+ * of two; `Session.evaluate` among every member of a session of two to eight, each computing. Or
+ * by a **trusted dealer** in slot 2 (`'dealer'`, parties 0 and 1 compute in a session of three, a
+ * weaker trust model: the dealer knows the MAC key and all material, so it must be honest and
+ * collude with neither party; it calls the same method with the same options and no inputs).
  */
 export type CoralPreprocessingOptions = {
-  /** The two parties over OT (default), or a trusted dealer in slot 2. */
+  /** The parties over OT (default), or a trusted dealer in slot 2. */
   preprocessing?: TinyTablePreprocessing;
   /** Coral runs malicious with abort only. */
   security?: 'malicious';
@@ -456,7 +457,8 @@ export interface ParsedCircuit {
 }
 
 /**
- * Options of `Session.evaluate` (parties 0 and 1 compute). Every member passes the same circuit,
+ * Options of `Session.evaluate` (parties 0 and 1 compute, or — Coral over OT — every member).
+ * Every member passes the same circuit,
  * `protocol`, `inputOwners`, `reveal`, `preprocessing` and `security`.
  *
  * - `protocol: 'tinytable'` (default): `preprocessing` `'ot'` (default; a two-member session,
@@ -465,8 +467,9 @@ export interface ParsedCircuit {
  * - `protocol: 'minimac'`: malicious with abort, each output to both parties or one, preprocessing
  *   over OT in a session of two or from a trusted dealer in slot 2 (see
  *   {@link MiniMacPreprocessingOptions}).
- * - `protocol: 'coral'`: malicious with abort, each output to both parties or one, preprocessing over OT in
- *   a session of two or from a trusted dealer in slot 2 (see {@link CoralPreprocessingOptions}).
+ * - `protocol: 'coral'`: malicious with abort, each output to every party or one, preprocessing over
+ *   OT among every member of a session of two to eight (no dealer: n-party TinyOT and COPE between
+ *   every pair) or from a trusted dealer in slot 2 (see {@link CoralPreprocessingOptions}).
  */
 export type EvaluateOptions = TinyTableEvaluateOptions | MiniMacEvaluateOptions | CoralEvaluateOptions;
 
@@ -530,7 +533,10 @@ export type MiniMacEvaluateOptions = EvaluateIoOptions &
 
 /** The inputs and outputs of `Session.evaluate`. */
 export interface EvaluateIoOptions {
-  /** Owner (0 or 1) of each input value; default `[0, 1]` for a circuit with two input values. */
+  /**
+   * Owner of each input value: 0 or 1, or any member where every member computes (Coral over OT);
+   * default `[0, 1]` for a circuit with two input values.
+   */
   inputOwners?: readonly number[];
   /**
    * This party's input values, by input index (an array with holes or an object `{ 1: 5n }`): exactly
@@ -548,7 +554,8 @@ export interface EvaluateIoOptions {
   instances?: ReadonlyArray<{ inputs?: EvaluateIoOptions['inputs'] }> | number;
   /**
    * Who learns each output value: `'both'` (default: every party) or one party's index — `0` or
-   * `1` for a boolean circuit, any member of the session for a mixed circuit.
+   * `1` for a boolean circuit with two computing parties, any member of the session where every
+   * member computes (Coral over OT, mixed circuits).
    */
   reveal?: ReadonlyArray<'both' | number>;
   /** Aborting it cancels the job and closes the session. */

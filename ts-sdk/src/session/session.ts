@@ -349,8 +349,10 @@ export class Session {
    * by default; with `preprocessing: 'dealer'` slot 2 is the **trusted dealer** (no inputs, no
    * outputs; it knows every mask and must not collude with either party). Semi-honest by default;
    * `security: 'malicious'` authenticates every opened table entry. `protocol: 'minimac'` evaluates
-   * it under MiniMac instead (malicious with abort, each output to both parties or one, triples from a
-   * trusted dealer in slot 2). One evaluation per call, or a batch with `instances`.
+   * it under MiniMac instead (malicious with abort, each output to both parties or one). `protocol:
+   * 'coral'` too, and over OT among every member of a session of two to eight (each owns any inputs
+   * and may receive any output; nobody else is trusted, all but one member may collude). One
+   * evaluation per call, or a batch with `instances`.
    *
    * A {@link MixedCircuit} (Summon's `{ bristol, info }` compiled without boolify) runs on Coral's
    * arithmetic shares (`protocol` defaults to `'coral'`, `ring` 32 or 64): each input value is one

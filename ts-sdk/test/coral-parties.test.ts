@@ -1,0 +1,56 @@
+/**
+ * Coral over OT among three members through `Session.evaluate`: every member computes, owns an
+ * input and may receive an output of its own — no dealer (n-party TinyOT and pairwise COPE in the
+ * core). Members on the addon and on WASM over an in-memory transport; a recipient outside the
+ * session is a typed error before anything is sent.
+ */
+import { describe, expect, it } from "vitest";
+import { ConfigError, connect, type Session } from "../src/index.js";
+import { hub, rejectionOf } from "./helpers.js";
+
+/** Bristol Fashion: 8-bit a, b, c from parties 0, 1, 2; outputs (a AND b) XOR c and a XOR b. */
+function circuit(): string {
+  const gates: string[] = [];
+  for (let i = 0; i < 8; i++) {
+    gates.push(`2 1 ${i} ${8 + i} ${24 + i} AND`);
+    gates.push(`2 1 ${24 + i} ${16 + i} ${32 + i} XOR`);
+    gates.push(`2 1 ${i} ${8 + i} ${40 + i} XOR`);
+  }
+  return `${gates.length} 48\n3 8 8 8\n2 8 8\n\n${gates.join("\n")}\n`;
+}
+
+async function three(): Promise<Session[]> {
+  const { transports } = hub(3);
+  const secret = new Uint8Array(32).fill(4);
+  return Promise.all(
+    transports.map((transport, slot) =>
+      connect({ transport, slot, parties: 3, sessionId: "coral-3", secret, runtime: slot === 1 ? "wasm" : "native" }),
+    ),
+  );
+}
+
+describe("Coral among three parties over OT", () => {
+  it("evaluates a circuit with an input from each member and an output to party 2 alone", async () => {
+    const sessions = await three();
+    try {
+      const values = [0xb6, 0x5d, 0x0f];
+      const options = { protocol: "coral" as const, inputOwners: [0, 1, 2], reveal: ["both" as const, 2] };
+      const refused = await rejectionOf(sessions[0]!.evaluate(circuit(), { ...options, reveal: ["both", 3], inputs: { 0: BigInt(values[0]!) } }));
+      expect(refused).toBeInstanceOf(ConfigError);
+      expect(refused).toMatchObject({ field: "reveal" });
+      const results = await Promise.all(
+        sessions.map((s, p) => s.evaluate(circuit(), { ...options, inputs: { [p]: BigInt(values[p]!) } })),
+      );
+      const [a, b, c] = values as [number, number, number];
+      results.forEach((result, p) => {
+        expect(result.protocol).toBe("coral");
+        expect(result.preprocessing).toBe("ot");
+        expect(result.outputs[0]!.value).toBe(BigInt((a & b) ^ c));
+        expect(result.outputs[1]?.value).toBe(p === 2 ? BigInt(a ^ b) : undefined);
+        expect(result.preprocessingStats.bytesSent).toBeGreaterThan(0);
+      });
+    } finally {
+      sessions.forEach((s) => s.close());
+    }
+  });
+});

@@ -25,9 +25,10 @@
 //!   the timed region; `dealer_bytes_per_party`: the material one party receives and stores
 //!   (value and MAC shares, 6 bytes each). Null with `--prep ot`.
 //! - `prep_ms` (`--prep ot` only): the OT-based provider's run (TinyOT bits and triples, COPE,
-//!   checks, Π_rQuintuple) between the two party threads over the same TCP mesh, from a barrier
-//!   until the slower party holds its checked material; `prep_bytes_per_party`: what one party
-//!   sent in it (the maximum over parties), `prep_rounds` likewise. Two parties only.
+//!   checks, Π_rQuintuple) among the party threads over the same TCP mesh (any `--parties`: two
+//!   with the two-party TinyOT engine, more with the n-party one), from a barrier until the
+//!   slowest party holds its checked material; `prep_bytes_per_party`: what one party sent in it
+//!   (the maximum over parties), `prep_rounds` likewise.
 //!
 //! Inputs: party 0 owns input value 0 (the AES key), party 1 the others (the plaintext blocks);
 //! outputs go to everybody and are checked against the plain AES (or, for another circuit,
@@ -121,9 +122,6 @@ fn run(args: &Args) -> Result<(), String> {
         "both" => vec![Prep::Dealer, Prep::Ot],
         other => return Err(format!("--prep must be dealer, ot or both, not {other}")),
     };
-    if preps.contains(&Prep::Ot) && args.parties != 2 {
-        return Err("the OT-based provider runs with exactly 2 parties".into());
-    }
     let (circuit, name) = if args.circuit == SHA256_COMPRESSION {
         (sha256_compression_circuit().map_err(|e| e.to_string())?, SHA256_COMPRESSION.to_string())
     } else {

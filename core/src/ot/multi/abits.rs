@@ -14,7 +14,7 @@
 //!
 //! XOR to zero over the parties (each key meets its MAC; each `y^i·Δ_j` with i ≠ j appears once
 //! from a MAC and once in j's first term). The `Z_i` are compared by commit-then-open together
-//! with each party's digest of the `y` it received ([`super::commit`]). A party that used shares
+//! with each party's digest of the `y` it received (`commit`). A party that used shares
 //! `x'` with peer h other than the `x` it used elsewhere must broadcast a `y^i` that equals both
 //! combinations, or leave `(y^i ⊕ Σ χ_e x'_e)·Δ_h` in the sum — unknown to it while `Δ_h` is
 //! secret; the coins come after the extensions, so two different share vectors give the same

@@ -5,7 +5,7 @@
 //! positions `q·B .. (q+1)·B`. Its first triple `(x_1, y_1, z_1)` absorbs each other one: `d_k =
 //! y_1 ⊕ y_k` is opened, and `x ← x ⊕ x_k`, `z ← z ⊕ z_k ⊕ d_k·x_k` (`x_k·y_1 = z_k ⊕ d_k·x_k`).
 //!
-//! **Opening** ([`MultiTinyOt::open_checked`]): each party sends every peer j its shares and
+//! **Opening** (`open_checked`): each party sends every peer j its shares and
 //! `SHA-256(tag, M_j[share] for every bit)`; j recomputes the digest from its keys,
 //! `K_j[share] ⊕ share·Δ_j`, and rejects a mismatch. A party that shows different shares to
 //! different peers must forge a MAC towards one of them (2^-128), so every honest party opens

@@ -31,7 +31,7 @@
 //!    openings, so a triple's `x` leaks only if every triple of its bucket leaked.
 //!
 //! The checks that sum shares to zero combine all of a batch's values with coin-tossed GF(2^128)
-//! coefficients and compare one element per party, through a commit-then-open ([`commit`]); a
+//! coefficients and compare one element per party, through a commit-then-open (`commit`); a
 //! broadcast value (the combinations `y`, the bits `e`) is echoed: every party's digest of what it
 //! received from everyone goes into the same opening, so equivocation towards different honest
 //! parties fails the check.

@@ -1,5 +1,5 @@
 //! The pairwise plumbing of COPE among n parties, written once for both of Coral's COPEs: the
-//! MFE-vectorised COPEe over GF(2^42) ([`super::prep::ot::cope`]) and COPE over Z_{2^(k+s)}
+//! MFE-vectorised COPEe over GF(2^42) (`prep::ot::cope`) and COPE over Z_{2^(k+s)}
 //! ([`super::arith::ot::cope`]).
 //!
 //! Each is MASCOT's Π_COPE between every ordered pair of parties (Keller–Orsini–Scholl, CCS 2016;
@@ -7,7 +7,7 @@
 //! base OT per bit of its key vector, with those bits as choices, and learns one seed per column;
 //! the input side learns both. What differs between the two is only what a column is and how
 //! the key holder's and input side's outputs are formed from the seeds' streams — the
-//! [`PeerColumns`] a protocol supplies per peer. This module does the rest: the base OTs with
+//! `PeerColumns` a protocol supplies per peer. This module does the rest: the base OTs with
 //! every peer in one global order (the lower index receives first, so no two parties wait on
 //! each other), and the extension in chunks, one frame of columns per peer and chunk
 //! ([`Channel::pairwise`]).

@@ -159,15 +159,15 @@ impl JobKind for Aes {
         spec: &impl Fields,
         input: &impl Fields,
     ) -> Result<(AesSpec, AesInput), BridgeError> {
-        let spec = spec::aes_spec(spec)?;
+        let spec = spec::aes_spec_among(spec, parties)?;
         let input = spec::aes_input(input)?;
         spec.validate()?;
-        check_members(
-            parties,
-            spec.protocol.name(),
-            spec.protocol.members(),
-            aes_preprocessing(&spec.protocol),
-        )?;
+        match spec.members() {
+            Some(members) => {
+                check_members(parties, spec.protocol.name(), members, aes_preprocessing(&spec.protocol))?
+            }
+            None => spec.check_members(parties)?,
+        }
         spec.check_input(party, &input)?;
         Ok((spec, input))
     }

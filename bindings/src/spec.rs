@@ -272,6 +272,12 @@ fn protocol_name(spec: &impl Fields, default: &str) -> Result<String, BridgeErro
 /// `macBits?`; MiniMac (`'minimac'`): `code?`, `preprocessing?`; Coral (`'coral'`):
 /// `preprocessing?`. An option of another protocol is a `config` error naming it.
 pub fn aes_spec(spec: &impl Fields) -> Result<AesSpec, BridgeError> {
+    aes_spec_among(spec, 2)
+}
+
+/// [`aes_spec`] for a session of `parties` members (its role defaults depend on it where every
+/// member computes: Coral over OT).
+pub fn aes_spec_among(spec: &impl Fields, parties: usize) -> Result<AesSpec, BridgeError> {
     let protocol = match protocol_name(spec, "maestro")?.as_str() {
         "maestro" => {
             reject_foreign(spec, "maestro", &["path", "preprocessing", "macBits", "code"])?;
@@ -318,9 +324,13 @@ pub fn aes_spec(spec: &impl Fields) -> Result<AesSpec, BridgeError> {
     };
     // Roles default to the protocol's computing parties: MAESTRO's key shared by parties 0 and 1,
     // the plaintext from party 2; a two-party protocol's key at party 0, the plaintext from party
-    // 1; the ciphertext to every computing party.
-    let computing = protocol.computing_parties();
-    let key_holders = if computing == 3 { vec![0, 1] } else { vec![0] };
+    // 1; the ciphertext to every computing party. Coral over OT computes with every member: in a
+    // session of three or more, MAESTRO's layout (key shares from 0 and 1, plaintext from the last).
+    let computing = match protocol {
+        AesProtocol::Coral { preprocessing: Preprocessing::Ot } if parties > 2 => parties,
+        _ => protocol.computing_parties(),
+    };
+    let key_holders = if computing >= 3 { vec![0, 1] } else { vec![0] };
     let blocks = index_or(spec, "blocks", 1)?;
     if blocks == 0 {
         return Err(BridgeError::config("blocks", "blocks must be a positive integer"));
@@ -549,6 +559,7 @@ fn instance_values(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use chorus_core::jobs::JobError;
     use std::collections::HashMap;
 
     /// A plain object as a map from field name to value.
@@ -638,6 +649,15 @@ pub(crate) mod tests {
         );
         let two = aes_spec(&map(&[("protocol", Value::Str("tinytable".into()))])).unwrap();
         assert_eq!((two.key_holders, two.plaintext_owner, two.reveal_to), (vec![0], 1, vec![0, 1]));
+        // Coral over OT computes with every member: among four, MAESTRO's layout over all four.
+        let coral = [("protocol", Value::Str("coral".into()))];
+        let four = aes_spec_among(&map(&coral), 4).unwrap();
+        assert_eq!(
+            (four.key_holders, four.plaintext_owner, four.reveal_to),
+            (vec![0, 1], 3, vec![0, 1, 2, 3])
+        );
+        let pair = aes_spec_among(&map(&coral), 2).unwrap();
+        assert_eq!((pair.key_holders, pair.plaintext_owner, pair.reveal_to), (vec![0], 1, vec![0, 1]));
     }
 
     #[test]
@@ -689,7 +709,11 @@ pub(crate) mod tests {
         let two = values(vec![Value::Bytes(vec![2])]);
         assert_eq!(field_of(circuit_input(&two, &spec, 0).unwrap_err()), "inputs[0]");
         let reveal = |r: Value| field_of(circuit_spec(&map(&[and.clone(), ("reveal", r)])).unwrap_err());
-        assert_eq!(reveal(Value::List(vec![Value::Num(2.0)])), "reveal");
+        assert_eq!(reveal(Value::List(vec![Value::Num(0.5)])), "reveal");
+        // Any party index parses; the spec's protocol checks it (TinyTable: parties 0 and 1).
+        let to_two =
+            circuit_spec(&map(&[and.clone(), ("reveal", Value::List(vec![Value::Num(2.0)]))])).unwrap();
+        assert!(matches!(to_two.validate(), Err(JobError::InvalidSpec { field: "reveal", .. })));
         assert_eq!(reveal(Value::Str("both".into())), "reveal");
         let parse = map(&[("circuit", Value::Str("not bristol".into()))]);
         assert_eq!(field_of(circuit_spec(&parse).unwrap_err()), "circuit");

@@ -29,7 +29,26 @@ async function three(): Promise<Session[]> {
   );
 }
 
+const FIPS_KEY = Uint8Array.from({ length: 16 }, (_, i) => i);
+const FIPS_PT = Uint8Array.from({ length: 16 }, (_, i) => i * 0x11);
+const FIPS_CT = "69c4e0d86a7b0430d8cdb78070b4c55a";
+
 describe("Coral among three parties over OT", () => {
+  it("runs AES-128 with MAESTRO's roles by default: key shares from 0 and 1, plaintext from 2, ciphertext to all", async () => {
+    const sessions = await three();
+    try {
+      const mask = Uint8Array.from({ length: 16 }, (_, i) => (i * 37 + 11) & 0xff);
+      const inputs = [{ key: mask }, { key: FIPS_KEY.map((k, i) => k ^ mask[i]!) }, { plaintext: FIPS_PT }];
+      const results = await Promise.all(sessions.map((s, p) => s.aes({ protocol: "coral", ...inputs[p]! })));
+      for (const result of results) {
+        expect(result.protocol).toBe("coral");
+        expect(result.ciphertextHex).toBe(FIPS_CT);
+      }
+    } finally {
+      sessions.forEach((s) => s.close());
+    }
+  });
+
   it("evaluates a circuit with an input from each member and an output to party 2 alone", async () => {
     const sessions = await three();
     try {

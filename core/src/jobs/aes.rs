@@ -221,7 +221,13 @@ impl AesSpec {
     /// Checks member `me`'s inputs against its roles in this (validated) spec, as the job does
     /// before any communication: bindings call it to reject bad inputs before a job starts.
     pub fn check_input(&self, me: PartyId, input: &AesInput) -> Result<(), JobError> {
-        if me >= self.protocol.computing_parties() {
+        let dealer = match self.protocol {
+            AesProtocol::Maestro { .. } => false,
+            AesProtocol::TinyTable { preprocessing, .. }
+            | AesProtocol::MiniMac { preprocessing, .. }
+            | AesProtocol::Coral { preprocessing } => preprocessing.is_dealer(me),
+        };
+        if dealer {
             // A member beyond the computing parties is a two-party protocol's dealer.
             let given = [("key", input.key_share.is_some()), ("plaintext", input.plaintext.is_some())];
             if let Some((field, _)) = given.iter().find(|(_, present)| *present) {
@@ -238,6 +244,16 @@ impl AesSpec {
     /// `protocol` names the protocol in the messages. Every key size and direction runs (the
     /// protocols evaluate the AES circuit of the spec's, [`super::keyed_aes`]).
     pub(crate) fn check_two_party_roles(&self, protocol: &str) -> Result<(), JobError> {
+        self.check_roles(protocol, 2)
+    }
+
+    /// [`check_two_party_roles`](Self::check_two_party_roles) for `parties` computing parties
+    /// (Coral over OT): key holders and plaintext owner below `parties`, the ciphertext to one of
+    /// them or to every one, `[0, 1, …, parties − 1]`.
+    pub(crate) fn check_roles(&self, protocol: &str, parties: usize) -> Result<(), JobError> {
+        if parties != 2 {
+            return self.check_roles_among(protocol, parties);
+        }
         if self.blocks == 0 {
             return Err(JobError::invalid_spec("blocks", "blocks must be at least 1"));
         }
@@ -263,6 +279,41 @@ impl AesSpec {
                 format!(
                     "{protocol} reveals the ciphertext to party 0, party 1 or both: reveal must be \
                      [0], [1] or [0, 1], got {:?}",
+                    self.reveal_to
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn check_roles_among(&self, protocol: &str, parties: usize) -> Result<(), JobError> {
+        if self.blocks == 0 {
+            return Err(JobError::invalid_spec("blocks", "blocks must be at least 1"));
+        }
+        let last = parties - 1;
+        if self.key_holders.is_empty() || !self.key_holders.windows(2).all(|w| w[0] < w[1]) {
+            return Err(JobError::invalid_spec(
+                "keyHolders",
+                format!("keyHolders must name parties 0 to {last}, ascending: {:?}", self.key_holders),
+            ));
+        }
+        for (field, named) in
+            [("keyHolders", &self.key_holders[..]), ("plaintextOwner", &[self.plaintext_owner])]
+        {
+            if let Some(p) = named.iter().find(|&&p| p > last) {
+                return Err(JobError::invalid_spec(
+                    field,
+                    format!("{field} names party {p}, but the computing parties are 0 to {last}"),
+                ));
+            }
+        }
+        let all = self.reveal_to.iter().copied().eq(0..parties);
+        if !(all || matches!(self.reveal_to[..], [p] if p <= last)) {
+            return Err(JobError::invalid_spec(
+                "reveal",
+                format!(
+                    "{protocol} reveals the ciphertext to one party or to every party: reveal must name \
+                     one party of 0 to {last}, or all of them in order, got {:?}",
                     self.reveal_to
                 ),
             ));

@@ -36,6 +36,40 @@ impl AesSpec {
         }
     }
 
+    /// The session size the spec fixes: the protocol's member count, or `None` where every
+    /// member computes and the session decides how many (Coral over OT;
+    /// [`check_members`](Self::check_members) bounds it).
+    pub fn members(&self) -> Option<usize> {
+        match self.protocol {
+            AesProtocol::Coral { preprocessing: super::preprocessing::Preprocessing::Ot } => None,
+            protocol => Some(protocol.members()),
+        }
+    }
+
+    /// Checks that a session of `parties` members can run the spec where the session decides
+    /// ([`members`](Self::members) is `None`): 2 to [`coral_job::MAX_OT_PARTIES`] members, the
+    /// roles among them. A spec whose protocol fixes the size is checked against it by the
+    /// caller, who names the protocol's roles.
+    pub fn check_members(&self, parties: usize) -> Result<(), JobError> {
+        match self.members() {
+            None => coral_job::check_aes_parties(self, parties),
+            Some(members) if members == parties => Ok(()),
+            Some(_) => match self.protocol {
+                AesProtocol::TinyTable { preprocessing, .. }
+                | AesProtocol::MiniMac { preprocessing, .. }
+                | AesProtocol::Coral { preprocessing } => Err(JobError::WrongSessionSize {
+                    protocol: self.protocol.name(),
+                    preprocessing,
+                    got: parties,
+                }),
+                AesProtocol::Maestro { .. } => Err(JobError::invalid_spec(
+                    "parties",
+                    format!("MAESTRO runs in a session of 3, this one has {parties}"),
+                )),
+            },
+        }
+    }
+
     pub(crate) fn maestro(&self) -> Result<AesJobSpec, JobError> {
         let AesProtocol::Maestro { variant, security } = self.protocol else {
             return Err(JobError::Internal("not a MAESTRO spec"));

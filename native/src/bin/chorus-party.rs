@@ -308,7 +308,7 @@ impl Job {
     /// recipients against it).
     fn members(&self) -> Option<usize> {
         match self {
-            Job::Aes(j) => Some(j.spec.protocol.members()),
+            Job::Aes(j) => j.spec.members(),
             Job::Circuit(j) => j.spec.members(),
         }
     }

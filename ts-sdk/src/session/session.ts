@@ -308,9 +308,11 @@ export class Session {
    * it; no output is revealed), {@link PeerLeftError}, {@link IntegrityError}, `RelayError`, or
    * `CancelledError` when `signal` (or the session's) aborts. Any failure ends the session.
    *
-   * `protocol: 'minimac'`: AES-128 between parties 0 and 1 under MiniMac (malicious with abort,
-   * ciphertext to `reveal`: both or one), with its triples from a **trusted dealer** in slot 2
-   * (`preprocessing: 'dealer'`, required for now).
+   * `protocol: 'minimac'`: AES between parties 0 and 1 under MiniMac (malicious with abort,
+   * ciphertext to `reveal`: both or one), preprocessing over OT or from a trusted dealer in slot 2.
+   * `protocol: 'coral'`: likewise under Coral — and over OT among every member of a session of
+   * three to eight, no dealer (secure while one member is honest; roles default to MAESTRO's:
+   * key shares from parties 0 and 1, the plaintext from the last, the ciphertext to all).
    */
   async aes(options: AesOptions = {}): Promise<AesResult> {
     const job = aesJob(this.checkIdle('aes'), options);

@@ -86,12 +86,28 @@ fn preprocessing_byte(preprocessing: Preprocessing) -> u8 {
     }
 }
 
-/// Checks an AES spec whose protocol is Coral.
+/// Checks an AES spec whose protocol is Coral: over OT, roles among up to [`MAX_OT_PARTIES`]
+/// parties (the run checks them against the session: [`check_aes_parties`]); beside the dealer,
+/// among parties 0 and 1.
 pub(crate) fn validate_aes(spec: &AesSpec) -> Result<(), JobError> {
-    let AesProtocol::Coral { .. } = spec.protocol else {
-        return Err(JobError::Internal("not a Coral spec"));
-    };
-    spec.check_two_party_roles(PROTOCOL)
+    match spec.protocol {
+        AesProtocol::Coral { preprocessing: Preprocessing::Ot } => {
+            // Every role within the largest session: the ciphertext to one party, or to parties
+            // 0..m in order (the run checks that m is the session's size).
+            let to = &spec.reveal_to;
+            let all = to.len() >= 2 && to.iter().copied().eq(0..to.len());
+            let one = AesSpec { reveal_to: if all { vec![0] } else { to.clone() }, ..spec.clone() };
+            one.check_roles(PROTOCOL, MAX_OT_PARTIES)
+        }
+        AesProtocol::Coral { .. } => spec.check_two_party_roles(PROTOCOL),
+        _ => Err(JobError::Internal("not a Coral spec")),
+    }
+}
+
+/// Checks a session of `parties` members, every one computing, for a Coral AES spec over OT.
+pub(crate) fn check_aes_parties(spec: &AesSpec, parties: usize) -> Result<(), JobError> {
+    check_parties(parties, &[], &[])?;
+    spec.check_roles(PROTOCOL, parties)
 }
 
 /// Checks a circuit spec whose protocol is Coral. Over OT every member computes, so owners and
@@ -196,7 +212,10 @@ pub(crate) async fn run_aes<N: Network, R: RngCore + CryptoRng>(
     let AesProtocol::Coral { preprocessing } = spec.protocol else {
         return Err(JobError::Internal("not a Coral spec"));
     };
-    check_members(net, preprocessing)?;
+    match preprocessing {
+        Preprocessing::Ot => check_aes_parties(spec, net.parties())?,
+        Preprocessing::Dealer => check_members(net, preprocessing)?,
+    }
     spec.check_input(net.party(), &input)?;
     let job = aes_job(spec, &input)?;
     let start = net.stats();

@@ -116,3 +116,46 @@ fn a_cheating_party_among_three_fails_every_honest_party_before_outputs() {
         }
     }
 }
+
+const CORAL_AES_OT: AesProtocol = AesProtocol::Coral { preprocessing: Preprocessing::Ot };
+
+/// MAESTRO's role layout among three members, on Coral over OT: the FIPS-197 key XOR-shared by
+/// parties 0 and 1, the plaintext from party 2, the ciphertext to all three — or to party 2 alone.
+#[test]
+fn coral_aes_among_three_parties_over_ot_matches_fips197() {
+    for reveal in [vec![0, 1, 2], vec![2]] {
+        let s = spec(CORAL_AES_OT, vec![0, 1], 2, reveal.clone());
+        assert_eq!(s.members(), None);
+        s.check_members(3).unwrap();
+        let outs = run_session(3, |inner| {
+            let me = inner.party();
+            let (s, input) = (s.clone(), fips_inputs(3, 2)[me].clone());
+            async move { run_aes(&mut connect(inner).await?, &s, input, &mut seeded_rng(60 + me as u64)).await }
+        });
+        for (p, out) in outs.into_iter().enumerate() {
+            let out = out.unwrap_or_else(|e| panic!("party {p}: {e}"));
+            if reveal.contains(&p) {
+                assert_eq!(out.ciphertext.expect("revealed")[..], FIPS_CT, "party {p}, reveal {reveal:?}");
+            } else {
+                assert_eq!(out.ciphertext, None, "party {p} is not a recipient");
+            }
+        }
+    }
+}
+
+#[test]
+fn coral_aes_roles_are_checked_against_the_session() {
+    let named = |r: Result<(), JobError>, field: &str| match r {
+        Err(JobError::InvalidSpec { field: f, .. }) => assert_eq!(f, field),
+        other => panic!("expected an invalid {field}, got {other:?}"),
+    };
+    let s = |keys: Vec<usize>, owner: usize, reveal: Vec<usize>| spec(CORAL_AES_OT, keys, owner, reveal);
+    s(vec![0, 1], 2, vec![0, 1, 2]).validate().unwrap();
+    named(s(vec![0, 1], 2, vec![0, 1]).check_members(3), "reveal");
+    named(s(vec![0, 1], 3, vec![0]).check_members(3), "plaintextOwner");
+    named(s(vec![0, 9], 1, vec![0]).validate(), "keyHolders");
+    named(s(vec![0, 1], 1, vec![0, 1]).check_members(9), "parties");
+    // Beside the dealer, parties 0 and 1 compute as before.
+    let dealt = spec(AesProtocol::Coral { preprocessing: Preprocessing::Dealer }, vec![0, 1], 2, vec![0, 1]);
+    named(dealt.validate(), "plaintextOwner");
+}

@@ -20,7 +20,10 @@
  * slot 2 deals the preprocessing, knows every mask and must not collude with either party); or
  * MiniMac with a trusted dealer (`minimac-dealer`: the same roles, malicious with abort online,
  * the dealer knows the MAC key and every triple); or Coral (`coral`: two parties and nobody else,
- * RMFE-packed boolean circuits, malicious with abort, its material made over OT between them).
+ * RMFE-packed boolean circuits, malicious with abort, its material made over OT between them); or
+ * Coral among three (`coral-3`: MAESTRO's roles — key shares from parties 0 and 1, the plaintext
+ * from party 2 — but no honest majority and no dealer: the three make the material among
+ * themselves over OT, and security holds while any one of them is honest).
  */
 const PROTOCOLS = {
   maestro: {
@@ -73,6 +76,17 @@ const PROTOCOLS = {
     expectedRounds: 111,
     title: 'Coral (two parties, preprocessing over OT, malicious with abort)',
   },
+  'coral-3': {
+    protocol: 'coral',
+    members: 3,
+    preprocessing: 'ot',
+    keyHolders: [0, 1],
+    plaintextOwner: 2,
+    dealer: undefined,
+    /** Spec agreement, the three parties' OT-based preprocessing (n-party TinyOT, COPE between every pair, checks), inputs and the online phase. */
+    expectedRounds: 191,
+    title: 'Coral (three parties, preprocessing over OT among them, no dealer, malicious with abort)',
+  },
 };
 /**
  * MAESTRO's choices, `variant:security` as in the variant selector, with the communication rounds
@@ -98,6 +112,8 @@ let security = 'malicious';
 const config = () => PROTOCOLS[protocol];
 /** Session members of the chosen protocol. */
 const members = () => config().members;
+/** Whether the key is XOR-shared between two key holders (MAESTRO's roles). */
+const sharedKey = () => config().keyHolders.length > 1;
 const expectedRounds = () => (protocol === 'maestro' ? MAESTRO_CHOICES[`${variant}:${security}`] : config().expectedRounds);
 /** The options every member passes to `session.aes` besides its own input. */
 function jobOptions() {
@@ -207,7 +223,7 @@ function readProtocolChoice() {
   protocol = checked in PROTOCOLS ? checked : 'maestro';
   [variant, security] = (MAESTRO_CHOICES[$('variant').value] === undefined ? DEFAULT_CHOICE : $('variant').value).split(':');
   $('variant').disabled = protocol !== 'maestro';
-  $('local-key-label').textContent = protocol === 'maestro'
+  $('local-key-label').textContent = sharedKey()
     ? 'AES-128 key (32 hex digits; split into two random shares)'
     : 'AES-128 key (32 hex digits; party 0 inputs it)';
 }
@@ -278,10 +294,10 @@ async function runAllHere() {
   $('local-result').hidden = true;
   readProtocolChoice();
   const rounds = expectedRounds();
-  const share0 = protocol === 'maestro' ? randomHex(16) : keyHex;
+  const share0 = sharedKey() ? randomHex(16) : keyHex;
   const share1 = hexOf(bytesOfHex(keyHex).map((k, i) => k ^ bytesOfHex(share0)[i]));
   const options = jobOptions();
-  const inputs = protocol === 'maestro'
+  const inputs = sharedKey()
     ? [{ ...options, key: share0 }, { ...options, key: share1 }, { ...options, plaintext: plaintextHex }]
     : [{ ...options, key: keyHex }, { ...options, plaintext: plaintextHex }, options].slice(0, members());
   const parties = members();

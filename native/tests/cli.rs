@@ -339,3 +339,27 @@ fn a_summon_program_without_boolify_runs_among_three_processes_with_a_private_ou
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn coral_aes_runs_among_three_processes_over_ot_with_no_dealer() {
+    // Coral over OT with three `--peers`: every member computes, MAESTRO's roles by default (key
+    // shares from 0 and 1, the plaintext from 2, the ciphertext to all three).
+    let peers = free_ports(3);
+    let children: Vec<Child> = (0..3)
+        .map(|p| {
+            let index = p.to_string();
+            let mut args = vec!["--tcp", "--party", &index, "--peers", &peers, "--connect-timeout", "20"];
+            args.extend(["--protocol", "coral"]);
+            let role = role(p);
+            args.extend(role.iter().map(String::as_str));
+            party(&args)
+        })
+        .collect();
+    for (p, child) in children.into_iter().enumerate() {
+        let out = wait_bounded(child, Duration::from_secs(60));
+        assert!(out.status.success(), "party {p} failed: {}", String::from_utf8_lossy(&out.stderr));
+        let line: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON line");
+        assert_eq!(line["ciphertext"], FIPS_CT, "party {p}: {line}");
+        assert!(line["preprocessing_stats"]["bytes_sent"].as_u64().unwrap() > 0, "party {p} made material");
+    }
+}

@@ -11,8 +11,9 @@
 //! trust model). `--protocol minimac`: two-party MiniMac AES-128 (malicious with abort),
 //! `--code rs256-120-matrix` (default) or `rs255-85-fft`, `--preprocessing ot` (default, the two
 //! parties over OT; a whole batch's material per job) or `dealer` (member 2 is the trusted dealer). `--protocol coral`: two-party Coral AES-128 (malicious with
-//! abort, RMFE-packed), `--preprocessing ot` (default, the two parties over OT) or `dealer` (member
-//! 2 is the trusted dealer). Two-party role
+//! abort, RMFE-packed), `--preprocessing ot` (default, the parties over OT: two, or every member
+//! of a larger session — as many as `--peers` lists, 3 to 8, with MAESTRO's role defaults over
+//! all of them) or `dealer` (member 2 is the trusted dealer). Two-party role
 //! defaults: key holder 0, plaintext owner 1, revealed to 0 and 1. `rounds_stats` is the online
 //! phase (the job's `online_stats`) and `preprocessing_stats` the making of the material.
 //!
@@ -452,15 +453,21 @@ fn aes_job(args: &Args) -> Result<(AesSpec, AesInput), String> {
             return Err(format!("--protocol must be maestro, tinytable, minimac or coral, got {other:?}"))
         }
     };
-    let three = protocol.computing_parties() == 3;
+    // Coral over OT computes with every member: with three or more `--peers`, MAESTRO's role
+    // layout over all of them (as the SDK does); in relay mode give the roles.
+    let computing = match protocol {
+        AesProtocol::Coral { preprocessing: Preprocessing::Ot } if args.peers.len() > 2 => args.peers.len(),
+        _ => protocol.computing_parties(),
+    };
+    let shared = computing >= 3;
     let spec = AesSpec {
         protocol,
         direction: Direction::Encrypt,
         key_size,
         blocks: args.blocks,
-        key_holders: args.key_holders.clone().unwrap_or_else(|| if three { vec![0, 1] } else { vec![0] }),
-        plaintext_owner: args.plaintext_owner.unwrap_or(if three { 2 } else { 1 }),
-        reveal_to: args.reveal.clone().unwrap_or_else(|| if three { vec![0, 1, 2] } else { vec![0, 1] }),
+        key_holders: args.key_holders.clone().unwrap_or_else(|| if shared { vec![0, 1] } else { vec![0] }),
+        plaintext_owner: args.plaintext_owner.unwrap_or(computing - 1),
+        reveal_to: args.reveal.clone().unwrap_or_else(|| (0..computing).collect()),
     };
     Ok((spec, input))
 }

@@ -11,7 +11,7 @@ import { EmpWasmEngine } from "emp-wasm-engine";
 import type { Circuit } from "mpc-framework-common";
 import { CancelledError } from "@chorus/sdk";
 import { ChorusEngine, type ChorusEngineSession } from "../src/index.js";
-import { compile, normalize, runParties, startParties, values } from "./helpers.js";
+import { AUCTION, AUCTION_BIDS, compile, normalize, runParties, startParties, values } from "./helpers.js";
 
 const WIDTH = 16;
 
@@ -114,18 +114,8 @@ describe("the same named outputs as emp-wasm-engine", () => {
 
 describe("three parties", () => {
   it("a boolified auction of three bidders runs on Coral among all three, every one computing", async () => {
-    const circuit = await compile(
-      `export default function main(io: Summon.IO) {
-        const bids = [io.input('alice', 'a', summon.number()), io.input('bob', 'b', summon.number()), io.input('carol', 'c', summon.number())];
-        let best = 0;
-        let winner = 0;
-        for (let i = 0; i < 3; i++) { if (bids[i] > best) { best = bids[i]; winner = i; } }
-        io.outputPublic('winner', winner);
-        io.outputPublic('price', best);
-      }`,
-      WIDTH,
-    );
-    const inputs = { alice: { a: 120 }, bob: { b: 990 }, carol: { c: 45 } };
+    const circuit = await compile(AUCTION, WIDTH);
+    const inputs = AUCTION_BIDS;
     const names = ["alice", "bob", "carol"];
     for (const runtime of ["native", "wasm"] as const) {
       const { outcomes, sessions } = await runParties(new ChorusEngine({ runtime }), circuit, inputs);

@@ -10,6 +10,19 @@ import type { Circuit, Engine, EngineSession } from "mpc-framework-common";
 
 let ready: Promise<void> | undefined;
 
+/** A sealed-bid auction of three bidders: the first highest bid's index and the price. */
+export const AUCTION = `export default function main(io: Summon.IO) {
+  const bids = [io.input('alice', 'a', summon.number()), io.input('bob', 'b', summon.number()), io.input('carol', 'c', summon.number())];
+  let best = 0;
+  let winner = 0;
+  for (let i = 0; i < 3; i++) { if (bids[i] > best) { best = bids[i]; winner = i; } }
+  io.outputPublic('winner', winner);
+  io.outputPublic('price', best);
+}`;
+
+/** The auction's bids (bob wins at 990). */
+export const AUCTION_BIDS = { alice: { a: 120 }, bob: { b: 990 }, carol: { c: 45 } };
+
 /** Compiles Summon `source` (`main` exported as default); boolean with `width`, else arithmetic. */
 export async function compile(source: string, width?: number): Promise<Circuit> {
   ready ??= summon.init();

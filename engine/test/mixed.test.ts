@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import PlaintextEngine from "mpc-framework/dist/src/PlaintextEngine/PlaintextEngine.js";
 import type { Circuit } from "mpc-framework-common";
 import { ChorusEngine } from "../src/index.js";
-import { compile, runParties, values } from "./helpers.js";
+import { AUCTION, AUCTION_BIDS, compile, runParties, values } from "./helpers.js";
 
 /**
  * Programs on arithmetic shares: comparisons, `?:`, `if`, shifts and masks by constants, and the
@@ -88,15 +88,8 @@ describe("programs compiled without boolify run on arithmetic shares", () => {
   }
 
   it("a sealed-bid auction among three parties, each a member of the session", async () => {
-    const circuit = await compile(`export default function main(io: Summon.IO) {
-      const bids = [io.input('alice', 'a', summon.number()), io.input('bob', 'b', summon.number()), io.input('carol', 'c', summon.number())];
-      let best = 0;
-      let winner = 0;
-      for (let i = 0; i < 3; i++) { if (bids[i] > best) { best = bids[i]; winner = i; } }
-      io.outputPublic('winner', winner);
-      io.outputPublic('price', best);
-    }`);
-    const inputs = { alice: { a: 120 }, bob: { b: 990 }, carol: { c: 45 } };
+    const circuit = await compile(AUCTION);
+    const inputs = AUCTION_BIDS;
     for (const runtime of ["native", "wasm"] as const) {
       const { outcomes } = await runParties(new ChorusEngine({ runtime }), circuit, inputs);
       for (const name of ["alice", "bob", "carol"]) {

@@ -162,11 +162,7 @@ impl OtProvider {
         let (mut delta, mut tbits, mut ttriples) = (0, Vec::new(), Vec::new());
         if total.tbits + total.ttriples > 0 {
             let tag = [&session[..], b"/tinyot"].concat();
-            delta = if n == 2 {
-                two_party_tinyot(net, &tag, &total, &mut tbits, &mut ttriples, &mut rng).await?
-            } else {
-                n_party_tinyot(net, &tag, &total, &mut tbits, &mut ttriples, &mut rng).await?
-            };
+            delta = tinyot_material(net, &tag, &total, &mut tbits, &mut ttriples, &mut rng).await?;
         }
 
         // Authenticated elements (COPE + Π_Auth).
@@ -256,9 +252,10 @@ impl OtProvider {
     }
 }
 
-/// TinyOT material between two parties (the two-party engine's half-gate leaky AND): fills
-/// `tbits` and `ttriples` as `total` asks and returns this party's Δ.
-async fn two_party_tinyot<N: Network>(
+/// TinyOT material: fills `tbits` and `ttriples` as `total` asks and returns this party's Δ —
+/// between two parties with the two-party engine (its half-gate leaky AND), among three or more
+/// with [`MultiTinyOt`].
+async fn tinyot_material<N: Network>(
     net: &mut N,
     tag: &[u8],
     total: &Demand,
@@ -267,33 +264,23 @@ async fn two_party_tinyot<N: Network>(
     rng: &mut ChaCha20Rng,
 ) -> Result<u128, CoralError> {
     let me = net.party();
-    let mut engine = TinyOt::setup_with(net, tag, EXTENSION, rng).await?;
-    if total.tbits > 0 {
-        *tbits = engine.abits(net, total.tbits, rng).await?.iter().map(|b| tiny(b, me)).collect();
-    }
     ttriples.reserve(total.ttriples);
-    while ttriples.len() < total.ttriples {
-        let count = (total.ttriples - ttriples.len()).min(TRIPLE_BATCH);
-        ttriples.extend(engine.and_triples_as(net, count, rng, |t| t.map(|b| tiny(&b, me))).await?);
+    if net.parties() == 2 {
+        let mut engine = TinyOt::setup_with(net, tag, EXTENSION, rng).await?;
+        if total.tbits > 0 {
+            *tbits = engine.abits(net, total.tbits, rng).await?.iter().map(|b| tiny(b, me)).collect();
+        }
+        while ttriples.len() < total.ttriples {
+            let count = (total.ttriples - ttriples.len()).min(TRIPLE_BATCH);
+            ttriples.extend(engine.and_triples_as(net, count, rng, |t| t.map(|b| tiny(&b, me))).await?);
+        }
+        return Ok(engine.delta());
     }
-    Ok(engine.delta())
-}
-
-/// TinyOT material among n ≥ 3 parties ([`MultiTinyOt`]); as [`two_party_tinyot`].
-async fn n_party_tinyot<N: Network>(
-    net: &mut N,
-    tag: &[u8],
-    total: &Demand,
-    tbits: &mut Vec<TinyBit>,
-    ttriples: &mut Vec<[TinyBit; 3]>,
-    rng: &mut ChaCha20Rng,
-) -> Result<u128, CoralError> {
     let mut engine = MultiTinyOt::setup(net, tag, EXTENSION, rng).await?;
     if total.tbits > 0 {
         let bits = engine.abits(net, total.tbits, rng).await?;
         *tbits = (0..bits.len()).map(|e| tiny_n(&bits, e)).collect();
     }
-    ttriples.reserve(total.ttriples);
     while ttriples.len() < total.ttriples {
         let count = (total.ttriples - ttriples.len()).min(N_TRIPLE_BATCH);
         let [x, y, z] = engine.and_triples(net, count, rng).await?;

@@ -161,12 +161,16 @@ impl JobKind for Aes {
     ) -> Result<(AesSpec, AesInput), BridgeError> {
         let spec = spec::aes_spec_among(spec, parties)?;
         let input = spec::aes_input(input)?;
-        spec.validate()?;
         match spec.members() {
+            // Where every member computes, the session's size first: the roles depend on it.
+            None => {
+                spec.check_members(parties)?;
+                spec.validate()?;
+            }
             Some(members) => {
+                spec.validate()?;
                 check_members(parties, spec.protocol.name(), members, aes_preprocessing(&spec.protocol))?
             }
-            None => spec.check_members(parties)?,
         }
         spec.check_input(party, &input)?;
         Ok((spec, input))

@@ -194,13 +194,19 @@ describe.each(["wasm", "native"] as const)("job options (%s checks)", (name) => 
     expect(() => aesJob(at(0, 2), { protocol: "tinytable", code: "rs255-85-fft", key })).toThrow(/not an option of protocol 'tinytable'/);
   });
 
-  it("checks Coral's options (two parties over OT, or a trusted dealer) and names its limits", () => {
+  it("checks Coral's options (the parties over OT, or a trusted dealer) and names its limits", () => {
     expect(aesJob(at(0, 2), { protocol: "coral", key }).labels).toEqual({ protocol: "coral", variant: "rmfe-14-42", security: "malicious", preprocessing: "ot" });
     expect(evaluateJob(at(0, 2), TWO_BYTES, { protocol: "coral", inputs: { 0: 1n } }).labels).toMatchObject({ protocol: "coral", preprocessing: "ot" });
     expect(aesJob(at(0, 3), { protocol: "coral", preprocessing: "dealer", key }).labels).toMatchObject({ preprocessing: "dealer" });
     expect(aesJob(at(2, 3), { protocol: "coral", preprocessing: "dealer" }).labels).toMatchObject({ protocol: "coral" });
     expect(() => aesJob(at(0, 2), { protocol: "coral", preprocessing: "dealer", key })).toThrow(expect.objectContaining({ field: "parties" }));
-    expect(() => aesJob(at(0, 3), { protocol: "coral", key })).toThrow(expect.objectContaining({ field: "parties" }));
+    // Over OT every member computes: three members take MAESTRO's roles by default, nine are too many,
+    // and two-party roles in a session of three name neither one party nor all of them.
+    expect(aesJob(at(0, 3), { protocol: "coral", key }).labels).toMatchObject({ protocol: "coral", preprocessing: "ot" });
+    expect(() => aesJob(at(0, 9), { protocol: "coral", key })).toThrow(expect.objectContaining({ field: "parties" }));
+    expect(() => aesJob(at(0, 3), { protocol: "coral", key, keyHolders: [0], plaintextOwner: 1, reveal: [0, 1] })).toThrow(
+      expect.objectContaining({ field: "reveal" }),
+    );
     // @ts-expect-error Coral is malicious only
     expect(() => aesJob(at(0, 2), { protocol: "coral", security: "semi-honest", key })).toThrow(expect.objectContaining({ field: "security" }));
     // @ts-expect-error code is MiniMac's option

@@ -261,7 +261,7 @@ async fn run_job<N: Network, R: RngCore + CryptoRng>(
     match plan {
         Some(plan) => prepared::evaluate(net, job, store.take(&plan)?.into_units()?, rng, observe).await,
         None => {
-            let per_chunk = chunk_size(&job.circuit, job.instances);
+            let per_chunk = chunk_size(&job.circuit, job.instances, computing(net.parties(), *preprocessing));
             run_chunked(net, *preprocessing, &digest, job, per_chunk, rng, observe).await
         }
     }
@@ -283,10 +283,19 @@ pub(crate) fn chunk_bytes(circuit: &Circuit, instances: usize) -> usize {
     instances.div_ceil(14) * circuit.gate_counts().and.max(1) * BYTES_PER_PACK_AND
 }
 
-/// Instances per chunk of a job of `circuit` (whole packs within the material budget).
-pub(crate) fn chunk_size(circuit: &Circuit, instances: usize) -> usize {
-    let per_instance = circuit.gate_counts().and.max(1) * BYTES_PER_PACK_AND / 14;
-    stream::chunk_size(per_instance, 14, instances)
+/// An upper estimate of the working memory one party needs, per AND gate and computing party,
+/// while it makes one pack's material over OT: Fig. 7 turns TinyOT triples into each quintuple,
+/// and every TinyOT bit carries a MAC and a key per party (measured with `chorus-bench-coral
+/// --prep ot`: about 130 MB per party and pack of the AES circuit with two parties, 190 MB with
+/// three). Chunks are sized by it, so a job's peak stays near the material budget whatever its
+/// instance count.
+const WORKING_BYTES_PER_PACK_AND_AND_PARTY: usize = 10 << 10;
+
+/// Instances per chunk of a job of `circuit` among `parties` computing parties (whole packs
+/// within the material budget, counted at the working memory of making them).
+pub(crate) fn chunk_size(circuit: &Circuit, instances: usize, parties: usize) -> usize {
+    let per_pack = circuit.gate_counts().and.max(1) * WORKING_BYTES_PER_PACK_AND_AND_PARTY * parties;
+    stream::chunk_size(per_pack.div_ceil(14), 14, instances)
 }
 
 /// The OT session tag of chunk `index` of the job or preparation agreed as `digest`: every

@@ -31,7 +31,8 @@ pub(crate) const FAMILY: &[u8] = b"coral";
 fn chunk_sizes(job: &SimdJob<'_>, per_job: usize) -> Vec<usize> {
     job_sizes(job.instances, per_job)
         .into_iter()
-        .flat_map(|size| chunks(size, chunk_size(&job.circuit, size)).map(|r| r.len()))
+        // Preparation runs between two computing parties (the session check refuses more).
+        .flat_map(|size| chunks(size, chunk_size(&job.circuit, size, 2)).map(|r| r.len()))
         .collect()
 }
 

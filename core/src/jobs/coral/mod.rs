@@ -1,16 +1,16 @@
 //! Coral's runner for the shared AES and circuit jobs ([`crate::proto::coral`], RMFE-packed
-//! boolean circuits, Coral paper §3–§4): parties 0 and 1 compute (the circuit job over OT: every
-//! member of a session of 2 to [`MAX_OT_PARTIES`]), malicious with abort, 14 instances per packed
-//! field element; each output value goes to every computing party or to one of them
-//! (`reveal_to` / the circuit's `reveal`): a private output is opened masked by one of its
+//! boolean circuits, Coral paper §3–§4): over OT every member of a session of 2 to
+//! [`MAX_OT_PARTIES`] computes, beside a dealer parties 0 and 1; malicious with abort, 14
+//! instances per packed field element; each output value goes to every computing party or to one
+//! of them (`reveal_to` / the circuit's `reveal`): a private output is opened masked by one of its
 //! recipient's input masks and checked with every other opening before anyone returns an output
-//! ([`crate::proto::coral::online`]); the other party's output is `None`.
+//! ([`crate::proto::coral::online`]); the other parties' output is `None`.
 //!
 //! # Trust model (read this before choosing the preprocessing)
 //!
-//! - [`Preprocessing::Ot`] (the default; AES in a session of 2, circuits among every member of a
-//!   session of 2 to [`MAX_OT_PARTIES`]): the parties make every quintuple, encoding pair and
-//!   input mask among themselves with [`OtProvider`] (TinyOT bits and triples from OT extension —
+//! - [`Preprocessing::Ot`] (the default; AES and circuits among every member of a session of 2
+//!   to [`MAX_OT_PARTIES`]; material prepared ahead between two): the parties make every
+//!   quintuple, encoding pair and input mask among themselves with [`OtProvider`] (TinyOT bits and triples from OT extension —
 //!   two-party or n-party — COPE over GF(2^42) between every pair with MASCOT's authentication
 //!   check, Fig. 7 quintuples), so **nobody but the parties is trusted**, and security holds
 //!   against all of them but one colluding.

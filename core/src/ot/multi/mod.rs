@@ -41,10 +41,11 @@
 //! every malformed frame an [`OtError::Malformed`], and the instance refuses further use; nothing
 //! is returned from a batch whose checks did not all pass. Statistical security 40 bits
 //! (bucketing; the sum checks are 2^-128 per batch up to the extensions' key-guessing, which costs
-//! the guesser half its chance per bit as in the two-party engine). A party that uses a different
-//! `Δ` towards different peers changes only MACs on *honest* shares under its own keys, which only
-//! it checks; the honest parties' triples, MACs and checks are unaffected (tested). Secrets (shares,
-//! `Δ`, keys) never select a branch or an index.
+//! the guesser half its chance per bit as in the two-party engine). A party that runs the
+//! extension towards one peer with another `Δ` fails the consistency check (tested); one that also
+//! fixed its own check values accordingly would change only MACs on *honest* shares under its own
+//! keys, which only it checks, so the honest parties' triples, MACs and checks do not depend on it.
+//! Secrets (shares, `Δ`, keys) never select a branch or an index.
 //!
 //! The two-party engine [`crate::ot::TinyOt`] stays for n = 2: its half-gate leaky AND (KRRW18)
 //! needs one garbled row per triple where this one needs a bit and a block per ordered pair.

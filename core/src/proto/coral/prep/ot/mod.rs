@@ -17,8 +17,8 @@
 //!   [`cope`], the paper's vectorised COPEe (Fig. 16, Fig. 18 over Fig. 17's F_2-vOLE) with the
 //!   (195, 42)_2-MFE of Table 1 (§4.3.3 "Vectorizing MFE-based offline phase", the MFE route of
 //!   Fig. 1): t = 195 IKNP-style bit columns per direction, one bit per element and column, so
-//!   195 bits per element, ordered pair and direction instead of bit decomposition's 42·42 = 1764 (9.05×
-//!   fewer) — followed by the Π_Auth / MASCOT Π_[[·]] random-combination MAC check with a
+//!   195 bits per element, ordered pair and direction instead of bit decomposition's
+//!   42·42 = 1764 (9.05× fewer) — followed by the Π_Auth / MASCOT Π_[[·]] random-combination MAC check with a
 //!   key-linearity test against a key holder whose base-OT choices are not a σ-image ([`auth`],
 //!   argued there: 41 bits against the input side, 40 against the key holder).
 //! - **Input masks** `[[r]]` known to their owner: elements only the owner contributes to.
@@ -38,8 +38,9 @@
 //!
 //! **Trust model:** n ≥ 2 parties, all but one may be malicious (static corruption); security with
 //! abort (checks that only some honest parties can run end with every party's verdict, so one
-//! honest party's failed check aborts the others too). Statistical security: min(40 (bucketing, rConv, sacrifice, encoding check, key-linearity
-//! test), 41 (MAC layer, authentication check)) bits; computational: base OT (Ristretto255),
+//! honest party's failed check aborts the others too). Statistical security: min(40 (bucketing,
+//! rConv, sacrifice, encoding check, key-linearity test), 41 (MAC layer, authentication check))
+//! bits; computational: base OT (Ristretto255),
 //! AES-based PRG and correlation-robust hash, SHA-256 commitments. Secrets (α_P, Δ_P, shares)
 //! never select a branch or an index; randomness comes from the caller's ChaCha20 CSPRNG.
 //!

@@ -46,10 +46,9 @@ impl AesSpec {
         }
     }
 
-    /// Checks that a session of `parties` members can run the spec where the session decides
-    /// ([`members`](Self::members) is `None`): 2 to [`coral_job::MAX_OT_PARTIES`] members, the
-    /// roles among them. A spec whose protocol fixes the size is checked against it by the
-    /// caller, who names the protocol's roles.
+    /// Checks that a session of `parties` members can run the spec: the protocol's member count,
+    /// or — where the session decides ([`members`](Self::members) is `None`) — 2 to
+    /// [`coral_job::MAX_OT_PARTIES`] members with the roles among them.
     pub fn check_members(&self, parties: usize) -> Result<(), JobError> {
         match self.members() {
             None => coral_job::check_aes_parties(self, parties),

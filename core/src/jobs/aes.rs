@@ -251,50 +251,23 @@ impl AesSpec {
     /// (Coral over OT): key holders and plaintext owner below `parties`, the ciphertext to one of
     /// them or to every one, `[0, 1, …, parties − 1]`.
     pub(crate) fn check_roles(&self, protocol: &str, parties: usize) -> Result<(), JobError> {
-        if parties != 2 {
-            return self.check_roles_among(protocol, parties);
-        }
         if self.blocks == 0 {
             return Err(JobError::invalid_spec("blocks", "blocks must be at least 1"));
         }
+        let last = parties.saturating_sub(1);
+        let (names, computing, reveals) = if parties == 2 {
+            ("party 0, party 1 or both".to_string(), "0 and 1".to_string(), "[0], [1] or [0, 1]".to_string())
+        } else {
+            (
+                format!("parties 0 to {last}"),
+                format!("0 to {last}"),
+                format!("one party of 0 to {last}, or all of them in order"),
+            )
+        };
         if self.key_holders.is_empty() || !self.key_holders.windows(2).all(|w| w[0] < w[1]) {
             return Err(JobError::invalid_spec(
                 "keyHolders",
-                format!("keyHolders must name party 0, party 1 or both, ascending: {:?}", self.key_holders),
-            ));
-        }
-        for (field, parties) in
-            [("keyHolders", &self.key_holders[..]), ("plaintextOwner", &[self.plaintext_owner])]
-        {
-            if let Some(p) = parties.iter().find(|&&p| p > 1) {
-                return Err(JobError::invalid_spec(
-                    field,
-                    format!("{field} names party {p}, but the computing parties are 0 and 1"),
-                ));
-            }
-        }
-        if !matches!(self.reveal_to[..], [0] | [1] | [0, 1]) {
-            return Err(JobError::invalid_spec(
-                "reveal",
-                format!(
-                    "{protocol} reveals the ciphertext to party 0, party 1 or both: reveal must be \
-                     [0], [1] or [0, 1], got {:?}",
-                    self.reveal_to
-                ),
-            ));
-        }
-        Ok(())
-    }
-
-    fn check_roles_among(&self, protocol: &str, parties: usize) -> Result<(), JobError> {
-        if self.blocks == 0 {
-            return Err(JobError::invalid_spec("blocks", "blocks must be at least 1"));
-        }
-        let last = parties - 1;
-        if self.key_holders.is_empty() || !self.key_holders.windows(2).all(|w| w[0] < w[1]) {
-            return Err(JobError::invalid_spec(
-                "keyHolders",
-                format!("keyHolders must name parties 0 to {last}, ascending: {:?}", self.key_holders),
+                format!("keyHolders must name {names}, ascending: {:?}", self.key_holders),
             ));
         }
         for (field, named) in
@@ -303,7 +276,7 @@ impl AesSpec {
             if let Some(p) = named.iter().find(|&&p| p > last) {
                 return Err(JobError::invalid_spec(
                     field,
-                    format!("{field} names party {p}, but the computing parties are 0 to {last}"),
+                    format!("{field} names party {p}, but the computing parties are {computing}"),
                 ));
             }
         }
@@ -312,8 +285,8 @@ impl AesSpec {
             return Err(JobError::invalid_spec(
                 "reveal",
                 format!(
-                    "{protocol} reveals the ciphertext to one party or to every party: reveal must name \
-                     one party of 0 to {last}, or all of them in order, got {:?}",
+                    "{protocol} reveals the ciphertext to one party or to every computing party: reveal \
+                     must be {reveals}, got {:?}",
                     self.reveal_to
                 ),
             ));

@@ -12,13 +12,21 @@ pub(crate) type Edit<'a> = Box<dyn FnMut(u64, &mut Vec<u8>) + 'a>;
 pub(crate) struct Tamper<'a, N> {
     inner: N,
     edit: Edit<'a>,
+    /// Only messages to this party are edited (`None`: every message).
+    only: Option<PartyId>,
     sent: u64,
 }
 
 impl<'a, N> Tamper<'a, N> {
     /// Wraps `inner`; `edit` sees every message this party sends.
     pub(crate) fn new(inner: N, edit: impl FnMut(u64, &mut Vec<u8>) + 'a) -> Self {
-        Tamper { inner, edit: Box::new(edit), sent: 0 }
+        Tamper { inner, edit: Box::new(edit), only: None, sent: 0 }
+    }
+
+    /// Wraps `inner`; `edit` sees the messages this party sends to `peer` alone (the index still
+    /// counts every sent message): equivocation towards one peer.
+    pub(crate) fn towards(inner: N, peer: PartyId, edit: impl FnMut(u64, &mut Vec<u8>) + 'a) -> Self {
+        Tamper { inner, edit: Box::new(edit), only: Some(peer), sent: 0 }
     }
 
     /// A wrapper that leaves every message as it is (the honest party of a test).
@@ -37,7 +45,9 @@ impl<N: Network> Network for Tamper<'_, N> {
     }
 
     fn send(&mut self, to: PartyId, mut msg: Vec<u8>) -> Result<(), NetError> {
-        (self.edit)(self.sent, &mut msg);
+        if self.only.is_none_or(|p| p == to) {
+            (self.edit)(self.sent, &mut msg);
+        }
         self.sent += 1;
         self.inner.send(to, msg)
     }

@@ -55,11 +55,23 @@ impl Framer {
     ) -> Result<(), MiniMacError> {
         let me = net.party();
         for to in (0..net.parties()).filter(|&p| p != me) {
-            let msg = Header { kind: kind as u8, seq: self.sent[to] }.frame(body);
-            self.sent[to] += 1;
-            net.send(to, msg).map_err(|source| MiniMacError::Network { party: me, step, source })?;
+            self.send_to(net, to, kind, body, step)?;
         }
         Ok(())
+    }
+
+    /// Sends `body` under `kind` to `to` alone (a message that differs per peer).
+    pub(crate) fn send_to<N: Network>(
+        &mut self,
+        net: &mut N,
+        to: PartyId,
+        kind: Kind,
+        body: &[u8],
+        step: Step,
+    ) -> Result<(), MiniMacError> {
+        let msg = Header { kind: kind as u8, seq: self.sent[to] }.frame(body);
+        self.sent[to] += 1;
+        net.send(to, msg).map_err(|source| MiniMacError::Network { party: net.party(), step, source })
     }
 
     /// Sends `body` to `to` again under the sequence number of the last frame sent to it (a

@@ -6,6 +6,7 @@ mod attacks;
 mod comm;
 mod honest;
 mod ot_provider;
+mod ot_provider_n;
 mod private;
 
 use super::prep::{PartyPrep, PrepRequest, TrustedDealer};

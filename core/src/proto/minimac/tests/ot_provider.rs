@@ -24,7 +24,7 @@ use rand_core::SeedableRng;
 const CODE: CodeChoice = CodeChoice::Rs255_85;
 const CORRUPT: PartyId = 1;
 
-type Edit = Box<dyn FnMut(u64, &mut Vec<u8>)>;
+pub(super) type Edit = Box<dyn FnMut(u64, &mut Vec<u8>)>;
 
 /// Runs the provider at both parties (party [`CORRUPT`] with `cheat` and its sent messages edited
 /// by `edit`); returns each party's material and statistics.
@@ -33,17 +33,40 @@ fn provide(
     cheat: Option<Cheat>,
     edit: Option<Edit>,
 ) -> Vec<(Result<PartyPrep, MiniMacError>, NetStats)> {
-    let edit = std::cell::RefCell::new(edit);
-    run_session(2, |net: MemoryNetwork| {
+    provide_among(request, vec![Cheater { party: CORRUPT, cheat, edit, towards: None }])
+}
+
+/// A deviating party of a test: its cheat inside the provider, and an edit of the messages it
+/// sends (to `towards` only, if set).
+pub(super) struct Cheater {
+    pub party: PartyId,
+    pub cheat: Option<Cheat>,
+    pub edit: Option<Edit>,
+    pub towards: Option<PartyId>,
+}
+
+/// Runs the provider at each of the request's parties, the `cheaters` deviating; returns each
+/// party's material and statistics.
+pub(super) fn provide_among(
+    request: &PrepRequest,
+    cheaters: Vec<Cheater>,
+) -> Vec<(Result<PartyPrep, MiniMacError>, NetStats)> {
+    let cheaters = std::cell::RefCell::new(cheaters.into_iter().map(Some).collect::<Vec<_>>());
+    run_session(request.parties, |net: MemoryNetwork| {
         let party = net.party();
-        let mut net = match (party == CORRUPT).then(|| edit.borrow_mut().take()).flatten() {
-            Some(mut e) => Tamper::new(net, move |i, m| e(i, m)),
-            None => Tamper::honest(net),
+        let mine = cheaters
+            .borrow_mut()
+            .iter_mut()
+            .find(|c| c.as_ref().is_some_and(|c| c.party == party))
+            .and_then(Option::take);
+        let (cheat, edit, towards) = mine.map_or((None, None, None), |c| (c.cheat, c.edit, c.towards));
+        let mut net = match (edit, towards) {
+            (Some(mut e), Some(peer)) => Tamper::towards(net, peer, move |i, m| e(i, m)),
+            (Some(mut e), None) => Tamper::new(net, move |i, m| e(i, m)),
+            (None, _) => Tamper::honest(net),
         };
         let mut provider = OtPreprocessing::new(ChaCha20Rng::seed_from_u64(40 + party as u64), b"test");
-        if party == CORRUPT {
-            provider.cheat = cheat;
-        }
+        provider.cheat = cheat;
         async move {
             let result = provider.material(&mut net, request).await;
             (result, net.stats())
@@ -51,15 +74,21 @@ fn provide(
     })
 }
 
-/// `a ⊕ b` (the reconstruction of two shares).
-fn add(a: &[u8], b: &[u8]) -> Vec<u8> {
-    a.iter().zip(b).map(|(x, y)| x ^ y).collect()
+/// The XOR of every party's share (the reconstruction in characteristic 2).
+fn add<'a>(shares: impl IntoIterator<Item = &'a [u8]>) -> Vec<u8> {
+    let mut shares = shares.into_iter();
+    let mut sum = shares.next().expect("a share").to_vec();
+    for s in shares {
+        sum.iter_mut().zip(s).for_each(|(x, y)| *x ^= y);
+    }
+    sum
 }
 
-/// Reconstructs one `2n`-byte shared word and checks its MAC under `alpha`; returns the value.
-fn open(a: &[u8], b: &[u8], alpha: &[u8]) -> Vec<Gf256> {
+/// Reconstructs one `2n`-byte shared word from every party's share and checks its MAC under
+/// `alpha`; returns the value.
+fn open<'a>(shares: impl IntoIterator<Item = &'a [u8]>, alpha: &[u8]) -> Vec<Gf256> {
     let n = alpha.len();
-    let word = add(a, b);
+    let word = add(shares);
     let (value, mac) = word.split_at(n);
     let mut expected = vec![Gf256(0); n];
     Gf256::mul_slices(&mut expected, Gf256::from_bytes(alpha), Gf256::from_bytes(value));
@@ -67,14 +96,14 @@ fn open(a: &[u8], b: &[u8], alpha: &[u8]) -> Vec<Gf256> {
     Gf256::from_bytes(value).to_vec()
 }
 
-/// Checks every relation of the material format on the two parties' material.
-fn check_material(request: &PrepRequest, preps: &[PartyPrep; 2]) {
+/// Checks every relation of the material format on every party's material.
+pub(super) fn check_material(request: &PrepRequest, preps: &[PartyPrep]) {
     let code = request.code.code();
     let (n, k) = (code.n(), code.k());
-    let alpha = add(&preps[0].alpha, &preps[1].alpha);
+    let parties = preps.len();
+    let alpha = add(preps.iter().map(|p| &p.alpha[..]));
     for t in 0..request.and_gates {
-        let (x, y) = (preps[0].triple(t), preps[1].triple(t));
-        let word = |w: usize| open(&x[w * 2 * n..(w + 1) * 2 * n], &y[w * 2 * n..(w + 1) * 2 * n], &alpha);
+        let word = |w: usize| open(preps.iter().map(|p| &p.triple(t)[w * 2 * n..(w + 1) * 2 * n]), &alpha);
         let (a, b, c) = (word(A), word(B), word(C));
         for v in [&a, &b, &c] {
             code.star.check(v).expect("a, b, c in C*");
@@ -100,30 +129,26 @@ fn check_material(request: &PrepRequest, preps: &[PartyPrep; 2]) {
             assert_eq!(sum, Gf256::as_bytes(&whole[..k]));
         }
     }
-    let mut next = [0usize; 2];
+    let mut next = vec![0usize; parties];
     for (w, &owner) in request.input_owners.iter().enumerate() {
-        let r = open(
-            &preps[0].input_masks[w * 2 * n..][..2 * n],
-            &preps[1].input_masks[w * 2 * n..][..2 * n],
-            &alpha,
-        );
+        let r = open(preps.iter().map(|p| &p.input_masks[w * 2 * n..][..2 * n]), &alpha);
         code.c.check(&r).expect("input mask in C");
         assert_eq!(Gf256::as_bytes(&r[..k]), &preps[owner].own_masks[next[owner] * k..][..k]);
         next[owner] += 1;
     }
-    assert_eq!(next.map(|c| c * k), [preps[0].own_masks.len(), preps[1].own_masks.len()]);
-    let mut next = [0usize; 2];
+    for (p, prep) in preps.iter().enumerate() {
+        assert_eq!(next[p] * k, prep.own_masks.len(), "party {p}'s input masks");
+    }
+    let mut next = vec![0usize; parties];
     for (o, &p) in request.output_recipients.iter().flatten().enumerate() {
-        let s = open(
-            &preps[0].output_masks[o * 2 * n..][..2 * n],
-            &preps[1].output_masks[o * 2 * n..][..2 * n],
-            &alpha,
-        );
+        let s = open(preps.iter().map(|p| &p.output_masks[o * 2 * n..][..2 * n]), &alpha);
         code.star.check(&s).expect("output mask in C*");
         assert_eq!(Gf256::as_bytes(&s[..k]), &preps[p].own_output_masks[next[p] * k..][..k]);
         next[p] += 1;
     }
-    assert_eq!(next.map(|c| c * k), [preps[0].own_output_masks.len(), preps[1].own_output_masks.len()]);
+    for (p, prep) in preps.iter().enumerate() {
+        assert_eq!(next[p] * k, prep.own_output_masks.len(), "party {p}'s output masks");
+    }
     for p in preps {
         assert_eq!(p.triples.len(), request.and_gates * TRIPLE_WORDS * 2 * n);
         assert_eq!(p.instances(), request.instances);
@@ -166,9 +191,7 @@ fn ot_material_for_a_full_batch_has_random_data_at_every_position() {
     // The last data byte of a and b (positions 8(k - 1) .. 8k) is used: not all zero.
     let (n, k) = (CODE.code().n(), CODE.code().k());
     let last: Vec<u8> = (0..request.and_gates)
-        .flat_map(|t| {
-            [A, B].map(|w| preps[0].triple(t)[w * 2 * n + k - 1] ^ preps[1].triple(t)[w * 2 * n + k - 1])
-        })
+        .flat_map(|t| [A, B].map(|w| preps.iter().fold(0, |acc, p| acc ^ p.triple(t)[w * 2 * n + k - 1])))
         .collect();
     assert!(last.iter().any(|&b| b != 0));
 }
@@ -221,9 +244,14 @@ fn ot_material_for_the_other_code_and_no_private_outputs() {
 }
 
 /// Provider and online phase in one session: the circuit's outputs equal plaintext evaluation.
-fn evaluate_with_ot(circuit: &Circuit, request: &PrepRequest, inputs: &[Vec<Vec<bool>>], owners: &[PartyId]) {
+pub(super) fn evaluate_with_ot(
+    circuit: &Circuit,
+    request: &PrepRequest,
+    inputs: &[Vec<Vec<bool>>],
+    owners: &[PartyId],
+) {
     let recipients: Vec<Option<PartyId>> = request.output_recipients.clone();
-    let results = run_session(2, |mut net: MemoryNetwork| {
+    let results = run_session(request.parties, |mut net: MemoryNetwork| {
         let party = net.party();
         let own = own_inputs(inputs, owners, party);
         async move {
@@ -451,19 +479,5 @@ fn attack_truncated_cope_frame_is_malformed() {
     match attack(None, Some(edit)) {
         MiniMacError::Malformed { from: CORRUPT, step: Step::PrepCope, .. } => {}
         other => panic!("expected a malformed COPE frame, got {other:?}"),
-    }
-}
-
-#[test]
-fn the_provider_refuses_three_parties_with_a_typed_error() {
-    let circuit = small_circuit();
-    let owners = round_robin_owners(&circuit, 3);
-    let request = PrepRequest::for_circuit(CODE, 3, &circuit, &owners).unwrap();
-    let results = run_session(3, |mut net: MemoryNetwork| {
-        let request = request.clone();
-        async move { OtPreprocessing::new(ChaCha20Rng::seed_from_u64(1), b"x").material(&mut net, &request).await }
-    });
-    for r in results {
-        assert!(matches!(r, Err(MiniMacError::BadInput(_))), "{r:?}");
     }
 }

@@ -20,9 +20,10 @@
 //!   contributed); at a position `p = 8j + i ≥ m` (unused, no TinyOT triple) the bit must be the
 //!   public 0, so it enters the comparison as 0. For each of [`CONSISTENCY_REPS`] repetitions, with coins `ρ_w ∈ {0, 1}`: on
 //!   the TinyOT side open, per position `j` and bit `i`, `O_{i,j} = ⊕_w ρ_w·bit_{w,i,j} ⊕ m_{i,j}`
-//!   (planes have only bit 0; `m` fresh authenticated bits; each party sends its share bits and a
-//!   SHA-256 of its MACs, which the peer recomputes from its keys: [`PrepCheck::TinyOtMac`],
-//!   forging needs a bit of `Δ`, 2^-127 with the pinned bit); on the MiniMac side open
+//!   (planes have only bit 0; `m` fresh authenticated bits; each party sends every peer its share
+//!   bits and a SHA-256 of its MACs under that peer's key, which the peer recomputes from its keys:
+//!   [`PrepCheck::TinyOtMac`], forging needs a bit of `Δ`, 2^-127 with the pinned bit); on the
+//!   MiniMac side open
 //!   `Y = Σ_w ρ_w·W_w + M` with `M` the contributed `C` word of the mask bytes `Σ_i 2^i·m_{i,j}`;
 //!   require `Y ∈ C` and `data(Y)_j = Σ_i 2^i·O_{i,j}`. A data error `e ≠ 0` of some word survives
 //!   one repetition with probability ≤ 1/2 (flip its `ρ_w`): 2^-40. `Y` is `C(data(Y))` and its
@@ -46,7 +47,8 @@ use super::layout::{Layout, CODEWORD_REPS, CONSISTENCY_REPS, C_WORD};
 use super::Cheat;
 use crate::field::Gf256;
 use crate::net::Network;
-use crate::ot::{ABit, Block};
+use crate::ot::multi::NBits;
+use crate::ot::Block;
 use crate::proto::minimac::checks::{batched_check, open_coins, CheckContext, Coins, OpenLog, DIGEST_BYTES};
 use crate::proto::minimac::error::{MiniMacError, PrepCheck, Step};
 use crate::proto::minimac::msg::{Framer, Kind};
@@ -63,11 +65,11 @@ pub(crate) struct ChunkView<'a> {
     pub layout: &'a Layout,
     /// Per slot `2n` bytes: this party's value share, then its MAC share.
     pub shares: &'a [u8],
-    /// This chunk's TinyOT triples, [`Layout::tiny`]`(t, 8j + i)` for bit `i` of data byte `j` of
-    /// triple `t` (used positions only).
-    pub triples: &'a [[ABit; 3]],
+    /// This chunk's TinyOT triples (`x`, `y`, `z` apart), [`Layout::tiny`]`(t, 8j + i)` for bit
+    /// `i` of data byte `j` of triple `t` (used positions only).
+    pub triples: &'a [NBits; 3],
     /// The consistency masks, `(h·k + j)·8 + i`.
-    pub masks: &'a [ABit],
+    pub masks: &'a NBits,
     /// This party's TinyOT `Δ`.
     pub delta: Block,
     /// `α_P`.
@@ -103,7 +105,7 @@ pub(crate) async fn run<N: Network, R: RngCore + CryptoRng>(
     #[cfg(test)] cheat: Option<Cheat>,
 ) -> Result<(), MiniMacError> {
     let step = Step::PrepCheck;
-    let peer = 1 - net.party();
+    let (me, parties) = (net.party(), net.parties());
     let code = view.code;
     let (n, k) = (code.n(), code.k());
     let share = |slot: usize| &view.shares[slot * 2 * n..(slot + 1) * 2 * n];
@@ -128,12 +130,12 @@ pub(crate) async fn run<N: Network, R: RngCore + CryptoRng>(
 
     // (c): {0, 1} combinations of plane and c words, on both sides.
     let t_count = view.layout.triples;
-    let mut bits = Vec::with_capacity(CONSISTENCY_REPS * 8 * k);
+    let mut bits = NBits::with_capacity(parties, me, CONSISTENCY_REPS * 8 * k);
     let mut rho = vec![0u8; t_count * (C_WORD + 1)];
     for rep in 0..CONSISTENCY_REPS {
         stream.fill_bytes(&mut rho);
         let mut acc = share(masks + 2 * CODEWORD_REPS + rep).to_vec();
-        let mut tiny: Vec<ABit> = view.masks[rep * 8 * k..(rep + 1) * 8 * k].to_vec();
+        let mut tiny = view.masks.slice(rep * 8 * k..(rep + 1) * 8 * k);
         for t in 0..t_count {
             for w in 0..=C_WORD {
                 if rho[t * (C_WORD + 1) + w] & 1 == 0 {
@@ -145,12 +147,12 @@ pub(crate) async fn run<N: Network, R: RngCore + CryptoRng>(
                     if w < C_WORD {
                         // Plane w % 8 of a (w < 8) or b: bit 0 of the data byte.
                         if let Some(at) = view.layout.tiny(t, 8 * j + w % 8) {
-                            tiny[j * 8] = tiny[j * 8].xor(view.triples[at][w / 8]);
+                            tiny.xor_at(j * 8, &view.triples[w / 8], at);
                         }
                     } else {
                         for i in 0..8 {
                             if let Some(at) = view.layout.tiny(t, 8 * j + i) {
-                                tiny[j * 8 + i] = tiny[j * 8 + i].xor(view.triples[at][2]);
+                                tiny.xor_at(j * 8 + i, &view.triples[2], at);
                             }
                         }
                     }
@@ -158,10 +160,11 @@ pub(crate) async fn run<N: Network, R: RngCore + CryptoRng>(
             }
         }
         opened.push(acc);
-        bits.extend(tiny);
+        bits.append(&tiny);
     }
 
-    // One opening message: value shares, TinyOT share bits (packed), digest of their MACs.
+    // One opening message per peer: value shares, TinyOT share bits (packed), digest of their MACs
+    // under that peer's key.
     #[cfg(test)]
     match cheat {
         // Shift the value share of the first (a) opening by a codeword of C: (a) still passes.
@@ -177,32 +180,39 @@ pub(crate) async fn run<N: Network, R: RngCore + CryptoRng>(
         body.extend_from_slice(&o[..n]);
     }
     let mut packed = vec![0u8; bits.len() / 8];
-    for (i, b) in bits.iter().enumerate() {
-        packed[i / 8] |= u8::from(b.bit) << (i % 8);
+    for (i, &b) in bits.shares().iter().enumerate() {
+        packed[i / 8] |= u8::from(b) << (i % 8);
     }
     body.extend_from_slice(&packed);
-    body.extend_from_slice(&mac_digest(bits.iter().map(|b| b.mac)));
-    framer.send_all(net, Kind::PrepOpen, &body, step)?;
-    let theirs = framer.recv(net, peer, Kind::PrepOpen, opening_bytes(n, k), step).await?;
-
-    // TinyOT side: the peer's MACs on its bits, then the opened bits.
-    let (their_values, rest) = theirs.split_at(opened.len() * n);
-    let (their_bits, their_digest) = rest.split_at(packed.len());
-    let their_bit = |i: usize| (their_bits[i / 8] >> (i % 8)) & 1 == 1;
-    let expected =
-        mac_digest(bits.iter().enumerate().map(|(i, b)| b.key ^ (view.delta & mask(their_bit(i)))));
-    if expected[..] != their_digest[..] {
-        return Err(MiniMacError::PrepCheckFailed { check: PrepCheck::TinyOtMac });
+    let peers: Vec<usize> = (0..parties).filter(|&p| p != me).collect();
+    for &q in &peers {
+        let mut message = body.clone();
+        message.extend_from_slice(&mac_digest(bits.macs_for(q)));
+        framer.send_to(net, q, Kind::PrepOpen, &message, step)?;
     }
 
-    // MiniMac side: the opened values, then (a), (b), (c).
-    let mut log = OpenLog::new(n, 2);
-    let mut values = Vec::with_capacity(opened.len());
-    for (o, theirs) in opened.iter().zip(their_values.chunks_exact(n)) {
-        let mut v = o[..n].to_vec();
-        xor_into(&mut v, theirs);
-        log.push(&v, &o[n..]);
-        values.push(v);
+    // TinyOT side: each peer's MACs on its bits, then the opened bits (the XOR of every share);
+    // MiniMac side: the sum of every party's value shares.
+    let mut values: Vec<Vec<u8>> = opened.iter().map(|o| o[..n].to_vec()).collect();
+    let mut combined = packed.clone();
+    for &q in &peers {
+        let theirs = framer.recv(net, q, Kind::PrepOpen, opening_bytes(n, k), step).await?;
+        let (their_values, rest) = theirs.split_at(opened.len() * n);
+        let (their_bits, their_digest) = rest.split_at(packed.len());
+        let their_bit = |i: usize| (their_bits[i / 8] >> (i % 8)) & 1 == 1;
+        let expected =
+            mac_digest(bits.keys_for(q).enumerate().map(|(i, key)| key ^ (view.delta & mask(their_bit(i)))));
+        if expected[..] != their_digest[..] {
+            return Err(MiniMacError::PrepCheckFailed { check: PrepCheck::TinyOtMac });
+        }
+        xor_into(&mut combined, their_bits);
+        for (v, theirs) in values.iter_mut().zip(their_values.chunks_exact(n)) {
+            xor_into(v, theirs);
+        }
+    }
+    let mut log = OpenLog::new(n, parties);
+    for (v, o) in values.iter().zip(&opened) {
+        log.push(v, &o[n..]);
     }
     for (i, v) in values.iter().enumerate() {
         let v = Gf256::from_bytes(v);
@@ -218,12 +228,8 @@ pub(crate) async fn run<N: Network, R: RngCore + CryptoRng>(
     }
     for (rep, v) in values[2 * CODEWORD_REPS..].iter().enumerate() {
         for (j, &data) in v[..k].iter().enumerate() {
-            let mut byte = 0u8;
-            for i in 0..8 {
-                let at = (rep * k + j) * 8 + i;
-                byte |= u8::from(bits[at].bit ^ their_bit(at)) << i;
-            }
-            if byte != data {
+            // Bits `(rep·k + j)·8 .. + 8` of the opened bits: one whole byte.
+            if combined[rep * k + j] != data {
                 return Err(MiniMacError::PrepCheckFailed { check: PrepCheck::TinyOtConsistency });
             }
         }

@@ -3,7 +3,7 @@
 //!
 //! Order: per triple [`PER_TRIPLE`] slots (8 planes of `a`, 8 of `b`, the `c` word, `R_a`, `R_b`,
 //! `R_c`); one slot per input wire (its owner only); two per private output wire (`C(s)` from the
-//! recipient, a zero-data `R` from the other party); then the check masks: [`CODEWORD_REPS`]
+//! recipient, a zero-data `R` from every other party); then the check masks: [`CODEWORD_REPS`]
 //! masks in `C`, [`CODEWORD_REPS`] zero-data masks in `C*`, [`CONSISTENCY_REPS`] masks in `C` of
 //! TinyOT mask bits.
 
@@ -23,17 +23,20 @@ pub(crate) const R_A: usize = 17;
 /// Who contributes to a slot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Who {
-    /// Both parties (a random shared word).
-    Both,
-    /// Only this party; the other's value share is 0.
+    /// Every party (a random shared word).
+    All,
+    /// Only this party; every other party's value share is 0.
     Only(PartyId),
+    /// Every party but this one (whose value share is 0).
+    Except(PartyId),
 }
 
 impl Who {
     pub(crate) fn includes(self, party: PartyId) -> bool {
         match self {
-            Who::Both => true,
+            Who::All => true,
             Who::Only(p) => p == party,
+            Who::Except(p) => p != party,
         }
     }
 }
@@ -89,7 +92,7 @@ impl Layout {
     /// Who contributes to `slot`.
     pub(crate) fn who(&self, slot: usize) -> Who {
         if slot < self.input(0) || slot >= self.masks() {
-            Who::Both
+            Who::All
         } else if slot < self.output(0).0 {
             Who::Only(self.inputs[slot - self.input(0)])
         } else {
@@ -98,7 +101,7 @@ impl Layout {
             if (slot - self.output(0).0).is_multiple_of(2) {
                 Who::Only(recipient)
             } else {
-                Who::Only(1 - recipient)
+                Who::Except(recipient)
             }
         }
     }

@@ -68,6 +68,7 @@
 pub mod checks;
 mod cope;
 mod layout;
+mod tiny;
 mod words;
 
 pub use checks::opening_bytes;
@@ -77,7 +78,8 @@ pub use layout::{CODEWORD_REPS, CONSISTENCY_REPS};
 use super::{MiniMacPreprocessing, PartyPrep, PrepRequest, TRIPLE_WORDS};
 use crate::field::Gf256;
 use crate::net::{Network, PartyId};
-use crate::ot::{OtError, TinyOt};
+use crate::ot::multi::{NBits, MAX_PARTIES};
+use crate::ot::OtError;
 use crate::proto::minimac::checks::Coins;
 use crate::proto::minimac::error::{MiniMacError, Step};
 use crate::proto::minimac::msg::{Framer, Kind};
@@ -85,10 +87,17 @@ use crate::proto::minimac::params::MiniMacCode;
 use layout::Layout;
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
+use tiny::Tiny;
 
 /// Most TinyOT triples per chunk (bounds memory: the engine holds `3·B` abits per triple while it
 /// makes a batch; see Coral's provider for the bucket sizes).
 pub const TRIPLE_BATCH: usize = 1 << 18;
+
+/// Most MiniMac triples per chunk among three or more parties (each makes at most
+/// [`crate::ot::multi::MAX_TRIPLES`] TinyOT triples, `m` per MiniMac triple; this bounds the
+/// chunk's words when `m` is small: 20 words of `n` bytes per triple, shares and COPE outputs
+/// per peer besides).
+pub const N_CHUNK_TRIPLES: usize = 1024;
 
 /// A deviation of a test attacker inside the provider.
 #[cfg(test)]
@@ -148,18 +157,23 @@ impl OtPreprocessing {
         net: &mut N,
         request: &PrepRequest,
     ) -> Result<PartyPrep, MiniMacError> {
-        let me = net.party();
-        if net.parties() != 2 || request.parties != 2 {
+        let (me, parties) = (net.party(), net.parties());
+        if !(2..=MAX_PARTIES).contains(&parties) || request.parties != parties {
             return Err(MiniMacError::BadInput(format!(
-                "the OT-based provider is for 2 parties; the session has {}, the request {}",
-                net.parties(),
+                "the OT-based provider runs among 2 to {MAX_PARTIES} parties; the session has \
+                 {parties}, the request {}",
                 request.parties
             )));
         }
-        if request.input_owners.iter().chain(request.output_recipients.iter().flatten()).any(|&p| p >= 2) {
-            return Err(MiniMacError::BadInput(
-                "an input owner or output recipient is not party 0 or 1".into(),
-            ));
+        if let Some(p) = request
+            .input_owners
+            .iter()
+            .chain(request.output_recipients.iter().flatten())
+            .find(|&&p| p >= parties)
+        {
+            return Err(MiniMacError::BadInput(format!(
+                "an input owner or output recipient is party {p}; the session has {parties} parties"
+            )));
         }
         let max = request.code.code().instances();
         if request.instances == 0 || request.instances > max {
@@ -178,19 +192,23 @@ impl OtPreprocessing {
         let (n, k) = (code.n(), code.k());
 
         let mut engine =
-            TinyOt::setup(net, &[&session[..], b"/tinyot"].concat(), &mut rng).await.map_err(ot)?;
+            Tiny::setup(net, &[&session[..], b"/tinyot"].concat(), &mut rng).await.map_err(ot)?;
         let delta = engine.delta();
         let seeds = engine.abits(net, 8 * n, &mut rng).await.map_err(ot)?;
-        let mut cope = cope::Cope::from_abits(&seeds, delta, me, n);
+        let mut cope = cope::Cope::from_abits(&seeds, delta, n);
         drop(seeds);
         let alpha = cope.alpha().to_vec();
 
-        let per_chunk = (TRIPLE_BATCH / (8 * k)).max(1);
+        let per_chunk = match engine.most_triples() {
+            None => TRIPLE_BATCH / (8 * k),
+            Some(most) => (most / request.instances).min(N_CHUNK_TRIPLES),
+        }
+        .max(1);
         let chunks = request.and_gates.div_ceil(per_chunk).max(1);
         let outputs: Vec<PartyId> = request.output_recipients.iter().flatten().copied().collect();
         let mut out = PartyPrep {
             party: me,
-            parties: 2,
+            parties,
             code: request.code,
             alpha,
             and_gates: request.and_gates,
@@ -203,7 +221,7 @@ impl OtPreprocessing {
             output_masks: Vec::new(),
             own_output_masks: Vec::new(),
         };
-        let mut framer = Framer::new(2);
+        let mut framer = Framer::new(parties);
         for chunk in 0..chunks {
             let first = chunk * per_chunk;
             let layout = Layout {
@@ -229,7 +247,7 @@ impl OtPreprocessing {
     async fn chunk<N: Network>(
         &self,
         net: &mut N,
-        engine: &mut TinyOt,
+        engine: &mut Tiny,
         cope: &mut cope::Cope,
         framer: &mut Framer,
         code: &'static MiniMacCode,
@@ -237,19 +255,22 @@ impl OtPreprocessing {
         layout: &Layout,
         rng: &mut ChaCha20Rng,
     ) -> Result<words::ChunkMaterial, MiniMacError> {
-        let (me, peer) = (net.party(), 1 - net.party());
+        let (me, parties) = (net.party(), net.parties());
         let ot = |source: OtError| MiniMacError::Ot { party: me, source };
         let (n, k) = (code.n(), code.k());
         let step = Step::PrepCope;
-        let (mut coins, commitment) = Coins::new(me, 2, rng);
+        let (mut coins, commitment) = Coins::new(me, parties, rng);
         framer.send_all(net, Kind::PrepCommit, &commitment, step)?;
-        let theirs = framer.recv(net, peer, Kind::PrepCommit, commitment.len(), step).await?;
-        coins.set_commitments(peer, &theirs);
+        for peer in (0..parties).filter(|&p| p != me) {
+            let theirs = framer.recv(net, peer, Kind::PrepCommit, commitment.len(), step).await?;
+            coins.set_commitments(peer, &theirs);
+        }
 
         let triples = if layout.triples > 0 {
             engine.and_triples(net, layout.triples * layout.instances, rng).await.map_err(ot)?
         } else {
-            Vec::new()
+            let none = || NBits::with_capacity(parties, me, 0);
+            [none(), none(), none()]
         };
         let masks = engine.abits(net, CONSISTENCY_REPS * 8 * k, rng).await.map_err(ot)?;
         let contributions = words::contributions(
@@ -287,7 +308,9 @@ impl OtPreprocessing {
         Ok(words::assemble(layout, &shares, n, contributions.own_masks, contributions.own_output_masks))
     }
 
-    /// COPE in both directions, in frames: returns this party's `2n`-byte share of every slot.
+    /// COPE with every peer in both directions, in frames: returns this party's `2n`-byte share of
+    /// every slot. In frame `f` this party sends each peer the columns of its words
+    /// `f·FRAME_WORDS..` (under that peer's key), then receives each peer's.
     #[allow(clippy::too_many_arguments)]
     async fn authenticate<N: Network>(
         &self,
@@ -299,48 +322,59 @@ impl OtPreprocessing {
         own: &[u8],
         n: usize,
     ) -> Result<Vec<u8>, MiniMacError> {
-        let (me, peer) = (net.party(), 1 - net.party());
+        let (me, parties) = (net.party(), net.parties());
+        let peers: Vec<PartyId> = (0..parties).filter(|&p| p != me).collect();
         let step = Step::PrepCope;
         let slots = layout.len();
         let mine = own.len() / n;
-        let theirs = (0..slots).filter(|&s| layout.who(s).includes(peer)).count();
-        let frames = mine.max(theirs).div_ceil(FRAME_WORDS);
-        let (mut t, mut q) = (Vec::with_capacity(mine * n), Vec::with_capacity(theirs * n));
-        for f in 0..frames {
+        let words_of = |p: PartyId| (0..slots).filter(|&s| layout.who(s).includes(p)).count();
+        let theirs: Vec<usize> = (0..parties).map(words_of).collect();
+        let most = peers.iter().map(|&p| theirs[p]).chain([mine]).max().unwrap_or(0);
+        // `t`: the sum over the peers of this party's COPE outputs for its own words; `q[p]`: its
+        // outputs for peer p's words under its own key.
+        let mut t = vec![0u8; mine * n];
+        let mut q: Vec<Vec<u8>> = (0..parties).map(|p| Vec::with_capacity(theirs[p] * n)).collect();
+        for f in 0..most.div_ceil(FRAME_WORDS) {
             let range = |count: usize| (f * FRAME_WORDS).min(count)..((f + 1) * FRAME_WORDS).min(count);
             let words = range(mine);
             if !words.is_empty() {
-                let (u, tf) = cope.columns(&own[words.start * n..words.end * n]);
-                #[cfg(test)]
-                let u = self.cheat_columns(u, words.len());
-                framer.send_all(net, Kind::CopeColumns, &u, step)?;
-                #[cfg(test)]
-                if f == 0 && self.cheat == Some(Cheat::ReplayCopeFrame) {
-                    framer.send_again(net, peer, Kind::CopeColumns, &u, step)?;
+                for &p in &peers {
+                    let (u, tf) = cope.columns(p, &own[words.start * n..words.end * n]);
+                    #[cfg(test)]
+                    let u = self.cheat_columns(u, words.len());
+                    framer.send_to(net, p, Kind::CopeColumns, &u, step)?;
+                    #[cfg(test)]
+                    if f == 0 && self.cheat == Some(Cheat::ReplayCopeFrame) {
+                        framer.send_again(net, p, Kind::CopeColumns, &u, step)?;
+                    }
+                    super::xor_into(&mut t[words.start * n..words.end * n], &tf);
                 }
-                t.extend_from_slice(&tf);
             }
-            let words = range(theirs);
-            if !words.is_empty() {
-                let u = framer.recv(net, peer, Kind::CopeColumns, 8 * n * words.len(), step).await?;
-                q.extend_from_slice(&cope.keys(&u, words.len()));
+            for &p in &peers {
+                let words = range(theirs[p]);
+                if !words.is_empty() {
+                    let u = framer.recv(net, p, Kind::CopeColumns, 8 * n * words.len(), step).await?;
+                    let keys = cope.keys(p, &u, words.len());
+                    q[p].extend_from_slice(&keys);
+                }
             }
         }
         let mut shares = vec![0u8; slots * 2 * n];
-        let (mut next_own, mut next_peer) = (0, 0);
+        let mut next = vec![0usize; parties];
         for (s, share) in shares.chunks_exact_mut(2 * n).enumerate() {
             let who = layout.who(s);
             let (value, mac) = share.split_at_mut(n);
             if who.includes(me) {
-                let x = &own[next_own * n..(next_own + 1) * n];
+                let w = next[me];
+                let x = &own[w * n..(w + 1) * n];
                 value.copy_from_slice(x);
                 Gf256::mul_slices(Gf256::from_bytes_mut(mac), Gf256::from_bytes(alpha), Gf256::from_bytes(x));
-                super::xor_into(mac, &t[next_own * n..(next_own + 1) * n]);
-                next_own += 1;
+                super::xor_into(mac, &t[w * n..(w + 1) * n]);
+                next[me] += 1;
             }
-            if who.includes(peer) {
-                super::xor_into(mac, &q[next_peer * n..(next_peer + 1) * n]);
-                next_peer += 1;
+            for &p in peers.iter().filter(|&&p| who.includes(p)) {
+                super::xor_into(mac, &q[p][next[p] * n..(next[p] + 1) * n]);
+                next[p] += 1;
             }
         }
         Ok(shares)

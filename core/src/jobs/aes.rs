@@ -46,12 +46,13 @@ pub enum AesProtocol {
         /// MAC width under malicious security.
         mac_bits: MacBits,
     },
-    /// Two-party MiniMac (dishonest majority, malicious with abort), AES of every key size and
-    /// direction over the boolean circuit, many blocks per codeword batch.
+    /// MiniMac (dishonest majority, malicious with abort) among every member over OT or two
+    /// parties beside a dealer, AES of every key size and direction over the boolean circuit, many
+    /// blocks per codeword batch.
     MiniMac {
         /// The Reed-Solomon code.
         code: CodeChoice,
-        /// Where the triples come from: OT between the two parties, or a trusted dealer.
+        /// Where the triples come from: OT among the parties, or a trusted dealer.
         preprocessing: Preprocessing,
     },
     /// Two-party Coral (dishonest majority, malicious with abort), AES of every key size and
@@ -91,7 +92,18 @@ impl AesProtocol {
         }
     }
 
-    /// Parties that hold inputs or learn outputs (0..computing).
+    /// Whether every member of a session computes, however many there are (MiniMac and Coral
+    /// over OT, [`super::parties`]).
+    pub fn every_member_computes(&self) -> bool {
+        matches!(
+            self,
+            AesProtocol::MiniMac { preprocessing: Preprocessing::Ot, .. }
+                | AesProtocol::Coral { preprocessing: Preprocessing::Ot }
+        )
+    }
+
+    /// Parties that hold inputs or learn outputs (0..computing) in a session of the protocol's
+    /// [`members`](Self::members).
     pub fn computing_parties(&self) -> usize {
         match self {
             AesProtocol::Maestro { .. } => 3,

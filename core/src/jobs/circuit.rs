@@ -34,16 +34,18 @@ pub enum CircuitProtocol {
         /// MAC width under malicious security.
         mac_bits: MacBits,
     },
-    /// Two-party MiniMac (malicious with abort); each output to both parties or to one.
+    /// MiniMac (malicious with abort) among every member over OT, or parties 0 and 1 beside a
+    /// dealer; each output to every computing party or to one.
     MiniMac {
         /// The Reed-Solomon code.
         code: CodeChoice,
-        /// Where the triples come from (only the trusted dealer today).
+        /// Where the triples come from: OT among the parties, or a trusted dealer.
         preprocessing: Preprocessing,
     },
-    /// Two-party Coral (malicious with abort, RMFE-packed); each output to both parties or to one.
+    /// Coral (malicious with abort, RMFE-packed) among every member over OT, or parties 0 and 1
+    /// beside a dealer; each output to every computing party or to one.
     Coral {
-        /// Where the material comes from (only OT between the two parties today).
+        /// Where the material comes from: OT among the parties, or a trusted dealer.
         preprocessing: Preprocessing,
     },
 }
@@ -65,6 +67,13 @@ impl CircuitProtocol {
             | CircuitProtocol::MiniMac { preprocessing, .. }
             | CircuitProtocol::Coral { preprocessing } => preprocessing,
         }
+    }
+
+    /// Whether every member of a session computes, however many there are (MiniMac and Coral
+    /// over OT, [`super::parties`]).
+    pub fn every_member_computes(&self) -> bool {
+        matches!(self, CircuitProtocol::MiniMac { .. } | CircuitProtocol::Coral { .. })
+            && self.preprocessing() == Preprocessing::Ot
     }
 
     /// The security level the protocol runs at.

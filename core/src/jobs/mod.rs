@@ -23,6 +23,7 @@ pub mod keyed_aes;
 pub mod maestro_aes;
 pub mod minimac;
 pub mod options;
+pub mod parties;
 mod prepare;
 pub mod prepared;
 mod preprocessing;

@@ -16,6 +16,7 @@ use super::coral as coral_job;
 use super::error::JobError;
 use super::maestro_aes::{self, AesJobSpec};
 use super::minimac as minimac_job;
+use super::parties;
 use super::prepare::MIXED_MAKES_ITS_OWN;
 use super::prepared::{refuse_required, Prepared, PreparedUse};
 use super::simd::SimdJob;
@@ -24,6 +25,16 @@ use super::tinytable::aes::TinyTableAesSpec;
 use super::tinytable::circuit::CircuitJobSpec;
 use crate::net::Network;
 use rand_core::{CryptoRng, RngCore};
+
+/// The protocol's name in messages (MiniMac or Coral, the protocols where every member may
+/// compute).
+fn title(name: &str) -> &'static str {
+    if name == "minimac" {
+        minimac_job::PROTOCOL
+    } else {
+        coral_job::PROTOCOL
+    }
+}
 
 impl AesSpec {
     /// Checks the spec, including that its protocol supports the requested options.
@@ -37,21 +48,18 @@ impl AesSpec {
     }
 
     /// The session size the spec fixes: the protocol's member count, or `None` where every
-    /// member computes and the session decides how many (Coral over OT;
+    /// member computes and the session decides how many (MiniMac and Coral over OT;
     /// [`check_members`](Self::check_members) bounds it).
     pub fn members(&self) -> Option<usize> {
-        match self.protocol {
-            AesProtocol::Coral { preprocessing: super::preprocessing::Preprocessing::Ot } => None,
-            protocol => Some(protocol.members()),
-        }
+        (!self.protocol.every_member_computes()).then(|| self.protocol.members())
     }
 
     /// Checks that a session of `parties` members can run the spec: the protocol's member count,
     /// or — where the session decides ([`members`](Self::members) is `None`) — 2 to
-    /// [`coral_job::MAX_OT_PARTIES`] members with the roles among them.
+    /// [`parties::MAX_OT_PARTIES`] members with the roles among them.
     pub fn check_members(&self, parties: usize) -> Result<(), JobError> {
         match self.members() {
-            None => coral_job::check_aes_parties(self, parties),
+            None => parties::check_aes_parties(self, title(self.protocol.name()), parties),
             Some(members) if members == parties => Ok(()),
             Some(_) => match self.protocol {
                 AesProtocol::TinyTable { preprocessing, .. }
@@ -116,11 +124,13 @@ impl CircuitSpec {
     }
 
     /// Checks that a session of `parties` members can run the spec: the preprocessing's member
-    /// count, or — for Coral over OT (boolean or mixed circuits), where every member computes — 2
-    /// to [`coral_job::MAX_OT_PARTIES`] members, enough for the input owners and recipients.
+    /// count, or — for MiniMac and Coral over OT (Coral's mixed circuits included), where every
+    /// member computes — 2 to [`parties::MAX_OT_PARTIES`] members, enough for the input owners
+    /// and recipients.
     pub fn check_members(&self, parties: usize) -> Result<(), JobError> {
         if self.members().is_none() {
-            return coral_job::check_parties(parties, &self.io.input_owners, &self.io.reveal);
+            let protocol = title(self.protocol.name());
+            return parties::check_parties(protocol, parties, &self.io.input_owners, &self.io.reveal);
         }
         let preprocessing = self.protocol.preprocessing();
         if parties != preprocessing.members() {
@@ -134,12 +144,10 @@ impl CircuitSpec {
     }
 
     /// The session size the spec fixes: the preprocessing's member count, or `None` where every
-    /// member computes and the session decides how many (Coral over OT, boolean or mixed
-    /// circuits; [`check_members`](Self::check_members) bounds it).
+    /// member computes and the session decides how many (MiniMac and Coral over OT, Coral's
+    /// mixed circuits; [`check_members`](Self::check_members) bounds it).
     pub fn members(&self) -> Option<usize> {
-        let coral_ot = matches!(self.protocol, CircuitProtocol::Coral { .. })
-            && self.protocol.preprocessing() == super::preprocessing::Preprocessing::Ot;
-        if coral_ot || matches!(self.circuit, JobCircuit::Mixed(_)) {
+        if self.protocol.every_member_computes() || matches!(self.circuit, JobCircuit::Mixed(_)) {
             None
         } else {
             Some(self.protocol.preprocessing().members())

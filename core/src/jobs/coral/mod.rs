@@ -47,10 +47,10 @@
 
 use super::aes::{AesInput, AesOutput, AesProtocol, AesSpec, JobPhase};
 use super::agreement::agree_on_spec;
-use super::circuit::check_io;
 use super::circuit::{CircuitInput, CircuitOutput, CircuitSpec, JobCircuit};
 use super::error::JobError;
 use super::keyed_aes::AesAsCircuit;
+use super::parties::{self, computing, MAX_OT_PARTIES};
 use super::prepared::{Prepared, PreparedUse, UnitMaterial};
 use super::preprocessing::{Preprocessing, DEALER};
 use super::simd::SimdJob;
@@ -72,7 +72,7 @@ use std::sync::{Arc, OnceLock};
 pub(crate) mod mixed;
 pub mod prepared;
 
-const PROTOCOL: &str = "Coral";
+pub(crate) const PROTOCOL: &str = "Coral";
 
 /// A party's confirmation to the dealer that it decoded its material.
 const RECEIVED: &[u8] = b"received";
@@ -87,27 +87,16 @@ fn preprocessing_byte(preprocessing: Preprocessing) -> u8 {
 }
 
 /// Checks an AES spec whose protocol is Coral: over OT, roles among up to [`MAX_OT_PARTIES`]
-/// parties (the run checks them against the session: [`check_aes_parties`]); beside the dealer,
-/// among parties 0 and 1.
+/// parties (the run checks them against the session: [`parties::check_aes_parties`]); beside the
+/// dealer, among parties 0 and 1.
 pub(crate) fn validate_aes(spec: &AesSpec) -> Result<(), JobError> {
     match spec.protocol {
         AesProtocol::Coral { preprocessing: Preprocessing::Ot } => {
-            // Every role within the largest session: the ciphertext to one party, or to parties
-            // 0..m in order (the run checks that m is the session's size).
-            let to = &spec.reveal_to;
-            let all = to.len() >= 2 && to.iter().copied().eq(0..to.len());
-            let one = AesSpec { reveal_to: if all { vec![0] } else { to.clone() }, ..spec.clone() };
-            one.check_roles(PROTOCOL, MAX_OT_PARTIES)
+            parties::validate_aes_roles(spec, PROTOCOL)
         }
         AesProtocol::Coral { .. } => spec.check_two_party_roles(PROTOCOL),
         _ => Err(JobError::Internal("not a Coral spec")),
     }
-}
-
-/// Checks a session of `parties` members, every one computing, for a Coral AES spec over OT.
-pub(crate) fn check_aes_parties(spec: &AesSpec, parties: usize) -> Result<(), JobError> {
-    check_parties(parties, &[], &[])?;
-    spec.check_roles(PROTOCOL, parties)
 }
 
 /// Checks a circuit spec whose protocol is Coral. Over OT every member computes, so owners and
@@ -116,56 +105,20 @@ pub(crate) fn check_aes_parties(spec: &AesSpec, parties: usize) -> Result<(), Jo
 pub(crate) fn validate_circuit(spec: &CircuitSpec) -> Result<(), JobError> {
     match &spec.circuit {
         JobCircuit::Mixed(circuit) => mixed::validate(spec, circuit),
-        JobCircuit::Boolean(circuit) if spec.protocol.preprocessing() == Preprocessing::Ot => {
-            if spec.instances == 0 {
-                return Err(JobError::invalid_spec("instances", "instances must be at least 1"));
-            }
-            let widths = (circuit.input_widths().len(), circuit.output_widths().len());
-            check_io(&spec.io, widths.0, widths.1, MAX_OT_PARTIES)
+        JobCircuit::Boolean(_) if spec.protocol.preprocessing() == Preprocessing::Ot => {
+            parties::validate_circuit_io(spec)
         }
         JobCircuit::Boolean(_) => spec.check_two_party_io(),
     }
 }
 
-/// Most members of a Coral session over OT (every member computes): the n-party TinyOT's and
-/// both COPEs' bound.
-pub const MAX_OT_PARTIES: usize = crate::proto::coral::arith::ot::MAX_PARTIES;
+// Coral's n-party TinyOT and both of its COPEs hold the bound of every session over OT.
+const _: () = assert!(MAX_OT_PARTIES == crate::proto::coral::arith::ot::MAX_PARTIES);
 const _: () = assert!(MAX_OT_PARTIES == crate::proto::coral::prep::ot::MAX_PARTIES);
 
-/// Checks a session of `parties` members for a Coral job over OT (every member computes) whose
-/// inputs `owners` own and whose outputs go as `reveal` says.
+/// Checks a session of `parties` members for a Coral job over OT (see [`parties::check_parties`]).
 pub(crate) fn check_parties(parties: usize, owners: &[usize], reveal: &[Reveal]) -> Result<(), JobError> {
-    if !(2..=MAX_OT_PARTIES).contains(&parties) {
-        return Err(JobError::invalid_spec(
-            "parties",
-            format!("Coral over OT runs among 2 to {MAX_OT_PARTIES} parties, the session has {parties}"),
-        ));
-    }
-    if let Some(p) = owners.iter().find(|&&p| p >= parties) {
-        return Err(JobError::invalid_spec(
-            "inputOwners",
-            format!("inputOwners names party {p}, the session has {parties} parties"),
-        ));
-    }
-    if let Some(p) = reveal.iter().find_map(|r| match *r {
-        Reveal::To(p) if p >= parties => Some(p),
-        _ => None,
-    }) {
-        return Err(JobError::invalid_spec(
-            "reveal",
-            format!("reveal names party {p}, the session has {parties} parties"),
-        ));
-    }
-    Ok(())
-}
-
-/// The parties that compute in a session of `members` with `preprocessing`: every member over OT,
-/// parties 0 and 1 beside the dealer.
-fn computing(members: usize, preprocessing: Preprocessing) -> usize {
-    match preprocessing {
-        Preprocessing::Ot => members,
-        Preprocessing::Dealer => 2,
-    }
+    parties::check_parties(PROTOCOL, parties, owners, reveal)
 }
 
 /// Coral's parameters (the (14, 42)-RMFE of its Table 1), built once per process.
@@ -213,7 +166,7 @@ pub(crate) async fn run_aes<N: Network, R: RngCore + CryptoRng>(
         return Err(JobError::Internal("not a Coral spec"));
     };
     match preprocessing {
-        Preprocessing::Ot => check_aes_parties(spec, net.parties())?,
+        Preprocessing::Ot => parties::check_aes_parties(spec, PROTOCOL, net.parties())?,
         Preprocessing::Dealer => check_members(net, preprocessing)?,
     }
     spec.check_input(net.party(), &input)?;

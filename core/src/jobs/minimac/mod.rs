@@ -1,9 +1,10 @@
 //! MiniMac's runner for the shared AES and circuit jobs ([`crate::proto::minimac`], the
-//! Damgård–Lauritsen–Toft implementation study of MiniMac): parties 0 and 1 compute, malicious
-//! with abort; each output value goes to both parties or to one of them (`reveal_to` / the
-//! circuit's `reveal`): a private output is opened masked by a dealt output mask whose data only
-//! its recipient knows, and checked with every other opening before anyone returns an output
-//! ([`crate::proto::minimac::online`]); the other party's output is `None`.
+//! Damgård–Lauritsen–Toft implementation study of MiniMac): over OT every member of a session of
+//! 2 to [`parties::MAX_OT_PARTIES`] computes, beside a dealer parties 0 and 1; malicious with
+//! abort; each output value goes to every computing party or to one of them (`reveal_to` / the
+//! circuit's `reveal`): a private output is opened masked by an output mask whose data only its
+//! recipient knows, and checked with every other opening before anyone returns an output
+//! ([`crate::proto::minimac::online`]); the other parties' output is `None`.
 //!
 //! # Trust model (read this before using these jobs)
 //!
@@ -11,10 +12,12 @@
 //! the batched codeword and MAC checks before any output is opened). Its triples in `C*` come from
 //! one of two sources:
 //!
-//! - [`Preprocessing::Ot`] (a session of exactly 2 members): the two parties make their own
-//!   material with MiniMac's OT-based provider ([`OtPreprocessing`]: TinyOT triples, COPE over
-//!   GF(2^8)^n, codeword, zero-data, consistency and MAC checks before any material is used).
-//!   **Nothing is trusted but the two parties**; either may be malicious (security with abort).
+//! - [`Preprocessing::Ot`] (AES and circuits among every member of a session of 2 to
+//!   [`parties::MAX_OT_PARTIES`]; material prepared ahead between two): the parties make their
+//!   own material with MiniMac's OT-based provider ([`OtPreprocessing`]: TinyOT triples — two-party
+//!   or n-party — COPE over GF(2^8)^n between every pair, codeword, zero-data, consistency and MAC
+//!   checks before any material is used). **Nothing is trusted but the parties**; all but one may
+//!   be malicious and collude (security with abort).
 //! - [`Preprocessing::Dealer`] (a session of 3) — a **weaker trust model**: **member 2 is a
 //!   TRUSTED DEALER** that makes both parties' material with [`TrustedDealer`] (it knows the MAC
 //!   key and every triple), sends each party its share over that pair's encrypted channel
@@ -25,7 +28,7 @@
 //! 1. Spec agreement ([`super::agreement`]) on the encoded spec (circuit jobs: including the
 //!    SHA-256 of the Bristol text).
 //! 2. For each batch of at most `8·k` instances (960 with the (256, 120) code, 680 with
-//!    (255, 85)): with [`Preprocessing::Ot`] both parties run the provider for the batch's
+//!    (255, 85)): with [`Preprocessing::Ot`] every party runs the provider for the batch's
 //!    instances ([`PrepRequest::with_instances`]: TinyOT triples only for them; its OT
 //!    session tag derived from the agreed spec digest, [`ot_session_tag`], so every job has its
 //!    own; one TinyOT setup per batch); with the dealer, the dealer deals and sends the batch's
@@ -44,6 +47,7 @@ use super::agreement::agree_on_spec;
 use super::circuit::{CircuitInput, CircuitOutput, CircuitProtocol, CircuitSpec};
 use super::error::JobError;
 use super::keyed_aes::AesAsCircuit;
+use super::parties;
 use super::prepared::{Prepared, PreparedUse, UnitMaterial};
 use super::preprocessing::{Preprocessing, DEALER};
 use super::simd::SimdJob;
@@ -60,7 +64,7 @@ use zeroize::Zeroize;
 
 pub mod prepared;
 
-const PROTOCOL: &str = "MiniMac";
+pub(crate) const PROTOCOL: &str = "MiniMac";
 /// A party's confirmation to the dealer that it decoded a batch's material.
 const RECEIVED: &[u8] = b"received";
 
@@ -70,19 +74,32 @@ pub fn ot_session_tag(digest: &[u8]) -> Vec<u8> {
     [b"chorus/minimac-job/ot-prep/".as_slice(), digest].concat()
 }
 
-/// Checks an AES spec whose protocol is MiniMac.
+/// Checks an AES spec whose protocol is MiniMac: over OT, roles among up to
+/// [`parties::MAX_OT_PARTIES`] parties (the run checks them against the session); beside the
+/// dealer, among parties 0 and 1.
 pub(crate) fn validate_aes(spec: &AesSpec) -> Result<(), JobError> {
-    let AesProtocol::MiniMac { .. } = spec.protocol else {
-        return Err(JobError::Internal("not a MiniMac spec"));
-    };
-    spec.check_two_party_roles(PROTOCOL)
+    match spec.protocol {
+        AesProtocol::MiniMac { preprocessing: Preprocessing::Ot, .. } => {
+            parties::validate_aes_roles(spec, PROTOCOL)
+        }
+        AesProtocol::MiniMac { .. } => spec.check_two_party_roles(PROTOCOL),
+        _ => Err(JobError::Internal("not a MiniMac spec")),
+    }
 }
 
-/// Checks a circuit spec whose protocol is MiniMac.
+/// Checks a circuit spec whose protocol is MiniMac: over OT owners and recipients up to
+/// [`parties::MAX_OT_PARTIES`] (the run checks them against the session), beside the dealer
+/// parties 0 and 1.
 pub(crate) fn validate_circuit(spec: &CircuitSpec) -> Result<(), JobError> {
     spec.circuit.boolean(PROTOCOL)?;
-    spec.check_two_party_io()
+    match spec.protocol.preprocessing() {
+        Preprocessing::Ot => parties::validate_circuit_io(spec),
+        Preprocessing::Dealer => spec.check_two_party_io(),
+    }
 }
+
+// The OT provider holds the bound of every session over OT.
+const _: () = assert!(parties::MAX_OT_PARTIES == crate::ot::multi::MAX_PARTIES);
 
 fn code_of(protocol: CircuitProtocol) -> CodeChoice {
     match protocol {
@@ -130,7 +147,10 @@ pub(crate) async fn run_aes<N: Network, R: RngCore + CryptoRng>(
     let AesProtocol::MiniMac { preprocessing, .. } = spec.protocol else {
         return Err(JobError::Internal("not a MiniMac spec"));
     };
-    check_members(net, preprocessing)?;
+    match preprocessing {
+        Preprocessing::Ot => parties::check_aes_parties(spec, PROTOCOL, net.parties())?,
+        Preprocessing::Dealer => check_members(net, preprocessing)?,
+    }
     spec.check_input(net.party(), &input)?;
     let job = aes_job(spec, &input)?;
     let start = net.stats();
@@ -149,7 +169,12 @@ pub(crate) async fn run_circuit<N: Network, R: RngCore + CryptoRng>(
     observe: impl FnMut(JobPhase),
 ) -> Result<CircuitOutput, JobError> {
     let preprocessing = spec.protocol.preprocessing();
-    check_members(net, preprocessing)?;
+    match preprocessing {
+        Preprocessing::Ot => {
+            parties::check_parties(PROTOCOL, net.parties(), &spec.io.input_owners, &spec.io.reveal)?
+        }
+        Preprocessing::Dealer => check_members(net, preprocessing)?,
+    }
     let me = net.party();
     input.check(me, preprocessing.is_dealer(me), spec.circuit.input_widths(), &spec.io, spec.instances)?;
     let job = circuit_job(spec, input)?;
@@ -174,7 +199,10 @@ async fn run_job<N: Network, R: RngCore + CryptoRng>(
         Some(plan) => {
             prepared::evaluate(net, job, *preprocessing, store.take(&plan)?.into_units()?, rng, observe).await
         }
-        None => run_batches(net, *code, (*preprocessing, &digest), job, rng, observe).await,
+        None => {
+            let computing = parties::computing(net.parties(), *preprocessing);
+            run_batches(net, (*code, computing), (*preprocessing, &digest), job, rng, observe).await
+        }
     }
 }
 
@@ -185,9 +213,9 @@ pub(crate) fn check_members<N: Network>(net: &N, preprocessing: Preprocessing) -
     Ok(())
 }
 
-/// The request for the material of `job`'s batches.
-fn request(code: CodeChoice, job: &SimdJob<'_>) -> Result<PrepRequest, JobError> {
-    Ok(PrepRequest::for_circuit(code, 2, &job.circuit, &job.owners)?
+/// The request for the material of `job`'s batches among `parties` computing parties.
+pub(crate) fn request(code: CodeChoice, parties: usize, job: &SimdJob<'_>) -> Result<PrepRequest, JobError> {
+    Ok(PrepRequest::for_circuit(code, parties, &job.circuit, &job.owners)?
         .with_recipients(&job.circuit, &job.recipients)?)
 }
 
@@ -300,13 +328,13 @@ pub(crate) async fn evaluate_batch<N: Network, R: RngCore + CryptoRng>(
 /// member's online communication.
 async fn run_batches<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
-    code: CodeChoice,
+    (code, computing): (CodeChoice, usize),
     (preprocessing, digest): (Preprocessing, &[u8]),
     job: &SimdJob<'_>,
     rng: &mut R,
     mut observe: impl FnMut(JobPhase),
 ) -> Result<(Vec<Outputs>, NetStats), JobError> {
-    let request = request(code, job)?;
+    let request = request(code, computing, job)?;
     let capacity = code.code().instances();
     let mut source = Source::new(preprocessing, digest, rng);
     let mut outputs = Vec::new();

@@ -26,6 +26,10 @@ use crate::proto::tinytable::circuit::online::Outputs;
 use rand_core::{CryptoRng, RngCore};
 use std::collections::VecDeque;
 
+/// Computing parties of prepared material: preparation runs between two parties (with or without
+/// the dealer; a larger session is refused before anything is made).
+const PARTIES: usize = 2;
+
 /// The family of MiniMac's prepared material.
 pub(crate) const FAMILY: &[u8] = b"minimac";
 
@@ -45,7 +49,7 @@ pub(crate) fn check_room(
     store: &Prepared,
     field: &'static str,
 ) -> Result<(), JobError> {
-    let per_batch = request(*code, job)?.party_bytes();
+    let per_batch = request(*code, PARTIES, job)?.party_bytes();
     store.check_room(batches(*code, job.instances, per_job).len().saturating_mul(per_batch), field)
 }
 
@@ -61,7 +65,7 @@ pub(crate) async fn prepare<N: Network, R: RngCore + CryptoRng>(
 ) -> Result<PrepareOutput, JobError> {
     check_room(described, per_job, store, field)?;
     let (job, code, preprocessing) = described;
-    let request = request(*code, job)?;
+    let request = request(*code, PARTIES, job)?;
     let per_batch = request.party_bytes();
     let start = net.stats();
     let digest = agree_to_prepare(net, &[FAMILY, &job.prepare_agreed(per_job)].concat()).await?;

@@ -21,10 +21,10 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 
 mod coral_dealer;
-mod coral_n;
 mod key_sizes;
 mod minimac_ot;
 mod mixed;
+mod n_party;
 mod prepared_simd;
 mod reveal;
 mod stream;

@@ -27,8 +27,8 @@
 //!   `ρ = 17` random linear combinations (coins from a commit-and-open coin toss) tested for
 //!   membership in `C*` and against the MACs; the output openings get the same check before any
 //!   output is returned. Deviations give typed [`MiniMacError`]s naming the check.
-//! - **Preprocessing** ([`prep`]): the [`MiniMacPreprocessing`] trait, the two-party OT-based
-//!   provider [`OtPreprocessing`] (§2.2's "modify the TinyOT preprocessing", as in \[FKOS15\]: TinyOT
+//! - **Preprocessing** ([`prep`]): the [`MiniMacPreprocessing`] trait, the OT-based provider
+//!   among 2 to 8 parties [`OtPreprocessing`] (§2.2's "modify the TinyOT preprocessing", as in \[FKOS15\]: TinyOT
 //!   triples, COPE over GF(2^8)^n as in MASCOT, codeword, zero-data, consistency and MAC checks;
 //!   TinyOT triples only for the positions of the instances a batch uses, public zero data
 //!   elsewhere; [`prep::ot`]) and the **trusted dealer** ([`TrustedDealer`], [`DealtMaterial`]; labelled, see
@@ -72,13 +72,12 @@
 //! # Trust model
 //!
 //! Malicious security with abort against any number of corrupt parties up to `n - 1`, in the
-//! preprocessing model. With [`OtPreprocessing`] (two parties) nothing is trusted but the two
+//! preprocessing model. With [`OtPreprocessing`] (2 to 8 parties) nothing is trusted but the
 //! parties; **with the trusted dealer the dealer must be honest and collude with nobody**. The
 //! messages themselves run over the session's secure channel ([`crate::net`]).
 //!
 //! # Not implemented
 //!
-//! - OT-based preprocessing for more than two parties ([`OtPreprocessing`] is two-party).
 //! - Switches to turn off the bit-packing trick (§4.3) or zero-degree constants (§4.5): both are
 //!   built into the representation, so only simultaneous multiplications (§4.4) can be switched.
 //!

@@ -1,6 +1,6 @@
 //! The preprocessed material MiniMac's online phase consumes, the [`MiniMacPreprocessing`] trait,
-//! and its providers: the OT-based two-party provider ([`OtPreprocessing`], module [`ot`]: nothing
-//! trusted but the two parties) and the **trusted dealer** ([`TrustedDealer`], [`DealtMaterial`],
+//! and its providers: the OT-based provider among 2 to 8 parties ([`OtPreprocessing`], module
+//! [`ot`]: nothing trusted but the parties) and the **trusted dealer** ([`TrustedDealer`], [`DealtMaterial`],
 //! module [`dealer`]: a weaker trust model, see below).
 //!
 //! Per AND gate one "triple" of §4.3: `[[a]]*, [[b]]*, [[a ∧ b]]*` (uniformly random codewords of
@@ -21,7 +21,7 @@
 //! **Trust model of [`TrustedDealer`]:** a third party that sees every value, the whole MAC key and
 //! both parties' shares generates the material. Security holds only if the dealer is honest and
 //! colludes with nobody; it is for tests, demos and benchmarks of the online phase.
-//! **Trust model of [`OtPreprocessing`]:** two parties, either may be malicious (security with
+//! **Trust model of [`OtPreprocessing`]:** all parties but one may be malicious (security with
 //! abort); see [`ot`].
 
 pub mod dealer;

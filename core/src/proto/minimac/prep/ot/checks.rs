@@ -1,13 +1,13 @@
 //! The checks of one chunk, all run before any material is returned. Coins come from MiniMac's
 //! commit-and-open coin toss ([`crate::proto::minimac::checks`]): every party committed to its
 //! seeds at the start of the chunk, and seed 0 is opened only after every COPE column was sent,
-//! so the coins are unknown to both parties while they contribute.
+//! so the coins are unknown to every party while it contributes.
 //!
 //! With `W_w` the shared value of slot `w` (the sum of the parties' contributions):
 //!
 //! - **(a) codeword check, `C` words** ([`PrepCheck::CodewordC`]): for each of
 //!   [`CODEWORD_REPS`] repetitions open `Y = Σ r_w·W_w + M` over the `C` words (coins
-//!   `r_w ∈ GF(2^8)`, `M` a fresh mask in `C` with random data from both parties) and require
+//!   `r_w ∈ GF(2^8)`, `M` a fresh mask in `C` with random data from every party) and require
 //!   `Y ∈ C`. If some `W_w ∉ C`, its class in `GF(2^8)^n / C` is nonzero and `Σ r_w·W̄_w + M̄ = 0`
 //!   holds for at most a 1/256 fraction of `r_w`: 2^-40 over five repetitions. `Y` is uniform in
 //!   `C` (honest `M`), so it reveals nothing.

@@ -1,5 +1,6 @@
-//! MiniMac's **two-party OT-based preprocessing** ([`OtPreprocessing`]): every kind of material of
-//! [`super`] from oblivious transfer, with no trusted party, maliciously secure with abort.
+//! MiniMac's **OT-based preprocessing among 2 to 8 parties** ([`OtPreprocessing`]): every kind of
+//! material of [`super`] from oblivious transfer, with no trusted party, maliciously secure with
+//! abort against all parties but one.
 //!
 //! The implementation study (`/work/shared/papers/minimac-implementation.txt`, §2.2
 //! "Preprocessing") leaves the preprocessing out and notes that, MACs being set up as in TinyOT
@@ -9,28 +10,35 @@
 //! in general. This provider follows that route with the engine of [`crate::ot`], structured like
 //! Coral's OT provider (`proto::coral::prep::ot`):
 //!
-//! 1. **TinyOT** ([`crate::ot::TinyOt`], KOS15 + WRK17 leaky AND with bucketing): one AND triple
+//! 1. **TinyOT** (`tiny`: between two parties [`crate::ot::TinyOt`], KOS15 + the half-gate leaky
+//!    AND with bucketing; among three or more [`crate::ot::multi::MultiTinyOt`], WRK17's n-party
+//!    leaky AND with bucketing and the HSS17 consistency check of the pairwise MACs): one AND triple
 //!    per MiniMac triple and *used* position — `m` = [`PrepRequest::instances`] (at most `8k`) per
 //!    MiniMac triple, for positions `p = 8j + i < m` (bit `i` of data byte `j` of `a`, `b`,
 //!    `c = a ∧ b`; see "Unused positions" below) — and authenticated bits for the COPE seeds and
 //!    the consistency masks.
 //! 2. **Authenticated contributions.** Party P contributes words `X ∈ GF(2^8)^n`; `[[X]]_P` has
-//!    value shares `X` (P) and `0` (peer), MAC shares `α_P ∗ X + t` (P) and `q = t + α_peer ∗ X`
-//!    (peer), from COPE with per-position 8-bit keys (`cope`, MASCOT's Π_COPE; seeds from abits).
+//!    value shares `X` (P) and `0` (every peer), MAC shares `α_P ∗ X + Σ_Q t_Q` (P) and
+//!    `q_Q = t_Q + α_Q ∗ X` (each peer Q), from COPE with per-position 8-bit keys between P and
+//!    every Q (`cope`, MASCOT's Π_COPE; seeds from abits), so the MAC shares sum to `α ∗ X`.
 //!    Per triple each party contributes `C(a_P↓i)`, `C(b_P↓i)` (`i = 0..7`, the codewords of its
 //!    TinyOT share bit planes), `C(c_P)` (its share bytes of `c`, a word of `C ⊂ C*`) and three
 //!    random zero-data words `R_{P,a}, R_{P,b}, R_{P,c}` of `C*`; then
 //!    `[[a^i]] = 2^i·Σ_P [[C(a_P↓i)]]`, `[[a]]* = Σ_i [[a^i]] + Σ_P [[R_{P,a}]]` (uniform in `C*`
 //!    with data `a`; the same for `b`) and `[[c]]* = Σ_P [[C(c_P)]] + Σ_P [[R_{P,c}]]`. Input
-//!    masks: the owner alone contributes `C(r)`. Output masks for `p`: `p` contributes `C(s)`, the
-//!    other party a zero-data `R`, so the sum is uniform in `C*` with data `s` known to `p` only.
+//!    masks: the owner alone contributes `C(r)`. Output masks for `p`: `p` contributes `C(s)`,
+//!    every other party a zero-data `R`, so the sum is uniform in `C*` with data `s` known to `p`
+//!    only.
 //! 3. **Checks** ([`checks`], all before any material is returned): codeword checks of the `C`
 //!    words and zero-data check of the `R` words (2^-40 each), consistency of the contributed data
 //!    with the TinyOT bits, and with 0 at unused positions (2^-40), and the batched MAC check of
-//!    every opened value (MASCOT's Π_Auth argument for inconsistent COPE columns).
+//!    every opened value (MASCOT's Π_Auth argument for inconsistent COPE columns). Among three or
+//!    more parties each party's opening goes to every peer with a digest of its TinyOT MACs under
+//!    that peer's key, and the MAC check compares the parties' hashes of every opened value, so
+//!    equivocation towards one honest party makes every honest party abort.
 //!
 //! **Unused positions.** A batch of `m < 8k` instances uses positions `p = 8j + i < m` only. At
-//! every other position of a triple both parties' plane words and `c` words carry data 0 (their
+//! every other position of a triple every party's plane words and `c` words carry data 0 (their
 //! `R` words and every non-data symbol are unchanged, so `a, b, c` stay uniform in `C*` outside
 //! the data), so `a = b = c = 0` there; check (c) compares the contributed data at those positions
 //! with the public 0, so a party that puts a nonzero bit there is caught like any other
@@ -43,23 +51,29 @@
 //! opened values, which do not look at data, are unchanged. Material for `m` instances is refused
 //! by the online phase for a batch of more than `m` instances ([`super::PartyPrep::instances`]).
 //!
-//! **Chunks** (bounded memory): triples are made in chunks of at most `TRIPLE_BATCH / 8k` MiniMac
-//! triples (273 with k = 120, 385 with k = 85), so at most [`TRIPLE_BATCH`] TinyOT triples (`m`
-//! per MiniMac triple); each chunk has its own coin toss, COPE frames and checks, and its
-//! material is appended only once its checks passed. Input and output masks are in the first
-//! chunk. Setup once per [`OtPreprocessing::material`] call: TinyOT (256 base OTs) and `8n` abits
-//! for the COPE seeds.
+//! **Chunks** (bounded memory): between two parties triples are made in chunks of at most
+//! `TRIPLE_BATCH / 8k` MiniMac triples (273 with k = 120, 385 with k = 85), so at most
+//! [`TRIPLE_BATCH`] TinyOT triples (`m` per MiniMac triple); among three or more in chunks of
+//! `min(MAX_TRIPLES / m, N_CHUNK_TRIPLES)` (the n-party engine's bound per call,
+//! [`crate::ot::multi::MAX_TRIPLES`], and [`N_CHUNK_TRIPLES`] for the words). Each chunk has its
+//! own coin toss, COPE frames and checks, and its material is appended only once its checks
+//! passed. Input and output masks are in the first chunk. Setup once per
+//! [`OtPreprocessing::material`] call: TinyOT (base OTs with every peer) and `8n` abits for the
+//! COPE seeds.
 //!
 //! **TinyOT per chunk:** `m` AND triples per MiniMac triple and `40·8k` abits (consistency masks).
-//! **Communication per chunk** (each direction, besides TinyOT): 64 (coin commitments) + `8n` per
+//! **Communication per chunk** (to each peer, besides TinyOT): 64 (coin commitments) + `8n` per
 //! contributed word in frames of [`cope::FRAME_WORDS`] words + 32 (coin seed) +
-//! `50n + 40k + 32` (openings, [`checks::opening_bytes`]) + `32 + 32 + 17n + 32` (MAC check), each
-//! message with a [`crate::proto::minimac::msg::HEADER_BYTES`]-byte header. Words per party and
+//! `50n + 40k + 32` (openings, [`checks::opening_bytes`]) + `32 + 32 + 17n + 32` (MAC check; 32
+//! more for the view hash among three or more), each message with a
+//! [`crate::proto::minimac::msg::HEADER_BYTES`]-byte header. Words per party and
 //! chunk (independent of `m`): `20` per triple, plus its input masks and output-mask words, plus
 //! 50 masks.
 //!
-//! **Trust model:** two parties, either may be malicious (static corruption); security with
-//! abort. Nothing is trusted but the two parties. Failures are typed: [`MiniMacError::Ot`] for the
+//! **Trust model:** 2 to [`MAX_PARTIES`] parties, all but one may be malicious and collude (static
+//! corruption); security with abort (a cheat seen by one honest party may make only that one
+//! abort, the others failing when it leaves: no agreement on abort). Nothing is trusted but the
+//! parties. Failures are typed: [`MiniMacError::Ot`] for the
 //! engine (its own checks included), [`MiniMacError::PrepCheckFailed`] naming the check,
 //! [`MiniMacError::Malformed`] / [`MiniMacError::FrameOutOfOrder`] for bad frames; no material is
 //! returned after any error. Secrets (α, shares) never select a branch or an index; randomness
@@ -124,7 +138,7 @@ pub(crate) enum Cheat {
     ReplayCopeFrame,
 }
 
-/// The two-party OT-based provider (see the module docs).
+/// The OT-based provider among 2 to [`MAX_PARTIES`] parties (see the module docs).
 pub struct OtPreprocessing {
     rng: ChaCha20Rng,
     session: Vec<u8>,
@@ -140,8 +154,8 @@ impl core::fmt::Debug for OtPreprocessing {
 }
 
 impl OtPreprocessing {
-    /// A provider with its CSPRNG; both parties use the same `session` tag (unique per pair of
-    /// parties and job; each [`MiniMacPreprocessing::material`] call appends a run counter).
+    /// A provider with its CSPRNG; every party uses the same `session` tag (unique per session
+    /// and job; each [`MiniMacPreprocessing::material`] call appends a run counter).
     pub fn new(rng: ChaCha20Rng, session: &[u8]) -> Self {
         OtPreprocessing {
             rng,

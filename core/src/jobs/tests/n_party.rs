@@ -1,10 +1,14 @@
-//! Coral's boolean circuit job among three and four parties over OT (n-party TinyOT, pairwise
+//! MiniMac's and Coral's jobs among three and four parties over OT (n-party TinyOT, pairwise
 //! COPE, no dealer) through the shared job layer: outputs against the plaintext, outputs to one
 //! party, sessions and owners that do not fit, and a cheating party.
 
 use super::*;
 
 const CORAL_OT: CircuitProtocol = CircuitProtocol::Coral { preprocessing: Preprocessing::Ot };
+const MINIMAC_OT: CircuitProtocol =
+    CircuitProtocol::MiniMac { code: CodeChoice::Rs255_85, preprocessing: Preprocessing::Ot };
+/// Both protocols whose every member computes over OT.
+const EVERY_MEMBER: [CircuitProtocol; 2] = [CORAL_OT, MINIMAC_OT];
 
 /// Runs `spec` at each of `n` parties with party p's share of `values`; `cheat` edits what a party
 /// sends.
@@ -30,17 +34,17 @@ fn run_n(
 }
 
 #[test]
-fn coral_circuits_among_three_and_four_parties_over_ot_match_plaintext() {
+fn circuits_among_three_and_four_parties_over_ot_match_plaintext() {
     let mut rng = ChaCha20Rng::seed_from_u64(44);
-    for n in [3, 4] {
+    for (n, protocol) in [3, 4].into_iter().flat_map(|n| EVERY_MEMBER.map(|p| (n, p))) {
         let circuit = random_circuit(&mut rng, n, 50, 2);
         let reveal = vec![Reveal::Both, Reveal::To(n - 1)];
         let io = IoSpec { input_owners: (0..n).collect(), reveal };
         let instances = 15;
         let values = random_inputs(&mut rng, &circuit, instances);
-        let spec = CircuitSpec { protocol: CORAL_OT, circuit: circuit.clone().into(), io, instances };
+        let spec = CircuitSpec { protocol, circuit: circuit.clone().into(), io, instances };
         for (p, out) in run_n(n, &spec, &values, honest).into_iter().enumerate() {
-            let out = out.unwrap_or_else(|e| panic!("party {p} of {n}: {e}"));
+            let out = out.unwrap_or_else(|e| panic!("{protocol:?}: party {p} of {n}: {e}"));
             for (i, instance) in out.outputs.iter().enumerate() {
                 let plain = circuit.evaluate(&values[i]).unwrap();
                 assert_eq!(instance[0].as_ref(), Some(&plain[0]), "party {p} of {n}, instance {i}");
@@ -58,10 +62,16 @@ fn coral_circuits_among_three_and_four_parties_over_ot_match_plaintext() {
 
 #[test]
 fn sessions_and_owners_that_do_not_fit_are_named_before_anything_is_sent() {
+    for protocol in EVERY_MEMBER {
+        sessions_and_owners_that_do_not_fit(protocol);
+    }
+}
+
+fn sessions_and_owners_that_do_not_fit(protocol: CircuitProtocol) {
     let mut rng = ChaCha20Rng::seed_from_u64(45);
     let circuit = random_circuit(&mut rng, 3, 10, 1);
     let spec = |owners: Vec<usize>, reveal: Reveal| CircuitSpec {
-        protocol: CORAL_OT,
+        protocol,
         circuit: circuit.clone().into(),
         io: IoSpec { input_owners: owners, reveal: vec![reveal] },
         instances: 1,
@@ -72,21 +82,31 @@ fn sessions_and_owners_that_do_not_fit_are_named_before_anything_is_sent() {
     };
     let fits = spec(vec![0, 1, 2], Reveal::Both);
     fits.validate().unwrap();
-    assert_eq!(fits.members(), None, "Coral over OT: the session decides");
+    assert_eq!(fits.members(), None, "{protocol:?}: the session decides");
     fits.check_members(3).unwrap();
     named(fits.check_members(9), "parties");
     named(spec(vec![0, 1, 3], Reveal::Both).check_members(3), "inputOwners");
     named(spec(vec![0, 1, 2], Reveal::To(3)).check_members(3), "reveal");
     named(spec(vec![0, 1, 8], Reveal::Both).validate(), "inputOwners");
-    let dealer =
-        CircuitSpec { protocol: CircuitProtocol::Coral { preprocessing: Preprocessing::Dealer }, ..fits };
-    named(dealer.validate(), "inputOwners");
+    let dealer = match protocol {
+        CircuitProtocol::MiniMac { code, .. } => {
+            CircuitProtocol::MiniMac { code, preprocessing: Preprocessing::Dealer }
+        }
+        _ => CircuitProtocol::Coral { preprocessing: Preprocessing::Dealer },
+    };
+    named(CircuitSpec { protocol: dealer, ..fits }.validate(), "inputOwners");
 }
 
 #[test]
 fn a_cheating_party_among_three_fails_every_honest_party_before_outputs() {
+    for protocol in EVERY_MEMBER {
+        a_cheating_party_among_three(protocol);
+    }
+}
+
+fn a_cheating_party_among_three(protocol: CircuitProtocol) {
     // Party 1 flips a byte of one of its messages (the material's OT, checks, the evaluation):
-    // both honest parties abort with a Coral error and get no output.
+    // both honest parties abort with the protocol's error and get no output.
     fn flip(member: PartyId, index: u64, m: &mut [u8]) {
         if member == 1 && index == FLIPPED.with(|f| f.get()) {
             if let Some(b) = m.last_mut() {
@@ -99,17 +119,18 @@ fn a_cheating_party_among_three_fails_every_honest_party_before_outputs() {
     let circuit = random_circuit(&mut rng, 3, 30, 1);
     let io = IoSpec { input_owners: vec![0, 1, 2], reveal: vec![Reveal::Both] };
     let values = random_inputs(&mut rng, &circuit, 3);
-    let spec = CircuitSpec { protocol: CORAL_OT, circuit: circuit.into(), io, instances: 3 };
+    let spec = CircuitSpec { protocol, circuit: circuit.into(), io, instances: 3 };
     let sent = run_n(3, &spec, &values, honest)[1].as_ref().expect("an honest run").stats.messages_sent;
     assert!(sent > 100, "party 1 sends {sent} messages");
     for target in [sent / 8, sent / 3, sent / 2, 3 * sent / 4] {
         FLIPPED.with(|f| f.set(target));
         let outs = run_n(3, &spec, &values, |p, i, m| flip(p, i, m));
         for p in [0, 2] {
-            match &outs[p] {
-                Err(JobError::Coral(_)) => {}
-                other => panic!(
-                    "message {target}: party {p} expected an abort, got {:?}",
+            match (&outs[p], protocol) {
+                (Err(JobError::Coral(_)), CircuitProtocol::Coral { .. })
+                | (Err(JobError::MiniMac(_)), CircuitProtocol::MiniMac { .. }) => {}
+                (other, _) => panic!(
+                    "{protocol:?}, message {target}: party {p} expected an abort, got {:?}",
                     other.as_ref().map(|_| ())
                 ),
             }
@@ -144,18 +165,33 @@ fn coral_aes_among_three_parties_over_ot_matches_fips197() {
 }
 
 #[test]
-fn coral_aes_roles_are_checked_against_the_session() {
+fn aes_roles_over_ot_are_checked_against_the_session() {
+    for ot in
+        [CORAL_AES_OT, AesProtocol::MiniMac { code: CodeChoice::Rs255_85, preprocessing: Preprocessing::Ot }]
+    {
+        aes_roles_are_checked_against_the_session(ot);
+    }
+}
+
+fn aes_roles_are_checked_against_the_session(ot: AesProtocol) {
     let named = |r: Result<(), JobError>, field: &str| match r {
         Err(JobError::InvalidSpec { field: f, .. }) => assert_eq!(f, field),
         other => panic!("expected an invalid {field}, got {other:?}"),
     };
-    let s = |keys: Vec<usize>, owner: usize, reveal: Vec<usize>| spec(CORAL_AES_OT, keys, owner, reveal);
+    let s = |keys: Vec<usize>, owner: usize, reveal: Vec<usize>| spec(ot, keys, owner, reveal);
+    assert_eq!(s(vec![0, 1], 2, vec![0, 1, 2]).members(), None, "{ot:?}: the session decides");
     s(vec![0, 1], 2, vec![0, 1, 2]).validate().unwrap();
     named(s(vec![0, 1], 2, vec![0, 1]).check_members(3), "reveal");
     named(s(vec![0, 1], 3, vec![0]).check_members(3), "plaintextOwner");
     named(s(vec![0, 9], 1, vec![0]).validate(), "keyHolders");
     named(s(vec![0, 1], 1, vec![0, 1]).check_members(9), "parties");
     // Beside the dealer, parties 0 and 1 compute as before.
-    let dealt = spec(AesProtocol::Coral { preprocessing: Preprocessing::Dealer }, vec![0, 1], 2, vec![0, 1]);
+    let dealer = match ot {
+        AesProtocol::MiniMac { code, .. } => {
+            AesProtocol::MiniMac { code, preprocessing: Preprocessing::Dealer }
+        }
+        _ => AesProtocol::Coral { preprocessing: Preprocessing::Dealer },
+    };
+    let dealt = spec(dealer, vec![0, 1], 2, vec![0, 1]);
     named(dealt.validate(), "plaintextOwner");
 }

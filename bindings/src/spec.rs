@@ -276,7 +276,7 @@ pub fn aes_spec(spec: &impl Fields) -> Result<AesSpec, BridgeError> {
 }
 
 /// [`aes_spec`] for a session of `parties` members (its role defaults depend on it where every
-/// member computes: Coral over OT).
+/// member computes: MiniMac and Coral over OT).
 pub fn aes_spec_among(spec: &impl Fields, parties: usize) -> Result<AesSpec, BridgeError> {
     let protocol = match protocol_name(spec, "maestro")?.as_str() {
         "maestro" => {
@@ -324,12 +324,11 @@ pub fn aes_spec_among(spec: &impl Fields, parties: usize) -> Result<AesSpec, Bri
     };
     // Roles default to the protocol's computing parties: MAESTRO's key shared by parties 0 and 1,
     // the plaintext from party 2; a two-party protocol's key at party 0, the plaintext from party
-    // 1; the ciphertext to every computing party. Coral over OT computes with every member: in a
-    // session of three or more, MAESTRO's layout (key shares from 0 and 1, plaintext from the last).
-    let computing = match protocol {
-        AesProtocol::Coral { preprocessing: Preprocessing::Ot } if parties > 2 => parties,
-        _ => protocol.computing_parties(),
-    };
+    // 1; the ciphertext to every computing party. MiniMac and Coral over OT compute with every
+    // member: in a session of three or more, MAESTRO's layout (key shares from 0 and 1, plaintext
+    // from the last).
+    let computing =
+        if protocol.every_member_computes() && parties > 2 { parties } else { protocol.computing_parties() };
     let key_holders = if computing >= 3 { vec![0, 1] } else { vec![0] };
     let blocks = index_or(spec, "blocks", 1)?;
     if blocks == 0 {
@@ -649,15 +648,23 @@ pub(crate) mod tests {
         );
         let two = aes_spec(&map(&[("protocol", Value::Str("tinytable".into()))])).unwrap();
         assert_eq!((two.key_holders, two.plaintext_owner, two.reveal_to), (vec![0], 1, vec![0, 1]));
-        // Coral over OT computes with every member: among four, MAESTRO's layout over all four.
-        let coral = [("protocol", Value::Str("coral".into()))];
-        let four = aes_spec_among(&map(&coral), 4).unwrap();
-        assert_eq!(
-            (four.key_holders, four.plaintext_owner, four.reveal_to),
-            (vec![0, 1], 3, vec![0, 1, 2, 3])
-        );
-        let pair = aes_spec_among(&map(&coral), 2).unwrap();
-        assert_eq!((pair.key_holders, pair.plaintext_owner, pair.reveal_to), (vec![0], 1, vec![0, 1]));
+        // MiniMac and Coral over OT compute with every member: among four, MAESTRO's layout over
+        // all four; beside MiniMac's dealer, the two parties' layout.
+        for name in ["coral", "minimac"] {
+            let ot = [("protocol", Value::Str(name.into()))];
+            let four = aes_spec_among(&map(&ot), 4).unwrap();
+            assert_eq!(
+                (four.key_holders, four.plaintext_owner, four.reveal_to),
+                (vec![0, 1], 3, vec![0, 1, 2, 3]),
+                "{name}"
+            );
+            let pair = aes_spec_among(&map(&ot), 2).unwrap();
+            assert_eq!((pair.key_holders, pair.plaintext_owner, pair.reveal_to), (vec![0], 1, vec![0, 1]));
+        }
+        let dealt =
+            [("protocol", Value::Str("minimac".into())), ("preprocessing", Value::Str("dealer".into()))];
+        let three = aes_spec_among(&map(&dealt), 3).unwrap();
+        assert_eq!((three.key_holders, three.plaintext_owner, three.reveal_to), (vec![0], 1, vec![0, 1]));
     }
 
     #[test]

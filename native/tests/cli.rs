@@ -342,24 +342,37 @@ fn a_summon_program_without_boolify_runs_among_three_processes_with_a_private_ou
 
 #[test]
 fn coral_aes_runs_among_three_processes_over_ot_with_no_dealer() {
-    // Coral over OT with three `--peers`: every member computes, MAESTRO's roles by default (key
-    // shares from 0 and 1, the plaintext from 2, the ciphertext to all three).
+    aes_among_three_processes_over_ot(&["--protocol", "coral"]);
+}
+
+#[test]
+fn minimac_aes_runs_among_three_processes_over_ot_with_no_dealer() {
+    aes_among_three_processes_over_ot(&["--protocol", "minimac", "--code", "rs255-85-fft"]);
+}
+
+/// `protocol` over OT with three `--peers`: every member computes, MAESTRO's roles by default (key
+/// shares from 0 and 1, the plaintext from 2, the ciphertext to all three).
+fn aes_among_three_processes_over_ot(protocol: &[&str]) {
     let peers = free_ports(3);
     let children: Vec<Child> = (0..3)
         .map(|p| {
             let index = p.to_string();
             let mut args = vec!["--tcp", "--party", &index, "--peers", &peers, "--connect-timeout", "20"];
-            args.extend(["--protocol", "coral"]);
+            args.extend(protocol);
             let role = role(p);
             args.extend(role.iter().map(String::as_str));
             party(&args)
         })
         .collect();
     for (p, child) in children.into_iter().enumerate() {
-        let out = wait_bounded(child, Duration::from_secs(60));
-        assert!(out.status.success(), "party {p} failed: {}", String::from_utf8_lossy(&out.stderr));
+        let out = wait_bounded(child, Duration::from_secs(120));
+        assert!(
+            out.status.success(),
+            "{protocol:?} party {p} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let line: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON line");
-        assert_eq!(line["ciphertext"], FIPS_CT, "party {p}: {line}");
+        assert_eq!(line["ciphertext"], FIPS_CT, "{protocol:?} party {p}: {line}");
         assert!(line["preprocessing_stats"]["bytes_sent"].as_u64().unwrap() > 0, "party {p} made material");
     }
 }

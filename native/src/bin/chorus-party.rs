@@ -8,12 +8,13 @@
 //! make the material between themselves over OT, the session has two members and nobody else is
 //! trusted; on `sbox-tables` they build the tables with the §4 construction) or `--preprocessing dealer` (member 2 is the **trusted dealer**: it
 //! deals the preprocessing, knows every mask and must not collude with either party — a weaker
-//! trust model). `--protocol minimac`: two-party MiniMac AES-128 (malicious with abort),
-//! `--code rs256-120-matrix` (default) or `rs255-85-fft`, `--preprocessing ot` (default, the two
-//! parties over OT; a whole batch's material per job) or `dealer` (member 2 is the trusted dealer). `--protocol coral`: two-party Coral AES-128 (malicious with
-//! abort, RMFE-packed), `--preprocessing ot` (default, the parties over OT: two, or every member
-//! of a larger session — as many as `--peers` lists, 3 to 8, with MAESTRO's role defaults over
-//! all of them) or `dealer` (member 2 is the trusted dealer). Two-party role
+//! trust model). `--protocol minimac`: MiniMac AES-128 (malicious with abort),
+//! `--code rs256-120-matrix` (default) or `rs255-85-fft`, `--preprocessing ot` (default, the
+//! parties over OT: two, or every member of a larger session — as many as `--peers` lists, 3 to
+//! 8, with MAESTRO's role defaults over all of them; a whole batch's material per job) or `dealer`
+//! (member 2 is the trusted dealer). `--protocol coral`: Coral AES-128 (malicious with abort,
+//! RMFE-packed), `--preprocessing ot` (default, the parties over OT as for MiniMac) or `dealer`
+//! (member 2 is the trusted dealer). Two-party role
 //! defaults: key holder 0, plaintext owner 1, revealed to 0 and 1. `rounds_stats` is the online
 //! phase (the job's `online_stats`) and `preprocessing_stats` the making of the material.
 //!
@@ -26,8 +27,8 @@
 //! `--circuit FILE` runs the circuit job on a Bristol Fashion circuit instead (TinyTable, MiniMac
 //! or Coral; the protocol options as above), on any number of instances at once:
 //! `--input-owners` gives the owner (0 or 1) of each input value, `--outputs-to` who learns each
-//! output value (`both`, `0` or `1`; one entry for all; default both). Coral over OT runs the
-//! circuit among 2 to 8 members, every one computing with nobody else trusted (as many as
+//! output value (`both`, `0` or `1`; one entry for all; default both). MiniMac and Coral over OT
+//! run the circuit among 2 to 8 members, every one computing with nobody else trusted (as many as
 //! `--peers` lists, or the room's slots; owners and `--outputs-to` any of them); `--instances-file` this
 //! member's input values, one line per instance, each value in hex in the SDK's byte form
 //! ([`chorus_native::circuit_io`]), and `--instances` the count for a member that owns no input
@@ -304,9 +305,9 @@ enum Output {
 }
 
 impl Job {
-    /// The session size the job needs, if it fixes one (Coral over OT — boolean or mixed circuits
-    /// — runs among any 2 to 8 members, every one computing; the job checks the owners and
-    /// recipients against it).
+    /// The session size the job needs, if it fixes one (MiniMac and Coral over OT — Coral's mixed
+    /// circuits too — run among any 2 to 8 members, every one computing; the job checks the owners
+    /// and recipients against it).
     fn members(&self) -> Option<usize> {
         match self {
             Job::Aes(j) => j.spec.members(),
@@ -453,11 +454,12 @@ fn aes_job(args: &Args) -> Result<(AesSpec, AesInput), String> {
             return Err(format!("--protocol must be maestro, tinytable, minimac or coral, got {other:?}"))
         }
     };
-    // Coral over OT computes with every member: with three or more `--peers`, MAESTRO's role
-    // layout over all of them (as the SDK does); in relay mode give the roles.
-    let computing = match protocol {
-        AesProtocol::Coral { preprocessing: Preprocessing::Ot } if args.peers.len() > 2 => args.peers.len(),
-        _ => protocol.computing_parties(),
+    // MiniMac and Coral over OT compute with every member: with three or more `--peers`,
+    // MAESTRO's role layout over all of them (as the SDK does); in relay mode give the roles.
+    let computing = if protocol.every_member_computes() && args.peers.len() > 2 {
+        args.peers.len()
+    } else {
+        protocol.computing_parties()
     };
     let shared = computing >= 3;
     let spec = AesSpec {

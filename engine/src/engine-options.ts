@@ -10,8 +10,8 @@ export interface ChorusEngineOptions {
    * The protocol: `'tinytable'` (the default for boolified programs of two parties: the fastest
    * dealer-free one for two parties on circuits of this size), `'minimac'` or `'coral'`. All
    * three make their preprocessing among the parties over OT; nobody else is trusted. Programs of
-   * three or more parties (up to eight) and programs compiled without boolify (arithmetic gates)
-   * run on `'coral'`, their default and the only protocol for them.
+   * three or more parties (up to eight) run on `'coral'` (their default) or `'minimac'`; programs
+   * compiled without boolify (arithmetic gates) run on `'coral'` only.
    */
   protocol?: 'tinytable' | 'minimac' | 'coral';
   /**

@@ -294,8 +294,8 @@ async function setupDigest(circuit: Circuit, options: ResolvedEngineOptions): Pr
 function chooseProtocol(option: ResolvedEngineOptions['protocol'], plan: JobPlan): 'tinytable' | 'minimac' | 'coral' {
   const parties = plan.names.length;
   const protocol = option !== 'auto' ? option : plan.mixed !== undefined || parties > 2 ? 'coral' : 'tinytable';
-  if (parties > 2 && protocol !== 'coral') {
-    throw new NotAvailableError('protocol', `${protocol} among ${parties} parties`, `${protocol} takes two computing parties; Coral runs among 2 to 8`);
+  if (parties > 2 && protocol === 'tinytable') {
+    throw new NotAvailableError('protocol', `tinytable among ${parties} parties`, 'TinyTable takes two computing parties; MiniMac and Coral run among 2 to 8');
   }
   return protocol;
 }

@@ -124,6 +124,14 @@ describe("three parties", () => {
       expect(report?.result.protocol).toBe("coral");
     }
   }, 120_000);
+
+  it("the same auction runs on MiniMac among all three when asked for", async () => {
+    const circuit = await compile(AUCTION, WIDTH);
+    const names = ["alice", "bob", "carol"];
+    const { outcomes, sessions } = await runParties(new ChorusEngine({ protocol: "minimac" }), circuit, AUCTION_BIDS);
+    expect(values(outcomes, names)).toEqual(names.map(() => ({ winner: 1, price: 990 })));
+    expect((sessions.alice as unknown as ChorusEngineSession).report()?.result.protocol).toBe("minimac");
+  }, 120_000);
 });
 
 describe("beyond mpc-framework's interface", () => {

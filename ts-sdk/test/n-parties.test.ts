@@ -1,8 +1,10 @@
 /**
- * Coral over OT among three members through `Session.evaluate`: every member computes, owns an
- * input and may receive an output of its own — no dealer (n-party TinyOT and pairwise COPE in the
- * core). Members on the addon and on WASM over an in-memory transport; a recipient outside the
- * session is a typed error before anything is sent.
+ * Coral and MiniMac over OT among three members through `Session.aes` and `Session.evaluate`:
+ * every member computes, owns an input and may receive an output of its own — no dealer (n-party
+ * TinyOT and pairwise COPE in the core). Members on the addon and on WASM over an in-memory
+ * transport; a recipient outside the session is a typed error before anything is sent. (MiniMac's
+ * AES among three runs in the runner's tests: over a million bytes per AND gate per party would
+ * make a WASM member slow here.)
  */
 import { describe, expect, it } from "vitest";
 import { ConfigError, connect, type Session } from "../src/index.js";
@@ -19,12 +21,12 @@ function circuit(): string {
   return `${gates.length} 48\n3 8 8 8\n2 8 8\n\n${gates.join("\n")}\n`;
 }
 
-async function three(): Promise<Session[]> {
+async function three(sessionId: string): Promise<Session[]> {
   const { transports } = hub(3);
   const secret = new Uint8Array(32).fill(4);
   return Promise.all(
     transports.map((transport, slot) =>
-      connect({ transport, slot, parties: 3, sessionId: "coral-3", secret, runtime: slot === 1 ? "wasm" : "native" }),
+      connect({ transport, slot, parties: 3, sessionId, secret, runtime: slot === 1 ? "wasm" : "native" }),
     ),
   );
 }
@@ -35,7 +37,7 @@ const FIPS_CT = "69c4e0d86a7b0430d8cdb78070b4c55a";
 
 describe("Coral among three parties over OT", () => {
   it("runs AES-128 with MAESTRO's roles by default: key shares from 0 and 1, plaintext from 2, ciphertext to all", async () => {
-    const sessions = await three();
+    const sessions = await three("coral-aes-3");
     try {
       const mask = Uint8Array.from({ length: 16 }, (_, i) => (i * 37 + 11) & 0xff);
       const inputs = [{ key: mask }, { key: FIPS_KEY.map((k, i) => k ^ mask[i]!) }, { plaintext: FIPS_PT }];
@@ -49,11 +51,14 @@ describe("Coral among three parties over OT", () => {
     }
   });
 
+});
+
+describe.each(["coral", "minimac"] as const)("%s among three parties over OT", (protocol) => {
   it("evaluates a circuit with an input from each member and an output to party 2 alone", async () => {
-    const sessions = await three();
+    const sessions = await three(`${protocol}-3`);
     try {
       const values = [0xb6, 0x5d, 0x0f];
-      const options = { protocol: "coral" as const, inputOwners: [0, 1, 2], reveal: ["both" as const, 2] };
+      const options = { protocol, inputOwners: [0, 1, 2], reveal: ["both" as const, 2] };
       const refused = await rejectionOf(sessions[0]!.evaluate(circuit(), { ...options, reveal: ["both", 3], inputs: { 0: BigInt(values[0]!) } }));
       expect(refused).toBeInstanceOf(ConfigError);
       expect(refused).toMatchObject({ field: "reveal" });
@@ -62,7 +67,7 @@ describe("Coral among three parties over OT", () => {
       );
       const [a, b, c] = values as [number, number, number];
       results.forEach((result, p) => {
-        expect(result.protocol).toBe("coral");
+        expect(result.protocol).toBe(protocol);
         expect(result.preprocessing).toBe("ot");
         expect(result.outputs[0]!.value).toBe(BigInt((a & b) ^ c));
         expect(result.outputs[1]?.value).toBe(p === 2 ? BigInt(a ^ b) : undefined);

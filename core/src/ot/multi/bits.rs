@@ -117,55 +117,17 @@ impl NBits {
         out
     }
 
-    /// A batch of the two-party engine's bits ([`ABit`]: the n = 2 case of this format) at party
-    /// `me` of two.
-    pub fn from_two_party(me: PartyId, bits: impl ExactSizeIterator<Item = ABit>) -> Self {
-        let mut out = NBits::with_capacity(2, me, bits.len());
-        for b in bits {
-            out.bits.push(b.bit);
-            let (mac, key) = if me == 0 { ([0, b.mac], [0, b.key]) } else { ([b.mac, 0], [b.key, 0]) };
-            out.macs.extend(mac);
-            out.keys.extend(key);
-        }
-        out
+    /// Bit `e` as seen towards peer `q` alone, in the two-party format: this party's share, its
+    /// MAC under `q`'s key and its key for `q`'s share.
+    #[inline]
+    pub fn pair(&self, e: usize, q: PartyId) -> ABit {
+        let at = e * self.parties + q;
+        ABit { bit: self.bits[e], mac: self.macs[at], key: self.keys[at] }
     }
 
     /// The index of the party that holds this batch.
     pub fn party(&self) -> PartyId {
         self.me
-    }
-
-    /// `⟨x_e⟩ ⊕= ⟨y_f⟩` for bit `f` of `other` (local; both batches of the same party).
-    pub fn xor_at(&mut self, e: usize, other: &NBits, f: usize) {
-        let n = self.parties;
-        debug_assert_eq!((n, self.me), (other.parties, other.me));
-        self.bits[e] ^= other.bits[f];
-        for (a, b) in self.macs[e * n..(e + 1) * n].iter_mut().zip(&other.macs[f * n..(f + 1) * n]) {
-            *a ^= b;
-        }
-        for (a, b) in self.keys[e * n..(e + 1) * n].iter_mut().zip(&other.keys[f * n..(f + 1) * n]) {
-            *a ^= b;
-        }
-    }
-
-    /// A copy of the bits `range`.
-    pub fn slice(&self, range: core::ops::Range<usize>) -> NBits {
-        let n = self.parties;
-        NBits {
-            parties: n,
-            me: self.me,
-            bits: self.bits[range.clone()].to_vec(),
-            macs: self.macs[range.start * n..range.end * n].to_vec(),
-            keys: self.keys[range.start * n..range.end * n].to_vec(),
-        }
-    }
-
-    /// Appends every bit of `other` (of the same party).
-    pub fn append(&mut self, other: &NBits) {
-        debug_assert_eq!((self.parties, self.me), (other.parties, other.me));
-        self.bits.extend_from_slice(&other.bits);
-        self.macs.extend_from_slice(&other.macs);
-        self.keys.extend_from_slice(&other.keys);
     }
 
     /// The number of bits.
@@ -246,12 +208,12 @@ impl NBits {
     }
 
     /// The MACs of every bit under party `j`'s key, in order.
-    pub fn macs_for(&self, j: PartyId) -> impl Iterator<Item = Block> + '_ {
+    pub(super) fn macs_for(&self, j: PartyId) -> impl Iterator<Item = Block> + '_ {
         self.macs.iter().skip(j).step_by(self.parties).copied()
     }
 
     /// This party's keys for party `j`'s share of every bit, in order.
-    pub fn keys_for(&self, j: PartyId) -> impl Iterator<Item = Block> + '_ {
+    pub(super) fn keys_for(&self, j: PartyId) -> impl Iterator<Item = Block> + '_ {
         self.keys.iter().skip(j).step_by(self.parties).copied()
     }
 

@@ -43,12 +43,13 @@
 //! 136 for the batched MAC check.
 
 use super::layout::{Layout, CODEWORD_REPS, CONSISTENCY_REPS, C_WORD};
+use super::tiny::{Bits, Triples};
 #[cfg(test)]
 use super::Cheat;
 use crate::field::Gf256;
 use crate::net::Network;
-use crate::ot::multi::NBits;
-use crate::ot::Block;
+use crate::net::PartyId;
+use crate::ot::{ABit, Block};
 use crate::proto::minimac::checks::{batched_check, open_coins, CheckContext, Coins, OpenLog, DIGEST_BYTES};
 use crate::proto::minimac::error::{MiniMacError, PrepCheck, Step};
 use crate::proto::minimac::msg::{Framer, Kind};
@@ -67,9 +68,9 @@ pub(crate) struct ChunkView<'a> {
     pub shares: &'a [u8],
     /// This chunk's TinyOT triples (`x`, `y`, `z` apart), [`Layout::tiny`]`(t, 8j + i)` for bit
     /// `i` of data byte `j` of triple `t` (used positions only).
-    pub triples: &'a [NBits; 3],
+    pub triples: &'a Triples,
     /// The consistency masks, `(h·k + j)·8 + i`.
-    pub masks: &'a NBits,
+    pub masks: &'a Bits,
     /// This party's TinyOT `Δ`.
     pub delta: Block,
     /// `α_P`.
@@ -128,39 +129,36 @@ pub(crate) async fn run<N: Network, R: RngCore + CryptoRng>(
         }
     }
 
-    // (c): {0, 1} combinations of plane and c words, on both sides.
+    // (c): {0, 1} combinations of plane and c words, on both sides; the TinyOT side once per
+    // peer, in the two-party format towards it (share, MAC under its key, key for its share).
     let t_count = view.layout.triples;
-    let mut bits = NBits::with_capacity(parties, me, CONSISTENCY_REPS * 8 * k);
+    let peers: Vec<PartyId> = (0..parties).filter(|&p| p != me).collect();
+    let mut bits: Vec<Vec<ABit>> =
+        peers.iter().map(|_| Vec::with_capacity(CONSISTENCY_REPS * 8 * k)).collect();
     let mut rho = vec![0u8; t_count * (C_WORD + 1)];
     for rep in 0..CONSISTENCY_REPS {
         stream.fill_bytes(&mut rho);
+        let selected: Vec<(usize, usize)> = (0..t_count)
+            .flat_map(|t| (0..=C_WORD).map(move |w| (t, w)))
+            .filter(|&(t, w)| rho[t * (C_WORD + 1) + w] & 1 == 1)
+            .collect();
         let mut acc = share(masks + 2 * CODEWORD_REPS + rep).to_vec();
-        let mut tiny = view.masks.slice(rep * 8 * k..(rep + 1) * 8 * k);
-        for t in 0..t_count {
-            for w in 0..=C_WORD {
-                if rho[t * (C_WORD + 1) + w] & 1 == 0 {
-                    continue;
-                }
-                axpy(&mut acc, share(view.layout.triple(t, w)), 1);
-                // Unused positions have no TinyOT bit: their data is compared with 0 (public).
-                for j in 0..k {
-                    if w < C_WORD {
-                        // Plane w % 8 of a (w < 8) or b: bit 0 of the data byte.
-                        if let Some(at) = view.layout.tiny(t, 8 * j + w % 8) {
-                            tiny.xor_at(j * 8, &view.triples[w / 8], at);
-                        }
-                    } else {
-                        for i in 0..8 {
-                            if let Some(at) = view.layout.tiny(t, 8 * j + i) {
-                                tiny.xor_at(j * 8 + i, &view.triples[2], at);
-                            }
-                        }
-                    }
-                }
-            }
+        for &(t, w) in &selected {
+            axpy(&mut acc, share(view.layout.triple(t, w)), 1);
         }
         opened.push(acc);
-        bits.append(&tiny);
+        for (bits, &q) in bits.iter_mut().zip(&peers) {
+            let first = rep * 8 * k;
+            let mut tiny: Vec<ABit> = (first..first + 8 * k).map(|e| view.masks.pair(e, q)).collect();
+            // One loop per engine's layout, so the element access inlines.
+            match view.triples {
+                Triples::Two(t) => fold_selected(&mut tiny, view.layout, &selected, |which, at| t[at][which]),
+                Triples::Many(t) => {
+                    fold_selected(&mut tiny, view.layout, &selected, |which, at| t[which].pair(at, q))
+                }
+            }
+            bits.extend(tiny);
+        }
     }
 
     // One opening message per peer: value shares, TinyOT share bits (packed), digest of their MACs
@@ -179,15 +177,15 @@ pub(crate) async fn run<N: Network, R: RngCore + CryptoRng>(
     for o in &opened {
         body.extend_from_slice(&o[..n]);
     }
-    let mut packed = vec![0u8; bits.len() / 8];
-    for (i, &b) in bits.shares().iter().enumerate() {
-        packed[i / 8] |= u8::from(b) << (i % 8);
+    // The share bits are the same towards every peer.
+    let mut packed = vec![0u8; bits[0].len() / 8];
+    for (i, b) in bits[0].iter().enumerate() {
+        packed[i / 8] |= u8::from(b.bit) << (i % 8);
     }
     body.extend_from_slice(&packed);
-    let peers: Vec<usize> = (0..parties).filter(|&p| p != me).collect();
-    for &q in &peers {
+    for (towards, &q) in bits.iter().zip(&peers) {
         let mut message = body.clone();
-        message.extend_from_slice(&mac_digest(bits.macs_for(q)));
+        message.extend_from_slice(&mac_digest(towards.iter().map(|b| b.mac)));
         framer.send_to(net, q, Kind::PrepOpen, &message, step)?;
     }
 
@@ -195,13 +193,13 @@ pub(crate) async fn run<N: Network, R: RngCore + CryptoRng>(
     // MiniMac side: the sum of every party's value shares.
     let mut values: Vec<Vec<u8>> = opened.iter().map(|o| o[..n].to_vec()).collect();
     let mut combined = packed.clone();
-    for &q in &peers {
+    for (towards, &q) in bits.iter().zip(&peers) {
         let theirs = framer.recv(net, q, Kind::PrepOpen, opening_bytes(n, k), step).await?;
         let (their_values, rest) = theirs.split_at(opened.len() * n);
         let (their_bits, their_digest) = rest.split_at(packed.len());
         let their_bit = |i: usize| (their_bits[i / 8] >> (i % 8)) & 1 == 1;
         let expected =
-            mac_digest(bits.keys_for(q).enumerate().map(|(i, key)| key ^ (view.delta & mask(their_bit(i)))));
+            mac_digest(towards.iter().enumerate().map(|(i, b)| b.key ^ (view.delta & mask(their_bit(i)))));
         if expected[..] != their_digest[..] {
             return Err(MiniMacError::PrepCheckFailed { check: PrepCheck::TinyOtMac });
         }
@@ -241,6 +239,34 @@ pub(crate) async fn run<N: Network, R: RngCore + CryptoRng>(
         MiniMacError::MacCheckFailed { .. } => MiniMacError::PrepCheckFailed { check: PrepCheck::Mac },
         e => e,
     })
+}
+
+/// Check (c)'s TinyOT side of one repetition: `tiny[8j + i] ⊕=` component `which` of the TinyOT
+/// triple at position `8j + i` of every `selected` (triple, word) — bit 0 of each data byte for a
+/// plane word (`which` = 0 for `a`, 1 for `b`), all eight bits for the `c` word (`z`). Unused
+/// positions have no TinyOT bit: their data is compared with 0 (public).
+fn fold_selected(
+    tiny: &mut [ABit],
+    layout: &Layout,
+    selected: &[(usize, usize)],
+    bit: impl Fn(usize, usize) -> ABit,
+) {
+    let k = tiny.len() / 8;
+    for &(t, w) in selected {
+        for j in 0..k {
+            if w < C_WORD {
+                if let Some(at) = layout.tiny(t, 8 * j + w % 8) {
+                    tiny[j * 8] = tiny[j * 8].xor(bit(w / 8, at));
+                }
+            } else {
+                for i in 0..8 {
+                    if let Some(at) = layout.tiny(t, 8 * j + i) {
+                        tiny[j * 8 + i] = tiny[j * 8 + i].xor(bit(2, at));
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// All ones if `bit`, else zero.

@@ -30,9 +30,10 @@
 //! [`super::checks`] catch that (MASCOT's Π_Auth argument, see there). Key bits never select a
 //! branch or an index: they enter as byte masks.
 
+use super::tiny::Bits;
 use crate::field::Gf256;
 use crate::net::PartyId;
-use crate::ot::multi::{NBits, MAX_PARTIES};
+use crate::ot::multi::MAX_PARTIES;
 use crate::ot::prg::{Prg, TccrHash};
 use crate::ot::Block;
 
@@ -81,20 +82,20 @@ fn stream_bytes(prg: &mut Prg, len: usize, out: &mut Vec<u8>) {
 }
 
 impl Cope {
-    /// The COPE states from `8n` abits of this party with its TinyOT `delta`.
-    pub(crate) fn from_abits(abits: &NBits, delta: Block, n: usize) -> Self {
+    /// The COPE states from `8n` abits of party `me` of `parties` with its TinyOT `delta`.
+    pub(super) fn from_abits(abits: &Bits, delta: Block, (me, parties): (PartyId, usize), n: usize) -> Self {
         debug_assert_eq!(abits.len(), 8 * n);
-        let (me, parties) = (abits.party(), abits.parties());
         let hash = TccrHash::default();
         let mut alpha = vec![0u8; n];
-        for (c, &bit) in abits.shares().iter().enumerate() {
-            alpha[c / 8] |= u8::from(bit) << (c % 8);
+        for c in 0..8 * n {
+            alpha[c / 8] |= u8::from(abits.bit(c)) << (c % 8);
         }
         let peer = |q: PartyId| {
-            let chosen = (0..8 * n).map(|c| Prg::new(hash.hash(tweak(c, me, q), abits.mac(c, q)))).collect();
+            let chosen =
+                (0..8 * n).map(|c| Prg::new(hash.hash(tweak(c, me, q), abits.pair(c, q).mac))).collect();
             let pairs = (0..8 * n)
                 .map(|c| {
-                    let (t, key) = (tweak(c, q, me), abits.key(c, q));
+                    let (t, key) = (tweak(c, q, me), abits.pair(c, q).key);
                     [Prg::new(hash.hash(t, key)), Prg::new(hash.hash(t, key ^ delta))]
                 })
                 .collect();

@@ -92,7 +92,7 @@ pub use layout::{CODEWORD_REPS, CONSISTENCY_REPS};
 use super::{MiniMacPreprocessing, PartyPrep, PrepRequest, TRIPLE_WORDS};
 use crate::field::Gf256;
 use crate::net::{Network, PartyId};
-use crate::ot::multi::{NBits, MAX_PARTIES};
+use crate::ot::multi::MAX_PARTIES;
 use crate::ot::OtError;
 use crate::proto::minimac::checks::Coins;
 use crate::proto::minimac::error::{MiniMacError, Step};
@@ -101,7 +101,7 @@ use crate::proto::minimac::params::MiniMacCode;
 use layout::Layout;
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
-use tiny::Tiny;
+use tiny::{Tiny, Triples};
 
 /// Most TinyOT triples per chunk (bounds memory: the engine holds `3·B` abits per triple while it
 /// makes a batch; see Coral's provider for the bucket sizes).
@@ -209,7 +209,7 @@ impl OtPreprocessing {
             Tiny::setup(net, &[&session[..], b"/tinyot"].concat(), &mut rng).await.map_err(ot)?;
         let delta = engine.delta();
         let seeds = engine.abits(net, 8 * n, &mut rng).await.map_err(ot)?;
-        let mut cope = cope::Cope::from_abits(&seeds, delta, n);
+        let mut cope = cope::Cope::from_abits(&seeds, delta, (me, parties), n);
         drop(seeds);
         let alpha = cope.alpha().to_vec();
 
@@ -283,8 +283,7 @@ impl OtPreprocessing {
         let triples = if layout.triples > 0 {
             engine.and_triples(net, layout.triples * layout.instances, rng).await.map_err(ot)?
         } else {
-            let none = || NBits::with_capacity(parties, me, 0);
-            [none(), none(), none()]
+            Triples::none()
         };
         let masks = engine.abits(net, CONSISTENCY_REPS * 8 * k, rng).await.map_err(ot)?;
         let contributions = words::contributions(

@@ -1,12 +1,14 @@
 //! The TinyOT engine under MiniMac's OT provider, for any number of parties: between two parties
 //! the two-party engine ([`TinyOt`], its half-gate leaky AND), among three or more the n-party one
-//! ([`MultiTinyOt`], WRK17's n-party leaky AND). Both hand their bits over in the n-party format
-//! ([`NBits`]: per bit this party's share, its MAC under every peer's `Δ` and its key for every
-//! peer's share), so the provider's contributions and checks are written once for every n.
+//! ([`MultiTinyOt`], WRK17's n-party leaky AND). Their bits ([`Bits`], [`Triples`]) are read the
+//! same way — a share, and towards each peer the two-party view ([`ABit`]: the MAC under its key,
+//! the key for its share) — so the provider's contributions and checks are written once for every
+//! n, and the two-party engine's bits are used as they come.
 
 use crate::net::Network;
+use crate::net::PartyId;
 use crate::ot::multi::{MultiTinyOt, NBits, MAX_TRIPLES};
-use crate::ot::{Block, Extension, OtError, TinyOt};
+use crate::ot::{ABit, Block, Extension, OtError, TinyOt};
 use rand_core::{CryptoRng, RngCore};
 
 /// The OT extension under the n-party engine (the two-party engine keeps KOS15, whose exact
@@ -56,13 +58,11 @@ impl Tiny {
         net: &mut N,
         count: usize,
         rng: &mut R,
-    ) -> Result<NBits, OtError> {
-        match self {
-            Tiny::Two(e) => {
-                Ok(NBits::from_two_party(net.party(), e.abits(net, count, rng).await?.into_iter()))
-            }
-            Tiny::Many(e) => e.abits(net, count, rng).await,
-        }
+    ) -> Result<Bits, OtError> {
+        Ok(match self {
+            Tiny::Two(e) => Bits::Two(e.abits(net, count, rng).await?),
+            Tiny::Many(e) => Bits::Many(e.abits(net, count, rng).await?),
+        })
     }
 
     /// `count` AND triples `⟨x⟩, ⟨y⟩, ⟨z = x·y⟩`.
@@ -71,14 +71,65 @@ impl Tiny {
         net: &mut N,
         count: usize,
         rng: &mut R,
-    ) -> Result<[NBits; 3], OtError> {
+    ) -> Result<Triples, OtError> {
+        Ok(match self {
+            Tiny::Two(e) => Triples::Two(e.and_triples(net, count, rng).await?),
+            Tiny::Many(e) => Triples::Many(Box::new(e.and_triples(net, count, rng).await?)),
+        })
+    }
+}
+
+/// A batch of one party's authenticated bits from either engine.
+pub(crate) enum Bits {
+    Two(Vec<ABit>),
+    Many(NBits),
+}
+
+impl Bits {
+    pub(super) fn len(&self) -> usize {
         match self {
-            Tiny::Two(e) => {
-                let me = net.party();
-                let triples = e.and_triples(net, count, rng).await?;
-                Ok([0, 1, 2].map(|w| NBits::from_two_party(me, triples.iter().map(|t| t[w]))))
-            }
-            Tiny::Many(e) => e.and_triples(net, count, rng).await,
+            Bits::Two(b) => b.len(),
+            Bits::Many(b) => b.len(),
+        }
+    }
+
+    /// This party's share of bit `e`.
+    #[inline]
+    pub(super) fn bit(&self, e: usize) -> bool {
+        match self {
+            Bits::Two(b) => b[e].bit,
+            Bits::Many(b) => b.bit(e),
+        }
+    }
+
+    /// Bit `e` towards peer `q` (between two parties, `q` is the peer).
+    #[inline]
+    pub(super) fn pair(&self, e: usize, q: PartyId) -> ABit {
+        match self {
+            Bits::Two(b) => b[e],
+            Bits::Many(b) => b.pair(e, q),
+        }
+    }
+}
+
+/// A batch of one party's AND triples `x, y, z` from either engine.
+pub(crate) enum Triples {
+    Two(Vec<[ABit; 3]>),
+    Many(Box<[NBits; 3]>),
+}
+
+impl Triples {
+    /// No triples.
+    pub(super) fn none() -> Self {
+        Triples::Two(Vec::new())
+    }
+
+    /// This party's share of component `which` (0: x, 1: y, 2: z) of triple `e`.
+    #[inline]
+    pub(super) fn bit(&self, which: usize, e: usize) -> bool {
+        match self {
+            Triples::Two(t) => t[e][which].bit,
+            Triples::Many(t) => t[which].bit(e),
         }
     }
 }

@@ -3,11 +3,11 @@
 //! of every slot ([`assemble`]); see the [parent module](super) for the relations.
 
 use super::layout::{Layout, CODEWORD_REPS, CONSISTENCY_REPS, C_WORD, PER_TRIPLE, R_A};
+use super::tiny::{Bits, Triples};
 #[cfg(test)]
 use super::Cheat;
 use crate::field::Gf256;
 use crate::net::PartyId;
-use crate::ot::multi::NBits;
 use crate::proto::minimac::error::MiniMacError;
 use crate::proto::minimac::params::MiniMacCode;
 use crate::proto::minimac::prep::{xor_into, A, A_BITS, B, B_BITS, C, TRIPLE_WORDS};
@@ -35,8 +35,8 @@ pub(super) struct Contributions {
 pub(super) fn contributions(
     code: &'static MiniMacCode,
     layout: &Layout,
-    triples: &[NBits; 3],
-    masks: &NBits,
+    triples: &Triples,
+    masks: &Bits,
     me: PartyId,
     rng: &mut ChaCha20Rng,
     #[cfg(test)] cheat: Option<Cheat>,
@@ -63,7 +63,7 @@ pub(super) fn contributions(
     };
     for t in 0..layout.triples {
         // Bit i of byte j is position 8j + i: its TinyOT share bit if used, else 0.
-        let bit = |p: usize, which: usize| layout.tiny(t, p).map_or(0, |at| u8::from(triples[which].bit(at)));
+        let bit = |p: usize, which: usize| layout.tiny(t, p).map_or(0, |at| u8::from(triples.bit(which, at)));
         let bytes = |which: usize| -> Vec<u8> {
             (0..k).map(|j| (0..8).fold(0u8, |acc, i| acc | bit(8 * j + i, which) << i)).collect()
         };

@@ -1,6 +1,11 @@
-//! Correlated OT over GF(2^128) — COPE, the "correlated oblivious product evaluation" of MASCOT
-//! (Keller–Orsini–Scholl, CCS 2016, Π_COPE, with the random-combination check of its Π_Auth):
-//! authenticating field elements for the SPDZ-style MACs MiniMac and Coral need.
+//! COPE, the "correlated oblivious product evaluation" of MASCOT (Keller–Orsini–Scholl, CCS 2016,
+//! Π_COPE): [`columns`] is the one seed-and-column layer every COPE in Chorus runs on (this
+//! module's GF(2^128) COPE, MiniMac's per-position GF(2^8) keys, Coral's MFE-vectorised COPEe over
+//! GF(2^42)); each use adds only what its columns carry, how outputs are read from them, its
+//! framing and its check.
+//!
+//! This module's own instance: correlated OT over GF(2^128), with the random-combination check of
+//! MASCOT's Π_Auth, between two parties.
 //!
 //! The **sender** holds `Δ ∈ GF(2^128)`; the **receiver** inputs `x_1..x_n ∈ GF(2^128)`. Afterwards
 //! the sender holds `q_j` and the receiver `t_j` with `q_j = t_j + Δ·x_j` — additive shares of
@@ -12,7 +17,8 @@
 //! receiver; the sender commits to its first coin ([`super::coins`]). Authenticating `n` elements:
 //! the receiver appends one random element `x_{n+1}` (it masks the check), and for each column `i`
 //! and element `j` with `t^b_{ij} = G(k_i^b)_j` sends `u_{ij} = t^0_{ij} + t^1_{ij} + x_j`; the
-//! sender computes `q_{ij} = t^{Δ_i}_{ij} + Δ_i·u_{ij} = t^0_{ij} + Δ_i·x_j`. With the basis `X^i`,
+//! sender computes `q_{ij} = t^{Δ_i}_{ij} + Δ_i·u_{ij} = t^0_{ij} + Δ_i·x_j` ([`columns`], one
+//! 128-bit lane per element). With the basis `X^i`,
 //! `q_j = Σ_i X^i·q_{ij}` and `t_j = Σ_i X^i·t^0_{ij}` give `q_j = t_j + Δ·x_j`.
 //!
 //! **Check** (MASCOT Π_Auth): coins `r_1..r_{n+1}` (fixed after the receiver's columns); the
@@ -26,6 +32,7 @@
 //!
 //! Trust model: either party may be malicious; after any error the instance refuses further use.
 
+pub mod columns;
 #[cfg(test)]
 mod tests;
 
@@ -37,6 +44,7 @@ use super::{base, block, Block, OtError};
 use crate::field::clmul::Backend;
 use crate::field::Gf128;
 use crate::net::{yield_now, Network, PartyId};
+use columns::{input_column, key_column, mask, PeerSeeds};
 
 const BASE_TAG: &[u8] = b"chorus/ot/cope/base/v1";
 
@@ -101,13 +109,14 @@ impl CopeSender {
         let delta = rng.next_u64() as u128 | (rng.next_u64() as u128) << 64;
         let choices: Vec<bool> = (0..128).map(|i| (delta >> i) & 1 == 1).collect();
         let seeds = base::receive_random(net, peer, &choices, &[BASE_TAG, session].concat(), rng).await?;
+        let seeds = PeerSeeds::new(seeds, []);
         let (coins, commitment) = SenderCoins::new(session, rng);
         net.send(peer, commitment)?;
         yield_now().await;
         Ok(CopeSender {
             peer,
             delta: Gf128::new(delta),
-            columns: seeds.into_iter().map(Prg::new).collect(),
+            columns: seeds.chosen,
             coins,
             backend: Backend::detect(),
             failed: false,
@@ -132,11 +141,7 @@ impl CopeSender {
         let delta = self.delta.value();
         let mut cols = vec![0u128; 128 * m];
         for (i, (prg, col)) in self.columns.iter_mut().zip(cols.chunks_exact_mut(m)).enumerate() {
-            prg.fill(col);
-            let mask = 0u128.wrapping_sub((delta >> i) & 1);
-            for (q, &u) in col.iter_mut().zip(&u[i * m..(i + 1) * m]) {
-                *q ^= u & mask;
-            }
+            key_column(prg, mask((delta >> i) & 1 == 1), &u[i * m..(i + 1) * m], col);
         }
         let q: Vec<Gf128> = (0..m).map(|j| combine((0..128).map(|i| cols[i * m + j]))).collect();
 
@@ -163,14 +168,9 @@ impl CopeReceiver {
     ) -> Result<Self, OtError> {
         net.check_peer(peer)?;
         let pairs = base::send_random(net, peer, 128, &[BASE_TAG, session].concat(), rng).await?;
+        let seeds = PeerSeeds::new([], pairs);
         let coins = ReceiverCoins::new(session, &net.recv(peer).await?, "cope coin commitment")?;
-        Ok(CopeReceiver {
-            peer,
-            columns: pairs.into_iter().map(|[a, b]| [Prg::new(a), Prg::new(b)]).collect(),
-            coins,
-            backend: Backend::detect(),
-            failed: false,
-        })
+        Ok(CopeReceiver { peer, columns: seeds.pairs, coins, backend: Backend::detect(), failed: false })
     }
 
     /// Authenticates `xs` under the sender's `Δ`: returns `t_j` with `q_j = t_j + Δ·x_j`.
@@ -184,13 +184,12 @@ impl CopeReceiver {
         let mut x: Vec<Gf128> = xs.to_vec();
         x.push(Gf128::new(rng.next_u64() as u128 | (rng.next_u64() as u128) << 64));
         let m = x.len();
+        let lanes: Vec<Block> = x.iter().map(|x| x.value()).collect();
         let mut t0 = vec![0u128; 128 * m];
-        let mut t1 = vec![0u128; m];
-        let mut u = Vec::with_capacity(128 * m);
-        for ([g0, g1], col) in self.columns.iter_mut().zip(t0.chunks_exact_mut(m)) {
-            g0.fill(col);
-            g1.fill(&mut t1);
-            u.extend(col.iter().zip(&t1).zip(&x).map(|((&a, &b), x)| a ^ b ^ x.value()));
+        let mut u = vec![0u128; 128 * m];
+        for ((pair, col), u) in self.columns.iter_mut().zip(t0.chunks_exact_mut(m)).zip(u.chunks_exact_mut(m))
+        {
+            input_column(pair, &lanes, col, u);
         }
         let mut msg = Vec::new();
         block::put_blocks(&mut msg, &u);

@@ -7,16 +7,16 @@
 //! base OT per bit of its key vector, with those bits as choices, and learns one seed per column;
 //! the input side learns both. What differs between the two is only what a column is and how
 //! the key holder's and input side's outputs are formed from the seeds' streams — the
-//! `PeerColumns` a protocol supplies per peer. This module does the rest: the base OTs with
-//! every peer in one global order (the lower index receives first, so no two parties wait on
-//! each other), and the extension in chunks, one frame of columns per peer and chunk
+//! `PeerColumns` a protocol supplies per peer (the F_2-linear one on the shared column layer of
+//! [`crate::ot::cope::columns`]). This module does the rest: the base OTs with every peer
+//! ([`PeerSeeds::base_ots`]: the lower index receives first, so no two parties wait on each
+//! other), and the extension in chunks, one frame of columns per peer and chunk
 //! ([`Channel::pairwise`]).
 
 use rand_core::{CryptoRng, RngCore};
 
 use crate::net::{Network, PartyId};
-use crate::ot::base;
-use crate::ot::prg::Prg;
+use crate::ot::cope::columns::PeerSeeds;
 use crate::proto::coral::error::CoralError;
 use crate::proto::coral::messages::{Channel, Step};
 
@@ -52,8 +52,9 @@ pub struct PairwiseOutput<T> {
 }
 
 impl<P: PeerColumns> Pairwise<P> {
-    /// Base OTs with every peer in both directions: this party receives with `choices` (its key
-    /// bits) and sends `peer_bits` random pairs; `make(chosen, pairs)` builds the per-peer state.
+    /// Base OTs with every peer in both directions ([`PeerSeeds::base_ots`]): this party receives
+    /// with `choices` (its key bits) and sends `peer_bits` random pairs; `make(seeds)` builds the
+    /// per-peer state.
     /// All parties pass the same `session` and `tag`; `step` and `chunk` are the extension's
     /// frame step and elements per frame.
     #[allow(clippy::too_many_arguments)]
@@ -65,7 +66,7 @@ impl<P: PeerColumns> Pairwise<P> {
         peer_bits: usize,
         (step, chunk): (Step, usize),
         rng: &mut R,
-        mut make: impl FnMut(Vec<Prg>, Vec<[Prg; 2]>) -> P,
+        mut make: impl FnMut(PeerSeeds) -> P,
     ) -> Result<Self, CoralError> {
         let me = net.party();
         let tag = |key_holder: usize, input: usize| [tag, session, &[key_holder as u8, input as u8]].concat();
@@ -75,16 +76,9 @@ impl<P: PeerColumns> Pairwise<P> {
                 peers.push(None);
                 continue;
             }
-            let (chosen, pairs) = if me < peer {
-                let c = base::receive_random(net, peer, choices, &tag(me, peer), rng).await?;
-                (c, base::send_random(net, peer, peer_bits, &tag(peer, me), rng).await?)
-            } else {
-                let p = base::send_random(net, peer, peer_bits, &tag(peer, me), rng).await?;
-                (base::receive_random(net, peer, choices, &tag(me, peer), rng).await?, p)
-            };
-            let chosen = chosen.into_iter().map(Prg::new).collect();
-            let pairs = pairs.into_iter().map(|[a, b]| [Prg::new(a), Prg::new(b)]).collect();
-            peers.push(Some(make(chosen, pairs)));
+            let tags = (&tag(me, peer)[..], &tag(peer, me)[..]);
+            let seeds = PeerSeeds::base_ots(net, peer, choices, peer_bits, tags, rng).await?;
+            peers.push(Some(make(seeds)));
         }
         Ok(Pairwise { peers, step, chunk })
     }

@@ -5,7 +5,8 @@
 //!
 //! **Setup.** For every ordered pair, the key holder P (key α_P ∈ Z_{2^s}) is the receiver of s
 //! random base OTs with the bits α_{P,l} of its key as choices: it learns one seed `k_l^{α_l}`,
-//! the input side both.
+//! the input side both (the shared seed layer, [`crate::ot::cope::columns::PeerSeeds`]). The
+//! columns are ring elements, not F_2-vectors, so their expansion is this module's own.
 //!
 //! **Extension.** For elements x_1..x_L of the input side (one frame to each peer per chunk), column l of element e uses
 //! `t^b_{l,e}` = the e-th block of `G(k_l^b)` reduced modulo 2^(k+s). The input side sends
@@ -98,8 +99,11 @@ impl RingCope {
         let bits: Vec<bool> = (0..S).map(|l| (alpha >> l) & 1 == 1).collect();
         let masks: Vec<u128> = bits.iter().map(|&b| 0u128.wrapping_sub(u128::from(b))).collect();
         let step = (Step::ArithCopeColumns, CHUNK);
-        let inner = Pairwise::setup(net, BASE_TAG, session, &bits, S as usize, step, rng, |chosen, pairs| {
-            PeerCope { ring, masks: masks.clone(), chosen, pairs }
+        let inner = Pairwise::setup(net, BASE_TAG, session, &bits, S as usize, step, rng, |seeds| PeerCope {
+            ring,
+            masks: masks.clone(),
+            chosen: seeds.chosen,
+            pairs: seeds.pairs,
         })
         .await?;
         Ok(RingCope(inner))

@@ -26,6 +26,10 @@
 //! padding bits) is a typed [`CoralError::Malformed`], a replayed one an
 //! [`CoralError::UnexpectedFrame`].
 //!
+//! The seeds and each column's expansion (`u_h`, `q_h`) are the shared layer of
+//! [`crate::ot::cope::columns`] (one-bit lanes, 128 per block); this module adds what a column
+//! carries and how outputs are read from the columns.
+//!
 //! **Evaluation.** Everything after the PRG is bit-sliced: x is transposed into 42 bit columns
 //! (64×64 transposes), `X_{*h}` is the XOR of the x-columns i with σ(e_i)_h = 1, and ρ is
 //! accumulated column by column (`out_i ⊕= q_h` for the public bits ρ(e_h)_i = 1) into 42 output
@@ -48,6 +52,7 @@
 use rand_core::{CryptoRng, RngCore};
 
 use crate::net::{Network, PartyId};
+use crate::ot::cope::columns::{input_column, key_column};
 use crate::ot::prg::Prg;
 use crate::ot::transpose::transpose64;
 use crate::proto::coral::error::CoralError;
@@ -144,11 +149,11 @@ impl Cope {
         assert_eq!(a.len(), t, "one choice per MFE coordinate");
         let masks: Vec<u128> = a.iter().map(|&b| 0u128.wrapping_sub(u128::from(b))).collect();
         let step = (Step::CopeColumns, CHUNK);
-        let inner = Pairwise::setup(net, BASE_TAG, session, a, t, step, rng, |chosen, pairs| PeerCope {
+        let inner = Pairwise::setup(net, BASE_TAG, session, a, t, step, rng, |seeds| PeerCope {
             maps: maps.clone(),
             masks: masks.clone(),
-            chosen,
-            pairs,
+            chosen: seeds.chosen,
+            pairs: seeds.pairs,
         })
         .await?;
         Ok(Cope(inner))
@@ -177,18 +182,17 @@ impl PeerColumns for PeerCope {
         let blocks = l.div_ceil(128);
         let xs = slice(x, blocks);
         let mut acc = vec![vec![0u128; blocks]; FIELD_BITS];
-        let (mut t0, mut t1) = (vec![0u128; blocks], vec![0u128; blocks]);
+        let (mut x, mut t0, mut u) = (vec![0u128; blocks], vec![0u128; blocks], vec![0u128; blocks]);
         let mut packed = BitWriter::new(t * l);
-        for (h, [g0, g1]) in self.pairs.iter_mut().enumerate() {
-            g0.fill(&mut t0);
-            g1.fill(&mut t1);
-            for (a, &b) in t1.iter_mut().zip(&t0) {
-                *a ^= b;
-            }
+        for (h, pair) in self.pairs.iter_mut().enumerate() {
+            // Column h carries bit h of σ(x_j) for every j: the XOR of x's bit columns i with
+            // σ(e_i)_h = 1.
+            x.fill(0);
             for i in ones(self.maps.sigma[h]) {
-                xor_into(&mut t1, &xs[i]);
+                xor_into(&mut x, &xs[i]);
             }
-            packed.push_column(&t1, l);
+            input_column(pair, &x, &mut t0, &mut u);
+            packed.push_column(&u, l);
             for i in ones(self.maps.rho[h]) {
                 xor_into(&mut acc[i], &t0);
             }
@@ -203,10 +207,7 @@ impl PeerColumns for PeerCope {
         let mut acc = vec![vec![0u128; blocks]; FIELD_BITS];
         let mut q = vec![0u128; blocks];
         for (h, (g, &mask)) in self.chosen.iter_mut().zip(&self.masks).enumerate() {
-            g.fill(&mut q);
-            for (q, &u) in q.iter_mut().zip(&u[h * blocks..(h + 1) * blocks]) {
-                *q ^= u & mask;
-            }
+            key_column(g, mask, &u[h * blocks..(h + 1) * blocks], &mut q);
             for i in ones(self.maps.rho[h]) {
                 xor_into(&mut acc[i], &q);
             }

@@ -18,6 +18,10 @@
 //! may anyway — among three or more parties the n-party engine's consistency check also makes it
 //! use the same bits towards every peer.
 //!
+//! The seeds and the expansion of each column are the shared layer of
+//! [`crate::ot::cope::columns`]; this module adds what a column carries (byte `j` of every word,
+//! in 16-byte lanes) and how outputs are read from the columns.
+//!
 //! **Extension** for words `w = 1..L` of the input party `Q` (contribution `X_w ∈ GF(2^8)^n`),
 //! towards every key holder P ≠ Q (its own seeds per pair): with `t^b_{(j,l),w} = G(k^b_{j,l})_w` (one byte of the AES-CTR stream [`Prg`]) `Q` sends
 //! `u_{(j,l),w} = t^0 + t^1 + X_w[j]`; P computes `q_{(j,l),w} = t^{α bit} + α_bit·u = t^0 +
@@ -33,8 +37,9 @@
 use super::tiny::Bits;
 use crate::field::Gf256;
 use crate::net::PartyId;
+use crate::ot::cope::columns::{input_column, key_column, mask, PeerSeeds};
 use crate::ot::multi::MAX_PARTIES;
-use crate::ot::prg::{Prg, TccrHash};
+use crate::ot::prg::TccrHash;
 use crate::ot::Block;
 
 /// Words per frame of COPE columns (a frame carries `8n` bytes per word: 512 KiB for n = 256).
@@ -50,21 +55,14 @@ fn tweak(c: usize, key_holder: PartyId, input: PartyId) -> u128 {
     TWEAK_BASE + (c as u128 * m + key_holder as u128) * m + input as u128
 }
 
-/// One party's COPE state with one peer (both directions).
-struct PeerCope {
-    /// Key-holder side: the stream of `k^{α bit}` per column `8j + l`.
-    chosen: Vec<Prg>,
-    /// Input side: both streams of each of the peer's columns.
-    pairs: Vec<[Prg; 2]>,
-}
-
 /// One party's COPE states with every peer.
 pub(crate) struct Cope {
     n: usize,
     /// `α_P`, `n` bytes: bit `l` of byte `j` is the share bit of abit `8j + l`.
     alpha: Vec<u8>,
-    /// `None` at this party's own index.
-    peers: Vec<Option<PeerCope>>,
+    /// Per peer: the streams of this party's columns `8j + l` (key side) and of the peer's (input
+    /// side); `None` at this party's own index.
+    peers: Vec<Option<PeerSeeds>>,
 }
 
 impl core::fmt::Debug for Cope {
@@ -73,12 +71,21 @@ impl core::fmt::Debug for Cope {
     }
 }
 
-/// The next `len` bytes of `prg` (whole blocks are drawn; both holders of a seed draw alike).
-fn stream_bytes(prg: &mut Prg, len: usize, out: &mut Vec<u8>) {
-    let blocks = prg.blocks(len.div_ceil(16));
-    out.clear();
-    out.extend(blocks.iter().flat_map(|b| b.to_le_bytes()));
-    out.truncate(len);
+/// Bytes into 16-byte lanes of blocks (little-endian; zero beyond `bytes`).
+fn to_blocks(bytes: &[u8], blocks: &mut [Block]) {
+    for (i, b) in blocks.iter_mut().enumerate() {
+        let mut lane = [0u8; 16];
+        let from = (16 * i).min(bytes.len())..(16 * i + 16).min(bytes.len());
+        lane[..from.len()].copy_from_slice(&bytes[from]);
+        *b = Block::from_le_bytes(lane);
+    }
+}
+
+/// The first `out.len()` bytes of `blocks` (little-endian).
+fn to_bytes(blocks: &[Block], out: &mut [u8]) {
+    for (chunk, b) in out.chunks_mut(16).zip(blocks) {
+        chunk.copy_from_slice(&b.to_le_bytes()[..chunk.len()]);
+    }
 }
 
 impl Cope {
@@ -91,15 +98,12 @@ impl Cope {
             alpha[c / 8] |= u8::from(abits.bit(c)) << (c % 8);
         }
         let peer = |q: PartyId| {
-            let chosen =
-                (0..8 * n).map(|c| Prg::new(hash.hash(tweak(c, me, q), abits.pair(c, q).mac))).collect();
-            let pairs = (0..8 * n)
-                .map(|c| {
-                    let (t, key) = (tweak(c, q, me), abits.pair(c, q).key);
-                    [Prg::new(hash.hash(t, key)), Prg::new(hash.hash(t, key ^ delta))]
-                })
-                .collect();
-            PeerCope { chosen, pairs }
+            let chosen = (0..8 * n).map(|c| hash.hash(tweak(c, me, q), abits.pair(c, q).mac));
+            let pairs = (0..8 * n).map(|c| {
+                let (t, key) = (tweak(c, q, me), abits.pair(c, q).key);
+                [hash.hash(t, key), hash.hash(t, key ^ delta)]
+            });
+            PeerSeeds::new(chosen, pairs)
         };
         let peers = (0..parties).map(|q| (q != me).then(|| peer(q))).collect();
         Cope { n, alpha, peers }
@@ -110,7 +114,7 @@ impl Cope {
         &self.alpha
     }
 
-    fn peer(&mut self, q: PartyId) -> &mut PeerCope {
+    fn peer(&mut self, q: PartyId) -> &mut PeerSeeds {
         self.peers[q].as_mut().expect("COPE with a peer, not with this party")
     }
 
@@ -120,17 +124,26 @@ impl Cope {
     pub(crate) fn columns(&mut self, q: PartyId, xs: &[u8]) -> (Vec<u8>, Vec<u8>) {
         let n = self.n;
         let l = xs.len() / n;
-        let mut u = Vec::with_capacity(8 * n * l);
+        let blocks = l.div_ceil(16);
+        let mut u = vec![0u8; 8 * n * l];
         let mut acc = vec![Gf256(0); n * l];
-        let (mut t0, mut t1) = (Vec::new(), Vec::new());
-        for (c, [g0, g1]) in self.peer(q).pairs.iter_mut().enumerate() {
+        let (mut lanes, mut x) = (vec![0u8; l], vec![0; blocks]);
+        let (mut t0, mut ub, mut bytes) = (vec![0; blocks], vec![0; blocks], vec![0u8; l]);
+        for (c, pair) in self.peer(q).pairs.iter_mut().enumerate() {
             let j = c / 8;
-            stream_bytes(g0, l, &mut t0);
-            stream_bytes(g1, l, &mut t1);
-            u.extend((0..l).map(|w| t0[w] ^ t1[w] ^ xs[w * n + j]));
+            if c % 8 == 0 {
+                // Column (j, l) carries byte j of every word.
+                for (lane, word) in lanes.iter_mut().zip(xs.chunks_exact(n)) {
+                    *lane = word[j];
+                }
+                to_blocks(&lanes, &mut x);
+            }
+            input_column(pair, &x, &mut t0, &mut ub);
+            to_bytes(&ub, &mut u[c * l..(c + 1) * l]);
+            to_bytes(&t0, &mut bytes);
             Gf256::mul_add_scalar_slice(
                 &mut acc[j * l..(j + 1) * l],
-                Gf256::from_bytes(&t0),
+                Gf256::from_bytes(&bytes),
                 Gf256(1 << (c % 8)),
             );
         }
@@ -141,19 +154,18 @@ impl Cope {
     pub(crate) fn keys(&mut self, from: PartyId, u: &[u8], l: usize) -> Vec<u8> {
         let n = self.n;
         debug_assert_eq!(u.len(), 8 * n * l);
+        let blocks = l.div_ceil(16);
         let mut acc = vec![Gf256(0); n * l];
-        let mut q = Vec::new();
+        let (mut ub, mut qb, mut bytes) = (vec![0; blocks], vec![0; blocks], vec![0u8; l]);
         let alpha = self.alpha.clone();
-        for (c, g) in self.peer(from).chosen.iter_mut().enumerate() {
+        for (c, chosen) in self.peer(from).chosen.iter_mut().enumerate() {
             let j = c / 8;
-            let mask = 0u8.wrapping_sub((alpha[j] >> (c % 8)) & 1);
-            stream_bytes(g, l, &mut q);
-            for (q, &u) in q.iter_mut().zip(&u[c * l..(c + 1) * l]) {
-                *q ^= u & mask;
-            }
+            to_blocks(&u[c * l..(c + 1) * l], &mut ub);
+            key_column(chosen, mask((alpha[j] >> (c % 8)) & 1 == 1), &ub, &mut qb);
+            to_bytes(&qb, &mut bytes);
             Gf256::mul_add_scalar_slice(
                 &mut acc[j * l..(j + 1) * l],
-                Gf256::from_bytes(&q),
+                Gf256::from_bytes(&bytes),
                 Gf256(1 << (c % 8)),
             );
         }

@@ -69,9 +69,9 @@ impl Framer {
         body: &[u8],
         step: Step,
     ) -> Result<(), MiniMacError> {
-        let msg = Header { kind: kind as u8, seq: self.sent[to] }.frame(body);
+        let seq = self.sent[to];
         self.sent[to] += 1;
-        net.send(to, msg).map_err(|source| MiniMacError::Network { party: net.party(), step, source })
+        send_framed(net, to, Header { kind: kind as u8, seq }, body, step)
     }
 
     /// Sends `body` to `to` again under the sequence number of the last frame sent to it (a
@@ -85,8 +85,7 @@ impl Framer {
         body: &[u8],
         step: Step,
     ) -> Result<(), MiniMacError> {
-        let msg = Header { kind: kind as u8, seq: self.sent[to].wrapping_sub(1) }.frame(body);
-        net.send(to, msg).map_err(|source| MiniMacError::Network { party: net.party(), step, source })
+        send_framed(net, to, Header { kind: kind as u8, seq: self.sent[to].wrapping_sub(1) }, body, step)
     }
 
     /// Receives the next message from `from`, checks its header and that its body has `len` bytes,
@@ -113,6 +112,21 @@ impl Framer {
         self.received[from] += 1;
         Ok(Frame(msg))
     }
+}
+
+/// Sends `body` behind `header` to `to`.
+fn send_framed<N: Network>(
+    net: &mut N,
+    to: PartyId,
+    header: Header,
+    body: &[u8],
+    step: Step,
+) -> Result<(), MiniMacError> {
+    net.send(to, header.frame(body)).map_err(|source| MiniMacError::Network {
+        party: net.party(),
+        step,
+        source,
+    })
 }
 
 /// MiniMac's error for a frame whose header is not the expected one: a wrong sequence number is

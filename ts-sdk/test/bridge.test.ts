@@ -242,8 +242,9 @@ describe.each(["wasm", "native"] as const)("%s bridge", (name) => {
 
     // MiniMac's limits and foreign options are config errors naming the option.
     for (const [extra, kind, field] of [
-      // OT preprocessing needs a session of two: this one has the dealer's slot.
-      [{ preprocessing: "ot" }, "config", "parties"],
+      // Over OT all three members compute: a ciphertext for parties 0 and 1 names neither one
+      // party nor all three.
+      [{ preprocessing: "ot" }, "config", "reveal"],
       [{ reveal: [1, 0] }, "config", "reveal"],
       [{ variant: "lut16" }, "config", "variant"],
       [{ code: "rs7" }, "config", "code"],

@@ -32,6 +32,46 @@ pub(crate) fn validate_circuit_io(spec: &CircuitSpec) -> Result<(), JobError> {
     check_io(&spec.io, widths.0, widths.1, MAX_OT_PARTIES)
 }
 
+/// Checks a session whose size the preprocessing fixes (beside the dealer; and preparation ahead,
+/// which runs between two parties): exactly [`Preprocessing::members`].
+pub(crate) fn check_fixed(
+    protocol: &'static str,
+    parties: usize,
+    preprocessing: Preprocessing,
+) -> Result<(), JobError> {
+    if parties != preprocessing.members() {
+        return Err(JobError::WrongSessionSize { protocol, preprocessing, got: parties });
+    }
+    Ok(())
+}
+
+/// Checks the session of an AES job of `protocol`: over OT every member computes
+/// ([`check_aes_parties`]), beside the dealer its fixed size ([`check_fixed`]).
+pub(crate) fn check_aes_session(
+    spec: &AesSpec,
+    protocol: &'static str,
+    preprocessing: Preprocessing,
+    parties: usize,
+) -> Result<(), JobError> {
+    match preprocessing {
+        Preprocessing::Ot => check_aes_parties(spec, protocol, parties),
+        Preprocessing::Dealer => check_fixed(protocol, parties, preprocessing),
+    }
+}
+
+/// Checks the session of a circuit job of `protocol`: over OT every member computes
+/// ([`check_parties`]), beside the dealer its fixed size ([`check_fixed`]).
+pub(crate) fn check_circuit_session(
+    spec: &CircuitSpec,
+    protocol: &'static str,
+    parties: usize,
+) -> Result<(), JobError> {
+    match spec.protocol.preprocessing() {
+        Preprocessing::Ot => check_parties(protocol, parties, &spec.io.input_owners, &spec.io.reveal),
+        preprocessing => check_fixed(protocol, parties, preprocessing),
+    }
+}
+
 /// Checks a session of `parties` members, every one computing, for an AES spec of `protocol`.
 pub(crate) fn check_aes_parties(spec: &AesSpec, protocol: &str, parties: usize) -> Result<(), JobError> {
     check_parties(protocol, parties, &[], &[])?;

@@ -10,6 +10,7 @@ use super::circuit::{CircuitInput, CircuitProtocol, CircuitSpec, JobCircuit};
 use super::coral as coral_job;
 use super::error::JobError;
 use super::minimac as minimac_job;
+use super::parties;
 use super::prepared::{PrepareOutput, Prepared};
 use super::tinytable;
 use super::tinytable::prepared::check_preparable;
@@ -80,12 +81,12 @@ pub async fn prepare_aes<N: Network, R: RngCore + CryptoRng>(
     match spec.protocol {
         AesProtocol::TinyTable { .. } => tinytable::aes::prepare(net, &spec.tinytable()?, rng, at.0).await,
         AesProtocol::MiniMac { preprocessing, .. } => {
-            minimac_job::check_members(net, preprocessing)?;
+            parties::check_fixed(minimac_job::PROTOCOL, net.parties(), preprocessing)?;
             let job = minimac_job::aes_job(spec, &input)?;
             minimac_job::prepared::prepare(net, &job, per_job, rng, at, observe).await
         }
         AesProtocol::Coral { preprocessing } => {
-            coral_job::check_members(net, preprocessing)?;
+            parties::check_fixed(coral_job::PROTOCOL, net.parties(), preprocessing)?;
             coral_job::prepared::prepare(net, &coral_job::aes_job(spec, &input)?, per_job, rng, at, observe)
                 .await
         }
@@ -164,12 +165,12 @@ pub async fn prepare_circuit<N: Network, R: RngCore + CryptoRng>(
             tinytable::circuit::prepare(net, &spec.tinytable()?, rng, at.0).await
         }
         CircuitProtocol::MiniMac { .. } => {
-            minimac_job::check_members(net, spec.protocol.preprocessing())?;
+            parties::check_fixed(minimac_job::PROTOCOL, net.parties(), spec.protocol.preprocessing())?;
             let job = minimac_job::circuit_job(spec, input)?;
             minimac_job::prepared::prepare(net, &job, per_job, rng, at, observe).await
         }
         CircuitProtocol::Coral { .. } => {
-            coral_job::check_members(net, spec.protocol.preprocessing())?;
+            parties::check_fixed(coral_job::PROTOCOL, net.parties(), spec.protocol.preprocessing())?;
             coral_job::prepared::prepare(
                 net,
                 &coral_job::circuit_job(spec, input)?,

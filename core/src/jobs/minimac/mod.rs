@@ -147,10 +147,7 @@ pub(crate) async fn run_aes<N: Network, R: RngCore + CryptoRng>(
     let AesProtocol::MiniMac { preprocessing, .. } = spec.protocol else {
         return Err(JobError::Internal("not a MiniMac spec"));
     };
-    match preprocessing {
-        Preprocessing::Ot => parties::check_aes_parties(spec, PROTOCOL, net.parties())?,
-        Preprocessing::Dealer => check_members(net, preprocessing)?,
-    }
+    parties::check_aes_session(spec, PROTOCOL, preprocessing, net.parties())?;
     spec.check_input(net.party(), &input)?;
     let job = aes_job(spec, &input)?;
     let start = net.stats();
@@ -169,12 +166,7 @@ pub(crate) async fn run_circuit<N: Network, R: RngCore + CryptoRng>(
     observe: impl FnMut(JobPhase),
 ) -> Result<CircuitOutput, JobError> {
     let preprocessing = spec.protocol.preprocessing();
-    match preprocessing {
-        Preprocessing::Ot => {
-            parties::check_parties(PROTOCOL, net.parties(), &spec.io.input_owners, &spec.io.reveal)?
-        }
-        Preprocessing::Dealer => check_members(net, preprocessing)?,
-    }
+    parties::check_circuit_session(spec, PROTOCOL, net.parties())?;
     let me = net.party();
     input.check(me, preprocessing.is_dealer(me), spec.circuit.input_widths(), &spec.io, spec.instances)?;
     let job = circuit_job(spec, input)?;
@@ -204,13 +196,6 @@ async fn run_job<N: Network, R: RngCore + CryptoRng>(
             run_batches(net, (*code, computing), (*preprocessing, &digest), job, rng, observe).await
         }
     }
-}
-
-pub(crate) fn check_members<N: Network>(net: &N, preprocessing: Preprocessing) -> Result<(), JobError> {
-    if net.parties() != preprocessing.members() {
-        return Err(JobError::WrongSessionSize { protocol: PROTOCOL, preprocessing, got: net.parties() });
-    }
-    Ok(())
 }
 
 /// The request for the material of `job`'s batches among `parties` computing parties.

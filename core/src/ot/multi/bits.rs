@@ -125,11 +125,6 @@ impl NBits {
         ABit { bit: self.bits[e], mac: self.macs[at], key: self.keys[at] }
     }
 
-    /// The index of the party that holds this batch.
-    pub fn party(&self) -> PartyId {
-        self.me
-    }
-
     /// The number of bits.
     pub fn len(&self) -> usize {
         self.bits.len()

@@ -42,6 +42,11 @@ fn cheater(party: PartyId, cheat: Option<Cheat>, edit: Option<Edit>) -> Cheater 
     Cheater { party, cheat, edit, towards: None }
 }
 
+/// Party 1 editing only what it sends to `peer`.
+fn equivocator(peer: PartyId, edit: Edit) -> Vec<Cheater> {
+    vec![Cheater { party: 1, cheat: None, edit: Some(edit), towards: Some(peer) }]
+}
+
 /// The errors of the honest parties (every party not in `cheaters`); panics if one accepted.
 fn honest_errors(request: &PrepRequest, cheaters: Vec<Cheater>) -> Vec<(PartyId, MiniMacError)> {
     let corrupt: Vec<PartyId> = cheaters.iter().map(|c| c.party).collect();
@@ -155,8 +160,7 @@ fn attack_flipped_tinyot_bits_towards_one_party_fail_its_mac_digest() {
             m[HEADER_BYTES + values] ^= 1;
         }
     });
-    let errors =
-        honest_errors(&small(3), vec![Cheater { party: 1, cheat: None, edit: Some(edit), towards: Some(2) }]);
+    let errors = honest_errors(&small(3), equivocator(2, edit));
     assert_eq!(errors[1], (2, failed(PrepCheck::TinyOtMac)));
     assert!(matches!(errors[0], (0, MiniMacError::Network { .. })), "{:?}", errors[0]);
 }
@@ -174,8 +178,7 @@ fn attack_equivocated_opening_fails_the_view_comparison_at_every_honest_party() 
             m[HEADER_BYTES..HEADER_BYTES + n].iter_mut().zip(&shift).for_each(|(b, s)| *b ^= s);
         }
     });
-    let errors =
-        honest_errors(&small(3), vec![Cheater { party: 1, cheat: None, edit: Some(edit), towards: Some(2) }]);
+    let errors = honest_errors(&small(3), equivocator(2, edit));
     for (p, e) in errors {
         assert!(
             matches!(e, MiniMacError::TranscriptMismatch { step: Step::PrepCheck, .. }),
@@ -193,8 +196,7 @@ fn attack_truncated_cope_frame_towards_one_party_is_malformed() {
             m.truncate(m.len() - 1);
         }
     });
-    let errors =
-        honest_errors(&small(3), vec![Cheater { party: 1, cheat: None, edit: Some(edit), towards: Some(0) }]);
+    let errors = honest_errors(&small(3), equivocator(0, edit));
     assert!(
         matches!(errors[0], (0, MiniMacError::Malformed { from: 1, step: Step::PrepCope, .. })),
         "{:?}",

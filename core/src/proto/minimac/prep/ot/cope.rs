@@ -157,11 +157,11 @@ impl Cope {
         let blocks = l.div_ceil(16);
         let mut acc = vec![Gf256(0); n * l];
         let (mut ub, mut qb, mut bytes) = (vec![0; blocks], vec![0; blocks], vec![0u8; l]);
-        let alpha = self.alpha.clone();
-        for (c, chosen) in self.peer(from).chosen.iter_mut().enumerate() {
+        let seeds = self.peers[from].as_mut().expect("COPE with a peer, not with this party");
+        for (c, chosen) in seeds.chosen.iter_mut().enumerate() {
             let j = c / 8;
             to_blocks(&u[c * l..(c + 1) * l], &mut ub);
-            key_column(chosen, mask((alpha[j] >> (c % 8)) & 1 == 1), &ub, &mut qb);
+            key_column(chosen, mask((self.alpha[j] >> (c % 8)) & 1 == 1), &ub, &mut qb);
             to_bytes(&qb, &mut bytes);
             Gf256::mul_add_scalar_slice(
                 &mut acc[j * l..(j + 1) * l],

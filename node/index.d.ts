@@ -35,7 +35,13 @@ export interface NativeCheck {
  * the event and must not throw (report failures with `fail`).
  */
 export declare class Bridge {
-  constructor(party: number, parties: number, events: (to: number, frame?: Uint8Array, stats?: NativeStats) => void);
+  /** With `link`, the job's frames go through that relay link, without JS; `events` carries only progress. */
+  constructor(
+    party: number,
+    parties: number,
+    events: (to: number, frame?: Uint8Array, stats?: NativeStats) => void,
+    link?: RelayLink | null,
+  );
   deliver(from: number, frame: Uint8Array): void;
   peerLeft(slot: number): void;
   fail(reason: string): void;
@@ -44,6 +50,30 @@ export declare class Bridge {
   runAes(session: object, spec: object, input: object, progress?: boolean): Promise<NativeOutcome>;
   runCircuit(session: object, spec: object, input: object, progress?: boolean): Promise<NativeOutcome>;
   free(): void;
+}
+
+/**
+ * One party's membership of a Chorus relay room (protocol 2, with resume), joined and served by the
+ * addon's Rust relay client, so the frames of a {@link Bridge} made with it never cross JS.
+ * `events(kind, slot, detail?, roster?)` hears `marker` (an end marker from `slot`), `peer-left`,
+ * `peer-away` (`detail`: the relay's reason), `peer-back`, `reconnecting`, `resumed` and `broken`
+ * (`detail`: why), in order, on the JS thread.
+ */
+export declare class RelayLink {
+  constructor(slot: number, parties: number, events: (kind: string, slot: number, detail?: string, roster?: number[]) => void);
+  /** Joins at `relay` (`http://` or `ws://`; no TLS) and resolves once the room is ready. */
+  open(
+    relay: string,
+    room: string,
+    token: string,
+    timeoutMs: number,
+  ): Promise<{ maxPayloadBytes?: number; error?: { code: string; message: string } }>;
+  /** Sends `frame` to `to` (an empty frame is an end marker); throws once closed. */
+  send(to: number, frame: Uint8Array): void;
+  /** Data frames and bytes in each direction, the header byte included. */
+  stats(): { framesSent: number; bytesSent: number; framesReceived: number; bytesReceived: number };
+  /** Closes after the queued frames (at most `timeoutMs`); a running job fails with `reason`. */
+  close(reason: string, timeoutMs: number): Promise<void>;
 }
 
 /** The version of the Chorus core compiled into the addon. */

@@ -9,5 +9,7 @@ const addon = require('./chorus.node');
 
 /** One party's end of one session (see `index.d.ts`). */
 export const Bridge = addon.Bridge;
+/** One party's relay membership served by the addon itself (see `index.d.ts`). */
+export const RelayLink = addon.RelayLink;
 /** The version of the Chorus core compiled into the addon. */
 export const version = addon.version;

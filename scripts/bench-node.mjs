@@ -4,7 +4,10 @@
  * loopback, for each configuration and batch size in every runtime asked for, side by side in one
  * run (on a small machine every party shares the same cores, so compare the ratios):
  *
- * - `native`: Node parties, the core as the Node-API addon `@chorus/node`;
+ * - `native`: Node parties, the core as the Node-API addon `@chorus/node`, which serves the relay
+ *   connection itself (its Rust relay client: a job's frames cross no JavaScript);
+ * - `native-js`: the addon with the relay connection in JavaScript (`nativeRelay: false`), as every
+ *   Node party ran before the addon did its own networking — not in the default set;
  * - `wasm`: Node parties, the core as WASM;
  * - `runner`: the Rust runner `chorus-party` (target/release; built with
  *   `cargo build --release -p chorus-native`), the anchor;
@@ -67,7 +70,7 @@ const SECURITIES = ['semi-honest', 'malicious'];
 /** TinyTable's paths: AES path, preprocessing, members. */
 const TINYTABLE_PATHS = [['circuit', 'ot', 2], ['sbox-tables', 'ot', 2], ['sbox-tables', 'dealer', 3]];
 
-const USAGE = `usage: node scripts/bench-node.mjs [--runtime native,wasm,runner,chromium] [--batch 1,1000]
+const USAGE = `usage: node scripts/bench-node.mjs [--runtime native,native-js,wasm,runner,chromium] [--batch 1,1000]
                                 [--tinytable-batch 1,16] [--protocol maestro,tinytable]
                                 [--variant gf256-circuit,…] [--security semi-honest,malicious]
                                 [--tinytable-path circuit/ot,sbox-tables/ot,sbox-tables/dealer]
@@ -104,7 +107,7 @@ const list = (text) => text.split(',').map((s) => s.trim()).filter(Boolean);
 const runtimes = list(args.runtime);
 const batches = list(args.batch).map(Number);
 const ttBatches = list(args['tinytable-batch']).map(Number);
-for (const r of runtimes) if (!['native', 'wasm', 'runner', 'chromium'].includes(r)) usage(`unknown runtime ${r}`);
+for (const r of runtimes) if (!['native', 'native-js', 'wasm', 'runner', 'chromium'].includes(r)) usage(`unknown runtime ${r}`);
 if ([...batches, ...ttBatches].some((b) => !Number.isInteger(b) || b < 1)) usage('batches are positive integers');
 for (const v of args.variant ? list(args.variant) : []) if (!MAESTRO_VARIANTS.includes(v)) usage(`unknown MAESTRO variant ${v}`);
 for (const s of list(args.security)) if (!SECURITIES.includes(s)) usage(`unknown security level ${s}`);
@@ -253,7 +256,7 @@ async function measure(relay, config, runtime, blocks) {
   for (const slot of config.job.reveal) {
     if (results[slot].digest !== expected) throw new Error(`${config.name}, ${runtime}, batch ${blocks}: wrong ciphertext at party ${slot}`);
   }
-  const expectedRuntime = (slot) => (runtime === 'chromium' && slot > 0 ? 'wasm' : runtime);
+  const expectedRuntime = (slot) => (runtime === 'chromium' && slot > 0 ? 'wasm' : runtime === 'native-js' ? 'native' : runtime);
   if (runtime !== 'runner' && results.some((r, slot) => r.runtime !== expectedRuntime(slot))) {
     throw new Error(`a party did not run on ${runtime}`);
   }
@@ -352,9 +355,12 @@ try {
       batch: blocks,
       ...figures,
       native_vs_runner: ratio('native', 'runner'),
+      native_js_vs_runner: ratio('native-js', 'runner'),
+      native_vs_native_js: ratio('native', 'native-js'),
       wasm_vs_native: ratio('wasm', 'native'),
       chromium_vs_native: ratio('chromium', 'native'),
       native_vs_runner_first: ratio('native', 'runner', 'ms'),
+      native_js_vs_runner_first: ratio('native-js', 'runner', 'ms'),
       wasm_vs_native_first: ratio('wasm', 'native', 'ms'),
       chromium_vs_native_first: ratio('chromium', 'native', 'ms'),
       verified: true,

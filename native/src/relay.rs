@@ -42,13 +42,14 @@ mod http;
 mod resend;
 mod wire;
 
+pub use demux::{RelayEvent, RelaySink};
 pub use http::{create_room, RelayAddress, Room};
 pub use wire::PROTOCOL_VERSION;
 
 use crate::inbox::{inbox, Inbox};
 use chorus_core::net::{NetError, NetStats, Network, PartyId, StatsRecorder};
 use connection::Connection;
-use demux::{Demux, PeerEnds};
+use demux::{Demux, PeerEnds, Queues};
 use futures::StreamExt;
 use std::time::Duration;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
@@ -185,6 +186,54 @@ impl RelayNetwork {
         token: &str,
         timeout: Duration,
     ) -> Result<(RelayNetwork, RelayHandle), RelayError> {
+        let mut queues = None;
+        let link = RelayLink::join(relay, room, slot, token, timeout, |parties| {
+            let (inbox, senders) = inbox(parties, slot);
+            let (ends_tx, ends) =
+                watch::channel(PeerEnds { markers: vec![0; parties], gone: vec![false; parties] });
+            queues = Some((inbox, ends));
+            Queues { senders, ends: ends_tx }
+        })
+        .await?;
+        let (inbox, ends) = queues.expect("the sink is made once the room is ready");
+        let RelayLink { parties, max_payload, outgoing, connection, .. } = link;
+        let handle =
+            RelayHandle { slot, parties, outgoing: outgoing.clone(), ends, jobs_done: 0, connection };
+        let net = RelayNetwork { slot, parties, max_payload, outgoing, inbox, stats: StatsRecorder::new() };
+        Ok((net, handle))
+    }
+}
+
+/// A membership of a relay room whose arrivals go to a [`RelaySink`]: what [`RelayNetwork`] is
+/// built on, and what the Node addon joins with so that a job's frames cross no JavaScript.
+#[derive(Debug)]
+pub struct RelayLink {
+    /// This party's slot.
+    pub slot: PartyId,
+    /// The room's number of parties (from `welcome`).
+    pub parties: usize,
+    /// The largest data frame the relay accepts, header byte included.
+    pub max_payload: usize,
+    /// Frames `[to][payload]` to write, in order; an empty payload is an end marker. The
+    /// connection closes (after writing what is queued) once every sender is dropped.
+    pub outgoing: UnboundedSender<Vec<u8>>,
+    /// The connection's task (it ends when the connection closes for good).
+    pub connection: JoinHandle<()>,
+}
+
+impl RelayLink {
+    /// Joins `slot` of `room` with `token`, waits (at most `timeout`) until the room is ready,
+    /// then hands every later arrival to the sink `make_sink(parties)` returns (frames that
+    /// arrived before `ready` first). Must run inside a tokio runtime, which hosts the connection
+    /// task; it resumes the slot if the connection drops.
+    pub async fn join<S: RelaySink>(
+        relay: &RelayAddress,
+        room: &str,
+        slot: PartyId,
+        token: &str,
+        timeout: Duration,
+        make_sink: impl FnOnce(usize) -> S,
+    ) -> Result<RelayLink, RelayError> {
         let seat = Seat { relay: relay.clone(), room: room.to_string(), slot, token: token.to_string() };
         let joining = async {
             let (mut socket, welcome) = open(&seat, None).await?;
@@ -195,27 +244,14 @@ impl RelayNetwork {
             .await
             .map_err(|_| RelayError::Timeout("the room to be ready"))??;
         let parties = welcome.parties;
-
-        let (inbox, senders) = inbox(parties, slot);
-        let (ends_tx, ends) =
-            watch::channel(PeerEnds { markers: vec![0; parties], gone: vec![false; parties] });
-        let demux = Demux { me: slot, senders, ends: ends_tx };
-        let (tx, rx) = unbounded_channel();
+        let demux = Demux::new(slot, parties, make_sink(parties));
+        let (outgoing, rx) = unbounded_channel();
         let mut connection = Connection::new(seat, welcome, demux, rx);
         for frame in early {
             connection.early(&frame);
         }
         let connection = tokio::spawn(connection.run(socket));
-        let handle = RelayHandle { slot, parties, outgoing: tx.clone(), ends, jobs_done: 0, connection };
-        let net = RelayNetwork {
-            slot,
-            parties,
-            max_payload: welcome.max_payload,
-            outgoing: tx,
-            inbox,
-            stats: StatsRecorder::new(),
-        };
-        Ok((net, handle))
+        Ok(RelayLink { slot, parties, max_payload: welcome.max_payload, outgoing, connection })
     }
 }
 

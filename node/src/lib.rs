@@ -26,8 +26,12 @@
 //! Trust model: as for the WASM module — the addon sees this party's secrets in process memory;
 //! every frame that leaves through `events` is encrypted and authenticated by the Noise channels.
 
+mod link_thread;
+mod relay;
 mod values;
 
+use crate::link_thread::LinkThread;
+use crate::relay::{Outlet, RelayLink};
 use crate::values::{outcome, ObjectFields, Outcome, Stats};
 use chorus_bindings::jobs::{Aes, Circuit, Job, JobKind};
 use chorus_bindings::{BridgeError, BridgeNetwork, Claim, Inbox, JobSlot, Prepare, Progress};
@@ -68,6 +72,9 @@ pub struct Bridge {
     parties: usize,
     inbox: Inbox,
     events: Arc<EventFn>,
+    /// The session's own relay connection, when the addon moves the frames itself, and the
+    /// thread that runs it and the jobs.
+    link: Option<(Outlet, LinkThread)>,
     jobs: JobSlot<NodeNetwork>,
 }
 
@@ -76,12 +83,32 @@ impl Bridge {
     /// The bridge of party `party` of `parties`; `events(to, frame?, stats?)` must queue a frame
     /// for party `to` and pass statistics on to the running job's progress listener. It runs later
     /// on the JS thread, so it must not throw: report transport failures with `fail(reason)`.
+    /// With `link` (this party's [`RelayLink`] of the same session), frames go out through the
+    /// link and come in from it, and `events` carries only progress.
     #[napi(constructor)]
-    pub fn new(party: u32, parties: u32, events: Function<EventArgs, ()>) -> Result<Self> {
+    pub fn new(
+        party: u32,
+        parties: u32,
+        events: Function<EventArgs, ()>,
+        link: Option<&RelayLink>,
+    ) -> Result<Self> {
         let (party, parties) = (party as usize, parties as usize);
         if parties < 2 || party >= parties {
             return Err(napi::Error::from_reason(format!("party {party} is not in 0..{parties}")));
         }
+        tune_allocator();
+        let (inbox, link) = match link {
+            Some(link) => {
+                let (inbox, outlet, thread) = link.attach();
+                if !outlet.serves(party, parties) {
+                    return Err(napi::Error::from_reason(format!(
+                        "the relay link is not party {party}'s of {parties}"
+                    )));
+                }
+                (inbox, Some((outlet, thread)))
+            }
+            None => (Inbox::new(parties), None),
+        };
         let events = events.build_threadsafe_function::<Event>().weak::<true>().build_callback(|ctx| {
             Ok(FnArgs::from(match ctx.value {
                 Event::Frame(to, frame) => (to, Some(Uint8Array::from(frame)), None),
@@ -92,13 +119,7 @@ impl Bridge {
                 }
             }))
         })?;
-        Ok(Bridge {
-            party,
-            parties,
-            inbox: Inbox::new(parties),
-            events: Arc::new(events),
-            jobs: JobSlot::default(),
-        })
+        Ok(Bridge { party, parties, inbox, events: Arc::new(events), link, jobs: JobSlot::default() })
     }
 
     /// Hands over a frame received from party `from` (the bytes are copied).
@@ -258,16 +279,22 @@ impl Bridge {
     ) -> Result<Object<'env>> {
         let (deferred, promise) = env.create_deferred()?;
         let events = Arc::clone(&self.events);
-        std::thread::Builder::new()
-            .name("chorus-job".into())
-            .spawn(move || {
-                let result = block_on(job);
-                let settle = move || deferred.resolve(move |_env: Env| Ok(outcome(result)));
-                // Blocking: the settle must not be dropped on a full queue. It fails only while
-                // Node shuts down, when nobody awaits the promise any more.
-                let _ = events.call(Event::Settle(Box::new(settle)), ThreadsafeFunctionCallMode::Blocking);
-            })
-            .map_err(|e| napi::Error::from_reason(format!("starting the job thread: {e}")))?;
+        let settle = move |result| {
+            let settle = move || deferred.resolve(move |_env: Env| Ok(outcome(result)));
+            // Blocking: the settle must not be dropped on a full queue. It fails only while Node
+            // shuts down, when nobody awaits the promise any more.
+            let _ = events.call(Event::Settle(Box::new(settle)), ThreadsafeFunctionCallMode::Blocking);
+        };
+        match &self.link {
+            // Beside the connection, on the link's thread.
+            Some((_, thread)) => thread.spawn_job(async move { settle(job.await) }),
+            None => {
+                std::thread::Builder::new()
+                    .name("chorus-job".into())
+                    .spawn(move || settle(block_on(job)))
+                    .map_err(|e| napi::Error::from_reason(format!("starting the job thread: {e}")))?;
+            }
+        }
         Ok(promise)
     }
 
@@ -281,9 +308,18 @@ impl Bridge {
         }
     }
 
-    /// The network over this bridge: frames out through the thread-safe `events`, in from the
-    /// inbox.
+    /// The network over this bridge: frames out through the relay link, or else the thread-safe
+    /// `events`; in from the inbox.
     fn network(&self) -> NodeNetwork {
+        if let Some((outlet, _)) = &self.link {
+            let outlet = outlet.clone();
+            return BridgeNetwork::new(
+                self.party,
+                self.parties,
+                self.inbox.clone(),
+                Box::new(move |to, frame: Vec<u8>| outlet.send(to, &frame)),
+            );
+        }
         let events = Arc::clone(&self.events);
         BridgeNetwork::new(
             self.party,
@@ -297,6 +333,20 @@ impl Bridge {
             }),
         )
     }
+}
+
+/// Keeps freed memory of the jobs' per-round buffers in the process for reuse, once per process,
+/// as the Rust runner does (`chorus_native::alloc_tuning`: glibc's mmap and trim thresholds), so
+/// a round does not pay page faults for memory the previous one released. The host process keeps
+/// up to that much freed memory; `CHORUS_KEEP_FREED_MEMORY=0` in the environment leaves glibc's
+/// defaults.
+fn tune_allocator() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        if std::env::var_os("CHORUS_KEEP_FREED_MEMORY").is_none_or(|v| v != "0") {
+            chorus_native::alloc_tuning::keep_freed_memory();
+        }
+    });
 }
 
 /// The network under a bridge's channels: frames out through the thread-safe `events`.

@@ -27,7 +27,9 @@ const mine = (text) => ({
 const session = await connect({
   ...invite,
   secret: process.env.CHORUS_SECRET,
-  runtime: process.env.CHORUS_RUNTIME,
+  // `native-js`: the addon with the relay connection in JavaScript.
+  runtime: process.env.CHORUS_RUNTIME === 'native-js' ? 'native' : process.env.CHORUS_RUNTIME,
+  nativeRelay: process.env.CHORUS_RUNTIME !== 'native-js',
   signal: AbortSignal.timeout(900_000),
 });
 try {

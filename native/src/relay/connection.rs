@@ -10,7 +10,7 @@
 //! sink), so a party blocked on writing to a relay that paused it still reads what would unblock
 //! the relay.
 
-use super::demux::{ControlOutcome, Demux};
+use super::demux::{ControlOutcome, Demux, RelayEvent, RelaySink};
 use super::resend::{ReceivedFrames, SentFrames};
 use super::wire::{ack_text, open, Control, Seat, Socket, Welcome};
 use super::RelayError;
@@ -80,10 +80,10 @@ enum Ended {
 }
 
 /// A party's relay session after `ready`.
-pub(super) struct Connection {
+pub(super) struct Connection<S> {
     seat: Seat,
     welcome: Welcome,
-    demux: Demux,
+    demux: Demux<S>,
     outgoing: UnboundedReceiver<Vec<u8>>,
     /// Whether a sender of `outgoing` is alive (the job's network or the handle).
     accepting: bool,
@@ -93,11 +93,11 @@ pub(super) struct Connection {
     ack_at: Option<Instant>,
 }
 
-impl Connection {
+impl<S: RelaySink> Connection<S> {
     pub(super) fn new(
         seat: Seat,
         welcome: Welcome,
-        demux: Demux,
+        demux: Demux<S>,
         outgoing: UnboundedReceiver<Vec<u8>>,
     ) -> Self {
         Connection {
@@ -125,7 +125,10 @@ impl Connection {
             match self.serve(&mut link).await {
                 Ended::Over => return,
                 Ended::Dropped(why) => match self.resume(why).await {
-                    Some(socket) => link = Link::new(socket),
+                    Some(socket) => {
+                        self.demux.sink.event(RelayEvent::Resumed);
+                        link = Link::new(socket);
+                    }
                     None => return,
                 },
             }
@@ -165,7 +168,7 @@ impl Connection {
                         let why = frame
                             .map(|f| format!(" (code {}: {})", u16::from(f.code), f.reason))
                             .unwrap_or_default();
-                        self.demux.fail_all(NetError::Transport(format!("the relay closed the connection{why}")));
+                        self.demux.fail_all("connection-lost", NetError::Transport(format!("the relay closed the connection{why}")));
                         return Ended::Over;
                     }
                     Some(Ok(_)) => {}
@@ -221,7 +224,7 @@ impl Connection {
         let c = match Control::parse(text) {
             Ok(c) => c,
             Err(e) => {
-                self.demux.fail_all(NetError::Transport(e.to_string()));
+                self.demux.fail_all("bad-relay-message", NetError::Transport(e.to_string()));
                 return false;
             }
         };
@@ -230,9 +233,12 @@ impl Connection {
             ControlOutcome::Fatal => false,
             ControlOutcome::Ack(n) => {
                 if !self.sent.acknowledge(n) {
-                    self.demux.fail_all(NetError::Transport(format!(
-                        "relay acknowledged {n} frames, more than this party sent"
-                    )));
+                    self.demux.fail_all(
+                        "bad-relay-message",
+                        NetError::Transport(format!(
+                            "relay acknowledged {n} frames, more than this party sent"
+                        )),
+                    );
                     return false;
                 }
                 true
@@ -244,9 +250,10 @@ impl Connection {
     /// grace period is over. Returns the resumed socket, or None (every peer failed).
     async fn resume(&mut self, why: String) -> Option<Socket> {
         if self.welcome.grace.is_zero() || !self.accepting && !self.sent.has_unwritten() {
-            self.demux.fail_all(NetError::Transport(why));
+            self.demux.fail_all("connection-lost", NetError::Transport(why));
             return None;
         }
+        self.demux.sink.event(RelayEvent::Reconnecting);
         let deadline = Instant::now() + self.welcome.grace;
         let mut delay = Duration::ZERO;
         let mut backoff = RECONNECT_FIRST;
@@ -254,18 +261,24 @@ impl Connection {
             tokio::time::sleep(delay).await;
             let remaining = deadline.saturating_duration_since(Instant::now());
             if remaining.is_zero() {
-                self.demux.fail_all(NetError::Transport(format!(
-                    "{why}; could not resume within the relay's grace period of {} ms",
-                    self.welcome.grace.as_millis()
-                )));
+                self.demux.fail_all(
+                    "connection-lost",
+                    NetError::Transport(format!(
+                        "{why}; could not resume within the relay's grace period of {} ms",
+                        self.welcome.grace.as_millis()
+                    )),
+                );
                 return None;
             }
             match tokio::time::timeout(remaining, open(&self.seat, Some(self.received.received))).await {
                 Ok(Ok((socket, welcome))) => {
                     if !self.sent.can_resume_after(welcome.received) {
-                        self.demux.fail_all(NetError::Transport(
-                            "resume-failed: the relay needs frames this party no longer keeps".into(),
-                        ));
+                        self.demux.fail_all(
+                            "resume-failed",
+                            NetError::Transport(
+                                "resume-failed: the relay needs frames this party no longer keeps".into(),
+                            ),
+                        );
                         return None;
                     }
                     // The resume URL told the relay what was received: that counts as acknowledged.
@@ -276,9 +289,10 @@ impl Connection {
                     return Some(socket);
                 }
                 Ok(Err(RelayError::Refused { code, message })) => {
-                    self.demux.fail_all(NetError::Transport(format!(
-                        "relay refused the resume ({code}): {message}"
-                    )));
+                    self.demux.fail_all(
+                        &code,
+                        NetError::Transport(format!("relay refused the resume ({code}): {message}")),
+                    );
                     return None;
                 }
                 // The network may still be down: try again.

@@ -35,6 +35,8 @@ pub(super) struct Control {
     pub code: Option<String>,
     pub message: Option<String>,
     pub fatal: Option<bool>,
+    pub roster: Option<Vec<usize>>,
+    pub reason: Option<String>,
 }
 
 impl Control {

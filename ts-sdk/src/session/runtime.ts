@@ -11,6 +11,7 @@
  */
 import { ConfigError } from '../errors.js';
 import { Bridge as WasmBridge, initWasm, type WasmSource } from './wasm-loader.js';
+import type { NativeRelayFactory, NativeRelayHandle } from '../transport/native-relay.js';
 
 /** The runtime a session asks for. */
 export type Runtime = 'auto' | 'native' | 'wasm';
@@ -58,13 +59,25 @@ export interface JobBridge {
 /** A loaded runtime: makes a session's bridge. */
 export interface CoreRuntime {
   readonly name: ResolvedRuntime;
-  /** The bridge of party `party` of `parties`, sending frames through `send(to, frame)`. */
-  createBridge(party: number, parties: number, send: (to: number, frame: Uint8Array) => void): JobBridge;
+  /**
+   * The bridge of party `party` of `parties`, sending frames through `send(to, frame)` — or, given
+   * the addon's relay `link` of the same session, through that link without JS.
+   */
+  createBridge(party: number, parties: number, send: (to: number, frame: Uint8Array) => void, link?: NativeRelayHandle): JobBridge;
+  /** The addon's relay links (native runtime only): the session's connection served in Rust. */
+  readonly relayLink?: NativeRelayFactory;
 }
 
 /** The addon's module, as `@chorus/node` exports it. */
 interface NativeModule {
-  Bridge: new (party: number, parties: number, events: (to: number, frame?: Uint8Array | null, stats?: CoreStats | null) => void) => NativeBridge;
+  Bridge: new (
+    party: number,
+    parties: number,
+    events: (to: number, frame?: Uint8Array | null, stats?: CoreStats | null) => void,
+    link?: NativeRelayHandle,
+  ) => NativeBridge;
+  /** Absent from addons built before the addon served relay connections itself. */
+  RelayLink?: new (slot: number, parties: number, events: Parameters<NativeRelayFactory>[2]) => NativeRelayHandle;
   version(): string;
 }
 
@@ -115,9 +128,11 @@ function settle(outcome: NativeOutcome): unknown {
 }
 
 function nativeRuntime(module: NativeModule): CoreRuntime {
+  const { RelayLink } = module;
   return {
     name: 'native',
-    createBridge(party, parties, send) {
+    ...(typeof RelayLink === 'function' ? { relayLink: (slot, parties, events) => new RelayLink(slot, parties, events) } : {}),
+    createBridge(party, parties, send, link) {
       // The addon reports frames and progress through one callback, on the JS thread after the job
       // queued them, so a throwing `send` cannot reach the job: it fails the bridge instead, as a
       // throw inside the WASM job would. A progress listener's throw is dropped, as in WASM.
@@ -130,7 +145,7 @@ function nativeRuntime(module: NativeModule): CoreRuntime {
         } catch (error) {
           if (frame !== undefined && frame !== null) bridge?.fail(error instanceof Error ? error.message : String(error));
         }
-      });
+      }, link);
       const native = bridge;
       return {
         deliver: (from, frame) => native.deliver(from, frame),

@@ -32,6 +32,14 @@ export interface ConnectOptions extends RelayConnectionOptions {
    * runtimes share a session.
    */
   runtime?: Runtime;
+  /**
+   * With the native runtime, whether the addon serves the relay connection itself (default
+   * `true`): a job's frames then go between the core and the socket without JavaScript, which
+   * makes every round cheaper. It applies where the addon's client can reach the relay — `ws://` or
+   * `http://` without TLS, at the root path — with no `WebSocketImpl` and resuming at its defaults;
+   * otherwise, or with `false`, the connection runs in JavaScript. The wire is the same either way.
+   */
+  nativeRelay?: boolean;
 }
 
 /**

@@ -25,6 +25,7 @@ import { abortError, ChorusError, ConfigError, IntegrityError, NotAvailableError
 import { toBytes, toHex, utf8 } from '../bytes.js';
 import { Emitter, type Listener, type Unsubscribe } from '../events.js';
 import { RelayConnection } from '../transport/relay-connection.js';
+import { NativeRelayLink, nativeRelayFits } from '../transport/native-relay.js';
 import { MessageLink } from '../transport/message-link.js';
 import type { SessionLink } from '../transport/session-link.js';
 import type { TransportStats } from '../transport/connection-types.js';
@@ -110,6 +111,13 @@ export async function connect(options: ConnectOptions | TransportConnectOptions)
   const creds = credentials(options);
   const core = loadRuntime(options.runtime ?? 'auto', options.wasm);
   core.catch(() => undefined);
+  if (options.runtime !== 'wasm' && nativeRelayFits(options)) {
+    const runtime = await core;
+    if (runtime.relayLink !== undefined) {
+      const link = await NativeRelayLink.open(options, runtime.relayLink);
+      return new Session(link, creds, runtime, options.wasm);
+    }
+  }
   const connection = await RelayConnection.open(options);
   let runtime: CoreRuntime;
   try {
@@ -208,6 +216,12 @@ export class Session {
   readonly room: string;
   /** The core this session's jobs run on: `'native'` (the Node addon) or `'wasm'`. */
   readonly runtime: ResolvedRuntime;
+  /**
+   * What moves this session's frames: `'relay'` (the relay connection in JavaScript),
+   * `'relay-addon'` (the relay connection served by the Node addon, see `nativeRelay`) or
+   * `'caller'` (the caller's transport).
+   */
+  readonly transport: 'relay' | 'relay-addon' | 'caller';
 
   private readonly events = new Emitter<SessionEvents>();
   /** This party's end of the session in the core; `undefined` once freed. */
@@ -230,11 +244,13 @@ export class Session {
     private readonly wasmSource: WasmSource | undefined,
   ) {
     this.runtime = core.name;
+    this.transport = connection instanceof NativeRelayLink ? 'relay-addon' : connection instanceof RelayConnection ? 'relay' : 'caller';
     this.slot = connection.slot;
     this.parties = connection.parties;
     this.room = connection.sessionName;
     this.markers = new Array<number>(this.parties).fill(0);
-    this.bridge = core.createBridge(this.slot, this.parties, (to: number, frame: Uint8Array) => this.connection.send(to, frame));
+    const native = connection instanceof NativeRelayLink ? connection.handle : undefined;
+    this.bridge = core.createBridge(this.slot, this.parties, (to: number, frame: Uint8Array) => this.connection.send(to, frame), native);
     connection.onFrame((from, frame) => {
       if (frame.length === 0) {
         this.markers[from] = (this.markers[from] ?? 0) + 1;
@@ -590,7 +606,7 @@ export class Session {
       case 'not-available':
         return checkError(error, {});
       default:
-        return this.failure ?? new ChorusError('transport', message, { cause: error });
+        return this.failure ?? this.connection.failed?.() ?? new ChorusError('transport', message, { cause: error });
     }
   }
 }

@@ -6,6 +6,7 @@
  * mpc-framework's `send`/`handleMessage`), is the other. Noise runs above either, inside the core,
  * so jobs never know which one they got.
  */
+import type { ChorusError } from '../errors.js';
 import type { Listener, Unsubscribe } from '../events.js';
 import type { FrameHandler, RelayConnectionEvents, TransportStats } from './connection-types.js';
 
@@ -29,6 +30,11 @@ export interface SessionLink {
   onFrame(handler: FrameHandler): Unsubscribe;
   /** Subscribes to a link event. */
   on<K extends keyof SessionLinkEvents & string>(name: K, listener: Listener<SessionLinkEvents[K]>): Unsubscribe;
+  /**
+   * Why the link failed, if it knows before its events arrived (optional): a job that fails on the
+   * same failure is reported with it.
+   */
+  failed?(): ChorusError | undefined;
   /** Frames and bytes in each direction. */
   stats(): TransportStats;
   /** Closes the link; resolves when it is closed. Idempotent. */

@@ -1,0 +1,132 @@
+/**
+ * Sessions whose relay connection the Node addon serves itself (`nativeRelay`, the default with the
+ * native runtime): the same jobs, bytes and frames as over the JavaScript connection, rooms mixing
+ * the addon's client, the JavaScript client and WASM, departures, refusals and cancellation.
+ */
+import { createCipheriv } from "node:crypto";
+import { createServer } from "node:net";
+import type { RelayHandle } from "@chorus/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connect, createRoom, PeerLeftError, RelayError, type Session } from "../src/index.js";
+import { loopbackRelay, rejectionOf, seededBytes, within } from "./helpers.js";
+
+const WAIT = 60_000;
+const secret = seededBytes(7, 32);
+let relay: RelayHandle;
+
+beforeAll(async () => {
+  relay = await loopbackRelay();
+});
+
+afterAll(async () => {
+  await relay.close();
+});
+
+function aes128(key: Uint8Array, plaintext: Uint8Array): string {
+  const cipher = createCipheriv("aes-128-ecb", key, null).setAutoPadding(false);
+  return Buffer.concat([cipher.update(plaintext), cipher.final()]).toString("hex");
+}
+
+/** A TinyTable AES over OT between the two sessions: key from 0, plaintext from 1, to both. */
+async function tinytable(sessions: Session[], key: Uint8Array, plaintext: Uint8Array) {
+  return Promise.all([
+    sessions[0]!.aes({ protocol: "tinytable", key, reveal: [0, 1] }),
+    sessions[1]!.aes({ protocol: "tinytable", plaintext, reveal: [0, 1] }),
+  ]);
+}
+
+describe("the addon's own relay connection", () => {
+  it("runs jobs with the same ciphertext, bytes and frames as the JavaScript connection", { timeout: WAIT }, async () => {
+    const key = seededBytes(1, 16);
+    const plaintext = seededBytes(2, 16);
+    const counts: unknown[] = [];
+    for (const nativeRelay of [true, false]) {
+      const room = await createRoom({ relay: relay.url, parties: 2 });
+      const sessions = await Promise.all([0, 1].map((slot) => connect({ ...room.invite(slot), secret, runtime: "native", nativeRelay })));
+      expect(sessions.map((s) => s.transport)).toEqual(nativeRelay ? ["relay-addon", "relay-addon"] : ["relay", "relay"]);
+      for (let job = 0; job < 2; job += 1) {
+        const results = await within(tinytable(sessions, key, plaintext), "the AES job", WAIT);
+        for (const result of results) expect(result.ciphertextHex).toBe(aes128(key, plaintext));
+      }
+      await Promise.all(sessions.map((s) => s.close()));
+      // Every data frame counts its header byte; the end markers count one byte each.
+      counts.push(sessions.map((s) => s.transportStats()));
+    }
+    expect(counts[0]).toEqual(counts[1]);
+    const [zero] = counts[0] as { framesSent: number; bytesSent: number }[];
+    expect(zero!.framesSent).toBeGreaterThan(2);
+  });
+
+  it("shares a room with the JavaScript connection and a WASM party (MAESTRO among three)", { timeout: WAIT }, async () => {
+    const room = await createRoom({ relay: relay.url, parties: 3 });
+    const sessions = await Promise.all([
+      connect({ ...room.invite(0), secret, runtime: "native" }),
+      connect({ ...room.invite(1), secret, runtime: "native", nativeRelay: false }),
+      connect({ ...room.invite(2), secret, runtime: "wasm" }),
+    ]);
+    expect(sessions.map((s) => s.transport)).toEqual(["relay-addon", "relay", "relay"]);
+    const keyShares = [seededBytes(3, 16), seededBytes(4, 16)];
+    const plaintext = seededBytes(5, 32);
+    const results = await within(
+      Promise.all([
+        sessions[0]!.aes({ key: keyShares[0], blocks: 2 }),
+        sessions[1]!.aes({ key: keyShares[1], blocks: 2 }),
+        sessions[2]!.aes({ plaintext, blocks: 2 }),
+      ]),
+      "the MAESTRO job",
+      WAIT,
+    );
+    const key = keyShares[0]!.map((b, i) => b ^ keyShares[1]![i]!);
+    for (const result of results) expect(result.ciphertextHex).toBe(aes128(key, plaintext));
+    await Promise.all(sessions.map((s) => s.close()));
+  });
+
+  it("fails a running job with PeerLeftError when a peer leaves, and reports the departure", { timeout: WAIT }, async () => {
+    const room = await createRoom({ relay: relay.url, parties: 2 });
+    const sessions = await Promise.all([0, 1].map((slot) => connect({ ...room.invite(slot), secret, runtime: "native" })));
+    const departures: number[] = [];
+    sessions[0]!.on("peer-left", (event) => departures.push(event.slot));
+    // Party 0 starts a job alone; party 1 leaves instead of joining it.
+    const job = sessions[0]!.aes({ protocol: "tinytable", key: seededBytes(1, 16), reveal: [0, 1] });
+    await sessions[1]!.close({ lingerMs: 0 });
+    const error = await within(rejectionOf(job), "the job's failure", WAIT);
+    expect(error).toBeInstanceOf(PeerLeftError);
+    expect(departures).toEqual([1]);
+    await expect(sessions[0]!.aes({ protocol: "tinytable", key: seededBytes(1, 16) })).rejects.toBeInstanceOf(PeerLeftError);
+    await sessions[0]!.close();
+  });
+
+  it("turns refusals into RelayErrors with the relay's code, and cancels a pending join", { timeout: WAIT }, async () => {
+    const room = await createRoom({ relay: relay.url, parties: 2 });
+    const refused = await rejectionOf(connect({ ...room.invite(0), token: "not-the-token", secret, runtime: "native" }));
+    expect(refused).toBeInstanceOf(RelayError);
+    expect((refused as RelayError).code).toBe("bad-token");
+
+    // A port nobody listens on.
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as { port: number };
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    const unreachable = await rejectionOf(connect({ ...room.invite(0), relay: `http://127.0.0.1:${port}`, secret, runtime: "native" }));
+    expect(unreachable).toBeInstanceOf(RelayError);
+    expect((unreachable as RelayError).code).toBe("connect-failed");
+
+    // Nobody else joins: the join waits for ready until the signal aborts it.
+    const lonely = await createRoom({ relay: relay.url, parties: 2 });
+    const controller = new AbortController();
+    const pending = connect({ ...lonely.invite(0), secret, runtime: "native", signal: controller.signal });
+    setTimeout(() => controller.abort(), 200);
+    const cancelled = await within(rejectionOf(pending), "the cancelled join", WAIT);
+    expect((cancelled as Error).name).toBe("AbortError");
+  });
+
+  it("keeps the JavaScript connection where the addon's client cannot serve the options", async () => {
+    const room = await createRoom({ relay: relay.url, parties: 2 });
+    const sessions = await Promise.all([
+      connect({ ...room.invite(0), secret, runtime: "native", resume: false }),
+      connect({ ...room.invite(1), secret, runtime: "native", resumeBufferBytes: 1 << 20 }),
+    ]);
+    expect(sessions.map((s) => s.transport)).toEqual(["relay", "relay"]);
+    await Promise.all(sessions.map((s) => s.close()));
+  });
+});

@@ -49,6 +49,8 @@ export declare class Bridge {
   checkCircuit(spec: object, input: object): NativeCheck;
   runAes(session: object, spec: object, input: object, progress?: boolean): Promise<NativeOutcome>;
   runCircuit(session: object, spec: object, input: object, progress?: boolean): Promise<NativeOutcome>;
+  /** The running job's statistics as of its last received message, without a progress report. */
+  liveStats(): NativeStats | null;
   free(): void;
 }
 

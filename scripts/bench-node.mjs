@@ -23,7 +23,7 @@
  *
  * Timed: two `session.aes` jobs of the batch in a row (spec agreement, preprocessing, online
  * phase, reveal), after a one-block warm-up job in Node, which also opened the session's Noise
- * channels: `ms` is the first, `steady_ms` the second. In WASM they differ: V8 runs a function in
+ * channels: `ms` is the first, `steady_ms` the median of `--steady-jobs` more (default 1). In WASM they differ: V8 runs a function in
  * its baseline tier until it has run long enough, and never switches a running call, so the first
  * large job runs much of the core unoptimized; the second shows the steady state of a session
  * that runs jobs. The runner runs the same two jobs on its channels (`--runs 2`), its handshake
@@ -96,6 +96,7 @@ try {
       'tinytable-path': { type: 'string', default: TINYTABLE_PATHS.map((p) => p.slice(0, 2).join('/')).join(',') },
       ring: { type: 'string' },
       'frame-bytes': { type: 'string', default: '64,4096' },
+      'steady-jobs': { type: 'string', default: '1' },
       help: { type: 'boolean', default: false },
     },
   }));
@@ -115,6 +116,8 @@ for (const p of list(args['tinytable-path'])) {
   if (!TINYTABLE_PATHS.some(([path, prep]) => `${path}/${prep}` === p)) usage(`unknown TinyTable path ${p}`);
 }
 for (const p of list(args.protocol)) if (!['maestro', 'tinytable'].includes(p)) usage(`unknown protocol ${p}`);
+const steadyJobs = Number(args['steady-jobs']);
+if (!Number.isInteger(steadyJobs) || steadyJobs < 1 || steadyJobs > 99) usage('--steady-jobs takes an integer from 1 to 99');
 const ringRounds = args.ring === undefined ? undefined : Number(args.ring);
 const frameSizes = list(args['frame-bytes']).map(Number);
 if (ringRounds !== undefined && (!Number.isInteger(ringRounds) || ringRounds < 1)) usage('--ring takes a positive number of rounds');
@@ -155,7 +158,7 @@ function configurations() {
 function runnerArgs(invite, job, blocks, seed) {
   const { key, keyShares, plaintext } = benchInputs(seed, blocks);
   const argv = ['--relay', invite.relay, '--room', invite.room, '--slot', String(invite.slot), '--token', invite.token];
-  argv.push('--blocks', String(blocks), '--runs', '2', '--protocol', job.protocol, '--security', job.security);
+  argv.push('--blocks', String(blocks), '--runs', String(1 + steadyJobs), '--protocol', job.protocol, '--security', job.security);
   argv.push('--key-holders', job.keyHolders.join(','), '--plaintext-owner', String(job.plaintextOwner), '--reveal', job.reveal.join(','));
   if (job.protocol === 'maestro') argv.push('--variant', job.variant);
   else argv.push('--path', job.path, '--preprocessing', job.preprocessing);
@@ -191,8 +194,8 @@ async function chromiumPage(relay) {
 async function chromiumMember(relay, invite, job, blocks, secret, input) {
   const page = await chromiumPage(relay);
   try {
-    const args = JSON.stringify({ invite, job, blocks, secret, input });
-    return await page.evaluate(`(async ({ invite, job, blocks, secret, input }) => {
+    const args = JSON.stringify({ invite, job, blocks, secret, input, steadyJobs });
+    return await page.evaluate(`(async ({ invite, job, blocks, secret, input, steadyJobs }) => {
       const sdk = await import(location.origin + '/chorus-sdk.browser.js');
       const session = await sdk.connect({ ...invite, secret, runtime: 'wasm' });
       try {
@@ -204,7 +207,9 @@ async function chromiumMember(relay, invite, job, blocks, secret, input) {
           return { ms: performance.now() - t0, result };
         };
         const first = await timed();
-        const steady = await timed();
+        const later = [];
+        for (let i = 0; i < steadyJobs; i += 1) later.push(await timed());
+        const steady = later.sort((a, b) => a.ms - b.ms)[later.length >> 1];
         const { result } = first;
         let digest;
         if (result.ciphertext) {
@@ -246,7 +251,7 @@ async function measure(relay, config, runtime, blocks) {
       }));
     }
     const nodeRuntime = runtime === 'chromium' ? 'wasm' : runtime;
-    const env = { CHORUS_SECRET: secret, CHORUS_BLOCKS: String(blocks), CHORUS_SEED: seed, CHORUS_RUNTIME: nodeRuntime, CHORUS_JOB: JSON.stringify(config.job) };
+    const env = { CHORUS_STEADY_JOBS: String(steadyJobs), CHORUS_SECRET: secret, CHORUS_BLOCKS: String(blocks), CHORUS_SEED: seed, CHORUS_RUNTIME: nodeRuntime, CHORUS_JOB: JSON.stringify(config.job) };
     return runMember(PARTY, invite, env, 'party').then((r) => ({ ms: r.ms, steadyMs: r.steadyMs, digest: r.digest, bytesSent: r.stats.bytesSent, rounds: r.stats.rounds, runtime: r.runtime }));
   });
   const results = await Promise.all(members).finally(() => rmSync(join(tmpdir(), `chorus-bench-${process.pid}-${seed}.bin`), { force: true }));

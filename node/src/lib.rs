@@ -18,7 +18,12 @@
 //!   report arrived (on a queue of its own the settle could overtake frames, and the SDK's
 //!   end-of-job marker or `close()` would go out before them). The SDK's adapter turns this into
 //!   the WASM module's `send` and `onProgress` callbacks. Frames from peers come in through
-//!   `deliver` into the shared inbox, which wakes the job.
+//!   `deliver` into the shared inbox, which wakes the job. Progress is reported only when asked
+//!   for (each report wakes the JS thread); `liveStats` reads the statistics without one.
+//! - Made with a [`RelayLink`] (`relay.rs`), the bridge moves no frames through JS at all: its
+//!   jobs run on the link's thread beside the relay connection (`link_thread.rs`), send into the
+//!   connection's queue and receive from the inbox the connection fills, as the Rust runner runs a
+//!   party. `events` then carries progress and settling only.
 //! - A failed job resolves, rather than rejects, with `{ error: { kind, message, slot?, field?,
 //!   check? } }` (Node-API errors carry no extra fields); the SDK's adapter turns it into the same
 //!   error the WASM module throws.
@@ -42,7 +47,7 @@ use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use napi::{Env, Result, Status};
 use napi_derive::napi;
 use std::future::Future;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// What the job's thread queues for the JS thread, in order.
 enum Event {
@@ -72,6 +77,9 @@ pub struct Bridge {
     parties: usize,
     inbox: Inbox,
     events: Arc<EventFn>,
+    /// The running job's latest statistics, for `liveStats` (kept whether or not progress is
+    /// reported: reading them wakes nothing).
+    live: Arc<Mutex<Option<Progress>>>,
     /// The session's own relay connection, when the addon moves the frames itself, and the
     /// thread that runs it and the jobs.
     link: Option<(Outlet, LinkThread)>,
@@ -119,7 +127,8 @@ impl Bridge {
                 }
             }))
         })?;
-        Ok(Bridge { party, parties, inbox, events: Arc::new(events), link, jobs: JobSlot::default() })
+        let live = Arc::new(Mutex::new(None));
+        Ok(Bridge { party, parties, inbox, events: Arc::new(events), live, link, jobs: JobSlot::default() })
     }
 
     /// Hands over a frame received from party `from` (the bytes are copied).
@@ -233,6 +242,13 @@ impl Bridge {
         })
     }
 
+    /// The running job's statistics as of its last received message (`undefined` before it
+    /// received one), without waiting for a progress report.
+    #[napi(js_name = "liveStats")]
+    pub fn live_stats(&self) -> Option<Stats> {
+        self.live.lock().unwrap_or_else(|p| p.into_inner()).as_ref().map(Stats::from)
+    }
+
     /// Releases nothing the garbage collector would not; present so the SDK frees both runtimes'
     /// bridges the same way (the channels go with the bridge object).
     #[napi]
@@ -298,10 +314,13 @@ impl Bridge {
         Ok(promise)
     }
 
-    /// Queues `events(0, undefined, stats)` after each received protocol message, if asked to.
+    /// Records the statistics after each received protocol message for `liveStats`, and, if
+    /// asked to, queues `events(0, undefined, stats)` with them.
     fn reporter(&self, enabled: bool) -> impl FnMut(&Progress) + Send + 'static {
-        let events = Arc::clone(&self.events);
+        let (events, live) = (Arc::clone(&self.events), Arc::clone(&self.live));
+        *live.lock().unwrap_or_else(|p| p.into_inner()) = None;
         move |progress| {
+            *live.lock().unwrap_or_else(|p| p.into_inner()) = Some(*progress);
             if enabled {
                 let _ = events.call(Event::Progress(*progress), ThreadsafeFunctionCallMode::NonBlocking);
             }

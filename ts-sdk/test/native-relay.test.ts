@@ -57,6 +57,25 @@ describe("the addon's own relay connection", () => {
     expect(zero!.framesSent).toBeGreaterThan(2);
   });
 
+  it("keeps session.stats() live during a job that nobody listens to", { timeout: WAIT }, async () => {
+    const room = await createRoom({ relay: relay.url, parties: 2 });
+    const sessions = await Promise.all([0, 1].map((slot) => connect({ ...room.invite(slot), secret, runtime: "native" })));
+    let settled = false;
+    const job = tinytable(sessions, seededBytes(1, 16), seededBytes(2, 16)).finally(() => {
+      settled = true;
+    });
+    let seenMidJob = false;
+    while (!settled) {
+      const { bytesReceived, rounds } = sessions[0]!.stats();
+      if (bytesReceived > 0 && rounds > 0 && !settled) seenMidJob = true;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const [result] = await job;
+    expect(seenMidJob).toBe(true);
+    expect(sessions[0]!.stats()).toMatchObject({ jobs: 1, bytesReceived: result!.stats.bytesReceived, rounds: result!.stats.rounds });
+    await Promise.all(sessions.map((s) => s.close()));
+  });
+
   it("shares a room with the JavaScript connection and a WASM party (MAESTRO among three)", { timeout: WAIT }, async () => {
     const room = await createRoom({ relay: relay.url, parties: 3 });
     const sessions = await Promise.all([

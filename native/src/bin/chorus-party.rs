@@ -155,7 +155,8 @@ struct Args {
     #[arg(long, value_delimiter = ',')]
     reveal: Option<Vec<usize>>,
     /// Run the job this many times on the same channels (every party alike), as an SDK session
-    /// runs jobs; `ms` is the first run, `steady_ms` the last.
+    /// runs jobs; `ms` is the first run, `steady_ms` the median of the later ones (the upper
+    /// middle of an even count; the first run's time when there is none).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
     runs: u32,
     /// Seconds to wait for the other parties to connect (and, for the relay, for the room to be ready).
@@ -286,12 +287,19 @@ fn run(args: Args) -> Result<Report, String> {
         preprocessing_stats: preprocessing.into(),
         transport_stats: outcome.transport.into(),
         ms: outcome.job.as_secs_f64() * 1e3,
-        steady_ms: outcome.repeats.last().unwrap_or(&outcome.job).as_secs_f64() * 1e3,
+        steady_ms: median(&outcome.repeats).unwrap_or(outcome.job).as_secs_f64() * 1e3,
         handshake_ms: outcome.handshake.as_secs_f64() * 1e3,
     })
 }
 
 /// The job and this member's inputs from the arguments.
+/// The median of `times` (the upper middle of an even count), if any.
+fn median(times: &[std::time::Duration]) -> Option<std::time::Duration> {
+    let mut sorted = times.to_vec();
+    sorted.sort();
+    sorted.get(sorted.len() / 2).copied()
+}
+
 /// The job this member runs: AES, or the circuit job with `--circuit`.
 enum Job {
     Aes(AesJob),

@@ -53,6 +53,11 @@ export interface JobBridge {
   runCircuit(session: object, spec: object, input: object, onProgress?: ((stats: CoreStats) => void) | null): Promise<unknown>;
   /** Makes preprocessing ahead of time for later jobs of the session (kept in the core). */
   prepare(session: object, spec: object, onProgress?: ((stats: CoreStats) => void) | null): Promise<unknown>;
+  /**
+   * The running job's statistics as of its last received message, read without a progress report
+   * (the addon only: there a report wakes the JS thread, so jobs nobody listens to report none).
+   */
+  liveStats?(): CoreStats | undefined;
   free(): void;
 }
 
@@ -87,7 +92,8 @@ interface NativeOutcome {
 
 type NativeCheck = { error?: NativeOutcome['error'] } & Record<string, unknown>;
 
-type NativeBridge = Omit<JobBridge, 'runAes' | 'runCircuit' | 'prepare' | 'checkAes' | 'checkCircuit' | 'checkPrepare'> & {
+type NativeBridge = Omit<JobBridge, 'runAes' | 'runCircuit' | 'prepare' | 'checkAes' | 'checkCircuit' | 'checkPrepare' | 'liveStats'> & {
+  liveStats(): CoreStats | null | undefined;
   checkAes(spec: object, input: object): NativeCheck;
   checkCircuit(spec: object, input: object): NativeCheck;
   checkPrepare(spec: object): NativeCheck;
@@ -166,6 +172,7 @@ function nativeRuntime(module: NativeModule): CoreRuntime {
           progress = onProgress;
           return settle(await native.prepare(session, spec, typeof onProgress === 'function'));
         },
+        liveStats: () => native.liveStats() ?? undefined,
         free: () => native.free(),
       };
     },

@@ -283,7 +283,9 @@ export class Session {
 
   /**
    * Listens to `progress`, `peer-left`, `peer-away`, `peer-back`, `reconnecting` or `reconnected`;
-   * returns the unsubscribe function.
+   * returns the unsubscribe function. A job reports `progress` to the listeners registered before
+   * it started (on the native addon, a job nobody listens to reports none, which saves a wake-up of
+   * this thread per message; {@link Session.stats} stays live either way).
    */
   on<K extends keyof SessionEvents>(name: K, listener: Listener<SessionEvents[K]>): Unsubscribe {
     return this.events.on(name, listener);
@@ -292,6 +294,7 @@ export class Session {
   /** Totals over the jobs so far, including the running one. */
   stats(): SessionStats {
     const running = this.liveStart === undefined ? 0 : performance.now() - this.liveStart;
+    if (running > 0) this.live = this.bridge?.liveStats?.() ?? this.live;
     return {
       bytesSent: this.totals.bytesSent + this.live.bytesSent,
       bytesReceived: this.totals.bytesReceived + this.live.bytesReceived,
@@ -492,7 +495,10 @@ export class Session {
         last = event;
         this.events.emit('progress', event);
       };
-      const output = (await job.run(bridge, { sessionId, ...this.creds }, onProgress)) as T;
+      // The addon reports progress only to listeners (a report wakes this thread); `stats()` reads
+      // its live statistics instead. Listeners registered during a job hear the next one.
+      const listened = this.events.listenerCount('progress') > 0 || bridge.liveStats === undefined;
+      const output = (await job.run(bridge, { sessionId, ...this.creds }, listened ? onProgress : undefined)) as T;
       // Progress is reported as messages arrive; a job that counts instances ends with an event
       // saying all of them are done, whatever message came last.
       if (last?.instances !== undefined && last.instances.done < last.instances.total) {

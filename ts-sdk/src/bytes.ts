@@ -20,8 +20,17 @@ export function toBytes(value: unknown, field: string): Uint8Array {
 
 const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 
-/** Lower-case hex of `bytes` (a table per byte and one join: results can be megabytes). */
+/** Node's `Buffer`, where there is one (its hex codec is native). */
+const NodeBuffer = (globalThis as { Buffer?: { from(b: ArrayBuffer, offset: number, length: number): { toString(encoding: 'hex'): string } } }).Buffer;
+
+/**
+ * Lower-case hex of `bytes`: Node's native codec where there is one, else a table per byte and
+ * one join (results can be megabytes; a batch's ciphertext is converted inside the timed job).
+ */
 export function toHex(bytes: Uint8Array): string {
+  if (NodeBuffer !== undefined && bytes.buffer instanceof ArrayBuffer) {
+    return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+  }
   const parts = new Array<string>(bytes.length);
   for (let i = 0; i < bytes.length; i++) parts[i] = HEX[bytes[i]!]!;
   return parts.join('');

@@ -244,3 +244,15 @@ describe("wire", () => {
     expect(encodeFrame(0, new Uint8Array(0))).toEqual(Uint8Array.of(0));
   });
 });
+
+describe("hex", () => {
+  it("toHex gives the same lower-case hex on Node's codec as byte by byte, for views at any offset", async () => {
+    const { toBytes, toHex } = await import("../src/index.js");
+    const bytes = Uint8Array.from({ length: 300 }, (_, i) => (i * 89 + 7) & 0xff);
+    const view = bytes.subarray(3, 260);
+    const byHand = Array.from(view, (b) => b.toString(16).padStart(2, "0")).join("");
+    expect(toHex(view)).toBe(byHand);
+    expect(toHex(new Uint8Array(0))).toBe("");
+    expect(toBytes(toHex(view).toUpperCase(), "x")).toEqual(new Uint8Array(view));
+  });
+});

@@ -200,7 +200,7 @@ pub fn check_prepare_room(spec: &PrepareSpec, store: &Prepared) -> Result<(), Jo
                     "blocks",
                 ),
                 AesProtocol::Coral { .. } => coral_job::prepared::check_room(
-                    &coral_job::aes_job(spec, &input)?.0,
+                    &coral_job::aes_job(spec, &input)?,
                     per_job,
                     store,
                     "blocks",
@@ -222,7 +222,7 @@ pub fn check_prepare_room(spec: &PrepareSpec, store: &Prepared) -> Result<(), Jo
                     "evaluations",
                 ),
                 CircuitProtocol::Coral { .. } => coral_job::prepared::check_room(
-                    &coral_job::circuit_job(spec, input)?.0,
+                    &coral_job::circuit_job(spec, input)?,
                     per_job,
                     store,
                     "evaluations",

@@ -208,7 +208,8 @@ async fn run_job<N: Network, R: RngCore + CryptoRng>(
     match plan {
         Some(plan) => prepared::evaluate(net, job, store.take(&plan)?.into_units()?, rng, observe).await,
         None => {
-            let per_chunk = chunk_size(&job.circuit, job.instances, computing(net.parties(), *preprocessing));
+            let parties = computing(net.parties(), *preprocessing);
+            let per_chunk = chunk_size(&job.circuit, job.instances, *preprocessing, parties);
             run_chunked(net, *preprocessing, &digest, job, per_chunk, rng, observe).await
         }
     }
@@ -232,9 +233,19 @@ pub(crate) fn chunk_bytes(circuit: &Circuit, instances: usize) -> usize {
 const WORKING_BYTES_PER_PACK_AND_AND_PARTY: usize = 10 << 10;
 
 /// Instances per chunk of a job of `circuit` among `parties` computing parties (whole packs
-/// within the material budget, counted at the working memory of making them).
-pub(crate) fn chunk_size(circuit: &Circuit, instances: usize, parties: usize) -> usize {
-    let per_pack = circuit.gate_counts().and.max(1) * WORKING_BYTES_PER_PACK_AND_AND_PARTY * parties;
+/// within the material budget): over OT counted at the working memory of making them; from the
+/// dealer at their held size for both parties, which the dealer makes and the parties receive.
+pub(crate) fn chunk_size(
+    circuit: &Circuit,
+    instances: usize,
+    preprocessing: Preprocessing,
+    parties: usize,
+) -> usize {
+    let per_pack_and = match preprocessing {
+        Preprocessing::Ot => WORKING_BYTES_PER_PACK_AND_AND_PARTY * parties,
+        Preprocessing::Dealer => BYTES_PER_PACK_AND * 2,
+    };
+    let per_pack = circuit.gate_counts().and.max(1) * per_pack_and;
     stream::chunk_size(per_pack.div_ceil(14), 14, instances)
 }
 

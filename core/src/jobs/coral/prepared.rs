@@ -28,22 +28,23 @@ use std::collections::VecDeque;
 pub(crate) const FAMILY: &[u8] = b"coral";
 
 /// The chunk sizes a preparation of `job.instances` instances for jobs of `per_job` makes.
-fn chunk_sizes(job: &SimdJob<'_>, per_job: usize) -> Vec<usize> {
+fn chunk_sizes(job: &SimdJob<'_>, preprocessing: Preprocessing, per_job: usize) -> Vec<usize> {
     job_sizes(job.instances, per_job)
         .into_iter()
         // Preparation runs between two computing parties (the session check refuses more).
-        .flat_map(|size| chunks(size, chunk_size(&job.circuit, size, 2)).map(|r| r.len()))
+        .flat_map(|size| chunks(size, chunk_size(&job.circuit, size, preprocessing, 2)).map(|r| r.len()))
         .collect()
 }
 
 /// Checks that a preparation of `job` fits `store`'s bound (`field` sets its size).
 pub(crate) fn check_room(
-    job: &SimdJob<'_>,
+    (job, preprocessing): &(SimdJob<'_>, Preprocessing),
     per_job: usize,
     store: &Prepared,
     field: &'static str,
 ) -> Result<(), JobError> {
-    let bytes = chunk_sizes(job, per_job).into_iter().map(|n| chunk_bytes(&job.circuit, n)).sum();
+    let bytes =
+        chunk_sizes(job, *preprocessing, per_job).into_iter().map(|n| chunk_bytes(&job.circuit, n)).sum();
     store.check_room(bytes, field)
 }
 
@@ -51,18 +52,19 @@ pub(crate) fn check_room(
 /// instances each, and adds them to `store`; `field` names the spec field of the count.
 pub(crate) async fn prepare<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
-    (job, preprocessing): &(SimdJob<'_>, Preprocessing),
+    simd: &(SimdJob<'_>, Preprocessing),
     per_job: usize,
     rng: &mut R,
     (store, field): (&mut Prepared, &'static str),
     mut observe: impl FnMut(JobPhase),
 ) -> Result<PrepareOutput, JobError> {
-    check_room(job, per_job, store, field)?;
+    check_room(simd, per_job, store, field)?;
+    let (job, preprocessing) = simd;
     let start = net.stats();
     let digest = agree_to_prepare(net, &[FAMILY, &job.prepare_agreed(per_job)].concat()).await?;
     let mut units = VecDeque::new();
     let mut done = 0;
-    for (index, lanes) in chunk_sizes(job, per_job).into_iter().enumerate() {
+    for (index, lanes) in chunk_sizes(job, *preprocessing, per_job).into_iter().enumerate() {
         let tag = chunk_tag(&digest, index);
         let material = chunk_material(net, *preprocessing, &tag, job, lanes, rng).await?;
         let bytes = chunk_bytes(&job.circuit, lanes);

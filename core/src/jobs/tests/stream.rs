@@ -115,3 +115,18 @@ fn coral_in_chunks_of_one_pack_gives_every_instance_in_order() {
         assert_eq!(instances_seen(phases), vec![14, 28, 30]);
     }
 }
+
+#[test]
+fn coral_chunks_are_sized_by_the_working_memory_over_ot_and_by_the_held_size_from_the_dealer() {
+    use crate::aes::KeySize;
+    use crate::jobs::keyed_aes::cached;
+    use crate::jobs::options::Direction;
+    let aes = cached(2, KeySize::Aes128, Direction::Encrypt).unwrap();
+    // Over OT a pack of AES takes about 130 MB per party to make: one pack at a time fits.
+    let ot = coral_job::chunk_size(&aes, 1400, Preprocessing::Ot, 2);
+    assert_eq!((ot % 14, ot <= 28), (0, true), "{ot}");
+    assert!(coral_job::chunk_size(&aes, 1400, Preprocessing::Ot, 3) <= ot);
+    // From the dealer the parties receive it made: 1,400 instances take two chunks.
+    let dealt = coral_job::chunk_size(&aes, 1400, Preprocessing::Dealer, 2);
+    assert_eq!((dealt % 14, 1400_usize.div_ceil(dealt)), (0, 2), "{dealt}");
+}

@@ -1,6 +1,10 @@
 //! A [`Network`] through the Chorus WebSocket relay, implementing `server/PROTOCOL.md` (version 2)
 //! as a client, so a native party can share a room with browser and Node parties.
 //!
+//! [`RelayLink::join`] is the client itself: it joins a slot and hands what arrives to a
+//! [`RelaySink`] (`demux.rs`) — [`RelayNetwork`]'s per-peer queues here, the Node addon's bridge
+//! inbox there (`node/src/relay.rs`), so both move frames without another layer.
+//!
 //! [`create_room`] is `POST /rooms` (§1). [`RelayNetwork::join`] opens the WebSocket of a slot
 //! (§2), reads `welcome`, and waits for `ready` (§3.2) before returning, so no frame is sent
 //! before every slot is taken. A refused join (error frame then close, §2) becomes

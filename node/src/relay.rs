@@ -73,7 +73,7 @@ impl Counters {
 pub(crate) struct Outlet {
     slot: PartyId,
     parties: usize,
-    /// The connection's queue: `None` before the room is ready and after `close`.
+    /// The connection's queue (none before the room is ready and after `close`).
     queue: Arc<Mutex<Queue>>,
     /// The relay's `maxPayloadBytes` (header byte included), once joined.
     max_payload: Arc<AtomicUsize>,

@@ -7,7 +7,7 @@ import { createCipheriv } from "node:crypto";
 import { createServer } from "node:net";
 import type { RelayHandle } from "@chorus/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connect, createRoom, PeerLeftError, RelayError, type Session } from "../src/index.js";
+import { ConfigError, connect, createRoom, PeerLeftError, RelayConnection, RelayError, type Session } from "../src/index.js";
 import { loopbackRelay, rejectionOf, seededBytes, within } from "./helpers.js";
 
 const WAIT = 60_000;
@@ -120,6 +120,14 @@ describe("the addon's own relay connection", () => {
     const refused = await rejectionOf(connect({ ...room.invite(0), token: "not-the-token", secret, runtime: "native" }));
     expect(refused).toBeInstanceOf(RelayError);
     expect((refused as RelayError).code).toBe("bad-token");
+
+    // A room of another size than the caller said: a ConfigError on `parties`, as in JavaScript.
+    const two = await createRoom({ relay: relay.url, parties: 2 });
+    const other = RelayConnection.open(two.invite(1));
+    const wrongSize = await within(rejectionOf(connect({ ...two.invite(0), parties: 3, secret, runtime: "native" })), "the refused size", WAIT);
+    expect(wrongSize).toBeInstanceOf(ConfigError);
+    expect((wrongSize as ConfigError).field).toBe("parties");
+    await (await other).close();
 
     // A port nobody listens on.
     const server = createServer();

@@ -13,7 +13,7 @@
  * ({@link RelayConnection}). The wire is the same either way, so parties of every runtime share
  * a room.
  */
-import { abortError, ChorusError, PeerLeftError, RelayError } from '../errors.js';
+import { abortError, ChorusError, ConfigError, PeerLeftError, RelayError } from '../errors.js';
 import { Emitter, type Listener, type Unsubscribe } from '../events.js';
 import type { ConnectionState, FrameHandler, RelayConnectionOptions, TransportStats } from './connection-types.js';
 import { joinUrl } from './join-socket.js';
@@ -109,6 +109,8 @@ export class NativeRelayLink implements SessionLink {
     if (opened.error != null) {
       await handle.close('the join failed', CLOSE_TIMEOUT_MS);
       const { code, message } = opened.error;
+      // As the JavaScript connection reports them: a room of another size is the caller's mistake.
+      if (code === 'parties') throw new ConfigError('parties', message);
       throw new RelayError(code, code === 'connect-failed' ? `could not reach the relay: ${message}` : message);
     }
     link.state = 'ready';

@@ -90,6 +90,8 @@ impl JobLabels {
 #[derive(Debug)]
 pub struct Job<K: JobKind> {
     config: SecureConfig,
+    /// The session's size.
+    parties: usize,
     spec: K::Spec,
     input: K::Input,
     usage: PreparedUse,
@@ -124,8 +126,13 @@ pub trait JobKind {
     fn labels(spec: &Self::Spec) -> JobLabels;
 
     /// Whether the job consumes prepared material from `store` under `usage` (an error naming
-    /// `usePrepared` if `usage` requires it and none fits).
-    fn uses_prepared(spec: &Self::Spec, store: &Prepared, usage: PreparedUse) -> Result<bool, JobError>;
+    /// `usePrepared` if `usage` requires it and none fits), in a session of `parties`.
+    fn uses_prepared(
+        spec: &Self::Spec,
+        parties: usize,
+        store: &Prepared,
+        usage: PreparedUse,
+    ) -> Result<bool, JobError>;
 
     /// Runs the core job with the session's prepared material, telling `observe` its milestones.
     fn run<N: Network, R: rand_core::RngCore + rand_core::CryptoRng>(
@@ -180,7 +187,12 @@ impl JobKind for Aes {
         JobLabels::aes(spec)
     }
 
-    fn uses_prepared(spec: &AesSpec, store: &Prepared, usage: PreparedUse) -> Result<bool, JobError> {
+    fn uses_prepared(
+        spec: &AesSpec,
+        _parties: usize,
+        store: &Prepared,
+        usage: PreparedUse,
+    ) -> Result<bool, JobError> {
         jobs::aes_uses_prepared(spec, store, usage)
     }
 
@@ -221,7 +233,12 @@ impl JobKind for Circuit {
         JobLabels::circuit(spec)
     }
 
-    fn uses_prepared(spec: &CircuitSpec, store: &Prepared, usage: PreparedUse) -> Result<bool, JobError> {
+    fn uses_prepared(
+        spec: &CircuitSpec,
+        _parties: usize,
+        store: &Prepared,
+        usage: PreparedUse,
+    ) -> Result<bool, JobError> {
         jobs::circuit_uses_prepared(spec, store, usage)
     }
 
@@ -316,7 +333,7 @@ impl<K: JobKind> Job<K> {
     ) -> Result<JobLabels, BridgeError> {
         let usage = spec::prepared_use(spec)?;
         let (spec, _) = K::parse(party, parties, spec, input)?;
-        let uses = K::uses_prepared(&spec, prepared, usage)?;
+        let uses = K::uses_prepared(&spec, parties, prepared, usage)?;
         Ok(JobLabels { prepared: uses, ..K::labels(&spec) })
     }
 
@@ -332,7 +349,7 @@ impl<K: JobKind> Job<K> {
         let config = spec::secure_config(session)?;
         let usage = spec::prepared_use(spec)?;
         let (spec, input) = K::parse(party, parties, spec, input)?;
-        Ok(Job { config, spec, input, usage })
+        Ok(Job { config, parties, spec, input, usage })
     }
 
     /// Runs the job over the session's channels, opening them over `network()` if this is its
@@ -346,7 +363,7 @@ impl<K: JobKind> Job<K> {
         network: impl FnOnce() -> N,
         on_progress: impl FnMut(&Progress),
     ) -> Result<Finished<K::Output>, BridgeError> {
-        K::uses_prepared(&self.spec, prepared, self.usage)?;
+        K::uses_prepared(&self.spec, self.parties, prepared, self.usage)?;
         let mut rng = job_rng()?;
         let (secure, before) = open(channels, network, self.config).await?;
         let instances = InstanceProgress::default();

@@ -52,23 +52,25 @@ impl JobKind for Prepare {
         let per_job = count(spec, "perJob", MAX_EVALUATIONS)?;
         let prepared = match job.as_str() {
             "aes" => {
-                let aes = spec::aes_spec(spec)?;
+                // The roles' defaults and checks depend on the session where every member computes.
+                let aes = spec::aes_spec_among(spec, parties)?;
+                match aes.members() {
+                    None => aes.check_members(parties)?,
+                    Some(members) => check_members(
+                        parties,
+                        aes.protocol.name(),
+                        members,
+                        aes_preprocessing(&aes.protocol),
+                    )?,
+                }
                 jobs::check_prepare_aes(&aes, per_job)?;
-                let protocol = &aes.protocol;
-                check_members(parties, protocol.name(), protocol.members(), aes_preprocessing(protocol))?;
                 PrepareSpec::Aes { spec: aes, per_job }
             }
             "evaluate" => {
                 let mut circuit = spec::circuit_spec(spec)?;
                 circuit.instances = count(spec, "evaluations", MAX_EVALUATIONS)?.unwrap_or(1);
                 jobs::check_prepare_circuit(&circuit, per_job)?;
-                let preprocessing = circuit.protocol.preprocessing();
-                check_members(
-                    parties,
-                    circuit.protocol.name(),
-                    preprocessing.members(),
-                    Some(preprocessing),
-                )?;
+                circuit.check_members(parties)?;
                 PrepareSpec::Circuit { spec: circuit, per_job }
             }
             other => {
@@ -87,11 +89,16 @@ impl JobKind for Prepare {
 
     /// A preparation makes material; it consumes none, and its material must fit the store's
     /// bound.
-    fn uses_prepared(spec: &PrepareSpec, store: &Prepared, usage: PreparedUse) -> Result<bool, JobError> {
+    fn uses_prepared(
+        spec: &PrepareSpec,
+        parties: usize,
+        store: &Prepared,
+        usage: PreparedUse,
+    ) -> Result<bool, JobError> {
         if usage == PreparedUse::Require {
             return Err(JobError::invalid_spec("usePrepared", "a preparation makes material; it uses none"));
         }
-        jobs::check_prepare_room(spec, store)?;
+        jobs::check_prepare_room(spec, parties, store)?;
         Ok(false)
     }
 

@@ -77,4 +77,30 @@ describe.each(["coral", "minimac"] as const)("%s among three parties over OT", (
       sessions.forEach((s) => s.close());
     }
   });
+
+  it("prepares material among the three, which later evaluations consume with their online phase alone", async () => {
+    const sessions = await three(`${protocol}-3-prepared`);
+    try {
+      const options = { protocol, inputOwners: [0, 1, 2], reveal: ["both" as const, 2] };
+      const made = await Promise.all(sessions.map((s) => s.prepare({ job: "evaluate", circuit: circuit(), ...options, evaluations: 2, perJob: 1 })));
+      for (const m of made) expect(m).toMatchObject({ protocol, instances: 2, available: 2 });
+      for (const values of [[0x11, 0xf0, 0x3c], [0xff, 0x0f, 0xaa]] as const) {
+        const [a, b, c] = values;
+        const results = await Promise.all(
+          sessions.map((s, p) => s.evaluate(circuit(), { ...options, usePrepared: true, inputs: { [p]: BigInt(values[p]!) } })),
+        );
+        results.forEach((result, p) => {
+          expect(result.prepared).toBe(true);
+          expect(result.outputs[0]!.value).toBe(BigInt((a & b) ^ c));
+          expect(result.outputs[1]?.value).toBe(p === 2 ? BigInt(a ^ b) : undefined);
+          // Besides the online phase, only the spec digest to each of the two peers.
+          expect(result.stats.bytesSent - result.onlineStats.bytesSent).toBe(64);
+        });
+      }
+      const spent = await rejectionOf(sessions[0]!.evaluate(circuit(), { ...options, usePrepared: true, inputs: { 0: 1n } }));
+      expect(spent).toMatchObject({ field: "usePrepared" });
+    } finally {
+      sessions.forEach((s) => s.close());
+    }
+  });
 });

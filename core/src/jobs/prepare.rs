@@ -81,12 +81,12 @@ pub async fn prepare_aes<N: Network, R: RngCore + CryptoRng>(
     match spec.protocol {
         AesProtocol::TinyTable { .. } => tinytable::aes::prepare(net, &spec.tinytable()?, rng, at.0).await,
         AesProtocol::MiniMac { preprocessing, .. } => {
-            parties::check_fixed(minimac_job::PROTOCOL, net.parties(), preprocessing)?;
+            parties::check_aes_session(spec, minimac_job::PROTOCOL, preprocessing, net.parties())?;
             let job = minimac_job::aes_job(spec, &input)?;
             minimac_job::prepared::prepare(net, &job, per_job, rng, at, observe).await
         }
         AesProtocol::Coral { preprocessing } => {
-            parties::check_fixed(coral_job::PROTOCOL, net.parties(), preprocessing)?;
+            parties::check_aes_session(spec, coral_job::PROTOCOL, preprocessing, net.parties())?;
             coral_job::prepared::prepare(net, &coral_job::aes_job(spec, &input)?, per_job, rng, at, observe)
                 .await
         }
@@ -165,12 +165,12 @@ pub async fn prepare_circuit<N: Network, R: RngCore + CryptoRng>(
             tinytable::circuit::prepare(net, &spec.tinytable()?, rng, at.0).await
         }
         CircuitProtocol::MiniMac { .. } => {
-            parties::check_fixed(minimac_job::PROTOCOL, net.parties(), spec.protocol.preprocessing())?;
+            parties::check_circuit_session(spec, minimac_job::PROTOCOL, net.parties())?;
             let job = minimac_job::circuit_job(spec, input)?;
             minimac_job::prepared::prepare(net, &job, per_job, rng, at, observe).await
         }
         CircuitProtocol::Coral { .. } => {
-            parties::check_fixed(coral_job::PROTOCOL, net.parties(), spec.protocol.preprocessing())?;
+            parties::check_circuit_session(spec, coral_job::PROTOCOL, net.parties())?;
             coral_job::prepared::prepare(
                 net,
                 &coral_job::circuit_job(spec, input)?,
@@ -184,9 +184,9 @@ pub async fn prepare_circuit<N: Network, R: RngCore + CryptoRng>(
     }
 }
 
-/// Whether a preparation of `spec` fits `store`'s bound ([`super::prepared::PREPARED_BUDGET_BYTES`]),
-/// checked before anything is sent.
-pub fn check_prepare_room(spec: &PrepareSpec, store: &Prepared) -> Result<(), JobError> {
+/// Whether a preparation of `spec` in a session of `parties` members fits `store`'s bound
+/// ([`super::prepared::PREPARED_BUDGET_BYTES`]), checked before anything is sent.
+pub fn check_prepare_room(spec: &PrepareSpec, parties: usize, store: &Prepared) -> Result<(), JobError> {
     match spec {
         PrepareSpec::Aes { spec, per_job } => {
             let input = AesInput::default();
@@ -195,13 +195,13 @@ pub fn check_prepare_room(spec: &PrepareSpec, store: &Prepared) -> Result<(), Jo
                 AesProtocol::TinyTable { .. } => tinytable::aes::check_room(&spec.tinytable()?, store),
                 AesProtocol::MiniMac { .. } => minimac_job::prepared::check_room(
                     &minimac_job::aes_job(spec, &input)?,
-                    per_job,
+                    (per_job, parties),
                     store,
                     "blocks",
                 ),
                 AesProtocol::Coral { .. } => coral_job::prepared::check_room(
                     &coral_job::aes_job(spec, &input)?,
-                    per_job,
+                    (per_job, parties),
                     store,
                     "blocks",
                 ),
@@ -217,13 +217,13 @@ pub fn check_prepare_room(spec: &PrepareSpec, store: &Prepared) -> Result<(), Jo
                 }
                 CircuitProtocol::MiniMac { .. } => minimac_job::prepared::check_room(
                     &minimac_job::circuit_job(spec, input)?,
-                    per_job,
+                    (per_job, parties),
                     store,
                     "evaluations",
                 ),
                 CircuitProtocol::Coral { .. } => coral_job::prepared::check_room(
                     &coral_job::circuit_job(spec, input)?,
-                    per_job,
+                    (per_job, parties),
                     store,
                     "evaluations",
                 ),

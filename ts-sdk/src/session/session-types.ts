@@ -612,8 +612,8 @@ type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
 /**
  * Options of `Session.prepare`: the options of the job to prepare for, without inputs, and `job`.
  * Every member passes the same options (TinyTable: the two parties of a session of two, over OT —
- * its dealer deals per job; MiniMac and Coral: over OT in a session of two, or with the trusted
- * dealer in slot 2, which calls `prepare` with the same options).
+ * its dealer deals per job; MiniMac and Coral: over OT among every member of a session of two to
+ * eight, or with the trusted dealer in slot 2, which calls `prepare` with the same options).
  * - `job: 'aes'`: material for `blocks` future blocks of `aes` jobs with these options (protocol,
  *   `path`, roles, `reveal`, `security`, `macBits`, `code`, `preprocessing`);
  * - `job: 'evaluate'`: material for `evaluations` (default 1) future evaluations of `circuit` with

@@ -9,7 +9,7 @@
 //! # Trust model (read this before choosing the preprocessing)
 //!
 //! - [`Preprocessing::Ot`] (the default; AES and circuits among every member of a session of 2
-//!   to [`MAX_OT_PARTIES`]; material prepared ahead between two): the parties make every
+//!   to [`MAX_OT_PARTIES`], material prepared ahead too): the parties make every
 //!   quintuple, encoding pair and input mask among themselves with [`OtProvider`] (TinyOT bits and triples from OT extension —
 //!   two-party or n-party — COPE over GF(2^42) between every pair with MASCOT's authentication
 //!   check, Fig. 7 quintuples), so **nobody but the parties is trusted**, and security holds
@@ -219,9 +219,14 @@ async fn run_job<N: Network, R: RngCore + CryptoRng>(
 /// authenticated GF(2^42) elements, its share of encoding pairs, TinyOT bits and triples.
 const BYTES_PER_PACK_AND: usize = 256;
 
-/// The estimated bytes of a chunk of `instances` instances of `circuit`.
-pub(crate) fn chunk_bytes(circuit: &Circuit, instances: usize) -> usize {
-    instances.div_ceil(14) * circuit.gate_counts().and.max(1) * BYTES_PER_PACK_AND
+/// The estimated bytes one of `parties` computing parties holds for a chunk of `instances`
+/// instances of `circuit` (an upper estimate past two: a TinyOT bit carries a MAC and a key per
+/// peer, the GF(2^42) shares do not grow).
+pub(crate) fn chunk_bytes(circuit: &Circuit, instances: usize, parties: usize) -> usize {
+    instances.div_ceil(14)
+        * circuit.gate_counts().and.max(1)
+        * BYTES_PER_PACK_AND
+        * parties.saturating_sub(1).max(1)
 }
 
 /// An upper estimate of the working memory one party needs, per AND gate and computing party,

@@ -13,6 +13,7 @@
 
 use super::{chunk_bytes, chunk_material, chunk_size, chunk_tag, evaluate_chunk, unit_material};
 use crate::jobs::aes::JobPhase;
+use crate::jobs::parties::computing;
 use crate::jobs::prepared::{
     agree_to_prepare, job_sizes, PrepareOutput, Prepared, Stock, Unit, UnitMaterial,
 };
@@ -27,25 +28,34 @@ use std::collections::VecDeque;
 /// The family of Coral's prepared material.
 pub(crate) const FAMILY: &[u8] = b"coral";
 
-/// The chunk sizes a preparation of `job.instances` instances for jobs of `per_job` makes.
-fn chunk_sizes(job: &SimdJob<'_>, preprocessing: Preprocessing, per_job: usize) -> Vec<usize> {
+/// The chunk sizes a preparation of `job.instances` instances for jobs of `per_job` makes in a
+/// session of `members`.
+fn chunk_sizes(
+    job: &SimdJob<'_>,
+    preprocessing: Preprocessing,
+    per_job: usize,
+    members: usize,
+) -> Vec<usize> {
+    let parties = computing(members, preprocessing);
     job_sizes(job.instances, per_job)
         .into_iter()
-        // Preparation runs between two computing parties (the session check refuses more).
-        .flat_map(|size| chunks(size, chunk_size(&job.circuit, size, preprocessing, 2)).map(|r| r.len()))
+        .flat_map(|size| {
+            chunks(size, chunk_size(&job.circuit, size, preprocessing, parties)).map(|r| r.len())
+        })
         .collect()
 }
 
-/// Checks that a preparation of `job` fits `store`'s bound (`field` sets its size).
+/// Checks that a preparation of `job` for jobs of `per_job` instances, in a session of `members`,
+/// fits `store`'s bound (`field` sets its size).
 pub(crate) fn check_room(
     (job, preprocessing): &(SimdJob<'_>, Preprocessing),
-    per_job: usize,
+    (per_job, members): (usize, usize),
     store: &Prepared,
     field: &'static str,
 ) -> Result<(), JobError> {
-    let bytes =
-        chunk_sizes(job, *preprocessing, per_job).into_iter().map(|n| chunk_bytes(&job.circuit, n)).sum();
-    store.check_room(bytes, field)
+    let parties = computing(members, *preprocessing);
+    let sizes = chunk_sizes(job, *preprocessing, per_job, members);
+    store.check_room(sizes.into_iter().map(|n| chunk_bytes(&job.circuit, n, parties)).sum(), field)
 }
 
 /// Makes the chunks of `job.instances` future instances of `job`'s kind, for jobs of `per_job`
@@ -58,16 +68,17 @@ pub(crate) async fn prepare<N: Network, R: RngCore + CryptoRng>(
     (store, field): (&mut Prepared, &'static str),
     mut observe: impl FnMut(JobPhase),
 ) -> Result<PrepareOutput, JobError> {
-    check_room(simd, per_job, store, field)?;
+    check_room(simd, (per_job, net.parties()), store, field)?;
     let (job, preprocessing) = simd;
+    let parties = computing(net.parties(), *preprocessing);
     let start = net.stats();
     let digest = agree_to_prepare(net, &[FAMILY, &job.prepare_agreed(per_job)].concat()).await?;
     let mut units = VecDeque::new();
     let mut done = 0;
-    for (index, lanes) in chunk_sizes(job, *preprocessing, per_job).into_iter().enumerate() {
+    for (index, lanes) in chunk_sizes(job, *preprocessing, per_job, net.parties()).into_iter().enumerate() {
         let tag = chunk_tag(&digest, index);
         let material = chunk_material(net, *preprocessing, &tag, job, lanes, rng).await?;
-        let bytes = chunk_bytes(&job.circuit, lanes);
+        let bytes = chunk_bytes(&job.circuit, lanes, parties);
         units.push_back(Unit { lanes, bytes, material: unit_material(material) });
         done += lanes;
         observe(JobPhase::Instances { done, total: job.instances });

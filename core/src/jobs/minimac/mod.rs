@@ -13,7 +13,7 @@
 //! one of two sources:
 //!
 //! - [`Preprocessing::Ot`] (AES and circuits among every member of a session of 2 to
-//!   [`parties::MAX_OT_PARTIES`]; material prepared ahead between two): the parties make their
+//!   [`parties::MAX_OT_PARTIES`], material prepared ahead too): the parties make their
 //!   own material with MiniMac's OT-based provider ([`OtPreprocessing`]: TinyOT triples — two-party
 //!   or n-party — COPE over GF(2^8)^n between every pair, codeword, zero-data, consistency and MAC
 //!   checks before any material is used). **Nothing is trusted but the parties**; all but one may

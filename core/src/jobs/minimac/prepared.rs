@@ -14,6 +14,7 @@
 
 use super::{evaluate_batch, request, unit_material, Source};
 use crate::jobs::aes::JobPhase;
+use crate::jobs::parties::computing;
 use crate::jobs::prepared::{
     agree_to_prepare, job_sizes, PrepareOutput, Prepared, Stock, Unit, UnitMaterial,
 };
@@ -25,10 +26,6 @@ use crate::proto::minimac::CodeChoice;
 use crate::proto::tinytable::circuit::online::Outputs;
 use rand_core::{CryptoRng, RngCore};
 use std::collections::VecDeque;
-
-/// Computing parties of prepared material: preparation runs between two parties (with or without
-/// the dealer; a larger session is refused before anything is made).
-const PARTIES: usize = 2;
 
 /// The family of MiniMac's prepared material.
 pub(crate) const FAMILY: &[u8] = b"minimac";
@@ -42,14 +39,15 @@ fn batches(code: CodeChoice, instances: usize, per_job: usize) -> Vec<usize> {
         .collect()
 }
 
-/// Checks that a preparation of `job` fits `store`'s bound (`field` sets its size).
+/// Checks that a preparation of `job` for jobs of `per_job` instances, in a session of `members`,
+/// fits `store`'s bound (`field` sets its size).
 pub(crate) fn check_room(
-    (job, code, _): &(SimdJob<'_>, CodeChoice, Preprocessing),
-    per_job: usize,
+    (job, code, preprocessing): &(SimdJob<'_>, CodeChoice, Preprocessing),
+    (per_job, members): (usize, usize),
     store: &Prepared,
     field: &'static str,
 ) -> Result<(), JobError> {
-    let per_batch = request(*code, PARTIES, job)?.party_bytes();
+    let per_batch = request(*code, computing(members, *preprocessing), job)?.party_bytes();
     store.check_room(batches(*code, job.instances, per_job).len().saturating_mul(per_batch), field)
 }
 
@@ -63,9 +61,9 @@ pub(crate) async fn prepare<N: Network, R: RngCore + CryptoRng>(
     (store, field): (&mut Prepared, &'static str),
     mut observe: impl FnMut(JobPhase),
 ) -> Result<PrepareOutput, JobError> {
-    check_room(described, per_job, store, field)?;
+    check_room(described, (per_job, net.parties()), store, field)?;
     let (job, code, preprocessing) = described;
-    let request = request(*code, PARTIES, job)?;
+    let request = request(*code, computing(net.parties(), *preprocessing), job)?;
     let per_batch = request.party_bytes();
     let start = net.stats();
     let digest = agree_to_prepare(net, &[FAMILY, &job.prepare_agreed(per_job)].concat()).await?;

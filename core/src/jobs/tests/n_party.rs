@@ -195,3 +195,67 @@ fn aes_roles_are_checked_against_the_session(ot: AesProtocol) {
     let dealt = spec(dealer, vec![0, 1], 2, vec![0, 1]);
     named(dealt.validate(), "plaintextOwner");
 }
+
+/// Material prepared ahead among three parties over OT serves the later jobs of its kind: each
+/// takes whole units, pays only the spec agreement besides its online phase, and the store is
+/// empty after the last.
+#[test]
+fn material_prepared_among_three_parties_serves_later_jobs_of_its_kind() {
+    use crate::jobs::{prepare_circuit, run_circuit_prepared, Prepared, PreparedUse};
+    let n = 3;
+    let mut rng = ChaCha20Rng::seed_from_u64(45);
+    for protocol in EVERY_MEMBER {
+        let circuit = random_circuit(&mut rng, n, 30, 2);
+        let io = IoSpec { input_owners: (0..n).collect(), reveal: vec![Reveal::Both, Reveal::To(2)] };
+        let spec =
+            |instances| CircuitSpec { protocol, circuit: circuit.clone().into(), io: io.clone(), instances };
+        // Three instances prepared for jobs of two: units of 2 and 1, taken by two jobs.
+        let jobs = [random_inputs(&mut rng, &circuit, 2), random_inputs(&mut rng, &circuit, 1)];
+        let outs = run_session(n, |inner| {
+            let me = inner.party();
+            let jobs = jobs.clone();
+            async move {
+                let mut net = connect(inner).await?;
+                let mut rng = seeded_rng(450 + me as u64);
+                let mut store = Prepared::default();
+                let made = prepare_circuit(&mut net, &spec(3), Some(2), &mut rng, &mut store, |_| {}).await?;
+                assert_eq!((made.instances, store.available()), (3, 3));
+                let mut outs = Vec::new();
+                for values in &jobs {
+                    let mine = values.iter().map(|vs| vec![vs[me].clone()]).collect();
+                    let usage = (&mut store, PreparedUse::Require);
+                    let input = CircuitInput { values: mine };
+                    outs.push(
+                        run_circuit_prepared(&mut net, &spec(values.len()), input, &mut rng, usage).await?,
+                    );
+                }
+                Ok::<_, JobError>((outs, store.available()))
+            }
+        });
+        for (p, out) in outs.into_iter().enumerate() {
+            let (outs, left) = out.unwrap_or_else(|e| panic!("{protocol:?}: party {p}: {e}"));
+            assert_eq!(left, 0, "{protocol:?}: party {p}");
+            for (values, out) in jobs.iter().zip(&outs) {
+                for (i, instance) in out.outputs.iter().enumerate() {
+                    let plain = circuit.evaluate(&values[i]).unwrap();
+                    assert_eq!(
+                        instance[0].as_ref(),
+                        Some(&plain[0]),
+                        "{protocol:?}: party {p}, instance {i}"
+                    );
+                    assert_eq!(
+                        instance[1].as_ref(),
+                        (p == 2).then_some(&plain[1]),
+                        "{protocol:?}: party {p}"
+                    );
+                }
+                // Besides its online phase, a prepared job sends only its spec digest to each peer.
+                assert_eq!(
+                    out.stats.since(&out.online_stats).bytes_sent,
+                    32 * (n as u64 - 1),
+                    "{protocol:?}"
+                );
+            }
+        }
+    }
+}

@@ -332,7 +332,7 @@ fn preparations_of_other_protocols_and_sizes_are_refused_before_anything_is_sent
         },
         per_job: Some(1),
     };
-    match crate::jobs::check_prepare_room(&many, &store) {
+    match crate::jobs::check_prepare_room(&many, 2, &store) {
         Err(JobError::InvalidSpec { field: "blocks", reason }) => {
             assert!(reason.contains("MiB a session keeps"), "{reason}")
         }

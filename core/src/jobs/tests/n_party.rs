@@ -259,3 +259,53 @@ fn material_prepared_among_three_parties_serves_later_jobs_of_its_kind() {
         }
     }
 }
+
+/// A party that flips a byte of one of its messages while material is prepared among three is
+/// caught by both honest parties with the protocol's error, and no store keeps anything.
+#[test]
+fn a_cheating_party_while_material_is_prepared_among_three_is_caught_and_nothing_is_kept() {
+    use crate::jobs::{prepare_circuit, Prepared};
+    #[allow(clippy::ptr_arg)] // the type of `Tamper`'s edit
+    fn flip(member: PartyId, index: u64, m: &mut Vec<u8>) {
+        if member == 1 && index == 40 {
+            if let Some(b) = m.last_mut() {
+                *b ^= 0x20;
+            }
+        }
+    }
+    let mut rng = ChaCha20Rng::seed_from_u64(47);
+    for protocol in EVERY_MEMBER {
+        let circuit = random_circuit(&mut rng, 3, 30, 1);
+        let io = IoSpec { input_owners: vec![0, 1, 2], reveal: vec![Reveal::Both] };
+        let spec = CircuitSpec { protocol, circuit: circuit.into(), io, instances: 4 };
+        let outs = run_session(3, |inner| {
+            let me = inner.party();
+            let spec = spec.clone();
+            async move {
+                let mut net = Tamper::new(connect(inner).await?, move |i, m| flip(me, i, m));
+                let mut store = Prepared::default();
+                let made = prepare_circuit(
+                    &mut net,
+                    &spec,
+                    None,
+                    &mut seeded_rng(470 + me as u64),
+                    &mut store,
+                    |_| {},
+                )
+                .await;
+                Ok::<_, JobError>((made.map(|_| ()), store.available()))
+            }
+        });
+        for (p, out) in outs.into_iter().enumerate() {
+            let (made, available) = out.expect("connected");
+            assert_eq!(available, 0, "{protocol:?}: party {p} keeps nothing");
+            if p != 1 {
+                match (&made, protocol) {
+                    (Err(JobError::Coral(_)), CircuitProtocol::Coral { .. })
+                    | (Err(JobError::MiniMac(_)), CircuitProtocol::MiniMac { .. }) => {}
+                    (other, _) => panic!("{protocol:?}: party {p} expected an abort, got {other:?}"),
+                }
+            }
+        }
+    }
+}

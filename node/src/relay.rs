@@ -85,6 +85,8 @@ pub(crate) struct Outlet {
 #[derive(Default)]
 struct Queue {
     sender: Option<UnboundedSender<Vec<u8>>>,
+    /// Whether `open` was called.
+    opened: bool,
     closed: bool,
 }
 
@@ -314,8 +316,11 @@ impl RelayLink {
         };
         let (outlet, connection) = (self.outlet.clone(), Arc::clone(&self.connection));
         let timeout = Duration::from_millis(u64::from(timeout_ms));
+        // One join per link: a second `open` fails without touching the first.
+        let first = !std::mem::replace(&mut self.outlet.queue().opened, true);
         self.thread.spawn(async move {
             let opened = match RelayAddress::parse(&relay) {
+                _ if !first => failed("already-open", "this link was opened before".into()),
                 Ok(address) => {
                     let joined = Joined::join(&address, &room, outlet.slot, &token, timeout, |_| sink).await;
                     outlet.joined(joined, &connection)

@@ -147,6 +147,21 @@ describe("the addon's own relay connection", () => {
     expect((cancelled as Error).name).toBe("AbortError");
   });
 
+  it("ends the session when its signal aborts after the join: a running job rejects with an AbortError", { timeout: WAIT }, async () => {
+    const room = await createRoom({ relay: relay.url, parties: 2 });
+    const controller = new AbortController();
+    const sessions = await Promise.all(
+      [0, 1].map((slot) => connect({ ...room.invite(slot), secret, runtime: "native", ...(slot === 0 ? { signal: controller.signal } : {}) })),
+    );
+    // Party 0 waits in a job for party 1, which never starts it; the abort ends it (vitest fails
+    // the test on any unhandled rejection the abort might leave behind).
+    const job = sessions[0]!.aes({ protocol: "tinytable", key: seededBytes(1, 16) });
+    controller.abort();
+    const error = await within(rejectionOf(job), "the aborted job", WAIT);
+    expect((error as Error).name).toBe("AbortError");
+    await Promise.all(sessions.map((s) => s.close()));
+  });
+
   it("keeps the JavaScript connection where the addon's client cannot serve the options", async () => {
     const room = await createRoom({ relay: relay.url, parties: 2 });
     const sessions = await Promise.all([

@@ -96,8 +96,10 @@ export class NativeRelayLink implements SessionLink {
     const handle = create(options.slot, options.parties, (kind, slot, detail, roster) => link?.handle_(kind, slot, detail ?? undefined, roster ?? undefined));
     link = new NativeRelayLink(handle, options, signal);
     const joining = handle.open(options.relay, options.room, options.token, OPEN_TIMEOUT_MS);
+    let stopWaiting: (() => void) | undefined;
     const aborted = new Promise<never>((_, reject) => {
-      signal?.addEventListener('abort', () => reject(abortError(signal, 'opening the relay connection')), { once: true });
+      stopWaiting = () => reject(abortError(signal!, 'opening the relay connection'));
+      signal?.addEventListener('abort', stopWaiting, { once: true });
     });
     let opened: Awaited<typeof joining>;
     try {
@@ -105,6 +107,9 @@ export class NativeRelayLink implements SessionLink {
     } catch (error) {
       await handle.close('the join was cancelled', CLOSE_TIMEOUT_MS);
       throw error;
+    } finally {
+      // The session's own abort listener takes over from here.
+      if (stopWaiting !== undefined) signal?.removeEventListener('abort', stopWaiting);
     }
     if (opened.error != null) {
       await handle.close('the join failed', CLOSE_TIMEOUT_MS);

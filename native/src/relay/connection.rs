@@ -168,7 +168,8 @@ impl<S: RelaySink> Connection<S> {
                         let why = frame
                             .map(|f| format!(" (code {}: {})", u16::from(f.code), f.reason))
                             .unwrap_or_default();
-                        self.demux.fail_all("connection-lost", NetError::Transport(format!("the relay closed the connection{why}")));
+                        let closed = NetError::Transport(format!("the relay closed the connection{why}"));
+                        self.demux.fail_all("connection-lost", closed);
                         return Ended::Over;
                     }
                     Some(Ok(_)) => {}

@@ -54,6 +54,8 @@ impl JobKind for Prepare {
             "aes" => {
                 // The roles' defaults and checks depend on the session where every member computes.
                 let aes = spec::aes_spec_among(spec, parties)?;
+                // What cannot be prepared is named before the session's size.
+                jobs::check_prepare_aes(&aes, per_job)?;
                 match aes.members() {
                     None => aes.check_members(parties)?,
                     Some(members) => check_members(
@@ -63,7 +65,6 @@ impl JobKind for Prepare {
                         aes_preprocessing(&aes.protocol),
                     )?,
                 }
-                jobs::check_prepare_aes(&aes, per_job)?;
                 PrepareSpec::Aes { spec: aes, per_job }
             }
             "evaluate" => {

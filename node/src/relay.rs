@@ -178,12 +178,9 @@ impl RelaySink for BridgeSink {
         self.report(LinkEvent::Marker(from));
     }
 
-    fn gone(&mut self, slot: PartyId, error: &NetError) {
+    fn gone(&mut self, _slot: PartyId, error: &NetError) {
         // A departure or failure was reported as an event first; the session breaks on it.
-        match error {
-            NetError::PeerLeft(_) => self.inbox.fail(NetError::PeerLeft(slot)),
-            other => self.inbox.fail(other.clone()),
-        }
+        self.inbox.fail(error.clone());
     }
 
     fn event(&mut self, event: RelayEvent) {

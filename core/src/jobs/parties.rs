@@ -32,13 +32,9 @@ pub(crate) fn validate_circuit_io(spec: &CircuitSpec) -> Result<(), JobError> {
     check_io(&spec.io, widths.0, widths.1, MAX_OT_PARTIES)
 }
 
-/// Checks a session whose size the preprocessing fixes (beside the dealer; and preparation ahead,
-/// which runs between two parties): exactly [`Preprocessing::members`].
-pub(crate) fn check_fixed(
-    protocol: &'static str,
-    parties: usize,
-    preprocessing: Preprocessing,
-) -> Result<(), JobError> {
+/// Checks a session whose size the preprocessing fixes (beside the dealer): exactly
+/// [`Preprocessing::members`].
+fn check_fixed(protocol: &'static str, parties: usize, preprocessing: Preprocessing) -> Result<(), JobError> {
     if parties != preprocessing.members() {
         return Err(JobError::WrongSessionSize { protocol, preprocessing, got: parties });
     }

@@ -166,19 +166,8 @@ impl JobKind for Aes {
         spec: &impl Fields,
         input: &impl Fields,
     ) -> Result<(AesSpec, AesInput), BridgeError> {
-        let spec = spec::aes_spec_among(spec, parties)?;
+        let spec = aes_spec(parties, spec)?;
         let input = spec::aes_input(input)?;
-        match spec.members() {
-            // Where every member computes, the session's size first: the roles depend on it.
-            None => {
-                spec.check_members(parties)?;
-                spec.validate()?;
-            }
-            Some(members) => {
-                spec.validate()?;
-                check_members(parties, spec.protocol.name(), members, aes_preprocessing(&spec.protocol))?
-            }
-        }
         spec.check_input(party, &input)?;
         Ok((spec, input))
     }
@@ -221,9 +210,7 @@ impl JobKind for Circuit {
         spec: &impl Fields,
         input: &impl Fields,
     ) -> Result<(CircuitSpec, CircuitInput), BridgeError> {
-        let spec = spec::circuit_spec(spec)?;
-        spec.validate()?;
-        spec.check_members(parties)?;
+        let spec = circuit_spec(parties, spec)?;
         let input = spec::circuit_input(input, &spec, party)?;
         spec.check_input(party, &input)?;
         Ok((spec, input))
@@ -254,6 +241,31 @@ impl JobKind for Circuit {
     }
 }
 
+/// An AES job's spec ([`spec::aes_spec_among`]), validated, in a session of `parties`.
+pub(crate) fn aes_spec(parties: usize, spec: &impl Fields) -> Result<AesSpec, BridgeError> {
+    let spec = spec::aes_spec_among(spec, parties)?;
+    match spec.members() {
+        // Where every member computes, the session's size first: the roles depend on it.
+        None => {
+            spec.check_members(parties)?;
+            spec.validate()?;
+        }
+        Some(members) => {
+            spec.validate()?;
+            check_members(parties, spec.protocol.name(), members, aes_preprocessing(&spec.protocol))?
+        }
+    }
+    Ok(spec)
+}
+
+/// A circuit job's spec ([`spec::circuit_spec`]), validated, in a session of `parties`.
+pub(crate) fn circuit_spec(parties: usize, spec: &impl Fields) -> Result<CircuitSpec, BridgeError> {
+    let spec = spec::circuit_spec(spec)?;
+    spec.validate()?;
+    spec.check_members(parties)?;
+    Ok(spec)
+}
+
 /// The session size a job needs, checked before the handshake (the job checks it again).
 pub(crate) fn check_members(
     parties: usize,
@@ -282,18 +294,18 @@ pub(crate) fn aes_preprocessing(protocol: &AesProtocol) -> Option<jobs::Preproce
     }
 }
 
-/// The session's channels for a job, opened first (over `network()`, under `config`) if this is
+/// The session's channels for a job, opened first (over `network`, under `config`) if this is
 /// its first job, with the transport statistics before the job (zero if it opens them, so that the
 /// job's transport counts the handshakes).
 async fn open<N: Network>(
     channels: &mut Channels<N>,
-    network: impl FnOnce() -> N,
+    network: N,
     config: SecureConfig,
 ) -> Result<(&mut SecureNetwork<N>, NetStats), BridgeError> {
     let before = channels.as_ref().map(SecureNetwork::transport_stats).unwrap_or_default();
     let secure = match channels.take() {
         Some(secure) => secure,
-        None => SecureNetwork::establish(network(), config).await?,
+        None => SecureNetwork::establish(network, config).await?,
     };
     Ok((channels.insert(secure), before))
 }
@@ -337,6 +349,17 @@ impl<K: JobKind> Job<K> {
         Ok(JobLabels { prepared: uses, ..K::labels(&spec) })
     }
 
+    /// A job of a warm-up ([`crate::warm`]): its spec and input already checked and made.
+    pub(crate) fn warm_up(config: SecureConfig, parties: usize, spec: K::Spec, input: K::Input) -> Self {
+        Job { config, parties, spec, input, usage: PreparedUse::Never }
+    }
+
+    /// The job's spec.
+    #[cfg(test)]
+    pub(crate) fn spec(&self) -> &K::Spec {
+        &self.spec
+    }
+
     /// Reads the session credentials ([`spec::secure_config`]), then spec and member `party`'s
     /// input, checked as by [`Job::check`].
     pub fn read(
@@ -352,15 +375,15 @@ impl<K: JobKind> Job<K> {
         Ok(Job { config, parties, spec, input, usage })
     }
 
-    /// Runs the job over the session's channels, opening them over `network()` if this is its
-    /// first job, with the session's `prepared` material, and reports this job's [`Progress`] after
+    /// Runs the job over the session's channels, opening them over `network` if this is its
+    /// first job (else `network` is dropped: the channels own theirs), with the session's `prepared` material, and reports this job's [`Progress`] after
     /// every received protocol message. A job that requires prepared material none of which fits
     /// fails before anything is sent, leaving the channels open.
     pub async fn run<N: Network>(
         self,
         channels: &mut Channels<N>,
         prepared: &mut Prepared,
-        network: impl FnOnce() -> N,
+        network: N,
         on_progress: impl FnMut(&Progress),
     ) -> Result<Finished<K::Output>, BridgeError> {
         K::uses_prepared(&self.spec, self.parties, prepared, self.usage)?;
@@ -368,11 +391,19 @@ impl<K: JobKind> Job<K> {
         let (secure, before) = open(channels, network, self.config).await?;
         let instances = InstanceProgress::default();
         let mut net = ProgressNetwork::new(secure, on_progress, instances.clone());
-        let observe = |phase: JobPhase| instances.observe(phase);
         let result =
-            K::run(&mut net, &self.spec, self.input, &mut rng, (prepared, self.usage), observe).await;
+            K::run(&mut net, &self.spec, self.input, &mut rng, (prepared, self.usage), observer(&instances))
+                .await;
         finish(channels, result, before)
     }
+}
+
+/// The milestones' observer of a job reporting to `instances`. A free function, not a closure in
+/// [`Job::run`], so that its type does not depend on the caller's: every protocol function it is
+/// passed to is one copy per observer type, and a warm-up ([`crate::warm`]) must run the copy a
+/// session's jobs run.
+fn observer(instances: &InstanceProgress) -> impl FnMut(JobPhase) + '_ {
+    |phase| instances.observe(phase)
 }
 
 /// A circuit job's outputs as the JS side takes them in one piece: the indices of the output

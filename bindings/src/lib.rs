@@ -12,6 +12,7 @@ pub mod network;
 pub mod prepare;
 pub mod slot;
 pub mod spec;
+pub mod warm;
 
 pub use error::{BridgeError, ErrorKind};
 pub use inbox::Inbox;

@@ -187,7 +187,7 @@ impl Bridge {
         let network = self.network();
         self.spawn_job(env, async move {
             let (mut claim, job) = job?;
-            let done = job.run(&mut claim.channels, &mut claim.prepared, || network, report).await;
+            let done = job.run(&mut claim.channels, &mut claim.prepared, network, report).await;
             // The claim goes back before the promise settles: the next job may start at once.
             drop(claim);
             Ok(Outcome::prepare(done?))
@@ -211,7 +211,7 @@ impl Bridge {
         let network = self.network();
         self.spawn_job(env, async move {
             let (mut claim, job) = job?;
-            let done = job.run(&mut claim.channels, &mut claim.prepared, || network, report).await;
+            let done = job.run(&mut claim.channels, &mut claim.prepared, network, report).await;
             // The claim goes back before the promise settles: the next job may start at once.
             drop(claim);
             Ok(Outcome::aes(done?))
@@ -235,7 +235,7 @@ impl Bridge {
         let network = self.network();
         self.spawn_job(env, async move {
             let (mut claim, job) = job?;
-            let done = job.run(&mut claim.channels, &mut claim.prepared, || network, report).await;
+            let done = job.run(&mut claim.channels, &mut claim.prepared, network, report).await;
             // The claim goes back before the promise settles: the next job may start at once.
             drop(claim);
             Ok(Outcome::circuit(done?))

@@ -34,6 +34,7 @@ use crate::js::{
     stats_to_js, JsFields,
 };
 use chorus_bindings::jobs::{Aes, Circuit, Finished, Job, JobKind};
+use chorus_bindings::warm::{Warm, WarmUp};
 use chorus_bindings::{spec, BridgeError, BridgeNetwork, Inbox, JobSlot, Prepare, Progress};
 use chorus_core::net::{NetError, PartyId};
 use js_sys::{Function, Object, Promise, Uint8Array};
@@ -215,7 +216,7 @@ impl Bridge {
         wasm_bindgen_futures::future_to_promise(async move {
             let (mut claim, job) = job.map_err(|e| error_to_js(&e))?;
             let done =
-                job.run(&mut claim.channels, &mut claim.prepared, || network, progress(on_progress)).await;
+                job.run(&mut claim.channels, &mut claim.prepared, network, progress(on_progress)).await;
             // The claim goes back before the promise settles: the next job may start at once.
             drop(claim);
             Ok(result(&done.map_err(|e| error_to_js(&e))?))
@@ -265,4 +266,38 @@ pub fn parse_circuit(text: &str) -> Result<JsValue, JsValue> {
     set_field(&info, "andDepth", &JsValue::from(circuit.and_depth() as u32));
     set_field(&info, "wires", &JsValue::from(circuit.num_wires() as u32));
     Ok(info.into())
+}
+
+/// Warms this module's code before a session's first job ([`chorus_bindings::warm`]): every
+/// member of a session of `parties` runs a smaller job of `spec` — `job: 'aes'` with the options
+/// `runAes` takes, or `job: 'circuit'` with those of `runCircuit` — inside this module, through
+/// the same network and progress types a bridge's jobs use, its frames passed between the members
+/// in memory, with zero inputs; the result is dropped. Rejects with the error the job would give
+/// the spec.
+#[wasm_bindgen(js_name = warmUp)]
+pub fn warm_up_job(job: String, parties: usize, spec: JsValue) -> Promise {
+    match job.as_str() {
+        "aes" => warm::<Aes>(parties, &spec),
+        "circuit" => warm::<Circuit>(parties, &spec),
+        other => {
+            let error = BridgeError::config("job", format!("job must be 'aes' or 'circuit', got {other:?}"));
+            Promise::reject(&error_to_js(&error))
+        }
+    }
+}
+
+/// The warm-up of jobs of kind `K`, over the bridge's network type ([`JsNetwork`]) and progress
+/// callback.
+fn warm<K: Warm + 'static>(parties: usize, spec: &JsValue) -> Promise
+where
+    K::Spec: 'static,
+    K::Input: 'static,
+{
+    let warm_up = WarmUp::<K>::new(parties, &JsFields(spec));
+    wasm_bindgen_futures::future_to_promise(async move {
+        let warm_up = warm_up.map_err(|e| error_to_js(&e))?;
+        let network = move |me, inbox, send| JsNetwork::new(me, parties, inbox, send);
+        warm_up.run(network, || progress(None)).await.map_err(|e| error_to_js(&e))?;
+        Ok(JsValue::UNDEFINED)
+    })
 }

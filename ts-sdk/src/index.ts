@@ -95,6 +95,8 @@ export type {
   ProtocolStats,
   SessionEvents,
   SessionStats,
+  WarmUpOptions,
+  WarmUpResult,
 } from './session/session-types.js';
 export { toBytes, toHex, type BytesLike } from './bytes.js';
 export { initWasm, type WasmSource } from './session/wasm-loader.js';

@@ -24,6 +24,7 @@ import type {
   PrepareOptions,
   SecurityLevel,
   TinyTablePreprocessing,
+  WarmUpOptions,
 } from './session-types.js';
 
 /** What a checked job runs, with the core's defaults filled in. */
@@ -164,6 +165,20 @@ function evaluateInput(circuit: ParsedCircuit, options: EvaluateOptions): { inpu
   return { input: { instances: batch }, instances: batch.length };
 }
 
+/**
+ * A circuit job's spec: the caller's options `given` (inputs and the like left out) with the
+ * circuit's text, a mixed circuit's fields and the instance count of a batch.
+ */
+function circuitSpec(given: Record<string, unknown>, circuit: ParsedCircuit, mixed: object | undefined, instances: number | undefined): Record<string, unknown> {
+  if (mixed === undefined && 'ring' in given) {
+    throw new ConfigError('ring', 'ring is the value width of a mixed circuit (Summon\'s { bristol, info }); a Bristol circuit has bit wires');
+  }
+  // A mixed circuit runs on Coral: the protocol defaults to it.
+  const protocol = mixed !== undefined && given.protocol === undefined ? { protocol: 'coral' } : {};
+  const count = instances === undefined ? {} : { instances };
+  return { ...given, ...protocol, ...count, ...mixed, circuit: circuit.text };
+}
+
 /** The bridge job of `Session.evaluate`, checked for this party by `bridge`. */
 export function evaluateJob(
   bridge: Pick<JobBridge, 'checkCircuit'>,
@@ -171,15 +186,9 @@ export function evaluateJob(
   options: EvaluateOptions,
   mixed?: object,
 ): BridgeJob & { labels: { protocol: CircuitProtocol; preprocessing: TinyTablePreprocessing } } {
-  const given = specOf(options, ['inputs', 'instances', 'signal', 'usePrepared']);
-  if (mixed === undefined && 'ring' in given) {
-    throw new ConfigError('ring', 'ring is the value width of a mixed circuit (Summon\'s { bristol, info }); a Bristol circuit has bit wires');
-  }
-  // A mixed circuit runs on Coral: the protocol defaults to it.
-  if (mixed !== undefined && given.protocol === undefined) given.protocol = 'coral';
   const { input, instances } = evaluateInput(circuit, options);
-  const withCount = instances === undefined ? given : { ...given, instances };
-  const spec = withPreparedUse({ ...withCount, ...mixed, circuit: circuit.text }, (options as { usePrepared?: unknown }).usePrepared);
+  const given = specOf(options, ['inputs', 'instances', 'signal', 'usePrepared']);
+  const spec = withPreparedUse(circuitSpec(given, circuit, mixed, instances), (options as { usePrepared?: unknown }).usePrepared);
   const labels = checked(() => bridge.checkCircuit(spec, input), spec) as JobLabels & {
     protocol: CircuitProtocol;
     preprocessing: TinyTablePreprocessing;
@@ -203,4 +212,21 @@ export function prepareJob(
   if (circuit !== undefined) spec.circuit = circuit.text;
   const labels = checked(() => bridge.checkPrepare(spec), spec);
   return { spec, input: {}, labels, run: (b, session, onProgress) => b.prepare(session, spec, onProgress) };
+}
+
+/**
+ * The core's warm-up of `Session.warmUp`: the job (`'aes'` or `'circuit'`) and its spec, as the
+ * job of these options would have it; `circuit` is the parsed circuit of a `job: 'evaluate'`
+ * warm-up (with a mixed circuit's fields).
+ */
+export function warmUpJob(options: WarmUpOptions, circuit?: { parsed: ParsedCircuit; mixed?: object }): { job: 'aes' | 'circuit'; spec: object } {
+  const omit = ['job', 'circuit', 'key', 'plaintext', 'inputs', 'instances', 'signal', 'usePrepared'];
+  const given = specOf(options, omit);
+  if (options.job === 'aes') return { job: 'aes', spec: given };
+  if (options.job !== 'evaluate' || circuit === undefined) throw new ConfigError('job', "job must be 'aes' or 'evaluate'");
+  const { instances } = options;
+  if (instances !== undefined && (!Number.isInteger(instances) || instances < 1 || instances > MAX_INSTANCES)) {
+    throw new ConfigError('instances', `expected an integer in 1..${MAX_INSTANCES}, got ${String(instances)}`);
+  }
+  return { job: 'circuit', spec: circuitSpec(given, circuit.parsed, circuit.mixed, instances) };
 }

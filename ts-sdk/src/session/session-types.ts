@@ -40,6 +40,12 @@ export interface ConnectOptions extends RelayConnectionOptions {
    * otherwise, or with `false`, the connection runs in JavaScript. The wire is the same either way.
    */
   nativeRelay?: boolean;
+  /**
+   * Jobs to warm the WASM core up for while the session joins (see `Session.warmUp`); `connect`
+   * resolves once the room is ready and the warm-ups are done. Nothing happens on the native
+   * runtime.
+   */
+  warmUp?: WarmUpOptions | WarmUpOptions[];
 }
 
 /**
@@ -72,6 +78,8 @@ export interface TransportConnectOptions {
   wasm?: WasmSource;
   /** Which core runs the jobs (as for relay sessions). */
   runtime?: Runtime;
+  /** Jobs to warm the WASM core up for before `connect` resolves (as for relay sessions). */
+  warmUp?: WarmUpOptions | WarmUpOptions[];
   /** Aborting it closes the session. */
   signal?: AbortSignal;
 }
@@ -653,6 +661,33 @@ export type PrepareOptions =
       /** Evaluations each future job runs (default `evaluations`). */
       perJob?: number;
     });
+
+/**
+ * Options of `Session.warmUp` (and of `connect`'s `warmUp`): the job to come, as `job` and its
+ * options without inputs — `job: 'aes'` with `Session.aes`'s options, `job: 'evaluate'` with the
+ * `circuit` and `Session.evaluate`'s options (`instances` as a count, if any).
+ */
+export type WarmUpOptions =
+  | (OmitEach<AesOptions, 'key' | 'plaintext' | 'usePrepared' | 'signal'> & { job: 'aes' })
+  | (OmitEach<EvaluateOptions, 'inputs' | 'instances' | 'usePrepared' | 'signal'> & {
+      job: 'evaluate';
+      /** The circuit, as `Session.evaluate` takes it. */
+      circuit: string | ParsedCircuit | MixedCircuit;
+      /** The instances the jobs to come evaluate (a count). */
+      instances?: number;
+    });
+
+/** The result of `Session.warmUp`. */
+export interface WarmUpResult {
+  /** The core of the session. */
+  runtime: ResolvedRuntime;
+  /** Whether a warm-up ran: WASM only (the native addon's code is compiled ahead of time). */
+  warmed: boolean;
+  /** How many times the small job ran: until a run was no longer clearly faster than the one before. */
+  runs: number;
+  /** How long it took, ms. */
+  timeMs: number;
+}
 
 /** The result of `Session.prepare`. */
 export interface PrepareResult {

@@ -31,6 +31,7 @@ import type { SessionLink } from '../transport/session-link.js';
 import type { TransportStats } from '../transport/connection-types.js';
 import { isMixedCircuit, mixedCircuit, outputValue, parseLoaded } from './circuits.js';
 import { aesJob, checkError, evaluateJob, prepareJob, type BridgeJob } from './job-options.js';
+import { warmUp, warmUpAll } from './warm-up.js';
 import type {
   AesOptions,
   AesResult,
@@ -47,6 +48,8 @@ import type {
   SessionEvents,
   SessionStats,
   TransportConnectOptions,
+  WarmUpOptions,
+  WarmUpResult,
 } from './session-types.js';
 import { initWasm, type WasmSource } from './wasm-loader.js';
 import { loadRuntime, type CoreRuntime, type JobBridge, type ResolvedRuntime } from './runtime.js';
@@ -114,6 +117,8 @@ export async function connect(options: ConnectOptions | TransportConnectOptions)
   if (options.runtime !== 'wasm' && nativeRelayFits(options)) {
     const runtime = await core;
     if (runtime.relayLink !== undefined) {
+      // The addon's code needs no warm-up: the options are only checked.
+      await warmUpAll(runtime.name, options.parties, options.warmUp);
       const link = await NativeRelayLink.open(options, runtime.relayLink);
       return new Session(link, creds, runtime, options.wasm);
     }
@@ -122,7 +127,9 @@ export async function connect(options: ConnectOptions | TransportConnectOptions)
   let runtime: CoreRuntime;
   try {
     runtime = await core;
-    await connection.ready();
+    // The warm-ups run while the room fills.
+    const warming = warmUpAll(runtime.name, connection.parties, options.warmUp, options.wasm);
+    await Promise.all([warming, connection.ready()]);
   } catch (error) {
     await connection.close();
     throw error;
@@ -140,6 +147,8 @@ async function connectTransport(options: TransportConnectOptions): Promise<Sessi
   const creds = credentials(options);
   if (signal?.aborted) throw abortError(signal, 'connecting');
   const runtime = await loadRuntime(options.runtime ?? 'auto', options.wasm);
+  if (signal?.aborted) throw abortError(signal, 'connecting');
+  await warmUpAll(runtime.name, parties, options.warmUp, options.wasm);
   if (signal?.aborted) throw abortError(signal, 'connecting');
   const link = new MessageLink(transport, slot, parties, sessionId);
   const session = new Session(link, creds, runtime, options.wasm);
@@ -453,6 +462,23 @@ export class Session {
       stats: { ...output.stats, timeMs },
       transportStats: output.transportStats,
     };
+  }
+
+  /**
+   * Warms the WASM core up for jobs like `options` (the job's options without inputs, and `job`:
+   * `'aes'` or `'evaluate'`), so that the first of them runs optimized code: V8 optimizes a WASM
+   * function only once it has run a while, and never a call already running. Every member of
+   * the session is run inside this party's module on a small job of the same options — at most 64
+   * AES blocks or 16 instances, zero inputs, in-memory channels — and the result is dropped; no
+   * frame is sent and nothing of the session is used. It costs this party's thread the CPU time of
+   * that small job for every member (`connect`'s `warmUp` runs it while the room fills). On the
+   * native runtime it does nothing (`warmed: false`). Options the job would refuse reject with the
+   * same `ConfigError` or `NotAvailableError`. It does not occupy the session: a job started
+   * meanwhile runs beside it on the same thread.
+   */
+  async warmUp(options: WarmUpOptions): Promise<WarmUpResult> {
+    if (this.failure !== undefined) throw this.failure;
+    return warmUp(this.runtime, this.parties, options, this.wasmSource);
   }
 
   /** The bridge for a new job: the session has not failed and runs no job. */

@@ -5,10 +5,10 @@
  * `chorus_wasm_bg.wasm` beside itself (beside the bundle, for the esbuild bundle). Applications that
  * serve the module elsewhere call {@link initWasm} with its URL, bytes or compiled module first.
  */
-import init, { Bridge, parseCircuit as parseCircuitWasm } from '../../wasm/chorus_wasm.js';
+import init, { Bridge, parseCircuit as parseCircuitWasm, warmUp as warmUpWasm } from '../../wasm/chorus_wasm.js';
 import { ConfigError } from '../errors.js';
 
-export { Bridge, parseCircuitWasm };
+export { Bridge, parseCircuitWasm, warmUpWasm };
 
 /** Where the module can come from: a URL, its bytes, a compiled module, or a fetch `Response`. */
 export type WasmSource = string | URL | BufferSource | WebAssembly.Module | Response;

@@ -33,6 +33,12 @@
  * (1 = as fast) `native_vs_runner`, `wasm_vs_native` and `chromium_vs_native` of the steady state,
  * and the same of the first jobs (`…_first`).
  *
+ * `--warm-up`: every Node and Chromium party connects with `warmUp` for its job (the WASM core runs
+ * the job's code while the room fills, `Session.warmUp`; the native addon ignores it), so that the
+ * first job runs optimized code. Each runtime's figures also carry `connect_ms` (the slowest
+ * party's `connect`, warm-up included) and `cold_ms` (the one-block job that opens the channels;
+ * with a warm-up it includes waiting for the parties still warming up).
+ *
  * `--ring ROUNDS` measures the transport alone instead, no core: three members pass a small frame
  * around the room for ROUNDS rounds (each sends to the next slot and receives from the previous
  * one, the pattern of a MAESTRO resharing round), as Node processes with the SDK's
@@ -43,7 +49,8 @@
  * Usage (after `npm run build --workspaces`; `--help` prints it, bad arguments exit with status 2):
  *   node scripts/bench-node.mjs [--runtime native,wasm,runner] [--batch 1,1000]
  *                               [--tinytable-batch 1,16] [--protocol maestro,tinytable]
- *                               [--variant …] [--security …] [--tinytable-path …]
+ *                               [--variant …] [--security …] [--tinytable-path …] [--warm-up]
+ *                               [--steady-jobs N]
  *   node scripts/bench-node.mjs --ring 500 [--frame-bytes 64,4096]
  * TinyTable has batches of its own: its OT preprocessing moves megabytes per block.
  */
@@ -74,6 +81,7 @@ const USAGE = `usage: node scripts/bench-node.mjs [--runtime native,native-js,wa
                                 [--tinytable-batch 1,16] [--protocol maestro,tinytable]
                                 [--variant gf256-circuit,…] [--security semi-honest,malicious]
                                 [--tinytable-path circuit/ot,sbox-tables/ot,sbox-tables/dealer]
+                                [--steady-jobs N] [--warm-up]
        node scripts/bench-node.mjs --ring ROUNDS [--frame-bytes 64,4096]`;
 
 /** Exits with the usage and `message` (status 2): bad arguments are not a crash. */
@@ -97,6 +105,7 @@ try {
       ring: { type: 'string' },
       'frame-bytes': { type: 'string', default: '64,4096' },
       'steady-jobs': { type: 'string', default: '1' },
+      'warm-up': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   }));
@@ -194,13 +203,17 @@ async function chromiumPage(relay) {
 async function chromiumMember(relay, invite, job, blocks, secret, input) {
   const page = await chromiumPage(relay);
   try {
-    const args = JSON.stringify({ invite, job, blocks, secret, input, steadyJobs });
-    return await page.evaluate(`(async ({ invite, job, blocks, secret, input, steadyJobs }) => {
+    const given = JSON.stringify({ invite, job, blocks, secret, input, steadyJobs, warmUp: args['warm-up'] });
+    return await page.evaluate(`(async ({ invite, job, blocks, secret, input, steadyJobs, warmUp }) => {
       const sdk = await import(location.origin + '/chorus-sdk.browser.js');
-      const session = await sdk.connect({ ...invite, secret, runtime: 'wasm' });
+      const connectStart = performance.now();
+      const session = await sdk.connect({ ...invite, secret, runtime: 'wasm', warmUp: warmUp ? { job: 'aes', ...job, blocks } : undefined });
+      const connectMs = performance.now() - connectStart;
       try {
         const warm = input.plaintext ? { ...input, plaintext: input.plaintext.slice(0, 32) } : input;
+        const coldStart = performance.now();
         await session.aes({ ...job, ...warm, blocks: 1 });
+        const coldMs = performance.now() - coldStart;
         const timed = async () => {
           const t0 = performance.now();
           const result = await session.aes({ ...job, ...input, blocks });
@@ -216,11 +229,11 @@ async function chromiumMember(relay, invite, job, blocks, secret, input) {
           const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', result.ciphertext));
           digest = Array.from(hash, (b) => b.toString(16).padStart(2, '0')).join('');
         }
-        return { ms: first.ms, steadyMs: steady.ms, digest, runtime: 'chromium', bytesSent: result.stats.bytesSent, rounds: result.stats.rounds };
+        return { ms: first.ms, steadyMs: steady.ms, coldMs, connectMs, digest, runtime: 'chromium', bytesSent: result.stats.bytesSent, rounds: result.stats.rounds };
       } finally {
         await session.close();
       }
-    })(${args})`);
+    })(${given})`);
   } finally {
     await page.close();
   }
@@ -251,8 +264,8 @@ async function measure(relay, config, runtime, blocks) {
       }));
     }
     const nodeRuntime = runtime === 'chromium' ? 'wasm' : runtime;
-    const env = { CHORUS_STEADY_JOBS: String(steadyJobs), CHORUS_SECRET: secret, CHORUS_BLOCKS: String(blocks), CHORUS_SEED: seed, CHORUS_RUNTIME: nodeRuntime, CHORUS_JOB: JSON.stringify(config.job) };
-    return runMember(PARTY, invite, env, 'party').then((r) => ({ ms: r.ms, steadyMs: r.steadyMs, digest: r.digest, bytesSent: r.stats.bytesSent, rounds: r.stats.rounds, runtime: r.runtime }));
+    const env = { CHORUS_STEADY_JOBS: String(steadyJobs), CHORUS_SECRET: secret, CHORUS_BLOCKS: String(blocks), CHORUS_SEED: seed, CHORUS_RUNTIME: nodeRuntime, CHORUS_JOB: JSON.stringify(config.job), CHORUS_WARM_UP: args['warm-up'] ? '1' : '0' };
+    return runMember(PARTY, invite, env, 'party').then((r) => ({ ms: r.ms, steadyMs: r.steadyMs, coldMs: r.coldMs, connectMs: r.connectMs, digest: r.digest, bytesSent: r.stats.bytesSent, rounds: r.stats.rounds, runtime: r.runtime }));
   });
   const results = await Promise.all(members).finally(() => rmSync(join(tmpdir(), `chorus-bench-${process.pid}-${seed}.bin`), { force: true }));
   const { key, plaintext } = benchInputs(seed, blocks);
@@ -267,7 +280,10 @@ async function measure(relay, config, runtime, blocks) {
   }
   const ms = Math.max(...results.map((r) => r.ms));
   const steady = Math.max(...results.map((r) => r.steadyMs));
+  const slowest = (key) => (runtime === 'runner' ? undefined : Number(Math.max(...results.map((r) => r[key])).toFixed(2)));
   return {
+    connect_ms: slowest('connectMs'),
+    cold_ms: slowest('coldMs'),
     ms: Number(ms.toFixed(2)),
     steady_ms: Number(steady.toFixed(2)),
     blocks_per_s: Number(((blocks * 1000) / steady).toFixed(1)),

@@ -44,6 +44,7 @@ mod connection;
 mod demux;
 mod http;
 mod resend;
+pub mod tls;
 mod wire;
 
 pub use demux::{RelayEvent, RelaySink};
@@ -115,6 +116,10 @@ pub enum RelayError {
     /// The relay broke the wire protocol.
     #[error("relay protocol violation: {0}")]
     Protocol(String),
+    /// TLS to an `https://` / `wss://` relay failed: its configuration, or the handshake (an
+    /// untrusted or misnamed certificate among others).
+    #[error("TLS: {0}")]
+    Tls(String),
 }
 
 /// One party's endpoint of a relay room.

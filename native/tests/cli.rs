@@ -225,9 +225,9 @@ fn bad_arguments_exit_with_code_1_and_a_message() {
             &["--tcp", "--party", "0", "--peers", "127.0.0.1:1,127.0.0.1:2,127.0.0.1:3", "--key-bits", "100"],
             "--key-bits",
         ),
-        (&["--relay", "wss://relay:1", "--room", "r", "--slot", "0", "--token", "t"], "TLS"),
+        (&["--relay", "ftp://relay:1", "--room", "r", "--slot", "0", "--token", "t"], "scheme"),
         // Room ids and tokens are base64url: one that begins with '-' is a value, not a flag.
-        (&["--relay", "wss://relay:1", "--room", "-r", "--slot", "0", "--token", "-it"], "TLS"),
+        (&["--relay", "ftp://relay:1", "--room", "-r", "--slot", "0", "--token", "-it"], "scheme"),
         (
             &["--tcp", "--party", "0", "--peers", two, "--protocol", "tinytable", "--preprocessing", "x"],
             "ot or dealer",

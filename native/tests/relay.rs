@@ -141,7 +141,8 @@ fn a_dropped_connection_is_resumed_mid_job() {
     let proxy = cut_proxy::CutProxy::start(relay.address.port);
     let room = new_room(&relay, 3);
     let direct = relay.address.clone();
-    let via_proxy = chorus_native::relay::RelayAddress { host: "127.0.0.1".into(), port: proxy.port };
+    let via_proxy = chorus_native::relay::RelayAddress::parse(&format!("ws://127.0.0.1:{}/ws", proxy.port))
+        .expect("address");
     // Past the joins and the Noise handshakes, inside the job's rounds (party 2 alone sends
     // 320 bytes per block and round trip of the online phase).
     const BLOCKS: usize = 64;

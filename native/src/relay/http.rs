@@ -1,25 +1,30 @@
 //! The relay's address and its one HTTP call, `POST /rooms` (PROTOCOL.md §1), spoken as a
-//! minimal HTTP/1.1 request over a plain TCP stream: one request per connection
-//! (`Connection: close`), body read to the end, `Content-Length` or chunked bodies.
-//! No TLS: the native runner talks to a relay on loopback or behind a TLS-terminating proxy
-//! reached over a trusted network.
+//! minimal HTTP/1.1 request over TCP, or over TLS for an `https://` relay ([`super::tls`]): one
+//! request per connection (`Connection: close`), body read to the end, `Content-Length` or
+//! chunked bodies. A relay may sit under a path prefix (`https://host/chorus/`), as the SDK
+//! allows: its endpoints are then `/chorus/rooms` and `/chorus/ws`.
 
 use super::RelayError;
 use serde::Deserialize;
 use std::time::Duration;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 /// Largest HTTP response accepted from the relay.
 const MAX_RESPONSE: usize = 64 * 1024;
 
-/// Where a relay listens: host and port, from a `http://`, `ws://` or scheme-less URL.
+/// Where a relay listens: host, port, whether over TLS, and the path its endpoints sit under,
+/// from an `http://`, `https://`, `ws://`, `wss://` or scheme-less URL.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RelayAddress {
     /// Host name or IP address (IPv6 without brackets).
     pub host: String,
     /// TCP port.
     pub port: u16,
+    /// Whether the relay is reached over TLS (`https://`, `wss://`).
+    pub tls: bool,
+    /// The path prefix of the relay's endpoints, from `/` and ending in `/` (`/` at the root).
+    pub base_path: String,
 }
 
 /// A room created by `POST /rooms`.
@@ -43,20 +48,21 @@ struct ErrorBody {
 }
 
 impl RelayAddress {
-    /// Parses `http://host:port`, `ws://host:port/ws` or `host:port` (any path is ignored; the
-    /// port defaults to 80). `https://` and `wss://` are refused: this client has no TLS.
+    /// Parses `http://host:port/prefix/`, `ws://host:port/prefix/ws`, their TLS forms
+    /// `https://` and `wss://`, or `host:port`, as the SDK reads a relay URL: the path is the
+    /// relay's prefix (a trailing `ws` names the WebSocket endpoint and is dropped), a query or
+    /// fragment is ignored, the port defaults to 80 (443 with TLS).
     pub fn parse(url: &str) -> Result<Self, RelayError> {
         let bad = |why: &str| RelayError::BadUrl { url: url.to_string(), reason: why.to_string() };
-        let rest =
-            match url.split_once("://") {
-                Some(("http" | "ws", rest)) => rest,
-                Some(("https" | "wss", _)) => return Err(bad(
-                    "TLS is not supported by the native client; use http:// or ws:// on a trusted network",
-                )),
-                Some((scheme, _)) => return Err(bad(&format!("unknown scheme {scheme:?}"))),
-                None => url,
-            };
-        let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+        let (tls, rest) = match url.split_once("://") {
+            Some(("http" | "ws", rest)) => (false, rest),
+            Some(("https" | "wss", rest)) => (true, rest),
+            Some((scheme, _)) => return Err(bad(&format!("unknown scheme {scheme:?}"))),
+            None => (false, url),
+        };
+        let rest = rest.split(['?', '#']).next().unwrap_or("");
+        let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+        let base_path = base_path(path);
         if authority.contains('@') {
             return Err(bad("user information in the URL is not supported"));
         }
@@ -76,9 +82,10 @@ impl RelayAddress {
             Some(p) => {
                 p.parse::<u16>().map_err(|_| bad(&format!("port {p:?} is not a number in 0..=65535")))?
             }
+            None if tls => 443,
             None => 80,
         };
-        Ok(RelayAddress { host: host.to_string(), port })
+        Ok(RelayAddress { host: host.to_string(), port, tls, base_path })
     }
 
     /// `host:port` for connecting (IPv6 in brackets).
@@ -95,13 +102,26 @@ impl RelayAddress {
     pub fn join_url(&self, room: &str, slot: usize, token: &str, resume: Option<u64>) -> String {
         let resume = resume.map(|n| format!("&resume={n}")).unwrap_or_default();
         format!(
-            "ws://{}/ws?room={}&slot={slot}&token={}&protocol={}{resume}",
+            "{}://{}{}ws?room={}&slot={slot}&token={}&protocol={}{resume}",
+            if self.tls { "wss" } else { "ws" },
             self.authority(),
+            self.base_path,
             url_encode(room),
             url_encode(token),
             super::PROTOCOL_VERSION,
         )
     }
+}
+
+/// The relay's path prefix from a URL's path: without a last `ws` segment (the WebSocket
+/// endpoint), from `/` and ending in `/`.
+fn base_path(path: &str) -> String {
+    let path = path.strip_suffix("/ws/").or_else(|| path.strip_suffix("/ws")).map_or(path, |p| p);
+    let path = path.trim_end_matches('/');
+    format!(
+        "{}/",
+        if path.starts_with('/') || path.is_empty() { path.to_string() } else { format!("/{path}") }
+    )
 }
 
 /// Percent-encodes everything but RFC 3986 unreserved characters (room ids and tokens are
@@ -129,31 +149,44 @@ pub async fn create_room(
             let what = format!("{what} ({})", relay.authority());
             move |source| RelayError::Io { what, source }
         };
-        let mut stream =
-            TcpStream::connect(relay.authority()).await.map_err(io("connecting to the relay"))?;
+        let stream = TcpStream::connect(relay.authority()).await.map_err(io("connecting to the relay"))?;
         let body = format!("{{\"parties\":{parties}}}");
         let request = format!(
-            "POST /rooms HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            "POST {}rooms HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            relay.base_path,
             relay.authority(),
             body.len()
         );
-        stream.write_all(request.as_bytes()).await.map_err(io("sending POST /rooms"))?;
-        let mut response = Vec::new();
-        (&mut stream)
-            .take(MAX_RESPONSE as u64 + 1)
-            .read_to_end(&mut response)
-            .await
-            .map_err(io("reading the answer to POST /rooms"))?;
-        if response.len() > MAX_RESPONSE {
-            return Err(RelayError::BadResponse(format!(
-                "answer to POST /rooms is over {MAX_RESPONSE} bytes"
-            )));
-        }
+        let response = if relay.tls {
+            exchange(super::tls::connect(stream, &relay.host).await?, &request, io).await?
+        } else {
+            exchange(stream, &request, io).await?
+        };
         parse_room_response(&response)
     };
     tokio::time::timeout(timeout, exchange)
         .await
         .map_err(|_| RelayError::Timeout("the answer to POST /rooms"))?
+}
+
+/// Sends `request` over `stream` and reads the whole answer (at most [`MAX_RESPONSE`] bytes);
+/// `io` names a failed step.
+async fn exchange<S, E>(mut stream: S, request: &str, io: impl Fn(&str) -> E) -> Result<Vec<u8>, RelayError>
+where
+    S: AsyncRead + AsyncWrite + Unpin,
+    E: FnOnce(std::io::Error) -> RelayError,
+{
+    stream.write_all(request.as_bytes()).await.map_err(io("sending POST /rooms"))?;
+    let mut response = Vec::new();
+    (&mut stream)
+        .take(MAX_RESPONSE as u64 + 1)
+        .read_to_end(&mut response)
+        .await
+        .map_err(io("reading the answer to POST /rooms"))?;
+    if response.len() > MAX_RESPONSE {
+        return Err(RelayError::BadResponse(format!("answer to POST /rooms is over {MAX_RESPONSE} bytes")));
+    }
+    Ok(response)
 }
 
 fn parse_room_response(response: &[u8]) -> Result<Room, RelayError> {
@@ -218,21 +251,37 @@ mod tests {
 
     #[test]
     fn addresses_parse_from_every_accepted_form() {
-        let want = RelayAddress { host: "127.0.0.1".into(), port: 8787 };
+        let plain = |base_path: &str| RelayAddress {
+            host: "127.0.0.1".into(),
+            port: 8787,
+            tls: false,
+            base_path: base_path.into(),
+        };
         for url in
-            ["http://127.0.0.1:8787", "ws://127.0.0.1:8787/ws", "127.0.0.1:8787", "http://127.0.0.1:8787/x?y"]
+            ["http://127.0.0.1:8787", "ws://127.0.0.1:8787/ws", "127.0.0.1:8787", "http://127.0.0.1:8787/?y"]
         {
-            assert_eq!(RelayAddress::parse(url).unwrap(), want, "{url}");
+            assert_eq!(RelayAddress::parse(url).unwrap(), plain("/"), "{url}");
+        }
+        for url in [
+            "http://127.0.0.1:8787/x",
+            "http://127.0.0.1:8787/x/",
+            "ws://127.0.0.1:8787/x/ws",
+            "ws://127.0.0.1:8787/x/ws/",
+        ] {
+            assert_eq!(RelayAddress::parse(url).unwrap(), plain("/x/"), "{url}");
         }
         let v6 = RelayAddress::parse("ws://[::1]:9/ws").unwrap();
         assert_eq!((v6.host.as_str(), v6.port, v6.authority()), ("::1", 9, "[::1]:9".to_string()));
         assert_eq!(RelayAddress::parse("http://relay").unwrap().port, 80);
+        let tls = RelayAddress::parse("https://relay.example/chorus").unwrap();
+        assert_eq!((tls.port, tls.tls, tls.base_path.as_str()), (443, true, "/chorus/"));
+        assert_eq!(RelayAddress::parse("wss://relay.example:8443/a/b/ws").unwrap().base_path, "/a/b/");
     }
 
     #[test]
     fn bad_addresses_say_why() {
         for (url, needle) in
-            [("wss://x:1", "TLS"), ("ftp://x", "scheme"), ("http://:80", "no host"), ("x:99999", "port")]
+            [("ftp://x", "scheme"), ("http://:80", "no host"), ("x:99999", "port"), ("wss://u@x", "user")]
         {
             match RelayAddress::parse(url) {
                 Err(RelayError::BadUrl { reason, .. }) => assert!(reason.contains(needle), "{url}: {reason}"),
@@ -251,6 +300,11 @@ mod tests {
         assert_eq!(
             a.join_url("r1.ab", 0, "t", Some(7)),
             "ws://127.0.0.1:1/ws?room=r1.ab&slot=0&token=t&protocol=2&resume=7"
+        );
+        let prefixed = RelayAddress::parse("https://relay.example/chorus/").unwrap();
+        assert_eq!(
+            prefixed.join_url("r", 1, "t", None),
+            "wss://relay.example:443/chorus/ws?room=r&slot=1&token=t&protocol=2"
         );
     }
 

@@ -1,6 +1,6 @@
 //! The relay's control messages as this client reads them (PROTOCOL.md §3.2), the `welcome`
 //! checks, the client's `ack` text, and opening one WebSocket to a slot (§2): a first join or a
-//! resume (§6).
+//! resume (§6), over TLS for a `wss://` relay ([`super::tls`]).
 
 use super::{RelayAddress, RelayError};
 use chorus_core::net::PartyId;
@@ -8,13 +8,13 @@ use futures::StreamExt;
 use serde::Deserialize;
 use std::time::Duration;
 use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::tungstenite::{self, Message};
+use tokio_tungstenite::{Connector, MaybeTlsStream, WebSocketStream};
 
 /// The relay wire protocol version this client speaks (2: resume after a dropped connection).
 pub const PROTOCOL_VERSION: u64 = 2;
 
-pub(super) type Socket = WebSocketStream<TcpStream>;
+pub(super) type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// A control message from the relay (PROTOCOL.md §3.2); unknown fields are ignored.
 #[derive(Debug, Deserialize)]
@@ -104,6 +104,22 @@ pub(super) struct Seat {
     pub token: String,
 }
 
+/// A failed WebSocket opening as a [`RelayError`]: a failed TLS handshake (which the WebSocket
+/// library may report as an I/O error around rustls's) is [`RelayError::Tls`].
+fn websocket_error(e: tungstenite::Error, host: &str) -> RelayError {
+    let tls = match &e {
+        tungstenite::Error::Tls(e) => Some(e.to_string()),
+        tungstenite::Error::Io(io) => {
+            io.get_ref().and_then(|inner| inner.downcast_ref::<rustls::Error>()).map(ToString::to_string)
+        }
+        _ => None,
+    };
+    match tls {
+        Some(why) => RelayError::Tls(format!("handshake with {host}: {why}")),
+        None => RelayError::WebSocket(e.to_string()),
+    }
+}
+
 /// Opens a WebSocket to the seat's slot — a first join, or a resume after `resume` received data
 /// frames — and reads the relay's answer: its `welcome`, or the refusal (an error frame, §2).
 pub(super) async fn open(seat: &Seat, resume: Option<u64>) -> Result<(Socket, Welcome), RelayError> {
@@ -116,9 +132,11 @@ pub(super) async fn open(seat: &Seat, resume: Option<u64>) -> Result<(Socket, We
         .set_nodelay(true)
         .map_err(|source| RelayError::Io { what: "configuring the relay socket".into(), source })?;
     let url = seat.relay.join_url(&seat.room, seat.slot, &seat.token, resume);
-    let (mut socket, _) = tokio_tungstenite::client_async(url, stream)
+    let connector =
+        if seat.relay.tls { Connector::Rustls(super::tls::client_config()?) } else { Connector::Plain };
+    let (mut socket, _) = tokio_tungstenite::client_async_tls_with_config(url, stream, None, Some(connector))
         .await
-        .map_err(|e| RelayError::WebSocket(e.to_string()))?;
+        .map_err(|e| websocket_error(e, &seat.relay.host))?;
     loop {
         match socket.next().await {
             Some(Ok(Message::Text(text))) => {

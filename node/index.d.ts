@@ -63,7 +63,11 @@ export declare class Bridge {
  */
 export declare class RelayLink {
   constructor(slot: number, parties: number, events: (kind: string, slot: number, detail?: string, roster?: number[]) => void);
-  /** Joins at `relay` (`http://` or `ws://`; no TLS) and resolves once the room is ready. */
+  /**
+   * Joins at `relay` (`http://`, `https://`, `ws://` or `wss://`, under a path prefix if any; TLS
+   * certificates checked against Mozilla's roots and `NODE_EXTRA_CA_CERTS`) and resolves once the
+   * room is ready.
+   */
   open(
     relay: string,
     room: string,

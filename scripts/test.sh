@@ -15,6 +15,8 @@ ensure_rust_components
 ensure_wasm_bindgen
 ensure_chromium
 ensure_haproxy
+# Debian's openssl makes the private CA and certificates of the addon's TLS relay test.
+ensure_debian_package openssl openssl "certificates for the TLS relay test"
 ensure_node_deps
 bash scripts/check-install.sh
 

@@ -35,9 +35,11 @@ export interface ConnectOptions extends RelayConnectionOptions {
   /**
    * With the native runtime, whether the addon serves the relay connection itself (default
    * `true`): a job's frames then go between the core and the socket without JavaScript, which
-   * makes every round cheaper. It applies where the addon's client can reach the relay — `ws://` or
-   * `http://` without TLS, at the root path — with no `WebSocketImpl` and resuming at its defaults;
-   * otherwise, or with `false`, the connection runs in JavaScript. The wire is the same either way.
+   * makes every round cheaper. It applies with no `WebSocketImpl` and resuming at its defaults, for
+   * any relay URL (`wss://` too: the addon checks the certificate against Mozilla's roots and the
+   * file of `NODE_EXTRA_CA_CERTS`, as Node does, unless `NODE_TLS_REJECT_UNAUTHORIZED=0`, which
+   * leaves TLS relays to JavaScript); otherwise, or with `false`, the connection runs in
+   * JavaScript. The wire is the same either way.
    */
   nativeRelay?: boolean;
   /**

@@ -6,9 +6,12 @@
  * end markers, departures, peers away and back and resumes from the addon, and sends the end
  * markers; it never sees a protocol frame.
  *
- * Used by `connect` in Node with the native runtime when the relay is reached without TLS and
- * without a path prefix (`ws://host:port/ws`, `http://host:port`), no `WebSocketImpl` was given
- * and resuming keeps its defaults (see {@link nativeRelayFits}); otherwise, or with
+ * Used by `connect` in Node with the native runtime for relays at any address — `ws://` or
+ * `wss://` (TLS: the addon verifies the relay's certificate against Mozilla's roots and the file
+ * of `NODE_EXTRA_CA_CERTS`, as Node does), at the root or under a path prefix — when no
+ * `WebSocketImpl` was given, resuming keeps its defaults, and TLS verification is not switched
+ * off (`NODE_TLS_REJECT_UNAUTHORIZED=0` leaves TLS relays to the JavaScript connection, which
+ * obeys it); see {@link nativeRelayFits}. Otherwise, or with
  * `nativeRelay: false`, the session uses the WebSocket connection in JavaScript
  * ({@link RelayConnection}). The wire is the same either way, so parties of every runtime share
  * a room.
@@ -43,14 +46,20 @@ const CLOSE_TIMEOUT_MS = 2000;
 const EMPTY = new Uint8Array(0);
 
 /**
- * Whether the addon can serve this relay connection: a `ws:`/`http:` relay at the root path, the
- * global WebSocket not replaced, resume on with the default buffer, and `nativeRelay` not false.
+ * Whether the addon can serve this relay connection: the global WebSocket not replaced, resume on
+ * with the default buffer, `nativeRelay` not false, and for a TLS relay, certificate checks on.
  */
 export function nativeRelayFits(options: RelayConnectionOptions & { nativeRelay?: boolean }): boolean {
   if (options.nativeRelay === false || options.WebSocketImpl !== undefined) return false;
   if (options.resume === false || options.resumeBufferBytes !== undefined) return false;
   const url = joinUrl(options);
-  return url.protocol === 'ws:' && url.pathname === '/ws';
+  return url.protocol === 'ws:' || (url.protocol === 'wss:' && !tlsUnchecked());
+}
+
+/** Whether Node was told not to check TLS certificates (which only Node's own TLS obeys). */
+function tlsUnchecked(): boolean {
+  const process = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process;
+  return process?.env?.NODE_TLS_REJECT_UNAUTHORIZED === '0';
 }
 
 /** A relay membership served by the addon; see the module comment. */
@@ -89,13 +98,15 @@ export class NativeRelayLink implements SessionLink {
    * or cannot be reached, and `CancelledError` if `signal` aborts first.
    */
   static async open(options: RelayConnectionOptions, create: NativeRelayFactory): Promise<NativeRelayLink> {
-    joinUrl(options);
+    // The addon joins the relay's WebSocket endpoint (prefix included) with its own query.
+    const endpoint = joinUrl(options);
+    endpoint.search = '';
     const { signal } = options;
     if (signal?.aborted) throw abortError(signal, 'opening the relay connection');
     let link: NativeRelayLink | undefined;
     const handle = create(options.slot, options.parties, (kind, slot, detail, roster) => link?.handle_(kind, slot, detail ?? undefined, roster ?? undefined));
     link = new NativeRelayLink(handle, options, signal);
-    const joining = handle.open(options.relay, options.room, options.token, OPEN_TIMEOUT_MS);
+    const joining = handle.open(endpoint.href, options.room, options.token, OPEN_TIMEOUT_MS);
     let stopWaiting: (() => void) | undefined;
     const aborted = new Promise<never>((_, reject) => {
       stopWaiting = () => reject(abortError(signal!, 'opening the relay connection'));

@@ -5,6 +5,8 @@
 mod common;
 #[path = "common/outcome.rs"]
 mod outcome;
+#[path = "common/relay_party.rs"]
+mod relay_party;
 
 use chorus_core::net::{NetError, Network};
 use chorus_native::job::{default_spec, room_session_id, run_aes_party};
@@ -13,6 +15,7 @@ use chorus_native::relay_process::{repo_root, RelayProcess};
 use chorus_native::threads::run_party_threads;
 use common::{fips_input, SECRET};
 use outcome::check_fips_outcome;
+use relay_party::fips_party;
 use std::time::Duration;
 
 const BOUND: Duration = Duration::from_secs(20);
@@ -31,20 +34,7 @@ fn fips197_job_through_the_relay() {
     let relay = relay();
     let room = new_room(&relay, 3);
     let address = relay.address.clone();
-    let outcomes = run_party_threads(3, move |p| {
-        let (address, room) = (address.clone(), room.clone());
-        async move {
-            let (net, mut handle) =
-                RelayNetwork::join(&address, &room.room, p, &room.tokens[p], BOUND).await.unwrap();
-            let (session, spec) = (room_session_id(&room.room, 0), default_spec(1));
-            let job = run_aes_party(net, &session, SECRET, &spec, fips_input(p), async {});
-            let out = tokio::time::timeout(BOUND, job).await.expect("job finished in time");
-            handle.job_done();
-            // True only if every peer's end marker arrived before the close.
-            assert!(handle.close(Duration::from_secs(10)).await, "party {p} saw every end marker and closed");
-            out
-        }
-    });
+    let outcomes = run_party_threads(3, move |p| fips_party(address.clone(), room.clone(), p, BOUND));
     for (p, outcome) in outcomes.into_iter().enumerate() {
         check_fips_outcome(p, &outcome.unwrap_or_else(|e| panic!("party {p}: {e}")));
     }

@@ -8,14 +8,15 @@
 mod common;
 #[path = "common/outcome.rs"]
 mod outcome;
+#[path = "common/relay_party.rs"]
+mod relay_party;
 
-use chorus_native::job::{default_spec, room_session_id, run_aes_party};
 use chorus_native::relay::tls::EXTRA_CA_CERTS;
 use chorus_native::relay::{create_room, RelayAddress, RelayError, RelayNetwork};
 use chorus_native::relay_process::{repo_root, RelayProcess};
 use chorus_native::threads::run_party_threads;
-use common::{fips_input, SECRET};
 use outcome::check_fips_outcome;
+use relay_party::fips_party;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use std::path::Path;
@@ -27,6 +28,9 @@ use tokio::net::{TcpListener, TcpStream};
 
 const BOUND: Duration = Duration::from_secs(20);
 const PREFIX: &str = "/chorus/";
+/// `openssl req` arguments of a new P-256 key without a passphrase.
+const NEW_EC_KEY: [&str; 6] =
+    ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout"];
 
 fn openssl(dir: &Path, args: &[&str]) {
     let status = Command::new("openssl")
@@ -46,23 +50,7 @@ fn server_certificate(dir: &Path, name: &str, ca: Option<&str>) -> (String, Stri
     )
     .unwrap();
     let (key, csr, pem) = (format!("{name}.key"), format!("{name}.csr"), format!("{name}.pem"));
-    openssl(
-        dir,
-        &[
-            "req",
-            "-newkey",
-            "ec",
-            "-pkeyopt",
-            "ec_paramgen_curve:prime256v1",
-            "-nodes",
-            "-keyout",
-            &key,
-            "-out",
-            &csr,
-            "-subj",
-            "/CN=127.0.0.1",
-        ],
-    );
+    openssl(dir, &[&["req"][..], &NEW_EC_KEY, &[&key, "-out", &csr, "-subj", "/CN=127.0.0.1"]].concat());
     let (ca_pem, ca_key) = ca.map(|ca| (format!("{ca}.pem"), format!("{ca}.key"))).unzip();
     let mut args = vec!["x509", "-req", "-in", &csr, "-out", &pem, "-days", "2", "-extfile", &ext];
     match (&ca_pem, &ca_key) {
@@ -122,26 +110,12 @@ fn rooms_joins_and_a_job_through_a_tls_relay_under_a_prefix() {
     openssl(
         &dir,
         &[
-            "req",
-            "-x509",
-            "-newkey",
-            "ec",
-            "-pkeyopt",
-            "ec_paramgen_curve:prime256v1",
-            "-nodes",
-            "-keyout",
-            "ca.key",
-            "-out",
-            "ca.pem",
-            "-days",
-            "2",
-            "-subj",
-            "/CN=Chorus test CA",
-            "-addext",
-            "basicConstraints=critical,CA:TRUE",
-            "-addext",
-            "keyUsage=critical,keyCertSign",
-        ],
+            &["req", "-x509"][..],
+            &NEW_EC_KEY,
+            &["ca.key", "-out", "ca.pem", "-days", "2", "-subj", "/CN=Chorus test CA"],
+            &["-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign"],
+        ]
+        .concat(),
     );
     // Before any TLS connection of this process: the client reads it once.
     std::env::set_var(EXTRA_CA_CERTS, dir.join("ca.pem"));
@@ -154,19 +128,7 @@ fn rooms_joins_and_a_job_through_a_tls_relay_under_a_prefix() {
 
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let room = runtime.block_on(create_room(&trusted, 3, BOUND)).expect("POST /chorus/rooms over TLS");
-    let outcomes = run_party_threads(3, move |p| {
-        let (address, room) = (trusted.clone(), room.clone());
-        async move {
-            let (net, mut handle) =
-                RelayNetwork::join(&address, &room.room, p, &room.tokens[p], BOUND).await.unwrap();
-            let (session, spec) = (room_session_id(&room.room, 0), default_spec(1));
-            let job = run_aes_party(net, &session, SECRET, &spec, fips_input(p), async {});
-            let out = tokio::time::timeout(BOUND, job).await.expect("job finished in time");
-            handle.job_done();
-            assert!(handle.close(Duration::from_secs(10)).await, "party {p} closed cleanly");
-            out
-        }
-    });
+    let outcomes = run_party_threads(3, move |p| fips_party(trusted.clone(), room.clone(), p, BOUND));
     for (p, outcome) in outcomes.into_iter().enumerate() {
         check_fips_outcome(p, &outcome.unwrap_or_else(|e| panic!("party {p}: {e}")));
     }

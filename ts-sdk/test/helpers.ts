@@ -2,8 +2,9 @@
  * Test helpers: an in-process relay on loopback, rooms filled with SDK connections, deterministic
  * payloads and bounded waits (a broken transport fails a test instead of hanging it).
  */
+import { createCipheriv } from "node:crypto";
 import { startRelay, type RelayHandle, type RelayOptions } from "@chorus/server";
-import { createRoom, RelayConnection, type MessageReceiver, type MessageTransport, type Room } from "../src/index.js";
+import { createRoom, RelayConnection, type AesResult, type MessageReceiver, type MessageTransport, type Room, type Session } from "../src/index.js";
 
 /** Default bound of every wait in the tests. */
 export const WAIT_MS = 5000;
@@ -132,4 +133,36 @@ export function hub(parties: number, tap?: (from: number, to: number, bytes: Uin
     },
   }));
   return { transports, receivers };
+}
+
+/** FIPS-197 C.1's ciphertext of 00112233…ff under the key 000102…0f. */
+export const FIPS_CIPHERTEXT = "69c4e0d86a7b0430d8cdb78070b4c55a";
+
+/** FIPS-197 C.1 under MAESTRO's default roles among three sessions: key shares from 0 and 1, the plaintext from 2. */
+export function fipsAesAmongThree(sessions: Session[], wait = 30_000): Promise<AesResult[]> {
+  const key = new Uint8Array(16).map((_, i) => i);
+  const share = new Uint8Array(16).fill(0x5a);
+  return within(
+    Promise.all([
+      sessions[0]!.aes({ key: share }),
+      sessions[1]!.aes({ key: key.map((b, i) => b ^ share[i]!) }),
+      sessions[2]!.aes({ plaintext: "00112233445566778899aabbccddeeff" }),
+    ]),
+    "MAESTRO AES",
+    wait,
+  );
+}
+
+/** Node's AES-128 of one block, as hex. */
+export function aes128Hex(key: Uint8Array, plaintext: Uint8Array): string {
+  const cipher = createCipheriv("aes-128-ecb", key, null).setAutoPadding(false);
+  return Buffer.concat([cipher.update(plaintext), cipher.final()]).toString("hex");
+}
+
+/** A TinyTable AES over OT between two sessions: the key from 0, the plaintext from 1, to both. */
+export function tinytableAes(sessions: Session[], key: Uint8Array, plaintext: Uint8Array): Promise<AesResult[]> {
+  return Promise.all([
+    sessions[0]!.aes({ protocol: "tinytable", key, reveal: [0, 1] }),
+    sessions[1]!.aes({ protocol: "tinytable", plaintext, reveal: [0, 1] }),
+  ]);
 }

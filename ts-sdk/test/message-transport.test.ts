@@ -15,7 +15,7 @@ import {
   type MessageTransport,
   type Session,
 } from "../src/index.js";
-import { hub, rejectionOf, within } from "./helpers.js";
+import { FIPS_CIPHERTEXT, fipsAesAmongThree, hub, rejectionOf, within } from "./helpers.js";
 
 /** An 8-bit adder's worth of circuit is not needed: a 2-input, 2-output circuit (AND and XOR of two bits). */
 const AND_XOR = "2 4\n2 1 1\n2 1 1\n\n2 1 0 1 2 AND\n2 1 0 1 3 XOR\n";
@@ -39,18 +39,8 @@ describe("a session over the caller's transport", () => {
     await Promise.all(two.map((s) => s.close()));
 
     const three = await connectAll(hub(3).transports);
-    const key = new Uint8Array(16).map((_, i) => i);
-    const share0 = new Uint8Array(16).fill(0x5a);
-    const aes = await within(
-      Promise.all([
-        three[0]!.aes({ key: share0 }),
-        three[1]!.aes({ key: key.map((b, i) => b ^ share0[i]!) }),
-        three[2]!.aes({ plaintext: "00112233445566778899aabbccddeeff" }),
-      ]),
-      "MAESTRO AES",
-      30_000,
-    );
-    for (const result of aes) expect(result.ciphertextHex).toBe("69c4e0d86a7b0430d8cdb78070b4c55a");
+    const aes = await fipsAesAmongThree(three);
+    for (const result of aes) expect(result.ciphertextHex).toBe(FIPS_CIPHERTEXT);
     expect(three[0]!.transportStats().framesSent).toBeGreaterThan(0);
     await Promise.all(three.map((s) => s.close()));
   }, 60_000);

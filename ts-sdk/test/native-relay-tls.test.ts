@@ -6,7 +6,6 @@
  * certificate checks switched off the session keeps the JavaScript connection, which obeys that.
  */
 import { execFileSync } from "node:child_process";
-import { createCipheriv } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { connect as tcpConnect } from "node:net";
 import { tmpdir } from "node:os";
@@ -14,8 +13,8 @@ import { join } from "node:path";
 import { createServer, type Server } from "node:tls";
 import type { RelayHandle } from "@chorus/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connect, createRoom, RelayError, type Session } from "../src/index.js";
-import { loopbackRelay, rejectionOf, seededBytes, within } from "./helpers.js";
+import { connect, createRoom, RelayError } from "../src/index.js";
+import { aes128Hex, loopbackRelay, rejectionOf, seededBytes, tinytableAes, within } from "./helpers.js";
 
 const WAIT = 60_000;
 const PREFIX = "/chorus/";
@@ -63,18 +62,6 @@ async function tlsProxy(certificate: { key: Buffer; cert: Buffer }): Promise<str
   return `https://127.0.0.1:${address.port}${PREFIX}`;
 }
 
-function aes128(key: Uint8Array, plaintext: Uint8Array): string {
-  const cipher = createCipheriv("aes-128-ecb", key, null).setAutoPadding(false);
-  return Buffer.concat([cipher.update(plaintext), cipher.final()]).toString("hex");
-}
-
-async function tinytable(sessions: Session[], key: Uint8Array, plaintext: Uint8Array) {
-  return Promise.all([
-    sessions[0]!.aes({ protocol: "tinytable", key, reveal: [0, 1] }),
-    sessions[1]!.aes({ protocol: "tinytable", plaintext, reveal: [0, 1] }),
-  ]);
-}
-
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "chorus-tls-"));
   writeFileSync(join(dir, "ca.ext"), "basicConstraints=critical,CA:TRUE\nkeyUsage=critical,keyCertSign\n");
@@ -99,8 +86,8 @@ describe("the addon's relay client over TLS", () => {
     expect(sessions.map((s) => s.transport)).toEqual(["relay-addon", "relay-addon"]);
     const key = seededBytes(3, 16);
     const plaintext = seededBytes(4, 16);
-    const results = await within(tinytable(sessions, key, plaintext), "the AES job over TLS", WAIT);
-    for (const result of results) expect(result.ciphertextHex).toBe(aes128(key, plaintext));
+    const results = await within(tinytableAes(sessions, key, plaintext), "the AES job over TLS", WAIT);
+    for (const result of results) expect(result.ciphertextHex).toBe(aes128Hex(key, plaintext));
     await Promise.all(sessions.map((s) => s.close()));
   });
 
@@ -122,8 +109,8 @@ describe("the addon's relay client over TLS", () => {
       expect(sessions.map((s) => s.transport)).toEqual(["relay", "relay"]);
       const key = seededBytes(5, 16);
       const plaintext = seededBytes(6, 16);
-      const results = await within(tinytable(sessions, key, plaintext), "the AES job", WAIT);
-      for (const result of results) expect(result.ciphertextHex).toBe(aes128(key, plaintext));
+      const results = await within(tinytableAes(sessions, key, plaintext), "the AES job", WAIT);
+      for (const result of results) expect(result.ciphertextHex).toBe(aes128Hex(key, plaintext));
       await Promise.all(sessions.map((s) => s.close()));
     } finally {
       delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;

@@ -3,12 +3,11 @@
  * native runtime): the same jobs, bytes and frames as over the JavaScript connection, rooms mixing
  * the addon's client, the JavaScript client and WASM, departures, refusals and cancellation.
  */
-import { createCipheriv } from "node:crypto";
 import { createServer } from "node:net";
 import type { RelayHandle } from "@chorus/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigError, connect, createRoom, PeerLeftError, RelayConnection, RelayError, type Session } from "../src/index.js";
-import { loopbackRelay, rejectionOf, seededBytes, within } from "./helpers.js";
+import { ConfigError, connect, createRoom, PeerLeftError, RelayConnection, RelayError } from "../src/index.js";
+import { aes128Hex, loopbackRelay, rejectionOf, seededBytes, tinytableAes, within } from "./helpers.js";
 
 const WAIT = 60_000;
 const secret = seededBytes(7, 32);
@@ -22,19 +21,6 @@ afterAll(async () => {
   await relay.close();
 });
 
-function aes128(key: Uint8Array, plaintext: Uint8Array): string {
-  const cipher = createCipheriv("aes-128-ecb", key, null).setAutoPadding(false);
-  return Buffer.concat([cipher.update(plaintext), cipher.final()]).toString("hex");
-}
-
-/** A TinyTable AES over OT between the two sessions: key from 0, plaintext from 1, to both. */
-async function tinytable(sessions: Session[], key: Uint8Array, plaintext: Uint8Array) {
-  return Promise.all([
-    sessions[0]!.aes({ protocol: "tinytable", key, reveal: [0, 1] }),
-    sessions[1]!.aes({ protocol: "tinytable", plaintext, reveal: [0, 1] }),
-  ]);
-}
-
 describe("the addon's own relay connection", () => {
   it("runs jobs with the same ciphertext, bytes and frames as the JavaScript connection", { timeout: WAIT }, async () => {
     const key = seededBytes(1, 16);
@@ -45,8 +31,8 @@ describe("the addon's own relay connection", () => {
       const sessions = await Promise.all([0, 1].map((slot) => connect({ ...room.invite(slot), secret, runtime: "native", nativeRelay })));
       expect(sessions.map((s) => s.transport)).toEqual(nativeRelay ? ["relay-addon", "relay-addon"] : ["relay", "relay"]);
       for (let job = 0; job < 2; job += 1) {
-        const results = await within(tinytable(sessions, key, plaintext), "the AES job", WAIT);
-        for (const result of results) expect(result.ciphertextHex).toBe(aes128(key, plaintext));
+        const results = await within(tinytableAes(sessions, key, plaintext), "the AES job", WAIT);
+        for (const result of results) expect(result.ciphertextHex).toBe(aes128Hex(key, plaintext));
       }
       await Promise.all(sessions.map((s) => s.close()));
       // Every data frame counts its header byte; the end markers count one byte each.
@@ -61,7 +47,7 @@ describe("the addon's own relay connection", () => {
     const room = await createRoom({ relay: relay.url, parties: 2 });
     const sessions = await Promise.all([0, 1].map((slot) => connect({ ...room.invite(slot), secret, runtime: "native" })));
     let settled = false;
-    const job = tinytable(sessions, seededBytes(1, 16), seededBytes(2, 16)).finally(() => {
+    const job = tinytableAes(sessions, seededBytes(1, 16), seededBytes(2, 16)).finally(() => {
       settled = true;
     });
     let seenMidJob = false;
@@ -96,7 +82,7 @@ describe("the addon's own relay connection", () => {
       WAIT,
     );
     const key = keyShares[0]!.map((b, i) => b ^ keyShares[1]![i]!);
-    for (const result of results) expect(result.ciphertextHex).toBe(aes128(key, plaintext));
+    for (const result of results) expect(result.ciphertextHex).toBe(aes128Hex(key, plaintext));
     await Promise.all(sessions.map((s) => s.close()));
   });
 

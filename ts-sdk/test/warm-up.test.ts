@@ -5,12 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { CircuitError, ConfigError, connect, type MessageTransport, type Session } from "../src/index.js";
-import { hub, rejectionOf, within } from "./helpers.js";
+import { FIPS_CIPHERTEXT, fipsAesAmongThree, hub, rejectionOf, within } from "./helpers.js";
 
 const SECRET = new Uint8Array(32).fill(9);
 const AND_XOR = "2 4\n2 1 1\n2 1 1\n\n2 1 0 1 2 AND\n2 1 0 1 3 XOR\n";
-const KEY = new Uint8Array(16).map((_, i) => i);
-const SHARE = new Uint8Array(16).fill(0x3c);
 
 function connectAll(transports: MessageTransport[], extra: Record<string, unknown>): Promise<Session[]> {
   return Promise.all(
@@ -24,16 +22,8 @@ describe("warming the WASM core up", () => {
   it("runs while connecting and leaves the session's jobs correct", async () => {
     const warmUp = { job: "aes", variant: "lut16", security: "malicious", blocks: 1000 } as const;
     const sessions = await within(connectAll(hub(3).transports, { warmUp }), "connecting with a warm-up", 60_000);
-    const results = await within(
-      Promise.all([
-        sessions[0]!.aes({ key: SHARE }),
-        sessions[1]!.aes({ key: KEY.map((b, i) => b ^ SHARE[i]!) }),
-        sessions[2]!.aes({ plaintext: "00112233445566778899aabbccddeeff" }),
-      ]),
-      "MAESTRO AES",
-      30_000,
-    );
-    for (const result of results) expect(result.ciphertextHex).toBe("69c4e0d86a7b0430d8cdb78070b4c55a");
+    const results = await fipsAesAmongThree(sessions);
+    for (const result of results) expect(result.ciphertextHex).toBe(FIPS_CIPHERTEXT);
     // The warm-up sent nothing: the first job opened the channels (its transport counts the handshakes).
     expect(results[0]!.transportStats.messagesSent).toBeGreaterThan(results[0]!.stats.messagesSent);
 

@@ -166,3 +166,16 @@ export function tinytableAes(sessions: Session[], key: Uint8Array, plaintext: Ui
     sessions[1]!.aes({ protocol: "tinytable", plaintext, reveal: [0, 1] }),
   ]);
 }
+
+/** A circuit of one bit from each of two parties (input 0 from party 0, input 1 from party 1): their AND and XOR. */
+export const AND_XOR = "2 4\n2 1 1\n2 1 1\n\n2 1 0 1 2 AND\n2 1 0 1 3 XOR\n";
+
+/** {@link AND_XOR} of `a` (session 0's) and `b` (session 1's): each session's output values. */
+export async function andXor(sessions: Session[], a: boolean, b: boolean, wait = 30_000): Promise<bigint[][]> {
+  const results = await within(
+    Promise.all([sessions[0]!.evaluate(AND_XOR, { inputs: [[a]] }), sessions[1]!.evaluate(AND_XOR, { inputs: { 1: [b] } })]),
+    "the circuit job",
+    wait,
+  );
+  return results.map((result) => result.outputs.map((o) => o!.value as bigint));
+}

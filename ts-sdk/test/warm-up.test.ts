@@ -5,10 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { CircuitError, ConfigError, connect, type MessageTransport, type Session } from "../src/index.js";
-import { FIPS_CIPHERTEXT, fipsAesAmongThree, hub, rejectionOf, within } from "./helpers.js";
+import { AND_XOR, andXor, FIPS_CIPHERTEXT, fipsAesAmongThree, hub, rejectionOf, within } from "./helpers.js";
 
 const SECRET = new Uint8Array(32).fill(9);
-const AND_XOR = "2 4\n2 1 1\n2 1 1\n\n2 1 0 1 2 AND\n2 1 0 1 3 XOR\n";
 
 function connectAll(transports: MessageTransport[], extra: Record<string, unknown>): Promise<Session[]> {
   return Promise.all(
@@ -37,12 +36,7 @@ describe("warming the WASM core up", () => {
   it("warms a circuit job, then evaluates it", async () => {
     const warmUp = { job: "evaluate", circuit: AND_XOR, protocol: "tinytable", instances: 50 } as const;
     const two = await within(connectAll(hub(2).transports, { warmUp }), "connecting with a circuit warm-up", 60_000);
-    const results = await within(
-      Promise.all([two[0]!.evaluate(AND_XOR, { inputs: [[true]] }), two[1]!.evaluate(AND_XOR, { inputs: { 1: [true] } })]),
-      "the circuit job",
-      30_000,
-    );
-    for (const result of results) expect(result.outputs.map((o) => o!.value)).toEqual([1n, 0n]);
+    expect(await andXor(two, true, true)).toEqual([[1n, 0n], [1n, 0n]]);
     await Promise.all(two.map((s) => s.close()));
   }, 120_000);
 
@@ -65,12 +59,7 @@ describe("warming the WASM core up", () => {
     const ring = await rejectionOf(session.warmUp({ job: "evaluate", circuit: AND_XOR, ring: 32 } as never));
     expect((ring as ConfigError).field).toBe("ring");
     // The session is still usable.
-    const results = await within(
-      Promise.all([session.evaluate(AND_XOR, { inputs: [[true]] }), two!.evaluate(AND_XOR, { inputs: { 1: [false] } })]),
-      "a job after refused warm-ups",
-      30_000,
-    );
-    for (const result of results) expect(result.outputs.map((o) => o!.value)).toEqual([0n, 1n]);
+    expect(await andXor([session, two!], true, false)).toEqual([[0n, 1n], [0n, 1n]]);
     await Promise.all([session.close(), two!.close()]);
 
     const refused = await rejectionOf(connectAll(hub(2).transports, { warmUp: { job: "aes", variant: "lut17" } }));

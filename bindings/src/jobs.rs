@@ -329,7 +329,7 @@ fn finish<N: Network, O>(
 }
 
 /// A fresh OS-seeded random generator for one job.
-fn job_rng() -> Result<impl rand_core::RngCore + rand_core::CryptoRng, BridgeError> {
+pub(crate) fn job_rng() -> Result<impl rand_core::RngCore + rand_core::CryptoRng, BridgeError> {
     session_rng().map_err(|e| BridgeError::from(NetError::Transport(e.to_string())))
 }
 
@@ -376,9 +376,10 @@ impl<K: JobKind> Job<K> {
     }
 
     /// Runs the job over the session's channels, opening them over `network` if this is its
-    /// first job (else `network` is dropped: the channels own theirs), with the session's `prepared` material, and reports this job's [`Progress`] after
-    /// every received protocol message. A job that requires prepared material none of which fits
-    /// fails before anything is sent, leaving the channels open.
+    /// first job (else `network` is dropped: the channels own theirs), with the session's
+    /// `prepared` material, and reports this job's [`Progress`] after every received protocol
+    /// message. A job that requires prepared material none of which fits fails before anything is
+    /// sent, leaving the channels open.
     pub async fn run<N: Network>(
         self,
         channels: &mut Channels<N>,

@@ -6,8 +6,8 @@
 //! has run long enough, then optimizes it (TurboFan) for its *later* calls; a call already running
 //! never switches (no on-stack replacement for WASM). A session's first job therefore runs much of
 //! the core unoptimized — the long per-layer and per-job calls above all. Running the same job's
-//! code once before, while the session is still joining, lets V8 optimize what the real job will
-//! call. The warm-up is the real job code — [`Job::run`], its Noise handshakes and channels
+//! code before, while the session is still joining (the SDK runs a warm-up a few times: V8
+//! optimizes over several runs), lets V8 optimize what the real job will call. The warm-up is the real job code — [`Job::run`], its Noise handshakes and channels
 //! included, over the binding's own network type and progress callback, so that the very same
 //! monomorphized functions run (the protocol code is generic over the network: a warm-up over
 //! another network type would warm other copies of it) — with members' frames passed between
@@ -20,14 +20,13 @@
 
 use crate::error::BridgeError;
 use crate::inbox::Inbox;
-use crate::jobs::{aes_spec, circuit_spec, Aes, Circuit, Job, JobKind};
+use crate::jobs::{aes_spec, circuit_spec, job_rng, Aes, Circuit, Job, JobKind};
 use crate::network::Progress;
 use crate::spec::Fields;
 use chorus_core::jobs::parties::MAX_OT_PARTIES;
 use chorus_core::jobs::{AesInput, AesSpec, CircuitInput, CircuitSpec, Prepared};
 use chorus_core::net::secure::SecureConfig;
 use chorus_core::net::{NetError, Network, PartyId};
-use chorus_core::rng::session_rng;
 use rand_core::RngCore;
 
 /// The most AES blocks a warm-up runs.
@@ -104,9 +103,7 @@ impl<K: Warm> WarmUp<K> {
         }
         let spec = K::smaller(K::spec(parties, spec)?);
         let mut secret = [0u8; 32];
-        session_rng()
-            .map_err(|e| BridgeError::from(NetError::Transport(e.to_string())))?
-            .fill_bytes(&mut secret);
+        job_rng()?.fill_bytes(&mut secret);
         let config = SecureConfig::session_secret(b"chorus warm-up", &secret);
         let jobs = (0..parties)
             .map(|party| {

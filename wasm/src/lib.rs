@@ -18,7 +18,9 @@
 //! Jobs bound ([`chorus_bindings::jobs`]): `runAes` (MAESTRO, TinyTable, MiniMac, Coral: the
 //! protocol is a field of the spec), `runCircuit` (TinyTable, MiniMac, Coral) and `prepare`
 //! (TinyTable material ahead of time, [`chorus_bindings::prepare`]); `parseCircuit` checks Bristol
-//! text without a session.
+//! text without a session; `warmUp` runs a small job of a spec among all its members inside the
+//! module, so that V8 optimizes the job's code before a session's first job
+//! ([`chorus_bindings::warm`]).
 //!
 //! # Limits
 //! - The spec is validated before the handshake, but this party's inputs only inside the job, after

@@ -685,7 +685,7 @@ export interface WarmUpResult {
   runtime: ResolvedRuntime;
   /** Whether a warm-up ran: WASM only (the native addon's code is compiled ahead of time). */
   warmed: boolean;
-  /** How many times the small job ran: until a run was no longer clearly faster than the one before. */
+  /** How many times the small job ran: until a run was no longer clearly faster than the fastest before. */
   runs: number;
   /** How long it took, ms. */
   timeMs: number;

@@ -468,10 +468,12 @@ export class Session {
    * Warms the WASM core up for jobs like `options` (the job's options without inputs, and `job`:
    * `'aes'` or `'evaluate'`), so that the first of them runs optimized code: V8 optimizes a WASM
    * function only once it has run a while, and never a call already running. Every member of
-   * the session is run inside this party's module on a small job of the same options — at most 64
-   * AES blocks or 16 instances, zero inputs, in-memory channels — and the result is dropped; no
-   * frame is sent and nothing of the session is used. It costs this party's thread the CPU time of
-   * that small job for every member (`connect`'s `warmUp` runs it while the room fills). On the
+   * the session is run inside this party's module on a small job of the same options — at most 16
+   * AES blocks or 4 instances, zero inputs, in-memory channels — 3 to 10 times (until a run is no
+   * longer clearly faster than the fastest before; none started after 3 s), and the results are
+   * dropped; no frame is sent and nothing of the session is used. It costs this party's thread the
+   * CPU time of those small jobs for every member (`connect`'s `warmUp` runs it while the room
+   * fills). On the
    * native runtime it does nothing (`warmed: false`). Options the job would refuse reject with the
    * same `ConfigError` or `NotAvailableError`. It does not occupy the session: a job started
    * meanwhile runs beside it on the same thread.

@@ -68,8 +68,8 @@ async function onConnect({ invite, secret }) {
     secret,
     wasm: new URL('chorus_wasm_bg.wasm', self.location.href).href,
     WebSocketImpl: RosterWebSocket,
-    // While the room fills, run the AES job's code a few times in this worker, so that the real job runs
-    // optimized WASM from its first round (see `Session.warmUp`).
+    // While the room fills, run the AES job's code a few times in this worker, so that the real
+    // job runs optimized WASM from its first round (see `Session.warmUp`).
     warmUp: { job: 'aes' },
   });
   session.on('peer-left', ({ slot, roster }) => post({ type: 'peer-left', slot, roster }));

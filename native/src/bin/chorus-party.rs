@@ -78,7 +78,9 @@ use std::time::Duration;
 #[derive(Parser, Debug)]
 #[command(name = "chorus-party", version)]
 struct Args {
-    /// Relay URL (http://host:port or ws://host:port/ws) to join a room through.
+    /// Relay URL (http://host:port, ws://host:port/ws, their TLS forms https:// and wss://, under a
+    /// path prefix if any; TLS certificates are checked against Mozilla's roots and the PEM file
+    /// named by NODE_EXTRA_CA_CERTS) to join a room through.
     #[arg(long, conflicts_with = "tcp", requires_all = ["room", "slot", "token"])]
     relay: Option<String>,
     /// Room id (relay mode). Room ids are base64url and may begin with '-'.

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 #[derive(Parser, Debug)]
 #[command(name = "chorus-ring", version)]
 struct Args {
-    /// Relay URL (http://host:port or ws://host:port/ws).
+    /// Relay URL (http://host:port, ws://host:port/ws, or their TLS forms https:// and wss://).
     #[arg(long)]
     relay: String,
     /// Room id (base64url, may begin with '-').

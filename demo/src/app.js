@@ -208,11 +208,18 @@ async function createRoom() {
   return body;
 }
 
-function spawnParty(invite, secret, onMessage) {
+/**
+ * Starts a party's worker and joins the room. For a MAESTRO job (`job`: its options) the worker
+ * warms its WASM up for the job while the room fills, so that the job runs optimized code from its
+ * first round; jobs with OT preprocessing optimize within themselves, and a warm-up would cost
+ * seconds there (see `Session.warmUp`).
+ */
+function spawnParty(invite, secret, onMessage, job) {
   const worker = new Worker('/party-worker.js', { type: 'module', name: `party ${invite.slot}` });
   worker.addEventListener('message', (event) => onMessage(event.data));
   worker.addEventListener('error', (event) => onMessage({ type: 'error', kind: 'worker', message: `The party worker failed: ${event.message}` }));
-  worker.postMessage({ type: 'connect', invite, secret });
+  const warmUp = job?.protocol === 'maestro' ? { job: 'aes', ...job } : undefined;
+  worker.postMessage({ type: 'connect', invite, secret, warmUp });
   return worker;
 }
 
@@ -337,7 +344,7 @@ async function runAllHere() {
             state.textContent = 'failed';
             reject(new Error(`party ${slot}: ${message.message}`));
           }
-        });
+        }, options);
         localWorkers.push(worker);
       }
     });
@@ -478,7 +485,7 @@ function setupPartyView(parsed) {
       $('status').textContent = 'Session ended.';
       worker.terminate();
     }
-  });
+  }, jobOptions());
 
   $('party-form').addEventListener('submit', (event) => {
     event.preventDefault();

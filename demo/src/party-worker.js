@@ -2,7 +2,8 @@
  * One Chorus party in a Web Worker: the SDK and its WASM module run here, so the page never
  * freezes while the protocol computes. The page talks to it with messages:
  *
- * - in  `{ type: 'connect', invite, secret }`: join the relay room (the roster is reported live);
+ * - in  `{ type: 'connect', invite, secret, warmUp? }`: join the relay room (the roster is reported
+ *   live), warming the WASM core up for the job `warmUp` describes meanwhile (`Session.warmUp`);
  * - in  `{ type: 'run', input }`: run `session.aes(input)` (input: `{ key }` or `{ plaintext }`);
  * - out `{ type: 'roster', roster }`, `{ type: 'ready' }`, `{ type: 'progress', round, bytesSent,
  *   bytesReceived, elapsedMs }`, `{ type: 'result', ciphertextHex, stats }`,
@@ -62,15 +63,15 @@ function describe(error) {
   return { kind: 'unexpected', message: `Unexpected error: ${error?.message ?? String(error)}` };
 }
 
-async function onConnect({ invite, secret }) {
+async function onConnect({ invite, secret, warmUp }) {
   session = await connect({
     ...invite,
     secret,
     wasm: new URL('chorus_wasm_bg.wasm', self.location.href).href,
     WebSocketImpl: RosterWebSocket,
-    // While the room fills, run the AES job's code a few times in this worker, so that the real
-    // job runs optimized WASM from its first round (see `Session.warmUp`).
-    warmUp: { job: 'aes' },
+    // While the room fills, run the job's code a few times in this worker (MAESTRO jobs: see
+    // `spawnParty`), so that the real job runs optimized WASM from its first round.
+    warmUp,
   });
   session.on('peer-left', ({ slot, roster }) => post({ type: 'peer-left', slot, roster }));
   post({ type: 'ready' });

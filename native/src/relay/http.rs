@@ -62,6 +62,11 @@ impl RelayAddress {
         };
         let rest = rest.split(['?', '#']).next().unwrap_or("");
         let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+        // RFC 3986 path characters only: the path goes into request lines as it is.
+        let allowed = |c: char| c.is_ascii_alphanumeric() || "-._~%!$&'()*+,;=:@/".contains(c);
+        if let Some(c) = path.chars().find(|&c| !allowed(c)) {
+            return Err(bad(&format!("the path holds {c:?}, which a URL path cannot (percent-encode it)")));
+        }
         let base_path = base_path(path);
         if authority.contains('@') {
             return Err(bad("user information in the URL is not supported"));
@@ -280,9 +285,14 @@ mod tests {
 
     #[test]
     fn bad_addresses_say_why() {
-        for (url, needle) in
-            [("ftp://x", "scheme"), ("http://:80", "no host"), ("x:99999", "port"), ("wss://u@x", "user")]
-        {
+        for (url, needle) in [
+            ("ftp://x", "scheme"),
+            ("http://:80", "no host"),
+            ("x:99999", "port"),
+            ("wss://u@x", "user"),
+            ("http://x/a b", "path"),
+            ("http://x/a\r\nHost: y", "path"),
+        ] {
             match RelayAddress::parse(url) {
                 Err(RelayError::BadUrl { reason, .. }) => assert!(reason.contains(needle), "{url}: {reason}"),
                 other => panic!("{url}: {other:?}"),

@@ -244,18 +244,26 @@ impl JobKind for Circuit {
 /// An AES job's spec ([`spec::aes_spec_among`]), validated, in a session of `parties`.
 pub(crate) fn aes_spec(parties: usize, spec: &impl Fields) -> Result<AesSpec, BridgeError> {
     let spec = spec::aes_spec_among(spec, parties)?;
-    match spec.members() {
-        // Where every member computes, the session's size first: the roles depend on it.
-        None => {
-            spec.check_members(parties)?;
-            spec.validate()?;
-        }
-        Some(members) => {
-            spec.validate()?;
-            check_members(parties, spec.protocol.name(), members, aes_preprocessing(&spec.protocol))?
-        }
+    // Where every member computes, the session's size first: the roles depend on it.
+    if spec.members().is_none() {
+        check_aes_session(&spec, parties)?;
+        spec.validate()?;
+    } else {
+        spec.validate()?;
+        check_aes_session(&spec, parties)?;
     }
     Ok(spec)
+}
+
+/// Checks that a session of `parties` members can run the AES spec: the protocol's fixed size, or
+/// the range where every member computes.
+pub(crate) fn check_aes_session(spec: &AesSpec, parties: usize) -> Result<(), BridgeError> {
+    match spec.members() {
+        None => Ok(spec.check_members(parties)?),
+        Some(members) => {
+            check_members(parties, spec.protocol.name(), members, aes_preprocessing(&spec.protocol))
+        }
+    }
 }
 
 /// A circuit job's spec ([`spec::circuit_spec`]), validated, in a session of `parties`.

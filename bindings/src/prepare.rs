@@ -12,7 +12,7 @@
 //! [`chorus_core::jobs::prepared`].
 
 use crate::error::BridgeError;
-use crate::jobs::{aes_preprocessing, check_members, JobKind, JobLabels};
+use crate::jobs::{check_aes_session, JobKind, JobLabels};
 use crate::spec::{self, Fields, Value};
 use chorus_core::jobs::{self, JobError, JobPhase, PrepareOutput, PrepareSpec, Prepared, PreparedUse};
 use chorus_core::net::Network;
@@ -56,15 +56,7 @@ impl JobKind for Prepare {
                 let aes = spec::aes_spec_among(spec, parties)?;
                 // What cannot be prepared is named before the session's size.
                 jobs::check_prepare_aes(&aes, per_job)?;
-                match aes.members() {
-                    None => aes.check_members(parties)?,
-                    Some(members) => check_members(
-                        parties,
-                        aes.protocol.name(),
-                        members,
-                        aes_preprocessing(&aes.protocol),
-                    )?,
-                }
+                check_aes_session(&aes, parties)?;
                 PrepareSpec::Aes { spec: aes, per_job }
             }
             "evaluate" => {

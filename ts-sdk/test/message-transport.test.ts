@@ -10,6 +10,7 @@ import {
   connect,
   IntegrityError,
   PeerLeftError,
+  ProtocolAbortError,
   TransportError,
   type MessageReceiver,
   type MessageTransport,
@@ -138,6 +139,44 @@ describe("bad transports and deliveries", () => {
     expect(error).toMatchObject({ code: "send-failed", slot: 1 });
     await session.close();
   }, 30_000);
+
+  it("rejects with the job's own failed check when the peer that failed it too has left meanwhile", async () => {
+    // Party 0 fails the spec agreement and leaves while its digest is still on the way to party 1:
+    // the digest and the departure then reach party 1 back to back, before party 1's job has
+    // read the digest. That job still fails the agreement, and says so (not that party 0 left).
+    for (const runtime of ["native", "wasm"] as const) {
+      let holding = false;
+      const held: Uint8Array[] = [];
+      const { transports, receivers } = hub(2, (from, to, bytes) => {
+        if (!holding || from !== 0 || to !== 1) return bytes;
+        held.push(bytes);
+        return undefined;
+      });
+      const zero = transports[0]!;
+      transports[0] = { ...zero, close: () => (holding ? undefined : zero.close?.()) };
+      const sessions = await connectAll(transports, { secret: SECRET, runtime });
+      // A first job opens the channels: the next job's first message is its agreement digest.
+      expect(await andXor(sessions, true, false)).toEqual([[0n, 1n], [0n, 1n]]);
+      holding = true;
+      // The same shape, another gate: the circuits' digests differ.
+      const other = AND_XOR.replace("AND", "XOR").replace("3 XOR", "3 AND");
+      const first = rejectionOf(sessions[0]!.evaluate(AND_XOR, { inputs: [[true]] }));
+      const second = rejectionOf(sessions[1]!.evaluate(other, { inputs: { 1: [true] } }));
+      const errors = [await first];
+      holding = false;
+      expect(held.length, runtime).toBe(1);
+      receivers[1]!.message(0, held[0]!);
+      receivers[1]!.peerLeft(0, "closed");
+      errors.push(await second);
+      for (const error of errors) {
+        expect(error, runtime).toBeInstanceOf(ProtocolAbortError);
+        expect((error as ProtocolAbortError).message, runtime).toMatch(/agreement/);
+      }
+      // The session is over all the same: a later job says why.
+      expect(await rejectionOf(sessions[1]!.evaluate(AND_XOR, { inputs: { 1: [true] } }))).toBeInstanceOf(PeerLeftError);
+      await Promise.all(sessions.map((s) => s.close()));
+    }
+  }, 60_000);
 
   it("fails with PeerLeftError when the transport reports a departure, and with CancelledError on abort", async () => {
     const { transports, receivers } = hub(2);

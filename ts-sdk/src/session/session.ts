@@ -545,7 +545,11 @@ export class Session {
       const mapped = this.mapError(error);
       this.break(mapped);
       void this.connection.close();
-      throw this.failure ?? mapped;
+      // The job's own verdict (a failed check, a tampered frame) says more than a departure
+      // recorded meanwhile: a peer that failed the same check leaves at once, and its leaving can
+      // reach this thread before this job's result does.
+      const verdict = mapped instanceof ProtocolAbortError || mapped instanceof IntegrityError;
+      throw verdict ? mapped : (this.failure ?? mapped);
     } finally {
       signal?.removeEventListener('abort', onAbort);
       this.live = zeroStats();

@@ -20,10 +20,11 @@ const DRAW_CHUNK: usize = 1024;
 /// How many buckets ahead of the current one the passes prefetch.
 const AHEAD: usize = 8;
 
-/// The width at which [`LeakyTriples`] keeps MACs and keys: the full 128-bit block, or its low
-/// 64 bits for callers whose triples carry k ≤ 64-bit MACs (TinyTable) — the relation
-/// `M = K ⊕ x·Δ` holds bitwise, so truncating early is the same as truncating the finished triple,
-/// and it halves the store the bucketing reads at random.
+/// The width at which the leaky AND sends half gates and compares `L`, and [`LeakyTriples`] keeps
+/// MACs and keys: the full 128-bit block, or its low 64 bits for callers whose triples carry
+/// k ≤ 64-bit MACs (TinyTable) — the relation `M = K ⊕ x·Δ` holds bitwise, so truncating early
+/// is the same as truncating the finished triple; it halves the half gates on the wire and the
+/// store the bucketing reads at random.
 pub(super) trait StoredMac: Copy {
     /// The stored part of `b`.
     fn narrow(b: Block) -> Self;
@@ -31,6 +32,12 @@ pub(super) trait StoredMac: Copy {
     fn widen(self) -> Block;
     /// Feeds the stored bytes to a digest.
     fn hash_into(self, h: &mut Sha256);
+    /// Bytes of one stored value on the wire.
+    const BYTES: usize;
+    /// Appends the stored bytes (little-endian) to `out`.
+    fn put(self, out: &mut Vec<u8>);
+    /// Value `i` of a message of stored values (the caller checked its length), widened.
+    fn widened_at(bytes: &[u8], i: usize) -> Block;
 }
 
 impl StoredMac for Block {
@@ -46,6 +53,15 @@ impl StoredMac for Block {
     fn hash_into(self, h: &mut Sha256) {
         h.update(self.to_le_bytes());
     }
+    const BYTES: usize = 16;
+    #[inline(always)]
+    fn put(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.to_le_bytes());
+    }
+    #[inline(always)]
+    fn widened_at(bytes: &[u8], i: usize) -> Block {
+        crate::ot::block::block_at(bytes, i)
+    }
 }
 
 impl StoredMac for u64 {
@@ -60,6 +76,17 @@ impl StoredMac for u64 {
     #[inline(always)]
     fn hash_into(self, h: &mut Sha256) {
         h.update(self.to_le_bytes());
+    }
+    const BYTES: usize = 8;
+    #[inline(always)]
+    fn put(self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.to_le_bytes());
+    }
+    #[inline(always)]
+    fn widened_at(bytes: &[u8], i: usize) -> Block {
+        let mut raw = [0u8; 8];
+        raw.copy_from_slice(&bytes[i * 8..(i + 1) * 8]);
+        u64::from_le_bytes(raw) as Block
     }
 }
 

@@ -22,9 +22,9 @@
 //! for Faster Secure Two-Party Computation", CRYPTO 2018, Fig. 5):
 //! 1. [`leaky_and`]: from random authenticated `[a], [b], [r]`, each party garbles one half gate
 //!    on its key of the peer's `a` share (`G = H(K) ⊕ H(K ⊕ Δ) ⊕ C`, `C = b·Δ ⊕ K[b] ⊕ M[b]`),
-//!    evaluates the peer's, and obtains `S_A ⊕ S_B = (a·b ⊕ r)·Δ*` with `Δ* = Δ_A ⊕ Δ_B`. Bit 127
+//!    evaluates the peer's, and obtains `S_A ⊕ S_B = (a·b ⊕ r)·Δ*` with `Δ* = Δ_A ⊕ Δ_B`. Bit 63
 //!    of every `Δ` is pinned (1 for party 0, 0 for party 1), so the parties open
-//!    `d = a·b ⊕ r` from bit 127 of `S`, set `[z] = [r] ⊕ d`, and `L_P = S_P ⊕ d·Δ_P` must then be
+//!    `d = a·b ⊕ r` from bit 63 of `S`, set `[z] = [r] ⊕ d`, and `L_P = S_P ⊕ d·Δ_P` must then be
 //!    equal. A cheating garbler changes the evaluator's `S` only where the evaluator's `a` share is
 //!    1: the check leaks that share bit (the triple is "leaky").
 //! 2. One commit-then-open exchange ([`coins`]) compares digests of the `L` vectors (the
@@ -35,8 +35,9 @@
 //!    size with `(B − 1)·log2 N > s` for `N ≥ 1024` buckets and `s` = [`STAT_SECURITY`] bits
 //!    (the rule emp-ag2pc uses for this step); smaller requests are served from 1024 buckets.
 //!    Callers with k ≤ 64-bit MACs take the triples from [`TinyOt::and_triples_low64_as`], which
-//!    keeps the leaky triples, and checks the openings, on the low 64 bits of every MAC, key and
-//!    `Δ` (a forged opening then needs 64 bits of `Δ`, still far beyond `s`).
+//!    runs the leaky AND (8-byte half gates, `L` compared on 64 bits), keeps the leaky triples and
+//!    checks the openings on the low 64 bits of every MAC, key and `Δ`: a forgery then needs the
+//!    63 unpinned bits of `Δ` there, still far beyond `s`.
 //!
 //! Steps 1 and the authenticated bits under it run in passes of [`LEAKY_CHUNK`] leaky triples, so
 //! a large batch keeps only its leaky triples (not every pass's OT rows and half gates) in memory;
@@ -79,8 +80,9 @@ pub const SOFTSPOKEN_K: u8 = 4;
 /// pass's OT extension and round trips are amortised, small enough that a pass's working vectors
 /// (its OT rows, authenticated bits and half gates) stay at tens of megabytes per party.
 const LEAKY_CHUNK: usize = 1 << 17;
-/// The pinned bit of every `Δ` (set for party 0, clear for party 1).
-const PINNED_BIT: u32 = 127;
+/// The pinned bit of every `Δ` (set for party 0, clear for party 1): inside the low 64 bits, so
+/// the leaky AND can run at 64 bits for callers with k ≤ 64-bit MACs ([`bucket::StoredMac`]).
+const PINNED_BIT: u32 = 63;
 
 /// One party's part of an authenticated bit: its share, the MAC of its share under the peer's
 /// `Δ`, and its key for the peer's share.
@@ -290,10 +292,11 @@ impl TinyOt {
     }
 
     /// [`and_triples_as`](Self::and_triples_as) for callers that use at most 64-bit MACs: the
-    /// leaky triples are kept, and the bucketing's openings checked, on the low 64 bits of every
-    /// MAC, key and `Δ`; the triples handed to `f` have bits 64..128 of their MACs and keys
-    /// zero. The bucket check's forgery chance stays 2^-64 per opening, far below
-    /// 2^-[`STAT_SECURITY`]; the store the bucketing reads is half as large.
+    /// leaky ANDs send and compare, the leaky triples are kept, and the bucketing's openings
+    /// checked, on the low 64 bits of every MAC, key and `Δ`; the triples handed to `f` have bits
+    /// 64..128 of their MACs and keys zero. The checks' forgery chance stays 2^-63 (bit 63 is
+    /// pinned), far below 2^-[`STAT_SECURITY`]; the half gates and the store the bucketing reads
+    /// at random are half as large.
     pub async fn and_triples_low64_as<N: Network, R: RngCore + CryptoRng, T>(
         &mut self,
         net: &mut N,
@@ -326,7 +329,7 @@ impl TinyOt {
             let (xy, z) = all.split_at_mut(2 * n);
             let (x, y) = xy.split_at(n);
             // The leaky AND turns the random bits r into z in place.
-            self.leaky_and(net, x, y, z, &mut digest).await?;
+            self.leaky_and::<N, W>(net, x, y, z, &mut digest).await?;
             leaky.extend(x, y, z);
         }
         let coins = self.equality_and_coins(net, digest.finalize().into(), rng).await?;

@@ -10,7 +10,7 @@ use crate::rng::seeded_rng;
 const SESSION: &[u8] = b"tinyot-tests";
 
 /// Messages each party sends in `setup` + one `and_triples` call (both parties alike): the half
-/// gates, the bit-127 openings, the equality commitment and opening, the bucket openings.
+/// gates, the pinned-bit openings, the equality commitment and opening, the bucket openings.
 const HALF_GATES: u64 = 7;
 const S_OPENING: u64 = 8;
 const EQ_COMMIT: u64 = 9;
@@ -91,6 +91,20 @@ impl AsyncOp<Vec<[ABit; 3]>> for Triples {
     }
 }
 
+/// AND triples at 64 bits ([`TinyOt::and_triples_low64_as`]).
+#[derive(Clone, Copy)]
+struct Triples64(usize);
+impl AsyncOp<Vec<[ABit; 3]>> for Triples64 {
+    async fn run<N: Network>(
+        &self,
+        t: &mut TinyOt,
+        net: &mut N,
+        rng: &mut rand_chacha::ChaCha20Rng,
+    ) -> Result<Vec<[ABit; 3]>, OtError> {
+        t.and_triples_low64_as(net, self.0, rng, |t| t).await
+    }
+}
+
 fn honest(_: u64, _: &mut Vec<u8>) {}
 
 /// Checks the MAC relation of one shared bit and returns its value.
@@ -104,8 +118,8 @@ fn open(a: ABit, b: ABit, delta: [Block; 2]) -> bool {
 fn deltas_have_the_pinned_bit_and_authenticated_bits_carry_valid_macs() {
     let [a, b] = session(None, honest, Bits(1000));
     let ((a, da), (b, db)) = (a.unwrap(), b.unwrap());
-    assert_eq!(da >> 127, 1);
-    assert_eq!(db >> 127, 0);
+    assert_eq!(da >> PINNED_BIT & 1, 1);
+    assert_eq!(db >> PINNED_BIT & 1, 0);
     let ones = a.iter().zip(&b).filter(|&(&x, &y)| open(x, y, [da, db])).count();
     assert!((400..600).contains(&ones), "{ones} of 1000 random bits are 1");
 }
@@ -212,7 +226,11 @@ fn and_triples_from_softspoken_multiply_and_carry_valid_macs() {
     for (k, count) in [(SOFTSPOKEN_K, 1), (SOFTSPOKEN_K, 1500), (8, 700)] {
         let [a, b] = session_with(Extension::SoftSpoken { k }, None, honest, Triples(count));
         let ((a, da), (b, db)) = (a.unwrap(), b.unwrap());
-        assert_eq!((da >> 127, db >> 127), (1, 0), "the pinned bit survives the SoftSpoken setup");
+        assert_eq!(
+            (da >> PINNED_BIT & 1, db >> PINNED_BIT & 1),
+            (1, 0),
+            "the pinned bit survives the SoftSpoken setup"
+        );
         assert_eq!(a.len(), count);
         for (ta, tb) in a.iter().zip(&b) {
             let [x, y, z] = [0, 1, 2].map(|i| open(ta[i], tb[i], [da, db]));
@@ -413,4 +431,88 @@ fn tinyot_needs_exactly_two_parties() {
         TinyOt::setup(&mut net, SESSION, &mut seeded_rng(1)).await.map(|_| ())
     });
     assert!(out.iter().all(|r| matches!(r, Err(OtError::InvalidRequest(_)))));
+}
+
+/// `[x]` at 64 bits: checks the MAC relation on the low 64 bits and returns the value.
+fn open64(a: ABit, b: ABit, delta: [Block; 2]) -> bool {
+    let low = |x: Block| x as u64 as Block;
+    assert_eq!(low(a.mac), low(b.key ^ (delta[1] & mask(a.bit))), "party 0's MAC");
+    assert_eq!(low(b.mac), low(a.key ^ (delta[0] & mask(b.bit))), "party 1's MAC");
+    assert_eq!((a.mac | a.key | b.mac | b.key) >> 64, 0, "bits 64..128 are zero");
+    a.bit ^ b.bit
+}
+
+#[test]
+fn triples_at_64_bits_multiply_and_send_half_gates_of_8_bytes() {
+    // (Message numbers are KOS15's; SoftSpoken's setup sends another number of messages.)
+    for (extension, count) in
+        [(Extension::Kos15, 1), (Extension::Kos15, 1500), (Extension::SoftSpoken { k: SOFTSPOKEN_K }, 1500)]
+    {
+        let sizes = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let record = {
+            let sizes = sizes.clone();
+            move |i: u64, m: &mut Vec<u8>| {
+                if i == HALF_GATES {
+                    sizes.lock().unwrap().push(m.len());
+                }
+            }
+        };
+        let [a, b] = session_with(extension, Some(0), record, Triples64(count));
+        let ((a, da), (b, db)) = (a.unwrap(), b.unwrap());
+        assert_eq!(a.len(), count);
+        for (ta, tb) in a.iter().zip(&b) {
+            let [x, y, z] = [0, 1, 2].map(|i| open64(ta[i], tb[i], [da, db]));
+            assert_eq!(z, x & y, "count {count}");
+        }
+        // One leaky AND per leaky triple, 8 bytes each: B·N triples from N ≥ 1024 buckets.
+        let n = count.max(MIN_BUCKETS);
+        if extension == Extension::Kos15 {
+            assert_eq!(*sizes.lock().unwrap(), [8 * n * bucket_size(n)]);
+        }
+    }
+}
+
+#[test]
+fn wrong_half_gates_at_64_bits_are_caught() {
+    // Every half gate with a flipped low bit, or with a flipped pinned bit (which also flips the
+    // evaluator's opening of d): the equality check fails at the honest party.
+    for (byte, bit) in [(0, 4), (7, 0x80)] {
+        for cheater in [0, 1] {
+            let edit = at(HALF_GATES, move |m: &mut Vec<u8>| {
+                m.iter_mut().skip(byte).step_by(8).for_each(|b| *b ^= bit)
+            });
+            assert_eq!(
+                honest_error(session(Some(cheater), edit, Triples64(10)), 1 - cheater),
+                EQUALITY,
+                "cheater {cheater}, byte {byte}"
+            );
+        }
+    }
+    // One flipped half gate: caught when the honest evaluator's a share is 1, else harmless.
+    let (mut caught, mut passed) = (0, 0);
+    for k in 0..12usize {
+        let edit = at(HALF_GATES, move |m: &mut Vec<u8>| m[8 * (97 * k) + 3] ^= 1);
+        match session(Some(0), edit, Triples64(10)) {
+            [_, Err(e)] => {
+                assert_eq!(e, EQUALITY);
+                caught += 1;
+            }
+            [Ok((a, da)), Ok((b, db))] => {
+                for (ta, tb) in a.iter().zip(&b) {
+                    let [x, y, z] = [0, 1, 2].map(|i| open64(ta[i], tb[i], [da, db]));
+                    assert_eq!(z, x & y);
+                }
+                passed += 1;
+            }
+            other => panic!("unexpected outcome {:?}", other.map(|r| r.map(|_| ()))),
+        }
+    }
+    assert!(caught > 0 && passed > 0, "caught {caught}, passed {passed}");
+    // A half-gate message of the full width (or one byte short) is malformed at 64 bits.
+    for edit in [|m: &mut Vec<u8>| m.extend(vec![0; m.len()]), |m: &mut Vec<u8>| drop(m.pop())] {
+        match honest_error(session(Some(0), at(HALF_GATES, edit), Triples64(10)), 1) {
+            OtError::Malformed { step, .. } => assert_eq!(step, "tinyot leaky-and half gates"),
+            other => panic!("expected a malformed-message error, got {other:?}"),
+        }
+    }
 }

@@ -10,8 +10,9 @@
 //! - [`OtTinyOt`], the protocol: authenticated bits and triples from OT between the two parties
 //!   ([`crate::ot::TinyOt`]: SoftSpoken OT extension ([`EXTENSION`]), WRK17/KRRW18 leaky AND
 //!   with bucketing), with the 128-bit MACs, keys and global keys truncated to k bits — the MAC
-//!   relation holds bit by bit, and the bit TinyOT pins in each global key (bit 127) lies outside
-//!   every truncation. Nothing but the two parties is trusted.
+//!   relation holds bit by bit. The bit TinyOT pins in each global key (bit 63, public) lies
+//!   inside the k = 64 truncation, so there a forgery needs the other 63 bits of `α`. Nothing but
+//!   the two parties is trusted.
 //! - [`OtAuthBitPool`]: the same OT-generated bits and triples, made ahead and handed to the §4
 //!   S-box-table construction through its synchronous [`AuthBitSource`] (k = 64, the §3 MAC's
 //!   64-bit `α`; tags and keys are the low 64 bits of TinyOT's, which keeps the relation).

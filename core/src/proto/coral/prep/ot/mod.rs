@@ -9,7 +9,7 @@
 //!   "VOLE-style OT" family §4.3.3 builds TinyOT on) for authenticated bits, WRK17 leaky AND with
 //!   bucketing for triples. Its [`ABit`] (share, MAC under the peer's Δ, key for the peer's
 //!   share) maps to Coral's [`TinyBit`] with `macs[peer] = M`, `keys[peer] = K`; each party's Δ is
-//!   its OT-extension Δ (bit 127 pinned by the engine, so BDOZ forgeries succeed with ≤ 2^-127).
+//!   its OT-extension Δ (bit 63 pinned by the engine, so BDOZ forgeries succeed with ≤ 2^-127).
 //!   For three or more, [`MultiTinyOt`] (pairwise correlated OT with each party's one Δ, the
 //!   cross-pair consistency check, WRK17's n-party leaky AND and bucketing), whose [`NBits`] have
 //!   Coral's layout already.

@@ -1,5 +1,6 @@
 //! Random byte and line mutations of valid Bristol Fashion text never make the parser panic; when a
-//! mutant still parses, it evaluates and round-trips, and errors name a line inside the text.
+//! mutant still parses, it evaluates and round-trips, its digest differs from its seed's exactly
+//! when the circuits differ, and errors name a line inside the text.
 
 use crate::circuit::{Circuit, CircuitBuilder};
 use proptest::prelude::*;
@@ -105,10 +106,12 @@ fn mutated_circuits_never_panic() {
                         circuit.input_widths().iter().map(|&w| vec![false; w as usize]).collect();
                     let outputs = circuit.evaluate(&zeros).expect("widths match");
                     prop_assert_eq!(outputs.len(), circuit.output_widths().len());
-                    prop_assert_eq!(
-                        Circuit::parse_bristol(&circuit.to_bristol()).expect("round trip"),
-                        circuit
-                    );
+                    let reparsed = Circuit::parse_bristol(&circuit.to_bristol()).expect("round trip");
+                    prop_assert_eq!(reparsed.digest(), circuit.digest());
+                    prop_assert_eq!(&reparsed, &circuit);
+                    // The digest tells a mutant from its seed exactly when the circuits differ.
+                    let seed_circuit = Circuit::parse_bristol(&seeds[seed]).expect("valid seed");
+                    prop_assert_eq!(circuit.digest() == seed_circuit.digest(), circuit == seed_circuit);
                 }
                 Err(error) => {
                     rejected.set(rejected.get() + 1);

@@ -4,17 +4,20 @@
 //! interleaved round by round, so the kernels keep the `aesenc` unit busy and the round keys in
 //! registers, plus the register type [`Block`] those kernels compute on (so protocol code needs no
 //! `core::arch` import). x86-64 only; callers pick their backend once ([`super::AesBackend`]) and
-//! fall back to the `aes` crate elsewhere. Tested against FIPS-197 Appendix C.1 and the `aes`
-//! crate.
+//! fall back to the `aes` crate elsewhere. The same key schedule drives the VAES backend of
+//! [`super::many_aes`] ([`RoundKeys::encrypt_many_vaes`]: four blocks per 512-bit instruction).
+//! Tested against FIPS-197 Appendix C.1 and the `aes` crate.
 //!
-//! Every function needs SSE2 (x86-64 baseline) and those that say so AES-NI or SSE4.1; they are
-//! `#[target_feature]` functions, callable safely from kernels compiled with the same features,
-//! which are only entered after [`super::AesBackend::detect`] found them.
+//! Every function needs SSE2 (x86-64 baseline) and those that say so AES-NI, SSE4.1 or VAES with
+//! AVX-512F; they are `#[target_feature]` functions, callable safely from kernels compiled with
+//! the same features, which are only entered after [`super::AesBackend::detect`] (or
+//! [`super::ManyAesBackend::detect`]) found them.
 
 use core::arch::x86_64::{
-    __m128i, _mm_aesenc_si128, _mm_aesenclast_si128, _mm_aeskeygenassist_si128, _mm_and_si128,
-    _mm_cvtsi128_si64, _mm_cvtsi64_si128, _mm_extract_epi8, _mm_loadu_si128, _mm_set_epi64x,
-    _mm_shuffle_epi32, _mm_slli_si128, _mm_unpackhi_epi64, _mm_xor_si128,
+    __m128i, __m512i, _mm512_aesenc_epi128, _mm512_aesenclast_epi128, _mm512_broadcast_i32x4,
+    _mm512_loadu_si512, _mm512_storeu_si512, _mm512_xor_si512, _mm_aesenc_si128, _mm_aesenclast_si128,
+    _mm_aeskeygenassist_si128, _mm_and_si128, _mm_cvtsi128_si64, _mm_cvtsi64_si128, _mm_extract_epi8,
+    _mm_loadu_si128, _mm_set_epi64x, _mm_shuffle_epi32, _mm_slli_si128, _mm_unpackhi_epi64, _mm_xor_si128,
 };
 
 /// One 128-bit SSE register (an AES block, a tag, an accumulator).
@@ -89,6 +92,7 @@ fn from_u128(v: u128) -> __m128i {
 }
 
 /// The 11 round keys of AES-128 (FIPS-197 §5.2).
+#[derive(Clone, Copy)]
 pub(crate) struct RoundKeys([__m128i; 11]);
 
 /// One step of the AES-128 key expansion: `aeskeygenassist` gives `SubWord(RotWord(w3)) ⊕ Rcon`
@@ -138,6 +142,48 @@ impl RoundKeys {
             *x = _mm_aesenclast_si128(*x, k[10]);
         }
         b.map(Block)
+    }
+
+    /// AES-128 of every block of `blocks` in place (little-endian `u128`s, byte 0 of the AES block
+    /// least significant) with VAES on 512-bit registers, four blocks per instruction: 16 blocks
+    /// interleaved round by round per pass, then 4, then the last one to three with AES-NI.
+    #[target_feature(enable = "sse2,aes,avx512f,vaes")]
+    pub(crate) fn encrypt_many_vaes(&self, blocks: &mut [u128]) {
+        let k: [__m512i; 11] = core::array::from_fn(|i| _mm512_broadcast_i32x4(self.0[i]));
+        let mut sixteen = blocks.chunks_exact_mut(16);
+        for chunk in &mut sixteen {
+            vaes_pass::<4>(&k, chunk);
+        }
+        let mut four = sixteen.into_remainder().chunks_exact_mut(4);
+        for chunk in &mut four {
+            vaes_pass::<1>(&k, chunk);
+        }
+        for b in four.into_remainder() {
+            let [y] = self.encrypt_group([Block::from_u128(*b)]);
+            *b = y.to_u128();
+        }
+    }
+}
+
+/// AES-128 of the `4·V` blocks of `chunk` in place, `V` 512-bit registers interleaved.
+#[inline]
+#[target_feature(enable = "avx512f,vaes")]
+fn vaes_pass<const V: usize>(k: &[__m512i; 11], chunk: &mut [u128]) {
+    assert_eq!(chunk.len(), 4 * V);
+    let p = chunk.as_mut_ptr().cast::<__m512i>();
+    // SAFETY: `chunk` holds exactly `V` 64-byte vectors; the loads and stores are unaligned.
+    let mut x: [__m512i; V] = core::array::from_fn(|i| unsafe { _mm512_loadu_si512(p.add(i).cast()) });
+    for v in x.iter_mut() {
+        *v = _mm512_xor_si512(*v, k[0]);
+    }
+    for key in &k[1..10] {
+        for v in x.iter_mut() {
+            *v = _mm512_aesenc_epi128(*v, *key);
+        }
+    }
+    for (i, v) in x.iter().enumerate() {
+        // SAFETY: as above.
+        unsafe { _mm512_storeu_si512(p.add(i).cast(), _mm512_aesenclast_epi128(*v, k[10])) };
     }
 }
 

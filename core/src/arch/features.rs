@@ -18,12 +18,21 @@ pub struct Cpu {
     pub pclmulqdq: bool,
     /// VPCLMULQDQ with AVX2: two carry-less products per 256-bit instruction.
     pub vpclmulqdq: bool,
+    /// VAES with AVX-512F and AES-NI: four AES rounds per 512-bit instruction.
+    pub vaes: bool,
 }
 
 impl Cpu {
     /// No extensions: every fast path takes its portable code.
-    pub const PORTABLE: Cpu =
-        Cpu { ssse3: false, sse41: false, avx2: false, aes: false, pclmulqdq: false, vpclmulqdq: false };
+    pub const PORTABLE: Cpu = Cpu {
+        ssse3: false,
+        sse41: false,
+        avx2: false,
+        aes: false,
+        pclmulqdq: false,
+        vpclmulqdq: false,
+        vaes: false,
+    };
 
     /// What this processor supports, ignoring the `force-portable` feature (for tests that
     /// cross-check every available backend against the portable one).
@@ -43,6 +52,9 @@ impl Cpu {
             vpclmulqdq: std::is_x86_feature_detected!("vpclmulqdq")
                 && std::is_x86_feature_detected!("avx2")
                 && std::is_x86_feature_detected!("pclmulqdq"),
+            vaes: std::is_x86_feature_detected!("vaes")
+                && std::is_x86_feature_detected!("avx512f")
+                && std::is_x86_feature_detected!("aes"),
         }
     }
 
@@ -79,5 +91,6 @@ mod tests {
         assert!(!c.avx2 || c.ssse3);
         assert!(!c.sse41 || c.ssse3);
         assert!(!c.vpclmulqdq || (c.avx2 && c.pclmulqdq));
+        assert!(!c.vaes || c.aes);
     }
 }

@@ -5,6 +5,9 @@
 //! Backends ([`ManyAesBackend::detect`]):
 //! - `RustCrypto`: the `aes` crate, which uses AES-NI when the CPU has it (detected at run time)
 //!   and its constant-time fixsliced software AES elsewhere; every native build;
+//! - `Vaes` (x86-64 with VAES and AVX-512F, detected at run time through [`super::cpu`]): the
+//!   AES-NI key schedule of [`super::aes_ni`] and four blocks per 512-bit `vaesenc`, sixteen
+//!   interleaved. The `aes` crate encrypts one block per AES-NI instruction;
 //! - `Sliced` (wasm32 built with `target-feature=+simd128`, as the WASM builds are): the
 //!   bit-sliced AES of `super::sliced_aes` on `v128` registers, eight blocks per pass. The `aes`
 //!   crate has no SIMD path for WASM and its software AES there works on 32-bit words, two blocks
@@ -12,8 +15,9 @@
 //!
 //! Invariant: every backend returns the same ciphertexts (AES-128, FIPS-197). The native tests
 //! check the bit-sliced algorithm against the `aes` crate on the portable register; [`self_check`]
-//! checks every compiled backend the same way inside WASM (`scripts/bench-wasm.mjs --check`). Both
-//! backends are constant time, so secret keys (seeded PRGs, MAC-key PRFs) are safe with either.
+//! checks every backend of the build and CPU against it (natively in the tests, inside WASM with
+//! `scripts/bench-wasm.mjs --check`). Every backend is constant time (AES-NI and VAES have no
+//! table lookups), so secret keys (seeded PRGs, MAC-key PRFs) are safe with any.
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 use super::sliced_aes::SlicedKey;
@@ -29,6 +33,9 @@ pub enum ManyAesBackend {
     /// Bit-sliced AES on wasm32 `simd128` registers.
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     Sliced,
+    /// VAES on 512-bit registers (x86-64 with VAES and AVX-512F).
+    #[cfg(target_arch = "x86_64")]
+    Vaes,
 }
 
 impl ManyAesBackend {
@@ -40,13 +47,19 @@ impl ManyAesBackend {
         *Self::available().last().expect("the aes crate is always available")
     }
 
-    /// Every backend of this build, the `aes` crate first.
+    /// Every backend of this build and CPU, the `aes` crate first.
     pub fn available() -> Vec<Self> {
-        vec![
+        #[allow(unused_mut)]
+        let mut all = vec![
             ManyAesBackend::RustCrypto,
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
             ManyAesBackend::Sliced,
-        ]
+        ];
+        #[cfg(target_arch = "x86_64")]
+        if super::Cpu::detected().vaes {
+            all.push(ManyAesBackend::Vaes);
+        }
+        all
     }
 }
 
@@ -63,6 +76,8 @@ enum Inner {
     RustCrypto(aes::Aes128),
     #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
     Sliced(Box<SlicedKey<v128>>),
+    #[cfg(target_arch = "x86_64")]
+    Vaes(super::aes_ni::RoundKeys),
 }
 
 impl core::fmt::Debug for ManyAes {
@@ -78,12 +93,19 @@ impl ManyAes {
         Self::with_backend(ManyAesBackend::detect(), key)
     }
 
-    /// The cipher under `key` on `backend` (one of [`ManyAesBackend::available`]).
+    /// The cipher under `key` on `backend` (one of [`ManyAesBackend::available`]; panics for a
+    /// backend this CPU lacks).
     pub fn with_backend(backend: ManyAesBackend, key: &[u8; 16]) -> Self {
         match backend {
             ManyAesBackend::RustCrypto => ManyAes(Inner::RustCrypto(aes::Aes128::new(key.into()))),
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
             ManyAesBackend::Sliced => ManyAes(Inner::Sliced(Box::new(SlicedKey::new(key)))),
+            #[cfg(target_arch = "x86_64")]
+            ManyAesBackend::Vaes => {
+                assert!(super::Cpu::detected().vaes, "this CPU has no VAES with AVX-512F");
+                // SAFETY: AES-NI (implied by the `vaes` flag) was detected just above.
+                ManyAes(Inner::Vaes(unsafe { super::aes_ni::RoundKeys::expand(key) }))
+            }
         }
     }
 
@@ -93,6 +115,8 @@ impl ManyAes {
             Inner::RustCrypto(_) => ManyAesBackend::RustCrypto,
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
             Inner::Sliced(_) => ManyAesBackend::Sliced,
+            #[cfg(target_arch = "x86_64")]
+            Inner::Vaes(_) => ManyAesBackend::Vaes,
         }
     }
 
@@ -107,6 +131,9 @@ impl ManyAes {
             }
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
             Inner::Sliced(key) => key.encrypt(blocks),
+            // SAFETY: a `Vaes` cipher is made only where VAES, AVX-512F and AES-NI were detected.
+            #[cfg(target_arch = "x86_64")]
+            Inner::Vaes(keys) => unsafe { keys.encrypt_many_vaes(blocks) },
         }
     }
 
@@ -148,7 +175,7 @@ pub fn self_check(cases: u32) -> Result<(), String> {
         for case in 0..cases {
             let key = block().to_le_bytes();
             let reference = aes::Aes128::new(&key.into());
-            let n = [1, 7, 8, 9, 17, 64, 67][case as usize % 7];
+            let n = [1, 3, 7, 8, 9, 16, 17, 35, 64, 67][case as usize % 10];
             let plain: Vec<u128> = (0..n).map(|_| block()).collect();
             let mut got = plain.clone();
             ManyAes::with_backend(backend, &key).encrypt(&mut got);

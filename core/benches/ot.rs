@@ -7,6 +7,8 @@
 use chorus_core::net::memory::run_session;
 use chorus_core::net::Network;
 use chorus_core::ot::prg::{Prg, TccrHash};
+#[cfg(target_arch = "x86_64")]
+use chorus_core::ot::transpose::transpose_128_avx2;
 use chorus_core::ot::transpose::{transpose_128, transpose_128_bytes, transpose_128_portable};
 use chorus_core::ot::{ExtReceiver, ExtSender, Extension, OtExtReceiver, OtExtSender};
 use chorus_core::rng::seeded_rng;
@@ -20,9 +22,15 @@ fn kernels(c: &mut Criterion) {
     g.throughput(Throughput::Elements(N as u64));
     let rows: Vec<u64> = (0..128 * N / 64).map(|i| (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)).collect();
     let mut out = vec![0u128; N];
-    // The kernel `transpose_128` chooses (AVX2 or SSE2 byte planes on x86-64), the SSE2 one and
-    // the portable one.
+    // The kernel `transpose_128` chooses (AVX2 or SSE2 byte planes on x86-64), the AVX2 and SSE2
+    // ones and the portable one.
     g.bench_function("transpose_128_x_64k", |b| b.iter(|| transpose_128(black_box(&rows), N / 64, &mut out)));
+    #[cfg(target_arch = "x86_64")]
+    if transpose_128_avx2(&rows, N / 64, &mut out).is_some() {
+        g.bench_function("transpose_128_x_64k_avx2", |b| {
+            b.iter(|| transpose_128_avx2(black_box(&rows), N / 64, &mut out))
+        });
+    }
     g.bench_function("transpose_128_x_64k_sse2", |b| {
         b.iter(|| transpose_128_bytes(black_box(&rows), N / 64, &mut out))
     });

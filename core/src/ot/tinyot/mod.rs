@@ -254,7 +254,10 @@ impl TinyOt {
         count: usize,
         rng: &mut R,
     ) -> Result<Vec<ABit>, OtError> {
-        let bits: Vec<bool> = (0..count).map(|_| rng.next_u32() & 1 == 1).collect();
+        // The shares: one CSPRNG bit each, drawn a byte at a time.
+        let mut bytes = vec![0u8; count.div_ceil(8)];
+        rng.fill_bytes(&mut bytes);
+        let bits: Vec<bool> = (0..count).map(|i| bytes[i / 8] >> (i % 8) & 1 == 1).collect();
         let (keys, macs) = if let (ExtSender::SoftSpoken(s), ExtReceiver::SoftSpoken(r)) =
             (&mut self.sender, &mut self.receiver)
         {

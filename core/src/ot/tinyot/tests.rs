@@ -91,20 +91,6 @@ impl AsyncOp<Vec<[ABit; 3]>> for Triples {
     }
 }
 
-/// AND triples at 64 bits ([`TinyOt::and_triples_low64_as`]).
-#[derive(Clone, Copy)]
-struct Triples64(usize);
-impl AsyncOp<Vec<[ABit; 3]>> for Triples64 {
-    async fn run<N: Network>(
-        &self,
-        t: &mut TinyOt,
-        net: &mut N,
-        rng: &mut rand_chacha::ChaCha20Rng,
-    ) -> Result<Vec<[ABit; 3]>, OtError> {
-        t.and_triples_low64_as(net, self.0, rng, |t| t).await
-    }
-}
-
 fn honest(_: u64, _: &mut Vec<u8>) {}
 
 /// Checks the MAC relation of one shared bit and returns its value.
@@ -168,14 +154,15 @@ fn triples_made_in_several_passes_multiply_and_are_checked() {
         let [x, y, z] = [0, 1, 2].map(|i| open(ta[i], tb[i], [da, db]));
         assert_eq!(z, x & y);
     }
-    // Party 0 flips one bit of its second pass's half gates (the second message of 2500
-    // blocks): the equality check over all passes catches it.
+    // Party 0 flips one bit of every half gate of its second pass (the second message of 2500
+    // blocks): the equality check over all passes catches it (a flip shows wherever the honest
+    // party's `a` share is 1).
     let mut seen = 0;
     let edit = move |_: u64, m: &mut Vec<u8>| {
         if m.len() == 2500 * 16 {
             seen += 1;
             if seen == 2 {
-                m[100] ^= 4;
+                m.iter_mut().step_by(16).for_each(|b| *b ^= 4);
             }
         }
     };
@@ -457,7 +444,7 @@ fn triples_at_64_bits_multiply_and_send_half_gates_of_8_bytes() {
                 }
             }
         };
-        let [a, b] = session_with(extension, Some(0), record, Triples64(count));
+        let [a, b] = session_with(extension, Some(0), record, Low64Triples(count));
         let ((a, da), (b, db)) = (a.unwrap(), b.unwrap());
         assert_eq!(a.len(), count);
         for (ta, tb) in a.iter().zip(&b) {
@@ -482,7 +469,7 @@ fn wrong_half_gates_at_64_bits_are_caught() {
                 m.iter_mut().skip(byte).step_by(8).for_each(|b| *b ^= bit)
             });
             assert_eq!(
-                honest_error(session(Some(cheater), edit, Triples64(10)), 1 - cheater),
+                honest_error(session(Some(cheater), edit, Low64Triples(10)), 1 - cheater),
                 EQUALITY,
                 "cheater {cheater}, byte {byte}"
             );
@@ -492,7 +479,7 @@ fn wrong_half_gates_at_64_bits_are_caught() {
     let (mut caught, mut passed) = (0, 0);
     for k in 0..12usize {
         let edit = at(HALF_GATES, move |m: &mut Vec<u8>| m[8 * (97 * k) + 3] ^= 1);
-        match session(Some(0), edit, Triples64(10)) {
+        match session(Some(0), edit, Low64Triples(10)) {
             [_, Err(e)] => {
                 assert_eq!(e, EQUALITY);
                 caught += 1;
@@ -510,7 +497,7 @@ fn wrong_half_gates_at_64_bits_are_caught() {
     assert!(caught > 0 && passed > 0, "caught {caught}, passed {passed}");
     // A half-gate message of the full width (or one byte short) is malformed at 64 bits.
     for edit in [|m: &mut Vec<u8>| m.extend(vec![0; m.len()]), |m: &mut Vec<u8>| m.truncate(m.len() - 1)] {
-        match honest_error(session(Some(0), at(HALF_GATES, edit), Triples64(10)), 1) {
+        match honest_error(session(Some(0), at(HALF_GATES, edit), Low64Triples(10)), 1) {
             OtError::Malformed { step, .. } => assert_eq!(step, "tinyot leaky-and half gates"),
             other => panic!("expected a malformed-message error, got {other:?}"),
         }

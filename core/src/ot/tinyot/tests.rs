@@ -318,15 +318,18 @@ fn wrong_half_gates_are_caught_by_the_equality_check() {
     }
 }
 
-#[test]
-fn a_wrong_half_gate_in_one_triple_is_caught_or_harmless() {
-    // One flipped half gate changes the honest party's S exactly when its a share of that leaky
-    // triple is 1 (probability 1/2): then the equality check fails. Over several positions both
-    // outcomes occur, and when the check passes the triples are still correct.
+/// One flipped half gate (of `width` bytes) changes the honest party's S exactly when its a share
+/// of that leaky triple is 1 (probability 1/2): then the equality check fails. Over several
+/// positions both outcomes occur, and when the check passes the triples are still correct.
+fn one_wrong_half_gate_is_caught_or_harmless(
+    op: impl AsyncOp<Vec<[ABit; 3]>> + Clone + 'static,
+    width: usize,
+    open: fn(ABit, ABit, [Block; 2]) -> bool,
+) {
     let (mut caught, mut passed) = (0, 0);
     for k in 0..12usize {
-        let edit = at(HALF_GATES, move |m: &mut Vec<u8>| m[16 * (97 * k) + 3] ^= 1);
-        match session(Some(0), edit, Triples(10)) {
+        let edit = at(HALF_GATES, move |m: &mut Vec<u8>| m[width * (97 * k) + 3] ^= 1);
+        match session(Some(0), edit, op.clone()) {
             [_, Err(e)] => {
                 assert_eq!(e, EQUALITY);
                 caught += 1;
@@ -342,6 +345,11 @@ fn a_wrong_half_gate_in_one_triple_is_caught_or_harmless() {
         }
     }
     assert!(caught > 0 && passed > 0, "caught {caught}, passed {passed}");
+}
+
+#[test]
+fn a_wrong_half_gate_in_one_triple_is_caught_or_harmless() {
+    one_wrong_half_gate_is_caught_or_harmless(Triples(10), 16, open);
 }
 
 #[test]
@@ -476,25 +484,7 @@ fn wrong_half_gates_at_64_bits_are_caught() {
         }
     }
     // One flipped half gate: caught when the honest evaluator's a share is 1, else harmless.
-    let (mut caught, mut passed) = (0, 0);
-    for k in 0..12usize {
-        let edit = at(HALF_GATES, move |m: &mut Vec<u8>| m[8 * (97 * k) + 3] ^= 1);
-        match session(Some(0), edit, Low64Triples(10)) {
-            [_, Err(e)] => {
-                assert_eq!(e, EQUALITY);
-                caught += 1;
-            }
-            [Ok((a, da)), Ok((b, db))] => {
-                for (ta, tb) in a.iter().zip(&b) {
-                    let [x, y, z] = [0, 1, 2].map(|i| open64(ta[i], tb[i], [da, db]));
-                    assert_eq!(z, x & y);
-                }
-                passed += 1;
-            }
-            other => panic!("unexpected outcome {:?}", other.map(|r| r.map(|_| ()))),
-        }
-    }
-    assert!(caught > 0 && passed > 0, "caught {caught}, passed {passed}");
+    one_wrong_half_gate_is_caught_or_harmless(Low64Triples(10), 8, open64);
     // A half-gate message of the full width (or one byte short) is malformed at 64 bits.
     for edit in [|m: &mut Vec<u8>| m.extend(vec![0; m.len()]), |m: &mut Vec<u8>| m.truncate(m.len() - 1)] {
         match honest_error(session(Some(0), at(HALF_GATES, edit), Low64Triples(10)), 1) {

@@ -70,11 +70,42 @@ export function partyNames(circuit: Circuit): string[] {
  * `input.<name>`), `CircuitError` or `NotAvailableError`.
  */
 export function planJob(circuit: Circuit, shape: CircuitShape, name: string, input: Record<string, unknown>): JobPlan {
-  const names = partyNames(circuit);
+  const roles = planRoles(circuit, shape);
+  const { names, inputOwners, reveal, infos } = roles;
   const slot = names.indexOf(name);
   if (slot === -1) {
     throw new ConfigError('name', `unknown party name "${name}"; the circuit's parties are ${names.map((n) => `"${n}"`).join(', ')}`);
   }
+  const own = infos.inputs.flatMap((info, index) => (inputOwners[index] === slot ? [{ info, index }] : []));
+  checkInputKeys(input, own.map(({ info }) => info.name));
+  const encoded: Record<number, bigint> = {};
+  for (const { info, index } of own) encoded[index] = encodeValue(info, input[info.name], 'ring' in shape ? shape.ring : info.width);
+
+  return {
+    names,
+    slot,
+    inputOwners,
+    reveal,
+    inputs: encoded,
+    outputs: infos.outputs.flatMap((info, index) =>
+      reveal[index] === 'both' || reveal[index] === slot ? [{ name: info.name, type: info.type, index }] : [],
+    ),
+    ...(roles.mixed === undefined ? {} : { mixed: roles.mixed }),
+  };
+}
+
+/** What every party's job of a circuit shares: the parties, who inputs and learns what, the mixed circuit. */
+export type RolePlan = Pick<JobPlan, 'names' | 'inputOwners' | 'reveal' | 'mixed'> & {
+  /** The circuit's inputs and outputs, in address order. */
+  infos: { inputs: CircuitIOInfo[]; outputs: CircuitIOInfo[] };
+};
+
+/**
+ * The roles of `circuit` (no party's inputs): throws `ConfigError` (field `circuit`),
+ * `CircuitError` or `NotAvailableError` as {@link planJob} does.
+ */
+export function planRoles(circuit: Circuit, shape: CircuitShape): RolePlan {
+  const names = partyNames(circuit);
   // Every party computes: 2 to MAX_PARTIES (more than two on Coral only; the session checks it).
   if (names.length < 2 || names.length > MAX_PARTIES) {
     throw new NotAvailableError(
@@ -137,23 +168,7 @@ export function planJob(circuit: Circuit, shape: CircuitShape, name: string, inp
     const constants = (circuit.info as { constants?: MixedCircuit['info']['constants'] }).constants ?? [];
     mixed = { bristol: circuit.bristol, info: { constants, outputs, inputs } };
   }
-
-  const own = inputs.flatMap((info, index) => (inputOwners[index] === slot ? [{ info, index }] : []));
-  checkInputKeys(input, own.map(({ info }) => info.name));
-  const encoded: Record<number, bigint> = {};
-  for (const { info, index } of own) encoded[index] = encodeValue(info, input[info.name], 'ring' in shape ? shape.ring : info.width);
-
-  return {
-    names,
-    slot,
-    inputOwners,
-    reveal,
-    inputs: encoded,
-    outputs: outputs.flatMap((info, index) =>
-      reveal[index] === 'both' || reveal[index] === slot ? [{ name: info.name, type: info.type, index }] : [],
-    ),
-    ...(mixed === undefined ? {} : { mixed }),
-  };
+  return { names, inputOwners, reveal, infos: { inputs, outputs }, ...(mixed === undefined ? {} : { mixed }) };
 }
 
 /** The named outputs of `plan` from the job's output values. */

@@ -26,7 +26,6 @@ import {
   connect,
   Emitter,
   parseCircuit,
-  NotAvailableError,
   PeerLeftError,
   ProtocolAbortError,
   TransportError,
@@ -40,6 +39,7 @@ import {
 } from '@chorus/sdk';
 import { decodeOutputs, isMixed, partyNames, planJob, type JobPlan } from './circuit-plan.js';
 import type { ResolvedEngineOptions } from './engine-options.js';
+import { chooseProtocol, jobOptions, type EngineProtocol } from './job-options.js';
 
 const HELLO = 1;
 const FRAME = 2;
@@ -80,7 +80,7 @@ export class ChorusEngineSession implements EngineSession {
   private watchdog: ReturnType<typeof setInterval> | undefined;
   private session: Session | undefined;
   private finished: ChorusRunReport | undefined;
-  private protocol: 'tinytable' | 'minimac' | 'coral' = 'tinytable';
+  private protocol: EngineProtocol = 'tinytable';
 
   constructor(
     private readonly options: ResolvedEngineOptions,
@@ -202,8 +202,7 @@ export class ChorusEngineSession implements EngineSession {
         for (const [from, bytes] of this.early.splice(0)) receiver.message(from, bytes);
       },
     };
-    const { security, secret, runtime, wasm, ring } = this.options;
-    const protocol = this.protocol;
+    const { secret, runtime, wasm } = this.options;
     const session = await connect({
       transport,
       slot: plan.slot,
@@ -218,11 +217,7 @@ export class ChorusEngineSession implements EngineSession {
     session.on('progress', (event) => this.events.emit('progress', event));
     try {
       const options = {
-        protocol,
-        ...(protocol === 'tinytable' ? { security } : {}),
-        ...(plan.mixed !== undefined ? { ring } : {}),
-        inputOwners: plan.inputOwners,
-        reveal: plan.reveal,
+        ...jobOptions(plan, this.protocol, this.options),
         inputs: plan.inputs,
         signal: this.controller.signal,
       } as Parameters<Session['evaluate']>[1];
@@ -284,20 +279,6 @@ async function setupDigest(circuit: Circuit, options: ResolvedEngineOptions): Pr
     circuit,
   }));
   return new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(canonical)));
-}
-
-/**
- * The protocol of a run: the option, or (`'auto'`) Coral for programs compiled without boolify
- * and for more than two parties — the one protocol whose material is made among any number of
- * parties over OT — and TinyTable otherwise. More than two parties on another is NotAvailable.
- */
-function chooseProtocol(option: ResolvedEngineOptions['protocol'], plan: JobPlan): 'tinytable' | 'minimac' | 'coral' {
-  const parties = plan.names.length;
-  const protocol = option !== 'auto' ? option : plan.mixed !== undefined || parties > 2 ? 'coral' : 'tinytable';
-  if (parties > 2 && protocol === 'tinytable') {
-    throw new NotAvailableError('protocol', `tinytable among ${parties} parties`, 'TinyTable takes two computing parties; MiniMac and Coral run among 2 to 8');
-  }
-  return protocol;
 }
 
 function sortKeys(value: unknown): unknown {

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import PlaintextEngine from "mpc-framework/dist/src/PlaintextEngine/PlaintextEngine.js";
 import { EmpWasmEngine } from "emp-wasm-engine";
 import type { Circuit } from "mpc-framework-common";
-import { CancelledError } from "@chorus/sdk";
+import { CancelledError, CircuitError } from "@chorus/sdk";
 import { ChorusEngine, type ChorusEngineSession } from "../src/index.js";
 import { AUCTION, AUCTION_BIDS, compile, normalize, runParties, startParties, values } from "./helpers.js";
 
@@ -170,5 +170,36 @@ describe("beyond mpc-framework's interface", () => {
     expect((outcomes.alice as { error: unknown }).error).toBeInstanceOf(CancelledError);
     // bob hears alice's abort and fails at once.
     expect(outcomes.bob).toMatchObject({ ok: false });
+  }, 60_000);
+});
+
+describe("warming the WASM core up before a run", () => {
+  it("runs every party's job of the circuit in WASM, then a run gives the plaintext engine's outputs; nothing on the addon", async () => {
+    const program = PROGRAMS[1]!;
+    const circuit = await compile(program.source, WIDTH);
+    const engine = new ChorusEngine({ runtime: "wasm" });
+    const warmed = await engine.warmUp(circuit);
+    expect(warmed).toMatchObject({ runtime: "wasm", warmed: true });
+    expect(warmed.runs).toBeGreaterThanOrEqual(1);
+    expect(warmed.timeMs).toBeGreaterThan(0);
+    const { outcomes } = await runParties(engine, circuit, program.inputs);
+    const expected = await reference(program.source, program.inputs, circuit);
+    expect(values(outcomes).map((o) => normalize(circuit, o, WIDTH))).toEqual(expected);
+
+    expect(await new ChorusEngine({ runtime: "native" }).warmUp(circuit)).toMatchObject({ runtime: "native", warmed: false, runs: 0 });
+    // Three parties (Coral by default) and a program compiled without boolify warm up too.
+    const three = await compile(AUCTION, 8);
+    expect(await engine.warmUp(three)).toMatchObject({ warmed: true });
+    const mixed = await compile(program.source);
+    expect(await engine.warmUp(mixed)).toMatchObject({ warmed: true });
+  }, 120_000);
+
+  it("rejects what a run would reject, with the same typed error", async () => {
+    const circuit = await compile(PROGRAMS[0]!.source, WIDTH);
+    const broken = { ...circuit, bristol: "2 4\n2 1 1\n1 1\n\n2 1 0 1 9 AND\n" };
+    await expect(new ChorusEngine({ runtime: "wasm" }).warmUp(broken)).rejects.toBeInstanceOf(CircuitError);
+    await expect(new ChorusEngine().warmUp({} as Circuit)).rejects.toMatchObject({ field: "circuit" });
+    const three = await compile(AUCTION, 8);
+    await expect(new ChorusEngine({ protocol: "tinytable", runtime: "wasm" }).warmUp(three)).rejects.toMatchObject({ field: "protocol" });
   }, 60_000);
 });

@@ -100,6 +100,7 @@ export type {
 } from './session/session-types.js';
 export { toBytes, toHex, type BytesLike } from './bytes.js';
 export { initWasm, type WasmSource } from './session/wasm-loader.js';
+export { warmUpCore, type StandaloneWarmUpOptions } from './session/warm-up.js';
 export { loadRuntime, type Runtime, type ResolvedRuntime } from './session/runtime.js';
 export { relayWebSocketUrl } from './transport/urls.js';
 export type { WebSocketConstructor, WebSocketEventMapLike, WebSocketLike } from './transport/websocket.js';

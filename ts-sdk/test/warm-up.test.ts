@@ -4,7 +4,7 @@
  * native runtime does nothing, and options the job would refuse are refused alike.
  */
 import { describe, expect, it } from "vitest";
-import { CircuitError, ConfigError, connect, type MessageTransport, type Session } from "../src/index.js";
+import { CircuitError, ConfigError, connect, warmUpCore, type MessageTransport, type Session } from "../src/index.js";
 import { AND_XOR, andXor, FIPS_CIPHERTEXT, fipsAesAmongThree, hub, rejectionOf, within } from "./helpers.js";
 
 const SECRET = new Uint8Array(32).fill(9);
@@ -65,6 +65,23 @@ describe("warming the WASM core up", () => {
     const refused = await rejectionOf(connectAll(hub(2).transports, { warmUp: { job: "aes", variant: "lut17" } }));
     expect(refused).toBeInstanceOf(ConfigError);
   }, 120_000);
+
+  it("runs before any session (warmUpCore), with the same typed errors", async () => {
+    const warmed = await warmUpCore({ job: "aes", variant: "lut16", security: "malicious", blocks: 4, parties: 3, runtime: "wasm" });
+    expect(warmed).toMatchObject({ runtime: "wasm", warmed: true });
+    expect(warmed.runs).toBeGreaterThanOrEqual(3);
+    const auto = await warmUpCore({ job: "aes", parties: 3, runtime: "auto" });
+    if (auto.runtime === "native") expect(auto).toEqual({ runtime: "native", warmed: false, runs: 0, timeMs: 0 });
+    for (const parties of [1, 2.5, undefined]) {
+      const error = await rejectionOf(warmUpCore({ job: "aes", parties, runtime: "wasm" } as never));
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as ConfigError).field).toBe("parties");
+    }
+    // MAESTRO needs three parties: the job's own check, as in a session.
+    expect(await rejectionOf(warmUpCore({ job: "aes", parties: 2, runtime: "wasm" }))).toMatchObject({ field: "parties" });
+    expect(await rejectionOf(warmUpCore({ job: "aes", parties: 2, runtime: "quantum" } as never))).toMatchObject({ field: "runtime" });
+    expect(await rejectionOf(warmUpCore(null as never))).toBeInstanceOf(ConfigError);
+  }, 60_000);
 
   it("does nothing on the native runtime", async () => {
     const sessions = await connectAll(hub(2).transports, { runtime: "auto" });

@@ -12,7 +12,7 @@
 import { ChorusError, ConfigError } from '../errors.js';
 import { isMixedCircuit, mixedCircuit, parseLoaded } from './circuits.js';
 import { checkError, warmUpJob } from './job-options.js';
-import type { ResolvedRuntime } from './runtime.js';
+import { loadRuntime, type ResolvedRuntime, type Runtime } from './runtime.js';
 import type { WarmUpOptions, WarmUpResult } from './session-types.js';
 import { initWasm, warmUpWasm, type WasmSource } from './wasm-loader.js';
 
@@ -74,6 +74,30 @@ const MAX_RUNS = 10;
 const BUDGET_MS = 3000;
 /** A run (past the first MIN_RUNS) that takes more than this share of the fastest before ends the warm-up. */
 const CONVERGED = 0.9;
+
+/** Options of {@link warmUpCore}: a job to come, the session's party count and its core. */
+export type StandaloneWarmUpOptions = WarmUpOptions & {
+  /** The parties of the sessions to come (every member runs inside this realm's module). */
+  parties: number;
+  /** The core the sessions will use (`'auto'`: the native addon in Node if it loads, else WASM). */
+  runtime?: Runtime;
+  /** Where to load the WASM module from. */
+  wasm?: WasmSource;
+};
+
+/**
+ * Warms the core up for jobs like `options` before any session exists — at page load, say, while
+ * the users have not met yet — as `Session.warmUp` does inside one (the WASM module is shared by
+ * every session of this realm). Rejects with `ConfigError` for a bad `parties` or runtime, and
+ * with the error the job would give for options it refuses.
+ */
+export async function warmUpCore(options: StandaloneWarmUpOptions): Promise<WarmUpResult> {
+  if (typeof options !== 'object' || options === null) throw new ConfigError('warmUp', 'expected { job, parties, ...the job\'s options }');
+  const { parties, runtime, wasm, ...job } = options;
+  if (!Number.isInteger(parties) || parties < 2) throw new ConfigError('parties', `expected an integer of at least 2, got ${String(parties)}`);
+  const core = await loadRuntime(runtime ?? 'auto', wasm);
+  return warmUp(core.name, parties, job as WarmUpOptions, wasm);
+}
 
 /** The warm-ups of `connect`'s `warmUp` option, one after the other. */
 export async function warmUpAll(

@@ -22,9 +22,11 @@
 //! correlated OTs the caller hashes itself ([`PeerSeeds::new`]; MiniMac takes TinyOT's
 //! authenticated bits). Key bits enter only as masks, never as branches or indices.
 //!
-//! The framing of the columns and the check of the inputs' consistency belong to each use: the
-//! GF(2^128) COPE runs MASCOT's Π_Auth combination check on its own; MiniMac and Coral check the
-//! authenticated values inside their MAC checks (see their modules).
+//! The extension between every pair of parties in chunks is [`super::pairwise`]'s. How a frame
+//! is tagged and the check of the inputs' consistency belong to each use: the GF(2^128) COPE and
+//! Coral's COPE over Z_{2^(k+s)} run MASCOT's Π_Auth combination check on their own; MiniMac and
+//! Coral's GF(2^42) COPE check the authenticated values inside their MAC checks (see their
+//! modules), where the combination's openings join the protocol's own MAC log.
 
 use rand_core::{CryptoRng, RngCore};
 

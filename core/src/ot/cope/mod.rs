@@ -1,8 +1,9 @@
 //! COPE, the "correlated oblivious product evaluation" of MASCOT (Keller–Orsini–Scholl, CCS 2016,
-//! Π_COPE): [`columns`] is the one seed-and-column layer every COPE in Chorus runs on (this
-//! module's GF(2^128) COPE, MiniMac's per-position GF(2^8) keys, Coral's MFE-vectorised COPEe over
-//! GF(2^42)); each use adds only what its columns carry, how outputs are read from them, its
-//! framing and its check.
+//! Π_COPE), written once for every COPE in Chorus: [`columns`] is the seed-and-column layer and
+//! [`pairwise`] the extension between every ordered pair of parties in frames, on which this
+//! module's GF(2^128) COPE, MiniMac's per-position GF(2^8) keys, Coral's MFE-vectorised COPEe
+//! over GF(2^42) and Coral's COPE over Z_{2^(k+s)} for Spdz2k all run. Each use adds only what its
+//! columns carry, how outputs are read from them, how its frames are tagged, and its check.
 //!
 //! This module's own instance: correlated OT over GF(2^128), with the random-combination check of
 //! MASCOT's Π_Auth, between two parties.
@@ -27,24 +28,26 @@
 //! different columns passes only by guessing the bits of `Δ` where they differ; `x_{n+1}` keeps
 //! `y` independent of the real inputs.
 //!
-//! **Costs.** `2048·(n + 1)` bytes of columns (128 field elements per input), 32 + 32 bytes of
-//! coin and check from the receiver, 64 bytes of coin opening from the sender; three flights.
+//! **Costs.** `2048·(n + 1)` bytes of columns (128 field elements per input, one frame without a
+//! header: [`pairwise`] with one chunk over [`RawFrames`]), 32 + 32 bytes of coin and check from
+//! the receiver, 64 bytes of coin opening from the sender; three flights.
 //!
 //! Trust model: either party may be malicious; after any error the instance refuses further use.
 
 pub mod columns;
+pub mod pairwise;
 #[cfg(test)]
 mod tests;
 
 use rand_core::{CryptoRng, RngCore};
 
 use super::coins::{ReceiverCoins, SenderCoins};
-use super::prg::Prg;
 use super::{base, block, Block, OtError};
 use crate::field::clmul::Backend;
 use crate::field::Gf128;
 use crate::net::{yield_now, Network, PartyId};
 use columns::{input_column, key_column, mask, PeerSeeds};
+use pairwise::{ColumnWire, Pairwise, PeerColumns};
 
 const BASE_TAG: &[u8] = b"chorus/ot/cope/base/v1";
 
@@ -66,11 +69,95 @@ fn inner(backend: Backend, r: &[Block], v: &[Gf128]) -> Gf128 {
     Gf128::reduce(backend.xor_sum_of_products128(r, &v))
 }
 
+/// The columns of this COPE with its peer (`E_h(x) = x`, one 128-bit lane per element): the
+/// sender holds the chosen seeds and its key bits as masks, the receiver the seed pairs.
+struct Gf128Columns {
+    masks: Vec<Block>,
+    seeds: PeerSeeds,
+}
+
+impl PeerColumns for Gf128Columns {
+    type Input = Gf128;
+    type Output = Gf128;
+    type Error = OtError;
+
+    /// Receiver: the columns `u_i` (column-major, 16 bytes per element) and `t_j = Σ_i X^i·t^0_{ij}`.
+    fn columns(&mut self, x: &[Gf128]) -> (Vec<u8>, Vec<Gf128>) {
+        let m = x.len();
+        let lanes: Vec<Block> = x.iter().map(|x| x.value()).collect();
+        let mut t0 = vec![0u128; 128 * m];
+        let mut u = vec![0u128; 128 * m];
+        for ((pair, col), u) in
+            self.seeds.pairs.iter_mut().zip(t0.chunks_exact_mut(m.max(1))).zip(u.chunks_exact_mut(m.max(1)))
+        {
+            input_column(pair, &lanes, col, u);
+        }
+        let mut msg = Vec::new();
+        block::put_blocks(&mut msg, &u);
+        (msg, (0..m).map(|j| combine((0..128).map(|i| t0[i * m + j]))).collect())
+    }
+
+    /// Sender: `q_j = Σ_i X^i·q_{ij}` from the receiver's columns for `m` elements.
+    fn keys(&mut self, u: &[u8], m: usize, _peer: PartyId) -> Result<Vec<Gf128>, OtError> {
+        let u = block::get_blocks("cope columns", u, self.seeds.chosen.len() * m)?;
+        let mut cols = vec![0u128; 128 * m];
+        for ((prg, &mask), (col, u)) in self
+            .seeds
+            .chosen
+            .iter_mut()
+            .zip(&self.masks)
+            .zip(cols.chunks_exact_mut(m.max(1)).zip(u.chunks_exact(m.max(1))))
+        {
+            key_column(prg, mask, u, col);
+        }
+        Ok((0..m).map(|j| combine((0..128).map(|i| cols[i * m + j]))).collect())
+    }
+}
+
+/// This COPE's frames: the columns as they are, one frame per direction that has elements
+/// (two parties in lockstep need no tags; a wrong length is [`OtError::Malformed`]).
+pub(crate) struct RawFrames;
+
+impl ColumnWire for RawFrames {
+    type Error = OtError;
+
+    async fn exchange<N: Network>(
+        &mut self,
+        net: &mut N,
+        frames: Vec<Option<Vec<u8>>>,
+        sent: usize,
+        received: &[usize],
+    ) -> Result<Vec<Vec<u8>>, OtError> {
+        if sent > 0 {
+            for (p, frame) in frames.into_iter().enumerate() {
+                if let Some(frame) = frame {
+                    net.send(p, frame)?;
+                }
+            }
+            yield_now().await;
+        }
+        let mut all = vec![Vec::new(); received.len()];
+        for (p, &count) in received.iter().enumerate() {
+            if count > 0 {
+                all[p] = net.recv(p).await?;
+            }
+        }
+        Ok(all)
+    }
+}
+
+/// A COPE of this party with `peer` alone, in one frame per extension.
+fn one_peer(net: &impl Network, peer: PartyId, columns: Gf128Columns) -> Pairwise<Gf128Columns> {
+    let mut peers: Vec<Option<Gf128Columns>> = (0..net.parties()).map(|_| None).collect();
+    peers[peer] = Some(columns);
+    Pairwise::from_peers(peers, usize::MAX)
+}
+
 /// The sender of COPE: holds `Δ`, learns `q_j = t_j + Δ·x_j`.
 pub struct CopeSender {
     peer: PartyId,
     delta: Gf128,
-    columns: Vec<Prg>,
+    pairs: Pairwise<Gf128Columns>,
     coins: SenderCoins,
     backend: Backend,
     failed: bool,
@@ -79,7 +166,7 @@ pub struct CopeSender {
 /// The receiver of COPE: inputs `x_j`, learns `t_j`.
 pub struct CopeReceiver {
     peer: PartyId,
-    columns: Vec<[Prg; 2]>,
+    pairs: Pairwise<Gf128Columns>,
     coins: ReceiverCoins,
     backend: Backend,
     failed: bool,
@@ -109,18 +196,14 @@ impl CopeSender {
         let delta = rng.next_u64() as u128 | (rng.next_u64() as u128) << 64;
         let choices: Vec<bool> = (0..128).map(|i| (delta >> i) & 1 == 1).collect();
         let seeds = base::receive_random(net, peer, &choices, &[BASE_TAG, session].concat(), rng).await?;
-        let seeds = PeerSeeds::new(seeds, []);
+        let masks = choices.iter().map(|&bit| mask(bit)).collect();
+        let backend = Backend::detect();
+        let columns = Gf128Columns { masks, seeds: PeerSeeds::new(seeds, []) };
         let (coins, commitment) = SenderCoins::new(session, rng);
         net.send(peer, commitment)?;
         yield_now().await;
-        Ok(CopeSender {
-            peer,
-            delta: Gf128::new(delta),
-            columns: seeds.chosen,
-            coins,
-            backend: Backend::detect(),
-            failed: false,
-        })
+        let pairs = one_peer(net, peer, columns);
+        Ok(CopeSender { peer, delta: Gf128::new(delta), pairs, coins, backend, failed: false })
     }
 
     /// `Δ`.
@@ -137,13 +220,10 @@ impl CopeSender {
     ) -> Result<Vec<Gf128>, OtError> {
         super::begin_step(&mut self.failed, "COPE instance")?;
         let m = n + 1;
-        let u = block::get_blocks("cope columns", &net.recv(self.peer).await?, 128 * m)?;
-        let delta = self.delta.value();
-        let mut cols = vec![0u128; 128 * m];
-        for (i, (prg, col)) in self.columns.iter_mut().zip(cols.chunks_exact_mut(m)).enumerate() {
-            key_column(prg, mask((delta >> i) & 1 == 1), &u[i * m..(i + 1) * m], col);
-        }
-        let q: Vec<Gf128> = (0..m).map(|j| combine((0..128).map(|i| cols[i * m + j]))).collect();
+        let mut counts = vec![0; net.parties()];
+        counts[self.peer] = m;
+        let q =
+            core::mem::take(&mut self.pairs.extend(&mut RawFrames, net, &[], &counts).await?.peer[self.peer]);
 
         let (open, mut coins) = self.coins.open(&net.recv(self.peer).await?, "cope receiver coin", rng)?;
         net.send(self.peer, open)?;
@@ -168,9 +248,10 @@ impl CopeReceiver {
     ) -> Result<Self, OtError> {
         net.check_peer(peer)?;
         let pairs = base::send_random(net, peer, 128, &[BASE_TAG, session].concat(), rng).await?;
-        let seeds = PeerSeeds::new([], pairs);
+        let backend = Backend::detect();
+        let columns = Gf128Columns { masks: Vec::new(), seeds: PeerSeeds::new([], pairs) };
         let coins = ReceiverCoins::new(session, &net.recv(peer).await?, "cope coin commitment")?;
-        Ok(CopeReceiver { peer, columns: seeds.pairs, coins, backend: Backend::detect(), failed: false })
+        Ok(CopeReceiver { peer, pairs: one_peer(net, peer, columns), coins, backend, failed: false })
     }
 
     /// Authenticates `xs` under the sender's `Δ`: returns `t_j` with `q_j = t_j + Δ·x_j`.
@@ -184,18 +265,9 @@ impl CopeReceiver {
         let mut x: Vec<Gf128> = xs.to_vec();
         x.push(Gf128::new(rng.next_u64() as u128 | (rng.next_u64() as u128) << 64));
         let m = x.len();
-        let lanes: Vec<Block> = x.iter().map(|x| x.value()).collect();
-        let mut t0 = vec![0u128; 128 * m];
-        let mut u = vec![0u128; 128 * m];
-        for ((pair, col), u) in self.columns.iter_mut().zip(t0.chunks_exact_mut(m)).zip(u.chunks_exact_mut(m))
-        {
-            input_column(pair, &lanes, col, u);
-        }
-        let mut msg = Vec::new();
-        block::put_blocks(&mut msg, &u);
-        net.send(self.peer, msg)?;
-        yield_now().await;
-        let t: Vec<Gf128> = (0..m).map(|j| combine((0..128).map(|i| t0[i * m + j]))).collect();
+        let counts = vec![0; net.parties()];
+        let t =
+            core::mem::take(&mut self.pairs.extend(&mut RawFrames, net, &x, &counts).await?.own[self.peer]);
 
         let seed = ReceiverCoins::fresh(rng);
         net.send(self.peer, seed.to_vec())?;

@@ -8,6 +8,7 @@
 //! bits must be zero), so byte counts match the paper's m-bits-per-element accounting.
 
 use crate::net::{Network, PartyId};
+use crate::ot::cope::pairwise::ColumnWire;
 use crate::proto::frame::{FrameError, Header};
 
 use super::error::CoralError;
@@ -194,6 +195,28 @@ impl Channel {
         }
         self.seq = self.seq.wrapping_add(1);
         Ok(out)
+    }
+}
+
+/// Coral's frames of COPE columns ([`crate::ot::cope::pairwise`]): one frame of `step` to and from
+/// every peer per exchange, empty ones included (the sequence number moves on alike everywhere).
+pub(crate) struct ColumnFrames<'a> {
+    pub channel: &'a mut Channel,
+    pub step: Step,
+}
+
+impl ColumnWire for ColumnFrames<'_> {
+    type Error = CoralError;
+
+    async fn exchange<N: Network>(
+        &mut self,
+        net: &mut N,
+        frames: Vec<Option<Vec<u8>>>,
+        _sent: usize,
+        _received: &[usize],
+    ) -> Result<Vec<Vec<u8>>, CoralError> {
+        let payloads = frames.into_iter().map(Option::unwrap_or_default).collect();
+        self.channel.pairwise(net, self.step, payloads).await
     }
 }
 

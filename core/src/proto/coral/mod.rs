@@ -49,7 +49,6 @@ pub mod circuit;
 pub mod error;
 pub mod messages;
 pub mod online;
-pub mod pairwise;
 pub mod prep;
 pub mod rconv;
 pub mod share;

@@ -150,6 +150,15 @@ fn frame_error(error: FrameError, from: PartyId, step: Step, kind: Kind) -> Mini
 /// A received message whose header was checked; dereferences to its body.
 pub(crate) struct Frame(Vec<u8>);
 
+impl Frame {
+    /// The body, without the header.
+    pub(crate) fn into_body(self) -> Vec<u8> {
+        let mut msg = self.0;
+        msg.drain(..HEADER_BYTES);
+        msg
+    }
+}
+
 impl core::ops::Deref for Frame {
     type Target = [u8];
     fn deref(&self) -> &[u8] {

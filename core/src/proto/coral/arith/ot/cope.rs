@@ -26,9 +26,9 @@
 use rand_core::{CryptoRng, RngCore};
 
 use crate::net::{Network, PartyId};
+use crate::ot::cope::pairwise::{Pairwise, PairwiseOutput, PeerColumns};
 use crate::proto::coral::error::CoralError;
-use crate::proto::coral::messages::{Channel, Step};
-use crate::proto::coral::pairwise::{Pairwise, PairwiseOutput, PeerColumns};
+use crate::proto::coral::messages::{Channel, ColumnFrames, Step};
 
 use super::super::ring::{ArithRing, S};
 use crate::ot::prg::Prg;
@@ -98,12 +98,8 @@ impl RingCope {
     ) -> Result<Self, CoralError> {
         let bits: Vec<bool> = (0..S).map(|l| (alpha >> l) & 1 == 1).collect();
         let masks: Vec<u128> = bits.iter().map(|&b| 0u128.wrapping_sub(u128::from(b))).collect();
-        let step = (Step::ArithCopeColumns, CHUNK);
-        let inner = Pairwise::setup(net, BASE_TAG, session, &bits, S as usize, step, rng, |seeds| PeerCope {
-            ring,
-            masks: masks.clone(),
-            chosen: seeds.chosen,
-            pairs: seeds.pairs,
+        let inner = Pairwise::setup(net, BASE_TAG, session, &bits, S as usize, CHUNK, rng, |seeds| {
+            PeerCope { ring, masks: masks.clone(), chosen: seeds.chosen, pairs: seeds.pairs }
         })
         .await?;
         Ok(RingCope(inner))
@@ -119,13 +115,14 @@ impl RingCope {
         own: &[u128],
     ) -> Result<RingCopeOutput, CoralError> {
         let counts = vec![own.len(); net.parties()];
-        self.0.extend(channel, net, own, &counts).await
+        self.0.extend(&mut ColumnFrames { channel, step: Step::ArithCopeColumns }, net, own, &counts).await
     }
 }
 
 impl PeerColumns for PeerCope {
     type Input = u128;
     type Output = u128;
+    type Error = CoralError;
 
     /// Input side: the columns `u_l` (column by column, each element in ⌈(k+s−l)/8⌉ bytes) and
     /// the shares `t_e`.

@@ -1,5 +1,5 @@
 //! COPE over F = GF(2^42) between every pair of parties, in both directions at once (the pairs'
-//! plumbing is [`crate::proto::coral::pairwise`]): the paper's
+//! plumbing is [`crate::ot::cope::pairwise`]): the paper's
 //! vectorised COPEe (§4.3.3 "Vectorizing MFE-based offline phase"; Fig. 16 F_vCOPEe, Fig. 18
 //! Π_vCOPEe over Fig. 17's F_2-vOLE) with the **(195, 42)_2-MFE** (σ, ρ) of Table 1, Example
 //! Param. 1 — the MFE route of Fig. 1 / \[20\]: t = 195 bits per element and direction.
@@ -53,11 +53,11 @@ use rand_core::{CryptoRng, RngCore};
 
 use crate::net::{Network, PartyId};
 use crate::ot::cope::columns::{input_column, key_column};
+use crate::ot::cope::pairwise::{Pairwise, PairwiseOutput, PeerColumns};
 use crate::ot::prg::Prg;
 use crate::ot::transpose::transpose64;
 use crate::proto::coral::error::CoralError;
-use crate::proto::coral::messages::{Channel, Step};
-use crate::proto::coral::pairwise::{Pairwise, PairwiseOutput, PeerColumns};
+use crate::proto::coral::messages::{Channel, ColumnFrames, Step};
 use crate::proto::coral::share::{CoralParams, FIELD_BITS};
 
 const BASE_TAG: &[u8] = b"chorus/coral/prep/cope/base/v3";
@@ -148,8 +148,7 @@ impl Cope {
         let t = maps.t();
         assert_eq!(a.len(), t, "one choice per MFE coordinate");
         let masks: Vec<u128> = a.iter().map(|&b| 0u128.wrapping_sub(u128::from(b))).collect();
-        let step = (Step::CopeColumns, CHUNK);
-        let inner = Pairwise::setup(net, BASE_TAG, session, a, t, step, rng, |seeds| PeerCope {
+        let inner = Pairwise::setup(net, BASE_TAG, session, a, t, CHUNK, rng, |seeds| PeerCope {
             maps: maps.clone(),
             masks: masks.clone(),
             chosen: seeds.chosen,
@@ -168,13 +167,14 @@ impl Cope {
         own: &[u64],
         counts: &[usize],
     ) -> Result<CopeOutput, CoralError> {
-        self.0.extend(channel, net, own, counts).await
+        self.0.extend(&mut ColumnFrames { channel, step: Step::CopeColumns }, net, own, counts).await
     }
 }
 
 impl PeerColumns for PeerCope {
     type Input = u64;
     type Output = u64;
+    type Error = CoralError;
 
     /// Input side: the packed columns `u_h` and `ρ(t_j)`.
     fn columns(&mut self, x: &[u64]) -> (Vec<u8>, Vec<u64>) {

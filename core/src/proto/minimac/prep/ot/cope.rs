@@ -18,16 +18,18 @@
 //! may anyway — among three or more parties the n-party engine's consistency check also makes it
 //! use the same bits towards every peer.
 //!
-//! The seeds and the expansion of each column are the shared layer of
-//! [`crate::ot::cope::columns`]; this module adds what a column carries (byte `j` of every word,
-//! in 16-byte lanes) and how outputs are read from the columns.
+//! The seeds, the expansion of each column and the pairwise extension in frames are the shared
+//! layer of [`crate::ot::cope`] ([`columns`](crate::ot::cope::columns),
+//! [`pairwise`](crate::ot::cope::pairwise)); this module adds what a column carries (byte `j` of
+//! every word, in 16-byte lanes), how outputs are read from the columns, and MiniMac's framing of
+//! them ([`CopeFrames`]).
 //!
 //! **Extension** for words `w = 1..L` of the input party `Q` (contribution `X_w ∈ GF(2^8)^n`),
 //! towards every key holder P ≠ Q (its own seeds per pair): with `t^b_{(j,l),w} = G(k^b_{j,l})_w` (one byte of the AES-CTR stream [`Prg`]) `Q` sends
 //! `u_{(j,l),w} = t^0 + t^1 + X_w[j]`; P computes `q_{(j,l),w} = t^{α bit} + α_bit·u = t^0 +
 //! α_bit·X_w[j]`; then `q_w[j] = Σ_l 2^l·q_{(j,l),w}` and `t_w[j] = Σ_l 2^l·t^0_{(j,l),w}` give
 //! `q_w = t_w + α_P ∗ X_w`. Columns travel in frames of at most [`FRAME_WORDS`] words (`8n` bytes
-//! per word), column-major within a frame.
+//! per word), column-major within a frame; a party with no words left in a frame sends none.
 //!
 //! **Alone this is "COPE with errors"**: a corrupt `Q` may use a different `X_w[j]` in each of the
 //! eight columns of position `j`; the random-combination openings and the MAC check of
@@ -36,11 +38,17 @@
 
 use super::tiny::Bits;
 use crate::field::Gf256;
-use crate::net::PartyId;
+use crate::net::{Network, PartyId};
 use crate::ot::cope::columns::{input_column, key_column, mask, PeerSeeds};
+use crate::ot::cope::pairwise::{ColumnWire, Pairwise, PairwiseOutput, PeerColumns};
 use crate::ot::multi::MAX_PARTIES;
 use crate::ot::prg::TccrHash;
 use crate::ot::Block;
+use crate::proto::minimac::error::{MiniMacError, Step};
+use crate::proto::minimac::msg::{Framer, Kind};
+
+#[cfg(test)]
+use super::Cheat;
 
 /// Words per frame of COPE columns (a frame carries `8n` bytes per word: 512 KiB for n = 256).
 pub const FRAME_WORDS: usize = 256;
@@ -55,19 +63,25 @@ fn tweak(c: usize, key_holder: PartyId, input: PartyId) -> u128 {
     TWEAK_BASE + (c as u128 * m + key_holder as u128) * m + input as u128
 }
 
+/// COPE with one peer, both directions: elements are the bytes of words of `n` bytes (a chunk
+/// always holds whole words).
+struct PeerCope {
+    n: usize,
+    /// Key side: all ones where bit `c % 8` of `α_{P, c / 8}` is 1, per column `c`.
+    masks: Vec<Block>,
+    seeds: PeerSeeds,
+}
+
 /// One party's COPE states with every peer.
 pub(crate) struct Cope {
-    n: usize,
     /// `α_P`, `n` bytes: bit `l` of byte `j` is the share bit of abit `8j + l`.
     alpha: Vec<u8>,
-    /// Per peer: the streams of this party's columns `8j + l` (key side) and of the peer's (input
-    /// side); `None` at this party's own index.
-    peers: Vec<Option<PeerSeeds>>,
+    pairs: Pairwise<PeerCope>,
 }
 
 impl core::fmt::Debug for Cope {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Cope").field("n", &self.n).finish_non_exhaustive()
+        f.debug_struct("Cope").field("n", &self.alpha.len()).finish_non_exhaustive()
     }
 }
 
@@ -97,16 +111,17 @@ impl Cope {
         for c in 0..8 * n {
             alpha[c / 8] |= u8::from(abits.bit(c)) << (c % 8);
         }
+        let masks: Vec<Block> = (0..8 * n).map(|c| mask((alpha[c / 8] >> (c % 8)) & 1 == 1)).collect();
         let peer = |q: PartyId| {
             let chosen = (0..8 * n).map(|c| hash.hash(tweak(c, me, q), abits.pair(c, q).mac));
             let pairs = (0..8 * n).map(|c| {
                 let (t, key) = (tweak(c, q, me), abits.pair(c, q).key);
                 [hash.hash(t, key), hash.hash(t, key ^ delta)]
             });
-            PeerSeeds::new(chosen, pairs)
+            PeerCope { n, masks: masks.clone(), seeds: PeerSeeds::new(chosen, pairs) }
         };
         let peers = (0..parties).map(|q| (q != me).then(|| peer(q))).collect();
-        Cope { n, alpha, peers }
+        Cope { alpha, pairs: Pairwise::from_peers(peers, FRAME_WORDS * n) }
     }
 
     /// `α_P` (`n` bytes).
@@ -114,14 +129,31 @@ impl Cope {
         &self.alpha
     }
 
-    fn peer(&mut self, q: PartyId) -> &mut PeerSeeds {
-        self.peers[q].as_mut().expect("COPE with a peer, not with this party")
+    /// Authenticates this party's words `own` (`L·n` bytes, word-major) under every peer's key and
+    /// `words[q]` words of each peer q under this party's key, in frames of [`FRAME_WORDS`] words:
+    /// `own[q]` holds `t` (`L·n` bytes) with `q_w = t_w + α_q ∗ X_w` at q, `peer[q]` the `q_w` of
+    /// q's words.
+    pub(crate) async fn extend<N: Network>(
+        &mut self,
+        frames: &mut CopeFrames<'_>,
+        net: &mut N,
+        own: &[u8],
+        words: &[usize],
+    ) -> Result<PairwiseOutput<u8>, MiniMacError> {
+        let n = self.alpha.len();
+        let counts: Vec<usize> = words.iter().map(|w| w * n).collect();
+        self.pairs.extend(frames, net, own, &counts).await
     }
+}
 
-    /// Input side towards key holder `q` for the words `xs` (`L·n` bytes, word-major): the
-    /// columns `u` (`8n·L` bytes, column-major) to send to `q`, and `t` (`L·n` bytes, word-major)
-    /// with `q_w = t_w + α_q ∗ X_w` at `q`.
-    pub(crate) fn columns(&mut self, q: PartyId, xs: &[u8]) -> (Vec<u8>, Vec<u8>) {
+impl PeerColumns for PeerCope {
+    type Input = u8;
+    type Output = u8;
+    type Error = MiniMacError;
+
+    /// Input side for the words `xs` (`L·n` bytes, word-major): the columns `u` (`8n·L` bytes,
+    /// column-major) and `t` (`L·n` bytes, word-major).
+    fn columns(&mut self, xs: &[u8]) -> (Vec<u8>, Vec<u8>) {
         let n = self.n;
         let l = xs.len() / n;
         let blocks = l.div_ceil(16);
@@ -129,7 +161,7 @@ impl Cope {
         let mut acc = vec![Gf256(0); n * l];
         let (mut lanes, mut x) = (vec![0u8; l], vec![0; blocks]);
         let (mut t0, mut ub, mut bytes) = (vec![0; blocks], vec![0; blocks], vec![0u8; l]);
-        for (c, pair) in self.peer(q).pairs.iter_mut().enumerate() {
+        for (c, pair) in self.seeds.pairs.iter_mut().enumerate() {
             let j = c / 8;
             if c % 8 == 0 {
                 // Column (j, l) carries byte j of every word.
@@ -150,18 +182,21 @@ impl Cope {
         (u, transpose(Gf256::as_bytes(&acc), n, l))
     }
 
-    /// Key side: `q` (`L·n` bytes, word-major) from input party `from`'s columns `u` of `L` words.
-    pub(crate) fn keys(&mut self, from: PartyId, u: &[u8], l: usize) -> Vec<u8> {
+    /// Key side: `q` (`count` bytes of whole words, word-major) from the peer's columns `u`.
+    fn keys(&mut self, u: &[u8], count: usize, peer: PartyId) -> Result<Vec<u8>, MiniMacError> {
         let n = self.n;
-        debug_assert_eq!(u.len(), 8 * n * l);
+        let l = count / n;
+        if u.len() != 8 * n * l || !count.is_multiple_of(n) {
+            let reason = format!("{} bytes of COPE columns, expected {} for {l} words", u.len(), 8 * n * l);
+            return Err(MiniMacError::Malformed { from: peer, step: Step::PrepCope, reason });
+        }
         let blocks = l.div_ceil(16);
         let mut acc = vec![Gf256(0); n * l];
         let (mut ub, mut qb, mut bytes) = (vec![0; blocks], vec![0; blocks], vec![0u8; l]);
-        let seeds = self.peers[from].as_mut().expect("COPE with a peer, not with this party");
-        for (c, chosen) in seeds.chosen.iter_mut().enumerate() {
+        for (c, (chosen, &mask)) in self.seeds.chosen.iter_mut().zip(&self.masks).enumerate() {
             let j = c / 8;
             to_blocks(&u[c * l..(c + 1) * l], &mut ub);
-            key_column(chosen, mask((self.alpha[j] >> (c % 8)) & 1 == 1), &ub, &mut qb);
+            key_column(chosen, mask, &ub, &mut qb);
             to_bytes(&qb, &mut bytes);
             Gf256::mul_add_scalar_slice(
                 &mut acc[j * l..(j + 1) * l],
@@ -169,13 +204,76 @@ impl Cope {
                 Gf256(1 << (c % 8)),
             );
         }
-        transpose(Gf256::as_bytes(&acc), n, l)
+        Ok(transpose(Gf256::as_bytes(&acc), n, l))
+    }
+}
+
+/// MiniMac's frames of COPE columns: kind [`Kind::CopeColumns`] under the framer's per-peer
+/// sequence numbers, sent only by a party with words in the frame and received only from one.
+pub(crate) struct CopeFrames<'a> {
+    pub framer: &'a mut Framer,
+    /// Bytes per word (for the cheats of tests).
+    #[cfg(test)]
+    pub n: usize,
+    /// Frames exchanged so far.
+    pub exchanges: usize,
+    #[cfg(test)]
+    pub cheat: Option<Cheat>,
+}
+
+impl ColumnWire for CopeFrames<'_> {
+    type Error = MiniMacError;
+
+    async fn exchange<N: Network>(
+        &mut self,
+        net: &mut N,
+        frames: Vec<Option<Vec<u8>>>,
+        sent: usize,
+        received: &[usize],
+    ) -> Result<Vec<Vec<u8>>, MiniMacError> {
+        let step = Step::PrepCope;
+        if sent > 0 {
+            for (p, u) in frames.into_iter().enumerate() {
+                let Some(u) = u else { continue };
+                #[cfg(test)]
+                let u = self.cheat_columns(u, sent / self.n);
+                self.framer.send_to(net, p, Kind::CopeColumns, &u, step)?;
+                #[cfg(test)]
+                if self.exchanges == 0 && self.cheat == Some(Cheat::ReplayCopeFrame) {
+                    self.framer.send_again(net, p, Kind::CopeColumns, &u, step)?;
+                }
+            }
+        }
+        self.exchanges += 1;
+        let mut all = vec![Vec::new(); received.len()];
+        for (p, &count) in received.iter().enumerate() {
+            if count > 0 {
+                all[p] = self.framer.recv(net, p, Kind::CopeColumns, 8 * count, step).await?.into_body();
+            }
+        }
+        Ok(all)
+    }
+}
+
+#[cfg(test)]
+impl CopeFrames<'_> {
+    /// The COPE-column cheat: an inconsistent column `(j, 0)` for the first word of every frame.
+    fn cheat_columns(&self, mut u: Vec<u8>, words: usize) -> Vec<u8> {
+        if self.cheat == Some(Cheat::CopeColumn) {
+            for c in (0..u.len() / words).step_by(8) {
+                u[c * words] ^= 1;
+            }
+        }
+        u
     }
 }
 
 /// `out[w·n + j] = m[j·l + w]`.
 fn transpose(m: &[u8], n: usize, l: usize) -> Vec<u8> {
     let mut out = vec![0u8; n * l];
+    if l == 0 {
+        return out;
+    }
     for (j, row) in m.chunks_exact(l).enumerate() {
         for (w, &v) in row.iter().enumerate() {
             out[w * n + j] = v;

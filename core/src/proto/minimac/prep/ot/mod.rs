@@ -321,9 +321,8 @@ impl OtPreprocessing {
         Ok(words::assemble(layout, &shares, n, contributions.own_masks, contributions.own_output_masks))
     }
 
-    /// COPE with every peer in both directions, in frames: returns this party's `2n`-byte share of
-    /// every slot. In frame `f` this party sends each peer the columns of its words
-    /// `f·FRAME_WORDS..` (under that peer's key), then receives each peer's.
+    /// COPE with every peer in both directions, in frames of [`FRAME_WORDS`] words
+    /// ([`cope::Cope::extend`]): returns this party's `2n`-byte share of every slot.
     #[allow(clippy::too_many_arguments)]
     async fn authenticate<N: Network>(
         &self,
@@ -336,41 +335,23 @@ impl OtPreprocessing {
         n: usize,
     ) -> Result<Vec<u8>, MiniMacError> {
         let (me, parties) = (net.party(), net.parties());
-        let peers: Vec<PartyId> = (0..parties).filter(|&p| p != me).collect();
-        let step = Step::PrepCope;
         let slots = layout.len();
-        let mine = own.len() / n;
-        let words_of = |p: PartyId| (0..slots).filter(|&s| layout.who(s).includes(p)).count();
-        let theirs: Vec<usize> = (0..parties).map(words_of).collect();
-        let most = peers.iter().map(|&p| theirs[p]).chain([mine]).max().unwrap_or(0);
-        // `t`: the sum over the peers of this party's COPE outputs for its own words; `q[p]`: its
-        // outputs for peer p's words under its own key.
-        let mut t = vec![0u8; mine * n];
-        let mut q: Vec<Vec<u8>> = (0..parties).map(|p| Vec::with_capacity(theirs[p] * n)).collect();
-        for f in 0..most.div_ceil(FRAME_WORDS) {
-            let range = |count: usize| (f * FRAME_WORDS).min(count)..((f + 1) * FRAME_WORDS).min(count);
-            let words = range(mine);
-            if !words.is_empty() {
-                for &p in &peers {
-                    let (u, tf) = cope.columns(p, &own[words.start * n..words.end * n]);
-                    #[cfg(test)]
-                    let u = self.cheat_columns(u, words.len());
-                    framer.send_to(net, p, Kind::CopeColumns, &u, step)?;
-                    #[cfg(test)]
-                    if f == 0 && self.cheat == Some(Cheat::ReplayCopeFrame) {
-                        framer.send_again(net, p, Kind::CopeColumns, &u, step)?;
-                    }
-                    super::xor_into(&mut t[words.start * n..words.end * n], &tf);
-                }
-            }
-            for &p in &peers {
-                let words = range(theirs[p]);
-                if !words.is_empty() {
-                    let u = framer.recv(net, p, Kind::CopeColumns, 8 * n * words.len(), step).await?;
-                    let keys = cope.keys(p, &u, words.len());
-                    q[p].extend_from_slice(&keys);
-                }
-            }
+        let words: Vec<usize> =
+            (0..parties).map(|p| (0..slots).filter(|&s| layout.who(s).includes(p)).count()).collect();
+        let mut frames = cope::CopeFrames {
+            framer,
+            #[cfg(test)]
+            n,
+            exchanges: 0,
+            #[cfg(test)]
+            cheat: self.cheat,
+        };
+        // `out.own[p]`: this party's COPE outputs for its own words under peer p's key;
+        // `out.peer[p]`: its outputs for peer p's words under its own key.
+        let out = cope.extend(&mut frames, net, own, &words).await?;
+        let mut t = vec![0u8; own.len()];
+        for own_p in out.own.iter().filter(|v| !v.is_empty()) {
+            super::xor_into(&mut t, own_p);
         }
         let mut shares = vec![0u8; slots * 2 * n];
         let mut next = vec![0usize; parties];
@@ -385,23 +366,12 @@ impl OtPreprocessing {
                 super::xor_into(mac, &t[w * n..(w + 1) * n]);
                 next[me] += 1;
             }
-            for &p in peers.iter().filter(|&&p| who.includes(p)) {
-                super::xor_into(mac, &q[p][next[p] * n..(next[p] + 1) * n]);
+            for p in (0..parties).filter(|&p| p != me && who.includes(p)) {
+                super::xor_into(mac, &out.peer[p][next[p] * n..(next[p] + 1) * n]);
                 next[p] += 1;
             }
         }
         Ok(shares)
-    }
-
-    /// The COPE-column cheat: an inconsistent column `(j, 0)` for the first word of every frame.
-    #[cfg(test)]
-    fn cheat_columns(&self, mut u: Vec<u8>, words: usize) -> Vec<u8> {
-        if self.cheat == Some(Cheat::CopeColumn) {
-            for c in (0..u.len() / words).step_by(8) {
-                u[c * words] ^= 1;
-            }
-        }
-        u
     }
 }
 

@@ -101,6 +101,49 @@ describe("the addon's own relay connection", () => {
     await sessions[0]!.close();
   });
 
+  it("leaves (peer-left), not drops (peer-away), when it closes while frames still arrive", { timeout: WAIT }, async () => {
+    // Closing with unread data in the socket resets the connection, and a reset can lose the
+    // close frame at the relay, which then keeps the slot for its grace period (the peers wait
+    // 30 s): the addon's client answers the relay's close handshake instead. A race, so a few
+    // rounds, each closing in the middle of a flood towards the closing party.
+    for (let round = 0; round < 5; round += 1) {
+      const room = await createRoom({ relay: relay.url, parties: 2 });
+      const [sender, closer] = await Promise.all([
+        RelayConnection.open(room.invite(0)),
+        connect({ ...room.invite(1), secret, runtime: "native" }),
+      ]);
+      expect(closer.transport).toBe("relay-addon");
+      await sender.ready();
+      const departures: string[] = [];
+      sender.on("peer-left", (event) => departures.push(`left (${event.reason})`));
+      sender.on("peer-away", (event) => departures.push(`away (${event.reason})`));
+      const frame = new Uint8Array(16 * 1024).fill(round);
+      const flood = setInterval(() => {
+        try {
+          for (let i = 0; i < 8; i += 1) sender.send(1, frame);
+        } catch {
+          // Party 1 left: the connection refuses frames to it.
+          clearInterval(flood);
+        }
+      }, 1);
+      try {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        await closer.close({ lingerMs: 0 });
+        await within(
+          new Promise<void>((resolve) => {
+            const check = setInterval(() => departures.length > 0 && (clearInterval(check), resolve()), 5);
+          }),
+          "party 1's departure",
+          10_000,
+        );
+      } finally {
+        clearInterval(flood);
+      }
+      expect(departures[0], `round ${round}`).toBe("left (closed)");
+      await sender.close();
+    }
+  });
+
   it("turns refusals into RelayErrors with the relay's code, and cancels a pending join", { timeout: WAIT }, async () => {
     const room = await createRoom({ relay: relay.url, parties: 2 });
     const refused = await rejectionOf(connect({ ...room.invite(0), token: "not-the-token", secret, runtime: "native" }));

@@ -32,6 +32,9 @@ const RECONNECT_FIRST: Duration = Duration::from_millis(100);
 const RECONNECT_MAX: Duration = Duration::from_secs(2);
 /// Most frames handed to the socket in one write.
 const BATCH: usize = 64;
+/// How long a closing party waits for the relay to answer its close frame (within the SDK's
+/// 2 s bound on `close`).
+const CLOSE_HANDSHAKE: Duration = Duration::from_secs(1);
 
 type Sink = SplitSink<Socket, Message>;
 type Write = BoxFuture<'static, (Sink, Result<(), String>)>;
@@ -143,9 +146,16 @@ impl<S: RelaySink> Connection<S> {
                 if !batch.is_empty() {
                     link.write(batch);
                 } else if !self.accepting {
-                    // Everything written and nobody sends any more: close the connection.
+                    // Everything written and nobody sends any more: close the connection, and
+                    // wait for the relay's answer (the close handshake, RFC 6455 §7.1.1) reading
+                    // and dropping what still arrives. A socket dropped with unread data is reset,
+                    // and a reset can discard the close frame at the relay, which then takes the
+                    // departure for a drop and keeps the slot for its grace period.
                     let mut sink = link.sink.take().expect("idle");
-                    let _ = sink.send(Message::Close(None)).await;
+                    if sink.send(Message::Close(None)).await.is_ok() {
+                        let drain = async { while let Some(Ok(_)) = link.stream.next().await {} };
+                        let _ = tokio::time::timeout(CLOSE_HANDSHAKE, drain).await;
+                    }
                     return Ended::Over;
                 }
             }

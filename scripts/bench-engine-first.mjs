@@ -11,7 +11,11 @@
 // output; warmUpMs: the median warm-up time, untimed in firstMs), then per program the ratio of the
 // cold median to the warmed one, and the median of a later run in the warmed process (`steadyMs`).
 //
-// Usage: node scripts/bench-engine-first.mjs [--runs 5] [--programs compare32,mul32]
+// With --chromium, each sample is a fresh headless Chromium instead (Debian's chromium, driven by
+// playwright-core): one page, each party in a Web Worker of its own (engine/bench/chromium.mjs),
+// and a warmed sample warms each worker's module before the first run.
+//
+// Usage: node scripts/bench-engine-first.mjs [--runs 5] [--programs compare32,mul32] [--chromium]
 // Needs the workspaces built (npm run build --workspaces) and npm's dev dependencies installed.
 import { parseArgs } from 'node:util';
 import { execFileSync } from 'node:child_process';
@@ -23,6 +27,7 @@ const { values } = parseArgs({
     programs: { type: 'string', default: 'compare32,sha256-compression' },
     child: { type: 'string' },
     warm: { type: 'boolean', default: false },
+    chromium: { type: 'boolean', default: false },
   },
 });
 
@@ -50,6 +55,27 @@ if (values.child !== undefined) {
   process.exit(0);
 }
 
+/** One Chromium sample: a fresh browser's first and second run of `program`, warmed first or not. */
+async function chromiumSample(program, warm) {
+  const summon = await import('summon-ts');
+  const { PROGRAMS } = await import('../engine/bench/programs.mjs');
+  const { BENCH_PAGE, withChromiumPage } = await import('../engine/bench/chromium.mjs');
+  await summon.init();
+  const { source, width, inputs } = PROGRAMS.find((p) => p.name === program);
+  const { circuit } = summon.compile({ path: '/src/main.ts', boolifyWidth: width, files: { '/src/main.ts': source } });
+  return withChromiumPage('./bench-worker.js', BENCH_PAGE, async (page) => {
+    let warmUpMs = 0;
+    if (warm) warmUpMs = Math.max(...(await page.evaluate((c) => window.warm(c), circuit)).map((w) => w.timeMs));
+    const run = () => page.evaluate(([c, i]) => window.runOnce('chorus-wasm', c, i), [circuit, inputs]);
+    const first = await run();
+    const later = await run();
+    if (JSON.stringify(first.parties.map((p) => p.outputs)) !== JSON.stringify(later.parties.map((p) => p.outputs))) {
+      throw new Error('two runs disagree');
+    }
+    return { firstMs: first.ms, laterMs: later.ms, warmUpMs };
+  });
+}
+
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -60,6 +86,10 @@ for (const program of values.programs.split(',')) {
   const samples = { cold: [], warmed: [] };
   for (let i = 0; i < Number(values.runs); i += 1) {
     for (const mode of ['cold', 'warmed']) {
+      if (values.chromium) {
+        samples[mode].push(await chromiumSample(program, mode === 'warmed'));
+        continue;
+      }
       const args = [self, '--child', program, ...(mode === 'warmed' ? ['--warm'] : [])];
       samples[mode].push(JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8' })));
     }
@@ -68,6 +98,7 @@ for (const program of values.programs.split(',')) {
     const first = samples[mode].map((s) => s.firstMs);
     process.stdout.write(`${JSON.stringify({
       program,
+      place: values.chromium ? 'chromium' : 'node',
       mode,
       runs: first.length,
       firstMs: round(median(first)),

@@ -1,6 +1,8 @@
 // One party of the engine benchmark in a Web Worker (bundled by chromium.mjs): the page sends
 // {type:'run', engine, circuit, name, peer, input, port} and gets {ms, outputs, messages, bytes}
-// back; the two parties' workers talk over the MessagePort the page gave them.
+// back; the two parties' workers talk over the MessagePort the page gave them. {type:'warm',
+// circuit} runs ChorusEngine's warm-up of the circuit in this worker's WASM module and answers
+// {timeMs}.
 import { Protocol } from 'mpc-framework';
 import { EmpWasmEngine } from 'emp-wasm-engine';
 import { ChorusEngine } from '@chorus/mpc-framework-engine';
@@ -11,6 +13,15 @@ const engines = {
 };
 
 self.onmessage = async ({ data }) => {
+  if (data.type === 'warm') {
+    try {
+      const { timeMs, warmed } = await new ChorusEngine({ runtime: 'wasm' }).warmUp(data.circuit);
+      self.postMessage(warmed ? { ok: true, timeMs } : { ok: false, error: 'the warm-up did not run' });
+    } catch (error) {
+      self.postMessage({ ok: false, error: String(error?.stack ?? error) });
+    }
+    return;
+  }
   if (data.type !== 'run') return;
   const { engine, circuit, name, peer, input, port } = data;
   let messages = 0;

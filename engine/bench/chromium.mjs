@@ -13,7 +13,8 @@ import { median } from './run-program.mjs';
 const CHROMIUM = process.env.CHORUS_CHROMIUM ?? '/usr/bin/chromium';
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
-const PAGE = `<!doctype html><meta charset="utf-8"><title>engine bench</title><script>
+/** The page: two workers, `runOnce(engine, circuit, inputs)` and `warm(circuit)` (each worker's module). */
+export const BENCH_PAGE = `<!doctype html><meta charset="utf-8"><title>engine bench</title><script>
 window.workers = [new Worker('bench-worker.js', { type: 'module' }), new Worker('bench-worker.js', { type: 'module' })];
 window.runOnce = (engine, circuit, inputs) => {
   const names = circuit.mpcSettings.map((p, i) => p.name ?? String(i));
@@ -26,13 +27,21 @@ window.runOnce = (engine, circuit, inputs) => {
     worker.postMessage({ type: 'run', engine, circuit, name, peer: names[1 - i], input: inputs[name], port }, [port]);
   }))).then((parties) => ({ ms: performance.now() - started, parties }));
 };
+window.warm = (circuit) => Promise.all(window.workers.map((worker) => new Promise((resolve, reject) => {
+  worker.onmessage = ({ data }) => (data.ok ? resolve(data) : reject(new Error(data.error)));
+  worker.postMessage({ type: 'warm', circuit });
+})));
 </script>`;
 
-/** Runs `compiled` programs in Chromium; returns the JSON lines (as objects). */
-export async function runInChromium(compiled, runs, engineNames) {
+/**
+ * Bundles `worker` (a path beside this file) as `bench-worker.js` with the Chorus WASM module
+ * beside it, serves it and `page` on loopback, opens the page in a fresh headless Chromium, and
+ * calls `use(page)`; everything is torn down afterwards.
+ */
+export async function withChromiumPage(worker, page, use) {
   const dir = mkdtempSync(join(tmpdir(), 'chorus-engine-bench-'));
   await build({
-    entryPoints: [here('./bench-worker.js')],
+    entryPoints: { 'bench-worker': here(worker) },
     bundle: true,
     format: 'esm',
     platform: 'browser',
@@ -41,7 +50,7 @@ export async function runInChromium(compiled, runs, engineNames) {
     logLevel: 'warning',
   });
   copyFileSync(here('../../ts-sdk/wasm/chorus_wasm_bg.wasm'), join(dir, 'chorus_wasm_bg.wasm'));
-  writeFileSync(join(dir, 'index.html'), PAGE);
+  writeFileSync(join(dir, 'index.html'), page);
   const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
   const server = createServer((req, res) => {
     const file = (req.url === '/' ? '/index.html' : req.url).split('?')[0];
@@ -59,10 +68,21 @@ export async function runInChromium(compiled, runs, engineNames) {
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
-  const lines = [];
   try {
-    const page = await browser.newPage();
-    await page.goto(`http://127.0.0.1:${server.address().port}/`);
+    const tab = await browser.newPage();
+    await tab.goto(`http://127.0.0.1:${server.address().port}/`);
+    return await use(tab);
+  } finally {
+    await browser.close();
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Runs `compiled` programs in Chromium; returns the JSON lines (as objects). */
+export async function runInChromium(compiled, runs, engineNames) {
+  return withChromiumPage('./bench-worker.js', BENCH_PAGE, async (page) => {
+    const lines = [];
     for (const { program, circuit, andGates } of compiled) {
       const results = {};
       for (const engine of engineNames) {
@@ -97,10 +117,6 @@ export async function runInChromium(compiled, runs, engineNames) {
         lines.push({ program: program.name, place: 'chromium', speedupOverEmp: { 'chorus-wasm': Math.round((emp / chorus) * 100) / 100 } });
       }
     }
-  } finally {
-    await browser.close();
-    server.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-  return lines;
+    return lines;
+  });
 }

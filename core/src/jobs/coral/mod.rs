@@ -31,7 +31,9 @@
 //! 1. Spec agreement ([`super::agreement`]) among all members, the preprocessing kind included;
 //!    the digest tags the OT session.
 //! 2. One chunk's material at once ([`circuit_demand_revealed`] for its instances): by OT
-//!    between the parties, or dealt by the dealer, decoded by each party and confirmed to the
+//!    between the parties (one provider for all the chunks of a job or preparation: its TinyOT
+//!    engine, α and COPE are set up once, so every chunk's material is under the same keys), or
+//!    dealt by the dealer, decoded by each party and confirmed to the
 //!    dealer with a short message (the dealer's part of the chunk ends there, once both hold
 //!    their material).
 //! 3. One evaluation of every instance of the chunk (`⌈instances / 14⌉` packs per wire, all AND
@@ -43,7 +45,7 @@
 //! AES runs the key-shared AES-128 circuit of [`super::keyed_aes`], one instance per block.
 //!
 //! Material can also be made ahead of time ([`prepared`]): a job that takes prepared chunks runs
-//! step 3 on them alone.
+//! step 3 on them alone, consecutive chunks made over OT in one online phase.
 
 use super::aes::{AesInput, AesOutput, AesProtocol, AesSpec, JobPhase};
 use super::agreement::agree_on_spec;
@@ -206,7 +208,10 @@ async fn run_job<N: Network, R: RngCore + CryptoRng>(
     let plan = store.plan(&job.kind(prepared::FAMILY), job.instances, usage)?;
     let digest = agree_on_spec(net, &job.agreed(plan.as_ref())).await?;
     match plan {
-        Some(plan) => prepared::evaluate(net, job, store.take(&plan)?.into_units()?, rng, observe).await,
+        Some(plan) => {
+            let units = store.take(&plan)?.into_units()?;
+            prepared::evaluate(net, (job, *preprocessing), units, rng, observe).await
+        }
         None => {
             let parties = computing(net.parties(), *preprocessing);
             let per_chunk = chunk_size(&job.circuit, job.instances, *preprocessing, parties);
@@ -278,9 +283,11 @@ pub(crate) async fn run_chunked<N: Network, R: RngCore + CryptoRng>(
 ) -> Result<(Vec<Outputs>, NetStats), JobError> {
     let mut outputs = Vec::new();
     let mut online = NetStats::default();
+    let mut provider = None;
     for (index, range) in stream::chunks(job.instances, per_chunk).enumerate() {
         let tag = chunk_tag(digest, index);
-        if let Some(material) = chunk_material(net, preprocessing, &tag, job, range.len(), rng).await? {
+        let material = chunk_material(net, preprocessing, &mut provider, &tag, job, range.len(), rng).await?;
+        if let Some(material) = material {
             observe(JobPhase::OnlineStarts);
             let (mut chunk, stats) = evaluate_chunk(net, job, material, range.clone(), rng).await?;
             outputs.append(&mut chunk);
@@ -292,10 +299,13 @@ pub(crate) async fn run_chunked<N: Network, R: RngCore + CryptoRng>(
 }
 
 /// Step 2 for one chunk of `instances` instances: this member's material (`None` at the dealer,
-/// whose part of the chunk ends once both parties confirmed theirs).
+/// whose part of the chunk ends once both parties confirmed theirs). Over OT the chunks of one
+/// job or preparation share `provider` (made on the first chunk, under its `tag`), so all their
+/// material is under the same keys ([`CoralMaterial::absorb`]).
 pub(crate) async fn chunk_material<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
     preprocessing: Preprocessing,
+    provider: &mut Option<OtProvider>,
     tag: &[u8],
     job: &SimdJob<'_>,
     instances: usize,
@@ -318,8 +328,10 @@ pub(crate) async fn chunk_material<N: Network, R: RngCore + CryptoRng>(
     Ok(Some(match dealt {
         Some(material) => DealtMaterial::new(material).material(&mut view, &demand).await?,
         None => {
-            let session = [b"chorus/coral-job/ot-prep/".as_slice(), tag].concat();
-            let mut provider = OtProvider::new(params, ChaCha20Rng::from_seed(seed(rng)), &session);
+            let provider = provider.get_or_insert_with(|| {
+                let session = [b"chorus/coral-job/ot-prep/".as_slice(), tag].concat();
+                OtProvider::new(params, ChaCha20Rng::from_seed(seed(rng)), &session)
+            });
             provider.material(&mut view, &demand).await?
         }
     }))

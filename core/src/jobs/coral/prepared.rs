@@ -6,7 +6,10 @@
 //! so a preparation for jobs of `per_job` instances makes, per future job, the chunks step 2 of
 //! the [module docs](super) would make for a job of that size (whole packs within the material
 //! budget). A job takes whole chunks from the front of one preparation of its kind and runs step 3
-//! on each. The dealer keeps a record of the chunks it dealt, so its plans match the parties'.
+//! on them: over OT one provider makes every chunk of a preparation, so all are under the same
+//! MAC keys and consecutive chunks join one online phase (up to a dealt chunk's size); the
+//! dealer's chunks have keys of their own and run one online phase each. The dealer keeps a
+//! record of the chunks it dealt, so its plans match the parties'.
 //!
 //! **Kind:** the job's description ([`SimdJob::kind`]): preprocessing, circuit (or AES roles),
 //! input owners and output recipients.
@@ -75,9 +78,10 @@ pub(crate) async fn prepare<N: Network, R: RngCore + CryptoRng>(
     let digest = agree_to_prepare(net, &[FAMILY, &job.prepare_agreed(per_job)].concat()).await?;
     let mut units = VecDeque::new();
     let mut done = 0;
+    let mut provider = None;
     for (index, lanes) in chunk_sizes(job, *preprocessing, per_job, net.parties()).into_iter().enumerate() {
         let tag = chunk_tag(&digest, index);
-        let material = chunk_material(net, *preprocessing, &tag, job, lanes, rng).await?;
+        let material = chunk_material(net, *preprocessing, &mut provider, &tag, job, lanes, rng).await?;
         let bytes = chunk_bytes(&job.circuit, lanes, parties);
         units.push_back(Unit { lanes, bytes, material: unit_material(material) });
         done += lanes;
@@ -87,24 +91,44 @@ pub(crate) async fn prepare<N: Network, R: RngCore + CryptoRng>(
 }
 
 /// Step 3 of the [module docs](super) on prepared chunks `units` (taken for this job by its
-/// agreed plan): each evaluates the next instances. Returns the outputs (none at the dealer) and
-/// this member's online communication.
+/// agreed plan). Material made over OT is under one provider's keys across a preparation, so
+/// consecutive chunks join one online phase, up to the instances of one dealt chunk (the held
+/// size the online phase is sized by); the dealer's chunks each have their own keys and run one
+/// online phase each. Both parties group alike: the grouping depends only on the public chunk
+/// sizes and preprocessing. Returns the outputs (none at the dealer) and this member's online
+/// communication.
 pub(crate) async fn evaluate<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
-    job: &SimdJob<'_>,
-    units: VecDeque<Unit>,
+    (job, preprocessing): (&SimdJob<'_>, Preprocessing),
+    mut units: VecDeque<Unit>,
     rng: &mut R,
     mut observe: impl FnMut(JobPhase),
 ) -> Result<(Vec<Outputs>, NetStats), JobError> {
     let mut outputs = Vec::with_capacity(job.instances);
     let mut online = NetStats::default();
     let mut done = 0;
-    for unit in units {
-        let range = done..(done + unit.lanes).min(job.instances);
+    let parties = computing(net.parties(), preprocessing);
+    let limit = chunk_size(&job.circuit, job.instances, Preprocessing::Dealer, parties);
+    while let Some(unit) = units.pop_front() {
+        let mut lanes = unit.lanes;
         match unit.material {
             UnitMaterial::Coral(material) => {
+                let mut material = *material;
+                while preprocessing == Preprocessing::Ot
+                    && units.front().is_some_and(|next| lanes + next.lanes <= limit)
+                {
+                    let next = units.pop_front().expect("a unit is next");
+                    let UnitMaterial::Coral(more) = next.material else {
+                        return Err(JobError::Internal("other material among Coral's prepared chunks"));
+                    };
+                    if !material.absorb(*more) {
+                        return Err(JobError::Internal("a preparation's chunks under different keys"));
+                    }
+                    lanes += next.lanes;
+                }
+                let range = done..(done + lanes).min(job.instances);
                 observe(JobPhase::OnlineStarts);
-                let (mut opened, spent) = evaluate_chunk(net, job, *material, range.clone(), rng).await?;
+                let (mut opened, spent) = evaluate_chunk(net, job, material, range, rng).await?;
                 online = online.plus(&spent);
                 outputs.append(&mut opened);
             }
@@ -113,7 +137,7 @@ pub(crate) async fn evaluate<N: Network, R: RngCore + CryptoRng>(
                 return Err(JobError::Internal("MiniMac material prepared for Coral"))
             }
         }
-        done = range.end;
+        done = (done + lanes).min(job.instances);
         observe(JobPhase::Instances { done, total: job.instances });
     }
     Ok((outputs, online))

@@ -345,3 +345,61 @@ fn spec_of(protocol: AesProtocol) -> AesSpec {
     let computing = protocol.computing_parties();
     spec(protocol, vec![0, 1], 1, (0..computing).collect())
 }
+
+/// Coral material prepared over OT comes in chunks sized by the working memory of making it (two
+/// packs of the AES circuit between two parties), all from one provider, so under the same keys:
+/// a prepared job of three packs takes two chunks and evaluates them in one online phase — the
+/// rounds of a one-chunk job, not twice them — with the plaintext evaluation's output in every
+/// instance.
+#[test]
+fn a_coral_job_over_several_prepared_ot_chunks_runs_one_online_phase() {
+    let circuit = crate::circuit::aes_gen::aes128_circuit().unwrap();
+    let protocol = CircuitProtocol::Coral { preprocessing: Preprocessing::Ot };
+    let spec = |instances| CircuitSpec {
+        protocol,
+        circuit: circuit.clone().into(),
+        io: IoSpec { input_owners: vec![0, 1], reveal: vec![Reveal::Both] },
+        instances,
+    };
+    let per_chunk = crate::jobs::coral::chunk_size(&circuit, 42, Preprocessing::Ot, 2);
+    assert_eq!(per_chunk, 28, "two packs per chunk: the job below spans two chunks");
+    let bits = |bytes: &[u8]| bytes.iter().flat_map(|b| (0..8).map(move |i| (b >> i) & 1 == 1)).collect();
+    let key: Vec<bool> = bits(&FIPS_KEY);
+    let plaintext: Vec<bool> = bits(&FIPS_PT);
+    let outs = run_session(2, |inner| {
+        let me = inner.party();
+        let mine = if me == 0 { key.clone() } else { plaintext.clone() };
+        async move {
+            let mut net = connect(inner).await?;
+            let mut rng = seeded_rng(950 + me as u64);
+            let mut store = Prepared::default();
+            let mut jobs = Vec::new();
+            for instances in [42, 14] {
+                prepare_circuit(&mut net, &spec(instances), None, &mut rng, &mut store, |_| {}).await?;
+                let input = CircuitInput { values: vec![vec![mine.clone()]; instances] };
+                let usage = (&mut store, PreparedUse::Require);
+                jobs.push(run_circuit_prepared(&mut net, &spec(instances), input, &mut rng, usage).await?);
+            }
+            Ok::<_, JobError>(jobs)
+        }
+    });
+    let ciphertext = circuit.evaluate(&[key.clone(), plaintext.clone()]).unwrap().remove(0);
+    for (me, out) in outs.into_iter().enumerate() {
+        let jobs = out.unwrap_or_else(|e| panic!("party {me}: {e}"));
+        for job in &jobs {
+            assert!(
+                job.outputs.iter().all(|instance| instance[0].as_ref() == Some(&ciphertext)),
+                "party {me}"
+            );
+        }
+        assert_eq!(jobs[0].outputs.len(), 42);
+        assert_eq!(
+            jobs[0].online_stats.rounds, jobs[1].online_stats.rounds,
+            "party {me}: two prepared chunks, one online phase"
+        );
+        assert!(
+            jobs[0].online_stats.bytes_sent > jobs[1].online_stats.bytes_sent,
+            "party {me}: three packs, one"
+        );
+    }
+}

@@ -167,6 +167,30 @@ impl CoralMaterial {
         }
     }
 
+    /// Appends what is left of `other` to this material if both are under the same keys — the
+    /// same party of the same session size, α and Δ, as the runs of one OT provider are — and
+    /// returns true; otherwise drops `other` and returns false. Every item of a kind is as good as
+    /// another (each is uniform and used once), so one online phase may use the material of
+    /// several runs.
+    pub fn absorb(&mut self, other: CoralMaterial) -> bool {
+        let same = (self.party, self.parties, self.alpha, self.delta)
+            == (other.party, other.parties, other.alpha, other.delta)
+            && self.input_masks.len() == other.input_masks.len();
+        if !same {
+            return false;
+        }
+        let c = &other.cursor;
+        self.quintuples.extend_from_slice(&other.quintuples[c.quintuples..]);
+        self.encodings.extend_from_slice(&other.encodings[c.encodings..]);
+        for ((mine, theirs), &from) in self.input_masks.iter_mut().zip(&other.input_masks).zip(&c.input_masks)
+        {
+            mine.extend_from_slice(&theirs[from..]);
+        }
+        self.tbits.extend_from_slice(&other.tbits[c.tbits..]);
+        self.ttriples.extend_from_slice(&other.ttriples[c.ttriples..]);
+        true
+    }
+
     /// Fails with [`CoralError::MaterialExhausted`] unless `demand` is covered.
     pub fn covers(&self, demand: &Demand) -> Result<(), CoralError> {
         let left = self.remaining();

@@ -100,3 +100,26 @@ proptest! {
         }
     }
 }
+
+/// Material under other keys (two deals: α and Δ of their own) is not absorbed; material under
+/// the same keys is appended after what is left, every kind and owner, in order.
+#[test]
+fn material_is_absorbed_only_under_the_same_keys() {
+    let demand = Demand { quintuples: 3, encodings: 2, input_masks: vec![1, 2], tbits: 4, ttriples: 1 };
+    let [mut a, b] = <[_; 2]>::try_from(deal(1, 2, &demand)).ok().unwrap();
+    let other = deal(2, 2, &demand).remove(0);
+    let before = a.remaining();
+    assert!(!a.absorb(other), "another deal's keys");
+    assert_eq!(a.remaining(), before, "nothing appended");
+    assert!(!a.absorb(b), "party 1's material for party 0");
+    let mut same = deal(1, 2, &demand).remove(0);
+    // The same deal again: party 0's α and Δ; half of its quintuples already used.
+    same.cursor.quintuples = 2;
+    let first_left = same.quintuples[2];
+    assert!(a.absorb(same));
+    let after = a.remaining();
+    assert_eq!(after.quintuples, 3 + 1);
+    assert_eq!((after.encodings, after.tbits, after.ttriples), (4, 8, 2));
+    assert_eq!(after.input_masks, vec![2, 4]);
+    assert_eq!(a.quintuples[3], first_left, "appended after, in order");
+}

@@ -28,8 +28,9 @@
 //! - **Quintuples**: Π_rQuintuple (Fig. 7, [`super::quintuple`]) run inside the provider on the
 //!   tTriples, tBits and masks above, with rConv (Fig. 6) and its sacrifice.
 //!
-//! Order of one [`OtProvider::material`] call: TinyOT setup, bits and triples; COPE setup, all
-//! elements (and the key-linearity test pairs) in one extension, authentication check (coin toss,
+//! Order of one [`OtProvider::material`] call: TinyOT setup (first call only), bits and triples;
+//! COPE setup and α (first call only), all elements (and the key-linearity test pairs) in one
+//! extension, authentication check (coin toss,
 //! one opening frame, MAC check); encoding check; quintuple generation; one final batched MAC
 //! check of every value opened in the encoding check and Π_rQuintuple. Material is returned only
 //! if every check passed; otherwise the honest party gets a typed error
@@ -38,7 +39,9 @@
 //!
 //! **Trust model:** n ≥ 2 parties, all but one may be malicious (static corruption); security with
 //! abort (checks that only some honest parties can run end with every party's verdict, so one
-//! honest party's failed check aborts the others too). Statistical security: min(40 (bucketing,
+//! honest party's failed check aborts the others too). α_P and Δ_P live across a provider's calls,
+//! as MASCOT's MAC keys and TinyOT's Δ do across their extensions: every call's checks draw fresh
+//! coins, no call opens a key, and a call that fails drops them (the provider sets up anew). Statistical security: min(40 (bucketing,
 //! rConv, sacrifice, encoding check, key-linearity test), 41 (MAC layer, authentication check))
 //! bits; computational: base OT (Ristretto255),
 //! AES-based PRG and correlation-robust hash, SHA-256 commitments. Secrets (α_P, Δ_P, shares)
@@ -95,14 +98,41 @@ pub(crate) enum Cheat {
     CopeChoice { flip: usize },
 }
 
-/// The two-party OT-based provider (see the module docs).
+/// The OT-based provider (see the module docs).
 pub struct OtProvider {
     params: Arc<CoralParams>,
     rng: ChaCha20Rng,
     session: Vec<u8>,
     runs: u64,
+    /// The TinyOT engine (Δ) and COPE (α) of this provider's first run, kept for the later ones:
+    /// all the material one provider makes is under the same keys, so a job may evaluate the
+    /// material of several runs in one online phase ([`CoralMaterial::absorb`]).
+    keys: Option<Keys>,
     #[cfg(test)]
     pub(crate) cheat: Option<Cheat>,
+}
+
+/// The keys of one provider's material and the engines that extend under them.
+struct Keys {
+    /// The TinyOT engine, set up on the first run that needs TinyOT material.
+    tiny: Option<TinyEngine>,
+    alpha: u64,
+    cope: cope::Cope,
+}
+
+/// TinyOT between two parties (the half-gate engine) or among more.
+enum TinyEngine {
+    Two(TinyOt),
+    Many(MultiTinyOt),
+}
+
+impl TinyEngine {
+    fn delta(&self) -> u128 {
+        match self {
+            TinyEngine::Two(engine) => engine.delta(),
+            TinyEngine::Many(engine) => engine.delta(),
+        }
+    }
 }
 
 impl core::fmt::Debug for OtProvider {
@@ -129,12 +159,26 @@ impl OtProvider {
             rng,
             session: session.to_vec(),
             runs: 0,
+            keys: None,
             #[cfg(test)]
             cheat: None,
         }
     }
 
+    /// Runs `run`; a failed run drops the keys (nothing half-extended is used again).
     async fn run<N: Network>(&mut self, net: &mut N, demand: &Demand) -> Result<CoralMaterial, CoralError> {
+        let out = self.run_once(net, demand).await;
+        if out.is_err() {
+            self.keys = None;
+        }
+        out
+    }
+
+    async fn run_once<N: Network>(
+        &mut self,
+        net: &mut N,
+        demand: &Demand,
+    ) -> Result<CoralMaterial, CoralError> {
         let (me, n) = (net.party(), net.parties());
         if n > MAX_PARTIES {
             return Err(CoralError::Limit {
@@ -159,24 +203,41 @@ impl OtProvider {
             if demand.quintuples > 0 { quintuple::demand(n, demand.quintuples) } else { Demand::empty(n) };
         total.add(demand);
 
-        // tBits and tTriples (TinyOT).
-        let (mut delta, mut tbits, mut ttriples) = (0, Vec::new(), Vec::new());
-        if total.tbits + total.ttriples > 0 {
-            let tag = [&session[..], b"/tinyot"].concat();
-            delta = tinyot_material(net, &tag, &total, &mut tbits, &mut ttriples, &mut rng).await?;
-        }
+        // The keys of an earlier run, if any: its TinyOT engine (Δ), α and COPE.
+        let kept = self.keys.take();
+        let (mut kept_tiny, kept_cope) = match kept {
+            Some(Keys { tiny, alpha, cope }) => (tiny, Some((alpha, cope))),
+            None => (None, None),
+        };
 
-        // Authenticated elements (COPE + Π_Auth).
-        let field = *self.params.field();
-        let alpha = field.random(&mut rng);
-        let cope_session = [&session[..], b"/cope"].concat();
-        #[allow(unused_mut)]
-        let mut choices = cope::choices(&self.params, alpha);
-        #[cfg(test)]
-        if let Some(Cheat::CopeChoice { flip }) = self.cheat {
-            choices[flip] ^= true;
+        // tBits and tTriples (TinyOT; the engine set up on the first run that needs it).
+        let (mut tbits, mut ttriples) = (Vec::new(), Vec::new());
+        if total.tbits + total.ttriples > 0 {
+            if kept_tiny.is_none() {
+                let tag = [&session[..], b"/tinyot"].concat();
+                kept_tiny = Some(tinyot_setup(net, &tag, &mut rng).await?);
+            }
+            let engine = kept_tiny.as_mut().expect("set up above");
+            tinyot_material(net, engine, &total, &mut tbits, &mut ttriples, &mut rng).await?;
         }
-        let mut cope = cope::Cope::setup(net, &self.params, &cope_session, &choices, &mut rng).await?;
+        let delta = kept_tiny.as_ref().map_or(0, TinyEngine::delta);
+
+        // Authenticated elements (COPE + Π_Auth; α and COPE set up on the first run).
+        let field = *self.params.field();
+        let (alpha, mut cope) = match kept_cope {
+            Some(kept) => kept,
+            None => {
+                let alpha = field.random(&mut rng);
+                let cope_session = [&session[..], b"/cope"].concat();
+                #[allow(unused_mut)]
+                let mut choices = cope::choices(&self.params, alpha);
+                #[cfg(test)]
+                if let Some(Cheat::CopeChoice { flip }) = self.cheat {
+                    choices[flip] ^= true;
+                }
+                (alpha, cope::Cope::setup(net, &self.params, &cope_session, &choices, &mut rng).await?)
+            }
+        };
         let skeleton = CoralMaterial {
             party: me,
             parties: n,
@@ -249,45 +310,59 @@ impl OtProvider {
             cursor: Cursors { input_masks: vec![0; n], ..Cursors::default() },
         };
         out.covers(demand)?;
+        self.keys = Some(Keys { tiny: kept_tiny, alpha, cope });
         Ok(out)
     }
 }
 
-/// TinyOT material: fills `tbits` and `ttriples` as `total` asks and returns this party's Δ —
-/// between two parties with the two-party engine (its half-gate leaky AND), among three or more
-/// with [`MultiTinyOt`].
-async fn tinyot_material<N: Network>(
+/// The TinyOT engine among the parties of `net`: the two-party half-gate engine, or
+/// [`MultiTinyOt`] among three or more.
+async fn tinyot_setup<N: Network>(
     net: &mut N,
     tag: &[u8],
+    rng: &mut ChaCha20Rng,
+) -> Result<TinyEngine, CoralError> {
+    Ok(if net.parties() == 2 {
+        TinyEngine::Two(TinyOt::setup_with(net, tag, EXTENSION, rng).await?)
+    } else {
+        TinyEngine::Many(MultiTinyOt::setup(net, tag, EXTENSION, rng).await?)
+    })
+}
+
+/// TinyOT material from `engine`: fills `tbits` and `ttriples` as `total` asks.
+async fn tinyot_material<N: Network>(
+    net: &mut N,
+    engine: &mut TinyEngine,
     total: &Demand,
     tbits: &mut Vec<TinyBit>,
     ttriples: &mut Vec<[TinyBit; 3]>,
     rng: &mut ChaCha20Rng,
-) -> Result<u128, CoralError> {
+) -> Result<(), CoralError> {
     let me = net.party();
     ttriples.reserve(total.ttriples);
-    if net.parties() == 2 {
-        let mut engine = TinyOt::setup_with(net, tag, EXTENSION, rng).await?;
-        if total.tbits > 0 {
-            *tbits = engine.abits(net, total.tbits, rng).await?.iter().map(|b| tiny(b, me)).collect();
+    match engine {
+        TinyEngine::Two(engine) => {
+            if total.tbits > 0 {
+                *tbits = engine.abits(net, total.tbits, rng).await?.iter().map(|b| tiny(b, me)).collect();
+            }
+            while ttriples.len() < total.ttriples {
+                let count = (total.ttriples - ttriples.len()).min(TRIPLE_BATCH);
+                ttriples.extend(engine.and_triples_as(net, count, rng, |t| t.map(|b| tiny(&b, me))).await?);
+            }
         }
-        while ttriples.len() < total.ttriples {
-            let count = (total.ttriples - ttriples.len()).min(TRIPLE_BATCH);
-            ttriples.extend(engine.and_triples_as(net, count, rng, |t| t.map(|b| tiny(&b, me))).await?);
+        TinyEngine::Many(engine) => {
+            if total.tbits > 0 {
+                let bits = engine.abits(net, total.tbits, rng).await?;
+                *tbits = (0..bits.len()).map(|e| tiny_n(&bits, e)).collect();
+            }
+            while ttriples.len() < total.ttriples {
+                let count = (total.ttriples - ttriples.len()).min(N_TRIPLE_BATCH);
+                let [x, y, z] = engine.and_triples(net, count, rng).await?;
+                ttriples.extend((0..count).map(|e| [tiny_n(&x, e), tiny_n(&y, e), tiny_n(&z, e)]));
+            }
         }
-        return Ok(engine.delta());
     }
-    let mut engine = MultiTinyOt::setup(net, tag, EXTENSION, rng).await?;
-    if total.tbits > 0 {
-        let bits = engine.abits(net, total.tbits, rng).await?;
-        *tbits = (0..bits.len()).map(|e| tiny_n(&bits, e)).collect();
-    }
-    while ttriples.len() < total.ttriples {
-        let count = (total.ttriples - ttriples.len()).min(N_TRIPLE_BATCH);
-        let [x, y, z] = engine.and_triples(net, count, rng).await?;
-        ttriples.extend((0..count).map(|e| [tiny_n(&x, e), tiny_n(&y, e), tiny_n(&z, e)]));
-    }
-    Ok(engine.delta())
+    Ok(())
 }
 
 /// Bit `e` of an n-party batch in Coral's TinyOT sharing (the same layout).

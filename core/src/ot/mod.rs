@@ -24,6 +24,7 @@
 //! to n − 1 of n in [`multi`]); every check failure is an [`OtError::CheckFailed`] and the batch
 //! must be discarded.
 
+pub(crate) mod any_tiny;
 pub mod base;
 pub mod block;
 mod coins;

@@ -172,22 +172,24 @@ impl CoralMaterial {
     /// returns true; otherwise drops `other` and returns false. Every item of a kind is as good as
     /// another (each is uniform and used once), so one online phase may use the material of
     /// several runs.
-    pub fn absorb(&mut self, other: CoralMaterial) -> bool {
+    pub fn absorb(&mut self, mut other: CoralMaterial) -> bool {
         let same = (self.party, self.parties, self.alpha, self.delta)
             == (other.party, other.parties, other.alpha, other.delta)
             && self.input_masks.len() == other.input_masks.len();
         if !same {
             return false;
         }
+        // Moved, not cloned: TinyOT bits hold a MAC and a key per party.
         let c = &other.cursor;
-        self.quintuples.extend_from_slice(&other.quintuples[c.quintuples..]);
-        self.encodings.extend_from_slice(&other.encodings[c.encodings..]);
-        for ((mine, theirs), &from) in self.input_masks.iter_mut().zip(&other.input_masks).zip(&c.input_masks)
+        self.quintuples.extend(other.quintuples.drain(c.quintuples..));
+        self.encodings.extend(other.encodings.drain(c.encodings..));
+        for ((mine, theirs), &from) in
+            self.input_masks.iter_mut().zip(&mut other.input_masks).zip(&c.input_masks)
         {
-            mine.extend_from_slice(&theirs[from..]);
+            mine.extend(theirs.drain(from..));
         }
-        self.tbits.extend_from_slice(&other.tbits[c.tbits..]);
-        self.ttriples.extend_from_slice(&other.ttriples[c.ttriples..]);
+        self.tbits.extend(other.tbits.drain(c.tbits..));
+        self.ttriples.extend(other.ttriples.drain(c.ttriples..));
         true
     }
 

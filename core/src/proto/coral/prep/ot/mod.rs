@@ -10,7 +10,7 @@
 //!   bucketing for triples. Its [`ABit`] (share, MAC under the peer's Δ, key for the peer's
 //!   share) maps to Coral's [`TinyBit`] with `macs[peer] = M`, `keys[peer] = K`; each party's Δ is
 //!   its OT-extension Δ (bit 63 pinned by the engine, so BDOZ forgeries succeed with ≤ 2^-127).
-//!   For three or more, [`MultiTinyOt`] (pairwise correlated OT with each party's one Δ, the
+//!   For three or more, [`MultiTinyOt`](crate::ot::multi::MultiTinyOt) (pairwise correlated OT with each party's one Δ, the
 //!   cross-pair consistency check, WRK17's n-party leaky AND and bucketing), whose [`NBits`] have
 //!   Coral's layout already.
 //! - **Authenticated elements** of F = GF(2^42) under α = Σ_P α_P (each α_P sampled locally):
@@ -61,10 +61,11 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
 
 use crate::net::{Network, PartyId};
+use crate::ot::any_tiny::Tiny;
 pub use crate::ot::multi::MAX_PARTIES;
-use crate::ot::multi::{MultiTinyOt, NBits, MAX_TRIPLES as N_TRIPLE_BATCH};
+use crate::ot::multi::{NBits, MAX_TRIPLES as N_TRIPLE_BATCH};
 use crate::ot::tinyot::SOFTSPOKEN_K;
-use crate::ot::{ABit, Extension, TinyOt};
+use crate::ot::{ABit, Extension};
 use crate::proto::coral::error::CoralError;
 use crate::proto::coral::online::Party;
 use crate::proto::coral::share::{CoralParams, TinyBit};
@@ -115,24 +116,9 @@ pub struct OtProvider {
 /// The keys of one provider's material and the engines that extend under them.
 struct Keys {
     /// The TinyOT engine, set up on the first run that needs TinyOT material.
-    tiny: Option<TinyEngine>,
+    tiny: Option<Tiny>,
     alpha: u64,
     cope: cope::Cope,
-}
-
-/// TinyOT between two parties (the half-gate engine) or among more.
-enum TinyEngine {
-    Two(TinyOt),
-    Many(MultiTinyOt),
-}
-
-impl TinyEngine {
-    fn delta(&self) -> u128 {
-        match self {
-            TinyEngine::Two(engine) => engine.delta(),
-            TinyEngine::Many(engine) => engine.delta(),
-        }
-    }
 }
 
 impl core::fmt::Debug for OtProvider {
@@ -215,12 +201,12 @@ impl OtProvider {
         if total.tbits + total.ttriples > 0 {
             if kept_tiny.is_none() {
                 let tag = [&session[..], b"/tinyot"].concat();
-                kept_tiny = Some(tinyot_setup(net, &tag, &mut rng).await?);
+                kept_tiny = Some(Tiny::setup(net, &tag, EXTENSION, &mut rng).await?);
             }
             let engine = kept_tiny.as_mut().expect("set up above");
             tinyot_material(net, engine, &total, &mut tbits, &mut ttriples, &mut rng).await?;
         }
-        let delta = kept_tiny.as_ref().map_or(0, TinyEngine::delta);
+        let delta = kept_tiny.as_ref().map_or(0, Tiny::delta);
 
         // Authenticated elements (COPE + Π_Auth; α and COPE set up on the first run).
         let field = *self.params.field();
@@ -315,24 +301,10 @@ impl OtProvider {
     }
 }
 
-/// The TinyOT engine among the parties of `net`: the two-party half-gate engine, or
-/// [`MultiTinyOt`] among three or more.
-async fn tinyot_setup<N: Network>(
-    net: &mut N,
-    tag: &[u8],
-    rng: &mut ChaCha20Rng,
-) -> Result<TinyEngine, CoralError> {
-    Ok(if net.parties() == 2 {
-        TinyEngine::Two(TinyOt::setup_with(net, tag, EXTENSION, rng).await?)
-    } else {
-        TinyEngine::Many(MultiTinyOt::setup(net, tag, EXTENSION, rng).await?)
-    })
-}
-
 /// TinyOT material from `engine`: fills `tbits` and `ttriples` as `total` asks.
 async fn tinyot_material<N: Network>(
     net: &mut N,
-    engine: &mut TinyEngine,
+    engine: &mut Tiny,
     total: &Demand,
     tbits: &mut Vec<TinyBit>,
     ttriples: &mut Vec<[TinyBit; 3]>,
@@ -341,7 +313,7 @@ async fn tinyot_material<N: Network>(
     let me = net.party();
     ttriples.reserve(total.ttriples);
     match engine {
-        TinyEngine::Two(engine) => {
+        Tiny::Two(engine) => {
             if total.tbits > 0 {
                 *tbits = engine.abits(net, total.tbits, rng).await?.iter().map(|b| tiny(b, me)).collect();
             }
@@ -350,7 +322,7 @@ async fn tinyot_material<N: Network>(
                 ttriples.extend(engine.and_triples_as(net, count, rng, |t| t.map(|b| tiny(&b, me))).await?);
             }
         }
-        TinyEngine::Many(engine) => {
+        Tiny::Many(engine) => {
             if total.tbits > 0 {
                 let bits = engine.abits(net, total.tbits, rng).await?;
                 *tbits = (0..bits.len()).map(|e| tiny_n(&bits, e)).collect();

@@ -43,12 +43,12 @@
 //! 136 for the batched MAC check.
 
 use super::layout::{Layout, CODEWORD_REPS, CONSISTENCY_REPS, C_WORD};
-use super::tiny::{Bits, Triples};
 #[cfg(test)]
 use super::Cheat;
 use crate::field::Gf256;
 use crate::net::Network;
 use crate::net::PartyId;
+use crate::ot::any_tiny::{Bits, Triples};
 use crate::ot::{ABit, Block};
 use crate::proto::minimac::checks::{batched_check, open_coins, CheckContext, Coins, OpenLog, DIGEST_BYTES};
 use crate::proto::minimac::error::{MiniMacError, PrepCheck, Step};

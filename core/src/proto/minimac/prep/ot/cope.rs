@@ -7,7 +7,7 @@
 //! **Seeds.** For every key bit `(j, l)` (bit `l` of `α_{P,j}`) and every peer Q the key holder P
 //! needs one random OT in which it is the receiver with choice bit `α_{P,j,l}`: P learns
 //! `k^{α_{P,j,l}}`, Q both `k^0, k^1`. They come from `8n` TinyOT authenticated bits
-//! (`super::tiny`: correlated OTs between every pair, in both directions), hashed with the
+//! ([`crate::ot::any_tiny`]: correlated OTs between every pair, in both directions), hashed with the
 //! tweakable correlation-robust hash ([`TccrHash`]) as KOS15's random OTs are: abit `c` gives P
 //! the share bit `x_P` (which *is* `α_{P,j,l}`, `c = 8j + l`: α_P is uniformly random anyway, so
 //! its bits may be the random choice bits) and the seed `H(τ, M_Q[x_P])`, and Q `H(τ, K_Q[x_P])`,
@@ -36,9 +36,9 @@
 //! [`super::checks`] catch that (MASCOT's Π_Auth argument, see there). Key bits never select a
 //! branch or an index: they enter as byte masks.
 
-use super::tiny::Bits;
 use crate::field::Gf256;
 use crate::net::{Network, PartyId};
+use crate::ot::any_tiny::Bits;
 use crate::ot::cope::columns::{input_column, key_column, mask, PeerSeeds};
 use crate::ot::cope::pairwise::{ColumnWire, Pairwise, PairwiseOutput, PeerColumns};
 use crate::ot::multi::MAX_PARTIES;
@@ -215,7 +215,8 @@ pub(crate) struct CopeFrames<'a> {
     /// Bytes per word (for the cheats of tests).
     #[cfg(test)]
     pub n: usize,
-    /// Frames exchanged so far.
+    /// Frames exchanged so far (for the replay cheat of tests).
+    #[cfg(test)]
     pub exchanges: usize,
     #[cfg(test)]
     pub cheat: Option<Cheat>,
@@ -244,7 +245,10 @@ impl ColumnWire for CopeFrames<'_> {
                 }
             }
         }
-        self.exchanges += 1;
+        #[cfg(test)]
+        {
+            self.exchanges += 1;
+        }
         let mut all = vec![Vec::new(); received.len()];
         for (p, &count) in received.iter().enumerate() {
             if count > 0 {

@@ -10,7 +10,7 @@
 //! in general. This provider follows that route with the engine of [`crate::ot`], structured like
 //! Coral's OT provider (`proto::coral::prep::ot`):
 //!
-//! 1. **TinyOT** (`tiny`: between two parties [`crate::ot::TinyOt`], KOS15 + the half-gate leaky
+//! 1. **TinyOT** ([`crate::ot::any_tiny`]: between two parties [`crate::ot::TinyOt`], KOS15 + the half-gate leaky
 //!    AND with bucketing; among three or more [`crate::ot::multi::MultiTinyOt`], WRK17's n-party
 //!    leaky AND with bucketing and the HSS17 consistency check of the pairwise MACs): one AND triple
 //!    per MiniMac triple and *used* position — `m` = [`PrepRequest::instances`] (at most `8k`) per
@@ -82,7 +82,6 @@
 pub mod checks;
 mod cope;
 mod layout;
-mod tiny;
 mod words;
 
 pub use checks::opening_bytes;
@@ -92,8 +91,9 @@ pub use layout::{CODEWORD_REPS, CONSISTENCY_REPS};
 use super::{MiniMacPreprocessing, PartyPrep, PrepRequest, TRIPLE_WORDS};
 use crate::field::Gf256;
 use crate::net::{Network, PartyId};
+use crate::ot::any_tiny::{Tiny, Triples};
 use crate::ot::multi::MAX_PARTIES;
-use crate::ot::OtError;
+use crate::ot::{Extension, OtError};
 use crate::proto::minimac::checks::Coins;
 use crate::proto::minimac::error::{MiniMacError, Step};
 use crate::proto::minimac::msg::{Framer, Kind};
@@ -101,7 +101,6 @@ use crate::proto::minimac::params::MiniMacCode;
 use layout::Layout;
 use rand_chacha::ChaCha20Rng;
 use rand_core::{RngCore, SeedableRng};
-use tiny::{Tiny, Triples};
 
 /// Most TinyOT triples per chunk (bounds memory: the engine holds `3·B` abits per triple while it
 /// makes a batch; see Coral's provider for the bucket sizes).
@@ -205,8 +204,9 @@ impl OtPreprocessing {
         let code = request.code.code();
         let (n, k) = (code.n(), code.k());
 
-        let mut engine =
-            Tiny::setup(net, &[&session[..], b"/tinyot"].concat(), &mut rng).await.map_err(ot)?;
+        let mut engine = Tiny::setup(net, &[&session[..], b"/tinyot"].concat(), Extension::Kos15, &mut rng)
+            .await
+            .map_err(ot)?;
         let delta = engine.delta();
         let seeds = engine.abits(net, 8 * n, &mut rng).await.map_err(ot)?;
         let mut cope = cope::Cope::from_abits(&seeds, delta, (me, parties), n);
@@ -342,6 +342,7 @@ impl OtPreprocessing {
             framer,
             #[cfg(test)]
             n,
+            #[cfg(test)]
             exchanges: 0,
             #[cfg(test)]
             cheat: self.cheat,

@@ -3,11 +3,11 @@
 //! of every slot ([`assemble`]); see the [parent module](super) for the relations.
 
 use super::layout::{Layout, CODEWORD_REPS, CONSISTENCY_REPS, C_WORD, PER_TRIPLE, R_A};
-use super::tiny::{Bits, Triples};
 #[cfg(test)]
 use super::Cheat;
 use crate::field::Gf256;
 use crate::net::PartyId;
+use crate::ot::any_tiny::{Bits, Triples};
 use crate::proto::minimac::error::MiniMacError;
 use crate::proto::minimac::params::MiniMacCode;
 use crate::proto::minimac::prep::{xor_into, A, A_BITS, B, B_BITS, C, TRIPLE_WORDS};

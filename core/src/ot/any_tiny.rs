@@ -1,9 +1,10 @@
-//! The TinyOT engine under MiniMac's OT provider, for any number of parties: between two parties
-//! the two-party engine ([`TinyOt`], its half-gate leaky AND), among three or more the n-party one
-//! ([`MultiTinyOt`], WRK17's n-party leaky AND). Their bits ([`Bits`], [`Triples`]) are read the
-//! same way — a share, and towards each peer the two-party view ([`ABit`]: the MAC under its key,
-//! the key for its share) — so the provider's contributions and checks are written once for every
-//! n, and the two-party engine's bits are used as they come.
+//! The TinyOT engine for any number of parties, as MiniMac's and Coral's OT providers use it:
+//! between two parties the two-party engine ([`TinyOt`], its half-gate leaky AND, over the OT
+//! extension the caller picks), among three or more the n-party one ([`MultiTinyOt`], WRK17's
+//! n-party leaky AND, over SoftSpoken). Their bits ([`Bits`], [`Triples`]) are read the same way —
+//! a share, and towards each peer the two-party view ([`ABit`]: the MAC under its key, the key for
+//! its share) — so a provider's contributions and checks are written once for every n, and the
+//! two-party engine's bits are used as they come.
 
 use crate::net::Network;
 use crate::net::PartyId;
@@ -11,32 +12,33 @@ use crate::ot::multi::{MultiTinyOt, NBits, MAX_TRIPLES};
 use crate::ot::{ABit, Block, Extension, OtError, TinyOt};
 use rand_core::{CryptoRng, RngCore};
 
-/// The OT extension under the n-party engine (the two-party engine keeps KOS15, whose exact
-/// costs the provider's byte-count tests pin).
+/// The OT extension under the n-party engine.
 const EXTENSION: Extension = Extension::SoftSpoken { k: crate::ot::tinyot::SOFTSPOKEN_K };
 
-/// One party's TinyOT engine for a provider run.
-pub(super) enum Tiny {
+/// One party's TinyOT engine.
+pub(crate) enum Tiny {
     Two(TinyOt),
     Many(MultiTinyOt),
 }
 
 impl Tiny {
-    /// Sets up the engine for the session's parties (the same `session` tag at every party).
-    pub(super) async fn setup<N: Network, R: RngCore + CryptoRng>(
+    /// Sets up the engine for the session's parties (the same `session` tag at every party);
+    /// between two parties over the OT extension `two`.
+    pub(crate) async fn setup<N: Network, R: RngCore + CryptoRng>(
         net: &mut N,
         session: &[u8],
+        two: Extension,
         rng: &mut R,
     ) -> Result<Self, OtError> {
         Ok(if net.parties() == 2 {
-            Tiny::Two(TinyOt::setup(net, session, rng).await?)
+            Tiny::Two(TinyOt::setup_with(net, session, two, rng).await?)
         } else {
             Tiny::Many(MultiTinyOt::setup(net, session, EXTENSION, rng).await?)
         })
     }
 
     /// This party's global key `Δ`.
-    pub(super) fn delta(&self) -> Block {
+    pub(crate) fn delta(&self) -> Block {
         match self {
             Tiny::Two(e) => e.delta(),
             Tiny::Many(e) => e.delta(),
@@ -45,7 +47,7 @@ impl Tiny {
 
     /// Most AND triples of one [`and_triples`](Self::and_triples) call (`None`: no bound but
     /// the caller's chunks).
-    pub(super) fn most_triples(&self) -> Option<usize> {
+    pub(crate) fn most_triples(&self) -> Option<usize> {
         match self {
             Tiny::Two(_) => None,
             Tiny::Many(_) => Some(MAX_TRIPLES),
@@ -53,7 +55,7 @@ impl Tiny {
     }
 
     /// `count` random authenticated bits.
-    pub(super) async fn abits<N: Network, R: RngCore + CryptoRng>(
+    pub(crate) async fn abits<N: Network, R: RngCore + CryptoRng>(
         &mut self,
         net: &mut N,
         count: usize,
@@ -66,7 +68,7 @@ impl Tiny {
     }
 
     /// `count` AND triples `⟨x⟩, ⟨y⟩, ⟨z = x·y⟩`.
-    pub(super) async fn and_triples<N: Network, R: RngCore + CryptoRng>(
+    pub(crate) async fn and_triples<N: Network, R: RngCore + CryptoRng>(
         &mut self,
         net: &mut N,
         count: usize,
@@ -86,7 +88,7 @@ pub(crate) enum Bits {
 }
 
 impl Bits {
-    pub(super) fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         match self {
             Bits::Two(b) => b.len(),
             Bits::Many(b) => b.len(),
@@ -95,7 +97,7 @@ impl Bits {
 
     /// This party's share of bit `e`.
     #[inline]
-    pub(super) fn bit(&self, e: usize) -> bool {
+    pub(crate) fn bit(&self, e: usize) -> bool {
         match self {
             Bits::Two(b) => b[e].bit,
             Bits::Many(b) => b.bit(e),
@@ -104,7 +106,7 @@ impl Bits {
 
     /// Bit `e` towards peer `q` (between two parties, `q` is the peer).
     #[inline]
-    pub(super) fn pair(&self, e: usize, q: PartyId) -> ABit {
+    pub(crate) fn pair(&self, e: usize, q: PartyId) -> ABit {
         match self {
             Bits::Two(b) => b[e],
             Bits::Many(b) => b.pair(e, q),
@@ -120,13 +122,13 @@ pub(crate) enum Triples {
 
 impl Triples {
     /// No triples.
-    pub(super) fn none() -> Self {
+    pub(crate) fn none() -> Self {
         Triples::Two(Vec::new())
     }
 
     /// This party's share of component `which` (0: x, 1: y, 2: z) of triple `e`.
     #[inline]
-    pub(super) fn bit(&self, which: usize, e: usize) -> bool {
+    pub(crate) fn bit(&self, which: usize, e: usize) -> bool {
         match self {
             Triples::Two(t) => t[e][which].bit,
             Triples::Many(t) => t[which].bit(e),

@@ -45,6 +45,10 @@ pub enum Check {
     ArithBit,
     /// An input declared a bit (a `bool` input) is not 0 or 1: `x·(x − 1) ≠ 0` modulo 2^k.
     ArithBitInput,
+    /// The packed-daBit consistency check (Fig. 19 step 3): a random combination of the boolean
+    /// halves' lanes differs from the parity of the same combination of the arithmetic halves,
+    /// so some party input different bits in the two sharings.
+    DaBitConsistency,
 }
 
 impl core::fmt::Display for Check {
@@ -64,6 +68,7 @@ impl core::fmt::Display for Check {
             Check::ArithSacrifice => "Spdz2k triple sacrifice (t*c - c' - rho*b = 0)",
             Check::ArithBit => "Spdz2k random bit (b*(b - 1) = 0 mod 2^k)",
             Check::ArithBitInput => "boolean input (x*(x - 1) = 0 mod 2^k)",
+            Check::DaBitConsistency => "daBit consistency (boolean lanes = arithmetic parities)",
         })
     }
 }

@@ -74,6 +74,16 @@ pub enum Step {
     ArithBitInputCheck = 27,
     /// rConv among three or more parties: every party's verdict on the TinyOT MACs it checked.
     TinyMacVerdict = 28,
+    /// Packed daBits: every party inputs its random lanes as an RMFE sharing (Fig. 19 step 1).
+    DaBitInput = 29,
+    /// Packed daBits: opening of the boolean halves' check combinations (Fig. 19 step 3).
+    DaBitCheck = 30,
+    /// Packed daBits: opening of the arithmetic halves' check parities, `2^(k−1)·z + 2^k·r`.
+    DaBitParity = 31,
+    /// rB2A (Fig. 20): opening of `x + r` (kernel-masked) for a packed daBit's r.
+    B2aOpen = 32,
+    /// A2B with edaBits: opening of `x + r` modulo 2^k (upper bits masked).
+    A2bOpen = 33,
 }
 
 impl Step {
@@ -108,6 +118,11 @@ impl Step {
             Step::ArithMaskedOpen => "Spdz2k masked opening for a comparison",
             Step::ArithBitInputCheck => "Spdz2k boolean-input check opening",
             Step::TinyMacVerdict => "TinyOT MAC verdict",
+            Step::DaBitInput => "daBit input",
+            Step::DaBitCheck => "daBit check opening (boolean)",
+            Step::DaBitParity => "daBit check opening (arithmetic parities)",
+            Step::B2aOpen => "B2A opening",
+            Step::A2bOpen => "A2B opening",
         }
     }
 }

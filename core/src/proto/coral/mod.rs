@@ -37,7 +37,8 @@
 //! parties, relative to an honest dealer — or with the OT-based provider and no trusted party at
 //! all. Π_rQuintuple (Fig. 7) runs on top of TinyOT triples ([`prep::quintuple`], fed by the
 //! dealer's or the OT engine's tTriples). Not covered: VOLE-style (silent) OT extension
-//! (§4.3.3). Mixed circuits (§4.3.1) are [`arith`].
+//! (§4.3.3). Mixed circuits (§4.3.1) are [`arith`] (Spdz2k), with [`convert`] between the two
+//! sharings (packed daBits, rB2A, A2B with edaBits).
 //!
 //! **Invariants:** a wire's sharing y stands for ψ(y) ∈ F_2^14; only φ-images are normal; opened
 //! values are uniform masks (d, e, x − r, and y + r for an output to one party) or kernel-masked
@@ -46,6 +47,7 @@
 pub mod arith;
 pub mod checks;
 pub mod circuit;
+pub mod convert;
 pub mod error;
 pub mod messages;
 pub mod online;

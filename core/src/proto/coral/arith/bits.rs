@@ -63,11 +63,6 @@ pub async fn random_bits<N: Network>(
     net: &mut N,
     count: usize,
 ) -> Result<Vec<AShare>, CoralError> {
-    if count == 0 {
-        return Ok(Vec::new());
-    }
-    let parties = party.parties();
-    let owners: Vec<usize> = (0..parties).flat_map(|p| std::iter::repeat_n(p, count)).collect();
     let mut own = vec![0u64; count];
     for chunk in own.chunks_mut(64) {
         let word = party.rng().next_u64();
@@ -75,7 +70,30 @@ pub async fn random_bits<N: Network>(
             *b = (word >> i) & 1;
         }
     }
-    let contributions = party.input_at(net, Step::ArithBitInput, &owners, &own).await?;
+    xor_of_contributions(party, net, &own).await
+}
+
+/// [`random_bits`] with this party's contributions `own` (each 0 or 1) chosen by the caller —
+/// the arithmetic halves of packed daBits, whose boolean halves take the same bits
+/// ([`crate::proto::coral::convert::dabits`]). Every party gives the same count.
+///
+/// # Errors
+/// As [`random_bits`]; [`CoralError::BadInput`] if a contribution is not a bit.
+pub(in crate::proto::coral) async fn xor_of_contributions<N: Network>(
+    party: &mut ArithParty,
+    net: &mut N,
+    own: &[u64],
+) -> Result<Vec<AShare>, CoralError> {
+    let count = own.len();
+    if count == 0 {
+        return Ok(Vec::new());
+    }
+    if own.iter().any(|&b| b > 1) {
+        return Err(CoralError::BadInput("a random-bit contribution is not 0 or 1".into()));
+    }
+    let parties = party.parties();
+    let owners: Vec<usize> = (0..parties).flat_map(|p| std::iter::repeat_n(p, count)).collect();
+    let contributions = party.input_at(net, Step::ArithBitInput, &owners, own).await?;
     let mut level: Vec<Vec<AShare>> = contributions.chunks_exact(count).map(<[AShare]>::to_vec).collect();
     while level.len() > 1 {
         let pairs: Vec<(AShare, AShare)> = level

@@ -29,10 +29,10 @@
 //! differences are masked by uniform material; outputs by 2^k·r) or an output modulo 2^k;
 //! shares are never reduced below 2^(k+s); the MAC log is empty after every output.
 //!
-//! **Not here:** the Coral paper's edaBits and the conversions to its RMFE-packed boolean shares
-//! (Fig. 9, 10). The gates that need a value's bits run on bit decompositions within the
-//! arithmetic shares instead ([`bitlevel`]): the same functionality and security, paid for in
-//! more material per bit-level gate.
+//! **Conversions** to and from the paper's RMFE-packed boolean sharings (daBits, rB2A, A2B with
+//! edaBits; Fig. 9, 10, 19, 20) are [`super::convert`]. The gates of mixed circuits that need a
+//! value's bits run on bit decompositions within the arithmetic shares ([`bitlevel`]): the
+//! same functionality and security, with one kind of material.
 
 pub mod bitlevel;
 pub mod bits;

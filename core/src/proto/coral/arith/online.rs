@@ -138,7 +138,7 @@ impl ArithParty {
     }
 
     /// [`Self::input`] with the frames tagged `step`.
-    pub(super) async fn input_at<N: Network>(
+    pub(in crate::proto::coral) async fn input_at<N: Network>(
         &mut self,
         net: &mut N,
         step: Step,
@@ -300,7 +300,7 @@ impl ArithParty {
 
     /// Opens `ys` modulo 2^k with their upper s bits masked: `y + 2^k·r` for one output mask
     /// `[r]` each, one round. The openings join the MAC log; nothing is checked here.
-    pub(super) async fn open_low<N: Network>(
+    pub(in crate::proto::coral) async fn open_low<N: Network>(
         &mut self,
         net: &mut N,
         step: Step,
@@ -315,7 +315,7 @@ impl ArithParty {
     }
 
     /// This party's CSPRNG (its own random contributions, e.g. to random bits).
-    pub(super) fn rng(&mut self) -> &mut ChaCha20Rng {
+    pub(in crate::proto::coral) fn rng(&mut self) -> &mut ChaCha20Rng {
         &mut self.rng
     }
 }

@@ -44,10 +44,12 @@ use super::super::stream;
 use super::seed;
 use crate::circuit::mixed::MixedCircuit;
 use crate::net::{NetStats, Network, PartyId};
-use crate::proto::coral::arith::circuit::{demand_to, evaluate_to, Plan, MAX_RANDOM_BITS, MAX_WIRE_VALUES};
+use crate::proto::coral::arith::circuit::{
+    demand_converting, demand_to, evaluate_converting, evaluate_to, Plan, MAX_RANDOM_BITS, MAX_WIRE_VALUES,
+};
 use crate::proto::coral::arith::ot::{MAX_ITEMS, MAX_PARTIES};
 use crate::proto::coral::arith::{ArithDemand, ArithOtProvider, ArithParty, ArithRing};
-use crate::proto::coral::CoralError;
+use crate::proto::coral::{CoralError, OtProvider, Party, Preprocessing as _};
 use crate::proto::tinytable::circuit::online::Outputs;
 use crate::proto::tinytable::Reveal;
 use rand_chacha::ChaCha20Rng;
@@ -105,7 +107,8 @@ fn per_instance(
 ) -> Result<(ArithDemand, usize), JobError> {
     let (mixed, ring, bits) = (circuit.circuit(), circuit.ring(), circuit.bit_inputs());
     let one = demand_to(mixed, ring, bits, owners, to, parties, 1).map_err(spec_error)?;
-    let random_bits = Plan::with_bit_inputs(mixed, ring, bits).map_err(spec_error)?.bits(ring.bits());
+    let random_bits =
+        Plan::with_bit_inputs(mixed, ring, bits).map_err(spec_error)?.random_lanes(ring.bits(), 1);
     let items = items(&one);
     if items > MAX_ITEMS {
         return Err(JobError::invalid_spec(
@@ -214,18 +217,42 @@ pub(crate) async fn run<N: Network, R: RngCore + CryptoRng>(
     let arith = ArithRing::new(ring);
     let mut provider =
         ArithOtProvider::setup(net, arith, &session, ChaCha20Rng::from_seed(seed(rng))).await?;
+    // Coral's provider for the conversions, set up by the first chunk that converts.
+    let mut boolean_provider: Option<OtProvider> = None;
+    let plan = Plan::with_bit_inputs(mixed, ring, bits).map_err(spec_error)?;
     let per_chunk = chunk_size(mixed, &one, spec.instances);
     let mut outputs = Vec::with_capacity(spec.instances);
     let mut online = NetStats::default();
     for range in stream::chunks(spec.instances, per_chunk) {
-        let need = demand_to(mixed, ring, bits, owners, &to, parties, range.len())?;
-        let material = provider.material(net, &need).await?;
-        observe(JobPhase::OnlineStarts);
-        let before = net.stats();
-        let mut party = ArithParty::new(me, parties, material, ChaCha20Rng::from_seed(seed(rng)))?;
         let own: Vec<Vec<u64>> = input.values[range.clone()].iter().map(|v| values(v)).collect();
-        let results = evaluate_to(&mut party, net, mixed, bits, owners, &to, &own).await?;
-        online = online.plus(&net.stats().since(&before));
+        let results = if plan.converts(ring.bits(), parties, range.len()) {
+            let need = demand_converting(mixed, ring, bits, owners, &to, parties, range.len())?;
+            let material = provider.material(net, &need.arith).await?;
+            let params = super::params()?;
+            let coral = boolean_provider.get_or_insert_with(|| {
+                let session = [b"chorus/coral-mixed/conversions/".as_slice(), &digest].concat();
+                OtProvider::new(params.clone(), ChaCha20Rng::from_seed(seed(rng)), &session)
+            });
+            let boolean_material = coral.material(net, &need.boolean).await?;
+            observe(JobPhase::OnlineStarts);
+            let before = net.stats();
+            let mut party = ArithParty::new(me, parties, material, ChaCha20Rng::from_seed(seed(rng)))?;
+            let mut boolean =
+                Party::new(params, me, parties, boolean_material, ChaCha20Rng::from_seed(seed(rng)))?;
+            let results =
+                evaluate_converting(&mut party, &mut boolean, net, mixed, bits, owners, &to, &own).await?;
+            online = online.plus(&net.stats().since(&before));
+            results
+        } else {
+            let need = demand_to(mixed, ring, bits, owners, &to, parties, range.len())?;
+            let material = provider.material(net, &need).await?;
+            observe(JobPhase::OnlineStarts);
+            let before = net.stats();
+            let mut party = ArithParty::new(me, parties, material, ChaCha20Rng::from_seed(seed(rng)))?;
+            let results = evaluate_to(&mut party, net, mixed, bits, owners, &to, &own).await?;
+            online = online.plus(&net.stats().since(&before));
+            results
+        };
         outputs.extend(results.into_iter().map(|values| -> Outputs {
             values.into_iter().map(|v| v.map(|v| value_bits(v, ring.bits()))).collect()
         }));

@@ -369,3 +369,34 @@ fn a_party_that_changes_a_frame_is_caught_at_every_stage() {
     }
     assert!(checks.len() >= 3, "different stages, different checks: {checks:?}");
 }
+
+#[test]
+fn a_batch_of_bit_level_gates_decomposes_through_the_conversions() {
+    use crate::proto::coral::arith::circuit::Plan;
+    use crate::proto::coral::convert::{dabits, decompose};
+    // Σ x_i ⊕ y_i over 6 pairs: 12 values decomposed per instance.
+    let circuit = crate::circuit::mixed::gen::pairwise(MixedOp::Xor, 6);
+    let owners: Vec<PartyId> = (0..12).map(|i| usize::from(i >= 6)).collect();
+    let plan = Plan::new(&circuit, RingBits::K32).unwrap();
+    let mut rng = ChaCha20Rng::seed_from_u64(5);
+    for (instances, converts) in [(1, false), (20, true)] {
+        assert_eq!(plan.converts(32, 2, instances), converts);
+        let values: Vec<Vec<u64>> =
+            (0..instances).map(|_| (0..12).map(|_| rng.next_u64() & 0xffff_ffff).collect()).collect();
+        let spec = mixed_spec(&circuit, RingBits::K32, &owners, instances);
+        let inputs = [own(&values, &owners, 0, 32), own(&values, &owners, 1, 32)];
+        let results = run_mixed([&spec, &spec], inputs, honest);
+        let rounds: Vec<u64> =
+            results.iter().map(|(r, _)| r.as_ref().map_or(0, |o| o.online_stats.rounds)).collect();
+        expect_plaintext(results, &circuit, RingBits::K32, &values);
+        // Online rounds: (daBits, inputs, A2B and rB2A, the XORs' products, Coral's MAC check,
+        // the output) against (random bits, inputs, the arithmetic decomposition, products,
+        // the output).
+        let want = if converts {
+            dabits::rounds(2) + 1 + decompose::rounds(32) + 1 + 4 + 9
+        } else {
+            crate::proto::coral::arith::bits::rounds(2) + 1 + 7 + 1 + 9
+        };
+        assert_eq!(rounds, [want as u64; 2], "{instances} instances");
+    }
+}

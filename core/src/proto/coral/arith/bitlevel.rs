@@ -40,7 +40,9 @@
 use crate::circuit::mixed::MixedOp;
 use crate::net::Network;
 
+use super::super::convert::{self, DaBit};
 use super::super::error::CoralError;
+use super::super::online::Party;
 use super::compare::Value;
 use super::decompose::{self, borrow_prefixes, decompose, prefix_products, product_trees};
 use super::online::ArithParty;
@@ -110,20 +112,30 @@ fn decomposed(op: MixedOp, a: Value, b: Value) -> Vec<AShare> {
     }
 }
 
-/// Evaluates `gates` (each an op with its operands, at least one shared, [`supported`])
-/// consuming k random bits per decomposed value from the front of `bits`; returns one shared
-/// result per gate. `twins[g] = Some(h)` (an `ADiv` or `AMod` gate on the same operands as the
-/// earlier gate h, which has none) takes its result from h's division, at no cost.
+/// Where the bits of decomposed values come from.
+pub enum Decompositions<'a, 'b> {
+    /// [`decompose`] within the arithmetic shares, taking k checked random bits per value from
+    /// the front of the slice.
+    Arith(&'a mut &'b [AShare]),
+    /// [`crate::proto::coral::convert::decompose`] through Coral's boolean sharings, taking
+    /// packed daBits from the front of the slice.
+    Convert(&'a mut Party, &'a mut &'b [DaBit]),
+}
+
+/// Evaluates `gates` (each an op with its operands, at least one shared, [`supported`]),
+/// decomposing values as `source` says; returns one shared result per gate. `twins[g] =
+/// Some(h)` (an `ADiv` or `AMod` gate on the same operands as the earlier gate h, which has
+/// none) takes its result from h's division, at no cost.
 ///
 /// # Panics
-/// If a gate is not [`supported`] or `bits` is shorter than [`cost`] said (the caller's plan's
-/// invariants).
+/// If a gate is not [`supported`] or the random bits are fewer than [`cost`] said (the caller's
+/// plan's invariants).
 pub async fn evaluate<N: Network>(
     party: &mut ArithParty,
     net: &mut N,
     gates: &[(MixedOp, Value, Value)],
     twins: &[Option<usize>],
-    bits: &mut &[AShare],
+    source: &mut Decompositions<'_, '_>,
 ) -> Result<Vec<AShare>, CoralError> {
     let k = party.ring().k() as usize;
     // Per gate, the values it decomposes (none for a twin).
@@ -131,9 +143,17 @@ pub async fn evaluate<N: Network>(
         .map(|g| if twins[g].is_none() { decomposed(gates[g].0, gates[g].1, gates[g].2) } else { Vec::new() })
         .collect();
     let wanted: Vec<AShare> = values.iter().flatten().copied().collect();
-    let (used, rest) = bits.split_at(wanted.len() * k);
-    *bits = rest;
-    let mut all = decompose(party, net, &wanted, used).await?.into_iter();
+    let mut all = match source {
+        Decompositions::Arith(bits) => {
+            let (used, rest) = bits.split_at(wanted.len() * k);
+            **bits = rest;
+            decompose(party, net, &wanted, used).await?
+        }
+        Decompositions::Convert(boolean, dabits) => {
+            convert::decompose::decompose(boolean, party, net, &wanted, dabits).await?
+        }
+    }
+    .into_iter();
     let gate_bits: Vec<Vec<Vec<AShare>>> =
         values.iter().map(|v| v.iter().map(|_| all.next().expect("in order")).collect()).collect();
     let mut results = vec![AShare::default(); gates.len()];

@@ -38,9 +38,12 @@
 use crate::circuit::mixed::{MixedCircuit, MixedOp, RingBits};
 use crate::net::{Network, PartyId};
 
+use super::super::convert::dabits::dabits;
+use super::super::convert::ConvertDemand;
 use super::super::error::{Check, CoralError};
 use super::super::messages::Step;
-use super::bitlevel;
+use super::super::online::Party;
+use super::bitlevel::{self, Decompositions};
 use super::bits::{add_demand as add_bit_demand, random_bits};
 use super::compare;
 use super::online::ArithParty;
@@ -222,6 +225,61 @@ pub async fn evaluate_to<N: Network>(
     to: &[Option<PartyId>],
     own: &[Vec<u64>],
 ) -> Result<Vec<Vec<Option<u64>>>, CoralError> {
+    evaluate_any(party, None, net, circuit, bit_inputs, owners, to, own).await
+}
+
+/// The material [`evaluate_converting`] takes for `instances` evaluations, in both sharings.
+///
+/// # Errors
+/// As [`demand_to`].
+pub fn demand_converting(
+    circuit: &MixedCircuit,
+    ring: RingBits,
+    bit_inputs: &[u32],
+    owners: &[PartyId],
+    to: &[Option<PartyId>],
+    parties: usize,
+    instances: usize,
+) -> Result<ConvertDemand, CoralError> {
+    let arith = demand_to(circuit, ring, bit_inputs, owners, to, parties, instances)?;
+    let plan = Plan::with_bit_inputs(circuit, ring, bit_inputs)?;
+    Ok(plan.convert_demand(arith, ring.bits(), parties, instances))
+}
+
+/// [`evaluate_to`] with every value the bit-level gates decompose going through Coral's boolean
+/// sharings ([`crate::proto::coral::convert::decompose`], the paper's route) instead of the
+/// arithmetic decomposition: the packed daBits of the whole evaluation are made first, in one
+/// batch, right after the random bits the comparisons take; `boolean` is this party's Coral
+/// party of the same session, with the boolean half of [`demand_converting`]. Both MAC logs
+/// are checked before any output is opened.
+///
+/// # Errors
+/// As [`evaluate_to`], and the daBit check ([`Check::DaBitConsistency`]) and Coral's MAC check.
+#[allow(clippy::too_many_arguments)]
+pub async fn evaluate_converting<N: Network>(
+    party: &mut ArithParty,
+    boolean: &mut Party,
+    net: &mut N,
+    circuit: &MixedCircuit,
+    bit_inputs: &[u32],
+    owners: &[PartyId],
+    to: &[Option<PartyId>],
+    own: &[Vec<u64>],
+) -> Result<Vec<Vec<Option<u64>>>, CoralError> {
+    evaluate_any(party, Some(boolean), net, circuit, bit_inputs, owners, to, own).await
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn evaluate_any<N: Network>(
+    party: &mut ArithParty,
+    mut boolean: Option<&mut Party>,
+    net: &mut N,
+    circuit: &MixedCircuit,
+    bit_inputs: &[u32],
+    owners: &[PartyId],
+    to: &[Option<PartyId>],
+    own: &[Vec<u64>],
+) -> Result<Vec<Vec<Option<u64>>>, CoralError> {
     let n = own.len();
     check_shape(circuit, owners, net.parties(), n)?;
     check_recipients(circuit, to, net.parties())?;
@@ -236,8 +294,14 @@ pub async fn evaluate_to<N: Network>(
         )));
     }
     let k = party.ring().k();
-    let bits = random_bits(party, net, plan.bits(k) * n).await?;
+    let decomposed = if boolean.is_some() { plan.decomposed() * k as usize } else { 0 };
+    let bits = random_bits(party, net, (plan.bits(k) - decomposed) * n).await?;
     let mut bits = &bits[..];
+    let dabits = match boolean.as_deref_mut() {
+        Some(b) => dabits(b, party, net, plan.dabits(k, n)).await?,
+        None => Vec::new(),
+    };
+    let mut dabits = &dabits[..];
     let all_owners: Vec<PartyId> = (0..n).flat_map(|_| owners.iter().copied()).collect();
     let all_own: Vec<u64> = own.iter().flatten().copied().collect();
     let inputs = party.input(net, &all_owners, &all_own).await?;
@@ -314,7 +378,11 @@ pub async fn evaluate_to<N: Network>(
                     (0..n).map(move |i| twin.map(|t| t * n + i))
                 })
                 .collect();
-            let results = bitlevel::evaluate(party, net, &gates, &twins, &mut bits).await?;
+            let mut source = match boolean.as_deref_mut() {
+                Some(b) => Decompositions::Convert(b, &mut dabits),
+                None => Decompositions::Arith(&mut bits),
+            };
+            let results = bitlevel::evaluate(party, net, &gates, &twins, &mut source).await?;
             for (&g, chunk) in bitlevel.iter().zip(results.chunks_exact(n)) {
                 let out = plan.gates[g].out as usize * n;
                 wires[out..out + n].copy_from_slice(chunk);
@@ -383,6 +451,10 @@ pub async fn evaluate_to<N: Network>(
         .collect();
     let recipients: Vec<Option<PartyId>> =
         if to.is_empty() { vec![None; ys.len()] } else { (0..n).flat_map(|_| to.iter().copied()).collect() };
+    if let Some(b) = boolean {
+        // The conversions' boolean openings are in Coral's MAC log.
+        b.check(net).await?;
+    }
     let values = party.output_to(net, &ys, &recipients).await?;
     if circuit.outputs.is_empty() {
         return Ok(vec![Vec::new(); n]);

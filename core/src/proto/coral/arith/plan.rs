@@ -9,9 +9,14 @@ use crate::circuit::mixed::eval::apply;
 use crate::circuit::mixed::lower::lower_with_bits;
 use crate::circuit::mixed::{MixedCircuit, MixedGate, MixedOp, RingBits};
 
+use super::super::convert::{self, dabits, ConvertDemand};
 use super::super::error::CoralError;
+use super::super::share::LANES;
 use super::bitlevel;
+use super::bits::add_demand as add_bit_demand;
 use super::compare::{self, Value};
+use super::decompose;
+use super::prep::ArithDemand;
 use super::share::AShare;
 
 /// Most random bits one evaluation makes (probed values × k × instances): they are made at once,
@@ -42,6 +47,12 @@ pub struct Plan {
     pub(super) probe_triples: usize,
     /// The inputs declared bits, checked after input (one triple and one output mask each).
     pub(super) bit_inputs: Vec<u32>,
+    /// `decomposed[d]`: values the bit-level gates of layer d decompose, per instance (part of
+    /// `probed`).
+    pub(super) decomposed: Vec<usize>,
+    /// Triples those decompositions take within the arithmetic shares, per instance (part of
+    /// `probe_triples`).
+    pub(super) decomposition_triples: usize,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -100,6 +111,8 @@ impl Plan {
             probed: 0,
             probe_triples: 0,
             bit_inputs: bit_inputs.to_vec(),
+            decomposed: vec![0],
+            decomposition_triples: 0,
         };
         for (index, gate) in lowered.gates.iter().enumerate() {
             let inputs = &gate.inputs[..gate.op.arity()];
@@ -145,6 +158,7 @@ impl Plan {
                 plan.compares.resize(d + 1, Vec::new());
                 plan.bitlevel.resize(d + 1, Vec::new());
                 plan.local.resize(d + 1, Vec::new());
+                plan.decomposed.resize(d + 1, 0);
             }
             match kind {
                 Kind::Product => plan.muls[d].push(index),
@@ -169,6 +183,8 @@ impl Plan {
                             let (probed, triples) = bitlevel::cost(gate.op, a, b, ring.bits());
                             plan.probed += probed;
                             plan.probe_triples += triples;
+                            plan.decomposed[d] += probed;
+                            plan.decomposition_triples += probed * decompose::triples(ring.bits());
                         }
                     }
                     plan.bitlevel[d].push(index);
@@ -190,9 +206,65 @@ impl Plan {
         self.probed * k as usize
     }
 
+    /// Values decomposed per instance (by bit-level gates).
+    pub fn decomposed(&self) -> usize {
+        self.decomposed.iter().sum()
+    }
+
+    /// Whether `instances` evaluations among `parties` parties decompose values through the
+    /// conversions ([`convert::decompose::cheaper`] for every layer's batch together — one
+    /// batch of daBits serves them all).
+    pub fn converts(&self, k: u32, parties: usize, instances: usize) -> bool {
+        convert::decompose::cheaper(self.decomposed() * instances, k, parties)
+    }
+
+    /// Packed daBits `instances` evaluations take when they convert: every layer's
+    /// decompositions, made in one batch.
+    pub fn dabits(&self, k: u32, instances: usize) -> usize {
+        self.decomposed.iter().map(|&v| convert::decompose::dabits_for(v * instances, k)).sum()
+    }
+
+    /// The material of `instances` evaluations that convert ([`Plan::converts`]) beyond the
+    /// arithmetic decompositions' share of `arith` (the demand without conversions), which this
+    /// takes out: the daBits, each layer's conversions, and the random bits, triples and output
+    /// masks the arithmetic decompositions would have taken.
+    pub(super) fn convert_demand(
+        &self,
+        arith: ArithDemand,
+        k: u32,
+        parties: usize,
+        instances: usize,
+    ) -> ConvertDemand {
+        let mut demand = ConvertDemand::empty(parties);
+        let decomposed = self.decomposed() * instances;
+        // The arithmetic decompositions' random bits (n input masks, n triples and an output mask
+        // each), their triples and their masked openings' output masks.
+        let mut without = ArithDemand { input_masks: vec![0; parties], ..ArithDemand::default() };
+        add_bit_demand(&mut without, decomposed * k as usize, parties);
+        demand.arith = ArithDemand {
+            triples: arith.triples - without.triples - self.decomposition_triples * instances,
+            input_masks: arith.input_masks.iter().zip(&without.input_masks).map(|(a, b)| a - b).collect(),
+            output_masks: arith.output_masks - without.output_masks - decomposed,
+        };
+        dabits::add_demand(&mut demand, self.dabits(k, instances), parties);
+        for &v in &self.decomposed {
+            convert::decompose::add_online_demand(&mut demand, v * instances, k);
+        }
+        demand
+    }
+
+    /// Random bits `instances` evaluations make at once, counting every lane of a packed daBit
+    /// as one — with or without conversions, the larger.
+    pub fn random_lanes(&self, k: u32, instances: usize) -> usize {
+        let bits = self.bits(k).saturating_mul(instances);
+        let others = (self.probed - self.decomposed()) * k as usize;
+        let dabits = if self.decomposed() == 0 { 0 } else { self.dabits(k, instances) + dabits::CHECKS };
+        bits.max(others.saturating_mul(instances).saturating_add(dabits.saturating_mul(LANES)))
+    }
+
     /// [`CoralError::Limit`] if `instances` evaluations need more than [`MAX_RANDOM_BITS`].
     pub(super) fn check_bits(&self, k: u32, instances: usize) -> Result<(), CoralError> {
-        let bits = self.bits(k).saturating_mul(instances);
+        let bits = self.random_lanes(k, instances);
         if bits > MAX_RANDOM_BITS {
             return Err(CoralError::Limit {
                 what: "random bits (probed values × k × instances)",

@@ -31,9 +31,13 @@ pub fn packs(values: usize) -> usize {
 /// Adds the material of converting `values` values of k bits, edaBits (k daBits per pack)
 /// included, to `demand`.
 pub fn add_demand(demand: &mut ConvertDemand, values: usize, k: u32, parties: usize) {
-    let packs = packs(values);
-    dabits::add_demand(demand, packs * k as usize, parties);
-    demand.boolean.quintuples += packs * (k as usize - 1);
+    dabits::add_demand(demand, packs(values) * k as usize, parties);
+    add_online_demand(demand, values, k);
+}
+
+/// Adds the material of converting `values` values of k bits once their edaBits exist.
+pub fn add_online_demand(demand: &mut ConvertDemand, values: usize, k: u32) {
+    demand.boolean.quintuples += packs(values) * (k as usize - 1);
     demand.arith.output_masks += values;
 }
 

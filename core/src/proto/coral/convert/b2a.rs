@@ -21,6 +21,11 @@ use super::{dabits, same_party, ConvertDemand, DaBit};
 /// Adds the material of converting `packs` packs, daBits included, to `demand`.
 pub fn add_demand(demand: &mut ConvertDemand, packs: usize, parties: usize) {
     dabits::add_demand(demand, packs, parties);
+    add_online_demand(demand, packs);
+}
+
+/// Adds the material of converting `packs` packs once their daBits exist.
+pub fn add_online_demand(demand: &mut ConvertDemand, packs: usize) {
     demand.boolean.encodings += packs;
 }
 

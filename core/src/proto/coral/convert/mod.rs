@@ -10,6 +10,9 @@
 //! - [`a2b`]: the other direction with packed edaBits (F_mixed.rEdabit): the k bits of 14 Spdz2k
 //!   values as k boolean sharings (bit i of the 14 values in the lanes of the i-th), one opening
 //!   of `x + r` modulo 2^k and a ripple subtraction on the packs.
+//! - [`decompose`]: both in a row — the bits of Spdz2k values as Spdz2k bits, the bit
+//!   decomposition the bit-level gates of mixed circuits take
+//!   ([`super::arith::bitlevel`]).
 //!
 //! **Packed edaBits** ([`EdaBit`]): `([r_0]…[r_13], [[ρ_0]]…[[ρ_{k−1}]])` with
 //! `r_l = Σ_i 2^i·ψ(ρ_i)[l]`. Chorus makes them from k packed daBits — the arithmetic values are
@@ -36,6 +39,7 @@
 pub mod a2b;
 pub mod b2a;
 pub mod dabits;
+pub mod decompose;
 
 #[cfg(test)]
 mod tests;

@@ -84,7 +84,7 @@ fn scans_cover_every_prefix_once() {
 }
 
 /// Every bit-level op on (x, y), (x, c) and (c, y) for the constant c (wire 2); all outputs.
-fn every_operand_kind(c: u64) -> MixedCircuit {
+pub(in crate::proto::coral) fn every_operand_kind(c: u64) -> MixedCircuit {
     let mut list = Vec::new();
     for op in BIT_LEVEL {
         for (a, b) in [(0, 1), (0, 2), (2, 1)] {
@@ -97,7 +97,7 @@ fn every_operand_kind(c: u64) -> MixedCircuit {
 
 /// A second operand that makes shifts, divisions and powers interesting: small amounts around
 /// 0, 1 and k, small divisors, or an edge value.
-fn small_or_edgy(rng: &mut ChaCha20Rng, ring: RingBits) -> u64 {
+pub(in crate::proto::coral) fn small_or_edgy(rng: &mut ChaCha20Rng, ring: RingBits) -> u64 {
     let k = u64::from(ring.bits());
     match rng.next_u32() % 4 {
         0 => [0, 1, 2, 3, 7, k - 1, k, k + 1][rng.next_u32() as usize % 8],

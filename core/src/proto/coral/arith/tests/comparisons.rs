@@ -16,7 +16,7 @@ use crate::proto::coral::arith::{bits, compare, ArithRing};
 use crate::proto::coral::messages::HEADER_BYTES;
 
 /// A value drawn from the edges of Z_{2^k} (0, 1, 2^(k−1) − 1, 2^(k−1), 2^k − 1) or uniformly.
-pub(super) fn edgy(rng: &mut ChaCha20Rng, ring: RingBits) -> u64 {
+pub(in crate::proto::coral) fn edgy(rng: &mut ChaCha20Rng, ring: RingBits) -> u64 {
     let half = 1u64 << (ring.bits() - 1);
     let edges = [0, 1, half - 1, half, ring.mask(), 2];
     let r = rng.next_u64();

@@ -4,8 +4,8 @@
 
 mod attacks;
 mod bit_attacks;
-mod bitlevel;
-mod comparisons;
+pub(in crate::proto::coral) mod bitlevel;
+pub(in crate::proto::coral) mod comparisons;
 mod cost;
 mod ot_provider;
 mod outputs;

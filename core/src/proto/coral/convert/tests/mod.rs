@@ -3,6 +3,7 @@
 //! opening and check caught with typed errors and no output.
 
 mod attacks;
+mod circuits;
 mod conversions;
 
 use std::future::Future;

@@ -7,12 +7,17 @@
 //! one gate of that kind (`AXor`, `ADiv`, …) per pair `(x_i, y_i)` — between two or more parties
 //! (`--parties`; those after the first two have no inputs) over a TCP loopback mesh with Noise
 //! channels, with **trusted-dealer** (`--prep dealer`) or **dealer-free
-//! OT-based** (`--prep ot`) material, or both (the default). One JSON line per batch size and
-//! provider:
+//! OT-based** (`--prep ot`) material, or both (the default). `--decompose` says how bit-level
+//! gates decompose values: `arith` (within the Spdz2k shares, the default), `convert` (through
+//! Coral's RMFE-packed boolean sharings, `chorus_core::proto::coral::convert`; its material from
+//! Coral's OT-based provider too, set up within `prep_ms`), `auto` (the circuit job's choice) or
+//! `both` (arith and convert alternating per repetition; the median of `prep_ms + online_ms`).
+//! One JSON line per batch size, provider and decomposition:
 //!
 //! ```text
 //! {"protocol":"coral-spdz2k","circuit":"dot-product-1000","ring_bits":32,"preprocessing":"ot",
-//!  "transport":"tcp","parties":2,"instances":1,"triples":1000,"online_ms":…,
+//!  "transport":"tcp","parties":2,"instances":1,"triples":1000,"decompose":"arith",
+//!  "quintuples":0,"online_ms":…,
 //!  "us_per_instance":…,"cpu_ms":…,"bytes_per_party":…,"rounds":…,"dealer_ms":null,
 //!  "prep_ms":…,"prep_us_per_triple":…,"prep_cpu_ms":…,"prep_bytes_per_party":…,
 //!  "prep_bytes_per_triple":…,"prep_rounds":…,"reps":3}
@@ -27,8 +32,11 @@
 
 use chorus_core::circuit::mixed::gen::{compare_count, dot_product, pairwise, sort};
 use chorus_core::circuit::mixed::{MixedCircuit, MixedOp, RingBits};
-use chorus_core::proto::coral::arith::circuit::{demand, evaluate};
+use chorus_core::proto::coral::arith::circuit::{
+    demand, demand_converting, evaluate, evaluate_converting, Plan,
+};
 use chorus_core::proto::coral::arith::{ArithDealer, ArithMaterial, ArithOtProvider, ArithParty, ArithRing};
+use chorus_core::proto::coral::{CoralParams, OtProvider, Party, Preprocessing as _};
 use chorus_core::rng::{seeded_rng, session_rng};
 use chorus_native::bench_harness::{median_run, ms, print_json_line, run_loopback_session, Summary};
 use clap::Parser;
@@ -64,6 +72,11 @@ struct Args {
     /// Preprocessing: `dealer`, `ot` or `both`.
     #[arg(long, default_value = "both")]
     prep: String,
+    /// How bit-level gates decompose values: `arith` (within the Spdz2k shares), `convert`
+    /// (through Coral's boolean sharings; OT material only), `auto` (the job's choice) or `both`
+    /// (arith and convert alternating, OT material only).
+    #[arg(long, default_value = "arith")]
+    decompose: String,
 }
 
 #[derive(Serialize, Clone)]
@@ -76,6 +89,8 @@ struct Line {
     parties: usize,
     instances: usize,
     triples: usize,
+    decompose: &'static str,
+    quintuples: usize,
     online_ms: f64,
     us_per_instance: f64,
     cpu_ms: Option<f64>,
@@ -123,17 +138,50 @@ fn run(args: &Args) -> Result<(), String> {
             }
         },
     };
+    let decompositions: &[Option<bool>] = match args.decompose.as_str() {
+        "arith" => &[Some(false)],
+        "convert" => &[Some(true)],
+        "auto" => &[None],
+        "both" => &[Some(false), Some(true)],
+        other => return Err(format!("--decompose must be arith, convert, auto or both, not {other}")),
+    };
+    if decompositions != [Some(false)] && args.prep != "ot" {
+        return Err(
+            "--decompose convert, auto or both needs --prep ot (conversions run on OT material)".into()
+        );
+    }
     let circuit = Arc::new(circuit);
     for &ot in preps {
         for &instances in &args.instances {
-            let mut line = median_run(
-                args.reps,
-                |l: &Line| l.online_ms,
-                || run_once(&circuit, ring, args.parties, instances, ot, alternate),
-            )?;
-            line.reps = args.reps;
-            line.circuit = format!("{name}-{}", args.length);
-            print_json_line(&line);
+            // Repetitions alternate the decompositions, so each sees the same machine.
+            let mut runs: Vec<Vec<Line>> = vec![Vec::new(); decompositions.len()];
+            for _ in 0..args.reps {
+                for (i, &convert) in decompositions.iter().enumerate() {
+                    let plan = Plan::new(&circuit, ring).map_err(|e| e.to_string())?;
+                    let convert =
+                        convert.unwrap_or_else(|| plan.converts(ring.bits(), args.parties, instances));
+                    runs[i].push(run_once(&circuit, ring, args.parties, instances, ot, alternate, convert)?);
+                }
+            }
+            for lines in runs {
+                let mut lines = lines.into_iter();
+                // The median online time, or with conversions in play the median of preprocessing
+                // and online together (where the two decompositions differ most).
+                let arith_only = decompositions == [Some(false)];
+                let key = move |l: &Line| {
+                    if arith_only {
+                        l.online_ms
+                    } else {
+                        l.online_ms + l.prep_ms.unwrap_or(0.0)
+                    }
+                };
+                let mut line = median_run(args.reps, key, || {
+                    Ok::<_, String>(lines.next().expect("one per repetition"))
+                })?;
+                line.reps = args.reps;
+                line.circuit = format!("{name}-{}", args.length);
+                print_json_line(&line);
+            }
         }
     }
     Ok(())
@@ -146,6 +194,7 @@ fn run_once(
     instances: usize,
     ot: bool,
     alternate: bool,
+    convert: bool,
 ) -> Result<Line, String> {
     // Benchmark inputs are not secret: a seeded generator makes them reproducible.
     let mut rng = seeded_rng(instances as u64);
@@ -158,8 +207,15 @@ fn run_once(
     let len = circuit.inputs as usize / 2;
     let owners: Vec<usize> =
         (0..circuit.inputs as usize).map(|i| if alternate { i % 2 } else { usize::from(i >= len) }).collect();
-    let d = demand(circuit, ring, &owners, parties, instances).map_err(|e| e.to_string())?;
-    let triples = d.triples;
+    let (d, boolean) = if convert {
+        let both = demand_converting(circuit, ring, &[], &owners, &[], parties, instances)
+            .map_err(|e| e.to_string())?;
+        (both.arith, Some(both.boolean))
+    } else {
+        (demand(circuit, ring, &owners, parties, instances).map_err(|e| e.to_string())?, None)
+    };
+    let (triples, quintuples) = (d.triples, boolean.as_ref().map_or(0, |b| b.quintuples));
+    let params = Arc::new(CoralParams::new().map_err(|e| e.to_string())?);
     let dealer_started = Instant::now();
     let dealt: Vec<Option<ArithMaterial>> = if ot {
         vec![None; parties]
@@ -181,7 +237,7 @@ fn run_once(
             let prep_start = local.start().await;
             let taken = dealt[p].lock().expect("material").take();
             let (material, prep) = match taken {
-                Some(m) => (m, None),
+                Some(m) => ((m, None), None),
                 None => {
                     let rng = session_rng().map_err(|e| e.to_string())?;
                     let mut provider = ArithOtProvider::setup(
@@ -193,9 +249,18 @@ fn run_once(
                     .await
                     .map_err(|e| e.to_string())?;
                     let m = provider.material(&mut local.net, &d).await.map_err(|e| e.to_string())?;
-                    (m, Some(prep_start.span(&local.net)))
+                    let b = match &boolean {
+                        Some(demand) => {
+                            let rng = session_rng().map_err(|e| e.to_string())?;
+                            let mut coral = OtProvider::new(params.clone(), rng, b"chorus/bench/mixed/coral");
+                            Some(coral.material(&mut local.net, demand).await.map_err(|e| e.to_string())?)
+                        }
+                        None => None,
+                    };
+                    ((m, b), Some(prep_start.span(&local.net)))
                 }
             };
+            let (material, boolean_material) = material;
             let mine: Vec<Vec<u64>> = inputs
                 .iter()
                 .map(|x| x.iter().zip(owners.iter()).filter(|(_, &o)| o == p).map(|(&v, _)| v).collect())
@@ -203,9 +268,29 @@ fn run_once(
             let rng = session_rng().map_err(|e| e.to_string())?;
             let mut party = ArithParty::new(p, parties, material, rng).map_err(|e| e.to_string())?;
             let start = local.start().await;
-            let out = evaluate(&mut party, &mut local.net, &circuit, &owners, &mine)
-                .await
-                .map_err(|e| e.to_string())?;
+            let out = match boolean_material {
+                Some(material) => {
+                    let rng = session_rng().map_err(|e| e.to_string())?;
+                    let mut boolean =
+                        Party::new(params.clone(), p, parties, material, rng).map_err(|e| e.to_string())?;
+                    let out = evaluate_converting(
+                        &mut party,
+                        &mut boolean,
+                        &mut local.net,
+                        &circuit,
+                        &[],
+                        &owners,
+                        &[],
+                        &mine,
+                    )
+                    .await
+                    .map_err(|e| e.to_string())?;
+                    out.into_iter().map(|o| o.into_iter().map(|v| v.unwrap_or_default()).collect()).collect()
+                }
+                None => evaluate(&mut party, &mut local.net, &circuit, &owners, &mine)
+                    .await
+                    .map_err(|e| e.to_string())?,
+            };
             Ok::<_, String>((out, start.span(&local.net), prep))
         })?;
     for (p, (out, _, _)) in outcomes.iter().enumerate() {
@@ -225,6 +310,8 @@ fn run_once(
         parties,
         instances,
         triples,
+        decompose: if convert { "convert" } else { "arith" },
+        quintuples,
         online_ms: online.wall_ms(),
         us_per_instance: online.wall_ms() * 1e3 / instances as f64,
         cpu_ms: online.cpu_ms(),

@@ -19,7 +19,8 @@
 //!   AShiftR` by a value (0 at or beyond k), `ADiv AMod` (division by 0 gives 2^k − 1 and the
 //!   dividend, as the restoring-division circuit boolify generates) and `AExp` (power modulo 2^k):
 //!   these are where a protocol needs the values' bits (Coral's paper converts to boolean shares
-//!   with edaBits; Chorus decomposes within the arithmetic shares).
+//!   with edaBits; Chorus does too for the bit-level gates of large batches, and decomposes
+//!   within the arithmetic shares otherwise).
 //!
 //! [`MixedCircuit::counts`] tells the two kinds apart. The parser gives typed errors with the line
 //! number ([`MixedCircuitError`]) and never panics; memory stays bounded by the text and

@@ -28,7 +28,12 @@
 //! 2. The provider's setup (base OTs, COPE keys, OT extension) under the agreed digest, once.
 //! 3. Per chunk of instances: the chunk's material ([`demand_to`]), then its evaluation
 //!    ([`evaluate_to`]: random bits, inputs and their bit checks, one Beaver round per
-//!    layer, MAC checks, outputs). Chunks are sized to [`stream::MATERIAL_BUDGET_BYTES`] and to
+//!    layer, MAC checks, outputs). Where the chunk's bit-level gates decompose enough values
+//!    that the conversions through Coral's boolean sharings take fewer Spdz2k triples
+//!    ([`Plan::converts`], the same at every member: it depends on the agreed spec alone), the
+//!    chunk's material is [`demand_converting`]'s — Spdz2k's from the same provider, Coral's from
+//!    Coral's OT-based provider ([`OtProvider`], set up by the first such chunk under the agreed
+//!    digest, no trusted party either) — and the evaluation is [`evaluate_converting`]. Chunks are sized to [`stream::MATERIAL_BUDGET_BYTES`] and to
 //!    the evaluation's own bounds (wire values, random bits, items per provider call), so a job
 //!    of any instance count holds one chunk's material at a time.
 //!

@@ -1,14 +1,18 @@
 //! The gates of mixed circuits that need every bit of a shared value, on Spdz2k shares: bitwise
 //! AND, OR and XOR of full values, shifts by shared amounts, division and remainder by shared
 //! (or public, not a power of two) divisors, and powers — from bit decompositions
-//! ([`super::decompose`]) and Beaver products, without leaving the arithmetic shares.
+//! and Beaver products.
 //!
-//! The Coral paper (§4.3.1) converts to its RMFE-packed boolean shares with edaBits for these;
-//! here the bits stay arithmetic sharings of 0/1 (the bit decomposition of Damgård et al., S&P
-//! 2019, §4), so every gate below is a Beaver circuit on checked bits — maliciously secure with
-//! abort by the same MAC check as the ring gates, with no new opening but the decomposition's
-//! uniformly masked one. What it costs more than edaBits would is material: k random bits and
-//! [`decompose::triples`] triples per decomposed value (151 at k = 32).
+//! **Decompositions** ([`Decompositions`]) come one of two ways, with the same result — the k
+//! bits of each value as Spdz2k sharings of 0/1: within the arithmetic shares (the bit
+//! decomposition of Damgård et al., S&P 2019, §4, [`super::decompose`]: k random bits and
+//! [`decompose::triples`] triples per value, 151 at k = 32), or through Coral's RMFE-packed
+//! boolean sharings as the paper does it (§4.3.1: A2B with edaBits and rB2A,
+//! [`crate::proto::coral::convert::decompose`]), which takes fewer Spdz2k triples for batches of
+//! a few packs among few parties ([`crate::proto::coral::arith::circuit`] chooses). Either way
+//! every gate below is a Beaver circuit on checked bits — maliciously secure with abort by the
+//! same MAC checks as the ring gates, with no new opening but the decomposition's uniformly
+//! masked ones.
 //!
 //! **Gates** (k = 32 or 64, L = log2 k; unsigned, semantics of [`crate::circuit::mixed`]):
 //! - `a ∧ b` = Σ 2^i·a_i·b_i (k products; with a public b, Σ over b's set bits, no product);

@@ -18,7 +18,11 @@
 //! - every other gate with a shared input needs all bits of a value — bitwise gates of full
 //!   values, shifts by shared amounts, division and remainder by a shared or non-power-of-two
 //!   divisor, powers — and runs on bit decompositions ([`super::bitlevel`]); an `ADiv` and an
-//!   `AMod` of the same two wires are one division.
+//!   `AMod` of the same two wires are one division. [`evaluate_converting`] makes those
+//!   decompositions through Coral's boolean sharings ([`crate::proto::coral::convert`]: one
+//!   batch of packed daBits for the whole evaluation after the comparisons' random bits, then A2B
+//!   and rB2A per layer, and Coral's MAC check before the outputs); [`Plan::converts`] says when
+//!   that takes fewer Spdz2k triples than the arithmetic decomposition.
 //!
 //! Layers: a gate's layer is one more than its inputs' deepest if it is a shared product, a
 //! comparison or a bit-level gate, else the same. Each layer runs its products (one Beaver round

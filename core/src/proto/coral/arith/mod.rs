@@ -30,9 +30,11 @@
 //! shares are never reduced below 2^(k+s); the MAC log is empty after every output.
 //!
 //! **Conversions** to and from the paper's RMFE-packed boolean sharings (daBits, rB2A, A2B with
-//! edaBits; Fig. 9, 10, 19, 20) are [`super::convert`]. The gates of mixed circuits that need a
-//! value's bits run on bit decompositions within the arithmetic shares ([`bitlevel`]): the
-//! same functionality and security, with one kind of material.
+//! edaBits; Fig. 9, 10, 19, 20) are [`super::convert`]. The gates of mixed circuits that need all
+//! of a value's bits run on bit decompositions ([`bitlevel`]): through those conversions where
+//! that takes fewer Spdz2k triples ([`circuit::evaluate_converting`], chosen by
+//! [`plan::Plan::converts`]), within the arithmetic shares otherwise — the same functionality and
+//! security. Comparisons probe a value from one masked opening ([`probe`]).
 
 pub mod bitlevel;
 pub mod bits;

@@ -33,9 +33,12 @@
 //!    ([`Plan::converts`], the same at every member: it depends on the agreed spec alone), the
 //!    chunk's material is [`demand_converting`]'s — Spdz2k's from the same provider, Coral's from
 //!    Coral's OT-based provider ([`OtProvider`], set up by the first such chunk under the agreed
-//!    digest, no trusted party either) — and the evaluation is [`evaluate_converting`]. Chunks are sized to [`stream::MATERIAL_BUDGET_BYTES`] and to
-//!    the evaluation's own bounds (wire values, random bits, items per provider call), so a job
-//!    of any instance count holds one chunk's material at a time.
+//!    digest, no trusted party either) — and the evaluation is [`evaluate_converting`]. Chunks
+//!    are sized to [`stream::MATERIAL_BUDGET_BYTES`] (counting the arithmetic decompositions'
+//!    material, which is more than the conversions' in both sharings wherever they are chosen)
+//!    and to the evaluation's own bounds (wire values, random bits — a daBit's lanes counted as
+//!    random bits —, items per provider call), so a job of any instance count holds one chunk's
+//!    material at a time.
 //!
 //! Inputs and outputs are the job's bit lists: k bits per value, least significant first.
 

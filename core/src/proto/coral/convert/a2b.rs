@@ -1,5 +1,6 @@
-//! Arithmetic to boolean with packed edaBits (Coral paper §4.3.1; F_mixed.rEdabit of Fig. 9, as
-//! the comparisons of Escudero et al., CRYPTO 2020, §4 use them): the k bits of Spdz2k values,
+//! Arithmetic to boolean with packed edaBits (Coral paper §4.3.1; F_mixed.rEdabit of Fig. 9, used
+//! as Escudero et al., "Improved Primitives for MPC over Mixed Arithmetic-Binary Circuits",
+//! CRYPTO 2020, use edaBits): the k bits of Spdz2k values,
 //! 14 per pack, as k RMFE sharings — `bits[i]` holds bit i of the pack's 14 values in its lanes.
 //!
 //! With a packed edaBit `([r_l], [[ρ_i]])` per pack (made from k daBits, [`super::EdaBit`]):

@@ -1,5 +1,5 @@
 //! Packed daBits (Coral paper App. D, Fig. 19; F_mixed.rDabit of Fig. 9; the daBits of
-//! Rotaru–Wood and the generation of Escudero et al., CRYPTO 2020, §5, vectorised): N packs
+//! Rotaru–Wood and their generation in Escudero et al., CRYPTO 2020, vectorised): N packs
 //! `([[r]], [r_0]…[r_13])` whose boolean lanes ψ(r) and arithmetic bits r_l agree, uniform and
 //! unknown to any n − 1 parties.
 //!

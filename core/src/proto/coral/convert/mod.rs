@@ -20,7 +20,7 @@
 //! Fig. 10 make them from private edaBits with cut-and-choose, bucketing and an n-input binary
 //! adder. Both realise the same functionality; Fig. 21's is cheaper in arithmetic material per
 //! edaBit once batches are large, this one needs no cut-and-choose and no bucket parameters and
-//! reuses the daBit check alone, so its security argument is the daBits' one below.
+//! reuses the daBit check alone, so its security argument is the daBits' ([`dabits`]).
 //!
 //! **Trust model:** malicious security with abort against n − 1 of n ≥ 2 parties, relative to
 //! honest material for both sharings (the OT-based providers of [`super::prep::ot`] and

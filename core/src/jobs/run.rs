@@ -246,7 +246,7 @@ fn simd_uses(
     store: &Prepared,
     usage: PreparedUse,
 ) -> Result<bool, JobError> {
-    Ok(store.plan(&job.kind(family), job.instances, usage)?.is_some())
+    Ok(store.plan(|| job.kind(family), job.instances, usage)?.is_some())
 }
 
 /// Whether a circuit job of `spec` would consume prepared material from `store` under `usage`;

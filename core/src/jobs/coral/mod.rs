@@ -205,7 +205,7 @@ async fn run_job<N: Network, R: RngCore + CryptoRng>(
     (store, usage): (&mut Prepared, PreparedUse),
     observe: impl FnMut(JobPhase),
 ) -> Result<(Vec<Outputs>, NetStats), JobError> {
-    let plan = store.plan(&job.kind(prepared::FAMILY), job.instances, usage)?;
+    let plan = store.plan(|| job.kind(prepared::FAMILY), job.instances, usage)?;
     let digest = agree_on_spec(net, &job.agreed(plan.as_ref())).await?;
     match plan {
         Some(plan) => {

@@ -205,34 +205,41 @@ impl Prepared {
         Ok(())
     }
 
-    /// What a job of kind `kind` running `needs` instances consumes under `usage`: from the first
-    /// preparation of its kind that still covers all its instances (a job takes its material from
-    /// one preparation).
+    /// What a job of kind `kind()` running `needs` instances consumes under `usage`: from the
+    /// first preparation of its kind that still covers all its instances (a job takes its
+    /// material from one preparation). The kind digest hashes the job's whole description (a
+    /// circuit's every gate), so it is computed only when the store holds material to match.
     pub(crate) fn plan(
         &self,
-        kind: &[u8; 32],
+        kind: impl FnOnce() -> [u8; 32],
         needs: usize,
         usage: PreparedUse,
     ) -> Result<Option<Plan>, JobError> {
         if usage == PreparedUse::Never {
             return Ok(None);
         }
-        let fit = self
-            .entries
-            .iter()
-            .filter(|e| e.kind == *kind)
-            .find_map(|e| e.stock.covering(needs).map(|take| (e, take)));
+        let (fit, same) = if self.entries.is_empty() {
+            (None, 0)
+        } else {
+            let kind = kind();
+            let fit = self
+                .entries
+                .iter()
+                .filter(|e| e.kind == kind)
+                .find_map(|e| e.stock.covering(needs).map(|take| (e, take)));
+            (fit, self.available_of(&kind))
+        };
         match (fit, usage) {
             (Some((e, take)), _) => Ok(Some(Plan { id: e.id, from: e.taken, take, instances: needs })),
-            (None, PreparedUse::Require) => {
-                Err(JobError::invalid_spec("usePrepared", self.why_none(kind, needs)))
-            }
+            (None, PreparedUse::Require) => Err(JobError::invalid_spec("usePrepared", self.why_none(same, needs))),
             (None, _) => Ok(None),
         }
     }
 
-    fn why_none(&self, kind: &[u8; 32], needs: usize) -> String {
-        let (same, all) = (self.available_of(kind), self.available());
+    /// Why no preparation covers a job of `needs` instances when `same` of the store's
+    /// instances are of its kind.
+    fn why_none(&self, same: usize, needs: usize) -> String {
+        let all = self.available();
         if all == 0 {
             return format!(
                 "no prepared material is left in this session; the job needs {needs} instance(s): \

@@ -29,53 +29,76 @@ fn store_with(preparations: &[&[usize]]) -> Prepared {
 fn a_job_takes_whole_units_from_the_front_until_they_cover_it() {
     let mut store = store_with(&[&[3, 3, 2]]);
     assert_eq!(store.available(), 8);
-    let plan = store.plan(&KIND, 4, PreparedUse::Auto).unwrap().expect("covered");
+    let plan = store.plan(|| KIND, 4, PreparedUse::Auto).unwrap().expect("covered");
     assert_eq!((plan.from, plan.take, plan.instances), (0, 2, 4));
     let taken = store.take(&plan).unwrap().into_units().unwrap();
     assert_eq!(taken.iter().map(|u| u.lanes).collect::<Vec<_>>(), vec![3, 3]);
     // The unused lanes of the last unit went with it.
     assert_eq!((store.available(), store.consumed()), (2, 4));
-    let next = store.plan(&KIND, 2, PreparedUse::Require).unwrap().expect("covered");
+    let next = store.plan(|| KIND, 2, PreparedUse::Require).unwrap().expect("covered");
     assert_eq!((next.from, next.take), (2, 1));
     store.take(&next).unwrap();
     assert_eq!(store.available(), 0);
-    assert!(store.plan(&KIND, 1, PreparedUse::Auto).unwrap().is_none());
+    assert!(store.plan(|| KIND, 1, PreparedUse::Auto).unwrap().is_none());
 }
 
 #[test]
 fn a_job_takes_from_one_preparation_and_requires_say_why_none_fits() {
     let store = store_with(&[&[2], &[5]]);
     // The first preparation holds too few; the second covers the job.
-    let plan = store.plan(&KIND, 4, PreparedUse::Auto).unwrap().expect("second");
+    let plan = store.plan(|| KIND, 4, PreparedUse::Auto).unwrap().expect("second");
     assert_ne!(plan.id, store.entries[0].id);
     assert_eq!(plan.id, store.entries[1].id);
     // Two preparations of one spec (same digest) have ids of their own.
     assert_ne!(store.entries[0].id, store.entries[1].id);
 
-    assert_eq!(store.plan(&KIND, 6, PreparedUse::Auto).unwrap(), None);
-    assert_eq!(store.plan(&KIND, 1, PreparedUse::Never).unwrap(), None);
-    let reason = |kind, needs| match store.plan(&kind, needs, PreparedUse::Require) {
+    assert_eq!(store.plan(|| KIND, 6, PreparedUse::Auto).unwrap(), None);
+    assert_eq!(store.plan(|| KIND, 1, PreparedUse::Never).unwrap(), None);
+    let reason = |kind, needs| match store.plan(|| kind, needs, PreparedUse::Require) {
         Err(JobError::InvalidSpec { field: "usePrepared", reason }) => reason,
         other => panic!("expected usePrepared, got {other:?}"),
     };
     assert!(reason(KIND, 6).contains("no preparation of its kind covers all 6"));
     assert!(reason(OTHER, 1).contains("made for other jobs"));
-    assert!(Prepared::default().plan(&KIND, 1, PreparedUse::Require).is_err());
+    assert!(Prepared::default().plan(|| KIND, 1, PreparedUse::Require).is_err());
+}
+
+#[test]
+fn an_empty_store_plans_without_the_kind_digest() {
+    // The digest hashes a job's whole description; with nothing to match it is not computed.
+    let empty = Prepared::default();
+    let no_digest = || -> [u8; 32] { panic!("the kind digest was computed for an empty store") };
+    assert_eq!(empty.plan(no_digest, 5, PreparedUse::Auto).unwrap(), None);
+    match empty.plan(no_digest, 5, PreparedUse::Require) {
+        Err(JobError::InvalidSpec { field: "usePrepared", reason }) => {
+            assert!(reason.contains("no prepared material is left"), "{reason}")
+        }
+        other => panic!("expected usePrepared, got {other:?}"),
+    }
+    // With material held, the digest decides.
+    let held = store_with(&[&[3]]);
+    let digests = core::cell::Cell::new(0);
+    let counted = || {
+        digests.set(digests.get() + 1);
+        KIND
+    };
+    assert!(held.plan(counted, 3, PreparedUse::Auto).unwrap().is_some());
+    assert_eq!(digests.get(), 1);
 }
 
 #[test]
 fn plans_of_different_stores_have_different_bytes() {
     let a = store_with(&[&[3, 3]]);
     let mut b = store_with(&[&[3, 3]]);
-    let plan_a = a.plan(&KIND, 3, PreparedUse::Auto).unwrap();
+    let plan_a = a.plan(|| KIND, 3, PreparedUse::Auto).unwrap();
     assert_eq!(
         plan_bytes(plan_a.as_ref()),
-        plan_bytes(b.plan(&KIND, 3, PreparedUse::Auto).unwrap().as_ref())
+        plan_bytes(b.plan(|| KIND, 3, PreparedUse::Auto).unwrap().as_ref())
     );
     // b consumed a unit: its next plan starts further on.
-    let taken = b.plan(&KIND, 1, PreparedUse::Auto).unwrap().unwrap();
+    let taken = b.plan(|| KIND, 1, PreparedUse::Auto).unwrap().unwrap();
     b.take(&taken).unwrap();
-    let plan_b = b.plan(&KIND, 3, PreparedUse::Auto).unwrap();
+    let plan_b = b.plan(|| KIND, 3, PreparedUse::Auto).unwrap();
     assert_ne!(plan_bytes(plan_a.as_ref()), plan_bytes(plan_b.as_ref()));
     // A job with a plan and one without never agree.
     assert_ne!(plan_bytes(plan_a.as_ref()), plan_bytes(None));
@@ -85,7 +108,7 @@ fn plans_of_different_stores_have_different_bytes() {
 #[test]
 fn taking_a_plan_twice_or_from_another_store_fails() {
     let mut store = store_with(&[&[3]]);
-    let plan = store.plan(&KIND, 3, PreparedUse::Auto).unwrap().unwrap();
+    let plan = store.plan(|| KIND, 3, PreparedUse::Auto).unwrap().unwrap();
     store.take(&plan).unwrap();
     assert!(matches!(store.take(&plan), Err(JobError::Internal(_))));
 }

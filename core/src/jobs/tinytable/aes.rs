@@ -324,7 +324,7 @@ fn sbox_plan(
         crate::jobs::prepared::refuse_required(usage, prepared::DEALER_MAKES_NONE)?;
         return Ok(None);
     }
-    store.plan(&sbox_kind(spec), spec.blocks, usage)
+    store.plan(|| sbox_kind(spec), spec.blocks, usage)
 }
 
 /// Whether an AES job of `spec` consumes prepared material from `store` under `usage` (an error

@@ -42,7 +42,7 @@ pub(crate) fn plan(
         refuse_required(usage, DEALER_MAKES_NONE)?;
         return Ok(None);
     }
-    store.plan(&kind(spec), spec.instances, usage)
+    store.plan(|| kind(spec), spec.instances, usage)
 }
 
 /// Whether a circuit job of `spec` consumes prepared material under `usage`.

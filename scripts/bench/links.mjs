@@ -115,14 +115,19 @@ export async function tcpLinks(me, parties, basePort) {
     header.writeUInt32LE(bytes.byteLength, 1);
     sockets[to].write(Buffer.concat([header, bytes])); // a copy: the engine may reuse `bytes`
   }
-  // Ends every connection once its writes are out, and resolves when the peers have ended theirs
-  // (or after 5 s, dropping what is left).
+  // Ends every connection once its writes are out, and resolves when each is closed: by the peer
+  // ending its side too (a peer that finished first may have closed it already), or after 5 s,
+  // dropping what is left.
   const close = () =>
     Promise.all(
       sockets.filter(Boolean).map(
         (s) =>
           new Promise((resolve) => {
-            const timer = setTimeout(() => s.destroy(), 5_000);
+            if (s.closed) return resolve();
+            const timer = setTimeout(() => {
+              s.destroy();
+              resolve();
+            }, 5_000);
             s.once('close', () => resolve(clearTimeout(timer)));
             s.end();
           }),

@@ -127,7 +127,7 @@ function inputBits(circuit: ParsedCircuit, given: unknown): Array<Uint8Array | u
     if (!Number.isInteger(index) || width === undefined) {
       throw new ConfigError('inputs', `input index ${key} is not one of the circuit's ${circuit.inputWidths.length} input values`);
     }
-    values[index] = Uint8Array.from(valueBits(value as CircuitValueInput, width, index), (b) => (b ? 1 : 0));
+    values[index] = valueBits(value as CircuitValueInput, width, index);
   }
   return values;
 }

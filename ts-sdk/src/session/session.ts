@@ -198,7 +198,9 @@ function instanceOutputs(circuit: ParsedCircuit, output: CoreCircuitOutput): Ins
       if (!revealed.has(v)) return undefined;
       const bits = output.bits.subarray(at, at + width);
       at += width;
-      return outputValue(Array.from(bits, (b) => b === 1));
+      const values = new Array<boolean>(width);
+      for (let k = 0; k < width; k++) values[k] = bits[k] === 1;
+      return outputValue(values);
     });
     instances.push({ outputs });
   }

@@ -231,7 +231,9 @@ impl Prepared {
         };
         match (fit, usage) {
             (Some((e, take)), _) => Ok(Some(Plan { id: e.id, from: e.taken, take, instances: needs })),
-            (None, PreparedUse::Require) => Err(JobError::invalid_spec("usePrepared", self.why_none(same, needs))),
+            (None, PreparedUse::Require) => {
+                Err(JobError::invalid_spec("usePrepared", self.why_none(same, needs)))
+            }
             (None, _) => Ok(None),
         }
     }

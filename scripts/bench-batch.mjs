@@ -22,12 +22,13 @@
  * which shows the SDK and its core without the relay's hops (in WASM the members then share one
  * thread, so `wasm/memory` is a floor, not a figure of one party per process). Each member prepares one
  * job's material (`session.prepare`, outside the timed region), then the timed job consumes it
- * (`usePrepared: true`): spec agreement and the online phase. That twice: `ms` is the first job,
- * `steady_ms` the second (WASM's first large job runs partly in V8's baseline tier). The anchor
- * times the online phase alone between two threads over TCP loopback, after its material is made.
+ * (`usePrepared: true`): spec agreement and the online phase. That 1 + `--reps` times: `ms` is the
+ * first job, `steady_ms` the median of the others (WASM's first large job runs partly in V8's
+ * baseline tier). The anchor times the online phase alone between two threads over TCP loopback,
+ * after its material is made, and prints its median of `--reps` runs.
  * A job's time runs from the last member's start to the last member's end (a member whose
  * `prepare` returned first would otherwise time its wait for the others' `prepare`);
- * `us_per_instance` is the steady job's time over N; `bytes_per_instance` what one
+ * `us_per_instance` is the steady jobs' median time over N; `bytes_per_instance` what one
  * party sent in the online phase over N. Ratios (1 = as fast), for each transport:
  * `native_vs_rust` and `wasm_vs_native`.
  * Every output is checked against Node's AES (the members exit with status 1 on a mismatch, the
@@ -36,7 +37,7 @@
  * Usage (after `npm run build --workspaces` and `cargo build --release -p chorus-native`):
  *   node scripts/bench-batch.mjs [--protocol tinytable,minimac,coral] [--runtime native,wasm]
  *     [--transport relay,memory] [--preprocessing dealer|ot] [--tinytable-blocks 64] [--minimac-blocks 960]
- *     [--coral-instances 1400] [--latency 5] [--no-rust]
+ *     [--coral-instances 1400] [--latency 5] [--reps 3] [--no-rust]
  * One JSON line per protocol on stdout, progress on stderr; bad arguments exit with status 2.
  */
 import { randomBytes } from 'node:crypto';
@@ -54,7 +55,7 @@ const binary = (name) => fileURLToPath(new URL(`../target/release/${name}`, impo
 
 const USAGE = `usage: node scripts/bench-batch.mjs [--protocol tinytable,minimac,coral] [--runtime native,wasm]
          [--transport relay,memory] [--preprocessing dealer|ot] [--tinytable-blocks 64] [--minimac-blocks 960]
-         [--coral-instances 1400] [--latency 5] [--no-rust]`;
+         [--coral-instances 1400] [--latency 5] [--reps 3] [--no-rust]`;
 
 function usage(message) {
   if (message) console.error(`bench-batch: ${message}`);
@@ -74,6 +75,7 @@ try {
       'minimac-blocks': { type: 'string', default: '960' },
       'coral-instances': { type: 'string', default: '1400' },
       latency: { type: 'string', default: '5' },
+      reps: { type: 'string', default: '3' },
       'no-rust': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -103,6 +105,7 @@ const sizes = {
 const latency = Number(args.latency);
 if (!Number.isInteger(latency) || latency < 0 || latency > 100) usage('--latency takes an integer in 0..100');
 const prep = args.preprocessing;
+const reps = count('reps', 20);
 
 /** What each protocol runs: the SDK job, its members and the anchor's command line. */
 function plan(protocol, n) {
@@ -111,8 +114,8 @@ function plan(protocol, n) {
   if (protocol === 'tinytable') {
     return {
       members: 2,
-      batch: { job: 'aes', instances: n, options: { protocol, path: 'circuit', preprocessing: 'ot', security: 'semi-honest', ...roles } },
-      rust: ['chorus-bench-tinytable', '--amortized', String(n), '--sequential', '1', '--paths', 'circuit', '--security', 'semi-honest', '--preprocessing', 'ot', '--reps', '1'],
+      batch: { job: 'aes', instances: n, reps, options: { protocol, path: 'circuit', preprocessing: 'ot', security: 'semi-honest', ...roles } },
+      rust: ['chorus-bench-tinytable', '--amortized', String(n), '--sequential', '1', '--paths', 'circuit', '--security', 'semi-honest', '--preprocessing', 'ot', '--reps', String(reps)],
       rustUs: (r) => r.ms_per_aes * 1000,
       rustBytes: (r) => r.bytes_per_party / n,
     };
@@ -120,16 +123,16 @@ function plan(protocol, n) {
   if (protocol === 'minimac') {
     return {
       members: dealer ? 3 : 2,
-      batch: { job: 'aes', instances: n, latency, options: { protocol, code: 'rs256-120-matrix', preprocessing: prep, ...roles } },
-      rust: ['chorus-bench-minimac', '--codes', 'rs256-120-matrix', '--simultaneous', 'on', '--blocks', String(n), '--latency', 'false', '--no-tinytable', '--prep', prep, '--reps', '1'],
+      batch: { job: 'aes', instances: n, reps, latency, options: { protocol, code: 'rs256-120-matrix', preprocessing: prep, ...roles } },
+      rust: ['chorus-bench-minimac', '--codes', 'rs256-120-matrix', '--simultaneous', 'on', '--blocks', String(n), '--latency', 'false', '--no-tinytable', '--prep', prep, '--reps', String(reps)],
       rustUs: (r) => r.us_per_aes,
       rustBytes: (r) => r.bytes_per_aes,
     };
   }
   return {
     members: dealer ? 3 : 2,
-    batch: { job: 'evaluate', instances: n, circuit: AES_CIRCUIT, options: { protocol, preprocessing: prep, inputOwners: [0, 1], reveal: ['both'] } },
-    rust: ['chorus-bench-coral', '--circuit', AES_CIRCUIT, '--instances', String(n), '--prep', prep, '--reps', '1'],
+    batch: { job: 'evaluate', instances: n, reps, circuit: AES_CIRCUIT, options: { protocol, preprocessing: prep, inputOwners: [0, 1], reveal: ['both'] } },
+    rust: ['chorus-bench-coral', '--circuit', AES_CIRCUIT, '--instances', String(n), '--prep', prep, '--reps', String(reps)],
     rustUs: (r) => r.us_per_instance,
     rustBytes: (r) => r.bytes_per_instance,
   };
@@ -182,18 +185,25 @@ async function sdk(relay, protocol, transport, runtime, n) {
   // A job's time: from the last member's start to the last member's end (see batch-party.mjs).
   const span = (spans) => Math.max(...spans.map(([, end]) => end)) - Math.max(...spans.map(([start]) => start));
   const jobMs = (key) => span(results.map((r) => r[key]));
+  // The steady jobs' median span (each job's span across the members, as above).
+  const steadyMs = median(results[0].steady.map((_, i) => span(results.map((r) => r.steady[i]))));
   const latencies = parties[0].latency.map((_, i) => span(results.map((r) => r.latency[i])));
   const round = (x, d = 1) => Number(x.toFixed(d));
   return {
     ms: round(jobMs('first')),
-    steady_ms: round(jobMs('steady')),
-    us_per_instance: round((jobMs('steady') * 1000) / n),
+    steady_ms: round(steadyMs),
+    us_per_instance: round((steadyMs * 1000) / n),
     bytes_per_instance: round(Math.max(...parties.map((r) => r.online.bytesSent)) / n),
     rounds: Math.max(...parties.map((r) => r.online.rounds)),
     prepare_ms: round(slowest('prepareMs')),
     prepare_bytes_per_party: Math.max(...results.map((r) => r.prepareBytes)),
     ...(latencies.length ? { latency_ms: latencies.map((x) => round(x, 2)) } : {}),
   };
+}
+
+function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
 /** The Rust benchmark of the same protocol and batch (the last JSON line it prints: the batch's). */

@@ -3,12 +3,12 @@
  * member as a Node process: it connects through the SDK to the relay room in CHORUS_INVITE with
  * the runtime in CHORUS_RUNTIME (outside the timed region) and prints the figures as one JSON line.
  *
- * For the batch (`{ job: 'aes' | 'evaluate', options, instances, circuit?, latency? }`), twice in a row, the member:
- * prepares the material of one job of `instances` (`session.prepare` with `perJob` where the
- * protocol takes it) and times the job that consumes it (`usePrepared: true`), so the timed region
- * is the job's spec agreement and online phase alone. The first pair is `first`, the second
- * `steady` (in WASM, V8 runs a long call in its baseline tier, so the first large job runs
- * partly unoptimized). With `latency: n`, it then prepares n one-instance jobs and times them one
+ * For the batch (`{ job: 'aes' | 'evaluate', options, instances, reps?, circuit?, latency? }`),
+ * 1 + `reps` (default 1) times in a row, the member: prepares the material of one job of
+ * `instances` (`session.prepare` with `perJob` where the protocol takes it) and times the job that
+ * consumes it (`usePrepared: true`), so the timed region is the job's spec agreement and online
+ * phase alone. The first pair is `first`, the others `steady` (in WASM, V8 runs a long call in its
+ * baseline tier, so the first large job runs partly unoptimized). With `latency: n`, it then prepares n one-instance jobs and times them one
  * after another (`latency`, each). Inputs come from the seed, so every member knows the expected
  * outputs; each output is checked against Node's AES (a mismatch throws, or, as a process, exits
  * with status 1).
@@ -84,7 +84,8 @@ export async function runBatchMember(session, slot, batch, seed) {
   };
 
   const first = await preparedJob(instances);
-  const steady = await preparedJob(instances);
+  const steady = [];
+  for (let i = 0; i < (batch.reps ?? 1); i++) steady.push(await preparedJob(instances));
   const latency = [];
   if (batch.latency) {
     await session.prepare(prepareOptions(batch.latency, 1));
@@ -95,11 +96,11 @@ export async function runBatchMember(session, slot, batch, seed) {
       check(result, 1);
     }
   }
-  const { result } = steady;
+  const { result } = steady.at(-1);
   return {
     slot,
     first: first.span,
-    steady: steady.span,
+    steady: steady.map((job) => job.span),
     prepareMs: first.prepareMs,
     prepareBytes: first.prepareBytes,
     latency,

@@ -8,8 +8,8 @@
  * `instances` (`session.prepare` with `perJob` where the protocol takes it) and times the job that
  * consumes it (`usePrepared: true`), so the timed region is the job's spec agreement and online
  * phase alone. The first pair is `first`, the others `steady` (in WASM, V8 runs a long call in its
- * baseline tier, so the first large job runs partly unoptimized). With `latency: n`, it then prepares n one-instance jobs and times them one
- * after another (`latency`, each). Inputs come from the seed, so every member knows the expected
+ * baseline tier, so the first large job runs partly unoptimized). With `latency: n`, it then
+ * prepares n one-instance jobs and times them one after another (`latency`, each). Inputs come from the seed, so every member knows the expected
  * outputs; each output is checked against Node's AES (a mismatch throws, or, as a process, exits
  * with status 1).
  */

@@ -4,11 +4,11 @@
  * `post(from, to, tag, bytes)` sends, `on(me, handler)` takes party `me`'s messages as
  * `handler(from, tag, bytes)` (those that came before it was set are handed to it first, in
  * order), `sent[p]` and `messages[p]` count what party `p` of this process sent, `locals` lists
- * the parties in this process. `tag` (0–255) keeps an engine's channels apart.
+ * the parties in this process, and `close()` resolves once the links are shut. `tag` (0–255) keeps
+ * an engine's channels apart.
  *
  * - `inMemoryLinks(parties)`: every party in this process; a message is copied and delivered on a
  *   microtask, so in order.
- * `close()` resolves once the links are shut.
  * - `tcpLinks(me, parties, basePort)`: party `me` alone in this process, one TCP connection on
  *   loopback to every other party (party `i` listens on `basePort + i`; a party dials those below
  *   it), frames of a tag byte, a 32-bit length and the bytes.
@@ -44,16 +44,30 @@ export function inMemoryLinks(parties) {
   return { parties, locals: [...Array(parties).keys()], sent, messages, post, on: inbox.on, close: async () => {} };
 }
 
-/** Splits a TCP stream into `[tag, bytes]` frames for `frame(tag, bytes)`. */
+/**
+ * Splits a TCP stream into `[tag, bytes]` frames for `frame(tag, bytes)`. Chunks are kept as they
+ * come and joined once a header, or a whole frame, is there, so a frame of many chunks is copied
+ * a bounded number of times rather than once per chunk.
+ */
 function deframer(frame) {
-  let buffered = Buffer.alloc(0);
+  let parts = [];
+  let length = 0;
+  let need = -1; // the current frame's total length once its header is read
   return (chunk) => {
-    buffered = buffered.length ? Buffer.concat([buffered, chunk]) : chunk;
-    while (buffered.length >= 5) {
-      const len = buffered.readUInt32LE(1);
-      if (buffered.length < 5 + len) break;
-      frame(buffered[0], new Uint8Array(buffered.subarray(5, 5 + len)));
-      buffered = buffered.subarray(5 + len);
+    parts.push(chunk);
+    length += chunk.length;
+    while (length >= (need < 0 ? 5 : need)) {
+      const buffered = parts.length === 1 ? parts[0] : Buffer.concat(parts, length);
+      parts = [buffered];
+      if (need < 0) {
+        need = 5 + buffered.readUInt32LE(1);
+        continue;
+      }
+      frame(buffered[0], new Uint8Array(buffered.subarray(5, need)));
+      const rest = buffered.subarray(need);
+      parts = rest.length ? [rest] : [];
+      length = rest.length;
+      need = -1;
     }
   };
 }

@@ -140,21 +140,20 @@ export async function runBench(script, parties, engines) {
     const port = flag('--port');
     const links = await tcpLinks(party, parties, port);
     const start = performance.now();
-    const result = await engine(links, party, `aes-${port}`);
+    const { output, ...fields } = await engine(links, party, `aes-${port}`);
     const ms = performance.now() - start;
     await links.close();
-    line = { party, ms, ...result, sent: links.sent[party], messages: links.messages[party], rssMiB: rssMiB() };
+    line = { party, ms, output, fields, sent: links.sent[party], messages: links.messages[party], rssMiB: rssMiB() };
   } else if (args.includes('--tcp')) {
     const port = 20_000 + (process.pid % 40_000);
     const lines = await Promise.all([...Array(parties).keys()].map((p) => runParty(script, which, p, port)));
-    const { party: _, ms: __, output: ___, sent: ____, messages: _____, rssMiB: ______, ...fields } = lines[0];
     line = {
       engine: which,
       transport: 'tcp',
       ms: Math.max(...lines.map((l) => l.ms)),
       partyMs: lines.map((l) => +l.ms.toFixed(1)),
       outputs: lines.map((l) => l.output),
-      ...fields,
+      ...lines[0].fields,
       sent: lines.map((l) => l.sent),
       messages: lines.map((l) => l.messages),
       rssMiB: lines.map((l) => l.rssMiB),

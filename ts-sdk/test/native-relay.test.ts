@@ -93,8 +93,10 @@ describe("the addon's own relay connection", () => {
     sessions[0]!.on("peer-left", (event) => departures.push(event.slot));
     // Party 0 starts a job alone; party 1 leaves instead of joining it.
     const job = sessions[0]!.aes({ protocol: "tinytable", key: seededBytes(1, 16), reveal: [0, 1] });
+    // Handled from the start: the job may fail before party 1's close resolves.
+    const failure = rejectionOf(job);
     await sessions[1]!.close({ lingerMs: 0 });
-    const error = await within(rejectionOf(job), "the job's failure", WAIT);
+    const error = await within(failure, "the job's failure", WAIT);
     expect(error).toBeInstanceOf(PeerLeftError);
     expect(departures).toEqual([1]);
     await expect(sessions[0]!.aes({ protocol: "tinytable", key: seededBytes(1, 16) })).rejects.toBeInstanceOf(PeerLeftError);

@@ -12,6 +12,7 @@ use chorus_core::ot::OtError;
 use chorus_core::proto::coral::CoralError;
 use chorus_core::proto::maestro::MaestroError;
 use chorus_core::proto::minimac::MiniMacError;
+use chorus_core::proto::tinyot::TinyOtError;
 use chorus_core::proto::tinytable::TinyTableError;
 
 /// The category of a failure, as the SDK sees it.
@@ -204,6 +205,17 @@ impl From<JobError> for BridgeError {
             ) => protocol(Some(peer), "message format"),
             JobError::Coral(CoralError::BadInput(_)) => BridgeError::config("input", message),
             JobError::Coral(_) => protocol(None, "Coral arguments"),
+            JobError::TinyOt(TinyOtError::Net(net) | TinyOtError::Ot(OtError::Net(net))) => {
+                BridgeError { message, ..BridgeError::from(net) }
+            }
+            JobError::TinyOt(
+                TinyOtError::Malformed { peer, .. } | TinyOtError::UnexpectedFrame { peer, .. },
+            ) => protocol(Some(peer), "message format"),
+            JobError::TinyOt(TinyOtError::Ot(OtError::Malformed { step, .. })) => {
+                protocol(None, &format!("OT preprocessing message ({step})"))
+            }
+            JobError::TinyOt(TinyOtError::BadInput(_)) => BridgeError::config("input", message),
+            JobError::TinyOt(_) => protocol(None, "TinyOT arguments"),
         }
     }
 }

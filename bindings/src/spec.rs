@@ -260,7 +260,19 @@ fn malicious_only(spec: &impl Fields, protocol: &str) -> Result<(), BridgeError>
     }
 }
 
-/// `protocol?`: `maestro` (default for AES), `tinytable`, `minimac` or `coral`.
+/// TinyOT makes its material over OT among the members only: `preprocessing` may be absent or
+/// `ot`.
+fn ot_only(spec: &impl Fields) -> Result<(), BridgeError> {
+    match preprocessing(spec)? {
+        Preprocessing::Ot => Ok(()),
+        Preprocessing::Dealer => Err(BridgeError::config(
+            "preprocessing",
+            "TinyOT makes its material over OT among the members, with no dealer: drop preprocessing or pass 'ot'",
+        )),
+    }
+}
+
+/// `protocol?`: `maestro` (default for AES), `tinytable`, `minimac`, `coral` or `tinyot`.
 fn protocol_name(spec: &impl Fields, default: &str) -> Result<String, BridgeError> {
     Ok(string(spec, "protocol")?.unwrap_or_else(|| default.to_string()))
 }
@@ -270,7 +282,8 @@ fn protocol_name(spec: &impl Fields, default: &str) -> Result<String, BridgeErro
 /// `variant?`, `security?` (default `malicious`); TinyTable (`'tinytable'`): `path?`,
 /// `preprocessing?` (`'ot'` default, or `'dealer'`), `security?` (default `semi-honest`),
 /// `macBits?`; MiniMac (`'minimac'`): `code?`, `preprocessing?`; Coral (`'coral'`):
-/// `preprocessing?`. An option of another protocol is a `config` error naming it.
+/// `preprocessing?`; TinyOT (`'tinyot'`): `preprocessing?` (`'ot'` only). An option of another
+/// protocol is a `config` error naming it.
 pub fn aes_spec(spec: &impl Fields) -> Result<AesSpec, BridgeError> {
     aes_spec_among(spec, 2)
 }
@@ -303,10 +316,16 @@ pub fn aes_spec_among(spec: &impl Fields, parties: usize) -> Result<AesSpec, Bri
             malicious_only(spec, "Coral")?;
             AesProtocol::Coral { preprocessing: preprocessing(spec)? }
         }
+        "tinyot" => {
+            reject_foreign(spec, "tinyot", &["variant", "path", "macBits", "code"])?;
+            malicious_only(spec, "TinyOT")?;
+            ot_only(spec)?;
+            AesProtocol::TinyOt
+        }
         other => {
             return Err(BridgeError::config(
                 "protocol",
-                format!("unknown protocol {other:?}: 'maestro', 'tinytable', 'minimac' or 'coral'"),
+                format!("unknown protocol {other:?}: 'maestro', 'tinytable', 'minimac', 'coral' or 'tinyot'"),
             ))
         }
     };
@@ -380,7 +399,7 @@ pub const MAX_INSTANCES: usize = 100_000;
 /// 2 for both, `instances` the number of evaluations (default 1, at most [`MAX_INSTANCES`]), and
 /// the protocol's options — TinyTable (`protocol` absent or `'tinytable'`): `preprocessing?`,
 /// `security?`, `macBits?`; MiniMac (`'minimac'`): `code?`, `preprocessing?`; Coral (`'coral'`):
-/// `preprocessing?`. With `ring: 32 | 64` the text is a mixed circuit (Coral only; see
+/// `preprocessing?`; TinyOT (`'tinyot'`): `preprocessing?` (`'ot'` only). With `ring: 32 | 64` the text is a mixed circuit (Coral only; see
 /// [`crate::mixed`]), each input and output value a k-bit integer.
 pub fn circuit_spec(spec: &impl Fields) -> Result<CircuitSpec, BridgeError> {
     let protocol = match protocol_name(spec, "tinytable")?.as_str() {
@@ -403,10 +422,16 @@ pub fn circuit_spec(spec: &impl Fields) -> Result<CircuitSpec, BridgeError> {
             malicious_only(spec, "Coral")?;
             CircuitProtocol::Coral { preprocessing: preprocessing(spec)? }
         }
+        "tinyot" => {
+            reject_foreign(spec, "tinyot", &["macBits", "code"])?;
+            malicious_only(spec, "TinyOT")?;
+            ot_only(spec)?;
+            CircuitProtocol::TinyOt
+        }
         other => {
             return Err(BridgeError::config(
                 "protocol",
-                format!("unknown circuit protocol {other:?}: 'tinytable', 'minimac' or 'coral'"),
+                format!("unknown circuit protocol {other:?}: 'tinytable', 'minimac', 'coral' or 'tinyot'"),
             ))
         }
     };

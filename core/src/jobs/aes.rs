@@ -61,6 +61,10 @@ pub enum AesProtocol {
         /// Where the material comes from: OT between the two parties, or a trusted dealer.
         preprocessing: Preprocessing,
     },
+    /// Multi-party TinyOT (dishonest majority, malicious with abort) among every member over OT,
+    /// AES of every key size and direction over the boolean circuit, one triple per AND gate
+    /// and block.
+    TinyOt,
 }
 
 impl AesProtocol {
@@ -71,6 +75,7 @@ impl AesProtocol {
             AesProtocol::TinyTable { .. } => "tinytable",
             AesProtocol::MiniMac { .. } => "minimac",
             AesProtocol::Coral { .. } => "coral",
+            AesProtocol::TinyOt => "tinyot",
         }
     }
 
@@ -78,7 +83,9 @@ impl AesProtocol {
     pub fn security(&self) -> Security {
         match *self {
             AesProtocol::Maestro { security, .. } | AesProtocol::TinyTable { security, .. } => security,
-            AesProtocol::MiniMac { .. } | AesProtocol::Coral { .. } => Security::Malicious,
+            AesProtocol::MiniMac { .. } | AesProtocol::Coral { .. } | AesProtocol::TinyOt => {
+                Security::Malicious
+            }
         }
     }
 
@@ -89,6 +96,7 @@ impl AesProtocol {
             AesProtocol::TinyTable { preprocessing, .. }
             | AesProtocol::MiniMac { preprocessing, .. }
             | AesProtocol::Coral { preprocessing } => preprocessing.members(),
+            AesProtocol::TinyOt => Preprocessing::Ot.members(),
         }
     }
 
@@ -99,6 +107,7 @@ impl AesProtocol {
             self,
             AesProtocol::MiniMac { preprocessing: Preprocessing::Ot, .. }
                 | AesProtocol::Coral { preprocessing: Preprocessing::Ot }
+                | AesProtocol::TinyOt
         )
     }
 
@@ -234,7 +243,7 @@ impl AesSpec {
     /// before any communication: bindings call it to reject bad inputs before a job starts.
     pub fn check_input(&self, me: PartyId, input: &AesInput) -> Result<(), JobError> {
         let dealer = match self.protocol {
-            AesProtocol::Maestro { .. } => false,
+            AesProtocol::Maestro { .. } | AesProtocol::TinyOt => false,
             AesProtocol::TinyTable { preprocessing, .. }
             | AesProtocol::MiniMac { preprocessing, .. }
             | AesProtocol::Coral { preprocessing } => preprocessing.is_dealer(me),

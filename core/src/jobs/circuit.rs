@@ -48,6 +48,9 @@ pub enum CircuitProtocol {
         /// Where the material comes from: OT among the parties, or a trusted dealer.
         preprocessing: Preprocessing,
     },
+    /// Multi-party TinyOT (malicious with abort) among every member over OT, one AND triple per
+    /// AND gate and instance; each output to every party or to one.
+    TinyOt,
 }
 
 impl CircuitProtocol {
@@ -57,6 +60,7 @@ impl CircuitProtocol {
             CircuitProtocol::TinyTable { .. } => "tinytable",
             CircuitProtocol::MiniMac { .. } => "minimac",
             CircuitProtocol::Coral { .. } => "coral",
+            CircuitProtocol::TinyOt => "tinyot",
         }
     }
 
@@ -66,21 +70,26 @@ impl CircuitProtocol {
             CircuitProtocol::TinyTable { preprocessing, .. }
             | CircuitProtocol::MiniMac { preprocessing, .. }
             | CircuitProtocol::Coral { preprocessing } => preprocessing,
+            CircuitProtocol::TinyOt => Preprocessing::Ot,
         }
     }
 
     /// Whether every member of a session computes, however many there are (MiniMac and Coral
     /// over OT, [`super::parties`]).
     pub fn every_member_computes(&self) -> bool {
-        matches!(self, CircuitProtocol::MiniMac { .. } | CircuitProtocol::Coral { .. })
-            && self.preprocessing() == Preprocessing::Ot
+        matches!(
+            self,
+            CircuitProtocol::MiniMac { .. } | CircuitProtocol::Coral { .. } | CircuitProtocol::TinyOt
+        ) && self.preprocessing() == Preprocessing::Ot
     }
 
     /// The security level the protocol runs at.
     pub fn security(&self) -> Security {
         match *self {
             CircuitProtocol::TinyTable { security, .. } => security,
-            CircuitProtocol::MiniMac { .. } | CircuitProtocol::Coral { .. } => Security::Malicious,
+            CircuitProtocol::MiniMac { .. } | CircuitProtocol::Coral { .. } | CircuitProtocol::TinyOt => {
+                Security::Malicious
+            }
         }
     }
 }

@@ -8,6 +8,7 @@ use crate::net::{NetError, PartyId};
 use crate::proto::coral::{Check as CoralCheck, CoralError};
 use crate::proto::maestro::MaestroError;
 use crate::proto::minimac::MiniMacError;
+use crate::proto::tinyot::TinyOtError;
 use crate::proto::tinytable::TinyTableError;
 
 /// Errors of the jobs.
@@ -80,6 +81,9 @@ pub enum JobError {
     /// Coral (or its OT-based preprocessing) failed.
     #[error(transparent)]
     Coral(#[from] CoralError),
+    /// Multi-party TinyOT (or its OT-based preprocessing) failed.
+    #[error(transparent)]
+    TinyOt(#[from] TinyOtError),
     /// An invariant of this implementation failed (a bug, reported instead of a panic).
     #[error("internal error: {0}")]
     Internal(&'static str),
@@ -131,8 +135,13 @@ impl JobError {
                 source: crate::ot::OtError::CheckFailed { check }, ..
             }) => Some(format!("OT preprocessing check '{check}'")),
             JobError::Coral(CoralError::CheckFailed { check }) => Some(coral_check(*check)),
-            JobError::Coral(CoralError::Ot(crate::ot::OtError::CheckFailed { check })) => {
+            JobError::Coral(CoralError::Ot(crate::ot::OtError::CheckFailed { check }))
+            | JobError::TinyOt(TinyOtError::Ot(crate::ot::OtError::CheckFailed { check })) => {
                 Some(format!("OT preprocessing check '{check}'"))
+            }
+            JobError::TinyOt(TinyOtError::CheckFailed { check }) => Some(check.to_string()),
+            JobError::TinyOt(TinyOtError::PeerCheckFailed { peer, check }) => {
+                Some(format!("{check} (at party {peer})"))
             }
             _ => None,
         }

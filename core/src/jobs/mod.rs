@@ -31,6 +31,7 @@ mod run;
 pub mod security;
 pub(crate) mod simd;
 pub mod stream;
+pub mod tinyot;
 pub mod tinytable;
 pub mod view;
 

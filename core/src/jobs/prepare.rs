@@ -90,7 +90,7 @@ pub async fn prepare_aes<N: Network, R: RngCore + CryptoRng>(
             coral_job::prepared::prepare(net, &coral_job::aes_job(spec, &input)?, per_job, rng, at, observe)
                 .await
         }
-        AesProtocol::Maestro { .. } => Err(not_preparable()),
+        AesProtocol::Maestro { .. } | AesProtocol::TinyOt => Err(not_preparable()),
     }
 }
 
@@ -104,7 +104,7 @@ pub fn check_prepare_aes(spec: &AesSpec, per_job: Option<usize>) -> Result<(), J
             refuse_per_job(per_job)
         }
         AesProtocol::MiniMac { .. } | AesProtocol::Coral { .. } => check_per_job(per_job),
-        AesProtocol::Maestro { .. } => Err(not_preparable()),
+        AesProtocol::Maestro { .. } | AesProtocol::TinyOt => Err(not_preparable()),
     }
 }
 
@@ -121,6 +121,7 @@ pub fn check_prepare_circuit(spec: &CircuitSpec, per_job: Option<usize>) -> Resu
             refuse_per_job(per_job)
         }
         CircuitProtocol::MiniMac { .. } | CircuitProtocol::Coral { .. } => check_per_job(per_job),
+        CircuitProtocol::TinyOt => Err(not_preparable()),
     }
 }
 
@@ -181,6 +182,7 @@ pub async fn prepare_circuit<N: Network, R: RngCore + CryptoRng>(
             )
             .await
         }
+        CircuitProtocol::TinyOt => Err(not_preparable()),
     }
 }
 
@@ -205,7 +207,7 @@ pub fn check_prepare_room(spec: &PrepareSpec, parties: usize, store: &Prepared) 
                     store,
                     "blocks",
                 ),
-                AesProtocol::Maestro { .. } => Err(not_preparable()),
+                AesProtocol::Maestro { .. } | AesProtocol::TinyOt => Err(not_preparable()),
             }
         }
         PrepareSpec::Circuit { spec, per_job } => {
@@ -227,6 +229,7 @@ pub fn check_prepare_room(spec: &PrepareSpec, parties: usize, store: &Prepared) 
                     store,
                     "evaluations",
                 ),
+                CircuitProtocol::TinyOt => Err(not_preparable()),
             }
         }
     }
@@ -235,6 +238,6 @@ pub fn check_prepare_room(spec: &PrepareSpec, parties: usize, store: &Prepared) 
 fn not_preparable() -> JobError {
     JobError::not_available(
         "protocol",
-        "MAESTRO makes its material inside each job; TinyTable (OT), MiniMac and Coral prepare ahead of time",
+        "MAESTRO and TinyOT make their material inside each job; TinyTable (OT), MiniMac and Coral prepare ahead of time",
     )
 }

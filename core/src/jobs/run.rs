@@ -20,6 +20,7 @@ use super::parties;
 use super::prepare::MIXED_MAKES_ITS_OWN;
 use super::prepared::{refuse_required, Prepared, PreparedUse};
 use super::simd::SimdJob;
+use super::tinyot as tinyot_job;
 use super::tinytable;
 use super::tinytable::aes::TinyTableAesSpec;
 use super::tinytable::circuit::CircuitJobSpec;
@@ -29,10 +30,10 @@ use rand_core::{CryptoRng, RngCore};
 /// The protocol's name in messages (MiniMac or Coral, the protocols where every member may
 /// compute).
 fn title(name: &str) -> &'static str {
-    if name == "minimac" {
-        minimac_job::PROTOCOL
-    } else {
-        coral_job::PROTOCOL
+    match name {
+        "minimac" => minimac_job::PROTOCOL,
+        "tinyot" => tinyot_job::PROTOCOL,
+        _ => coral_job::PROTOCOL,
     }
 }
 
@@ -44,6 +45,7 @@ impl AesSpec {
             AesProtocol::TinyTable { .. } => self.tinytable()?.validate(),
             AesProtocol::MiniMac { .. } => minimac_job::validate_aes(self),
             AesProtocol::Coral { .. } => coral_job::validate_aes(self),
+            AesProtocol::TinyOt => tinyot_job::validate_aes(self),
         }
     }
 
@@ -69,6 +71,7 @@ impl AesSpec {
                     preprocessing,
                     got: parties,
                 }),
+                AesProtocol::TinyOt => Err(JobError::Internal("TinyOT fixes no session size")),
                 AesProtocol::Maestro { .. } => Err(JobError::invalid_spec(
                     "parties",
                     format!("MAESTRO runs in a session of 3, this one has {parties}"),
@@ -120,6 +123,7 @@ impl CircuitSpec {
             CircuitProtocol::TinyTable { .. } => self.tinytable()?.validate(),
             CircuitProtocol::MiniMac { .. } => minimac_job::validate_circuit(self),
             CircuitProtocol::Coral { .. } => coral_job::validate_circuit(self),
+            CircuitProtocol::TinyOt => tinyot_job::validate_circuit(self),
         }
     }
 
@@ -216,6 +220,7 @@ pub async fn run_aes_prepared<N: Network, R: RngCore + CryptoRng>(
             minimac_job::run_aes(net, spec, input, rng, (store, usage), observe).await
         }
         AesProtocol::Coral { .. } => coral_job::run_aes(net, spec, input, rng, (store, usage), observe).await,
+        AesProtocol::TinyOt => tinyot_job::run_aes(net, spec, input, rng, usage, observe).await,
     }
 }
 
@@ -236,6 +241,7 @@ pub fn aes_uses_prepared(spec: &AesSpec, store: &Prepared, usage: PreparedUse) -
             simd_uses(&coral_job::aes_job(spec, &input)?.0, coral_job::prepared::FAMILY, store, usage)
         }
         AesProtocol::Maestro { .. } => refuse_required(usage, MAESTRO_MAKES_NONE),
+        AesProtocol::TinyOt => refuse_required(usage, tinyot_job::NOT_PREPARABLE),
     }
 }
 
@@ -268,6 +274,7 @@ pub fn circuit_uses_prepared(
         CircuitProtocol::Coral { .. } => {
             simd_uses(&coral_job::circuit_job(spec, input)?.0, coral_job::prepared::FAMILY, store, usage)
         }
+        CircuitProtocol::TinyOt => refuse_required(usage, tinyot_job::NOT_PREPARABLE),
     }
 }
 
@@ -320,5 +327,6 @@ pub async fn run_circuit_observed<N: Network, R: RngCore + CryptoRng>(
                 coral_job::run_circuit(net, spec, input, rng, (store, usage), observe).await
             }
         },
+        CircuitProtocol::TinyOt => tinyot_job::run_circuit(net, spec, input, rng, usage, observe).await,
     }
 }

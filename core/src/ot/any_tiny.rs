@@ -8,7 +8,7 @@
 
 use crate::net::Network;
 use crate::net::PartyId;
-use crate::ot::multi::{MultiTinyOt, NBits, MAX_TRIPLES};
+use crate::ot::multi::{MultiTinyOt, NBit, NBits, MAX_PARTIES, MAX_TRIPLES};
 use crate::ot::{ABit, Block, Extension, OtError, TinyOt};
 use rand_core::{CryptoRng, RngCore};
 
@@ -112,6 +112,28 @@ impl Bits {
             Bits::Many(b) => b.pair(e, q),
         }
     }
+
+    /// The batch in the n-party layout ([`NBits`]) of party `me` (between two parties, the
+    /// two-party bits with the peer's slot filled).
+    pub(crate) fn into_nbits(self, me: PartyId) -> NBits {
+        match self {
+            Bits::Two(b) => two_party_nbits(me, b.iter().copied()),
+            Bits::Many(b) => b,
+        }
+    }
+}
+
+/// Two-party authenticated bits of party `me` in the n-party layout.
+fn two_party_nbits(me: PartyId, bits: impl ExactSizeIterator<Item = ABit>) -> NBits {
+    let peer = 1 - me;
+    let mut out = NBits::with_capacity(2, me, bits.len());
+    for b in bits {
+        let mut x = NBit { bit: b.bit, macs: [0; MAX_PARTIES], keys: [0; MAX_PARTIES] };
+        x.macs[peer] = b.mac;
+        x.keys[peer] = b.key;
+        out.push(&x);
+    }
+    out
 }
 
 /// A batch of one party's AND triples `x, y, z` from either engine.
@@ -132,6 +154,16 @@ impl Triples {
         match self {
             Triples::Two(t) => t[e][which].bit,
             Triples::Many(t) => t[which].bit(e),
+        }
+    }
+
+    /// The triples' three components in the n-party layout ([`NBits`]) of party `me`.
+    pub(crate) fn into_nbits(self, me: PartyId) -> [NBits; 3] {
+        match self {
+            Triples::Two(t) => {
+                core::array::from_fn(|which| two_party_nbits(me, t.iter().map(|triple| triple[which])))
+            }
+            Triples::Many(t) => *t,
         }
     }
 }

@@ -8,6 +8,8 @@
 //! - [`minimac`]: MiniMac (Damgård–Zakarias) with the MiniTrix improvements of Damgård–Lauritsen–
 //!   Toft: n ≥ 2 parties, malicious security with abort, bit-packed AND gates over Reed-Solomon
 //!   codewords, trusted-dealer preprocessing.
+//! - [`tinyot`]: multi-party TinyOT (GMW with pairwise MACs and Beaver triples): any circuit
+//!   among n ≥ 2 parties, malicious security with a dishonest majority, material over OT.
 //! - [`tinytable`]: two-party TinyTable (Damgård et al., CRYPTO 2017) with trusted-dealer
 //!   preprocessing; semi-honest online phase for Bristol circuits and table-based AES.
 //!
@@ -17,4 +19,5 @@ pub mod coral;
 pub(crate) mod frame;
 pub mod maestro;
 pub mod minimac;
+pub mod tinyot;
 pub mod tinytable;

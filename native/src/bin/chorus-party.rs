@@ -14,7 +14,9 @@
 //! 8, with MAESTRO's role defaults over all of them; a whole batch's material per job) or `dealer`
 //! (member 2 is the trusted dealer). `--protocol coral`: Coral AES-128 (malicious with abort,
 //! RMFE-packed), `--preprocessing ot` (default, the parties over OT as for MiniMac) or `dealer`
-//! (member 2 is the trusted dealer). Two-party role
+//! (member 2 is the trusted dealer). `--protocol tinyot`: multi-party TinyOT AES-128 (malicious
+//! with abort, one AND triple per gate and block, material over OT among every member as for
+//! MiniMac; `--preprocessing ot` only). Two-party role
 //! defaults: key holder 0, plaintext owner 1, revealed to 0 and 1. `rounds_stats` is the online
 //! phase (the job's `online_stats`) and `preprocessing_stats` the making of the material.
 //!
@@ -24,10 +26,10 @@
 //!
 //! `ciphertext` is present only for parties in `--reveal`.
 //!
-//! `--circuit FILE` runs the circuit job on a Bristol Fashion circuit instead (TinyTable, MiniMac
-//! or Coral; the protocol options as above), on any number of instances at once:
+//! `--circuit FILE` runs the circuit job on a Bristol Fashion circuit instead (TinyTable, MiniMac,
+//! Coral or TinyOT; the protocol options as above), on any number of instances at once:
 //! `--input-owners` gives the owner (0 or 1) of each input value, `--outputs-to` who learns each
-//! output value (`both`, `0` or `1`; one entry for all; default both). MiniMac and Coral over OT
+//! output value (`both`, `0` or `1`; one entry for all; default both). MiniMac, Coral and TinyOT over OT
 //! run the circuit among 2 to 8 members, every one computing with nobody else trusted (as many as
 //! `--peers` lists, or the room's slots; owners and `--outputs-to` any of them); `--instances-file` this
 //! member's input values, one line per instance, each value in hex in the SDK's byte form
@@ -123,8 +125,8 @@ struct Args {
     /// AES key size in bits: 128, 192 or 256.
     #[arg(long, default_value_t = 128)]
     key_bits: u16,
-    /// The protocol: maestro (three parties), tinytable, minimac or coral (two parties; see
-    /// --preprocessing).
+    /// The protocol: maestro (three parties), tinytable (two parties), minimac, coral or tinyot
+    /// (two, or every member over OT; see --preprocessing).
     #[arg(long, default_value = "maestro")]
     protocol: String,
     /// MAESTRO's S-box variant: gf256-circuit, gf16-circuit, lut16, lut256 or lut256-33.
@@ -351,7 +353,9 @@ fn job(args: &Args) -> Result<Job, String> {
     };
     let protocol = match spec.protocol {
         AesProtocol::Maestro { .. } => {
-            return Err("circuits run on tinytable, minimac or coral; choose one with --protocol".into())
+            return Err(
+                "circuits run on tinytable, minimac, coral or tinyot; choose one with --protocol".into()
+            )
         }
         AesProtocol::TinyTable { path: AesPath::SboxTables, .. } => {
             return Err("--path sbox-tables is an AES path; a circuit job has none".into())
@@ -361,6 +365,7 @@ fn job(args: &Args) -> Result<Job, String> {
         }
         AesProtocol::MiniMac { code, preprocessing } => CircuitProtocol::MiniMac { code, preprocessing },
         AesProtocol::Coral { preprocessing } => CircuitProtocol::Coral { preprocessing },
+        AesProtocol::TinyOt => CircuitProtocol::TinyOt,
     };
     let read = |p: &std::path::Path| std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()));
     let text = read(path)?;
@@ -400,7 +405,7 @@ fn aes_job(args: &Args) -> Result<(AesSpec, AesInput), String> {
     let security = match (&args.security, args.protocol.as_str()) {
         (Some(name), _) => Security::from_name(name)
             .ok_or_else(|| format!("--security must be semi-honest or malicious, got {name:?}"))?,
-        (None, "maestro" | "minimac" | "coral") => maestro_aes::DEFAULT_SECURITY,
+        (None, "maestro" | "minimac" | "coral" | "tinyot") => maestro_aes::DEFAULT_SECURITY,
         (None, _) => Security::SemiHonest,
     };
     let decode = |what: &str, v: &Option<String>| -> Result<Option<Vec<u8>>, String> {
@@ -460,8 +465,21 @@ fn aes_job(args: &Args) -> Result<(AesSpec, AesInput), String> {
             }
             AesProtocol::Coral { preprocessing: preprocessing()? }
         }
+        "tinyot" => {
+            if security != Security::Malicious {
+                return Err("TinyOT is malicious with abort only; drop --security semi-honest".into());
+            }
+            if preprocessing()? != Preprocessing::Ot {
+                return Err(
+                    "TinyOT makes its material over OT among the members; drop --preprocessing dealer".into(),
+                );
+            }
+            AesProtocol::TinyOt
+        }
         other => {
-            return Err(format!("--protocol must be maestro, tinytable, minimac or coral, got {other:?}"))
+            return Err(format!(
+                "--protocol must be maestro, tinytable, minimac, coral or tinyot, got {other:?}"
+            ))
         }
     };
     // MiniMac and Coral over OT compute with every member: with three or more `--peers`,

@@ -104,7 +104,9 @@ const _: () = assert!(parties::MAX_OT_PARTIES == crate::ot::multi::MAX_PARTIES);
 fn code_of(protocol: CircuitProtocol) -> CodeChoice {
     match protocol {
         CircuitProtocol::MiniMac { code, .. } => code,
-        CircuitProtocol::TinyTable { .. } | CircuitProtocol::Coral { .. } => CodeChoice::DEFAULT,
+        CircuitProtocol::TinyTable { .. } | CircuitProtocol::Coral { .. } | CircuitProtocol::TinyOt => {
+            CodeChoice::DEFAULT
+        }
     }
 }
 

@@ -28,6 +28,7 @@ mod n_party;
 mod prepared_simd;
 mod reveal;
 mod stream;
+mod tinyot;
 
 async fn connect(inner: MemoryNetwork) -> Result<SecureNetwork<MemoryNetwork>, JobError> {
     let me = inner.party();
@@ -105,6 +106,7 @@ fn one_aes_spec_runs_fips197_under_every_protocol() {
         ),
         (MINIMAC, 1),
         (AesProtocol::Coral { preprocessing: Preprocessing::Ot }, 1),
+        (AesProtocol::TinyOt, 1),
     ];
     for (protocol, owner) in protocols {
         let computing = protocol.computing_parties();

@@ -197,6 +197,14 @@ impl NBits {
         }
     }
 
+    /// Appends every bit of `other` (a batch of the same party and session size).
+    pub fn append(&mut self, other: &mut NBits) {
+        debug_assert_eq!((self.parties, self.me), (other.parties, other.me));
+        self.bits.append(&mut other.bits);
+        self.macs.append(&mut other.macs);
+        self.keys.append(&mut other.keys);
+    }
+
     /// Drops every bit (and its memory).
     pub fn clear(&mut self) {
         *self = NBits::with_capacity(self.parties, self.me, 0);

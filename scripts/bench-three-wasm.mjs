@@ -2,7 +2,8 @@
 // mode (docs/performance.md, "MiniMac among three parties over OT, and three parties in WASM
 // against emp-wasm").
 //
-//   node scripts/bench-three-wasm.mjs chorus [--tcp]   # Chorus SDK, runtime 'wasm', Coral over OT
+//   node scripts/bench-three-wasm.mjs chorus [--tcp] [--protocol coral|tinyot]
+//                                                      # Chorus SDK, runtime 'wasm', over OT (Coral default)
 //   node scripts/bench-three-wasm.mjs emp [--tcp]      # npm emp-wasm (emp-wasm-engine's dependency), mode 'mpc'
 //
 // Both engines run over the same links: without `--tcp` all three parties in this Node process
@@ -16,10 +17,13 @@
 import { chorusSession, chorusSummary, empAes, FIPS_PT, KEY_SHARES, runBench } from './bench/wasm-aes.mjs';
 
 const inputs = [KEY_SHARES[0], KEY_SHARES[1], FIPS_PT];
+const at = process.argv.indexOf('--protocol');
+const protocol = at > 0 ? process.argv[at + 1] : 'coral';
+if (!['coral', 'tinyot'].includes(protocol)) throw new Error(`--protocol coral or tinyot, got ${protocol}`);
 
 async function chorus(links, me, runId) {
   const session = await chorusSession(links, me, `three-${runId}`);
-  const result = await session.aes({ protocol: 'coral', ...(me === 2 ? { plaintext: inputs[2] } : { key: inputs[me] }) });
+  const result = await session.aes({ protocol, ...(me === 2 ? { plaintext: inputs[2] } : { key: inputs[me] }) });
   session.close();
   return chorusSummary(result);
 }

@@ -57,9 +57,6 @@ pub struct JobLabels {
 /// Coral's one packing: the RMFE of GF(2)^14 into GF(2^42).
 const CORAL_PACKING: &str = "rmfe-14-42";
 
-/// TinyOT's one way to evaluate AES: the boolean circuit, gate by gate.
-const BINARY_CIRCUIT: &str = "binary-circuit";
-
 impl JobLabels {
     fn aes(spec: &AesSpec) -> Self {
         let protocol = &spec.protocol;
@@ -68,7 +65,7 @@ impl JobLabels {
             AesProtocol::TinyTable { path, .. } => path.name(),
             AesProtocol::MiniMac { code, .. } => code.name(),
             AesProtocol::Coral { .. } => CORAL_PACKING,
-            AesProtocol::TinyOt => BINARY_CIRCUIT,
+            AesProtocol::TinyOt => jobs::options::AesPath::BinaryCircuit.name(),
         };
         JobLabels {
             protocol: protocol.name(),

@@ -146,7 +146,9 @@ export async function runBench(script, parties, engines) {
     line = { party, ms, output, fields, sent: links.sent[party], messages: links.messages[party], rssMiB: rssMiB() };
   } else if (args.includes('--tcp')) {
     const port = 20_000 + (process.pid % 40_000);
-    const lines = await Promise.all([...Array(parties).keys()].map((p) => runParty(script, which, p, port)));
+    // The parties get the script's other arguments (an engine's options) as well.
+    const extra = args.slice(1).filter((a) => a !== '--tcp');
+    const lines = await Promise.all([...Array(parties).keys()].map((p) => runParty(script, [which, ...extra], p, port)));
     line = {
       engine: which,
       transport: 'tcp',
@@ -174,9 +176,9 @@ export async function runBench(script, parties, engines) {
 }
 
 /** Party `p` of a TCP run as a child process; resolves to its JSON line. */
-function runParty(script, which, p, port) {
+function runParty(script, engineArgs, p, port) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, which, '--party', String(p), '--port', String(port)], {
+    const child = spawn(process.execPath, [script, ...engineArgs, '--party', String(p), '--port', String(port)], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';

@@ -87,9 +87,9 @@ export interface TransportConnectOptions {
 }
 
 /** The AES protocols of `Session.aes`. */
-export type AesProtocol = 'maestro' | 'tinytable' | 'minimac' | 'coral';
+export type AesProtocol = 'maestro' | 'tinytable' | 'minimac' | 'coral' | 'tinyot';
 /** The protocols of `Session.evaluate` (two computing parties). */
-export type CircuitProtocol = 'tinytable' | 'minimac' | 'coral';
+export type CircuitProtocol = 'tinytable' | 'minimac' | 'coral' | 'tinyot';
 /** Coral's packing: 14 boolean lanes per element of GF(2^42) (the (14, 42)-RMFE of its Table 1). */
 export type CoralPacking = 'rmfe-14-42';
 /**
@@ -331,7 +331,49 @@ export type CoralAesOptions = AesRoleOptions &
     reveal?: readonly [0, 1] | readonly [0] | readonly [1];
   };
 
-export type AesOptions = MaestroAesOptions | TinyTableAesOptions | MiniMacAesOptions | CoralAesOptions;
+/**
+ * Multi-party TinyOT's options (malicious with abort against all members but one colluding,
+ * outputs to every member or to one): every member of a session of two to eight computes, on
+ * material the members make among themselves over OT (n-party TinyOT triples, nobody else
+ * trusted). One instance costs one AND triple per AND gate, so it is the protocol for one or a few
+ * instances among three or more members, where MiniMac and Coral pay for a whole batch or pack.
+ * Its material is made inside each job: it takes no prepared material.
+ */
+export type TinyOtOptions = {
+  /** Over OT among the members (the only choice). */
+  preprocessing?: 'ot';
+  /** TinyOT runs malicious with abort only. */
+  security?: 'malicious';
+  macBits?: never;
+  code?: never;
+  usePrepared?: never;
+};
+
+/**
+ * TinyOT's options of `Session.aes` (every key size, both directions: the AES circuit of the key
+ * size and direction). Among three or more members the roles default to MAESTRO's layout (key
+ * shares from parties 0 and 1, the plaintext from the last member, the ciphertext to everyone).
+ */
+export type TinyOtAesOptions = AesRoleOptions &
+  TinyOtOptions & {
+    /** The protocol. */
+    protocol: 'tinyot';
+    variant?: never;
+    path?: never;
+    /** Encrypt (default) or decrypt. */
+    direction?: AesDirection;
+    /** AES key size in bits: 128 (default), 192 or 256. */
+    keyBits?: 128 | 192 | 256;
+    /** Who learns the ciphertext: every member (default) or one. */
+    reveal?: readonly number[];
+  };
+
+export type AesOptions =
+  | MaestroAesOptions
+  | TinyTableAesOptions
+  | MiniMacAesOptions
+  | CoralAesOptions
+  | TinyOtAesOptions;
 
 /** Protocol communication of this party (payload bytes inside the encrypted channel). */
 export interface ProtocolStats {
@@ -488,8 +530,22 @@ export interface ParsedCircuit {
  * - `protocol: 'coral'`: malicious with abort, each output to every party or one, preprocessing over
  *   OT among every member of a session of two to eight (no dealer: n-party TinyOT and COPE between
  *   every pair) or from a trusted dealer in slot 2 (see {@link CoralPreprocessingOptions}).
+ * - `protocol: 'tinyot'`: malicious with abort, each output to every party or one, among every
+ *   member of a session of two to eight over OT, one AND triple per gate and instance (see
+ *   {@link TinyOtOptions}).
  */
-export type EvaluateOptions = TinyTableEvaluateOptions | MiniMacEvaluateOptions | CoralEvaluateOptions;
+export type EvaluateOptions =
+  | TinyTableEvaluateOptions
+  | MiniMacEvaluateOptions
+  | CoralEvaluateOptions
+  | TinyOtEvaluateOptions;
+
+/** TinyOT's options of `Session.evaluate` (see {@link TinyOtOptions}). */
+export type TinyOtEvaluateOptions = EvaluateIoOptions &
+  TinyOtOptions & {
+    /** The protocol. */
+    protocol: 'tinyot';
+  };
 
 /** TinyTable's options of `Session.evaluate`. */
 export type TinyTableEvaluateOptions = EvaluateIoOptions &

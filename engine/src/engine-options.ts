@@ -8,12 +8,13 @@ import { ConfigError, type BytesLike, type Runtime, type WasmSource } from '@cho
 export interface ChorusEngineOptions {
   /**
    * The protocol: `'tinytable'` (the default for boolified programs of two parties: the fastest
-   * dealer-free one for two parties on circuits of this size), `'minimac'` or `'coral'`. All
-   * three make their preprocessing among the parties over OT; nobody else is trusted. Programs of
-   * three or more parties (up to eight) run on `'coral'` (their default) or `'minimac'`; programs
-   * compiled without boolify (arithmetic gates) run on `'coral'` only.
+   * dealer-free one for two parties on circuits of this size), `'tinyot'`, `'minimac'` or
+   * `'coral'`. All four make their preprocessing among the parties over OT; nobody else is
+   * trusted. Boolified programs of three or more parties (up to eight) run on `'tinyot'` (their
+   * default), `'coral'` or `'minimac'`; programs compiled without boolify (arithmetic gates) run
+   * on `'coral'` only.
    */
-  protocol?: 'tinytable' | 'minimac' | 'coral';
+  protocol?: 'tinytable' | 'tinyot' | 'minimac' | 'coral';
   /**
    * The value width of programs compiled without boolify: Summon's numbers are integers of 32
    * (default) or 64 bits, arithmetic modulo 2^k. Ignored for boolified programs (their widths
@@ -44,8 +45,8 @@ export interface ChorusEngineOptions {
 
 /** Options with their defaults filled in. */
 export interface ResolvedEngineOptions {
-  /** `'auto'`: TinyTable for boolean circuits of two parties, Coral otherwise. */
-  protocol: 'tinytable' | 'minimac' | 'coral' | 'auto';
+  /** `'auto'`: TinyTable for boolean circuits of two parties, TinyOT for more, Coral for mixed ones. */
+  protocol: 'tinytable' | 'tinyot' | 'minimac' | 'coral' | 'auto';
   ring: 32 | 64;
   security: 'semi-honest' | 'malicious';
   secret: BytesLike | undefined;
@@ -58,8 +59,8 @@ export interface ResolvedEngineOptions {
 export function resolveEngineOptions(options: ChorusEngineOptions = {}): ResolvedEngineOptions {
   if (typeof options !== 'object' || options === null) throw new ConfigError('options', 'expected an object');
   const protocol = options.protocol ?? 'auto';
-  if (!['tinytable', 'minimac', 'coral', 'auto'].includes(protocol)) {
-    throw new ConfigError('protocol', `expected 'tinytable', 'minimac' or 'coral', got ${String(protocol)}`);
+  if (!['tinytable', 'tinyot', 'minimac', 'coral', 'auto'].includes(protocol)) {
+    throw new ConfigError('protocol', `expected 'tinytable', 'tinyot', 'minimac' or 'coral', got ${String(protocol)}`);
   }
   const ring = options.ring ?? 32;
   if (ring !== 32 && ring !== 64) throw new ConfigError('ring', `expected 32 or 64, got ${String(ring)}`);

@@ -8,18 +8,19 @@ import type { RolePlan } from './circuit-plan.js';
 import type { ResolvedEngineOptions } from './engine-options.js';
 
 /** The protocols the engine runs. */
-export type EngineProtocol = 'tinytable' | 'minimac' | 'coral';
+export type EngineProtocol = 'tinytable' | 'minimac' | 'coral' | 'tinyot';
 
 /**
  * The protocol of a run: the option, or (`'auto'`) Coral for programs compiled without boolify
- * and for more than two parties — the one protocol whose material is made among any number of
- * parties over OT — and TinyTable otherwise. More than two parties on another is NotAvailable.
+ * (the one protocol with arithmetic gates), TinyOT for boolified programs of more than two
+ * parties (one instance per run: TinyOT pays one triple per AND gate where Coral pays a pack of
+ * 14), and TinyTable otherwise. More than two parties on TinyTable is NotAvailable.
  */
 export function chooseProtocol(option: ResolvedEngineOptions['protocol'], roles: Pick<RolePlan, 'names' | 'mixed'>): EngineProtocol {
   const parties = roles.names.length;
-  const protocol = option !== 'auto' ? option : roles.mixed !== undefined || parties > 2 ? 'coral' : 'tinytable';
+  const protocol = option !== 'auto' ? option : roles.mixed !== undefined ? 'coral' : parties > 2 ? 'tinyot' : 'tinytable';
   if (parties > 2 && protocol === 'tinytable') {
-    throw new NotAvailableError('protocol', `tinytable among ${parties} parties`, 'TinyTable takes two computing parties; MiniMac and Coral run among 2 to 8');
+    throw new NotAvailableError('protocol', `tinytable among ${parties} parties`, 'TinyTable takes two computing parties; TinyOT, MiniMac and Coral run among 2 to 8');
   }
   return protocol;
 }

@@ -113,7 +113,7 @@ describe("the same named outputs as emp-wasm-engine", () => {
 });
 
 describe("three parties", () => {
-  it("a boolified auction of three bidders runs on Coral among all three, every one computing", async () => {
+  it("a boolified auction of three bidders runs on TinyOT among all three, every one computing", async () => {
     const circuit = await compile(AUCTION, WIDTH);
     const inputs = AUCTION_BIDS;
     const names = ["alice", "bob", "carol"];
@@ -121,16 +121,18 @@ describe("three parties", () => {
       const { outcomes, sessions } = await runParties(new ChorusEngine({ runtime }), circuit, inputs);
       expect(values(outcomes, names), runtime).toEqual(names.map(() => ({ winner: 1, price: 990 })));
       const report = (sessions.carol as unknown as ChorusEngineSession).report();
-      expect(report?.result.protocol).toBe("coral");
+      expect(report?.result.protocol).toBe("tinyot");
     }
   }, 120_000);
 
-  it("the same auction runs on MiniMac among all three when asked for", async () => {
+  it("the same auction runs on MiniMac and on Coral among all three when asked for", async () => {
     const circuit = await compile(AUCTION, WIDTH);
     const names = ["alice", "bob", "carol"];
-    const { outcomes, sessions } = await runParties(new ChorusEngine({ protocol: "minimac" }), circuit, AUCTION_BIDS);
-    expect(values(outcomes, names)).toEqual(names.map(() => ({ winner: 1, price: 990 })));
-    expect((sessions.alice as unknown as ChorusEngineSession).report()?.result.protocol).toBe("minimac");
+    for (const protocol of ["minimac", "coral"] as const) {
+      const { outcomes, sessions } = await runParties(new ChorusEngine({ protocol }), circuit, AUCTION_BIDS);
+      expect(values(outcomes, names), protocol).toEqual(names.map(() => ({ winner: 1, price: 990 })));
+      expect((sessions.alice as unknown as ChorusEngineSession).report()?.result.protocol).toBe(protocol);
+    }
   }, 120_000);
 });
 
@@ -142,7 +144,7 @@ describe("beyond mpc-framework's interface", () => {
       { name: "alice", inputs: ["a"], outputs: ["aRicher"] },
       { name: "bob", inputs: ["b"], outputs: ["max"] },
     ];
-    for (const protocol of ["tinytable", "minimac", "coral"] as const) {
+    for (const protocol of ["tinytable", "tinyot", "minimac", "coral"] as const) {
       const { outcomes } = await runParties(new ChorusEngine({ protocol }), circuit, PROGRAMS[0]!.inputs);
       expect(values(outcomes), protocol).toEqual([{ aRicher: true }, { max: 1200 }]);
     }

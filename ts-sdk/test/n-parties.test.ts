@@ -1,5 +1,5 @@
 /**
- * Coral and MiniMac over OT among three members through `Session.aes` and `Session.evaluate`:
+ * TinyOT, Coral and MiniMac over OT among three members through `Session.aes` and `Session.evaluate`:
  * every member computes, owns an input and may receive an output of its own — no dealer (n-party
  * TinyOT and pairwise COPE in the core). Members on the addon and on WASM over an in-memory
  * transport; a recipient outside the session is a typed error before anything is sent. (MiniMac's
@@ -35,15 +35,15 @@ const FIPS_KEY = Uint8Array.from({ length: 16 }, (_, i) => i);
 const FIPS_PT = Uint8Array.from({ length: 16 }, (_, i) => i * 0x11);
 const FIPS_CT = "69c4e0d86a7b0430d8cdb78070b4c55a";
 
-describe("Coral among three parties over OT", () => {
+describe.each(["coral", "tinyot"] as const)("%s AES among three parties over OT", (protocol) => {
   it("runs AES-128 with MAESTRO's roles by default: key shares from 0 and 1, plaintext from 2, ciphertext to all", async () => {
-    const sessions = await three("coral-aes-3");
+    const sessions = await three(`${protocol}-aes-3`);
     try {
       const mask = Uint8Array.from({ length: 16 }, (_, i) => (i * 37 + 11) & 0xff);
       const inputs = [{ key: mask }, { key: FIPS_KEY.map((k, i) => k ^ mask[i]!) }, { plaintext: FIPS_PT }];
-      const results = await Promise.all(sessions.map((s, p) => s.aes({ protocol: "coral", ...inputs[p]! })));
+      const results = await Promise.all(sessions.map((s, p) => s.aes({ protocol, ...inputs[p]! })));
       for (const result of results) {
-        expect(result.protocol).toBe("coral");
+        expect(result.protocol).toBe(protocol);
         expect(result.ciphertextHex).toBe(FIPS_CT);
       }
     } finally {
@@ -53,7 +53,7 @@ describe("Coral among three parties over OT", () => {
 
 });
 
-describe.each(["coral", "minimac"] as const)("%s among three parties over OT", (protocol) => {
+describe.each(["coral", "minimac", "tinyot"] as const)("%s among three parties over OT", (protocol) => {
   it("evaluates a circuit with an input from each member and an output to party 2 alone", async () => {
     const sessions = await three(`${protocol}-3`);
     try {
@@ -77,7 +77,10 @@ describe.each(["coral", "minimac"] as const)("%s among three parties over OT", (
       sessions.forEach((s) => s.close());
     }
   });
+});
 
+// TinyOT makes its material inside each job: its preparation is refused (below).
+describe.each(["coral", "minimac"] as const)("%s among three parties, prepared", (protocol) => {
   it("prepares material among the three, which later evaluations consume with their online phase alone", async () => {
     const sessions = await three(`${protocol}-3-prepared`);
     try {
@@ -99,6 +102,20 @@ describe.each(["coral", "minimac"] as const)("%s among three parties over OT", (
       }
       const spent = await rejectionOf(sessions[0]!.evaluate(circuit(), { ...options, usePrepared: true, inputs: { 0: 1n } }));
       expect(spent).toMatchObject({ field: "usePrepared" });
+    } finally {
+      sessions.forEach((s) => s.close());
+    }
+  });
+});
+
+describe("TinyOT among three parties", () => {
+  it("refuses to prepare material, naming the protocol, before anything is sent", async () => {
+    const sessions = await three("tinyot-3-prepare");
+    try {
+      const options = { protocol: "tinyot" as const, inputOwners: [0, 1, 2], reveal: ["both" as const, 2] };
+      const refused = await rejectionOf(sessions[0]!.prepare({ job: "evaluate", circuit: circuit(), ...options, evaluations: 2 } as never));
+      expect(refused).toBeInstanceOf(ConfigError);
+      expect(refused).toMatchObject({ field: "protocol" });
     } finally {
       sessions.forEach((s) => s.close());
     }

@@ -12,7 +12,7 @@ const EVERY_MEMBER: [CircuitProtocol; 2] = [CORAL_OT, MINIMAC_OT];
 
 /// Runs `spec` at each of `n` parties with party p's share of `values`; `cheat` edits what a party
 /// sends.
-fn run_n(
+pub(super) fn run_n(
     n: usize,
     spec: &CircuitSpec,
     values: &[Vec<Vec<bool>>],

@@ -3,34 +3,12 @@
 //! a cheating party, and what the protocol does not offer (prepared material) refused before
 //! anything is sent.
 
+use super::n_party::run_n;
 use super::*;
 use crate::jobs::tinyot::chunk_size;
 use crate::jobs::{check_prepare_aes, check_prepare_circuit, run_aes_prepared, Prepared, PreparedUse};
 
 const TINYOT: CircuitProtocol = CircuitProtocol::TinyOt;
-
-/// Runs `spec` at each of `n` parties with party p's owned `values`; `cheat` edits what a party
-/// sends.
-fn run_n(
-    n: usize,
-    spec: &CircuitSpec,
-    values: &[Vec<Vec<bool>>],
-    cheat: fn(PartyId, u64, &mut Vec<u8>),
-) -> Vec<Result<CircuitOutput, JobError>> {
-    run_session(n, |inner| {
-        let me = inner.party();
-        let spec = spec.clone();
-        let owners = spec.io.input_owners.clone();
-        let values = values
-            .iter()
-            .map(|vs| vs.iter().zip(&owners).filter(|(_, &o)| o == me).map(|(v, _)| v.clone()).collect())
-            .collect();
-        async move {
-            let mut net = Tamper::new(connect(inner).await?, move |i, m| cheat(me, i, m));
-            run_circuit(&mut net, &spec, CircuitInput { values }, &mut seeded_rng(190 + me as u64)).await
-        }
-    })
-}
 
 #[test]
 fn circuits_among_two_to_four_parties_match_plaintext() {

@@ -101,7 +101,7 @@ impl AesProtocol {
     }
 
     /// Whether every member of a session computes, however many there are (MiniMac and Coral
-    /// over OT, [`super::parties`]).
+    /// over OT, TinyOT; [`super::parties`]).
     pub fn every_member_computes(&self) -> bool {
         matches!(
             self,

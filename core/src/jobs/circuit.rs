@@ -1,4 +1,4 @@
-//! The one circuit job of every two-party protocol: [`CircuitSpec`] (the protocol and its options
+//! The one circuit job of every protocol but MAESTRO: [`CircuitSpec`] (the protocol and its options
 //! as one tagged field [`CircuitProtocol`], then the circuit, who owns each input value, who learns
 //! each output value, and how many instances run at once), [`CircuitInput`], [`CircuitOutput`] and
 //! [`super::run_circuit`], which validates the spec and this member's inputs once and hands them to the
@@ -75,7 +75,7 @@ impl CircuitProtocol {
     }
 
     /// Whether every member of a session computes, however many there are (MiniMac and Coral
-    /// over OT, [`super::parties`]).
+    /// over OT, TinyOT; [`super::parties`]).
     pub fn every_member_computes(&self) -> bool {
         matches!(
             self,

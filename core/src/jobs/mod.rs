@@ -11,7 +11,7 @@
 //! spec ([`AesProtocol`], [`CircuitProtocol`]), the roles, inputs, outputs and the meaning of the
 //! statistics are shared, errors are one type ([`JobError`]) and spec agreement is one step
 //! ([`agreement`]). Front ends dispatch on these types only; a protocol contributes a runner
-//! module ([`maestro_aes`], [`tinytable`], [`minimac`], [`coral`]) that turns the shared spec into calls of its
+//! module ([`maestro_aes`], [`tinytable`], [`minimac`], [`coral`], [`tinyot`]) that turns the shared spec into calls of its
 //! online and preprocessing code.
 
 pub(crate) mod aes;

@@ -1,4 +1,4 @@
-//! Sessions in which every member computes: MiniMac and Coral over OT, among 2 to
+//! Sessions in which every member computes: MiniMac and Coral over OT, and TinyOT, among 2 to
 //! [`MAX_OT_PARTIES`] members (the n-party TinyOT's bound, [`crate::ot::multi::MAX_PARTIES`]).
 //! Their specs name roles up to that bound; the session's size is checked against them when a
 //! job starts ([`check_parties`], [`check_aes_parties`]), so one spec runs in sessions of any

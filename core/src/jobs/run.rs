@@ -27,8 +27,8 @@ use super::tinytable::circuit::CircuitJobSpec;
 use crate::net::Network;
 use rand_core::{CryptoRng, RngCore};
 
-/// The protocol's name in messages (MiniMac or Coral, the protocols where every member may
-/// compute).
+/// The protocol's name in messages (MiniMac, Coral or TinyOT, the protocols where every member
+/// may compute).
 fn title(name: &str) -> &'static str {
     match name {
         "minimac" => minimac_job::PROTOCOL,

@@ -42,13 +42,9 @@ pub(crate) const DIGEST: usize = 32;
 /// Domain tag of the MAC digests.
 const MAC_TAG: &[u8] = b"chorus/tinyot-online/macs";
 
-/// Packs bits eight to a byte, least significant first.
+/// Packs bits eight to a byte, least significant first (the OT layer's packing).
 pub(crate) fn pack(bits: &[bool]) -> Vec<u8> {
-    let mut out = vec![0u8; bits.len().div_ceil(8)];
-    for (t, &b) in bits.iter().enumerate() {
-        out[t / 8] |= (b as u8) << (t % 8);
-    }
-    out
+    crate::ot::tinyot::pack(bits.iter().copied(), bits.len())
 }
 
 /// Bit `t` of packed bytes.

@@ -41,7 +41,7 @@ use super::msg::{bit, check_padding, pack, recv, send, Frames, MacDigest, Step, 
 use super::prep::{Demand, Material};
 use crate::circuit::{Circuit, LinearGate};
 use crate::net::{Network, PartyId};
-use crate::ot::multi::{NBit, MAX_PARTIES};
+use crate::ot::multi::{peers, NBit, MAX_PARTIES};
 use crate::proto::tinytable::circuit::online::Outputs;
 use sha2::{Digest, Sha256};
 use std::ops::Range;
@@ -185,11 +185,6 @@ fn owned_wires(circuit: &Circuit, owners: &[PartyId], p: PartyId) -> Vec<usize> 
         .filter(|&v| owners[v] == p)
         .flat_map(|v| circuit.input_wires(v).into_iter().flatten())
         .collect()
-}
-
-/// The peers of `me` among `n`, in order.
-fn peers(me: PartyId, n: usize) -> impl Iterator<Item = PartyId> + Clone {
-    (0..n).filter(move |&j| j != me)
 }
 
 /// One party's state during an evaluation.

@@ -198,58 +198,10 @@ pub async fn send_random<N: Network, R: RngCore + CryptoRng>(
     session: &[u8],
     rng: &mut R,
 ) -> Result<Vec<[Block; 2]>, OtError> {
-    if count == 0 {
-        return Err(OtError::InvalidRequest("zero base OTs requested".into()));
-    }
-    let expected = message_len(count, PAIR_BYTES)?;
+    let (sender, msg) = BaseSender::start(count, session, rng)?;
     net.check_peer(peer)?;
-    let oracles = Oracles::new(session);
-
-    let a = Zeroizing::new(nonzero_scalar(rng));
-    let a_enc = RistrettoPoint::mul_base(&a).compress().to_bytes();
-    net.send(peer, a_enc.to_vec())?;
-
-    let msg = net.recv(peer).await?;
-    if msg.len() != expected {
-        return Err(OtError::malformed(
-            STEP_RECEIVER,
-            format!("expected {expected} bytes ({count} OTs of {PAIR_BYTES}), got {}", msg.len()),
-        ));
-    }
-
-    // Decode and check every point before any secret-dependent work.
-    let mut pks = Vec::with_capacity(2 * count);
-    for (i, pair) in msg.chunks_exact(PAIR_BYTES).enumerate() {
-        let mut r = [([0u8; POINT_BYTES], RistrettoPoint::identity()); 2];
-        for (b, (half, slot)) in pair.chunks_exact(POINT_BYTES).zip(r.iter_mut()).enumerate() {
-            *slot = decode(half).ok_or_else(|| {
-                OtError::malformed(
-                    STEP_RECEIVER,
-                    format!("r_{b} of OT {i} is not a canonical Ristretto255 encoding"),
-                )
-            })?;
-            if slot.0 == [0u8; POINT_BYTES] {
-                // The identity's canonical encoding is all zeros, and it is the only encoding.
-                return Err(OtError::CheckFailed { check: IDENTITY_CHECK });
-            }
-        }
-        let [(r0_enc, r0), (r1_enc, r1)] = r;
-        let pk0 = r0 + oracles.h2g(i, &r1_enc);
-        let pk1 = r1 + oracles.h2g(i, &r0_enc);
-        if pk0 == RistrettoPoint::identity() || pk1 == RistrettoPoint::identity() {
-            return Err(OtError::CheckFailed { check: IDENTITY_CHECK });
-        }
-        pks.push(pk0);
-        pks.push(pk1);
-    }
-
-    let shared: Zeroizing<Vec<RistrettoPoint>> = Zeroizing::new(pks.iter().map(|pk| *a * pk).collect());
-    let encoded = Zeroizing::new(RistrettoPoint::double_and_compress_batch(shared.iter()));
-    Ok(encoded
-        .chunks_exact(2)
-        .enumerate()
-        .map(|(i, s)| [oracles.kdf(i, 0, &a_enc, &s[0]), oracles.kdf(i, 1, &a_enc, &s[1])])
-        .collect())
+    net.send(peer, msg)?;
+    sender.finish(&net.recv(peer).await?)
 }
 
 /// Receiver side: one random OT per choice bit with `peer`; returns `m_{c_i}` for each `i`.
@@ -263,63 +215,160 @@ pub async fn receive_random<N: Network, R: RngCore + CryptoRng>(
     session: &[u8],
     rng: &mut R,
 ) -> Result<Vec<Block>, OtError> {
-    let count = choices.len();
-    if count == 0 {
-        return Err(OtError::InvalidRequest("zero base OTs requested".into()));
-    }
-    let len = message_len(count, PAIR_BYTES)?;
+    let (receiver, msg) = BaseReceiver::start(choices, session, rng)?;
     net.check_peer(peer)?;
-    let oracles = Oracles::new(session);
-
-    let sks: Zeroizing<Vec<Scalar>> = Zeroizing::new((0..count).map(|_| nonzero_scalar(rng)).collect());
-    // r_{1−c} = 2·Q for a uniform Q: uniform as well, and encoded in one batch.
-    let mut seed = Zeroizing::new([0u8; 64]);
-    let halves: Vec<RistrettoPoint> = (0..count)
-        .map(|_| {
-            rng.fill_bytes(&mut seed[..]);
-            RistrettoPoint::from_uniform_bytes(&seed)
-        })
-        .collect();
-    let others = RistrettoPoint::double_and_compress_batch(&halves);
-
-    let mut msg = Vec::with_capacity(len);
-    for (i, ((sk, other), &c)) in sks.iter().zip(&others).zip(choices).enumerate() {
-        let mut other = other.to_bytes();
-        let pk = Zeroizing::new(RistrettoPoint::mul_base(sk));
-        let mut chosen = (*pk - oracles.h2g(i, &other)).compress().to_bytes();
-        // (chosen, other) is (r_0, r_1) for c = 0 and (r_1, r_0) for c = 1.
-        ct_swap(c, &mut chosen, &mut other);
-        msg.extend_from_slice(&chosen);
-        msg.extend_from_slice(&other);
-    }
     net.send(peer, msg)?;
+    receiver.finish(&net.recv(peer).await?)
+}
 
-    let a_msg = net.recv(peer).await?;
-    if a_msg.len() != POINT_BYTES {
-        return Err(OtError::malformed(
-            STEP_SENDER,
-            format!("expected {POINT_BYTES} bytes, got {}", a_msg.len()),
-        ));
-    }
-    let (a_enc, a_point) = decode(&a_msg)
-        .ok_or_else(|| OtError::malformed(STEP_SENDER, "A is not a canonical Ristretto255 encoding"))?;
-    if a_enc == [0u8; POINT_BYTES] {
-        return Err(OtError::CheckFailed { check: IDENTITY_CHECK });
+/// The sender of one batch between its message and the receiver's, for callers that run several
+/// batches in the same round ([`send_random`] is `start`, send, receive, `finish`).
+pub(crate) struct BaseSender {
+    oracles: Oracles,
+    count: usize,
+    a: Zeroizing<Scalar>,
+    a_enc: [u8; POINT_BYTES],
+}
+
+impl BaseSender {
+    /// Draws `a` for `count` OTs; returns the state and the message (`A`) to send.
+    pub(crate) fn start<R: RngCore + CryptoRng>(
+        count: usize,
+        session: &[u8],
+        rng: &mut R,
+    ) -> Result<(Self, Vec<u8>), OtError> {
+        if count == 0 {
+            return Err(OtError::InvalidRequest("zero base OTs requested".into()));
+        }
+        message_len(count, PAIR_BYTES)?;
+        let a = Zeroizing::new(nonzero_scalar(rng));
+        let a_enc = RistrettoPoint::mul_base(&a).compress().to_bytes();
+        Ok((BaseSender { oracles: Oracles::new(session), count, a, a_enc }, a_enc.to_vec()))
     }
 
-    let shared: Zeroizing<Vec<RistrettoPoint>> = Zeroizing::new(if count >= RECEIVER_TABLE_MIN {
-        let table = RistrettoBasepointTable::create(&a_point);
-        sks.iter().map(|sk| sk * &table).collect()
-    } else {
-        sks.iter().map(|sk| sk * a_point).collect()
-    });
-    let encoded = Zeroizing::new(RistrettoPoint::double_and_compress_batch(shared.iter()));
-    Ok(encoded
-        .iter()
-        .zip(choices)
-        .enumerate()
-        .map(|(i, (s, &c))| oracles.kdf(i, c as u8, &a_enc, s))
-        .collect())
+    /// The message pairs, from the receiver's message.
+    pub(crate) fn finish(self, msg: &[u8]) -> Result<Vec<[Block; 2]>, OtError> {
+        let BaseSender { oracles, count, a, a_enc } = self;
+        let expected = count * PAIR_BYTES;
+        if msg.len() != expected {
+            return Err(OtError::malformed(
+                STEP_RECEIVER,
+                format!("expected {expected} bytes ({count} OTs of {PAIR_BYTES}), got {}", msg.len()),
+            ));
+        }
+
+        // Decode and check every point before any secret-dependent work.
+        let mut pks = Vec::with_capacity(2 * count);
+        for (i, pair) in msg.chunks_exact(PAIR_BYTES).enumerate() {
+            let mut r = [([0u8; POINT_BYTES], RistrettoPoint::identity()); 2];
+            for (b, (half, slot)) in pair.chunks_exact(POINT_BYTES).zip(r.iter_mut()).enumerate() {
+                *slot = decode(half).ok_or_else(|| {
+                    OtError::malformed(
+                        STEP_RECEIVER,
+                        format!("r_{b} of OT {i} is not a canonical Ristretto255 encoding"),
+                    )
+                })?;
+                if slot.0 == [0u8; POINT_BYTES] {
+                    // The identity's canonical encoding is all zeros, and it is the only encoding.
+                    return Err(OtError::CheckFailed { check: IDENTITY_CHECK });
+                }
+            }
+            let [(r0_enc, r0), (r1_enc, r1)] = r;
+            let pk0 = r0 + oracles.h2g(i, &r1_enc);
+            let pk1 = r1 + oracles.h2g(i, &r0_enc);
+            if pk0 == RistrettoPoint::identity() || pk1 == RistrettoPoint::identity() {
+                return Err(OtError::CheckFailed { check: IDENTITY_CHECK });
+            }
+            pks.push(pk0);
+            pks.push(pk1);
+        }
+
+        let shared: Zeroizing<Vec<RistrettoPoint>> = Zeroizing::new(pks.iter().map(|pk| *a * pk).collect());
+        let encoded = Zeroizing::new(RistrettoPoint::double_and_compress_batch(shared.iter()));
+        Ok(encoded
+            .chunks_exact(2)
+            .enumerate()
+            .map(|(i, s)| [oracles.kdf(i, 0, &a_enc, &s[0]), oracles.kdf(i, 1, &a_enc, &s[1])])
+            .collect())
+    }
+}
+
+/// The receiver of one batch between its message and the sender's (see [`BaseSender`];
+/// [`receive_random`] is `start`, send, receive, `finish`).
+pub(crate) struct BaseReceiver {
+    oracles: Oracles,
+    choices: Vec<bool>,
+    sks: Zeroizing<Vec<Scalar>>,
+}
+
+impl BaseReceiver {
+    /// Draws the secret keys for `choices`; returns the state and the message (`r_0 ‖ r_1` per
+    /// OT) to send.
+    pub(crate) fn start<R: RngCore + CryptoRng>(
+        choices: &[bool],
+        session: &[u8],
+        rng: &mut R,
+    ) -> Result<(Self, Vec<u8>), OtError> {
+        let count = choices.len();
+        if count == 0 {
+            return Err(OtError::InvalidRequest("zero base OTs requested".into()));
+        }
+        let len = message_len(count, PAIR_BYTES)?;
+        let oracles = Oracles::new(session);
+
+        let sks: Zeroizing<Vec<Scalar>> = Zeroizing::new((0..count).map(|_| nonzero_scalar(rng)).collect());
+        // r_{1−c} = 2·Q for a uniform Q: uniform as well, and encoded in one batch.
+        let mut seed = Zeroizing::new([0u8; 64]);
+        let halves: Vec<RistrettoPoint> = (0..count)
+            .map(|_| {
+                rng.fill_bytes(&mut seed[..]);
+                RistrettoPoint::from_uniform_bytes(&seed)
+            })
+            .collect();
+        let others = RistrettoPoint::double_and_compress_batch(&halves);
+
+        let mut msg = Vec::with_capacity(len);
+        for (i, ((sk, other), &c)) in sks.iter().zip(&others).zip(choices).enumerate() {
+            let mut other = other.to_bytes();
+            let pk = Zeroizing::new(RistrettoPoint::mul_base(sk));
+            let mut chosen = (*pk - oracles.h2g(i, &other)).compress().to_bytes();
+            // (chosen, other) is (r_0, r_1) for c = 0 and (r_1, r_0) for c = 1.
+            ct_swap(c, &mut chosen, &mut other);
+            msg.extend_from_slice(&chosen);
+            msg.extend_from_slice(&other);
+        }
+        Ok((BaseReceiver { oracles, choices: choices.to_vec(), sks }, msg))
+    }
+
+    /// `m_{c_i}` for each choice `c_i`, from the sender's message.
+    pub(crate) fn finish(self, a_msg: &[u8]) -> Result<Vec<Block>, OtError> {
+        let BaseReceiver { oracles, choices, sks } = self;
+        if a_msg.len() != POINT_BYTES {
+            return Err(OtError::malformed(
+                STEP_SENDER,
+                format!("expected {POINT_BYTES} bytes, got {}", a_msg.len()),
+            ));
+        }
+        let (a_enc, a_point) = decode(a_msg)
+            .ok_or_else(|| OtError::malformed(STEP_SENDER, "A is not a canonical Ristretto255 encoding"))?;
+        if a_enc == [0u8; POINT_BYTES] {
+            return Err(OtError::CheckFailed { check: IDENTITY_CHECK });
+        }
+
+        let shared: Zeroizing<Vec<RistrettoPoint>> = Zeroizing::new(if choices.len() >= RECEIVER_TABLE_MIN {
+            let table = RistrettoBasepointTable::create(&a_point);
+            sks.iter().map(|sk| sk * &table).collect()
+        } else {
+            sks.iter().map(|sk| sk * a_point).collect()
+        });
+        let encoded = Zeroizing::new(RistrettoPoint::double_and_compress_batch(shared.iter()));
+        Ok(encoded
+            .iter()
+            .zip(&choices)
+            .enumerate()
+            .map(|(i, (s, &c))| oracles.kdf(i, c as u8, &a_enc, s))
+            .collect())
+    }
 }
 
 #[cfg(test)]

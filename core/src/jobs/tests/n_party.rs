@@ -105,13 +105,14 @@ fn a_cheating_party_among_three_fails_every_honest_party_before_outputs() {
 }
 
 fn a_cheating_party_among_three(protocol: CircuitProtocol) {
-    // Party 1 flips a byte of one of its messages (the material's OT, checks, the evaluation):
-    // both honest parties abort with the protocol's error and get no output.
+    // Party 1 flips a bit in every byte of one of its messages (the material's OT, checks, the
+    // evaluation): both honest parties abort with the protocol's error and get no output. A
+    // single flipped bit of an OT correction would not do: it has an effect only where the
+    // receiver's key bit under it is 1 (COPE, SoftSpoken), and elsewhere it is harmless and
+    // rightly unseen (the outputs stay correct).
     fn flip(member: PartyId, index: u64, m: &mut [u8]) {
         if member == 1 && index == FLIPPED.with(|f| f.get()) {
-            if let Some(b) = m.last_mut() {
-                *b ^= 0x20;
-            }
+            m.iter_mut().for_each(|b| *b ^= 0x20);
         }
     }
     thread_local!(static FLIPPED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) });

@@ -1,7 +1,7 @@
 //! Authenticated bits for n parties: pairwise correlated OT, then the cross-pair consistency
 //! check (HSS17's n-party F_aBit; WRK17 §3 — see the [parent module](super)).
 //!
-//! **Pairwise.** For every peer j, in increasing order, the two OT extensions with j run on this
+//! **Pairwise.** For every peer j (all pairs at once), the two OT extensions with j run on this
 //! party's random shares `x_1..x_m` as choice bits: this party learns `M_j[x_e]`, j learns
 //! `K_j[x_e]` under its `Δ_j`; and the other way round for j's shares.
 //!
@@ -20,6 +20,8 @@
 //! secret; the coins come after the extensions, so two different share vectors give the same
 //! combination with probability 2^-128. The extra bits are dropped afterwards, so the broadcast
 //! `y^i` reveals nothing about the bits kept.
+
+use std::borrow::Cow;
 
 use rand_core::{CryptoRng, RngCore};
 
@@ -44,21 +46,14 @@ impl MultiTinyOt {
         rng: &mut R,
     ) -> Result<NBits, OtError> {
         let (me, n) = (self.me, self.parties);
-        let mut macs = vec![Vec::new(); n];
-        let mut keys = vec![Vec::new(); n];
-        for j in peers(me, n) {
-            #[allow(unused_mut)]
-            let mut choices = std::borrow::Cow::Borrowed(&bits[..]);
-            #[cfg(test)]
-            if let Some(super::Cheat::InconsistentBit { peer, index }) = self.cheat {
-                if peer == j {
-                    choices.to_mut()[index] ^= true;
-                }
-            }
-            let (k, m) = self.pair_ots(net, j, &choices, rng).await?;
-            keys[j] = k;
-            macs[j] = m;
+        #[allow(unused_mut)]
+        let mut choices: Vec<Cow<'_, [bool]>> = (0..n).map(|_| Cow::Borrowed(&bits[..])).collect();
+        #[cfg(test)]
+        if let Some(super::Cheat::InconsistentBit { peer, index }) = self.cheat {
+            choices[peer].to_mut()[index] ^= true;
         }
+        let (keys, macs): (Vec<_>, Vec<_>) = self.pair_ots(net, &choices, rng).await?.into_iter().unzip();
+        drop(choices);
         Ok(NBits::from_columns(me, bits, &macs, &keys))
     }
 

@@ -185,28 +185,48 @@ impl MultiTinyOt {
         }
         let delta = rng.next_u64() as u128 | (rng.next_u64() as u128) << 64;
         let tag = |from: PartyId, to: PartyId| [session, b"/n-tinyot/", &[from as u8, to as u8]].concat();
-        let mut pairs: Vec<Option<Pair>> = (0..parties).map(|_| None).collect();
-        for j in peers(me, parties) {
-            #[allow(unused_mut)]
-            let mut towards = delta;
+        // `Δ` towards each peer: the same towards all but for a test's cheat.
+        #[cfg(test)]
+        let inconsistent = rng.next_u64() as u128 | 1;
+        let towards = |#[allow(unused_variables)] j: PartyId| -> Block {
             #[cfg(test)]
             if cheat == Some(Cheat::InconsistentDelta { peer: j }) {
-                towards = delta ^ (rng.next_u64() as u128 | 1);
+                return delta ^ inconsistent;
             }
-            // The lower index sets up its sender first, the peer its receiver first.
-            let pair = if me < j {
-                let sender =
-                    ExtSender::setup_with_delta(net, j, &tag(me, j), extension, towards, rng).await?;
-                Pair { sender, receiver: ExtReceiver::setup(net, j, &tag(j, me), extension, rng).await? }
-            } else {
-                let receiver = ExtReceiver::setup(net, j, &tag(j, me), extension, rng).await?;
-                Pair {
-                    sender: ExtSender::setup_with_delta(net, j, &tag(me, j), extension, towards, rng).await?,
-                    receiver,
-                }
-            };
-            pairs[j] = Some(pair);
-        }
+            delta
+        };
+        let pairs = if let Extension::SoftSpoken { k } = extension {
+            // Every pair at once (see `softspoken::setup_with_peers`).
+            softspoken::setup_with_peers(net, tag, k, towards, rng)
+                .await?
+                .into_iter()
+                .map(|ends| {
+                    ends.map(|(sender, receiver)| Pair {
+                        sender: ExtSender::SoftSpoken(Box::new(sender)),
+                        receiver: ExtReceiver::SoftSpoken(Box::new(receiver)),
+                    })
+                })
+                .collect()
+        } else {
+            let mut pairs: Vec<Option<Pair>> = (0..parties).map(|_| None).collect();
+            for j in peers(me, parties) {
+                // The lower index sets up its sender first, the peer its receiver first.
+                let pair = if me < j {
+                    let sender =
+                        ExtSender::setup_with_delta(net, j, &tag(me, j), extension, towards(j), rng).await?;
+                    Pair { sender, receiver: ExtReceiver::setup(net, j, &tag(j, me), extension, rng).await? }
+                } else {
+                    let receiver = ExtReceiver::setup(net, j, &tag(j, me), extension, rng).await?;
+                    Pair {
+                        sender: ExtSender::setup_with_delta(net, j, &tag(me, j), extension, towards(j), rng)
+                            .await?,
+                        receiver,
+                    }
+                };
+                pairs[j] = Some(pair);
+            }
+            pairs
+        };
         Ok(MultiTinyOt {
             me,
             parties,
@@ -294,28 +314,50 @@ impl MultiTinyOt {
         Ok(triples)
     }
 
-    /// Correlated OTs with `peer` in both directions for this party's `choices`: its keys for the
-    /// peer's shares and the MACs of `choices` under the peer's `Δ`.
+    /// Correlated OTs with every peer in both directions, for this party's choices towards each
+    /// (`choices[j]` for peer `j`): per peer, its keys for the peer's shares and the MACs of the
+    /// choices under the peer's `Δ` (empty at this party's index). Over SoftSpoken every pair
+    /// runs at once (`softspoken::extend_with_peers`); over KOS15 one pair after the other.
     async fn pair_ots<N: Network, R: RngCore + CryptoRng>(
         &mut self,
         net: &mut N,
-        peer: PartyId,
-        choices: &[bool],
+        choices: &[std::borrow::Cow<'_, [bool]>],
         rng: &mut R,
-    ) -> Result<(Vec<Block>, Vec<Block>), OtError> {
+    ) -> Result<Vec<(Vec<Block>, Vec<Block>)>, OtError> {
         let me = self.me;
-        let pair =
-            self.pairs[peer].as_mut().ok_or_else(|| OtError::InvalidRequest("no pair with itself".into()))?;
-        if let (ExtSender::SoftSpoken(s), ExtReceiver::SoftSpoken(r)) = (&mut pair.sender, &mut pair.receiver)
-        {
-            return softspoken::extend_both(s, r, net, choices, rng).await;
+        let mut out = vec![(Vec::new(), Vec::new()); self.parties];
+        let mut soft = Vec::with_capacity(self.parties);
+        let mut kos = Vec::new();
+        for (j, pair) in self.pairs.iter_mut().enumerate().filter_map(|(j, p)| p.as_mut().map(|p| (j, p))) {
+            match pair {
+                Pair { sender: ExtSender::SoftSpoken(s), receiver: ExtReceiver::SoftSpoken(r) } => {
+                    soft.push((
+                        j,
+                        softspoken::PeerEnds {
+                            peer: j,
+                            sender: Some((s, choices[j].len())),
+                            receiver: Some((r, &choices[j])),
+                        },
+                    ))
+                }
+                pair => kos.push((j, pair)),
+            }
         }
-        Ok(if me < peer {
-            let keys = pair.sender.extend_correlated(net, choices.len(), rng).await?;
-            (keys, pair.receiver.extend_correlated(net, choices, rng).await?)
-        } else {
-            let macs = pair.receiver.extend_correlated(net, choices, rng).await?;
-            (pair.sender.extend_correlated(net, choices.len(), rng).await?, macs)
-        })
+        let (peers, ends): (Vec<PartyId>, Vec<_>) = soft.into_iter().unzip();
+        if !ends.is_empty() {
+            for (j, rows) in peers.into_iter().zip(softspoken::extend_with_peers(net, ends, rng).await?) {
+                out[j] = rows;
+            }
+        }
+        for (j, pair) in kos {
+            out[j] = if me < j {
+                let keys = pair.sender.extend_correlated(net, choices[j].len(), rng).await?;
+                (keys, pair.receiver.extend_correlated(net, &choices[j], rng).await?)
+            } else {
+                let macs = pair.receiver.extend_correlated(net, &choices[j], rng).await?;
+                (pair.sender.extend_correlated(net, choices[j].len(), rng).await?, macs)
+            };
+        }
+        Ok(out)
     }
 }

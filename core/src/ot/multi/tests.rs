@@ -228,8 +228,8 @@ fn setup_messages(n: usize) -> u64 {
 
 #[test]
 fn truncated_and_replayed_frames_are_refused() {
-    // Party 0's first frame after the setup (its first OT-extension frame to party 1), and the
-    // frame after it.
+    // Party 0's first frame after the setup (its first OT-extension frame to party 1), and its
+    // next frame to party 1 (the pairs run at once: the frame between goes to party 2).
     let first = setup_messages(3);
     fn truncate_first(i: u64, m: &mut Vec<u8>) {
         if i == FIRST.with(|f| f.get()) {
@@ -241,7 +241,7 @@ fn truncated_and_replayed_frames_are_refused() {
         let f = FIRST.with(|f| f.get());
         if i == f {
             KEPT.with(|k| *k.borrow_mut() = m.clone());
-        } else if i == f + 1 {
+        } else if i == f + 2 {
             KEPT.with(|k| *m = k.borrow().clone());
         }
     }

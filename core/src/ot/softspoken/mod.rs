@@ -67,7 +67,8 @@
 //!   base-OT choices are hidden by the base OT.
 //!
 //! [`extend_both`] runs the two directions between a pair of parties interleaved, so both
-//! compute at once.
+//! compute at once, and [`extend_with_peers`] with several peers; [`setup_with_peers`] sets up
+//! both directions with every peer in the rounds of one setup.
 //!
 //! On any error the batch is discarded and the instance refuses further use
 //! ([`OtError::InvalidRequest`](super::OtError::InvalidRequest) afterwards).
@@ -76,12 +77,14 @@ mod both;
 pub(crate) mod ggm;
 mod receiver;
 mod sender;
+mod setup;
 #[cfg(test)]
 mod tests;
 
-pub use both::extend_both;
+pub use both::{extend_both, extend_with_peers, PeerEnds};
 pub use receiver::SoftSpokenReceiver;
 pub use sender::SoftSpokenSender;
+pub use setup::{setup_with_peers, Ends};
 
 pub use super::extension::{padded_len, CHUNK_OTS, KAPPA};
 

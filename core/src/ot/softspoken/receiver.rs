@@ -47,36 +47,26 @@ impl SoftSpokenReceiver {
         k: u8,
         rng: &mut R,
     ) -> Result<Self, OtError> {
-        let k = check_k(k)?;
+        check_k(k)?;
         net.check_peer(peer)?;
-        let pairs = base::send_random(net, peer, KAPPA, &base_session(session, k), rng).await?;
-        let blocks = KAPPA / k;
-        let mut msg = Vec::with_capacity(super::LEVEL_SUMS_BYTES);
-        let mut leaves = Vec::with_capacity(blocks << k);
-        for i in 0..blocks {
-            let root = rng.next_u64() as u128 | (rng.next_u64() as u128) << 64;
-            let (tree, sums) = ggm::expand(root, k);
-            for (s, m) in sums.iter().zip(&pairs[i * k..(i + 1) * k]) {
-                block::put_blocks(&mut msg, &[s[0] ^ m[0], s[1] ^ m[1]]);
-            }
-            leaves.extend(tree.into_iter().map(Prg::new));
-        }
-        net.send(peer, msg)?;
-        let coins = ReceiverCoins::new(
-            &coin_session(session, k),
-            &net.recv(peer).await?,
-            "softspoken coin commitment",
-        )?;
-        Ok(SoftSpokenReceiver {
-            peer,
-            k,
-            leaves,
-            fold: Fold::new(k),
-            batch: 0,
-            coins,
-            backend: Backend::detect(),
-            failed: false,
-        })
+        let (setup, key) = Self::start_setup(peer, session, k, rng)?;
+        net.send(peer, key)?;
+        let (setup, sums) = setup.on_points(&net.recv(peer).await?, rng)?;
+        net.send(peer, sums)?;
+        setup.finish(&net.recv(peer).await?)
+    }
+
+    /// The first step of the setup with `peer` for callers that run several setups in the same
+    /// rounds ([`super::setup_with_peers`]): the base-OT sender's message (its key `A`), to send.
+    pub(crate) fn start_setup<R: RngCore + CryptoRng>(
+        peer: PartyId,
+        session: &[u8],
+        k: u8,
+        rng: &mut R,
+    ) -> Result<(ReceiverSetup, Vec<u8>), OtError> {
+        let k = check_k(k)?;
+        let (base, msg) = base::BaseSender::start(KAPPA, &base_session(session, k), rng)?;
+        Ok((ReceiverSetup { peer, k, base, session: session.to_vec() }, msg))
     }
 
     /// The peer of this instance.
@@ -203,4 +193,94 @@ pub(crate) struct ReceiverBatch {
     start: usize,
     t: Vec<u64>,
     corrections: Vec<u64>,
+}
+
+/// A receiver's setup after its first message (see [`SoftSpokenReceiver::start_setup`]).
+pub(crate) struct ReceiverSetup {
+    peer: PartyId,
+    k: usize,
+    base: base::BaseSender,
+    session: Vec<u8>,
+}
+
+impl ReceiverSetup {
+    /// From the base-OT receiver's points: `128/k` fresh GGM trees, and their level sums masked
+    /// with the base OTs' messages, to send.
+    pub(crate) fn on_points<R: RngCore + CryptoRng>(
+        self,
+        msg: &[u8],
+        rng: &mut R,
+    ) -> Result<(TreeReceiverSetup, Vec<u8>), OtError> {
+        let ReceiverSetup { peer, k, base, session } = self;
+        let pairs = base.finish(msg)?;
+        Ok(TreeReceiverSetup::grow(peer, session, k, &pairs, rng))
+    }
+}
+
+/// A receiver's setup that holds its trees (see [`ReceiverSetup::on_points`]).
+pub(crate) struct TreeReceiverSetup {
+    peer: PartyId,
+    k: usize,
+    leaves: Vec<Prg>,
+    session: Vec<u8>,
+}
+
+impl TreeReceiverSetup {
+    /// A setup with `peer` whose 128 base OTs (`pairs`, this party their sender) came from
+    /// elsewhere (as [`super::setup_with_peers`] makes them from the other direction's
+    /// extension). Returns it and the GGM level sums to send.
+    pub(crate) fn from_base<R: RngCore + CryptoRng>(
+        peer: PartyId,
+        session: &[u8],
+        k: u8,
+        pairs: &[[Block; 2]],
+        rng: &mut R,
+    ) -> Result<(Self, Vec<u8>), OtError> {
+        let k = check_k(k)?;
+        if pairs.len() != KAPPA {
+            return Err(OtError::InvalidRequest(format!(
+                "{} base OTs for SoftSpoken; it takes {KAPPA}",
+                pairs.len()
+            )));
+        }
+        Ok(Self::grow(peer, session.to_vec(), k, pairs, rng))
+    }
+
+    /// Fresh GGM trees and their level sums masked with the base OTs' messages.
+    fn grow<R: RngCore + CryptoRng>(
+        peer: PartyId,
+        session: Vec<u8>,
+        k: usize,
+        pairs: &[[Block; 2]],
+        rng: &mut R,
+    ) -> (Self, Vec<u8>) {
+        let blocks = KAPPA / k;
+        let mut sums_msg = Vec::with_capacity(super::LEVEL_SUMS_BYTES);
+        let mut leaves = Vec::with_capacity(blocks << k);
+        for i in 0..blocks {
+            let root = rng.next_u64() as u128 | (rng.next_u64() as u128) << 64;
+            let (tree, sums) = ggm::expand(root, k);
+            for (s, m) in sums.iter().zip(&pairs[i * k..(i + 1) * k]) {
+                block::put_blocks(&mut sums_msg, &[s[0] ^ m[0], s[1] ^ m[1]]);
+            }
+            leaves.extend(tree.into_iter().map(Prg::new));
+        }
+        (TreeReceiverSetup { peer, k, leaves, session }, sums_msg)
+    }
+
+    /// From the sender's coin commitment: the receiver.
+    pub(crate) fn finish(self, msg: &[u8]) -> Result<SoftSpokenReceiver, OtError> {
+        let TreeReceiverSetup { peer, k, leaves, session } = self;
+        let coins = ReceiverCoins::new(&coin_session(&session, k), msg, "softspoken coin commitment")?;
+        Ok(SoftSpokenReceiver {
+            peer,
+            k,
+            leaves,
+            fold: Fold::new(k),
+            batch: 0,
+            coins,
+            backend: Backend::detect(),
+            failed: false,
+        })
+    }
 }

@@ -65,36 +65,29 @@ impl SoftSpokenSender {
     ) -> Result<Self, OtError> {
         let k = check_k(k)?;
         net.check_peer(peer)?;
-        let blocks = KAPPA / k;
-        let points: Vec<usize> =
-            (0..blocks).map(|i| ((delta >> (i * k)) & ((1 << k) - 1)) as usize).collect();
-        let choices: Vec<bool> = points.iter().flat_map(|&p| ggm::choices(p, k)).collect();
-        let keys = base::receive_random(net, peer, &choices, &base_session(session, k), rng).await?;
-        let (coins, commitment) = SenderCoins::new(&coin_session(session, k), rng);
+        let (setup, points) = Self::start_setup(peer, session, k as u8, delta, rng)?;
+        net.send(peer, points)?;
+        let (setup, commitment) = setup.on_key(&net.recv(peer).await?, rng)?;
         net.send(peer, commitment)?;
-        let msg = net.recv(peer).await?;
-        let sums = block::get_blocks("softspoken ggm level sums", &msg, 2 * KAPPA)?;
-        let mut leaves = Vec::with_capacity(blocks * ((1 << k) - 1));
-        for (i, &point) in points.iter().enumerate() {
-            let masked: Vec<[Block; 2]> =
-                sums[2 * i * k..2 * (i + 1) * k].chunks_exact(2).map(|s| [s[0], s[1]]).collect();
-            let mut tree = ggm::puncture(point, k, &masked, &keys[i * k..(i + 1) * k]);
-            ggm::shift_by_point(&mut tree, point, k);
-            leaves.extend(tree[1..].iter().map(|&s| Prg::new(s)));
-        }
+        let sender = setup.finish(&net.recv(peer).await?)?;
         // The caller may compute for long before it next awaits the network.
         yield_now().await;
-        Ok(SoftSpokenSender {
-            peer,
-            k,
-            delta,
-            leaves,
-            fold: Fold::new(k),
-            batch: 0,
-            coins,
-            backend: Backend::detect(),
-            failed: false,
-        })
+        Ok(sender)
+    }
+
+    /// The first step of the setup with `peer` for callers that run several setups in the same
+    /// rounds ([`super::setup_with_peers`]): the base-OT receiver's message (its points), to send.
+    pub(crate) fn start_setup<R: RngCore + CryptoRng>(
+        peer: PartyId,
+        session: &[u8],
+        k: u8,
+        delta: Block,
+        rng: &mut R,
+    ) -> Result<(SenderSetup, Vec<u8>), OtError> {
+        let k = check_k(k)?;
+        let (points, choices) = base_choices(k, delta);
+        let (base, msg) = base::BaseReceiver::start(&choices, &base_session(session, k), rng)?;
+        Ok((SenderSetup { peer, k, delta, points, base, session: session.to_vec() }, msg))
     }
 
     /// `Δ`, the correlation of every OT of this instance.
@@ -245,5 +238,109 @@ impl SenderBatch {
     /// Whether chunks of corrections are still expected.
     pub(crate) fn columns_left(&mut self) -> bool {
         self.chunks.peek().is_some()
+    }
+}
+
+/// A sender's setup after its first message (see [`SoftSpokenSender::start_setup`]).
+pub(crate) struct SenderSetup {
+    peer: PartyId,
+    k: usize,
+    delta: Block,
+    /// The punctured point of each block (`Δ`'s bits).
+    points: Vec<usize>,
+    base: base::BaseReceiver,
+    session: Vec<u8>,
+}
+
+impl SenderSetup {
+    /// From the base-OT sender's key `A`: the base OTs' outputs, and the coin commitment to send.
+    pub(crate) fn on_key<R: RngCore + CryptoRng>(
+        self,
+        msg: &[u8],
+        rng: &mut R,
+    ) -> Result<(KeyedSenderSetup, Vec<u8>), OtError> {
+        let SenderSetup { peer, k, delta, points, base, session } = self;
+        let keys = base.finish(msg)?;
+        Ok(KeyedSenderSetup::new(peer, &session, k, delta, points, keys, rng))
+    }
+}
+
+/// The punctured point of each of the `128/k` blocks of `Δ` (bits `[ik, ik + k)` read as an
+/// integer), and the choice bits of the 128 base OTs that reveal every leaf but those points.
+pub(crate) fn base_choices(k: usize, delta: Block) -> (Vec<usize>, Vec<bool>) {
+    let points: Vec<usize> = (0..KAPPA / k).map(|i| ((delta >> (i * k)) & ((1 << k) - 1)) as usize).collect();
+    let choices = points.iter().flat_map(|&p| ggm::choices(p, k)).collect();
+    (points, choices)
+}
+
+/// A sender's setup that holds its base OTs (see [`SenderSetup::on_key`]).
+pub(crate) struct KeyedSenderSetup {
+    peer: PartyId,
+    k: usize,
+    delta: Block,
+    points: Vec<usize>,
+    keys: Vec<Block>,
+    coins: SenderCoins,
+}
+
+impl KeyedSenderSetup {
+    /// A setup with `peer` whose 128 base OTs came from elsewhere: `keys` are the chosen messages
+    /// for the choices of [`base_choices`]`(k, delta)` (as [`super::setup_with_peers`] makes them
+    /// from the other direction's extension). Returns it and the coin commitment to send.
+    pub(crate) fn from_base<R: RngCore + CryptoRng>(
+        peer: PartyId,
+        session: &[u8],
+        k: u8,
+        delta: Block,
+        keys: Vec<Block>,
+        rng: &mut R,
+    ) -> Result<(Self, Vec<u8>), OtError> {
+        let k = check_k(k)?;
+        if keys.len() != KAPPA {
+            return Err(OtError::InvalidRequest(format!(
+                "{} base OTs for SoftSpoken; it takes {KAPPA}",
+                keys.len()
+            )));
+        }
+        let (points, _) = base_choices(k, delta);
+        Ok(Self::new(peer, session, k, delta, points, keys, rng))
+    }
+
+    fn new<R: RngCore + CryptoRng>(
+        peer: PartyId,
+        session: &[u8],
+        k: usize,
+        delta: Block,
+        points: Vec<usize>,
+        keys: Vec<Block>,
+        rng: &mut R,
+    ) -> (Self, Vec<u8>) {
+        let (coins, commitment) = SenderCoins::new(&coin_session(session, k), rng);
+        (KeyedSenderSetup { peer, k, delta, points, keys, coins }, commitment)
+    }
+
+    /// From the receiver's GGM level sums: every leaf but the punctured one, and the sender.
+    pub(crate) fn finish(self, msg: &[u8]) -> Result<SoftSpokenSender, OtError> {
+        let KeyedSenderSetup { peer, k, delta, points, keys, coins } = self;
+        let sums = block::get_blocks("softspoken ggm level sums", msg, 2 * KAPPA)?;
+        let mut leaves = Vec::with_capacity(points.len() * ((1 << k) - 1));
+        for (i, &point) in points.iter().enumerate() {
+            let masked: Vec<[Block; 2]> =
+                sums[2 * i * k..2 * (i + 1) * k].chunks_exact(2).map(|s| [s[0], s[1]]).collect();
+            let mut tree = ggm::puncture(point, k, &masked, &keys[i * k..(i + 1) * k]);
+            ggm::shift_by_point(&mut tree, point, k);
+            leaves.extend(tree[1..].iter().map(|&s| Prg::new(s)));
+        }
+        Ok(SoftSpokenSender {
+            peer,
+            k,
+            delta,
+            leaves,
+            fold: Fold::new(k),
+            batch: 0,
+            coins,
+            backend: Backend::detect(),
+            failed: false,
+        })
     }
 }

@@ -197,6 +197,42 @@ impl NBits {
         }
     }
 
+    /// This party's share of `x_e·Δ⊕` ([`NBit::delta_share`] of bit `e`, read in place).
+    pub fn delta_share(&self, e: usize, delta: Block) -> Block {
+        let at = e * self.parties..(e + 1) * self.parties;
+        let macs = self.macs[at.clone()].iter().fold(0, |s, m| s ^ m);
+        self.keys[at].iter().fold(macs ^ (delta & mask(self.bits[e])), |s, k| s ^ k)
+    }
+
+    /// Bit `e` becomes `⟨x_e ⊕ c⟩` for a public bit `c` ([`NBit::add_public`] in place).
+    pub fn add_public(&mut self, e: usize, c: bool, delta: Block) {
+        if self.me == 0 {
+            self.bits[e] ^= c;
+        } else {
+            self.keys[e * self.parties] ^= delta & mask(c);
+        }
+    }
+
+    /// Appends bit `e` of `src` (a batch of the same party and session size).
+    pub fn push_from(&mut self, src: &NBits, e: usize) {
+        let at = e * self.parties..(e + 1) * self.parties;
+        self.bits.push(src.bits[e]);
+        self.macs.extend_from_slice(&src.macs[at.clone()]);
+        self.keys.extend_from_slice(&src.keys[at]);
+    }
+
+    /// Bit `e` becomes `⟨x_e ⊕ c·s_k⟩` for bit `k` of `src` and a public bit `c` (local).
+    pub fn xor_from(&mut self, e: usize, src: &NBits, k: usize, c: bool) {
+        let (n, m) = (self.parties, mask(c));
+        self.bits[e] ^= src.bits[k] & c;
+        for (d, s) in self.macs[e * n..(e + 1) * n].iter_mut().zip(&src.macs[k * n..(k + 1) * n]) {
+            *d ^= s & m;
+        }
+        for (d, s) in self.keys[e * n..(e + 1) * n].iter_mut().zip(&src.keys[k * n..(k + 1) * n]) {
+            *d ^= s & m;
+        }
+    }
+
     /// Appends every bit of `other` (a batch of the same party and session size).
     pub fn append(&mut self, other: &mut NBits) {
         debug_assert_eq!((self.parties, self.me), (other.parties, other.me));

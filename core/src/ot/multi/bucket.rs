@@ -104,26 +104,26 @@ impl MultiTinyOt {
         let buckets: Vec<&[usize]> = perm.chunks_exact(b).take(count).collect();
         let mut d = NBits::with_capacity(n, me, buckets.len() * (b - 1));
         for bk in &buckets {
-            let first = y.get(bk[0]);
             for &k in &bk[1..] {
-                d.push(&first.xor(&y.get(k)));
+                d.push_from(y, bk[0]);
+                d.xor_from(d.len() - 1, y, k, true);
             }
         }
         let opened = self.open_checked(net, &d, "n-party bucket opening").await?;
         drop(d);
         let mut out = [(); 3].map(|_| NBits::with_capacity(n, me, buckets.len()));
         let mut openings = opened.into_iter();
-        for bk in &buckets {
-            let (mut xs, ys, mut zs) = (x.get(bk[0]), y.get(bk[0]), z.get(bk[0]));
+        for (e, bk) in buckets.iter().enumerate() {
+            for (out, src) in out.iter_mut().zip([x, y, z]) {
+                out.push_from(src, bk[0]);
+            }
+            // x = ⊕ x_k, y = y_first, z = ⊕ (z_k ⊕ d_k·x_k).
             for &k in &bk[1..] {
                 let dk = openings.next().expect("one opening per absorbed triple");
-                let xk = x.get(k);
-                xs = xs.xor(&xk);
-                zs = zs.xor(&z.get(k)).xor(&xk.times(dk));
+                out[0].xor_from(e, x, k, true);
+                out[2].xor_from(e, z, k, true);
+                out[2].xor_from(e, x, k, dk);
             }
-            out[0].push(&xs);
-            out[1].push(&ys);
-            out[2].push(&zs);
         }
         Ok(out)
     }

@@ -53,7 +53,7 @@ impl MultiTinyOt {
         let (me, n, len, delta) = (self.me, self.parties, x.len(), self.delta);
         let gate = self.gates;
         self.gates += len as u64;
-        let phi: Vec<Block> = (0..len).map(|t| y.get(t).delta_share(delta)).collect();
+        let phi: Vec<Block> = (0..len).map(|t| y.delta_share(t, delta)).collect();
         let bits_len = len.div_ceil(8);
 
         // Step 1 as key holder: one message to each peer; `v` and `check` collect what is kept.
@@ -139,13 +139,12 @@ impl MultiTinyOt {
         }
         for t in 0..len {
             let e = views.iter().fold(false, |s, v| s ^ ((v[t / 8] >> (t % 8)) & 1 == 1));
-            let z = r.get(t).add_public(e, me, delta);
-            r.set(t, &z);
+            r.add_public(t, e, delta);
         }
 
         // Step 3: the check.
         for (t, c) in check.iter_mut().enumerate() {
-            *c ^= (phi[t] & mask(x.bit(t))) ^ r.get(t).delta_share(delta);
+            *c ^= (phi[t] & mask(x.bit(t))) ^ r.delta_share(t, delta);
         }
         let coins = self.coins(net, rng).await?;
         let chi = Prg::new(u128::from_le_bytes(coins[..16].try_into().expect("16 bytes"))).blocks(len);

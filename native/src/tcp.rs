@@ -318,6 +318,12 @@ async fn accept_lower(
     Ok(streams)
 }
 
+/// The first pause before a refused connection is retried (doubling up to [`RETRY_MAX`]).
+const RETRY_FIRST: Duration = Duration::from_millis(1);
+
+/// The longest pause between two connection attempts.
+const RETRY_MAX: Duration = Duration::from_millis(25);
+
 /// Connects to every party above `me`, retrying refused connections until `deadline`.
 async fn connect_higher(
     me: PartyId,
@@ -327,6 +333,8 @@ async fn connect_higher(
     let n = peers.len();
     let attempts = ((me + 1)..n).map(|j| async move {
         let addr = peers[j];
+        // Peers started together listen within milliseconds: retry soon, then back off.
+        let mut pause = RETRY_FIRST;
         loop {
             match tokio::time::timeout_at(deadline, TcpStream::connect(addr)).await {
                 Err(_) => return Ok(None),
@@ -334,7 +342,8 @@ async fn connect_higher(
                 // kernel picks the target port as the source port; that is no peer, so retry.
                 Ok(Ok(stream)) if is_self_connection(&stream) => {
                     drop(stream);
-                    tokio::time::sleep(Duration::from_millis(25)).await;
+                    tokio::time::sleep(pause).await;
+                    pause = (pause * 2).min(RETRY_MAX);
                 }
                 Ok(Ok(mut stream)) => {
                     let what = || format!("sending the hello to party {j} at {addr}");
@@ -345,7 +354,8 @@ async fn connect_higher(
                     return Ok(Some((j, stream)));
                 }
                 Ok(Err(e)) if retryable(&e) && Instant::now() < deadline => {
-                    tokio::time::sleep(Duration::from_millis(25)).await;
+                    tokio::time::sleep(pause).await;
+                    pause = (pause * 2).min(RETRY_MAX);
                 }
                 Ok(Err(source)) => {
                     return Err(TcpError::Io { what: format!("connecting to party {j} at {addr}"), source })

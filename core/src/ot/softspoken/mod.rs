@@ -110,6 +110,15 @@ pub fn check_k(k: u8) -> Result<usize, OtError> {
     }
 }
 
+/// [`Ok`] if `count` base OTs are what a setup takes (128), else an [`OtError::InvalidRequest`].
+fn check_base_count(count: usize) -> Result<(), OtError> {
+    if count == KAPPA {
+        Ok(())
+    } else {
+        Err(OtError::InvalidRequest(format!("{count} base OTs for SoftSpoken; it takes {KAPPA}")))
+    }
+}
+
 /// Bytes of the receiver's corrections in one extension of `count` OTs with block size `k`
 /// (a supported value): `(128/k)·N'/8`.
 pub fn correction_bytes(k: usize, count: usize) -> usize {

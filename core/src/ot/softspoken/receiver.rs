@@ -3,7 +3,7 @@
 
 use rand_core::{CryptoRng, RngCore};
 
-use super::{base_session, check_k, coin_session, ggm, put_words, Fold, KAPPA, SUB_BLOCKS};
+use super::{base_session, check_base_count, check_k, coin_session, ggm, put_words, Fold, KAPPA, SUB_BLOCKS};
 use crate::field::clmul::Backend;
 use crate::net::{yield_now, Network, PartyId};
 use crate::ot::coins::{ReceiverCoins, Seed};
@@ -237,12 +237,7 @@ impl TreeReceiverSetup {
         rng: &mut R,
     ) -> Result<(Self, Vec<u8>), OtError> {
         let k = check_k(k)?;
-        if pairs.len() != KAPPA {
-            return Err(OtError::InvalidRequest(format!(
-                "{} base OTs for SoftSpoken; it takes {KAPPA}",
-                pairs.len()
-            )));
-        }
+        check_base_count(pairs.len())?;
         Ok(Self::grow(peer, session.to_vec(), k, pairs, rng))
     }
 

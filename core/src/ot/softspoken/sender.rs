@@ -3,7 +3,7 @@
 
 use rand_core::{CryptoRng, RngCore};
 
-use super::{base_session, check_k, coin_session, ggm, put_words, Fold, KAPPA, SUB_BLOCKS};
+use super::{base_session, check_base_count, check_k, coin_session, ggm, put_words, Fold, KAPPA, SUB_BLOCKS};
 use crate::field::clmul::Backend;
 use crate::net::{yield_now, Network, PartyId};
 use crate::ot::coins::SenderCoins;
@@ -296,12 +296,7 @@ impl KeyedSenderSetup {
         rng: &mut R,
     ) -> Result<(Self, Vec<u8>), OtError> {
         let k = check_k(k)?;
-        if keys.len() != KAPPA {
-            return Err(OtError::InvalidRequest(format!(
-                "{} base OTs for SoftSpoken; it takes {KAPPA}",
-                keys.len()
-            )));
-        }
+        check_base_count(keys.len())?;
         let (points, _) = base_choices(k, delta);
         Ok(Self::new(peer, session, k, delta, points, keys, rng))
     }

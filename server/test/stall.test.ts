@@ -101,11 +101,13 @@ describe("a reader that stops reading", () => {
   }, 30_000);
 
   it("keeps a party that reads slowly but steadily, and delivers every frame in order", async () => {
-    // The pauses are a tenth of the stall timeout: a loaded machine (other builds, other test
-    // files) may delay this process's timers by a second or more without the reader stalling.
+    // The pauses are a tenth of the stall timeout and under half the heartbeat interval: a loaded
+    // machine (other builds, other test files) may delay this process's timers by a second or
+    // more without the reader stalling. (A pause longer than the interval, once the relay has
+    // written everything and pinged, may rightly count as a dead connection: PROTOCOL.md §4.)
     const [sender, reader] = await room({
       stallTimeoutMs: 4000,
-      heartbeatIntervalMs: 300,
+      heartbeatIntervalMs: 1000,
       maxBufferedBytes: 128 * 1024,
     });
     const frames = 1500;
@@ -133,6 +135,45 @@ describe("a reader that stops reading", () => {
     expect(sender!.controls.some((m) => m.type === "peer-left")).toBe(false);
     expect(reader!.closeInfo).toBeUndefined();
   }, 90_000);
+});
+
+describe("heartbeat", () => {
+  it("does not judge a party while frames are still written to it, and drops it once they stop and no pong comes", async () => {
+    // The reader never answers a ping; it reads every frame at once, so the relay's queue towards
+    // it is empty at almost every beat. Frames written since the last beat are its sign of life
+    // (its ping would wait behind them in the kernel's buffers); once they stop, the ping decides.
+    relay = await startRelay({ host: "127.0.0.1", port: 0, heartbeatIntervalMs: 150, stallTimeoutMs: 60_000 });
+    const created = await createRoom(relay.url, 2);
+    const sender = await PartyClient.join(relay.wsUrl, created, 0);
+    const reader = await PartyClient.join(relay.wsUrl, created, 1, { autoPong: false });
+    clients.push(sender, reader);
+    await Promise.all([sender, reader].map((party) => party.control("ready")));
+    // One frame every 10 ms for about ten heartbeat intervals (timers of one process: a delay
+    // holds the relay's heartbeat back as well).
+    const frames = 150;
+    let sent = 0;
+    const started = Date.now();
+    await new Promise<void>((resolve) => {
+      const tick = setInterval(() => {
+        sender.sendTo(1, patternBytes(sent, 100));
+        sent += 1;
+        if (sent === frames) {
+          clearInterval(tick);
+          resolve();
+        }
+      }, 10);
+    });
+    const received = await reader.dataFrames(frames, 10_000);
+    expect(Date.now() - started).toBeGreaterThan(1000);
+    received.forEach((frame, index) => {
+      if (!frame.subarray(1).equals(patternBytes(index, 100))) throw new Error(`frame ${index} altered`);
+    });
+    expect(reader.closeInfo).toBeUndefined();
+    expect(sender.controls.some((m) => m.type === "peer-left")).toBe(false);
+    // Nothing more is written: one beat pings, the next finds no pong.
+    const left = await sender.control("peer-left", 0, 5000);
+    expect(left).toMatchObject({ slot: 1, reason: "timeout" });
+  }, 30_000);
 });
 
 describe("queues capped in frames", () => {

@@ -443,10 +443,12 @@ export class ConnectionManager {
 
   private heartbeat(): void {
     for (const party of this.parties) {
-      // A party the relay stopped reading cannot be heard, and one whose frames wait at the relay
-      // gets its ping only after them: silence proves nothing there. The stall check judges the
-      // second; the first is read again once its destinations drain or are dropped.
-      if (party.paused || party.queue.frames > 0) {
+      // A party the relay stopped reading cannot be heard, and one whose frames wait at the relay,
+      // or were written to its socket since the last beat, gets its ping only after them (in the
+      // relay's queue or the kernel's buffers): silence proves nothing there. The stall check
+      // judges the second; the first is read again once its destinations drain or are dropped.
+      const wrote = party.queue.wroteSinceLastBeat();
+      if (party.paused || party.queue.frames > 0 || wrote) {
         party.alive = true;
         continue;
       }

@@ -32,6 +32,8 @@ export class SendQueue {
   completed = 0;
   /** `completed` at the last stall sweep that saw progress or an empty queue. */
   private seenCompleted = 0;
+  /** `completed` at the last heartbeat. */
+  private beatCompleted = 0;
   /** When the queue was last seen empty or moving. */
   private stuckSince: number;
 
@@ -57,6 +59,19 @@ export class SendQueue {
     this.frames -= 1;
     this.bytes -= length;
     this.completed += 1;
+  }
+
+  /**
+   * Whether frames were written since the previous call (the relay's heartbeat asks once an
+   * interval). Written means handed to the kernel, not read by the party: a party still taking
+   * frames may have megabytes ahead of a ping in the kernel's buffers, so the heartbeat does not
+   * judge it by a missing pong; one that stops taking frames soon has them wait here instead,
+   * where the stall check judges it.
+   */
+  wroteSinceLastBeat(): boolean {
+    const wrote = this.completed !== this.beatCompleted;
+    this.beatCompleted = this.completed;
+    return wrote;
   }
 
   /**

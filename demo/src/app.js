@@ -23,7 +23,9 @@
  * RMFE-packed boolean circuits, malicious with abort, its material made over OT between them); or
  * Coral among three (`coral-3`: MAESTRO's roles — key shares from parties 0 and 1, the plaintext
  * from party 2 — but no honest majority and no dealer: the three make the material among
- * themselves over OT, and security holds while any one of them is honest).
+ * themselves over OT, and security holds while any one of them is honest); or TinyOT among three
+ * (`tinyot-3`: the same roles and trust, the AES circuit on n-party TinyOT's authenticated bits
+ * and AND triples, one AND layer per round — the fastest dealer-free run for one block).
  */
 const PROTOCOLS = {
   maestro: {
@@ -84,8 +86,19 @@ const PROTOCOLS = {
     plaintextOwner: 2,
     dealer: undefined,
     /** Spec agreement, the three parties' OT-based preprocessing (n-party TinyOT, COPE between every pair, checks), inputs and the online phase. */
-    expectedRounds: 191,
+    expectedRounds: 177,
     title: 'Coral (three parties, preprocessing over OT among them, no dealer, malicious with abort)',
+  },
+  'tinyot-3': {
+    protocol: 'tinyot',
+    members: 3,
+    preprocessing: 'ot',
+    keyHolders: [0, 1],
+    plaintextOwner: 2,
+    dealer: undefined,
+    /** Spec agreement, the three parties' OT setup, authenticated bits and triples (leaky ANDs, buckets), inputs and 60 AND layers. */
+    expectedRounds: 108,
+    title: 'TinyOT (three parties, preprocessing over OT among them, no dealer, malicious with abort)',
   },
 };
 /**

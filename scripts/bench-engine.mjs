@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The mpc-framework engine benchmark: Summon programs (engine/bench/programs.mjs, from a 32-bit
-// comparison to a SHA-256 compression) on ChorusEngine (WASM and the native addon) and on
-// emp-wasm-engine, in the same run, alternating engines per round; both parties of each run in
+// comparison to a SHA-256 compression, two-party and, as sha256-compression-3, among three
+// parties, all in this process) on ChorusEngine (WASM and the native addon) and on
+// emp-wasm-engine, in the same run, alternating engines per round; every party of each run in
 // this Node process over an in-memory transport. With --chromium, also in headless Chromium (each
 // party in a Web Worker of one page, engines alike).
 //
@@ -73,6 +74,17 @@ function checkAgree(program, results) {
   }
 }
 
+/**
+ * The protocol an engine runs a circuit on: the engines' defaults are two-party protocols, and a
+ * boolean program of three or more parties runs on n-party TinyOT (Chorus) or emp-agmpc's
+ * multi-party garbling (emp-wasm-engine).
+ */
+function protocolOf(name, circuit) {
+  const { protocol } = ENGINES[name];
+  if (circuit.mpcSettings.length < 3) return protocol;
+  return protocol === 'tinytable' ? 'tinyot' : protocol === 'emp-ag2pc' ? 'emp-agmpc' : protocol;
+}
+
 const compiled = programs.map((program) => {
   const { circuit } = summon.compile({ path: '/src/main.ts', boolifyWidth: program.width, files: { '/src/main.ts': program.source } });
   const andGates = circuit.bristol.split('\n').filter((line) => line.endsWith(' AND')).length;
@@ -107,7 +119,7 @@ for (const { program, circuit, mixed, andGates } of compiled) {
     emit({
       program: program.name,
       engine: name.startsWith('chorus') ? 'chorus' : 'emp-wasm-engine',
-      protocol: ENGINES[name].protocol,
+      protocol: protocolOf(name, circuitOf(name)),
       circuit: ENGINES[name].mixed ? 'mixed' : 'boolean',
       runtime: name.endsWith('native') ? 'native' : 'wasm',
       place: 'node',

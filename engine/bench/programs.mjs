@@ -31,10 +31,13 @@ export function sha256Compress(words) {
   return [a, b, c, d, e, f, g, h].map((x, i) => (x + IV[i]) >>> 0);
 }
 
-/** SHA-256's compression of one 16-word block (words 0..7 from alice, 8..15 from bob) with the IV. */
-function sha256Source() {
+/**
+ * SHA-256's compression of one 16-word block with the IV; word i comes from `owner(i)` (by
+ * default words 0..7 from alice, 8..15 from bob).
+ */
+function sha256Source(owner = (i) => (i < 8 ? 'alice' : 'bob')) {
   const inputs = Array.from({ length: 16 }, (_, i) =>
-    `const w${i} = io.input('${i < 8 ? 'alice' : 'bob'}', 'w${i}', summon.number());`).join('\n  ');
+    `const w${i} = io.input('${owner(i)}', 'w${i}', summon.number());`).join('\n  ');
   return `
 function rotr(x: number, n: number) { return (x >> n) | (x << (32 - n)); }
 export default function main(io: Summon.IO) {
@@ -141,5 +144,21 @@ export const PROGRAMS = [
     },
     expected: ({ alice, bob }) =>
       Object.fromEntries(sha256Compress([...Object.values(alice), ...Object.values(bob)]).map((h, i) => [`h${i}`, h])),
+  },
+  {
+    // The same compression among three parties (words 0..5 from alice, 6..10 from bob, 11..15
+    // from carol): n-party TinyOT on Chorus, emp-wasm's multi-party mode on emp-wasm-engine.
+    name: 'sha256-compression-3',
+    width: 32,
+    source: sha256Source((i) => (i < 6 ? 'alice' : i < 11 ? 'bob' : 'carol')),
+    inputs: {
+      alice: Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`w${i}`, (0x61626380 * (i + 1)) >>> 0])),
+      bob: Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`w${6 + i}`, (0x61626380 * (i + 7)) >>> 0])),
+      carol: Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`w${11 + i}`, i === 4 ? 0x18 : 0])),
+    },
+    expected: ({ alice, bob, carol }) =>
+      Object.fromEntries(
+        sha256Compress([...Object.values(alice), ...Object.values(bob), ...Object.values(carol)]).map((h, i) => [`h${i}`, h]),
+      ),
   },
 ];

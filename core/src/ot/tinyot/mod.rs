@@ -13,8 +13,10 @@
 //! extension's receiver with its random shares as choice bits (its MACs) and the sender with
 //! `Δ_P` (its keys). The extensions' correlation check makes the receiver's choice bits
 //! consistent; what a cheating receiver can learn is a few bits of `Δ` at the risk of an abort.
-//! With SoftSpoken the two directions run interleaved ([`super::softspoken::extend_both`]), so
-//! both parties compute at once; KOS15's run one after the other.
+//! With SoftSpoken the two directions are set up together, one batch of public-key base OTs for
+//! both ([`super::softspoken::setup_with_peers`]: the second direction's base OTs are hashed
+//! correlated OTs of the first), and extended interleaved ([`super::softspoken::extend_both`]),
+//! so both parties compute at once; KOS15's run one after the other.
 //!
 //! **AND triples** ([`TinyOt::and_triples`]) follow Wang–Ranellucci–Katz ("Authenticated
 //! Garbling and Efficient Maliciously Secure Two-Party Computation", CCS 2017, §3 / Π_aAND) with
@@ -200,7 +202,14 @@ impl TinyOt {
         let delta = (rng.next_u64() as u128 | (rng.next_u64() as u128) << 64) & !pin
             | if party == 0 { pin } else { 0 };
         let tag = |from: PartyId| [session, b"/from-", &[from as u8]].concat();
-        let (sender, receiver) = if party == 0 {
+        let (sender, receiver) = if let Extension::SoftSpoken { k } = extension {
+            // Both directions at once, one batch of public-key base OTs for the pair
+            // (`softspoken::setup_with_peers`, the n-party engine's setup with one peer).
+            let mut ends = softspoken::setup_with_peers(net, |from, _| tag(from), k, |_| delta, rng).await?;
+            let (s, r) =
+                ends[peer].take().ok_or_else(|| OtError::InvalidRequest("no ends for the peer".into()))?;
+            (ExtSender::SoftSpoken(Box::new(s)), ExtReceiver::SoftSpoken(Box::new(r)))
+        } else if party == 0 {
             let s = ExtSender::setup_with_delta(net, peer, &tag(party), extension, delta, rng).await?;
             (s, ExtReceiver::setup(net, peer, &tag(peer), extension, rng).await?)
         } else {

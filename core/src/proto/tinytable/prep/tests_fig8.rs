@@ -250,8 +250,9 @@ fn random_circuit_with_fig8_material_from_ot() {
 
 #[test]
 fn a_party_cheating_in_the_ot_preprocessing_makes_the_other_abort_before_any_table_exists() {
-    // Party 1 flips bits of its half gates in the triple generation (its 9th message: after the
-    // base OTs, the extensions' setup and the authenticated bits): party 0's equality check fails.
+    // Party 1 flips bits of its half gates in the triple generation (its 11th message: after the
+    // base OTs, the extensions' setup of both directions at once and the authenticated bits):
+    // party 0's equality check fails.
     let circuit = shared_aes128();
     let io = aes_io();
     let results = run_session(2, |net| {
@@ -259,7 +260,7 @@ fn a_party_cheating_in_the_ot_preprocessing_makes_the_other_abort_before_any_tab
         let io = &io;
         async move {
             let edit = move |i: u64, m: &mut Vec<u8>| {
-                if party == 1 && i == 8 {
+                if party == 1 && i == 10 {
                     m.iter_mut().step_by(16).for_each(|b| *b ^= 1);
                 }
             };

@@ -142,15 +142,15 @@ describe("heartbeat", () => {
     // The reader never answers a ping; it reads every frame at once, so the relay's queue towards
     // it is empty at almost every beat. Frames written since the last beat are its sign of life
     // (its ping would wait behind them in the kernel's buffers); once they stop, the ping decides.
-    relay = await startRelay({ host: "127.0.0.1", port: 0, heartbeatIntervalMs: 150, stallTimeoutMs: 60_000 });
+    relay = await startRelay({ host: "127.0.0.1", port: 0, heartbeatIntervalMs: 250, stallTimeoutMs: 60_000 });
     const created = await createRoom(relay.url, 2);
     const sender = await PartyClient.join(relay.wsUrl, created, 0);
     const reader = await PartyClient.join(relay.wsUrl, created, 1, { autoPong: false });
     clients.push(sender, reader);
     await Promise.all([sender, reader].map((party) => party.control("ready")));
-    // One frame every 10 ms for about ten heartbeat intervals (timers of one process: a delay
+    // One frame every 10 ms for about eight heartbeat intervals (timers of one process: a delay
     // holds the relay's heartbeat back as well).
-    const frames = 150;
+    const frames = 200;
     let sent = 0;
     const started = Date.now();
     await new Promise<void>((resolve) => {

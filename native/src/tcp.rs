@@ -353,7 +353,9 @@ async fn connect_higher(
                         .map_err(|source| TcpError::Io { what: what(), source })?;
                     return Ok(Some((j, stream)));
                 }
-                Ok(Err(e)) if retryable(&e) && Instant::now() < deadline => {
+                // Refused at the deadline is still a peer that never listened: a timeout.
+                Ok(Err(e)) if retryable(&e) && Instant::now() >= deadline => return Ok(None),
+                Ok(Err(e)) if retryable(&e) => {
                     tokio::time::sleep(pause).await;
                     pause = (pause * 2).min(RETRY_MAX);
                 }

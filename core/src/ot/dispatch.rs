@@ -166,3 +166,40 @@ impl ExtReceiver {
         }
     }
 }
+
+/// Sets up `extension` in both directions with every peer of `net`: this party's sender towards
+/// peer `j` holds `delta(j)` and the session tag `session(me, j)`, its receiver from `j` the tag
+/// `session(j, me)`. SoftSpoken sets every pair up at once, one batch of public-key base OTs per
+/// pair ([`softspoken::setup_with_peers`]); KOS15 one peer after the other, the lower index
+/// setting up its sender first. Returns the ends indexed by peer (`None` at this party's index).
+/// The two-party and the n-party TinyOT engines both set up through here.
+pub async fn setup_with_peers<N: Network, R: RngCore + CryptoRng>(
+    net: &mut N,
+    session: impl Fn(PartyId, PartyId) -> Vec<u8>,
+    extension: Extension,
+    delta: impl Fn(PartyId) -> Block,
+    rng: &mut R,
+) -> Result<Vec<Option<(ExtSender, ExtReceiver)>>, OtError> {
+    if let Extension::SoftSpoken { k } = extension {
+        let ends = softspoken::setup_with_peers(net, session, k, delta, rng).await?;
+        return Ok(ends
+            .into_iter()
+            .map(|e| {
+                e.map(|(s, r)| (ExtSender::SoftSpoken(Box::new(s)), ExtReceiver::SoftSpoken(Box::new(r))))
+            })
+            .collect());
+    }
+    let (me, n) = (net.party(), net.parties());
+    let mut ends: Vec<Option<(ExtSender, ExtReceiver)>> = (0..n).map(|_| None).collect();
+    for j in (0..n).filter(|&j| j != me) {
+        ends[j] = Some(if me < j {
+            let sender =
+                ExtSender::setup_with_delta(net, j, &session(me, j), extension, delta(j), rng).await?;
+            (sender, ExtReceiver::setup(net, j, &session(j, me), extension, rng).await?)
+        } else {
+            let receiver = ExtReceiver::setup(net, j, &session(j, me), extension, rng).await?;
+            (ExtSender::setup_with_delta(net, j, &session(me, j), extension, delta(j), rng).await?, receiver)
+        });
+    }
+    Ok(ends)
+}

@@ -62,7 +62,7 @@ pub use bits::{NBit, NBits};
 
 use rand_core::{CryptoRng, RngCore};
 
-use super::dispatch::{ExtReceiver, ExtSender, Extension};
+use super::dispatch::{self, ExtReceiver, ExtSender, Extension};
 use super::prg::TccrHash;
 use super::tinyot::{bucket_size, MIN_BUCKETS};
 use super::{softspoken, Block, OtError};
@@ -195,38 +195,11 @@ impl MultiTinyOt {
             }
             delta
         };
-        let pairs = if let Extension::SoftSpoken { k } = extension {
-            // Every pair at once (see `softspoken::setup_with_peers`).
-            softspoken::setup_with_peers(net, tag, k, towards, rng)
-                .await?
-                .into_iter()
-                .map(|ends| {
-                    ends.map(|(sender, receiver)| Pair {
-                        sender: ExtSender::SoftSpoken(Box::new(sender)),
-                        receiver: ExtReceiver::SoftSpoken(Box::new(receiver)),
-                    })
-                })
-                .collect()
-        } else {
-            let mut pairs: Vec<Option<Pair>> = (0..parties).map(|_| None).collect();
-            for j in peers(me, parties) {
-                // The lower index sets up its sender first, the peer its receiver first.
-                let pair = if me < j {
-                    let sender =
-                        ExtSender::setup_with_delta(net, j, &tag(me, j), extension, towards(j), rng).await?;
-                    Pair { sender, receiver: ExtReceiver::setup(net, j, &tag(j, me), extension, rng).await? }
-                } else {
-                    let receiver = ExtReceiver::setup(net, j, &tag(j, me), extension, rng).await?;
-                    Pair {
-                        sender: ExtSender::setup_with_delta(net, j, &tag(me, j), extension, towards(j), rng)
-                            .await?,
-                        receiver,
-                    }
-                };
-                pairs[j] = Some(pair);
-            }
-            pairs
-        };
+        let pairs = dispatch::setup_with_peers(net, tag, extension, towards, rng)
+            .await?
+            .into_iter()
+            .map(|ends| ends.map(|(sender, receiver)| Pair { sender, receiver }))
+            .collect();
         Ok(MultiTinyOt {
             me,
             parties,

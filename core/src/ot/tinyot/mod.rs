@@ -62,7 +62,7 @@ pub(crate) use leaky_and::pack;
 use rand_core::{CryptoRng, RngCore};
 use sha2::{Digest, Sha256};
 
-use super::dispatch::{ExtReceiver, ExtSender, Extension};
+use super::dispatch::{self, ExtReceiver, ExtSender, Extension};
 use super::prg::TccrHash;
 use super::softspoken;
 use super::{Block, OtError};
@@ -202,20 +202,12 @@ impl TinyOt {
         let delta = (rng.next_u64() as u128 | (rng.next_u64() as u128) << 64) & !pin
             | if party == 0 { pin } else { 0 };
         let tag = |from: PartyId| [session, b"/from-", &[from as u8]].concat();
-        let (sender, receiver) = if let Extension::SoftSpoken { k } = extension {
-            // Both directions at once, one batch of public-key base OTs for the pair
-            // (`softspoken::setup_with_peers`, the n-party engine's setup with one peer).
-            let mut ends = softspoken::setup_with_peers(net, |from, _| tag(from), k, |_| delta, rng).await?;
-            let (s, r) =
-                ends[peer].take().ok_or_else(|| OtError::InvalidRequest("no ends for the peer".into()))?;
-            (ExtSender::SoftSpoken(Box::new(s)), ExtReceiver::SoftSpoken(Box::new(r)))
-        } else if party == 0 {
-            let s = ExtSender::setup_with_delta(net, peer, &tag(party), extension, delta, rng).await?;
-            (s, ExtReceiver::setup(net, peer, &tag(peer), extension, rng).await?)
-        } else {
-            let r = ExtReceiver::setup(net, peer, &tag(peer), extension, rng).await?;
-            (ExtSender::setup_with_delta(net, peer, &tag(party), extension, delta, rng).await?, r)
-        };
+        // SoftSpoken: both directions at once, one batch of public-key base OTs for the pair.
+        let (sender, receiver) =
+            dispatch::setup_with_peers(net, |from, _| tag(from), extension, |_| delta, rng)
+                .await?
+                .swap_remove(peer)
+                .ok_or_else(|| OtError::InvalidRequest("no ends for the peer".into()))?;
         Ok(TinyOt {
             party,
             peer,

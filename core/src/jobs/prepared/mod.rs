@@ -298,3 +298,5 @@ impl Prepared {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_instances;

@@ -9,8 +9,10 @@ use std::collections::VecDeque;
 
 /// One preparation's material.
 pub(crate) enum Stock {
-    /// TinyTable's: a job takes any number of instances; `bytes_per_instance` estimates its size.
-    Instances { material: Box<Material>, bytes_per_instance: usize },
+    /// TinyTable's: a job takes any number of instances. `material` is one batch of which the
+    /// first `taken` instances were handed out already; `bytes_per_instance` estimates the size
+    /// of one (see [`Stock::take`]). Built by [`Stock::per_instance`].
+    Instances { material: Box<Material>, taken: usize, bytes_per_instance: usize },
     /// A SIMD protocol's: a job takes whole units from the front.
     Units(VecDeque<Unit>),
 }
@@ -36,18 +38,26 @@ pub(crate) enum UnitMaterial {
 }
 
 impl Stock {
+    /// TinyTable's stock of `material`, each instance about `bytes_per_instance` bytes as held.
+    pub(crate) fn per_instance(material: Material, bytes_per_instance: usize) -> Stock {
+        Stock::Instances { material: Box::new(material), taken: 0, bytes_per_instance }
+    }
+
     /// Instances the stock still serves.
     pub(crate) fn instances(&self) -> usize {
         match self {
-            Stock::Instances { material, .. } => material.instances(),
+            Stock::Instances { material, taken, .. } => material.instances() - taken,
             Stock::Units(units) => units.iter().map(|u| u.lanes).sum(),
         }
     }
 
-    /// The estimated bytes of its material.
+    /// The estimated bytes of its material as held: per instance, the instances handed out but
+    /// not yet compacted away count too (see [`Stock::take`]).
     pub(crate) fn bytes(&self) -> usize {
         match self {
-            Stock::Instances { material, bytes_per_instance } => material.instances() * bytes_per_instance,
+            Stock::Instances { material, bytes_per_instance, .. } => {
+                material.instances() * bytes_per_instance
+            }
             Stock::Units(units) => units.iter().map(|u| u.bytes).sum(),
         }
     }
@@ -60,7 +70,7 @@ impl Stock {
     /// front), if the stock covers it.
     pub(crate) fn covering(&self, needs: usize) -> Option<usize> {
         match self {
-            Stock::Instances { material, .. } => (material.instances() >= needs).then_some(needs),
+            Stock::Instances { .. } => (self.instances() >= needs).then_some(needs),
             Stock::Units(units) => {
                 let mut lanes = 0;
                 for (count, unit) in units.iter().enumerate() {
@@ -75,12 +85,34 @@ impl Stock {
     }
 
     /// Removes `take` instances or units from the front.
+    ///
+    /// Instances are copied out of the batch as a range, at the cost of the range alone; the
+    /// batch keeps the instances handed out until they are more than half of it, and then
+    /// compacts to the rest. Each instance is thus copied at most once more than it is handed
+    /// out in total, and a batch held for jobs of one instance each costs every job its own
+    /// instance, not a copy of the rest (as splitting off the front did). A job that takes all of
+    /// a batch of which nothing was handed out moves it; a batch handed out entirely is freed.
     pub(crate) fn take(&mut self, take: usize) -> Result<Stock, JobError> {
         match self {
-            Stock::Instances { material, bytes_per_instance } => Ok(Stock::Instances {
-                material: Box::new(material.take(take)?),
-                bytes_per_instance: *bytes_per_instance,
-            }),
+            Stock::Instances { material, taken, bytes_per_instance } => {
+                let (held, left) = (material.instances(), material.instances() - *taken);
+                if take == 0 || take > left {
+                    return Err(JobError::Internal("took more prepared instances than there are"));
+                }
+                if *taken == 0 && take == held {
+                    return Ok(Stock::per_instance(material.take_all()?, *bytes_per_instance));
+                }
+                let part = material.range(*taken, take)?;
+                *taken += take;
+                if *taken == held {
+                    drop(material.take_all()?);
+                    *taken = 0;
+                } else if 2 * *taken > held {
+                    **material = material.range(*taken, held - *taken)?;
+                    *taken = 0;
+                }
+                Ok(Stock::per_instance(part, *bytes_per_instance))
+            }
             Stock::Units(units) => {
                 if take == 0 || take > units.len() {
                     return Err(JobError::Internal("took more prepared units than there are"));

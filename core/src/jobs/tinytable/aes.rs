@@ -282,10 +282,7 @@ pub async fn prepare<N: Network, R: RngCore + CryptoRng>(
     let tables =
         sbox_ot::make(net, spec.direction, key_owner, shared_key, spec.reveal(), spec.blocks, &digest, rng)
             .await?;
-    let stock = Stock::Instances {
-        material: Box::new(Material::SboxTables(tables)),
-        bytes_per_instance: sbox_bytes_per_block(spec),
-    };
+    let stock = Stock::per_instance(Material::SboxTables(tables), sbox_bytes_per_block(spec));
     Ok(store.add(sbox_kind(spec), &digest, stock, net.stats().since(&start)))
 }
 

@@ -81,15 +81,31 @@ impl Material {
         }
     }
 
-    /// Removes the first `m` instances (at most all of them) and returns them as a batch.
-    pub(crate) fn take(&mut self, m: usize) -> Result<Material, JobError> {
+    /// Moves the whole batch out (at least one instance), leaving an empty one.
+    pub(crate) fn take_all(&mut self) -> Result<Material, JobError> {
+        let n = self.instances();
         Ok(match self {
-            Material::SemiHonest(prep) => Material::SemiHonest(prep.split_front(m)?),
-            Material::K64(prep) => Material::K64(prep.split_front(m)?),
-            Material::K32(prep) => Material::K32(prep.split_front(m)?),
-            Material::SboxTables(prep) => Material::SboxTables(prep.split_front(m).map_err(|reason| {
+            Material::SemiHonest(prep) => Material::SemiHonest(prep.split_front(n)?),
+            Material::K64(prep) => Material::K64(prep.split_front(n)?),
+            Material::K32(prep) => Material::K32(prep.split_front(n)?),
+            Material::SboxTables(prep) => Material::SboxTables(prep.split_front(n).map_err(|reason| {
                 JobError::TinyTable(TinyTableError::PrepMismatch { party: prep.party(), reason })
             })?),
+        })
+    }
+
+    /// A copy of instances `start..start + len` (`len ≥ 1`, within the batch) as a batch of
+    /// their own; it costs the range's size, not the batch's.
+    pub(crate) fn range(&self, start: usize, len: usize) -> Result<Material, JobError> {
+        Ok(match self {
+            Material::SemiHonest(prep) => Material::SemiHonest(prep.instances_range(start, len)?),
+            Material::K64(prep) => Material::K64(prep.instances_range(start, len)?),
+            Material::K32(prep) => Material::K32(prep.instances_range(start, len)?),
+            Material::SboxTables(prep) => {
+                Material::SboxTables(prep.blocks_range(start, len).map_err(|reason| {
+                    JobError::TinyTable(TinyTableError::PrepMismatch { party: prep.party(), reason })
+                })?)
+            }
         })
     }
 }

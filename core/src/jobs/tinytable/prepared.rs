@@ -84,8 +84,7 @@ pub(crate) async fn prepare<N: Network, R: RngCore + CryptoRng>(
     let start = net.stats();
     let digest = agree_to_prepare(net, agreed).await?;
     let material = ot_prep::make(net, spec, &digest, rng).await?;
-    let stock =
-        Stock::Instances { material: Box::new(material), bytes_per_instance: bytes_per_instance(spec) };
+    let stock = Stock::per_instance(material, bytes_per_instance(spec));
     Ok(store.add(kind(spec), &digest, stock, net.stats().since(&start)))
 }
 

@@ -1,75 +1,102 @@
-//! Splitting a batch of material by instances: [`MaliciousPrep::split_front`] (and
-//! [`SlicedPrep::split_front`] for the passive material) gives the
-//! first `m` instances of a batch as a batch of their own and keeps the rest, so material made
+//! Taking instances out of a batch of material: [`MaliciousPrep::instances_range`] (and
+//! [`SlicedPrep::instances_range`] for the passive material) copies instances `start..start + len`
+//! of a batch into a batch of their own, and `split_front` removes the first `m`, so material made
 //! ahead of time for many instances (Fig. 8 over one TinyOT batch, the cheapest way to make it)
 //! can be consumed by several later jobs, each instance once.
 //!
 //! Instances of a batch are independent in Fig. 8's material: every table entry, mask and
 //! authentication string belongs to one instance, and the online phase reads stored strings by
-//! position (it derives none from an instance index), so the first `m` instances of a batch are
-//! exactly the material of a batch of `m`. Only explicit verification strings (Fig. 8's form) can
-//! be split: a dealer's seeded strings are derived from a per-batch seed and entry positions.
+//! position (it derives none from an instance index), so instances `start..start + len` of a batch
+//! are exactly the material of a batch of `len`. Only explicit verification strings (Fig. 8's
+//! form) can be taken apart: a dealer's seeded strings are derived from a per-batch seed and entry
+//! positions.
+//!
+//! **Cost.** A range costs its own size: a store that hands out a large batch a few instances at
+//! a time takes ranges and compacts now and then ([`crate::jobs::prepared`]), rather than
+//! splitting off the front and copying the rest on every job.
 
 use super::malicious_prep::{MaliciousPrep, TableKeys};
 use super::slice::{lane_words, SlicedPrep};
 use crate::proto::tinytable::error::TinyTableError;
 
-/// Splits `rows` bit-sliced rows of `n` instances (`lane_words(n)` words each) into the rows of
-/// instances `0..m` and of `m..n`, unused high bits zero.
-fn split_rows(words: &[u64], n: usize, m: usize) -> (Vec<u64>, Vec<u64>) {
-    let (l, lf, lb) = (lane_words(n), lane_words(m), lane_words(n - m));
+/// The bit-sliced rows of instances `start..start + len` of rows of `n` instances each
+/// (`lane_words(n)` words per row): `lane_words(len)` words per row, unused high bits zero.
+fn rows_range(words: &[u64], n: usize, start: usize, len: usize) -> Vec<u64> {
+    debug_assert!(start + len <= n);
+    let (l, lr) = (lane_words(n), lane_words(len));
     let rows = words.len().checked_div(l).unwrap_or(0);
-    let (mut front, mut back) = (Vec::with_capacity(rows * lf), Vec::with_capacity(rows * lb));
-    let tail = |bits: usize| if bits.is_multiple_of(64) { u64::MAX } else { (1u64 << (bits % 64)) - 1 };
+    let mut out = Vec::with_capacity(rows * lr);
+    let tail = if len.is_multiple_of(64) { u64::MAX } else { (1u64 << (len % 64)) - 1 };
+    let shift = start % 64;
     for row in words.chunks_exact(l) {
-        front.extend_from_slice(&row[..lf]);
-        if let Some(last) = front.last_mut() {
-            *last &= tail(m);
-        }
-        let shift = m % 64;
-        for w in 0..lb {
-            let at = m / 64 + w;
+        for w in 0..lr {
+            let at = start / 64 + w;
             let low = row[at] >> shift;
             let high = match (shift, row.get(at + 1)) {
                 (0, _) | (_, None) => 0,
                 (s, Some(&next)) => next << (64 - s),
             };
-            back.push(low | high);
+            out.push(low | high);
         }
-        if let Some(last) = back.last_mut() {
-            *last &= tail(n - m);
+        if let Some(last) = out.last_mut() {
+            *last &= tail;
         }
     }
-    (front, back)
+    out
 }
 
-/// Splits a vector of `groups` groups, each holding `per` entries for each of `n` instances in
-/// instance order, into the entries of instances `0..m` and of `m..n`.
-fn split_groups<T: Copy>(v: &[T], n: usize, per: usize, m: usize) -> (Vec<T>, Vec<T>) {
+/// The entries of instances `start..start + len` of a vector of groups, each holding `per`
+/// entries for each of `n` instances in instance order.
+fn groups_range<T: Copy>(v: &[T], n: usize, per: usize, start: usize, len: usize) -> Vec<T> {
     let group = n * per;
     let groups = v.len().checked_div(group).unwrap_or(0);
-    let (mut front, mut back) =
-        (Vec::with_capacity(groups * m * per), Vec::with_capacity(groups * (n - m) * per));
+    let mut out = Vec::with_capacity(groups * len * per);
     for g in v.chunks_exact(group) {
-        front.extend_from_slice(&g[..m * per]);
-        back.extend_from_slice(&g[m * per..]);
+        out.extend_from_slice(&g[start * per..(start + len) * per]);
     }
-    (front, back)
+    out
+}
+
+/// Why `start..start + len` is not a range to take from a batch of `n` (none if it is).
+fn bad_range(start: usize, len: usize, n: usize) -> Option<String> {
+    match start.checked_add(len) {
+        Some(end) if len > 0 && end <= n => None,
+        _ => Some(format!("cannot take instances {start}..{start}+{len} from a batch of {n}")),
+    }
 }
 
 impl<M: Copy> MaliciousPrep<M> {
-    /// Removes the first `m` instances (`1 ≤ m ≤ instances`) from this batch and returns them as
-    /// a batch of their own; `self` keeps the others (none if `m` is all of them).
-    pub fn split_front(&mut self, m: usize) -> Result<MaliciousPrep<M>, TinyTableError> {
+    /// A copy of instances `start..start + len` (`len ≥ 1`) as a batch of their own.
+    pub fn instances_range(&self, start: usize, len: usize) -> Result<MaliciousPrep<M>, TinyTableError> {
         let n = self.instances;
         let refuse = |reason: String| Err(TinyTableError::PrepMismatch { party: self.party, reason });
-        if m == 0 || m > n {
-            return refuse(format!("cannot take {m} instances from a batch of {n}"));
+        if let Some(reason) = bad_range(start, len, n) {
+            return refuse(reason);
         }
         let TableKeys::Explicit(keys) = &self.peer_keys else {
             return refuse("material with seeded verification strings cannot be split".into());
         };
-        if m == n {
+        Ok(MaliciousPrep {
+            party: self.party,
+            io: self.io.clone(),
+            instances: len,
+            and_gates: self.and_gates,
+            tables: rows_range(&self.tables, n, start, len),
+            input_masks: rows_range(&self.input_masks, n, start, len),
+            own_macs: groups_range(&self.own_macs, n, 4, start, len),
+            peer_keys: TableKeys::Explicit(groups_range(keys, n, 8, start, len)),
+            out_shares: rows_range(&self.out_shares, n, start, len),
+            out_macs: groups_range(&self.out_macs, n, 1, start, len),
+            out_keys: groups_range(&self.out_keys, n, 2, start, len),
+        })
+    }
+
+    /// Removes the first `m` instances (`1 ≤ m ≤ instances`) from this batch and returns them as
+    /// a batch of their own; `self` keeps the others (none if `m` is all of them). Copies the
+    /// rest: to hand a batch out piece by piece, take [`Self::instances_range`]s.
+    pub fn split_front(&mut self, m: usize) -> Result<MaliciousPrep<M>, TinyTableError> {
+        let n = self.instances;
+        if m == n && n > 0 && matches!(self.peer_keys, TableKeys::Explicit(_)) {
             // All of it: moved, not copied.
             let empty = MaliciousPrep {
                 party: self.party,
@@ -86,52 +113,37 @@ impl<M: Copy> MaliciousPrep<M> {
             };
             return Ok(core::mem::replace(self, empty));
         }
-        let (tables, rest_tables) = split_rows(&self.tables, n, m);
-        let (input_masks, rest_inputs) = split_rows(&self.input_masks, n, m);
-        let (out_shares, rest_shares) = split_rows(&self.out_shares, n, m);
-        let (own_macs, rest_macs) = split_groups(&self.own_macs, n, 4, m);
-        let (keys, rest_keys) = split_groups(keys, n, 8, m);
-        let (out_macs, rest_out_macs) = split_groups(&self.out_macs, n, 1, m);
-        let (out_keys, rest_out_keys) = split_groups(&self.out_keys, n, 2, m);
-        let front = MaliciousPrep {
-            party: self.party,
-            io: self.io.clone(),
-            instances: m,
-            and_gates: self.and_gates,
-            tables,
-            input_masks,
-            own_macs,
-            peer_keys: TableKeys::Explicit(keys),
-            out_shares,
-            out_macs,
-            out_keys,
-        };
-        self.instances = n - m;
-        self.tables = rest_tables;
-        self.input_masks = rest_inputs;
-        self.out_shares = rest_shares;
-        self.own_macs = rest_macs;
-        self.peer_keys = TableKeys::Explicit(rest_keys);
-        self.out_macs = rest_out_macs;
-        self.out_keys = rest_out_keys;
+        let front = self.instances_range(0, m)?;
+        *self = self.instances_range(m, n - m)?;
         Ok(front)
     }
 }
 
 impl SlicedPrep {
-    /// Removes the first `m` instances (`1 ≤ m ≤ instances`) from this batch and returns them as
-    /// a batch of their own; `self` keeps the others (none if `m` is all of them). Every row of
+    /// A copy of instances `start..start + len` (`len ≥ 1`) as a batch of their own. Every row of
     /// the passive material (table entries, input and output masks) is per instance.
-    pub fn split_front(&mut self, m: usize) -> Result<SlicedPrep, TinyTableError> {
+    pub fn instances_range(&self, start: usize, len: usize) -> Result<SlicedPrep, TinyTableError> {
         let n = self.instances;
-        if m == 0 || m > n {
-            return Err(TinyTableError::PrepMismatch {
-                party: self.party,
-                reason: format!("cannot take {m} instances from a batch of {n}"),
-            });
+        if let Some(reason) = bad_range(start, len, n) {
+            return Err(TinyTableError::PrepMismatch { party: self.party, reason });
         }
-        // This batch's party, IoSpec and gate count with other rows.
-        let rows = |instances, tables, input_masks, output_masks| SlicedPrep {
+        Ok(self.with_rows(
+            len,
+            rows_range(&self.tables, n, start, len),
+            rows_range(&self.input_masks, n, start, len),
+            rows_range(&self.output_masks, n, start, len),
+        ))
+    }
+
+    /// This batch's party, IoSpec and gate count with other rows.
+    fn with_rows(
+        &self,
+        instances: usize,
+        tables: Vec<u64>,
+        input_masks: Vec<u64>,
+        output_masks: Vec<u64>,
+    ) -> Self {
+        SlicedPrep {
             party: self.party,
             io: self.io.clone(),
             instances,
@@ -139,20 +151,21 @@ impl SlicedPrep {
             tables,
             input_masks,
             output_masks,
-        };
-        if m == n {
+        }
+    }
+
+    /// Removes the first `m` instances (`1 ≤ m ≤ instances`) from this batch and returns them as
+    /// a batch of their own; `self` keeps the others (none if `m` is all of them). Copies the
+    /// rest: to hand a batch out piece by piece, take [`Self::instances_range`]s.
+    pub fn split_front(&mut self, m: usize) -> Result<SlicedPrep, TinyTableError> {
+        let n = self.instances;
+        if m == n && n > 0 {
             // All of it: moved, not copied.
-            let empty = rows(0, Vec::new(), Vec::new(), Vec::new());
+            let empty = self.with_rows(0, Vec::new(), Vec::new(), Vec::new());
             return Ok(core::mem::replace(self, empty));
         }
-        let (tables, rest_tables) = split_rows(&self.tables, n, m);
-        let (input_masks, rest_inputs) = split_rows(&self.input_masks, n, m);
-        let (output_masks, rest_outputs) = split_rows(&self.output_masks, n, m);
-        let front = rows(m, tables, input_masks, output_masks);
-        self.instances = n - m;
-        self.tables = rest_tables;
-        self.input_masks = rest_inputs;
-        self.output_masks = rest_outputs;
+        let front = self.instances_range(0, m)?;
+        *self = self.instances_range(m, n - m)?;
         Ok(front)
     }
 }
@@ -168,8 +181,9 @@ mod tests {
 
     proptest! {
         #[test]
-        fn split_rows_keeps_every_instance_bit(n in 1usize..200, cut in 0usize..200, seed: u64) {
-            let m = cut % n + 1;
+        fn rows_range_keeps_every_instance_bit(n in 1usize..200, a in 0usize..200, b in 0usize..200, seed: u64) {
+            let start = a % n;
+            let len = b % (n - start) + 1;
             let l = lane_words(n);
             let rows = 3;
             let mut words: Vec<u64> = (0..rows * l)
@@ -180,42 +194,44 @@ mod tests {
                     row[l - 1] &= (1u64 << (n % 64)) - 1;
                 }
             }
-            let (front, back) = split_rows(&words, n, m);
-            prop_assert_eq!(front.len(), rows * lane_words(m));
-            prop_assert_eq!(back.len(), rows * lane_words(n - m));
+            let got = rows_range(&words, n, start, len);
+            let lr = lane_words(len);
+            prop_assert_eq!(got.len(), rows * lr);
             for r in 0..rows {
                 let row = &words[r * l..(r + 1) * l];
-                let f = &front[r * lane_words(m)..(r + 1) * lane_words(m)];
-                for i in 0..m {
-                    prop_assert_eq!(bit(f, i), bit(row, i));
+                let part = &got[r * lr..(r + 1) * lr];
+                for i in 0..len {
+                    prop_assert_eq!(bit(part, i), bit(row, start + i));
                 }
-                for i in m..lane_words(m) * 64 {
-                    prop_assert!(!bit(f, i), "front padding bit {} set", i);
-                }
-                let b = &back[r * lane_words(n - m)..(r + 1) * lane_words(n - m)];
-                for i in 0..n - m {
-                    prop_assert_eq!(bit(b, i), bit(row, m + i));
-                }
-                for i in n - m..lane_words(n - m) * 64 {
-                    prop_assert!(!bit(b, i), "back padding bit {} set", i);
+                for i in len..lr * 64 {
+                    prop_assert!(!bit(part, i), "padding bit {} set", i);
                 }
             }
         }
 
         #[test]
-        fn split_groups_keeps_every_entry(n in 1usize..20, cut in 0usize..20, per in 1usize..9, groups in 0usize..5) {
-            let m = cut % n + 1;
+        fn groups_range_keeps_every_entry(n in 1usize..20, a in 0usize..20, b in 0usize..20, per in 1usize..9, groups in 0usize..5) {
+            let start = a % n;
+            let len = b % (n - start) + 1;
             let v: Vec<u32> = (0..(groups * n * per) as u32).collect();
-            let (front, back) = split_groups(&v, n, per, m);
+            let got = groups_range(&v, n, per, start, len);
+            prop_assert_eq!(got.len(), groups * len * per);
             for g in 0..groups {
-                for i in 0..n {
+                for i in 0..len {
                     for e in 0..per {
-                        let want = v[(g * n + i) * per + e];
-                        let got = if i < m { front[(g * m + i) * per + e] } else { back[(g * (n - m) + i - m) * per + e] };
-                        prop_assert_eq!(got, want);
+                        prop_assert_eq!(got[(g * len + i) * per + e], v[(g * n + start + i) * per + e]);
                     }
                 }
             }
         }
+    }
+
+    #[test]
+    fn ranges_outside_the_batch_are_refused() {
+        assert!(bad_range(0, 1, 1).is_none());
+        assert!(bad_range(3, 2, 5).is_none());
+        assert!(bad_range(0, 0, 5).is_some());
+        assert!(bad_range(4, 2, 5).is_some());
+        assert!(bad_range(usize::MAX, 2, 5).is_some());
     }
 }

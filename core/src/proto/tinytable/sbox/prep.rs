@@ -313,42 +313,82 @@ impl MaliciousAesPrep {
         self.check_shape()
     }
 
-    /// Removes the first `m` blocks (1 to all of them) and returns them as material of their own,
-    /// the inverse of [`Self::append`] (prepared material is consumed by jobs this way). Needs
-    /// block-major material with explicit keys.
-    pub(crate) fn split_front(&mut self, m: usize) -> Result<MaliciousAesPrep, String> {
-        if m == 0 || m > self.blocks {
-            return Err(format!("cannot take {m} blocks from material for {}", self.blocks));
+    /// Why blocks `start..start + len` cannot be taken out of this material (none if they can).
+    fn check_range(&self, start: usize, len: usize) -> Result<(), String> {
+        if len == 0 || start.checked_add(len).is_none_or(|end| end > self.blocks) {
+            return Err(format!(
+                "cannot take blocks {start}..{start}+{len} from material for {}",
+                self.blocks
+            ));
         }
         if self.layout != EntryLayout::BlockMajor {
             return Err("only block-major material can be split".into());
         }
-        let PeerKeys::Explicit { tables, outputs } = &mut self.peer_keys else {
+        if !matches!(self.peer_keys, PeerKeys::Explicit { .. }) {
+            return Err("only material with explicit verifier keys can be split".into());
+        }
+        Ok(())
+    }
+
+    /// A copy of blocks `start..start + len` (`len ≥ 1`) as material of their own (prepared
+    /// material is handed out to jobs this way, at the cost of the range alone). Needs
+    /// block-major material with explicit keys.
+    pub(crate) fn blocks_range(&self, start: usize, len: usize) -> Result<MaliciousAesPrep, String> {
+        self.check_range(start, len)?;
+        let PeerKeys::Explicit { tables, outputs } = &self.peer_keys else {
             return Err("only material with explicit verifier keys can be split".into());
         };
         let input = self.input_masks.len() / self.blocks;
-        let front = |v: &mut Vec<u128>, per_block: usize| -> Vec<u128> { v.drain(..m * per_block).collect() };
-        let peer_keys =
-            PeerKeys::Explicit { tables: front(tables, TABLE_BYTES_PER_BLOCK), outputs: front(outputs, 16) };
+        fn range<T: Copy>(v: &[T], start: usize, len: usize, per_block: usize) -> Vec<T> {
+            v[start * per_block..(start + len) * per_block].to_vec()
+        }
         let taken = MaliciousAesPrep {
             party: self.party,
             direction: self.direction,
             key_owner: self.key_owner,
             reveal: self.reveal,
-            blocks: m,
-            entries: front(&mut self.entries, TABLE_BYTES_PER_BLOCK),
+            blocks: len,
+            entries: range(&self.entries, start, len, TABLE_BYTES_PER_BLOCK),
             layout: EntryLayout::BlockMajor,
             alpha: self.alpha,
-            peer_keys,
+            peer_keys: PeerKeys::Explicit {
+                tables: range(tables, start, len, TABLE_BYTES_PER_BLOCK),
+                outputs: range(outputs, start, len, 16),
+            },
             hash_key: self.hash_key,
-            input_masks: self.input_masks.drain(..m * input).collect(),
-            output_mask_shares: self.output_mask_shares.drain(..16 * m).collect(),
-            output_mask_tags: front(&mut self.output_mask_tags, 16),
-            schedule: self.schedule.as_mut().map(|s| s.split_front(m)),
+            input_masks: range(&self.input_masks, start, len, input),
+            output_mask_shares: range(&self.output_mask_shares, start, len, 16),
+            output_mask_tags: range(&self.output_mask_tags, start, len, 16),
+            schedule: self.schedule.as_ref().map(|s| s.blocks_range(start, len)),
         };
-        self.blocks -= m;
         taken.check_shape()?;
         Ok(taken)
+    }
+
+    /// Removes the first `m` blocks (1 to all of them) and returns them as material of their own,
+    /// the inverse of [`Self::append`]. Copies the rest: to hand material out piece by piece, take
+    /// [`Self::blocks_range`]s.
+    pub(crate) fn split_front(&mut self, m: usize) -> Result<MaliciousAesPrep, String> {
+        if m < self.blocks {
+            let front = self.blocks_range(0, m)?;
+            *self = self.blocks_range(m, self.blocks - m)?;
+            return Ok(front);
+        }
+        // All of it: moved, not copied; `self` keeps none.
+        self.check_range(0, m)?;
+        let schedule =
+            self.schedule.as_ref().map(|_| ScheduleTables { entries: Vec::new(), keys: Vec::new() });
+        let rest = MaliciousAesPrep {
+            blocks: 0,
+            entries: Vec::new(),
+            peer_keys: PeerKeys::Explicit { tables: Vec::new(), outputs: Vec::new() },
+            input_masks: Vec::new(),
+            output_mask_shares: Vec::new(),
+            output_mask_tags: Vec::new(),
+            schedule,
+            ..*self
+        };
+        Ok(core::mem::replace(self, rest))
     }
 
     /// Checks the internal sizes (material from outside the dealer is checked before use).

@@ -145,11 +145,12 @@ impl ScheduleTables {
         self.entries.len() == n && self.keys.len() == if explicit { n } else { 0 }
     }
 
-    /// Removes the first `m` blocks and returns them (block-major positions).
-    pub(crate) fn split_front(&mut self, m: usize) -> ScheduleTables {
-        let n = m * SCHEDULE_ENTRIES_PER_BLOCK;
-        let keys = if self.keys.is_empty() { Vec::new() } else { self.keys.drain(..n).collect() };
-        ScheduleTables { entries: self.entries.drain(..n).collect(), keys }
+    /// A copy of blocks `start..start + len` (block-major positions; in range, checked by the
+    /// caller).
+    pub(crate) fn blocks_range(&self, start: usize, len: usize) -> ScheduleTables {
+        let at = start * SCHEDULE_ENTRIES_PER_BLOCK..(start + len) * SCHEDULE_ENTRIES_PER_BLOCK;
+        let keys = if self.keys.is_empty() { Vec::new() } else { self.keys[at.clone()].to_vec() };
+        ScheduleTables { entries: self.entries[at].to_vec(), keys }
     }
 
     /// Appends `later`'s blocks.

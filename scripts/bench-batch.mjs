@@ -4,13 +4,14 @@
  * side in one run (every party shares this machine's cores, so compare the ratios):
  *
  * - `tinytable`: `session.aes` of N blocks (default 64, one bit-sliced word of instances), circuit
- *   path, semi-honest, material prepared over OT; the anchor is `chorus-bench-tinytable
- *   --amortized N --paths circuit --preprocessing ot`.
+ *   path, semi-honest (or `--tinytable-security malicious`), material prepared over OT; the anchor
+ *   is `chorus-bench-tinytable --amortized N --paths circuit --preprocessing ot`. Then the latency
+ *   of one-block jobs on material prepared for all of them at once (`latency_ms`).
  * - `minimac`: `session.aes` of N blocks (default 960, one full batch of the (256, 120) code),
  *   material prepared by the trusted dealer (member 2) or over OT (`--preprocessing ot`); the
  *   anchor is `chorus-bench-minimac --codes rs256-120-matrix --simultaneous on --blocks N`. Both
  *   run the project's AES-128 circuit (6,400 AND gates). Then the latency of one-block jobs on
- *   prepared material (`latency_ms`).
+ *   prepared material (`latency_ms`; `--latency` jobs, 0 for none).
  * - `coral`: `session.evaluate` of the Bristol AES-128 circuit (`circuits/aes_128.txt`) on N
  *   instances (default 1400, 100 packs of 14), a key and a block per instance, material prepared
  *   as MiniMac's; the anchor is `chorus-bench-coral --instances N` on the same circuit.
@@ -38,6 +39,7 @@
  *   node scripts/bench-batch.mjs [--protocol tinytable,minimac,coral] [--runtime native,wasm]
  *     [--transport relay,memory] [--preprocessing dealer|ot] [--tinytable-blocks 64] [--minimac-blocks 960]
  *     [--coral-instances 1400] [--latency 5] [--reps 3] [--no-rust]
+ *     [--tinytable-security semi-honest|malicious]
  * One JSON line per protocol on stdout, progress on stderr; bad arguments exit with status 2.
  */
 import { randomBytes } from 'node:crypto';
@@ -55,7 +57,8 @@ const binary = (name) => fileURLToPath(new URL(`../target/release/${name}`, impo
 
 const USAGE = `usage: node scripts/bench-batch.mjs [--protocol tinytable,minimac,coral] [--runtime native,wasm]
          [--transport relay,memory] [--preprocessing dealer|ot] [--tinytable-blocks 64] [--minimac-blocks 960]
-         [--coral-instances 1400] [--latency 5] [--reps 3] [--no-rust]`;
+         [--coral-instances 1400] [--latency 5] [--reps 3] [--no-rust]
+         [--tinytable-security semi-honest|malicious]`;
 
 function usage(message) {
   if (message) console.error(`bench-batch: ${message}`);
@@ -75,6 +78,7 @@ try {
       'minimac-blocks': { type: 'string', default: '960' },
       'coral-instances': { type: 'string', default: '1400' },
       latency: { type: 'string', default: '5' },
+      'tinytable-security': { type: 'string', default: 'semi-honest' },
       reps: { type: 'string', default: '3' },
       'no-rust': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -103,7 +107,9 @@ const sizes = {
   coral: count('coral-instances', 100_000),
 };
 const latency = Number(args.latency);
-if (!Number.isInteger(latency) || latency < 0 || latency > 100) usage('--latency takes an integer in 0..100');
+if (!Number.isInteger(latency) || latency < 0 || latency > 1000) usage('--latency takes an integer in 0..1000');
+const tinytableSecurity = args['tinytable-security'];
+if (!['semi-honest', 'malicious'].includes(tinytableSecurity)) usage('--tinytable-security is semi-honest or malicious');
 const prep = args.preprocessing;
 const reps = count('reps', 20);
 
@@ -114,8 +120,8 @@ function plan(protocol, n) {
   if (protocol === 'tinytable') {
     return {
       members: 2,
-      batch: { job: 'aes', instances: n, reps, options: { protocol, path: 'circuit', preprocessing: 'ot', security: 'semi-honest', ...roles } },
-      rust: ['chorus-bench-tinytable', '--amortized', String(n), '--sequential', '1', '--paths', 'circuit', '--security', 'semi-honest', '--preprocessing', 'ot', '--reps', String(reps)],
+      batch: { job: 'aes', instances: n, reps, latency, options: { protocol, path: 'circuit', preprocessing: 'ot', security: tinytableSecurity, ...roles } },
+      rust: ['chorus-bench-tinytable', '--amortized', String(n), '--sequential', '1', '--paths', 'circuit', '--security', tinytableSecurity, '--preprocessing', 'ot', '--reps', String(reps)],
       rustUs: (r) => r.ms_per_aes * 1000,
       rustBytes: (r) => r.bytes_per_party / n,
     };
@@ -197,7 +203,7 @@ async function sdk(relay, protocol, transport, runtime, n) {
     rounds: Math.max(...parties.map((r) => r.online.rounds)),
     prepare_ms: round(slowest('prepareMs')),
     prepare_bytes_per_party: Math.max(...results.map((r) => r.prepareBytes)),
-    ...(latencies.length ? { latency_ms: latencies.map((x) => round(x, 2)) } : {}),
+    ...(latencies.length ? { latency_median_ms: round(median(latencies), 2), latency_ms: latencies.map((x) => round(x, 2)) } : {}),
   };
 }
 
@@ -243,6 +249,7 @@ try {
         protocol,
         instances: n,
         preprocessing: protocol === 'tinytable' ? 'ot' : prep,
+        ...(protocol === 'tinytable' ? { security: tinytableSecurity } : {}),
         transport: { rust: 'tcp', sdk: transports },
         node: process.versions.node,
         ...figures,

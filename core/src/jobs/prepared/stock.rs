@@ -88,9 +88,10 @@ impl Stock {
     ///
     /// Instances are copied out of the batch as a range, at the cost of the range alone; the
     /// batch keeps the instances handed out until they are more than half of it, and then
-    /// compacts to the rest. Each instance is thus copied at most once more than it is handed
-    /// out in total, and a batch held for jobs of one instance each costs every job its own
-    /// instance, not a copy of the rest (as splitting off the front did). A job that takes all of
+    /// compacts to the rest (each compaction copies less than half of what the one before left,
+    /// so all of them copy fewer instances than the batch first held). A batch held for jobs of
+    /// one instance each thus costs every job about its own instance, not a copy of the rest (as
+    /// splitting off the front did). A job that takes all of
     /// a batch of which nothing was handed out moves it; a batch handed out entirely is freed.
     pub(crate) fn take(&mut self, take: usize) -> Result<Stock, JobError> {
         match self {

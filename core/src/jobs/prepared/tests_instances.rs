@@ -5,7 +5,7 @@
 use super::*;
 use crate::circuit::testing::random_circuit;
 use crate::jobs::tinytable::ot_prep::Material;
-use crate::proto::tinytable::circuit::join::Gather;
+use crate::proto::tinytable::circuit::join::{Batch, Gather};
 use crate::proto::tinytable::{IoSpec, MaliciousPrep, Reveal, SlicedPrep, TrustedDealer};
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
@@ -14,19 +14,20 @@ const N: usize = 200;
 const BYTES: usize = 10;
 
 /// Takes `sizes` instances in turn from a stock of `whole` (`wrap`ped as material), checks the
-/// counts and the held bytes after each take, and returns the pieces gathered in order.
-fn take_in_turn<B: Clone>(
+/// counts and the held bytes after each take, and checks that the pieces gathered in order are
+/// `whole` again.
+fn take_in_turn<B: Batch + Clone + PartialEq>(
     whole: &B,
     sizes: &[usize],
     wrap: fn(B) -> Material,
     unwrap: fn(Material) -> Option<B>,
-) -> Vec<B> {
+) {
     let mut stock = Stock::per_instance(wrap(whole.clone()), BYTES);
-    let (mut left, mut held, mut pieces) = (N, N, Vec::new());
+    let (mut left, mut held, mut gather) = (N, N, Gather::new(whole.party(), N));
     for &m in sizes {
         let part = stock.take(m).expect("covered").into_material().expect("per-instance stock");
         assert_eq!(part.instances(), m);
-        pieces.push(unwrap(part).expect("same kind"));
+        gather.push(unwrap(part).expect("same kind")).expect("fits");
         left -= m;
         // Compacted to what is left once more than half of the held batch was handed out.
         if left > 0 && 2 * (held - left) > held {
@@ -36,7 +37,7 @@ fn take_in_turn<B: Clone>(
         assert_eq!(stock.bytes(), if left == 0 { 0 } else { held * BYTES }, "after taking {m} of {sizes:?}");
     }
     assert!(stock.take(1).is_err(), "nothing is left to take");
-    pieces
+    assert!(gather.finish().expect("every instance") == *whole, "{sizes:?}");
 }
 
 const SIZES: [&[usize]; 6] = [&[1; N], &[1, 63, 64, 2, 70], &[N], &[199, 1], &[100, 100], &[101, 50, 49]];
@@ -55,27 +56,14 @@ fn a_batch_is_handed_out_in_ranges_each_instance_once() {
     let sliced: SlicedPrep =
         dealer.sliced_batch(&circuit, &io, N).expect("dealer")[1].instances_range(0, N).expect("range");
     for sizes in SIZES {
-        let unwrap = |m| match m {
+        take_in_turn(&malicious, sizes, Material::K64, |m| match m {
             Material::K64(p) => Some(p),
             _ => None,
-        };
-        let mut gather = Gather::new(0, N);
-        for piece in take_in_turn(&malicious, sizes, Material::K64, unwrap) {
-            gather.push(piece).expect("fits");
-        }
-        assert!(
-            gather.finish().expect("all") == malicious.instances_range(0, N).expect("range"),
-            "{sizes:?}"
-        );
-        let unwrap = |m| match m {
+        });
+        take_in_turn(&sliced, sizes, Material::SemiHonest, |m| match m {
             Material::SemiHonest(p) => Some(p),
             _ => None,
-        };
-        let mut gather = Gather::new(1, N);
-        for piece in take_in_turn(&sliced, sizes, Material::SemiHonest, unwrap) {
-            gather.push(piece).expect("fits");
-        }
-        assert!(gather.finish().expect("all") == sliced, "{sizes:?}");
+        });
     }
 }
 

@@ -160,22 +160,94 @@ export type MiniMacPreprocessingOptions = {
 };
 
 /**
+ * The fields of `Session.aes` for the protocols that run the AES circuit (MiniMac, Coral, TinyOT):
+ * no MAESTRO variant or TinyTable path; every key size in both directions.
+ */
+type CircuitAesFields = {
+  variant?: never;
+  path?: never;
+  /** Encrypt (default) or decrypt. */
+  direction?: AesDirection;
+  /** AES key size in bits: 128 (default), 192 or 256. */
+  keyBits?: 128 | 192 | 256;
+};
+
+/**
  * MiniMac's options of `Session.aes` (every key size, both directions: the AES circuit of the key size
  * and direction; ciphertext to both parties or one).
  */
 export type MiniMacAesOptions = AesRoleOptions &
   PreparedUseOption &
-  MiniMacPreprocessingOptions & {
+  MiniMacPreprocessingOptions &
+  CircuitAesFields & {
     /** The protocol. */
     protocol: 'minimac';
-    variant?: never;
-    path?: never;
-    /** Encrypt (default) or decrypt. */
-    direction?: AesDirection;
-    /** AES key size in bits: 128 (default), 192 or 256. */
-    keyBits?: 128 | 192 | 256;
     /** Who learns the ciphertext: both parties (default) or one; checked before it is revealed. */
     reveal?: readonly [0, 1] | readonly [0] | readonly [1];
+  };
+
+/**
+ * Coral's options (malicious with abort, RMFE-packed, outputs to every party or to one). Its
+ * material is made by the parties over OT (`preprocessing: 'ot'`, the default; nobody else is
+ * trusted, and security holds against all parties but one colluding): `Session.aes` in a session
+ * of two; `Session.evaluate` among every member of a session of two to eight, each computing. Or
+ * by a **trusted dealer** in slot 2 (`'dealer'`, parties 0 and 1 compute in a session of three, a
+ * weaker trust model: the dealer knows the MAC key and all material, so it must be honest and
+ * collude with neither party; it calls the same method with the same options and no inputs).
+ */
+export type CoralPreprocessingOptions = {
+  /** The parties over OT (default), or a trusted dealer in slot 2. */
+  preprocessing?: TinyTablePreprocessing;
+  /** Coral runs malicious with abort only. */
+  security?: 'malicious';
+  macBits?: never;
+  code?: never;
+};
+
+/**
+ * Coral's options of `Session.aes` (every key size, both directions: the AES circuit of the key size
+ * and direction; ciphertext to both parties or one).
+ */
+export type CoralAesOptions = AesRoleOptions &
+  PreparedUseOption &
+  CoralPreprocessingOptions &
+  CircuitAesFields & {
+    /** The protocol. */
+    protocol: 'coral';
+    /** Who learns the ciphertext: both parties (default) or one; checked before it is revealed. */
+    reveal?: readonly [0, 1] | readonly [0] | readonly [1];
+  };
+
+/**
+ * Multi-party TinyOT's options (malicious with abort against all members but one colluding,
+ * outputs to every member or to one): every member of a session of two to eight computes, on
+ * material the members make among themselves over OT (n-party TinyOT triples, nobody else
+ * trusted). One instance costs one AND triple per AND gate, so it is the protocol for one or a few
+ * instances among three or more members, where MiniMac and Coral pay for a whole batch or pack.
+ * Its material is made inside each job: it takes no prepared material.
+ */
+export type TinyOtOptions = {
+  /** Over OT among the members (the only choice). */
+  preprocessing?: 'ot';
+  /** TinyOT runs malicious with abort only. */
+  security?: 'malicious';
+  macBits?: never;
+  code?: never;
+  usePrepared?: never;
+};
+
+/**
+ * TinyOT's options of `Session.aes` (every key size, both directions: the AES circuit of the key
+ * size and direction). Among three or more members the roles default to MAESTRO's layout (key
+ * shares from parties 0 and 1, the plaintext from the last member, the ciphertext to everyone).
+ */
+export type TinyOtAesOptions = AesRoleOptions &
+  TinyOtOptions &
+  CircuitAesFields & {
+    /** The protocol. */
+    protocol: 'tinyot';
+    /** Who learns the ciphertext: every member (default) or one. */
+    reveal?: readonly number[];
   };
 
 /**
@@ -206,84 +278,12 @@ export type MiniMacAesOptions = AesRoleOptions &
  *   job reject with `ProtocolAbortError` (its `check` names the MAC check) before any output is
  *   revealed. With OT preprocessing, a party that deviates in the preprocessing makes the
  *   honest party reject with `ProtocolAbortError` naming the OT check at either security level.
+ * - `protocol: 'minimac' | 'coral' | 'tinyot'`: the AES circuit of the key size and direction on
+ *   those protocols ({@link MiniMacAesOptions}, {@link CoralAesOptions}, {@link TinyOtAesOptions}).
  *
  * Combinations not implemented (AES-192/256 on TinyTable's S-box path, `macBits: 32` there) reject with `NotAvailableError` (a `ConfigError`); the option types
  * rule most of them out already.
  */
-/**
- * Coral's options (malicious with abort, RMFE-packed, outputs to every party or to one). Its
- * material is made by the parties over OT (`preprocessing: 'ot'`, the default; nobody else is
- * trusted, and security holds against all parties but one colluding): `Session.aes` in a session
- * of two; `Session.evaluate` among every member of a session of two to eight, each computing. Or
- * by a **trusted dealer** in slot 2 (`'dealer'`, parties 0 and 1 compute in a session of three, a
- * weaker trust model: the dealer knows the MAC key and all material, so it must be honest and
- * collude with neither party; it calls the same method with the same options and no inputs).
- */
-export type CoralPreprocessingOptions = {
-  /** The parties over OT (default), or a trusted dealer in slot 2. */
-  preprocessing?: TinyTablePreprocessing;
-  /** Coral runs malicious with abort only. */
-  security?: 'malicious';
-  macBits?: never;
-  code?: never;
-};
-
-/**
- * Coral's options of `Session.aes` (every key size, both directions: the AES circuit of the key size
- * and direction; ciphertext to both parties or one).
- */
-export type CoralAesOptions = AesRoleOptions &
-  PreparedUseOption &
-  CoralPreprocessingOptions & {
-    /** The protocol. */
-    protocol: 'coral';
-    variant?: never;
-    path?: never;
-    /** Encrypt (default) or decrypt. */
-    direction?: AesDirection;
-    /** AES key size in bits: 128 (default), 192 or 256. */
-    keyBits?: 128 | 192 | 256;
-    /** Who learns the ciphertext: both parties (default) or one; checked before it is revealed. */
-    reveal?: readonly [0, 1] | readonly [0] | readonly [1];
-  };
-
-/**
- * Multi-party TinyOT's options (malicious with abort against all members but one colluding,
- * outputs to every member or to one): every member of a session of two to eight computes, on
- * material the members make among themselves over OT (n-party TinyOT triples, nobody else
- * trusted). One instance costs one AND triple per AND gate, so it is the protocol for one or a few
- * instances among three or more members, where MiniMac and Coral pay for a whole batch or pack.
- * Its material is made inside each job: it takes no prepared material.
- */
-export type TinyOtOptions = {
-  /** Over OT among the members (the only choice). */
-  preprocessing?: 'ot';
-  /** TinyOT runs malicious with abort only. */
-  security?: 'malicious';
-  macBits?: never;
-  code?: never;
-  usePrepared?: never;
-};
-
-/**
- * TinyOT's options of `Session.aes` (every key size, both directions: the AES circuit of the key
- * size and direction). Among three or more members the roles default to MAESTRO's layout (key
- * shares from parties 0 and 1, the plaintext from the last member, the ciphertext to everyone).
- */
-export type TinyOtAesOptions = AesRoleOptions &
-  TinyOtOptions & {
-    /** The protocol. */
-    protocol: 'tinyot';
-    variant?: never;
-    path?: never;
-    /** Encrypt (default) or decrypt. */
-    direction?: AesDirection;
-    /** AES key size in bits: 128 (default), 192 or 256. */
-    keyBits?: 128 | 192 | 256;
-    /** Who learns the ciphertext: every member (default) or one. */
-    reveal?: readonly number[];
-  };
-
 export type AesOptions =
   | MaestroAesOptions
   | TinyTableAesOptions

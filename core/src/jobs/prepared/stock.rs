@@ -101,12 +101,12 @@ impl Stock {
                     return Err(JobError::Internal("took more prepared instances than there are"));
                 }
                 if *taken == 0 && take == held {
-                    return Ok(Stock::per_instance(material.take_all()?, *bytes_per_instance));
+                    return Ok(Stock::per_instance(material.take_all(), *bytes_per_instance));
                 }
                 let part = material.range(*taken, take)?;
                 *taken += take;
                 if *taken == held {
-                    drop(material.take_all()?);
+                    drop(material.take_all());
                     *taken = 0;
                 } else if 2 * *taken > held {
                     **material = material.range(*taken, held - *taken)?;

@@ -81,17 +81,14 @@ impl Material {
         }
     }
 
-    /// Moves the whole batch out (at least one instance), leaving an empty one.
-    pub(crate) fn take_all(&mut self) -> Result<Material, JobError> {
-        let n = self.instances();
-        Ok(match self {
-            Material::SemiHonest(prep) => Material::SemiHonest(prep.split_front(n)?),
-            Material::K64(prep) => Material::K64(prep.split_front(n)?),
-            Material::K32(prep) => Material::K32(prep.split_front(n)?),
-            Material::SboxTables(prep) => Material::SboxTables(prep.split_front(n).map_err(|reason| {
-                JobError::TinyTable(TinyTableError::PrepMismatch { party: prep.party(), reason })
-            })?),
-        })
+    /// Moves the whole batch out, leaving an empty one.
+    pub(crate) fn take_all(&mut self) -> Material {
+        match self {
+            Material::SemiHonest(prep) => Material::SemiHonest(prep.take_all()),
+            Material::K64(prep) => Material::K64(prep.take_all()),
+            Material::K32(prep) => Material::K32(prep.take_all()),
+            Material::SboxTables(prep) => Material::SboxTables(prep.take_all()),
+        }
     }
 
     /// A copy of instances `start..start + len` (`len ≥ 1`, within the batch) as a batch of

@@ -247,15 +247,13 @@ mod tests {
     use rand_chacha::ChaCha20Rng;
     use rand_core::SeedableRng;
 
-    /// Splits `whole` into chunks of `sizes` instances and gathers them again.
-    fn split_and_gather<B: Batch + Clone>(
-        whole: &B,
-        sizes: &[usize],
-        split: impl Fn(&mut B, usize) -> B,
-    ) -> B {
-        let (mut rest, mut gather) = (whole.clone(), Gather::new(whole.party(), whole.instances()));
+    /// Cuts `whole` into consecutive chunks of `sizes` instances (`range(whole, start, len)`)
+    /// and gathers them again.
+    fn split_and_gather<B: Batch>(whole: &B, sizes: &[usize], range: impl Fn(&B, usize, usize) -> B) -> B {
+        let (mut start, mut gather) = (0, Gather::new(whole.party(), whole.instances()));
         for &m in sizes {
-            gather.push(split(&mut rest, m)).expect("the chunk fits");
+            gather.push(range(whole, start, m)).expect("the chunk fits");
+            start += m;
         }
         gather.finish().expect("every instance gathered")
     }
@@ -286,14 +284,16 @@ mod tests {
                 for rows in [&mut sliced.tables, &mut sliced.input_masks, &mut sliced.output_masks] {
                     clear_padding(rows, total);
                 }
-                let gathered = split_and_gather(&sliced, &sizes, |b, m| b.split_front(m).expect("split"));
+                let gathered =
+                    split_and_gather(&sliced, &sizes, |b, at, m| b.instances_range(at, m).expect("range"));
                 assert!(gathered == sliced, "semi-honest, chunks {sizes:?}, party {party}");
                 let mut malicious =
                     dealer.malicious_batch::<u64>(&circuit, &io, total).expect("dealer")[party].clone();
                 for rows in [&mut malicious.tables, &mut malicious.input_masks, &mut malicious.out_shares] {
                     clear_padding(rows, total);
                 }
-                let gathered = split_and_gather(&malicious, &sizes, |b, m| b.split_front(m).expect("split"));
+                let gathered =
+                    split_and_gather(&malicious, &sizes, |b, at, m| b.instances_range(at, m).expect("range"));
                 assert!(gathered == malicious, "malicious, chunks {sizes:?}, party {party}");
             }
         }

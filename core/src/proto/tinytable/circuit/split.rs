@@ -1,6 +1,6 @@
 //! Taking instances out of a batch of material: [`MaliciousPrep::instances_range`] (and
 //! [`SlicedPrep::instances_range`] for the passive material) copies instances `start..start + len`
-//! of a batch into a batch of their own, and `split_front` removes the first `m`, so material made
+//! of a batch into a batch of their own (and `take_all` moves a whole batch out), so material made
 //! ahead of time for many instances (Fig. 8 over one TinyOT batch, the cheapest way to make it)
 //! can be consumed by several later jobs, each instance once.
 //!
@@ -91,31 +91,22 @@ impl<M: Copy> MaliciousPrep<M> {
         })
     }
 
-    /// Removes the first `m` instances (`1 ≤ m ≤ instances`) from this batch and returns them as
-    /// a batch of their own; `self` keeps the others (none if `m` is all of them). Copies the
-    /// rest: to hand a batch out piece by piece, take [`Self::instances_range`]s.
-    pub fn split_front(&mut self, m: usize) -> Result<MaliciousPrep<M>, TinyTableError> {
-        let n = self.instances;
-        if m == n && n > 0 && matches!(self.peer_keys, TableKeys::Explicit(_)) {
-            // All of it: moved, not copied.
-            let empty = MaliciousPrep {
-                party: self.party,
-                io: self.io.clone(),
-                instances: 0,
-                and_gates: self.and_gates,
-                tables: Vec::new(),
-                input_masks: Vec::new(),
-                own_macs: Vec::new(),
-                peer_keys: TableKeys::Explicit(Vec::new()),
-                out_shares: Vec::new(),
-                out_macs: Vec::new(),
-                out_keys: Vec::new(),
-            };
-            return Ok(core::mem::replace(self, empty));
-        }
-        let front = self.instances_range(0, m)?;
-        *self = self.instances_range(m, n - m)?;
-        Ok(front)
+    /// Moves the whole batch out, leaving an empty one (no instances) of the same shape.
+    pub fn take_all(&mut self) -> MaliciousPrep<M> {
+        let empty = MaliciousPrep {
+            party: self.party,
+            io: self.io.clone(),
+            instances: 0,
+            and_gates: self.and_gates,
+            tables: Vec::new(),
+            input_masks: Vec::new(),
+            own_macs: Vec::new(),
+            peer_keys: TableKeys::Explicit(Vec::new()),
+            out_shares: Vec::new(),
+            out_macs: Vec::new(),
+            out_keys: Vec::new(),
+        };
+        core::mem::replace(self, empty)
     }
 }
 
@@ -154,19 +145,10 @@ impl SlicedPrep {
         }
     }
 
-    /// Removes the first `m` instances (`1 ≤ m ≤ instances`) from this batch and returns them as
-    /// a batch of their own; `self` keeps the others (none if `m` is all of them). Copies the
-    /// rest: to hand a batch out piece by piece, take [`Self::instances_range`]s.
-    pub fn split_front(&mut self, m: usize) -> Result<SlicedPrep, TinyTableError> {
-        let n = self.instances;
-        if m == n && n > 0 {
-            // All of it: moved, not copied.
-            let empty = self.with_rows(0, Vec::new(), Vec::new(), Vec::new());
-            return Ok(core::mem::replace(self, empty));
-        }
-        let front = self.instances_range(0, m)?;
-        *self = self.instances_range(m, n - m)?;
-        Ok(front)
+    /// Moves the whole batch out, leaving an empty one (no instances) of the same shape.
+    pub fn take_all(&mut self) -> SlicedPrep {
+        let empty = self.with_rows(0, Vec::new(), Vec::new(), Vec::new());
+        core::mem::replace(self, empty)
     }
 }
 

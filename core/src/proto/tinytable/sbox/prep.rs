@@ -365,17 +365,8 @@ impl MaliciousAesPrep {
         Ok(taken)
     }
 
-    /// Removes the first `m` blocks (1 to all of them) and returns them as material of their own,
-    /// the inverse of [`Self::append`]. Copies the rest: to hand material out piece by piece, take
-    /// [`Self::blocks_range`]s.
-    pub(crate) fn split_front(&mut self, m: usize) -> Result<MaliciousAesPrep, String> {
-        if m < self.blocks {
-            let front = self.blocks_range(0, m)?;
-            *self = self.blocks_range(m, self.blocks - m)?;
-            return Ok(front);
-        }
-        // All of it: moved, not copied; `self` keeps none.
-        self.check_range(0, m)?;
+    /// Moves all of the material out, leaving none (the inverse of [`Self::append`] for the whole).
+    pub(crate) fn take_all(&mut self) -> MaliciousAesPrep {
         let schedule =
             self.schedule.as_ref().map(|_| ScheduleTables { entries: Vec::new(), keys: Vec::new() });
         let rest = MaliciousAesPrep {
@@ -388,7 +379,7 @@ impl MaliciousAesPrep {
             schedule,
             ..*self
         };
-        Ok(core::mem::replace(self, rest))
+        core::mem::replace(self, rest)
     }
 
     /// Checks the internal sizes (material from outside the dealer is checked before use).

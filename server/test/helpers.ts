@@ -19,13 +19,21 @@ export interface CloseInfo {
 export class PartyClient {
   readonly controls: ControlMessage[] = [];
   readonly data: Buffer[] = [];
+  /** Every message in arrival order: a control message's type, or `data`. */
+  readonly arrivals: string[] = [];
   closeInfo: CloseInfo | undefined;
   private listeners = new Set<() => void>();
 
   private constructor(readonly ws: WebSocket) {
     ws.on("message", (raw, isBinary) => {
-      if (isBinary) this.data.push(raw as Buffer);
-      else this.controls.push(JSON.parse((raw as Buffer).toString("utf8")) as ControlMessage);
+      if (isBinary) {
+        this.data.push(raw as Buffer);
+        this.arrivals.push("data");
+      } else {
+        const message = JSON.parse((raw as Buffer).toString("utf8")) as ControlMessage;
+        this.controls.push(message);
+        this.arrivals.push(message.type);
+      }
       this.notify();
     });
     ws.on("close", (code, reason) => {

@@ -145,6 +145,29 @@ describe("protocol 2 resume", () => {
     expect(relay.stats().heldBytes).toBe(0);
   });
 
+  it("sends welcome first and every held frame once when the peer was held back while the party was away", async () => {
+    // Frames held for the away party pass the socket-queue limit, so the relay stops reading the
+    // sender and parks what it had read. Resuming releases the sender: its parked frames must go
+    // out behind the welcome and the re-sent frames, each once.
+    const relay = await relayWith({ maxBufferedBytes: 1000, resumeBufferBytes: 100_000 });
+    const { room, zero, one } = await readyPair(relay);
+    one.cut();
+    await zero.control("peer-away");
+    const count = 30;
+    for (let i = 0; i < count; i += 1) zero.sendTo(1, patternBytes(i, 200));
+    await eventually(() => relay.stats().pausedConnections === 1 && relay.stats().parkedFrames > 0, 2000, "the sender held, frames parked");
+    const back = await join2(relay, room, 1, 0);
+    const frames = await back.dataFrames(count);
+    expect(back.arrivals[0]).toBe("welcome");
+    expect(payloads(frames)).toEqual([...Array(count).keys()].map((i) => patternBytes(i, 200).toString("hex")));
+    // Nothing more arrives: no frame was sent twice.
+    zero.sendTo(1, patternBytes(999, 3));
+    const last = await back.dataFrames(count + 1);
+    expect(payloads(last.slice(count))).toEqual([patternBytes(999, 3).toString("hex")]);
+    expect(back.data).toHaveLength(count + 1);
+    expect(relay.stats()).toMatchObject({ pausedConnections: 0, parkedFrames: 0, awayParties: 0 });
+  });
+
   it("refuses an ack of more frames than were sent, and text that is not an ack", async () => {
     const relay = await relayWith();
     const { zero, one } = await readyPair(relay);

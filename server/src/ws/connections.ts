@@ -261,7 +261,6 @@ export class ConnectionManager {
       // The relay had not noticed the drop yet (half-open connection): the token holder knows better.
       old.terminate();
     }
-    this.flow.detach(party);
     party.alive = true;
     party.lastActivity = Date.now();
     party.leaveReason = "closed";
@@ -273,6 +272,10 @@ export class ConnectionManager {
     this.flow.sendControl(party, this.welcome(party, true));
     party.inbox.acknowledge();
     for (const frame of party.outbox.pending()) this.flow.send(party, frame);
+    // Only now release the senders held back by what was kept for the party (its old socket's
+    // queue is gone): routing their parked frames sends them on the new socket, so they must
+    // come behind the welcome and the re-sent frames, and once (they join the outbox as routed).
+    this.flow.detach(party);
     this.metrics.counters.resumes += 1;
     this.log.debug("resumed", { room: party.room.id, slot: party.slot, resent: party.outbox.kept, address });
     if (wasAway) {

@@ -228,6 +228,25 @@ describe("scripted relay", () => {
     expect(await pending).toMatchObject({ name: "RelayError", code: "resume-failed", closeCode: 4011 });
     expect(connection.state).toBe("closed");
 
+    // A data frame ahead of a resume's welcome is the relay's fault: the connection fails with
+    // that, at once, instead of retrying into a relay that took the close frame as a departure.
+    const early = await openScripted((socket) => {
+      socket.text(welcome());
+      socket.text({ type: "ready", roster: [0, 1] });
+    });
+    const dropped = ScriptedSocket.last!;
+    const earlyWait = rejectionOf(early.recv(1));
+    dropped.closed(1006);
+    await eventually(() => ScriptedSocket.last !== dropped, "a resume attempt");
+    const attempt = ScriptedSocket.last!;
+    attempt.open();
+    attempt.binary([1, 10]);
+    expect(await earlyWait).toMatchObject({ name: "RelayError", code: "bad-relay-message", message: "the relay sent data before welcome" });
+    expect(early.state).toBe("closed");
+    expect(attempt.closes).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(ScriptedSocket.last).toBe(attempt);
+
     const other = await openScripted((socket) => {
       socket.text(welcome());
       socket.text({ type: "ready", roster: [0, 1] });

@@ -101,7 +101,9 @@ export function awaitWelcome(socket: WebSocketLike, callbacks: WelcomeCallbacks)
     }
     if (settled) return;
     if (typeof event.data !== 'string') {
-      fail(new RelayError('bad-relay-message', 'the relay sent data before welcome'), false);
+      // A protocol violation, not a lost connection: retrying would not help (and this side's
+      // close frame has already told the relay that the slot is given up).
+      fail(new RelayError('bad-relay-message', 'the relay sent data before welcome'), true);
       return;
     }
     let message: ControlMessage | null;

@@ -39,19 +39,20 @@
  * party's `connect`, warm-up included) and `cold_ms` (the one-block job that opens the channels;
  * with a warm-up it includes waiting for the parties still warming up).
  *
- * `--ring ROUNDS` measures the transport alone instead, no core: three members pass a small frame
- * around the room for ROUNDS rounds (each sends to the next slot and receives from the previous
+ * `--ring ROUNDS` measures the transport alone instead, no core: three members (`--ring-parties N`
+ * for another count; two exchange frames) pass a frame around the room for ROUNDS rounds (each sends to the next slot and receives from the previous
  * one, the pattern of a MAESTRO resharing round), as Node processes with the SDK's
  * `RelayConnection` (`bench/ring.mjs`, the transport of both Node runtimes) and as Rust processes
  * with the runner's relay client (`target/release/chorus-ring`); one JSON line per frame size with
- * the slowest member's µs per round in each. It is the floor under a round-bound job's time.
+ * the slowest member's µs per round in each. It is the floor under a round-bound job's time, and
+ * with large frames (a job's bytes per round) the floor of moving its bytes through the relay.
  *
  * Usage (after `npm run build --workspaces`; `--help` prints it, bad arguments exit with status 2):
  *   node scripts/bench-node.mjs [--runtime native,wasm,runner] [--batch 1,1000]
  *                               [--tinytable-batch 1,16] [--protocol maestro,tinytable]
  *                               [--variant …] [--security …] [--tinytable-path …] [--warm-up]
  *                               [--steady-jobs N]
- *   node scripts/bench-node.mjs --ring 500 [--frame-bytes 64,4096]
+ *   node scripts/bench-node.mjs --ring 500 [--frame-bytes 64,4096] [--ring-parties 3]
  * TinyTable has batches of its own: its OT preprocessing moves megabytes per block.
  */
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
@@ -82,7 +83,7 @@ const USAGE = `usage: node scripts/bench-node.mjs [--runtime native,native-js,wa
                                 [--variant gf256-circuit,…] [--security semi-honest,malicious]
                                 [--tinytable-path circuit/ot,sbox-tables/ot,sbox-tables/dealer]
                                 [--steady-jobs N] [--warm-up]
-       node scripts/bench-node.mjs --ring ROUNDS [--frame-bytes 64,4096]`;
+       node scripts/bench-node.mjs --ring ROUNDS [--frame-bytes 64,4096] [--ring-parties 3]`;
 
 /** Exits with the usage and `message` (status 2): bad arguments are not a crash. */
 function usage(message) {
@@ -104,6 +105,7 @@ try {
       'tinytable-path': { type: 'string', default: TINYTABLE_PATHS.map((p) => p.slice(0, 2).join('/')).join(',') },
       ring: { type: 'string' },
       'frame-bytes': { type: 'string', default: '64,4096' },
+      'ring-parties': { type: 'string', default: '3' },
       'steady-jobs': { type: 'string', default: '1' },
       'warm-up': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -131,6 +133,8 @@ const ringRounds = args.ring === undefined ? undefined : Number(args.ring);
 const frameSizes = list(args['frame-bytes']).map(Number);
 if (ringRounds !== undefined && (!Number.isInteger(ringRounds) || ringRounds < 1)) usage('--ring takes a positive number of rounds');
 if (frameSizes.some((b) => !Number.isInteger(b) || b < 5 || b > 65536)) usage('frame sizes are integers from 5 to 65536');
+const ringParties = Number(args['ring-parties']);
+if (!Number.isInteger(ringParties) || ringParties < 2 || ringParties > 16) usage('--ring-parties takes an integer from 2 to 16');
 const runnerBinary = ringRounds === undefined ? RUNNER : RING_RUNNER;
 if ((runtimes.includes('runner') || ringRounds !== undefined) && !existsSync(runnerBinary)) {
   usage(`${runnerBinary} is missing: cargo build --release -p chorus-native`);
@@ -294,13 +298,13 @@ async function measure(relay, config, runtime, blocks) {
 }
 
 /**
- * The transport alone: `rounds` rounds of `frameBytes`-byte frames around a three-member room, in
+ * The transport alone: `rounds` rounds of `frameBytes`-byte frames around a `ringParties`-member room, in
  * `kind` (`node`: the SDK's RelayConnection; `runner`: the Rust runner's relay client), as the
  * slowest member's µs per round.
  */
 async function ring(relay, kind, rounds, frameBytes) {
-  const room = await createRoom({ relay: relay.url, parties: 3 });
-  const members = Array.from({ length: 3 }, (_, slot) => {
+  const room = await createRoom({ relay: relay.url, parties: ringParties });
+  const members = Array.from({ length: ringParties }, (_, slot) => {
     const invite = room.invite(slot);
     if (kind === 'runner') {
       const argv = ['--relay', invite.relay, '--room', invite.room, '--slot', String(slot), '--token', invite.token];
@@ -343,7 +347,7 @@ try {
       const best = (kind) => Math.min(...figures[kind]);
       console.log(JSON.stringify({
         ring: true,
-        parties: 3,
+        parties: ringParties,
         rounds: ringRounds,
         frame_bytes: frameBytes,
         node: process.versions.node,

@@ -212,40 +212,37 @@ describe("scripted relay", () => {
     expect(first.sent).toEqual([Uint8Array.of(1, 20), Uint8Array.of(1, 21), Uint8Array.of(1, 22)]);
   });
 
-  it("fails with the relay's code when a resume is refused, and with bad-relay-message on an impossible ack", async () => {
+  /** A ready connection whose socket dropped, a receive waiting on it, and its first resume socket, open. */
+  async function droppedAndResuming(): Promise<{ connection: RelayConnection; waiting: Promise<unknown>; attempt: ScriptedSocket }> {
     const connection = await openScripted((socket) => {
       socket.text(welcome());
       socket.text({ type: "ready", roster: [0, 1] });
     });
-    const first = ScriptedSocket.last!;
-    const pending = rejectionOf(connection.recv(1));
-    first.closed(1006);
-    await eventually(() => ScriptedSocket.last !== first, "a resume attempt");
-    const second = ScriptedSocket.last!;
-    second.open();
-    second.text({ type: "error", code: "resume-failed", message: "session over", fatal: true });
-    second.closed(4011, "resume-failed");
-    expect(await pending).toMatchObject({ name: "RelayError", code: "resume-failed", closeCode: 4011 });
-    expect(connection.state).toBe("closed");
-
-    // A data frame ahead of a resume's welcome is the relay's fault: the connection fails with
-    // that, at once, instead of retrying into a relay that took the close frame as a departure.
-    const early = await openScripted((socket) => {
-      socket.text(welcome());
-      socket.text({ type: "ready", roster: [0, 1] });
-    });
     const dropped = ScriptedSocket.last!;
-    const earlyWait = rejectionOf(early.recv(1));
+    const waiting = rejectionOf(connection.recv(1));
     dropped.closed(1006);
     await eventually(() => ScriptedSocket.last !== dropped, "a resume attempt");
     const attempt = ScriptedSocket.last!;
     attempt.open();
-    attempt.binary([1, 10]);
-    expect(await earlyWait).toMatchObject({ name: "RelayError", code: "bad-relay-message", message: "the relay sent data before welcome" });
-    expect(early.state).toBe("closed");
-    expect(attempt.closes).toHaveLength(1);
+    return { connection, waiting, attempt };
+  }
+
+  it("fails with the relay's code when a resume is refused, and with bad-relay-message on an impossible ack", async () => {
+    const refused = await droppedAndResuming();
+    refused.attempt.text({ type: "error", code: "resume-failed", message: "session over", fatal: true });
+    refused.attempt.closed(4011, "resume-failed");
+    expect(await refused.waiting).toMatchObject({ name: "RelayError", code: "resume-failed", closeCode: 4011 });
+    expect(refused.connection.state).toBe("closed");
+
+    // A data frame ahead of a resume's welcome is the relay's fault: the connection fails with
+    // that, at once, instead of retrying into a relay that took the close frame as a departure.
+    const early = await droppedAndResuming();
+    early.attempt.binary([1, 10]);
+    expect(await early.waiting).toMatchObject({ name: "RelayError", code: "bad-relay-message", message: "the relay sent data before welcome" });
+    expect(early.connection.state).toBe("closed");
+    expect(early.attempt.closes).toHaveLength(1);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(ScriptedSocket.last).toBe(attempt);
+    expect(ScriptedSocket.last).toBe(early.attempt);
 
     const other = await openScripted((socket) => {
       socket.text(welcome());

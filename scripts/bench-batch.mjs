@@ -30,7 +30,9 @@
  * A job's time runs from the last member's start to the last member's end (a member whose
  * `prepare` returned first would otherwise time its wait for the others' `prepare`);
  * `us_per_instance` is the steady jobs' median time over N; `bytes_per_instance` what one
- * party sent in the online phase over N. Ratios (1 = as fast), for each transport:
+ * party sent in the online phase over N; `relay_cpu_ms` (relay transport) the CPU time the relay
+ * (in this process) spent during a steady job, median: on a machine whose cores the parties
+ * share, time the relay takes from them. Ratios (1 = as fast), for each transport:
  * `native_vs_rust` and `wasm_vs_native`.
  * Every output is checked against Node's AES (the members exit with status 1 on a mismatch, the
  * anchors likewise).
@@ -181,18 +183,63 @@ async function members(relay, transport, runtime, count, batch) {
   }
 }
 
+/** Milliseconds on the clock every member times its jobs with (`batch-party.mjs`'s `now`). */
+const now = () => performance.timeOrigin + performance.now();
+
+/**
+ * Samples this process's CPU time (the relay runs here; the relay-transport members are child
+ * processes) every few milliseconds; `during(start, end)` is the CPU it used in that span, in ms,
+ * interpolated between the samples around its ends.
+ */
+function cpuSampler() {
+  const samples = [];
+  const take = () => {
+    const { user, system } = process.cpuUsage();
+    samples.push([now(), (user + system) / 1000]);
+  };
+  take();
+  const timer = setInterval(take, 5);
+  const at = (t) => {
+    const i = samples.findIndex(([time]) => time >= t);
+    if (i === -1) return samples.at(-1)[1];
+    if (i === 0) return samples[0][1];
+    const [t0, c0] = samples[i - 1];
+    const [t1, c1] = samples[i];
+    return c0 + ((c1 - c0) * (t - t0)) / Math.max(t1 - t0, 1e-9);
+  };
+  return {
+    stop() {
+      clearInterval(timer);
+      take();
+    },
+    during: (start, end) => at(end) - at(start),
+  };
+}
+
 /** One SDK run of `protocol` in `runtime` over `transport`: its job times, one party's online bytes. */
 async function sdk(relay, protocol, transport, runtime, n) {
   const { members: count, batch } = plan(protocol, n);
-  const results = await members(relay, transport, runtime, count, batch);
+  const cpu = transport === 'relay' ? cpuSampler() : undefined;
+  let results;
+  try {
+    results = await members(relay, transport, runtime, count, batch);
+  } finally {
+    cpu?.stop();
+  }
   if (results.some((r) => r.runtime !== runtime)) throw new Error(`a member did not run on ${runtime}`);
   const parties = results.slice(0, 2);
   const slowest = (key) => Math.max(...results.map((r) => r[key]));
   // A job's time: from the last member's start to the last member's end (see batch-party.mjs).
-  const span = (spans) => Math.max(...spans.map(([, end]) => end)) - Math.max(...spans.map(([start]) => start));
+  const jobWindow = (spans) => [Math.max(...spans.map(([start]) => start)), Math.max(...spans.map(([, end]) => end))];
+  const span = (spans) => {
+    const [start, end] = jobWindow(spans);
+    return end - start;
+  };
   const jobMs = (key) => span(results.map((r) => r[key]));
   // The steady jobs' median span (each job's span across the members, as above).
   const steadyMs = median(results[0].steady.map((_, i) => span(results.map((r) => r.steady[i]))));
+  // The relay's own CPU during each steady job (over the same window).
+  const relayCpuMs = cpu ? median(results[0].steady.map((_, i) => cpu.during(...jobWindow(results.map((r) => r.steady[i]))))) : undefined;
   const latencies = parties[0].latency.map((_, i) => span(results.map((r) => r.latency[i])));
   const round = (x, d = 1) => Number(x.toFixed(d));
   return {
@@ -203,6 +250,7 @@ async function sdk(relay, protocol, transport, runtime, n) {
     rounds: Math.max(...parties.map((r) => r.online.rounds)),
     prepare_ms: round(slowest('prepareMs')),
     prepare_bytes_per_party: Math.max(...results.map((r) => r.prepareBytes)),
+    ...(relayCpuMs !== undefined ? { relay_cpu_ms: round(relayCpuMs) } : {}),
     ...(latencies.length ? { latency_median_ms: round(median(latencies), 2), latency_ms: latencies.map((x) => round(x, 2)) } : {}),
   };
 }

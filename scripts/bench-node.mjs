@@ -40,8 +40,9 @@
  * with a warm-up it includes waiting for the parties still warming up).
  *
  * `--ring ROUNDS` measures the transport alone instead, no core: three members (`--ring-parties N`
- * for another count; two exchange frames) pass a frame around the room for ROUNDS rounds (each sends to the next slot and receives from the previous
- * one, the pattern of a MAESTRO resharing round), as Node processes with the SDK's
+ * for another count; two exchange frames) pass a frame around the room for ROUNDS rounds (each
+ * sends to the next slot and receives from the previous one, the pattern of a MAESTRO resharing
+ * round), as Node processes with the SDK's
  * `RelayConnection` (`bench/ring.mjs`, the transport of both Node runtimes) and as Rust processes
  * with the runner's relay client (`target/release/chorus-ring`); one JSON line per frame size with
  * the slowest member's µs per round in each. It is the floor under a round-bound job's time, and
@@ -298,9 +299,9 @@ async function measure(relay, config, runtime, blocks) {
 }
 
 /**
- * The transport alone: `rounds` rounds of `frameBytes`-byte frames around a `ringParties`-member room, in
- * `kind` (`node`: the SDK's RelayConnection; `runner`: the Rust runner's relay client), as the
- * slowest member's µs per round.
+ * The transport alone: `rounds` rounds of `frameBytes`-byte frames around a room of `ringParties`
+ * members, in `kind` (`node`: the SDK's RelayConnection; `runner`: the Rust runner's relay
+ * client), as the slowest member's µs per round.
  */
 async function ring(relay, kind, rounds, frameBytes) {
   const room = await createRoom({ relay: relay.url, parties: ringParties });

@@ -125,6 +125,8 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.error(error.message);
     process.exitCode = 1;
   } finally {
-    await session.close();
+    // A dealer's part of a prepared job ends at its agreement: wait for the parties' end markers
+    // (past `close`'s default 2 s, which a large WASM job outlasts) before leaving the room.
+    await session.close({ lingerMs: 600_000 });
   }
 }

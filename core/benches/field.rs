@@ -7,6 +7,7 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
+    use chorus_core::embed::GF2_42_MODULUS_LOW;
     use chorus_core::field::clmul::Backend;
     use chorus_core::field::{BinaryField, Field, Gf128, Gf256Backend, Gf64};
     use criterion::{black_box, criterion_group, BenchmarkId, Criterion, Throughput};
@@ -67,10 +68,11 @@ mod native {
     }
 
     /// Coral's layer kernel: 1,024 independent GF(2^42) products, accumulated unreduced and then
-    /// reduced (`xor_products64_into` + `reduce_many`).
+    /// reduced (`xor_products42_into` + `reduce_many`), and the same with the 64-bit products
+    /// (`_wide`, what the narrow ones replaced).
     fn batched_products(c: &mut Criterion) {
         let mut rng = rng();
-        let field42 = BinaryField::new(42, (1 << 7) | 1).expect("x^42 + x^7 + 1 is irreducible");
+        let field42 = BinaryField::new(42, GF2_42_MODULUS_LOW).expect("Coral's modulus is irreducible");
         let x: Vec<u64> = (0..BATCH_LEN).map(|_| field42.random(&mut rng)).collect();
         let y: Vec<u64> = (0..BATCH_LEN).map(|_| field42.random(&mut rng)).collect();
         let mut group = c.benchmark_group("batch_1024");
@@ -78,14 +80,21 @@ mod native {
         for backend in Backend::available() {
             let name = format!("{backend:?}");
             let (mut acc, mut out) = (vec![0u128; BATCH_LEN], vec![0u64; BATCH_LEN]);
-            group.bench_function(BenchmarkId::new("gf2m_42_products_reduced", &name), |bench| {
-                bench.iter(|| {
-                    acc.fill(0);
-                    backend.xor_products64_into(black_box(&x), black_box(&y), &mut acc);
-                    field42.reduce_many(backend, &acc, &mut out);
-                    out[0]
-                })
-            });
+            for wide in [false, true] {
+                let id = if wide { "gf2m_42_products_reduced_wide" } else { "gf2m_42_products_reduced" };
+                group.bench_function(BenchmarkId::new(id, &name), |bench| {
+                    bench.iter(|| {
+                        acc.fill(0);
+                        if wide {
+                            backend.xor_products64_into(black_box(&x), black_box(&y), &mut acc);
+                        } else {
+                            backend.xor_products42_into(black_box(&x), black_box(&y), &mut acc);
+                        }
+                        field42.reduce_many(backend, &acc, &mut out);
+                        out[0]
+                    })
+                });
+            }
         }
         group.finish();
     }

@@ -89,7 +89,18 @@ impl BinaryField {
     /// `a · b` with an explicit carry-less backend (for cross-checks and benchmarks).
     #[inline]
     pub fn mul_with(&self, backend: Backend, a: u64, b: u64) -> u64 {
-        self.reduce_with(backend, backend.clmul64(a, b))
+        self.reduce_with(backend, self.product_with(backend, a, b))
+    }
+
+    /// The unreduced product `a · b` of two elements: the narrow product for fields of degree at
+    /// most [`clmul::NARROW_BITS`], whose elements are below `2^42`.
+    #[inline]
+    pub fn product_with(&self, backend: Backend, a: u64, b: u64) -> u128 {
+        if self.m <= clmul::NARROW_BITS {
+            backend.clmul42(a, b)
+        } else {
+            backend.clmul64(a, b)
+        }
     }
 
     /// `a^2`.
@@ -181,7 +192,12 @@ impl BinaryField {
     pub fn inner_product(&self, a: &[u64], b: &[u64]) -> u64 {
         assert_eq!(a.len(), b.len(), "inner_product: length mismatch");
         let backend = Backend::detect();
-        self.reduce_with(backend, backend.xor_sum_of_products64(a, b))
+        let sum = if self.m <= clmul::NARROW_BITS {
+            backend.xor_sum_of_products42(a, b)
+        } else {
+            backend.xor_sum_of_products64(a, b)
+        };
+        self.reduce_with(backend, sum)
     }
 
     /// The `const` reduction used during construction (portable carry-less products).
@@ -390,12 +406,16 @@ mod tests {
     }
 
     /// Irreducible moduli used across the tests: (m, modulus_low).
-    const FIELDS: [(u32, u64); 6] = [
+    /// Dense ones (half their terms or more) take the reductions by carry-less products where
+    /// there is no hardware product, narrow (m ≤ 42) and wide; sparse ones, shifts.
+    const FIELDS: [(u32, u64); 8] = [
         (1, 1),
         (3, 0b011),
         (8, 0x1b),
+        (40, 0xf2_1fb1_7c23),
         (42, (1 << 7) | 1),
         (48, (1 << 9) | (1 << 7) | (1 << 4) | 1),
+        (61, 0x0762_50ff_f52d_df5d),
         (64, 0x1b),
     ];
 

@@ -21,6 +21,18 @@
 //! portable and wasm ones use only integer multiplication, masks and fixed shuffles), so they are
 //! safe on secret shares and MAC keys.
 //!
+//! Operands below 2^42 ([`NARROW_BITS`]: the elements of every field of degree at most 42, such
+//! as Coral's GF(2^42), and the operands of their Barrett reductions) may take the narrow products
+//! ([`Backend::clmul42`], [`Backend::xor_products42_into`], [`Backend::xor_sum_of_products42`]):
+//! on x86-64 the same instruction, in the portable and wasm backends Karatsuba over 21-bit halves
+//! with three bit classes, 27 multiplications per product instead of 48. [`BarrettConstants`]
+//! picks them by the field's degree.
+//!
+//! Reductions without a hardware product: a Barrett reduction multiplies by two public constants
+//! (`⌊x^m · r / f⌋` and `r`, for `f = x^m + r`); when they have few terms together (the
+//! trinomials and pentanomials Chorus uses: Coral's x^42 + x^29 + x^2 + x + 1 gives 6 + 4),
+//! each product is a shift and an XOR per term instead of a software carry-less product.
+//!
 //! Inner products use lazy reduction (MAESTRO §4): the unreduced products are XOR-accumulated and
 //! the caller reduces the sum once; the portable and wasm backends also defer the masking of
 //! their class sums to once per sum.
@@ -36,6 +48,9 @@ mod wasm;
 pub mod wasm_scalar;
 #[cfg(target_arch = "x86_64")]
 mod x86;
+
+/// Operands of the narrow products ([`Backend::clmul42`]) are below `2^NARROW_BITS`.
+pub const NARROW_BITS: u32 = 42;
 
 /// A carry-less multiplication backend.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -100,6 +115,20 @@ impl Backend {
         }
     }
 
+    /// The carry-less product of `a` and `b`, both below `2^42` ([`NARROW_BITS`]), as
+    /// [`clmul64`](Self::clmul64) computes it for such operands (for a wider operand the result
+    /// is unspecified).
+    #[inline]
+    pub fn clmul42(self, a: u64, b: u64) -> u128 {
+        match self {
+            // SAFETY: `Pclmulqdq` is only constructed after detecting the CPU feature.
+            #[cfg(target_arch = "x86_64")]
+            Backend::Pclmulqdq => unsafe { x86::clmul64(a, b) },
+            // One product: wasm32's scalar 64-bit multiplication, as in the portable backend.
+            _ => portable::clmul42(a, b),
+        }
+    }
+
     /// The two 128-bit carry-less products `[a[0]·b[0], a[1]·b[1]]` (the wasm backend computes
     /// them together, sharing its vector multiplications).
     #[inline]
@@ -151,6 +180,19 @@ impl Backend {
         }
     }
 
+    /// [`xor_sum_of_products64`](Self::xor_sum_of_products64) for operands below `2^42`
+    /// ([`NARROW_BITS`]; for a wider one the result is unspecified).
+    pub fn xor_sum_of_products42(self, a: &[u64], b: &[u64]) -> u128 {
+        match self {
+            Backend::Portable => a.iter().zip(b).fold(0, |acc, (&x, &y)| acc ^ portable::clmul42(x, y)),
+            // SAFETY: `Pclmulqdq` is only constructed after detecting the CPU feature.
+            #[cfg(target_arch = "x86_64")]
+            Backend::Pclmulqdq => unsafe { x86::xor_sum_of_products64(a, b) },
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Backend::Simd128 => wasm::xor_sum_of_products42(a, b),
+        }
+    }
+
     /// `acc[i] ^= a[i] · b[i]` (unreduced) for every i (over the shortest length): many
     /// independent products in one call, so the hardware backend's loop runs with its instruction
     /// inlined.
@@ -175,6 +217,33 @@ impl Backend {
                 }
                 if rest == 1 {
                     acc[n - 1] ^= wasm::clmul64(a[n - 1], b[n - 1]);
+                }
+            }
+        }
+    }
+
+    /// [`xor_products64_into`](Self::xor_products64_into) for operands below `2^42`
+    /// ([`NARROW_BITS`]; for a wider one the result is unspecified): `acc[i] ^= a[i] · b[i]`.
+    pub fn xor_products42_into(self, a: &[u64], b: &[u64], acc: &mut [u128]) {
+        match self {
+            Backend::Portable => {
+                for ((&x, &y), z) in a.iter().zip(b).zip(acc.iter_mut()) {
+                    *z ^= portable::clmul42(x, y);
+                }
+            }
+            // SAFETY: `Pclmulqdq` is only constructed after detecting the CPU feature.
+            #[cfg(target_arch = "x86_64")]
+            Backend::Pclmulqdq => unsafe { x86::xor_products64_into(a, b, acc) },
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Backend::Simd128 => {
+                let n = a.len().min(b.len()).min(acc.len());
+                for k in 0..n / 2 {
+                    let [p, q] = wasm::clmul42x2([a[2 * k], a[2 * k + 1]], [b[2 * k], b[2 * k + 1]]);
+                    acc[2 * k] ^= p;
+                    acc[2 * k + 1] ^= q;
+                }
+                if n % 2 == 1 {
+                    acc[n - 1] ^= portable::clmul42(a[n - 1], b[n - 1]);
                 }
             }
         }
@@ -209,6 +278,14 @@ impl Backend {
     }
 }
 
+/// Most terms of a Barrett reduction's two constants for which shifts and XORs replace a
+/// software carry-less product (each term costs a shift and an XOR; a product, dozens of
+/// operations).
+const SPARSE_TERMS: u32 = 16;
+
+/// The bits of a narrow operand.
+const NARROW_MASK: u64 = (1 << NARROW_BITS) - 1;
+
 /// The constants of a Barrett reduction modulo `x^m + modulus_low` (see
 /// [`BinaryField`](super::BinaryField)).
 #[derive(Clone, Copy, Debug)]
@@ -220,10 +297,49 @@ pub(crate) struct BarrettConstants {
 }
 
 impl BarrettConstants {
-    /// One reduction with `backend`'s product.
+    /// One reduction with `backend`'s product. Without a hardware product, constants with few
+    /// terms (most fields' moduli are trinomials or pentanomials) are multiplied by shifts
+    /// ([`reduce_sparse`](Self::reduce_sparse)), and fields of degree at most [`NARROW_BITS`]
+    /// (whose quotient and modulus operands are all below `2^m`) take the narrow product.
     #[inline(always)]
     pub fn reduce(self, backend: Backend, product: u128) -> u64 {
-        self.reduce_by(product, |a, b| backend.clmul64(a, b))
+        match backend {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Pclmulqdq => self.reduce_by(product, |a, b| backend.clmul64(a, b)),
+            _ if self.is_sparse() => self.reduce_sparse(product),
+            _ if self.m <= NARROW_BITS => self.reduce_by(product, |a, b| backend.clmul42(a, b)),
+            _ => self.reduce_by(product, |a, b| backend.clmul64(a, b)),
+        }
+    }
+
+    /// Whether both constants together have at most [`SPARSE_TERMS`] terms.
+    #[inline(always)]
+    fn is_sparse(self) -> bool {
+        self.barrett_low.count_ones() + self.modulus_low.count_ones() <= SPARSE_TERMS
+    }
+
+    /// The reduction with both constant products as shifts and XORs, one per term of the
+    /// constant. The loops run over the bits of the public constants; the operand is only
+    /// shifted by them and XORed, so the time does not depend on it.
+    #[inline(always)]
+    fn reduce_sparse(self, product: u128) -> u64 {
+        let high = (product >> self.m) as u64;
+        // The quotient's correction `(high · barrett_low) >> m`, term by term: shifts commute
+        // with XOR, and every term's bit is below m, so each is `high >> (m − bit)` (in two
+        // steps: m may be 64).
+        let (mut q, mut c) = (0u64, self.barrett_low);
+        while c != 0 {
+            q ^= (high >> 1) >> (self.m - 1 - c.trailing_zeros());
+            c &= c - 1;
+        }
+        let quotient = high ^ q;
+        // Only the low m bits of `quotient · modulus_low` are kept: 64-bit shifts suffice.
+        let (mut r, mut c) = (0u64, self.modulus_low);
+        while c != 0 {
+            r ^= quotient << c.trailing_zeros();
+            c &= c - 1;
+        }
+        (product as u64 ^ r) & self.mask
     }
 
     /// One reduction with the given product (inlined into each backend's loop).
@@ -252,11 +368,22 @@ fn schoolbook64(a: u64, b: u64) -> u128 {
     (0..64).filter(|i| (b >> i) & 1 == 1).fold(0, |acc, i| acc ^ (u128::from(a) << i))
 }
 
+/// `p` modulo `x^m + modulus_low` by long division, bit by bit (the reference of the reductions).
+fn reference_reduce(mut p: u128, m: u32, modulus_low: u64) -> u64 {
+    let modulus = 1u128 << m | u128::from(modulus_low);
+    for bit in (m..128).rev() {
+        if (p >> bit) & 1 == 1 {
+            p ^= modulus << (bit - m);
+        }
+    }
+    p as u64
+}
+
 /// Cross-checks every backend available here against the schoolbook product on `cases`
-/// pseudo-random operand pairs (and the extreme operands), single products, 128-bit products,
-/// inner products and element-wise products and reductions (GF(2^42)) of every length up to
-/// 20. For targets where `cargo test` cannot run (the WASM module under Node); the unit tests
-/// cover the same ground natively.
+/// pseudo-random operand pairs (and the extreme operands), single products, narrow products,
+/// 128-bit products, inner products and element-wise products and reductions (sparse and dense
+/// moduli, narrow and wide fields) of every length up to 20. For targets where `cargo test`
+/// cannot run (the WASM module under Node); the unit tests cover the same ground natively.
 ///
 /// # Errors
 /// The first mismatch, described.
@@ -266,6 +393,10 @@ pub fn self_check(cases: u32) -> Result<(), String> {
     let extremes = [(u64::MAX, u64::MAX), (1 << 63, 1 << 63), (0, u64::MAX), (1, 1)];
     let pairs: Vec<(u64, u64)> = extremes.into_iter().chain((0..cases).map(|_| (next(), next()))).collect();
     let gf42 = super::BinaryField::new(42, (1 << 29) | 0b111).map_err(|e| e.to_string())?;
+    let gf48 = super::BinaryField::new(48, crate::embed::GF2_48_MODULUS_LOW).map_err(|e| e.to_string())?;
+    // Dense moduli: their reductions take carry-less products, narrow and wide.
+    let dense40 = super::BinaryField::new(40, 0xf2_1fb1_7c23).map_err(|e| e.to_string())?;
+    let dense61 = super::BinaryField::new(61, 0x0762_50ff_f52d_df5d).map_err(|e| e.to_string())?;
     for backend in Backend::available() {
         let fail = |what: &str, a: &dyn core::fmt::Debug| Err(format!("{backend:?} {what} {a:?}"));
         for &(a, b) in &pairs {
@@ -278,6 +409,10 @@ pub fn self_check(cases: u32) -> Result<(), String> {
             }
             if backend.clmul64x2([a, !b], [b, a]) != [schoolbook64(a, b), schoolbook64(!b, a)] {
                 return fail("clmul64x2", &(a, b));
+            }
+            let (x, y) = (a & NARROW_MASK, b & NARROW_MASK);
+            if backend.clmul42(x, y) != schoolbook64(x, y) {
+                return fail("clmul42", &(x, y));
             }
             let reduced = |p: u128| super::Gf64::reduce(p).0;
             if backend.gf64_mul_pair([a, !b], [b, a])
@@ -312,10 +447,41 @@ pub fn self_check(cases: u32) -> Result<(), String> {
             {
                 return fail("xor_products64_into of length", &len);
             }
-            let mut reduced = vec![0u64; len];
-            gf42.reduce_many(backend, &acc, &mut reduced);
-            if reduced.iter().zip(&acc).any(|(&r, &p)| r != gf42.reduce_with(Backend::Portable, p)) {
-                return fail("reduce_many of length", &len);
+            let (an, bn): (Vec<u64>, Vec<u64>) =
+                a.iter().zip(&b).map(|(&x, &y)| (x & NARROW_MASK, y & NARROW_MASK)).unzip();
+            let want = an.iter().zip(&bn).fold(0, |acc, (&x, &y)| acc ^ schoolbook64(x, y));
+            if backend.xor_sum_of_products42(&an, &bn) != want {
+                return fail("xor_sum_of_products42 of length", &len);
+            }
+            let mut narrow: Vec<u128> = wide.clone();
+            backend.xor_products42_into(&an, &bn, &mut narrow);
+            if narrow
+                .iter()
+                .zip(&wide)
+                .zip(an.iter().zip(&bn))
+                .any(|((&z, &w), (&x, &y))| z != w ^ schoolbook64(x, y))
+            {
+                return fail("xor_products42_into of length", &len);
+            }
+            // Products of elements (degree below 2m), reduced in narrow and wide fields with
+            // sparse and dense moduli.
+            for field in [gf42, gf48, dense40, dense61] {
+                let m = field.m();
+                let products: Vec<u128> = a
+                    .iter()
+                    .zip(&b)
+                    .map(|(&x, &y)| schoolbook64(x & field.order_minus_one(), y & field.order_minus_one()))
+                    .collect();
+                let want: Vec<u64> =
+                    products.iter().map(|&p| reference_reduce(p, m, field.modulus_low())).collect();
+                let mut reduced = vec![0u64; len];
+                field.reduce_many(backend, &products, &mut reduced);
+                if reduced != want {
+                    return fail("reduce_many of length", &(m, len));
+                }
+                if products.iter().zip(&want).any(|(&p, &r)| field.reduce_with(backend, p) != r) {
+                    return fail("reduce_with", &m);
+                }
             }
         }
     }
@@ -356,6 +522,8 @@ mod tests {
         for backend in Backend::available() {
             assert_eq!(backend.clmul64(u64::MAX, u64::MAX), schoolbook64(u64::MAX, u64::MAX));
             assert_eq!(backend.clmul64(1 << 63, 1 << 63), 1 << 126);
+            assert_eq!(backend.clmul42(NARROW_MASK, NARROW_MASK), schoolbook64(NARROW_MASK, NARROW_MASK));
+            assert_eq!(backend.clmul42(1 << 41, 1 << 41), 1 << 82);
             assert_eq!(backend.clmul128(u128::MAX, u128::MAX), schoolbook128(u128::MAX, u128::MAX));
             assert_eq!(backend.clmul128(1 << 127, 1 << 127), [0, 1 << 126]);
         }
@@ -386,6 +554,8 @@ mod tests {
             );
             for backend in Backend::available() {
                 prop_assert_eq!(backend.clmul64(a, b), schoolbook64(a, b));
+                let (x, y) = (a & NARROW_MASK, b & NARROW_MASK);
+                prop_assert_eq!(backend.clmul42(x, y), schoolbook64(x, y));
                 prop_assert_eq!(backend.clmul64x2([a, c as u64], [b, d as u64]), [schoolbook64(a, b), schoolbook64(c as u64, d as u64)]);
                 let reduced = |p: u128| crate::field::Gf64::reduce(p).0;
                 prop_assert_eq!(backend.gf64_mul_pair([a, c as u64], [b, d as u64]), [reduced(schoolbook64(a, b)), reduced(schoolbook64(c as u64, d as u64))]);

@@ -13,6 +13,12 @@
 //! Inner products accumulate the unmasked class sums of every term and mask (and recombine the
 //! Karatsuba parts) once at the end: masking and recombination are linear over XOR.
 //!
+//! Narrow operands (below 2^42, [`super::NARROW_BITS`]: every field of degree at most 42, such as
+//! Coral's GF(2^42)) take [`clmul42`]: Karatsuba over 21-bit halves, whose products split into
+//! three classes (`i ≡ k (mod 3)`, seven bits each, so at most 7 terms per output bit: the count
+//! fits in the three bits up to the class's next position): 3 × 9 multiplications instead of
+//! 3 × 16.
+//!
 //! No branch or memory index depends on the operands; integer multiplication is constant time on
 //! the targets Chorus supports.
 
@@ -22,6 +28,12 @@ const HOLES32: [u64; 4] = [0x1111_1111, 0x2222_2222, 0x4444_4444, 0x8888_8888];
 const HOLES64: [u64; 4] =
     [0x1111_1111_1111_1111, 0x2222_2222_2222_2222, 0x4444_4444_4444_4444, 0x8888_8888_8888_8888];
 const LOW32: u64 = 0xffff_ffff;
+/// Bit positions `i ≡ k (mod 3)` of a 21-bit half of a narrow operand.
+pub(super) const HOLES21: [u64; 3] = [0x04_9249, 0x09_2492, 0x12_4924];
+/// Bit positions `i ≡ k (mod 3)` of a 64-bit word.
+pub(super) const HOLES3: [u64; 3] = [0x9249_2492_4924_9249, 0x2492_4924_9249_2492, 0x4924_9249_2492_4924];
+const LOW21: u64 = (1 << 21) - 1;
+const LOW42: u64 = (1 << 42) - 1;
 
 /// The class sums of the 32×32 product of `x`, `y` (each `< 2^32`): entry `k` holds the product's
 /// bits at the positions `≡ k (mod 4)`, and carries elsewhere.
@@ -106,6 +118,43 @@ impl Lazy64 {
     pub(super) fn finish(self) -> u128 {
         recombine(mask(self.0[0]), mask(self.0[1]), mask(self.0[2]))
     }
+}
+
+/// The class sums of the 21×21 product of `x`, `y` (each `< 2^21`): entry `k` holds the product's
+/// bits at the positions `≡ k (mod 3)`, and carries elsewhere.
+#[inline(always)]
+const fn class_sums21(x: u64, y: u64) -> [u64; 3] {
+    let [m0, m1, m2] = HOLES21;
+    let (x0, x1, x2) = (x & m0, x & m1, x & m2);
+    let (y0, y1, y2) = (y & m0, y & m1, y & m2);
+    [
+        x0.wrapping_mul(y0) ^ x1.wrapping_mul(y2) ^ x2.wrapping_mul(y1),
+        x0.wrapping_mul(y1) ^ x1.wrapping_mul(y0) ^ x2.wrapping_mul(y2),
+        x0.wrapping_mul(y2) ^ x1.wrapping_mul(y1) ^ x2.wrapping_mul(y0),
+    ]
+}
+
+/// The carry-less product of two 21-bit polynomials from its class sums.
+#[inline(always)]
+const fn mask3(z: [u64; 3]) -> u64 {
+    (z[0] & HOLES3[0]) | (z[1] & HOLES3[1]) | (z[2] & HOLES3[2])
+}
+
+/// `low ⊕ (mid ⊕ low ⊕ high)·x^21 ⊕ high·x^42` from the three 42-bit Karatsuba products.
+#[inline(always)]
+pub(super) const fn recombine42(low: u64, high: u64, mid: u64) -> u128 {
+    let mid = mid ^ low ^ high;
+    (low as u128) ^ ((mid as u128) << 21) ^ ((high as u128) << 42)
+}
+
+/// The 84-bit carry-less product of two polynomials of degree below 42 (bits 42 and up of the
+/// operands are dropped first).
+#[inline]
+pub const fn clmul42(a: u64, b: u64) -> u128 {
+    let (a, b) = (a & LOW42, b & LOW42);
+    let [a0, a1, a2] = [a & LOW21, a >> 21, (a ^ (a >> 21)) & LOW21];
+    let [b0, b1, b2] = [b & LOW21, b >> 21, (b ^ (b >> 21)) & LOW21];
+    recombine42(mask3(class_sums21(a0, b0)), mask3(class_sums21(a1, b1)), mask3(class_sums21(a2, b2)))
 }
 
 /// XOR of the unreduced products `a[i] · b[i]` over the common prefix of the slices.

@@ -26,6 +26,7 @@ use super::error::CoralError;
 pub const FIELD_BITS: usize = 42;
 /// Lanes per packed element: k = 14.
 pub const LANES: usize = 14;
+const _: () = assert!(FIELD_BITS as u32 <= crate::field::clmul::NARROW_BITS);
 
 /// The RMFE parameters of a Coral session (Table 1, Example Param. 1) with its compiled maps.
 #[derive(Debug, Clone)]
@@ -106,13 +107,13 @@ impl CoralParams {
     /// Field product.
     #[inline]
     pub fn mul(&self, a: u64, b: u64) -> u64 {
-        self.field.reduce_with(self.backend, self.backend.clmul64(a, b))
+        self.field.mul_with(self.backend, a, b)
     }
 
     /// The unreduced carry-less product (for sums of products reduced once).
     #[inline]
     pub fn clmul(&self, a: u64, b: u64) -> u128 {
-        self.backend.clmul64(a, b)
+        self.field.product_with(self.backend, a, b)
     }
 
     /// Reduction of an unreduced product or sum of products.
@@ -121,9 +122,10 @@ impl CoralParams {
         self.field.reduce_with(self.backend, product)
     }
 
-    /// `acc[i] += a[i]·b[i]`, unreduced, for every i (one backend call for a whole layer).
+    /// `acc[i] += a[i]·b[i]`, unreduced, for every i (one backend call for a whole layer; the
+    /// elements of F are narrow operands, below `2^42`).
     pub fn clmul_into(&self, a: &[u64], b: &[u64], acc: &mut [u128]) {
-        self.backend.xor_products64_into(a, b, acc);
+        self.backend.xor_products42_into(a, b, acc);
     }
 
     /// `out[i]` = `products[i]` reduced, for every i (one backend call).

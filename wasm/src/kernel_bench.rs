@@ -28,6 +28,10 @@ pub struct KernelBench {
     bulk_b: Vec<Gf256>,
     bulk_out: Vec<Gf256>,
     gf64: Vec<Gf64>,
+    /// GF(2^42) elements (Coral's field) and room for their products.
+    gf42: Vec<u64>,
+    gf42_products: Vec<u128>,
+    gf42_out: Vec<u64>,
     embedding: CoralEmbedding,
     mfe_share: Vec<u64>,
     sigma_out: Vec<u64>,
@@ -44,7 +48,7 @@ pub struct KernelBench {
 const LOG_SBOXES: usize = 1024;
 
 /// The kernel names [`KernelBench::run`] accepts, with what one operation is.
-const KERNELS: [(&str, &str); 18] = [
+const KERNELS: [(&str, &str); 21] = [
     ("rs255_85/encode/fft", "one (255,85) encoding"),
     ("rs255_85/encode/matrix", "one (255,85) encoding"),
     ("gf256/mul_slices", "4096 products"),
@@ -52,6 +56,9 @@ const KERNELS: [(&str, &str); 18] = [
     ("gf64/inner_product", "4096-term inner product"),
     ("gf64/inner_product/portable", "4096-term inner product"),
     ("gf64/mul_chain", "4096 dependent products"),
+    ("gf42/products/narrow", "4096 unreduced GF(2^42) products, the narrow kernel"),
+    ("gf42/products/wide", "4096 unreduced GF(2^42) products, the 64-bit kernel"),
+    ("gf42/reduce", "4096 GF(2^42) reductions"),
     ("embed/set1/phi", "one φ"),
     ("embed/set1/psi", "one ψ"),
     ("embed/set1/sigma", "one σ"),
@@ -83,9 +90,11 @@ impl KernelBench {
         let message = random_bytes(rs.k());
         let codeword = vec![Gf256(0); rs.n()];
         let (bulk_a, bulk_b) = (random_bytes(BULK_LEN), random_bytes(BULK_LEN));
-        let gf64 =
+        let gf64: Vec<Gf64> =
             (0..2 * BULK_LEN).map(|i| Gf64(0x9e37_79b9_7f4a_7c15u64.wrapping_mul(i as u64 + 1))).collect();
         let embedding = CORAL_SET_1.build().map_err(|e| JsError::new(&e.to_string()))?;
+        let gf42_mask = embedding.rmfe.field().order_minus_one();
+        let gf42 = gf64.iter().map(|x: &Gf64| x.0 & gf42_mask).collect();
         let mfe_share = embedding.mfe.sigma(0x1234).map_err(|e| JsError::new(&e.to_string()))?;
         let mut next = || rng.next_u64();
         let log = TripleLog::pseudo_random([0, 0, 0, LOG_SBOXES, LOG_SBOXES, 0], &mut next);
@@ -98,6 +107,9 @@ impl KernelBench {
             bulk_a,
             bulk_b,
             gf64,
+            gf42,
+            gf42_products: vec![0; BULK_LEN],
+            gf42_out: vec![0; BULK_LEN],
             embedding,
             sigma_out: vec![0; mfe_share.len()],
             mfe_share,
@@ -162,6 +174,23 @@ impl KernelBench {
                 "gf64/inner_product/portable" => {
                     let (a, b) = self.gf64.split_at(BULK_LEN);
                     Gf64::inner_product_with(Backend::Portable, a, b).0 ^ i
+                }
+                "gf42/products/narrow" | "gf42/products/wide" => {
+                    let (a, b) = self.gf42.split_at(BULK_LEN);
+                    if kernel.ends_with("narrow") {
+                        Backend::detect().xor_products42_into(a, b, &mut self.gf42_products);
+                    } else {
+                        Backend::detect().xor_products64_into(a, b, &mut self.gf42_products);
+                    }
+                    self.gf42_products[i as usize % BULK_LEN] as u64
+                }
+                "gf42/reduce" => {
+                    self.embedding.rmfe.field().reduce_many(
+                        Backend::detect(),
+                        &self.gf42_products,
+                        &mut self.gf42_out,
+                    );
+                    self.gf42_out[i as usize % BULK_LEN]
                 }
                 "gf64/mul_chain" => {
                     let mut acc = Gf64(i | 1);

@@ -198,27 +198,14 @@ impl Backend {
     /// inlined.
     pub fn xor_products64_into(self, a: &[u64], b: &[u64], acc: &mut [u128]) {
         match self {
-            Backend::Portable => {
-                for ((&x, &y), z) in a.iter().zip(b).zip(acc.iter_mut()) {
-                    *z ^= portable::clmul64(x, y);
-                }
-            }
+            Backend::Portable => xor_pairs_into(a, b, acc, |x, y| {
+                [portable::clmul64(x[0], y[0]), portable::clmul64(x[1], y[1])]
+            }),
             // SAFETY: `Pclmulqdq` is only constructed after detecting the CPU feature.
             #[cfg(target_arch = "x86_64")]
             Backend::Pclmulqdq => unsafe { x86::xor_products64_into(a, b, acc) },
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-            Backend::Simd128 => {
-                let n = a.len().min(b.len()).min(acc.len());
-                let (pairs, rest) = (n / 2, n % 2);
-                for k in 0..pairs {
-                    let [p, q] = wasm::clmul64x2([a[2 * k], a[2 * k + 1]], [b[2 * k], b[2 * k + 1]]);
-                    acc[2 * k] ^= p;
-                    acc[2 * k + 1] ^= q;
-                }
-                if rest == 1 {
-                    acc[n - 1] ^= wasm::clmul64(a[n - 1], b[n - 1]);
-                }
-            }
+            Backend::Simd128 => xor_pairs_into(a, b, acc, wasm::clmul64x2),
         }
     }
 
@@ -226,26 +213,14 @@ impl Backend {
     /// ([`NARROW_BITS`]; for a wider one the result is unspecified): `acc[i] ^= a[i] · b[i]`.
     pub fn xor_products42_into(self, a: &[u64], b: &[u64], acc: &mut [u128]) {
         match self {
-            Backend::Portable => {
-                for ((&x, &y), z) in a.iter().zip(b).zip(acc.iter_mut()) {
-                    *z ^= portable::clmul42(x, y);
-                }
-            }
+            Backend::Portable => xor_pairs_into(a, b, acc, |x, y| {
+                [portable::clmul42(x[0], y[0]), portable::clmul42(x[1], y[1])]
+            }),
             // SAFETY: `Pclmulqdq` is only constructed after detecting the CPU feature.
             #[cfg(target_arch = "x86_64")]
             Backend::Pclmulqdq => unsafe { x86::xor_products64_into(a, b, acc) },
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-            Backend::Simd128 => {
-                let n = a.len().min(b.len()).min(acc.len());
-                for k in 0..n / 2 {
-                    let [p, q] = wasm::clmul42x2([a[2 * k], a[2 * k + 1]], [b[2 * k], b[2 * k + 1]]);
-                    acc[2 * k] ^= p;
-                    acc[2 * k + 1] ^= q;
-                }
-                if n % 2 == 1 {
-                    acc[n - 1] ^= portable::clmul42(a[n - 1], b[n - 1]);
-                }
-            }
+            Backend::Simd128 => xor_pairs_into(a, b, acc, wasm::clmul42x2),
         }
     }
 
@@ -274,6 +249,22 @@ impl Backend {
             Backend::Pclmulqdq => unsafe { x86::xor_sum_of_products128(a, b) },
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
             Backend::Simd128 => wasm::xor_sum_of_products128(a, b),
+        }
+    }
+}
+
+/// `acc[i] ^= a[i] · b[i]` over the shortest length, two products per call of `pair` (an odd last
+/// one paired with zero).
+#[inline(always)]
+fn xor_pairs_into(a: &[u64], b: &[u64], acc: &mut [u128], pair: impl Fn([u64; 2], [u64; 2]) -> [u128; 2]) {
+    let n = a.len().min(b.len()).min(acc.len());
+    for k in (0..n).step_by(2) {
+        let two = k + 1 < n;
+        let (x, y) = if two { ([a[k], a[k + 1]], [b[k], b[k + 1]]) } else { ([a[k], 0], [b[k], 0]) };
+        let [p, q] = pair(x, y);
+        acc[k] ^= p;
+        if two {
+            acc[k + 1] ^= q;
         }
     }
 }

@@ -22,15 +22,35 @@ use super::{CoralMaterial, Cursors, Demand, Encoding, InputMask, Preprocessing, 
 pub const MAX_PARTIES: usize = 16;
 
 /// The trusted dealer (see the module docs for its trust model).
+///
+/// Its MAC keys — each party's α_i and Δ_i — are drawn at its first deal and kept for every later
+/// deal to as many parties, as one SPDZ preprocessing serves many online phases: material from
+/// several deals of one dealer is under the same keys, so a party can join it into one online
+/// phase ([`CoralMaterial::join`]).
 #[derive(Debug)]
 pub struct TrustedDealer<R> {
     rng: R,
+    /// `(α_i, Δ_i)` of every party, once drawn.
+    keys: Option<(Vec<u64>, Vec<u128>)>,
 }
 
 impl<R: RngCore + CryptoRng> TrustedDealer<R> {
     /// A dealer drawing its randomness from `rng`.
     pub fn new(rng: R) -> Self {
-        TrustedDealer { rng }
+        TrustedDealer { rng, keys: None }
+    }
+
+    /// Every party's `(α_i, Δ_i)`: the kept ones, or fresh ones for a deal to another number of
+    /// parties (kept from then on).
+    fn keys(&mut self, params: &CoralParams, parties: usize) -> (Vec<u64>, Vec<u128>) {
+        if self.keys.as_ref().is_none_or(|(alphas, _)| alphas.len() != parties) {
+            let alphas: Vec<u64> = (0..parties).map(|_| self.element(params)).collect();
+            let deltas: Vec<u128> = (0..parties)
+                .map(|_| u128::from(self.rng.next_u64()) << 64 | u128::from(self.rng.next_u64()))
+                .collect();
+            self.keys = Some((alphas, deltas));
+        }
+        self.keys.clone().expect("drawn above")
     }
 
     fn element(&mut self, params: &CoralParams) -> u64 {
@@ -84,11 +104,8 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
                 limit: parties,
             });
         }
-        let alphas: Vec<u64> = (0..parties).map(|_| self.element(params)).collect();
+        let (alphas, deltas) = self.keys(params, parties);
         let alpha = alphas.iter().fold(0, |a, b| a ^ b);
-        let deltas: Vec<u128> = (0..parties)
-            .map(|_| u128::from(self.rng.next_u64()) << 64 | u128::from(self.rng.next_u64()))
-            .collect();
         let mut out: Vec<CoralMaterial> = (0..parties)
             .map(|party| CoralMaterial {
                 party,
@@ -96,6 +113,7 @@ impl<R: RngCore + CryptoRng> TrustedDealer<R> {
                 alpha: alphas[party],
                 delta: deltas[party],
                 quintuples: Vec::with_capacity(demand.quintuples),
+                later_quintuples: Vec::new(),
                 encodings: Vec::with_capacity(demand.encodings),
                 input_masks: vec![Vec::new(); parties],
                 tbits: Vec::with_capacity(demand.tbits),

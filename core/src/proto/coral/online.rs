@@ -289,14 +289,23 @@ impl Party {
         pairs: &[(RShare, RShare)],
     ) -> Result<Vec<RShare>, CoralError> {
         self.check_net(net)?;
-        let range = self.material.take_quintuple_range(pairs.len())?;
+        let pieces = self.material.take_quintuples(pairs.len())?;
+        let material = &self.material;
+        let quintuples = pieces.iter().flat_map(|(s, range)| &material.quintuple_segment(*s)[range.clone()]);
         let mut masked = Vec::with_capacity(2 * pairs.len());
-        for ((x, y), q) in pairs.iter().zip(&self.material.quintuples[range.clone()]) {
+        for ((x, y), q) in pairs.iter().zip(quintuples) {
             masked.push(*x + q.a);
             masked.push(*y + q.b);
         }
         let opened = self.open(net, Step::MultOpen, &masked).await?;
-        Ok(self.finish_mul(&self.material.quintuples[range], &opened))
+        let mut out = Vec::with_capacity(pairs.len());
+        let mut at = 0;
+        for (s, range) in &pieces {
+            let q = &self.material.quintuple_segment(*s)[range.clone()];
+            out.extend(self.finish_mul(q, &opened[2 * at..2 * (at + q.len())]));
+            at += q.len();
+        }
+        Ok(out)
     }
 
     /// `[[z]] = τ(d)·[[τ(b)]] + τ(e)·[[τ(a)]] + τ(d)·τ(e) + [[c]]` for a whole layer, from the

@@ -34,11 +34,12 @@ fn tiny_bytes(parties: usize) -> usize {
 pub fn encode(material: &CoralMaterial) -> Vec<u8> {
     let parties = material.parties;
     let masks: usize = material.input_masks.iter().map(Vec::len).sum();
+    let quintuples = || material.quintuples.iter().chain(material.later_quintuples.iter().flatten());
     let size = TAG.len()
         + 2
         + 24
         + 4 * (4 + parties)
-        + material.quintuples.len() * 5 * SHARE_BYTES
+        + quintuples().count() * 5 * SHARE_BYTES
         + material.encodings.len() * 2 * SHARE_BYTES
         + masks * (SHARE_BYTES + 8)
         + (material.tbits.len() + 3 * material.ttriples.len()) * tiny_bytes(parties);
@@ -48,11 +49,11 @@ pub fn encode(material: &CoralMaterial) -> Vec<u8> {
     out.extend_from_slice(&material.alpha.to_be_bytes());
     out.extend_from_slice(&material.delta.to_be_bytes());
     let counts =
-        [material.quintuples.len(), material.encodings.len(), material.tbits.len(), material.ttriples.len()];
+        [quintuples().count(), material.encodings.len(), material.tbits.len(), material.ttriples.len()];
     for count in counts.into_iter().chain(material.input_masks.iter().map(Vec::len)) {
         out.extend_from_slice(&(count as u32).to_be_bytes());
     }
-    for q in &material.quintuples {
+    for q in quintuples() {
         for s in [q.a, q.b, q.c, q.tau_a, q.tau_b] {
             put_share(&mut out, s);
         }
@@ -213,6 +214,7 @@ pub fn decode(bytes: &[u8]) -> Result<CoralMaterial, String> {
         alpha,
         delta,
         quintuples,
+        later_quintuples: Vec::new(),
         encodings,
         input_masks,
         tbits,

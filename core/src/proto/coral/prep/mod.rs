@@ -24,6 +24,7 @@ pub mod ot;
 pub mod quintuple;
 
 use core::future::Future;
+use core::ops::Range;
 
 use crate::net::{Network, PartyId};
 
@@ -109,6 +110,9 @@ pub struct CoralMaterial {
     /// Δ_i, this party's TinyOT key.
     pub(crate) delta: u128,
     pub(crate) quintuples: Vec<Quintuple>,
+    /// Quintuples of materials joined after this one ([`CoralMaterial::join`]), used after
+    /// `quintuples` in order: segments of their own, so joining moves them rather than copying.
+    pub(crate) later_quintuples: Vec<Vec<Quintuple>>,
     pub(crate) encodings: Vec<Encoding>,
     pub(crate) input_masks: Vec<Vec<InputMask>>,
     pub(crate) tbits: Vec<TinyBit>,
@@ -118,6 +122,9 @@ pub struct CoralMaterial {
 
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Cursors {
+    /// The quintuple segment in use: 0 is `quintuples`, s > 0 is `later_quintuples[s − 1]`.
+    pub(crate) segment: usize,
+    /// The next quintuple of that segment.
     pub(crate) quintuples: usize,
     pub(crate) encodings: usize,
     pub(crate) input_masks: Vec<usize>,
@@ -154,7 +161,7 @@ impl CoralMaterial {
     /// What is left, as a [`Demand`].
     pub fn remaining(&self) -> Demand {
         Demand {
-            quintuples: self.quintuples.len() - self.cursor.quintuples,
+            quintuples: self.quintuples_left(),
             encodings: self.encodings.len() - self.cursor.encodings,
             input_masks: self
                 .input_masks
@@ -167,21 +174,87 @@ impl CoralMaterial {
         }
     }
 
+    /// Whether `other` is for the same party of the same session size under the same α and Δ.
+    fn same_keys(&self, other: &CoralMaterial) -> bool {
+        (self.party, self.parties, self.alpha, self.delta)
+            == (other.party, other.parties, other.alpha, other.delta)
+            && self.input_masks.len() == other.input_masks.len()
+    }
+
+    /// Joins what is left of `parts`, in order, into one material if all are under the same keys
+    /// (see [`CoralMaterial::absorb`]); `None` if they are not, or if there are no parts. The
+    /// quintuples, by far the largest part, are moved as segments of their own, not copied: a
+    /// copy into one buffer cost a joined online phase more, in page faults, than the rounds it
+    /// saved.
+    pub fn join(parts: Vec<CoralMaterial>) -> Option<CoralMaterial> {
+        let mut parts = parts.into_iter();
+        let mut joined = parts.next()?;
+        let rest: Vec<CoralMaterial> = parts.collect();
+        if !rest.iter().all(|part| joined.same_keys(part)) {
+            return None;
+        }
+        for mut part in rest {
+            for (s, mut segment) in part.segments_left().into_iter().enumerate() {
+                if s == 0 && part.cursor.quintuples > 0 {
+                    segment.drain(..part.cursor.quintuples);
+                }
+                if !segment.is_empty() {
+                    joined.later_quintuples.push(segment);
+                }
+            }
+            part.cursor.quintuples = 0;
+            // Only the small kinds are left to append: the part's quintuples were moved above.
+            let appended = joined.absorb(part);
+            debug_assert!(appended, "keys checked above");
+        }
+        Some(joined)
+    }
+
+    /// Takes this material's quintuple segments from the one in use on (the first is still to be
+    /// skipped to its cursor), leaving none.
+    fn segments_left(&mut self) -> Vec<Vec<Quintuple>> {
+        let mut all = vec![core::mem::take(&mut self.quintuples)];
+        all.append(&mut self.later_quintuples);
+        all.split_off(self.cursor.segment.min(all.len()))
+    }
+
+    /// The quintuple segment `s` (0: `quintuples`).
+    pub(crate) fn quintuple_segment(&self, s: usize) -> &[Quintuple] {
+        match s {
+            0 => &self.quintuples,
+            _ => self.later_quintuples.get(s - 1).map_or(&[], |v| &v[..]),
+        }
+    }
+
+    /// Quintuples not yet taken, over every segment.
+    fn quintuples_left(&self) -> usize {
+        let current =
+            self.quintuple_segment(self.cursor.segment).len().saturating_sub(self.cursor.quintuples);
+        let later: usize = self.later_quintuples.iter().skip(self.cursor.segment).map(Vec::len).sum();
+        current + later
+    }
+
     /// Appends what is left of `other` to this material if both are under the same keys — the
     /// same party of the same session size, α and Δ, as the runs of one OT provider are — and
     /// returns true; otherwise drops `other` and returns false. Every item of a kind is as good as
     /// another (each is uniform and used once), so one online phase may use the material of
     /// several runs.
     pub fn absorb(&mut self, mut other: CoralMaterial) -> bool {
-        let same = (self.party, self.parties, self.alpha, self.delta)
-            == (other.party, other.parties, other.alpha, other.delta)
-            && self.input_masks.len() == other.input_masks.len();
-        if !same {
+        if !self.same_keys(&other) {
             return false;
         }
-        // Moved, not cloned: TinyOT bits hold a MAC and a key per party.
+        // Moved, not cloned: TinyOT bits hold a MAC and a key per party. Quintuples go after every
+        // segment of this material (absorbing is for small or single-segment materials; `join`
+        // moves large ones as segments).
+        let from = other.cursor.quintuples;
+        for (s, mut segment) in other.segments_left().into_iter().enumerate() {
+            let skip = if s == 0 { from } else { 0 };
+            match self.later_quintuples.last_mut() {
+                Some(last) => last.extend(segment.drain(skip..)),
+                None => self.quintuples.extend(segment.drain(skip..)),
+            }
+        }
         let c = &other.cursor;
-        self.quintuples.extend(other.quintuples.drain(c.quintuples..));
         self.encodings.extend(other.encodings.drain(c.encodings..));
         for ((mine, theirs), &from) in
             self.input_masks.iter_mut().zip(&mut other.input_masks).zip(&c.input_masks)
@@ -221,22 +294,36 @@ impl CoralMaterial {
     pub fn stored_bytes(&self) -> usize {
         let r = 12;
         let t = 1 + 32 * (self.parties - 1);
-        self.quintuples.len() * 5 * r
+        (self.quintuples.len() + self.later_quintuples.iter().map(Vec::len).sum::<usize>()) * 5 * r
             + self.encodings.len() * 2 * r
             + self.input_masks.iter().map(|m| m.len() * r).sum::<usize>()
             + self.tbits.len() * t
             + self.ttriples.len() * 3 * t
     }
 
-    /// The index range of the next `n` quintuples, marked as consumed.
-    pub(crate) fn take_quintuple_range(&mut self, n: usize) -> Result<core::ops::Range<usize>, CoralError> {
-        let start = self.cursor.quintuples;
-        let available = self.quintuples.len() - start;
+    /// Takes `n` quintuples: the pieces `(segment, range)` they lie in, in order (one piece
+    /// unless they cross into the next segment of a joined material).
+    pub(crate) fn take_quintuples(&mut self, n: usize) -> Result<Vec<(usize, Range<usize>)>, CoralError> {
+        let available = self.quintuples_left();
         if n > available {
             return Err(CoralError::MaterialExhausted { kind: "quintuple", needed: n, available });
         }
-        self.cursor.quintuples += n;
-        Ok(start..start + n)
+        let mut pieces = Vec::with_capacity(1);
+        let mut needed = n;
+        while needed > 0 {
+            let (s, start) = (self.cursor.segment, self.cursor.quintuples);
+            let left = self.quintuple_segment(s).len().saturating_sub(start);
+            if left == 0 {
+                self.cursor.segment += 1;
+                self.cursor.quintuples = 0;
+                continue;
+            }
+            let k = left.min(needed);
+            pieces.push((s, start..start + k));
+            self.cursor.quintuples += k;
+            needed -= k;
+        }
+        Ok(pieces)
     }
 
     pub(crate) fn take_encodings(&mut self, n: usize) -> Result<Vec<Encoding>, CoralError> {

@@ -123,3 +123,38 @@ fn material_is_absorbed_only_under_the_same_keys() {
     assert_eq!(after.input_masks, vec![2, 4]);
     assert_eq!(a.quintuples[3], first_left, "appended after, in order");
 }
+
+/// Materials under the same keys join without copying their quintuples: the joined material hands
+/// out what was left of each, in order, across the segments (one piece per segment a take
+/// crosses), counts them in what is left, and encodes every segment; other keys do not join.
+#[test]
+fn joined_material_hands_out_every_part_in_order_across_segments() {
+    let demand = Demand { quintuples: 3, encodings: 2, input_masks: vec![1, 2], tbits: 1, ttriples: 1 };
+    let part = || deal(1, 2, &demand).remove(0);
+    let (mut first, second, third) = (part(), part(), part());
+    first.cursor.quintuples = 1;
+    let expected: Vec<_> =
+        first.quintuples[1..].iter().chain(&second.quintuples).chain(&third.quintuples).copied().collect();
+    assert!(
+        super::super::prep::CoralMaterial::join(vec![part(), deal(2, 2, &demand).remove(0)]).is_none(),
+        "other keys"
+    );
+    let mut joined = super::super::prep::CoralMaterial::join(vec![first, second, third]).expect("same keys");
+    assert_eq!(joined.remaining().quintuples, 8);
+    assert_eq!(joined.remaining().encodings, 6);
+    // Encoding (for material as dealt) writes every quintuple held, the first's used one too.
+    let encoded = super::super::prep::codec::encode(&joined);
+    assert_eq!(super::super::prep::codec::decode(&encoded).expect("decodes").remaining().quintuples, 9);
+    let pieces = joined.take_quintuples(4).expect("four");
+    assert_eq!(pieces, vec![(0, 1..3), (1, 0..2)], "the first's two left, then the second's");
+    let rest = joined.take_quintuples(4).expect("four more");
+    assert_eq!(rest, vec![(1, 2..3), (2, 0..3)]);
+    let taken: Vec<_> = pieces
+        .iter()
+        .chain(&rest)
+        .flat_map(|(s, r)| joined.quintuple_segment(*s)[r.clone()].to_vec())
+        .collect();
+    assert_eq!(taken, expected);
+    assert_eq!(joined.remaining().quintuples, 0);
+    assert!(joined.take_quintuples(1).is_err(), "exhausted");
+}

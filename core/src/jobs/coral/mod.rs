@@ -31,11 +31,11 @@
 //! 1. Spec agreement ([`super::agreement`]) among all members, the preprocessing kind included;
 //!    the digest tags the OT session.
 //! 2. One chunk's material at once ([`circuit_demand_revealed`] for its instances): by OT
-//!    between the parties (one provider for all the chunks of a job or preparation: its TinyOT
-//!    engine, α and COPE are set up once, so every chunk's material is under the same keys), or
-//!    dealt by the dealer, decoded by each party and confirmed to the
+//!    between the parties, or dealt by the dealer, decoded by each party and confirmed to the
 //!    dealer with a short message (the dealer's part of the chunk ends there, once both hold
-//!    their material).
+//!    their material). One source makes all the chunks of a job or preparation
+//!    ([`ChunkSource`]: the OT provider's TinyOT engine, α and COPE set up once, or one dealer
+//!    with its keys), so every chunk's material is under the same keys.
 //! 3. One evaluation of every instance of the chunk (`⌈instances / 14⌉` packs per wire, all AND
 //!    gates of a layer in one round), MAC checks before the outputs open; then steps 2 and 3 for
 //!    the next chunk. Chunks are whole packs sized to [`stream::MATERIAL_BUDGET_BYTES`]
@@ -45,7 +45,9 @@
 //! AES runs the key-shared AES-128 circuit of [`super::keyed_aes`], one instance per block.
 //!
 //! Material can also be made ahead of time ([`prepared`]): a job that takes prepared chunks runs
-//! step 3 on them alone, consecutive chunks made over OT in one online phase.
+//! step 3 on them alone, consecutive chunks joined into one online phase as far as its working
+//! memory allows ([`online_size`]) — the material is already held, so the online phase need not
+//! pay each chunk's rounds again.
 
 use super::aes::{AesInput, AesOutput, AesProtocol, AesSpec, JobPhase};
 use super::agreement::agree_on_spec;
@@ -60,6 +62,7 @@ use super::stream;
 use super::view::TwoPartyView;
 use crate::circuit::Circuit;
 use crate::net::{NetStats, Network};
+use crate::proto::coral::circuit::MAX_WIRE_SHARINGS;
 use crate::proto::coral::prep::codec;
 use crate::proto::coral::{
     circuit_demand_revealed, evaluate_circuit_revealed, CoralMaterial, CoralParams, DealtMaterial, Demand,
@@ -141,7 +144,7 @@ pub(crate) fn aes_job(
         return Err(JobError::Internal("not a Coral spec"));
     };
     let options = [preprocessing_byte(preprocessing)];
-    Ok((SimdJob::aes(spec, input, b"chorus/coral-aes/v5", &options)?, preprocessing))
+    Ok((SimdJob::aes(spec, input, b"chorus/coral-aes/v6", &options)?, preprocessing))
 }
 
 /// The Coral job of a validated circuit spec, with this member's checked `input`.
@@ -151,7 +154,7 @@ pub(crate) fn circuit_job(
 ) -> Result<(SimdJob<'_>, Preprocessing), JobError> {
     let preprocessing = spec.protocol.preprocessing();
     let options = [preprocessing_byte(preprocessing)];
-    let tag = (PROTOCOL, b"chorus/coral-circuit/v4".as_slice());
+    let tag = (PROTOCOL, b"chorus/coral-circuit/v5".as_slice());
     Ok((SimdJob::circuit(spec, input, tag, &options)?, preprocessing))
 }
 
@@ -210,7 +213,7 @@ async fn run_job<N: Network, R: RngCore + CryptoRng>(
     match plan {
         Some(plan) => {
             let units = store.take(&plan)?.into_units()?;
-            prepared::evaluate(net, (job, *preprocessing), units, rng, observe).await
+            prepared::evaluate(net, job, units, rng, observe).await
         }
         None => {
             let parties = computing(net.parties(), *preprocessing);
@@ -259,6 +262,21 @@ pub(crate) fn chunk_size(
     stream::chunk_size(per_pack.div_ceil(14), 14, instances)
 }
 
+/// An upper estimate of the bytes an online phase holds per AND gate and pack beyond its
+/// material: the opened log (two elements and their MAC shares per packed AND until the MAC
+/// check) and the round's messages.
+const ONLINE_BYTES_PER_PACK_AND: usize = 64;
+
+/// The most instances one online phase on prepared material takes (whole packs): its working
+/// memory ([`ONLINE_BYTES_PER_PACK_AND`]) within the material budget, and its wire sharings
+/// within the evaluation's bound ([`crate::proto::coral::circuit::MAX_WIRE_SHARINGS`]).
+pub(crate) fn online_size(circuit: &Circuit, instances: usize) -> usize {
+    let per_pack = circuit.gate_counts().and.max(1) * ONLINE_BYTES_PER_PACK_AND;
+    let by_memory = stream::chunk_size(per_pack.div_ceil(14), 14, instances);
+    let by_wires = (MAX_WIRE_SHARINGS / circuit.num_wires().max(1)).max(1) * 14;
+    by_memory.min(by_wires)
+}
+
 /// The OT session tag of chunk `index` of the job or preparation agreed as `digest`: every
 /// chunk's OT runs under a session of its own.
 fn chunk_tag(digest: &[u8], index: usize) -> Vec<u8> {
@@ -283,10 +301,10 @@ pub(crate) async fn run_chunked<N: Network, R: RngCore + CryptoRng>(
 ) -> Result<(Vec<Outputs>, NetStats), JobError> {
     let mut outputs = Vec::new();
     let mut online = NetStats::default();
-    let mut provider = None;
+    let mut source = ChunkSource::default();
     for (index, range) in stream::chunks(job.instances, per_chunk).enumerate() {
         let tag = chunk_tag(digest, index);
-        let material = chunk_material(net, preprocessing, &mut provider, &tag, job, range.len(), rng).await?;
+        let material = chunk_material(net, preprocessing, &mut source, &tag, job, range.len(), rng).await?;
         if let Some(material) = material {
             observe(JobPhase::OnlineStarts);
             let (mut chunk, stats) = evaluate_chunk(net, job, material, range.clone(), rng).await?;
@@ -298,14 +316,24 @@ pub(crate) async fn run_chunked<N: Network, R: RngCore + CryptoRng>(
     Ok((outputs, online))
 }
 
+/// What makes the chunks of one job or preparation at this member, made on its first chunk and
+/// kept for the others, so every chunk's material is under the same MAC keys and consecutive
+/// chunks can join one online phase ([`prepared`]): the computing parties' OT provider (its
+/// TinyOT engine, α and COPE set up once), or the dealer member's [`TrustedDealer`] (its keys
+/// drawn at its first deal).
+#[derive(Default)]
+pub(crate) struct ChunkSource {
+    ot: Option<OtProvider>,
+    dealer: Option<TrustedDealer<ChaCha20Rng>>,
+}
+
 /// Step 2 for one chunk of `instances` instances: this member's material (`None` at the dealer,
-/// whose part of the chunk ends once both parties confirmed theirs). Over OT the chunks of one
-/// job or preparation share `provider` (made on the first chunk, under its `tag`), so all their
-/// material is under the same keys ([`CoralMaterial::absorb`]).
+/// whose part of the chunk ends once both parties confirmed theirs), from `source` (the same for
+/// every chunk of a job or preparation; the OT provider runs under the first chunk's `tag`).
 pub(crate) async fn chunk_material<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
     preprocessing: Preprocessing,
-    provider: &mut Option<OtProvider>,
+    source: &mut ChunkSource,
     tag: &[u8],
     job: &SimdJob<'_>,
     instances: usize,
@@ -316,7 +344,9 @@ pub(crate) async fn chunk_material<N: Network, R: RngCore + CryptoRng>(
     let n = computing(net.parties(), preprocessing);
     let demand = circuit_demand_revealed(&job.circuit, &job.owners, &job.recipients, n, instances)?;
     if preprocessing.is_dealer(me) {
-        deal(net, &params, &demand, rng).await?;
+        let dealer =
+            source.dealer.get_or_insert_with(|| TrustedDealer::new(ChaCha20Rng::from_seed(seed(rng))));
+        deal(net, dealer, &params, &demand).await?;
         return Ok(None);
     }
     let dealt = match preprocessing {
@@ -328,7 +358,7 @@ pub(crate) async fn chunk_material<N: Network, R: RngCore + CryptoRng>(
     Ok(Some(match dealt {
         Some(material) => DealtMaterial::new(material).material(&mut view, &demand).await?,
         None => {
-            let provider = provider.get_or_insert_with(|| {
+            let provider = source.ot.get_or_insert_with(|| {
                 let session = [b"chorus/coral-job/ot-prep/".as_slice(), tag].concat();
                 OtProvider::new(params, ChaCha20Rng::from_seed(seed(rng)), &session)
             });
@@ -372,16 +402,17 @@ pub(crate) fn unit_material(material: Option<CoralMaterial>) -> UnitMaterial {
     }
 }
 
-/// The dealer's step 2: deals `demand` to parties 0 and 1, sends each its encoded material and
-/// waits until both confirm it. Its part ends only when both parties hold their material, so a
-/// dealer that left right after sending cannot leave before the transport delivered it.
-async fn deal<N: Network, R: RngCore + CryptoRng>(
+/// The dealer's step 2: deals `demand` to parties 0 and 1 with `dealer` (the job's or
+/// preparation's, so under its keys), sends each its encoded material and waits until both
+/// confirm it. Its part ends only when both parties hold their material, so a dealer that left
+/// right after sending cannot leave before the transport delivered it.
+async fn deal<N: Network>(
     net: &mut N,
+    dealer: &mut TrustedDealer<ChaCha20Rng>,
     params: &CoralParams,
     demand: &Demand,
-    rng: &mut R,
 ) -> Result<(), JobError> {
-    let dealt = TrustedDealer::new(ChaCha20Rng::from_seed(seed(rng))).deal(params, 2, demand)?;
+    let dealt = dealer.deal(params, 2, demand)?;
     for (party, material) in dealt.iter().enumerate() {
         net.send(party, codec::encode(material))?;
     }

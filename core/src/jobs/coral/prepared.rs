@@ -6,15 +6,18 @@
 //! so a preparation for jobs of `per_job` instances makes, per future job, the chunks step 2 of
 //! the [module docs](super) would make for a job of that size (whole packs within the material
 //! budget). A job takes whole chunks from the front of one preparation of its kind and runs step 3
-//! on them: over OT one provider makes every chunk of a preparation, so all are under the same
-//! MAC keys and consecutive chunks join one online phase (up to a dealt chunk's size); the
-//! dealer's chunks have keys of their own and run one online phase each. The dealer keeps a
-//! record of the chunks it dealt, so its plans match the parties'.
+//! on them: one source makes every chunk of a preparation (the OT provider, or one dealer:
+//! [`super::ChunkSource`]), so all are under the same MAC keys and consecutive chunks join one
+//! online phase, as many as its working memory allows ([`super::online_size`]). The dealer keeps
+//! a record of the chunks it dealt, so its plans match the parties'.
 //!
 //! **Kind:** the job's description ([`SimdJob::kind`]): preprocessing, circuit (or AES roles),
 //! input owners and output recipients.
 
-use super::{chunk_bytes, chunk_material, chunk_size, chunk_tag, evaluate_chunk, unit_material};
+use super::{
+    chunk_bytes, chunk_material, chunk_size, chunk_tag, evaluate_chunk, online_size, unit_material,
+    ChunkSource,
+};
 use crate::jobs::aes::JobPhase;
 use crate::jobs::parties::computing;
 use crate::jobs::prepared::{
@@ -24,6 +27,7 @@ use crate::jobs::simd::SimdJob;
 use crate::jobs::stream::chunks;
 use crate::jobs::{JobError, Preprocessing};
 use crate::net::{NetStats, Network};
+use crate::proto::coral::CoralMaterial;
 use crate::proto::tinytable::circuit::online::Outputs;
 use rand_core::{CryptoRng, RngCore};
 use std::collections::VecDeque;
@@ -78,10 +82,10 @@ pub(crate) async fn prepare<N: Network, R: RngCore + CryptoRng>(
     let digest = agree_to_prepare(net, &[FAMILY, &job.prepare_agreed(per_job)].concat()).await?;
     let mut units = VecDeque::new();
     let mut done = 0;
-    let mut provider = None;
+    let mut source = ChunkSource::default();
     for (index, lanes) in chunk_sizes(job, *preprocessing, per_job, net.parties()).into_iter().enumerate() {
         let tag = chunk_tag(&digest, index);
-        let material = chunk_material(net, *preprocessing, &mut provider, &tag, job, lanes, rng).await?;
+        let material = chunk_material(net, *preprocessing, &mut source, &tag, job, lanes, rng).await?;
         let bytes = chunk_bytes(&job.circuit, lanes, parties);
         units.push_back(Unit { lanes, bytes, material: unit_material(material) });
         done += lanes;
@@ -91,15 +95,14 @@ pub(crate) async fn prepare<N: Network, R: RngCore + CryptoRng>(
 }
 
 /// Step 3 of the [module docs](super) on prepared chunks `units` (taken for this job by its
-/// agreed plan). Material made over OT is under one provider's keys across a preparation, so
-/// consecutive chunks join one online phase, up to the instances of one dealt chunk (the held
-/// size the online phase is sized by); the dealer's chunks each have their own keys and run one
-/// online phase each. Both parties group alike: the grouping depends only on the public chunk
-/// sizes and preprocessing. Returns the outputs (none at the dealer) and this member's online
+/// agreed plan). A preparation's chunks are under one source's keys, so consecutive chunks join
+/// one online phase, up to [`online_size`] instances (its working memory: the material itself is
+/// already held). Both parties group alike: the grouping depends only on the public chunk sizes
+/// and the circuit. Returns the outputs (none at the dealer) and this member's online
 /// communication.
 pub(crate) async fn evaluate<N: Network, R: RngCore + CryptoRng>(
     net: &mut N,
-    (job, preprocessing): (&SimdJob<'_>, Preprocessing),
+    job: &SimdJob<'_>,
     mut units: VecDeque<Unit>,
     rng: &mut R,
     mut observe: impl FnMut(JobPhase),
@@ -107,25 +110,22 @@ pub(crate) async fn evaluate<N: Network, R: RngCore + CryptoRng>(
     let mut outputs = Vec::with_capacity(job.instances);
     let mut online = NetStats::default();
     let mut done = 0;
-    let parties = computing(net.parties(), preprocessing);
-    let limit = chunk_size(&job.circuit, job.instances, Preprocessing::Dealer, parties);
+    let limit = online_size(&job.circuit, job.instances);
     while let Some(unit) = units.pop_front() {
         let mut lanes = unit.lanes;
         match unit.material {
             UnitMaterial::Coral(material) => {
-                let mut material = *material;
-                while preprocessing == Preprocessing::Ot
-                    && units.front().is_some_and(|next| lanes + next.lanes <= limit)
-                {
+                let mut group = vec![*material];
+                while units.front().is_some_and(|next| lanes + next.lanes <= limit) {
                     let next = units.pop_front().expect("a unit is next");
                     let UnitMaterial::Coral(more) = next.material else {
                         return Err(JobError::Internal("other material among Coral's prepared chunks"));
                     };
-                    if !material.absorb(*more) {
-                        return Err(JobError::Internal("a preparation's chunks under different keys"));
-                    }
+                    group.push(*more);
                     lanes += next.lanes;
                 }
+                let material = CoralMaterial::join(group)
+                    .ok_or(JobError::Internal("a preparation's chunks under different keys"))?;
                 let range = done..(done + lanes).min(job.instances);
                 observe(JobPhase::OnlineStarts);
                 let (mut opened, spent) = evaluate_chunk(net, job, material, range, rng).await?;

@@ -354,52 +354,90 @@ fn spec_of(protocol: AesProtocol) -> AesSpec {
 #[test]
 fn a_coral_job_over_several_prepared_ot_chunks_runs_one_online_phase() {
     let circuit = crate::circuit::aes_gen::aes128_circuit().unwrap();
-    let protocol = CircuitProtocol::Coral { preprocessing: Preprocessing::Ot };
+    let per_chunk = crate::jobs::coral::chunk_size(&circuit, 42, Preprocessing::Ot, 2);
+    assert_eq!(per_chunk, 28, "two packs per chunk: the job below spans two chunks");
+    coral_prepared_chunks_join(Preprocessing::Ot, &circuit, 42);
+}
+
+/// The dealer's chunks are sized by their held size (78 packs of the AES circuit) and dealt by one
+/// dealer, under its keys: a prepared job one pack past a chunk takes two chunks and runs one
+/// online phase, as over OT.
+#[test]
+fn a_coral_job_over_several_prepared_dealt_chunks_runs_one_online_phase() {
+    let circuit = crate::circuit::aes_gen::aes128_circuit().unwrap();
+    let per_chunk = crate::jobs::coral::chunk_size(&circuit, 10_000, Preprocessing::Dealer, 2);
+    assert!(per_chunk.is_multiple_of(14) && per_chunk < 10_000, "{per_chunk}");
+    assert!(crate::jobs::coral::online_size(&circuit, 10_000) > per_chunk + 14);
+    coral_prepared_chunks_join(Preprocessing::Dealer, &circuit, per_chunk + 14);
+}
+
+/// Prepares and runs a Coral AES job of `instances` (more than one prepared chunk), then one of 14:
+/// both give the ciphertext in every instance, and the first runs the rounds of the second (one
+/// online phase) with more bytes.
+fn coral_prepared_chunks_join(
+    preprocessing: Preprocessing,
+    circuit: &crate::circuit::Circuit,
+    instances: usize,
+) {
+    let protocol = CircuitProtocol::Coral { preprocessing };
     let spec = |instances| CircuitSpec {
         protocol,
         circuit: circuit.clone().into(),
         io: IoSpec { input_owners: vec![0, 1], reveal: vec![Reveal::Both] },
         instances,
     };
-    let per_chunk = crate::jobs::coral::chunk_size(&circuit, 42, Preprocessing::Ot, 2);
-    assert_eq!(per_chunk, 28, "two packs per chunk: the job below spans two chunks");
     let bits = |bytes: &[u8]| bytes.iter().flat_map(|b| (0..8).map(move |i| (b >> i) & 1 == 1)).collect();
     let key: Vec<bool> = bits(&FIPS_KEY);
     let plaintext: Vec<bool> = bits(&FIPS_PT);
-    let outs = run_session(2, |inner| {
+    let members = if preprocessing == Preprocessing::Dealer { 3 } else { 2 };
+    let outs = run_session(members, |inner| {
         let me = inner.party();
-        let mine = if me == 0 { key.clone() } else { plaintext.clone() };
+        let mine = match me {
+            0 => vec![key.clone()],
+            1 => vec![plaintext.clone()],
+            _ => Vec::new(),
+        };
         async move {
             let mut net = connect(inner).await?;
             let mut rng = seeded_rng(950 + me as u64);
             let mut store = Prepared::default();
             let mut jobs = Vec::new();
-            for instances in [42, 14] {
+            for instances in [instances, 14] {
                 prepare_circuit(&mut net, &spec(instances), None, &mut rng, &mut store, |_| {}).await?;
-                let input = CircuitInput { values: vec![vec![mine.clone()]; instances] };
+                let values = if mine.is_empty() { Vec::new() } else { vec![mine.clone(); instances] };
                 let usage = (&mut store, PreparedUse::Require);
-                jobs.push(run_circuit_prepared(&mut net, &spec(instances), input, &mut rng, usage).await?);
+                jobs.push(
+                    run_circuit_prepared(
+                        &mut net,
+                        &spec(instances),
+                        CircuitInput { values },
+                        &mut rng,
+                        usage,
+                    )
+                    .await?,
+                );
             }
             Ok::<_, JobError>(jobs)
         }
     });
     let ciphertext = circuit.evaluate(&[key.clone(), plaintext.clone()]).unwrap().remove(0);
     for (me, out) in outs.into_iter().enumerate() {
-        let jobs = out.unwrap_or_else(|e| panic!("party {me}: {e}"));
+        let jobs = out.unwrap_or_else(|e| panic!("member {me}: {e}"));
+        if me == 2 {
+            assert!(jobs.iter().all(|job| job.outputs.is_empty()), "the dealer gets no output");
+            continue;
+        }
         for job in &jobs {
             assert!(
                 job.outputs.iter().all(|instance| instance[0].as_ref() == Some(&ciphertext)),
                 "party {me}"
             );
         }
-        assert_eq!(jobs[0].outputs.len(), 42);
+        assert_eq!(jobs[0].outputs.len(), instances);
         assert_eq!(
             jobs[0].online_stats.rounds, jobs[1].online_stats.rounds,
             "party {me}: two prepared chunks, one online phase"
         );
-        assert!(
-            jobs[0].online_stats.bytes_sent > jobs[1].online_stats.bytes_sent,
-            "party {me}: three packs, one"
-        );
+        assert!(jobs[0].online_stats.bytes_sent > jobs[1].online_stats.bytes_sent, "party {me}: more packs");
     }
 }

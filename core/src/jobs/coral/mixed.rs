@@ -64,7 +64,7 @@ use rand_chacha::ChaCha20Rng;
 use rand_core::{CryptoRng, RngCore, SeedableRng};
 
 /// The agreement tag of a mixed circuit job.
-const TAG: &[u8] = b"chorus/coral-mixed/v2";
+const TAG: &[u8] = b"chorus/coral-mixed/v3";
 
 /// Bytes of material per triple and per mask at one party (three or one sharing of a value and
 /// its MAC, two `u128` each), for the chunk size.

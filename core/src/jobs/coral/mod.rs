@@ -144,7 +144,7 @@ pub(crate) fn aes_job(
         return Err(JobError::Internal("not a Coral spec"));
     };
     let options = [preprocessing_byte(preprocessing)];
-    Ok((SimdJob::aes(spec, input, b"chorus/coral-aes/v6", &options)?, preprocessing))
+    Ok((SimdJob::aes(spec, input, b"chorus/coral-aes/v7", &options)?, preprocessing))
 }
 
 /// The Coral job of a validated circuit spec, with this member's checked `input`.
@@ -154,7 +154,7 @@ pub(crate) fn circuit_job(
 ) -> Result<(SimdJob<'_>, Preprocessing), JobError> {
     let preprocessing = spec.protocol.preprocessing();
     let options = [preprocessing_byte(preprocessing)];
-    let tag = (PROTOCOL, b"chorus/coral-circuit/v5".as_slice());
+    let tag = (PROTOCOL, b"chorus/coral-circuit/v6".as_slice());
     Ok((SimdJob::circuit(spec, input, tag, &options)?, preprocessing))
 }
 

@@ -1,9 +1,11 @@
 //! Tests of Coral: plaintext agreement (FIPS-197 AES, random Bristol circuits, partial packs,
-//! n = 2 and 3), property tests of quintuples and rConv, attacks, exact costs.
+//! n = 2 and 3), property tests of quintuples and rConv, attacks, the MAC check on its own, exact
+//! costs.
 
 mod attacks;
 mod circuits;
 mod cost;
+mod mac_check;
 mod ops;
 mod ot_provider;
 mod ot_provider_n;

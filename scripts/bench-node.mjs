@@ -23,7 +23,8 @@
  *
  * Timed: two `session.aes` jobs of the batch in a row (spec agreement, preprocessing, online
  * phase, reveal), after a one-block warm-up job in Node, which also opened the session's Noise
- * channels: `ms` is the first, `steady_ms` the median of `--steady-jobs` more (default 1). In WASM they differ: V8 runs a function in
+ * channels: `ms` is the first, `steady_ms` the median of `--steady-jobs` more (default 1), after
+ * `--settle-jobs` untimed ones (default 0; every runtime runs them, the runner too). In WASM they differ: V8 runs a function in
  * its baseline tier until it has run long enough, and never switches a running call, so the first
  * large job runs much of the core unoptimized; the second shows the steady state of a session
  * that runs jobs. The runner runs the same two jobs on its channels (`--runs 2`), its handshake
@@ -32,6 +33,12 @@
  * runtime, one JSON line goes to stdout with each runtime's figures and the throughput ratios
  * (1 = as fast) `native_vs_runner`, `wasm_vs_native` and `chromium_vs_native` of the steady state,
  * and the same of the first jobs (`…_first`).
+ *
+ * `--settle-jobs N`: V8 optimizes a Node or browser party's per-frame JavaScript (the WebSocket, the
+ * SDK's relay connection, the WASM glue) and tiers up its WASM functions only after they have run
+ * a while — for one-block jobs, a few dozen jobs — so the median of the first later jobs is still
+ * a warming party's. With N settle jobs the steady state is that of a session that has run N + 1
+ * jobs, in every runtime alike (`--settle-jobs` plus `--steady-jobs` at most 99).
  *
  * `--warm-up`: every Node and Chromium party connects with `warmUp` for its job (the WASM core runs
  * the job's code while the room fills, `Session.warmUp`; the native addon ignores it), so that the
@@ -52,7 +59,7 @@
  *   node scripts/bench-node.mjs [--runtime native,wasm,runner] [--batch 1,1000]
  *                               [--tinytable-batch 1,16] [--protocol maestro,tinytable]
  *                               [--variant …] [--security …] [--tinytable-path …] [--warm-up]
- *                               [--steady-jobs N]
+ *                               [--steady-jobs N] [--settle-jobs N]
  *   node scripts/bench-node.mjs --ring 500 [--frame-bytes 64,4096] [--ring-parties 3]
  * TinyTable has batches of its own: its OT preprocessing moves megabytes per block.
  */
@@ -83,7 +90,7 @@ const USAGE = `usage: node scripts/bench-node.mjs [--runtime native,native-js,wa
                                 [--tinytable-batch 1,16] [--protocol maestro,tinytable]
                                 [--variant gf256-circuit,…] [--security semi-honest,malicious]
                                 [--tinytable-path circuit/ot,sbox-tables/ot,sbox-tables/dealer]
-                                [--steady-jobs N] [--warm-up]
+                                [--steady-jobs N] [--settle-jobs N] [--warm-up]
        node scripts/bench-node.mjs --ring ROUNDS [--frame-bytes 64,4096] [--ring-parties 3]`;
 
 /** Exits with the usage and `message` (status 2): bad arguments are not a crash. */
@@ -108,6 +115,7 @@ try {
       'frame-bytes': { type: 'string', default: '64,4096' },
       'ring-parties': { type: 'string', default: '3' },
       'steady-jobs': { type: 'string', default: '1' },
+      'settle-jobs': { type: 'string', default: '0' },
       'warm-up': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
@@ -130,6 +138,10 @@ for (const p of list(args['tinytable-path'])) {
 for (const p of list(args.protocol)) if (!['maestro', 'tinytable'].includes(p)) usage(`unknown protocol ${p}`);
 const steadyJobs = Number(args['steady-jobs']);
 if (!Number.isInteger(steadyJobs) || steadyJobs < 1 || steadyJobs > 99) usage('--steady-jobs takes an integer from 1 to 99');
+const settleJobs = Number(args['settle-jobs']);
+if (!Number.isInteger(settleJobs) || settleJobs < 0 || settleJobs + steadyJobs > 99) {
+  usage('--settle-jobs takes an integer from 0 to 99 minus --steady-jobs');
+}
 const ringRounds = args.ring === undefined ? undefined : Number(args.ring);
 const frameSizes = list(args['frame-bytes']).map(Number);
 if (ringRounds !== undefined && (!Number.isInteger(ringRounds) || ringRounds < 1)) usage('--ring takes a positive number of rounds');
@@ -172,7 +184,8 @@ function configurations() {
 function runnerArgs(invite, job, blocks, seed) {
   const { key, keyShares, plaintext } = benchInputs(seed, blocks);
   const argv = ['--relay', invite.relay, '--room', invite.room, '--slot', String(invite.slot), '--token', invite.token];
-  argv.push('--blocks', String(blocks), '--runs', String(1 + steadyJobs), '--protocol', job.protocol, '--security', job.security);
+  argv.push('--blocks', String(blocks), '--runs', String(1 + settleJobs + steadyJobs), '--settle', String(settleJobs));
+  argv.push('--protocol', job.protocol, '--security', job.security);
   argv.push('--key-holders', job.keyHolders.join(','), '--plaintext-owner', String(job.plaintextOwner), '--reveal', job.reveal.join(','));
   if (job.protocol === 'maestro') argv.push('--variant', job.variant);
   else argv.push('--path', job.path, '--preprocessing', job.preprocessing);
@@ -208,8 +221,8 @@ async function chromiumPage(relay) {
 async function chromiumMember(relay, invite, job, blocks, secret, input) {
   const page = await chromiumPage(relay);
   try {
-    const given = JSON.stringify({ invite, job, blocks, secret, input, steadyJobs, warmUp: args['warm-up'] });
-    return await page.evaluate(`(async ({ invite, job, blocks, secret, input, steadyJobs, warmUp }) => {
+    const given = JSON.stringify({ invite, job, blocks, secret, input, steadyJobs, settleJobs, warmUp: args['warm-up'] });
+    return await page.evaluate(`(async ({ invite, job, blocks, secret, input, steadyJobs, settleJobs, warmUp }) => {
       const sdk = await import(location.origin + '/chorus-sdk.browser.js');
       const connectStart = performance.now();
       const session = await sdk.connect({ ...invite, secret, runtime: 'wasm', warmUp: warmUp ? { job: 'aes', ...job, blocks } : undefined });
@@ -225,6 +238,7 @@ async function chromiumMember(relay, invite, job, blocks, secret, input) {
           return { ms: performance.now() - t0, result };
         };
         const first = await timed();
+        for (let i = 0; i < settleJobs; i += 1) await timed();
         const later = [];
         for (let i = 0; i < steadyJobs; i += 1) later.push(await timed());
         const steady = later.sort((a, b) => a.ms - b.ms)[later.length >> 1];
@@ -269,7 +283,7 @@ async function measure(relay, config, runtime, blocks) {
       }));
     }
     const nodeRuntime = runtime === 'chromium' ? 'wasm' : runtime;
-    const env = { CHORUS_STEADY_JOBS: String(steadyJobs), CHORUS_SECRET: secret, CHORUS_BLOCKS: String(blocks), CHORUS_SEED: seed, CHORUS_RUNTIME: nodeRuntime, CHORUS_JOB: JSON.stringify(config.job), CHORUS_WARM_UP: args['warm-up'] ? '1' : '0' };
+    const env = { CHORUS_STEADY_JOBS: String(steadyJobs), CHORUS_SETTLE_JOBS: String(settleJobs), CHORUS_SECRET: secret, CHORUS_BLOCKS: String(blocks), CHORUS_SEED: seed, CHORUS_RUNTIME: nodeRuntime, CHORUS_JOB: JSON.stringify(config.job), CHORUS_WARM_UP: args['warm-up'] ? '1' : '0' };
     return runMember(PARTY, invite, env, 'party').then((r) => ({ ms: r.ms, steadyMs: r.steadyMs, coldMs: r.coldMs, connectMs: r.connectMs, digest: r.digest, bytesSent: r.stats.bytesSent, rounds: r.stats.rounds, runtime: r.runtime }));
   });
   const results = await Promise.all(members).finally(() => rmSync(join(tmpdir(), `chorus-bench-${process.pid}-${seed}.bin`), { force: true }));

@@ -4,7 +4,8 @@
  * coordinator can recompute the expected ciphertext), runs a one-block warm-up job (V8 compiles
  * WASM lazily; the first job also opens the session's channels), times `session.aes` jobs of
  * CHORUS_BLOCKS blocks with the options in CHORUS_JOB (JSON), and prints one JSON line: `ms` is
- * the first of them, `steadyMs` the median of CHORUS_STEADY_JOBS (default 1) more. They differ in WASM: V8 runs a function in its
+ * the first of them, `steadyMs` the median of CHORUS_STEADY_JOBS (default 1) more after
+ * CHORUS_SETTLE_JOBS (default 0) untimed ones. They differ in WASM: V8 runs a function in its
  * baseline tier (Liftoff) until the function has run long enough, and a call that is already
  * running never switches tiers, so the first large job runs much of the core's code unoptimized.
  * CHORUS_WARM_UP=1 connects with `warmUp` for the job (see `Session.warmUp`); `connectMs` is how
@@ -52,9 +53,11 @@ try {
   };
   const first = await timed();
   // The steady state: the median of the later jobs (the upper middle of an even count), as the runner reports it.
+  const settled = [];
+  for (let i = 0; i < Number(process.env.CHORUS_SETTLE_JOBS ?? 0); i += 1) settled.push((await timed()).digest);
   const later = [];
   for (let i = 0; i < Number(process.env.CHORUS_STEADY_JOBS ?? 1); i += 1) later.push(await timed());
-  if (later.some((job) => job.digest !== first.digest)) throw new Error('the timed jobs disagree');
+  if ([...settled, ...later.map((job) => job.digest)].some((digest) => digest !== first.digest)) throw new Error('the timed jobs disagree');
   const steady = later.sort((a, b) => a.ms - b.ms)[later.length >> 1];
   const { result } = first;
   console.log(JSON.stringify({ slot: invite.slot, ms: first.ms, steadyMs: steady.ms, coldMs, connectMs, digest: first.digest, runtime: result.runtime, stats: result.stats, online: result.onlineStats }));

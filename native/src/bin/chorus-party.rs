@@ -163,6 +163,11 @@ struct Args {
     /// middle of an even count; the first run's time when there is none).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100))]
     runs: u32,
+    /// Leave the first N of the later runs out of `steady_ms` (they still run): a benchmark that
+    /// compares runtimes whose engines warm up over many jobs (V8 in Node and browsers) measures
+    /// every runtime after the same number of jobs. Must leave at least one later run.
+    #[arg(long, default_value_t = 0)]
+    settle: u32,
     /// Seconds to wait for the other parties to connect (and, for the relay, for the room to be ready).
     #[arg(long, default_value_t = 60)]
     connect_timeout: u64,
@@ -233,6 +238,13 @@ fn run(args: Args) -> Result<Report, String> {
     let (transport, session_id) = transport(&args, members)?;
     let timeout = Duration::from_secs(args.connect_timeout);
     let runs = args.runs as usize;
+    if args.settle > 0 && args.settle + 1 >= args.runs {
+        return Err(format!(
+            "--settle {} leaves none of the {} later runs for steady_ms",
+            args.settle,
+            args.runs - 1
+        ));
+    }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -291,7 +303,10 @@ fn run(args: Args) -> Result<Report, String> {
         preprocessing_stats: preprocessing.into(),
         transport_stats: outcome.transport.into(),
         ms: outcome.job.as_secs_f64() * 1e3,
-        steady_ms: median(&outcome.repeats).unwrap_or(outcome.job).as_secs_f64() * 1e3,
+        steady_ms: median(&outcome.repeats[(args.settle as usize).min(outcome.repeats.len())..])
+            .unwrap_or(outcome.job)
+            .as_secs_f64()
+            * 1e3,
         handshake_ms: outcome.handshake.as_secs_f64() * 1e3,
     })
 }

@@ -54,6 +54,9 @@
  * with the runner's relay client (`target/release/chorus-ring`); one JSON line per frame size with
  * the slowest member's µs per round in each. It is the floor under a round-bound job's time, and
  * with large frames (a job's bytes per round) the floor of moving its bytes through the relay.
+ * With `--runtime …,chromium` the ring also runs with slot 0 in a headless Chromium page (the
+ * SDK's `RelayConnection` from its browser bundle, the WebSocket the browser's own), the other
+ * members Node: the floor under a Chromium party's rounds.
  *
  * Usage (after `npm run build --workspaces`; `--help` prints it, bad arguments exit with status 2):
  *   node scripts/bench-node.mjs [--runtime native,wasm,runner] [--batch 1,1000]
@@ -313,14 +316,55 @@ async function measure(relay, config, runtime, blocks) {
 }
 
 /**
+ * One ring member in a Chromium page: `bench/ring.mjs`'s rounds with the browser bundle's
+ * `RelayConnection` (the frame checks too).
+ */
+async function chromiumRingMember(relay, invite, rounds, frameBytes) {
+  const page = await chromiumPage(relay);
+  try {
+    const given = JSON.stringify({ invite, rounds, frameBytes });
+    return await page.evaluate(`(async ({ invite, rounds, frameBytes }) => {
+      const { RelayConnection } = await import(location.origin + '/chorus-sdk.browser.js');
+      const { slot, parties } = invite;
+      const next = (slot + 1) % parties;
+      const previous = (slot + parties - 1) % parties;
+      const connection = await RelayConnection.open({ ...invite, signal: AbortSignal.timeout(120000) });
+      try {
+        await connection.ready();
+        const frame = new Uint8Array(Math.max(frameBytes, 5));
+        const view = new DataView(frame.buffer);
+        const t0 = performance.now();
+        for (let round = 0; round < rounds; round += 1) {
+          frame[0] = slot;
+          view.setUint32(1, round);
+          connection.send(next, frame);
+          const got = await connection.recv(previous);
+          const gotView = new DataView(got.buffer, got.byteOffset, got.byteLength);
+          if (got[0] !== previous || gotView.getUint32(1) !== round) throw new Error('round ' + round + ': unexpected frame');
+        }
+        const ms = performance.now() - t0;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return { slot, ms, rounds };
+      } finally {
+        await connection.close();
+      }
+    })(${given})`);
+  } finally {
+    await page.close();
+  }
+}
+
+/**
  * The transport alone: `rounds` rounds of `frameBytes`-byte frames around a room of `ringParties`
  * members, in `kind` (`node`: the SDK's RelayConnection; `runner`: the Rust runner's relay
- * client), as the slowest member's µs per round.
+ * client; `chromium`: slot 0 in a Chromium page, the others `node`), as the slowest member's µs
+ * per round.
  */
 async function ring(relay, kind, rounds, frameBytes) {
   const room = await createRoom({ relay: relay.url, parties: ringParties });
   const members = Array.from({ length: ringParties }, (_, slot) => {
     const invite = room.invite(slot);
+    if (kind === 'chromium' && slot === 0) return chromiumRingMember(relay, invite, rounds, frameBytes);
     if (kind === 'runner') {
       const argv = ['--relay', invite.relay, '--room', invite.room, '--slot', String(slot), '--token', invite.token];
       argv.push('--rounds', String(rounds), '--frame-bytes', String(frameBytes));
@@ -352,8 +396,9 @@ try {
   if (ringRounds !== undefined) {
     for (const frameBytes of frameSizes) {
       const figures = {};
-      // Alternating, twice each: the machine's load drifts.
-      for (const kind of ['runner', 'node', 'runner', 'node']) {
+      // Alternating, twice each (A B C, then C B A): the machine's load drifts.
+      const kinds = ['runner', 'node', ...(runtimes.includes('chromium') ? ['chromium'] : [])];
+      for (const kind of [...kinds, ...[...kinds].reverse()]) {
         process.stderr.write(`ring of ${ringRounds} rounds, ${frameBytes}-byte frames, ${kind} …`);
         const us = await ring(relay, kind, ringRounds, frameBytes);
         process.stderr.write(` ${us} µs per round\n`);
@@ -369,6 +414,7 @@ try {
         runner_us_per_round: figures.runner,
         node_us_per_round: figures.node,
         node_extra_us_per_round: Number((best('node') - best('runner')).toFixed(1)),
+        ...(figures.chromium ? { chromium_us_per_round: figures.chromium, chromium_extra_us_per_round: Number((best('chromium') - best('node')).toFixed(1)) } : {}),
       }));
     }
   }

@@ -166,7 +166,7 @@ struct Args {
     /// Leave the first N of the later runs out of `steady_ms` (they still run): a benchmark that
     /// compares runtimes whose engines warm up over many jobs (V8 in Node and browsers) measures
     /// every runtime after the same number of jobs. Must leave at least one later run.
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=99))]
     settle: u32,
     /// Seconds to wait for the other parties to connect (and, for the relay, for the room to be ready).
     #[arg(long, default_value_t = 60)]

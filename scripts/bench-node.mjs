@@ -325,26 +325,13 @@ async function chromiumRingMember(relay, invite, rounds, frameBytes) {
     const given = JSON.stringify({ invite, rounds, frameBytes });
     return await page.evaluate(`(async ({ invite, rounds, frameBytes }) => {
       const { RelayConnection } = await import(location.origin + '/chorus-sdk.browser.js');
-      const { slot, parties } = invite;
-      const next = (slot + 1) % parties;
-      const previous = (slot + parties - 1) % parties;
+      const { ringRounds } = await import(location.origin + '/ring-rounds.mjs');
       const connection = await RelayConnection.open({ ...invite, signal: AbortSignal.timeout(120000) });
       try {
         await connection.ready();
-        const frame = new Uint8Array(Math.max(frameBytes, 5));
-        const view = new DataView(frame.buffer);
-        const t0 = performance.now();
-        for (let round = 0; round < rounds; round += 1) {
-          frame[0] = slot;
-          view.setUint32(1, round);
-          connection.send(next, frame);
-          const got = await connection.recv(previous);
-          const gotView = new DataView(got.buffer, got.byteOffset, got.byteLength);
-          if (got[0] !== previous || gotView.getUint32(1) !== round) throw new Error('round ' + round + ': unexpected frame');
-        }
-        const ms = performance.now() - t0;
+        const ms = await ringRounds(connection, invite, rounds, frameBytes);
         await new Promise((resolve) => setTimeout(resolve, 300));
-        return { slot, ms, rounds };
+        return { slot: invite.slot, ms, rounds };
       } finally {
         await connection.close();
       }
@@ -382,6 +369,7 @@ const site = mkdtempSync(join(tmpdir(), 'chorus-bench-site-'));
 if (runtimes.includes('chromium')) {
   if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (apt-get install chromium, or CHORUS_CHROMIUM)`);
   for (const file of ['chorus-sdk.browser.js', 'chorus_wasm_bg.wasm']) copyFileSync(join(SDK_DIST, file), join(site, file));
+  copyFileSync(fileURLToPath(new URL('./bench/ring-rounds.mjs', import.meta.url)), join(site, 'ring-rounds.mjs'));
   writeFileSync(join(site, 'index.html'), '<!doctype html><title>chorus bench</title>');
 }
 const relay = await startRelay({

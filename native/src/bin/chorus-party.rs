@@ -303,9 +303,7 @@ fn run(args: Args) -> Result<Report, String> {
         preprocessing_stats: preprocessing.into(),
         transport_stats: outcome.transport.into(),
         ms: outcome.job.as_secs_f64() * 1e3,
-        steady_ms: median(&outcome.repeats[(args.settle as usize).min(outcome.repeats.len())..])
-            .unwrap_or(outcome.job)
-            .as_secs_f64()
+        steady_ms: median(&outcome.repeats[args.settle as usize..]).unwrap_or(outcome.job).as_secs_f64()
             * 1e3,
         handshake_ms: outcome.handshake.as_secs_f64() * 1e3,
     })
